@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#include "command.h"
+
+#include "engine/fdlimit.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace ServeScope::Cli {
+
+static QList<Command> &registry()
+{
+    static QList<Command> list;
+    return list;
+}
+
+CommandRegistration::CommandRegistration(Command command)
+{
+    registry().append(command);
+}
+
+const QList<Command> &commands()
+{
+    return registry();
+}
+
+} // namespace ServeScope::Cli
+
+using namespace ServeScope::Cli;
+
+static void printUsage(FILE *out)
+{
+    QTextStream s(out);
+    s << "Usage: servescope-cli <command> [options]\n\n"
+         "Design, run and compare benchmark experiments against OpenAI-compatible LLM endpoints.\n\n"
+         "Commands:\n";
+    QList<Command> sorted = commands();
+    std::sort(sorted.begin(), sorted.end(),
+        [](const Command &a, const Command &b) { return qstrcmp(a.name, b.name) < 0; });
+    for (const Command &c : sorted)
+        s << "  " << QString::fromLatin1(c.name).leftJustified(10) << QString::fromUtf8(c.summary) << '\n';
+    s << "\nGlobal options:\n  -h, --help     Show this help (or `servescope-cli <command> --help`)\n"
+         "  -v, --version  Show the version\n\n"
+         "Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request,\n"
+         "2 bad input or usage, 130 interrupted.\n";
+}
+
+int main(int argc, char *argv[])
+{
+    ServeScope::raiseOpenFileLimit();
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+
+    if (args.size() < 2) {
+        printUsage(stderr);
+        return ExitUsage;
+    }
+    const QString first = args.at(1);
+    if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
+        printUsage(stdout);
+        return ExitOk;
+    }
+    if (first == QLatin1String("--version") || first == QLatin1String("-v")) {
+        std::printf("servescope-cli %s\n", SERVESCOPE_VERSION);
+        return ExitOk;
+    }
+    for (const Command &c : commands()) {
+        if (first == QLatin1String(c.name)) {
+            // `export` makes its own QApplication; every other command runs on QCoreApplication.
+            if (qstrcmp(c.name, "export") == 0)
+                return c.run(args.mid(1));
+            QCoreApplication app(argc, argv);
+            QCoreApplication::setApplicationName(QStringLiteral("servescope-cli"));
+            QCoreApplication::setApplicationVersion(QStringLiteral(SERVESCOPE_VERSION));
+            return c.run(args.mid(1));
+        }
+    }
+    std::fprintf(stderr, "servescope-cli: unknown command '%s'\n\n", qPrintable(first));
+    printUsage(stderr);
+    return ExitUsage;
+}

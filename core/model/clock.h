@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QtGlobal>
+#include <chrono>
+
+namespace ServeScope {
+
+/// The one clock every number is measured on: CLOCK_MONOTONIC in int64 nanoseconds, shared by
+/// the client and the simulator processes on one host. Convert to seconds once, as ns / 1e9.
+inline qint64 monotonicNs() noexcept
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+inline double nsToSeconds(qint64 ns) noexcept { return double(ns) / 1e9; }
+
+} // namespace ServeScope

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArray>
+#include <QMetaType>
+#include <QString>
+#include <QVector>
+
+namespace ServeScope {
+
+/// What one SSE event carried, found by a byte scan on the hot path (METRICS.md, "Events").
+enum class EventKind : quint8 {
+    RoleOnly = 0, ///< non-empty choices, delta with a role and no text
+    Content = 1, ///< non-empty choices with content text
+    Reasoning = 2, ///< non-empty choices with reasoning text
+    ToolCall = 3, ///< non-empty choices with tool-call text
+    FinishOnly = 4, ///< non-empty choices, finish_reason and no text
+    Usage = 5, ///< empty choices with usage
+    Error = 6, ///< {"error": ...} instead of choices
+    Done = 7, ///< data: [DONE]
+    Comment = 8, ///< a ":" line
+    Other = 9, ///< anything else (empty choices without usage, unparseable data)
+};
+
+/// True for the events vLLM counts as tokens: a data event whose JSON has a non-empty choices array.
+inline bool isTokenEvent(EventKind k) noexcept { return quint8(k) <= quint8(EventKind::FinishOnly); }
+/// True for events that carry generated text.
+inline bool isContentEvent(EventKind k) noexcept
+{
+    return k == EventKind::Content || k == EventKind::Reasoning || k == EventKind::ToolCall;
+}
+
+enum class RequestStatus : quint8 { Ok = 0, Failed = 1, Cancelled = 2 };
+
+/// Failure classes of METRICS.md; stored as their code string.
+enum class ErrorClass : quint8 {
+    None = 0,
+    Auth,
+    NotFound,
+    RateLimited,
+    ServerError,
+    Connect,
+    Tls,
+    TimeoutConnect,
+    TimeoutFirstToken,
+    TimeoutIdle,
+    TimeoutTotal,
+    Protocol,
+    Cancelled,
+};
+
+QString errorClassCode(ErrorClass c);
+ErrorClass errorClassFromCode(QStringView code);
+
+/// One measured request. Times are absolute monotonicNs(); event times are offsets from startNs.
+struct RequestRecord {
+    qint64 runId = 0;
+    QString variant;
+    int point = 0; ///< index into the load matrix
+    int repeat = 1; ///< counts from 1
+    int index = 0; ///< submission order within (variant, point, repeat)
+    bool warmup = false;
+    int slot = -1; ///< concurrency slot, -1 in open loop without a cap
+
+    qint64 scheduledNs = 0;
+    qint64 slotNs = 0;
+    qint64 startNs = 0;
+    qint64 endNs = 0;
+    qint64 connectNs = 0; ///< time spent connecting (0 on a reused connection)
+    qint64 tlsNs = 0;
+
+    int httpStatus = 0;
+    RequestStatus status = RequestStatus::Ok;
+    ErrorClass errorClass = ErrorClass::None;
+    QString errorText;
+    QString protocol; ///< "http/1.1" or "h2"
+
+    int promptTokens = 0; ///< usage.prompt_tokens, else the target length
+    int completionTokens = 0; ///< usage.completion_tokens, else an estimate
+    bool outputEstimated = false;
+    int targetInputLen = 0;
+    int targetOutputLen = 0;
+    QByteArray promptHash;
+    QString generatedText;
+
+    QVector<qint64> eventNs; ///< offset from startNs of each stored event
+    QVector<EventKind> eventKinds;
+
+    bool ok() const noexcept { return status == RequestStatus::Ok; }
+};
+
+/// Mean, median, std and the percentile ladder of one metric, in milliseconds.
+struct Distribution {
+    int count = 0;
+    double mean = 0, median = 0, std = 0;
+    double p1 = 0, p10 = 0, p25 = 0, p50 = 0, p75 = 0, p90 = 0, p99 = 0;
+    QVector<QPair<double, double>> extra; ///< experiment-requested percentiles (p, value)
+};
+
+/// Aggregates of one (variant, point, repeat): what listings and charts read, never raw requests.
+struct PointSummary {
+    qint64 runId = 0;
+    QString variant;
+    int point = 0;
+    int repeat = 1;
+    QString label;
+    QString mode; ///< "concurrency" or "rate"
+    int concurrency = 0; ///< 0 when open loop without cap
+    double requestRate = 0; ///< requests/s, +inf for "inf", 0 in closed loop
+    int inputLen = 0, outputLen = 0;
+
+    int completed = 0, failed = 0, cancelled = 0, warmup = 0, discarded = 0;
+    double duration = 0;
+    qint64 totalInputTokens = 0, totalOutputTokens = 0;
+    double requestThroughput = 0, outputThroughput = 0, totalTokenThroughput = 0;
+    double requestGoodput = -1; ///< -1 when no SLO is given
+    int maxConcurrentRequests = 0;
+    double averageConcurrency = 0;
+    double maxOutputTokensPerS = 0;
+    double successRate = 0;
+
+    Distribution ttft, ttfc, tpot, itl, citl, e2el;
+    int derivationVersion = 1;
+    QString definitions = QStringLiteral("vllm");
+};
+
+} // namespace ServeScope
+
+Q_DECLARE_METATYPE(ServeScope::RequestRecord)
+Q_DECLARE_METATYPE(ServeScope::PointSummary)

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Shared set-up for run.sh and test.sh: installs the Debian 12 packages that are missing,
+# then configures and builds ServeScope into build/ with Ninja.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+PACKAGES=(
+    cmake g++ ninja-build pkg-config
+    qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools
+    qt6-translations-l10n libqt6sql6-sqlite qt6-qpa-plugins libqt6opengl6-dev qtkeychain-qt6-dev libsecret-1-0
+    gnome-keyring dbus dbus-x11 xvfb xauth libgl-dev libxkbcommon-dev
+    libtomlplusplus-dev nlohmann-json3-dev clang-format-14 fonts-wqy-microhei
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}" >&2
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+cmake -S "$ROOT" -B "$ROOT/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSERVESCOPE_WERROR="${SERVESCOPE_WERROR:-OFF}" >/dev/null
+cmake --build "$ROOT/build" -j"$(nproc)"
