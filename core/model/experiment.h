@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/orderedvalues.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace ServeScope {
+
+/// Which request fields an endpoint accepts (METRICS.md, "Request payloads").
+enum class Dialect : quint8 { Vllm, Sglang, OpenAiStrict };
+enum class HttpProtocol : quint8 { Http1, Http2 };
+/// Where an environment-snapshot field came from.
+enum class EnvSource : quint8 { Typed, Captured, Probe };
+/// Closed loop (concurrency slots) or open loop (request rate).
+enum class LoadMode : quint8 { Concurrency, Rate };
+/// Metric definitions profile.
+enum class Definitions : quint8 { Vllm, Sglang };
+
+/// File spellings: "vllm", "sglang", "openai-strict", "http1", "http2", "typed", "captured",
+/// "probe", "concurrency", "rate". The parse functions return false for an unknown spelling.
+QString dialectName(Dialect d);
+bool parseDialect(QStringView s, Dialect *out);
+QString protocolName(HttpProtocol p);
+bool parseProtocol(QStringView s, HttpProtocol *out);
+QString envSourceName(EnvSource s);
+bool parseEnvSource(QStringView s, EnvSource *out);
+QString loadModeName(LoadMode m);
+bool parseLoadMode(QStringView s, LoadMode *out);
+QString definitionsName(Definitions d);
+bool parseDefinitions(QStringView s, Definitions *out);
+
+/// The base URL that stands for the embedded simulator: the runner starts `servescope-cli sim`
+/// itself (with server.args as engine flags), so no launch command is needed to reach it.
+inline constexpr const char kSimulatorBaseUrl[] = "sim:";
+
+/// Where requests go. The API key itself is never part of it: only the name of an environment
+/// variable or the id of a keychain entry.
+struct Endpoint {
+    QString baseUrl;
+    QString path = QStringLiteral("/v1/chat/completions");
+    QString model;
+    Dialect dialect = Dialect::Vllm;
+    HttpProtocol protocol = HttpProtocol::Http1;
+    QString proxy; ///< empty: no proxy
+    QList<QPair<QString, QString>> headers; ///< extra request headers, in order
+    QString apiKeyEnv; ///< name of an environment variable holding the key
+    QString keychainEntry; ///< id of a keychain entry holding the key
+
+    /// True when baseUrl starts with "sim:" (the embedded simulator).
+    bool isLocalSimulator() const;
+    bool operator==(const Endpoint &) const = default;
+};
+
+struct EnvEntry {
+    QString key;
+    QString value;
+    EnvSource source = EnvSource::Typed;
+    bool operator==(const EnvEntry &) const = default;
+};
+using EnvSnapshot = QList<EnvEntry>;
+
+/// Server settings: args are rendered into the argv template's `{server.args.NAME}` placeholders.
+struct Server {
+    QString engine = QStringLiteral("vllm"); ///< vllm | sglang | sim | other
+    OrderedValues args;
+    QStringList launchArgv; ///< empty: the server is started by someone else
+    QString readyPath; ///< readiness probe path, e.g. /v1/models
+    bool operator==(const Server &) const = default;
+};
+
+struct Dataset {
+    QString name = QStringLiteral("random"); ///< random | sonnet | sharegpt | custom
+    qint64 seed = 0;
+    bool ignoreEos = true;
+    double rangeRatio = 0.0;
+    QString path; ///< file for sharegpt/custom
+    bool operator==(const Dataset &) const = default;
+};
+
+/// One load point. Closed loop uses concurrency; open loop uses requestRate (may be +inf),
+/// burstiness (may be +inf) and an optional cap maxConcurrency (0 = none).
+struct LoadPoint {
+    QString label; ///< optional; see Experiment::pointLabel()
+    int concurrency = 0;
+    double requestRate = 0.0;
+    double burstiness = 1.0;
+    int maxConcurrency = 0;
+    int inputLen = 0;
+    int outputLen = 0;
+    int numPrompts = 0; ///< 0: no count limit (then maxSeconds must be set)
+    double maxSeconds = 0.0; ///< 0: no time limit
+    bool operator==(const LoadPoint &) const = default;
+};
+
+/// The `concurrency_gradient` shorthand, kept so a file writes back the way it was read.
+/// Each level gets num_prompts = max(numPrompts, promptsPerConcurrency x level).
+struct ConcurrencyGradient {
+    QList<int> levels;
+    int inputLen = 0;
+    int outputLen = 0;
+    int numPrompts = 0;
+    int promptsPerConcurrency = 0;
+    double maxSeconds = 0.0;
+
+    bool isEmpty() const noexcept { return levels.isEmpty(); }
+    QList<LoadPoint> expand() const;
+    bool operator==(const ConcurrencyGradient &) const = default;
+};
+
+/// Seconds; 0 means no limit.
+struct Timeouts {
+    double connectS = 10;
+    double firstTokenS = 120;
+    double idleS = 60;
+    double totalS = 0;
+    bool operator==(const Timeouts &) const = default;
+};
+
+struct LoadMatrix {
+    LoadMode mode = LoadMode::Concurrency;
+    QList<LoadPoint> points; ///< always expanded (gradient included)
+    ConcurrencyGradient gradient; ///< how points were written, when they came from a gradient
+    int warmupRequests = 0;
+    double discardRatio = 0.0;
+    int repeat = 1;
+    Timeouts timeouts;
+    bool resetPrefixCache = false;
+
+    /// True when points are exactly the gradient's expansion (so the writer uses the shorthand).
+    bool pointsFromGradient() const;
+    /// Semantic: compares expanded points, not how they were spelled.
+    bool operator==(const LoadMatrix &other) const;
+};
+
+struct Goodput {
+    std::optional<double> ttftMs, tpotMs, e2elMs;
+    bool isEmpty() const { return !ttftMs && !tpotMs && !e2elMs; }
+    bool operator==(const Goodput &) const = default;
+};
+
+struct MetricsConfig {
+    QList<double> percentiles { 50, 90, 99 };
+    Goodput goodput;
+    Definitions definitions = Definitions::Vllm;
+    bool operator==(const MetricsConfig &) const = default;
+};
+
+/// A variant changes variables (registry paths, see variables.h) relative to the baseline.
+struct Variant {
+    QString name;
+    OrderedValues changes;
+    QString reason; ///< required when more than one variable differs
+    bool baseline = false;
+    bool operator==(const Variant &) const = default;
+};
+
+struct Experiment {
+    QString name;
+    Endpoint endpoint;
+    EnvSnapshot envSnapshot;
+    Server server;
+    Dataset dataset;
+    OrderedValues sampling; ///< sent explicitly with every request
+    LoadMatrix load;
+    MetricsConfig metrics;
+    QList<Variant> variants;
+
+    /// The variant marked baseline, else the first; -1 when there are no variants.
+    int baselineIndex() const;
+    /// Index of the variant with this name, or -1.
+    int variantIndex(const QString &name) const;
+    /// The point's label, else "c<N>" (closed loop) or "r<rate>" (open loop), sanitised.
+    QString pointLabel(int index) const;
+    bool operator==(const Experiment &) const = default;
+};
+
+/// Replaces every character outside [A-Za-z0-9._-] with '_' (names used in file paths);
+/// an empty result or "." / ".." becomes "_".
+QString sanitizeName(const QString &name);
+
+/// Compact C-locale number for labels and messages: 8, 2.5, inf.
+QString formatNumber(double v);
+
+} // namespace ServeScope
+
+Q_DECLARE_METATYPE(ServeScope::Endpoint)
+Q_DECLARE_METATYPE(ServeScope::EnvEntry)
+Q_DECLARE_METATYPE(ServeScope::Server)
+Q_DECLARE_METATYPE(ServeScope::Dataset)
+Q_DECLARE_METATYPE(ServeScope::LoadPoint)
+Q_DECLARE_METATYPE(ServeScope::LoadMatrix)
+Q_DECLARE_METATYPE(ServeScope::MetricsConfig)
+Q_DECLARE_METATYPE(ServeScope::Variant)
+Q_DECLARE_METATYPE(ServeScope::Experiment)

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+#include "validation.h"
+
+#include "model/variables.h"
+
+#include <QRegularExpression>
+#include <QSet>
+#include <QUrl>
+
+#include <cmath>
+
+namespace ServeScope {
+
+namespace {
+
+class Checker {
+public:
+    QList<Problem> problems;
+
+    void error(const QString &path, const QString &reason, int variant = -1)
+    {
+        problems << Problem { path, reason, Severity::Error, variant };
+    }
+    void warning(const QString &path, const QString &reason, int variant = -1)
+    {
+        problems << Problem { path, reason, Severity::Warning, variant };
+    }
+    void atLeast(const QString &path, double value, double min)
+    {
+        if (std::isnan(value) || value < min)
+            error(path, QLatin1String("must be at least ") + formatNumber(min));
+    }
+    void atMost(const QString &path, double value, double max)
+    {
+        if (value > max)
+            error(path, QLatin1String("must be at most ") + formatNumber(max));
+    }
+    void range(const QString &path, double value, double min, double max)
+    {
+        atLeast(path, value, min);
+        atMost(path, value, max);
+    }
+    void finite(const QString &path, double value, double min, double max)
+    {
+        if (!std::isfinite(value))
+            error(path, QStringLiteral("must be a finite number"));
+        else
+            range(path, value, min, max);
+    }
+};
+
+bool isEnvName(const QString &s)
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    return re.match(s).hasMatch();
+}
+
+bool isToken(const QString &s)
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"));
+    return re.match(s).hasMatch();
+}
+
+void checkUrl(Checker &c, const QString &path, const QString &text, const QStringList &schemes)
+{
+    const QUrl url(text, QUrl::StrictMode);
+    if (!url.isValid() || url.host().isEmpty() || !schemes.contains(url.scheme())) {
+        c.error(path,
+            QLatin1String("must be a URL starting with ") + schemes.join(QLatin1String("://, "))
+                + QLatin1String("://"));
+        return;
+    }
+    // A password in a URL is a secret in a file.
+    if (!url.userInfo().isEmpty())
+        c.error(path, QStringLiteral("must not contain a user name or password"));
+}
+
+void checkEndpoint(Checker &c, const Endpoint &e)
+{
+    if (e.baseUrl.isEmpty())
+        c.error(QStringLiteral("endpoint.base_url"), QStringLiteral("is required"));
+    else if (!e.isLocalSimulator())
+        checkUrl(
+            c, QStringLiteral("endpoint.base_url"), e.baseUrl, { QStringLiteral("http"), QStringLiteral("https") });
+    if (!e.path.startsWith(QLatin1Char('/')))
+        c.error(QStringLiteral("endpoint.path"), QStringLiteral("must start with /"));
+    else if (!e.path.endsWith(QLatin1String("/chat/completions")) && !e.path.endsWith(QLatin1String("/completions")))
+        c.warning(
+            QStringLiteral("endpoint.path"), QStringLiteral("is neither a chat/completions nor a completions path"));
+    if (e.model.trimmed().isEmpty() && !e.isLocalSimulator())
+        c.error(QStringLiteral("endpoint.model"), QStringLiteral("is required"));
+    if (!e.proxy.isEmpty())
+        checkUrl(c, QStringLiteral("endpoint.proxy"), e.proxy,
+            { QStringLiteral("http"), QStringLiteral("https"), QStringLiteral("socks5") });
+    if (!e.apiKeyEnv.isEmpty() && !isEnvName(e.apiKeyEnv))
+        c.error(QStringLiteral("endpoint.api_key_env"), QStringLiteral("must be an environment variable name"));
+    if (!e.apiKeyEnv.isEmpty() && !e.keychainEntry.isEmpty())
+        c.error(QStringLiteral("endpoint.keychain_entry"), QStringLiteral("cannot be combined with api_key_env"));
+    QSet<QString> seen;
+    for (const auto &h : e.headers) {
+        const QString at = QLatin1String("endpoint.headers.") + h.first;
+        if (!isToken(h.first))
+            c.error(at, QStringLiteral("is not a valid header name"));
+        const QString lower = h.first.toLower();
+        if (lower == QLatin1String("authorization") || lower == QLatin1String("x-api-key")
+            || lower == QLatin1String("api-key"))
+            c.error(at, QStringLiteral("would hold a secret; use api_key_env or keychain_entry"));
+        if (seen.contains(lower))
+            c.error(at, QStringLiteral("is given twice"));
+        seen.insert(lower);
+    }
+}
+
+void checkEnvAndServer(Checker &c, const Experiment &x)
+{
+    QSet<QString> keys;
+    for (qsizetype i = 0; i < x.envSnapshot.size(); ++i) {
+        const QString at = QStringLiteral("env_snapshot[%1]").arg(i);
+        const QString &key = x.envSnapshot.at(i).key;
+        if (key.trimmed().isEmpty())
+            c.error(at, QStringLiteral("needs a name"));
+        else if (keys.contains(key))
+            c.error(at, QLatin1String("repeats the name ") + key);
+        keys.insert(key);
+    }
+    const Server &s = x.server;
+    static const QStringList engines { QStringLiteral("vllm"), QStringLiteral("sglang"), QStringLiteral("sim"),
+        QStringLiteral("other") };
+    if (!engines.contains(s.engine))
+        c.error(QStringLiteral("server.engine"), QLatin1String("must be one of ") + engines.join(QLatin1String(", ")));
+    for (const auto &arg : s.args.items()) {
+        const QString path = QLatin1String("server.args.") + arg.first;
+        const std::optional<VariableInfo> info = lookupVariable(path);
+        if (!info)
+            c.error(path, QStringLiteral("is not a valid flag name"));
+        else if (const QString reason = checkVariableValue(*info, arg.second); !reason.isEmpty())
+            c.error(path, reason);
+    }
+    if (!s.launchArgv.isEmpty() && s.launchArgv.first().trimmed().isEmpty())
+        c.error(QStringLiteral("server.launch.argv[0]"), QStringLiteral("must name a program"));
+    static const QRegularExpression placeholder(QStringLiteral("\\{([^{}]*)\\}"));
+    for (qsizetype i = 0; i < s.launchArgv.size(); ++i) {
+        auto it = placeholder.globalMatch(s.launchArgv.at(i));
+        while (it.hasNext()) {
+            const QString name = it.next().captured(1);
+            const bool known = name.startsWith(QLatin1String("server.args.")) && s.args.contains(name.mid(12));
+            if (!known && !(name == QLatin1String("endpoint.model") || name == QLatin1String("port")))
+                c.error(QStringLiteral("server.launch.argv[%1]").arg(i),
+                    QLatin1String("placeholder {") + name + QLatin1String("} names no server.args value"));
+        }
+    }
+    if (!s.launchArgv.isEmpty() && !s.readyPath.startsWith(QLatin1Char('/')))
+        c.error(QStringLiteral("server.launch.ready"), QStringLiteral("must be a path starting with /"));
+}
+
+void checkDatasetAndSampling(Checker &c, const Experiment &x)
+{
+    const Dataset &d = x.dataset;
+    if (const QString r = checkVariableValue(*lookupVariable(QStringLiteral("dataset.name")), d.name); !r.isEmpty())
+        c.error(QStringLiteral("dataset.name"), r);
+    c.atLeast(QStringLiteral("dataset.seed"), double(d.seed), 0);
+    c.finite(QStringLiteral("dataset.range_ratio"), d.rangeRatio, 0, 0.999999);
+    if ((d.name == QLatin1String("sharegpt") || d.name == QLatin1String("custom")) && d.path.isEmpty())
+        c.error(
+            QStringLiteral("dataset.path"), QLatin1String("is required for the ") + d.name + QLatin1String(" dataset"));
+    for (const auto &param : x.sampling.items()) {
+        const QString path = QLatin1String("sampling.") + param.first;
+        const std::optional<VariableInfo> info = lookupVariable(path);
+        if (!info)
+            c.error(path, QStringLiteral("is not a valid parameter name"));
+        else if (param.second.isNull())
+            c.error(path, QStringLiteral("must have a value"));
+        else if (const QString reason = checkVariableValue(*info, param.second); !reason.isEmpty())
+            c.error(path, reason);
+    }
+    static const QStringList reserved { QStringLiteral("model"), QStringLiteral("messages"), QStringLiteral("prompt"),
+        QStringLiteral("stream"), QStringLiteral("stream_options"), QStringLiteral("max_tokens"),
+        QStringLiteral("max_completion_tokens"), QStringLiteral("ignore_eos") };
+    for (const QString &name : reserved) {
+        if (x.sampling.contains(name))
+            c.error(QLatin1String("sampling.") + name, QStringLiteral("is set by ServeScope itself"));
+    }
+}
+
+void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at)
+{
+    if (mode == LoadMode::Concurrency) {
+        c.range(at + QLatin1String(".concurrency"), p.concurrency, 1, 1048576);
+        if (p.requestRate != 0)
+            c.error(at + QLatin1String(".request_rate"), QStringLiteral("is only allowed when load.mode is rate"));
+        if (p.maxConcurrency != 0)
+            c.error(at + QLatin1String(".max_concurrency"), QStringLiteral("is only allowed when load.mode is rate"));
+    } else {
+        if (std::isnan(p.requestRate) || p.requestRate <= 0)
+            c.error(at + QLatin1String(".request_rate"), QStringLiteral("must be greater than 0 (or \"inf\")"));
+        if (std::isnan(p.burstiness) || p.burstiness <= 0)
+            c.error(at + QLatin1String(".burstiness"), QStringLiteral("must be greater than 0 (or \"inf\")"));
+        c.range(at + QLatin1String(".max_concurrency"), p.maxConcurrency, 0, 1048576);
+        if (p.concurrency != 0)
+            c.error(at + QLatin1String(".concurrency"),
+                QStringLiteral("is only allowed when load.mode is concurrency (use max_concurrency)"));
+    }
+    c.range(at + QLatin1String(".input_len"), p.inputLen, 1, 10000000);
+    c.range(at + QLatin1String(".output_len"), p.outputLen, 1, 10000000);
+    c.range(at + QLatin1String(".num_prompts"), p.numPrompts, 0, 100000000);
+    c.finite(at + QLatin1String(".max_seconds"), p.maxSeconds, 0, 1e7);
+    if (p.numPrompts == 0 && p.maxSeconds == 0)
+        c.error(at, QStringLiteral("needs a stop rule: num_prompts and/or max_seconds"));
+    if (std::isinf(p.requestRate) && p.numPrompts == 0)
+        c.error(at + QLatin1String(".num_prompts"), QStringLiteral("is required with an infinite request_rate"));
+    const int lanes = mode == LoadMode::Concurrency ? p.concurrency : p.maxConcurrency;
+    if (lanes > 0 && p.numPrompts > 0 && qint64(p.numPrompts) < 5 * qint64(lanes))
+        c.warning(at + QLatin1String(".num_prompts"),
+            QStringLiteral("fewer than 5 x concurrency (%1) prompts; the point barely leaves its ramp").arg(5 * lanes));
+}
+
+void checkLoad(Checker &c, const LoadMatrix &load)
+{
+    if (load.points.isEmpty())
+        c.error(QStringLiteral("load.points"), QStringLiteral("needs at least one point"));
+    QSet<QString> labels;
+    Experiment tmp; // pointLabel() needs the mode and points only
+    tmp.load = load;
+    for (qsizetype i = 0; i < load.points.size(); ++i) {
+        const QString at = QStringLiteral("load.points[%1]").arg(i);
+        checkPoint(c, load.mode, load.points.at(i), at);
+        const QString label = tmp.pointLabel(int(i));
+        if (labels.contains(label))
+            c.error(at + QLatin1String(".label"), QLatin1String("repeats the point label ") + label);
+        labels.insert(label);
+    }
+    if (!load.gradient.isEmpty() && load.mode != LoadMode::Concurrency)
+        c.error(QStringLiteral("load.concurrency_gradient"), QStringLiteral("needs load.mode concurrency"));
+    c.range(QStringLiteral("load.warmup_requests"), load.warmupRequests, 0, 10000000);
+    c.finite(QStringLiteral("load.discard_ratio"), load.discardRatio, 0, 0.49);
+    c.range(QStringLiteral("load.repeat"), load.repeat, 1, 1000);
+    const Timeouts &t = load.timeouts;
+    c.finite(QStringLiteral("load.timeouts.connect_s"), t.connectS, 0, 1e7);
+    c.finite(QStringLiteral("load.timeouts.first_token_s"), t.firstTokenS, 0, 1e7);
+    c.finite(QStringLiteral("load.timeouts.idle_s"), t.idleS, 0, 1e7);
+    c.finite(QStringLiteral("load.timeouts.total_s"), t.totalS, 0, 1e7);
+    if (t.totalS > 0 && t.firstTokenS > t.totalS)
+        c.warning(QStringLiteral("load.timeouts.first_token_s"), QStringLiteral("is longer than total_s"));
+}
+
+void checkMetrics(Checker &c, const MetricsConfig &m)
+{
+    if (m.percentiles.isEmpty())
+        c.error(QStringLiteral("metrics.percentiles"), QStringLiteral("needs at least one percentile"));
+    for (qsizetype i = 0; i < m.percentiles.size(); ++i) {
+        const double p = m.percentiles.at(i);
+        const QString at = QStringLiteral("metrics.percentiles[%1]").arg(i);
+        if (!std::isfinite(p) || p <= 0 || p > 100)
+            c.error(at, QStringLiteral("must be greater than 0 and at most 100"));
+        else if (i > 0 && p <= m.percentiles.at(i - 1))
+            c.error(at, QStringLiteral("must be greater than the previous percentile"));
+    }
+    const std::pair<const char *, std::optional<double>> slos[] = {
+        { "metrics.goodput.ttft_ms", m.goodput.ttftMs },
+        { "metrics.goodput.tpot_ms", m.goodput.tpotMs },
+        { "metrics.goodput.e2el_ms", m.goodput.e2elMs },
+    };
+    for (const auto &slo : slos) {
+        if (slo.second && (!std::isfinite(*slo.second) || *slo.second <= 0))
+            c.error(QString::fromLatin1(slo.first), QStringLiteral("must be a positive number of milliseconds"));
+    }
+}
+
+void checkVariants(Checker &c, const Experiment &x)
+{
+    if (x.variants.isEmpty()) {
+        c.error(QStringLiteral("variants"), QStringLiteral("needs at least one variant"));
+        return;
+    }
+    QSet<QString> names;
+    int baselines = 0;
+    for (int i = 0; i < x.variants.size(); ++i) {
+        const Variant &v = x.variants.at(i);
+        const QString at = QStringLiteral("variants[%1]").arg(i);
+        if (v.name.trimmed().isEmpty())
+            c.error(at + QLatin1String(".name"), QStringLiteral("is required"), i);
+        else if (names.contains(sanitizeName(v.name)))
+            c.error(at + QLatin1String(".name"), QLatin1String("repeats the variant name ") + sanitizeName(v.name), i);
+        names.insert(sanitizeName(v.name));
+        baselines += v.baseline ? 1 : 0;
+        for (const auto &change : v.changes.items()) {
+            const QString where = at + QLatin1String(".changes.") + change.first;
+            const std::optional<VariableInfo> info = lookupVariable(change.first);
+            if (!info)
+                c.error(where, QStringLiteral("is not a known variable"), i);
+            else if (const QString reason = checkVariableValue(*info, change.second); !reason.isEmpty())
+                c.error(where, reason, i);
+        }
+    }
+    if (baselines > 1)
+        c.error(QStringLiteral("variants"), QStringLiteral("more than one variant is marked baseline"));
+    if (hasErrors(c.problems))
+        return; // resolving variants over broken input would only repeat the errors
+    for (int i = 0; i < x.variants.size(); ++i) {
+        const Experiment resolved = resolveVariant(x, i);
+        Checker inner;
+        checkEndpoint(inner, resolved.endpoint);
+        checkEnvAndServer(inner, resolved);
+        checkDatasetAndSampling(inner, resolved);
+        checkLoad(inner, resolved.load);
+        for (Problem p : std::as_const(inner.problems)) {
+            if (!p.isError())
+                continue;
+            p.path = QStringLiteral("variants[%1] (resolved) ").arg(i) + p.path;
+            p.variant = i;
+            c.problems << p;
+        }
+        c.problems << variantWarnings(x, i);
+    }
+}
+
+} // namespace
+
+QList<Problem> validate(const Experiment &x)
+{
+    Checker c;
+    if (x.name.trimmed().isEmpty())
+        c.error(QStringLiteral("name"), QStringLiteral("is required"));
+    checkEndpoint(c, x.endpoint);
+    checkEnvAndServer(c, x);
+    checkDatasetAndSampling(c, x);
+    checkLoad(c, x.load);
+    checkMetrics(c, x.metrics);
+    checkVariants(c, x);
+    return c.problems;
+}
+
+} // namespace ServeScope
