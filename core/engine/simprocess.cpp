@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#include "simprocess.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QFileInfo>
+#include <QJsonValue>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRandomGenerator>
+
+#include <csignal>
+#include <sys/prctl.h>
+
+namespace ServeScope {
+
+namespace {
+
+constexpr char kKeyVariable[] = "SERVESCOPE_SIM_API_KEY";
+
+QString vllmName(const QString &name)
+{
+    static const QList<QPair<QLatin1String, QLatin1String>> sglangToVllm {
+        { QLatin1String("max_running_requests"), QLatin1String("max_num_seqs") },
+        { QLatin1String("chunked_prefill_size"), QLatin1String("max_num_batched_tokens") },
+    };
+    for (const auto &[from, to] : sglangToVllm) {
+        if (name == from)
+            return to;
+    }
+    return name;
+}
+
+} // namespace
+
+SimProcess::SimProcess() = default;
+
+SimProcess::~SimProcess()
+{
+    stop();
+}
+
+QStringList SimProcess::flagsFor(const OrderedValues &serverArgs)
+{
+    QStringList flags;
+    for (const auto &[name, value] : serverArgs.items()) {
+        const QString flag = QLatin1String("--") + vllmName(name).replace(QLatin1Char('_'), QLatin1Char('-'));
+        if (value.isBool()) {
+            if (value.toBool())
+                flags << flag;
+        } else if (value.isDouble()) {
+            const double d = value.toDouble();
+            flags << flag << (d == qint64(d) ? QString::number(qint64(d)) : QString::number(d, 'g', 17));
+        } else if (value.isString()) {
+            flags << flag << value.toString();
+        }
+    }
+    return flags;
+}
+
+QString SimProcess::defaultProgram()
+{
+    const QString dir = QCoreApplication::applicationDirPath();
+    const QStringList candidates { dir + QLatin1String("/servescope-cli"), dir + QLatin1String("/../servescope-cli") };
+    for (const QString &candidate : candidates) {
+        if (QFileInfo(candidate).isExecutable())
+            return QFileInfo(candidate).canonicalFilePath();
+    }
+    return QStringLiteral("servescope-cli");
+}
+
+bool SimProcess::start(const QString &program, const OrderedValues &serverArgs, const QString &model, double timeScale,
+    int timeoutMs)
+{
+    stop();
+    m_key = QByteArrayLiteral("sim-") + QByteArray::number(QRandomGenerator::system()->generate64(), 16);
+    m_arguments = QStringList { QStringLiteral("sim"), QStringLiteral("--port"), QStringLiteral("0"),
+        QStringLiteral("--api-key-env"), QString::fromLatin1(kKeyVariable) };
+    if (!model.isEmpty())
+        m_arguments << QStringLiteral("--model") << model;
+    if (timeScale > 0 && timeScale != 1.0)
+        m_arguments << QStringLiteral("--time-scale") << QString::number(timeScale, 'g', 17);
+    m_arguments << flagsFor(serverArgs);
+
+    m_process = std::make_unique<QProcess>();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QString::fromLatin1(kKeyVariable), QString::fromLatin1(m_key));
+    m_process->setProcessEnvironment(env);
+    m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    // The simulator must not outlive us, even when we are killed.
+    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+    m_process->start(program, m_arguments);
+    if (!m_process->waitForStarted(timeoutMs)) {
+        m_error = QStringLiteral("cannot start %1: %2").arg(program, m_process->errorString());
+        return false;
+    }
+    QDeadlineTimer deadline(timeoutMs);
+    QByteArray line;
+    while (!deadline.hasExpired()) {
+        if (!m_process->canReadLine() && !m_process->waitForReadyRead(int(qMax<qint64>(1, deadline.remainingTime())))) {
+            if (m_process->state() != QProcess::Running)
+                break;
+            continue;
+        }
+        line = m_process->readLine().trimmed();
+        if (line.startsWith("listening ")) {
+            m_baseUrl = QUrl(QString::fromLatin1(line.mid(10)));
+            return m_baseUrl.isValid();
+        }
+    }
+    m_error = QStringLiteral("the simulator did not start listening: %1")
+                  .arg(QString::fromUtf8(m_process->readAllStandardError()).trimmed().left(500));
+    stop();
+    return false;
+}
+
+void SimProcess::stop()
+{
+    if (!m_process)
+        return;
+    if (m_process->state() != QProcess::NotRunning) {
+        m_process->terminate();
+        if (!m_process->waitForFinished(3000)) {
+            m_process->kill();
+            m_process->waitForFinished(1000);
+        }
+    }
+    m_process.reset();
+}
+
+} // namespace ServeScope
