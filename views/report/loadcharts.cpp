@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+#include "report/loadcurves.h"
+
+#include <array>
+
+namespace ServeScope::Report {
+
+using namespace Detail;
+
+namespace {
+
+struct MetricInfo {
+    const char *code;
+    const char *title;
+    Distribution PointSummary::*member;
+};
+
+const std::array<MetricInfo, 6> kMetrics = { {
+    { "ttft", QT_TRANSLATE_NOOP("ServeScope::Report", "TTFT"), &PointSummary::ttft },
+    { "ttfc", QT_TRANSLATE_NOOP("ServeScope::Report", "Time to first content"), &PointSummary::ttfc },
+    { "tpot", QT_TRANSLATE_NOOP("ServeScope::Report", "TPOT"), &PointSummary::tpot },
+    { "itl", QT_TRANSLATE_NOOP("ServeScope::Report", "ITL"), &PointSummary::itl },
+    { "citl", QT_TRANSLATE_NOOP("ServeScope::Report", "Content ITL"), &PointSummary::citl },
+    { "e2el", QT_TRANSLATE_NOOP("ServeScope::Report", "E2EL"), &PointSummary::e2el },
+} };
+
+double throughputOf(const PointSummary &p, ThroughputKind k)
+{
+    switch (k) {
+    case ThroughputKind::Requests:
+        return p.requestThroughput;
+    case ThroughputKind::TotalTokens:
+        return p.totalTokenThroughput;
+    case ThroughputKind::OutputTokens:
+        break;
+    }
+    return p.outputThroughput;
+}
+
+QString throughputTitle(ThroughputKind k)
+{
+    switch (k) {
+    case ThroughputKind::Requests:
+        return tr("Request throughput (req/s)");
+    case ThroughputKind::TotalTokens:
+        return tr("Total token throughput (tok/s)");
+    case ThroughputKind::OutputTokens:
+        break;
+    }
+    return tr("Output throughput (tok/s)");
+}
+
+ChartSpec baseSpec(const QList<RunSeriesInput> &runs)
+{
+    ChartSpec spec;
+    if (!runs.isEmpty())
+        spec.footer = runs.first().footer;
+    return spec;
+}
+
+SeriesSpec band(const QString &group, const QColor &c, double opacity)
+{
+    SeriesSpec s;
+    s.kind = SeriesKind::Band;
+    s.group = group;
+    s.colour = c;
+    s.opacity = opacity;
+    return s;
+}
+
+} // namespace
+
+QString metricCode(Metric m)
+{
+    return QString::fromLatin1(kMetrics[size_t(m)].code);
+}
+
+bool metricFromCode(QStringView code, Metric *out)
+{
+    for (size_t i = 0; i < kMetrics.size(); ++i) {
+        if (code == QLatin1String(kMetrics[i].code)) {
+            *out = Metric(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+QString metricTitle(Metric m)
+{
+    return tr(kMetrics[size_t(m)].title);
+}
+
+const Distribution &metricDistribution(const PointSummary &p, Metric m)
+{
+    return p.*(kMetrics[size_t(m)].member);
+}
+
+ChartSpec throughputVsLoad(const QList<RunSeriesInput> &runs, ThroughputKind kind, const LoadChartOptions &o)
+{
+    const CurvePlan plan = planCurves(runs, o.mode);
+    ChartSpec spec = baseSpec(runs);
+    spec.title = tr("%1 vs load").arg(throughputTitle(kind).section(QLatin1String(" ("), 0, 0));
+    spec.subtitle = tr("median across repeats; hollow markers: points with failed requests");
+    spec.x = loadAxis(plan.mode);
+    spec.y.title = throughputTitle(kind);
+    spec.y.scale = o.yScale;
+    spec.notes = plan.notes;
+    for (qsizetype r = 0; r < runs.size(); ++r) {
+        for (const Curve &c : plan.perRun[r]) {
+            SeriesSpec line;
+            line.name = runs[r].name + c.suffix;
+            line.group = runs[r].name;
+            line.colour = runs[r].colour;
+            for (const PointSummary &p : c.points) {
+                line.points << QPointF(loadValue(p, plan.mode), throughputOf(p, kind));
+                line.tooltips << pointTooltip(runs[r].name, p,
+                    { tr("output %1 tok/s").arg(fmt(p.outputThroughput)),
+                        tr("requests %1 req/s").arg(fmt(p.requestThroughput)) });
+            }
+            spec.series << line;
+            addMarkers(spec, line.group, line.colour, c.points, line.points, line.tooltips);
+        }
+    }
+    finalizeSpec(spec);
+    return spec;
+}
+
+ChartSpec latencyVsLoad(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o)
+{
+    const CurvePlan plan = planCurves(runs, o.mode);
+    ChartSpec spec = baseSpec(runs);
+    const QString name = metricTitle(metric);
+    spec.title = tr("%1 vs load").arg(name);
+    spec.subtitle = o.wideBand ? tr("p50 line; shaded p25–p75, p10–p90 and p1–p99; median across repeats")
+                               : tr("p50 line; shaded p25–p75 and p10–p90; median across repeats");
+    spec.x = loadAxis(plan.mode);
+    spec.y.title = tr("%1 (ms)").arg(name);
+    spec.y.scale = o.yScale;
+    spec.notes = plan.notes;
+    for (qsizetype r = 0; r < runs.size(); ++r) {
+        const QColor colour = runs[r].colour;
+        for (const Curve &c : plan.perRun[r]) {
+            const QString group = runs[r].name;
+            SeriesSpec wide = band(group, colour, 0.08), outer = band(group, colour, 0.16),
+                       inner = band(group, colour, 0.30);
+            SeriesSpec line;
+            line.name = runs[r].name + c.suffix;
+            line.group = group;
+            line.colour = colour;
+            for (const PointSummary &p : c.points) {
+                const Distribution &d = metricDistribution(p, metric);
+                const double x = loadValue(p, plan.mode);
+                wide.points << QPointF(x, d.p99);
+                wide.lower << QPointF(x, d.p1);
+                outer.points << QPointF(x, d.p90);
+                outer.lower << QPointF(x, d.p10);
+                inner.points << QPointF(x, d.p75);
+                inner.lower << QPointF(x, d.p25);
+                line.points << QPointF(x, d.p50);
+                line.tooltips << pointTooltip(runs[r].name, p,
+                    { tr("%1 p50 %2 ms").arg(name, fmt(d.p50)), tr("p25–p75 %1–%2 ms").arg(fmt(d.p25), fmt(d.p75)),
+                        tr("p10–p90 %1–%2 ms").arg(fmt(d.p10), fmt(d.p90)),
+                        tr("p1–p99 %1–%2 ms").arg(fmt(d.p1), fmt(d.p99)) });
+            }
+            if (o.wideBand)
+                spec.series << wide;
+            spec.series << outer << inner << line;
+            addMarkers(spec, group, colour, c.points, line.points, line.tooltips);
+        }
+    }
+    finalizeSpec(spec);
+    return spec;
+}
+
+ChartSpec latencyVsThroughput(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o)
+{
+    const CurvePlan plan = planCurves(runs, o.mode);
+    ChartSpec spec = baseSpec(runs);
+    const QString name = metricTitle(metric);
+    spec.title = tr("%1 vs output throughput").arg(name);
+    spec.subtitle = tr("p50 solid, p90 dashed, in load order; median across repeats");
+    spec.x.title = throughputTitle(ThroughputKind::OutputTokens);
+    spec.y.title = tr("%1 (ms)").arg(name);
+    spec.y.scale = o.yScale;
+    spec.notes = plan.notes;
+    for (qsizetype r = 0; r < runs.size(); ++r) {
+        for (const Curve &c : plan.perRun[r]) {
+            SeriesSpec p50;
+            p50.name = runs[r].name + c.suffix;
+            p50.group = runs[r].name;
+            p50.colour = runs[r].colour;
+            SeriesSpec p90 = p50;
+            p90.name = p50.name + tr(" p90");
+            p90.dashed = true;
+            p90.width = 1.5;
+            for (const PointSummary &p : c.points) {
+                const Distribution &d = metricDistribution(p, metric);
+                const QString tip = pointTooltip(runs[r].name, p,
+                    { tr("output %1 tok/s").arg(fmt(p.outputThroughput)),
+                        tr("%1 p50 %2 ms, p90 %3 ms").arg(name, fmt(d.p50), fmt(d.p90)) });
+                p50.points << QPointF(p.outputThroughput, d.p50);
+                p90.points << QPointF(p.outputThroughput, d.p90);
+                p50.tooltips << tip;
+                p90.tooltips << tip;
+            }
+            spec.series << p90 << p50;
+            addMarkers(spec, p50.group, p50.colour, c.points, p50.points, p50.tooltips);
+        }
+    }
+    finalizeSpec(spec);
+    return spec;
+}
+
+} // namespace ServeScope::Report
