@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+#include "metrics/aggregate.h"
+
+#include "metrics/numpystats.h"
+#include "model/clock.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ServeScope {
+
+bool PointResult::hasFinding(const char *code) const
+{
+    const QLatin1String c(code);
+    return std::any_of(findings.cbegin(), findings.cend(), [&](const Finding &f) { return f.code == c; });
+}
+
+namespace {
+
+const double Ladder[] = { 1, 10, 25, 50, 75, 90, 99 };
+
+struct Collected {
+    std::vector<double> ttft, ttfc, tpot, itl, citl, e2el, roleGap;
+    std::vector<double> goodTpot; // vLLM's all_tpots: 0 when out <= 1, for goodput only
+    std::vector<double> startS; // all finished measured requests (vLLM's min start_time)
+    std::vector<double> okStartS; // per counted request, aligned with ttft/e2el
+    std::vector<std::pair<double, int>> sweep;
+    qint64 firstScheduled = std::numeric_limits<qint64>::max(), lastEnd = std::numeric_limits<qint64>::min();
+    double inputSum = 0;
+    int targetIn = 0, targetOut = 0, shortOutput = 0;
+};
+
+std::vector<double> extraPercentiles(const QVector<double> &requested)
+{
+    std::vector<double> extra;
+    for (double p : requested) {
+        if (std::find(std::begin(Ladder), std::end(Ladder), p) == std::end(Ladder)
+            && std::find(extra.begin(), extra.end(), p) == extra.end())
+            extra.push_back(p);
+    }
+    return extra;
+}
+
+void reserveAll(Collected &c, std::span<const RequestRecord> records)
+{
+    std::size_t events = 0;
+    for (const auto &r : records) {
+        events += std::size_t(r.eventNs.size());
+        if (!r.warmup)
+            c.firstScheduled = std::min(c.firstScheduled, r.scheduledNs > 0 ? r.scheduledNs : r.startNs);
+    }
+    const std::size_t n = records.size();
+    for (auto *v : { &c.ttft, &c.ttfc, &c.tpot, &c.e2el, &c.roleGap, &c.goodTpot, &c.startS, &c.okStartS })
+        v->reserve(n);
+    c.itl.reserve(events);
+    c.citl.reserve(events);
+    c.sweep.reserve(2 * n);
+}
+
+// Token times as vLLM rebuilds them (start + ttft + cumulative ITL, in seconds), bucketed by
+// int(t - first_start); the largest bucket is max_output_tokens_per_s.
+double maxTokensPerSecond(const Collected &c, std::size_t itlCount, const std::vector<std::size_t> &itlOffsets)
+{
+    if (c.okStartS.empty() || c.startS.empty())
+        return 0;
+    const double minStart = *std::min_element(c.startS.begin(), c.startS.end());
+    std::vector<int> buckets;
+    auto bump = [&](double t) {
+        const double rel = t - minStart;
+        if (rel < 0)
+            return;
+        const auto b = std::size_t(rel);
+        if (b >= buckets.size())
+            buckets.resize(b + 1, 0);
+        ++buckets[b];
+    };
+    for (std::size_t i = 0; i < c.okStartS.size(); ++i) {
+        double t = c.okStartS[i] + c.ttft[i];
+        bump(t);
+        const std::size_t end = i + 1 < itlOffsets.size() ? itlOffsets[i + 1] : itlCount;
+        for (std::size_t k = itlOffsets[i]; k < end; ++k) {
+            t += c.itl[k];
+            bump(t);
+        }
+    }
+    return buckets.empty() ? 0.0 : double(*std::max_element(buckets.begin(), buckets.end()));
+}
+
+int maxConcurrent(std::vector<std::pair<double, int>> &sweep)
+{
+    // Departures (-1) sort before arrivals (+1) at the same instant: [start, start + e2el).
+    std::sort(sweep.begin(), sweep.end());
+    int cur = 0, best = 0;
+    for (const auto &e : sweep) {
+        cur += e.second;
+        best = std::max(best, cur);
+    }
+    return best;
+}
+
+double goodput(const Collected &c, const AggregateOptions &o, double duration)
+{
+    if (o.sloTtftMs < 0 && o.sloTpotMs < 0 && o.sloE2elMs < 0)
+        return -1;
+    int good = 0;
+    // vLLM converts each SLO with ms / 1000 and keeps a request when slo >= value (inclusive).
+    for (std::size_t i = 0; i < c.ttft.size(); ++i) {
+        const bool ok = (o.sloTtftMs < 0 || o.sloTtftMs / 1000.0 >= c.ttft[i])
+            && (o.sloTpotMs < 0 || o.sloTpotMs / 1000.0 >= c.goodTpot[i])
+            && (o.sloE2elMs < 0 || o.sloE2elMs / 1000.0 >= c.e2el[i]);
+        good += ok ? 1 : 0;
+    }
+    return duration > 0 ? good / duration : 0.0;
+}
+
+void addFindings(PointResult &res, Collected &c, const AggregateOptions &o, const std::vector<double> &extra);
+
+} // namespace
+
+PointResult aggregatePoint(std::span<const RequestRecord> records, const AggregateOptions &opts)
+{
+    PointResult res;
+    PointSummary &s = res.summary;
+    s.definitions = definitionsCode(opts.profile);
+    Collected c;
+    reserveAll(c, records);
+    std::vector<std::size_t> itlOffsets;
+    itlOffsets.reserve(records.size());
+    const qint64 origin = opts.measuredStartNs > 0 ? opts.measuredStartNs : c.firstScheduled;
+    for (const auto &r : records) {
+        if (r.warmup) {
+            ++s.warmup;
+            continue;
+        }
+        const std::size_t itlBefore = c.itl.size();
+        const RequestMetrics m = deriveRequest(r, opts.profile, &c.itl, &c.citl);
+        if (m.cancelled) {
+            ++s.cancelled;
+            continue;
+        }
+        c.lastEnd = std::max(c.lastEnd, r.endNs);
+        if (c.targetIn == 0)
+            c.targetIn = opts.targetInputLen > 0 ? opts.targetInputLen : r.targetInputLen;
+        if (c.targetOut == 0)
+            c.targetOut = opts.targetOutputLen > 0 ? opts.targetOutputLen : r.targetOutputLen;
+        c.startS.push_back(nsToSeconds(r.startNs - origin));
+        if (!m.counted) {
+            ++s.failed;
+            continue;
+        }
+        ++s.completed;
+        itlOffsets.push_back(itlBefore);
+        c.okStartS.push_back(c.startS.back());
+        c.ttft.push_back(m.ttft);
+        c.e2el.push_back(m.e2el);
+        c.goodTpot.push_back(m.tpot);
+        if (m.hasTpot)
+            c.tpot.push_back(m.tpot);
+        if (m.hasTtfc) {
+            c.ttfc.push_back(m.ttfc);
+            c.roleGap.push_back(m.ttfc - m.ttft);
+        }
+        c.sweep.push_back({ c.startS.back(), +1 });
+        c.sweep.push_back({ c.startS.back() + m.e2el, -1 });
+        s.totalInputTokens += m.inputTokens;
+        s.totalOutputTokens += m.outputTokens;
+        res.outputEstimatedCount += m.outputEstimated ? 1 : 0;
+        const int target = opts.targetOutputLen > 0 ? opts.targetOutputLen : r.targetOutputLen;
+        c.shortOutput += (target > 0 && m.outputTokens < target) ? 1 : 0;
+    }
+    s.duration = c.lastEnd > origin ? nsToSeconds(c.lastEnd - origin) : 0.0;
+    if (s.duration > 0) {
+        s.requestThroughput = s.completed / s.duration;
+        s.outputThroughput = double(s.totalOutputTokens) / s.duration;
+        s.totalTokenThroughput = double(s.totalInputTokens + s.totalOutputTokens) / s.duration;
+        s.averageConcurrency = Stats::pairwiseSum(c.e2el) / s.duration;
+    }
+    s.requestGoodput = goodput(c, opts, s.duration);
+    const int finished = s.completed + s.failed;
+    s.successRate = finished > 0 ? double(s.completed) / finished : 0.0;
+    res.censored = finished > 0 && double(s.failed) / finished > 0.005;
+    s.maxOutputTokensPerS = maxTokensPerSecond(c, c.itl.size(), itlOffsets);
+    s.maxConcurrentRequests = maxConcurrent(c.sweep);
+    res.achievedInputLen = s.completed > 0 ? double(s.totalInputTokens) / s.completed : 0.0;
+    res.achievedOutputLen = s.completed > 0 ? double(s.totalOutputTokens) / s.completed : 0.0;
+    const std::vector<double> extra = extraPercentiles(opts.percentiles);
+    addFindings(res, c, opts, extra); // before describe: describe sorts the vectors in place
+    s.ttft = Stats::describeSeconds(c.ttft, extra);
+    s.ttfc = Stats::describeSeconds(c.ttfc, extra);
+    s.tpot = Stats::describeSeconds(c.tpot, extra);
+    s.itl = Stats::describeSeconds(c.itl, extra);
+    s.citl = Stats::describeSeconds(c.citl, extra);
+    s.e2el = Stats::describeSeconds(c.e2el, extra);
+    return res;
+}
+
+namespace {
+
+void addFindings(PointResult &res, Collected &c, const AggregateOptions &o, const std::vector<double> &extra)
+{
+    const PointSummary &s = res.summary;
+    auto add = [&](const char *code, double value, double threshold, const QString &metric = {}, double p = 0) {
+        res.findings.append(Finding { QLatin1String(code), metric, value, threshold, p });
+    };
+    const int finished = s.completed + s.failed;
+    if (res.censored)
+        add(FindingCode::Censored, double(s.failed) / finished, 0.005);
+    if (!c.roleGap.empty()) {
+        std::sort(c.roleGap.begin(), c.roleGap.end());
+        res.medianRoleGapMs = Stats::medianSorted(c.roleGap) * 1000;
+        if (res.medianRoleGapMs > 5.0)
+            add(FindingCode::RoleChunkBeforeToken, res.medianRoleGapMs, 5.0);
+    }
+    if (o.ignoreEos && s.completed > 0 && double(c.shortOutput) / s.completed > 0.01)
+        add(FindingCode::IgnoreEosNotHonoured, double(c.shortOutput) / s.completed, 0.01);
+    if (c.targetIn > 0 && s.completed > 0) {
+        const double dev = std::abs(res.achievedInputLen - c.targetIn) / c.targetIn;
+        if (dev > 0.02)
+            add(FindingCode::InputLengthDeviation, dev, 0.02);
+    }
+    if (res.outputEstimatedCount > 0)
+        add(FindingCode::OutputEstimated, double(res.outputEstimatedCount) / s.completed, 0);
+    std::vector<double> ps(extra.begin(), extra.end());
+    for (double p : o.percentiles) {
+        if (std::find(ps.begin(), ps.end(), p) == ps.end())
+            ps.push_back(p);
+    }
+    if (std::find(ps.begin(), ps.end(), 99.0) == ps.end())
+        ps.push_back(99.0);
+    const std::pair<const char *, std::size_t> metrics[]
+        = { { "ttft", c.ttft.size() }, { "tpot", c.tpot.size() }, { "itl", c.itl.size() }, { "e2el", c.e2el.size() } };
+    for (const auto &[name, n] : metrics) {
+        for (double p : ps) {
+            const double need = p >= 100 ? std::numeric_limits<double>::infinity() : 10.0 / (1.0 - p / 100.0);
+            if (p > 0 && double(n) < need)
+                add(FindingCode::UnreliablePercentile, double(n), need, QLatin1String(name), p);
+        }
+    }
+}
+
+} // namespace
+
+} // namespace ServeScope

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "metrics/requestmetrics.h"
+#include "model/records.h"
+
+#include <span>
+
+namespace ServeScope {
+
+/// How one point's records are summarised (METRICS.md, "Aggregates").
+struct AggregateOptions {
+    DefinitionsProfile profile = DefinitionsProfile::Vllm;
+    /// Measured clock start: just before the first measured request was scheduled (after warmup).
+    /// 0 means "the earliest scheduled time among the measured records".
+    qint64 measuredStartNs = 0;
+    /// Experiment-requested percentiles; those outside p1/p10/p25/p50/p75/p90/p99 go to Distribution::extra.
+    QVector<double> percentiles;
+    /// Goodput SLOs in ms; a negative value means "not given". No SLO at all gives requestGoodput -1.
+    double sloTtftMs = -1, sloTpotMs = -1, sloE2elMs = -1;
+    bool ignoreEos = false;
+    int targetInputLen = 0; ///< 0: taken from the records
+    int targetOutputLen = 0; ///< 0: taken from the records
+};
+
+/// Finding codes: turned into words only for display.
+namespace FindingCode {
+inline const char RoleChunkBeforeToken[] = "role-chunk-before-token";
+inline const char IgnoreEosNotHonoured[] = "ignore-eos-not-honoured";
+inline const char InputLengthDeviation[] = "input-length-deviation";
+inline const char OutputEstimated[] = "output-estimated";
+inline const char UnreliablePercentile[] = "unreliable-percentile";
+inline const char Censored[] = "censored";
+} // namespace FindingCode
+
+/// One flag raised on a point, with the evidence that raised it.
+struct Finding {
+    QString code; ///< a FindingCode
+    QString metric; ///< e.g. "ttft" for unreliable-percentile, empty otherwise
+    double value = 0; ///< the measured evidence (ms, fraction or sample count)
+    double threshold = 0; ///< the limit it crossed
+    double percentile = 0; ///< for unreliable-percentile
+};
+
+/// A point's summary plus what does not fit PointSummary.
+struct PointResult {
+    PointSummary summary;
+    bool censored = false; ///< more than 0.5% of finished requests failed
+    double achievedInputLen = 0; ///< mean input tokens of successful requests
+    double achievedOutputLen = 0;
+    double medianRoleGapMs = 0; ///< median of (TTFC - TTFT) over successful requests with content
+    int outputEstimatedCount = 0;
+    QVector<Finding> findings;
+    bool hasFinding(const char *code) const;
+};
+
+/// Summarises the measured records of one (variant, point, repeat). Warmup records are counted and
+/// skipped; cancelled ones are counted apart. Runs in O(N log N) with no per-element allocation.
+PointResult aggregatePoint(std::span<const RequestRecord> records, const AggregateOptions &opts);
+
+/// How the steady window is chosen (METRICS.md, "Two result sets").
+struct SteadyOptions {
+    int targetInFlight = 0; ///< the point's concurrency (or cap); window opens when in-flight first reaches it
+    double discardRatio = 0; ///< when > 0: drop this share of requests at each end by start time instead
+};
+
+/// The steady result set: throughput from token events inside the window, latencies of the
+/// requests that started inside it.
+struct SteadyResult {
+    bool valid = false; ///< false when the target was never reached or the window is empty
+    qint64 windowStartNs = 0, windowEndNs = 0;
+    double windowSeconds = 0;
+    double outputTokens = 0; ///< tokens whose events fall inside the window
+    double outputThroughput = 0;
+    double requestThroughput = 0; ///< successful requests ending inside the window / length
+    PointResult point; ///< aggregatePoint over the requests started inside the window
+};
+
+SteadyResult steadyWindow(
+    std::span<const RequestRecord> records, const AggregateOptions &opts, const SteadyOptions &steady);
+
+/// A PointSummary value by its result-file key ("p99_ttft_ms", "median_tpot_ms", "output_throughput",
+/// "mean_e2el_ms", "request_goodput", ...). NaN when the key is unknown.
+double summaryValue(const PointSummary &s, QStringView key);
+
+} // namespace ServeScope

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+#include "metrics/numpystats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ServeScope::Stats {
+
+namespace {
+constexpr std::size_t PwBlockSize = 128;
+
+double pairwise(const double *a, std::size_t n) noexcept
+{
+    if (n < 8) {
+        double res = 0.;
+        for (std::size_t i = 0; i < n; ++i)
+            res += a[i];
+        return res;
+    }
+    if (n <= PwBlockSize) {
+        double r[8];
+        for (int j = 0; j < 8; ++j)
+            r[j] = a[j];
+        std::size_t i = 8;
+        for (; i < n - (n % 8); i += 8) {
+            for (int j = 0; j < 8; ++j)
+                r[j] += a[i + j];
+        }
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; ++i)
+            res += a[i];
+        return res;
+    }
+    std::size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwise(a, n2) + pairwise(a + n2, n - n2);
+}
+
+// Squared deviations summed pairwise without materialising them: same tree, same rounding.
+double pairwiseSq(const double *a, std::size_t n, double m) noexcept
+{
+    auto sq = [m](double x) {
+        const double d = x - m;
+        return d * d;
+    };
+    if (n < 8) {
+        double res = 0.;
+        for (std::size_t i = 0; i < n; ++i)
+            res += sq(a[i]);
+        return res;
+    }
+    if (n <= PwBlockSize) {
+        double r[8];
+        for (int j = 0; j < 8; ++j)
+            r[j] = sq(a[j]);
+        std::size_t i = 8;
+        for (; i < n - (n % 8); i += 8) {
+            for (int j = 0; j < 8; ++j)
+                r[j] += sq(a[i + j]);
+        }
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; ++i)
+            res += sq(a[i]);
+        return res;
+    }
+    std::size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwiseSq(a, n2, m) + pairwiseSq(a + n2, n - n2, m);
+}
+} // namespace
+
+double pairwiseSum(std::span<const double> values) noexcept
+{
+    // numpy's add.reduce starts from the identity 0.0 and adds the pairwise sum of all values.
+    return 0.0 + pairwise(values.data(), values.size());
+}
+
+double mean(std::span<const double> values) noexcept
+{
+    if (values.empty())
+        return 0.0;
+    return pairwiseSum(values) / double(values.size());
+}
+
+double populationStd(std::span<const double> values) noexcept
+{
+    if (values.empty())
+        return 0.0;
+    const double n = double(values.size());
+    const double m = pairwiseSum(values) / n;
+    return std::sqrt((0.0 + pairwiseSq(values.data(), values.size(), m)) / n);
+}
+
+double percentileSorted(std::span<const double> sorted, double p) noexcept
+{
+    const std::size_t n = sorted.size();
+    if (n == 0)
+        return 0.0;
+    const double q = p / 100.0;
+    const double h = double(n - 1) * q;
+    const double fi = std::floor(h);
+    std::size_t i = fi <= 0 ? 0 : std::size_t(fi);
+    if (i > n - 1)
+        i = n - 1;
+    const double t = h - double(i);
+    const double a = sorted[i];
+    const double b = sorted[std::min(i + 1, n - 1)];
+    const double diff = b - a;
+    return t < 0.5 ? a + diff * t : b - diff * (1 - t);
+}
+
+double medianSorted(std::span<const double> sorted) noexcept
+{
+    const std::size_t n = sorted.size();
+    if (n == 0)
+        return 0.0;
+    if (n % 2 == 1)
+        return sorted[n / 2];
+    // np.median takes np.mean of the two middle values: (0 + a + b) / 2.
+    return (0.0 + sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+}
+
+Distribution describeSeconds(std::vector<double> &values, std::span<const double> extraPercentiles)
+{
+    Distribution d;
+    d.count = int(values.size());
+    d.mean = mean(values) * 1000;
+    d.std = populationStd(values) * 1000;
+    std::sort(values.begin(), values.end());
+    const std::span<const double> s(values);
+    d.median = medianSorted(s) * 1000;
+    d.p1 = percentileSorted(s, 1) * 1000;
+    d.p10 = percentileSorted(s, 10) * 1000;
+    d.p25 = percentileSorted(s, 25) * 1000;
+    d.p50 = percentileSorted(s, 50) * 1000;
+    d.p75 = percentileSorted(s, 75) * 1000;
+    d.p90 = percentileSorted(s, 90) * 1000;
+    d.p99 = percentileSorted(s, 99) * 1000;
+    d.extra.reserve(qsizetype(extraPercentiles.size()));
+    for (double p : extraPercentiles)
+        d.extra.append({ p, percentileSorted(s, p) * 1000 });
+    return d;
+}
+
+QString percentileKey(double p)
+{
+    if (p == std::floor(p))
+        return QString::number(qint64(p));
+    return QString::number(p, 'g', 15);
+}
+
+double distributionPercentile(const Distribution &d, double p) noexcept
+{
+    for (const auto &e : d.extra) {
+        if (e.first == p)
+            return e.second;
+    }
+    const std::pair<double, double> ladder[]
+        = { { 1, d.p1 }, { 10, d.p10 }, { 25, d.p25 }, { 50, d.p50 }, { 75, d.p75 }, { 90, d.p90 }, { 99, d.p99 } };
+    for (const auto &[q, v] : ladder) {
+        if (q == p)
+            return v;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+} // namespace ServeScope::Stats

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/records.h"
+
+#include <span>
+#include <vector>
+
+namespace ServeScope::Stats {
+
+/// numpy's pairwise summation (numpy/core/src/umath/loops_utils.h.src, pairwise_sum): a plain loop
+/// below 8 values, eight accumulators up to 128, otherwise split at a multiple of 8 and recurse.
+/// Reproducing it is what makes our means equal vLLM's to the last bit.
+double pairwiseSum(std::span<const double> values) noexcept;
+
+/// np.mean: pairwiseSum / n. Empty gives 0.0 (vLLM passes `x or 0`).
+double mean(std::span<const double> values) noexcept;
+
+/// np.std with ddof 0: mean, deviations, squares, pairwise sum, / n, sqrt. Empty gives 0.0.
+double populationStd(std::span<const double> values) noexcept;
+
+/// np.percentile(x, p) with the default linear method on already sorted values (p in [0, 100]).
+double percentileSorted(std::span<const double> sorted, double p) noexcept;
+
+/// np.median on sorted values: the middle value, or the mean of the two middle values.
+double medianSorted(std::span<const double> sorted) noexcept;
+
+/// Sorts in place, then fills mean/median/std/p1..p99 and the extra percentiles, all in
+/// milliseconds (computed in seconds, multiplied by 1000 as vLLM does). Values are seconds.
+Distribution describeSeconds(std::vector<double> &values, std::span<const double> extraPercentiles);
+
+/// The `_ms` key fragment for a percentile: 99 -> "99", 99.9 -> "99.9".
+QString percentileKey(double p);
+
+/// Value of percentile p in a Distribution (one of the ladder or an extra), or NaN when absent.
+double distributionPercentile(const Distribution &d, double p) noexcept;
+
+} // namespace ServeScope::Stats

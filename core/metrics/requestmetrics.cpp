@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+#include "metrics/requestmetrics.h"
+
+#include "model/clock.h"
+
+namespace ServeScope {
+
+QString definitionsCode(DefinitionsProfile p)
+{
+    return p == DefinitionsProfile::Sglang ? QStringLiteral("sglang") : QStringLiteral("vllm");
+}
+
+DefinitionsProfile definitionsFromCode(QStringView code, bool *ok)
+{
+    const bool sglang = code.compare(QLatin1String("sglang"), Qt::CaseInsensitive) == 0;
+    const bool vllm = code.compare(QLatin1String("vllm"), Qt::CaseInsensitive) == 0;
+    if (ok)
+        *ok = sglang || vllm;
+    return sglang ? DefinitionsProfile::Sglang : DefinitionsProfile::Vllm;
+}
+
+namespace {
+
+// The events that open and advance the stream under each profile: vLLM counts every data event
+// with non-empty choices (a role-only first delta included); SGLang only events with text.
+bool countsAsToken(EventKind k, DefinitionsProfile p) noexcept
+{
+    return p == DefinitionsProfile::Vllm ? isTokenEvent(k) : isContentEvent(k);
+}
+
+void appendGaps(const RequestRecord &r, DefinitionsProfile p, std::vector<double> *itl, std::vector<double> *citl)
+{
+    const qsizetype n = qMin(r.eventNs.size(), r.eventKinds.size());
+    qint64 prevNs = -1;
+    bool prevContent = false;
+    for (qsizetype i = 0; i < n; ++i) {
+        const EventKind k = r.eventKinds.at(i);
+        if (!countsAsToken(k, p))
+            continue;
+        const qint64 t = r.eventNs.at(i);
+        const bool content = isContentEvent(k);
+        if (prevNs >= 0) {
+            const double gap = nsToSeconds(t - prevNs);
+            if (itl)
+                itl->push_back(gap);
+            // Gaps next to a role or finish-only chunk are near zero by nature; content ITL drops them.
+            if (citl && content && prevContent)
+                citl->push_back(gap);
+        }
+        prevNs = t;
+        prevContent = content;
+    }
+}
+
+} // namespace
+
+RequestMetrics deriveRequest(
+    const RequestRecord &r, DefinitionsProfile profile, std::vector<double> *itl, std::vector<double> *citl)
+{
+    RequestMetrics m;
+    if (r.status == RequestStatus::Cancelled) {
+        m.cancelled = true;
+        return m;
+    }
+    const qsizetype n = qMin(r.eventNs.size(), r.eventKinds.size());
+    qint64 firstTok = -1, lastTok = -1, firstContent = -1, lastAny = -1;
+    for (qsizetype i = 0; i < n; ++i) {
+        const EventKind k = r.eventKinds.at(i);
+        const qint64 t = r.eventNs.at(i);
+        lastAny = qMax(lastAny, t);
+        if (isContentEvent(k) && firstContent < 0)
+            firstContent = t;
+        if (countsAsToken(k, profile)) {
+            if (firstTok < 0)
+                firstTok = t;
+            lastTok = t;
+            ++m.tokenEvents;
+        }
+    }
+    if (r.status != RequestStatus::Ok || firstTok < 0) {
+        m.failed = true;
+        return m;
+    }
+    m.counted = true;
+    m.ttft = nsToSeconds(firstTok);
+    m.hasTtfc = firstContent >= 0;
+    m.ttfc = m.hasTtfc ? nsToSeconds(firstContent) : 0.0;
+    // vLLM ends at the last token event; SGLang at the last line received, [DONE] included.
+    m.e2el = profile == DefinitionsProfile::Vllm ? nsToSeconds(lastTok) : nsToSeconds(lastAny);
+    m.outputEstimated = r.outputEstimated;
+    if (profile == DefinitionsProfile::Vllm) {
+        m.inputTokens = r.promptTokens;
+        m.outputTokens = r.completionTokens;
+    } else {
+        // bench_serving counts the dataset's input length and the requested max_tokens unless usage came back.
+        m.inputTokens = r.targetInputLen > 0 ? r.targetInputLen : r.promptTokens;
+        const bool usage = !r.outputEstimated;
+        m.outputTokens = usage || r.targetOutputLen <= 0 ? r.completionTokens : r.targetOutputLen;
+        m.outputEstimated = !usage && r.targetOutputLen <= 0;
+    }
+    m.hasTpot = m.outputTokens > 1;
+    m.tpot = m.hasTpot ? (m.e2el - m.ttft) / double(m.outputTokens - 1) : 0.0;
+    appendGaps(r, profile, itl, citl);
+    return m;
+}
+
+} // namespace ServeScope

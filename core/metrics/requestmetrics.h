@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/records.h"
+
+#include <vector>
+
+namespace ServeScope {
+
+/// Which tool's definitions a number follows (METRICS.md): `vllm bench serve` or SGLang's `bench_serving`.
+enum class DefinitionsProfile : quint8 { Vllm = 0, Sglang = 1 };
+
+QString definitionsCode(DefinitionsProfile p);
+/// "vllm" or "sglang"; anything else gives Vllm and sets *ok to false.
+DefinitionsProfile definitionsFromCode(QStringView code, bool *ok = nullptr);
+
+/// What one request contributes to the aggregates, in seconds (converted once from int64 ns).
+struct RequestMetrics {
+    bool counted = false; ///< successful: status Ok and at least one token event (vLLM) / text event (SGLang)
+    bool failed = false; ///< failed, or a 2xx stream without any token event
+    bool cancelled = false;
+    bool hasTtfc = false; ///< a content, reasoning or tool-call event arrived
+    bool hasTpot = false; ///< outputTokens > 1
+    bool outputEstimated = false;
+    double ttft = 0;
+    double ttfc = 0;
+    double e2el = 0;
+    double tpot = 0; ///< 0 when !hasTpot (that is what goodput uses)
+    int inputTokens = 0;
+    int outputTokens = 0;
+    int tokenEvents = 0;
+};
+
+/// Derives one request's figures under a profile. ITL gaps are appended to *itl (pooled across
+/// requests), content-only gaps to *citl; either may be null. Nothing is appended for requests
+/// that are not counted.
+RequestMetrics deriveRequest(const RequestRecord &r, DefinitionsProfile profile, std::vector<double> *itl = nullptr,
+    std::vector<double> *citl = nullptr);
+
+} // namespace ServeScope

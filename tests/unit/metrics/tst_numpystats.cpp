@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include "metrics/numpystats.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+
+using namespace ServeScope;
+
+namespace {
+QJsonObject fixture()
+{
+    QFile f(QStringLiteral(SERVESCOPE_TEST_DATA "/numpy_stats.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+std::vector<double> toVector(const QJsonArray &a)
+{
+    std::vector<double> v;
+    v.reserve(std::size_t(a.size()));
+    for (const auto &x : a)
+        v.push_back(x.toDouble());
+    return v;
+}
+
+// The specification asks for 1e-12 relative; we reproduce numpy's operation order, so the check is
+// stricter: the same double, bit for bit.
+bool close(double got, double want)
+{
+    return got == want;
+}
+} // namespace
+
+class TestNumpyStats final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+
+    void fixtureCases_data()
+    {
+        QTest::addColumn<QString>("caseName");
+        const QJsonObject cases = fixture().value(QStringLiteral("cases")).toObject();
+        QVERIFY(cases.size() >= 8);
+        for (auto it = cases.begin(); it != cases.end(); ++it)
+            QTest::newRow(qPrintable(it.key())) << it.key();
+    }
+
+    void fixtureCases()
+    {
+        QFETCH(QString, caseName);
+        const QJsonObject root = fixture();
+        const QJsonObject c = root.value(QStringLiteral("cases")).toObject().value(caseName).toObject();
+        std::vector<double> values = toVector(c.value(QStringLiteral("values")).toArray());
+
+        const double gotMean = Stats::mean(values), wantMean = c.value(QStringLiteral("mean")).toDouble();
+        QVERIFY2(close(gotMean, wantMean),
+            qPrintable(QStringLiteral("mean %1 vs %2").arg(gotMean, 0, 'g', 17).arg(wantMean, 0, 'g', 17)));
+        const double gotStd = Stats::populationStd(values), wantStd = c.value(QStringLiteral("std")).toDouble();
+        QVERIFY2(close(gotStd, wantStd),
+            qPrintable(QStringLiteral("std %1 vs %2").arg(gotStd, 0, 'g', 17).arg(wantStd, 0, 'g', 17)));
+
+        std::sort(values.begin(), values.end());
+        const double gotMedian = Stats::medianSorted(values);
+        QVERIFY(close(gotMedian, c.value(QStringLiteral("median")).toDouble()));
+
+        const QJsonObject pct = c.value(QStringLiteral("percentiles")).toObject();
+        const QJsonArray ps = root.value(QStringLiteral("percentiles")).toArray();
+        QCOMPARE(pct.size(), ps.size());
+        for (const auto &pv : ps) {
+            const double p = pv.toDouble();
+            const QString key = Stats::percentileKey(p);
+            QVERIFY2(pct.contains(key), qPrintable(key));
+            const double got = Stats::percentileSorted(values, p), want = pct.value(key).toDouble();
+            QVERIFY2(close(got, want),
+                qPrintable(QStringLiteral("p%1: %2 vs %3").arg(key).arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
+        }
+    }
+
+    void describeUsesMilliseconds()
+    {
+        std::vector<double> v { 0.5, 0.25 };
+        const double extra[] = { 99.9 };
+        const Distribution d = Stats::describeSeconds(v, extra);
+        QCOMPARE(d.count, 2);
+        QCOMPARE(d.mean, 375.0);
+        QCOMPARE(d.std, 125.0);
+        QCOMPARE(d.median, 375.0);
+        QCOMPARE(d.p1, 252.5);
+        QCOMPARE(d.extra.size(), 1);
+        QCOMPARE(d.extra.at(0).second, 0.49975 * 1000);
+        QCOMPARE(Stats::distributionPercentile(d, 99.9), 0.49975 * 1000);
+        QCOMPARE(Stats::distributionPercentile(d, 10), d.p10);
+        QVERIFY(std::isnan(Stats::distributionPercentile(d, 42)));
+    }
+
+    void percentileKeys_data()
+    {
+        QTest::addColumn<double>("p");
+        QTest::addColumn<QString>("key");
+        QTest::newRow("whole") << 99.0 << QStringLiteral("99");
+        QTest::newRow("fraction") << 99.9 << QStringLiteral("99.9");
+        QTest::newRow("zero") << 0.0 << QStringLiteral("0");
+        QTest::newRow("hundred") << 100.0 << QStringLiteral("100");
+        QTest::newRow("quarter") << 12.25 << QStringLiteral("12.25");
+    }
+
+    void percentileKeys()
+    {
+        QFETCH(double, p);
+        QFETCH(QString, key);
+        QCOMPARE(Stats::percentileKey(p), key);
+    }
+
+    void pairwiseDiffersFromNaiveSum()
+    {
+        // 0.1 summed 1000 times: the naive loop drifts further from 100 than numpy's pairwise tree.
+        std::vector<double> v(1000, 0.1);
+        double naive = 0;
+        for (double x : v)
+            naive += x;
+        QVERIFY(naive != Stats::pairwiseSum(v));
+        QVERIFY(std::abs(Stats::pairwiseSum(v) - 100.0) < std::abs(naive - 100.0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNumpyStats)
+#include "tst_numpystats.moc"
