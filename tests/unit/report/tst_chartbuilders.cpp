@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: MIT
+#include "report/chartbuilders.h"
+#include "testpoints.h"
+
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+
+using namespace ServeScope;
+using namespace ServeScope::Report;
+using namespace ServeScope::TestPoints;
+
+namespace {
+
+QList<const SeriesSpec *> ofKind(const ChartSpec &spec, SeriesKind kind)
+{
+    QList<const SeriesSpec *> out;
+    for (const SeriesSpec &s : spec.series)
+        if (s.kind == kind)
+            out << &s;
+    return out;
+}
+
+RunSeriesInput run(const QString &name, int colour, const QList<PointSummary> &points)
+{
+    return RunSeriesInput { name, defaultRunColour(colour), points, {} };
+}
+
+QList<PointSummary> gradient(const QString &variant, double scale)
+{
+    QList<PointSummary> pts;
+    const int conc[] = { 1, 4, 16, 64 };
+    for (int i = 0; i < 4; ++i)
+        pts << concurrencyPoint(variant, i, conc[i], scale * conc[i]);
+    return pts;
+}
+
+void checkLogAxes(const ChartSpec &spec)
+{
+    for (const SeriesSpec &s : spec.series) {
+        const AxisSpec &y = s.secondaryY ? spec.y2 : spec.y;
+        for (const QList<QPointF> *list : { &s.points, &s.lower }) {
+            for (const QPointF &p : *list) {
+                if (spec.x.scale != AxisScale::Linear)
+                    QVERIFY2(p.x() > 0, qPrintable(QStringLiteral("x=%1 on a log axis").arg(p.x())));
+                if (y.scale != AxisScale::Linear)
+                    QVERIFY2(p.y() > 0, qPrintable(QStringLiteral("y=%1 on a log axis").arg(p.y())));
+            }
+        }
+    }
+    if (spec.x.scale != AxisScale::Linear)
+        QVERIFY(spec.x.min > 0);
+    if (spec.y.scale != AxisScale::Linear)
+        QVERIFY(spec.y.min > 0);
+}
+
+} // namespace
+
+class TestChartBuilders final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+
+    void throughputAxesAndValues_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<double>("expectedAt16");
+        QTest::newRow("output tok/s") << int(ThroughputKind::OutputTokens) << 1600.0;
+        QTest::newRow("requests/s") << int(ThroughputKind::Requests) << 1600.0 / 256;
+        QTest::newRow("total tok/s") << int(ThroughputKind::TotalTokens) << 4800.0;
+    }
+    void throughputAxesAndValues()
+    {
+        QFETCH(int, kind);
+        QFETCH(double, expectedAt16);
+        const ChartSpec spec = throughputVsLoad({ run(QStringLiteral("A"), 0, gradient(QStringLiteral("a"), 100)),
+                                                    run(QStringLiteral("B"), 1, gradient(QStringLiteral("b"), 80)) },
+            ThroughputKind(kind));
+        QCOMPARE(spec.x.scale, AxisScale::Log2);
+        QCOMPARE(spec.x.min, 1.0);
+        QCOMPARE(spec.x.max, 64.0);
+        QCOMPARE(spec.y.scale, AxisScale::Linear);
+        QCOMPARE(spec.y.min, 0.0);
+        const auto lines = ofKind(spec, SeriesKind::Line);
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[0]->name, QStringLiteral("A"));
+        QCOMPARE(lines[0]->colour, defaultRunColour(0));
+        QCOMPARE(lines[1]->colour, defaultRunColour(1));
+        QCOMPARE(lines[0]->points.size(), 4);
+        QCOMPARE(lines[0]->points[2], QPointF(16, expectedAt16));
+        QCOMPARE(lines[0]->tooltips.size(), 4);
+        QVERIFY(lines[0]->tooltips[2].contains(QStringLiteral("concurrency 16")));
+        QVERIFY(spec.y.max >= lines[0]->points[3].y());
+    }
+
+    void rateAndConcurrencyNeverJoined_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<int>("expectedScale");
+        QTest::addColumn<QList<double>>("expectedX");
+        QTest::newRow("auto picks concurrency")
+            << int(LoadMode::Auto) << int(AxisScale::Log2) << QList<double> { 1, 4, 16, 64 };
+        QTest::newRow("rate axis") << int(LoadMode::Rate) << int(AxisScale::Linear) << QList<double> { 2, 8 };
+    }
+    void rateAndConcurrencyNeverJoined()
+    {
+        QFETCH(int, mode);
+        QFETCH(int, expectedScale);
+        QFETCH(QList<double>, expectedX);
+        QList<PointSummary> pts = gradient(QStringLiteral("a"), 100);
+        pts << ratePoint(QStringLiteral("a"), 4, 8, 500) << ratePoint(QStringLiteral("a"), 5, 2, 300)
+            << ratePoint(QStringLiteral("a"), 6, std::numeric_limits<double>::infinity(), 900);
+        LoadChartOptions o;
+        o.mode = LoadMode(mode);
+        const ChartSpec spec = throughputVsLoad({ run(QStringLiteral("A"), 0, pts) }, ThroughputKind::OutputTokens, o);
+        QCOMPARE(int(spec.x.scale), expectedScale);
+        const auto lines = ofKind(spec, SeriesKind::Line);
+        QCOMPARE(lines.size(), 1);
+        QList<double> xs;
+        for (const QPointF &p : lines[0]->points)
+            xs << p.x();
+        QCOMPARE(xs, expectedX);
+        QVERIFY(!spec.notes.isEmpty()); // the other mode's points are reported as not shown
+    }
+
+    void differentLengthsAreSeparateCurves()
+    {
+        QList<PointSummary> pts = gradient(QStringLiteral("a"), 100);
+        for (PointSummary p : gradient(QStringLiteral("a"), 50)) {
+            p.point += 10;
+            p.inputLen = 2048;
+            pts << p;
+        }
+        const ChartSpec spec = throughputVsLoad({ run(QStringLiteral("A"), 0, pts) }, ThroughputKind::OutputTokens);
+        const auto lines = ofKind(spec, SeriesKind::Line);
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[0]->points.size(), 4);
+        QCOMPARE(lines[1]->points.size(), 4);
+        QVERIFY(lines[1]->name.contains(QStringLiteral("2048")));
+        QCOMPARE(lines[0]->group, lines[1]->group);
+    }
+
+    void latencyBandsBeforeLines_data()
+    {
+        QTest::addColumn<bool>("wide");
+        QTest::addColumn<int>("bands");
+        QTest::newRow("p10-p90 and p25-p75") << false << 2;
+        QTest::newRow("with p1-p99") << true << 3;
+    }
+    void latencyBandsBeforeLines()
+    {
+        QFETCH(bool, wide);
+        QFETCH(int, bands);
+        LoadChartOptions o;
+        o.wideBand = wide;
+        const ChartSpec spec = latencyVsLoad({ run(QStringLiteral("A"), 0, gradient(QStringLiteral("a"), 100)),
+                                                 run(QStringLiteral("B"), 1, gradient(QStringLiteral("b"), 90)) },
+            Metric::Ttft, o);
+        QCOMPARE(ofKind(spec, SeriesKind::Band).size(), qsizetype(2 * bands));
+        bool seenNonBand = false;
+        for (const SeriesSpec &s : spec.series) {
+            if (s.kind != SeriesKind::Band)
+                seenNonBand = true;
+            else
+                QVERIFY2(!seenNonBand, "a band was added after a line or scatter");
+            if (s.kind == SeriesKind::Band)
+                QCOMPARE(s.lower.size(), s.points.size()); // explicit lower series
+        }
+        const auto b = ofKind(spec, SeriesKind::Band);
+        const int outer = wide ? 1 : 0;
+        // Run A at concurrency 4: TTFT base 24 ms.
+        QCOMPARE(b[outer]->points[1], QPointF(4, 24 * 1.5));
+        QCOMPARE(b[outer]->lower[1], QPointF(4, 24 * 0.7));
+        QCOMPARE(b[outer + 1]->points[1], QPointF(4, 24 * 1.2));
+        QCOMPARE(b[outer + 1]->lower[1], QPointF(4, 24 * 0.85));
+        if (wide)
+            QCOMPARE(b[0]->lower[1], QPointF(4, 24 * 0.5));
+        const auto lines = ofKind(spec, SeriesKind::Line);
+        QCOMPARE(lines[0]->points[1], QPointF(4, 24));
+        QVERIFY(spec.y.title.startsWith(QStringLiteral("TTFT")));
+    }
+
+    void failedPointsAreHollow()
+    {
+        QList<PointSummary> pts = gradient(QStringLiteral("a"), 100);
+        pts[3].failed = 3;
+        pts[3].successRate = 0.97;
+        const ChartSpec spec = latencyVsLoad({ run(QStringLiteral("A"), 0, pts) }, Metric::E2el);
+        const auto scatters = ofKind(spec, SeriesKind::Scatter);
+        QCOMPARE(scatters.size(), 2);
+        const SeriesSpec *hollow = scatters[0]->hollow ? scatters[0] : scatters[1];
+        const SeriesSpec *filled = scatters[0]->hollow ? scatters[1] : scatters[0];
+        QVERIFY(hollow->hollow);
+        QCOMPARE(hollow->points.size(), 1);
+        QCOMPARE(hollow->points[0].x(), 64.0);
+        QCOMPARE(filled->points.size(), 3);
+        QVERIFY2(hollow->tooltips[0].contains(QStringLiteral("97")), qPrintable(hollow->tooltips[0]));
+        QVERIFY(hollow->tooltips[0].contains(QStringLiteral("3 failed")));
+    }
+
+    void medianAcrossRepeats_data()
+    {
+        QTest::addColumn<QList<double>>("values");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("odd") << QList<double> { 100, 500, 300 } << 300.0;
+        QTest::newRow("even") << QList<double> { 100, 400, 200, 300 } << 250.0;
+        QTest::newRow("single") << QList<double> { 42 } << 42.0;
+    }
+    void medianAcrossRepeats()
+    {
+        QFETCH(QList<double>, values);
+        QFETCH(double, expected);
+        QList<PointSummary> pts;
+        for (int r = 0; r < values.size(); ++r)
+            pts << concurrencyPoint(QStringLiteral("a"), 0, 8, values[r], r + 1);
+        const QList<PointSummary> m = Report::medianAcrossRepeats(pts);
+        QCOMPARE(m.size(), 1);
+        QCOMPARE(m[0].outputThroughput, expected);
+        QCOMPARE(m[0].repeat, int(values.size()));
+        const ChartSpec spec = throughputVsLoad({ run(QStringLiteral("A"), 0, pts) }, ThroughputKind::OutputTokens);
+        QCOMPARE(ofKind(spec, SeriesKind::Line)[0]->points, QList<QPointF> { QPointF(8, expected) });
+    }
+
+    void logAxisNeverNonPositive_data()
+    {
+        QTest::addColumn<int>("chart");
+        QTest::newRow("latency vs load, log y") << 0;
+        QTest::newRow("latency vs throughput, log y") << 1;
+        QTest::newRow("CDF with zeros and negatives") << 2;
+        QTest::newRow("histogram with zeros") << 3;
+        QTest::newRow("switched to log y after build") << 4;
+    }
+    void logAxisNeverNonPositive()
+    {
+        QFETCH(int, chart);
+        QList<PointSummary> pts = gradient(QStringLiteral("a"), 100);
+        pts[0].ttft.p1 = 0; // a band edge at zero
+        pts[0].ttft.p10 = -1;
+        pts[1].ttft.p50 = 0; // a line point at zero
+        pts[1].outputThroughput = 0;
+        LoadChartOptions o;
+        o.yScale = AxisScale::Log10;
+        o.wideBand = true;
+        const QList<DistributionInput> dist { { QStringLiteral("A"), Qt::blue, { 0, -3, 1, 2, 5, 10, 100 } } };
+        ChartSpec spec;
+        switch (chart) {
+        case 0:
+            spec = latencyVsLoad({ run(QStringLiteral("A"), 0, pts) }, Metric::Ttft, o);
+            break;
+        case 1:
+            spec = latencyVsThroughput({ run(QStringLiteral("A"), 0, pts) }, Metric::Ttft, o);
+            break;
+        case 2:
+            spec = distributionCdf(dist, Metric::Ttft, QStringLiteral("c1"));
+            break;
+        case 3:
+            spec = distributionHistogram(dist, Metric::Ttft, QStringLiteral("c1"));
+            break;
+        default:
+            spec = withAxisScale(
+                latencyVsLoad({ run(QStringLiteral("A"), 0, pts) }, Metric::Ttft), 'y', AxisScale::Log10);
+        }
+        checkLogAxes(spec);
+        QVERIFY2(!spec.notes.isEmpty(), "dropping or clamping must be stated");
+        QVERIFY(!spec.series.isEmpty());
+    }
+
+    void pointBudget_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::newRow("under budget") << 1500;
+        QTest::newRow("over budget") << 50000;
+    }
+    void pointBudget()
+    {
+        QFETCH(int, n);
+        QList<double> values;
+        for (int i = 0; i < n; ++i)
+            values << 10.0 + (i * 7919 % n) * 0.01;
+        const ChartSpec cdf = distributionCdf({ { QStringLiteral("A"), Qt::blue, values } }, Metric::Itl, QString());
+        QCOMPARE(cdf.series.size(), 1);
+        QVERIFY(cdf.series[0].points.size() <= kPointBudget);
+        if (n <= kPointBudget)
+            QCOMPARE(cdf.series[0].points.size(), qsizetype(n));
+        else
+            QVERIFY(cdf.series[0].points.size() > kPointBudget / 2);
+        QCOMPARE(cdf.series[0].points.last().y(), 1.0); // the last point survives decimation
+        QCOMPARE(cdf.series[0].tooltips.size(), cdf.series[0].points.size());
+
+        TimeSeriesInput ts { QStringLiteral("A"), Qt::blue, {}, 1.0 };
+        for (int i = 0; i < n; ++i) {
+            RequestRecord r;
+            r.startNs = qint64(i) * 1'000'000;
+            r.endNs = r.startNs + 50'000'000 + (i % 7) * 1'000'000;
+            r.completionTokens = 2;
+            r.eventNs = { 10'000'000, 40'000'000 };
+            r.eventKinds = { EventKind::Content, EventKind::Content };
+            ts.requests << r;
+        }
+        const ChartSpec timeline = runTimeSeries({ ts });
+        for (const SeriesSpec &s : timeline.series)
+            QVERIFY2(s.points.size() <= kPointBudget, qPrintable(s.name));
+    }
+
+    void decimateKeepsExtremes()
+    {
+        QList<QPointF> pts;
+        for (int i = 0; i < 100000; ++i)
+            pts << QPointF(i, i == 54321 ? 1000.0 : (i == 7777 ? -1000.0 : std::sin(i * 0.001)));
+        const QList<QPointF> d = decimate(pts, kPointBudget);
+        QVERIFY(d.size() <= kPointBudget);
+        QCOMPARE(d.first(), pts.first());
+        QCOMPARE(d.last(), pts.last());
+        QVERIFY(d.contains(QPointF(54321, 1000.0)));
+        QVERIFY(d.contains(QPointF(7777, -1000.0)));
+        for (int i = 1; i < d.size(); ++i)
+            QVERIFY(d[i].x() > d[i - 1].x());
+    }
+
+    void histogramShares()
+    {
+        QList<double> a, b;
+        for (int i = 1; i <= 1000; ++i) {
+            a << i * 0.1;
+            b << i * 0.2;
+        }
+        const ChartSpec spec
+            = distributionHistogram({ { QStringLiteral("A"), Qt::blue, a }, { QStringLiteral("B"), Qt::red, b } },
+                Metric::Tpot, QStringLiteral("c8"), 20);
+        QCOMPARE(spec.series.size(), 2);
+        QCOMPARE(spec.x.scale, AxisScale::Log10);
+        for (const SeriesSpec &s : spec.series) {
+            double sum = 0;
+            for (int i = 0; i < s.points.size(); i += 2)
+                sum += s.points[i].y();
+            QCOMPARE(qRound(sum * 1e9), qRound(1e9));
+        }
+        // Shared bins: both inputs have the same edges.
+        QCOMPARE(spec.series[0].points.first().x(), spec.series[1].points.first().x());
+    }
+
+    void timeSeriesValues()
+    {
+        TimeSeriesInput in { QStringLiteral("A"), Qt::blue, {}, 1.0 };
+        const qint64 s = 1'000'000'000;
+        auto req = [&](qint64 start, qint64 end, int tokens) {
+            RequestRecord r;
+            r.startNs = start;
+            r.endNs = end;
+            r.completionTokens = tokens;
+            for (int i = 0; i < tokens; ++i) {
+                r.eventNs << (end - start) * (i + 1) / tokens;
+                r.eventKinds << EventKind::Content;
+            }
+            return r;
+        };
+        in.requests << req(10 * s, 10 * s + s / 2, 10) << req(10 * s + s / 4, 11 * s + s / 2, 30);
+        RequestRecord warm = req(0, s, 100);
+        warm.warmup = true;
+        in.requests << warm;
+        const ChartSpec spec = runTimeSeries({ in });
+        QVERIFY(spec.hasY2);
+        const SeriesSpec *flight = nullptr, *tokens = nullptr, *done = nullptr;
+        for (const SeriesSpec &x : spec.series) {
+            if (x.secondaryY)
+                tokens = &x;
+            else if (x.dashed)
+                done = &x;
+            else
+                flight = &x;
+        }
+        QVERIFY(flight && tokens && done);
+        double peak = 0;
+        for (const QPointF &p : flight->points)
+            peak = std::max(peak, p.y());
+        QCOMPARE(peak, 2.0);
+        QCOMPARE(flight->points.last().y(), 0.0);
+        double total = 0;
+        for (const QPointF &p : tokens->points)
+            total += p.y();
+        QCOMPARE(total, 40.0); // 1 s buckets: tokens/s sum equals tokens
+        QCOMPARE(done->points.size(), 2);
+    }
+
+    void metricCodes()
+    {
+        for (Metric m : { Metric::Ttft, Metric::Ttfc, Metric::Tpot, Metric::Itl, Metric::Citl, Metric::E2el }) {
+            Metric back;
+            QVERIFY(metricFromCode(metricCode(m), &back));
+            QCOMPARE(back, m);
+        }
+        Metric unused;
+        QVERIFY(!metricFromCode(u"p99", &unused));
+    }
+
+    void inputsPerVariantSplits()
+    {
+        QList<PointSummary> pts = gradient(QStringLiteral("baseline"), 100);
+        pts << gradient(QStringLiteral("seqs-64"), 90);
+        const QList<RunSeriesInput> in = inputsPerVariant(QStringLiteral("sweep"), pts);
+        QCOMPARE(in.size(), 2);
+        QCOMPARE(in[1].name, QStringLiteral("sweep / seqs-64"));
+        QCOMPARE(in[1].points.size(), 4);
+        QVERIFY(in[0].colour != in[1].colour);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestChartBuilders)
+#include "tst_chartbuilders.moc"
