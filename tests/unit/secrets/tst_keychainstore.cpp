@@ -4,6 +4,7 @@
 #include "secrets/apikey.h"
 #include "secrets/keychainsecretstore.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -92,8 +93,11 @@ private slots:
     void initTestCase()
     {
         QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
-        if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"))
-            QSKIP("needs a private D-Bus session with gnome-keyring (run through scripts/with-keyring.sh)");
+        // scripts/with-keyring.sh gives the test a fresh HOME under the temp directory; anything else may be the
+        // developer's own session and keyring, which this test must never touch.
+        const QString home = QDir::homePath();
+        if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS") || !home.startsWith(QDir::tempPath() + u'/'))
+            QSKIP("needs a private D-Bus session with a throwaway gnome-keyring (run through scripts/with-keyring.sh)");
     }
 
     void init()
