@@ -25,7 +25,7 @@ struct Collected {
     std::vector<double> goodTpot; // vLLM's all_tpots: 0 when out <= 1, for goodput only
     std::vector<double> startS; // all finished measured requests (vLLM's min start_time)
     std::vector<double> okStartS; // per counted request, aligned with ttft/e2el
-    std::vector<std::pair<double, int>> sweep;
+    std::vector<std::pair<qint64, int>> sweep; // exact: integer ns, not the seconds vLLM rebuilds
     qint64 firstScheduled = std::numeric_limits<qint64>::max(), lastEnd = std::numeric_limits<qint64>::min();
     double inputSum = 0;
     int targetIn = 0, targetOut = 0, shortOutput = 0;
@@ -87,7 +87,7 @@ double maxTokensPerSecond(const Collected &c, std::size_t itlCount, const std::v
     return buckets.empty() ? 0.0 : double(*std::max_element(buckets.begin(), buckets.end()));
 }
 
-int maxConcurrent(std::vector<std::pair<double, int>> &sweep)
+int maxConcurrent(std::vector<std::pair<qint64, int>> &sweep)
 {
     // Departures (-1) sort before arrivals (+1) at the same instant: [start, start + e2el).
     std::sort(sweep.begin(), sweep.end());
@@ -161,8 +161,8 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
             c.ttfc.push_back(m.ttfc);
             c.roleGap.push_back(m.ttfc - m.ttft);
         }
-        c.sweep.push_back({ c.startS.back(), +1 });
-        c.sweep.push_back({ c.startS.back() + m.e2el, -1 });
+        c.sweep.push_back({ r.startNs, +1 });
+        c.sweep.push_back({ r.startNs + m.e2elNs, -1 });
         s.totalInputTokens += m.inputTokens;
         s.totalOutputTokens += m.outputTokens;
         res.outputEstimatedCount += m.outputEstimated ? 1 : 0;

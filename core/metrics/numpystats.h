@@ -19,6 +19,9 @@ double mean(std::span<const double> values) noexcept;
 /// np.std with ddof 0: mean, deviations, squares, pairwise sum, / n, sqrt. Empty gives 0.0.
 double populationStd(std::span<const double> values) noexcept;
 
+/// Sorts ascending (a radix sort for large inputs; the same order as std::sort for non-NaN values).
+void sortValues(std::vector<double> &values);
+
 /// np.percentile(x, p) with the default linear method on already sorted values (p in [0, 100]).
 double percentileSorted(std::span<const double> sorted, double p) noexcept;
 

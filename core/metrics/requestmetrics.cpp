@@ -86,7 +86,8 @@ RequestMetrics deriveRequest(
     m.hasTtfc = firstContent >= 0;
     m.ttfc = m.hasTtfc ? nsToSeconds(firstContent) : 0.0;
     // vLLM ends at the last token event; SGLang at the last line received, [DONE] included.
-    m.e2el = profile == DefinitionsProfile::Vllm ? nsToSeconds(lastTok) : nsToSeconds(lastAny);
+    m.e2elNs = profile == DefinitionsProfile::Vllm ? lastTok : lastAny;
+    m.e2el = nsToSeconds(m.e2elNs);
     m.outputEstimated = r.outputEstimated;
     if (profile == DefinitionsProfile::Vllm) {
         m.inputTokens = r.promptTokens;

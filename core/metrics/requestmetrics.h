@@ -26,6 +26,7 @@ struct RequestMetrics {
     double ttfc = 0;
     double e2el = 0;
     double tpot = 0; ///< 0 when !hasTpot (that is what goodput uses)
+    qint64 e2elNs = 0; ///< E2EL as an exact offset from start
     int inputTokens = 0;
     int outputTokens = 0;
     int tokenEvents = 0;

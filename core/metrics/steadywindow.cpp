@@ -12,7 +12,7 @@ namespace {
 
 bool measured(const RequestRecord &r)
 {
-    return !r.warmup && r.startNs > 0;
+    return !r.warmup && r.status != RequestStatus::Cancelled;
 }
 
 // First instant the number of requests in flight ([start, end), departures first) reaches target.
