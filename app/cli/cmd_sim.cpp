@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+// `servescope-cli sim`: the simulated vLLM-like server (docs/simulator.md).
+#include "command.h"
+
+#include "sim/simconfig.h"
+#include "sim/simserver.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QSocketNotifier>
+
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace ServeScope;
+using namespace ServeScope::Cli;
+
+namespace {
+
+int g_signalPipe[2] = { -1, -1 };
+
+void onSignal(int sig)
+{
+    const char c = char(sig);
+    [[maybe_unused]] const auto n = ::write(g_signalPipe[1], &c, 1);
+}
+
+int usage(const QString &message)
+{
+    std::fprintf(stderr, "servescope-cli sim: %s\n", qPrintable(message));
+    return ExitUsage;
+}
+
+} // namespace
+
+static int runSim(const QStringList &args)
+{
+    Sim::SimConfig cfg;
+    double port = 8000, seed = 0, overheadMs = 0, rateLimit = -1, maxBody = 16 << 20;
+    const QList<QCommandLineOption> plain = {
+        { QStringLiteral("host"), QStringLiteral("Address to listen on (default 127.0.0.1)."), QStringLiteral("addr") },
+        { QStringLiteral("model"), QStringLiteral("Model ID served (default servescope-sim-7b)."),
+            QStringLiteral("name") },
+        { QStringLiteral("api-key-env"),
+            QStringLiteral("Require `Authorization: Bearer <key>` on /v1, the key read from "
+                           "this environment variable."),
+            QStringLiteral("var") },
+        { QStringLiteral("preset"), QStringLiteral("Hardware/model preset: a100-7b (default), h100-7b, moe-3b-active."),
+            QStringLiteral("name") },
+        { QStringLiteral("enable-prefix-caching"), QStringLiteral("Block-hash prefix cache.") },
+        { QStringLiteral("early-role-chunk"),
+            QStringLiteral("Send the role-only chat delta on arrival (as some gateways).") },
+        { QStringLiteral("no-usage"), QStringLiteral("Never send the usage chunk.") },
+        { QStringLiteral("ignore-ignore-eos"), QStringLiteral("Stop at the seeded EOS point even with ignore_eos.") },
+        { QStringLiteral("stamp"), QStringLiteral("Write `: t=<monotonic ns>` before every data event.") },
+    };
+    struct Num {
+        const char *name, *help;
+        double *target;
+        double minimum;
+    };
+    double maxNumSeqs = -1, batched = -1, kvTokens = -1, blockSize = -1, maxModelLen = -1, tokensPerChunk = 1;
+    double stallMs = 0;
+    const Num nums[] = {
+        { "port", "TCP port; 0 picks a free one (default 8000).", &port, 0 },
+        { "seed", "Seed of every random draw (default 0).", &seed, 0 },
+        { "max-num-seqs", "Concurrent sequences in the batch (default 256).", &maxNumSeqs, 1 },
+        { "max-num-batched-tokens", "Token budget per step, decode and chunked prefill (default 8192).", &batched, 1 },
+        { "kv-cache-tokens", "KV cache size in tokens (preset default).", &kvTokens, 1 },
+        { "block-size", "KV block size in tokens (default 16).", &blockSize, 1 },
+        { "max-model-len", "Prompt + output limit (preset default).", &maxModelLen, 1 },
+        { "weight-bytes", "Bytes of weights read per step.", &cfg.model.weightBytes, 0 },
+        { "kv-bytes-per-token", "KV bytes per token of context.", &cfg.model.kvBytesPerToken, 0 },
+        { "memory-bandwidth", "Effective memory bandwidth, bytes/s.", &cfg.model.memoryBandwidth, 1 },
+        { "peak-flops", "Effective FLOP/s.", &cfg.model.peakFlops, 1 },
+        { "active-params", "Parameters active per token.", &cfg.model.activeParams, 0 },
+        { "step-overhead-ms", "Fixed cost of every step, ms.", &overheadMs, 0 },
+        { "tokens-per-chunk", "Tokens per SSE event (default 1).", &tokensPerChunk, 1 },
+        { "eos-mean-tokens", "Mean output length without ignore_eos (default 256).", &cfg.stream.eosMeanTokens, 1 },
+        { "time-scale", "Run the model this many times faster than real time (default 1).", &cfg.server.timeScale,
+            1e-6 },
+        { "keep-alive-timeout", "Idle keep-alive timeout, seconds (default 5).", &cfg.server.keepAliveSeconds, 0.01 },
+        { "max-body-bytes", "Largest request body (default 16 MiB); larger gets 413.", &maxBody, 1 },
+        { "fail-rate", "Share of requests answered 500.", &cfg.faults.failRate, 0 },
+        { "rate-limit", "Answer 429 (Retry-After: 1) when this many requests already wait.", &rateLimit, 0 },
+        { "disconnect-rate", "Share of streams cut mid-way.", &cfg.faults.disconnectRate, 0 },
+        { "malformed-rate", "Share of streams with one truncated JSON event.", &cfg.faults.malformedRate, 0 },
+        { "stall-ms", "Pause a stream this long (wall clock) once, at a seeded token.", &stallMs, 0 },
+        { "stall-rate", "Share of streams that stall when --stall-ms is set (default 1).", &cfg.faults.stallRate, 0 },
+    };
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Simulated vLLM-like OpenAI-compatible server."));
+    const QCommandLineOption help = parser.addHelpOption();
+    parser.addOptions(plain);
+    for (const Num &n : nums)
+        parser.addOption({ QString::fromLatin1(n.name), QString::fromLatin1(n.help), QStringLiteral("x") });
+    if (!parser.parse(args))
+        return usage(parser.errorText());
+    if (parser.isSet(help)) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usage(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    const QString preset
+        = parser.isSet(QStringLiteral("preset")) ? parser.value(QStringLiteral("preset")) : QStringLiteral("a100-7b");
+    if (!Sim::applyPreset(preset, &cfg))
+        return usage(QStringLiteral("unknown preset '%1' (known: %2)").arg(preset, Sim::presetNames().join(u", ")));
+    overheadMs = cfg.model.overheadSeconds * 1000;
+    for (const Num &n : nums) {
+        const QString name = QString::fromLatin1(n.name);
+        if (!parser.isSet(name))
+            continue;
+        bool ok = false;
+        const double v = parser.value(name).toDouble(&ok);
+        if (!ok || !std::isfinite(v) || v < n.minimum)
+            return usage(
+                QStringLiteral("--%1 needs a number >= %2, got '%3'").arg(name).arg(n.minimum).arg(parser.value(name)));
+        *n.target = v;
+    }
+    const auto setInt = [](double v, int *target) {
+        if (v >= 0)
+            *target = int(std::min(v, 2e9));
+    };
+    setInt(maxNumSeqs, &cfg.scheduler.maxNumSeqs);
+    setInt(batched, &cfg.scheduler.maxNumBatchedTokens);
+    setInt(kvTokens, &cfg.scheduler.kvCacheTokens);
+    setInt(blockSize, &cfg.scheduler.blockSize);
+    setInt(maxModelLen, &cfg.scheduler.maxModelLen);
+    setInt(tokensPerChunk, &cfg.stream.tokensPerChunk);
+    setInt(stallMs, &cfg.faults.stallMs);
+    setInt(rateLimit, &cfg.faults.rateLimit);
+    if (port > 65535)
+        return usage(QStringLiteral("--port must be 0..65535"));
+    cfg.server.port = quint16(port);
+    cfg.server.seed = quint64(seed);
+    cfg.server.maxBodyBytes = qint64(maxBody);
+    cfg.model.overheadSeconds = overheadMs / 1000.0;
+    cfg.scheduler.prefixCaching = parser.isSet(QStringLiteral("enable-prefix-caching"));
+    cfg.stream.earlyRoleChunk = parser.isSet(QStringLiteral("early-role-chunk"));
+    cfg.stream.noUsage = parser.isSet(QStringLiteral("no-usage"));
+    cfg.stream.ignoreIgnoreEos = parser.isSet(QStringLiteral("ignore-ignore-eos"));
+    cfg.server.stamp = parser.isSet(QStringLiteral("stamp"));
+    if (parser.isSet(QStringLiteral("host")))
+        cfg.server.host = parser.value(QStringLiteral("host"));
+    if (parser.isSet(QStringLiteral("model")))
+        cfg.server.model = parser.value(QStringLiteral("model"));
+    for (double rate :
+        { cfg.faults.failRate, cfg.faults.disconnectRate, cfg.faults.malformedRate, cfg.faults.stallRate })
+        if (rate > 1)
+            return usage(QStringLiteral("rates must be between 0 and 1"));
+    if (cfg.scheduler.maxModelLen > cfg.scheduler.kvCacheTokens)
+        return usage(
+            QStringLiteral("--max-model-len (%1) exceeds --kv-cache-tokens (%2): a long request could never run")
+                .arg(cfg.scheduler.maxModelLen)
+                .arg(cfg.scheduler.kvCacheTokens));
+    if (parser.isSet(QStringLiteral("api-key-env"))) {
+        const QString var = parser.value(QStringLiteral("api-key-env"));
+        cfg.server.apiKey = qgetenv(var.toLocal8Bit().constData()).trimmed();
+        if (cfg.server.apiKey.isEmpty())
+            return usage(QStringLiteral("environment variable %1 (from --api-key-env) is not set").arg(var));
+    }
+
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
+        return usage(QStringLiteral("cannot create the signal pipe"));
+    QSocketNotifier notifier(g_signalPipe[0], QSocketNotifier::Read);
+    int received = 0;
+    QObject::connect(&notifier, &QSocketNotifier::activated, [&received] {
+        char c = 0;
+        if (::read(g_signalPipe[0], &c, 1) == 1)
+            received = c;
+        QCoreApplication::quit();
+    });
+    struct sigaction sa { };
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+
+    Sim::SimServer server(cfg);
+    QObject::connect(&server, &Sim::SimServer::acceptFailed,
+        [](const QString &m) { std::fprintf(stderr, "servescope-cli sim: accept failed: %s\n", qPrintable(m)); });
+    QString error;
+    if (!server.listen(&error)) {
+        std::fprintf(stderr, "servescope-cli sim: cannot listen on %s:%d: %s\n", qPrintable(cfg.server.host),
+            int(cfg.server.port), qPrintable(error));
+        return ExitFailed;
+    }
+    const QString shownHost = cfg.server.host.contains(u':') ? u'[' + cfg.server.host + u']' : cfg.server.host;
+    std::printf("listening http://%s:%d\n", qPrintable(shownHost), int(server.port()));
+    std::fflush(stdout);
+    std::fprintf(stderr, "servescope-cli sim: preset %s, model %s, max-num-seqs %d, time-scale %g\n",
+        qPrintable(cfg.preset), qPrintable(cfg.server.model), cfg.scheduler.maxNumSeqs, cfg.server.timeScale);
+    QCoreApplication::exec();
+    server.shutdown();
+    std::fprintf(stderr, "servescope-cli sim: stopped\n");
+    return received == SIGINT ? ExitInterrupted : ExitOk;
+}
+
+static const CommandRegistration reg({ "sim", "Run the simulated OpenAI-compatible server", &runSim });

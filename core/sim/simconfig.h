@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace ServeScope::Sim {
+
+/// Hardware and model constants of the roofline step time (docs/simulator.md).
+struct ModelParams {
+    double weightBytes = 13.5e9; ///< bytes of weights read once per step
+    double kvBytesPerToken = 524288.0; ///< K+V bytes per token of context (all layers)
+    double memoryBandwidth = 1.2e12; ///< effective bytes/s
+    double peakFlops = 1.9e14; ///< effective FLOP/s
+    double activeParams = 6.7e9; ///< parameters touched per token (2 FLOPs each)
+    double overheadSeconds = 0.0065; ///< fixed per-step cost (scheduling, sampling, launch)
+};
+
+/// Continuous-batching scheduler and KV cache settings (vLLM's flag names).
+struct SchedulerParams {
+    int maxNumSeqs = 256;
+    int maxNumBatchedTokens = 8192;
+    int kvCacheTokens = 111616; ///< rounded down to whole blocks
+    int blockSize = 16;
+    bool prefixCaching = false;
+    int maxModelLen = 4096;
+};
+
+/// How results are streamed back.
+struct StreamParams {
+    int tokensPerChunk = 1;
+    bool earlyRoleChunk = false;
+    bool noUsage = false;
+    bool ignoreIgnoreEos = false;
+    double eosMeanTokens = 256.0; ///< mean of the seeded geometric stop point without ignore_eos
+};
+
+/// Seeded faults; rates are probabilities per request.
+struct FaultParams {
+    double failRate = 0.0;
+    int rateLimit = -1; ///< 429 when more than this many requests wait; < 0 disables
+    double disconnectRate = 0.0;
+    double malformedRate = 0.0;
+    int stallMs = 0;
+    double stallRate = 1.0;
+};
+
+/// Listener and process-wide settings.
+struct ServerParams {
+    QString host = QStringLiteral("127.0.0.1");
+    quint16 port = 8000;
+    QString model = QStringLiteral("servescope-sim-7b");
+    QByteArray apiKey; ///< empty: no authentication
+    quint64 seed = 0;
+    double timeScale = 1.0;
+    bool stamp = false;
+    double keepAliveSeconds = 5.0; ///< uvicorn's timeout_keep_alive
+    qint64 maxBodyBytes = 16 * 1024 * 1024;
+    int maxHeaderBytes = 16 * 1024;
+};
+
+struct SimConfig {
+    QString preset = QStringLiteral("a100-7b");
+    ModelParams model;
+    SchedulerParams scheduler;
+    StreamParams stream;
+    FaultParams faults;
+    ServerParams server;
+};
+
+/// Names of the built-in presets, default first.
+QStringList presetNames();
+/// Applies a preset's model and scheduler values; false when the name is unknown.
+bool applyPreset(const QString &name, SimConfig *config);
+
+} // namespace ServeScope::Sim

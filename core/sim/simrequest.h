@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "sim/simconfig.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <vector>
+
+namespace ServeScope::Sim {
+
+enum class Endpoint { Chat, Completion };
+
+/// A validated generation request.
+struct GenerationRequest {
+    Endpoint endpoint = Endpoint::Chat;
+    bool stream = false;
+    bool includeUsage = false;
+    bool ignoreEos = false;
+    int maxTokens = 0;
+    int minTokens = 0;
+    double temperature = 1.0;
+    std::vector<qint64> promptIds;
+    int promptTokens() const { return int(promptIds.size()); }
+};
+
+/// An error answered in vLLM's JSON shape.
+struct ApiError {
+    int status = 400;
+    QByteArray type = "BadRequestError";
+    QString message;
+    QString param; ///< the offending field, empty for none
+};
+
+/// Validates a /v1/chat/completions or /v1/completions body; false fills `error`.
+bool parseGeneration(
+    Endpoint endpoint, const QByteArray &body, const SimConfig &config, GenerationRequest *out, ApiError *error);
+/// Validates a /tokenize body (`prompt` text or `messages`) into token IDs.
+bool parseTokenize(const QByteArray &body, const SimConfig &config, std::vector<qint64> *ids, ApiError *error);
+/// `{"object":"error","message":...,"type":...,"param":...,"code":...}`
+QByteArray errorBody(const ApiError &error);
+
+} // namespace ServeScope::Sim

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: MIT
+#include "sim/simserver.h"
+
+#include "model/clock.h"
+#include "sim/simconnection.h"
+
+#include <QTcpServer>
+#include <QTcpSocket>
+
+#include <cmath>
+
+namespace ServeScope::Sim {
+
+void StepLagStats::add(double seconds)
+{
+    ++count;
+    sum += seconds;
+    max = std::max(max, seconds);
+    for (int i = 0; i < kBuckets; ++i)
+        if (seconds <= kBounds[i])
+            ++buckets[i];
+}
+
+SimServer::SimServer(const SimConfig &config, QObject *parent)
+    : QObject(parent)
+    , m_config(config)
+    , m_engine(config.model, config.scheduler)
+    , m_rng(config.server.seed)
+{
+    m_modelJson = '"' + config.server.model.toUtf8().replace('\\', "\\\\").replace('"', "\\\"") + '"';
+    m_stepTimer.setSingleShot(true);
+    m_stepTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_stepTimer, &QTimer::timeout, this, &SimServer::onStep);
+    const int sweepMs = int(std::clamp(m_config.server.keepAliveSeconds * 250.0, 10.0, 1000.0));
+    m_sweepTimer.setInterval(sweepMs);
+    connect(&m_sweepTimer, &QTimer::timeout, this, &SimServer::sweepIdle);
+    m_out.reserve(1 << 16);
+    m_frame.reserve(1 << 16);
+    m_startedNs = monotonicNs();
+}
+
+SimServer::~SimServer()
+{
+    shutdown();
+}
+
+bool SimServer::listen(QString *error)
+{
+    m_tcp = new QTcpServer(this);
+    m_tcp->setListenBacklogSize(4096);
+    m_tcp->setMaxPendingConnections(4096);
+    connect(m_tcp, &QTcpServer::newConnection, this, &SimServer::onNewConnections);
+    connect(m_tcp, &QTcpServer::acceptError, this,
+        [this](QAbstractSocket::SocketError) { emit acceptFailed(m_tcp->errorString()); });
+    QHostAddress address;
+    if (!address.setAddress(m_config.server.host))
+        address = m_config.server.host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost)
+                                                                     : QHostAddress(QHostAddress::Any);
+    if (!m_tcp->listen(address, m_config.server.port)) {
+        *error = m_tcp->errorString();
+        return false;
+    }
+    m_sweepTimer.start();
+    return true;
+}
+
+quint16 SimServer::port() const
+{
+    return m_tcp ? m_tcp->serverPort() : 0;
+}
+
+void SimServer::shutdown()
+{
+    m_stepTimer.stop();
+    m_sweepTimer.stop();
+    if (m_tcp)
+        m_tcp->close();
+    const auto conns = m_connections;
+    for (Connection *c : conns) {
+        c->socket->disconnect(this);
+        c->socket->abort();
+        c->socket->deleteLater();
+    }
+    m_connections.clear();
+    m_streams.clear();
+}
+
+void SimServer::onNewConnections()
+{
+    while (QTcpSocket *s = m_tcp->nextPendingConnection()) {
+        s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        auto *c = new Connection(s, m_config.server);
+        c->lastActivityNs = monotonicNs();
+        m_connections.insert(s, c);
+        ++m_connectionsTotal;
+        connect(s, &QTcpSocket::readyRead, this, [this, c] { onReadyRead(c); });
+        connect(s, &QTcpSocket::disconnected, this, [this, c] { onDisconnected(c); });
+    }
+}
+
+void SimServer::onReadyRead(Connection *c)
+{
+    c->parser.feed(c->socket->readAll());
+    c->lastActivityNs = monotonicNs();
+    processRequests(c);
+}
+
+void SimServer::onDisconnected(Connection *c)
+{
+    // A client that goes away mid-stream frees its slot (and KV blocks) at once.
+    if (c->stream) {
+        m_engine.abort(c->stream->id());
+        m_streams.remove(c->stream->id());
+        c->stream.reset();
+        ++m_disconnects;
+    }
+    c->closing = true;
+    if (m_connections.remove(c->socket))
+        c->socket->deleteLater();
+}
+
+void SimServer::processRequests(Connection *c)
+{
+    while (!c->busy && !c->closing) {
+        HttpRequest request;
+        const auto state = c->parser.next(&request);
+        if (state == HttpRequestParser::State::NeedMore)
+            return;
+        c->busy = true;
+        if (state == HttpRequestParser::State::Error) {
+            c->keepAlive = false;
+            sendError(c, c->parser.errorStatus(), "BadRequestError", QString::fromLatin1(c->parser.errorMessage()));
+            return;
+        }
+        c->keepAlive = request.keepAlive;
+        route(c, request);
+    }
+}
+
+static const char *reasonPhrase(int status)
+{
+    switch (status) {
+    case 200:
+        return "OK";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 411:
+        return "Length Required";
+    case 413:
+        return "Payload Too Large";
+    case 429:
+        return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 500:
+        return "Internal Server Error";
+    default:
+        return "Error";
+    }
+}
+
+void SimServer::sendResponse(
+    Connection *c, int status, const QByteArray &contentType, const QByteArray &body, const QByteArray &extraHeaders)
+{
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status)
+        + "\r\nserver: servescope-sim\r\ncontent-type: " + contentType
+        + "\r\ncontent-length: " + QByteArray::number(body.size()) + "\r\n" + extraHeaders;
+    if (!c->keepAlive)
+        head += "connection: close\r\n";
+    writeRaw(c, head + "\r\n" + body);
+    completeResponse(c);
+}
+
+void SimServer::sendJson(Connection *c, int status, const QByteArray &json, const QByteArray &extraHeaders)
+{
+    sendResponse(c, status, "application/json", json, extraHeaders);
+}
+
+void SimServer::sendError(Connection *c, int status, const QByteArray &type, const QString &message)
+{
+    sendJson(c, status, errorBody(ApiError { status, type, message, QString() }));
+}
+
+void SimServer::writeRaw(Connection *c, const QByteArray &bytes)
+{
+    if (c->stalled) {
+        c->held.append(bytes);
+        return;
+    }
+    c->socket->write(bytes);
+    c->socket->flush(); // one write per socket per step, sent now rather than on the next loop turn
+}
+
+void SimServer::writeChunk(Connection *c, const QByteArray &payload)
+{
+    m_frame.resize(0);
+    m_frame.append(QByteArray::number(payload.size(), 16));
+    m_frame.append("\r\n", 2);
+    m_frame.append(payload);
+    m_frame.append("\r\n", 2);
+    writeRaw(c, m_frame);
+}
+
+void SimServer::completeResponse(Connection *c)
+{
+    if (c->stalled) {
+        c->completeAfterStall = true;
+        return;
+    }
+    if (c->stream) {
+        m_streams.remove(c->stream->id());
+        c->stream.reset();
+    }
+    c->busy = false;
+    c->lastActivityNs = monotonicNs();
+    if (!c->keepAlive) {
+        c->closing = true;
+        c->socket->disconnectFromHost();
+        return;
+    }
+    if (c->parser.hasBufferedBytes()) // pipelined requests wait for the previous response
+        QMetaObject::invokeMethod(
+            this,
+            [this, s = c->socket] {
+                if (Connection *conn = m_connections.value(s))
+                    processRequests(conn);
+            },
+            Qt::QueuedConnection);
+}
+
+void SimServer::dropStream(Connection *c)
+{
+    if (c->stream) {
+        m_engine.abort(c->stream->id());
+        m_streams.remove(c->stream->id());
+        c->stream.reset();
+    }
+    c->closing = true;
+    c->socket->abort();
+}
+
+void SimServer::startStall(Connection *c)
+{
+    c->stalled = true;
+    QTimer::singleShot(m_config.faults.stallMs, this, [this, s = c->socket] {
+        if (Connection *conn = m_connections.value(s))
+            endStall(conn);
+    });
+}
+
+void SimServer::endStall(Connection *c)
+{
+    c->stalled = false;
+    if (!c->held.isEmpty()) {
+        c->socket->write(c->held);
+        c->socket->flush();
+        c->held.clear();
+    }
+    if (c->completeAfterStall) {
+        c->completeAfterStall = false;
+        completeResponse(c);
+    }
+}
+
+void SimServer::sweepIdle()
+{
+    const qint64 now = monotonicNs();
+    const qint64 limit = qint64(m_config.server.keepAliveSeconds * 1e9);
+    const auto conns = m_connections;
+    for (Connection *c : conns) {
+        if (!c->busy && !c->closing && now - c->lastActivityNs > limit) {
+            c->closing = true;
+            c->socket->disconnectFromHost();
+        }
+    }
+}
+
+void SimServer::kick()
+{
+    if (m_stepPending || m_kickQueued)
+        return;
+    // Queued, so that requests arriving in the same event-loop turn join the same first step.
+    m_kickQueued = true;
+    QMetaObject::invokeMethod(this, &SimServer::onStep, Qt::QueuedConnection);
+}
+
+void SimServer::onStep()
+{
+    m_kickQueued = false;
+    const qint64 now = monotonicNs();
+    qint64 base = now;
+    if (m_stepPending) {
+        m_stepPending = false;
+        m_lag.add(double(std::max<qint64>(0, now - m_deadline)) / 1e9);
+        base = m_deadline;
+        // The result of the step that just ended is still the engine's current one.
+        deliver(m_engine.lastResult());
+    }
+    const StepResult &r = m_engine.step();
+    if (r.idle)
+        return;
+    const qint64 duration = qint64(r.seconds * 1e9 / m_config.server.timeScale);
+    m_deadline = base + duration;
+    if (m_deadline < now - 100'000'000) // more than 100 ms behind: start again rather than burst
+        m_deadline = now + duration;
+    m_stepPending = true;
+    const qint64 waitNs = m_deadline - monotonicNs();
+    m_stepTimer.start(int(std::max<qint64>(0, (waitNs + 999'999) / 1'000'000)));
+}
+
+void SimServer::deliver(const StepResult &result)
+{
+    const int stallMs = m_config.faults.stallMs;
+    for (const Emission &em : result.emissions) {
+        Connection *c = m_streams.value(em.id);
+        if (!c || !c->stream)
+            continue;
+        SimStream &s = *c->stream;
+        if (stallMs > 0 && !c->stalled && s.faults.stallAt == s.generated()) {
+            s.faults.stallAt = -1;
+            startStall(c);
+        }
+        m_out.resize(0);
+        s.appendTokens(m_out, em.tokens, em.finished);
+        if (s.request().stream) {
+            if (!m_out.isEmpty()) {
+                ++m_events;
+                writeChunk(c, m_out);
+            }
+            if (s.faults.disconnectAfter >= 0 && s.generated() > s.faults.disconnectAfter) {
+                ++m_disconnects;
+                dropStream(c);
+                continue;
+            }
+            if (em.finished) {
+                writeRaw(c, QByteArrayLiteral("0\r\n\r\n"));
+                completeResponse(c);
+            }
+        } else if (em.finished) {
+            sendJson(c, 200, s.fullResponse());
+        }
+    }
+}
+
+} // namespace ServeScope::Sim

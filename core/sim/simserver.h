@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "sim/enginemodel.h"
+#include "sim/httprequestparser.h"
+#include "sim/simconfig.h"
+#include "sim/simstream.h"
+
+#include <QHash>
+#include <QObject>
+#include <QRandomGenerator64>
+#include <QTimer>
+
+#include <memory>
+
+class QTcpServer;
+class QTcpSocket;
+
+namespace ServeScope::Sim {
+
+/// Step-loop health, exported on /metrics.
+struct StepLagStats {
+    static constexpr int kBuckets = 11;
+    static constexpr double kBounds[kBuckets] = { 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0 };
+    quint64 count = 0;
+    double sum = 0.0, max = 0.0;
+    quint64 buckets[kBuckets] = {};
+    void add(double seconds);
+};
+
+/// The simulated vLLM-like server: HTTP/1.1 on a QTcpServer in front of an EngineModel whose
+/// steps run on absolute deadlines. Single-threaded by design (one core serves ~50k events/s).
+class SimServer final : public QObject {
+    Q_OBJECT
+public:
+    explicit SimServer(const SimConfig &config, QObject *parent = nullptr);
+    ~SimServer() override;
+
+    /// Starts listening; false fills `error`.
+    bool listen(QString *error);
+    quint16 port() const;
+    /// Stops accepting and closes every connection (clean shutdown).
+    void shutdown();
+    /// The Prometheus text of GET /metrics.
+    QByteArray metricsText() const;
+    const EngineModel &engine() const { return m_engine; }
+
+signals:
+    void acceptFailed(const QString &message);
+
+private:
+    struct Connection;
+
+    void onNewConnections();
+    void onReadyRead(Connection *c);
+    void onDisconnected(Connection *c);
+    void processRequests(Connection *c);
+    void route(Connection *c, const HttpRequest &request);
+    bool authorized(const HttpRequest &request) const;
+    void startGeneration(Connection *c, Endpoint endpoint, const HttpRequest &request);
+    int drawOutputTokens(const GenerationRequest &request);
+    FaultPlan drawFaults(const GenerationRequest &request, int outputTokens);
+    void handleTokenize(Connection *c, const HttpRequest &request);
+    void handleModels(Connection *c);
+
+    void sendResponse(Connection *c, int status, const QByteArray &contentType, const QByteArray &body,
+        const QByteArray &extraHeaders = QByteArray());
+    void sendJson(Connection *c, int status, const QByteArray &json, const QByteArray &extraHeaders = QByteArray());
+    void sendError(Connection *c, int status, const QByteArray &type, const QString &message);
+    void writeChunk(Connection *c, const QByteArray &payload);
+    void writeRaw(Connection *c, const QByteArray &bytes);
+    void completeResponse(Connection *c);
+    void dropStream(Connection *c);
+    void startStall(Connection *c);
+    void endStall(Connection *c);
+    void sweepIdle();
+
+    void kick();
+    void onStep();
+    void deliver(const StepResult &result);
+
+    SimConfig m_config;
+    QByteArray m_modelJson;
+    QTcpServer *m_tcp = nullptr;
+    EngineModel m_engine;
+    QRandomGenerator64 m_rng;
+    QHash<QTcpSocket *, Connection *> m_connections;
+    QHash<quint64, Connection *> m_streams;
+    QTimer m_stepTimer, m_sweepTimer;
+    qint64 m_deadline = 0;
+    bool m_stepPending = false, m_kickQueued = false;
+    quint64 m_nextId = 0;
+    QByteArray m_out, m_frame;
+    StepLagStats m_lag;
+    quint64 m_events = 0, m_requests = 0, m_rejected = 0, m_disconnects = 0, m_connectionsTotal = 0;
+    qint64 m_startedNs = 0;
+};
+
+} // namespace ServeScope::Sim

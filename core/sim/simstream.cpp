@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+#include "sim/simstream.h"
+
+#include "model/clock.h"
+#include "sim/simtokenizer.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace ServeScope::Sim {
+
+void appendNumber(QByteArray &out, qint64 v)
+{
+    char buf[24];
+    int i = 24;
+    const bool negative = v < 0;
+    quint64 u = negative ? quint64(-(v + 1)) + 1 : quint64(v);
+    do {
+        buf[--i] = char('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (negative)
+        buf[--i] = '-';
+    out.append(buf + i, 24 - i);
+}
+
+SimStream::SimStream(quint64 id, const GenerationRequest &request, int outputTokens, qint64 textStart,
+    const QByteArray &modelJson, const StreamParams &params, bool stamp)
+    : m_id(id)
+    , m_request(request)
+    , m_outputTokens(outputTokens)
+    , m_textStart(textStart)
+    , m_tokensPerChunk(qMax(1, params.tokensPerChunk))
+    , m_earlyRole(params.earlyRoleChunk)
+    , m_usage(request.includeUsage && !params.noUsage)
+    , m_stamp(stamp)
+{
+    m_request.promptIds.clear(); // only the count matters from here on
+    m_request.promptIds.resize(size_t(request.promptTokens()));
+    const bool chat = request.endpoint == Endpoint::Chat;
+    const QByteArray idText
+        = QByteArray(chat ? "chatcmpl-" : "cmpl-") + QByteArray::number(id, 16).rightJustified(16, '0');
+    m_objectHead = "{\"id\":\"" + idText + "\",\"object\":\""
+        + (chat ? QByteArray("chat.completion.chunk") : QByteArray("text_completion"))
+        + "\",\"created\":" + QByteArray::number(QDateTime::currentSecsSinceEpoch()) + ",\"model\":" + modelJson + ',';
+    const QByteArray reason = outputTokens >= request.maxTokens ? "\"length\"" : "\"stop\"";
+    if (chat) {
+        m_contentHead = "data: " + m_objectHead + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"";
+        m_contentTail = "\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n";
+        m_finalTail = "\"},\"logprobs\":null,\"finish_reason\":" + reason + ",\"stop_reason\":null}]}\n\n";
+    } else {
+        m_contentHead = "data: " + m_objectHead + "\"choices\":[{\"index\":0,\"text\":\"";
+        m_contentTail = "\",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}]}\n\n";
+        m_finalTail = "\",\"logprobs\":null,\"finish_reason\":" + reason + ",\"stop_reason\":null}]}\n\n";
+    }
+}
+
+void SimStream::appendStamp(QByteArray &out) const
+{
+    if (!m_stamp)
+        return;
+    out.append(": t=", 4);
+    appendNumber(out, monotonicNs());
+    out.append('\n');
+}
+
+void SimStream::appendRole(QByteArray &out)
+{
+    if (m_roleSent || m_request.endpoint != Endpoint::Chat)
+        return;
+    m_roleSent = true;
+    appendStamp(out);
+    out.append("data: ", 6);
+    out.append(m_objectHead);
+    out.append("\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,"
+               "\"finish_reason\":null}]}\n\n");
+}
+
+void SimStream::appendContent(QByteArray &out, int count, bool last)
+{
+    appendStamp(out);
+    if (m_events++ == faults.malformedAt) {
+        out.append("data: ", 6);
+        out.append(m_objectHead.left(m_objectHead.size() / 2)); // truncated JSON
+        out.append("\n\n", 2);
+        m_sent += count;
+        return;
+    }
+    out.append(m_contentHead);
+    const SonnetText &text = SonnetText::instance();
+    for (int i = 0; i < count; ++i)
+        out.append(text.jsonToken(m_textStart + m_sent + i));
+    m_sent += count;
+    out.append(last ? m_finalTail : m_contentTail);
+}
+
+void SimStream::appendUsage(QByteArray &out) const
+{
+    appendStamp(out);
+    out.append("data: ", 6);
+    out.append(m_objectHead);
+    out.append("\"choices\":[],\"usage\":{\"prompt_tokens\":");
+    appendNumber(out, m_request.promptTokens());
+    out.append(",\"total_tokens\":");
+    appendNumber(out, m_request.promptTokens() + m_generated);
+    out.append(",\"completion_tokens\":");
+    appendNumber(out, m_generated);
+    out.append("}}\n\n");
+}
+
+void SimStream::appendTokens(QByteArray &out, int tokens, bool finished)
+{
+    m_generated += tokens;
+    m_finished = finished;
+    if (!m_request.stream)
+        return;
+    if (m_generated - m_sent > 0 && !m_roleSent && !m_earlyRole)
+        appendRole(out); // vLLM: the role delta leaves with the first token, as its own event
+    const int due = m_generated - m_sent;
+    if (due >= m_tokensPerChunk || (finished && due > 0))
+        appendContent(out, due, finished);
+    if (!finished)
+        return;
+    if (m_usage)
+        appendUsage(out);
+    out.append("data: [DONE]\n\n");
+}
+
+QByteArray SimStream::fullResponse() const
+{
+    const bool chat = m_request.endpoint == Endpoint::Chat;
+    const QString text = QString::fromUtf8(SonnetText::instance().text(m_textStart, m_generated));
+    QJsonObject choice { { QStringLiteral("index"), 0 }, { QStringLiteral("logprobs"), QJsonValue() },
+        { QStringLiteral("finish_reason"),
+            m_generated >= m_request.maxTokens ? QStringLiteral("length") : QStringLiteral("stop") },
+        { QStringLiteral("stop_reason"), QJsonValue() } };
+    if (chat)
+        choice.insert(QStringLiteral("message"),
+            QJsonObject { { QStringLiteral("role"), QStringLiteral("assistant") }, { QStringLiteral("content"), text },
+                { QStringLiteral("tool_calls"), QJsonArray() } });
+    else
+        choice.insert(QStringLiteral("text"), text);
+    QJsonObject head = QJsonDocument::fromJson(m_objectHead.chopped(1) + '}').object();
+    head.insert(QStringLiteral("object"), chat ? QStringLiteral("chat.completion") : QStringLiteral("text_completion"));
+    head.insert(QStringLiteral("choices"), QJsonArray { choice });
+    head.insert(QStringLiteral("usage"),
+        QJsonObject { { QStringLiteral("prompt_tokens"), m_request.promptTokens() },
+            { QStringLiteral("total_tokens"), m_request.promptTokens() + m_generated },
+            { QStringLiteral("completion_tokens"), m_generated } });
+    return QJsonDocument(head).toJson(QJsonDocument::Compact);
+}
+
+} // namespace ServeScope::Sim

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "sim/simrequest.h"
+
+#include <QByteArray>
+
+namespace ServeScope::Sim {
+
+/// Per-request fault plan, drawn from the seeded generator when the request arrives.
+struct FaultPlan {
+    int disconnectAfter = -1; ///< abort the connection once this many tokens were generated
+    int malformedAt = -1; ///< the token event with this index is truncated JSON
+    int stallAt = -1; ///< hold output for --stall-ms once this many tokens were generated
+};
+
+/// One generation request in flight and its response bytes. The JSON of every event is built
+/// from templates made once per request, so a step appends bytes and allocates nothing.
+class SimStream final {
+public:
+    SimStream(quint64 id, const GenerationRequest &request, int outputTokens, qint64 textStart,
+        const QByteArray &modelJson, const StreamParams &params, bool stamp);
+
+    quint64 id() const { return m_id; }
+    const GenerationRequest &request() const { return m_request; }
+    int generated() const { return m_generated; }
+    bool finished() const { return m_finished; }
+    FaultPlan faults;
+
+    /// The role-only first chat delta (nothing for completions).
+    void appendRole(QByteArray &out);
+    /// Records `tokens` new tokens; appends the events due (role with the first token unless it was
+    /// sent early, content per --tokens-per-chunk, then usage and [DONE] when `finished`).
+    void appendTokens(QByteArray &out, int tokens, bool finished);
+    /// The complete non-streaming JSON body.
+    QByteArray fullResponse() const;
+
+private:
+    void appendStamp(QByteArray &out) const;
+    void appendContent(QByteArray &out, int count, bool last);
+    void appendUsage(QByteArray &out) const;
+
+    quint64 m_id;
+    GenerationRequest m_request;
+    int m_outputTokens;
+    qint64 m_textStart;
+    QByteArray m_objectHead; ///< {"id":...,"object":...,"created":...,"model":...,
+    QByteArray m_contentHead, m_contentTail, m_finalTail;
+    int m_tokensPerChunk;
+    bool m_earlyRole, m_usage, m_stamp;
+    bool m_roleSent = false, m_finished = false;
+    int m_generated = 0, m_sent = 0, m_events = 0;
+};
+
+/// Appends the decimal digits of `v` without allocating.
+void appendNumber(QByteArray &out, qint64 v);
+
+} // namespace ServeScope::Sim
