@@ -155,6 +155,12 @@ void fitAxis(AxisSpec &a, double lo, double hi)
             e1 = e0 + 1;
         a.min = std::pow(base, e0);
         a.max = std::pow(base, e1);
+        // Markers on the first or last power would be cut in half by the plot edge.
+        const double pad = std::pow(base, a.scale == AxisScale::Log2 ? 0.12 : 0.05);
+        if (lo <= a.min * 1.0000001)
+            a.min /= pad;
+        if (hi >= a.max / 1.0000001)
+            a.max *= pad;
         return;
     }
     if (a.includeZero)

@@ -143,7 +143,8 @@ QChart *createChart(const ChartSpec &spec, const RenderOptions &options)
     chart->setBackgroundRoundness(0);
     chart->setTitle(spec.subtitle.isEmpty()
             ? spec.title
-            : QStringLiteral("<b>%1</b><br><span style=\"font-size:9pt;color:#555\">%2</span>")
+            : QStringLiteral("<div align=\"center\"><b>%1</b><br><span style=\"font-size:9pt;font-weight:normal;"
+                             "color:#555\">%2</span></div>")
                   .arg(spec.title.toHtmlEscaped(), spec.subtitle.toHtmlEscaped()));
     chart->setTitleFont(font(12, true));
     chart->legend()->setAlignment(Qt::AlignBottom);

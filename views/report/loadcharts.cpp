@@ -191,7 +191,7 @@ ChartSpec latencyVsThroughput(const QList<RunSeriesInput> &runs, Metric metric, 
             p50.group = runs[r].name;
             p50.colour = runs[r].colour;
             SeriesSpec p90 = p50;
-            p90.name = p50.name + tr(" p90");
+            p90.name.clear(); // the subtitle explains the dashed p90; one legend entry per run
             p90.dashed = true;
             p90.width = 1.5;
             for (const PointSummary &p : c.points) {

@@ -79,8 +79,9 @@ private slots:
                                                     run(QStringLiteral("B"), 1, gradient(QStringLiteral("b"), 80)) },
             ThroughputKind(kind));
         QCOMPARE(spec.x.scale, AxisScale::Log2);
-        QCOMPARE(spec.x.min, 1.0);
-        QCOMPARE(spec.x.max, 64.0);
+        // Powers of two around 1..64, padded a little so edge markers are not cut.
+        QVERIFY(spec.x.min < 1.0 && spec.x.min > 0.8);
+        QVERIFY(spec.x.max > 64.0 && spec.x.max < 80.0);
         QCOMPARE(spec.y.scale, AxisScale::Linear);
         QCOMPARE(spec.y.min, 0.0);
         const auto lines = ofKind(spec, SeriesKind::Line);
