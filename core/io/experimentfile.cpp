@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// Format detection and file access for experiment files.
+#include "experimentfile.h"
+#include "importers.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+namespace ServeScope {
+
+QString experimentFormatName(ExperimentFormat f)
+{
+    switch (f) {
+    case ExperimentFormat::Auto:
+        return QStringLiteral("auto");
+    case ExperimentFormat::Json:
+        return QStringLiteral("json");
+    case ExperimentFormat::BenchConfig:
+        return QStringLiteral("bench_config");
+    case ExperimentFormat::TomlLoadMatrix:
+        return QStringLiteral("toml-load-matrix");
+    case ExperimentFormat::TomlBench:
+        return QStringLiteral("toml-bench");
+    }
+    return QString();
+}
+
+static ExperimentReadResult failure(ExperimentFormat format, const QString &error)
+{
+    ExperimentReadResult r;
+    r.format = format;
+    r.errors << error;
+    return r;
+}
+
+static ExperimentReadResult importToml(const QByteArray &bytes, ExperimentFormat format, const QString &name)
+{
+    JsonNode root;
+    QString error;
+    if (!parseTomlTree(bytes, &root, &error))
+        return failure(format, error);
+    if (format == ExperimentFormat::Auto) {
+        if (root.member(QLatin1String("bench")))
+            format = ExperimentFormat::TomlBench;
+        else if (root.member(QLatin1String("client")) || root.member(QLatin1String("load_matrix")))
+            format = ExperimentFormat::TomlLoadMatrix;
+        else
+            return failure(format,
+                QStringLiteral("unrecognised TOML layout: expected [bench] or [client] and [load_matrix.NAME]"));
+    }
+    return format == ExperimentFormat::TomlBench ? importBenchToml(root, name) : importLoadMatrixToml(root, name);
+}
+
+ExperimentReadResult importExperiment(const QByteArray &bytes, ExperimentFormat format, const QString &name)
+{
+    if (bytes.size() > kMaxExperimentFileBytes)
+        return failure(format, QStringLiteral("file is larger than %1 bytes").arg(kMaxExperimentFileBytes));
+    if (format == ExperimentFormat::TomlBench || format == ExperimentFormat::TomlLoadMatrix)
+        return importToml(bytes, format, name);
+    const QByteArray head = bytes.left(64).trimmed();
+    const bool looksJson = head.startsWith('{') || head.startsWith("\xEF\xBB\xBF{");
+    if (format == ExperimentFormat::Auto && !looksJson)
+        return importToml(bytes, format, name);
+    JsonNode root;
+    QString error;
+    if (!parseJsonTree(bytes, &root, &error, JsonLimits { kMaxExperimentFileBytes, 64 }))
+        return failure(format == ExperimentFormat::Auto ? ExperimentFormat::Json : format, error);
+    if (format == ExperimentFormat::Auto) {
+        const bool native = root.isObject()
+            && (root.member(QLatin1String("load")) || root.member(QLatin1String("endpoint"))
+                || root.member(QLatin1String("variants")));
+        format = native ? ExperimentFormat::Json : ExperimentFormat::BenchConfig;
+    }
+    if (format == ExperimentFormat::BenchConfig)
+        return importBenchConfigTree(root, name);
+    return readExperimentTree(root);
+}
+
+ExperimentReadResult loadExperimentFile(const QString &path, ExperimentFormat format)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return failure(format, path + QLatin1String(": no such file"));
+    if (info.size() > kMaxExperimentFileBytes)
+        return failure(format, path + QStringLiteral(": file is larger than %1 bytes").arg(kMaxExperimentFileBytes));
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return failure(format, path + QLatin1String(": ") + file.errorString());
+    // Read one byte past the limit so a file that grew after the size check is still refused.
+    const QByteArray bytes = file.read(kMaxExperimentFileBytes + 1);
+    if (format == ExperimentFormat::Auto && info.suffix().compare(QLatin1String("toml"), Qt::CaseInsensitive) == 0)
+        return importToml(bytes, format, info.completeBaseName());
+    return importExperiment(bytes, format, info.completeBaseName());
+}
+
+} // namespace ServeScope

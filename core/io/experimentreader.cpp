@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: MIT
+// readExperimentJson(): the native JSON schema of DESIGN.md, strictly (unknown keys are errors).
+#include "experimentfile.h"
+#include "importers.h"
+#include "jsontree.h"
+#include "treereader.h"
+
+namespace ServeScope {
+
+namespace {
+
+class NativeReader : public TreeReader {
+public:
+    void readEndpoint(const JsonNode &n, Endpoint *e)
+    {
+        const QString p = QStringLiteral("endpoint");
+        if (!object(&n, p,
+                { "base_url", "path", "model", "api_key_env", "keychain_entry", "dialect", "protocol", "proxy",
+                    "headers" }))
+            return;
+        stringAt(n, "base_url", p, &e->baseUrl);
+        stringAt(n, "path", p, &e->path);
+        stringAt(n, "model", p, &e->model);
+        stringAt(n, "api_key_env", p, &e->apiKeyEnv);
+        stringAt(n, "keychain_entry", p, &e->keychainEntry);
+        stringAt(n, "proxy", p, &e->proxy);
+        enumAt(n, "dialect", p, &e->dialect, parseDialect, "vllm, sglang, openai-strict");
+        enumAt(n, "protocol", p, &e->protocol, parseProtocol, "http1, http2");
+        if (const JsonNode *h = n.member(QLatin1String("headers")); h && !h->isObject()) {
+            error(h, p + QLatin1String(".headers"), QStringLiteral("must be an object"));
+        } else if (h) {
+            for (size_t i = 0; i < h->keys.size(); ++i) {
+                QString value;
+                if (string(&h->children[i], p + QLatin1String(".headers.") + h->keys[i], &value))
+                    e->headers.append({ h->keys[i], value });
+            }
+        }
+    }
+
+    template<typename E>
+    void enumAt(const JsonNode &n, const char *key, const QString &base, E *out, bool (*parse)(QStringView, E *),
+        const char *choices)
+    {
+        QString s;
+        const JsonNode *m = n.member(QLatin1String(key));
+        if (m && string(m, join(base, key), &s) && !parse(s, out))
+            error(m, join(base, key), QLatin1String("must be one of ") + QLatin1String(choices));
+    }
+
+    void readEnv(const JsonNode &n, EnvSnapshot *env)
+    {
+        const QString p = QStringLiteral("env_snapshot");
+        if (!array(&n, p))
+            return;
+        for (size_t i = 0; i < n.children.size(); ++i) {
+            const JsonNode &pair = n.children[i];
+            const QString at = p + QStringLiteral("[%1]").arg(i);
+            if (!pair.isArray() || pair.children.size() < 2 || pair.children.size() > 3) {
+                error(&pair, at, QStringLiteral("must be [name, value] or [name, value, source]"));
+                continue;
+            }
+            EnvEntry entry;
+            string(&pair.children[0], at + QLatin1String("[0]"), &entry.key);
+            const JsonNode &v = pair.children[1];
+            if (v.isString())
+                entry.value = v.string;
+            else if (v.isNumber())
+                entry.value = formatNumber(v.number);
+            else if (v.isBool())
+                entry.value = v.boolean ? QStringLiteral("true") : QStringLiteral("false");
+            else
+                error(&v, at + QLatin1String("[1]"), QStringLiteral("must be a string, number or boolean"));
+            QString source;
+            if (pair.children.size() == 3 && string(&pair.children[2], at + QLatin1String("[2]"), &source)
+                && !parseEnvSource(source, &entry.source))
+                error(&pair.children[2], at + QLatin1String("[2]"),
+                    QStringLiteral("must be one of typed, captured, probe"));
+            env->append(entry);
+        }
+    }
+
+    void readValues(const JsonNode &n, const QString &p, OrderedValues *out)
+    {
+        if (!n.isObject()) {
+            error(&n, p, QStringLiteral("must be an object"));
+            return;
+        }
+        for (size_t i = 0; i < n.keys.size(); ++i)
+            out->set(n.keys[i], n.children[i].toJsonValue());
+    }
+
+    void readServer(const JsonNode &n, Server *s)
+    {
+        const QString p = QStringLiteral("server");
+        if (!object(&n, p, { "engine", "args", "launch" }))
+            return;
+        stringAt(n, "engine", p, &s->engine);
+        if (const JsonNode *a = n.member(QLatin1String("args")))
+            readValues(*a, p + QLatin1String(".args"), &s->args);
+        if (const JsonNode *l = n.member(QLatin1String("launch"))) {
+            const QString lp = p + QLatin1String(".launch");
+            if (object(l, lp, { "argv", "ready" })) {
+                stringListAt(*l, "argv", lp, &s->launchArgv);
+                stringAt(*l, "ready", lp, &s->readyPath);
+            }
+        }
+    }
+
+    void readDataset(const JsonNode &n, Dataset *d)
+    {
+        const QString p = QStringLiteral("dataset");
+        if (!object(&n, p, { "name", "seed", "ignore_eos", "range_ratio", "path" }))
+            return;
+        stringAt(n, "name", p, &d->name);
+        if (const JsonNode *s = n.member(QLatin1String("seed")))
+            integer64(s, p + QLatin1String(".seed"), &d->seed, 0, 9007199254740991.0);
+        boolAt(n, "ignore_eos", p, &d->ignoreEos);
+        numberAt(n, "range_ratio", p, &d->rangeRatio);
+        stringAt(n, "path", p, &d->path);
+    }
+
+    void readPoint(const JsonNode &n, const QString &p, LoadPoint *pt)
+    {
+        if (!object(&n, p,
+                { "label", "concurrency", "request_rate", "burstiness", "max_concurrency", "input_len", "output_len",
+                    "num_prompts", "max_seconds" }))
+            return;
+        stringAt(n, "label", p, &pt->label);
+        intAt(n, "concurrency", p, &pt->concurrency);
+        numberAt(n, "request_rate", p, &pt->requestRate, true);
+        numberAt(n, "burstiness", p, &pt->burstiness, true);
+        intAt(n, "max_concurrency", p, &pt->maxConcurrency);
+        intAt(n, "input_len", p, &pt->inputLen);
+        intAt(n, "output_len", p, &pt->outputLen);
+        intAt(n, "num_prompts", p, &pt->numPrompts);
+        numberAt(n, "max_seconds", p, &pt->maxSeconds);
+    }
+
+    void readGradient(const JsonNode &n, const JsonNode &levels, LoadMatrix *m)
+    {
+        const QString p = QStringLiteral("load");
+        ConcurrencyGradient &g = m->gradient;
+        if (array(&levels, p + QLatin1String(".concurrency_gradient"))) {
+            for (size_t i = 0; i < levels.children.size(); ++i) {
+                int level = 0;
+                integer(&levels.children[i], p + QStringLiteral(".concurrency_gradient[%1]").arg(i), &level);
+                g.levels << level;
+            }
+        }
+        intAt(n, "input_len", p, &g.inputLen);
+        intAt(n, "output_len", p, &g.outputLen);
+        intAt(n, "num_prompts", p, &g.numPrompts);
+        intAt(n, "prompts_per_concurrency", p, &g.promptsPerConcurrency);
+        numberAt(n, "max_seconds", p, &g.maxSeconds);
+        m->points = g.expand();
+    }
+
+    void readLoad(const JsonNode &n, LoadMatrix *m)
+    {
+        const QString p = QStringLiteral("load");
+        if (!object(&n, p,
+                { "mode", "points", "concurrency_gradient", "input_len", "output_len", "num_prompts",
+                    "prompts_per_concurrency", "max_seconds", "warmup_requests", "discard_ratio", "repeat", "timeouts",
+                    "reset_prefix_cache" }))
+            return;
+        enumAt(n, "mode", p, &m->mode, parseLoadMode, "concurrency, rate");
+        const JsonNode *points = n.member(QLatin1String("points"));
+        const JsonNode *gradient = n.member(QLatin1String("concurrency_gradient"));
+        if (points && gradient)
+            error(
+                gradient, p + QLatin1String(".concurrency_gradient"), QStringLiteral("cannot be combined with points"));
+        if (gradient) {
+            readGradient(n, *gradient, m);
+        } else {
+            for (const char *shared :
+                { "input_len", "output_len", "num_prompts", "prompts_per_concurrency", "max_seconds" }) {
+                if (const JsonNode *s = n.member(QLatin1String(shared)))
+                    error(s, join(p, shared),
+                        QStringLiteral("is only allowed with concurrency_gradient (set it per point)"));
+            }
+        }
+        if (points && array(points, p + QLatin1String(".points"))) {
+            for (size_t i = 0; i < points->children.size(); ++i) {
+                LoadPoint pt;
+                readPoint(points->children[i], p + QStringLiteral(".points[%1]").arg(i), &pt);
+                m->points << pt;
+            }
+        }
+        intAt(n, "warmup_requests", p, &m->warmupRequests);
+        numberAt(n, "discard_ratio", p, &m->discardRatio);
+        intAt(n, "repeat", p, &m->repeat);
+        boolAt(n, "reset_prefix_cache", p, &m->resetPrefixCache);
+        if (const JsonNode *t = n.member(QLatin1String("timeouts"))) {
+            const QString tp = p + QLatin1String(".timeouts");
+            if (object(t, tp, { "connect_s", "first_token_s", "idle_s", "total_s" })) {
+                numberAt(*t, "connect_s", tp, &m->timeouts.connectS);
+                numberAt(*t, "first_token_s", tp, &m->timeouts.firstTokenS);
+                numberAt(*t, "idle_s", tp, &m->timeouts.idleS);
+                numberAt(*t, "total_s", tp, &m->timeouts.totalS);
+            }
+        }
+    }
+
+    void readMetrics(const JsonNode &n, MetricsConfig *m)
+    {
+        const QString p = QStringLiteral("metrics");
+        if (!object(&n, p, { "percentiles", "goodput", "definitions" }))
+            return;
+        if (const JsonNode *ps = n.member(QLatin1String("percentiles"));
+            ps && array(ps, p + QLatin1String(".percentiles"))) {
+            m->percentiles.clear();
+            for (size_t i = 0; i < ps->children.size(); ++i) {
+                double v = 0;
+                number(&ps->children[i], p + QStringLiteral(".percentiles[%1]").arg(i), &v);
+                m->percentiles << v;
+            }
+        }
+        if (const JsonNode *g = n.member(QLatin1String("goodput"))) {
+            const QString gp = p + QLatin1String(".goodput");
+            if (object(g, gp, { "ttft_ms", "tpot_ms", "e2el_ms" })) {
+                const std::pair<const char *, std::optional<double> *> slos[] = { { "ttft_ms", &m->goodput.ttftMs },
+                    { "tpot_ms", &m->goodput.tpotMs }, { "e2el_ms", &m->goodput.e2elMs } };
+                for (const auto &slo : slos) {
+                    double v = 0;
+                    if (const JsonNode *s = g->member(QLatin1String(slo.first));
+                        s && number(s, join(gp, slo.first), &v))
+                        *slo.second = v;
+                }
+            }
+        }
+        enumAt(n, "definitions", p, &m->definitions, parseDefinitions, "vllm, sglang");
+    }
+
+    void readVariants(const JsonNode &n, QList<Variant> *out)
+    {
+        const QString p = QStringLiteral("variants");
+        if (!array(&n, p))
+            return;
+        for (size_t i = 0; i < n.children.size(); ++i) {
+            const JsonNode &v = n.children[i];
+            const QString at = p + QStringLiteral("[%1]").arg(i);
+            Variant variant;
+            if (object(&v, at, { "name", "baseline", "reason", "changes" })) {
+                stringAt(v, "name", at, &variant.name);
+                boolAt(v, "baseline", at, &variant.baseline);
+                stringAt(v, "reason", at, &variant.reason);
+                if (const JsonNode *c = v.member(QLatin1String("changes")))
+                    readValues(*c, at + QLatin1String(".changes"), &variant.changes);
+            }
+            out->append(variant);
+        }
+    }
+
+    void readTop(const JsonNode &root, Experiment *x)
+    {
+        if (!object(&root, QString(),
+                { "name", "endpoint", "env_snapshot", "server", "dataset", "sampling", "load", "metrics", "variants" }))
+            return;
+        stringAt(root, "name", QString(), &x->name);
+        if (const JsonNode *n = root.member(QLatin1String("endpoint")))
+            readEndpoint(*n, &x->endpoint);
+        if (const JsonNode *n = root.member(QLatin1String("env_snapshot")))
+            readEnv(*n, &x->envSnapshot);
+        if (const JsonNode *n = root.member(QLatin1String("server")))
+            readServer(*n, &x->server);
+        if (const JsonNode *n = root.member(QLatin1String("dataset")))
+            readDataset(*n, &x->dataset);
+        if (const JsonNode *n = root.member(QLatin1String("sampling")))
+            readValues(*n, QStringLiteral("sampling"), &x->sampling);
+        if (const JsonNode *n = root.member(QLatin1String("load")))
+            readLoad(*n, &x->load);
+        else
+            error(nullptr, QStringLiteral("load"), QStringLiteral("is required"));
+        if (const JsonNode *n = root.member(QLatin1String("metrics")))
+            readMetrics(*n, &x->metrics);
+        if (const JsonNode *n = root.member(QLatin1String("variants")))
+            readVariants(*n, &x->variants);
+        else
+            x->variants = { Variant { QStringLiteral("baseline"), {}, QString(), false } };
+    }
+};
+
+} // namespace
+
+ExperimentReadResult readExperimentTree(const JsonNode &root)
+{
+    ExperimentReadResult r;
+    r.format = ExperimentFormat::Json;
+    if (!scanForSecrets(root, &r.errors))
+        return r;
+    NativeReader reader;
+    reader.readTop(root, &r.experiment);
+    r.errors = reader.errors;
+    r.ok = r.errors.isEmpty();
+    return r;
+}
+
+ExperimentReadResult readExperimentJson(const QByteArray &bytes)
+{
+    JsonNode root;
+    QString error;
+    if (!parseJsonTree(bytes, &root, &error, JsonLimits { kMaxExperimentFileBytes, 64 })) {
+        ExperimentReadResult r;
+        r.format = ExperimentFormat::Json;
+        r.errors << error;
+        return r;
+    }
+    return readExperimentTree(root);
+}
+
+ExperimentReadResult deserializeExperiment(const QByteArray &bytes)
+{
+    return readExperimentJson(bytes);
+}
+
+} // namespace ServeScope

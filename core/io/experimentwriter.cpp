@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+// writeExperimentJson(): the native schema in documentation order, defaults left out.
+#include "experimentfile.h"
+#include "importers.h"
+
+#include <QSaveFile>
+
+#include <cmath>
+
+namespace ServeScope {
+
+namespace {
+
+JsonNode str(const QString &s)
+{
+    return JsonNode::makeString(s);
+}
+JsonNode num(double d)
+{
+    return std::isinf(d) ? JsonNode::makeString(QStringLiteral("inf")) : JsonNode::makeNumber(d);
+}
+
+JsonNode values(const OrderedValues &v)
+{
+    JsonNode n = JsonNode::makeObject();
+    for (const auto &item : v.items())
+        n.add(item.first, JsonNode::fromJsonValue(item.second));
+    return n;
+}
+
+JsonNode endpointTree(const Endpoint &e)
+{
+    JsonNode n = JsonNode::makeObject();
+    n.add(QStringLiteral("base_url"), str(e.baseUrl));
+    n.add(QStringLiteral("path"), str(e.path));
+    n.add(QStringLiteral("model"), str(e.model));
+    if (!e.apiKeyEnv.isEmpty())
+        n.add(QStringLiteral("api_key_env"), str(e.apiKeyEnv));
+    if (!e.keychainEntry.isEmpty())
+        n.add(QStringLiteral("keychain_entry"), str(e.keychainEntry));
+    n.add(QStringLiteral("dialect"), str(dialectName(e.dialect)));
+    n.add(QStringLiteral("protocol"), str(protocolName(e.protocol)));
+    if (!e.proxy.isEmpty())
+        n.add(QStringLiteral("proxy"), str(e.proxy));
+    if (!e.headers.isEmpty()) {
+        JsonNode h = JsonNode::makeObject();
+        for (const auto &header : e.headers)
+            h.add(header.first, str(header.second));
+        n.add(QStringLiteral("headers"), h);
+    }
+    return n;
+}
+
+JsonNode serverTree(const Server &s)
+{
+    JsonNode n = JsonNode::makeObject();
+    n.add(QStringLiteral("engine"), str(s.engine));
+    n.add(QStringLiteral("args"), values(s.args));
+    if (!s.launchArgv.isEmpty() || !s.readyPath.isEmpty()) {
+        JsonNode l = JsonNode::makeObject();
+        JsonNode argv = JsonNode::makeArray();
+        for (const QString &a : s.launchArgv)
+            argv.children.push_back(str(a));
+        l.add(QStringLiteral("argv"), argv);
+        l.add(QStringLiteral("ready"), str(s.readyPath));
+        n.add(QStringLiteral("launch"), l);
+    }
+    return n;
+}
+
+JsonNode pointTree(LoadMode mode, const LoadPoint &p)
+{
+    JsonNode n = JsonNode::makeObject();
+    if (!p.label.isEmpty())
+        n.add(QStringLiteral("label"), str(p.label));
+    if (mode == LoadMode::Concurrency || p.concurrency != 0)
+        n.add(QStringLiteral("concurrency"), num(p.concurrency));
+    if (mode == LoadMode::Rate || p.requestRate != 0) {
+        n.add(QStringLiteral("request_rate"), num(p.requestRate));
+        n.add(QStringLiteral("burstiness"), num(p.burstiness));
+    }
+    if (p.maxConcurrency != 0)
+        n.add(QStringLiteral("max_concurrency"), num(p.maxConcurrency));
+    n.add(QStringLiteral("input_len"), num(p.inputLen));
+    n.add(QStringLiteral("output_len"), num(p.outputLen));
+    if (p.numPrompts != 0)
+        n.add(QStringLiteral("num_prompts"), num(p.numPrompts));
+    if (p.maxSeconds != 0)
+        n.add(QStringLiteral("max_seconds"), num(p.maxSeconds));
+    return n;
+}
+
+JsonNode loadTree(const LoadMatrix &m)
+{
+    JsonNode n = JsonNode::makeObject();
+    n.add(QStringLiteral("mode"), str(loadModeName(m.mode)));
+    if (m.pointsFromGradient()) {
+        const ConcurrencyGradient &g = m.gradient;
+        JsonNode levels = JsonNode::makeArray();
+        for (int level : g.levels)
+            levels.children.push_back(num(level));
+        n.add(QStringLiteral("concurrency_gradient"), levels);
+        n.add(QStringLiteral("input_len"), num(g.inputLen));
+        n.add(QStringLiteral("output_len"), num(g.outputLen));
+        if (g.numPrompts != 0)
+            n.add(QStringLiteral("num_prompts"), num(g.numPrompts));
+        if (g.promptsPerConcurrency != 0)
+            n.add(QStringLiteral("prompts_per_concurrency"), num(g.promptsPerConcurrency));
+        if (g.maxSeconds != 0)
+            n.add(QStringLiteral("max_seconds"), num(g.maxSeconds));
+    } else {
+        JsonNode points = JsonNode::makeArray();
+        for (const LoadPoint &p : m.points)
+            points.children.push_back(pointTree(m.mode, p));
+        n.add(QStringLiteral("points"), points);
+    }
+    n.add(QStringLiteral("warmup_requests"), num(m.warmupRequests));
+    n.add(QStringLiteral("discard_ratio"), num(m.discardRatio));
+    n.add(QStringLiteral("repeat"), num(m.repeat));
+    if (m.resetPrefixCache)
+        n.add(QStringLiteral("reset_prefix_cache"), JsonNode::makeBool(true));
+    JsonNode t = JsonNode::makeObject();
+    t.add(QStringLiteral("connect_s"), num(m.timeouts.connectS));
+    t.add(QStringLiteral("first_token_s"), num(m.timeouts.firstTokenS));
+    t.add(QStringLiteral("idle_s"), num(m.timeouts.idleS));
+    t.add(QStringLiteral("total_s"), num(m.timeouts.totalS));
+    n.add(QStringLiteral("timeouts"), t);
+    return n;
+}
+
+JsonNode metricsTree(const MetricsConfig &m)
+{
+    JsonNode n = JsonNode::makeObject();
+    JsonNode ps = JsonNode::makeArray();
+    for (double p : m.percentiles)
+        ps.children.push_back(num(p));
+    n.add(QStringLiteral("percentiles"), ps);
+    if (!m.goodput.isEmpty()) {
+        JsonNode g = JsonNode::makeObject();
+        if (m.goodput.ttftMs)
+            g.add(QStringLiteral("ttft_ms"), num(*m.goodput.ttftMs));
+        if (m.goodput.tpotMs)
+            g.add(QStringLiteral("tpot_ms"), num(*m.goodput.tpotMs));
+        if (m.goodput.e2elMs)
+            g.add(QStringLiteral("e2el_ms"), num(*m.goodput.e2elMs));
+        n.add(QStringLiteral("goodput"), g);
+    }
+    n.add(QStringLiteral("definitions"), str(definitionsName(m.definitions)));
+    return n;
+}
+
+} // namespace
+
+JsonNode experimentToTree(const Experiment &x)
+{
+    JsonNode root = JsonNode::makeObject();
+    root.add(QStringLiteral("name"), str(x.name));
+    root.add(QStringLiteral("endpoint"), endpointTree(x.endpoint));
+    if (!x.envSnapshot.isEmpty()) {
+        JsonNode env = JsonNode::makeArray();
+        for (const EnvEntry &e : x.envSnapshot) {
+            JsonNode pair = JsonNode::makeArray();
+            pair.children.push_back(str(e.key));
+            pair.children.push_back(str(e.value));
+            if (e.source != EnvSource::Typed)
+                pair.children.push_back(str(envSourceName(e.source)));
+            env.children.push_back(pair);
+        }
+        root.add(QStringLiteral("env_snapshot"), env);
+    }
+    root.add(QStringLiteral("server"), serverTree(x.server));
+    JsonNode d = JsonNode::makeObject();
+    d.add(QStringLiteral("name"), str(x.dataset.name));
+    d.add(QStringLiteral("seed"), num(double(x.dataset.seed)));
+    d.add(QStringLiteral("ignore_eos"), JsonNode::makeBool(x.dataset.ignoreEos));
+    d.add(QStringLiteral("range_ratio"), num(x.dataset.rangeRatio));
+    if (!x.dataset.path.isEmpty())
+        d.add(QStringLiteral("path"), str(x.dataset.path));
+    root.add(QStringLiteral("dataset"), d);
+    root.add(QStringLiteral("sampling"), values(x.sampling));
+    root.add(QStringLiteral("load"), loadTree(x.load));
+    root.add(QStringLiteral("metrics"), metricsTree(x.metrics));
+    JsonNode variants = JsonNode::makeArray();
+    for (const Variant &v : x.variants) {
+        JsonNode n = JsonNode::makeObject();
+        n.add(QStringLiteral("name"), str(v.name));
+        if (v.baseline)
+            n.add(QStringLiteral("baseline"), JsonNode::makeBool(true));
+        if (!v.reason.isEmpty())
+            n.add(QStringLiteral("reason"), str(v.reason));
+        if (!v.changes.isEmpty())
+            n.add(QStringLiteral("changes"), values(v.changes));
+        variants.children.push_back(n);
+    }
+    root.add(QStringLiteral("variants"), variants);
+    return root;
+}
+
+QByteArray writeExperimentJson(const Experiment &experiment)
+{
+    return writeJsonTree(experimentToTree(experiment));
+}
+
+QByteArray serializeExperiment(const Experiment &experiment)
+{
+    return writeExperimentJson(experiment);
+}
+
+QString saveExperimentFile(const QString &path, const Experiment &experiment)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return file.errorString();
+    file.write(writeExperimentJson(experiment));
+    if (!file.commit())
+        return file.errorString();
+    return QString();
+}
+
+} // namespace ServeScope

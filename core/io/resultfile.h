@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/records.h"
+
+#include <QMap>
+#include <QStringList>
+
+#include <limits>
+#include <span>
+
+namespace ServeScope {
+
+/// Setup keys of a vLLM result file and what ServeScope adds (METRICS.md, "vLLM result file").
+struct ResultFileSetup {
+    QString date; ///< vLLM's "%Y%m%d-%H%M%S"
+    QString backend = QStringLiteral("openai-chat");
+    QString label;
+    QString modelId;
+    QString tokenizerId;
+    int numPrompts = 0;
+    double requestRate = std::numeric_limits<double>::infinity(); ///< written as "inf" when infinite
+    double burstiness = 1.0;
+    int maxConcurrency = 0; ///< 0 is written as null
+    QVector<double> percentiles {99}; ///< p{P}_{m}_ms keys written for ttft, tpot, itl, e2el
+    qint64 measuredStartNs = 0; ///< start_times are seconds from here
+    int discarded = 0; ///< servescope_discarded (warmup and cancelled counts come from the summary)
+};
+
+/// Writes one point/repeat as vLLM's --save-result JSON. `records` are the point's records in
+/// submission order (warmup and cancelled ones are skipped); `summary` must come from aggregatePoint
+/// with the vllm profile over the same records, so that its statistics recompute from the arrays
+/// written here. Returns an empty array and sets *error otherwise.
+QByteArray writeVllmResult(const ResultFileSetup &setup, std::span<const RequestRecord> records,
+                           const PointSummary &summary, QString *error = nullptr);
+/// The same, saved atomically to path.
+bool saveVllmResult(const QString &path, const ResultFileSetup &setup, std::span<const RequestRecord> records,
+                    const PointSummary &summary, QString *error = nullptr);
+
+/// One run read from a vLLM or SGLang result file, keys normalised to the current vLLM names:
+/// "request_goodput:" -> request_goodput, *_latency_ms and *_e2e_latency_ms -> *_e2el_ms.
+struct ResultRun {
+    QString source; ///< "vllm" or "sglang" (from backend, or SGLang-only keys)
+    int line = 0; ///< 1-based line in a JSON-lines file, 0 for a single object
+    QMap<QString, double> numbers; ///< numeric keys (null values are left out)
+    QMap<QString, QString> strings; ///< string keys (date, backend, model_id, label, ...)
+    double requestRate = std::numeric_limits<double>::quiet_NaN(); ///< +inf for "inf" / Infinity
+    bool hasFailedKey = false;
+    bool hasArrays = false; ///< the per-request arrays below are present
+    QVector<qint64> inputLens, outputLens;
+    QVector<double> ttfts, latencies, startTimes, queueTimes;
+    QVector<QVector<double>> itls;
+    QStringList errors, generatedTexts;
+
+    double number(const QString &key, double fallback = std::numeric_limits<double>::quiet_NaN()) const
+    {
+        return numbers.value(key, fallback);
+    }
+};
+
+/// Reads a vLLM result file (one object or JSON-lines from --append-result) or SGLang's JSON-lines
+/// (bare Infinity/NaN accepted). Returns no runs and sets *error on malformed input.
+QVector<ResultRun> readResultFile(const QByteArray &data, QString *error = nullptr);
+QVector<ResultRun> readResultFilePath(const QString &path, QString *error = nullptr);
+
+/// summary.csv: the header line and one row per (variant, point, repeat); C locale, shortest
+/// round-trip numbers, latencies in ms.
+QByteArray summaryCsvHeader();
+QByteArray summaryCsvRow(const PointSummary &s);
+
+} // namespace ServeScope

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+#include "io/resultfile.h"
+
+#include <QFile>
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+namespace ServeScope {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Python's json.dumps writes bare Infinity, -Infinity and NaN (SGLang's request_rate); strict
+// parsers reject them. Outside strings they become the strings "Infinity", "-Infinity", "NaN".
+QByteArray quoteNonFinite(const QByteArray &in)
+{
+    QByteArray out;
+    out.reserve(in.size() + 64);
+    bool inString = false;
+    for (qsizetype i = 0; i < in.size(); ++i) {
+        const char c = in.at(i);
+        if (inString) {
+            out.append(c);
+            if (c == '\\' && i + 1 < in.size())
+                out.append(in.at(++i));
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+        } else {
+            for (const char *word : { "-Infinity", "Infinity", "NaN" }) {
+                const QByteArrayView w(word);
+                if (QByteArrayView(in).mid(i).startsWith(w)) {
+                    out.append('"').append(w.data(), w.size()).append('"');
+                    i += w.size() - 1;
+                    goto next;
+                }
+            }
+        }
+        out.append(c);
+    next:;
+    }
+    return out;
+}
+
+double toNumber(const Json &v, bool *ok)
+{
+    *ok = true;
+    if (v.is_number())
+        return v.get<double>();
+    if (v.is_string()) {
+        const std::string s = v.get<std::string>();
+        if (s == "inf" || s == "Infinity")
+            return std::numeric_limits<double>::infinity();
+        if (s == "-inf" || s == "-Infinity")
+            return -std::numeric_limits<double>::infinity();
+        if (s == "NaN" || s == "nan")
+            return std::numeric_limits<double>::quiet_NaN();
+    }
+    *ok = false;
+    return 0;
+}
+
+// Current vLLM key names for older vLLM and SGLang spellings.
+QString normaliseKey(QString k)
+{
+    if (k.endsWith(u':'))
+        k.chop(1); // "request_goodput:" in older vLLM
+    for (const char *old : { "_e2e_latency_ms", "_latency_ms" }) {
+        const QLatin1String o(old);
+        if (k.endsWith(o) && !k.startsWith(QLatin1String("servescope_"))) {
+            k.chop(o.size());
+            return k + QLatin1String("_e2el_ms");
+        }
+    }
+    return k;
+}
+
+template<typename T> bool readArray(const Json &obj, const char *key, QVector<T> &out)
+{
+    const auto it = obj.find(key);
+    if (it == obj.end() || !it->is_array())
+        return false;
+    out.reserve(qsizetype(it->size()));
+    for (const auto &v : *it) {
+        bool ok = false;
+        const double d = toNumber(v, &ok);
+        out.append(ok ? T(d) : T(0));
+    }
+    return true;
+}
+
+bool readStrings(const Json &obj, const char *key, QStringList &out)
+{
+    const auto it = obj.find(key);
+    if (it == obj.end() || !it->is_array())
+        return false;
+    for (const auto &v : *it)
+        out.append(v.is_string() ? QString::fromStdString(v.get<std::string>()) : QString());
+    return true;
+}
+
+void readArrays(const Json &obj, ResultRun &run)
+{
+    run.hasArrays = readArray(obj, "ttfts", run.ttfts);
+    readArray(obj, "input_lens", run.inputLens);
+    readArray(obj, "output_lens", run.outputLens);
+    readArray(obj, "latencies", run.latencies);
+    readArray(obj, "start_times", run.startTimes);
+    readArray(obj, "queue_times", run.queueTimes);
+    readStrings(obj, "generated_texts", run.generatedTexts);
+    readStrings(obj, "errors", run.errors);
+    const auto it = obj.find("itls");
+    if (it != obj.end() && it->is_array()) {
+        for (const auto &row : *it) {
+            QVector<double> gaps;
+            if (row.is_array()) {
+                gaps.reserve(qsizetype(row.size()));
+                for (const auto &g : row) {
+                    bool ok = false;
+                    gaps.append(toNumber(g, &ok));
+                }
+            }
+            run.itls.append(gaps);
+        }
+    }
+}
+
+ResultRun readRun(const Json &obj, int line)
+{
+    ResultRun run;
+    run.line = line;
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        const QString key = normaliseKey(QString::fromStdString(it.key()));
+        bool ok = false;
+        const double d = toNumber(it.value(), &ok);
+        if (ok && (it->is_number() || key == QLatin1String("request_rate")))
+            run.numbers.insert(key, d);
+        else if (it->is_string())
+            run.strings.insert(key, QString::fromStdString(it->get<std::string>()));
+    }
+    run.hasFailedKey = obj.contains("failed");
+    run.requestRate = run.number(QStringLiteral("request_rate"));
+    const QString backend = run.strings.value(QStringLiteral("backend"));
+    const bool sglang = backend.startsWith(QLatin1String("sglang")) || obj.contains("total_output_tokens_retokenized")
+        || obj.contains("server_info");
+    run.source = sglang ? QStringLiteral("sglang") : QStringLiteral("vllm");
+    readArrays(obj, run);
+    return run;
+}
+
+} // namespace
+
+QVector<ResultRun> readResultFile(const QByteArray &data, QString *error)
+{
+    const QByteArray text = quoteNonFinite(data);
+    QVector<ResultRun> runs;
+    Json whole = Json::parse(text.constBegin(), text.constEnd(), nullptr, false);
+    if (!whole.is_discarded()) {
+        if (!whole.is_object()) {
+            if (error)
+                *error = QStringLiteral("not a result file: the JSON value is not an object");
+            return {};
+        }
+        runs.append(readRun(whole, 0));
+        return runs;
+    }
+    const QList<QByteArray> lines = text.split('\n');
+    for (int i = 0; i < lines.size(); ++i) {
+        const QByteArray line = lines.at(i).trimmed();
+        if (line.isEmpty())
+            continue;
+        Json obj = Json::parse(line.constBegin(), line.constEnd(), nullptr, false);
+        if (obj.is_discarded() || !obj.is_object()) {
+            if (error)
+                *error = QStringLiteral("line %1: not a JSON object").arg(i + 1);
+            return {};
+        }
+        runs.append(readRun(obj, i + 1));
+    }
+    if (runs.isEmpty() && error)
+        *error = QStringLiteral("empty result file");
+    return runs;
+}
+
+QVector<ResultRun> readResultFilePath(const QString &path, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
+        return {};
+    }
+    return readResultFile(f.readAll(), error);
+}
+
+} // namespace ServeScope

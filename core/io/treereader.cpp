@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+#include "treereader.h"
+
+#include <cmath>
+
+namespace ServeScope {
+
+QString TreeReader::join(const QString &base, const char *key)
+{
+    return base.isEmpty() ? QString::fromLatin1(key) : base + QLatin1Char('.') + QLatin1String(key);
+}
+
+void TreeReader::error(const JsonNode *node, const QString &path, const QString &reason)
+{
+    QString line = path.isEmpty() ? reason : path + QLatin1String(": ") + reason;
+    if (node && node->line > 0)
+        line += QStringLiteral(" (line %1)").arg(node->line);
+    errors << line;
+}
+
+bool TreeReader::object(const JsonNode *node, const QString &path, std::initializer_list<const char *> allowed)
+{
+    if (!node->isObject()) {
+        error(node, path, QStringLiteral("must be an object"));
+        return false;
+    }
+    for (size_t i = 0; i < node->keys.size(); ++i) {
+        bool known = false;
+        for (const char *key : allowed)
+            known = known || node->keys[i] == QLatin1String(key);
+        if (!known)
+            error(&node->children[i], path.isEmpty() ? node->keys[i] : path + QLatin1Char('.') + node->keys[i],
+                QStringLiteral("unknown key"));
+    }
+    return true;
+}
+
+bool TreeReader::array(const JsonNode *node, const QString &path)
+{
+    if (node->isArray())
+        return true;
+    error(node, path, QStringLiteral("must be a list"));
+    return false;
+}
+
+bool TreeReader::string(const JsonNode *node, const QString &path, QString *out)
+{
+    if (!node->isString()) {
+        error(node, path, QStringLiteral("must be a string"));
+        return false;
+    }
+    *out = node->string;
+    return true;
+}
+
+bool TreeReader::boolean(const JsonNode *node, const QString &path, bool *out)
+{
+    if (!node->isBool()) {
+        error(node, path, QStringLiteral("must be true or false"));
+        return false;
+    }
+    *out = node->boolean;
+    return true;
+}
+
+bool TreeReader::integer64(const JsonNode *node, const QString &path, qint64 *out, double min, double max)
+{
+    if (!node->isNumber() || node->number != std::floor(node->number)) {
+        error(node, path, QStringLiteral("must be an integer"));
+        return false;
+    }
+    if (node->number < min || node->number > max) {
+        error(node, path, QStringLiteral("must be an integer from %1 to %2").arg(qint64(min)).arg(qint64(max)));
+        return false;
+    }
+    *out = qint64(node->number);
+    return true;
+}
+
+bool TreeReader::integer(const JsonNode *node, const QString &path, int *out, double min, double max)
+{
+    qint64 v = 0;
+    if (!integer64(node, path, &v, min, max))
+        return false;
+    *out = int(v);
+    return true;
+}
+
+bool TreeReader::number(const JsonNode *node, const QString &path, double *out, bool allowInf)
+{
+    if (allowInf
+        && ((node->isString() && node->string == QLatin1String("inf"))
+            || (node->isNumber() && std::isinf(node->number) && node->number > 0))) {
+        *out = std::numeric_limits<double>::infinity();
+        return true;
+    }
+    if (!node->isNumber() || !std::isfinite(node->number)) {
+        error(
+            node, path, allowInf ? QStringLiteral("must be a number or \"inf\"") : QStringLiteral("must be a number"));
+        return false;
+    }
+    *out = node->number;
+    return true;
+}
+
+bool TreeReader::stringAt(const JsonNode &obj, const char *key, const QString &base, QString *out)
+{
+    const JsonNode *n = obj.member(QLatin1String(key));
+    return !n || string(n, join(base, key), out);
+}
+
+bool TreeReader::boolAt(const JsonNode &obj, const char *key, const QString &base, bool *out)
+{
+    const JsonNode *n = obj.member(QLatin1String(key));
+    return !n || boolean(n, join(base, key), out);
+}
+
+bool TreeReader::intAt(const JsonNode &obj, const char *key, const QString &base, int *out, double min, double max)
+{
+    const JsonNode *n = obj.member(QLatin1String(key));
+    return !n || integer(n, join(base, key), out, min, max);
+}
+
+bool TreeReader::numberAt(const JsonNode &obj, const char *key, const QString &base, double *out, bool allowInf)
+{
+    const JsonNode *n = obj.member(QLatin1String(key));
+    return !n || number(n, join(base, key), out, allowInf);
+}
+
+bool TreeReader::stringListAt(const JsonNode &obj, const char *key, const QString &base, QStringList *out)
+{
+    const JsonNode *n = obj.member(QLatin1String(key));
+    if (!n)
+        return true;
+    const QString path = join(base, key);
+    if (!array(n, path))
+        return false;
+    out->clear();
+    bool ok = true;
+    for (size_t i = 0; i < n->children.size(); ++i) {
+        QString s;
+        ok = string(&n->children[i], path + QStringLiteral("[%1]").arg(i), &s) && ok;
+        *out << s;
+    }
+    return ok;
+}
+
+namespace {
+
+bool isSecretKeyName(const QString &key)
+{
+    QString k;
+    for (QChar c : key) {
+        if (c != QLatin1Char('_') && c != QLatin1Char('-'))
+            k += c.toLower();
+    }
+    static const char *const names[] = { "apikey", "xapikey", "authorization", "apitoken", "accesstoken", "bearertoken",
+        "openaiapikey", "secretkey", "password" };
+    for (const char *n : names) {
+        if (k == QLatin1String(n))
+            return true;
+    }
+    return false;
+}
+
+bool holdsValue(const JsonNode &n)
+{
+    return !(n.isNull() || (n.isString() && n.string.trimmed().isEmpty()) || (n.isObject() && n.children.empty()));
+}
+
+void scan(const JsonNode &n, const QString &path, QStringList *errors)
+{
+    const QString where = path.isEmpty() ? QStringLiteral("(top)") : path;
+    auto refuse = [&](const JsonNode &at, const QString &p, const char *what) {
+        errors->append(p + QLatin1String(": ") + QLatin1String(what)
+            + QLatin1String("; files may only name the key (api_key_env or keychain_entry)")
+            + (at.line > 0 ? QStringLiteral(" (line %1)").arg(at.line) : QString()));
+    };
+    if (n.isString() && n.string.trimmed().startsWith(QLatin1String("Bearer "), Qt::CaseInsensitive)) {
+        refuse(n, where, "holds a literal bearer token");
+        return;
+    }
+    if (n.isObject()) {
+        for (size_t i = 0; i < n.keys.size(); ++i) {
+            const QString p = path.isEmpty() ? n.keys[i] : path + QLatin1Char('.') + n.keys[i];
+            if (isSecretKeyName(n.keys[i]) && holdsValue(n.children[i]))
+                refuse(n.children[i], p, "a literal API key is not allowed");
+            else
+                scan(n.children[i], p, errors);
+        }
+        return;
+    }
+    if (!n.isArray())
+        return;
+    for (size_t i = 0; i < n.children.size(); ++i) {
+        const JsonNode &c = n.children[i];
+        const QString p = where + QStringLiteral("[%1]").arg(i);
+        // ["--api-key", "VALUE"] in an argv, or ["api_key", "VALUE"] as an env snapshot pair
+        if (c.isString() && i + 1 < n.children.size()) {
+            const QString flag = c.string.trimmed();
+            const JsonNode &next = n.children[i + 1];
+            const bool flagLike = isSecretKeyName(flag.startsWith(QLatin1String("--")) ? flag.mid(2) : flag);
+            if (flagLike && holdsValue(next) && !(next.isString() && next.string.startsWith(QLatin1Char('{')))) {
+                refuse(next, where + QStringLiteral("[%1]").arg(i + 1), "a literal API key is not allowed");
+                ++i;
+                continue;
+            }
+        }
+        if (c.isString() && c.string.startsWith(QLatin1String("--api-key="))) {
+            refuse(c, p, "a literal API key is not allowed");
+            continue;
+        }
+        scan(c, p, errors);
+    }
+}
+
+} // namespace
+
+bool scanForSecrets(const JsonNode &root, QStringList *errors)
+{
+    const qsizetype before = errors->size();
+    scan(root, QString(), errors);
+    return errors->size() == before;
+}
+
+} // namespace ServeScope
