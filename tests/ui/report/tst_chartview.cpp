@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+#include "../../unit/report/testpoints.h"
+#include "report/chartbuilders.h"
+#include "report/chartrenderer.h"
+#include "report/chartview.h"
+
+#include <QAreaSeries>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QRegularExpression>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QTest>
+#include <QToolTip>
+#include <QValueAxis>
+
+using namespace ServeScope;
+using namespace ServeScope::Report;
+
+namespace {
+
+ChartSpec abChart()
+{
+    QList<PointSummary> a, b;
+    for (int i = 0; i < 5; ++i) {
+        a << TestPoints::concurrencyPoint(QStringLiteral("a"), i, 1 << i, 100.0 * (1 << i));
+        b << TestPoints::concurrencyPoint(QStringLiteral("b"), i, 1 << i, 90.0 * (1 << i));
+    }
+    return latencyVsLoad(
+        { { QStringLiteral("A"), defaultRunColour(0), a, {} }, { QStringLiteral("B"), defaultRunColour(1), b, {} } },
+        Metric::Tpot);
+}
+
+} // namespace
+
+class TestChartView final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support).*")));
+    }
+
+    void rendersSpecInOrder()
+    {
+        const ChartSpec spec = abChart();
+        QChart *chart = createChart(spec);
+        const QList<QAbstractSeries *> series = chart->series();
+        QCOMPARE(series.size(), spec.series.size());
+        // Bands first (z-order), each with an explicit lower series.
+        auto *firstArea = qobject_cast<QAreaSeries *>(series.first());
+        QVERIFY(firstArea);
+        QVERIFY(firstArea->lowerSeries());
+        QCOMPARE(firstArea->lowerSeries()->count(), 5);
+        QCOMPARE(chart->animationOptions(), QChart::NoAnimation);
+        QVERIFY(qobject_cast<QLogValueAxis *>(chart->axes(Qt::Horizontal).first()));
+        delete chart;
+    }
+
+    void legendToggleHidesGroup()
+    {
+        ChartView view;
+        view.resize(800, 500);
+        view.setSpec(abChart());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy spy(&view, &ChartView::groupVisibilityChanged);
+        QLegendMarker *markerB = nullptr;
+        for (QLegendMarker *m : view.chart()->legend()->markers())
+            if (m->label() == QLatin1String("B"))
+                markerB = m;
+        QVERIFY(markerB);
+        emit markerB->clicked();
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(!view.isGroupVisible(QStringLiteral("B")));
+        int visibleB = 0, hiddenB = 0;
+        for (QAbstractSeries *s : view.chart()->series())
+            if (seriesGroup(s) == QLatin1String("B"))
+                (s->isVisible() ? visibleB : hiddenB)++;
+        QCOMPARE(visibleB, 0);
+        QVERIFY(hiddenB >= 3); // two bands, line, markers
+        QVERIFY(markerB->isVisible()); // still clickable
+        for (const SeriesSpec &s : view.visibleSpec().series)
+            QCOMPARE(s.group, QStringLiteral("A"));
+    }
+
+    void logSwitch()
+    {
+        ChartView view;
+        view.setSpec(abChart());
+        QVERIFY(qobject_cast<QValueAxis *>(view.chart()->axes(Qt::Vertical).first()));
+        QSignalSpy spy(&view, &ChartView::yScaleChanged);
+        QTest::keyClick(&view, Qt::Key_L);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(view.yScale(), AxisScale::Log10);
+        auto *log = qobject_cast<QLogValueAxis *>(view.chart()->axes(Qt::Vertical).first());
+        QVERIFY(log);
+        QVERIFY(log->min() > 0);
+        QCOMPARE(view.visibleSpec().y.scale, AxisScale::Log10);
+        view.setYScale(AxisScale::Linear);
+        QVERIFY(qobject_cast<QValueAxis *>(view.chart()->axes(Qt::Vertical).first()));
+    }
+
+    void zoomAndReset()
+    {
+        ChartView view;
+        view.resize(800, 500);
+        view.setSpec(abChart());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const double fullMax = qobject_cast<QValueAxis *>(view.chart()->axes(Qt::Vertical).first())->max();
+        view.chart()->zoomIn(QRectF(200, 100, 200, 150));
+        QVERIFY(view.chart()->isZoomed());
+        const ChartSpec zoomed = view.visibleSpec();
+        QVERIFY(zoomed.y.fixedRange);
+        QVERIFY2(zoomed.y.max < fullMax, qPrintable(QStringLiteral("%1 < %2").arg(zoomed.y.max).arg(fullMax)));
+        QVERIFY(zoomed.y.min > 0);
+        QTest::keyClick(&view, Qt::Key_Escape);
+        QVERIFY(!view.chart()->isZoomed());
+    }
+
+    void hoverShowsExactValues()
+    {
+        ChartView view;
+        view.resize(800, 500);
+        view.setSpec(abChart());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QScatterSeries *markers = nullptr;
+        for (QAbstractSeries *s : view.chart()->series())
+            if (!markers && seriesGroup(s) == QLatin1String("A"))
+                markers = qobject_cast<QScatterSeries *>(s);
+        QVERIFY(markers);
+        emit markers->hovered(QPointF(4.1, 19.9), true);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("concurrency 4")), qPrintable(QToolTip::text()));
+        QVERIFY(QToolTip::text().contains(QStringLiteral("p50 20 ms")));
+    }
+};
+
+QTEST_MAIN(TestChartView)
+#include "tst_chartview.moc"

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "report/chartspec.h"
+
+#include <QChartView>
+#include <QSet>
+
+QT_BEGIN_NAMESPACE
+class QXYSeries;
+QT_END_NAMESPACE
+
+namespace ServeScope::Report {
+
+/// Interactive view of a built chart: hover tooltips with exact values, legend entries that toggle a
+/// run (all its bands, lines and markers), a log/linear switch for the y axis, rubber-band zoom and
+/// reset (double click, Esc, or the context menu). Keys: L toggles the log y axis.
+class ChartView final : public QChartView {
+    Q_OBJECT
+public:
+    explicit ChartView(QWidget *parent = nullptr);
+    ~ChartView() override;
+
+    /// Shows a builder's output; keeps it so scale switches re-derive from the original values.
+    void setSpec(const ChartSpec &spec);
+    /// What is shown, for export: current y scale, hidden runs removed, zoomed ranges fixed.
+    ChartSpec visibleSpec() const;
+
+    AxisScale yScale() const { return m_yScale; }
+    void setYScale(AxisScale scale);
+    bool isGroupVisible(const QString &group) const { return !m_hidden.contains(group); }
+    void setGroupVisible(const QString &group, bool visible);
+
+public slots:
+    void resetZoom();
+
+signals:
+    void yScaleChanged(ServeScope::Report::AxisScale scale);
+    void groupVisibilityChanged(const QString &group, bool visible);
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+
+private:
+    void rebuild();
+    void applyVisibility();
+    void showTooltip(QAbstractSeries *series, const QPointF &value, bool entered);
+
+    ChartSpec m_original;
+    ChartSpec m_shown;
+    AxisScale m_yScale = AxisScale::Linear;
+    QSet<QString> m_hidden;
+};
+
+} // namespace ServeScope::Report
