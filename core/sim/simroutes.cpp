@@ -153,7 +153,9 @@ void SimServer::startGeneration(Connection *c, Endpoint endpoint, const HttpRequ
     }
     ++m_requests;
     const double failDraw = m_rng.generateDouble();
-    if (m_config.faults.rateLimit >= 0 && m_engine.waiting() >= m_config.faults.rateLimit) {
+    // "More than N wait": the new request would be the (N+1)th without a free slot.
+    const int queued = m_engine.running() + m_engine.waiting() - m_config.scheduler.maxNumSeqs;
+    if (m_config.faults.rateLimit >= 0 && queued >= m_config.faults.rateLimit) {
         ++m_rejected;
         sendJson(c, 429, errorBody({ 429, "RateLimitError", QStringLiteral("Too many requests waiting."), QString() }),
             "retry-after: 1\r\n");

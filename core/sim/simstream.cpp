@@ -116,15 +116,16 @@ void SimStream::appendTokens(QByteArray &out, int tokens, bool finished)
     m_finished = finished;
     if (!m_request.stream)
         return;
-    if (m_generated - m_sent > 0 && !m_roleSent && !m_earlyRole)
-        appendRole(out); // vLLM: the role delta leaves with the first token, as its own event
     const int due = m_generated - m_sent;
-    if (due >= m_tokensPerChunk || (finished && due > 0))
+    if (due >= m_tokensPerChunk || (finished && due > 0)) {
+        appendRole(out); // vLLM: the role delta leaves with the first content, as its own event
         appendContent(out, due, finished);
+    }
     if (!finished)
         return;
     if (m_usage)
         appendUsage(out);
+    appendStamp(out);
     out.append("data: [DONE]\n\n");
 }
 

@@ -48,13 +48,14 @@ private slots:
     void chatTemplateAddsFixedOverhead()
     {
         const QJsonArray messages = QJsonDocument::fromJson(
-            R"([{"role":"system","content":"be brief"},{"role":"user","content":[{"type":"text","text":"a b c"}]}])")
+            "[{\"role\":\"system\",\"content\":\"be "
+            "brief\"},{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"a b c\"}]}]")
                                         .array();
         std::vector<qint64> ids;
         QVERIFY(SimTokenizer::encodeMessages(messages, &ids));
         QCOMPARE(int(ids.size()), 5 + 2 * SimTokenizer::kChatTokensPerMessage + SimTokenizer::kChatTokensForReply);
         ids.clear();
-        QVERIFY(!SimTokenizer::encodeMessages(QJsonDocument::fromJson(R"([{"content":"x"}])").array(), &ids));
+        QVERIFY(!SimTokenizer::encodeMessages(QJsonDocument::fromJson("[{\"content\":\"x\"}]").array(), &ids));
     }
 
     void blockHashesChainPrefixes()
