@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+// servescope-cli validate EXPERIMENT: read an experiment file (any supported layout), print every
+// problem as "path: reason" and, per variant, the variables that differ from the baseline.
+#include "command.h"
+
+#include "io/experimentfile.h"
+#include "model/validation.h"
+#include "model/variables.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+#include <cstdio>
+
+using namespace ServeScope;
+using namespace ServeScope::Cli;
+
+namespace {
+
+bool parseFormat(const QString &s, ExperimentFormat *out)
+{
+    for (ExperimentFormat f : { ExperimentFormat::Auto, ExperimentFormat::Json, ExperimentFormat::BenchConfig,
+             ExperimentFormat::TomlLoadMatrix, ExperimentFormat::TomlBench }) {
+        if (s == experimentFormatName(f)) {
+            *out = f;
+            return true;
+        }
+    }
+    return false;
+}
+
+QString line(const Problem &p)
+{
+    return p.isError() ? p.toString() : QLatin1String("warning: ") + p.toString();
+}
+
+void printVariants(QTextStream &out, const Experiment &x, const QList<Problem> &problems)
+{
+    const int base = x.baselineIndex();
+    for (int i = 0; i < x.variants.size(); ++i) {
+        out << "variant " << x.variants.at(i).name << ':';
+        if (i == base) {
+            out << " baseline\n";
+        } else {
+            const QList<VariableDifference> diffs = diffVariants(x, i);
+            if (diffs.isEmpty())
+                out << " same as the baseline";
+            out << '\n';
+            for (const VariableDifference &d : diffs)
+                out << "  " << d.path << ' ' << describeValue(d.baseline) << " -> " << describeValue(d.variant) << '\n';
+        }
+        if (!x.variants.at(i).reason.isEmpty())
+            out << "  reason: " << x.variants.at(i).reason << '\n';
+        for (const Problem &p : problems) {
+            if (p.variant == i)
+                out << "  " << line(p) << '\n';
+        }
+    }
+}
+
+} // namespace
+
+static int runValidate(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Check an experiment file (native JSON, bench_config.json, or either TOML layout) and show each\n"
+        "variant's differences from the baseline. Exit 0 when valid (warnings allowed), 2 when the file\n"
+        "is malformed or invalid."));
+    parser.addHelpOption();
+    const QCommandLineOption formatOption(QStringLiteral("format"),
+        QStringLiteral("Force a layout: json, bench_config, toml-load-matrix, toml-bench (default: auto)."),
+        QStringLiteral("layout"), QStringLiteral("auto"));
+    parser.addOption(formatOption);
+    parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("Experiment file (.json or .toml)."));
+    QTextStream err(stderr);
+    if (!parser.parse(args)) {
+        err << "servescope-cli validate: " << parser.errorText() << "\n";
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText().replace(
+            QLatin1String(QCoreApplication::applicationName().toUtf8()), QStringLiteral("servescope-cli validate"));
+        return ExitOk;
+    }
+    ExperimentFormat format = ExperimentFormat::Auto;
+    if (!parseFormat(parser.value(formatOption), &format)) {
+        err << "servescope-cli validate: unknown --format '" << parser.value(formatOption) << "'\n";
+        return ExitUsage;
+    }
+    if (parser.positionalArguments().size() != 1) {
+        err << "servescope-cli validate: expected exactly one EXPERIMENT file (see --help)\n";
+        return ExitUsage;
+    }
+    const QString path = parser.positionalArguments().first();
+    const ExperimentReadResult read = loadExperimentFile(path, format);
+    QTextStream out(stdout);
+    if (!read.ok) {
+        for (const QString &e : read.errors)
+            out << e << '\n';
+        out << path << ": malformed (" << experimentFormatName(read.format) << ")\n";
+        return ExitUsage;
+    }
+    const Experiment &x = read.experiment;
+    const QList<Problem> problems = validate(x);
+    int errors = 0, warnings = 0;
+    for (const Problem &p : problems) {
+        (p.isError() ? errors : warnings) += 1;
+        if (p.variant < 0)
+            out << line(p) << '\n';
+    }
+    QStringList labels;
+    for (int i = 0; i < x.load.points.size(); ++i)
+        labels << x.pointLabel(i);
+    out << "points: " << labels.join(QLatin1String(", ")) << '\n';
+    printVariants(out, x, problems);
+    out << path << ": " << (errors ? "invalid" : "valid") << " (" << experimentFormatName(read.format) << ", "
+        << x.variants.size() << " variants, " << x.load.points.size() << " points, " << errors << " errors, "
+        << warnings << " warnings)\n";
+    return errors ? ExitUsage : ExitOk;
+}
+
+static const CommandRegistration reg({ "validate", "Check an experiment file and show its variants", &runValidate });
