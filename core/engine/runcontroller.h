@@ -14,7 +14,11 @@
 #include <atomic>
 #include <memory>
 
+class QThread;
+
 namespace ServeScope {
+
+class RunWorker;
 
 struct RunOptions {
     QString projectPath; ///< SQLite project file; created when missing
@@ -77,12 +81,13 @@ Q_SIGNALS:
     void finished(const ServeScope::RunResult &result);
 
 private:
-    class Worker;
+    friend class RunWorker;
     Experiment m_experiment;
     RunOptions m_options;
     std::unique_ptr<QThread> m_thread;
-    Worker *m_worker = nullptr;
+    RunWorker *m_worker = nullptr;
     std::atomic<bool> m_cancel { false };
+    std::atomic<bool> m_running { false };
 };
 
 } // namespace ServeScope

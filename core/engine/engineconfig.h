@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/experiment.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMetaType>
+#include <QNetworkProxy>
+#include <QPair>
+#include <QString>
+#include <QUrl>
+#include <QVector>
+
+#include <limits>
+
+namespace ServeScope {
+
+// Per-request timeouts: ServeScope::Timeouts of model/experiment.h (load.timeouts).
+
+enum class TransportKind : quint8 {
+    Auto, ///< lean HTTP/1.1 for http:// without proxy or HTTP/2, the pool otherwise
+    Lean, ///< HTTP/1.1 over QTcpSocket (http:// only)
+    Pool, ///< QNetworkAccessManager pool (https, proxies, HTTP/2)
+};
+
+/// Where requests go. The key is held by value here only; it is never logged or put in errors.
+struct EndpointConfig {
+    QUrl url; ///< full request URL, e.g. http://127.0.0.1:8000/v1/chat/completions
+    QByteArray apiKey; ///< empty: no Authorization header
+    bool http2 = false; ///< opt-in HTTP/2 (pool transport only)
+    TransportKind transport = TransportKind::Auto;
+    bool useProxy = false;
+    QNetworkProxy proxy;
+    QList<QPair<QByteArray, QByteArray>> extraHeaders;
+    Timeouts timeouts;
+};
+
+/// The transport Auto resolves to for an endpoint.
+TransportKind resolveTransport(const EndpointConfig &endpoint);
+
+/// One request body ready to send, with what it was generated for.
+struct PreparedRequest {
+    QByteArray body; ///< JSON
+    int targetInputLen = 0;
+    int targetOutputLen = 0;
+    QByteArray promptHash;
+};
+
+/// One load point's arrival process and stop rule (METRICS.md, "Arrival process").
+struct LoadSpec {
+    enum class Mode : quint8 { Concurrency, Rate };
+    Mode mode = Mode::Concurrency;
+    int concurrency = 1; ///< closed loop: number of slots
+    double requestRate = std::numeric_limits<double>::infinity(); ///< open loop, requests/s
+    double burstiness = 1.0; ///< gamma shape; +inf gives constant gaps
+    int maxConcurrency = 0; ///< open loop cap; 0 = none
+    int numPrompts = 0; ///< 0 = no count limit (then maxSeconds must be set)
+    double maxSeconds = 0; ///< 0 = no time limit
+    quint64 seed = 0; ///< arrival gaps
+
+    // Copied into every record.
+    qint64 runId = 0;
+    QString variant;
+    int point = 0;
+    int repeat = 1;
+    bool warmup = false;
+
+    /// Streams that may be live at once (what connections and descriptors are sized for).
+    int peakStreams() const;
+};
+
+/// Throttled (<= 10 Hz) state of a running point, for monitors.
+struct LoadProgress {
+    qint64 elapsedNs = 0;
+    int started = 0;
+    int inFlight = 0;
+    int completed = 0;
+    int failed = 0;
+    int cancelled = 0;
+    qint64 eventsReceived = 0;
+    int reopenedConnections = 0;
+};
+
+/// How a point ended.
+struct LoadOutcome {
+    bool ok = true; ///< false: the point could not start (see message)
+    bool cancelled = false;
+    QString message;
+    qint64 clockStartNs = 0; ///< the moment the point's clock started (after connections were opened)
+    qint64 endNs = 0;
+    int sent = 0, completed = 0, failed = 0, cancelledRequests = 0;
+    QString transport; ///< "lean" or "pool"
+    int workers = 0;
+    int connectionsOpened = 0;
+};
+
+} // namespace ServeScope
+
+Q_DECLARE_METATYPE(ServeScope::LoadProgress)
+Q_DECLARE_METATYPE(ServeScope::LoadOutcome)

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#include "engineworker.h"
+
+#include "leantransport.h"
+#include "model/clock.h"
+#include "pooltransport.h"
+
+#include <cmath>
+
+namespace ServeScope {
+
+EngineWorker::EngineWorker(int id, int workers, QObject *parent)
+    : QObject(parent)
+    , m_id(id)
+    , m_workers(workers)
+    , m_lean(new LeanTransport(this))
+    , m_pool(new PoolTransport(this))
+    , m_transport(m_lean)
+{
+    for (StreamTransport *t : { static_cast<StreamTransport *>(m_lean), static_cast<StreamTransport *>(m_pool) }) {
+        t->setFreed([this](int slot, qint64 endNs) { onFreed(slot, endNs); });
+        t->setDone([this](RequestRecord &&r) { onDone(std::move(r)); });
+    }
+    m_arrivalTimer.setSingleShot(true);
+    m_arrivalTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_arrivalTimer, &QTimer::timeout, this, &EngineWorker::fireArrivals);
+}
+
+EngineWorker::~EngineWorker() = default;
+
+void EngineWorker::configure(const EndpointConfig &endpoint, const EventTap &tap)
+{
+    m_transport = resolveTransport(endpoint) == TransportKind::Lean ? static_cast<StreamTransport *>(m_lean)
+                                                                    : static_cast<StreamTransport *>(m_pool);
+    m_transport->configure(endpoint);
+    m_transport->setEventTap(tap);
+}
+
+void EngineWorker::warm(int connections)
+{
+    m_transport->warm(connections, [this](int opened) { Q_EMIT warmed(m_id, opened); });
+}
+
+void EngineWorker::begin(std::shared_ptr<PointSchedule> schedule,
+                         std::shared_ptr<const QVector<PreparedRequest>> requests)
+{
+    m_schedule = std::move(schedule);
+    m_requests = std::move(requests);
+    m_nextArrival = m_id;
+    const LoadSpec &spec = m_schedule->spec();
+    if (spec.mode == LoadSpec::Mode::Concurrency) {
+        const qint64 t0 = m_schedule->clockStartNs();
+        for (int slot = m_id; slot < spec.concurrency; slot += m_workers) {
+            const auto item = m_schedule->nextForSlot(slot, t0, monotonicNs());
+            if (!item)
+                break;
+            startItem(*item);
+        }
+    } else {
+        fireArrivals();
+    }
+}
+
+void EngineWorker::fireArrivals()
+{
+    if (!m_schedule)
+        return;
+    const QVector<qint64> &arrivals = m_schedule->arrivals();
+    const qint64 t0 = m_schedule->clockStartNs();
+    qint64 now = monotonicNs();
+    while (m_nextArrival < arrivals.size() && t0 + arrivals[m_nextArrival] <= now) {
+        const auto item = m_schedule->arrive(m_nextArrival, t0 + arrivals[m_nextArrival], now);
+        m_nextArrival += m_workers;
+        if (item)
+            startItem(*item);
+        now = monotonicNs();
+    }
+    if (m_nextArrival < arrivals.size()) {
+        // Timers have millisecond resolution: round up so no request leaves before its time.
+        const qint64 waitNs = t0 + arrivals[m_nextArrival] - now;
+        m_arrivalTimer.start(int(std::ceil(double(waitNs) / 1e6)));
+    }
+}
+
+void EngineWorker::startItem(const PointSchedule::Item &item)
+{
+    StreamRequest req;
+    req.index = item.index;
+    req.slot = item.slot;
+    req.scheduledNs = item.scheduledNs;
+    req.slotNs = item.slotNs;
+    req.prepared = m_requests->at(item.index % m_requests->size());
+    m_transport->start(std::move(req));
+}
+
+void EngineWorker::onFreed(int slot, qint64 endNs)
+{
+    if (!m_schedule)
+        return;
+    const LoadSpec &spec = m_schedule->spec();
+    std::optional<PointSchedule::Item> next;
+    if (spec.mode == LoadSpec::Mode::Concurrency)
+        next = m_schedule->nextForSlot(slot, endNs, monotonicNs());
+    else if (spec.maxConcurrency > 0)
+        next = m_schedule->release(slot, monotonicNs());
+    if (next)
+        startItem(*next);
+}
+
+void EngineWorker::onDone(RequestRecord &&record)
+{
+    if (m_schedule) {
+        const LoadSpec &spec = m_schedule->spec();
+        record.runId = spec.runId;
+        record.variant = spec.variant;
+        record.point = spec.point;
+        record.repeat = spec.repeat;
+        record.warmup = spec.warmup;
+    }
+    m_reopened.store(m_lean->reopened(), std::memory_order_relaxed);
+    Q_EMIT recordReady(record);
+}
+
+void EngineWorker::cancel()
+{
+    m_arrivalTimer.stop();
+    m_transport->cancelAll();
+}
+
+qint64 EngineWorker::eventsReceived() const
+{
+    return m_lean->eventsReceived() + m_pool->eventsReceived();
+}
+
+int EngineWorker::reopened() const
+{
+    return m_reopened.load(std::memory_order_relaxed);
+}
+
+QString EngineWorker::transportName() const
+{
+    return m_transport->name();
+}
+
+} // namespace ServeScope

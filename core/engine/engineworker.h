@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "pointschedule.h"
+#include "streamtransport.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace ServeScope {
+
+class LeanTransport;
+class PoolTransport;
+
+/// One engine worker: lives on its own QThread, owns its transports and sockets, runs its slice
+/// of the schedule (closed-loop slots s with s % workers == id, open-loop arrivals likewise),
+/// takes every timestamp and builds the records it sends back by value.
+class EngineWorker final : public QObject {
+    Q_OBJECT
+public:
+    EngineWorker(int id, int workers, QObject *parent = nullptr);
+    ~EngineWorker() override;
+
+    // Called on the worker's thread (queued from the generator).
+    void configure(const EndpointConfig &endpoint, const EventTap &tap);
+    void warm(int connections);
+    void begin(std::shared_ptr<PointSchedule> schedule, std::shared_ptr<const QVector<PreparedRequest>> requests);
+    void cancel();
+
+    /// Events framed by this worker's transports (any thread).
+    qint64 eventsReceived() const;
+    /// Reused connections reopened (any thread; approximate while running).
+    int reopened() const;
+    QString transportName() const;
+
+Q_SIGNALS:
+    void warmed(int worker, int opened);
+    void recordReady(const ServeScope::RequestRecord &record);
+
+private:
+    void onFreed(int slot, qint64 endNs);
+    void onDone(RequestRecord &&record);
+    void startItem(const PointSchedule::Item &item);
+    void fireArrivals();
+
+    int m_id;
+    int m_workers;
+    LeanTransport *m_lean;
+    PoolTransport *m_pool;
+    StreamTransport *m_transport;
+    std::shared_ptr<PointSchedule> m_schedule;
+    std::shared_ptr<const QVector<PreparedRequest>> m_requests;
+    int m_nextArrival = 0;
+    QTimer m_arrivalTimer { this };
+    std::atomic<int> m_reopened { 0 };
+};
+
+} // namespace ServeScope

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+#include "leantransport.h"
+
+#include "httpconnection.h"
+#include "model/clock.h"
+
+#include <QTimer>
+
+namespace ServeScope {
+
+LeanTransport::LeanTransport(QObject *parent)
+    : StreamTransport(parent)
+{
+    m_sweep.setInterval(20);
+    m_sweep.setTimerType(Qt::CoarseTimer);
+    connect(&m_sweep, &QTimer::timeout, this, &LeanTransport::sweep);
+}
+
+LeanTransport::~LeanTransport()
+{
+    for (auto &[c, s] : m_active)
+        c->abortRequest();
+    m_active.clear();
+    qDeleteAll(m_connections);
+}
+
+void LeanTransport::configure(const EndpointConfig &endpoint)
+{
+    if (endpoint.url.host() != m_endpoint.url.host() || endpoint.url.port(80) != m_endpoint.url.port(80)) {
+        cancelAll();
+        qDeleteAll(m_connections);
+        m_connections.clear();
+    }
+    m_endpoint = endpoint;
+    QByteArray path = endpoint.url.path(QUrl::FullyEncoded).toLatin1();
+    if (path.isEmpty())
+        path = "/";
+    if (endpoint.url.hasQuery())
+        path += '?' + endpoint.url.query(QUrl::FullyEncoded).toLatin1();
+    m_head = "POST " + path + " HTTP/1.1\r\nHost: " + endpoint.url.host().toLatin1() + ':'
+        + QByteArray::number(endpoint.url.port(80)) + "\r\nUser-Agent: ServeScope/" SERVESCOPE_VERSION "\r\n";
+}
+
+HttpConnection *LeanTransport::newConnection()
+{
+    auto *c = new HttpConnection(m_endpoint.url.host(), quint16(m_endpoint.url.port(80)));
+    c->tap = &m_tap;
+    c->finished = [this](HttpConnection *conn, StreamState *s, const StreamEnd &end) { onFinished(conn, s, end); };
+    c->eventsFramed = [this](int n) { m_events += n; };
+    m_connections.push_back(c);
+    return c;
+}
+
+HttpConnection *LeanTransport::idleConnection()
+{
+    HttpConnection *unconnected = nullptr;
+    for (HttpConnection *c : m_connections) {
+        if (c->isBusy())
+            continue;
+        if (c->isConnected())
+            return c;
+        if (!unconnected)
+            unconnected = c;
+    }
+    return unconnected ? unconnected : newConnection();
+}
+
+void LeanTransport::warm(int connections, std::function<void(int)> ready)
+{
+    int idleConnected = 0;
+    for (HttpConnection *c : m_connections)
+        idleConnected += !c->isBusy() && c->isConnected();
+    QVector<HttpConnection *> toOpen;
+    for (HttpConnection *c : m_connections) {
+        if (idleConnected + toOpen.size() >= connections)
+            break;
+        if (!c->isBusy() && !c->isConnected())
+            toOpen.append(c);
+    }
+    while (idleConnected + toOpen.size() < connections)
+        toOpen.append(newConnection());
+    if (toOpen.isEmpty()) {
+        ready(0);
+        return;
+    }
+    struct Pending {
+        int left;
+        int opened = 0;
+        std::function<void(int)> ready;
+    };
+    auto pending = std::make_shared<Pending>(Pending { int(toOpen.size()), 0, std::move(ready) });
+    for (HttpConnection *c : toOpen) {
+        c->opened = [pending](HttpConnection *conn, bool ok) {
+            conn->opened = nullptr;
+            pending->opened += ok;
+            if (--pending->left == 0 && pending->ready)
+                std::exchange(pending->ready, nullptr)(pending->opened);
+        };
+        c->open();
+    }
+    // A peer that never answers the connect: start anyway after the connect timeout.
+    const double limit = m_endpoint.timeouts.connectS > 0 ? m_endpoint.timeouts.connectS : 10;
+    QTimer::singleShot(int(limit * 1000), this, [pending] {
+        if (pending->ready)
+            std::exchange(pending->ready, nullptr)(pending->opened);
+    });
+}
+
+void LeanTransport::start(StreamRequest req)
+{
+    auto s = std::make_unique<StreamState>();
+    RequestRecord &r = s->record;
+    r.index = req.index;
+    r.slot = req.slot;
+    r.scheduledNs = req.scheduledNs;
+    r.slotNs = req.slotNs;
+    r.targetInputLen = req.prepared.targetInputLen;
+    r.targetOutputLen = req.prepared.targetOutputLen;
+    r.promptHash = req.prepared.promptHash;
+    r.protocol = QStringLiteral("http/1.1");
+    s->requestId = "servescope-" + QByteArray::number(req.index) + '-' + QByteArray::number(monotonicNs(), 36);
+    r.eventNs.reserve(req.prepared.targetOutputLen + 8);
+    r.eventKinds.reserve(req.prepared.targetOutputLen + 8);
+
+    QByteArray bytes;
+    bytes.reserve(m_head.size() + 512 + req.prepared.body.size());
+    bytes += m_head;
+    for (const auto &[k, v] : requestHeaders(m_endpoint, s->requestId))
+        bytes += k + ": " + v + "\r\n";
+    bytes += "Content-Length: " + QByteArray::number(req.prepared.body.size()) + "\r\n\r\n";
+    bytes += req.prepared.body;
+
+    HttpConnection *c = idleConnection();
+    StreamState *raw = s.get();
+    m_active.emplace(c, std::move(s));
+    if (!m_sweep.isActive())
+        m_sweep.start();
+    c->send(raw, bytes);
+}
+
+void LeanTransport::onFinished(HttpConnection *c, StreamState *, const StreamEnd &end)
+{
+    auto it = m_active.find(c);
+    if (it == m_active.end())
+        return;
+    std::unique_ptr<StreamState> s = std::move(it->second);
+    m_active.erase(it);
+    complete(std::move(s), end);
+}
+
+void LeanTransport::complete(std::unique_ptr<StreamState> s, const StreamEnd &end)
+{
+    if (!s->record.endNs)
+        s->record.endNs = monotonicNs();
+    if (m_freed)
+        m_freed(s->record.slot, s->record.endNs);
+    finalizeRecord(*s, end, m_endpoint.apiKey);
+    if (m_active.empty())
+        m_sweep.stop();
+    if (m_done)
+        m_done(std::move(s->record));
+}
+
+void LeanTransport::sweep()
+{
+    const qint64 now = monotonicNs();
+    std::vector<std::pair<HttpConnection *, StreamEnd>> expired;
+    for (auto &[c, s] : m_active) {
+        QString text;
+        const ErrorClass e = expiredTimeout(*s, m_endpoint.timeouts, now, &text);
+        if (e != ErrorClass::None)
+            expired.push_back({ c, StreamEnd { e, text, false } });
+    }
+    for (auto &[c, end] : expired) {
+        auto it = m_active.find(c);
+        std::unique_ptr<StreamState> s = std::move(it->second);
+        m_active.erase(it);
+        c->abortRequest();
+        s->record.endNs = now;
+        complete(std::move(s), end);
+    }
+}
+
+void LeanTransport::cancelAll()
+{
+    const qint64 now = monotonicNs();
+    auto active = std::move(m_active);
+    m_active.clear();
+    for (auto &[c, s] : active) {
+        c->abortRequest();
+        s->record.endNs = now;
+        complete(std::move(s), StreamEnd { ErrorClass::Cancelled, QStringLiteral("cancelled"), false });
+    }
+}
+
+int LeanTransport::reopened() const
+{
+    int n = 0;
+    for (const HttpConnection *c : m_connections)
+        n += c->reopened();
+    return n;
+}
+
+} // namespace ServeScope

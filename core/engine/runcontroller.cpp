@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#include "runcontroller.h"
+
+#include "runworker.h"
+
+#include <QThread>
+
+namespace ServeScope {
+
+RunController::RunController(Experiment experiment, RunOptions options, QObject *parent)
+    : QObject(parent)
+    , m_experiment(std::move(experiment))
+    , m_options(std::move(options))
+{
+    qRegisterMetaType<RunSnapshot>();
+    qRegisterMetaType<RunResult>();
+    qRegisterMetaType<PointSummary>();
+}
+
+RunController::~RunController()
+{
+    if (m_thread) {
+        cancel();
+        m_thread->quit();
+        m_thread->wait();
+    }
+}
+
+void RunController::start()
+{
+    if (m_running.exchange(true))
+        return;
+    m_cancel = false;
+    m_thread = std::make_unique<QThread>();
+    m_thread->setObjectName(QStringLiteral("run"));
+    m_worker = new RunWorker(this, m_experiment, m_options);
+    m_worker->moveToThread(m_thread.get());
+    RunWorker *worker = m_worker;
+    connect(m_thread.get(), &QThread::started, worker, [worker] { worker->run(); });
+    connect(m_thread.get(), &QThread::finished, worker, &QObject::deleteLater);
+    connect(this, &RunController::finished, this, [this] {
+        m_running = false;
+        m_worker = nullptr;
+        if (m_thread) {
+            m_thread->quit();
+            m_thread->wait();
+            m_thread.reset();
+        }
+    });
+    m_thread->start();
+}
+
+void RunController::cancel()
+{
+    m_cancel = true;
+    if (RunWorker *worker = m_worker)
+        QMetaObject::invokeMethod(worker, [worker] { worker->cancelNow(); }, Qt::QueuedConnection);
+}
+
+bool RunController::isRunning() const
+{
+    return m_running;
+}
+
+} // namespace ServeScope

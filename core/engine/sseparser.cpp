@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+#include "sseparser.h"
+
+#include <string_view>
+
+namespace ServeScope {
+
+namespace {
+
+std::string_view sv(QByteArrayView v) { return { v.data(), size_t(v.size()) }; }
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+size_t skipSpace(std::string_view s, size_t i)
+{
+    while (i < s.size() && isSpace(s[i]))
+        ++i;
+    return i;
+}
+
+// Position just after `"key"` followed by ':' (and spaces), or npos. A key preceded by a
+// backslash is text inside a string, not a key.
+size_t findKeyValue(std::string_view s, std::string_view quotedKey, size_t from = 0)
+{
+    for (size_t at = s.find(quotedKey, from); at != std::string_view::npos; at = s.find(quotedKey, at + 1)) {
+        if (at > 0 && s[at - 1] == '\\')
+            continue;
+        size_t i = skipSpace(s, at + quotedKey.size());
+        if (i < s.size() && s[i] == ':')
+            return skipSpace(s, i + 1);
+    }
+    return std::string_view::npos;
+}
+
+// True when some occurrence of the key has a non-empty string value.
+bool hasNonEmptyString(std::string_view s, std::string_view quotedKey)
+{
+    for (size_t i = findKeyValue(s, quotedKey); i != std::string_view::npos;
+         i = findKeyValue(s, quotedKey, i)) {
+        if (i + 1 < s.size() && s[i] == '"' && s[i + 1] != '"')
+            return true;
+    }
+    return false;
+}
+
+// True when the key's value is an array with at least one element (or, for objects, present and not null).
+bool hasNonEmptyArray(std::string_view s, std::string_view quotedKey)
+{
+    for (size_t i = findKeyValue(s, quotedKey); i != std::string_view::npos;
+         i = findKeyValue(s, quotedKey, i)) {
+        if (i < s.size() && s[i] == '[') {
+            size_t j = skipSpace(s, i + 1);
+            if (j < s.size() && s[j] != ']')
+                return true;
+        }
+    }
+    return false;
+}
+
+bool hasNonNull(std::string_view s, std::string_view quotedKey)
+{
+    size_t i = findKeyValue(s, quotedKey);
+    return i != std::string_view::npos && i < s.size() && s.substr(i, 4) != "null";
+}
+
+} // namespace
+
+void SseParser::reset()
+{
+    m_line.clear();
+    m_data.clear();
+    m_hasData = false;
+    m_errorEvent = false;
+    m_afterCr = false;
+}
+
+void SseParser::feed(QByteArrayView chunk, QVector<SseEvent> &out)
+{
+    const char *p = chunk.data();
+    const char *end = p + chunk.size();
+    if (m_afterCr && p < end && *p == '\n')
+        ++p; // the LF of a CRLF split across chunks
+    m_afterCr = false;
+    while (p < end) {
+        const char *q = p;
+        while (q < end && *q != '\n' && *q != '\r')
+            ++q;
+        if (q == end) {
+            m_line.append(p, q - p);
+            break;
+        }
+        if (m_line.isEmpty()) {
+            processLine(QByteArrayView(p, q - p), out);
+        } else {
+            m_line.append(p, q - p);
+            processLine(m_line, out);
+            m_line.clear();
+        }
+        if (*q == '\r') {
+            if (q + 1 == end) {
+                m_afterCr = true;
+                p = end;
+                break;
+            }
+            if (q[1] == '\n')
+                ++q;
+        }
+        p = q + 1;
+    }
+}
+
+void SseParser::finish(QVector<SseEvent> &out)
+{
+    if (!m_line.isEmpty()) {
+        processLine(m_line, out);
+        m_line.clear();
+    }
+    dispatch(out);
+    m_afterCr = false;
+}
+
+void SseParser::processLine(QByteArrayView line, QVector<SseEvent> &out)
+{
+    if (line.isEmpty()) {
+        dispatch(out);
+        return;
+    }
+    if (line.front() == ':') {
+        QByteArrayView text = line.sliced(1);
+        if (!text.isEmpty() && text.front() == ' ')
+            text = text.sliced(1);
+        out.append(SseEvent { EventKind::Comment, text.toByteArray() });
+        return;
+    }
+    const qsizetype colon = line.indexOf(':');
+    const QByteArrayView field = colon < 0 ? line : line.first(colon);
+    QByteArrayView value = colon < 0 ? QByteArrayView() : line.sliced(colon + 1);
+    if (!value.isEmpty() && value.front() == ' ')
+        value = value.sliced(1);
+    if (field == "data") {
+        if (m_hasData)
+            m_data.append('\n');
+        m_data.append(value.data(), value.size());
+        m_hasData = true;
+    } else if (field == "event") {
+        m_errorEvent = value == "error";
+    }
+    // id:, retry: and unknown fields carry nothing ServeScope measures.
+}
+
+void SseParser::dispatch(QVector<SseEvent> &out)
+{
+    if (!m_hasData && !m_errorEvent)
+        return;
+    EventKind kind = m_errorEvent ? EventKind::Error : classifySseData(m_data);
+    out.append(SseEvent { kind, m_data });
+    m_data.clear();
+    m_hasData = false;
+    m_errorEvent = false;
+}
+
+EventKind classifySseData(QByteArrayView data)
+{
+    std::string_view s = sv(data);
+    size_t b = skipSpace(s, 0);
+    size_t e = s.size();
+    while (e > b && isSpace(s[e - 1]))
+        --e;
+    s = s.substr(b, e - b);
+    if (s == "[DONE]")
+        return EventKind::Done;
+    if (s.empty() || s.front() != '{')
+        return EventKind::Other;
+    const size_t choices = findKeyValue(s, "\"choices\"");
+    if (choices == std::string_view::npos || choices >= s.size() || s[choices] != '[') {
+        if (findKeyValue(s, "\"error\"") != std::string_view::npos)
+            return EventKind::Error;
+        size_t obj = findKeyValue(s, "\"object\"");
+        if (obj != std::string_view::npos && s.substr(obj, 7) == "\"error\"")
+            return EventKind::Error;
+        return hasNonNull(s, "\"usage\"") ? EventKind::Usage : EventKind::Other;
+    }
+    const size_t first = skipSpace(s, choices + 1);
+    if (first >= s.size() || s[first] == ']') {
+        if (hasNonNull(s, "\"usage\""))
+            return EventKind::Usage;
+        return findKeyValue(s, "\"error\"") != std::string_view::npos ? EventKind::Error : EventKind::Other;
+    }
+    if (hasNonEmptyString(s, "\"content\"") || hasNonEmptyString(s, "\"text\""))
+        return EventKind::Content;
+    if (hasNonEmptyString(s, "\"reasoning_content\"") || hasNonEmptyString(s, "\"reasoning\""))
+        return EventKind::Reasoning;
+    if (hasNonEmptyArray(s, "\"tool_calls\""))
+        return EventKind::ToolCall;
+    if (hasNonNull(s, "\"role\""))
+        return EventKind::RoleOnly;
+    if (hasNonNull(s, "\"finish_reason\""))
+        return EventKind::FinishOnly;
+    // A token event without text, role or finish (an empty delta): vLLM still counts it.
+    return EventKind::RoleOnly;
+}
+
+bool looksLikeJsonError(QByteArrayView body)
+{
+    std::string_view s = sv(body);
+    size_t b = skipSpace(s, 0);
+    if (b >= s.size() || s[b] != '{')
+        return false;
+    s = s.substr(b);
+    if (findKeyValue(s, "\"error\"") != std::string_view::npos)
+        return true;
+    size_t obj = findKeyValue(s, "\"object\"");
+    return obj != std::string_view::npos && s.substr(obj, 7) == "\"error\"";
+}
+
+} // namespace ServeScope

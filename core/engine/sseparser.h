@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/records.h"
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QVector>
+
+namespace ServeScope {
+
+/// One framed server-sent event: its kind (byte scan) and its raw payload (the joined `data:`
+/// lines, or the text after ':' for a comment).
+struct SseEvent {
+    EventKind kind = EventKind::Other;
+    QByteArray data;
+    friend bool operator==(const SseEvent &a, const SseEvent &b) { return a.kind == b.kind && a.data == b.data; }
+};
+
+/// Incremental SSE framer (pure, no I/O). Events end at a blank line (LF, CRLF or CR, also when
+/// a CR ends one chunk and its LF starts the next); each comment line is reported as it ends;
+/// `data:` with or without a space; multi-line data joined with '\n'; `event: error` marks an error.
+class SseParser {
+public:
+    /// Frames the bytes of `chunk`, appending every event it completes to `out`.
+    void feed(QByteArrayView chunk, QVector<SseEvent> &out);
+    QVector<SseEvent> feed(QByteArrayView chunk)
+    {
+        QVector<SseEvent> out;
+        feed(chunk, out);
+        return out;
+    }
+    /// End of stream: dispatches a pending event that was not closed by a blank line.
+    void finish(QVector<SseEvent> &out);
+    void reset();
+    /// True when bytes of an unfinished line or event are buffered.
+    bool hasPending() const noexcept { return !m_line.isEmpty() || m_hasData || m_errorEvent; }
+
+private:
+    void processLine(QByteArrayView line, QVector<SseEvent> &out);
+    void dispatch(QVector<SseEvent> &out);
+
+    QByteArray m_line;
+    QByteArray m_data;
+    bool m_hasData = false;
+    bool m_errorEvent = false;
+    bool m_afterCr = false;
+};
+
+/// Classifies one `data:` payload by a byte scan (no JSON parse): [DONE], error, usage with empty
+/// choices, or a token event (non-empty choices) with content, reasoning, tool-call text, a role
+/// only, or no text at all.
+EventKind classifySseData(QByteArrayView data);
+
+/// True when a response body is a plain JSON error object (a 200 that is not an SSE stream).
+bool looksLikeJsonError(QByteArrayView body);
+
+} // namespace ServeScope

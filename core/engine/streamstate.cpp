@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+#include "streamstate.h"
+
+#include "engineconfig.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace ServeScope {
+
+namespace {
+constexpr qsizetype kBodyHead = 16 * 1024;
+
+QString scrub(QString text, QByteArrayView secret)
+{
+    if (!secret.isEmpty())
+        text.replace(QString::fromUtf8(secret), QStringLiteral("***"));
+    if (text.size() > 400)
+        text = text.left(400) + QStringLiteral("...");
+    return text;
+}
+
+QString errorMessage(const QByteArray &payload)
+{
+    const QJsonObject o = QJsonDocument::fromJson(payload).object();
+    const QJsonValue err = o.value(QLatin1String("error"));
+    if (err.isObject())
+        return err.toObject().value(QLatin1String("message")).toString();
+    if (err.isString())
+        return err.toString();
+    if (o.contains(QLatin1String("message")))
+        return o.value(QLatin1String("message")).toString();
+    return QString::fromUtf8(payload.left(400));
+}
+
+// An error event names a server fault (5xx code or type) or, otherwise, a protocol problem.
+ErrorClass classifyErrorEvent(const QByteArray &payload)
+{
+    const QJsonObject o = QJsonDocument::fromJson(payload).object();
+    const QJsonObject err = o.value(QLatin1String("error")).isObject() ? o.value(QLatin1String("error")).toObject() : o;
+    const int code = err.value(QLatin1String("code")).toVariant().toInt();
+    if (code >= 500 && code < 600)
+        return ErrorClass::ServerError;
+    const QString type = err.value(QLatin1String("type")).toString().toLower();
+    if (type.contains(QLatin1String("server")) || type.contains(QLatin1String("internal")))
+        return ErrorClass::ServerError;
+    return ErrorClass::Protocol;
+}
+
+void fail(RequestRecord &r, ErrorClass c, const QString &text, QByteArrayView secret)
+{
+    r.status = c == ErrorClass::Cancelled ? RequestStatus::Cancelled : RequestStatus::Failed;
+    r.errorClass = c;
+    r.errorText = scrub(text, secret);
+}
+
+void parseEvents(StreamState &s)
+{
+    RequestRecord &r = s.record;
+    int contentEvents = 0;
+    bool usage = false;
+    QString text;
+    for (qsizetype i = 0; i < s.payloads.size(); ++i) {
+        const EventKind k = r.eventKinds[i];
+        if (k == EventKind::Usage || isContentEvent(k) || k == EventKind::FinishOnly || k == EventKind::RoleOnly) {
+            const QJsonObject o = QJsonDocument::fromJson(s.payloads[i]).object();
+            const QJsonObject u = o.value(QLatin1String("usage")).toObject();
+            if (!u.isEmpty()) {
+                usage = true;
+                r.promptTokens = u.value(QLatin1String("prompt_tokens")).toInt();
+                r.completionTokens = u.value(QLatin1String("completion_tokens")).toInt();
+            }
+            if (!isContentEvent(k))
+                continue;
+            ++contentEvents;
+            const QJsonObject c = o.value(QLatin1String("choices")).toArray().at(0).toObject();
+            const QJsonObject d = c.value(QLatin1String("delta")).toObject();
+            text += c.value(QLatin1String("text")).toString() + d.value(QLatin1String("content")).toString()
+                + d.value(QLatin1String("reasoning_content")).toString();
+        }
+    }
+    r.generatedText = text;
+    if (!usage) {
+        r.promptTokens = r.targetInputLen;
+        r.completionTokens = contentEvents;
+        r.outputEstimated = true;
+    }
+}
+
+} // namespace
+
+int StreamState::onBody(QByteArrayView bytes, qint64 nowNs, const EventTap &tap)
+{
+    if (bodyHead.size() < kBodyHead)
+        bodyHead.append(bytes.first(std::min(bytes.size(), kBodyHead - bodyHead.size())));
+    scratch.clear();
+    parser.feed(bytes, scratch);
+    for (SseEvent &e : scratch) {
+        record.eventNs.append(nowNs - record.startNs);
+        record.eventKinds.append(e.kind);
+        if (isTokenEvent(e.kind))
+            sawToken = true;
+        if (tap)
+            tap(nowNs, e.kind, e.data);
+        payloads.append(std::move(e.data));
+    }
+    if (!scratch.isEmpty())
+        lastEventNs = nowNs;
+    return int(scratch.size());
+}
+
+ErrorClass expiredTimeout(const StreamState &s, const Timeouts &t, qint64 now, QString *text)
+{
+    auto over = [now](qint64 since, double limitS) { return limitS > 0 && since > 0 && now - since > qint64(limitS * 1e9); };
+    if (s.connectStartNs && over(s.connectStartNs, t.connectS)) {
+        *text = QStringLiteral("connect timed out after %1 s").arg(t.connectS);
+        return ErrorClass::TimeoutConnect;
+    }
+    if (over(s.record.startNs, t.totalS)) {
+        *text = QStringLiteral("request exceeded the total timeout of %1 s").arg(t.totalS);
+        return ErrorClass::TimeoutTotal;
+    }
+    if (!s.sawToken && !s.connectStartNs && over(s.record.startNs + s.record.connectNs, t.firstTokenS)) {
+        *text = QStringLiteral("no token within %1 s").arg(t.firstTokenS);
+        return ErrorClass::TimeoutFirstToken;
+    }
+    if (s.sawToken && over(s.lastEventNs, t.idleS)) {
+        *text = QStringLiteral("no event for %1 s").arg(t.idleS);
+        return ErrorClass::TimeoutIdle;
+    }
+    return ErrorClass::None;
+}
+
+ErrorClass classifyHttpStatus(int status)
+{
+    if (status == 401 || status == 403)
+        return ErrorClass::Auth;
+    if (status == 404)
+        return ErrorClass::NotFound;
+    if (status == 429)
+        return ErrorClass::RateLimited;
+    if (status >= 500)
+        return ErrorClass::ServerError;
+    return ErrorClass::Protocol;
+}
+
+void finalizeRecord(StreamState &s, const StreamEnd &end, QByteArrayView secret)
+{
+    RequestRecord &r = s.record;
+    if (!end.truncated && end.transportError == ErrorClass::None) {
+        s.scratch.clear();
+        s.parser.finish(s.scratch);
+        for (SseEvent &e : s.scratch) {
+            r.eventNs.append(r.endNs - r.startNs);
+            r.eventKinds.append(e.kind);
+            s.sawToken = s.sawToken || isTokenEvent(e.kind);
+            s.payloads.append(std::move(e.data));
+        }
+    }
+    parseEvents(s);
+    r.status = RequestStatus::Ok;
+    r.errorClass = ErrorClass::None;
+    if (end.transportError != ErrorClass::None)
+        return fail(r, end.transportError, end.transportText, secret);
+    if (r.httpStatus < 200 || r.httpStatus >= 300) {
+        QString text = QStringLiteral("HTTP %1").arg(r.httpStatus);
+        if (!s.bodyHead.isEmpty())
+            text += QStringLiteral(": ") + (looksLikeJsonError(s.bodyHead) ? errorMessage(s.bodyHead)
+                                                                           : QString::fromUtf8(s.bodyHead.left(300)));
+        return fail(r, classifyHttpStatus(r.httpStatus), text, secret);
+    }
+    for (qsizetype i = 0; i < s.payloads.size(); ++i) {
+        if (r.eventKinds[i] == EventKind::Error)
+            return fail(r, classifyErrorEvent(s.payloads[i]),
+                        QStringLiteral("error event: ") + errorMessage(s.payloads[i]), secret);
+    }
+    if (end.truncated)
+        return fail(r, ErrorClass::Protocol,
+                    end.transportText.isEmpty() ? QStringLiteral("stream truncated: connection closed mid-body")
+                                                : end.transportText,
+                    secret);
+    if (!s.sawToken) {
+        if (looksLikeJsonError(s.bodyHead))
+            return fail(r, ErrorClass::Protocol,
+                        QStringLiteral("HTTP %1 with a JSON error body: ").arg(r.httpStatus) + errorMessage(s.bodyHead),
+                        secret);
+        return fail(r, ErrorClass::Protocol, QStringLiteral("2xx stream without any token event"), secret);
+    }
+}
+
+} // namespace ServeScope

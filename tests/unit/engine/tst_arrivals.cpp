@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#include "engine/arrivals.h"
+#include "engine/engineconfig.h"
+
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace ServeScope;
+
+class TestArrivals final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+
+    void lastArrivalIsExact_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<double>("rate");
+        QTest::addColumn<double>("burstiness");
+        const double inf = std::numeric_limits<double>::infinity();
+        QTest::newRow("poisson") << 1000 << 10.0 << 1.0;
+        QTest::newRow("bursty") << 500 << 4.0 << 0.25;
+        QTest::newRow("smooth") << 200 << 50.0 << 8.0;
+        QTest::newRow("constant") << 100 << 5.0 << inf;
+    }
+
+    void lastArrivalIsExact()
+    {
+        QFETCH(int, n);
+        QFETCH(double, rate);
+        QFETCH(double, burstiness);
+        const QVector<qint64> t = arrivalOffsetsNs(n, rate, burstiness, 42);
+        QCOMPARE(t.size(), n);
+        QCOMPARE(t.last(), qint64(std::llround(n / rate * 1e9)));
+        for (int i = 1; i < n; ++i)
+            QVERIFY(t[i] >= t[i - 1]);
+        QVERIFY(t.first() > 0);
+        QCOMPARE(arrivalOffsetsNs(n, rate, burstiness, 42), t); // seeded
+    }
+
+    void constantGapsAreEqual()
+    {
+        const QVector<qint64> t = arrivalOffsetsNs(4, 2.0, std::numeric_limits<double>::infinity(), 1);
+        QCOMPARE(t, (QVector<qint64> { 500'000'000, 1'000'000'000, 1'500'000'000, 2'000'000'000 }));
+    }
+
+    void infiniteRateSendsAllAtOnce()
+    {
+        const QVector<qint64> t = arrivalOffsetsNs(5, std::numeric_limits<double>::infinity(), 1.0, 1);
+        QCOMPARE(t, QVector<qint64>(5, 0));
+    }
+
+    void poissonGapsHaveTheRightMeanAndSpread()
+    {
+        const QVector<qint64> t = arrivalOffsetsNs(20000, 100.0, 1.0, 7);
+        double sum = 0, sq = 0;
+        for (int i = 1; i < t.size(); ++i) {
+            const double g = (t[i] - t[i - 1]) / 1e9;
+            sum += g;
+            sq += g * g;
+        }
+        const double mean = sum / (t.size() - 1);
+        const double cv = std::sqrt(sq / (t.size() - 1) - mean * mean) / mean;
+        QVERIFY2(std::abs(mean - 0.01) < 0.0005, qPrintable(QString::number(mean)));
+        QVERIFY2(std::abs(cv - 1.0) < 0.05, qPrintable(QString::number(cv))); // exponential: cv = 1
+    }
+
+    void timeBoundWithoutCount()
+    {
+        const QVector<qint64> t = arrivalOffsetsNs(0, 4.0, std::numeric_limits<double>::infinity(), 1, 2.0);
+        QCOMPARE(t.size(), 8);
+        QCOMPARE(t.last(), qint64(2'000'000'000));
+    }
+
+    void peakStreams()
+    {
+        LoadSpec s;
+        s.concurrency = 64;
+        s.numPrompts = 10;
+        QCOMPARE(s.peakStreams(), 10);
+        s.mode = LoadSpec::Mode::Rate;
+        s.numPrompts = 500;
+        s.maxConcurrency = 32;
+        QCOMPARE(s.peakStreams(), 32);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestArrivals)
+#include "tst_arrivals.moc"

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#include "engine/httpresponse.h"
+
+#include <QRegularExpression>
+#include <QTest>
+
+using namespace ServeScope;
+
+class TestHttpResponse final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+
+    void decode_data()
+    {
+        QTest::addColumn<QByteArray>("wire");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<bool>("complete");
+        QTest::addColumn<bool>("keepAlive");
+        QTest::newRow("chunked sse") << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                                                   "Transfer-Encoding: chunked\r\n\r\n"
+                                                   "6\r\ndata: \r\n7;ext=1\r\n[DONE]\n\r\n1\r\n\n\r\n0\r\nX-T: 1\r\n\r\n")
+                                     << 200 << QByteArray("data: [DONE]\n\n") << true << true;
+        QTest::newRow("content length") << QByteArray("HTTP/1.1 404 Not Found\r\ncontent-length: 5\r\n\r\nhello")
+                                        << 404 << QByteArray("hello") << true << true;
+        QTest::newRow("connection close") << QByteArray("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok")
+                                          << 200 << QByteArray("ok") << true << false;
+        QTest::newRow("until close") << QByteArray("HTTP/1.1 200 OK\r\n\r\nabc") << 200 << QByteArray("abc") << false
+                                     << false;
+        QTest::newRow("http/1.0") << QByteArray("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n") << 200 << QByteArray()
+                                  << true << false;
+        QTest::newRow("100 continue first")
+            << QByteArray("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 1\r\n\r\nx") << 201
+            << QByteArray("x") << true << true;
+        QTest::newRow("bare LF") << QByteArray("HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n3\nabc\n0\n\n") << 200
+                                 << QByteArray("abc") << true << true;
+    }
+
+    void decode()
+    {
+        QFETCH(QByteArray, wire);
+        QFETCH(int, status);
+        QFETCH(QByteArray, body);
+        QFETCH(bool, complete);
+        QFETCH(bool, keepAlive);
+        // Every split into two pieces decodes the same.
+        for (qsizetype cut = 0; cut <= wire.size(); ++cut) {
+            HttpResponseDecoder d;
+            QByteArray out;
+            QVERIFY(d.feed(QByteArrayView(wire).first(cut), out));
+            QVERIFY(d.feed(QByteArrayView(wire).sliced(cut), out));
+            QCOMPARE(d.status(), status);
+            QCOMPARE(out, body);
+            QCOMPARE(d.complete(), complete);
+            QCOMPARE(d.keepAlive(), keepAlive);
+        }
+    }
+
+    void locationAndType()
+    {
+        HttpResponseDecoder d;
+        QByteArray out;
+        QVERIFY(d.feed("HTTP/1.1 307 Temporary Redirect\r\nLocation: https://x/v1\r\nContent-Type: "
+                       "text/event-stream; charset=utf-8\r\nContent-Length: 0\r\n\r\n",
+                       out));
+        QCOMPARE(d.location(), QByteArray("https://x/v1"));
+        QVERIFY(d.isEventStream());
+        QVERIFY(d.complete());
+    }
+
+    void malformed_data()
+    {
+        QTest::addColumn<QByteArray>("wire");
+        QTest::newRow("not http") << QByteArray("SSH-2.0-OpenSSH\r\n");
+        QTest::newRow("bad chunk size") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n");
+        QTest::newRow("missing chunk crlf")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nab\r\n");
+        QTest::newRow("bad length") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: -3\r\n\r\n");
+    }
+
+    void malformed()
+    {
+        QFETCH(QByteArray, wire);
+        HttpResponseDecoder d;
+        QByteArray out;
+        QVERIFY(!d.feed(wire, out));
+        QVERIFY(!d.error().isEmpty());
+    }
+
+    void truncatedChunkedIsNotComplete()
+    {
+        HttpResponseDecoder d;
+        QByteArray out;
+        QVERIFY(d.feed("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab", out));
+        QVERIFY(!d.complete());
+        QVERIFY(!d.closeEndsResponse());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHttpResponse)
+#include "tst_httpresponse.moc"

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+#include "engine/streamstate.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QTest>
+
+using namespace ServeScope;
+
+class TestRecordBuilder final : public QObject {
+    Q_OBJECT
+
+private:
+    static QByteArray fixture(const QString &name)
+    {
+        QFile f(QStringLiteral(SERVESCOPE_TEST_DATA "/sse/") + name);
+        if (!f.open(QIODevice::ReadOnly))
+            qFatal("missing fixture");
+        return f.readAll();
+    }
+    static RequestRecord build(int status, const QByteArray &body, const StreamEnd &end = {},
+                               QByteArrayView secret = {})
+    {
+        StreamState s;
+        s.record.startNs = 1000;
+        s.record.httpStatus = status;
+        s.record.targetInputLen = 77;
+        // Two pieces, at different times, so event offsets are checked too.
+        s.onBody(QByteArrayView(body).first(body.size() / 2), 1500, {});
+        s.onBody(QByteArrayView(body).sliced(body.size() / 2), 2500, {});
+        s.record.endNs = 3000;
+        finalizeRecord(s, end, secret);
+        return s.record;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+
+    void outcomes_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("error");
+        QTest::addColumn<int>("prompt");
+        QTest::addColumn<int>("completion");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("estimated");
+        const int none = int(ErrorClass::None);
+        QTest::newRow("vllm chat") << 200 << fixture(QStringLiteral("vllm_chat.sse")) << none << 12 << 3
+                                   << QStringLiteral("Hello world\n\"content\":\"\"") << false;
+        QTest::newRow("completions") << 200 << fixture(QStringLiteral("vllm_completions.sse")) << none << 5 << 2
+                                     << QStringLiteral(" The end") << false;
+        QTest::newRow("reasoning") << 200 << fixture(QStringLiteral("reasoning.sse")) << none << 20 << 4
+                                   << QStringLiteral("Let me think.42") << false;
+        QTest::newRow("no usage: estimated") << 200 << fixture(QStringLiteral("gateway_early_role.sse")) << none << 77
+                                             << 2 << QStringLiteral("AB") << true;
+        QTest::newRow("error event 500") << 200 << fixture(QStringLiteral("error_event.sse"))
+                                         << int(ErrorClass::ServerError) << 77 << 1 << QStringLiteral("x") << true;
+        QTest::newRow("200 json error body") << 200 << fixture(QStringLiteral("plain_json_error.json"))
+                                             << int(ErrorClass::Protocol) << 77 << 0 << QString() << true;
+        QTest::newRow("no token event") << 200 << QByteArray("data: {\"choices\":[]}\n\ndata: [DONE]\n\n")
+                                        << int(ErrorClass::Protocol) << 77 << 0 << QString() << true;
+        QTest::newRow("malformed sse") << 200 << QByteArray("data: {not json\n\nxx\n\n") << int(ErrorClass::Protocol)
+                                       << 77 << 0 << QString() << true;
+        QTest::newRow("401") << 401 << QByteArray("{\"error\":{\"message\":\"bad key\"}}") << int(ErrorClass::Auth)
+                             << 77 << 0 << QString() << true;
+        QTest::newRow("403") << 403 << QByteArray() << int(ErrorClass::Auth) << 77 << 0 << QString() << true;
+        QTest::newRow("404") << 404 << fixture(QStringLiteral("plain_json_error.json")) << int(ErrorClass::NotFound)
+                             << 77 << 0 << QString() << true;
+        QTest::newRow("429") << 429 << QByteArray("slow down") << int(ErrorClass::RateLimited) << 77 << 0 << QString()
+                             << true;
+        QTest::newRow("503") << 503 << QByteArray() << int(ErrorClass::ServerError) << 77 << 0 << QString() << true;
+        QTest::newRow("400") << 400 << QByteArray() << int(ErrorClass::Protocol) << 77 << 0 << QString() << true;
+    }
+
+    void outcomes()
+    {
+        QFETCH(int, status);
+        QFETCH(QByteArray, body);
+        QFETCH(int, error);
+        QFETCH(int, prompt);
+        QFETCH(int, completion);
+        QFETCH(QString, text);
+        QFETCH(bool, estimated);
+        const RequestRecord r = build(status, body);
+        QCOMPARE(int(r.errorClass), error);
+        QCOMPARE(r.status, error == int(ErrorClass::None) ? RequestStatus::Ok : RequestStatus::Failed);
+        QCOMPARE(r.promptTokens, prompt);
+        QCOMPARE(r.completionTokens, completion);
+        QCOMPARE(r.generatedText, text);
+        QCOMPARE(r.outputEstimated, estimated);
+        QCOMPARE(r.eventNs.size(), r.eventKinds.size());
+        for (qint64 t : r.eventNs)
+            QVERIFY(t == 500 || t == 1500 || t == 2000);
+        if (error != int(ErrorClass::None))
+            QVERIFY(!r.errorText.isEmpty());
+    }
+
+    void messagesNameTheCause()
+    {
+        QVERIFY(build(200, fixture(QStringLiteral("plain_json_error.json"))).errorText.contains(QStringLiteral("does not exist")));
+        QVERIFY(build(401, "{\"error\":{\"message\":\"bad key\"}}").errorText.startsWith(QStringLiteral("HTTP 401: bad key")));
+    }
+
+    void secretIsScrubbed()
+    {
+        const RequestRecord r = build(401, "{\"error\":{\"message\":\"key sk-SECRET-123 rejected\"}}", {},
+                                      QByteArrayView("sk-SECRET-123"));
+        QVERIFY(!r.errorText.contains(QStringLiteral("SECRET")));
+        QVERIFY(r.errorText.contains(QStringLiteral("***")));
+    }
+
+    void transportErrorsWin_data()
+    {
+        QTest::addColumn<int>("error");
+        QTest::newRow("connect") << int(ErrorClass::Connect);
+        QTest::newRow("timeout idle") << int(ErrorClass::TimeoutIdle);
+        QTest::newRow("cancelled") << int(ErrorClass::Cancelled);
+    }
+
+    void transportErrorsWin()
+    {
+        QFETCH(int, error);
+        const RequestRecord r
+            = build(200, fixture(QStringLiteral("vllm_chat.sse")), StreamEnd { ErrorClass(error), QStringLiteral("x"), false });
+        QCOMPARE(int(r.errorClass), error);
+        QCOMPARE(r.status, ErrorClass(error) == ErrorClass::Cancelled ? RequestStatus::Cancelled : RequestStatus::Failed);
+        QCOMPARE(r.eventKinds.size(), 6); // what was measured stays
+    }
+
+    void truncatedStreamFails()
+    {
+        const QByteArray body = fixture(QStringLiteral("vllm_chat.sse")).left(300);
+        const RequestRecord r = build(200, body, StreamEnd { ErrorClass::None, QString(), true });
+        QCOMPARE(r.errorClass, ErrorClass::Protocol);
+        QVERIFY(r.errorText.contains(QStringLiteral("truncated")));
+    }
+
+    void timeouts()
+    {
+        Timeouts t;
+        t.connectS = 1;
+        t.firstTokenS = 2;
+        t.idleS = 0.5;
+        t.totalS = 10;
+        StreamState s;
+        s.record.startNs = 1'000'000'000;
+        QString text;
+        s.connectStartNs = s.record.startNs;
+        QCOMPARE(expiredTimeout(s, t, 2'100'000'000, &text), ErrorClass::TimeoutConnect);
+        s.connectStartNs = 0;
+        QCOMPARE(expiredTimeout(s, t, 2'100'000'000, &text), ErrorClass::None);
+        QCOMPARE(expiredTimeout(s, t, 3'100'000'000, &text), ErrorClass::TimeoutFirstToken);
+        s.sawToken = true;
+        s.lastEventNs = 3'000'000'000;
+        QCOMPARE(expiredTimeout(s, t, 3'400'000'000, &text), ErrorClass::None);
+        QCOMPARE(expiredTimeout(s, t, 3'600'000'000, &text), ErrorClass::TimeoutIdle);
+        s.lastEventNs = 11'000'000'000;
+        QCOMPARE(expiredTimeout(s, t, 11'100'000'000, &text), ErrorClass::TimeoutTotal);
+        QVERIFY(text.contains(QStringLiteral("total")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRecordBuilder)
+#include "tst_recordbuilder.moc"

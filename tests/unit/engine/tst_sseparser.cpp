@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+#include "engine/sseparser.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QTest>
+
+using namespace ServeScope;
+
+using KindList = QVector<EventKind>;
+Q_DECLARE_METATYPE(KindList)
+
+class TestSseParser final : public QObject {
+    Q_OBJECT
+
+private:
+    static QByteArray fixture(const QString &name)
+    {
+        QFile f(QStringLiteral(SERVESCOPE_TEST_DATA "/sse/") + name);
+        if (!f.open(QIODevice::ReadOnly))
+            qFatal("missing fixture");
+        return f.readAll();
+    }
+    static QVector<SseEvent> parseWhole(const QByteArray &bytes)
+    {
+        SseParser p;
+        QVector<SseEvent> out = p.feed(bytes);
+        p.finish(out);
+        return out;
+    }
+    static KindList kinds(const QVector<SseEvent> &events)
+    {
+        KindList k;
+        for (const SseEvent &e : events)
+            k.append(e.kind);
+        return k;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+
+    void fixtures_data()
+    {
+        using K = EventKind;
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<KindList>("expected");
+        QTest::newRow("vllm chat") << QStringLiteral("vllm_chat.sse")
+                                   << KindList { K::Content, K::Content, K::Content, K::FinishOnly, K::Usage, K::Done };
+        QTest::newRow("vllm chat crlf") << QStringLiteral("vllm_chat_crlf.sse")
+                                        << KindList { K::Content, K::Content, K::Content, K::FinishOnly, K::Usage,
+                                                      K::Done };
+        QTest::newRow("vllm completions")
+            << QStringLiteral("vllm_completions.sse") << KindList { K::Content, K::Content, K::Usage, K::Done };
+        QTest::newRow("vllm completions cr")
+            << QStringLiteral("vllm_completions_cr.sse") << KindList { K::Content, K::Content, K::Usage, K::Done };
+        QTest::newRow("sglang chat") << QStringLiteral("sglang_chat.sse")
+                                     << KindList { K::Content, K::Content, K::FinishOnly, K::Usage, K::Done };
+        QTest::newRow("gateway early role") << QStringLiteral("gateway_early_role.sse")
+                                            << KindList { K::RoleOnly, K::Content, K::Content, K::FinishOnly, K::Done };
+        QTest::newRow("reasoning") << QStringLiteral("reasoning.sse")
+                                   << KindList { K::RoleOnly, K::Reasoning, K::Reasoning, K::Content, K::Usage,
+                                                 K::Done };
+        QTest::newRow("tool call") << QStringLiteral("tool_call.sse")
+                                   << KindList { K::RoleOnly, K::ToolCall, K::ToolCall, K::FinishOnly, K::Done };
+        QTest::newRow("error event") << QStringLiteral("error_event.sse")
+                                     << KindList { K::Content, K::Error, K::Error, K::Done };
+        QTest::newRow("no space, multi-line, comments")
+            << QStringLiteral("nospace_multiline_comments.sse")
+            << KindList { K::Comment, K::Comment, K::Content, K::Content, K::Comment, K::Usage, K::Done };
+        QTest::newRow("mixed endings") << QStringLiteral("mixed_endings.sse")
+                                       << KindList { K::Comment, K::Content, K::Comment, K::Content, K::Done };
+    }
+
+    void fixtures()
+    {
+        QFETCH(QString, file);
+        QFETCH(KindList, expected);
+        const QByteArray bytes = fixture(file);
+        const QVector<SseEvent> whole = parseWhole(bytes);
+        QCOMPARE(kinds(whole), expected);
+
+        // Every split point gives the same events as one feed.
+        for (qsizetype cut = 0; cut <= bytes.size(); ++cut) {
+            SseParser p;
+            QVector<SseEvent> out = p.feed(QByteArrayView(bytes).first(cut));
+            p.feed(QByteArrayView(bytes).sliced(cut), out);
+            p.finish(out);
+            if (out != whole)
+                QFAIL(qPrintable(QStringLiteral("split at %1 differs").arg(cut)));
+        }
+        // Two cuts (three pieces) at a stride, so CRs and LFs land on both sides of boundaries.
+        for (qsizetype a = 0; a <= bytes.size(); a += 7) {
+            for (qsizetype b = a; b <= bytes.size(); b += 3) {
+                SseParser p;
+                QVector<SseEvent> out = p.feed(QByteArrayView(bytes).first(a));
+                p.feed(QByteArrayView(bytes).sliced(a, b - a), out);
+                p.feed(QByteArrayView(bytes).sliced(b), out);
+                p.finish(out);
+                if (out != whole)
+                    QFAIL(qPrintable(QStringLiteral("split at %1/%2 differs").arg(a).arg(b)));
+            }
+        }
+        // One byte at a time.
+        SseParser p;
+        QVector<SseEvent> out;
+        for (char c : bytes)
+            p.feed(QByteArrayView(&c, 1), out);
+        p.finish(out);
+        QCOMPARE(out, whole);
+        QVERIFY(!p.hasPending());
+    }
+
+    void payloads()
+    {
+        const QVector<SseEvent> ev = parseWhole(fixture(QStringLiteral("nospace_multiline_comments.sse")));
+        QCOMPARE(ev.size(), 7);
+        QCOMPARE(ev[0].data, QByteArray("keep-alive comment"));
+        QCOMPARE(ev[1].data, QByteArray("no-space comment"));
+        QCOMPARE(ev[2].data, QByteArray(R"({"id":"n","choices":[{"index":0,"text":"a","finish_reason":null}]})"));
+        QCOMPARE(ev[3].data, QByteArray("{\"id\":\"n\",\"choices\":[{\"index\":0,\n\"text\":\"b\",\"finish_reason\":null}]}"));
+        QCOMPARE(ev[4].data, QByteArray("t=123456789"));
+        QCOMPARE(ev[6].data, QByteArray("[DONE]"));
+        const QVector<SseEvent> err = parseWhole(fixture(QStringLiteral("error_event.sse")));
+        QCOMPARE(err[2].data, QByteArray("upstream disconnected"));
+    }
+
+    void unterminatedEventIsFlushedAtFinish()
+    {
+        SseParser p;
+        QVector<SseEvent> out = p.feed("data: [DONE]");
+        QVERIFY(out.isEmpty());
+        QVERIFY(p.hasPending());
+        p.finish(out);
+        QCOMPARE(out.size(), 1);
+        QCOMPARE(out[0].kind, EventKind::Done);
+    }
+
+    void classify_data()
+    {
+        QTest::addColumn<QByteArray>("data");
+        QTest::addColumn<EventKind>("kind");
+        QTest::newRow("done padded") << QByteArray(" [DONE] ") << EventKind::Done;
+        QTest::newRow("not json") << QByteArray("hello") << EventKind::Other;
+        QTest::newRow("empty choices no usage") << QByteArray(R"({"choices":[]})") << EventKind::Other;
+        QTest::newRow("empty choices usage null") << QByteArray(R"({"choices":[ ],"usage":null})") << EventKind::Other;
+        QTest::newRow("usage no choices") << QByteArray(R"({"usage":{"prompt_tokens":1}})") << EventKind::Usage;
+        QTest::newRow("openai error") << QByteArray(R"({"error":{"message":"x"}})") << EventKind::Error;
+        QTest::newRow("vllm error object") << QByteArray(R"({"object":"error","message":"m","code":400})")
+                                           << EventKind::Error;
+        QTest::newRow("role only") << QByteArray(R"({"choices":[{"delta":{"role":"assistant"}}]})")
+                                   << EventKind::RoleOnly;
+        QTest::newRow("empty delta") << QByteArray(R"({"choices":[{"delta":{}}]})") << EventKind::RoleOnly;
+        QTest::newRow("spaces") << QByteArray(R"({ "choices" : [ { "delta" : { "content" : "x" } } ] })")
+                                << EventKind::Content;
+        QTest::newRow("escaped key in text is text")
+            << QByteArray(R"({"choices":[{"delta":{"content":"\"role\":\"x\""}}]})") << EventKind::Content;
+        QTest::newRow("reasoning field") << QByteArray(R"({"choices":[{"delta":{"reasoning":"hm"}}]})")
+                                         << EventKind::Reasoning;
+        QTest::newRow("finish only") << QByteArray(R"({"choices":[{"delta":{"content":null},"finish_reason":"stop"}]})")
+                                     << EventKind::FinishOnly;
+    }
+
+    void classify()
+    {
+        QFETCH(QByteArray, data);
+        QFETCH(EventKind, kind);
+        QCOMPARE(classifySseData(data), kind);
+    }
+
+    void jsonErrorBody()
+    {
+        QVERIFY(looksLikeJsonError(fixture(QStringLiteral("plain_json_error.json"))));
+        QVERIFY(looksLikeJsonError(R"(  {"error":{"message":"bad key"}})"));
+        QVERIFY(!looksLikeJsonError(fixture(QStringLiteral("vllm_chat.sse"))));
+        QVERIFY(!looksLikeJsonError(R"({"choices":[]})"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSseParser)
+#include "tst_sseparser.moc"
