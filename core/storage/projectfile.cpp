@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// Creating and verifying project files: the part of ProjectStore that decides whether a file may
+// be touched at all. Nothing here writes to an existing file.
+#include "projectstore.h"
+#include "schema.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QtEndian>
+#include <QUrl>
+
+#include <atomic>
+
+namespace ServeScope {
+
+namespace {
+
+std::atomic<int> s_checkCounter { 0 };
+
+bool refuse(QString *error, const QString &path, const QString &why)
+{
+    *error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), why);
+    return false;
+}
+
+QString notOurs()
+{
+    return QStringLiteral("not a ServeScope project");
+}
+
+// Reads the 100-byte SQLite header directly, so a foreign or newer file is refused before SQLite
+// opens it. Returns false with *error when the file must be refused. A file whose header still
+// lives in its -wal file (created, then killed before a checkpoint) is left to SQLite to decide.
+bool checkRawHeader(const QString &path, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return refuse(error, path, QStringLiteral("cannot be read (%1)").arg(f.errorString()));
+    const QByteArray header = f.read(100);
+    const bool hasWal = QFileInfo::exists(path + QStringLiteral("-wal"));
+    if (header.isEmpty() && hasWal)
+        return true;
+    if (header.isEmpty())
+        return refuse(error, path, QStringLiteral("is empty; ") % notOurs());
+    if (header.size() < 100 || !header.startsWith(QByteArrayView("SQLite format 3\0", 16)))
+        return refuse(error, path, notOurs() % QStringLiteral(" (not an SQLite database)"));
+    const auto *bytes = reinterpret_cast<const uchar *>(header.constData());
+    const quint32 userVersion = qFromBigEndian<quint32>(bytes + 60);
+    const quint32 applicationId = qFromBigEndian<quint32>(bytes + 68);
+    if (applicationId != Schema::ApplicationId && (applicationId != 0 || !hasWal)) {
+        return refuse(error, path,
+            notOurs()
+                % QStringLiteral(" (SQLite database with application id 0x%1)")
+                      .arg(applicationId, 8, 16, QLatin1Char('0')));
+    }
+    if (applicationId == Schema::ApplicationId && userVersion > quint32(Schema::Version)) {
+        return refuse(error, path,
+            QStringLiteral("was written by a newer ServeScope (schema %1; this version reads up to %2)")
+                .arg(userVersion)
+                .arg(Schema::Version));
+    }
+    return true;
+}
+
+bool checkOpenConnection(QSqlDatabase &db, const QString &path, ProjectStore::Check check, QString *error)
+{
+    const qint64 applicationId = Schema::pragmaValue(db, QStringLiteral("application_id"));
+    if (applicationId < 0)
+        return refuse(error, path, QStringLiteral("is corrupt or not a database (%1)").arg(db.lastError().text()));
+    if (quint32(applicationId) != Schema::ApplicationId)
+        return refuse(error, path, notOurs());
+    const qint64 version = Schema::pragmaValue(db, QStringLiteral("user_version"));
+    if (version > Schema::Version) {
+        return refuse(error, path,
+            QStringLiteral("was written by a newer ServeScope (schema %1; this version reads up to %2)")
+                .arg(version)
+                .arg(Schema::Version));
+    }
+    if (version < 1)
+        return refuse(error, path, QStringLiteral("has no ServeScope schema"));
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN"
+                               " ('experiments','runs','variants','point_repeats','requests','request_events')"))
+        || !q.next() || q.value(0).toInt() != 6)
+        return refuse(error, path, QStringLiteral("is corrupt (tables missing)"));
+    if (check == ProjectStore::Check::Full) {
+        if (!q.exec(QStringLiteral("PRAGMA quick_check")) || !q.next())
+            return refuse(error, path, QStringLiteral("is corrupt (%1)").arg(q.lastError().text()));
+        if (q.value(0).toString() != QLatin1String("ok"))
+            return refuse(error, path, QStringLiteral("is corrupt (%1)").arg(q.value(0).toString()));
+    }
+    return true;
+}
+
+} // namespace
+
+bool ProjectStore::create(const QString &path, QString *error)
+{
+    if (QFileInfo::exists(path))
+        return refuse(error, path, QStringLiteral("already exists"));
+    const QString name = QStringLiteral("servescope-create-%1").arg(s_checkCounter++);
+    bool ok = false;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        if (!db.open()) {
+            refuse(error, path, QStringLiteral("cannot be created (%1)").arg(db.lastError().text()));
+        } else {
+            QSqlQuery q(db);
+            // WAL must be chosen outside a transaction, before the first migration.
+            if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL"))) {
+                refuse(error, path, QStringLiteral("cannot enable WAL (%1)").arg(q.lastError().text()));
+            } else {
+                q.finish(); // an unfinished statement would make the migration's commit fail
+                ok = Schema::migrate(db, error);
+            }
+            q = QSqlQuery();
+            db.close();
+        }
+    }
+    QSqlDatabase::removeDatabase(name);
+    return ok;
+}
+
+bool ProjectStore::verify(const QString &path, Check check, QString *error)
+{
+    ProjectStore store;
+    if (store.open(path, check, Follow::Snapshot))
+        return true;
+    *error = store.errorString();
+    return false;
+}
+
+// Opens a read-only connection. Without a -wal file the file is opened immutable, so SQLite
+// creates no -wal/-shm files beside it (a refused file keeps its directory as it was).
+static bool openReadOnly(QSqlDatabase &db, const QString &path, bool immutable, QString *error)
+{
+    if (immutable) {
+        db.setDatabaseName(QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath()).toString(QUrl::FullyEncoded)
+            + QStringLiteral("?immutable=1"));
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI"));
+    } else {
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+    }
+    if (db.open())
+        return true;
+    return refuse(error, path, QStringLiteral("cannot be opened (%1)").arg(db.lastError().text()));
+}
+
+bool ProjectStore::open(const QString &path, Check check, Follow follow)
+{
+    close();
+    m_error.clear();
+    const QFileInfo info(path);
+    if (!info.exists())
+        return fail(QStringLiteral("%1: no such file").arg(QDir::toNativeSeparators(path)));
+    if (!info.isFile())
+        return fail(QStringLiteral("%1: not a file").arg(QDir::toNativeSeparators(path)));
+    QString why;
+    if (!checkRawHeader(path, &why))
+        return fail(why);
+    const bool hasWal = QFileInfo::exists(path + QStringLiteral("-wal"));
+    if (!hasWal && follow == Follow::Live) {
+        // Check through an immutable connection first: nothing may appear beside a refused file.
+        const QString name = QStringLiteral("servescope-check-%1").arg(s_checkCounter++);
+        bool ok = false;
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+            ok = openReadOnly(db, path, true, &why) && checkOpenConnection(db, path, check, &why);
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(name);
+        if (!ok)
+            return fail(why);
+        check = Check::None;
+    }
+    m_connection = QStringLiteral("servescope-read-%1").arg(s_checkCounter++);
+    m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+    if (!openReadOnly(m_db, path, !hasWal && follow == Follow::Snapshot, &why)
+        || (check != Check::None && !checkOpenConnection(m_db, path, check, &why))) {
+        close();
+        return fail(why);
+    }
+    m_schemaVersion = int(Schema::pragmaValue(m_db, QStringLiteral("user_version")));
+    m_path = path;
+    return true;
+}
+
+} // namespace ServeScope

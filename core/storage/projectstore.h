@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/records.h"
+#include "storetypes.h"
+
+#include <QSqlDatabase>
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+namespace ServeScope {
+
+/// Read-only access to a project file (`*.servescope`) for listings, charts and exports.
+/// One instance is one connection and must be used on the thread that opened it (the query
+/// thread). All writes go through StoreWriter.
+class ProjectStore final {
+public:
+    /// How much of an existing file is checked before it is used.
+    enum class Check {
+        Header, ///< SQLite magic, application id, schema version, expected tables (constant time)
+        Full, ///< Header plus `PRAGMA quick_check` (reads every page)
+        None, ///< internal: already checked
+    };
+    /// Whether the connection sees commits made after open().
+    enum class Follow {
+        Live, ///< sees later commits (GUI query thread); may leave -wal/-shm files beside the project
+        Snapshot, ///< when no writer is active, opens the file immutable: nothing is created beside it
+    };
+
+    ProjectStore();
+    ~ProjectStore();
+    ProjectStore(const ProjectStore &) = delete;
+    ProjectStore &operator=(const ProjectStore &) = delete;
+
+    /// Creates a new project file at the current schema; refuses a path that exists.
+    static bool create(const QString &path, QString *error);
+
+    /// Checks an existing file without writing to it: the raw header is read first, then the
+    /// file is opened with QSQLITE_OPEN_READONLY. Refuses a missing, foreign (not SQLite or
+    /// another application id), corrupt or newer-schema file with a message naming the file.
+    static bool verify(const QString &path, Check check, QString *error);
+
+    /// Verifies the file and keeps a read-only connection for the queries below.
+    bool open(const QString &path, Check check = Check::Full, Follow follow = Follow::Live);
+    void close();
+    bool isOpen() const;
+    QString path() const { return m_path; }
+    /// The reason the last call failed.
+    QString errorString() const { return m_error; }
+    /// Schema version of the open file.
+    int schemaVersion() const { return m_schemaVersion; }
+
+    /// Every run, oldest first, with aggregates from `runs` and `point_repeats` (never requests).
+    bool listRuns(QVector<RunListing> *out);
+    /// One run with its JSON columns; nullopt when missing (errorString() says so).
+    std::optional<RunRow> run(qint64 id);
+    /// A run id from a numeric id or a unique name; 0 when none or ambiguous (errorString()).
+    qint64 resolveRun(const QString &idOrName);
+    /// Every stored (variant, point, repeat) summary of a run, by variant order, point, repeat.
+    bool pointSummaries(qint64 runId, QVector<PointSummary> *out);
+    /// A run's requests by variant order, point, repeat, index, with decoded events.
+    bool requests(qint64 runId, const RequestFilter &filter, QVector<RequestRecord> *out);
+    bool experiments(QVector<ExperimentRow> *out);
+    bool serverMetricSamples(qint64 runId, QVector<ServerMetricSample> *out);
+    bool serverLogs(qint64 runId, QVector<ServerLogLine> *out);
+    std::optional<PromptRow> prompt(const QByteArray &hash);
+
+private:
+    bool fail(const QString &message);
+
+    QString m_connection;
+    QSqlDatabase m_db;
+    QString m_path;
+    QString m_error;
+    int m_schemaVersion = 0;
+};
+
+} // namespace ServeScope

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: MIT
+#include "rowcodec.h"
+
+#include "eventblob.h"
+#include "schema.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QVariant>
+
+namespace ServeScope {
+
+namespace {
+
+constexpr int RequestColumnCount = 28;
+
+QVariant nullableNs(qint64 ns)
+{
+    return ns < 0 ? QVariant(QMetaType::fromType<qint64>()) : QVariant(ns);
+}
+
+QVariant nullableText(const QString &s)
+{
+    return s.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(s);
+}
+
+QString placeholders(int n)
+{
+    QString s;
+    s.reserve(n * 2);
+    for (int i = 0; i < n; ++i)
+        s += i ? QLatin1String(",?") : QLatin1String("?");
+    return s;
+}
+
+Distribution *distributionOf(PointSummary &s, int metric)
+{
+    Distribution *all[] = { &s.ttft, &s.ttfc, &s.tpot, &s.itl, &s.citl, &s.e2el };
+    return all[metric];
+}
+
+} // namespace
+
+qint64 RowCodec::firstTokenNs(const RequestRecord &r)
+{
+    for (qsizetype i = 0; i < r.eventKinds.size() && i < r.eventNs.size(); ++i) {
+        if (isTokenEvent(r.eventKinds[i]))
+            return r.startNs + r.eventNs[i];
+    }
+    return -1;
+}
+
+qint64 RowCodec::firstContentNs(const RequestRecord &r)
+{
+    for (qsizetype i = 0; i < r.eventKinds.size() && i < r.eventNs.size(); ++i) {
+        if (isContentEvent(r.eventKinds[i]))
+            return r.startNs + r.eventNs[i];
+    }
+    return -1;
+}
+
+QString RowCodec::insertRequestSql()
+{
+    return QStringLiteral("INSERT INTO requests (run_id, variant_id, point, repeat, idx, warmup, slot,"
+                          " scheduled_ns, slot_ns, start_ns, end_ns, connect_ns, tls_ns, first_token_ns,"
+                          " first_content_ns, http_status, status, error_class, error_text, prompt_tokens,"
+                          " completion_tokens, output_estimated, target_input_len, target_output_len, protocol,"
+                          " prompt_hash, generated_text, id) VALUES (")
+        % placeholders(RequestColumnCount) % QLatin1Char(')');
+}
+
+void RowCodec::bindRequest(QSqlQuery &q, const RequestRecord &r, qint64 variantId, qint64 id)
+{
+    int i = 0;
+    q.bindValue(i++, r.runId);
+    q.bindValue(i++, variantId);
+    q.bindValue(i++, r.point);
+    q.bindValue(i++, r.repeat);
+    q.bindValue(i++, r.index);
+    q.bindValue(i++, int(r.warmup));
+    q.bindValue(i++, r.slot);
+    q.bindValue(i++, r.scheduledNs);
+    q.bindValue(i++, r.slotNs);
+    q.bindValue(i++, r.startNs);
+    q.bindValue(i++, r.endNs);
+    q.bindValue(i++, r.connectNs);
+    q.bindValue(i++, r.tlsNs);
+    q.bindValue(i++, nullableNs(firstTokenNs(r)));
+    q.bindValue(i++, nullableNs(firstContentNs(r)));
+    q.bindValue(i++, r.httpStatus);
+    q.bindValue(i++, int(r.status));
+    q.bindValue(i++, errorClassCode(r.errorClass));
+    q.bindValue(i++, nullableText(r.errorText));
+    q.bindValue(i++, r.promptTokens);
+    q.bindValue(i++, r.completionTokens);
+    q.bindValue(i++, int(r.outputEstimated));
+    q.bindValue(i++, r.targetInputLen);
+    q.bindValue(i++, r.targetOutputLen);
+    q.bindValue(i++, nullableText(r.protocol));
+    q.bindValue(i++, r.promptHash.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(r.promptHash));
+    q.bindValue(i++, nullableText(r.generatedText));
+    q.bindValue(i++, id);
+}
+
+QString RowCodec::requestColumns()
+{
+    return QStringLiteral("r.id, v.name, r.point, r.repeat, r.idx, r.warmup, r.slot, r.scheduled_ns, r.slot_ns,"
+                          " r.start_ns, r.end_ns, r.connect_ns, r.tls_ns, r.http_status, r.status, r.error_class,"
+                          " r.error_text, r.prompt_tokens, r.completion_tokens, r.output_estimated,"
+                          " r.target_input_len, r.target_output_len, r.protocol, r.prompt_hash, r.generated_text,"
+                          " e.blob");
+}
+
+bool RowCodec::readRequest(const QSqlQuery &q, qint64 runId, bool withEvents, RequestRecord *r, QString *error)
+{
+    int i = 1;
+    r->runId = runId;
+    r->variant = q.value(i++).toString();
+    r->point = q.value(i++).toInt();
+    r->repeat = q.value(i++).toInt();
+    r->index = q.value(i++).toInt();
+    r->warmup = q.value(i++).toInt() != 0;
+    r->slot = q.value(i++).toInt();
+    r->scheduledNs = q.value(i++).toLongLong();
+    r->slotNs = q.value(i++).toLongLong();
+    r->startNs = q.value(i++).toLongLong();
+    r->endNs = q.value(i++).toLongLong();
+    r->connectNs = q.value(i++).toLongLong();
+    r->tlsNs = q.value(i++).toLongLong();
+    r->httpStatus = q.value(i++).toInt();
+    r->status = RequestStatus(q.value(i++).toInt());
+    r->errorClass = errorClassFromCode(q.value(i++).toString());
+    r->errorText = q.value(i++).toString();
+    r->promptTokens = q.value(i++).toInt();
+    r->completionTokens = q.value(i++).toInt();
+    r->outputEstimated = q.value(i++).toInt() != 0;
+    r->targetInputLen = q.value(i++).toInt();
+    r->targetOutputLen = q.value(i++).toInt();
+    r->protocol = q.value(i++).toString();
+    r->promptHash = q.value(i++).toByteArray();
+    r->generatedText = q.value(i++).toString();
+    r->eventNs.clear();
+    r->eventKinds.clear();
+    const QVariant blob = q.value(i++);
+    if (!withEvents || blob.isNull())
+        return true;
+    const QByteArray bytes = blob.toByteArray();
+    if (!EventBlob::decode(bytes, &r->eventNs, &r->eventKinds, error)) {
+        *error = QStringLiteral("request %1: %2").arg(q.value(0).toLongLong()).arg(*error);
+        return false;
+    }
+    return true;
+}
+
+static QStringList summaryScalarColumns()
+{
+    return { QStringLiteral("label"), QStringLiteral("mode"), QStringLiteral("concurrency"),
+        QStringLiteral("request_rate"), QStringLiteral("input_len"), QStringLiteral("output_len"),
+        QStringLiteral("completed"), QStringLiteral("failed"), QStringLiteral("cancelled"), QStringLiteral("warmup"),
+        QStringLiteral("discarded"), QStringLiteral("duration"), QStringLiteral("total_input_tokens"),
+        QStringLiteral("total_output_tokens"), QStringLiteral("request_throughput"),
+        QStringLiteral("output_throughput"), QStringLiteral("total_token_throughput"),
+        QStringLiteral("request_goodput"), QStringLiteral("max_concurrent_requests"),
+        QStringLiteral("average_concurrency"), QStringLiteral("max_output_tokens_per_s"),
+        QStringLiteral("success_rate") };
+}
+
+static QStringList summaryDistColumns()
+{
+    QStringList cols;
+    for (const QString &m : Schema::distributionMetrics()) {
+        for (const QString &s : Schema::distributionStats())
+            cols << m % QLatin1Char('_') % s;
+    }
+    return cols;
+}
+
+QString RowCodec::insertSummarySql()
+{
+    const QStringList cols = QStringList { QStringLiteral("run_id"), QStringLiteral("variant_id"),
+        QStringLiteral("point"), QStringLiteral("repeat") }
+        + summaryScalarColumns() + summaryDistColumns()
+        + QStringList { QStringLiteral("extra_percentiles"), QStringLiteral("derivation_version"),
+              QStringLiteral("definitions") };
+    return QStringLiteral("INSERT OR REPLACE INTO point_repeats (") % cols.join(QLatin1Char(','))
+        % QStringLiteral(") VALUES (") % placeholders(int(cols.size())) % QLatin1Char(')');
+}
+
+void RowCodec::bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId)
+{
+    const QVariantList scalars = { s.label, s.mode, s.concurrency, s.requestRate, s.inputLen, s.outputLen, s.completed,
+        s.failed, s.cancelled, s.warmup, s.discarded, s.duration, s.totalInputTokens, s.totalOutputTokens,
+        s.requestThroughput, s.outputThroughput, s.totalTokenThroughput, s.requestGoodput, s.maxConcurrentRequests,
+        s.averageConcurrency, s.maxOutputTokensPerS, s.successRate };
+    int i = 0;
+    q.bindValue(i++, s.runId);
+    q.bindValue(i++, variantId);
+    q.bindValue(i++, s.point);
+    q.bindValue(i++, s.repeat);
+    for (const QVariant &v : scalars)
+        q.bindValue(i++, v);
+    PointSummary copy = s;
+    QJsonObject extra;
+    for (int m = 0; m < Schema::distributionMetrics().size(); ++m) {
+        const Distribution &d = *distributionOf(copy, m);
+        for (double v : { double(d.count), d.mean, d.median, d.std, d.p1, d.p10, d.p25, d.p50, d.p75, d.p90, d.p99 })
+            q.bindValue(i++, v);
+        if (d.extra.isEmpty())
+            continue;
+        QJsonArray pairs;
+        for (const auto &[p, v] : d.extra)
+            pairs.append(QJsonArray { p, v });
+        extra.insert(Schema::distributionMetrics().at(m), pairs);
+    }
+    q.bindValue(i++, QString::fromUtf8(QJsonDocument(extra).toJson(QJsonDocument::Compact)));
+    q.bindValue(i++, s.derivationVersion);
+    q.bindValue(i++, s.definitions);
+}
+
+QString RowCodec::summaryColumns()
+{
+    QStringList cols = { QStringLiteral("v.name"), QStringLiteral("p.run_id"), QStringLiteral("p.point"),
+        QStringLiteral("p.repeat") };
+    for (const QString &c : summaryScalarColumns() + summaryDistColumns())
+        cols << QStringLiteral("p.") % c;
+    cols << QStringLiteral("p.extra_percentiles") << QStringLiteral("p.derivation_version")
+         << QStringLiteral("p.definitions");
+    return cols.join(QLatin1Char(','));
+}
+
+void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
+{
+    int i = 0;
+    s->variant = q.value(i++).toString();
+    s->runId = q.value(i++).toLongLong();
+    s->point = q.value(i++).toInt();
+    s->repeat = q.value(i++).toInt();
+    s->label = q.value(i++).toString();
+    s->mode = q.value(i++).toString();
+    s->concurrency = q.value(i++).toInt();
+    s->requestRate = q.value(i++).toDouble();
+    s->inputLen = q.value(i++).toInt();
+    s->outputLen = q.value(i++).toInt();
+    for (int *f : { &s->completed, &s->failed, &s->cancelled, &s->warmup, &s->discarded })
+        *f = q.value(i++).toInt();
+    s->duration = q.value(i++).toDouble();
+    s->totalInputTokens = q.value(i++).toLongLong();
+    s->totalOutputTokens = q.value(i++).toLongLong();
+    for (double *f : { &s->requestThroughput, &s->outputThroughput, &s->totalTokenThroughput, &s->requestGoodput })
+        *f = q.value(i++).toDouble();
+    s->maxConcurrentRequests = q.value(i++).toInt();
+    for (double *f : { &s->averageConcurrency, &s->maxOutputTokensPerS, &s->successRate })
+        *f = q.value(i++).toDouble();
+    for (int m = 0; m < Schema::distributionMetrics().size(); ++m) {
+        Distribution &d = *distributionOf(*s, m);
+        d.count = q.value(i++).toInt();
+        for (double *f : { &d.mean, &d.median, &d.std, &d.p1, &d.p10, &d.p25, &d.p50, &d.p75, &d.p90, &d.p99 })
+            *f = q.value(i++).toDouble();
+        d.extra.clear();
+    }
+    const QJsonObject extra = QJsonDocument::fromJson(q.value(i++).toString().toUtf8()).object();
+    for (int m = 0; m < Schema::distributionMetrics().size(); ++m) {
+        const QJsonArray pairs = extra.value(Schema::distributionMetrics().at(m)).toArray();
+        for (const QJsonValue &pair : pairs)
+            distributionOf(*s, m)->extra.append({ pair.toArray().at(0).toDouble(), pair.toArray().at(1).toDouble() });
+    }
+    s->derivationVersion = q.value(i++).toInt();
+    s->definitions = q.value(i++).toString();
+}
+
+} // namespace ServeScope

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/records.h"
+
+#include <QSqlQuery>
+#include <QString>
+
+namespace ServeScope {
+
+/// Maps RequestRecord and PointSummary to and from rows of `requests`, `request_events` and
+/// `point_repeats`. Kept apart from the connections so the writer and the readers agree on columns.
+class RowCodec final {
+public:
+    /// INSERT INTO requests with positional placeholders, in bindRequest() order.
+    static QString insertRequestSql();
+    /// `id` is the row id the writer assigned (it also keys the event blob).
+    static void bindRequest(QSqlQuery &q, const RequestRecord &r, qint64 variantId, qint64 id);
+
+    /// Columns a select must return, in readRequest() order; `r` aliases requests, `v` variants,
+    /// `e` request_events (blob may be NULL).
+    static QString requestColumns();
+    /// Fills a record from the current row; false and *error when the event blob is invalid.
+    static bool readRequest(const QSqlQuery &q, qint64 runId, bool withEvents, RequestRecord *r, QString *error);
+
+    /// INSERT OR REPLACE INTO point_repeats, in bindSummary() order.
+    static QString insertSummarySql();
+    static void bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId);
+    /// Columns in readSummary() order; `p` aliases point_repeats, `v` variants.
+    static QString summaryColumns();
+    static void readSummary(const QSqlQuery &q, PointSummary *s);
+
+    /// The first token event's and first content event's absolute times, or -1.
+    static qint64 firstTokenNs(const RequestRecord &r);
+    static qint64 firstContentNs(const RequestRecord &r);
+};
+
+} // namespace ServeScope

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+#include "schema.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+
+namespace ServeScope {
+
+const QStringList &Schema::distributionMetrics()
+{
+    static const QStringList m = { QStringLiteral("ttft"), QStringLiteral("ttfc"), QStringLiteral("tpot"),
+        QStringLiteral("itl"), QStringLiteral("citl"), QStringLiteral("e2el") };
+    return m;
+}
+
+const QStringList &Schema::distributionStats()
+{
+    static const QStringList s = { QStringLiteral("count"), QStringLiteral("mean"), QStringLiteral("median"),
+        QStringLiteral("std"), QStringLiteral("p1"), QStringLiteral("p10"), QStringLiteral("p25"),
+        QStringLiteral("p50"), QStringLiteral("p75"), QStringLiteral("p90"), QStringLiteral("p99") };
+    return s;
+}
+
+static QString pointRepeatsTable()
+{
+    QString dist;
+    for (const QString &m : Schema::distributionMetrics()) {
+        for (const QString &s : Schema::distributionStats())
+            dist += QStringLiteral("  ") % m % QLatin1Char('_') % s
+                % (s == QLatin1String("count") ? QLatin1String(" INTEGER NOT NULL,\n") : QLatin1String(" REAL,\n"));
+    }
+    return QStringLiteral("CREATE TABLE point_repeats (\n"
+                          "  id INTEGER PRIMARY KEY,\n"
+                          "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+                          "  variant_id INTEGER NOT NULL REFERENCES variants(id),\n"
+                          "  point INTEGER NOT NULL, repeat INTEGER NOT NULL,\n"
+                          "  label TEXT NOT NULL, mode TEXT NOT NULL, concurrency INTEGER NOT NULL,\n"
+                          "  request_rate REAL, input_len INTEGER NOT NULL, output_len INTEGER NOT NULL,\n"
+                          "  completed INTEGER NOT NULL, failed INTEGER NOT NULL, cancelled INTEGER NOT NULL,\n"
+                          "  warmup INTEGER NOT NULL, discarded INTEGER NOT NULL, duration REAL,\n"
+                          "  total_input_tokens INTEGER NOT NULL, total_output_tokens INTEGER NOT NULL,\n"
+                          "  request_throughput REAL, output_throughput REAL, total_token_throughput REAL,\n"
+                          "  request_goodput REAL, max_concurrent_requests INTEGER NOT NULL,\n"
+                          "  average_concurrency REAL, max_output_tokens_per_s REAL, success_rate REAL,\n")
+        % dist
+        % QStringLiteral("  extra_percentiles TEXT NOT NULL DEFAULT '{}',\n"
+                         "  derivation_version INTEGER NOT NULL, definitions TEXT NOT NULL,\n"
+                         "  UNIQUE (run_id, variant_id, point, repeat)\n)");
+}
+
+static QStringList version1()
+{
+    return {
+        QStringLiteral("CREATE TABLE experiments (id INTEGER PRIMARY KEY, name TEXT NOT NULL, json TEXT NOT NULL,"
+                       " created TEXT NOT NULL)"),
+        QStringLiteral("CREATE TABLE runs (id INTEGER PRIMARY KEY,"
+                       " experiment_id INTEGER REFERENCES experiments(id) ON DELETE SET NULL,"
+                       " name TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN"
+                       " ('running','finished','cancelled','failed')),"
+                       " started TEXT NOT NULL, finished TEXT, resolved_config TEXT NOT NULL,"
+                       " definitions TEXT NOT NULL, points INTEGER NOT NULL, client_host TEXT NOT NULL,"
+                       " env_snapshot TEXT NOT NULL, requests INTEGER NOT NULL DEFAULT 0)"),
+        QStringLiteral("CREATE TABLE variants (id INTEGER PRIMARY KEY,"
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " ordinal INTEGER NOT NULL, name TEXT NOT NULL, UNIQUE (run_id, name))"),
+        pointRepeatsTable(),
+        QStringLiteral("CREATE TABLE prompts (hash BLOB PRIMARY KEY, text TEXT, tokens BLOB) WITHOUT ROWID"),
+        QStringLiteral("CREATE TABLE requests (id INTEGER PRIMARY KEY,"
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " variant_id INTEGER NOT NULL REFERENCES variants(id),"
+                       " point INTEGER NOT NULL, repeat INTEGER NOT NULL, idx INTEGER NOT NULL,"
+                       " warmup INTEGER NOT NULL, slot INTEGER NOT NULL,"
+                       " scheduled_ns INTEGER NOT NULL, slot_ns INTEGER NOT NULL, start_ns INTEGER NOT NULL,"
+                       " end_ns INTEGER NOT NULL, connect_ns INTEGER NOT NULL, tls_ns INTEGER NOT NULL,"
+                       " first_token_ns INTEGER, first_content_ns INTEGER,"
+                       " http_status INTEGER NOT NULL, status INTEGER NOT NULL, error_class TEXT NOT NULL,"
+                       " error_text TEXT, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL,"
+                       " output_estimated INTEGER NOT NULL, target_input_len INTEGER NOT NULL,"
+                       " target_output_len INTEGER NOT NULL, protocol TEXT, prompt_hash BLOB,"
+                       " generated_text TEXT)"),
+        QStringLiteral("CREATE INDEX requests_by_point ON requests (run_id, variant_id, point, repeat, idx)"),
+        QStringLiteral("CREATE TABLE request_events (request_id INTEGER PRIMARY KEY"
+                       " REFERENCES requests(id) ON DELETE CASCADE, blob BLOB NOT NULL)"),
+        QStringLiteral("CREATE TABLE server_metric_samples (id INTEGER PRIMARY KEY,"
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " t_ns INTEGER NOT NULL, name TEXT NOT NULL, labels TEXT NOT NULL, value REAL)"),
+        QStringLiteral("CREATE INDEX server_metric_samples_by_run ON server_metric_samples (run_id, name, t_ns)"),
+        QStringLiteral("CREATE TABLE server_logs (id INTEGER PRIMARY KEY,"
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " t_ns INTEGER NOT NULL, stream TEXT NOT NULL, line TEXT NOT NULL)"),
+        QStringLiteral("CREATE INDEX server_logs_by_run ON server_logs (run_id, t_ns)"),
+    };
+}
+
+const QVector<Schema::Step> &Schema::steps()
+{
+    static const QVector<Step> s = { { 1, version1() } };
+    return s;
+}
+
+qint64 Schema::pragmaValue(QSqlDatabase &db, const QString &pragma)
+{
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("PRAGMA ") % pragma) || !q.next())
+        return -1;
+    return q.value(0).toLongLong();
+}
+
+static bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
+{
+    QSqlQuery q(db);
+    for (const QString &sql : statements) {
+        if (!q.exec(sql)) {
+            *error = q.lastError().text() % QStringLiteral(" in: ") % sql.left(80);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool Schema::migrate(QSqlDatabase &db, const QVector<Step> &steps, QString *error)
+{
+    const qint64 current = pragmaValue(db, QStringLiteral("user_version"));
+    if (current < 0) {
+        *error = QStringLiteral("cannot read the schema version: ") % db.lastError().text();
+        return false;
+    }
+    const int newest = steps.isEmpty() ? 0 : steps.constLast().version;
+    if (current > newest) {
+        *error = QStringLiteral("the project was written by a newer ServeScope (schema %1, this build reads up to %2)")
+                     .arg(current)
+                     .arg(newest);
+        return false;
+    }
+    for (const Step &step : steps) {
+        if (step.version <= current)
+            continue;
+        if (!db.transaction()) {
+            *error = QStringLiteral("cannot begin a migration: ") % db.lastError().text();
+            return false;
+        }
+        QStringList statements = step.statements;
+        statements << QStringLiteral("PRAGMA application_id = %1").arg(ApplicationId)
+                   << QStringLiteral("PRAGMA user_version = %1").arg(step.version);
+        QString why;
+        if (execAll(db, statements, &why) && db.commit())
+            continue;
+        if (why.isEmpty())
+            why = db.lastError().text();
+        db.rollback();
+        *error = QStringLiteral("migration to schema %1 failed: %2").arg(step.version).arg(why);
+        return false;
+    }
+    return true;
+}
+
+} // namespace ServeScope

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: MIT
+#include "storewriter.h"
+
+#include "writersession.h"
+
+#include <QSqlDatabase>
+#include <QThread>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <mutex>
+#include <variant>
+
+namespace ServeScope {
+
+namespace {
+
+struct RunFinish {
+    qint64 runId;
+    RunStatus status;
+    QDateTime finished;
+};
+
+/// A blocking operation: runs on the writer thread, is committed at once, then answered.
+struct Task {
+    std::function<qint64(WriterSession &, QString *)> work;
+    std::shared_ptr<std::promise<std::pair<qint64, QString>>> answer;
+};
+
+using Payload
+    = std::variant<RequestRecord, PointSummary, ServerMetricSample, ServerLogLine, PromptRow, RunFinish, Task>;
+
+struct Item {
+    quint64 sequence;
+    Payload payload;
+};
+
+using Clock = std::chrono::steady_clock;
+
+} // namespace
+
+struct StoreWriter::Private {
+    StoreWriter *q = nullptr;
+    Options options;
+    CommittedCallback callback;
+
+    mutable std::mutex mutex;
+    std::condition_variable wake; ///< the writer waits on it for items, stop or a flush
+    std::condition_variable acked; ///< flush() waits on it
+    std::deque<Item> queue;
+    quint64 nextSequence = 1;
+    int flushWaiters = 0;
+    bool stopping = false;
+    bool broken = false; ///< a commit failed; acknowledged data is safe, the rest is not
+
+    std::atomic<quint64> committedSequence { 0 };
+    std::atomic<quint64> committedRequests { 0 };
+    std::atomic<quint64> failedItems { 0 };
+    QThread *thread = nullptr;
+
+    quint64 push(Payload payload)
+    {
+        std::lock_guard lock(mutex);
+        if (!thread || stopping)
+            return 0;
+        const quint64 seq = nextSequence++;
+        queue.push_back({ seq, std::move(payload) });
+        if (queue.size() == 1 || queue.size() >= size_t(options.commitRows))
+            wake.notify_one();
+        return seq;
+    }
+
+    void loop(WriterSession &session);
+    bool apply(WriterSession &session, Item &item, quint64 *requests);
+    bool commit(WriterSession &session, quint64 sequence, quint64 requests);
+    void runTask(WriterSession &session, Item &item, quint64 *lastSequence, quint64 *requests);
+    void acknowledge(quint64 sequence);
+    void reportFailure(const QString &message);
+};
+
+void StoreWriter::Private::reportFailure(const QString &message)
+{
+    ++failedItems;
+    Q_EMIT q->writeFailed(message);
+}
+
+bool StoreWriter::Private::apply(WriterSession &session, Item &item, quint64 *requests)
+{
+    QString error;
+    bool ok = true;
+    if (auto *r = std::get_if<RequestRecord>(&item.payload)) {
+        const qint64 before = session.pendingRequests();
+        ok = session.insertRequest(*r, &error);
+        *requests += quint64(session.pendingRequests() - before);
+    } else if (auto *s = std::get_if<PointSummary>(&item.payload)) {
+        ok = session.insertSummary(*s, &error);
+    } else if (auto *m = std::get_if<ServerMetricSample>(&item.payload)) {
+        ok = session.insertMetricSample(*m, &error);
+    } else if (auto *l = std::get_if<ServerLogLine>(&item.payload)) {
+        ok = session.insertLogLine(*l, &error);
+    } else if (auto *p = std::get_if<PromptRow>(&item.payload)) {
+        ok = session.insertPrompt(*p, &error);
+    } else if (auto *f = std::get_if<RunFinish>(&item.payload)) {
+        ok = session.finishRun(f->runId, f->status, f->finished, &error);
+    }
+    if (!ok)
+        reportFailure(error);
+    return ok;
+}
+
+bool StoreWriter::Private::commit(WriterSession &session, quint64 sequence, quint64 requests)
+{
+    QString error;
+    if (!session.commit(&error)) {
+        {
+            std::lock_guard lock(mutex);
+            broken = true;
+        }
+        acked.notify_all();
+        reportFailure(QStringLiteral("commit failed: ") % error);
+        return false;
+    }
+    committedRequests += requests;
+    {
+        std::lock_guard lock(mutex);
+        committedSequence = sequence;
+    }
+    acked.notify_all();
+    if (callback)
+        callback(sequence, committedRequests);
+    Q_EMIT q->committed(sequence, committedRequests);
+    return true;
+}
+
+void StoreWriter::Private::runTask(WriterSession &session, Item &item, quint64 *lastSequence, quint64 *requests)
+{
+    Task &task = std::get<Task>(item.payload);
+    QString error;
+    // Commit what came before, so a failing task cannot roll back acknowledged-to-be work.
+    if (session.inTransaction())
+        commit(session, *lastSequence, *requests);
+    *requests = 0;
+    *lastSequence = item.sequence;
+    qint64 id = 0;
+    if (session.begin(&error)) {
+        id = task.work(session, &error);
+        if (id > 0 && !commit(session, item.sequence, 0))
+            id = 0;
+        else if (id <= 0)
+            session.rollback();
+    }
+    if (id <= 0)
+        acknowledge(item.sequence);
+    task.answer->set_value({ id, id > 0 ? QString() : error });
+}
+
+void StoreWriter::Private::acknowledge(quint64 sequence)
+{
+    {
+        std::lock_guard lock(mutex);
+        committedSequence = std::max<quint64>(committedSequence, sequence);
+    }
+    acked.notify_all();
+}
+
+void StoreWriter::Private::loop(WriterSession &session)
+{
+    Clock::time_point transactionStart;
+    const auto interval = std::chrono::milliseconds(options.commitIntervalMs);
+    int rows = 0;
+    quint64 lastSequence = 0;
+    quint64 requests = 0;
+    std::deque<Item> batch;
+    for (;;) {
+        bool stop = false, flushWanted = false;
+        {
+            std::unique_lock lock(mutex);
+            const bool open = session.inTransaction();
+            auto ready = [&] { return !queue.empty() || stopping || (open && flushWaiters > 0); };
+            if (open)
+                wake.wait_until(lock, transactionStart + interval, ready);
+            else
+                wake.wait(lock, ready);
+            const size_t take = std::min(queue.size(), size_t(std::max(1, options.commitRows - rows)));
+            batch.insert(batch.end(), std::make_move_iterator(queue.begin()),
+                std::make_move_iterator(queue.begin() + qsizetype(take)));
+            queue.erase(queue.begin(), queue.begin() + qsizetype(take));
+            stop = stopping && queue.empty();
+            flushWanted = flushWaiters > 0 && queue.empty();
+        }
+        for (Item &item : batch) {
+            if (std::holds_alternative<Task>(item.payload)) {
+                runTask(session, item, &lastSequence, &requests);
+                rows = 0;
+                continue;
+            }
+            QString error;
+            if (!session.inTransaction()) {
+                if (!session.begin(&error)) {
+                    reportFailure(error);
+                    acknowledge(item.sequence); // refused, not stored: flush() must not hang on it
+                    continue;
+                }
+                transactionStart = Clock::now();
+            }
+            apply(session, item, &requests);
+            lastSequence = item.sequence;
+            ++rows;
+        }
+        batch.clear();
+        const bool due = rows >= options.commitRows || Clock::now() - transactionStart >= interval;
+        if (session.inTransaction() && (due || flushWanted || stop)) {
+            commit(session, lastSequence, requests);
+            requests = 0;
+            rows = 0;
+        }
+        if (stop && !session.inTransaction())
+            return;
+    }
+}
+
+StoreWriter::StoreWriter(QObject *parent)
+    : StoreWriter(Options(), parent)
+{
+}
+
+StoreWriter::StoreWriter(Options options, QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>())
+{
+    d->q = this;
+    d->options = options;
+}
+
+StoreWriter::~StoreWriter()
+{
+    close();
+}
+
+void StoreWriter::setCommittedCallback(CommittedCallback callback)
+{
+    d->callback = std::move(callback);
+}
+
+bool StoreWriter::open(const QString &path, QString *error)
+{
+    close();
+    // Instantiate the SQLite driver plugin on the caller's (normally the main) thread: loading it
+    // first on the writer thread makes Qt warn about a parent in another thread.
+    {
+        const QString preload = QStringLiteral("servescope-driver-preload");
+        {
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), preload);
+        }
+        QSqlDatabase::removeDatabase(preload);
+    }
+    std::promise<QString> opened;
+    std::future<QString> openResult = opened.get_future();
+    {
+        std::lock_guard lock(d->mutex);
+        d->stopping = false;
+        d->broken = false;
+    }
+    d->thread = QThread::create([this, path, &opened] {
+        WriterSession session;
+        QString why;
+        const bool ok = session.open(path, &why);
+        opened.set_value(ok ? QString() : (why.isEmpty() ? QStringLiteral("cannot open the project") : why));
+        if (ok)
+            d->loop(session);
+    });
+    d->thread->setObjectName(QStringLiteral("StoreWriter"));
+    d->thread->start();
+    const QString why = openResult.get();
+    if (why.isEmpty())
+        return true;
+    d->thread->wait();
+    delete d->thread;
+    d->thread = nullptr;
+    if (error)
+        *error = why;
+    return false;
+}
+
+void StoreWriter::close()
+{
+    if (!d->thread)
+        return;
+    {
+        std::lock_guard lock(d->mutex);
+        d->stopping = true;
+    }
+    d->wake.notify_one();
+    d->thread->wait();
+    delete d->thread;
+    std::lock_guard lock(d->mutex);
+    d->thread = nullptr;
+    d->queue.clear();
+}
+
+bool StoreWriter::isOpen() const
+{
+    std::lock_guard lock(d->mutex);
+    return d->thread && !d->stopping;
+}
+
+qint64 StoreWriter::createRun(const RunRow &run, QString *error)
+{
+    auto answer = std::make_shared<std::promise<std::pair<qint64, QString>>>();
+    auto result = answer->get_future();
+    Task task { [run](WriterSession &s, QString *why) { return s.insertRun(run, why); }, answer };
+    if (!d->push(std::move(task))) {
+        if (error)
+            *error = QStringLiteral("the project is not open for writing");
+        return 0;
+    }
+    const auto [id, why] = result.get();
+    if (error && id == 0)
+        *error = why;
+    return id;
+}
+
+qint64 StoreWriter::saveExperiment(const ExperimentRow &experiment, QString *error)
+{
+    auto answer = std::make_shared<std::promise<std::pair<qint64, QString>>>();
+    auto result = answer->get_future();
+    Task task { [experiment](WriterSession &s, QString *why) { return s.saveExperiment(experiment, why); }, answer };
+    if (!d->push(std::move(task))) {
+        if (error)
+            *error = QStringLiteral("the project is not open for writing");
+        return 0;
+    }
+    const auto [id, why] = result.get();
+    if (error && id == 0)
+        *error = why;
+    return id;
+}
+
+quint64 StoreWriter::enqueue(RequestRecord record)
+{
+    return d->push(std::move(record));
+}
+
+quint64 StoreWriter::enqueue(QVector<RequestRecord> records)
+{
+    quint64 last = 0;
+    for (RequestRecord &r : records)
+        last = d->push(std::move(r));
+    return last;
+}
+
+quint64 StoreWriter::enqueue(PointSummary summary)
+{
+    return d->push(std::move(summary));
+}
+
+quint64 StoreWriter::enqueue(ServerMetricSample sample)
+{
+    return d->push(std::move(sample));
+}
+
+quint64 StoreWriter::enqueue(ServerLogLine line)
+{
+    return d->push(std::move(line));
+}
+
+quint64 StoreWriter::enqueue(PromptRow prompt)
+{
+    return d->push(std::move(prompt));
+}
+
+quint64 StoreWriter::finishRun(qint64 runId, RunStatus status, const QDateTime &finished)
+{
+    return d->push(RunFinish { runId, status, finished });
+}
+
+bool StoreWriter::flush(int timeoutMs)
+{
+    std::unique_lock lock(d->mutex);
+    if (!d->thread)
+        return d->queue.empty();
+    const quint64 target = d->nextSequence - 1;
+    ++d->flushWaiters;
+    d->wake.notify_one();
+    auto done = [&] { return d->committedSequence >= target || d->broken; };
+    bool ok = true;
+    if (timeoutMs < 0)
+        d->acked.wait(lock, done);
+    else
+        ok = d->acked.wait_for(lock, std::chrono::milliseconds(timeoutMs), done);
+    --d->flushWaiters;
+    return ok && d->committedSequence >= target;
+}
+
+quint64 StoreWriter::enqueuedSequence() const
+{
+    std::lock_guard lock(d->mutex);
+    return d->nextSequence - 1;
+}
+
+quint64 StoreWriter::committedSequence() const
+{
+    return d->committedSequence;
+}
+
+quint64 StoreWriter::committedRequests() const
+{
+    return d->committedRequests;
+}
+
+quint64 StoreWriter::failedItems() const
+{
+    return d->failedItems;
+}
+
+} // namespace ServeScope

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+#include "writersession.h"
+
+#include "eventblob.h"
+#include "projectstore.h"
+#include "rowcodec.h"
+#include "schema.h"
+
+#include <QFileInfo>
+#include <QSqlError>
+#include <QVariant>
+
+#include <atomic>
+
+namespace ServeScope {
+
+namespace {
+std::atomic<int> s_connectionCounter { 0 };
+
+QString isoUtc(const QDateTime &t)
+{
+    return t.toUTC().toString(Qt::ISODateWithMs);
+}
+
+// NOT NULL text columns: a null QString would bind as NULL, so empty input binds as "".
+QString text(const QByteArray &utf8)
+{
+    return utf8.isEmpty() ? QString(QLatin1String("")) : QString::fromUtf8(utf8);
+}
+
+QVariant nullIfEmpty(const QDateTime &t)
+{
+    return t.isValid() ? QVariant(isoUtc(t)) : QVariant(QMetaType::fromType<QString>());
+}
+} // namespace
+
+WriterSession::WriterSession()
+    : m_connection(QStringLiteral("servescope-writer-%1").arg(s_connectionCounter++))
+{
+}
+
+WriterSession::~WriterSession()
+{
+    close();
+}
+
+bool WriterSession::prepare(QSqlQuery &q, const QString &sql, QString *error)
+{
+    q = QSqlQuery(m_db);
+    if (q.prepare(sql))
+        return true;
+    *error = q.lastError().text();
+    return false;
+}
+
+bool WriterSession::exec(QSqlQuery &q, QString *error)
+{
+    if (q.exec())
+        return true;
+    *error = q.lastError().text();
+    return false;
+}
+
+bool WriterSession::open(const QString &path, QString *error)
+{
+    close();
+    const bool exists = QFileInfo::exists(path);
+    if (exists && !ProjectStore::verify(path, ProjectStore::Check::Full, error))
+        return false;
+    if (!exists && !ProjectStore::create(path, error))
+        return false;
+    m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+    m_db.setDatabaseName(path);
+    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    if (!m_db.open()) {
+        *error = m_db.lastError().text();
+        return false;
+    }
+    QSqlQuery pragma(m_db);
+    for (const char *sql : { "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON" }) {
+        if (!pragma.exec(QString::fromLatin1(sql))) {
+            *error = pragma.lastError().text();
+            return false;
+        }
+        pragma.finish();
+    }
+    if (!Schema::migrate(m_db, error))
+        return false;
+    return prepare(m_insertRequest, RowCodec::insertRequestSql(), error)
+        && prepare(m_insertBlob, QStringLiteral("INSERT INTO request_events (request_id, blob) VALUES (?, ?)"), error)
+        && prepare(m_insertSummary, RowCodec::insertSummarySql(), error)
+        && prepare(m_insertSample,
+            QStringLiteral("INSERT INTO server_metric_samples (run_id, t_ns, name, labels, value) VALUES (?,?,?,?,?)"),
+            error)
+        && prepare(
+            m_insertLog, QStringLiteral("INSERT INTO server_logs (run_id, t_ns, stream, line) VALUES (?,?,?,?)"), error)
+        && prepare(
+            m_insertPrompt, QStringLiteral("INSERT OR IGNORE INTO prompts (hash, text, tokens) VALUES (?,?,?)"), error)
+        && loadNextRequestId(error);
+}
+
+void WriterSession::close()
+{
+    if (!m_db.isValid())
+        return;
+    if (m_inTransaction)
+        rollback();
+    for (QSqlQuery *q :
+        { &m_insertRequest, &m_insertBlob, &m_insertSummary, &m_insertSample, &m_insertLog, &m_insertPrompt })
+        *q = QSqlQuery();
+    m_db.close();
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connection);
+    m_variants.clear();
+    m_pendingRequests.clear();
+}
+
+bool WriterSession::loadNextRequestId(QString *error)
+{
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("SELECT coalesce(max(id), 0) + 1 FROM requests")) || !q.next()) {
+        *error = q.lastError().text();
+        return false;
+    }
+    m_nextRequestId = q.value(0).toLongLong();
+    return true;
+}
+
+bool WriterSession::begin(QString *error)
+{
+    if (!m_db.transaction()) {
+        *error = m_db.lastError().text();
+        return false;
+    }
+    m_inTransaction = true;
+    return true;
+}
+
+bool WriterSession::commit(QString *error)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE runs SET requests = requests + ? WHERE id = ?"));
+    for (auto it = m_pendingRequests.cbegin(); it != m_pendingRequests.cend(); ++it) {
+        q.bindValue(0, it.value());
+        q.bindValue(1, it.key());
+        if (!exec(q, error)) {
+            rollback();
+            return false;
+        }
+    }
+    if (!m_db.commit()) {
+        *error = m_db.lastError().text();
+        rollback();
+        return false;
+    }
+    m_pendingRequests.clear();
+    m_pendingCount = 0;
+    m_inTransaction = false;
+    return true;
+}
+
+void WriterSession::rollback()
+{
+    m_db.rollback();
+    m_inTransaction = false;
+    m_pendingRequests.clear();
+    m_pendingCount = 0;
+    m_variants.clear(); // variants inserted in the rolled-back transaction are gone
+    QString ignored;
+    loadNextRequestId(&ignored);
+}
+
+std::optional<qint64> WriterSession::variantId(qint64 runId, const QString &name, QString *error)
+{
+    const auto key = qMakePair(runId, name);
+    if (auto it = m_variants.constFind(key); it != m_variants.cend())
+        return it.value();
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT id FROM variants WHERE run_id = ? AND name = ?"));
+    q.bindValue(0, runId);
+    q.bindValue(1, name);
+    if (!exec(q, error))
+        return std::nullopt;
+    if (!q.next()) {
+        // A variant the run did not declare up front: append it after the declared ones.
+        q.prepare(QStringLiteral("INSERT INTO variants (run_id, ordinal, name) VALUES"
+                                 " (?, (SELECT coalesce(max(ordinal), -1) + 1 FROM variants WHERE run_id = ?), ?)"));
+        q.bindValue(0, runId);
+        q.bindValue(1, runId);
+        q.bindValue(2, name);
+        if (!exec(q, error))
+            return std::nullopt;
+        m_variants.insert(key, q.lastInsertId().toLongLong());
+        return q.lastInsertId().toLongLong();
+    }
+    m_variants.insert(key, q.value(0).toLongLong());
+    return q.value(0).toLongLong();
+}
+
+bool WriterSession::insertRequest(const RequestRecord &r, QString *error)
+{
+    const auto variant = variantId(r.runId, r.variant, error);
+    if (!variant)
+        return false;
+    QByteArray blob;
+    QString blobError;
+    const bool blobOk = EventBlob::encode(r.eventNs, r.eventKinds, &blob, &blobError);
+    const qint64 id = m_nextRequestId;
+    RowCodec::bindRequest(m_insertRequest, r, *variant, id);
+    if (!exec(m_insertRequest, error)) {
+        *error = QStringLiteral("request %1 of run %2 not stored: %3").arg(r.index).arg(r.runId).arg(*error);
+        return false;
+    }
+    ++m_nextRequestId;
+    ++m_pendingRequests[r.runId];
+    ++m_pendingCount;
+    if (blobOk && r.eventNs.isEmpty())
+        return true;
+    if (!blobOk) {
+        *error = QStringLiteral("request %1 stored without its events: %2").arg(id).arg(blobError);
+        return false;
+    }
+    m_insertBlob.bindValue(0, id);
+    m_insertBlob.bindValue(1, blob);
+    if (exec(m_insertBlob, error))
+        return true;
+    *error = QStringLiteral("events of request %1 not stored: %2").arg(r.index).arg(*error);
+    return false;
+}
+
+bool WriterSession::insertSummary(const PointSummary &s, QString *error)
+{
+    const auto variant = variantId(s.runId, s.variant, error);
+    if (!variant)
+        return false;
+    RowCodec::bindSummary(m_insertSummary, s, *variant);
+    return exec(m_insertSummary, error);
+}
+
+bool WriterSession::insertMetricSample(const ServerMetricSample &s, QString *error)
+{
+    m_insertSample.bindValue(0, s.runId);
+    m_insertSample.bindValue(1, s.timeNs);
+    m_insertSample.bindValue(2, s.name);
+    m_insertSample.bindValue(3, s.labels);
+    m_insertSample.bindValue(4, s.value);
+    return exec(m_insertSample, error);
+}
+
+bool WriterSession::insertLogLine(const ServerLogLine &l, QString *error)
+{
+    m_insertLog.bindValue(0, l.runId);
+    m_insertLog.bindValue(1, l.timeNs);
+    m_insertLog.bindValue(2, l.stream);
+    m_insertLog.bindValue(3, l.line);
+    return exec(m_insertLog, error);
+}
+
+bool WriterSession::insertPrompt(const PromptRow &p, QString *error)
+{
+    m_insertPrompt.bindValue(0, p.hash);
+    m_insertPrompt.bindValue(1, p.text.isNull() ? QVariant(QMetaType::fromType<QString>()) : QVariant(p.text));
+    m_insertPrompt.bindValue(2, p.tokens.isNull() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(p.tokens));
+    return exec(m_insertPrompt, error);
+}
+
+bool WriterSession::finishRun(qint64 runId, RunStatus status, const QDateTime &finished, QString *error)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE runs SET status = ?, finished = ? WHERE id = ?"));
+    q.bindValue(0, runStatusCode(status));
+    q.bindValue(1, nullIfEmpty(finished));
+    q.bindValue(2, runId);
+    if (!exec(q, error))
+        return false;
+    if (q.numRowsAffected() != 1) {
+        *error = QStringLiteral("no run %1").arg(runId);
+        return false;
+    }
+    return true;
+}
+
+qint64 WriterSession::insertRun(const RunRow &run, QString *error)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT INTO runs (experiment_id, name, status, started, finished, resolved_config,"
+                             " definitions, points, client_host, env_snapshot) VALUES (?,?,?,?,?,?,?,?,?,?)"));
+    q.bindValue(0, run.experimentId > 0 ? QVariant(run.experimentId) : QVariant(QMetaType::fromType<qint64>()));
+    q.bindValue(1, run.name.isNull() ? QString(QLatin1String("")) : run.name);
+    q.bindValue(2, runStatusCode(run.status));
+    q.bindValue(3, isoUtc(run.started.isValid() ? run.started : QDateTime::currentDateTimeUtc()));
+    q.bindValue(4, nullIfEmpty(run.finished));
+    q.bindValue(5, text(run.resolvedConfig));
+    q.bindValue(6, run.definitions.isNull() ? QString(QLatin1String("")) : run.definitions);
+    q.bindValue(7, run.points);
+    q.bindValue(8, text(run.clientHost));
+    q.bindValue(9, text(run.envSnapshot));
+    if (!exec(q, error))
+        return 0;
+    const qint64 id = q.lastInsertId().toLongLong();
+    for (int i = 0; i < run.variants.size(); ++i) {
+        q.prepare(QStringLiteral("INSERT INTO variants (run_id, ordinal, name) VALUES (?,?,?)"));
+        q.bindValue(0, id);
+        q.bindValue(1, i);
+        q.bindValue(2, run.variants.at(i));
+        if (!exec(q, error))
+            return 0;
+        m_variants.insert(qMakePair(id, run.variants.at(i)), q.lastInsertId().toLongLong());
+    }
+    return id;
+}
+
+qint64 WriterSession::saveExperiment(const ExperimentRow &e, QString *error)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT INTO experiments (id, name, json, created) VALUES (?,?,?,?)"
+                             " ON CONFLICT (id) DO UPDATE SET name = excluded.name, json = excluded.json"));
+    q.bindValue(0, e.id > 0 ? QVariant(e.id) : QVariant(QMetaType::fromType<qint64>()));
+    q.bindValue(1, e.name);
+    q.bindValue(2, text(e.json));
+    q.bindValue(3, isoUtc(e.created.isValid() ? e.created : QDateTime::currentDateTimeUtc()));
+    if (!exec(q, error))
+        return 0;
+    return e.id > 0 ? e.id : q.lastInsertId().toLongLong();
+}
+
+} // namespace ServeScope

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+#include "recordfactory.h"
+#include "storage/projectstore.h"
+#include "storage/storewriter.h"
+
+#include <QElapsedTimer>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <atomic>
+
+using namespace ServeScope;
+
+class TestStoreWriter final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+    void commitsWithinInterval();
+    void commitsEveryNRows();
+    void flushCommitsEverything();
+    void acknowledgesInOrderFromManyThreads();
+    void refusedItemsAreReportedNotFatal();
+    void enqueueAfterCloseIsRejected();
+    void reopenAppendsWithFreshIds();
+
+private:
+    static qint64 storedRequests(const QString &path, qint64 run);
+    static RunRow run(const QString &name = QStringLiteral("r"));
+    QTemporaryDir m_dir;
+};
+
+RunRow TestStoreWriter::run(const QString &name)
+{
+    RunRow r;
+    r.name = name;
+    r.variants = { QStringLiteral("baseline") };
+    r.points = 1;
+    return r;
+}
+
+qint64 TestStoreWriter::storedRequests(const QString &path, qint64 run)
+{
+    ProjectStore store;
+    if (!store.open(path, ProjectStore::Check::Header))
+        return -1;
+    QVector<RequestRecord> out;
+    RequestFilter f;
+    f.withEvents = false;
+    return store.requests(run, f, &out) ? out.size() : -1;
+}
+
+void TestStoreWriter::commitsWithinInterval()
+{
+    const QString path = m_dir.filePath(QStringLiteral("interval.servescope"));
+    StoreWriter writer(StoreWriter::Options { 400, 2000 });
+    std::atomic<quint64> callbackSeq { 0 };
+    writer.setCommittedCallback([&](quint64 seq, quint64) { callbackSeq = seq; });
+    QSignalSpy spy(&writer, &StoreWriter::committed);
+    QVERIFY(writer.open(path));
+    const qint64 runId = writer.createRun(run());
+    QElapsedTimer timer;
+    timer.start();
+    const quint64 seq = writer.enqueue(TestData::makeRequest(runId, QStringLiteral("baseline"), 0, 1, 1));
+    QVERIFY(seq > 0);
+    // Not committed yet: the writer waits for more rows until the interval ends.
+    QCOMPARE(storedRequests(path, runId), qint64(0));
+    QTRY_VERIFY_WITH_TIMEOUT(writer.committedSequence() >= seq, 3000);
+    const qint64 elapsed = timer.elapsed();
+    QVERIFY2(elapsed >= 300 && elapsed < 1500, qPrintable(QString::number(elapsed)));
+    QCOMPARE(storedRequests(path, runId), qint64(1));
+    QCOMPARE(callbackSeq.load(), seq);
+    QTRY_VERIFY(!spy.isEmpty());
+    QCOMPARE(spy.constLast().at(0).toULongLong(), seq);
+    QCOMPARE(spy.constLast().at(1).toULongLong(), quint64(1));
+}
+
+void TestStoreWriter::commitsEveryNRows()
+{
+    const QString path = m_dir.filePath(QStringLiteral("rows.servescope"));
+    StoreWriter writer(StoreWriter::Options { 60000, 100 });
+    QVERIFY(writer.open(path));
+    const qint64 runId = writer.createRun(run());
+    for (int i = 0; i < 250; ++i)
+        writer.enqueue(TestData::makeRequest(runId, QStringLiteral("baseline"), 0, 1, i, 8));
+    QTRY_COMPARE_WITH_TIMEOUT(writer.committedRequests(), quint64(200), 5000);
+    QTest::qWait(200);
+    QCOMPARE(writer.committedRequests(), quint64(200)); // the last 50 wait for the interval or a flush
+    QCOMPARE(storedRequests(path, runId), qint64(200));
+    QVERIFY(writer.flush(5000));
+    QCOMPARE(writer.committedRequests(), quint64(250));
+    QCOMPARE(storedRequests(path, runId), qint64(250));
+}
+
+void TestStoreWriter::flushCommitsEverything()
+{
+    const QString path = m_dir.filePath(QStringLiteral("flush.servescope"));
+    StoreWriter writer(StoreWriter::Options { 60000, 1000000 });
+    QVERIFY(writer.open(path));
+    const qint64 runId = writer.createRun(run());
+    quint64 last = 0;
+    for (int i = 0; i < 5000; ++i)
+        last = writer.enqueue(TestData::makeRequest(runId, QStringLiteral("baseline"), 0, 1, i, 4));
+    QCOMPARE(writer.enqueuedSequence(), last);
+    QVERIFY(writer.flush(10000));
+    QCOMPARE(writer.committedSequence(), last);
+    QCOMPARE(storedRequests(path, runId), qint64(5000));
+    QVERIFY(writer.flush(1000)); // nothing pending: returns at once
+}
+
+void TestStoreWriter::acknowledgesInOrderFromManyThreads()
+{
+    const QString path = m_dir.filePath(QStringLiteral("threads.servescope"));
+    StoreWriter writer(StoreWriter::Options { 50, 500 });
+    std::atomic<quint64> previous { 0 };
+    std::atomic<bool> monotonic { true };
+    writer.setCommittedCallback([&](quint64 seq, quint64) {
+        if (seq < previous)
+            monotonic = false;
+        previous = seq;
+    });
+    QVERIFY(writer.open(path));
+    const qint64 runId = writer.createRun(run());
+    QVector<QThread *> threads;
+    for (int t = 0; t < 4; ++t) {
+        threads.append(QThread::create([&writer, runId, t] {
+            for (int i = 0; i < 3000; ++i)
+                writer.enqueue(TestData::makeRequest(runId, QStringLiteral("baseline"), t, 1, i, 4));
+        }));
+        threads.last()->start();
+    }
+    for (QThread *t : threads) {
+        QVERIFY(t->wait(30000));
+        delete t;
+    }
+    QVERIFY(writer.flush(20000));
+    QVERIFY(monotonic);
+    QCOMPARE(writer.committedRequests(), quint64(12000));
+    QCOMPARE(storedRequests(path, runId), qint64(12000));
+}
+
+void TestStoreWriter::refusedItemsAreReportedNotFatal()
+{
+    const QString path = m_dir.filePath(QStringLiteral("refused.servescope"));
+    StoreWriter writer;
+    QSignalSpy failures(&writer, &StoreWriter::writeFailed);
+    QVERIFY(writer.open(path));
+    const qint64 runId = writer.createRun(run());
+    writer.enqueue(TestData::makeRequest(runId + 100, QStringLiteral("baseline"), 0, 1, 0)); // no such run
+    RequestRecord backwards = TestData::makeRequest(runId, QStringLiteral("baseline"), 0, 1, 1, 4);
+    std::swap(backwards.eventNs[1], backwards.eventNs[2]);
+    writer.enqueue(backwards);
+    writer.enqueue(TestData::makeRequest(runId, QStringLiteral("baseline"), 0, 1, 2));
+    writer.finishRun(runId + 100, RunStatus::Finished, QDateTime::currentDateTimeUtc());
+    QVERIFY(writer.flush(5000));
+    QCOMPARE(writer.failedItems(), quint64(3));
+    QTRY_COMPARE(failures.size(), 3);
+    QVERIFY(failures.at(1).at(0).toString().contains(QLatin1String("decrease")));
+    // The request with bad events is kept without them; the good one is complete.
+    QCOMPARE(writer.committedRequests(), quint64(2));
+    ProjectStore store;
+    QVERIFY(store.open(path));
+    QVector<RequestRecord> out;
+    QVERIFY(store.requests(runId, {}, &out));
+    QCOMPARE(out.size(), 2);
+    QVERIFY(out[0].eventNs.isEmpty());
+    QCOMPARE(out[1].eventNs.size(), 64 + 3);
+}
+
+void TestStoreWriter::enqueueAfterCloseIsRejected()
+{
+    const QString path = m_dir.filePath(QStringLiteral("closed.servescope"));
+    StoreWriter writer;
+    QCOMPARE(writer.enqueue(TestData::makeRequest(1, QStringLiteral("b"), 0, 1, 0)), quint64(0));
+    QVERIFY(writer.open(path));
+    writer.close();
+    QVERIFY(!writer.isOpen());
+    QCOMPARE(writer.enqueue(TestData::makeRequest(1, QStringLiteral("b"), 0, 1, 0)), quint64(0));
+    QString error;
+    QCOMPARE(writer.createRun(run(), &error), qint64(0));
+    QVERIFY(!error.isEmpty());
+}
+
+void TestStoreWriter::reopenAppendsWithFreshIds()
+{
+    const QString path = m_dir.filePath(QStringLiteral("reopen.servescope"));
+    qint64 runId = 0;
+    {
+        StoreWriter writer;
+        QVERIFY(writer.open(path));
+        runId = writer.createRun(run());
+        for (int i = 0; i < 10; ++i)
+            writer.enqueue(TestData::makeRequest(runId, QStringLiteral("baseline"), 0, 1, i));
+    } // the destructor commits what is queued
+    StoreWriter writer;
+    QString error;
+    QVERIFY2(writer.open(path, &error), qPrintable(error));
+    for (int i = 10; i < 20; ++i)
+        writer.enqueue(TestData::makeRequest(runId, QStringLiteral("baseline"), 0, 1, i));
+    QVERIFY(writer.flush(5000));
+    QCOMPARE(storedRequests(path, runId), qint64(20));
+    ProjectStore store;
+    QVERIFY(store.open(path));
+    QVector<RunListing> runs;
+    QVERIFY(store.listRuns(&runs));
+    QCOMPARE(runs[0].requests, qint64(20));
+}
+
+QTEST_GUILESS_MAIN(TestStoreWriter)
+#include "tst_storewriter.moc"
