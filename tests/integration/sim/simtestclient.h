@@ -33,14 +33,21 @@ inline void raiseFdLimit()
 /// A simulator child process on a free port; terminated (SIGTERM) on destruction.
 class SimChild {
 public:
-    bool start(const QStringList &extra)
+    bool start(const QStringList &extra) { return startWrapped(QString(), {}, extra); }
+    /// Starts the simulator through `wrapper wrapperArgs... servescope-cli sim ...` (e.g. taskset).
+    bool startWrapped(const QString &wrapper, const QStringList &wrapperArgs, const QStringList &extra)
     {
         const QString cli = qEnvironmentVariable("SERVESCOPE_CLI");
         if (cli.isEmpty())
             return false;
         QStringList args { QStringLiteral("sim"), QStringLiteral("--port"), QStringLiteral("0") };
         args << extra;
-        m_process.setProgram(cli);
+        if (!wrapper.isEmpty()) {
+            args = wrapperArgs + QStringList { cli } + args;
+            m_process.setProgram(wrapper);
+        } else {
+            m_process.setProgram(cli);
+        }
         m_process.setArguments(args);
         m_process.setProcessChannelMode(QProcess::SeparateChannels);
         m_process.start();
