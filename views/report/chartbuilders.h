@@ -46,7 +46,8 @@ struct TimeSeriesInput {
 /// In-flight requests and completions/s (left axis) and output tokens/s (right axis) over time.
 ChartSpec runTimeSeries(const QList<TimeSeriesInput> &inputs);
 
-/// One value per (variant, point): the median across repeats of every aggregate (DESIGN.md, repeats).
+/// One value per (variant, point): the median across repeats of every rate and latency (DESIGN.md,
+/// repeats); completed/failed/cancelled are totals across repeats; repeat holds the number of repeats.
 QList<PointSummary> medianAcrossRepeats(const QList<PointSummary> &points);
 /// Splits a run's points into one input per variant with palette colours starting at firstColour.
 QList<RunSeriesInput> inputsPerVariant(const QString &runName, const QList<PointSummary> &points, int firstColour = 0);

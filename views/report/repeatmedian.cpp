@@ -66,13 +66,14 @@ QList<PointSummary> medianAcrossRepeats(const QList<PointSummary> &points)
                  &PointSummary::outputThroughput, &PointSummary::totalTokenThroughput, &PointSummary::requestGoodput,
                  &PointSummary::averageConcurrency, &PointSummary::maxOutputTokensPerS, &PointSummary::successRate })
             m.*f = medianOf(g, [f](const PointSummary &p) { return p.*f; });
-        for (int PointSummary::*f : { &PointSummary::completed, &PointSummary::failed, &PointSummary::cancelled,
-                 &PointSummary::maxConcurrentRequests })
-            m.*f = int(medianOf(g, [f](const PointSummary &p) { return p.*f; }));
-        // Failures are summed: one failed request in any repeat makes the point hollow.
-        m.failed = 0;
-        for (const PointSummary *p : g)
+        m.maxConcurrentRequests = int(medianOf(g, [](const PointSummary &p) { return p.maxConcurrentRequests; }));
+        // Counts are totals across repeats: one failed request in any repeat makes the point hollow.
+        m.completed = m.failed = m.cancelled = 0;
+        for (const PointSummary *p : g) {
+            m.completed += p->completed;
             m.failed += p->failed;
+            m.cancelled += p->cancelled;
+        }
         for (Distribution PointSummary::*d : { &PointSummary::ttft, &PointSummary::ttfc, &PointSummary::tpot,
                  &PointSummary::itl, &PointSummary::citl, &PointSummary::e2el })
             m.*d = medianDistribution(g, d);

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+#include "report/reportwriter.h"
+
+#include "report/chartbuilders.h"
+#include "report/chartexporter.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+#include <cmath>
+
+namespace ServeScope::Report {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ServeScope::Report", text);
+}
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+QString num(double v, int decimals = 1)
+{
+    if (std::isinf(v))
+        return QStringLiteral("inf");
+    return QString::number(v, 'f', decimals);
+}
+
+QString isoUtc(const QDateTime &t)
+{
+    return t.isValid() ? t.toUTC().toString(Qt::ISODate) : QString();
+}
+
+QString keyValueTable(const KeyValues &kv)
+{
+    if (kv.isEmpty())
+        return QStringLiteral("<p class=\"muted\">") + tr("Not recorded.") + QStringLiteral("</p>\n");
+    QString out = QStringLiteral("<table class=\"kv\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n");
+    for (const auto &[k, v] : kv)
+        out += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>\n").arg(esc(k), esc(v));
+    return out + QStringLiteral("</table>\n");
+}
+
+QString loadCell(const PointSummary &p)
+{
+    if (p.mode == QLatin1String("rate"))
+        return num(p.requestRate, 2) + QStringLiteral(" req/s")
+            + (p.concurrency > 0 ? QStringLiteral(" (cap %1)").arg(p.concurrency) : QString());
+    return QStringLiteral("c=%1").arg(p.concurrency);
+}
+
+QString pointTable(const ReportRun &run)
+{
+    QString out = QStringLiteral("<table class=\"points\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>");
+    const QStringList head { tr("Variant"), tr("Point"), tr("Load"), tr("In/out"), tr("Repeats"), tr("Completed"),
+        tr("Failed"), tr("Success"), tr("req/s"), tr("out tok/s"), tr("TTFT p50"), tr("TTFT p90"), tr("TTFT p99"),
+        tr("TPOT p50"), tr("TPOT p90"), tr("TPOT p99"), tr("ITL p50"), tr("ITL p99"), tr("E2EL p50"), tr("E2EL p99") };
+    for (const QString &h : head)
+        out += QStringLiteral("<th>%1</th>").arg(esc(h));
+    out += QStringLiteral("</tr>\n");
+    for (const PointSummary &p : medianAcrossRepeats(run.points)) {
+        const int total = p.completed + p.failed;
+        // METRICS.md: more than 0.5% failed requests marks a point as censored.
+        const bool censored = total > 0 && double(p.failed) / total > 0.005;
+        out += censored ? QStringLiteral("<tr class=\"censored\">") : QStringLiteral("<tr>");
+        const QStringList cells { esc(p.variant), esc(p.label), esc(loadCell(p)),
+            QStringLiteral("%1/%2").arg(p.inputLen).arg(p.outputLen), QString::number(p.repeat),
+            QString::number(p.completed), QString::number(p.failed),
+            num(p.successRate * 100, 2) + QStringLiteral("%") + (censored ? QStringLiteral(" *") : QString()),
+            num(p.requestThroughput, 2), num(p.outputThroughput), num(p.ttft.p50), num(p.ttft.p90), num(p.ttft.p99),
+            num(p.tpot.p50, 2), num(p.tpot.p90, 2), num(p.tpot.p99, 2), num(p.itl.p50, 2), num(p.itl.p99, 2),
+            num(p.e2el.p50), num(p.e2el.p99) };
+        for (const QString &c : cells)
+            out += QStringLiteral("<td>%1</td>").arg(c);
+        out += QStringLiteral("</tr>\n");
+    }
+    return out + QStringLiteral("</table>\n");
+}
+
+// Inline SVGs share one id space in an HTML document: give each chart's ids its own prefix.
+QString inlineSvg(const QByteArray &svg, const QString &prefix)
+{
+    QString s = QString::fromUtf8(svg);
+    s.remove(QRegularExpression(QStringLiteral("<\\?xml[^>]*\\?>\\s*")));
+    s.replace(QRegularExpression(QStringLiteral("\\bid=\"")), QStringLiteral("id=\"") + prefix);
+    s.replace(QStringLiteral("url(#"), QStringLiteral("url(#") + prefix);
+    s.replace(QStringLiteral("href=\"#"), QStringLiteral("href=\"#") + prefix);
+    // Scale with the page: keep the viewBox, drop the physical size.
+    s.replace(QRegularExpression(QStringLiteral("<svg width=\"[^\"]*\" height=\"[^\"]*\"")),
+        QStringLiteral("<svg class=\"chart\""));
+    return s;
+}
+
+const char *kStyle = R"(
+body { font-family: "DejaVu Sans", "WenQuanYi Micro Hei", sans-serif; color: #222; margin: 24px; }
+h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin-top: 28px; } h3 { font-size: 14px; }
+table { border-collapse: collapse; font-size: 12px; margin: 6px 0 14px; }
+th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: right; } th { background: #f3f3f3; }
+table.kv th, table.kv td { text-align: left; }
+tr.censored td { color: #a04000; }
+.muted { color: #777; } figure { margin: 18px 0; } svg.chart { width: 100%; max-width: 1000px; height: auto; }
+figcaption { font-size: 12px; color: #555; }
+)";
+
+} // namespace
+
+ChartFooter ReportWriter::footerFor(const ReportRun &run)
+{
+    return ChartFooter { run.baseUrl,
+        run.servedModel.isEmpty() || run.servedModel == run.model
+            ? run.model
+            : run.model + QStringLiteral(" (served: ") + run.servedModel + QLatin1Char(')'),
+        isoUtc(run.started), run.definitions };
+}
+
+QList<RunSeriesInput> ReportWriter::seriesInputs(const ReportInput &input)
+{
+    QList<RunSeriesInput> out;
+    for (const ReportRun &run : input.runs) {
+        QList<RunSeriesInput> parts = inputsPerVariant(run.name, run.points, int(out.size()));
+        for (RunSeriesInput &p : parts)
+            p.footer = footerFor(run);
+        out += parts;
+    }
+    return out;
+}
+
+QList<ReportWriter::Chart> ReportWriter::charts(const ReportInput &input)
+{
+    const QList<RunSeriesInput> runs = seriesInputs(input);
+    QList<Chart> out {
+        { QStringLiteral("output-throughput-vs-load"), throughputVsLoad(runs, ThroughputKind::OutputTokens) },
+        { QStringLiteral("request-throughput-vs-load"), throughputVsLoad(runs, ThroughputKind::Requests) },
+    };
+    for (Metric m : { Metric::Ttft, Metric::Tpot, Metric::Itl, Metric::E2el })
+        out << Chart { metricCode(m) + QStringLiteral("-vs-load"), latencyVsLoad(runs, m) };
+    out << Chart { QStringLiteral("tpot-vs-throughput"), latencyVsThroughput(runs, Metric::Tpot) };
+    return out;
+}
+
+QString ReportWriter::bodyHtml(const ReportInput &input)
+{
+    const QDateTime generated = input.generated.isValid() ? input.generated : QDateTime::currentDateTimeUtc();
+    QString out = QStringLiteral("<h1>%1</h1>\n<p class=\"muted\">%2</p>\n")
+                      .arg(esc(input.title.isEmpty() ? tr("ServeScope report") : input.title),
+                          esc(tr("Generated %1 by ServeScope %2. Rates and latencies per point are medians across "
+                                 "repeats, request counts are totals; rows marked * have more than 0.5% failed "
+                                 "requests (censored: latencies describe only the survivors).")
+                                  .arg(isoUtc(generated), QStringLiteral(SERVESCOPE_VERSION))));
+    for (const ReportRun &run : input.runs) {
+        out += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Run %1: %2").arg(run.id).arg(run.name)));
+        KeyValues meta { { tr("Base URL"), run.baseUrl }, { tr("Model"), run.model } };
+        if (!run.servedModel.isEmpty())
+            meta.append({ tr("Model answered by the server"), run.servedModel });
+        meta.append({ tr("Started (UTC)"), isoUtc(run.started) });
+        meta.append({ tr("Finished (UTC)"), isoUtc(run.finished) });
+        meta.append({ tr("Definitions profile"), run.definitions });
+        out += keyValueTable(meta);
+        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results"))) + pointTable(run);
+        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Environment snapshot"))) + keyValueTable(run.envSnapshot);
+        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Client host"))) + keyValueTable(run.clientHost);
+    }
+    return out;
+}
+
+QByteArray ReportWriter::html(const ReportInput &input)
+{
+    QString out
+        = QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%1</title>\n"
+                         "<style>%2</style>\n</head>\n<body>\n")
+              .arg(esc(input.title.isEmpty() ? tr("ServeScope report") : input.title), QString::fromLatin1(kStyle));
+    out += bodyHtml(input);
+    out += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Charts")));
+    int n = 0;
+    for (const Chart &c : charts(input)) {
+        const QByteArray svg = ChartExporter::renderSvg(c.spec, ExportOptions { QSize(1000, 620), 1.0 });
+        out += QStringLiteral("<figure id=\"%1\">\n").arg(c.id) + inlineSvg(svg, QStringLiteral("c%1_").arg(++n))
+            + QStringLiteral("<figcaption>%1</figcaption>\n</figure>\n").arg(esc(c.spec.title));
+    }
+    out += QStringLiteral("</body>\n</html>\n");
+    return out.toUtf8();
+}
+
+bool ReportWriter::writeFile(const ReportInput &input, const QString &path, QString *error)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    QByteArray data;
+    if (suffix == QLatin1String("html") || suffix == QLatin1String("htm")) {
+        data = html(input);
+    } else if (suffix == QLatin1String("pdf")) {
+        data = pdf(input);
+    } else {
+        *error = tr("Unknown report format for %1: use .html or .pdf.").arg(path);
+        return false;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+        *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace ServeScope::Report
