@@ -22,7 +22,7 @@ struct ResultFileSetup {
     double requestRate = std::numeric_limits<double>::infinity(); ///< written as "inf" when infinite
     double burstiness = 1.0;
     int maxConcurrency = 0; ///< 0 is written as null
-    QVector<double> percentiles {99}; ///< p{P}_{m}_ms keys written for ttft, tpot, itl, e2el
+    QVector<double> percentiles { 99 }; ///< p{P}_{m}_ms keys written for ttft, tpot, itl, e2el
     qint64 measuredStartNs = 0; ///< start_times are seconds from here
     int discarded = 0; ///< servescope_discarded (warmup and cancelled counts come from the summary)
 };
@@ -32,10 +32,10 @@ struct ResultFileSetup {
 /// with the vllm profile over the same records, so that its statistics recompute from the arrays
 /// written here. Returns an empty array and sets *error otherwise.
 QByteArray writeVllmResult(const ResultFileSetup &setup, std::span<const RequestRecord> records,
-                           const PointSummary &summary, QString *error = nullptr);
+    const PointSummary &summary, QString *error = nullptr);
 /// The same, saved atomically to path.
 bool saveVllmResult(const QString &path, const ResultFileSetup &setup, std::span<const RequestRecord> records,
-                    const PointSummary &summary, QString *error = nullptr);
+    const PointSummary &summary, QString *error = nullptr);
 
 /// One run read from a vLLM or SGLang result file, keys normalised to the current vLLM names:
 /// "request_goodput:" -> request_goodput, *_latency_ms and *_e2e_latency_ms -> *_e2el_ms.
@@ -44,6 +44,7 @@ struct ResultRun {
     int line = 0; ///< 1-based line in a JSON-lines file, 0 for a single object
     QMap<QString, double> numbers; ///< numeric keys (null values are left out)
     QMap<QString, QString> strings; ///< string keys (date, backend, model_id, label, ...)
+    QStringList nullKeys; ///< keys present with null (request_goodput without SLOs, max_concurrency)
     double requestRate = std::numeric_limits<double>::quiet_NaN(); ///< +inf for "inf" / Infinity
     bool hasFailedKey = false;
     bool hasArrays = false; ///< the per-request arrays below are present

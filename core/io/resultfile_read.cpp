@@ -15,6 +15,15 @@ using Json = nlohmann::json;
 
 // Python's json.dumps writes bare Infinity, -Infinity and NaN (SGLang's request_rate); strict
 // parsers reject them. Outside strings they become the strings "Infinity", "-Infinity", "NaN".
+QByteArrayView nonFiniteAt(QByteArrayView rest)
+{
+    for (const char *word : { "-Infinity", "Infinity", "NaN" }) {
+        if (rest.startsWith(QByteArrayView(word)))
+            return QByteArrayView(word);
+    }
+    return {};
+}
+
 QByteArray quoteNonFinite(const QByteArray &in)
 {
     QByteArray out;
@@ -30,20 +39,14 @@ QByteArray quoteNonFinite(const QByteArray &in)
                 inString = false;
             continue;
         }
-        if (c == '"') {
-            inString = true;
-        } else {
-            for (const char *word : { "-Infinity", "Infinity", "NaN" }) {
-                const QByteArrayView w(word);
-                if (QByteArrayView(in).mid(i).startsWith(w)) {
-                    out.append('"').append(w.data(), w.size()).append('"');
-                    i += w.size() - 1;
-                    goto next;
-                }
-            }
+        inString = c == '"';
+        const QByteArrayView w = inString ? QByteArrayView() : nonFiniteAt(QByteArrayView(in).sliced(i));
+        if (w.isEmpty()) {
+            out.append(c);
+            continue;
         }
-        out.append(c);
-    next:;
+        out.append('"').append(w.data(), w.size()).append('"');
+        i += w.size() - 1;
     }
     return out;
 }
@@ -143,6 +146,8 @@ ResultRun readRun(const Json &obj, int line)
             run.numbers.insert(key, d);
         else if (it->is_string())
             run.strings.insert(key, QString::fromStdString(it->get<std::string>()));
+        else if (it->is_null())
+            run.nullKeys.append(key);
     }
     run.hasFailedKey = obj.contains("failed");
     run.requestRate = run.number(QStringLiteral("request_rate"));

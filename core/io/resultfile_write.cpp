@@ -14,7 +14,10 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string utf8(const QString &s) { return s.toStdString(); }
+std::string utf8(const QString &s)
+{
+    return s.toStdString();
+}
 
 // vLLM's per-request arrays for one measured request. The derivation is vLLM's (token events:
 // non-empty choices) and uses the same ns -> s conversions as the metrics library, so the
@@ -70,8 +73,8 @@ double percentileOf(const Distribution &d, double p)
         if (e.first == p)
             return e.second;
     }
-    const std::pair<double, double> ladder[] = { { 1, d.p1 },   { 10, d.p10 }, { 25, d.p25 }, { 50, d.p50 },
-                                                 { 75, d.p75 }, { 90, d.p90 }, { 99, d.p99 } };
+    const std::pair<double, double> ladder[]
+        = { { 1, d.p1 }, { 10, d.p10 }, { 25, d.p25 }, { 50, d.p50 }, { 75, d.p75 }, { 90, d.p90 }, { 99, d.p99 } };
     for (const auto &[q, v] : ladder) {
         if (q == p)
             return v;
@@ -107,9 +110,8 @@ void putTotals(Json &j, const PointSummary &s)
 
 void putArrays(Json &j, std::span<const RequestRecord> records, qint64 origin)
 {
-    Json in = Json::array(), out = Json::array(), ttfts = Json::array(), itls = Json::array(),
-         lat = Json::array(), starts = Json::array(), queues = Json::array(), texts = Json::array(),
-         errors = Json::array();
+    Json in = Json::array(), out = Json::array(), ttfts = Json::array(), itls = Json::array(), lat = Json::array(),
+         starts = Json::array(), queues = Json::array(), texts = Json::array(), errors = Json::array();
     for (const auto &r : records) {
         if (r.warmup || r.status == RequestStatus::Cancelled)
             continue;
@@ -151,8 +153,8 @@ void putStatistics(Json &j, const PointSummary &s, const QVector<double> &percen
 
 } // namespace
 
-QByteArray writeVllmResult(const ResultFileSetup &setup, std::span<const RequestRecord> records,
-                           const PointSummary &summary, QString *error)
+QByteArray writeVllmResult(
+    const ResultFileSetup &setup, std::span<const RequestRecord> records, const PointSummary &summary, QString *error)
 {
     if (summary.definitions != QLatin1String("vllm")) {
         if (error)
@@ -179,8 +181,8 @@ QByteArray writeVllmResult(const ResultFileSetup &setup, std::span<const Request
     j["servescope_cancelled_requests"] = summary.cancelled;
     j["servescope_success_rate"] = summary.successRate;
     j["servescope_concurrency"] = summary.averageConcurrency;
-    const std::pair<const char *, const Distribution *> extra[] = { { "ttfc", &summary.ttfc },
-                                                                    { "citl", &summary.citl } };
+    const std::pair<const char *, const Distribution *> extra[]
+        = { { "ttfc", &summary.ttfc }, { "citl", &summary.citl } };
     for (const auto &[name, d] : extra) {
         j["servescope_mean_" + std::string(name) + "_ms"] = d->mean;
         j["servescope_median_" + std::string(name) + "_ms"] = d->median;
@@ -192,7 +194,7 @@ QByteArray writeVllmResult(const ResultFileSetup &setup, std::span<const Request
 }
 
 bool saveVllmResult(const QString &path, const ResultFileSetup &setup, std::span<const RequestRecord> records,
-                    const PointSummary &summary, QString *error)
+    const PointSummary &summary, QString *error)
 {
     const QByteArray bytes = writeVllmResult(setup, records, summary, error);
     if (bytes.isEmpty())
