@@ -79,8 +79,7 @@ static int runValidate(const QStringList &args)
         return ExitUsage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText().replace(
-            QLatin1String(QCoreApplication::applicationName().toUtf8()), QStringLiteral("servescope-cli validate"));
+        QTextStream(stdout) << parser.helpText();
         return ExitOk;
     }
     ExperimentFormat format = ExperimentFormat::Auto;

@@ -66,9 +66,11 @@ ExperimentReadResult importExperiment(const QByteArray &bytes, ExperimentFormat 
     if (!parseJsonTree(bytes, &root, &error, JsonLimits { kMaxExperimentFileBytes, 64 }))
         return failure(format == ExperimentFormat::Auto ? ExperimentFormat::Json : format, error);
     if (format == ExperimentFormat::Auto) {
+        // bench_config.json has a string "endpoint" (the path); the native file has an object.
+        const JsonNode *endpoint = root.isObject() ? root.member(QLatin1String("endpoint")) : nullptr;
         const bool native = root.isObject()
-            && (root.member(QLatin1String("load")) || root.member(QLatin1String("endpoint"))
-                || root.member(QLatin1String("variants")));
+            && (root.member(QLatin1String("load")) || root.member(QLatin1String("variants"))
+                || (endpoint && endpoint->isObject()));
         format = native ? ExperimentFormat::Json : ExperimentFormat::BenchConfig;
     }
     if (format == ExperimentFormat::BenchConfig)

@@ -35,7 +35,7 @@ ExperimentReadResult readExperimentJson(const QByteArray &bytes);
 QByteArray writeExperimentJson(const Experiment &experiment);
 
 /// Any supported layout; `name` is used when the file carries no experiment name (typically the
-/// file's base name). Auto detection: JSON with "load" or "endpoint" is native, other JSON is
+/// file's base name). Auto detection: JSON with "load", "variants" or an "endpoint" object is native, other JSON is
 /// bench_config; TOML with [bench] is TomlBench, with [client] or [load_matrix] TomlLoadMatrix.
 ExperimentReadResult importExperiment(
     const QByteArray &bytes, ExperimentFormat format = ExperimentFormat::Auto, const QString &name = QString());

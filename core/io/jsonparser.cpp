@@ -104,6 +104,8 @@ private:
             } else {
                 return fail(QStringLiteral("invalid literal"));
             }
+            out->line = m_line;
+            out->column = column();
             return true;
         case 'N':
         case 'I':

@@ -208,7 +208,7 @@ void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at
         c.error(at, QStringLiteral("needs a stop rule: num_prompts and/or max_seconds"));
     if (std::isinf(p.requestRate) && p.numPrompts == 0)
         c.error(at + QLatin1String(".num_prompts"), QStringLiteral("is required with an infinite request_rate"));
-    const int lanes = mode == LoadMode::Concurrency ? p.concurrency : p.maxConcurrency;
+    const int lanes = mode == LoadMode::Concurrency ? p.concurrency : 0; // open loop rarely fills its cap
     if (lanes > 0 && p.numPrompts > 0 && qint64(p.numPrompts) < 5 * qint64(lanes))
         c.warning(at + QLatin1String(".num_prompts"),
             QStringLiteral("fewer than 5 x concurrency (%1) prompts; the point barely leaves its ramp").arg(5 * lanes));

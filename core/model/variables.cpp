@@ -263,8 +263,8 @@ QList<Problem> variantWarnings(const Experiment &experiment, int variantIndex)
     if (resolved.endpoint.isLocalSimulator())
         return out;
     for (const VariableDifference &d : diffs) {
-        if (!d.path.startsWith(kArgs))
-            continue;
+        if (!d.path.startsWith(kArgs) || d.variant.isUndefined())
+            continue; // a removed flag needs no placeholder
         const QString at = where + QLatin1String(".changes.") + d.path;
         if (resolved.server.launchArgv.isEmpty()) {
             out << Problem { at,
