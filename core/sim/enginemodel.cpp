@@ -108,7 +108,11 @@ void EngineModel::schedule(Seq &s, int tokens)
 
 const StepResult &EngineModel::step()
 {
-    m_result = StepResult {};
+    // Reset field by field: keeping the emissions' capacity avoids reallocating every step.
+    m_result.idle = true;
+    m_result.seconds = m_result.sumContext = 0.0;
+    m_result.scheduledTokens = m_result.batchSize = 0;
+    m_result.emissions.clear();
     m_batch.clear();
     int budget = m_sched.maxNumBatchedTokens;
     bool preempted = false;
