@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// The desktop app: translations, the keychain store and the main window.
+#include "engine/fdlimit.h"
+#include "mainwindow.h"
+#include "secrets/keychainsecretstore.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QTranslator>
+
+#include <cstdio>
+
+using namespace ServeScope;
+
+// Picks the UI language: --lang, then SERVESCOPE_LANG, then the system locale.
+static void installTranslations(QApplication &app, const QString &override)
+{
+    const QLocale locale = override.isEmpty() ? QLocale::system() : QLocale(override);
+    if (override.isEmpty() && locale.language() == QLocale::English)
+        return;
+    QLocale::setDefault(locale);
+    auto *ours = new QTranslator(&app);
+    if (ours->load(locale, QStringLiteral("servescope"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QApplication::installTranslator(ours);
+    auto *qt = new QTranslator(&app);
+    if (qt->load(
+            locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QApplication::installTranslator(qt);
+}
+
+int main(int argc, char *argv[])
+{
+    raiseOpenFileLimit();
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("ServeScope"));
+    QApplication::setApplicationName(QStringLiteral("ServeScope"));
+    QApplication::setApplicationVersion(QStringLiteral(SERVESCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("ServeScope: benchmark experiments for OpenAI-compatible LLM endpoints"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption demo(
+        QStringLiteral("demo"), QStringLiteral("Open the demo experiment in a new unsaved project."));
+    const QCommandLineOption lang(QStringLiteral("lang"),
+        QStringLiteral("UI language, e.g. zh_CN (default: SERVESCOPE_LANG, then the system locale)."),
+        QStringLiteral("locale"));
+    const QCommandLineOption scale(QStringLiteral("time-scale"),
+        QStringLiteral("Run the local simulator this many times faster than real time (default 1, demo 8)."),
+        QStringLiteral("x"));
+    parser.addOptions({ demo, lang, scale });
+    parser.addPositionalArgument(
+        QStringLiteral("file"), QStringLiteral("A project (.servescope) or experiment file (.json, .toml) to open."));
+    if (!parser.parse(QApplication::arguments())) {
+        std::fprintf(stderr, "servescope: %s\n", qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return 0;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        std::printf("servescope %s\n", SERVESCOPE_VERSION);
+        return 0;
+    }
+    QString language = parser.value(lang);
+    if (language.isEmpty())
+        language = qEnvironmentVariable("SERVESCOPE_LANG");
+    installTranslations(app, language);
+
+    KeychainSecretStore secrets;
+    MainWindow window(&secrets);
+    bool ok = true;
+    const double timeScale = parser.isSet(scale) ? parser.value(scale).toDouble(&ok) : (parser.isSet(demo) ? 8.0 : 1.0);
+    if (!ok || timeScale <= 0) {
+        std::fprintf(stderr, "servescope: --time-scale needs a positive number\n");
+        return 2;
+    }
+    window.setTimeScale(timeScale);
+    window.show();
+    const QStringList files = parser.positionalArguments();
+    if (parser.isSet(demo)) {
+        window.openDemo();
+    } else if (!files.isEmpty()) {
+        if (files.constFirst().endsWith(QLatin1String(".servescope"))) {
+            window.openProject(files.constFirst());
+        } else {
+            window.newProject(MainWindow::blankExperiment());
+            window.importExperimentFile(files.constFirst());
+        }
+    }
+    return QApplication::exec();
+}

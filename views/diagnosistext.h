@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/preflight.h"
+#include "secrets/secretstore.h"
+
+#include <QString>
+
+namespace ServeScope {
+
+/// Plain, translated words for a connection-test diagnosis: what is wrong and what to do.
+QString diagnosisText(Diagnosis d);
+/// A translated summary of a whole preflight result (diagnosis, evidence, capabilities).
+QString preflightSummary(const PreflightResult &r);
+/// Translated words for a keychain failure.
+QString secretErrorText(SecretError e);
+
+} // namespace ServeScope

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#include "durationestimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ServeScope {
+
+static double requestSeconds(const LoadPoint &p, int concurrency)
+{
+    const double tpot = 0.018 + 0.0006 * std::max(0, concurrency - 1);
+    const double prefill = 0.0001 * p.inputLen * std::max(1.0, concurrency / 4.0);
+    return prefill + tpot * std::max(1, p.outputLen);
+}
+
+static double pointSeconds(const LoadPoint &p, LoadMode mode, int prompts)
+{
+    double s = 0;
+    if (mode == LoadMode::Concurrency) {
+        const int c = std::max(1, p.concurrency);
+        const double waves = std::ceil(double(prompts) / c);
+        s = waves * requestSeconds(p, c);
+    } else {
+        const int cap = p.maxConcurrency > 0 ? p.maxConcurrency : 64;
+        const double arrivals = std::isinf(p.requestRate) || p.requestRate <= 0 ? 0 : prompts / p.requestRate;
+        s = arrivals + requestSeconds(p, cap);
+        if (p.maxConcurrency > 0)
+            s = std::max(s, std::ceil(double(prompts) / cap) * requestSeconds(p, cap));
+    }
+    if (p.maxSeconds > 0)
+        s = p.numPrompts > 0 ? std::min(s, p.maxSeconds) : p.maxSeconds;
+    return s;
+}
+
+DurationEstimate estimateDuration(const Experiment &experiment, double timeScale)
+{
+    DurationEstimate out;
+    const int variants = std::max<int>(1, int(experiment.variants.size()));
+    const int repeats = std::max(1, experiment.load.repeat);
+    const auto &points = experiment.load.points;
+    for (int i = 0; i < points.size(); ++i) {
+        const LoadPoint &p = points.at(i);
+        const int prompts = p.numPrompts > 0 ? p.numPrompts : 0;
+        const double measured = pointSeconds(p, experiment.load.mode, prompts);
+        const double warm = experiment.load.warmupRequests > 0
+            ? pointSeconds(p, experiment.load.mode, experiment.load.warmupRequests)
+            : 0.0;
+        out.seconds += (measured * repeats + warm) * variants;
+        out.requests += qint64(prompts) * repeats * variants;
+        out.warmupRequests += qint64(experiment.load.warmupRequests) * variants;
+        if (experiment.load.mode == LoadMode::Concurrency && p.numPrompts > 0 && p.numPrompts < 5 * p.concurrency)
+            out.underSampledPoints.append(i);
+    }
+    out.runsOfPoints = int(points.size()) * repeats * variants;
+    out.seconds = out.seconds / std::max(1e-6, timeScale) + out.runsOfPoints * 0.5;
+    return out;
+}
+
+} // namespace ServeScope

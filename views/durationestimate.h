@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/experiment.h"
+
+namespace ServeScope {
+
+/// A rough idea of how long a run takes, shown before Run. The latency model is deliberately crude
+/// (a 7B-class model: prefill ~0.1 ms/token, decode 18 ms rising with batch size); it is a hint.
+struct DurationEstimate {
+    double seconds = 0;
+    qint64 requests = 0; ///< measured requests over all variants, points and repeats
+    qint64 warmupRequests = 0;
+    int runsOfPoints = 0; ///< variants x points x repeats
+    QList<int> underSampledPoints; ///< points with fewer than 5 x concurrency prompts
+};
+
+DurationEstimate estimateDuration(const Experiment &experiment, double timeScale = 1.0);
+
+} // namespace ServeScope

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+#include "experimenteditor.h"
+
+#include "durationestimate.h"
+#include "endpointprofiles.h"
+#include "experimentdocument.h"
+#include "formbinder.h"
+#include "keyvaluetable.h"
+#include "loadpage.h"
+#include "serverpage.h"
+#include "variantspage.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace ServeScope {
+
+ExperimentEditor::ExperimentEditor(ExperimentDocument *document, ProfileStore *profiles, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_profiles(profiles)
+    , m_binder(new FormBinder(document, this))
+    , m_tabs(new QTabWidget(this))
+    , m_server(new ServerPage(document))
+    , m_load(new LoadPage(document))
+    , m_variants(new VariantsPage(document))
+    , m_summary(new QLabel(this))
+{
+    m_tabs->setObjectName(QStringLiteral("editorTabs"));
+    m_tabs->addTab(endpointTab(), tr("Endpoint"));
+    m_tabs->addTab(m_server, tr("Server && environment"));
+    m_tabs->addTab(m_load, tr("Load"));
+    m_tabs->addTab(metricsTab(), tr("Metrics"));
+    m_tabs->addTab(m_variants, tr("Variants"));
+    m_summary->setObjectName(QStringLiteral("editorSummary"));
+    m_summary->setWordWrap(true);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_tabs, 1);
+    layout->addWidget(m_summary);
+    connect(document, &ExperimentDocument::changed, this, &ExperimentEditor::refresh);
+    connect(profiles, &ProfileStore::changed, this, &ExperimentEditor::reloadProfiles);
+    reloadProfiles();
+    refresh();
+}
+
+void ExperimentEditor::setTimeScale(double scale)
+{
+    m_timeScale = scale;
+    refresh();
+}
+
+QWidget *ExperimentEditor::endpointTab()
+{
+    auto *page = new QWidget;
+    auto *layout = new QVBoxLayout(page);
+    auto *profileRow = new QHBoxLayout;
+    m_profileCombo = new QComboBox;
+    m_profileCombo->setObjectName(QStringLiteral("profileCombo"));
+    auto *apply = new QPushButton(tr("Use profile"));
+    apply->setObjectName(QStringLiteral("useProfileButton"));
+    auto *manage = new QPushButton(tr("Manage profiles…"));
+    profileRow->addWidget(new QLabel(tr("Profile")));
+    profileRow->addWidget(m_profileCombo, 1);
+    profileRow->addWidget(apply);
+    profileRow->addWidget(manage);
+    layout->addLayout(profileRow);
+    connect(apply, &QPushButton::clicked, this, &ExperimentEditor::applyProfile);
+    connect(manage, &QPushButton::clicked, this, &ExperimentEditor::manageProfilesRequested);
+
+    auto *box = new QGroupBox(tr("Endpoint of this experiment"));
+    auto *form = new QFormLayout(box);
+    const auto line = [this, form](const QString &label, const char *name, const char *path, const QString &undo,
+                          QString Endpoint::*field, const QString &placeholder = {}) {
+        auto *w = new QLineEdit;
+        w->setObjectName(QString::fromLatin1(name));
+        w->setPlaceholderText(placeholder);
+        form->addRow(label,
+            m_binder->bindLine(
+                w, QString::fromLatin1(path), undo, [field](const Experiment &e) { return e.endpoint.*field; },
+                [field](Experiment &e, const QString &v) { e.endpoint.*field = v.trimmed(); }));
+    };
+    auto *name = new QLineEdit;
+    name->setObjectName(QStringLiteral("experimentName"));
+    form->addRow(tr("Experiment name"),
+        m_binder->bindLine(
+            name, QStringLiteral("name"), tr("Rename experiment"), [](const Experiment &e) { return e.name; },
+            [](Experiment &e, const QString &v) { e.name = v; }));
+    line(tr("Base URL"), "baseUrl", "endpoint.base_url", tr("Change base URL"), &Endpoint::baseUrl,
+        tr("http://host:8000, or sim: for the local simulator"));
+    line(tr("Path"), "path", "endpoint.path", tr("Change path"), &Endpoint::path);
+    line(tr("Model"), "model", "endpoint.model", tr("Change model"), &Endpoint::model);
+    auto *dialect = new QComboBox;
+    dialect->addItem(QStringLiteral("vLLM"), QStringLiteral("vllm"));
+    dialect->addItem(QStringLiteral("SGLang"), QStringLiteral("sglang"));
+    dialect->addItem(tr("OpenAI (strict)"), QStringLiteral("openai-strict"));
+    form->addRow(tr("Dialect"),
+        m_binder->bindCombo(
+            dialect, QStringLiteral("endpoint.dialect"), tr("Change dialect"),
+            [](const Experiment &e) { return dialectName(e.endpoint.dialect); },
+            [](Experiment &e, const QString &v) { parseDialect(v, &e.endpoint.dialect); }));
+    auto *protocol = new QComboBox;
+    protocol->addItem(QStringLiteral("HTTP/1.1"), QStringLiteral("http1"));
+    protocol->addItem(QStringLiteral("HTTP/2"), QStringLiteral("http2"));
+    form->addRow(tr("Protocol"),
+        m_binder->bindCombo(
+            protocol, QStringLiteral("endpoint.protocol"), tr("Change protocol"),
+            [](const Experiment &e) { return protocolName(e.endpoint.protocol); },
+            [](Experiment &e, const QString &v) { parseProtocol(v, &e.endpoint.protocol); }));
+    line(tr("Proxy"), "proxy", "endpoint.proxy", tr("Change proxy"), &Endpoint::proxy, tr("host:port (empty: none)"));
+    line(tr("API key variable"), "apiKeyEnv", "endpoint.api_key_env", tr("Change API key variable"),
+        &Endpoint::apiKeyEnv, tr("name of an environment variable, e.g. OPENAI_API_KEY"));
+    m_keyLabel = new QLabel;
+    m_keyLabel->setWordWrap(true);
+    form->addRow(tr("Keychain"), m_keyLabel);
+    m_headers = new KeyValueTable(tr("Header"), tr("Value"));
+    form->addRow(tr("Extra headers"), m_binder->problemSlot(m_headers, QStringLiteral("endpoint.headers")));
+    connect(m_headers, &KeyValueTable::valuesEdited, this, [this](const OrderedValues &v) {
+        Experiment e = m_document->experiment();
+        e.endpoint.headers.clear();
+        for (const auto &item : v.items())
+            e.endpoint.headers.append({ item.first, KeyValueTable::formatValue(item.second) });
+        m_document->apply(e, tr("Edit extra headers"));
+    });
+    layout->addWidget(box);
+    layout->addStretch();
+    return page;
+}
+
+QWidget *ExperimentEditor::metricsTab()
+{
+    auto *page = new QWidget;
+    auto *form = new QFormLayout(page);
+    auto *percentiles = new QLineEdit;
+    percentiles->setObjectName(QStringLiteral("percentiles"));
+    form->addRow(tr("Percentiles"),
+        m_binder->bindLine(
+            percentiles, QStringLiteral("metrics.percentiles"), tr("Change percentiles"),
+            [](const Experiment &e) {
+                QStringList parts;
+                for (double p : e.metrics.percentiles)
+                    parts << formatNumber(p);
+                return parts.join(QStringLiteral(", "));
+            },
+            [](Experiment &e, const QString &v) {
+                QList<double> out;
+                for (const QString &part : v.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                    bool ok = false;
+                    const double p = part.trimmed().toDouble(&ok);
+                    if (ok)
+                        out.append(p);
+                }
+                e.metrics.percentiles = out;
+            }));
+    struct Slo {
+        const char *path;
+        QString label;
+        std::optional<double> Goodput::*field;
+    };
+    for (const Slo &slo : { Slo { "metrics.goodput.ttft_ms", tr("Goodput SLO: TTFT"), &Goodput::ttftMs },
+             Slo { "metrics.goodput.tpot_ms", tr("Goodput SLO: TPOT"), &Goodput::tpotMs },
+             Slo { "metrics.goodput.e2el_ms", tr("Goodput SLO: E2EL"), &Goodput::e2elMs } }) {
+        auto *spin = new QDoubleSpinBox;
+        spin->setRange(0, 1e7);
+        spin->setDecimals(1);
+        spin->setSuffix(tr(" ms"));
+        spin->setSpecialValueText(tr("none"));
+        auto field = slo.field;
+        form->addRow(slo.label,
+            m_binder->bindDouble(
+                spin, QString::fromLatin1(slo.path), tr("Change goodput SLO"),
+                [field](const Experiment &e) { return (e.metrics.goodput.*field).value_or(0.0); },
+                [field](Experiment &e, double v) {
+                    e.metrics.goodput.*field = v > 0 ? std::optional<double>(v) : std::nullopt;
+                }));
+    }
+    auto *definitions = new QComboBox;
+    definitions->addItem(tr("vLLM (vllm bench serve)"), QStringLiteral("vllm"));
+    definitions->addItem(tr("SGLang (bench_serving)"), QStringLiteral("sglang"));
+    form->addRow(tr("Definitions profile"),
+        m_binder->bindCombo(
+            definitions, QStringLiteral("metrics.definitions"), tr("Change definitions profile"),
+            [](const Experiment &e) { return definitionsName(e.metrics.definitions); },
+            [](Experiment &e, const QString &v) { parseDefinitions(v, &e.metrics.definitions); }));
+    return page;
+}
+
+void ExperimentEditor::reloadProfiles()
+{
+    const QString keep = m_profileCombo->currentData().toString();
+    m_profileCombo->clear();
+    for (const EndpointProfile &p : m_profiles->profiles())
+        m_profileCombo->addItem(p.name, p.id);
+    const int i = m_profileCombo->findData(keep);
+    m_profileCombo->setCurrentIndex(i < 0 ? 0 : i);
+}
+
+void ExperimentEditor::applyProfile()
+{
+    const EndpointProfile p = m_profiles->profile(m_profileCombo->currentData().toString());
+    if (p.id.isEmpty())
+        return;
+    Experiment e = m_document->experiment();
+    e.endpoint = p.endpoint;
+    if (p.endpoint.isLocalSimulator() && e.server.engine != QLatin1String("sim"))
+        e.server.engine = QStringLiteral("sim");
+    m_document->apply(e, tr("Use endpoint profile \"%1\"").arg(p.name));
+}
+
+static QString formatDuration(double s)
+{
+    if (s < 90)
+        return ExperimentEditor::tr("%1 s").arg(qRound(s));
+    if (s < 5400)
+        return ExperimentEditor::tr("%1 min").arg(qRound(s / 60));
+    return ExperimentEditor::tr("%1 h %2 min").arg(int(s / 3600)).arg(qRound(std::fmod(s, 3600) / 60));
+}
+
+void ExperimentEditor::refresh()
+{
+    const Experiment &e = m_document->experiment();
+    m_binder->refresh();
+    m_binder->showProblems(m_document->problems());
+    m_server->refresh();
+    m_load->refresh();
+    m_variants->refresh();
+    OrderedValues headers;
+    for (const auto &h : e.endpoint.headers)
+        headers.set(h.first, QJsonValue(h.second));
+    m_headers->setValues(headers);
+    m_keyLabel->setText(e.endpoint.keychainEntry.isEmpty()
+            ? tr("no key in the keychain (use a profile to attach one)")
+            : tr("key stored in the OS keychain as \"%1\"").arg(e.endpoint.keychainEntry));
+    int errors = 0, warnings = 0;
+    for (const Problem &p : m_document->problems())
+        (p.isError() ? errors : warnings)++;
+    const DurationEstimate est = estimateDuration(e, e.endpoint.isLocalSimulator() ? m_timeScale : 1.0);
+    QStringList parts;
+    if (errors > 0)
+        parts << tr("<span style=\"color:#b00020\">%n problem(s) to fix before running</span>", nullptr, errors);
+    if (warnings > 0)
+        parts << tr("<span style=\"color:#8a5a00\">%n warning(s)</span>", nullptr, warnings);
+    if (errors == 0 && warnings == 0)
+        parts << tr("Ready to run");
+    parts << tr("about %1 for %n measured request(s)", nullptr, int(est.requests)).arg(formatDuration(est.seconds));
+    if (!est.underSampledPoints.isEmpty())
+        parts << tr("<span style=\"color:#8a5a00\">%n point(s) have fewer than 5 × concurrency prompts</span>", nullptr,
+            int(est.underSampledPoints.size()));
+    m_summary->setText(parts.join(QStringLiteral(" · ")));
+}
+
+} // namespace ServeScope

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTabWidget;
+
+namespace ServeScope {
+
+class ExperimentDocument;
+class FormBinder;
+class KeyValueTable;
+class LoadPage;
+class ProfileStore;
+class ServerPage;
+class VariantsPage;
+
+/// The experiment designer: one tab per part of the experiment, validation problems under their
+/// fields, and a summary line with the problem count and a rough duration estimate.
+class ExperimentEditor final : public QWidget {
+    Q_OBJECT
+public:
+    ExperimentEditor(ExperimentDocument *document, ProfileStore *profiles, QWidget *parent = nullptr);
+
+    QTabWidget *tabs() const { return m_tabs; }
+    LoadPage *loadPage() const { return m_load; }
+    VariantsPage *variantsPage() const { return m_variants; }
+    ServerPage *serverPage() const { return m_server; }
+    /// Time scale the local simulator runs at (affects the estimate only).
+    void setTimeScale(double scale);
+
+signals:
+    void manageProfilesRequested();
+
+private:
+    QWidget *endpointTab();
+    QWidget *metricsTab();
+    void refresh();
+    void reloadProfiles();
+    void applyProfile();
+
+    ExperimentDocument *m_document;
+    ProfileStore *m_profiles;
+    FormBinder *m_binder;
+    QTabWidget *m_tabs;
+    ServerPage *m_server;
+    LoadPage *m_load;
+    VariantsPage *m_variants;
+    QComboBox *m_profileCombo = nullptr;
+    KeyValueTable *m_headers = nullptr;
+    QLabel *m_keyLabel = nullptr;
+    QLabel *m_summary;
+    double m_timeScale = 1.0;
+};
+
+} // namespace ServeScope

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+#include "formbinder.h"
+
+#include "experimentdocument.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace ServeScope {
+
+FormBinder::FormBinder(ExperimentDocument *document, QObject *parent)
+    : QObject(parent)
+    , m_document(document)
+{
+}
+
+void FormBinder::edit(const QString &undoText, const QString &mergeKey, const std::function<void(Experiment &)> &change)
+{
+    Experiment e = m_document->experiment();
+    change(e);
+    m_document->apply(e, undoText, mergeKey);
+}
+
+QWidget *FormBinder::wrap(QWidget *w, const QString &path, std::function<void()> load)
+{
+    auto *box = new QWidget;
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(w);
+    auto *label = new QLabel(box);
+    label->setObjectName(QStringLiteral("problemLabel"));
+    label->setWordWrap(true);
+    label->setStyleSheet(QStringLiteral("color: #b00020;"));
+    label->hide();
+    layout->addWidget(label);
+    w->setProperty("servescopePath", path);
+    m_bindings.append({ w, label, path, std::move(load) });
+    return box;
+}
+
+QWidget *FormBinder::bindLine(
+    QLineEdit *w, const QString &path, const QString &undoText, Getter<QString> get, Setter<QString> set)
+{
+    connect(w, &QLineEdit::textEdited, this,
+        [=, this](const QString &text) { edit(undoText, path, [&](Experiment &e) { set(e, text); }); });
+    return wrap(w, path, [=, this] {
+        const QString v = get(m_document->experiment());
+        if (w->text() != v) {
+            const QSignalBlocker block(w);
+            w->setText(v);
+        }
+    });
+}
+
+QWidget *FormBinder::bindInt(
+    QSpinBox *w, const QString &path, const QString &undoText, Getter<int> get, Setter<int> set)
+{
+    connect(w, &QSpinBox::valueChanged, this,
+        [=, this](int v) { edit(undoText, path, [&](Experiment &e) { set(e, v); }); });
+    return wrap(w, path, [=, this] {
+        const QSignalBlocker block(w);
+        w->setValue(get(m_document->experiment()));
+    });
+}
+
+QWidget *FormBinder::bindDouble(
+    QDoubleSpinBox *w, const QString &path, const QString &undoText, Getter<double> get, Setter<double> set)
+{
+    connect(w, &QDoubleSpinBox::valueChanged, this,
+        [=, this](double v) { edit(undoText, path, [&](Experiment &e) { set(e, v); }); });
+    return wrap(w, path, [=, this] {
+        const QSignalBlocker block(w);
+        w->setValue(get(m_document->experiment()));
+    });
+}
+
+QWidget *FormBinder::bindCombo(
+    QComboBox *w, const QString &path, const QString &undoText, Getter<QString> get, Setter<QString> set)
+{
+    connect(w, &QComboBox::activated, this, [=, this](int index) {
+        const QString v = w->itemData(index).toString();
+        edit(undoText, QString(), [&](Experiment &e) { set(e, v); });
+    });
+    return wrap(w, path, [=, this] {
+        const QSignalBlocker block(w);
+        const int i = w->findData(get(m_document->experiment()));
+        w->setCurrentIndex(i);
+    });
+}
+
+QWidget *FormBinder::bindCheck(
+    QCheckBox *w, const QString &path, const QString &undoText, Getter<bool> get, Setter<bool> set)
+{
+    connect(w, &QCheckBox::toggled, this,
+        [=, this](bool v) { edit(undoText, QString(), [&](Experiment &e) { set(e, v); }); });
+    return wrap(w, path, [=, this] {
+        const QSignalBlocker block(w);
+        w->setChecked(get(m_document->experiment()));
+    });
+}
+
+QWidget *FormBinder::problemSlot(QWidget *w, const QString &path)
+{
+    return wrap(w, path, [] {});
+}
+
+void FormBinder::refresh()
+{
+    for (const Binding &b : std::as_const(m_bindings)) {
+        if (b.widget)
+            b.load();
+    }
+}
+
+bool FormBinder::pathCovers(const QString &fieldPath, const QString &problemPath)
+{
+    if (!problemPath.startsWith(fieldPath))
+        return false;
+    if (problemPath.size() == fieldPath.size())
+        return true;
+    const QChar next = problemPath.at(fieldPath.size());
+    return next == QLatin1Char('.') || next == QLatin1Char('[');
+}
+
+void FormBinder::showProblems(const QList<Problem> &problems)
+{
+    for (const Binding &b : std::as_const(m_bindings)) {
+        QStringList lines;
+        bool error = false;
+        for (const Problem &p : problems) {
+            if (p.variant < 0 && pathCovers(b.path, p.path)) {
+                lines.append(p.reason);
+                error = error || p.isError();
+            }
+        }
+        b.label->setText(lines.join(QLatin1Char('\n')));
+        b.label->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QStringLiteral("color: #8a5a00;"));
+        b.label->setVisible(!lines.isEmpty());
+        if (b.widget)
+            b.widget->setToolTip(lines.join(QLatin1Char('\n')));
+    }
+}
+
+} // namespace ServeScope

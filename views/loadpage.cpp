@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+#include "loadpage.h"
+
+#include "experimentdocument.h"
+#include "formbinder.h"
+#include "keyvaluetable.h"
+#include "loadpointsmodel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace ServeScope {
+
+LoadPage::LoadPage(ExperimentDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_binder(new FormBinder(document, this))
+    , m_model(new LoadPointsModel(document, this))
+    , m_view(new QTableView(this))
+    , m_sampling(new KeyValueTable(tr("Parameter"), tr("Value"), this))
+{
+    auto *top = new QHBoxLayout;
+    top->addWidget(datasetBox(), 1);
+    top->addWidget(runBox(), 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(matrixBox(), 1);
+    layout->addLayout(top);
+}
+
+static QSpinBox *intSpin(int min, int max)
+{
+    auto *s = new QSpinBox;
+    s->setRange(min, max);
+    return s;
+}
+
+static QDoubleSpinBox *doubleSpin(double min, double max, int decimals, const QString &suffix = {})
+{
+    auto *s = new QDoubleSpinBox;
+    s->setRange(min, max);
+    s->setDecimals(decimals);
+    s->setSuffix(suffix);
+    return s;
+}
+
+QWidget *LoadPage::datasetBox()
+{
+    auto *box = new QGroupBox(tr("Prompts and sampling"));
+    auto *form = new QFormLayout(box);
+    auto *dataset = new QComboBox;
+    dataset->setObjectName(QStringLiteral("datasetCombo"));
+    dataset->addItem(tr("Random tokens"), QStringLiteral("random"));
+    dataset->addItem(tr("Sonnet"), QStringLiteral("sonnet"));
+    dataset->addItem(tr("ShareGPT file"), QStringLiteral("sharegpt"));
+    dataset->addItem(tr("Custom file"), QStringLiteral("custom"));
+    form->addRow(tr("Dataset"),
+        m_binder->bindCombo(
+            dataset, QStringLiteral("dataset.name"), tr("Change dataset"),
+            [](const Experiment &e) { return e.dataset.name; },
+            [](Experiment &e, const QString &v) { e.dataset.name = v; }));
+    auto *path = new QLineEdit;
+    form->addRow(tr("Dataset file"),
+        m_binder->bindLine(
+            path, QStringLiteral("dataset.path"), tr("Change dataset file"),
+            [](const Experiment &e) { return e.dataset.path; },
+            [](Experiment &e, const QString &v) { e.dataset.path = v; }));
+    auto *seed = intSpin(0, std::numeric_limits<int>::max());
+    seed->setObjectName(QStringLiteral("seedSpin"));
+    form->addRow(tr("Seed"),
+        m_binder->bindInt(
+            seed, QStringLiteral("dataset.seed"), tr("Change seed"),
+            [](const Experiment &e) { return int(e.dataset.seed); }, [](Experiment &e, int v) { e.dataset.seed = v; }));
+    auto *range = doubleSpin(0, 1, 2);
+    range->setSingleStep(0.05);
+    form->addRow(tr("Length range ratio"),
+        m_binder->bindDouble(
+            range, QStringLiteral("dataset.range_ratio"), tr("Change range ratio"),
+            [](const Experiment &e) { return e.dataset.rangeRatio; },
+            [](Experiment &e, double v) { e.dataset.rangeRatio = v; }));
+    auto *ignoreEos = new QCheckBox(tr("Ask the server to ignore end-of-sequence (exact output lengths)"));
+    form->addRow(QString(),
+        m_binder->bindCheck(
+            ignoreEos, QStringLiteral("dataset.ignore_eos"), tr("Toggle ignore_eos"),
+            [](const Experiment &e) { return e.dataset.ignoreEos; },
+            [](Experiment &e, bool v) { e.dataset.ignoreEos = v; }));
+    m_sampling->setObjectName(QStringLiteral("samplingTable"));
+    form->addRow(tr("Sampling"), m_binder->problemSlot(m_sampling, QStringLiteral("sampling")));
+    connect(m_sampling, &KeyValueTable::valuesEdited, this, [this](const OrderedValues &v) {
+        Experiment e = m_document->experiment();
+        e.sampling = v;
+        m_document->apply(e, tr("Edit sampling parameters"));
+    });
+    return box;
+}
+
+QWidget *LoadPage::matrixBox()
+{
+    auto *box = new QGroupBox(tr("Load matrix"));
+    auto *layout = new QVBoxLayout(box);
+    auto *head = new QHBoxLayout;
+    auto *mode = new QComboBox;
+    mode->setObjectName(QStringLiteral("loadModeCombo"));
+    mode->addItem(tr("Closed loop (concurrency)"), QStringLiteral("concurrency"));
+    mode->addItem(tr("Open loop (request rate)"), QStringLiteral("rate"));
+    head->addWidget(m_binder->bindCombo(
+        mode, QStringLiteral("load.mode"), tr("Change load mode"),
+        [](const Experiment &e) { return loadModeName(e.load.mode); },
+        [](Experiment &e, const QString &v) { parseLoadMode(v, &e.load.mode); }));
+    head->addStretch();
+    auto *add = new QPushButton(tr("Add point"));
+    add->setObjectName(QStringLiteral("addPointButton"));
+    auto *remove = new QPushButton(tr("Remove"));
+    auto *up = new QPushButton(tr("Move up"));
+    auto *down = new QPushButton(tr("Move down"));
+    auto *presets = new QToolButton;
+    presets->setText(tr("Presets"));
+    presets->setPopupMode(QToolButton::InstantPopup);
+    auto *menu = new QMenu(presets);
+    const QList<QList<int>> gradients { { 1, 4, 8, 16, 32, 64 }, { 1, 2, 4, 8, 16, 32, 64, 128 },
+        { 1, 8, 64, 256, 1024 } };
+    for (const QList<int> &g : gradients) {
+        QStringList parts;
+        for (int v : g)
+            parts << QString::number(v);
+        menu->addAction(tr("Concurrency gradient %1").arg(parts.join(QLatin1Char('-'))), this,
+            [this, g] { m_model->applyGradient(g); });
+    }
+    presets->setMenu(menu);
+    for (QWidget *w : std::initializer_list<QWidget *> { add, remove, up, down, presets })
+        head->addWidget(w);
+    layout->addLayout(head);
+    m_view->setObjectName(QStringLiteral("loadPointsView"));
+    m_view->setModel(m_model);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    layout->addWidget(m_binder->problemSlot(m_view, QStringLiteral("load.points")));
+    const auto row = [this] { return m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1; };
+    connect(add, &QPushButton::clicked, m_model, &LoadPointsModel::addPoint);
+    connect(remove, &QPushButton::clicked, this, [this, row] { m_model->removePoint(row()); });
+    connect(up, &QPushButton::clicked, this, [this, row] {
+        const int r = row();
+        m_model->movePoint(r, -1);
+        m_view->setCurrentIndex(m_model->index(qMax(0, r - 1), 0));
+    });
+    connect(down, &QPushButton::clicked, this, [this, row] {
+        const int r = row();
+        m_model->movePoint(r, 1);
+        m_view->setCurrentIndex(m_model->index(qMin(m_model->rowCount() - 1, r + 1), 0));
+    });
+    return box;
+}
+
+QWidget *LoadPage::runBox()
+{
+    auto *box = new QGroupBox(tr("Warmup, repeats and timeouts"));
+    auto *form = new QFormLayout(box);
+    auto *warmup = intSpin(0, 100000);
+    warmup->setObjectName(QStringLiteral("warmupSpin"));
+    form->addRow(tr("Warmup requests per point"),
+        m_binder->bindInt(
+            warmup, QStringLiteral("load.warmup_requests"), tr("Change warmup"),
+            [](const Experiment &e) { return e.load.warmupRequests; },
+            [](Experiment &e, int v) { e.load.warmupRequests = v; }));
+    auto *discard = doubleSpin(0, 0.49, 2);
+    discard->setSingleStep(0.05);
+    form->addRow(tr("Discard ratio (steady window)"),
+        m_binder->bindDouble(
+            discard, QStringLiteral("load.discard_ratio"), tr("Change discard ratio"),
+            [](const Experiment &e) { return e.load.discardRatio; },
+            [](Experiment &e, double v) { e.load.discardRatio = v; }));
+    auto *repeat = intSpin(1, 100);
+    repeat->setObjectName(QStringLiteral("repeatSpin"));
+    form->addRow(tr("Repeats"),
+        m_binder->bindInt(
+            repeat, QStringLiteral("load.repeat"), tr("Change repeats"),
+            [](const Experiment &e) { return e.load.repeat; }, [](Experiment &e, int v) { e.load.repeat = v; }));
+    struct T {
+        const char *path;
+        QString label;
+        double Timeouts::*field;
+    };
+    const QList<T> timeouts { { "load.timeouts.connect_s", tr("Connect timeout"), &Timeouts::connectS },
+        { "load.timeouts.first_token_s", tr("First-token timeout"), &Timeouts::firstTokenS },
+        { "load.timeouts.idle_s", tr("Idle timeout"), &Timeouts::idleS },
+        { "load.timeouts.total_s", tr("Total timeout"), &Timeouts::totalS } };
+    for (const T &t : timeouts) {
+        auto *spin = doubleSpin(0, 86400, 1, tr(" s"));
+        spin->setSpecialValueText(tr("no limit"));
+        auto field = t.field;
+        form->addRow(t.label,
+            m_binder->bindDouble(
+                spin, QString::fromLatin1(t.path), tr("Change %1").arg(t.label),
+                [field](const Experiment &e) { return e.load.timeouts.*field; },
+                [field](Experiment &e, double v) { e.load.timeouts.*field = v; }));
+    }
+    auto *reset = new QCheckBox(tr("Reset the server's prefix cache between points"));
+    form->addRow(QString(),
+        m_binder->bindCheck(
+            reset, QStringLiteral("load.reset_prefix_cache"), tr("Toggle prefix-cache reset"),
+            [](const Experiment &e) { return e.load.resetPrefixCache; },
+            [](Experiment &e, bool v) { e.load.resetPrefixCache = v; }));
+    return box;
+}
+
+void LoadPage::refresh()
+{
+    m_binder->refresh();
+    m_binder->showProblems(m_document->problems());
+    m_sampling->setValues(m_document->experiment().sampling);
+}
+
+} // namespace ServeScope

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+#include "mainwindow.h"
+
+#include "endpointprofiles.h"
+#include "experimentdocument.h"
+#include "experimenteditor.h"
+#include "io/experimentfile.h"
+#include "loadpage.h"
+#include "model/validation.h"
+#include "profiledialog.h"
+#include "projectsession.h"
+#include "projecttree.h"
+#include "resultsview.h"
+#include "runmonitor.h"
+#include "runsession.h"
+#include "serverpage.h"
+#include "variantspage.h"
+#include "welcomepage.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTime>
+#include <QToolBar>
+
+namespace ServeScope {
+
+MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
+    : QMainWindow(parent)
+    , m_secrets(secrets)
+    , m_profiles(new ProfileStore(this))
+    , m_document(new ExperimentDocument(this))
+    , m_session(new ProjectSession(this))
+    , m_run(new RunSession(secrets, this))
+    , m_stack(new QStackedWidget)
+    , m_editor(new ExperimentEditor(m_document, m_profiles))
+    , m_monitor(new RunMonitor)
+    , m_results(new ResultsView)
+    , m_lower(new QTabWidget)
+    , m_tree(new ProjectTree)
+    , m_log(new QPlainTextEdit)
+    , m_problems(new QListWidget)
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/servescope.svg")));
+    setAcceptDrops(true);
+    auto *welcome = new WelcomePage;
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_editor);
+    m_lower->addTab(m_monitor, tr("Run monitor"));
+    m_lower->addTab(m_results, tr("Results"));
+    split->addWidget(m_lower);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    m_stack->addWidget(welcome);
+    m_stack->addWidget(split);
+    setCentralWidget(m_stack);
+    createActions();
+    createDocks();
+
+    connect(welcome, &WelcomePage::demoRequested, this, &MainWindow::openDemo);
+    connect(welcome, &WelcomePage::newRequested, this, [this] { newProject(blankExperiment()); });
+    connect(welcome, &WelcomePage::openRequested, this, [this] {
+        chooseFile(false, tr("Open project"), tr("ServeScope projects (*.servescope)"),
+            [this](const QString &p) { openProject(p); });
+    });
+    connect(welcome, &WelcomePage::importRequested, this, [this] {
+        chooseFile(false, tr("Import experiment"), tr("Experiment files (*.json *.toml)"), [this](const QString &p) {
+            if (!m_hasProject)
+                newProject(blankExperiment());
+            importExperimentFile(p);
+        });
+    });
+    connect(m_document, &ExperimentDocument::changed, this, &MainWindow::documentChanged);
+    connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(m_editor, &ExperimentEditor::manageProfilesRequested, this, &MainWindow::showProfiles);
+    connect(m_editor->serverPage(), &ServerPage::captureRequested, this, &MainWindow::captureFromServer);
+    connect(m_tree, &ProjectTree::variantActivated, this, [this](int i) {
+        m_editor->tabs()->setCurrentWidget(m_editor->variantsPage());
+        m_editor->variantsPage()->selectVariant(i);
+    });
+    connect(
+        m_tree, &ProjectTree::runActivated, this, [this](qint64 id, const QString &) { m_session->loadPoints(id); });
+    connect(m_monitor, &RunMonitor::startRequested, this, &MainWindow::startRun);
+    connect(m_monitor, &RunMonitor::cancelRequested, this, &MainWindow::cancelRun);
+    connect(m_run, &RunSession::snapshotUpdated, m_monitor, &RunMonitor::showSnapshot);
+    connect(m_run, &RunSession::snapshotUpdated, this, [this](const RunSnapshot &s) { m_lastRunId = s.runId; });
+    connect(m_run, &RunSession::pointFinished, m_results, &ResultsView::addPoint);
+    connect(m_run, &RunSession::logged, this, &MainWindow::appendLog);
+    connect(m_run, &RunSession::finished, this, &MainWindow::runEnded);
+    connect(m_session, &ProjectSession::opened, this,
+        [this](const QString &path, bool temporary, const QString &error, const QByteArray &json) {
+            if (!error.isEmpty()) {
+                appendLog(QStringLiteral("error"), tr("Cannot open %1: %2").arg(path, error));
+                statusBar()->showMessage(tr("Cannot open %1").arg(QFileInfo(path).fileName()));
+                return;
+            }
+            if (!json.isEmpty()) {
+                const ExperimentReadResult r = deserializeExperiment(json);
+                if (r.ok)
+                    m_document->reset(r.experiment);
+            }
+            if (!temporary)
+                addRecent(path);
+            m_hasProject = true;
+            m_stack->setCurrentIndex(1);
+            updateTitle();
+            m_session->listRuns();
+            emit projectOpened(path);
+        });
+    connect(m_session, &ProjectSession::savedAs, this, [this](const QString &path, const QString &error) {
+        if (error.isEmpty()) {
+            m_document->markSaved();
+            addRecent(path);
+            statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
+        } else {
+            appendLog(QStringLiteral("error"), tr("Save failed: %1").arg(error));
+        }
+        updateTitle();
+        emit projectSaved(path, error);
+    });
+    connect(m_session, &ProjectSession::experimentSaved, this, [this](const QString &error) {
+        if (!error.isEmpty())
+            appendLog(QStringLiteral("error"), tr("Saving the experiment failed: %1").arg(error));
+        else if (!m_session->isTemporary()) {
+            m_document->markSaved();
+            emit projectSaved(m_session->path(), error);
+        }
+    });
+    connect(m_session, &ProjectSession::runsListed, this, [this](const QVector<RunListing> &runs) {
+        m_tree->setRuns(runs);
+        emit runsListed(int(runs.size()));
+    });
+    connect(m_session, &ProjectSession::pointsLoaded, this, [this](qint64 runId, const QVector<PointSummary> &points) {
+        m_results->setRun(tr("Run %1").arg(runId), QList<PointSummary>(points.begin(), points.end()));
+        m_lower->setCurrentWidget(m_results);
+    });
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (!settings.contains(QStringLiteral("window/geometry")))
+        resize(1280, 860);
+    rebuildRecentMenu();
+    updateTitle();
+    updateRunnable();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New project"), QKeySequence::New, this, [this] { newProject(blankExperiment()); });
+    file->addAction(tr("&Open project…"), QKeySequence::Open, this, [this] {
+        chooseFile(false, tr("Open project"), tr("ServeScope projects (*.servescope)"),
+            [this](const QString &p) { openProject(p); });
+    });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("Open the &demo"), this, &MainWindow::openDemo);
+    file->addSeparator();
+    m_saveAction = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::saveProject);
+    file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] {
+        chooseFile(true, tr("Save project as"), tr("ServeScope projects (*.servescope)"), [this](const QString &p) {
+            saveProjectAs(p.endsWith(QLatin1String(".servescope")) ? p : p + QStringLiteral(".servescope"));
+        });
+    });
+    file->addSeparator();
+    file->addAction(tr("&Import experiment…"), QKeySequence(tr("Ctrl+I")), this, [this] {
+        chooseFile(false, tr("Import experiment"), tr("Experiment files (*.json *.toml)"), [this](const QString &p) {
+            if (!m_hasProject)
+                newProject(blankExperiment());
+            importExperimentFile(p);
+        });
+    });
+    file->addAction(tr("&Export experiment…"), QKeySequence(tr("Ctrl+E")), this, [this] {
+        chooseFile(true, tr("Export experiment"), tr("Experiment JSON (*.json)"),
+            [this](const QString &p) { exportExperimentFile(p); });
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("Endpoint &profiles…"), QKeySequence(tr("Ctrl+Shift+P")), this, &MainWindow::showProfiles);
+
+    QMenu *run = menuBar()->addMenu(tr("&Run"));
+    m_runAction = run->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run experiment"),
+        QKeySequence(tr("Ctrl+R")), this, &MainWindow::startRun);
+    m_cancelAction = run->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel run"),
+        QKeySequence(tr("Ctrl+.")), this, &MainWindow::cancelRun);
+    m_cancelAction->setEnabled(false);
+
+    QToolBar *bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->addAction(undo);
+    bar->addAction(redo);
+    bar->addSeparator();
+    bar->addAction(m_runAction);
+    bar->addAction(m_cancelAction);
+}
+
+void MainWindow::createDocks()
+{
+    auto *treeDock = new QDockWidget(tr("Project"), this);
+    treeDock->setObjectName(QStringLiteral("projectDock"));
+    treeDock->setWidget(m_tree);
+    addDockWidget(Qt::LeftDockWidgetArea, treeDock);
+    auto *logDock = new QDockWidget(tr("Log and findings"), this);
+    logDock->setObjectName(QStringLiteral("logDock"));
+    auto *tabs = new QTabWidget;
+    m_log->setReadOnly(true);
+    m_log->setObjectName(QStringLiteral("logView"));
+    m_log->setMaximumBlockCount(5000);
+    m_problems->setObjectName(QStringLiteral("problemList"));
+    tabs->addTab(m_problems, tr("Problems"));
+    tabs->addTab(m_log, tr("Log"));
+    logDock->setWidget(tabs);
+    addDockWidget(Qt::BottomDockWidgetArea, logDock);
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(treeDock->toggleViewAction());
+    view->addAction(logDock->toggleViewAction());
+    resizeDocks({ treeDock }, { 260 }, Qt::Horizontal);
+    resizeDocks({ logDock }, { 130 }, Qt::Vertical);
+}
+
+Experiment MainWindow::blankExperiment()
+{
+    Experiment e;
+    e.name = tr("New experiment");
+    e.endpoint = ProfileStore::localSimulator().endpoint;
+    e.server.engine = QStringLiteral("sim");
+    e.dataset.seed = 1000;
+    e.sampling.set(QStringLiteral("temperature"), 0.0);
+    LoadPoint p;
+    p.concurrency = 1;
+    p.inputLen = 512;
+    p.outputLen = 128;
+    p.numPrompts = 50;
+    e.load.points.append(p);
+    e.load.warmupRequests = 5;
+    Variant v;
+    v.name = QStringLiteral("baseline");
+    v.baseline = true;
+    e.variants.append(v);
+    return e;
+}
+
+void MainWindow::setTimeScale(double scale)
+{
+    m_timeScale = scale;
+    m_editor->setTimeScale(scale);
+}
+
+void MainWindow::newProject(const Experiment &experiment)
+{
+    m_document->reset(experiment);
+    m_results->clear();
+    m_tree->setRuns({});
+    m_session->newTemporary();
+}
+
+void MainWindow::openDemo()
+{
+    QFile file(QStringLiteral(":/demo/demo-experiment.json"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        file.setFileName(
+            QCoreApplication::applicationDirPath() + QStringLiteral("/../../../resources/demo/demo-experiment.json"));
+        file.open(QIODevice::ReadOnly);
+    }
+    const ExperimentReadResult r = readExperimentJson(file.readAll());
+    if (!r.ok) {
+        appendLog(QStringLiteral("error"),
+            tr("The demo experiment could not be read: %1").arg(r.errors.join(QStringLiteral("; "))));
+        newProject(blankExperiment());
+        return;
+    }
+    newProject(r.experiment);
+    m_editor->tabs()->setCurrentWidget(m_editor->loadPage());
+    statusBar()->showMessage(tr("Demo loaded: press Run (Ctrl+R) to measure it against the local simulator."));
+}
+
+void MainWindow::openProject(const QString &path)
+{
+    if (m_run->isRunning())
+        return;
+    m_results->clear();
+    m_document->reset(Experiment());
+    m_session->open(path);
+}
+
+bool MainWindow::importExperimentFile(const QString &path)
+{
+    const ExperimentReadResult r = loadExperimentFile(path);
+    if (!r.ok) {
+        const QString why = r.errors.join(QLatin1Char('\n'));
+        appendLog(QStringLiteral("error"), tr("Cannot import %1:\n%2").arg(QFileInfo(path).fileName(), why));
+        statusBar()->showMessage(tr("Import failed; see the log."), 6000);
+        return false;
+    }
+    m_document->apply(r.experiment, tr("Import %1").arg(QFileInfo(path).fileName()));
+    statusBar()->showMessage(tr("Imported %1").arg(QFileInfo(path).fileName()), 4000);
+    return true;
+}
+
+bool MainWindow::exportExperimentFile(const QString &path)
+{
+    const QString error = saveExperimentFile(path, m_document->experiment());
+    if (!error.isEmpty())
+        appendLog(QStringLiteral("error"), tr("Export failed: %1").arg(error));
+    return error.isEmpty();
+}
+
+void MainWindow::saveProject()
+{
+    if (!m_hasProject)
+        return;
+    if (m_session->isTemporary()) {
+        chooseFile(true, tr("Save project as"), tr("ServeScope projects (*.servescope)"), [this](const QString &p) {
+            saveProjectAs(p.endsWith(QLatin1String(".servescope")) ? p : p + QStringLiteral(".servescope"));
+        });
+        return;
+    }
+    m_session->saveExperiment(m_document->experiment().name, serializeExperiment(m_document->experiment()));
+}
+
+void MainWindow::saveProjectAs(const QString &path)
+{
+    if (!m_hasProject || m_run->isRunning())
+        return;
+    // Both go to the project thread in order: the experiment row lands before the copy is made.
+    m_session->saveExperiment(m_document->experiment().name, serializeExperiment(m_document->experiment()));
+    m_session->saveAs(path);
+}
+
+} // namespace ServeScope

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/runcontroller.h"
+
+#include <QMainWindow>
+#include <QPointer>
+
+class QAction;
+class QListWidget;
+class QMenu;
+class QPlainTextEdit;
+class QStackedWidget;
+class QTabWidget;
+
+namespace ServeScope {
+
+class ExperimentDocument;
+class ExperimentEditor;
+class ProfileDialog;
+class ProfileStore;
+class ProjectSession;
+class ProjectTree;
+class ResultsView;
+class RunMonitor;
+class RunSession;
+class SecretStore;
+struct Experiment;
+
+/// The ServeScope window: project tree, experiment editor, run monitor, results, log dock.
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    /// `secrets` is the store keys go to (the OS keychain in the app, a private one in tests).
+    explicit MainWindow(SecretStore *secrets, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    ExperimentDocument *document() const { return m_document; }
+    ExperimentEditor *editor() const { return m_editor; }
+    ProjectSession *session() const { return m_session; }
+    RunMonitor *runMonitor() const { return m_monitor; }
+    ResultsView *results() const { return m_results; }
+    ProjectTree *projectTree() const { return m_tree; }
+    ProfileStore *profiles() const { return m_profiles; }
+    QPlainTextEdit *log() const { return m_log; }
+    qint64 lastRunId() const { return m_lastRunId; }
+
+    /// Time scale for the local simulator (demo and tests run faster than real time).
+    void setTimeScale(double scale);
+    double timeScale() const { return m_timeScale; }
+
+    void newProject(const Experiment &experiment);
+    void openDemo();
+    void openProject(const QString &path);
+    /// Imports an experiment file (JSON, TOML) into the open project as an undoable edit.
+    bool importExperimentFile(const QString &path);
+    bool exportExperimentFile(const QString &path);
+    void saveProject();
+    void saveProjectAs(const QString &path);
+    void startRun();
+    void cancelRun();
+    ProfileDialog *showProfiles();
+    static Experiment blankExperiment();
+
+signals:
+    void projectOpened(const QString &path);
+    void projectSaved(const QString &path, const QString &error);
+    void runFinished(const ServeScope::RunResult &result);
+    void runsListed(int count);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void createActions();
+    void createDocks();
+    void updateTitle();
+    void updateRunnable();
+    void documentChanged();
+    void addRecent(const QString &path);
+    void rebuildRecentMenu();
+    void chooseFile(bool save, const QString &title, const QString &filter, std::function<void(const QString &)> done);
+    void captureFromServer();
+    void appendLog(const QString &level, const QString &text);
+    void runEnded(const RunResult &result);
+
+    SecretStore *m_secrets;
+    ProfileStore *m_profiles;
+    ExperimentDocument *m_document;
+    ProjectSession *m_session;
+    RunSession *m_run;
+    QStackedWidget *m_stack;
+    ExperimentEditor *m_editor;
+    RunMonitor *m_monitor;
+    ResultsView *m_results;
+    QTabWidget *m_lower;
+    ProjectTree *m_tree;
+    QPlainTextEdit *m_log;
+    QListWidget *m_problems;
+    QMenu *m_recentMenu = nullptr;
+    QAction *m_runAction = nullptr, *m_cancelAction = nullptr, *m_saveAction = nullptr;
+    QPointer<ProfileDialog> m_profileDialog;
+    double m_timeScale = 1.0;
+    qint64 m_lastRunId = 0;
+    bool m_closing = false;
+    bool m_hasProject = false;
+};
+
+} // namespace ServeScope

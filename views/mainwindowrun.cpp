@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+// MainWindow: running, profiles, drag and drop, recent files and the window's chrome.
+#include "mainwindow.h"
+
+#include "diagnosistext.h"
+#include "endpointprofiles.h"
+#include "experimentdocument.h"
+#include "experimenteditor.h"
+#include "model/validation.h"
+#include "profiledialog.h"
+#include "projectsession.h"
+#include "projecttree.h"
+#include "resultsview.h"
+#include "runmonitor.h"
+#include "runsession.h"
+#include "secrets/apikey.h"
+
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QListWidget>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace ServeScope {
+
+void MainWindow::documentChanged()
+{
+    const Experiment &e = m_document->experiment();
+    m_tree->setExperiment(e);
+    m_problems->clear();
+    for (const Problem &p : m_document->problems()) {
+        auto *item = new QListWidgetItem(p.toString(), m_problems);
+        item->setIcon(
+            style()->standardIcon(p.isError() ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning));
+    }
+    updateRunnable();
+}
+
+void MainWindow::updateRunnable()
+{
+    QString why;
+    if (!m_hasProject)
+        why = tr("Open or create a project first.");
+    else if (!RunSession::available())
+        why = tr("This build cannot run experiments yet.");
+    else if (hasErrors(m_document->problems()))
+        why = tr("Fix the problems listed under the fields before running.");
+    const bool running = m_run->isRunning();
+    m_monitor->setRunnable(why.isEmpty(), why.isEmpty() ? tr("Ready to run.") : why);
+    m_runAction->setEnabled(why.isEmpty() && !running);
+    m_cancelAction->setEnabled(running);
+}
+
+void MainWindow::updateTitle()
+{
+    QString name = tr("no project");
+    if (m_hasProject)
+        name = m_session->isTemporary() ? tr("unsaved project") : QFileInfo(m_session->path()).fileName();
+    setWindowTitle(tr("%1[*] — ServeScope").arg(name));
+    setWindowModified(m_hasProject && (m_document->isModified() || m_session->isTemporary()));
+}
+
+void MainWindow::startRun()
+{
+    if (m_run->isRunning() || !m_hasProject || hasErrors(m_document->problems()))
+        return;
+    m_results->clear();
+    m_monitor->runStarted();
+    m_lower->setCurrentWidget(m_monitor);
+    appendLog(QStringLiteral("info"), tr("Run started: %1").arg(m_document->experiment().name));
+    m_run->start(m_document->experiment(), m_session->path(), m_timeScale);
+    updateRunnable();
+}
+
+void MainWindow::cancelRun()
+{
+    if (!m_run->isRunning())
+        return;
+    appendLog(
+        QStringLiteral("info"), tr("Cancelling: requests in flight end as cancelled; everything finished is kept."));
+    m_run->cancel();
+}
+
+void MainWindow::runEnded(const RunResult &result)
+{
+    if (result.runId > 0)
+        m_lastRunId = result.runId;
+    m_monitor->runEnded(result);
+    updateRunnable();
+    if (result.status == RunResult::Status::Failed)
+        appendLog(QStringLiteral("error"), tr("Run failed: %1").arg(result.message));
+    else
+        appendLog(QStringLiteral("info"),
+            tr("Run %1: %2 completed, %3 failed, %4 cancelled.")
+                .arg(result.status == RunResult::Status::Finished ? tr("finished") : tr("cancelled"))
+                .arg(result.completed)
+                .arg(result.failed)
+                .arg(result.cancelled));
+    if (!result.points.isEmpty())
+        m_results->setRun(tr("Run %1").arg(result.runId), result.points);
+    else if (result.runId > 0)
+        m_session->loadPoints(result.runId);
+    m_lower->setCurrentWidget(m_results);
+    m_session->listRuns();
+    emit runFinished(result);
+    if (m_closing)
+        close();
+}
+
+void MainWindow::appendLog(const QString &level, const QString &text)
+{
+    const QString time = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
+    m_log->appendPlainText(QStringLiteral("%1  %2  %3").arg(time, level, text));
+}
+
+ProfileDialog *MainWindow::showProfiles()
+{
+    if (!m_profileDialog) {
+        m_profileDialog = new ProfileDialog(m_profiles, m_secrets, this);
+        m_profileDialog->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_profileDialog->show();
+    m_profileDialog->raise();
+    return m_profileDialog;
+}
+
+void MainWindow::captureFromServer()
+{
+    const Endpoint endpoint = m_document->experiment().endpoint;
+    if (endpoint.isLocalSimulator()) {
+        statusBar()->showMessage(tr("The local simulator describes itself in every run's client-host record."), 5000);
+        return;
+    }
+    KeyReference ref;
+    if (!endpoint.keychainEntry.isEmpty())
+        ref = KeyReference::keychain(endpoint.keychainEntry);
+    else if (!endpoint.apiKeyEnv.isEmpty())
+        ref = KeyReference::environment(endpoint.apiKeyEnv);
+    auto run = [this, endpoint](const QByteArray &key) {
+        PreflightRequest req;
+        req.baseUrl = QUrl(endpoint.baseUrl);
+        req.path = endpoint.path;
+        req.model = endpoint.model;
+        req.apiKey = key;
+        req.proxy = endpoint.proxy;
+        auto *preflight = new Preflight(req, this);
+        connect(preflight, &Preflight::finished, this, [this, preflight](const PreflightResult &r) {
+            preflight->deleteLater();
+            if (!r.usable) {
+                appendLog(QStringLiteral("warning"), preflightSummary(r));
+                return;
+            }
+            Experiment e = m_document->experiment();
+            const auto put = [&e](const QString &key, const QString &value) {
+                e.envSnapshot.removeIf([&](const EnvEntry &x) { return x.key == key; });
+                e.envSnapshot.append({ key, value, EnvSource::Captured });
+            };
+            if (!r.models.isEmpty())
+                put(QStringLiteral("model"), r.models.constFirst());
+            if (r.maxModelLen > 0)
+                put(QStringLiteral("max_model_len"), QString::number(r.maxModelLen));
+            m_document->apply(e, tr("Capture environment from server"));
+        });
+        preflight->start();
+    };
+    if (ref.isNull()) {
+        run({});
+        return;
+    }
+    resolveApiKey(ref, *m_secrets, this, [this, run](const SecretResult &r) {
+        if (!r.ok)
+            appendLog(QStringLiteral("error"), secretErrorText(r.error));
+        else
+            run(r.secret);
+    });
+}
+
+void MainWindow::chooseFile(
+    bool save, const QString &title, const QString &filter, std::function<void(const QString &)> done)
+{
+    // open() instead of exec(): no nested event loop, so a running benchmark keeps flowing.
+    auto *dialog = new QFileDialog(this, title, QString(), filter);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAcceptMode(save ? QFileDialog::AcceptSave : QFileDialog::AcceptOpen);
+    dialog->setFileMode(save ? QFileDialog::AnyFile : QFileDialog::ExistingFile);
+    connect(dialog, &QFileDialog::fileSelected, this, [done](const QString &path) { done(path); });
+    dialog->open();
+}
+
+void MainWindow::addRecent(const QString &path)
+{
+    QSettings s;
+    QStringList recent = s.value(QStringLiteral("recentProjects")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    s.setValue(QStringLiteral("recentProjects"), recent.mid(0, 8));
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentProjects")).toStringList();
+    for (const QString &path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openProject(path); })
+            ->setToolTip(path);
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_run->isRunning()) {
+        // Cancel first; the window closes when the run has saved what it measured.
+        m_closing = true;
+        cancelRun();
+        event->ignore();
+        return;
+    }
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    for (const QUrl &url : event->mimeData()->urls()) {
+        const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
+        if (suffix == QLatin1String("json") || suffix == QLatin1String("toml")
+            || suffix == QLatin1String("servescope")) {
+            event->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    for (const QUrl &url : event->mimeData()->urls()) {
+        const QString path = url.toLocalFile();
+        if (path.endsWith(QLatin1String(".servescope"))) {
+            openProject(path);
+            break;
+        }
+        if (!m_hasProject)
+            newProject(blankExperiment());
+        importExperimentFile(path);
+    }
+    event->acceptProposedAction();
+}
+
+} // namespace ServeScope

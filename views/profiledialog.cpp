@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+#include "profiledialog.h"
+
+#include "diagnosistext.h"
+#include "keyvaluetable.h"
+#include "secrets/apikey.h"
+#include "secrets/keychainsecretstore.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace ServeScope {
+
+ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidget *parent)
+    : QDialog(parent)
+    , m_profiles(profiles)
+    , m_secrets(secrets)
+    , m_list(new QListWidget)
+    , m_name(new QLineEdit)
+    , m_baseUrl(new QLineEdit)
+    , m_path(new QLineEdit)
+    , m_model(new QLineEdit)
+    , m_proxy(new QLineEdit)
+    , m_keyEnv(new QLineEdit)
+    , m_key(new QLineEdit)
+    , m_dialect(new QComboBox)
+    , m_protocol(new QComboBox)
+    , m_headers(new KeyValueTable(tr("Header"), tr("Value")))
+    , m_keyState(new QLabel)
+    , m_status(new QLabel)
+    , m_result(new QPlainTextEdit)
+    , m_save(new QPushButton(tr("Save profile")))
+    , m_test(new QPushButton(tr("Test connection")))
+    , m_delete(new QPushButton(tr("Delete")))
+{
+    setWindowTitle(tr("Endpoint profiles"));
+    const QList<QPair<QWidget *, const char *>> names { { m_name, "profileName" }, { m_baseUrl, "profileBaseUrl" },
+        { m_path, "profilePath" }, { m_model, "profileModel" }, { m_key, "profileKey" },
+        { m_save, "saveProfileButton" }, { m_test, "testConnectionButton" }, { m_list, "profileList" },
+        { m_keyEnv, "profileKeyEnv" } };
+    for (const auto &n : names)
+        n.first->setObjectName(QString::fromLatin1(n.second));
+    m_key->setEchoMode(QLineEdit::Password);
+    m_key->setPlaceholderText(tr("paste a new key to store it in the keychain"));
+    m_baseUrl->setPlaceholderText(QStringLiteral("http://127.0.0.1:8000"));
+    m_proxy->setPlaceholderText(tr("host:port (empty: none)"));
+    m_keyEnv->setPlaceholderText(tr("or read the key from this environment variable"));
+    m_dialect->addItem(QStringLiteral("vLLM"), QStringLiteral("vllm"));
+    m_dialect->addItem(QStringLiteral("SGLang"), QStringLiteral("sglang"));
+    m_dialect->addItem(tr("OpenAI (strict)"), QStringLiteral("openai-strict"));
+    m_protocol->addItem(QStringLiteral("HTTP/1.1"), QStringLiteral("http1"));
+    m_protocol->addItem(QStringLiteral("HTTP/2"), QStringLiteral("http2"));
+    m_keyState->setWordWrap(true);
+    m_status->setWordWrap(true);
+    m_result->setReadOnly(true);
+    m_result->setPlaceholderText(tr("Connection test results appear here."));
+
+    auto *left = new QWidget;
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_list);
+    auto *add = new QPushButton(tr("New profile"));
+    auto *leftButtons = new QHBoxLayout;
+    leftButtons->addWidget(add);
+    leftButtons->addWidget(m_delete);
+    leftLayout->addLayout(leftButtons);
+
+    auto *right = new QWidget;
+    auto *form = new QFormLayout(right);
+    form->addRow(tr("Name"), m_name);
+    form->addRow(tr("Base URL"), m_baseUrl);
+    form->addRow(tr("Path"), m_path);
+    form->addRow(tr("Model"), m_model);
+    form->addRow(tr("Dialect"), m_dialect);
+    form->addRow(tr("Protocol"), m_protocol);
+    form->addRow(tr("Proxy"), m_proxy);
+    form->addRow(tr("Extra headers"), m_headers);
+    form->addRow(tr("API key"), m_key);
+    form->addRow(QString(), m_keyState);
+    form->addRow(tr("Key variable"), m_keyEnv);
+    auto *actions = new QHBoxLayout;
+    actions->addWidget(m_save);
+    actions->addWidget(m_test);
+    actions->addStretch();
+    form->addRow(actions);
+    form->addRow(m_status);
+    form->addRow(m_result);
+
+    auto *split = new QSplitter;
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(1, 3);
+    auto *close = new QDialogButtonBox(QDialogButtonBox::Close);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(split, 1);
+    layout->addWidget(close);
+    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(add, &QPushButton::clicked, this, &ProfileDialog::newProfile);
+    connect(m_delete, &QPushButton::clicked, this, &ProfileDialog::deleteCurrent);
+    connect(m_save, &QPushButton::clicked, this, &ProfileDialog::saveCurrent);
+    connect(m_test, &QPushButton::clicked, this, &ProfileDialog::testConnection);
+    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (QListWidgetItem *item = m_list->item(row))
+            showProfile(item->data(Qt::UserRole).toString());
+    });
+    reloadList();
+    resize(860, 620);
+}
+
+void ProfileDialog::reloadList()
+{
+    const QSignalBlocker block(m_list);
+    m_list->clear();
+    for (const EndpointProfile &p : m_profiles->profiles()) {
+        auto *item = new QListWidgetItem(p.name, m_list);
+        item->setData(Qt::UserRole, p.id);
+        if (p.id == m_currentId)
+            m_list->setCurrentItem(item);
+    }
+    if (m_currentId.isEmpty() && m_list->count() > 0) {
+        m_list->setCurrentRow(0);
+        showProfile(m_list->item(0)->data(Qt::UserRole).toString());
+    }
+}
+
+void ProfileDialog::selectProfile(const QString &id)
+{
+    m_currentId = id;
+    reloadList();
+    showProfile(id);
+}
+
+void ProfileDialog::showProfile(const QString &id)
+{
+    const EndpointProfile p = m_profiles->profile(id);
+    m_currentId = p.id;
+    const Endpoint &e = p.endpoint;
+    m_name->setText(p.name);
+    m_baseUrl->setText(e.baseUrl);
+    m_path->setText(e.path);
+    m_model->setText(e.model);
+    m_dialect->setCurrentIndex(m_dialect->findData(dialectName(e.dialect)));
+    m_protocol->setCurrentIndex(m_protocol->findData(protocolName(e.protocol)));
+    m_proxy->setText(e.proxy);
+    m_keyEnv->setText(e.apiKeyEnv);
+    OrderedValues headers;
+    for (const auto &h : e.headers)
+        headers.set(h.first, QJsonValue(h.second));
+    m_headers->setValues(headers);
+    m_key->clear();
+    m_keyState->setText(p.builtIn       ? tr("The local simulator needs no key: ServeScope starts it for each run.")
+            : e.keychainEntry.isEmpty() ? tr("No key stored.")
+                                        : tr("A key is stored in the system keychain for this profile."));
+    for (QWidget *w : std::initializer_list<QWidget *> { m_name, m_baseUrl, m_path, m_model, m_dialect, m_protocol,
+             m_proxy, m_keyEnv, m_key, m_headers, m_save, m_delete })
+        w->setEnabled(!p.builtIn);
+    m_result->clear();
+    setStatus({});
+}
+
+void ProfileDialog::newProfile()
+{
+    EndpointProfile p;
+    p.name = tr("New endpoint");
+    p.endpoint.baseUrl = QStringLiteral("http://127.0.0.1:8000");
+    m_currentId = m_profiles->save(p);
+    reloadList();
+    showProfile(m_currentId);
+    m_name->setFocus();
+    m_name->selectAll();
+}
+
+void ProfileDialog::deleteCurrent()
+{
+    const EndpointProfile p = m_profiles->profile(m_currentId);
+    if (p.id.isEmpty() || p.builtIn)
+        return;
+    if (!p.endpoint.keychainEntry.isEmpty())
+        m_secrets->remove(p.endpoint.keychainEntry, this, [](const SecretResult &) {});
+    m_profiles->remove(p.id);
+    m_currentId.clear();
+    reloadList();
+}
+
+EndpointProfile ProfileDialog::formProfile() const
+{
+    EndpointProfile p = m_profiles->profile(m_currentId);
+    p.name = m_name->text().trimmed();
+    Endpoint &e = p.endpoint;
+    e.baseUrl = m_baseUrl->text().trimmed();
+    e.path = m_path->text().trimmed();
+    e.model = m_model->text().trimmed();
+    parseDialect(m_dialect->currentData().toString(), &e.dialect);
+    parseProtocol(m_protocol->currentData().toString(), &e.protocol);
+    e.proxy = m_proxy->text().trimmed();
+    e.apiKeyEnv = m_keyEnv->text().trimmed();
+    e.headers.clear();
+    for (const auto &item : m_headers->values().items())
+        e.headers.append({ item.first, KeyValueTable::formatValue(item.second) });
+    return p;
+}
+
+void ProfileDialog::setStatus(const QString &text, bool error)
+{
+    m_status->setText(text);
+    m_status->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
+}
+
+void ProfileDialog::saveCurrent()
+{
+    EndpointProfile p = formProfile();
+    if (p.builtIn || p.id.isEmpty())
+        return;
+    const TrimmedKey key = trimKey(QStringView(m_key->text()));
+    m_key->clear(); // the key leaves the widget at once; only the keychain keeps it
+    if (key.key.isEmpty()) {
+        m_profiles->save(p);
+        reloadList();
+        emit saved(p.id, QString());
+        return;
+    }
+    storeKey(p, key.key, key.trimmed);
+}
+
+void ProfileDialog::storeKey(const EndpointProfile &profile, const QByteArray &key, bool trimmed)
+{
+    const QString entry = ProfileStore::keychainEntryFor(profile.id);
+    setStatus(tr("Storing the key in the system keychain…"));
+    m_secrets->write(entry, key, this, [this, profile, key, trimmed, entry](const SecretResult &r) {
+        if (!r.ok && (r.error == SecretError::Unavailable || r.error == SecretError::Timeout)) {
+            offerSessionOnly(profile, key, secretErrorText(r.error));
+            return;
+        }
+        EndpointProfile p = profile;
+        QString outcome;
+        if (r.ok) {
+            p.endpoint.keychainEntry = entry;
+            outcome = r.sessionOnly ? tr("The key is kept in memory for this session only.")
+                                    : tr("The key is stored in the system keychain.");
+            if (trimmed)
+                outcome += QLatin1Char(' ') + tr("Spaces or line breaks around the pasted key were removed.");
+        } else {
+            outcome = tr("The key could not be stored: %1").arg(secretErrorText(r.error));
+        }
+        m_profiles->save(p);
+        reloadList();
+        showProfile(p.id);
+        setStatus(outcome, !r.ok);
+        emit saved(p.id, outcome);
+    });
+}
+
+void ProfileDialog::offerSessionOnly(const EndpointProfile &profile, const QByteArray &key, const QString &why)
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Keychain not available"),
+        tr("%1\n\nServeScope never writes keys to disk. Keep this key in memory for this session only? "
+           "You will need to enter it again after restarting.")
+            .arg(why),
+        QMessageBox::Yes | QMessageBox::No, this);
+    box->setObjectName(QStringLiteral("sessionOnlyBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, profile, key, why](int) {
+        if (box->clickedButton() == box->button(QMessageBox::Yes)) {
+            if (auto *keychain = qobject_cast<KeychainSecretStore *>(m_secrets))
+                keychain->useSessionOnly(why);
+            storeKey(profile, key, false);
+        } else {
+            m_profiles->save(profile);
+            setStatus(tr("The profile was saved without a key."), true);
+            emit saved(profile.id, m_status->text());
+        }
+    });
+    box->open();
+}
+
+void ProfileDialog::testConnection()
+{
+    const EndpointProfile p = formProfile();
+    if (p.endpoint.isLocalSimulator()) {
+        m_result->setPlainText(
+            tr("The local simulator is started by ServeScope when a run begins, so there is nothing to test."));
+        return;
+    }
+    const TrimmedKey typed = trimKey(QStringView(m_key->text()));
+    if (!typed.key.isEmpty()) {
+        runPreflight(p, typed.key, typed.trimmed);
+        return;
+    }
+    KeyReference ref;
+    if (!p.endpoint.keychainEntry.isEmpty())
+        ref = KeyReference::keychain(p.endpoint.keychainEntry);
+    else if (!p.endpoint.apiKeyEnv.isEmpty())
+        ref = KeyReference::environment(p.endpoint.apiKeyEnv);
+    if (ref.isNull()) {
+        runPreflight(p, {}, false);
+        return;
+    }
+    setStatus(tr("Reading the key…"));
+    resolveApiKey(ref, *m_secrets, this, [this, p](const SecretResult &r) {
+        if (!r.ok) {
+            setStatus(secretErrorText(r.error), true);
+            return;
+        }
+        runPreflight(p, r.secret, r.trimmed);
+    });
+}
+
+void ProfileDialog::runPreflight(const EndpointProfile &profile, const QByteArray &key, bool trimmed)
+{
+    if (m_preflight)
+        m_preflight->abort();
+    PreflightRequest req;
+    req.baseUrl = QUrl(profile.endpoint.baseUrl);
+    req.path = profile.endpoint.path;
+    req.model = profile.endpoint.model;
+    req.apiKey = key;
+    req.keyHadWhitespace = trimmed;
+    req.proxy = profile.endpoint.proxy;
+    auto *preflight = new Preflight(req, this);
+    m_preflight = preflight;
+    m_test->setEnabled(false);
+    setStatus(tr("Testing the connection…"));
+    connect(preflight, &Preflight::finished, this, [this, preflight](const PreflightResult &r) {
+        m_test->setEnabled(true);
+        setStatus(r.usable ? tr("Connection works.") : tr("Connection test failed."), !r.usable);
+        m_result->setPlainText(preflightSummary(r));
+        preflight->deleteLater();
+        emit testFinished(r);
+    });
+    preflight->start();
+}
+
+} // namespace ServeScope

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "projectsession.h"
+
+#include "projectworker.h"
+
+#include <QDir>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+namespace ServeScope {
+
+ProjectSession::ProjectSession(QObject *parent)
+    : QObject(parent)
+    , m_worker(new ProjectWorker)
+{
+    qRegisterMetaType<QVector<ServeScope::RunListing>>();
+    qRegisterMetaType<QVector<ServeScope::PointSummary>>();
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.setObjectName(QStringLiteral("project-queries"));
+    m_thread.start();
+    connect(m_worker, &ProjectWorker::opened, this,
+        [this](const QString &path, const QString &error, const QByteArray &json) {
+            if (error.isEmpty())
+                m_path = path;
+            emit opened(path, m_temporary, error, json);
+        });
+    connect(m_worker, &ProjectWorker::experimentSaved, this, &ProjectSession::experimentSaved);
+    connect(m_worker, &ProjectWorker::vacuumed, this, [this](const QString &target, const QString &error) {
+        if (error.isEmpty()) {
+            m_path = target;
+            m_temporary = false;
+        }
+        emit savedAs(target, error);
+    });
+    connect(m_worker, &ProjectWorker::runsListed, this, &ProjectSession::runsListed);
+    connect(m_worker, &ProjectWorker::pointsLoaded, this, &ProjectSession::pointsLoaded);
+    connect(m_worker, &ProjectWorker::requestsCounted, this, &ProjectSession::requestsCounted);
+}
+
+ProjectSession::~ProjectSession()
+{
+    m_thread.quit();
+    m_thread.wait();
+    if (!m_tempDir.isEmpty())
+        QDir(m_tempDir).removeRecursively();
+}
+
+void ProjectSession::newTemporary()
+{
+    QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/servescope-XXXXXX"));
+    dir.setAutoRemove(false);
+    if (!m_tempDir.isEmpty() && m_temporary)
+        QDir(m_tempDir).removeRecursively();
+    m_tempDir = dir.path();
+    m_temporary = true;
+    const QString path = m_tempDir + QStringLiteral("/untitled.servescope");
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, path] { w->create(path); });
+}
+
+void ProjectSession::open(const QString &path)
+{
+    m_temporary = false;
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, path] { w->open(path); });
+}
+
+void ProjectSession::saveExperiment(const QString &name, const QByteArray &json)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, name, json] { w->saveExperiment(name, json); });
+}
+
+void ProjectSession::saveAs(const QString &target)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, target] { w->vacuumInto(target); });
+}
+
+void ProjectSession::listRuns()
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->listRuns(); });
+}
+
+void ProjectSession::loadPoints(qint64 runId)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, runId] { w->loadPoints(runId); });
+}
+
+void ProjectSession::countRequests(qint64 runId)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, runId] { w->countRequests(runId); });
+}
+
+} // namespace ServeScope

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/records.h"
+#include "storage/storetypes.h"
+
+#include <QObject>
+#include <QThread>
+#include <QVector>
+
+namespace ServeScope {
+
+class ProjectWorker;
+
+/// The open project file and the one thread that touches it for the GUI: every query, the
+/// experiment save and the Save As copy (`VACUUM INTO`) run on that thread; results come back as
+/// queued signals. A new project lives in a temporary file until Save As moves it.
+class ProjectSession final : public QObject {
+    Q_OBJECT
+public:
+    explicit ProjectSession(QObject *parent = nullptr);
+    ~ProjectSession() override;
+
+    QString path() const { return m_path; }
+    bool isTemporary() const { return m_temporary; }
+
+    /// Creates a temporary project (synchronous answer via opened()).
+    void newTemporary();
+    void open(const QString &path);
+    /// Stores the experiment JSON as the project's experiment (replacing the previous one).
+    void saveExperiment(const QString &name, const QByteArray &json);
+    /// Copies the project to `target` with VACUUM INTO and switches to it.
+    void saveAs(const QString &target);
+    void listRuns();
+    void loadPoints(qint64 runId);
+    void countRequests(qint64 runId);
+
+signals:
+    void opened(const QString &path, bool temporary, const QString &error, const QByteArray &experimentJson);
+    void experimentSaved(const QString &error);
+    void savedAs(const QString &path, const QString &error);
+    void runsListed(const QVector<ServeScope::RunListing> &runs);
+    void pointsLoaded(qint64 runId, const QVector<ServeScope::PointSummary> &points);
+    void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
+
+private:
+    QThread m_thread;
+    ProjectWorker *m_worker;
+    QString m_path;
+    QString m_tempDir;
+    bool m_temporary = false;
+};
+
+} // namespace ServeScope

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#include "projectworker.h"
+
+#include "storage/projectstore.h"
+#include "storage/writersession.h"
+
+#include <QFile>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUuid>
+
+namespace ServeScope {
+
+ProjectWorker::ProjectWorker() = default;
+ProjectWorker::~ProjectWorker() = default;
+
+bool ProjectWorker::reopen(QString *error)
+{
+    m_store = std::make_unique<ProjectStore>();
+    if (!m_store->open(m_path, ProjectStore::Check::Header)) {
+        *error = m_store->errorString();
+        m_store.reset();
+        return false;
+    }
+    return true;
+}
+
+void ProjectWorker::create(const QString &path)
+{
+    QString error;
+    if (!ProjectStore::create(path, &error)) {
+        emit opened(path, error, {});
+        return;
+    }
+    m_path = path;
+    m_experimentId = 0;
+    reopen(&error);
+    emit opened(path, error, {});
+}
+
+void ProjectWorker::open(const QString &path)
+{
+    QString error;
+    m_path = path;
+    m_experimentId = 0;
+    if (!reopen(&error)) {
+        emit opened(path, error, {});
+        return;
+    }
+    QVector<ExperimentRow> rows;
+    QByteArray json;
+    if (m_store->experiments(&rows) && !rows.isEmpty()) {
+        m_experimentId = rows.constLast().id;
+        json = rows.constLast().json;
+    }
+    emit opened(path, QString(), json);
+}
+
+void ProjectWorker::saveExperiment(const QString &name, const QByteArray &json)
+{
+    WriterSession writer;
+    QString error;
+    if (writer.open(m_path, &error) && writer.begin(&error)) {
+        ExperimentRow row;
+        row.id = m_experimentId;
+        row.name = name;
+        row.json = json;
+        const qint64 id = writer.saveExperiment(row, &error);
+        if (id > 0 && writer.commit(&error))
+            m_experimentId = id;
+        else
+            writer.rollback();
+    }
+    writer.close();
+    emit experimentSaved(error);
+}
+
+void ProjectWorker::vacuumInto(const QString &target)
+{
+    QString error;
+    if (QFile::exists(target) && !QFile::remove(target))
+        error = tr("Cannot replace %1.").arg(target);
+    if (error.isEmpty()) {
+        // VACUUM INTO writes a compact, consistent copy (WAL content included) in one statement.
+        const QString name = QStringLiteral("servescope-vacuum-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+            db.setDatabaseName(m_path);
+            if (!db.open()) {
+                error = db.lastError().text();
+            } else {
+                QSqlQuery q(db);
+                q.prepare(QStringLiteral("VACUUM INTO ?"));
+                q.addBindValue(target);
+                if (!q.exec())
+                    error = q.lastError().text();
+            }
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(name);
+    }
+    if (error.isEmpty()) {
+        m_path = target;
+        reopen(&error);
+    }
+    emit vacuumed(target, error);
+}
+
+void ProjectWorker::listRuns()
+{
+    QVector<RunListing> runs;
+    if (m_store || !m_path.isEmpty()) {
+        QString error;
+        // A fresh connection sees what the run's writer committed since the last query.
+        if (reopen(&error))
+            m_store->listRuns(&runs);
+    }
+    emit runsListed(runs);
+}
+
+void ProjectWorker::loadPoints(qint64 runId)
+{
+    QVector<PointSummary> points;
+    if (m_store)
+        m_store->pointSummaries(runId, &points);
+    emit pointsLoaded(runId, points);
+}
+
+void ProjectWorker::countRequests(qint64 runId)
+{
+    QVector<RequestRecord> records;
+    qint64 ok = 0, cancelled = 0;
+    RequestFilter filter;
+    filter.withEvents = false;
+    if (m_store && m_store->requests(runId, filter, &records)) {
+        for (const RequestRecord &r : std::as_const(records)) {
+            ok += r.ok() ? 1 : 0;
+            cancelled += r.status == RequestStatus::Cancelled ? 1 : 0;
+        }
+    }
+    emit requestsCounted(runId, records.size(), ok, cancelled);
+}
+
+} // namespace ServeScope

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/records.h"
+#include "storage/storetypes.h"
+
+#include <QObject>
+#include <QVector>
+
+#include <memory>
+
+namespace ServeScope {
+
+class ProjectStore;
+
+/// Lives on ProjectSession's thread: owns the read-only ProjectStore connection and performs the
+/// few writes the GUI itself makes (experiment rows, Save As). Never used from the GUI thread.
+class ProjectWorker final : public QObject {
+    Q_OBJECT
+public:
+    ProjectWorker();
+    ~ProjectWorker() override;
+
+public slots:
+    void create(const QString &path);
+    void open(const QString &path);
+    void saveExperiment(const QString &name, const QByteArray &json);
+    void vacuumInto(const QString &target);
+    void listRuns();
+    void loadPoints(qint64 runId);
+    void countRequests(qint64 runId);
+
+signals:
+    void opened(const QString &path, const QString &error, const QByteArray &experimentJson);
+    void experimentSaved(const QString &error);
+    void vacuumed(const QString &target, const QString &error);
+    void runsListed(const QVector<ServeScope::RunListing> &runs);
+    void pointsLoaded(qint64 runId, const QVector<ServeScope::PointSummary> &points);
+    void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
+
+private:
+    bool reopen(QString *error);
+
+    std::unique_ptr<ProjectStore> m_store;
+    QString m_path;
+    qint64 m_experimentId = 0;
+};
+
+} // namespace ServeScope

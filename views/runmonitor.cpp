@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+#include "runmonitor.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace ServeScope {
+
+static constexpr int kRingSize = 240; // one minute at 4 Hz
+
+RunMonitor::RunMonitor(QWidget *parent)
+    : QWidget(parent)
+    , m_start(new QPushButton(tr("Run")))
+    , m_cancel(new QPushButton(tr("Cancel")))
+    , m_overall(new QProgressBar)
+    , m_eta(new QLabel)
+    , m_where(new QLabel)
+    , m_counts(new QLabel)
+    , m_state(new QLabel)
+    , m_errors(new QTableWidget(0, 2))
+    , m_ttft50(new QLineSeries)
+    , m_ttft99(new QLineSeries)
+    , m_itl50(new QLineSeries)
+    , m_itl99(new QLineSeries)
+    , m_tput(new QLineSeries)
+
+{
+    m_start->setObjectName(QStringLiteral("runButton"));
+    m_cancel->setObjectName(QStringLiteral("cancelButton"));
+    m_overall->setObjectName(QStringLiteral("overallProgress"));
+    m_start->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_cancel->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+    m_cancel->setEnabled(false);
+    m_overall->setRange(0, 1000);
+    m_overall->setValue(0);
+    m_overall->setFormat(tr("%p%"));
+    m_state->setWordWrap(true);
+    m_errors->setHorizontalHeaderLabels({ tr("Error"), tr("Requests") });
+    m_errors->horizontalHeader()->setStretchLastSection(true);
+    m_errors->verticalHeader()->hide();
+    m_errors->setMaximumWidth(220);
+    m_ttft50->setName(tr("p50"));
+    m_ttft99->setName(tr("p99"));
+    m_itl50->setName(tr("p50"));
+    m_itl99->setName(tr("p99"));
+    m_tput->setName(tr("output tok/s"));
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_start);
+    top->addWidget(m_cancel);
+    top->addWidget(m_overall, 1);
+    top->addWidget(m_eta);
+    auto *info = new QVBoxLayout;
+    info->addWidget(m_where);
+    info->addWidget(m_counts);
+    info->addWidget(m_state);
+    info->addWidget(m_errors, 1);
+    auto *charts = new QHBoxLayout;
+    charts->addLayout(info);
+    charts->addWidget(makeChart(tr("TTFT (rolling)"), tr("ms"), { m_ttft50, m_ttft99 }), 1);
+    charts->addWidget(makeChart(tr("ITL (rolling)"), tr("ms"), { m_itl50, m_itl99 }), 1);
+    charts->addWidget(makeChart(tr("Throughput"), tr("tok/s"), { m_tput }), 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addLayout(charts, 1);
+    connect(m_start, &QPushButton::clicked, this, &RunMonitor::startRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &RunMonitor::cancelRequested);
+    m_refresh.setInterval(250);
+    connect(&m_refresh, &QTimer::timeout, this, &RunMonitor::refreshCharts);
+    m_ring.reserve(kRingSize);
+    m_where->setText(tr("No run in progress."));
+}
+
+QChartView *RunMonitor::makeChart(const QString &title, const QString &unit, QList<QLineSeries *> series)
+{
+    auto *chart = new QChart;
+    chart->setTitle(title);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    auto *x = new QValueAxis;
+    x->setTitleText(tr("s"));
+    x->setLabelFormat(QStringLiteral("%.0f"));
+    auto *y = new QValueAxis;
+    y->setTitleText(unit);
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QLineSeries *s : series) {
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    m_charts.append(chart);
+    auto *view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(220, 160);
+    return view;
+}
+
+void RunMonitor::setRunnable(bool runnable, const QString &why)
+{
+    m_start->setEnabled(runnable && !m_running);
+    m_start->setToolTip(why);
+    if (!m_running)
+        m_state->setText(why);
+}
+
+void RunMonitor::runStarted()
+{
+    m_running = true;
+    m_ring.clear();
+    m_ringHead = 0;
+    m_last = {};
+    m_start->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_overall->setValue(0);
+    m_errors->setRowCount(0);
+    m_state->setText(tr("Starting…"));
+    m_refresh.start();
+}
+
+void RunMonitor::runEnded(const RunResult &result)
+{
+    m_running = false;
+    m_refresh.stop();
+    refreshCharts();
+    m_start->setEnabled(true);
+    m_cancel->setEnabled(false);
+    if (result.status == RunResult::Status::Finished)
+        m_overall->setValue(m_overall->maximum());
+    m_eta->clear();
+    const QString counts
+        = tr("%1 completed, %2 failed, %3 cancelled").arg(result.completed).arg(result.failed).arg(result.cancelled);
+    switch (result.status) {
+    case RunResult::Status::Finished:
+        m_state->setText(tr("Run finished: %1.").arg(counts));
+        break;
+    case RunResult::Status::Cancelled:
+        m_state->setText(tr("Run cancelled; everything measured so far was kept (%1).").arg(counts));
+        break;
+    case RunResult::Status::Failed:
+        m_state->setText(tr("Run failed: %1").arg(result.message));
+        break;
+    }
+}
+
+QString RunMonitor::formatEta(double seconds)
+{
+    if (seconds < 0)
+        return tr("ETA unknown");
+    const int s = qRound(seconds);
+    if (s < 60)
+        return tr("%1 s left").arg(s);
+    if (s < 3600)
+        return tr("%1 min %2 s left").arg(s / 60).arg(s % 60);
+    return tr("%1 h %2 min left").arg(s / 3600).arg((s % 3600) / 60);
+}
+
+void RunMonitor::showSnapshot(const RunSnapshot &s)
+{
+    m_last = s;
+    const Sample sample { s.elapsedNs / 1e9, s.ttftP50Ms, s.ttftP99Ms, s.itlP50Ms, s.itlP99Ms, s.outputTokensPerS,
+        double(s.inFlight) };
+    if (m_ring.size() < kRingSize) {
+        m_ring.append(sample);
+    } else {
+        m_ring[m_ringHead] = sample;
+        m_ringHead = (m_ringHead + 1) % kRingSize;
+    }
+    m_dirty = true;
+    const int permille = s.requestsPlanned > 0 ? int(1000.0 * s.requestsDone / s.requestsPlanned) : 0;
+    m_overall->setValue(std::clamp(permille, 0, 1000));
+    m_eta->setText(formatEta(s.etaSeconds));
+    m_where->setText(tr("Variant %1 (%2/%3) · point %4 (%5/%6) · repeat %7/%8%9")
+                         .arg(s.variant)
+                         .arg(s.variantIndex + 1)
+                         .arg(s.variantCount)
+                         .arg(s.pointLabel)
+                         .arg(s.point + 1)
+                         .arg(s.pointCount)
+                         .arg(s.repeat)
+                         .arg(s.repeatCount)
+                         .arg(s.warmup ? tr(" · warmup") : QString()));
+    m_counts->setText(tr("In flight %1 · completed %2 · failed %3 · %4 req/s")
+                          .arg(s.inFlight)
+                          .arg(s.completed)
+                          .arg(s.failed)
+                          .arg(s.requestsPerS, 0, 'f', 1));
+    m_state->setText(s.phase);
+    m_errors->setRowCount(int(s.errorsByClass.size()));
+    int row = 0;
+    for (auto it = s.errorsByClass.cbegin(); it != s.errorsByClass.cend(); ++it, ++row) {
+        m_errors->setItem(row, 0, new QTableWidgetItem(it.key()));
+        m_errors->setItem(row, 1, new QTableWidgetItem(QString::number(it.value())));
+    }
+}
+
+void RunMonitor::refreshCharts()
+{
+    if (!m_dirty)
+        return;
+    m_dirty = false;
+    ++m_refreshes;
+    QList<QPointF> t50, t99, i50, i99, tp;
+    double xmin = 1e300, xmax = 0;
+    for (int k = 0; k < m_ring.size(); ++k) {
+        const Sample &s = m_ring.at((m_ringHead + k) % m_ring.size());
+        t50.append({ s.t, s.ttftP50 });
+        t99.append({ s.t, s.ttftP99 });
+        i50.append({ s.t, s.itlP50 });
+        i99.append({ s.t, s.itlP99 });
+        tp.append({ s.t, s.tokensPerS });
+        xmin = std::min(xmin, s.t);
+        xmax = std::max(xmax, s.t);
+    }
+    m_ttft50->replace(t50);
+    m_ttft99->replace(t99);
+    m_itl50->replace(i50);
+    m_itl99->replace(i99);
+    m_tput->replace(tp);
+    const QList<QList<QPointF> *> perChart { &t99, &i99, &tp };
+    for (int c = 0; c < m_charts.size(); ++c) {
+        double ymax = 1;
+        for (const QPointF &p : *perChart.at(c))
+            ymax = std::max(ymax, p.y());
+        const auto axes = m_charts.at(c)->axes();
+        for (QAbstractAxis *a : axes) {
+            auto *v = static_cast<QValueAxis *>(a);
+            if (a->alignment() == Qt::AlignBottom)
+                v->setRange(xmin > xmax ? 0 : xmin, std::max(xmax, xmin + 1));
+            else
+                v->setRange(0, ymax * 1.1);
+        }
+    }
+}
+
+} // namespace ServeScope

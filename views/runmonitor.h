@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/runcontroller.h"
+
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QVector>
+#include <QWidget>
+
+class QChart;
+class QChartView;
+class QLabel;
+class QLineSeries;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+class QValueAxis;
+
+namespace ServeScope {
+
+/// Live view of a run. It only ever receives RunSnapshot values (throttled by the controller);
+/// snapshots land in a ring buffer and the small charts are refreshed from it at ~4 Hz with
+/// replace(), so the cost on the GUI thread does not depend on the request rate.
+class RunMonitor final : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunMonitor(QWidget *parent = nullptr);
+
+    void setRunnable(bool runnable, const QString &why = {});
+    /// A run started: clears the charts and switches Start to Cancel.
+    void runStarted();
+    void runEnded(const RunResult &result);
+    const RunSnapshot &lastSnapshot() const { return m_last; }
+    int chartRefreshes() const { return m_refreshes; }
+
+    static QString formatEta(double seconds);
+
+public slots:
+    void showSnapshot(const ServeScope::RunSnapshot &snapshot);
+
+signals:
+    void startRequested();
+    void cancelRequested();
+
+private:
+    struct Sample {
+        double t;
+        double ttftP50, ttftP99, itlP50, itlP99, tokensPerS, inFlight;
+    };
+    QChartView *makeChart(const QString &title, const QString &unit, QList<QLineSeries *> series);
+    void refreshCharts();
+
+    QPushButton *m_start, *m_cancel;
+    QProgressBar *m_overall;
+    QLabel *m_eta, *m_where, *m_counts, *m_state;
+    QTableWidget *m_errors;
+    QLineSeries *m_ttft50, *m_ttft99, *m_itl50, *m_itl99, *m_tput;
+    QList<QChart *> m_charts;
+    QVector<Sample> m_ring;
+    int m_ringHead = 0;
+    bool m_dirty = false;
+    bool m_running = false;
+    int m_refreshes = 0;
+    RunSnapshot m_last;
+    QTimer m_refresh;
+};
+
+} // namespace ServeScope

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#include "runsession.h"
+
+#include "diagnosistext.h"
+#include "secrets/apikey.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+namespace ServeScope {
+
+RunSession::RunSession(SecretStore *secrets, QObject *parent)
+    : QObject(parent)
+    , m_secrets(secrets)
+{
+    qRegisterMetaType<ServeScope::RunSnapshot>();
+    qRegisterMetaType<ServeScope::RunResult>();
+    qRegisterMetaType<ServeScope::PointSummary>();
+}
+
+RunSession::~RunSession()
+{
+    cancel();
+}
+
+bool RunSession::available()
+{
+#ifdef SERVESCOPE_HAVE_RUNCONTROLLER
+    return true;
+#else
+    return false;
+#endif
+}
+
+QString RunSession::simulatorProgram()
+{
+    if (const QByteArray env = qgetenv("SERVESCOPE_CLI"); !env.isEmpty())
+        return QString::fromLocal8Bit(env);
+    const QDir dir(QCoreApplication::applicationDirPath());
+    for (const QString &candidate :
+        { dir.filePath(QStringLiteral("servescope-cli")), dir.filePath(QStringLiteral("../servescope-cli")) }) {
+        if (QFileInfo(candidate).isExecutable())
+            return QFileInfo(candidate).canonicalFilePath();
+    }
+    return QStandardPaths::findExecutable(QStringLiteral("servescope-cli"));
+}
+
+void RunSession::fail(const QString &message)
+{
+    m_running = false;
+    RunResult r;
+    r.status = RunResult::Status::Failed;
+    r.message = message;
+    emit logged(QStringLiteral("error"), message);
+    emit finished(r);
+}
+
+void RunSession::start(const Experiment &experiment, const QString &projectPath, double timeScale)
+{
+    if (m_running)
+        return;
+    m_running = true;
+    emit started();
+    const Endpoint &e = experiment.endpoint;
+    KeyReference ref;
+    if (!e.keychainEntry.isEmpty())
+        ref = KeyReference::keychain(e.keychainEntry);
+    else if (!e.apiKeyEnv.isEmpty())
+        ref = KeyReference::environment(e.apiKeyEnv);
+    if (ref.isNull() || e.isLocalSimulator()) {
+        launch(experiment, projectPath, timeScale, {});
+        return;
+    }
+    resolveApiKey(ref, *m_secrets, this, [this, experiment, projectPath, timeScale](const SecretResult &r) {
+        if (!r.ok) {
+            fail(tr("The API key could not be read: %1").arg(secretErrorText(r.error)));
+            return;
+        }
+        if (r.trimmed)
+            emit logged(QStringLiteral("warning"), tr("Spaces or line breaks around the API key were removed."));
+        launch(experiment, projectPath, timeScale, r.secret);
+    });
+}
+
+void RunSession::launch(
+    const Experiment &experiment, const QString &projectPath, double timeScale, const QByteArray &key)
+{
+#ifdef SERVESCOPE_HAVE_RUNCONTROLLER
+    RunOptions options;
+    options.projectPath = projectPath;
+    options.apiKey = key;
+    options.simulatorProgram = simulatorProgram();
+    options.simulatorTimeScale = timeScale;
+    auto *controller = new RunController(experiment, options, this);
+    m_controller = controller;
+    connect(controller, &RunController::snapshotUpdated, this, &RunSession::snapshotUpdated);
+    connect(controller, &RunController::pointFinished, this, &RunSession::pointFinished);
+    connect(controller, &RunController::logged, this, &RunSession::logged);
+    connect(controller, &RunController::finished, this, [this, controller](const RunResult &result) {
+        m_running = false;
+        m_controller = nullptr;
+        controller->deleteLater();
+        emit finished(result);
+    });
+    controller->start();
+#else
+    Q_UNUSED(experiment)
+    Q_UNUSED(projectPath)
+    Q_UNUSED(timeScale)
+    Q_UNUSED(key)
+    fail(tr("This build cannot run experiments yet (the run engine is not part of it)."));
+#endif
+}
+
+void RunSession::cancel()
+{
+#ifdef SERVESCOPE_HAVE_RUNCONTROLLER
+    if (auto *c = qobject_cast<RunController *>(m_controller))
+        c->cancel();
+#endif
+}
+
+} // namespace ServeScope

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#include "welcomepage.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace ServeScope {
+
+WelcomePage::WelcomePage(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("welcomePage"));
+    auto *title = new QLabel(tr("<h2>Welcome to ServeScope</h2>"));
+    auto *text
+        = new QLabel(tr("Design a benchmark of an OpenAI-compatible endpoint (vLLM, SGLang or a gateway), run it, "
+                        "and compare variants with reproducible numbers.<br><br>"
+                        "New here? Open the demo: a concurrency sweep against the built-in simulator, with two "
+                        "variants that change <tt>max_num_seqs</tt>. It needs no GPU and finishes in about a minute."));
+    text->setWordWrap(true);
+    text->setMaximumWidth(560);
+    auto *demo = new QPushButton(tr("Open the demo experiment"));
+    demo->setObjectName(QStringLiteral("welcomeDemo"));
+    demo->setDefault(true);
+    auto *fresh = new QPushButton(tr("New experiment"));
+    auto *open = new QPushButton(tr("Open project…"));
+    auto *import = new QPushButton(tr("Import experiment file (JSON, TOML)…"));
+    auto *hint = new QLabel(tr("You can also drop experiment files onto this window."));
+    hint->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    auto *layout = new QVBoxLayout(this);
+    layout->addStretch(2);
+    for (QWidget *w : std::initializer_list<QWidget *> { title, text, demo, fresh, open, import, hint }) {
+        if (auto *b = qobject_cast<QPushButton *>(w))
+            b->setMinimumWidth(320);
+        layout->addWidget(w, 0, Qt::AlignHCenter);
+    }
+    layout->addStretch(3);
+    connect(demo, &QPushButton::clicked, this, &WelcomePage::demoRequested);
+    connect(fresh, &QPushButton::clicked, this, &WelcomePage::newRequested);
+    connect(open, &QPushButton::clicked, this, &WelcomePage::openRequested);
+    connect(import, &QPushButton::clicked, this, &WelcomePage::importRequested);
+}
+
+} // namespace ServeScope
