@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+// Builds an experiment through the real forms and checks every edit is one undo step.
+#include "experimentdocument.h"
+#include "experimenteditor.h"
+#include "guitesthelpers.h"
+#include "loadpage.h"
+#include "loadpointsmodel.h"
+#include "mainwindow.h"
+#include "secrets/memorysecretstore.h"
+#include "serverpage.h"
+#include "variantspage.h"
+
+#include <QAbstractItemModelTester>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTest>
+
+using namespace ServeScope;
+
+class TestExperimentEditor final : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        TestHelpers::initGuiTest();
+        QSettings().clear();
+    }
+    void buildThroughForms();
+    void undoRedoEveryEdit();
+    void validationShowsNextToField();
+    void gradientPreset_data();
+    void gradientPreset();
+    void launchRendering_data();
+    void launchRendering();
+    void envJson_data();
+    void envJson();
+};
+
+void TestExperimentEditor::buildThroughForms()
+{
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    w.newProject(MainWindow::blankExperiment());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QAbstractItemModelTester tester(w.editor()->loadPage()->pointsModel());
+
+    auto *name = w.findChild<QLineEdit *>(QStringLiteral("experimentName"));
+    QVERIFY(name);
+    name->selectAll();
+    QTest::keyClicks(name, QStringLiteral("seqs sweep"));
+    QCOMPARE(w.document()->experiment().name, QStringLiteral("seqs sweep"));
+
+    auto *model = w.findChild<QLineEdit *>(QStringLiteral("model"));
+    model->clear();
+    QTest::keyClicks(model, QStringLiteral("Qwen2-7B"));
+    QCOMPARE(w.document()->experiment().endpoint.model, QStringLiteral("Qwen2-7B"));
+
+    auto *seed = w.findChild<QSpinBox *>(QStringLiteral("seedSpin"));
+    seed->setValue(4242);
+    QCOMPARE(w.document()->experiment().dataset.seed, 4242);
+
+    auto *add = w.findChild<QPushButton *>(QStringLiteral("addPointButton"));
+    QTest::mouseClick(add, Qt::LeftButton);
+    QCOMPARE(w.document()->experiment().load.points.size(), 2);
+    QCOMPARE(w.document()->experiment().load.points.at(1).concurrency, 2);
+
+    LoadPointsModel *points = w.editor()->loadPage()->pointsModel();
+    QVERIFY(points->setData(points->index(1, LoadPointsModel::Concurrency), 16, Qt::EditRole));
+    QVERIFY(points->setData(points->index(1, LoadPointsModel::Prompts), 160, Qt::EditRole));
+    QCOMPARE(w.document()->experiment().load.points.at(1).concurrency, 16);
+    QCOMPARE(w.document()->experiment().load.points.at(1).numPrompts, 160);
+
+    auto *addVariant = w.findChild<QPushButton *>(QStringLiteral("addVariantButton"));
+    QTest::mouseClick(addVariant, Qt::LeftButton);
+    QCOMPARE(w.document()->experiment().variants.size(), 2);
+    Experiment e = w.document()->experiment();
+    e.variants[1].changes.set(QStringLiteral("server.args.max_num_seqs"), 64);
+    w.document()->apply(e, QStringLiteral("change"));
+    QVERIFY(!hasErrors(w.document()->problems()));
+}
+
+void TestExperimentEditor::undoRedoEveryEdit()
+{
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    w.newProject(MainWindow::blankExperiment());
+    QUndoStack *undo = w.document()->undoStack();
+    const Experiment start = w.document()->experiment();
+
+    auto *name = w.findChild<QLineEdit *>(QStringLiteral("experimentName"));
+    name->selectAll();
+    QTest::keyClicks(name, QStringLiteral("abc"));
+    QCOMPARE(undo->count(), 1); // typing merges into one step
+    w.findChild<QSpinBox *>(QStringLiteral("repeatSpin"))->setValue(3);
+    w.editor()->loadPage()->pointsModel()->addPoint();
+    QCOMPARE(undo->count(), 3);
+    const Experiment edited = w.document()->experiment();
+    QCOMPARE(edited.load.repeat, 3);
+
+    undo->undo();
+    QCOMPARE(w.document()->experiment().load.points.size(), 1);
+    undo->undo();
+    QCOMPARE(w.document()->experiment().load.repeat, 1);
+    QCOMPARE(w.findChild<QSpinBox *>(QStringLiteral("repeatSpin"))->value(), 1); // the form follows
+    undo->undo();
+    QVERIFY(w.document()->experiment() == start);
+    QCOMPARE(name->text(), start.name);
+    QVERIFY(!w.document()->isModified());
+
+    undo->redo();
+    undo->redo();
+    undo->redo();
+    QVERIFY(w.document()->experiment() == edited);
+    QVERIFY(w.document()->isModified());
+}
+
+void TestExperimentEditor::validationShowsNextToField()
+{
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    w.newProject(MainWindow::blankExperiment());
+    w.show();
+    LoadPointsModel *points = w.editor()->loadPage()->pointsModel();
+    QVERIFY(points->setData(points->index(0, LoadPointsModel::Concurrency), 0, Qt::EditRole));
+    QVERIFY(hasErrors(w.document()->problems()));
+    // The offending cell carries the reason; the Run button is off and says why.
+    QVERIFY(!points->data(points->index(0, LoadPointsModel::Concurrency), Qt::ToolTipRole).toString().isEmpty());
+    auto *run = w.findChild<QPushButton *>(QStringLiteral("runButton"));
+    QVERIFY(!run->isEnabled());
+    w.document()->undoStack()->undo();
+    QVERIFY(points->data(points->index(0, LoadPointsModel::Concurrency), Qt::ToolTipRole).isNull());
+}
+
+void TestExperimentEditor::gradientPreset_data()
+{
+    QTest::addColumn<QList<int>>("levels");
+    QTest::newRow("1-4-8-16-32-64") << QList<int> { 1, 4, 8, 16, 32, 64 };
+    QTest::newRow("single") << QList<int> { 8 };
+}
+
+void TestExperimentEditor::gradientPreset()
+{
+    QFETCH(QList<int>, levels);
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    w.newProject(MainWindow::blankExperiment());
+    w.editor()->loadPage()->pointsModel()->applyGradient(levels);
+    const auto &points = w.document()->experiment().load.points;
+    QCOMPARE(points.size(), levels.size());
+    for (int i = 0; i < levels.size(); ++i) {
+        QCOMPARE(points.at(i).concurrency, levels.at(i));
+        QVERIFY(points.at(i).numPrompts >= 5 * levels.at(i));
+    }
+    QVERIFY(w.document()->experiment().load.pointsFromGradient());
+}
+
+void TestExperimentEditor::launchRendering_data()
+{
+    QTest::addColumn<QStringList>("argv");
+    QTest::addColumn<QStringList>("expected");
+    QTest::newRow("placeholder") << QStringList {
+        QStringLiteral("vllm"), QStringLiteral("--max-num-seqs"), QStringLiteral("{server.args.max_num_seqs}")
+    } << QStringList { QStringLiteral("vllm"), QStringLiteral("--max-num-seqs"), QStringLiteral("64") };
+    QTest::newRow("unset") << QStringList { QStringLiteral("--x={server.args.missing}") }
+                           << QStringList { QStringLiteral("--x=<unset>") };
+}
+
+void TestExperimentEditor::launchRendering()
+{
+    QFETCH(QStringList, argv);
+    QFETCH(QStringList, expected);
+    Server s;
+    s.args.set(QStringLiteral("max_num_seqs"), 64);
+    s.launchArgv = argv;
+    QCOMPARE(ServerPage::renderLaunch(s), expected);
+}
+
+void TestExperimentEditor::envJson_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<QString>("firstKey");
+    QTest::newRow("object") << QByteArray(R"({"gpu":{"name":"A100","count":8}})") << 2 << QStringLiteral("gpu.count");
+    QTest::newRow("pairs") << QByteArray(R"([["cuda","12.1"],["torch","2.3"]])") << 2 << QStringLiteral("cuda");
+    QTest::newRow("garbage") << QByteArray("{nope") << 0 << QString();
+}
+
+void TestExperimentEditor::envJson()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(int, count);
+    QFETCH(QString, firstKey);
+    QString error;
+    const EnvSnapshot env = ServerPage::parseEnvJson(json, EnvSource::Probe, &error);
+    QCOMPARE(env.size(), count);
+    if (count > 0) {
+        QCOMPARE(env.constFirst().key, firstKey);
+        QCOMPARE(env.constFirst().source, EnvSource::Probe);
+    } else {
+        QVERIFY(!error.isEmpty());
+    }
+}
+
+QTEST_MAIN(TestExperimentEditor)
+#include "tst_experimenteditor.moc"

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// Runs an experiment from the window against the local simulator (a real servescope-cli sim
+// child process), finds the requests in the project store, cancels a run and finds the finished
+// requests kept, and renders the window with a finished run to a PNG under the build tree.
+#include "experimentdocument.h"
+#include "guitesthelpers.h"
+#include "mainwindow.h"
+#include "projectsession.h"
+#include "resultsview.h"
+#include "runmonitor.h"
+#include "runsession.h"
+#include "secrets/memorysecretstore.h"
+#include "storage/projectstore.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace ServeScope;
+
+class TestGuiRun final : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void runAgainstSimulator();
+    void cancelKeepsFinishedRequests();
+
+private:
+    static Experiment smallSweep(int prompts);
+    static QVector<RequestRecord> storedRequests(const QString &project, qint64 runId);
+};
+
+void TestGuiRun::initTestCase()
+{
+    TestHelpers::initGuiTest();
+    QSettings().clear();
+    if (!RunSession::available())
+        QSKIP("the run controller is not part of this build yet");
+    if (RunSession::simulatorProgram().isEmpty())
+        QSKIP("servescope-cli not found (SERVESCOPE_CLI unset)");
+}
+
+Experiment TestGuiRun::smallSweep(int prompts)
+{
+    Experiment e = MainWindow::blankExperiment();
+    e.name = QStringLiteral("gui run");
+    e.load.points.clear();
+    for (int c : { 1, 4 }) {
+        LoadPoint p;
+        p.concurrency = c;
+        p.inputLen = 64;
+        p.outputLen = 16;
+        p.numPrompts = prompts;
+        e.load.points.append(p);
+    }
+    e.load.warmupRequests = 2;
+    Variant seqs;
+    seqs.name = QStringLiteral("seqs-2");
+    seqs.changes.set(QStringLiteral("server.args.max_num_seqs"), 2);
+    e.variants.append(seqs);
+    return e;
+}
+
+QVector<RequestRecord> TestGuiRun::storedRequests(const QString &project, qint64 runId)
+{
+    // The test is not the GUI thread's owner of the store; reading here is fine once the run ended.
+    ProjectStore store;
+    QVector<RequestRecord> out;
+    RequestFilter filter;
+    filter.withEvents = false;
+    if (!store.open(project) || !store.requests(runId, filter, &out))
+        qWarning("store: %s", qPrintable(store.errorString()));
+    return out;
+}
+
+void TestGuiRun::runAgainstSimulator()
+{
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    w.setTimeScale(20);
+    w.resize(1440, 920);
+    QSignalSpy opened(&w, &MainWindow::projectOpened);
+    w.newProject(smallSweep(20));
+    QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    w.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 300000);
+    const auto result = finished.at(0).at(0).value<RunResult>();
+    QVERIFY2(result.status == RunResult::Status::Finished, qPrintable(result.message));
+    QVERIFY(result.runId > 0);
+    QCOMPARE(result.failed, 0);
+    QCOMPARE(result.completed, 2 * 2 * 20);
+    QVERIFY(w.runMonitor()->chartRefreshes() > 0 || w.runMonitor()->lastSnapshot().runId == result.runId);
+
+    const QVector<RequestRecord> requests = storedRequests(w.session()->path(), result.runId);
+    int measured = 0;
+    for (const RequestRecord &r : requests)
+        measured += r.warmup ? 0 : 1;
+    QCOMPARE(measured, 80);
+    QTRY_VERIFY_WITH_TIMEOUT(w.results()->pointCount() >= 4, 10000);
+
+    // Screenshot of the window with a finished run, kept under the build tree.
+    QTest::qWait(300);
+    const QString dir = qEnvironmentVariable("SERVESCOPE_BUILD_DIR", QDir::tempPath()) + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    const QImage shot = w.grab().toImage();
+    QVERIFY(shot.width() >= 1000);
+    QVERIFY(shot.save(dir + QStringLiteral("/mainwindow-finished-run.png")));
+}
+
+void TestGuiRun::cancelKeepsFinishedRequests()
+{
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    w.setTimeScale(2);
+    QSignalSpy opened(&w, &MainWindow::projectOpened);
+    w.newProject(smallSweep(400));
+    QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    w.startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(w.runMonitor()->lastSnapshot().completed >= 5, 120000);
+    w.cancelRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+    const auto result = finished.at(0).at(0).value<RunResult>();
+    QCOMPARE(result.status, RunResult::Status::Cancelled);
+    const QVector<RequestRecord> requests = storedRequests(w.session()->path(), result.runId);
+    int ok = 0;
+    for (const RequestRecord &r : requests)
+        ok += r.ok() && !r.warmup ? 1 : 0;
+    QVERIFY2(ok >= 5, qPrintable(QString::number(ok)));
+    QVERIFY(ok < 2 * 2 * 400);
+}
+
+QTEST_MAIN(TestGuiRun)
+#include "tst_guirun.moc"

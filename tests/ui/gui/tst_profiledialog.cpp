@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+// Creates an endpoint profile through the dialog: the key reaches the real keychain (a throwaway
+// gnome-keyring, see KEYCHAIN in tests/CMakeLists.txt) and its bytes appear nowhere in the project.
+#include "endpointprofiles.h"
+#include "experimentdocument.h"
+#include "guitesthelpers.h"
+#include "mainwindow.h"
+#include "profiledialog.h"
+#include "secrets/keychainsecretstore.h"
+#include "secrets/memorysecretstore.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUuid>
+
+using namespace ServeScope;
+
+class TestProfileDialog final : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        TestHelpers::initGuiTest();
+        QSettings().clear();
+    }
+    void keyGoesToKeychainOnly();
+    void lockedKeyringOffersSessionOnly();
+    void testConnectionExplainsRefusal();
+};
+
+static void fillProfile(ProfileDialog *d, const QString &key)
+{
+    auto set = [d](const char *name, const QString &text) {
+        auto *edit = d->findChild<QLineEdit *>(QString::fromLatin1(name));
+        QVERIFY(edit);
+        edit->clear();
+        QTest::keyClicks(edit, text);
+    };
+    set("profileName", QStringLiteral("staging vLLM"));
+    set("profileBaseUrl", QStringLiteral("http://127.0.0.1:9"));
+    set("profileModel", QStringLiteral("Qwen2-7B-Instruct"));
+    set("profileKey", key);
+}
+
+void TestProfileDialog::keyGoesToKeychainOnly()
+{
+    KeychainSecretStore secrets(
+        QStringLiteral("servescope-test-") + QUuid::createUuid().toString(QUuid::WithoutBraces));
+    MainWindow w(&secrets);
+    w.newProject(MainWindow::blankExperiment());
+    QSignalSpy opened(&w, &MainWindow::projectOpened);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+
+    ProfileDialog *d = w.showProfiles();
+    d->newProfile();
+    const QString key = QStringLiteral("sk-test-") + QUuid::createUuid().toString(QUuid::Id128);
+    fillProfile(d, QStringLiteral("  ") + key + QStringLiteral("\n"));
+    QSignalSpy saved(d, &ProfileDialog::saved);
+    QTest::mouseClick(d->findChild<QPushButton *>(QStringLiteral("saveProfileButton")), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 1, 15000);
+    QVERIFY2(
+        saved.at(0).at(1).toString().contains(QStringLiteral("keychain")), qPrintable(saved.at(0).at(1).toString()));
+    QVERIFY(d->findChild<QLineEdit *>(QStringLiteral("profileKey"))->text().isEmpty());
+
+    // The keychain holds the trimmed key under the profile's entry.
+    const EndpointProfile profile = w.profiles()->profile(d->currentProfileId());
+    QCOMPARE(profile.endpoint.keychainEntry, ProfileStore::keychainEntryFor(profile.id));
+    QVERIFY(secrets.availability() == SecretAvailability::Available);
+    QByteArray stored;
+    bool done = false;
+    secrets.read(profile.endpoint.keychainEntry, this, [&](const SecretResult &r) {
+        stored = r.secret;
+        done = true;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 15000);
+    QCOMPARE(stored, key.toUtf8());
+
+    // Use the profile in the experiment, save the project, and look for the key's bytes anywhere.
+    auto *combo = w.findChild<QComboBox *>(QStringLiteral("profileCombo"));
+    combo->setCurrentIndex(combo->findData(profile.id));
+    QTest::mouseClick(w.findChild<QPushButton *>(QStringLiteral("useProfileButton")), Qt::LeftButton);
+    QCOMPARE(w.document()->experiment().endpoint.keychainEntry, profile.endpoint.keychainEntry);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("p.servescope"));
+    QSignalSpy projectSaved(&w, &MainWindow::projectSaved);
+    w.saveProjectAs(path);
+    QTRY_VERIFY_WITH_TIMEOUT(!projectSaved.isEmpty() && projectSaved.constLast().at(0).toString() == path, 15000);
+    QCOMPARE(projectSaved.constLast().at(1).toString(), QString());
+    QVERIFY(QFile(path).size() > 0);
+    QSettings().sync();
+    QStringList checked;
+    for (const QString &root : { dir.path(), QFileInfo(QSettings().fileName()).absolutePath() }) {
+        QDirIterator it(root, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile f(it.next());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            QVERIFY2(!bytes.contains(key.toUtf8()), qPrintable(f.fileName()));
+            checked << f.fileName();
+        }
+    }
+    QVERIFY(checked.size() >= 2); // the project and the settings file
+    QVERIFY(QFile(path).open(QIODevice::ReadOnly));
+}
+
+void TestProfileDialog::lockedKeyringOffersSessionOnly()
+{
+    MemorySecretStore secrets;
+    secrets.setForcedError(SecretError::Unavailable, QStringLiteral("locked"));
+    ProfileStore profiles;
+    ProfileDialog d(&profiles, &secrets);
+    d.show();
+    d.newProfile();
+    fillProfile(&d, QStringLiteral("sk-locked"));
+    QTest::mouseClick(d.findChild<QPushButton *>(QStringLiteral("saveProfileButton")), Qt::LeftButton);
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((box = d.findChild<QMessageBox *>(QStringLiteral("sessionOnlyBox"))) != nullptr, 5000);
+    QVERIFY(box->text().contains(QStringLiteral("session")));
+    QSignalSpy saved(&d, &ProfileDialog::saved);
+    secrets.setForcedError(SecretError::None);
+    secrets.setAvailability(SecretAvailability::SessionOnly);
+    QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 1, 5000);
+    QVERIFY(secrets.contains(ProfileStore::keychainEntryFor(d.currentProfileId())));
+}
+
+void TestProfileDialog::testConnectionExplainsRefusal()
+{
+    MemorySecretStore secrets;
+    ProfileStore profiles;
+    ProfileDialog d(&profiles, &secrets);
+    d.newProfile();
+    fillProfile(&d, QString());
+    QSignalSpy tested(&d, &ProfileDialog::testFinished);
+    QTest::mouseClick(d.findChild<QPushButton *>(QStringLiteral("testConnectionButton")), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 1, 20000);
+    const auto r = tested.at(0).at(0).value<PreflightResult>();
+    QCOMPARE(r.diagnosis, Diagnosis::ConnectionRefused);
+    QVERIFY(!r.usable);
+}
+
+QTEST_MAIN(TestProfileDialog)
+#include "tst_profiledialog.moc"
