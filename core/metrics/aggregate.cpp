@@ -2,6 +2,7 @@
 #include "metrics/aggregate.h"
 
 #include "metrics/numpystats.h"
+#include "metrics/repeats.h"
 #include "model/clock.h"
 
 #include <algorithm>
@@ -233,7 +234,7 @@ void addFindings(PointResult &res, Collected &c, const AggregateOptions &o, cons
     for (const auto &[name, n] : metrics) {
         for (double p : ps) {
             const double need = p >= 100 ? std::numeric_limits<double>::infinity() : 10.0 / (1.0 - p / 100.0);
-            if (p > 0 && double(n) < need)
+            if (percentileUnreliable(qsizetype(n), p))
                 add(FindingCode::UnreliablePercentile, double(n), need, QLatin1String(name), p);
         }
     }

@@ -10,6 +10,8 @@
 namespace ServeScope::Stats {
 
 namespace {
+const double Ladder[] = { 1, 10, 25, 50, 75, 90, 99 };
+
 constexpr std::size_t PwBlockSize = 128;
 
 double pairwise(const double *a, std::size_t n) noexcept
@@ -70,63 +72,7 @@ double pairwiseSq(const double *a, std::size_t n, double m) noexcept
     n2 -= n2 % 8;
     return pairwiseSq(a, n2, m) + pairwiseSq(a + n2, n - n2, m);
 }
-// Order-preserving map of a double's bits to an unsigned key (negative values flipped).
-inline std::uint64_t sortKey(double d) noexcept
-{
-    std::uint64_t u;
-    std::memcpy(&u, &d, sizeof u);
-    return (u & 0x8000000000000000ull) ? ~u : (u | 0x8000000000000000ull);
-}
-
-inline double fromSortKey(std::uint64_t k) noexcept
-{
-    const std::uint64_t u = (k & 0x8000000000000000ull) ? (k & ~0x8000000000000000ull) : ~k;
-    double d;
-    std::memcpy(&d, &u, sizeof d);
-    return d;
-}
-
-// LSD radix sort on 16-bit digits: pooled ITL reaches millions of values, where this is about
-// twice as fast as std::sort (measured on 6.1M log-normal values). Passes whose digit is the same for every key are
-// skipped (latencies share their sign and most exponent bits).
-void radixSort(std::vector<double> &values)
-{
-    constexpr int Bits = 16;
-    constexpr std::uint64_t Mask = (1u << Bits) - 1;
-    const std::size_t n = values.size();
-    std::vector<std::uint64_t> keys(n), tmp(n);
-    for (std::size_t i = 0; i < n; ++i)
-        keys[i] = sortKey(values[i]);
-    std::vector<std::uint32_t> count(std::size_t(1) << Bits);
-    for (int shift = 0; shift < 64; shift += Bits) {
-        std::fill(count.begin(), count.end(), 0u);
-        for (std::uint64_t k : keys)
-            ++count[(k >> shift) & Mask];
-        if (count[(keys[0] >> shift) & Mask] == n)
-            continue;
-        std::uint32_t sum = 0;
-        for (auto &c : count) {
-            const std::uint32_t c0 = c;
-            c = sum;
-            sum += c0;
-        }
-        for (std::uint64_t k : keys)
-            tmp[count[(k >> shift) & Mask]++] = k;
-        keys.swap(tmp);
-    }
-    for (std::size_t i = 0; i < n; ++i)
-        values[i] = fromSortKey(keys[i]);
-}
-
 } // namespace
-
-void sortValues(std::vector<double> &values)
-{
-    if (values.size() < 4096)
-        std::sort(values.begin(), values.end());
-    else
-        radixSort(values);
-}
 
 double pairwiseSum(std::span<const double> values) noexcept
 {
@@ -150,18 +96,48 @@ double populationStd(std::span<const double> values) noexcept
     return std::sqrt((0.0 + pairwiseSq(values.data(), values.size(), m)) / n);
 }
 
+namespace {
+// numpy's linear method: h = (n - 1) * q, i = floor(h) clamped to the data.
+std::size_t lowerIndex(std::size_t n, double p, double *t) noexcept
+{
+    const double h = double(n - 1) * (p / 100.0);
+    const double fi = std::floor(h);
+    std::size_t i = fi <= 0 ? 0 : std::size_t(fi);
+    if (i > n - 1)
+        i = n - 1;
+    if (t)
+        *t = h - double(i);
+    return i;
+}
+
+// Puts the order statistics that the percentiles and the median read at their sorted positions
+// (nth_element on shrinking ranges): cheaper than sorting millions of pooled ITL gaps.
+void selectOrderStatistics(std::vector<double> &v, std::span<const double> percentiles)
+{
+    const std::size_t n = v.size();
+    std::vector<std::size_t> idx { n / 2, n / 2 - (n % 2 == 0 ? 1 : 0) };
+    for (double p : percentiles) {
+        const std::size_t i = lowerIndex(n, p, nullptr);
+        idx.push_back(i);
+        idx.push_back(std::min(i + 1, n - 1));
+    }
+    std::sort(idx.begin(), idx.end());
+    idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+    std::size_t lo = 0;
+    for (std::size_t i : idx) {
+        std::nth_element(v.begin() + std::ptrdiff_t(lo), v.begin() + std::ptrdiff_t(i), v.end());
+        lo = i + 1;
+    }
+}
+} // namespace
+
 double percentileSorted(std::span<const double> sorted, double p) noexcept
 {
     const std::size_t n = sorted.size();
     if (n == 0)
         return 0.0;
-    const double q = p / 100.0;
-    const double h = double(n - 1) * q;
-    const double fi = std::floor(h);
-    std::size_t i = fi <= 0 ? 0 : std::size_t(fi);
-    if (i > n - 1)
-        i = n - 1;
-    const double t = h - double(i);
+    double t = 0;
+    const std::size_t i = lowerIndex(n, p, &t);
     const double a = sorted[i];
     const double b = sorted[std::min(i + 1, n - 1)];
     const double diff = b - a;
@@ -185,7 +161,12 @@ Distribution describeSeconds(std::vector<double> &values, std::span<const double
     d.count = int(values.size());
     d.mean = mean(values) * 1000;
     d.std = populationStd(values) * 1000;
-    sortValues(values);
+    std::vector<double> wanted(std::begin(Ladder), std::end(Ladder));
+    wanted.insert(wanted.end(), extraPercentiles.begin(), extraPercentiles.end());
+    if (values.size() < 4096)
+        std::sort(values.begin(), values.end());
+    else if (!values.empty())
+        selectOrderStatistics(values, wanted);
     const std::span<const double> s(values);
     d.median = medianSorted(s) * 1000;
     d.p1 = percentileSorted(s, 1) * 1000;

@@ -19,16 +19,14 @@ double mean(std::span<const double> values) noexcept;
 /// np.std with ddof 0: mean, deviations, squares, pairwise sum, / n, sqrt. Empty gives 0.0.
 double populationStd(std::span<const double> values) noexcept;
 
-/// Sorts ascending (a radix sort for large inputs; the same order as std::sort for non-NaN values).
-void sortValues(std::vector<double> &values);
-
 /// np.percentile(x, p) with the default linear method on already sorted values (p in [0, 100]).
 double percentileSorted(std::span<const double> sorted, double p) noexcept;
 
 /// np.median on sorted values: the middle value, or the mean of the two middle values.
 double medianSorted(std::span<const double> sorted) noexcept;
 
-/// Sorts in place, then fills mean/median/std/p1..p99 and the extra percentiles, all in
+/// Reorders values (sorted below 4,096 values, otherwise only the needed order statistics are put
+/// in place), then fills mean/median/std/p1..p99 and the extra percentiles, all in
 /// milliseconds (computed in seconds, multiplied by 1000 as vLLM does). Values are seconds.
 Distribution describeSeconds(std::vector<double> &values, std::span<const double> extraPercentiles);
 

@@ -98,7 +98,10 @@ bool percentileUnreliable(qsizetype n, double p) noexcept
         return false;
     if (p >= 100)
         return true;
-    return double(n) < 10.0 / (1.0 - p / 100.0);
+    // n < 10 / (1 - p/100), written as n * (100 - p) < 1000 with the tail rounded to 1e-9 so that
+    // p90 needs exactly 100 samples and p99 exactly 1,000 (10 / 0.09999999999999998 is not 100).
+    const double tail = std::round((100.0 - p) * 1e9) / 1e9;
+    return double(n) * tail < 1000.0;
 }
 
 } // namespace ServeScope

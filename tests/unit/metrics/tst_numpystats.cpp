@@ -8,6 +8,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace ServeScope;
@@ -99,6 +100,32 @@ private Q_SLOTS:
         QCOMPARE(Stats::distributionPercentile(d, 99.9), 0.49975 * 1000);
         QCOMPARE(Stats::distributionPercentile(d, 10), d.p10);
         QVERIFY(std::isnan(Stats::distributionPercentile(d, 42)));
+    }
+
+    void selectionMatchesSort()
+    {
+        // Above 4,096 values describeSeconds selects order statistics instead of sorting.
+        std::vector<double> v(50001);
+        quint64 x = 7;
+        for (auto &d : v) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            d = double(x >> 11) / 9007199254740992.0 * 0.2;
+        }
+        std::vector<double> sorted = v;
+        std::sort(sorted.begin(), sorted.end());
+        const double extra[] = { 99.9, 0, 100, 33.3 };
+        const Distribution d = Stats::describeSeconds(v, extra);
+        QCOMPARE(d.count, 50001);
+        QVERIFY(d.median == Stats::medianSorted(sorted) * 1000);
+        QVERIFY(d.p1 == Stats::percentileSorted(sorted, 1) * 1000);
+        QVERIFY(d.p25 == Stats::percentileSorted(sorted, 25) * 1000);
+        QVERIFY(d.p99 == Stats::percentileSorted(sorted, 99) * 1000);
+        for (const auto &[p, value] : d.extra)
+            QVERIFY2(value == Stats::percentileSorted(sorted, p) * 1000, qPrintable(QString::number(p)));
+        v.pop_back(); // even count: the median averages two selected values
+        sorted = v;
+        std::sort(sorted.begin(), sorted.end());
+        QVERIFY(Stats::describeSeconds(v, {}).median == Stats::medianSorted(sorted) * 1000);
     }
 
     void percentileKeys_data()
