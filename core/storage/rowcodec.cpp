@@ -15,16 +15,6 @@ namespace {
 
 constexpr int RequestColumnCount = 28;
 
-QVariant nullableNs(qint64 ns)
-{
-    return ns < 0 ? QVariant(QMetaType::fromType<qint64>()) : QVariant(ns);
-}
-
-QVariant nullableText(const QString &s)
-{
-    return s.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(s);
-}
-
 QString placeholders(int n)
 {
     QString s;
@@ -68,39 +58,6 @@ QString RowCodec::insertRequestSql()
                           " completion_tokens, output_estimated, target_input_len, target_output_len, protocol,"
                           " prompt_hash, generated_text, id) VALUES (")
         % placeholders(RequestColumnCount) % QLatin1Char(')');
-}
-
-void RowCodec::bindRequest(QSqlQuery &q, const RequestRecord &r, qint64 variantId, qint64 id)
-{
-    int i = 0;
-    q.bindValue(i++, r.runId);
-    q.bindValue(i++, variantId);
-    q.bindValue(i++, r.point);
-    q.bindValue(i++, r.repeat);
-    q.bindValue(i++, r.index);
-    q.bindValue(i++, int(r.warmup));
-    q.bindValue(i++, r.slot);
-    q.bindValue(i++, r.scheduledNs);
-    q.bindValue(i++, r.slotNs);
-    q.bindValue(i++, r.startNs);
-    q.bindValue(i++, r.endNs);
-    q.bindValue(i++, r.connectNs);
-    q.bindValue(i++, r.tlsNs);
-    q.bindValue(i++, nullableNs(firstTokenNs(r)));
-    q.bindValue(i++, nullableNs(firstContentNs(r)));
-    q.bindValue(i++, r.httpStatus);
-    q.bindValue(i++, int(r.status));
-    q.bindValue(i++, errorClassCode(r.errorClass));
-    q.bindValue(i++, nullableText(r.errorText));
-    q.bindValue(i++, r.promptTokens);
-    q.bindValue(i++, r.completionTokens);
-    q.bindValue(i++, int(r.outputEstimated));
-    q.bindValue(i++, r.targetInputLen);
-    q.bindValue(i++, r.targetOutputLen);
-    q.bindValue(i++, nullableText(r.protocol));
-    q.bindValue(i++, r.promptHash.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(r.promptHash));
-    q.bindValue(i++, nullableText(r.generatedText));
-    q.bindValue(i++, id);
 }
 
 QString RowCodec::requestColumns()

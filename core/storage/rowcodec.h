@@ -12,10 +12,9 @@ namespace ServeScope {
 /// `point_repeats`. Kept apart from the connections so the writer and the readers agree on columns.
 class RowCodec final {
 public:
-    /// INSERT INTO requests with positional placeholders, in bindRequest() order.
+    /// INSERT INTO requests with positional placeholders, in RequestInserter::insert() order; the
+    /// last one is the row id the writer assigned (it also keys the event blob).
     static QString insertRequestSql();
-    /// `id` is the row id the writer assigned (it also keys the event blob).
-    static void bindRequest(QSqlQuery &q, const RequestRecord &r, qint64 variantId, qint64 id);
 
     /// Columns a select must return, in readRequest() order; `r` aliases requests, `v` variants,
     /// `e` request_events (blob may be NULL).

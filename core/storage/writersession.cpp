@@ -86,9 +86,7 @@ bool WriterSession::open(const QString &path, QString *error)
     }
     if (!Schema::migrate(m_db, error))
         return false;
-    return prepare(m_insertRequest, RowCodec::insertRequestSql(), error)
-        && prepare(m_insertBlob, QStringLiteral("INSERT INTO request_events (request_id, blob) VALUES (?, ?)"), error)
-        && prepare(m_insertSummary, RowCodec::insertSummarySql(), error)
+    return m_inserter.prepare(m_db, error) && prepare(m_insertSummary, RowCodec::insertSummarySql(), error)
         && prepare(m_insertSample,
             QStringLiteral("INSERT INTO server_metric_samples (run_id, t_ns, name, labels, value) VALUES (?,?,?,?,?)"),
             error)
@@ -105,8 +103,8 @@ void WriterSession::close()
         return;
     if (m_inTransaction)
         rollback();
-    for (QSqlQuery *q :
-        { &m_insertRequest, &m_insertBlob, &m_insertSummary, &m_insertSample, &m_insertLog, &m_insertPrompt })
+    m_inserter.finalize();
+    for (QSqlQuery *q : { &m_insertSummary, &m_insertSample, &m_insertLog, &m_insertPrompt })
         *q = QSqlQuery();
     m_db.close();
     m_db = QSqlDatabase();
@@ -206,25 +204,16 @@ bool WriterSession::insertRequest(const RequestRecord &r, QString *error)
     QString blobError;
     const bool blobOk = EventBlob::encode(r.eventNs, r.eventKinds, &blob, &blobError);
     const qint64 id = m_nextRequestId;
-    RowCodec::bindRequest(m_insertRequest, r, *variant, id);
-    if (!exec(m_insertRequest, error)) {
+    if (!m_inserter.insert(r, *variant, id, blob, error)) {
         *error = QStringLiteral("request %1 of run %2 not stored: %3").arg(r.index).arg(r.runId).arg(*error);
         return false;
     }
     ++m_nextRequestId;
     ++m_pendingRequests[r.runId];
     ++m_pendingCount;
-    if (blobOk && r.eventNs.isEmpty())
+    if (blobOk)
         return true;
-    if (!blobOk) {
-        *error = QStringLiteral("request %1 stored without its events: %2").arg(id).arg(blobError);
-        return false;
-    }
-    m_insertBlob.bindValue(0, id);
-    m_insertBlob.bindValue(1, blob);
-    if (exec(m_insertBlob, error))
-        return true;
-    *error = QStringLiteral("events of request %1 not stored: %2").arg(r.index).arg(*error);
+    *error = QStringLiteral("request %1 stored without its events: %2").arg(r.index).arg(blobError);
     return false;
 }
 

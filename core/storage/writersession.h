@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/records.h"
+#include "requestinserter.h"
 #include "storetypes.h"
 
 #include <QHash>
@@ -53,7 +54,8 @@ private:
 
     QString m_connection;
     QSqlDatabase m_db;
-    QSqlQuery m_insertRequest, m_insertBlob, m_insertSummary, m_insertSample, m_insertLog, m_insertPrompt;
+    RequestInserter m_inserter;
+    QSqlQuery m_insertSummary, m_insertSample, m_insertLog, m_insertPrompt;
     QHash<QPair<qint64, QString>, qint64> m_variants;
     QHash<qint64, qint64> m_pendingRequests; ///< per run, added to runs.requests at commit
     qint64 m_pendingCount = 0;
