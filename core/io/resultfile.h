@@ -24,7 +24,11 @@ struct ResultFileSetup {
     int maxConcurrency = 0; ///< 0 is written as null
     QVector<double> percentiles { 99 }; ///< p{P}_{m}_ms keys written for ttft, tpot, itl, e2el
     qint64 measuredStartNs = 0; ///< start_times are seconds from here
-    int discarded = 0; ///< servescope_discarded (warmup and cancelled counts come from the summary)
+    int discarded = 0; ///< servescope_discarded_requests (warmup and cancelled counts come from the summary)
+    /// Further figures written last, e.g. steady-window throughput or CI bounds
+    /// ("servescope_steady_output_throughput", "servescope_p99_ttft_ms_ci_low"); a key without the
+    /// servescope_ prefix gets it, so vLLM's own keys are never overwritten.
+    QVector<QPair<QString, double>> extraNumbers;
 };
 
 /// Writes one point/repeat as vLLM's --save-result JSON. `records` are the point's records in

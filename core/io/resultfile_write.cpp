@@ -189,6 +189,10 @@ QByteArray writeVllmResult(
         for (double p : setup.percentiles)
             j["servescope_p" + utf8(percentileKey(p)) + "_" + name + "_ms"] = percentileOf(*d, p);
     }
+    for (const auto &[key, value] : setup.extraNumbers) {
+        const QString k = key.startsWith(QLatin1String("servescope_")) ? key : QLatin1String("servescope_") + key;
+        j[utf8(k)] = value;
+    }
     const std::string text = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     return QByteArray(text.data(), qsizetype(text.size()));
 }

@@ -95,6 +95,8 @@ private Q_SLOTS:
         setup.maxConcurrency = 4;
         setup.percentiles = o.percentiles;
         setup.measuredStartNs = Origin;
+        setup.extraNumbers = { { QStringLiteral("servescope_steady_output_throughput"), 123.25 },
+            { QStringLiteral("mean_ttft_ms"), -1 } };
         QString error;
         const QByteArray bytes = writeVllmResult(setup, recs, pr.summary, &error);
         QVERIFY2(!bytes.isEmpty(), qPrintable(error));
@@ -113,6 +115,8 @@ private Q_SLOTS:
         QVERIFY(std::isinf(run.requestRate));
         QCOMPARE(run.number(QStringLiteral("servescope_warmup_requests")), 1.0);
         QCOMPARE(run.number(QStringLiteral("servescope_cancelled_requests")), 1.0);
+        QCOMPARE(run.number(QStringLiteral("servescope_steady_output_throughput")), 123.25);
+        QCOMPARE(run.number(QStringLiteral("servescope_mean_ttft_ms")), -1.0); // prefixed, not overwriting
 
         const Recomputed c = recompute(run);
         QCOMPARE(double(c.completed), run.number(QStringLiteral("completed")));
