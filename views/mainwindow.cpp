@@ -248,7 +248,6 @@ Experiment MainWindow::blankExperiment()
     Experiment e;
     e.name = tr("New experiment");
     e.endpoint = ProfileStore::localSimulator().endpoint;
-    e.server.engine = QStringLiteral("sim");
     e.dataset.seed = 1000;
     e.sampling.set(QStringLiteral("temperature"), 0.0);
     LoadPoint p;

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#include "report/storeinput.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace ServeScope::Report {
+
+namespace {
+
+QString scalarText(const QJsonValue &v)
+{
+    if (v.isString())
+        return v.toString();
+    if (v.isDouble())
+        return QString::number(v.toDouble(), 'g', 12);
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    if (v.isNull() || v.isUndefined())
+        return QString();
+    return QString::fromUtf8(QJsonDocument(v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject()))
+                                 .toJson(QJsonDocument::Compact));
+}
+
+// Accepts `[[key, value, source?], ...]` (as runs store it) or a plain object.
+KeyValues keyValues(const QByteArray &json)
+{
+    KeyValues out;
+    const QJsonDocument doc = QJsonDocument::fromJson(json);
+    if (doc.isArray()) {
+        for (const QJsonValue &e : doc.array()) {
+            const QJsonArray a = e.toArray();
+            if (a.size() < 2)
+                continue;
+            QString value = scalarText(a.at(1));
+            if (a.size() > 2 && !a.at(2).toString().isEmpty())
+                value += QStringLiteral(" (") + a.at(2).toString() + QLatin1Char(')');
+            out.append({ a.at(0).toString(), value });
+        }
+    } else if (doc.isObject()) {
+        const QJsonObject o = doc.object();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            out.append({ it.key(), scalarText(it.value()) });
+    }
+    return out;
+}
+
+} // namespace
+
+ReportRun reportRunFromStore(const RunRow &row, const QList<PointSummary> &points)
+{
+    ReportRun r;
+    r.id = row.id;
+    r.name = row.name;
+    r.started = row.started;
+    r.finished = row.finished;
+    r.definitions = row.definitions;
+    const QJsonObject endpoint = QJsonDocument::fromJson(row.resolvedConfig).object().value(QLatin1String("endpoint")).toObject();
+    r.baseUrl = endpoint.value(QLatin1String("base_url")).toString();
+    r.model = endpoint.value(QLatin1String("model")).toString();
+    r.servedModel = endpoint.value(QLatin1String("served_model")).toString();
+    r.envSnapshot = keyValues(row.envSnapshot);
+    r.clientHost = keyValues(row.clientHost);
+    r.points = points;
+    return r;
+}
+
+} // namespace ServeScope::Report
