@@ -129,6 +129,12 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
     std::vector<std::size_t> itlOffsets;
     itlOffsets.reserve(records.size());
     const qint64 origin = opts.measuredStartNs > 0 ? opts.measuredStartNs : c.firstScheduled;
+    if (!records.empty()) {
+        s.runId = records.front().runId;
+        s.variant = records.front().variant;
+        s.point = records.front().point;
+        s.repeat = records.front().repeat;
+    }
     for (const auto &r : records) {
         if (r.warmup) {
             ++s.warmup;
@@ -183,6 +189,8 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
     res.censored = finished > 0 && double(s.failed) / finished > 0.005;
     s.maxOutputTokensPerS = maxTokensPerSecond(c, c.itl.size(), itlOffsets);
     s.maxConcurrentRequests = maxConcurrent(c.sweep);
+    s.inputLen = c.targetIn;
+    s.outputLen = c.targetOut;
     res.achievedInputLen = s.completed > 0 ? double(s.totalInputTokens) / s.completed : 0.0;
     res.achievedOutputLen = s.completed > 0 ? double(s.totalOutputTokens) / s.completed : 0.0;
     const std::vector<double> extra = extraPercentiles(opts.percentiles);

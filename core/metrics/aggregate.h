@@ -55,7 +55,9 @@ struct PointResult {
 };
 
 /// Summarises the measured records of one (variant, point, repeat). Warmup records are counted and
-/// skipped; cancelled ones are counted apart. Runs in O(N log N) with no per-element allocation.
+/// skipped; cancelled ones are counted apart. Fills runId/variant/point/repeat from the first record
+/// and inputLen/outputLen from the targets; label, mode, concurrency and requestRate are the caller's.
+/// Runs in O(N log N) with no per-element allocation (one pass, vectors reserved up front).
 PointResult aggregatePoint(std::span<const RequestRecord> records, const AggregateOptions &opts);
 
 /// How the steady window is chosen (METRICS.md, "Two result sets").
