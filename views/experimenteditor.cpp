@@ -212,8 +212,7 @@ void ExperimentEditor::applyProfile()
         return;
     Experiment e = m_document->experiment();
     e.endpoint = p.endpoint;
-    if (p.endpoint.isLocalSimulator() && e.server.engine != QLatin1String("sim"))
-        m_document->apply(e, tr("Use endpoint profile \"%1\"").arg(p.name));
+    m_document->apply(e, tr("Use endpoint profile \"%1\"").arg(p.name));
 }
 
 static QString formatDuration(double s)
