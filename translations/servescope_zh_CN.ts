@@ -1,4 +1,1614 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
+<context>
+    <name>DiagnosisWords</name>
+    <message>
+        <source>The endpoint answered a streamed request correctly.</source>
+        <translation>端点正确响应了流式请求。</translation>
+    </message>
+    <message>
+        <source>The base URL is not a valid http:// or https:// address.</source>
+        <translation>基础 URL 不是有效的 http:// 或 https:// 地址。</translation>
+    </message>
+    <message>
+        <source>The address contains /v1 twice. Remove /v1 from the base URL; the path already has it.</source>
+        <translation>地址中出现了两次 /v1。请从基础 URL 中去掉 /v1，路径里已经包含它。</translation>
+    </message>
+    <message>
+        <source>Nothing is listening at that address and port. Is the server running, and is the port right?</source>
+        <translation>该地址和端口上没有服务在监听。服务器是否在运行？端口是否正确？</translation>
+    </message>
+    <message>
+        <source>The host name could not be resolved. Check the spelling, or your DNS and VPN.</source>
+        <translation>无法解析主机名。请检查拼写，或检查 DNS 和 VPN。</translation>
+    </message>
+    <message>
+        <source>The secure connection failed (certificate or TLS version). Check https:// versus http://.</source>
+        <translation>安全连接失败（证书或 TLS 版本）。请确认应使用 https:// 还是 http://。</translation>
+    </message>
+    <message>
+        <source>The server did not answer in time. It may be overloaded, still loading the model, or behind a firewall.</source>
+        <translation>服务器未能及时响应。它可能过载、仍在加载模型，或位于防火墙之后。</translation>
+    </message>
+    <message>
+        <source>The server refused the API key. Check the key stored for this profile.</source>
+        <translation>服务器拒绝了 API 密钥。请检查此配置保存的密钥。</translation>
+    </message>
+    <message>
+        <source>The server refused the API key, and the pasted key had spaces or line breaks around it. Paste it again.</source>
+        <translation>服务器拒绝了 API 密钥，且粘贴的密钥前后带有空格或换行。请重新粘贴。</translation>
+    </message>
+    <message>
+        <source>The server has no such route. Check the path (for example /v1/chat/completions).</source>
+        <translation>服务器上没有该路由。请检查路径（例如 /v1/chat/completions）。</translation>
+    </message>
+    <message>
+        <source>The server does not serve this model. Pick one of the models it lists.</source>
+        <translation>服务器未提供该模型。请从它列出的模型中选择一个。</translation>
+    </message>
+    <message>
+        <source>The server redirected the request. Use the final address as the base URL.</source>
+        <translation>服务器对请求进行了重定向。请使用最终地址作为基础 URL。</translation>
+    </message>
+    <message>
+        <source>The server is rate limiting this key. Wait, or use a key with a higher limit.</source>
+        <translation>服务器正在对此密钥限流。请稍候，或使用限额更高的密钥。</translation>
+    </message>
+    <message>
+        <source>The server failed with an internal error. Its logs will say why.</source>
+        <translation>服务器发生内部错误。原因请查看其日志。</translation>
+    </message>
+    <message>
+        <source>The server answered with an error message instead of tokens.</source>
+        <translation>服务器返回了错误信息，而不是 token。</translation>
+    </message>
+    <message>
+        <source>The stream carried no choices. This endpoint may not be OpenAI-compatible.</source>
+        <translation>流中没有 choices。此端点可能不兼容 OpenAI。</translation>
+    </message>
+    <message>
+        <source>The stream ended without any token.</source>
+        <translation>流在没有任何 token 的情况下结束。</translation>
+    </message>
+    <message>
+        <source>The connection test failed for another reason; see the details.</source>
+        <translation>连接测试因其他原因失败，请查看详细信息。</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Details: %1</source>
+        <translation>详细信息：%1</translation>
+    </message>
+    <message>
+        <source>Models served: %1</source>
+        <translation>提供的模型：%1</translation>
+    </message>
+    <message>
+        <source>Longest context (max_model_len): %1 tokens</source>
+        <translation>最长上下文（max_model_len）：%1 个 token</translation>
+    </message>
+    <message>
+        <source>Token usage reported: %1</source>
+        <translation>是否报告 token 用量：%1</translation>
+    </message>
+    <message>
+        <source>Role chunk before the first token: %1</source>
+        <translation>首个 token 之前发送角色块：%1</translation>
+    </message>
+    <message>
+        <source>/tokenize available: %1</source>
+        <translation>/tokenize 可用：%1</translation>
+    </message>
+    <message>
+        <source>/metrics available: %1</source>
+        <translation>/metrics 可用：%1</translation>
+    </message>
+    <message>
+        <source>ignore_eos honoured: %1</source>
+        <translation>ignore_eos 生效：%1</translation>
+    </message>
+    <message>
+        <source>No key is stored for this profile yet.</source>
+        <translation>此配置尚未保存密钥。</translation>
+    </message>
+    <message>
+        <source>The system keychain is locked or not available.</source>
+        <translation>系统钥匙串已锁定或不可用。</translation>
+    </message>
+    <message>
+        <source>The system keychain did not answer (it may be waiting for a password prompt).</source>
+        <translation>系统钥匙串没有响应（可能正在等待输入密码）。</translation>
+    </message>
+    <message>
+        <source>The system keychain reported an error.</source>
+        <translation>系统钥匙串报告了错误。</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::ExperimentEditor</name>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Server &amp;&amp; environment</source>
+        <translation>服务器和环境</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Variants</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>Use profile</source>
+        <translation>使用配置</translation>
+    </message>
+    <message>
+        <source>Manage profiles…</source>
+        <translation>管理配置…</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Endpoint of this experiment</source>
+        <translation>本实验的端点</translation>
+    </message>
+    <message>
+        <source>Experiment name</source>
+        <translation>实验名称</translation>
+    </message>
+    <message>
+        <source>Rename experiment</source>
+        <translation>重命名实验</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <source>Change base URL</source>
+        <translation>修改基础 URL</translation>
+    </message>
+    <message>
+        <source>http://host:8000, or sim: for the local simulator</source>
+        <translation>http://host:8000，或用 sim: 表示本地模拟器</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Change path</source>
+        <translation>修改路径</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Change model</source>
+        <translation>修改模型</translation>
+    </message>
+    <message>
+        <source>OpenAI (strict)</source>
+        <translation>OpenAI（严格）</translation>
+    </message>
+    <message>
+        <source>Dialect</source>
+        <translation>方言</translation>
+    </message>
+    <message>
+        <source>Change dialect</source>
+        <translation>修改方言</translation>
+    </message>
+    <message>
+        <source>Protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <source>Change protocol</source>
+        <translation>修改协议</translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <source>Change proxy</source>
+        <translation>修改代理</translation>
+    </message>
+    <message>
+        <source>host:port (empty: none)</source>
+        <translation>主机:端口（留空表示不使用）</translation>
+    </message>
+    <message>
+        <source>API key variable</source>
+        <translation>API 密钥变量</translation>
+    </message>
+    <message>
+        <source>Change API key variable</source>
+        <translation>修改 API 密钥变量</translation>
+    </message>
+    <message>
+        <source>name of an environment variable, e.g. OPENAI_API_KEY</source>
+        <translation>环境变量名，例如 OPENAI_API_KEY</translation>
+    </message>
+    <message>
+        <source>Keychain</source>
+        <translation>钥匙串</translation>
+    </message>
+    <message>
+        <source>Header</source>
+        <translation>请求头</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Extra headers</source>
+        <translation>额外请求头</translation>
+    </message>
+    <message>
+        <source>Edit extra headers</source>
+        <translation>编辑额外请求头</translation>
+    </message>
+    <message>
+        <source>Percentiles</source>
+        <translation>百分位</translation>
+    </message>
+    <message>
+        <source>Change percentiles</source>
+        <translation>修改百分位</translation>
+    </message>
+    <message>
+        <source>Goodput SLO: TTFT</source>
+        <translation>有效吞吐 SLO：TTFT</translation>
+    </message>
+    <message>
+        <source>Goodput SLO: TPOT</source>
+        <translation>有效吞吐 SLO：TPOT</translation>
+    </message>
+    <message>
+        <source>Goodput SLO: E2EL</source>
+        <translation>有效吞吐 SLO：E2EL</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Change goodput SLO</source>
+        <translation>修改有效吞吐 SLO</translation>
+    </message>
+    <message>
+        <source>vLLM (vllm bench serve)</source>
+        <translation>vLLM（vllm bench serve）</translation>
+    </message>
+    <message>
+        <source>SGLang (bench_serving)</source>
+        <translation>SGLang（bench_serving）</translation>
+    </message>
+    <message>
+        <source>Definitions profile</source>
+        <translation>指标定义</translation>
+    </message>
+    <message>
+        <source>Change definitions profile</source>
+        <translation>修改指标定义</translation>
+    </message>
+    <message>
+        <source>Use endpoint profile &quot;%1&quot;</source>
+        <translation>使用端点配置“%1”</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>no key in the keychain (use a profile to attach one)</source>
+        <translation>钥匙串中没有密钥（可通过配置关联一个）</translation>
+    </message>
+    <message>
+        <source>key stored in the OS keychain as &quot;%1&quot;</source>
+        <translation>密钥以“%1”保存在系统钥匙串中</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;span style=&quot;color:#b00020&quot;&gt;%n problem(s) to fix before running&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;span style=&quot;color:#b00020&quot;&gt;运行前需修复 %n 个问题&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;span style=&quot;color:#8a5a00&quot;&gt;%n warning(s)&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;span style=&quot;color:#8a5a00&quot;&gt;%n 个警告&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ready to run</source>
+        <translation>可以运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>about %1 for %n measured request(s)</source>
+        <translation>
+            <numerusform>约 %1，共 %n 个测量请求</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;span style=&quot;color:#8a5a00&quot;&gt;%n point(s) have fewer than 5 × concurrency prompts&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;span style=&quot;color:#8a5a00&quot;&gt;%n 个负载点的提示数少于 5 × 并发数&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::KeyValueTable</name>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::LoadPage</name>
+    <message>
+        <source>Parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Prompts and sampling</source>
+        <translation>提示与采样</translation>
+    </message>
+    <message>
+        <source>Random tokens</source>
+        <translation>随机 token</translation>
+    </message>
+    <message>
+        <source>Sonnet</source>
+        <translation>十四行诗</translation>
+    </message>
+    <message>
+        <source>ShareGPT file</source>
+        <translation>ShareGPT 文件</translation>
+    </message>
+    <message>
+        <source>Custom file</source>
+        <translation>自定义文件</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>Change dataset</source>
+        <translation>修改数据集</translation>
+    </message>
+    <message>
+        <source>Dataset file</source>
+        <translation>数据集文件</translation>
+    </message>
+    <message>
+        <source>Change dataset file</source>
+        <translation>修改数据集文件</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Change seed</source>
+        <translation>修改随机种子</translation>
+    </message>
+    <message>
+        <source>Length range ratio</source>
+        <translation>长度范围比例</translation>
+    </message>
+    <message>
+        <source>Change range ratio</source>
+        <translation>修改范围比例</translation>
+    </message>
+    <message>
+        <source>Ask the server to ignore end-of-sequence (exact output lengths)</source>
+        <translation>要求服务器忽略结束符（精确输出长度）</translation>
+    </message>
+    <message>
+        <source>Toggle ignore_eos</source>
+        <translation>切换 ignore_eos</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>Edit sampling parameters</source>
+        <translation>编辑采样参数</translation>
+    </message>
+    <message>
+        <source>Load matrix</source>
+        <translation>负载矩阵</translation>
+    </message>
+    <message>
+        <source>Closed loop (concurrency)</source>
+        <translation>闭环（并发数）</translation>
+    </message>
+    <message>
+        <source>Open loop (request rate)</source>
+        <translation>开环（请求速率）</translation>
+    </message>
+    <message>
+        <source>Change load mode</source>
+        <translation>修改负载模式</translation>
+    </message>
+    <message>
+        <source>Add point</source>
+        <translation>添加负载点</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Presets</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Concurrency gradient %1</source>
+        <translation>并发梯度 %1</translation>
+    </message>
+    <message>
+        <source>Warmup, repeats and timeouts</source>
+        <translation>预热、重复与超时</translation>
+    </message>
+    <message>
+        <source>Warmup requests per point</source>
+        <translation>每个负载点的预热请求数</translation>
+    </message>
+    <message>
+        <source>Change warmup</source>
+        <translation>修改预热</translation>
+    </message>
+    <message>
+        <source>Discard ratio (steady window)</source>
+        <translation>丢弃比例（稳态窗口）</translation>
+    </message>
+    <message>
+        <source>Change discard ratio</source>
+        <translation>修改丢弃比例</translation>
+    </message>
+    <message>
+        <source>Repeats</source>
+        <translation>重复次数</translation>
+    </message>
+    <message>
+        <source>Change repeats</source>
+        <translation>修改重复次数</translation>
+    </message>
+    <message>
+        <source>Connect timeout</source>
+        <translation>连接超时</translation>
+    </message>
+    <message>
+        <source>First-token timeout</source>
+        <translation>首 token 超时</translation>
+    </message>
+    <message>
+        <source>Idle timeout</source>
+        <translation>空闲超时</translation>
+    </message>
+    <message>
+        <source>Total timeout</source>
+        <translation>总超时</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Change %1</source>
+        <translation>修改%1</translation>
+    </message>
+    <message>
+        <source>Reset the server&apos;s prefix cache between points</source>
+        <translation>在负载点之间重置服务器的前缀缓存</translation>
+    </message>
+    <message>
+        <source>Toggle prefix-cache reset</source>
+        <translation>切换前缀缓存重置</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::LoadPointsModel</name>
+    <message>
+        <source>Label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Concurrency</source>
+        <translation>并发数</translation>
+    </message>
+    <message>
+        <source>Rate (req/s)</source>
+        <translation>速率（请求/秒）</translation>
+    </message>
+    <message>
+        <source>Burstiness</source>
+        <translation>突发度</translation>
+    </message>
+    <message>
+        <source>Max concurrency</source>
+        <translation>最大并发</translation>
+    </message>
+    <message>
+        <source>Input tokens</source>
+        <translation>输入 token</translation>
+    </message>
+    <message>
+        <source>Output tokens</source>
+        <translation>输出 token</translation>
+    </message>
+    <message>
+        <source>Prompts</source>
+        <translation>提示数</translation>
+    </message>
+    <message>
+        <source>Max seconds</source>
+        <translation>最长秒数</translation>
+    </message>
+    <message>
+        <source>Edit load point %1</source>
+        <translation>编辑负载点 %1</translation>
+    </message>
+    <message>
+        <source>Add load point</source>
+        <translation>添加负载点</translation>
+    </message>
+    <message>
+        <source>Remove load point %1</source>
+        <translation>删除负载点 %1</translation>
+    </message>
+    <message>
+        <source>Move load point %1</source>
+        <translation>移动负载点 %1</translation>
+    </message>
+    <message>
+        <source>Apply concurrency gradient</source>
+        <translation>应用并发梯度</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::MainWindow</name>
+    <message>
+        <source>Run monitor</source>
+        <translation>运行监视</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>ServeScope projects (*.servescope)</source>
+        <translation>ServeScope 项目 (*.servescope)</translation>
+    </message>
+    <message>
+        <source>Import experiment</source>
+        <translation>导入实验</translation>
+    </message>
+    <message>
+        <source>Experiment files (*.json *.toml)</source>
+        <translation>实验文件 (*.json *.toml)</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Save failed: %1</source>
+        <translation>保存失败：%1</translation>
+    </message>
+    <message>
+        <source>Saving the experiment failed: %1</source>
+        <translation>保存实验失败：%1</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New project</source>
+        <translation>新建项目(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open project…</source>
+        <translation>打开项目(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;demo</source>
+        <translation>打开演示(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;as…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Save project as</source>
+        <translation>项目另存为</translation>
+    </message>
+    <message>
+        <source>&amp;Import experiment…</source>
+        <translation>导入实验(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+I</source>
+        <translation>Ctrl+I</translation>
+    </message>
+    <message>
+        <source>&amp;Export experiment…</source>
+        <translation>导出实验(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>Export experiment</source>
+        <translation>导出实验</translation>
+    </message>
+    <message>
+        <source>Experiment JSON (*.json)</source>
+        <translation>实验 JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Endpoint &amp;profiles…</source>
+        <translation>端点配置(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Run experiment</source>
+        <translation>运行实验(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Ctrl+R</source>
+        <translation>Ctrl+R</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel run</source>
+        <translation>取消运行(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+.</source>
+        <translation>Ctrl+.</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Log and findings</source>
+        <translation>日志与发现</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>New experiment</source>
+        <translation>新建实验</translation>
+    </message>
+    <message>
+        <source>The demo experiment could not be read: %1</source>
+        <translation>无法读取演示实验：%1</translation>
+    </message>
+    <message>
+        <source>Demo loaded: press Run (Ctrl+R) to measure it against the local simulator.</source>
+        <translation>演示已加载：按“运行”（Ctrl+R）即可针对本地模拟器进行测量。</translation>
+    </message>
+    <message>
+        <source>Cannot import %1:
+%2</source>
+        <translation>无法导入 %1：
+%2</translation>
+    </message>
+    <message>
+        <source>Import failed; see the log.</source>
+        <translation>导入失败，请查看日志。</translation>
+    </message>
+    <message>
+        <source>Import %1</source>
+        <translation>导入 %1</translation>
+    </message>
+    <message>
+        <source>Imported %1</source>
+        <translation>已导入 %1</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>Open or create a project first.</source>
+        <translation>请先打开或新建项目。</translation>
+    </message>
+    <message>
+        <source>This build cannot run experiments yet.</source>
+        <translation>此版本暂时无法运行实验。</translation>
+    </message>
+    <message>
+        <source>Fix the problems listed under the fields before running.</source>
+        <translation>运行前请修复字段下方列出的问题。</translation>
+    </message>
+    <message>
+        <source>Ready to run.</source>
+        <translation>可以运行。</translation>
+    </message>
+    <message>
+        <source>no project</source>
+        <translation>无项目</translation>
+    </message>
+    <message>
+        <source>unsaved project</source>
+        <translation>未保存的项目</translation>
+    </message>
+    <message>
+        <source>%1[*] — ServeScope</source>
+        <translation>%1[*] — ServeScope</translation>
+    </message>
+    <message>
+        <source>Run started: %1</source>
+        <translation>运行已开始：%1</translation>
+    </message>
+    <message>
+        <source>Cancelling: requests in flight end as cancelled; everything finished is kept.</source>
+        <translation>正在取消：进行中的请求将标记为已取消，已完成的全部保留。</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>Run %1: %2 completed, %3 failed, %4 cancelled.</source>
+        <translation>运行%1：%2 个完成，%3 个失败，%4 个取消。</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>The local simulator describes itself in every run&apos;s client-host record.</source>
+        <translation>本地模拟器会在每次运行的客户端主机记录中描述自身。</translation>
+    </message>
+    <message>
+        <source>Capture environment from server</source>
+        <translation>从服务器采集环境</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::ProfileDialog</name>
+    <message>
+        <source>Header</source>
+        <translation>请求头</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Save profile</source>
+        <translation>保存配置</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Endpoint profiles</source>
+        <translation>端点配置</translation>
+    </message>
+    <message>
+        <source>paste a new key to store it in the keychain</source>
+        <translation>粘贴新密钥以保存到钥匙串</translation>
+    </message>
+    <message>
+        <source>host:port (empty: none)</source>
+        <translation>主机:端口（留空表示不使用）</translation>
+    </message>
+    <message>
+        <source>or read the key from this environment variable</source>
+        <translation>或从此环境变量读取密钥</translation>
+    </message>
+    <message>
+        <source>OpenAI (strict)</source>
+        <translation>OpenAI（严格）</translation>
+    </message>
+    <message>
+        <source>Connection test results appear here.</source>
+        <translation>连接测试结果将显示在这里。</translation>
+    </message>
+    <message>
+        <source>New profile</source>
+        <translation>新建配置</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Dialect</source>
+        <translation>方言</translation>
+    </message>
+    <message>
+        <source>Protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <source>Extra headers</source>
+        <translation>额外请求头</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Key variable</source>
+        <translation>密钥变量</translation>
+    </message>
+    <message>
+        <source>The local simulator needs no key: ServeScope starts it for each run.</source>
+        <translation>本地模拟器不需要密钥：ServeScope 会为每次运行启动它。</translation>
+    </message>
+    <message>
+        <source>No key stored.</source>
+        <translation>未保存密钥。</translation>
+    </message>
+    <message>
+        <source>A key is stored in the system keychain for this profile.</source>
+        <translation>此配置的密钥已保存在系统钥匙串中。</translation>
+    </message>
+    <message>
+        <source>New endpoint</source>
+        <translation>新端点</translation>
+    </message>
+    <message>
+        <source>Storing the key in the system keychain…</source>
+        <translation>正在将密钥保存到系统钥匙串…</translation>
+    </message>
+    <message>
+        <source>The key is kept in memory for this session only.</source>
+        <translation>密钥仅在本次会话中保存在内存里。</translation>
+    </message>
+    <message>
+        <source>The key is stored in the system keychain.</source>
+        <translation>密钥已保存在系统钥匙串中。</translation>
+    </message>
+    <message>
+        <source>Spaces or line breaks around the pasted key were removed.</source>
+        <translation>已去除粘贴密钥前后的空格或换行。</translation>
+    </message>
+    <message>
+        <source>The key could not be stored: %1</source>
+        <translation>无法保存密钥：%1</translation>
+    </message>
+    <message>
+        <source>Keychain not available</source>
+        <translation>钥匙串不可用</translation>
+    </message>
+    <message>
+        <source>%1
+
+ServeScope never writes keys to disk. Keep this key in memory for this session only? You will need to enter it again after restarting.</source>
+        <translation>%1
+
+ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥保存在内存里？重新启动后需要再次输入。</translation>
+    </message>
+    <message>
+        <source>The profile was saved without a key.</source>
+        <translation>配置已保存，但未包含密钥。</translation>
+    </message>
+    <message>
+        <source>The local simulator is started by ServeScope when a run begins, so there is nothing to test.</source>
+        <translation>本地模拟器在运行开始时由 ServeScope 启动，因此无需测试。</translation>
+    </message>
+    <message>
+        <source>Reading the key…</source>
+        <translation>正在读取密钥…</translation>
+    </message>
+    <message>
+        <source>Testing the connection…</source>
+        <translation>正在测试连接…</translation>
+    </message>
+    <message>
+        <source>Connection works.</source>
+        <translation>连接正常。</translation>
+    </message>
+    <message>
+        <source>Connection test failed.</source>
+        <translation>连接测试失败。</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::ProfileStore</name>
+    <message>
+        <source>Local simulator</source>
+        <translation>本地模拟器</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::ProjectTree</name>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>#%1 %2 · %3 · %4 requests</source>
+        <translation>#%1 %2 · %3 · %4 个请求</translation>
+    </message>
+    <message>
+        <source>Untitled experiment</source>
+        <translation>未命名实验</translation>
+    </message>
+    <message>
+        <source>%1 (baseline)</source>
+        <translation>%1（基线）</translation>
+    </message>
+    <message>
+        <source>Runs (%1)</source>
+        <translation>运行（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::ProjectWorker</name>
+    <message>
+        <source>Cannot replace %1.</source>
+        <translation>无法替换 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::ResultsView</name>
+    <message>
+        <source>No results yet. Run the experiment, or pick a run in the project tree.</source>
+        <translation>暂无结果。请运行实验，或在项目树中选择一次运行。</translation>
+    </message>
+    <message>
+        <source>Output throughput vs load</source>
+        <translation>输出吞吐与负载</translation>
+    </message>
+    <message>
+        <source>TTFT vs load</source>
+        <translation>TTFT 与负载</translation>
+    </message>
+    <message>
+        <source>TPOT vs load</source>
+        <translation>TPOT 与负载</translation>
+    </message>
+    <message>
+        <source>ITL vs load</source>
+        <translation>ITL 与负载</translation>
+    </message>
+    <message>
+        <source>E2E latency vs load</source>
+        <translation>端到端延迟与负载</translation>
+    </message>
+    <message>
+        <source>TPOT vs throughput</source>
+        <translation>TPOT 与吞吐</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>Point</source>
+        <translation>负载点</translation>
+    </message>
+    <message>
+        <source>Repeat</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Success</source>
+        <translation>成功率</translation>
+    </message>
+    <message>
+        <source>Req/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Output tok/s</source>
+        <translation>输出 token/秒</translation>
+    </message>
+    <message>
+        <source>TTFT p50</source>
+        <translation>TTFT p50</translation>
+    </message>
+    <message>
+        <source>TTFT p99</source>
+        <translation>TTFT p99</translation>
+    </message>
+    <message>
+        <source>TPOT p50</source>
+        <translation>TPOT p50</translation>
+    </message>
+    <message>
+        <source>TPOT p99</source>
+        <translation>TPOT p99</translation>
+    </message>
+    <message>
+        <source>ITL p50</source>
+        <translation>ITL p50</translation>
+    </message>
+    <message>
+        <source>ITL p99</source>
+        <translation>ITL p99</translation>
+    </message>
+    <message>
+        <source>E2EL p50</source>
+        <translation>E2EL p50</translation>
+    </message>
+    <message>
+        <source>E2EL p99</source>
+        <translation>E2EL p99</translation>
+    </message>
+    <message>
+        <source>rate inf</source>
+        <translation>速率 inf</translation>
+    </message>
+    <message>
+        <source>%1 req/s</source>
+        <translation>%1 请求/秒</translation>
+    </message>
+    <message>
+        <source>c=%1</source>
+        <translation>c=%1</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::RunMonitor</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>%p%</source>
+        <translation>%p%</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>output tok/s</source>
+        <translation>输出 token/秒</translation>
+    </message>
+    <message>
+        <source>TTFT (rolling)</source>
+        <translation>TTFT（滚动）</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>ITL (rolling)</source>
+        <translation>ITL（滚动）</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐</translation>
+    </message>
+    <message>
+        <source>tok/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <source>No run in progress.</source>
+        <translation>没有正在进行的运行。</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>%1 completed, %2 failed, %3 cancelled</source>
+        <translation>%1 个完成，%2 个失败，%3 个取消</translation>
+    </message>
+    <message>
+        <source>Run finished: %1.</source>
+        <translation>运行完成：%1。</translation>
+    </message>
+    <message>
+        <source>Run cancelled; everything measured so far was kept (%1).</source>
+        <translation>运行已取消，已测得的数据全部保留（%1）。</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>ETA unknown</source>
+        <translation>剩余时间未知</translation>
+    </message>
+    <message>
+        <source>%1 s left</source>
+        <translation>剩余 %1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s left</source>
+        <translation>剩余 %1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min left</source>
+        <translation>剩余 %1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>Variant %1 (%2/%3) · point %4 (%5/%6) · repeat %7/%8%9</source>
+        <translation>变体 %1（%2/%3）· 负载点 %4（%5/%6）· 重复 %7/%8%9</translation>
+    </message>
+    <message>
+        <source> · warmup</source>
+        <translation> · 预热</translation>
+    </message>
+    <message>
+        <source>In flight %1 · completed %2 · failed %3 · %4 req/s</source>
+        <translation>进行中 %1 · 完成 %2 · 失败 %3 · %4 请求/秒</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::RunSession</name>
+    <message>
+        <source>The API key could not be read: %1</source>
+        <translation>无法读取 API 密钥：%1</translation>
+    </message>
+    <message>
+        <source>Spaces or line breaks around the API key were removed.</source>
+        <translation>已去除 API 密钥前后的空格或换行。</translation>
+    </message>
+    <message>
+        <source>This build cannot run experiments yet (the run engine is not part of it).</source>
+        <translation>此版本暂时无法运行实验（未包含运行引擎）。</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::ServerPage</name>
+    <message>
+        <source>Argument</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>Change engine</source>
+        <translation>修改引擎</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Edit server arguments</source>
+        <translation>编辑服务器参数</translation>
+    </message>
+    <message>
+        <source>One argument per line, e.g.
+vllm
+serve
+Qwen/Qwen2-7B-Instruct
+--max-num-seqs
+{server.args.max_num_seqs}</source>
+        <translation>每行一个参数，例如
+vllm
+serve
+Qwen/Qwen2-7B-Instruct
+--max-num-seqs
+{server.args.max_num_seqs}</translation>
+    </message>
+    <message>
+        <source>Launch command</source>
+        <translation>启动命令</translation>
+    </message>
+    <message>
+        <source>Edit launch command</source>
+        <translation>编辑启动命令</translation>
+    </message>
+    <message>
+        <source>Runs as</source>
+        <translation>实际运行</translation>
+    </message>
+    <message>
+        <source>Readiness probe</source>
+        <translation>就绪探测</translation>
+    </message>
+    <message>
+        <source>Edit readiness probe</source>
+        <translation>编辑就绪探测</translation>
+    </message>
+    <message>
+        <source>Environment snapshot</source>
+        <translation>环境快照</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Add field</source>
+        <translation>添加字段</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Paste JSON…</source>
+        <translation>粘贴 JSON…</translation>
+    </message>
+    <message>
+        <source>Paste the JSON printed by the env-probe script on the server host</source>
+        <translation>粘贴服务器主机上 env-probe 脚本输出的 JSON</translation>
+    </message>
+    <message>
+        <source>Capture from server</source>
+        <translation>从服务器采集</translation>
+    </message>
+    <message>
+        <source>typed</source>
+        <translation>手动输入</translation>
+    </message>
+    <message>
+        <source>captured from server</source>
+        <translation>从服务器采集</translation>
+    </message>
+    <message>
+        <source>env probe</source>
+        <translation>环境探测</translation>
+    </message>
+    <message>
+        <source>(started by someone else)</source>
+        <translation>（由他人启动）</translation>
+    </message>
+    <message>
+        <source>Edit environment snapshot</source>
+        <translation>编辑环境快照</translation>
+    </message>
+    <message>
+        <source>no fields found</source>
+        <translation>未找到字段</translation>
+    </message>
+    <message>
+        <source>Paste environment JSON</source>
+        <translation>粘贴环境 JSON</translation>
+    </message>
+    <message>
+        <source>JSON from the env-probe script (an object, or a list of [field, value] pairs):</source>
+        <translation>env-probe 脚本输出的 JSON（一个对象，或 [字段, 值] 对的列表）：</translation>
+    </message>
+    <message>
+        <source>This is not usable JSON: %1</source>
+        <translation>这不是可用的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>Paste environment snapshot</source>
+        <translation>粘贴环境快照</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::VariantsPage</name>
+    <message>
+        <source>Variable</source>
+        <translation>变量</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Variables a variant may change:
+%1</source>
+        <translation>变体可以修改的变量：
+%1</translation>
+    </message>
+    <message>
+        <source>Required when a variant changes more than one variable</source>
+        <translation>变体修改多个变量时必须填写</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Make baseline</source>
+        <translation>设为基线</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>理由</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>Differs from baseline</source>
+        <translation>与基线的差异</translation>
+    </message>
+    <message>
+        <source>Rename variant</source>
+        <translation>重命名变体</translation>
+    </message>
+    <message>
+        <source>Edit variant reason</source>
+        <translation>编辑变体理由</translation>
+    </message>
+    <message>
+        <source>Edit variant changes</source>
+        <translation>编辑变体修改</translation>
+    </message>
+    <message>
+        <source>%1 (baseline)</source>
+        <translation>%1（基线）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 → %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：%2 → %3</translation>
+    </message>
+    <message>
+        <source>Nothing: this variant runs the same configuration as the baseline.</source>
+        <translation>无：此变体与基线运行相同的配置。</translation>
+    </message>
+    <message>
+        <source>This is the baseline; other variants are compared with it.</source>
+        <translation>这是基线，其他变体都与它比较。</translation>
+    </message>
+    <message>
+        <source>Add variant</source>
+        <translation>添加变体</translation>
+    </message>
+    <message>
+        <source>Remove variant</source>
+        <translation>删除变体</translation>
+    </message>
+    <message>
+        <source>Change baseline</source>
+        <translation>更改基线</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::WelcomePage</name>
+    <message>
+        <source>&lt;h2&gt;Welcome to ServeScope&lt;/h2&gt;</source>
+        <translation>&lt;h2&gt;欢迎使用 ServeScope&lt;/h2&gt;</translation>
+    </message>
+    <message>
+        <source>Design a benchmark of an OpenAI-compatible endpoint (vLLM, SGLang or a gateway), run it, and compare variants with reproducible numbers.&lt;br&gt;&lt;br&gt;New here? Open the demo: a concurrency sweep against the built-in simulator, with two variants that change &lt;tt&gt;max_num_seqs&lt;/tt&gt;. It needs no GPU and finishes in about a minute.</source>
+        <translation>为兼容 OpenAI 的端点（vLLM、SGLang 或网关）设计基准测试，运行它，并用可复现的数据比较各个变体。&lt;br&gt;&lt;br&gt;初次使用？打开演示：针对内置模拟器的并发扫描，包含两个修改 &lt;tt&gt;max_num_seqs&lt;/tt&gt; 的变体。无需 GPU，大约一分钟即可完成。</translation>
+    </message>
+    <message>
+        <source>Open the demo experiment</source>
+        <translation>打开演示实验</translation>
+    </message>
+    <message>
+        <source>New experiment</source>
+        <translation>新建实验</translation>
+    </message>
+    <message>
+        <source>Open project…</source>
+        <translation>打开项目…</translation>
+    </message>
+    <message>
+        <source>Import experiment file (JSON, TOML)…</source>
+        <translation>导入实验文件（JSON、TOML）…</translation>
+    </message>
+    <message>
+        <source>You can also drop experiment files onto this window.</source>
+        <translation>也可以将实验文件拖放到此窗口。</translation>
+    </message>
+</context>
 </TS>
