@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/aggregate.h"
+#include "metrics/intervals.h"
 #include "metrics/repeats.h"
+#include "recordbuilder.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -107,6 +109,39 @@ private Q_SLOTS:
         QVERIFY(a.low < mean && mean < a.high);
         // Uniform(0,1): standard error 0.289/sqrt(500) = 0.0129, so the 95% width is about 0.05.
         QVERIFY2(a.high - a.low > 0.035 && a.high - a.low < 0.065, qPrintable(QString::number(a.high - a.low)));
+    }
+
+    void clusterBootstrapWithUnitCountsIsPlainBootstrap()
+    {
+        std::vector<double> v { 1, 2, 3, 4, 10, 0.5, 7 };
+        const std::vector<double> ones(v.size(), 1.0);
+        const Interval a = bootstrapMeanInterval(v, 9, 500);
+        const Interval b = bootstrapClusterMeanInterval(v, ones, 9, 500);
+        QCOMPARE(a.low, b.low);
+        QCOMPARE(a.high, b.high);
+    }
+
+    void pointIntervalsCoverTheEstimates()
+    {
+        std::vector<RequestRecord> recs;
+        for (int i = 0; i < 300; ++i)
+            recs.push_back(Test::makeStream(i, i * 7.0, 40 + (i * 37) % 60, 8 + (i * 13) % 9, 5 + i % 7));
+        AggregateOptions o;
+        o.percentiles = { 50, 90, 99 };
+        const PointSummary s = aggregatePoint(recs, o).summary;
+        const auto ivs = pointIntervals(recs, o, 2024);
+        QCOMPARE(ivs.size(), 4 * 5); // mean, median, p50, p90, p99 for four metrics
+        const auto again = pointIntervals(recs, o, 2024);
+        int checked = 0;
+        for (int i = 0; i < ivs.size(); ++i) {
+            const auto &[key, iv] = ivs.at(i);
+            QCOMPARE(again.at(i).second.low, iv.low); // seeded
+            const double estimate = summaryValue(s, key);
+            QVERIFY2(iv.low <= estimate && estimate <= iv.high,
+                qPrintable(QStringLiteral("%1: %2 not in [%3, %4]").arg(key).arg(estimate).arg(iv.low).arg(iv.high)));
+            ++checked;
+        }
+        QCOMPARE(checked, 20);
     }
 
     void unreliable_data()
