@@ -24,8 +24,8 @@ HttpConnection::HttpConnection(const QString &host, quint16 port, QObject *paren
 void HttpConnection::open()
 {
     if (isConnected() || m_socket.state() != QAbstractSocket::UnconnectedState) {
-        if (opened)
-            opened(this, isConnected());
+        if (auto cb = std::exchange(opened, nullptr))
+            cb(this, isConnected());
         return;
     }
     m_opening = true;
@@ -65,8 +65,8 @@ void HttpConnection::onConnected()
     m_socket.setSocketOption(QAbstractSocket::LowDelayOption, 1);
     if (m_opening) {
         m_opening = false;
-        if (opened)
-            opened(this, true);
+        if (auto cb = std::exchange(opened, nullptr))
+            cb(this, true);
     }
     if (!m_state)
         return;
@@ -146,8 +146,8 @@ void HttpConnection::onError(QAbstractSocket::SocketError)
 {
     if (m_opening && m_socket.state() != QAbstractSocket::ConnectedState) {
         m_opening = false;
-        if (opened)
-            opened(this, false);
+        if (auto cb = std::exchange(opened, nullptr))
+            cb(this, false);
     }
     // Errors on an established connection end in disconnected(), handled there.
     if (!m_state || !m_state->connectStartNs)

@@ -19,7 +19,7 @@ class HttpConnection final : public QObject {
 public:
     HttpConnection(const QString &host, quint16 port, QObject *parent = nullptr);
 
-    std::function<void(HttpConnection *, bool ok)> opened; ///< after open(): connected or failed
+    std::function<void(HttpConnection *, bool ok)> opened; ///< once, after open(): connected or failed
     std::function<void(HttpConnection *, StreamState *, const StreamEnd &)> finished; ///< the request ended
     std::function<void(int events)> eventsFramed;
     const EventTap *tap = nullptr;

@@ -90,8 +90,7 @@ void LeanTransport::warm(int connections, std::function<void(int)> ready)
     };
     auto pending = std::make_shared<Pending>(Pending { int(toOpen.size()), 0, std::move(ready) });
     for (HttpConnection *c : toOpen) {
-        c->opened = [pending](HttpConnection *conn, bool ok) {
-            conn->opened = nullptr;
+        c->opened = [pending](HttpConnection *, bool ok) {
             pending->opened += ok;
             if (--pending->left == 0 && pending->ready)
                 std::exchange(pending->ready, nullptr)(pending->opened);

@@ -55,16 +55,21 @@ void fail(RequestRecord &r, ErrorClass c, const QString &text, QByteArrayView se
     r.errorText = scrub(text, secret);
 }
 
-void parseEvents(StreamState &s)
+// Parses every data event fully; returns the index of the first one that is not valid JSON, or -1.
+qsizetype parseEvents(StreamState &s)
 {
     RequestRecord &r = s.record;
     int contentEvents = 0;
     bool usage = false;
+    qsizetype malformed = -1;
     QString text;
     for (qsizetype i = 0; i < s.payloads.size(); ++i) {
         const EventKind k = r.eventKinds[i];
-        if (k == EventKind::Usage || isContentEvent(k) || k == EventKind::FinishOnly || k == EventKind::RoleOnly) {
-            const QJsonObject o = QJsonDocument::fromJson(s.payloads[i]).object();
+        if (k == EventKind::Usage || isTokenEvent(k) || k == EventKind::Other) {
+            QJsonParseError err;
+            const QJsonObject o = QJsonDocument::fromJson(s.payloads[i], &err).object();
+            if (err.error != QJsonParseError::NoError && malformed < 0)
+                malformed = i;
             const QJsonObject u = o.value(QLatin1String("usage")).toObject();
             if (!u.isEmpty()) {
                 usage = true;
@@ -86,6 +91,7 @@ void parseEvents(StreamState &s)
         r.completionTokens = contentEvents;
         r.outputEstimated = true;
     }
+    return malformed;
 }
 
 } // namespace
@@ -158,7 +164,7 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, QByteArrayView secret)
             s.payloads.append(std::move(e.data));
         }
     }
-    parseEvents(s);
+    const qsizetype malformed = parseEvents(s);
     r.status = RequestStatus::Ok;
     r.errorClass = ErrorClass::None;
     if (end.transportError != ErrorClass::None)
@@ -175,6 +181,11 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, QByteArrayView secret)
             return fail(r, classifyErrorEvent(s.payloads[i]),
                         QStringLiteral("error event: ") + errorMessage(s.payloads[i]), secret);
     }
+    if (malformed >= 0)
+        return fail(r, ErrorClass::Protocol,
+                    QStringLiteral("malformed JSON in event %1: ").arg(malformed)
+                        + QString::fromUtf8(s.payloads[malformed].left(120)),
+                    secret);
     if (end.truncated)
         return fail(r, ErrorClass::Protocol,
                     end.transportText.isEmpty() ? QStringLiteral("stream truncated: connection closed mid-body")

@@ -116,7 +116,7 @@ private Q_SLOTS:
         QCOMPARE(ev.size(), 7);
         QCOMPARE(ev[0].data, QByteArray("keep-alive comment"));
         QCOMPARE(ev[1].data, QByteArray("no-space comment"));
-        QCOMPARE(ev[2].data, QByteArray(R"({"id":"n","choices":[{"index":0,"text":"a","finish_reason":null}]})"));
+        QCOMPARE(ev[2].data, QByteArray("{\"id\":\"n\",\"choices\":[{\"index\":0,\"text\":\"a\",\"finish_reason\":null}]}"));
         QCOMPARE(ev[3].data, QByteArray("{\"id\":\"n\",\"choices\":[{\"index\":0,\n\"text\":\"b\",\"finish_reason\":null}]}"));
         QCOMPARE(ev[4].data, QByteArray("t=123456789"));
         QCOMPARE(ev[6].data, QByteArray("[DONE]"));
@@ -141,22 +141,22 @@ private Q_SLOTS:
         QTest::addColumn<EventKind>("kind");
         QTest::newRow("done padded") << QByteArray(" [DONE] ") << EventKind::Done;
         QTest::newRow("not json") << QByteArray("hello") << EventKind::Other;
-        QTest::newRow("empty choices no usage") << QByteArray(R"({"choices":[]})") << EventKind::Other;
-        QTest::newRow("empty choices usage null") << QByteArray(R"({"choices":[ ],"usage":null})") << EventKind::Other;
-        QTest::newRow("usage no choices") << QByteArray(R"({"usage":{"prompt_tokens":1}})") << EventKind::Usage;
-        QTest::newRow("openai error") << QByteArray(R"({"error":{"message":"x"}})") << EventKind::Error;
-        QTest::newRow("vllm error object") << QByteArray(R"({"object":"error","message":"m","code":400})")
+        QTest::newRow("empty choices no usage") << QByteArray("{\"choices\":[]}") << EventKind::Other;
+        QTest::newRow("empty choices usage null") << QByteArray("{\"choices\":[ ],\"usage\":null}") << EventKind::Other;
+        QTest::newRow("usage no choices") << QByteArray("{\"usage\":{\"prompt_tokens\":1}}") << EventKind::Usage;
+        QTest::newRow("openai error") << QByteArray("{\"error\":{\"message\":\"x\"}}") << EventKind::Error;
+        QTest::newRow("vllm error object") << QByteArray("{\"object\":\"error\",\"message\":\"m\",\"code\":400}")
                                            << EventKind::Error;
-        QTest::newRow("role only") << QByteArray(R"({"choices":[{"delta":{"role":"assistant"}}]})")
+        QTest::newRow("role only") << QByteArray("{\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}")
                                    << EventKind::RoleOnly;
-        QTest::newRow("empty delta") << QByteArray(R"({"choices":[{"delta":{}}]})") << EventKind::RoleOnly;
-        QTest::newRow("spaces") << QByteArray(R"({ "choices" : [ { "delta" : { "content" : "x" } } ] })")
+        QTest::newRow("empty delta") << QByteArray("{\"choices\":[{\"delta\":{}}]}") << EventKind::RoleOnly;
+        QTest::newRow("spaces") << QByteArray("{ \"choices\" : [ { \"delta\" : { \"content\" : \"x\" } } ] }")
                                 << EventKind::Content;
         QTest::newRow("escaped key in text is text")
-            << QByteArray(R"({"choices":[{"delta":{"content":"\"role\":\"x\""}}]})") << EventKind::Content;
-        QTest::newRow("reasoning field") << QByteArray(R"({"choices":[{"delta":{"reasoning":"hm"}}]})")
+            << QByteArray("{\"choices\":[{\"delta\":{\"content\":\"\\\"role\\\":\\\"x\\\"\"}}]}") << EventKind::Content;
+        QTest::newRow("reasoning field") << QByteArray("{\"choices\":[{\"delta\":{\"reasoning\":\"hm\"}}]}")
                                          << EventKind::Reasoning;
-        QTest::newRow("finish only") << QByteArray(R"({"choices":[{"delta":{"content":null},"finish_reason":"stop"}]})")
+        QTest::newRow("finish only") << QByteArray("{\"choices\":[{\"delta\":{\"content\":null},\"finish_reason\":\"stop\"}]}")
                                      << EventKind::FinishOnly;
     }
 
@@ -170,9 +170,9 @@ private Q_SLOTS:
     void jsonErrorBody()
     {
         QVERIFY(looksLikeJsonError(fixture(QStringLiteral("plain_json_error.json"))));
-        QVERIFY(looksLikeJsonError(R"(  {"error":{"message":"bad key"}})"));
+        QVERIFY(looksLikeJsonError("  {\"error\":{\"message\":\"bad key\"}}"));
         QVERIFY(!looksLikeJsonError(fixture(QStringLiteral("vllm_chat.sse"))));
-        QVERIFY(!looksLikeJsonError(R"({"choices":[]})"));
+        QVERIFY(!looksLikeJsonError("{\"choices\":[]}"));
     }
 };
 

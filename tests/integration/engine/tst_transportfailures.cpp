@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+// Failure classes of METRICS.md, produced by a real `servescope-cli sim` with seeded faults.
+#include "pointrunner.h"
+#include "simprocess.h"
+
+#include <QRegularExpression>
+#include <QTcpServer>
+#include <QTest>
+
+using namespace ServeScope;
+using namespace ServeScope::Testing;
+
+class TestTransportFailures final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
+        if (qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"))
+            QSKIP("SERVESCOPE_CLI not set");
+    }
+
+    void classes_data()
+    {
+        QTest::addColumn<QString>("transport");
+        QTest::addColumn<QStringList>("simArgs");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QByteArray>("key");
+        QTest::addColumn<double>("idleS");
+        QTest::addColumn<double>("firstTokenS");
+        QTest::addColumn<double>("totalS");
+        QTest::addColumn<int>("outputLen");
+        QTest::addColumn<int>("expected");
+        QTest::addColumn<QString>("textPart");
+        const QString chat = QStringLiteral("/v1/completions");
+        const QString model = QStringLiteral("servescope-sim-7b");
+        const QStringList fast { QStringLiteral("--time-scale"), QStringLiteral("20") };
+        for (const QString &t : { QStringLiteral("lean"), QStringLiteral("pool") }) {
+            auto row = [&](const char *name) { return &QTest::newRow(qPrintable(t + QLatin1Char(' ') + QLatin1String(name))); };
+            *row("healthy") << t << fast << chat << model << QByteArray() << 0.0 << 0.0 << 0.0 << 8 << int(ErrorClass::None) << QString();
+            *row("500") << t << fast + QStringList { QStringLiteral("--fail-rate"), QStringLiteral("1") } << chat << model
+                        << QByteArray() << 0.0 << 0.0 << 0.0 << 8 << int(ErrorClass::ServerError) << QStringLiteral("HTTP 500");
+            *row("truncated") << t << fast + QStringList { QStringLiteral("--disconnect-rate"), QStringLiteral("1") }
+                              << chat << model << QByteArray() << 0.0 << 0.0 << 0.0 << 64 << int(ErrorClass::Protocol)
+                              << QStringLiteral("truncated");
+            *row("malformed") << t << fast + QStringList { QStringLiteral("--malformed-rate"), QStringLiteral("1") }
+                              << chat << model << QByteArray() << 0.0 << 0.0 << 0.0 << 32 << int(ErrorClass::Protocol)
+                              << QStringLiteral("malformed JSON");
+            *row("wrong key") << t << fast + QStringList { QStringLiteral("--api-key-env"), QStringLiteral("SIM_TEST_KEY") }
+                              << chat << model << QByteArray("sk-wrong-key-123") << 0.0 << 0.0 << 0.0 << 8
+                              << int(ErrorClass::Auth) << QStringLiteral("HTTP 401");
+            *row("right key") << t << fast + QStringList { QStringLiteral("--api-key-env"), QStringLiteral("SIM_TEST_KEY") }
+                              << chat << model << QByteArray("sk-right-key-456") << 0.0 << 0.0 << 0.0 << 8
+                              << int(ErrorClass::None) << QString();
+            *row("wrong model") << t << fast << chat << QStringLiteral("nope") << QByteArray() << 0.0 << 0.0 << 0.0 << 8
+                                << int(ErrorClass::NotFound) << QStringLiteral("does not exist");
+            *row("wrong path") << t << fast << QStringLiteral("/v1/nothing") << model << QByteArray() << 0.0 << 0.0 << 0.0
+                               << 8 << int(ErrorClass::NotFound) << QStringLiteral("HTTP 404");
+            *row("idle timeout") << t
+                                 << fast + QStringList { QStringLiteral("--stall-ms"), QStringLiteral("3000") }
+                                 << chat << model << QByteArray() << 0.4 << 0.0 << 0.0 << 64
+                                 << int(ErrorClass::TimeoutIdle) << QStringLiteral("no event");
+            *row("first token timeout") << t << QStringList { QStringLiteral("--step-overhead-ms"), QStringLiteral("2000") }
+                                        << chat << model << QByteArray() << 0.0 << 0.4 << 0.0 << 8
+                                        << int(ErrorClass::TimeoutFirstToken) << QStringLiteral("no token");
+            *row("total timeout") << t << QStringList() << chat << model << QByteArray() << 0.0 << 0.0 << 0.3 << 400
+                                  << int(ErrorClass::TimeoutTotal) << QStringLiteral("total");
+        }
+    }
+
+    void classes()
+    {
+        QFETCH(QString, transport);
+        QFETCH(QStringList, simArgs);
+        QFETCH(QString, path);
+        QFETCH(QString, model);
+        QFETCH(QByteArray, key);
+        QFETCH(double, idleS);
+        QFETCH(double, firstTokenS);
+        QFETCH(double, totalS);
+        QFETCH(int, outputLen);
+        QFETCH(int, expected);
+        QFETCH(QString, textPart);
+
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("SIM_TEST_KEY"), QStringLiteral("sk-right-key-456"));
+        SimProcess sim;
+        QVERIFY2(sim.start(simArgs, -1, env), qPrintable(sim.error()));
+
+        EndpointConfig ep;
+        ep.url = sim.url(path);
+        ep.apiKey = key;
+        ep.transport = transport == QLatin1String("lean") ? TransportKind::Lean : TransportKind::Pool;
+        ep.timeouts = Timeouts { 5, firstTokenS, idleS, totalS };
+        LoadSpec spec;
+        spec.concurrency = 4;
+        spec.numPrompts = 8;
+        LoadGenerator gen(2);
+        const PointResult res = runPoint(gen, ep, completionBodies(8, 6, outputLen, model), spec, -1, 60000);
+        QVERIFY(!res.timedOut);
+        QVERIFY2(res.outcome.ok, qPrintable(res.outcome.message));
+        QCOMPARE(res.outcome.transport, transport);
+        QCOMPARE(res.records.size(), 8);
+        QCOMPARE(res.outcome.completed + res.outcome.failed, res.outcome.sent);
+        for (const RequestRecord &r : res.records) {
+            QCOMPARE(int(r.errorClass), expected);
+            QVERIFY2(r.errorText.contains(textPart), qPrintable(r.errorText));
+            QVERIFY(r.endNs >= r.startNs && r.startNs >= r.slotNs && r.slotNs >= r.scheduledNs);
+            if (!key.isEmpty())
+                QVERIFY(!r.errorText.contains(QString::fromLatin1(key)));
+            if (expected == int(ErrorClass::None)) {
+                QCOMPARE(r.completionTokens, outputLen);
+                QVERIFY(!r.outputEstimated);
+                QVERIFY(!r.generatedText.isEmpty());
+                QCOMPARE(r.protocol, QStringLiteral("http/1.1"));
+                QCOMPARE(r.httpStatus, 200);
+            }
+        }
+    }
+
+    void connectionRefused_data()
+    {
+        QTest::addColumn<int>("transport");
+        QTest::newRow("lean") << int(TransportKind::Lean);
+        QTest::newRow("pool") << int(TransportKind::Pool);
+    }
+
+    void connectionRefused()
+    {
+        QFETCH(int, transport);
+        quint16 port = 0;
+        {
+            QTcpServer probe; // a port that was free a moment ago and now has no listener
+            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+            port = probe.serverPort();
+        }
+        EndpointConfig ep;
+        ep.url = QUrl(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(port));
+        ep.transport = TransportKind(transport);
+        LoadSpec spec;
+        spec.concurrency = 2;
+        spec.numPrompts = 4;
+        LoadGenerator gen(1);
+        const PointResult res = runPoint(gen, ep, completionBodies(4, 4, 4), spec, -1, 30000);
+        QVERIFY(!res.timedOut);
+        QCOMPARE(res.records.size(), 4);
+        QCOMPARE(res.outcome.failed, 4);
+        for (const RequestRecord &r : res.records) {
+            QCOMPARE(r.errorClass, ErrorClass::Connect);
+            QCOMPARE(r.httpStatus, 0);
+        }
+    }
+
+    void tooFewDescriptorsFailsBeforeSending()
+    {
+        EndpointConfig ep;
+        ep.url = QUrl(QStringLiteral("http://127.0.0.1:9/v1/completions"));
+        LoadSpec spec;
+        spec.concurrency = 10'000'000;
+        spec.numPrompts = 10'000'000;
+        LoadGenerator gen(1);
+        const PointResult res = runPoint(gen, ep, completionBodies(1, 1, 1), spec, -1, 10000);
+        QVERIFY(!res.outcome.ok);
+        QVERIFY2(res.outcome.message.contains(QStringLiteral("file descriptors")), qPrintable(res.outcome.message));
+        QVERIFY(res.records.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTransportFailures)
+#include "tst_transportfailures.moc"
