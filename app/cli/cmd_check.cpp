@@ -30,8 +30,10 @@ int runCheck(const QStringList &args)
         { QStringLiteral("model"), QStringLiteral("Model ID"), QStringLiteral("ID") },
         { QStringLiteral("path"), QStringLiteral("Request path (default /v1/chat/completions)"), QStringLiteral("P"),
             QStringLiteral("/v1/chat/completions") },
-        { QStringLiteral("api-key-env"), QStringLiteral("Environment variable holding the API key"), QStringLiteral("VAR") },
-        { QStringLiteral("timeout"), QStringLiteral("Seconds per request (default 15)"), QStringLiteral("S"), QStringLiteral("15") },
+        { QStringLiteral("api-key-env"), QStringLiteral("Environment variable holding the API key"),
+            QStringLiteral("VAR") },
+        { QStringLiteral("timeout"), QStringLiteral("Seconds per request (default 15)"), QStringLiteral("S"),
+            QStringLiteral("15") },
         { QStringLiteral("smoke"), QStringLiteral("Also probe /tokenize, /metrics and ignore_eos") },
     });
     QTextStream err(stderr);

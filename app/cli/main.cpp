@@ -37,8 +37,8 @@ static void printUsage(FILE *out)
          "Design, run and compare benchmark experiments against OpenAI-compatible LLM endpoints.\n\n"
          "Commands:\n";
     QList<Command> sorted = commands();
-    std::sort(sorted.begin(), sorted.end(),
-        [](const Command &a, const Command &b) { return qstrcmp(a.name, b.name) < 0; });
+    std::sort(
+        sorted.begin(), sorted.end(), [](const Command &a, const Command &b) { return qstrcmp(a.name, b.name) < 0; });
     for (const Command &c : sorted)
         s << "  " << QString::fromLatin1(c.name).leftJustified(10) << QString::fromUtf8(c.summary) << '\n';
     s << "\nGlobal options:\n  -h, --help     Show this help (or `servescope-cli <command> --help`)\n"

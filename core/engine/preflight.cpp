@@ -25,20 +25,31 @@ struct DiagnosisText {
 constexpr DiagnosisText kTexts[] = {
     { Diagnosis::Ok, "ok", "" },
     { Diagnosis::BadUrl, "bad_url", "Use a base URL such as http://host:8000 (scheme, host and port)." },
-    { Diagnosis::DoubledV1, "doubled_v1", "Remove the trailing /v1 from the base URL; the path already starts with /v1." },
-    { Diagnosis::ConnectionRefused, "connection_refused", "Nothing listens there: start the server or correct the host and port." },
-    { Diagnosis::HostNotFound, "host_not_found", "The host name does not resolve: check the spelling or use an IP address." },
+    { Diagnosis::DoubledV1, "doubled_v1",
+        "Remove the trailing /v1 from the base URL; the path already starts with /v1." },
+    { Diagnosis::ConnectionRefused, "connection_refused",
+        "Nothing listens there: start the server or correct the host and port." },
+    { Diagnosis::HostNotFound, "host_not_found",
+        "The host name does not resolve: check the spelling or use an IP address." },
     { Diagnosis::Tls, "tls", "TLS failed: check https vs http and the server's certificate." },
-    { Diagnosis::Timeout, "timeout", "The server did not answer in time: check it is up, not overloaded, and reachable through any proxy." },
+    { Diagnosis::Timeout, "timeout",
+        "The server did not answer in time: check it is up, not overloaded, and reachable through any proxy." },
     { Diagnosis::Auth, "auth", "The server rejected the API key: check the key and that it belongs to this endpoint." },
-    { Diagnosis::AuthKeyWhitespace, "auth_key_whitespace", "The key had whitespace around it (trimmed); re-copy the key without spaces or line breaks." },
-    { Diagnosis::RouteNotFound, "route_not_found", "The path does not exist on this server: use /v1/chat/completions or /v1/completions." },
-    { Diagnosis::ModelNotFound, "model_not_found", "The server does not serve this model: use one of the model ids it lists." },
-    { Diagnosis::Redirect, "redirect", "The server redirects: use the final URL (often https, or without a trailing slash)." },
-    { Diagnosis::RateLimited, "rate_limited", "The server is rate limiting (HTTP 429): lower the load or raise the limit." },
+    { Diagnosis::AuthKeyWhitespace, "auth_key_whitespace",
+        "The key had whitespace around it (trimmed); re-copy the key without spaces or line breaks." },
+    { Diagnosis::RouteNotFound, "route_not_found",
+        "The path does not exist on this server: use /v1/chat/completions or /v1/completions." },
+    { Diagnosis::ModelNotFound, "model_not_found",
+        "The server does not serve this model: use one of the model ids it lists." },
+    { Diagnosis::Redirect, "redirect",
+        "The server redirects: use the final URL (often https, or without a trailing slash)." },
+    { Diagnosis::RateLimited, "rate_limited",
+        "The server is rate limiting (HTTP 429): lower the load or raise the limit." },
     { Diagnosis::ServerError, "server_error", "The server failed (HTTP 5xx): check its logs." },
-    { Diagnosis::ErrorBody, "error_body", "The server answered 200 with an error body: read the message; often a gateway rejecting the request." },
-    { Diagnosis::NoChoices, "no_choices", "The stream has no choices: the path is probably not an OpenAI completions endpoint." },
+    { Diagnosis::ErrorBody, "error_body",
+        "The server answered 200 with an error body: read the message; often a gateway rejecting the request." },
+    { Diagnosis::NoChoices, "no_choices",
+        "The stream has no choices: the path is probably not an OpenAI completions endpoint." },
     { Diagnosis::NoTokens, "no_tokens", "The stream ended without any token: check max_tokens and the model." },
     { Diagnosis::Other, "other", "Unexpected answer: see the detail." },
 };
@@ -69,8 +80,8 @@ QString serverMessage(const QByteArray &body)
 
 bool mentionsModel(const QString &message)
 {
-    static const QRegularExpression re(QStringLiteral("model.*(does not exist|not found|unknown)"),
-        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression re(
+        QStringLiteral("model.*(does not exist|not found|unknown)"), QRegularExpression::CaseInsensitiveOption);
     return re.match(message).hasMatch();
 }
 
@@ -121,16 +132,16 @@ void Preflight::start()
     const QUrl &base = m_request.baseUrl;
     if (!base.isValid() || base.host().isEmpty()
         || (base.scheme() != QLatin1String("http") && base.scheme() != QLatin1String("https"))) {
-        finish(Diagnosis::BadUrl, QStringLiteral("base URL '%1' is not an http(s) URL with a host")
-                                      .arg(base.toString(QUrl::RemoveUserInfo)));
+        finish(Diagnosis::BadUrl,
+            QStringLiteral("base URL '%1' is not an http(s) URL with a host").arg(base.toString(QUrl::RemoveUserInfo)));
         return;
     }
     QString basePath = base.path();
     while (basePath.endsWith(QLatin1Char('/')))
         basePath.chop(1);
     if (basePath.endsWith(QLatin1String("/v1")) && m_request.path.startsWith(QLatin1String("/v1"))) {
-        finish(Diagnosis::DoubledV1, QStringLiteral("requests would go to %1")
-                                         .arg(join(base, m_request.path).toString(QUrl::RemoveUserInfo)));
+        finish(Diagnosis::DoubledV1,
+            QStringLiteral("requests would go to %1").arg(join(base, m_request.path).toString(QUrl::RemoveUserInfo)));
         return;
     }
     getModels();
@@ -211,9 +222,8 @@ void Preflight::getModels()
             return;
         }
         if (status >= 300 && status < 400) {
-            finish(Diagnosis::Redirect, QStringLiteral("HTTP %1 to %2")
-                                            .arg(status)
-                                            .arg(QString::fromUtf8(reply->rawHeader("Location"))));
+            finish(Diagnosis::Redirect,
+                QStringLiteral("HTTP %1 to %2").arg(status).arg(QString::fromUtf8(reply->rawHeader("Location"))));
             return;
         }
         if (status == 200) {
@@ -224,9 +234,11 @@ void Preflight::getModels()
                 if (m.value(QLatin1String("id")).toString() == m_request.model)
                     m_result.maxModelLen = m.value(QLatin1String("max_model_len")).toInt();
             }
-            if (!m_result.models.isEmpty() && !m_request.model.isEmpty() && !m_result.models.contains(m_request.model)) {
-                finish(Diagnosis::ModelNotFound, QStringLiteral("'%1' is not served; the server lists: %2")
-                                                     .arg(m_request.model, m_result.models.join(QLatin1String(", "))));
+            if (!m_result.models.isEmpty() && !m_request.model.isEmpty()
+                && !m_result.models.contains(m_request.model)) {
+                finish(Diagnosis::ModelNotFound,
+                    QStringLiteral("'%1' is not served; the server lists: %2")
+                        .arg(m_request.model, m_result.models.join(QLatin1String(", "))));
                 return;
             }
         }
@@ -299,11 +311,13 @@ void Preflight::postStream()
         if (!sawData) {
             if (payload.trimmed().startsWith('{') && !message.isEmpty())
                 return finish(Diagnosis::ErrorBody, QStringLiteral("HTTP 200 with a JSON body: %1").arg(message));
-            return finish(Diagnosis::NoChoices, QStringLiteral("no SSE data events in a %1-byte answer").arg(payload.size()));
+            return finish(
+                Diagnosis::NoChoices, QStringLiteral("no SSE data events in a %1-byte answer").arg(payload.size()));
         }
         m_result.streamed = true;
         if (tokenEvents == 0)
-            return finish(Diagnosis::NoChoices, QStringLiteral("data events arrived but none had a non-empty choices array"));
+            return finish(
+                Diagnosis::NoChoices, QStringLiteral("data events arrived but none had a non-empty choices array"));
         if (m_request.smoke)
             probeTokenize();
         else
@@ -313,7 +327,8 @@ void Preflight::postStream()
 
 void Preflight::probeTokenize()
 {
-    const QJsonObject body { { QStringLiteral("model"), m_request.model }, { QStringLiteral("prompt"), QStringLiteral("one two three") } };
+    const QJsonObject body { { QStringLiteral("model"), m_request.model },
+        { QStringLiteral("prompt"), QStringLiteral("one two three") } };
     QNetworkReply *reply = send(QStringLiteral("/tokenize"), QJsonDocument(body).toJson(QJsonDocument::Compact));
     connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
@@ -348,7 +363,8 @@ void Preflight::probeIgnoreEos()
         reply->deleteLater();
         if (m_done)
             return;
-        const QJsonObject usage = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("usage")).toObject();
+        const QJsonObject usage
+            = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("usage")).toObject();
         if (!usage.isEmpty())
             m_result.ignoreEosHonoured = usage.value(QLatin1String("completion_tokens")).toInt() == kTokens ? 1 : 0;
         finish(Diagnosis::Ok);

@@ -107,7 +107,8 @@ QByteArray PromptGenerator::body(const QJsonValue &prompt, int outputLen) const
     o.insert(QStringLiteral("model"), ep.model);
     if (isChat()) {
         o.insert(QStringLiteral("messages"),
-            QJsonArray { QJsonObject { { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), prompt } } });
+            QJsonArray { QJsonObject {
+                { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), prompt } } });
         // Never both: vLLM/strict OpenAI take max_completion_tokens, SGLang max_tokens.
         o.insert(ep.dialect == Dialect::Sglang ? QStringLiteral("max_tokens") : QStringLiteral("max_completion_tokens"),
             outputLen);
@@ -124,8 +125,8 @@ QByteArray PromptGenerator::body(const QJsonValue &prompt, int outputLen) const
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
-QList<PreparedRequest> PromptGenerator::generate(int point, int repeat, bool warmup, int count,
-    const TokenCounter &counter, QList<int> *measuredOut) const
+QList<PreparedRequest> PromptGenerator::generate(
+    int point, int repeat, bool warmup, int count, const TokenCounter &counter, QList<int> *measuredOut) const
 {
     const LoadPoint &lp = m_experiment.load.points.at(point);
     const quint64 seed = seedFor(m_experiment.dataset.seed, point, repeat, warmup);

@@ -30,8 +30,8 @@ public:
     /// `count` requests for a point. For chat prompts, `counter` (when given) sizes each text
     /// with the server's tokenizer, adjusting by whole words up to three times.
     /// `measured` (optional) receives each prompt's /tokenize count, -1 where unknown.
-    QList<PreparedRequest> generate(int point, int repeat, bool warmup, int count,
-        const TokenCounter &counter = {}, QList<int> *measured = nullptr) const;
+    QList<PreparedRequest> generate(int point, int repeat, bool warmup, int count, const TokenCounter &counter = {},
+        QList<int> *measured = nullptr) const;
 
     /// The deterministic seed of one prompt set.
     static quint64 seedFor(qint64 datasetSeed, int point, int repeat, bool warmup);

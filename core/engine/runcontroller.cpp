@@ -54,7 +54,8 @@ void RunController::cancel()
 {
     m_cancel = true;
     if (RunWorker *worker = m_worker)
-        QMetaObject::invokeMethod(worker, [worker] { worker->cancelNow(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            worker, [worker] { worker->cancelNow(); }, Qt::QueuedConnection);
 }
 
 bool RunController::isRunning() const

@@ -39,7 +39,7 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     ResultFileSetup setup;
     setup.date = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss"));
     setup.backend = resolved.endpoint.path.contains(QLatin1String("chat")) ? QStringLiteral("openai-chat")
-                                                                          : QStringLiteral("vllm");
+                                                                           : QStringLiteral("vllm");
     setup.label = summary.label;
     setup.modelId = resolved.endpoint.model;
     setup.tokenizerId = resolved.endpoint.model;
@@ -60,8 +60,8 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
         *error = QStringLiteral("cannot create %1").arg(variantDir);
         return false;
     }
-    if (!saveVllmResult(QDir(variantDir).filePath(pointFileName(summary.label, summary.repeat)), setup, records,
-            summary, error))
+    if (!saveVllmResult(
+            QDir(variantDir).filePath(pointFileName(summary.label, summary.repeat)), setup, records, summary, error))
         return false;
     m_summary.write(summaryCsvRow(summary));
     m_summary.flush();

@@ -46,8 +46,7 @@ double percentileOf(std::vector<double> values, double p)
     return values[i] + (b - values[i]) * (h - double(i));
 }
 
-template<typename T>
-void dropOlderThan(std::deque<std::pair<qint64, T>> &d, qint64 limitNs)
+template<typename T> void dropOlderThan(std::deque<std::pair<qint64, T>> &d, qint64 limitNs)
 {
     while (!d.empty() && d.front().first < limitNs)
         d.pop_front();
@@ -194,7 +193,8 @@ bool RunWorker::endpointFor(const Experiment &resolved, EndpointConfig *endpoint
         }
         m_simArguments = m_sim.arguments();
         log(QStringLiteral("info"),
-            QStringLiteral("simulator at %1: %2").arg(m_sim.baseUrl().toString(), m_simArguments.join(QLatin1Char(' '))));
+            QStringLiteral("simulator at %1: %2")
+                .arg(m_sim.baseUrl().toString(), m_simArguments.join(QLatin1Char(' '))));
         base = m_sim.baseUrl();
         key = m_sim.apiKey();
     } else {
@@ -235,7 +235,8 @@ bool RunWorker::runVariant(int variantIndex)
     return true;
 }
 
-QList<int> RunWorker::countTokens(const QUrl &base, const QByteArray &key, const QString &model, const QStringList &texts)
+QList<int> RunWorker::countTokens(
+    const QUrl &base, const QByteArray &key, const QString &model, const QStringList &texts)
 {
     QList<int> counts(texts.size(), -1);
     QNetworkAccessManager nam;
@@ -252,8 +253,8 @@ QList<int> RunWorker::countTokens(const QUrl &base, const QByteArray &key, const
             req.setRawHeader("Authorization", "Bearer " + key);
         const QJsonObject body { { QStringLiteral("model"), model },
             { QStringLiteral("messages"),
-                QJsonArray { QJsonObject { { QStringLiteral("role"), QStringLiteral("user") },
-                    { QStringLiteral("content"), texts[i] } } } } };
+                QJsonArray { QJsonObject {
+                    { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), texts[i] } } } } };
         QNetworkReply *reply = nam.post(req, QJsonDocument(body).toJson(QJsonDocument::Compact));
         QObject::connect(reply, &QNetworkReply::finished, &loop, [&, reply, i] {
             const QJsonObject o = QJsonDocument::fromJson(reply->readAll()).object();
@@ -309,7 +310,8 @@ bool RunWorker::runPointRepeat(const Experiment &resolved, const EndpointConfig 
         warmSpec.numPrompts = int(warm.size());
         warmSpec.maxSeconds = 0;
         QVector<RequestRecord> warmRecords;
-        const LoadOutcome o = runLoad(endpoint, QVector<PreparedRequest>(warm.cbegin(), warm.cend()), warmSpec, &warmRecords);
+        const LoadOutcome o
+            = runLoad(endpoint, QVector<PreparedRequest>(warm.cbegin(), warm.cend()), warmSpec, &warmRecords);
         if (!o.ok) {
             m_result.message = o.message;
             log(QStringLiteral("error"), o.message);
@@ -336,8 +338,8 @@ bool RunWorker::runPointRepeat(const Experiment &resolved, const EndpointConfig 
     m_snapshot.phase = QStringLiteral("saving");
 
     AggregateOptions opts;
-    opts.profile = resolved.metrics.definitions == Definitions::Sglang ? DefinitionsProfile::Sglang
-                                                                       : DefinitionsProfile::Vllm;
+    opts.profile
+        = resolved.metrics.definitions == Definitions::Sglang ? DefinitionsProfile::Sglang : DefinitionsProfile::Vllm;
     opts.measuredStartNs = outcome.clockStartNs;
     opts.percentiles = QVector<double>(resolved.metrics.percentiles.cbegin(), resolved.metrics.percentiles.cend());
     opts.sloTtftMs = resolved.metrics.goodput.ttftMs.value_or(-1);
@@ -363,12 +365,13 @@ bool RunWorker::runPointRepeat(const Experiment &resolved, const EndpointConfig 
     summary.definitions = definitionsName(resolved.metrics.definitions);
     m_writer->enqueue(summary);
     for (const Finding &f : result.findings) {
-        log(QStringLiteral("finding"), QStringLiteral("%1 %2 r%3: %4%5 (value %6, threshold %7)")
-                                           .arg(summary.variant, summary.label)
-                                           .arg(repeat)
-                                           .arg(f.code, f.metric.isEmpty() ? QString() : QLatin1Char(' ') + f.metric)
-                                           .arg(f.value)
-                                           .arg(f.threshold));
+        log(QStringLiteral("finding"),
+            QStringLiteral("%1 %2 r%3: %4%5 (value %6, threshold %7)")
+                .arg(summary.variant, summary.label)
+                .arg(repeat)
+                .arg(f.code, f.metric.isEmpty() ? QString() : QLatin1Char(' ') + f.metric)
+                .arg(f.value)
+                .arg(f.threshold));
     }
     QString error;
     if (m_output.isOpen() && !m_output.writePoint(resolved, summary, records, outcome.clockStartNs, &error))
@@ -386,19 +389,19 @@ LoadOutcome RunWorker::runLoad(const EndpointConfig &endpoint, const QVector<Pre
 {
     QEventLoop loop;
     LoadOutcome outcome;
-    const auto onRecord = QObject::connect(m_generator.get(), &LoadGenerator::requestFinished, &loop,
-        [this, records](const RequestRecord &r) {
+    const auto onRecord = QObject::connect(
+        m_generator.get(), &LoadGenerator::requestFinished, &loop, [this, records](const RequestRecord &r) {
             records->append(r);
             m_writer->enqueue(r);
             observe(r);
         });
-    const auto onProgress = QObject::connect(m_generator.get(), &LoadGenerator::progressed, &loop,
-        [this](const LoadProgress &p) { publish(p); });
-    const auto onFinished = QObject::connect(m_generator.get(), &LoadGenerator::finished, &loop,
-        [&outcome, &loop](const LoadOutcome &o) {
-            outcome = o;
-            loop.quit();
-        });
+    const auto onProgress = QObject::connect(
+        m_generator.get(), &LoadGenerator::progressed, &loop, [this](const LoadProgress &p) { publish(p); });
+    const auto onFinished
+        = QObject::connect(m_generator.get(), &LoadGenerator::finished, &loop, [&outcome, &loop](const LoadOutcome &o) {
+              outcome = o;
+              loop.quit();
+          });
     m_generator->start(endpoint, requests, spec);
     if (cancelled())
         m_generator->cancel();
@@ -459,7 +462,8 @@ void RunWorker::publish(const LoadProgress &progress)
     m_snapshot.elapsedNs = m_clock.nsecsElapsed();
     const double elapsedS = m_snapshot.elapsedNs / 1e9;
     if (m_snapshot.requestsDone > 0 && m_snapshot.requestsPlanned > m_snapshot.requestsDone)
-        m_snapshot.etaSeconds = elapsedS * (m_snapshot.requestsPlanned - m_snapshot.requestsDone) / m_snapshot.requestsDone;
+        m_snapshot.etaSeconds
+            = elapsedS * (m_snapshot.requestsPlanned - m_snapshot.requestsDone) / m_snapshot.requestsDone;
     else
         m_snapshot.etaSeconds = m_snapshot.requestsPlanned > 0 ? 0 : -1;
     Q_EMIT m_controller->snapshotUpdated(m_snapshot);

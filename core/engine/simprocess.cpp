@@ -69,8 +69,8 @@ QString SimProcess::defaultProgram()
     return QStringLiteral("servescope-cli");
 }
 
-bool SimProcess::start(const QString &program, const OrderedValues &serverArgs, const QString &model, double timeScale,
-    int timeoutMs)
+bool SimProcess::start(
+    const QString &program, const OrderedValues &serverArgs, const QString &model, double timeScale, int timeoutMs)
 {
     stop();
     m_key = QByteArrayLiteral("sim-") + QByteArray::number(QRandomGenerator::system()->generate64(), 16);

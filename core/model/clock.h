@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QtGlobal>
 #include <chrono>
+#include <QtGlobal>
 
 namespace ServeScope {
 
@@ -14,6 +14,9 @@ inline qint64 monotonicNs() noexcept
         .count();
 }
 
-inline double nsToSeconds(qint64 ns) noexcept { return double(ns) / 1e9; }
+inline double nsToSeconds(qint64 ns) noexcept
+{
+    return double(ns) / 1e9;
+}
 
 } // namespace ServeScope

@@ -7,8 +7,19 @@ namespace ServeScope {
 
 namespace {
 constexpr std::array<const char *, 13> kCodes = {
-    "",        "auth",    "not_found",       "rate_limited",        "server_error", "connect",  "tls",
-    "timeout_connect", "timeout_first_token", "timeout_idle", "timeout_total", "protocol", "cancelled",
+    "",
+    "auth",
+    "not_found",
+    "rate_limited",
+    "server_error",
+    "connect",
+    "tls",
+    "timeout_connect",
+    "timeout_first_token",
+    "timeout_idle",
+    "timeout_total",
+    "protocol",
+    "cancelled",
 };
 }
 

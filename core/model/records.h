@@ -23,7 +23,10 @@ enum class EventKind : quint8 {
 };
 
 /// True for the events vLLM counts as tokens: a data event whose JSON has a non-empty choices array.
-inline bool isTokenEvent(EventKind k) noexcept { return quint8(k) <= quint8(EventKind::FinishOnly); }
+inline bool isTokenEvent(EventKind k) noexcept
+{
+    return quint8(k) <= quint8(EventKind::FinishOnly);
+}
 /// True for events that carry generated text.
 inline bool isContentEvent(EventKind k) noexcept
 {
