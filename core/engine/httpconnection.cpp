@@ -87,9 +87,9 @@ void HttpConnection::onReadyRead()
     const bool wasHeaders = m_decoder.headersComplete();
     if (!m_decoder.feed(data, m_body)) {
         m_state->record.endNs = now;
-        finish({ ErrorClass::Protocol, QStringLiteral("malformed HTTP response: ") + QString::fromLatin1(m_decoder.error()),
-                 false },
-               false);
+        finish({ ErrorClass::Protocol,
+                   QStringLiteral("malformed HTTP response: ") + QString::fromLatin1(m_decoder.error()), false },
+            false);
         return;
     }
     if (!wasHeaders && m_decoder.headersComplete()) {
@@ -98,11 +98,11 @@ void HttpConnection::onReadyRead()
         if (m_decoder.status() >= 300 && m_decoder.status() < 400) {
             m_state->record.endNs = now;
             finish({ ErrorClass::Protocol,
-                     QStringLiteral("redirect not followed (HTTP %1) to %2")
-                         .arg(m_decoder.status())
-                         .arg(QString::fromLatin1(m_decoder.location())),
-                     false },
-                   false);
+                       QStringLiteral("redirect not followed (HTTP %1) to %2")
+                           .arg(m_decoder.status())
+                           .arg(QString::fromLatin1(m_decoder.location())),
+                       false },
+                false);
             return;
         }
     }

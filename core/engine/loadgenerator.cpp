@@ -36,7 +36,8 @@ LoadGenerator::~LoadGenerator()
     for (WorkerThread &w : m_workers) {
         // Sockets and managers must die on the thread that owns them.
         EngineWorker *worker = w.worker;
-        QMetaObject::invokeMethod(worker, [worker] { delete worker; }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            worker, [worker] { delete worker; }, Qt::BlockingQueuedConnection);
         w.thread->quit();
         w.thread->wait();
         delete w.thread;
@@ -65,11 +66,12 @@ void LoadGenerator::failToStart(const QString &message)
     LoadOutcome o;
     o.ok = false;
     o.message = message;
-    QMetaObject::invokeMethod(this, [this, o] { Q_EMIT finished(o); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, o] { Q_EMIT finished(o); }, Qt::QueuedConnection);
 }
 
-bool LoadGenerator::start(const EndpointConfig &endpoint, const QVector<PreparedRequest> &requests,
-                          const LoadSpec &spec)
+bool LoadGenerator::start(
+    const EndpointConfig &endpoint, const QVector<PreparedRequest> &requests, const LoadSpec &spec)
 {
     if (m_running) {
         failToStart(QStringLiteral("a point is already running"));
@@ -98,8 +100,8 @@ bool LoadGenerator::start(const EndpointConfig &endpoint, const QVector<Prepared
     m_schedule.reset();
     m_outcome = LoadOutcome();
     m_outcome.workers = m_workerCount;
-    m_outcome.transport = resolveTransport(endpoint) == TransportKind::Lean ? QStringLiteral("lean")
-                                                                            : QStringLiteral("pool");
+    m_outcome.transport
+        = resolveTransport(endpoint) == TransportKind::Lean ? QStringLiteral("lean") : QStringLiteral("pool");
     m_running = true;
     m_cancelRequested = false;
     m_received = 0;
@@ -143,8 +145,8 @@ void LoadGenerator::beginPoint()
     const qint64 t0 = monotonicNs();
     QVector<qint64> arrivals;
     if (m_spec.mode == LoadSpec::Mode::Rate)
-        arrivals = arrivalOffsetsNs(m_spec.numPrompts, m_spec.requestRate, m_spec.burstiness, m_spec.seed,
-                                    m_spec.maxSeconds);
+        arrivals = arrivalOffsetsNs(
+            m_spec.numPrompts, m_spec.requestRate, m_spec.burstiness, m_spec.seed, m_spec.maxSeconds);
     m_schedule = std::make_shared<PointSchedule>(m_spec, t0, std::move(arrivals));
     m_outcome.clockStartNs = t0;
     if (m_spec.maxSeconds > 0)
@@ -152,8 +154,8 @@ void LoadGenerator::beginPoint()
     m_progressTimer.start();
     for (const WorkerThread &w : m_workers) {
         EngineWorker *worker = w.worker;
-        QMetaObject::invokeMethod(worker,
-                                  [worker, schedule = m_schedule, requests = m_requests] { worker->begin(schedule, requests); });
+        QMetaObject::invokeMethod(
+            worker, [worker, schedule = m_schedule, requests = m_requests] { worker->begin(schedule, requests); });
     }
     // A point whose stop rule already holds (e.g. num_prompts reached by 0) ends right away.
     QMetaObject::invokeMethod(this, &LoadGenerator::checkFinished, Qt::QueuedConnection);

@@ -138,8 +138,8 @@ void PoolTransport::send(int m, std::unique_ptr<StreamState> s, const QByteArray
     for (const auto &[k, v] : requestHeaders(m_endpoint, s->requestId))
         request.setRawHeader(k, v);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, m_endpoint.http2);
-    request.setAttribute(QNetworkRequest::Http2DirectAttribute,
-                         m_endpoint.http2 && m_endpoint.url.scheme() == QLatin1String("http"));
+    request.setAttribute(
+        QNetworkRequest::Http2DirectAttribute, m_endpoint.http2 && m_endpoint.url.scheme() == QLatin1String("http"));
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
@@ -182,14 +182,14 @@ void PoolTransport::onFinished(QNetworkReply *reply)
         m_events += s.onBody(reply->readAll(), now, m_tap);
     s.record.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     s.record.protocol = reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool() ? QStringLiteral("h2")
-                                                                                         : QStringLiteral("http/1.1");
+                                                                                          : QStringLiteral("http/1.1");
     StreamEnd end = endFromReply(reply, s);
     if (end.transportError == ErrorClass::None && s.record.httpStatus >= 300 && s.record.httpStatus < 400)
         end = { ErrorClass::Protocol,
-                QStringLiteral("redirect not followed (HTTP %1) to %2")
-                    .arg(s.record.httpStatus)
-                    .arg(QString::fromLatin1(reply->rawHeader("Location"))),
-                false };
+            QStringLiteral("redirect not followed (HTTP %1) to %2")
+                .arg(s.record.httpStatus)
+                .arg(QString::fromLatin1(reply->rawHeader("Location"))),
+            false };
     complete(reply, end, now);
 }
 

@@ -7,9 +7,15 @@ namespace ServeScope {
 
 namespace {
 
-std::string_view sv(QByteArrayView v) { return { v.data(), size_t(v.size()) }; }
+std::string_view sv(QByteArrayView v)
+{
+    return { v.data(), size_t(v.size()) };
+}
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 size_t skipSpace(std::string_view s, size_t i)
 {
@@ -35,8 +41,7 @@ size_t findKeyValue(std::string_view s, std::string_view quotedKey, size_t from 
 // True when some occurrence of the key has a non-empty string value.
 bool hasNonEmptyString(std::string_view s, std::string_view quotedKey)
 {
-    for (size_t i = findKeyValue(s, quotedKey); i != std::string_view::npos;
-         i = findKeyValue(s, quotedKey, i)) {
+    for (size_t i = findKeyValue(s, quotedKey); i != std::string_view::npos; i = findKeyValue(s, quotedKey, i)) {
         if (i + 1 < s.size() && s[i] == '"' && s[i + 1] != '"')
             return true;
     }
@@ -46,8 +51,7 @@ bool hasNonEmptyString(std::string_view s, std::string_view quotedKey)
 // True when the key's value is an array with at least one element (or, for objects, present and not null).
 bool hasNonEmptyArray(std::string_view s, std::string_view quotedKey)
 {
-    for (size_t i = findKeyValue(s, quotedKey); i != std::string_view::npos;
-         i = findKeyValue(s, quotedKey, i)) {
+    for (size_t i = findKeyValue(s, quotedKey); i != std::string_view::npos; i = findKeyValue(s, quotedKey, i)) {
         if (i < s.size() && s[i] == '[') {
             size_t j = skipSpace(s, i + 1);
             if (j < s.size() && s[j] != ']')

@@ -118,7 +118,8 @@ int StreamState::onBody(QByteArrayView bytes, qint64 nowNs, const EventTap &tap)
 
 ErrorClass expiredTimeout(const StreamState &s, const Timeouts &t, qint64 now, QString *text)
 {
-    auto over = [now](qint64 since, double limitS) { return limitS > 0 && since > 0 && now - since > qint64(limitS * 1e9); };
+    auto over
+        = [now](qint64 since, double limitS) { return limitS > 0 && since > 0 && now - since > qint64(limitS * 1e9); };
     if (s.connectStartNs && over(s.connectStartNs, t.connectS)) {
         *text = QStringLiteral("connect timed out after %1 s").arg(t.connectS);
         return ErrorClass::TimeoutConnect;
@@ -172,30 +173,30 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, QByteArrayView secret)
     if (r.httpStatus < 200 || r.httpStatus >= 300) {
         QString text = QStringLiteral("HTTP %1").arg(r.httpStatus);
         if (!s.bodyHead.isEmpty())
-            text += QStringLiteral(": ") + (looksLikeJsonError(s.bodyHead) ? errorMessage(s.bodyHead)
-                                                                           : QString::fromUtf8(s.bodyHead.left(300)));
+            text += QStringLiteral(": ")
+                + (looksLikeJsonError(s.bodyHead) ? errorMessage(s.bodyHead) : QString::fromUtf8(s.bodyHead.left(300)));
         return fail(r, classifyHttpStatus(r.httpStatus), text, secret);
     }
     for (qsizetype i = 0; i < s.payloads.size(); ++i) {
         if (r.eventKinds[i] == EventKind::Error)
             return fail(r, classifyErrorEvent(s.payloads[i]),
-                        QStringLiteral("error event: ") + errorMessage(s.payloads[i]), secret);
+                QStringLiteral("error event: ") + errorMessage(s.payloads[i]), secret);
     }
     if (malformed >= 0)
         return fail(r, ErrorClass::Protocol,
-                    QStringLiteral("malformed JSON in event %1: ").arg(malformed)
-                        + QString::fromUtf8(s.payloads[malformed].left(120)),
-                    secret);
+            QStringLiteral("malformed JSON in event %1: ").arg(malformed)
+                + QString::fromUtf8(s.payloads[malformed].left(120)),
+            secret);
     if (end.truncated)
         return fail(r, ErrorClass::Protocol,
-                    end.transportText.isEmpty() ? QStringLiteral("stream truncated: connection closed mid-body")
-                                                : end.transportText,
-                    secret);
+            end.transportText.isEmpty() ? QStringLiteral("stream truncated: connection closed mid-body")
+                                        : end.transportText,
+            secret);
     if (!s.sawToken) {
         if (looksLikeJsonError(s.bodyHead))
             return fail(r, ErrorClass::Protocol,
-                        QStringLiteral("HTTP %1 with a JSON error body: ").arg(r.httpStatus) + errorMessage(s.bodyHead),
-                        secret);
+                QStringLiteral("HTTP %1 with a JSON error body: ").arg(r.httpStatus) + errorMessage(s.bodyHead),
+                secret);
         return fail(r, ErrorClass::Protocol, QStringLiteral("2xx stream without any token event"), secret);
     }
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/records.h"
 #include "engineconfig.h"
+#include "model/records.h"
 #include "sseparser.h"
 
 #include <functional>

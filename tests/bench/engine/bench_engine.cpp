@@ -15,6 +15,8 @@
 #include <QDir>
 #include <QFile>
 #include <QMutex>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QTimer>
 
 #include <algorithm>
@@ -84,7 +86,25 @@ int threads()
     return 0;
 }
 
-int descriptors() { return int(QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::NoDotAndDotDot | QDir::System).size()); }
+// The simulator's own view: how far its step loop fell behind its deadlines (max, seconds).
+QByteArray simStepLag(const QUrl &metricsUrl)
+{
+    QNetworkAccessManager nam;
+    QNetworkReply *reply = nam.get(QNetworkRequest(metricsUrl));
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    for (const QByteArray &line : reply->readAll().split('\n'))
+        if (line.startsWith("servescope_sim:step_lag_seconds_max"))
+            return line.mid(line.lastIndexOf(' ') + 1);
+    delete reply;
+    return "?";
+}
+
+int descriptors()
+{
+    return int(QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::NoDotAndDotDot | QDir::System).size());
+}
 
 double pct(std::vector<qint64> &v, double p)
 {
@@ -105,13 +125,13 @@ int main(int argc, char **argv)
     raiseOpenFileLimit();
     QCommandLineParser parser;
     parser.addOptions({ { QStringLiteral("streams"), QStringLiteral("Stream counts."), QStringLiteral("list"),
-                          QStringLiteral("64,256,1024") },
-                        { QStringLiteral("transports"), QStringLiteral("lean,pool"), QStringLiteral("list"),
-                          QStringLiteral("lean,pool") },
-                        { QStringLiteral("tokens"), QStringLiteral("Output tokens per request."), QStringLiteral("n"),
-                          QStringLiteral("400") },
-                        { QStringLiteral("step-ms"), QStringLiteral("Simulator step time."), QStringLiteral("ms"),
-                          QStringLiteral("20") } });
+                            QStringLiteral("64,256,1024") },
+        { QStringLiteral("transports"), QStringLiteral("lean,pool"), QStringLiteral("list"),
+            QStringLiteral("lean,pool") },
+        { QStringLiteral("tokens"), QStringLiteral("Output tokens per request."), QStringLiteral("n"),
+            QStringLiteral("400") },
+        { QStringLiteral("step-ms"), QStringLiteral("Simulator step time."), QStringLiteral("ms"),
+            QStringLiteral("20") } });
     parser.addHelpOption();
     if (!parser.parse(app.arguments())) {
         std::fprintf(stderr, "%s\n", qPrintable(parser.errorText()));
@@ -133,17 +153,18 @@ int main(int argc, char **argv)
     SimProcess sim;
     // A constant step time: every stream gets one event per step, so 1,024 streams at 20 ms
     // ask for 51,200 events/s.
-    if (!sim.start({ QStringLiteral("--stamp"), QStringLiteral("--max-num-seqs"), QStringLiteral("2048"),
-                     QStringLiteral("--kv-cache-tokens"), QStringLiteral("4000000"), QStringLiteral("--max-model-len"),
-                     QStringLiteral("8192"), QStringLiteral("--weight-bytes"), QStringLiteral("0"),
-                     QStringLiteral("--kv-bytes-per-token"), QStringLiteral("0"), QStringLiteral("--peak-flops"),
-                     QStringLiteral("1e30"), QStringLiteral("--step-overhead-ms"), parser.value(QStringLiteral("step-ms")) },
-                   cpus >= 2 ? 1 : -1)) {
+    if (!sim.start(
+            { QStringLiteral("--stamp"), QStringLiteral("--max-num-seqs"), QStringLiteral("2048"),
+                QStringLiteral("--kv-cache-tokens"), QStringLiteral("4000000"), QStringLiteral("--max-model-len"),
+                QStringLiteral("8192"), QStringLiteral("--weight-bytes"), QStringLiteral("0"),
+                QStringLiteral("--kv-bytes-per-token"), QStringLiteral("0"), QStringLiteral("--peak-flops"),
+                QStringLiteral("1e30"), QStringLiteral("--step-overhead-ms"), parser.value(QStringLiteral("step-ms")) },
+            cpus >= 2 ? 1 : -1)) {
         std::fprintf(stderr, "bench_engine: %s\n", qPrintable(sim.error()));
         return 1;
     }
     std::printf("transport streams events/s  expected/s  live  ok     client_cpu sim_cpu threads fds   err_p50_ms "
-                "err_p99_ms err_n\n");
+                "err_p99_ms err_n     gap_p50  wall_s   all_ev/s sim_lag_max_s\n");
     for (const QString &t : parser.value(QStringLiteral("transports")).split(QLatin1Char(','))) {
         for (const QString &n : parser.value(QStringLiteral("streams")).split(QLatin1Char(','))) {
             const int streams = n.toInt();
@@ -192,12 +213,28 @@ int main(int argc, char **argv)
                 }
             }
             const double window = to > from ? nsToSeconds(to - from) : wall;
+            // Gaps between consecutive data events of a stream: the step time the client saw.
+            std::vector<qint64> gaps;
+            qint64 allEvents = 0;
+            for (const RequestRecord &r : res.records) {
+                qint64 prev = -1;
+                for (qsizetype i = 0; i < r.eventNs.size(); ++i) {
+                    if (r.eventKinds[i] == EventKind::Comment)
+                        continue;
+                    ++allEvents;
+                    if (prev >= 0)
+                        gaps.push_back(r.eventNs[i] - prev);
+                    prev = r.eventNs[i];
+                }
+            }
             std::vector<qint64> err = stamps->all();
             const double expected = streams * 1000.0 / parser.value(QStringLiteral("step-ms")).toDouble();
-            std::printf("%-9s %7d %10.0f %11.0f %5d %-6d %10.2f %7.2f %7d %5d %10.3f %10.3f %zu\n", qPrintable(t),
-                        streams, double(events) / window, expected, maxInFlight(res.records), res.outcome.completed,
-                        cpu / wall, simCpu / wall, peakThreads, peakFds, pct(err, 50) / 1e6, pct(err, 99) / 1e6,
-                        err.size());
+            std::printf(
+                "%-9s %7d %10.0f %11.0f %5d %-6d %10.2f %7.2f %7d %5d %10.3f %10.3f %8zu %8.2f %8.1f %8.0f %s\n",
+                qPrintable(t), streams, double(events) / window, expected, maxInFlight(res.records),
+                res.outcome.completed, cpu / wall, simCpu / wall, peakThreads, peakFds, pct(err, 50) / 1e6,
+                pct(err, 99) / 1e6, err.size(), pct(gaps, 50) / 1e6, wall, double(allEvents) / wall,
+                simStepLag(sim.url(QStringLiteral("/metrics"))).constData());
             std::fflush(stdout);
         }
     }

@@ -24,15 +24,14 @@ struct PointResult {
 };
 
 inline PointResult runPoint(LoadGenerator &gen, const EndpointConfig &endpoint,
-                            const QVector<PreparedRequest> &requests, const LoadSpec &spec, int cancelAfterMs = -1,
-                            int timeoutMs = 300000)
+    const QVector<PreparedRequest> &requests, const LoadSpec &spec, int cancelAfterMs = -1, int timeoutMs = 300000)
 {
     PointResult result;
     QEventLoop loop;
-    auto c1 = QObject::connect(&gen, &LoadGenerator::requestFinished,
-                               [&](const RequestRecord &r) { result.records.append(r); });
-    auto c2 = QObject::connect(&gen, &LoadGenerator::progressed,
-                               [&](const LoadProgress &p) { result.progress.append(p); });
+    auto c1 = QObject::connect(
+        &gen, &LoadGenerator::requestFinished, [&](const RequestRecord &r) { result.records.append(r); });
+    auto c2
+        = QObject::connect(&gen, &LoadGenerator::progressed, [&](const LoadProgress &p) { result.progress.append(p); });
     auto c3 = QObject::connect(&gen, &LoadGenerator::finished, [&](const LoadOutcome &o) {
         result.outcome = o;
         loop.quit();
@@ -79,8 +78,8 @@ inline int maxInFlight(const QVector<RequestRecord> &records)
 }
 
 /// Completions requests with a text prompt of `words` words and `outputLen` tokens (ignore_eos).
-inline QVector<PreparedRequest> completionBodies(int n, int words, int outputLen,
-                                                 const QString &model = QStringLiteral("servescope-sim-7b"))
+inline QVector<PreparedRequest> completionBodies(
+    int n, int words, int outputLen, const QString &model = QStringLiteral("servescope-sim-7b"))
 {
     QVector<PreparedRequest> out;
     for (int i = 0; i < n; ++i) {
@@ -88,12 +87,9 @@ inline QVector<PreparedRequest> completionBodies(int n, int words, int outputLen
         for (int k = 0; k < words; ++k)
             w << QStringLiteral("w%1x%2").arg(i).arg(k);
         const QJsonObject o { { QStringLiteral("model"), model },
-                              { QStringLiteral("prompt"), w.join(QLatin1Char(' ')) },
-                              { QStringLiteral("max_tokens"), outputLen },
-                              { QStringLiteral("ignore_eos"), true },
-                              { QStringLiteral("stream"), true },
-                              { QStringLiteral("stream_options"),
-                                QJsonObject { { QStringLiteral("include_usage"), true } } } };
+            { QStringLiteral("prompt"), w.join(QLatin1Char(' ')) }, { QStringLiteral("max_tokens"), outputLen },
+            { QStringLiteral("ignore_eos"), true }, { QStringLiteral("stream"), true },
+            { QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } } } };
         PreparedRequest p;
         p.body = QJsonDocument(o).toJson(QJsonDocument::Compact);
         p.targetInputLen = words;

@@ -42,7 +42,7 @@ public:
         const QByteArray prefix = "listening http://";
         if (!line.startsWith(prefix))
             return fail(QStringLiteral("unexpected first line: ") + QString::fromUtf8(line)
-                        + QString::fromUtf8(m_process.readAllStandardError()));
+                + QString::fromUtf8(m_process.readAllStandardError()));
         m_base = QUrl(QString::fromUtf8(line.trimmed().sliced(10)));
         return true;
     }

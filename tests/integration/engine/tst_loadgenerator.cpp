@@ -56,8 +56,8 @@ private Q_SLOTS:
         if (qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"))
             QSKIP("SERVESCOPE_CLI not set");
         QVERIFY2(m_sim.start({ QStringLiteral("--time-scale"), QStringLiteral("4"), QStringLiteral("--max-num-seqs"),
-                               QStringLiteral("1024"), QStringLiteral("--kv-cache-tokens"), QStringLiteral("400000") }),
-                 qPrintable(m_sim.error()));
+                     QStringLiteral("1024"), QStringLiteral("--kv-cache-tokens"), QStringLiteral("400000") }),
+            qPrintable(m_sim.error()));
     }
 
     void closedLoopConcurrency_data()
@@ -197,9 +197,9 @@ private Q_SLOTS:
     void reusedConnectionsClosedByTheServer()
     {
         SimProcess sim;
-        QVERIFY2(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("20"), QStringLiteral("--keep-alive-timeout"),
-                             QStringLiteral("0.3") }),
-                 qPrintable(sim.error()));
+        QVERIFY2(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("20"),
+                     QStringLiteral("--keep-alive-timeout"), QStringLiteral("0.3") }),
+            qPrintable(sim.error()));
         EndpointConfig ep;
         ep.url = sim.url(QStringLiteral("/v1/completions"));
         LoadSpec spec;

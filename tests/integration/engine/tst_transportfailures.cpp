@@ -38,31 +38,37 @@ private Q_SLOTS:
         const QString model = QStringLiteral("servescope-sim-7b");
         const QStringList fast { QStringLiteral("--time-scale"), QStringLiteral("20") };
         for (const QString &t : { QStringLiteral("lean"), QStringLiteral("pool") }) {
-            auto row = [&](const char *name) { return &QTest::newRow(qPrintable(t + QLatin1Char(' ') + QLatin1String(name))); };
-            *row("healthy") << t << fast << chat << model << QByteArray() << 0.0 << 0.0 << 0.0 << 8 << int(ErrorClass::None) << QString();
-            *row("500") << t << fast + QStringList { QStringLiteral("--fail-rate"), QStringLiteral("1") } << chat << model
-                        << QByteArray() << 0.0 << 0.0 << 0.0 << 8 << int(ErrorClass::ServerError) << QStringLiteral("HTTP 500");
+            auto row = [&](const char *name) {
+                return &QTest::newRow(qPrintable(t + QLatin1Char(' ') + QLatin1String(name)));
+            };
+            *row("healthy") << t << fast << chat << model << QByteArray() << 0.0 << 0.0 << 0.0 << 8
+                            << int(ErrorClass::None) << QString();
+            *row("500") << t << fast + QStringList { QStringLiteral("--fail-rate"), QStringLiteral("1") } << chat
+                        << model << QByteArray() << 0.0 << 0.0 << 0.0 << 8 << int(ErrorClass::ServerError)
+                        << QStringLiteral("HTTP 500");
             *row("truncated") << t << fast + QStringList { QStringLiteral("--disconnect-rate"), QStringLiteral("1") }
                               << chat << model << QByteArray() << 0.0 << 0.0 << 0.0 << 64 << int(ErrorClass::Protocol)
                               << QStringLiteral("truncated");
             *row("malformed") << t << fast + QStringList { QStringLiteral("--malformed-rate"), QStringLiteral("1") }
                               << chat << model << QByteArray() << 0.0 << 0.0 << 0.0 << 32 << int(ErrorClass::Protocol)
                               << QStringLiteral("malformed JSON");
-            *row("wrong key") << t << fast + QStringList { QStringLiteral("--api-key-env"), QStringLiteral("SIM_TEST_KEY") }
+            *row("wrong key") << t
+                              << fast + QStringList { QStringLiteral("--api-key-env"), QStringLiteral("SIM_TEST_KEY") }
                               << chat << model << QByteArray("sk-wrong-key-123") << 0.0 << 0.0 << 0.0 << 8
                               << int(ErrorClass::Auth) << QStringLiteral("HTTP 401");
-            *row("right key") << t << fast + QStringList { QStringLiteral("--api-key-env"), QStringLiteral("SIM_TEST_KEY") }
+            *row("right key") << t
+                              << fast + QStringList { QStringLiteral("--api-key-env"), QStringLiteral("SIM_TEST_KEY") }
                               << chat << model << QByteArray("sk-right-key-456") << 0.0 << 0.0 << 0.0 << 8
                               << int(ErrorClass::None) << QString();
             *row("wrong model") << t << fast << chat << QStringLiteral("nope") << QByteArray() << 0.0 << 0.0 << 0.0 << 8
                                 << int(ErrorClass::NotFound) << QStringLiteral("does not exist");
-            *row("wrong path") << t << fast << QStringLiteral("/v1/nothing") << model << QByteArray() << 0.0 << 0.0 << 0.0
-                               << 8 << int(ErrorClass::NotFound) << QStringLiteral("HTTP 404");
-            *row("idle timeout") << t
-                                 << fast + QStringList { QStringLiteral("--stall-ms"), QStringLiteral("3000") }
+            *row("wrong path") << t << fast << QStringLiteral("/v1/nothing") << model << QByteArray() << 0.0 << 0.0
+                               << 0.0 << 8 << int(ErrorClass::NotFound) << QStringLiteral("HTTP 404");
+            *row("idle timeout") << t << fast + QStringList { QStringLiteral("--stall-ms"), QStringLiteral("3000") }
                                  << chat << model << QByteArray() << 0.4 << 0.0 << 0.0 << 64
                                  << int(ErrorClass::TimeoutIdle) << QStringLiteral("no event");
-            *row("first token timeout") << t << QStringList { QStringLiteral("--step-overhead-ms"), QStringLiteral("2000") }
+            *row("first token timeout") << t
+                                        << QStringList { QStringLiteral("--step-overhead-ms"), QStringLiteral("2000") }
                                         << chat << model << QByteArray() << 0.0 << 0.4 << 0.0 << 8
                                         << int(ErrorClass::TimeoutFirstToken) << QStringLiteral("no token");
             *row("total timeout") << t << QStringList() << chat << model << QByteArray() << 0.0 << 0.0 << 0.3 << 400

@@ -19,14 +19,16 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<bool>("complete");
         QTest::addColumn<bool>("keepAlive");
-        QTest::newRow("chunked sse") << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                                                   "Transfer-Encoding: chunked\r\n\r\n"
-                                                   "6\r\ndata: \r\n7;ext=1\r\n[DONE]\n\r\n1\r\n\n\r\n0\r\nX-T: 1\r\n\r\n")
+        QTest::newRow("chunked sse") << QByteArray(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n"
+            "6\r\ndata: \r\n7;ext=1\r\n[DONE]\n\r\n1\r\n\n\r\n0\r\nX-T: 1\r\n\r\n")
                                      << 200 << QByteArray("data: [DONE]\n\n") << true << true;
-        QTest::newRow("content length") << QByteArray("HTTP/1.1 404 Not Found\r\ncontent-length: 5\r\n\r\nhello")
-                                        << 404 << QByteArray("hello") << true << true;
-        QTest::newRow("connection close") << QByteArray("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok")
-                                          << 200 << QByteArray("ok") << true << false;
+        QTest::newRow("content length") << QByteArray("HTTP/1.1 404 Not Found\r\ncontent-length: 5\r\n\r\nhello") << 404
+                                        << QByteArray("hello") << true << true;
+        QTest::newRow("connection close")
+            << QByteArray("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok") << 200
+            << QByteArray("ok") << true << false;
         QTest::newRow("until close") << QByteArray("HTTP/1.1 200 OK\r\n\r\nabc") << 200 << QByteArray("abc") << false
                                      << false;
         QTest::newRow("http/1.0") << QByteArray("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n") << 200 << QByteArray()
@@ -64,7 +66,7 @@ private Q_SLOTS:
         QByteArray out;
         QVERIFY(d.feed("HTTP/1.1 307 Temporary Redirect\r\nLocation: https://x/v1\r\nContent-Type: "
                        "text/event-stream; charset=utf-8\r\nContent-Length: 0\r\n\r\n",
-                       out));
+            out));
         QCOMPARE(d.location(), QByteArray("https://x/v1"));
         QVERIFY(d.isEventStream());
         QVERIFY(d.complete());

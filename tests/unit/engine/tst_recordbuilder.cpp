@@ -18,8 +18,8 @@ private:
             qFatal("missing fixture");
         return f.readAll();
     }
-    static RequestRecord build(int status, const QByteArray &body, const StreamEnd &end = {},
-                               QByteArrayView secret = {})
+    static RequestRecord build(
+        int status, const QByteArray &body, const StreamEnd &end = {}, QByteArrayView secret = {})
     {
         StreamState s;
         s.record.startNs = 1000;
@@ -98,14 +98,16 @@ private Q_SLOTS:
 
     void messagesNameTheCause()
     {
-        QVERIFY(build(200, fixture(QStringLiteral("plain_json_error.json"))).errorText.contains(QStringLiteral("does not exist")));
-        QVERIFY(build(401, "{\"error\":{\"message\":\"bad key\"}}").errorText.startsWith(QStringLiteral("HTTP 401: bad key")));
+        QVERIFY(build(200, fixture(QStringLiteral("plain_json_error.json")))
+                    .errorText.contains(QStringLiteral("does not exist")));
+        QVERIFY(build(401, "{\"error\":{\"message\":\"bad key\"}}")
+                    .errorText.startsWith(QStringLiteral("HTTP 401: bad key")));
     }
 
     void secretIsScrubbed()
     {
-        const RequestRecord r = build(401, "{\"error\":{\"message\":\"key sk-SECRET-123 rejected\"}}", {},
-                                      QByteArrayView("sk-SECRET-123"));
+        const RequestRecord r = build(
+            401, "{\"error\":{\"message\":\"key sk-SECRET-123 rejected\"}}", {}, QByteArrayView("sk-SECRET-123"));
         QVERIFY(!r.errorText.contains(QStringLiteral("SECRET")));
         QVERIFY(r.errorText.contains(QStringLiteral("***")));
     }
@@ -121,10 +123,11 @@ private Q_SLOTS:
     void transportErrorsWin()
     {
         QFETCH(int, error);
-        const RequestRecord r
-            = build(200, fixture(QStringLiteral("vllm_chat.sse")), StreamEnd { ErrorClass(error), QStringLiteral("x"), false });
+        const RequestRecord r = build(
+            200, fixture(QStringLiteral("vllm_chat.sse")), StreamEnd { ErrorClass(error), QStringLiteral("x"), false });
         QCOMPARE(int(r.errorClass), error);
-        QCOMPARE(r.status, ErrorClass(error) == ErrorClass::Cancelled ? RequestStatus::Cancelled : RequestStatus::Failed);
+        QCOMPARE(
+            r.status, ErrorClass(error) == ErrorClass::Cancelled ? RequestStatus::Cancelled : RequestStatus::Failed);
         QCOMPARE(r.eventKinds.size(), 6); // what was measured stays
     }
 

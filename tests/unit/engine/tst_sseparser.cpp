@@ -46,9 +46,8 @@ private Q_SLOTS:
         QTest::addColumn<KindList>("expected");
         QTest::newRow("vllm chat") << QStringLiteral("vllm_chat.sse")
                                    << KindList { K::Content, K::Content, K::Content, K::FinishOnly, K::Usage, K::Done };
-        QTest::newRow("vllm chat crlf") << QStringLiteral("vllm_chat_crlf.sse")
-                                        << KindList { K::Content, K::Content, K::Content, K::FinishOnly, K::Usage,
-                                                      K::Done };
+        QTest::newRow("vllm chat crlf") << QStringLiteral(
+            "vllm_chat_crlf.sse") << KindList { K::Content, K::Content, K::Content, K::FinishOnly, K::Usage, K::Done };
         QTest::newRow("vllm completions")
             << QStringLiteral("vllm_completions.sse") << KindList { K::Content, K::Content, K::Usage, K::Done };
         QTest::newRow("vllm completions cr")
@@ -57,9 +56,8 @@ private Q_SLOTS:
                                      << KindList { K::Content, K::Content, K::FinishOnly, K::Usage, K::Done };
         QTest::newRow("gateway early role") << QStringLiteral("gateway_early_role.sse")
                                             << KindList { K::RoleOnly, K::Content, K::Content, K::FinishOnly, K::Done };
-        QTest::newRow("reasoning") << QStringLiteral("reasoning.sse")
-                                   << KindList { K::RoleOnly, K::Reasoning, K::Reasoning, K::Content, K::Usage,
-                                                 K::Done };
+        QTest::newRow("reasoning") << QStringLiteral(
+            "reasoning.sse") << KindList { K::RoleOnly, K::Reasoning, K::Reasoning, K::Content, K::Usage, K::Done };
         QTest::newRow("tool call") << QStringLiteral("tool_call.sse")
                                    << KindList { K::RoleOnly, K::ToolCall, K::ToolCall, K::FinishOnly, K::Done };
         QTest::newRow("error event") << QStringLiteral("error_event.sse")
@@ -116,8 +114,10 @@ private Q_SLOTS:
         QCOMPARE(ev.size(), 7);
         QCOMPARE(ev[0].data, QByteArray("keep-alive comment"));
         QCOMPARE(ev[1].data, QByteArray("no-space comment"));
-        QCOMPARE(ev[2].data, QByteArray("{\"id\":\"n\",\"choices\":[{\"index\":0,\"text\":\"a\",\"finish_reason\":null}]}"));
-        QCOMPARE(ev[3].data, QByteArray("{\"id\":\"n\",\"choices\":[{\"index\":0,\n\"text\":\"b\",\"finish_reason\":null}]}"));
+        QCOMPARE(
+            ev[2].data, QByteArray("{\"id\":\"n\",\"choices\":[{\"index\":0,\"text\":\"a\",\"finish_reason\":null}]}"));
+        QCOMPARE(ev[3].data,
+            QByteArray("{\"id\":\"n\",\"choices\":[{\"index\":0,\n\"text\":\"b\",\"finish_reason\":null}]}"));
         QCOMPARE(ev[4].data, QByteArray("t=123456789"));
         QCOMPARE(ev[6].data, QByteArray("[DONE]"));
         const QVector<SseEvent> err = parseWhole(fixture(QStringLiteral("error_event.sse")));
@@ -145,8 +145,8 @@ private Q_SLOTS:
         QTest::newRow("empty choices usage null") << QByteArray("{\"choices\":[ ],\"usage\":null}") << EventKind::Other;
         QTest::newRow("usage no choices") << QByteArray("{\"usage\":{\"prompt_tokens\":1}}") << EventKind::Usage;
         QTest::newRow("openai error") << QByteArray("{\"error\":{\"message\":\"x\"}}") << EventKind::Error;
-        QTest::newRow("vllm error object") << QByteArray("{\"object\":\"error\",\"message\":\"m\",\"code\":400}")
-                                           << EventKind::Error;
+        QTest::newRow("vllm error object")
+            << QByteArray("{\"object\":\"error\",\"message\":\"m\",\"code\":400}") << EventKind::Error;
         QTest::newRow("role only") << QByteArray("{\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}")
                                    << EventKind::RoleOnly;
         QTest::newRow("empty delta") << QByteArray("{\"choices\":[{\"delta\":{}}]}") << EventKind::RoleOnly;
@@ -156,7 +156,8 @@ private Q_SLOTS:
             << QByteArray("{\"choices\":[{\"delta\":{\"content\":\"\\\"role\\\":\\\"x\\\"\"}}]}") << EventKind::Content;
         QTest::newRow("reasoning field") << QByteArray("{\"choices\":[{\"delta\":{\"reasoning\":\"hm\"}}]}")
                                          << EventKind::Reasoning;
-        QTest::newRow("finish only") << QByteArray("{\"choices\":[{\"delta\":{\"content\":null},\"finish_reason\":\"stop\"}]}")
+        QTest::newRow("finish only") << QByteArray(
+            "{\"choices\":[{\"delta\":{\"content\":null},\"finish_reason\":\"stop\"}]}")
                                      << EventKind::FinishOnly;
     }
 
