@@ -301,6 +301,7 @@ bool RunWorker::runPointRepeat(const Experiment &resolved, const EndpointConfig 
     spec.repeat = repeat;
     spec.seed = PromptGenerator::seedFor(resolved.dataset.seed, point, repeat, false);
 
+    int warmupCount = 0;
     if (resolved.load.warmupRequests > 0) {
         m_snapshot.phase = QStringLiteral("warmup");
         const QList<PreparedRequest> warm
@@ -317,6 +318,7 @@ bool RunWorker::runPointRepeat(const Experiment &resolved, const EndpointConfig 
             log(QStringLiteral("error"), o.message);
             return false;
         }
+        warmupCount = int(warmRecords.size());
         if (cancelled())
             return true;
     }
@@ -363,6 +365,7 @@ bool RunWorker::runPointRepeat(const Experiment &resolved, const EndpointConfig 
     summary.inputLen = lp.inputLen;
     summary.outputLen = lp.outputLen;
     summary.definitions = definitionsName(resolved.metrics.definitions);
+    summary.warmup = warmupCount;
     m_writer->enqueue(summary);
     for (const Finding &f : result.findings) {
         log(QStringLiteral("finding"),

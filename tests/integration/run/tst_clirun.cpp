@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+#include "simchild.h"
+
+#include "io/resultfile.h"
+#include "metrics/numpystats.h"
+#include "storage/projectstore.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QObject>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <csignal>
+
+using namespace ServeScope;
+
+class TestCliRun final : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    struct Outcome {
+        int exitCode = -1;
+        QByteArray out, err;
+    };
+
+    QString writeExperiment(const QString &name, const QJsonObject &endpoint, const QString &load)
+    {
+        const QByteArray json
+            = QStringLiteral(
+                "{\n"
+                "  \"name\": \"%1\",\n"
+                "  \"endpoint\": %2,\n"
+                "  \"server\": {\"engine\": \"vllm\", \"args\": {\"max_num_seqs\": 256}},\n"
+                "  \"dataset\": {\"name\": \"random\", \"seed\": 7, \"ignore_eos\": true, \"range_ratio\": 0.0},\n"
+                "  \"sampling\": {\"temperature\": 0.0},\n"
+                "  \"load\": %3,\n"
+                "  \"metrics\": {\"percentiles\": [50, 90, 99], \"definitions\": \"vllm\"},\n"
+                "  \"variants\": [{\"name\": \"baseline\"}, {\"name\": \"seqs-2\", \"changes\": "
+                "{\"server.args.max_num_seqs\": 2}}]\n"
+                "}\n")
+                  .arg(name, QString::fromUtf8(QJsonDocument(endpoint).toJson(QJsonDocument::Compact)), load)
+                  .toUtf8();
+        const QString path = m_dir.filePath(name + QStringLiteral(".json"));
+        QFile f(path);
+        f.open(QIODevice::WriteOnly);
+        f.write(json);
+        return path;
+    }
+
+    static Outcome run(
+        const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+    {
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(SimChild::cli(), QStringList { QStringLiteral("run") } + args);
+        p.waitForFinished(240000);
+        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError() };
+    }
+
+    static QByteArray readAll(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set");
+        QVERIFY(m_dir.isValid());
+    }
+
+    void resultFilesRecomputeFromTheirArrays()
+    {
+        const QString exp = writeExperiment(QStringLiteral("sweep"),
+            QJsonObject { { QStringLiteral("base_url"), QStringLiteral("sim:") },
+                { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral(
+                "{\"mode\": \"concurrency\", \"points\": [\n"
+                "                {\"concurrency\": 1, \"input_len\": 32, \"output_len\": 8, \"num_prompts\": 6},\n"
+                "                {\"concurrency\": 4, \"input_len\": 64, \"output_len\": 16, \"num_prompts\": 12}],\n"
+                "                \"warmup_requests\": 2, \"repeat\": 2}\n"));
+        const QString project = m_dir.filePath(QStringLiteral("sweep.servescope"));
+        const QString out = m_dir.filePath(QStringLiteral("sweep-results"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project, QStringLiteral("--out-dir"), out,
+            QStringLiteral("--sim-time-scale"), QStringLiteral("20") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+
+        QVERIFY(QFile::exists(out + QStringLiteral("/manifest.json")));
+        const QJsonObject manifest = QJsonDocument::fromJson(readAll(out + QStringLiteral("/manifest.json"))).object();
+        QCOMPARE(manifest.value(QLatin1String("status")).toString(), QStringLiteral("finished"));
+        QCOMPARE(manifest.value(QLatin1String("definitions")).toString(), QStringLiteral("vllm"));
+
+        const QList<QByteArray> csv = readAll(out + QStringLiteral("/summary.csv")).trimmed().split('\n');
+        QCOMPARE(csv.size(), 1 + 2 * 2 * 2); // header + variants x points x repeats
+
+        int files = 0;
+        for (const QString &variant : { QStringLiteral("baseline"), QStringLiteral("seqs-2") }) {
+            for (const auto &[label, prompts, inLen, outLen] :
+                { std::tuple { QStringLiteral("c1"), 6, 32, 8 }, std::tuple { QStringLiteral("c4"), 12, 64, 16 } }) {
+                for (int r = 1; r <= 2; ++r) {
+                    const QString path = QStringLiteral("%1/%2/%3-r%4.json").arg(out, variant, label).arg(r);
+                    QString error;
+                    const QVector<ResultRun> runs = readResultFilePath(path, &error);
+                    QVERIFY2(runs.size() == 1, qPrintable(path + QLatin1Char(' ') + error));
+                    const ResultRun &rr = runs.first();
+                    QCOMPARE(
+                        int(rr.number(QStringLiteral("completed")) + rr.number(QStringLiteral("failed"))), prompts);
+                    QCOMPARE(int(rr.number(QStringLiteral("completed"))), prompts);
+                    QCOMPARE(rr.ttfts.size(), prompts);
+                    // Exact lengths: server-counted prompt tokens and ignore_eos outputs.
+                    for (qint64 len : rr.inputLens)
+                        QCOMPARE(len, qint64(inLen));
+                    for (qint64 len : rr.outputLens)
+                        QCOMPARE(len, qint64(outLen));
+                    std::vector<double> ttft(rr.ttfts.cbegin(), rr.ttfts.cend());
+                    std::sort(ttft.begin(), ttft.end());
+                    QCOMPARE(Stats::mean(ttft) * 1000, rr.number(QStringLiteral("mean_ttft_ms")));
+                    QCOMPARE(Stats::percentileSorted(ttft, 99) * 1000, rr.number(QStringLiteral("p99_ttft_ms")));
+                    std::vector<double> itl;
+                    for (const auto &gaps : rr.itls)
+                        itl.insert(itl.end(), gaps.cbegin(), gaps.cend());
+                    // Chat streams open with a role-only token event (as vLLM's), so each request has one
+                    // gap per output token: role -> first token, then token -> token.
+                    QCOMPARE(itl.size(), size_t(prompts * outLen));
+                    std::sort(itl.begin(), itl.end());
+                    QCOMPARE(Stats::medianSorted(itl) * 1000, rr.number(QStringLiteral("median_itl_ms")));
+                    QVERIFY(rr.number(QStringLiteral("max_concurrent_requests")) <= label.mid(1).toInt());
+                    ++files;
+                }
+            }
+        }
+        QCOMPARE(files, 8);
+
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<RequestRecord> records;
+        QVERIFY(store.requests(1, RequestFilter {}, &records));
+        // 2 variants x (2 points x 2 repeats) x (prompts + 2 warmups)
+        QCOMPARE(records.size(), 2 * 2 * (6 + 2 + 12 + 2));
+        int warmups = 0;
+        for (const RequestRecord &r : records) {
+            warmups += r.warmup;
+            QVERIFY(r.ok());
+            QVERIFY(!r.eventNs.isEmpty());
+        }
+        QCOMPARE(warmups, 2 * 2 * 2 * 2);
+        QVector<PointSummary> summaries;
+        QVERIFY(store.pointSummaries(1, &summaries));
+        QCOMPARE(summaries.size(), 8);
+    }
+
+    void keyFromEnvironmentReachesNoFile()
+    {
+        const QByteArray key = "run-secret-7d3c9e1a0b2f";
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("RUN_TEST_KEY"), QString::fromLatin1(key));
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--api-key-env"), QStringLiteral("RUN_TEST_KEY"), QStringLiteral("--model"),
+                              QStringLiteral("m"), QStringLiteral("--time-scale"), QStringLiteral("20") },
+            env));
+        const QString exp = writeExperiment(QStringLiteral("keyed"),
+            QJsonObject { { QStringLiteral("base_url"), sim.url().toString() },
+                { QStringLiteral("path"), QStringLiteral("/v1/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") },
+                { QStringLiteral("api_key_env"), QStringLiteral("RUN_TEST_KEY") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [\n"
+                           "                {\"concurrency\": 2, \"input_len\": 16, \"output_len\": 4, "
+                           "\"num_prompts\": 4}], \"repeat\": 1}\n"));
+        const QString project = m_dir.filePath(QStringLiteral("keyed.servescope"));
+        const QString out = m_dir.filePath(QStringLiteral("keyed-results"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project, QStringLiteral("--out-dir"), out }, env);
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY(!o.out.contains(key) && !o.err.contains(key));
+        QStringList files { project, project + QStringLiteral("-wal") };
+        QDirIterator it(out, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << it.next();
+        QVERIFY(files.size() >= 5);
+        for (const QString &f : std::as_const(files))
+            QVERIFY2(!readAll(f).contains(key), qPrintable(f));
+
+        // The same run with a wrong key: every request fails as auth, and the exit code says so.
+        env.insert(QStringLiteral("RUN_TEST_KEY"), QStringLiteral("wrong-key-000"));
+        const Outcome bad = run({ exp, QStringLiteral("--project"), project }, env);
+        QCOMPARE(bad.exitCode, 1);
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<RequestRecord> records;
+        QVERIFY(store.requests(2, RequestFilter {}, &records));
+        QCOMPARE(records.size(), 8);
+        for (const RequestRecord &r : std::as_const(records)) {
+            QCOMPARE(r.status, RequestStatus::Failed);
+            QCOMPARE(r.errorClass, ErrorClass::Auth);
+        }
+    }
+
+    void interruptKeepsMeasuredRequests()
+    {
+        const QString exp = writeExperiment(QStringLiteral("long"),
+            QJsonObject { { QStringLiteral("base_url"), QStringLiteral("sim:") },
+                { QStringLiteral("path"), QStringLiteral("/v1/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [\n"
+                           "                {\"concurrency\": 8, \"input_len\": 32, \"output_len\": 200, "
+                           "\"num_prompts\": 400}], \"repeat\": 1}\n"));
+        const QString project = m_dir.filePath(QStringLiteral("long.servescope"));
+        QProcess p;
+        p.start(SimChild::cli(),
+            { QStringLiteral("run"), exp, QStringLiteral("--project"), project, QStringLiteral("--sim-time-scale"),
+                QStringLiteral("4") });
+        QVERIFY(p.waitForStarted());
+        // Wait until requests are completing, then interrupt.
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (err += p.readAllStandardError(), err.contains("measuring | in-flight 8 ok 1")), 60000);
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 130);
+
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<RunListing> runs;
+        QVERIFY(store.listRuns(&runs));
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs.first().run.status, RunStatus::Cancelled);
+        QVector<RequestRecord> records;
+        QVERIFY(store.requests(runs.first().run.id, RequestFilter {}, &records));
+        int ok = 0, cancelled = 0;
+        for (const RequestRecord &r : std::as_const(records)) {
+            ok += r.status == RequestStatus::Ok;
+            cancelled += r.status == RequestStatus::Cancelled;
+            QVERIFY(r.status != RequestStatus::Failed);
+        }
+        QVERIFY2(ok >= 10, qPrintable(QString::number(ok)));
+        QVERIFY2(cancelled >= 1 && cancelled <= 8, qPrintable(QString::number(cancelled)));
+        QCOMPARE(ok + cancelled, records.size());
+    }
+
+    void badUsageExits2_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("no experiment") << QStringList {};
+        QTest::newRow("missing file") << QStringList { QStringLiteral("/nonexistent/experiment.json") };
+        QTest::newRow("unknown option") << QStringList { QStringLiteral("x.json"), QStringLiteral("--bogus") };
+        QTest::newRow("bad time scale") << QStringList { QStringLiteral("x.json"), QStringLiteral("--sim-time-scale"),
+            QStringLiteral("0") };
+    }
+
+    void badUsageExits2()
+    {
+        QFETCH(QStringList, args);
+        QCOMPARE(run(args).exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliRun)
+#include "tst_clirun.moc"
