@@ -57,6 +57,8 @@ QList<RunSeriesInput> inputsPerVariant(const QString &runName, const QList<Point
 void finalizeSpec(ChartSpec &spec);
 /// Switches an axis scale ('x', 'y' or '2' for y2) of a built chart and re-applies the invariants.
 ChartSpec withAxisScale(ChartSpec spec, char axis, AxisScale scale);
+/// Tick interval for a linear axis spanning span: 1, 2, 2.5 or 5 times a power of ten, 5-8 intervals.
+double niceTickStep(double span);
 /// Min/max decimation of a polyline to at most budget points, keeping the first and last point.
 QList<QPointF> decimate(const QList<QPointF> &points, int budget, QList<int> *keptIndices = nullptr);
 

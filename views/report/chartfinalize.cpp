@@ -139,6 +139,23 @@ int sanitizeSeries(SeriesSpec &s, bool logX, bool logY, double clampY)
     return dropped;
 }
 
+} // namespace
+
+double niceTickStep(double span)
+{
+    if (!(span > 0) || !std::isfinite(span))
+        return 1;
+    // About five to eight intervals of 1, 2, 2.5 or 5 times a power of ten.
+    const double raw = span / 6;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : { 1.0, 2.0, 2.5, 5.0 })
+        if (raw <= m * magnitude * 1.0000001)
+            return m * magnitude;
+    return 10 * magnitude;
+}
+
+namespace {
+
 void fitAxis(AxisSpec &a, double lo, double hi)
 {
     if (a.fixedRange)
@@ -166,8 +183,7 @@ void fitAxis(AxisSpec &a, double lo, double hi)
     if (a.includeZero)
         lo = std::min(lo, 0.0);
     const double span = hi - lo > 0 ? hi - lo : std::max(std::abs(hi), 1.0);
-    const double magnitude = std::pow(10.0, std::floor(std::log10(span)));
-    const double step = span / magnitude > 5 ? magnitude : (span / magnitude > 2 ? magnitude / 2 : magnitude / 5);
+    const double step = niceTickStep(span * 1.06);
     a.min = lo == 0 ? 0 : std::floor((lo - span * 0.02) / step) * step;
     a.max = std::ceil((hi + span * 0.04) / step) * step;
 }

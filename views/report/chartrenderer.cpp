@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "report/chartrenderer.h"
 
+#include "report/chartbuilders.h"
+
 #include <QAreaSeries>
 #include <QChart>
 #include <QFont>
@@ -34,8 +36,10 @@ QAbstractAxis *makeAxis(const AxisSpec &a)
     if (a.scale == AxisScale::Linear) {
         auto *v = new QValueAxis;
         v->setRange(a.min, a.max);
-        if (!a.fixedRange)
-            v->applyNiceNumbers();
+        // Ticks on round values anchored at zero, without widening the range the builder chose.
+        v->setTickType(QValueAxis::TicksDynamic);
+        v->setTickAnchor(0);
+        v->setTickInterval(niceTickStep(a.max - a.min));
         v->setLabelFormat(a.labelFormat == QLatin1String("%d") ? QStringLiteral("%.0f") : a.labelFormat);
         v->setMinorTickCount(1);
         axis = v;

@@ -56,7 +56,8 @@ ReportRun reportRunFromStore(const RunRow &row, const QList<PointSummary> &point
     r.started = row.started;
     r.finished = row.finished;
     r.definitions = row.definitions;
-    const QJsonObject endpoint = QJsonDocument::fromJson(row.resolvedConfig).object().value(QLatin1String("endpoint")).toObject();
+    const QJsonObject endpoint
+        = QJsonDocument::fromJson(row.resolvedConfig).object().value(QLatin1String("endpoint")).toObject();
     r.baseUrl = endpoint.value(QLatin1String("base_url")).toString();
     r.model = endpoint.value(QLatin1String("model")).toString();
     r.servedModel = endpoint.value(QLatin1String("served_model")).toString();

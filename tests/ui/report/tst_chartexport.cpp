@@ -11,6 +11,8 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include <cmath>
+
 using namespace ServeScope;
 using namespace ServeScope::Report;
 
@@ -65,6 +67,46 @@ QByteArray inflatedStreams(const QByteArray &pdf)
         pos = end + 9;
     }
     return out;
+}
+
+QList<QPair<QString, ChartSpec>> extraCharts()
+{
+    // Log-normal-ish TTFT samples for A and B, and a closed-loop run with 8 slots for the time series.
+    QList<double> a, b;
+    quint32 seed = 12345;
+    auto uniform = [&seed]() {
+        seed = seed * 1664525u + 1013904223u;
+        return (seed >> 8) / double(1 << 24);
+    };
+    for (int i = 0; i < 3000; ++i) {
+        const double g = uniform() + uniform() + uniform() - 1.5;
+        a << 80 * std::exp(0.5 * g);
+        b << 60 * std::exp(0.35 * g);
+    }
+    const QList<DistributionInput> dist { { QStringLiteral("vLLM"), defaultRunColour(0), a },
+        { QStringLiteral("SGLang"), defaultRunColour(1), b } };
+    TimeSeriesInput ts { QStringLiteral("vLLM"), defaultRunColour(0), {}, 1.0 };
+    qint64 slotFree[8] = {};
+    for (int i = 0; i < 400; ++i) {
+        const int slot = i % 8;
+        RequestRecord r;
+        r.startNs = slotFree[slot];
+        const int tokens = 64 + int(uniform() * 64);
+        const qint64 ttft = qint64(50e6 + uniform() * 40e6), tpot = qint64(18e6 + uniform() * 6e6);
+        for (int t = 0; t < tokens; ++t) {
+            r.eventNs << ttft + t * tpot;
+            r.eventKinds << EventKind::Content;
+        }
+        r.endNs = r.startNs + r.eventNs.last();
+        r.completionTokens = tokens;
+        slotFree[slot] = r.endNs + 1'000'000;
+        ts.requests << r;
+    }
+    return { { QStringLiteral("chart-ttft-cdf.png"),
+                 distributionCdf(dist, Metric::Ttft, QStringLiteral("concurrency 16")) },
+        { QStringLiteral("chart-ttft-histogram.png"),
+            distributionHistogram(dist, Metric::Ttft, QStringLiteral("concurrency 16")) },
+        { QStringLiteral("chart-timeseries.png"), runTimeSeries({ ts }) } };
 }
 
 } // namespace
@@ -164,7 +206,7 @@ private slots:
             { QStringLiteral("chart-throughput-vs-load.png"), throughputVsLoad(runs, ThroughputKind::OutputTokens) },
             { QStringLiteral("chart-ttft-vs-throughput.png"), latencyVsThroughput(runs, Metric::Ttft) },
         };
-        for (const auto &[name, spec] : charts) {
+        for (const auto &[name, spec] : charts + extraCharts()) {
             const QString path = QDir(dir).filePath(name);
             QString error;
             QVERIFY2(ChartExporter::exportToFile(spec, path, { QSize(1000, 620), 1.0 }, &error), qPrintable(error));

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+// servescope-cli export: charts (PNG/SVG/PDF), summary CSV and self-contained reports from a project file.
+#include "command.h"
+
+#include "io/resultfile.h"
+#include "report/chartbuilders.h"
+#include "report/chartexporter.h"
+#include "report/reportwriter.h"
+#include "report/storeinput.h"
+#include "storage/projectstore.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include <memory>
+
+namespace {
+
+using namespace ServeScope;
+using namespace ServeScope::Cli;
+using namespace ServeScope::Report;
+
+struct ExportRequest {
+    QString project, run, vs, chart, csv, report, kind;
+    Metric metric = Metric::Ttft;
+    bool metricSet = false;
+    ExportOptions size;
+};
+
+int usage(const QString &message)
+{
+    QTextStream(stderr) << "servescope-cli export: " << message << '\n';
+    return ExitUsage;
+}
+
+// Charts need a QApplication (QGraphicsWidget); without a display it must run on the offscreen platform.
+std::unique_ptr<QApplication> makeApplication()
+{
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Without a session the platform plugin complains about XDG_RUNTIME_DIR: noise for a batch export.
+    static QtMessageHandler previous = nullptr;
+    previous = qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &context, const QString &message) {
+        if (!message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR")) && previous)
+            previous(type, context, message);
+    });
+    static int argc = 1;
+    static char name[] = "servescope-cli";
+    static char *argv[] = { name, nullptr };
+    auto app = std::make_unique<QApplication>(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("servescope-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SERVESCOPE_VERSION));
+    return app;
+}
+
+int parse(const QStringList &args, ExportRequest *req)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Exports a chart (PNG, SVG, PDF), the per-point CSV (summary.csv columns) or a self-contained report "
+        "(HTML or PDF) of a stored run, optionally compared with a second run."));
+    parser.addHelpOption();
+    parser.addOptions({
+        { QStringLiteral("project"), QStringLiteral("Project file (*.servescope)"), QStringLiteral("FILE") },
+        { QStringLiteral("run"), QStringLiteral("Run: numeric id or unique name"), QStringLiteral("RUN") },
+        { QStringLiteral("vs"), QStringLiteral("Second run drawn on the same axes (B)"), QStringLiteral("RUN") },
+        { QStringLiteral("chart"), QStringLiteral("Write a chart: .png, .svg or .pdf"), QStringLiteral("FILE") },
+        { QStringLiteral("metric"), QStringLiteral("Latency chart of ttft|tpot|itl|e2el (default: throughput)"),
+            QStringLiteral("M") },
+        { QStringLiteral("kind"), QStringLiteral("Chart kind: load (default), tradeoff (latency vs throughput)"),
+            QStringLiteral("K") },
+        { QStringLiteral("size"), QStringLiteral("Chart size WxH in px/pt (default 1000x620)"), QStringLiteral("WxH") },
+        { QStringLiteral("scale"), QStringLiteral("PNG pixel scale (default 1)"), QStringLiteral("X") },
+        { QStringLiteral("csv"), QStringLiteral("Write per-point metrics as CSV"), QStringLiteral("FILE") },
+        { QStringLiteral("report"), QStringLiteral("Write a report: .html or .pdf"), QStringLiteral("FILE") },
+    });
+    if (!parser.parse(args))
+        return usage(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText();
+        return -1;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usage(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    req->project = parser.value(QStringLiteral("project"));
+    req->run = parser.value(QStringLiteral("run"));
+    req->vs = parser.value(QStringLiteral("vs"));
+    req->chart = parser.value(QStringLiteral("chart"));
+    req->csv = parser.value(QStringLiteral("csv"));
+    req->report = parser.value(QStringLiteral("report"));
+    req->kind = parser.isSet(QStringLiteral("kind")) ? parser.value(QStringLiteral("kind")) : QStringLiteral("load");
+    if (req->project.isEmpty() || req->run.isEmpty())
+        return usage(QStringLiteral("--project FILE and --run RUN are required"));
+    if (int(!req->chart.isEmpty()) + int(!req->csv.isEmpty()) + int(!req->report.isEmpty()) != 1)
+        return usage(QStringLiteral("give exactly one of --chart FILE, --csv FILE, --report FILE"));
+    if (parser.isSet(QStringLiteral("metric"))) {
+        if (req->chart.isEmpty())
+            return usage(QStringLiteral("--metric applies to --chart only"));
+        const QString m = parser.value(QStringLiteral("metric"));
+        if (!metricFromCode(m, &req->metric)
+            || (req->metric != Metric::Ttft && req->metric != Metric::Tpot && req->metric != Metric::Itl
+                && req->metric != Metric::E2el))
+            return usage(QStringLiteral("--metric must be ttft, tpot, itl or e2el, not '%1'").arg(m));
+        req->metricSet = true;
+    }
+    if (req->kind != QLatin1String("load") && req->kind != QLatin1String("tradeoff"))
+        return usage(QStringLiteral("--kind must be load or tradeoff"));
+    ChartExporter::Format format;
+    if (!req->chart.isEmpty() && !ChartExporter::formatForPath(req->chart, &format))
+        return usage(QStringLiteral("--chart file must end in .png, .svg or .pdf"));
+    const QString reportSuffix = QFileInfo(req->report).suffix().toLower();
+    if (!req->report.isEmpty() && reportSuffix != QLatin1String("html") && reportSuffix != QLatin1String("htm")
+        && reportSuffix != QLatin1String("pdf"))
+        return usage(QStringLiteral("--report file must end in .html or .pdf"));
+    if (parser.isSet(QStringLiteral("size"))) {
+        const QRegularExpressionMatch m
+            = QRegularExpression(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$")).match(parser.value(QStringLiteral("size")));
+        if (!m.hasMatch() || m.captured(1).toInt() > 20000 || m.captured(2).toInt() > 20000)
+            return usage(QStringLiteral("--size must be WxH, e.g. 1200x750"));
+        req->size.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    }
+    if (parser.isSet(QStringLiteral("scale"))) {
+        bool ok = false;
+        req->size.scale = parser.value(QStringLiteral("scale")).toDouble(&ok);
+        if (!ok || req->size.scale <= 0 || req->size.scale > 8)
+            return usage(QStringLiteral("--scale must be a number in (0, 8]"));
+    }
+    return ExitOk;
+}
+
+bool loadRun(ProjectStore &store, const QString &idOrName, ReportRun *out)
+{
+    const qint64 id = store.resolveRun(idOrName);
+    if (id == 0)
+        return false;
+    const std::optional<RunRow> row = store.run(id);
+    QVector<PointSummary> points;
+    if (!row || !store.pointSummaries(id, &points))
+        return false;
+    *out = reportRunFromStore(*row, QList<PointSummary>(points.begin(), points.end()));
+    return true;
+}
+
+bool writeCsv(const ReportInput &input, const QString &path, QString *error)
+{
+    QByteArray data = summaryCsvHeader();
+    for (const ReportRun &run : input.runs) {
+        for (PointSummary p : run.points) {
+            // With --vs, rows of both runs share one file: the variant column names the run too.
+            if (input.runs.size() > 1)
+                p.variant = run.name + QLatin1Char('/') + p.variant;
+            data += summaryCsvRow(p);
+        }
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+ChartSpec chartFor(const ExportRequest &req, const ReportInput &input)
+{
+    const QList<RunSeriesInput> runs = ReportWriter::seriesInputs(input);
+    if (req.kind == QLatin1String("tradeoff"))
+        return latencyVsThroughput(runs, req.metricSet ? req.metric : Metric::Tpot);
+    if (req.metricSet)
+        return latencyVsLoad(runs, req.metric);
+    return throughputVsLoad(runs, ThroughputKind::OutputTokens);
+}
+
+int runExport(const QStringList &args)
+{
+    auto app = makeApplication();
+    ExportRequest req;
+    if (const int rc = parse(args, &req); rc != ExitOk)
+        return rc < 0 ? ExitOk : rc;
+    ProjectStore store;
+    if (!store.open(req.project, ProjectStore::Check::Header, ProjectStore::Follow::Snapshot))
+        return usage(store.errorString());
+    ReportInput input;
+    for (const QString &which : { req.run, req.vs }) {
+        if (which.isEmpty())
+            continue;
+        ReportRun run;
+        if (!loadRun(store, which, &run))
+            return usage(store.errorString());
+        input.runs << run;
+    }
+    input.title
+        = input.runs.size() > 1 ? input.runs[0].name + QStringLiteral(" vs ") + input.runs[1].name : input.runs[0].name;
+    QString error;
+    QString path;
+    bool ok = false;
+    if (!req.csv.isEmpty()) {
+        path = req.csv;
+        ok = writeCsv(input, path, &error);
+    } else if (!req.report.isEmpty()) {
+        path = req.report;
+        ok = ReportWriter::writeFile(input, path, &error);
+    } else {
+        path = req.chart;
+        ok = ChartExporter::exportToFile(chartFor(req, input), path, req.size, &error);
+    }
+    if (!ok)
+        return usage(error);
+    QTextStream(stdout) << QFileInfo(path).absoluteFilePath() << '\n';
+    return ExitOk;
+}
+
+const CommandRegistration reg({ "export", "Export charts, CSV or a report of stored runs", &runExport });
+
+} // namespace
