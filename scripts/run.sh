@@ -14,7 +14,8 @@ mkdir -p "$OUT"
 if [ "${1:-}" = "--headless" ]; then
     shift
     rm -rf "$OUT/results"
-    exec "$ROOT/build/app/servescope-cli" run "$DEMO" --project "$OUT/demo.servescope" --out-dir "$OUT/results" "$@"
+    exec "$ROOT/build/app/servescope-cli" run "$DEMO" --project "$OUT/demo.servescope" --out-dir "$OUT/results" \
+        --sim-time-scale 10 "$@"
 fi
 
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
