@@ -205,7 +205,8 @@ EndpointProfile ProfileDialog::formProfile() const
     e.proxy = m_proxy->text().trimmed();
     e.apiKeyEnv = m_keyEnv->text().trimmed();
     e.headers.clear();
-    for (const auto &item : m_headers->values().items())
+    const OrderedValues headers = m_headers->values();
+    for (const auto &item : headers.items())
         e.headers.append({ item.first, KeyValueTable::formatValue(item.second) });
     return p;
 }

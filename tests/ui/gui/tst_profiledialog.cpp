@@ -63,7 +63,7 @@ void TestProfileDialog::keyGoesToKeychainOnly()
     ProfileDialog *d = w.showProfiles();
     d->newProfile();
     const QString key = QStringLiteral("sk-test-") + QUuid::createUuid().toString(QUuid::Id128);
-    fillProfile(d, QStringLiteral("  ") + key + QStringLiteral("\n"));
+    fillProfile(d, QStringLiteral("  ") + key + QStringLiteral("  "));
     QSignalSpy saved(d, &ProfileDialog::saved);
     QTest::mouseClick(d->findChild<QPushButton *>(QStringLiteral("saveProfileButton")), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 1, 15000);
