@@ -270,6 +270,62 @@ QList<int> RunWorker::countTokens(
     return counts;
 }
 
+QByteArray RunWorker::serverCall(const EndpointConfig &endpoint, const QString &path, const QByteArray &postBody)
+{
+    QNetworkAccessManager nam;
+    nam.setProxy(QNetworkProxy::NoProxy);
+    QUrl url = endpoint.url;
+    url.setPath(path);
+    QNetworkRequest req(url);
+    req.setTransferTimeout(5000);
+    if (!endpoint.apiKey.isEmpty())
+        req.setRawHeader("Authorization", "Bearer " + endpoint.apiKey);
+    QNetworkReply *reply;
+    if (postBody.isNull()) {
+        reply = nam.get(req);
+    } else {
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        reply = nam.post(req, postBody);
+    }
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    const QByteArray body = reply->error() == QNetworkReply::NoError ? reply->readAll() : QByteArray();
+    reply->deleteLater();
+    return body;
+}
+
+void RunWorker::waitServerIdle(const EndpointConfig &endpoint)
+{
+    // METRICS.md: after warmup, wait until the server reports nothing running (when it has /metrics).
+    QElapsedTimer waited;
+    waited.start();
+    while (!cancelled() && waited.elapsed() < 10000) {
+        const QByteArray metrics = serverCall(endpoint, QStringLiteral("/metrics"));
+        double running = 0;
+        bool seen = false;
+        for (const QByteArray &line : metrics.split('\n')) {
+            if (!line.startsWith("vllm:num_requests_running"))
+                continue;
+            seen = true;
+            running += line.mid(line.lastIndexOf(' ') + 1).toDouble();
+        }
+        if (!seen || running == 0)
+            return;
+        QEventLoop pause;
+        QTimer::singleShot(50, &pause, &QEventLoop::quit);
+        pause.exec();
+    }
+}
+
+void RunWorker::resetPrefixCache(const Experiment &resolved, const EndpointConfig &endpoint)
+{
+    const QString path = resolved.server.engine == QLatin1String("sglang") ? QStringLiteral("/flush_cache")
+                                                                           : QStringLiteral("/reset_prefix_cache");
+    if (serverCall(endpoint, path, QByteArray("")).isNull())
+        log(QStringLiteral("warning"), QStringLiteral("prefix cache reset via %1 failed").arg(path));
+}
+
 bool RunWorker::runPointRepeat(const Experiment &resolved, const EndpointConfig &endpoint, int point, int repeat)
 {
     const LoadPoint &lp = resolved.load.points.at(point);
@@ -301,6 +357,8 @@ bool RunWorker::runPointRepeat(const Experiment &resolved, const EndpointConfig 
     spec.repeat = repeat;
     spec.seed = PromptGenerator::seedFor(resolved.dataset.seed, point, repeat, false);
 
+    if (resolved.load.resetPrefixCache)
+        resetPrefixCache(resolved, endpoint);
     int warmupCount = 0;
     if (resolved.load.warmupRequests > 0) {
         m_snapshot.phase = QStringLiteral("warmup");
@@ -321,6 +379,7 @@ bool RunWorker::runPointRepeat(const Experiment &resolved, const EndpointConfig 
         warmupCount = int(warmRecords.size());
         if (cancelled())
             return true;
+        waitServerIdle(endpoint);
     }
 
     m_snapshot.phase = QStringLiteral("measuring");

@@ -36,6 +36,10 @@ private:
         QVector<RequestRecord> *records);
     bool endpointFor(const Experiment &resolved, EndpointConfig *endpoint);
     QList<int> countTokens(const QUrl &base, const QByteArray &key, const QString &model, const QStringList &texts);
+    /// One small request on the run thread; returns the body, or a null array on failure.
+    QByteArray serverCall(const EndpointConfig &endpoint, const QString &path, const QByteArray &postBody = {});
+    void waitServerIdle(const EndpointConfig &endpoint);
+    void resetPrefixCache(const Experiment &resolved, const EndpointConfig &endpoint);
     void observe(const RequestRecord &record);
     void publish(const LoadProgress &progress);
     void log(const QString &level, const QString &text);
