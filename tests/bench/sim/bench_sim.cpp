@@ -49,7 +49,9 @@ void runPoint(int streams, double seconds, bool pin)
     QStringList args { QStringLiteral("--max-num-seqs"), QString::number(streams),
         QStringLiteral("--kv-bytes-per-token"), QStringLiteral("0"), QStringLiteral("--peak-flops"),
         QStringLiteral("1e20"), QStringLiteral("--step-overhead-ms"),
-        QStringLiteral("8.75") }; // 20 ms steps whatever the batch: 50 events/s per stream
+        QStringLiteral("8.75"), // 20 ms steps whatever the batch: 50 events/s per stream
+        // A cache large enough that every stream stays resident (no preemption caps the batch).
+        QStringLiteral("--kv-cache-tokens"), QStringLiteral("4000000") };
     if (pin) {
         // Run the child through taskset on core 1; this process stays on core 0.
         cpu_set_t set;
