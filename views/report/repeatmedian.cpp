@@ -99,7 +99,10 @@ QList<RunSeriesInput> inputsPerVariant(const QString &runName, const QList<Point
     }
     for (RunSeriesInput &r : out) {
         const QString v = r.points.first().variant;
-        r.name = out.size() == 1 || v.isEmpty() ? runName : runName + QStringLiteral(" / ") + v;
+        if (out.size() == 1 || v.isEmpty())
+            r.name = runName.isEmpty() ? v : runName;
+        else
+            r.name = runName.isEmpty() ? v : runName + QStringLiteral(" / ") + v;
     }
     return out;
 }

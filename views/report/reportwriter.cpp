@@ -122,8 +122,12 @@ ChartFooter ReportWriter::footerFor(const ReportRun &run)
 QList<RunSeriesInput> ReportWriter::seriesInputs(const ReportInput &input)
 {
     QList<RunSeriesInput> out;
-    for (const ReportRun &run : input.runs) {
-        QList<RunSeriesInput> parts = inputsPerVariant(run.name, run.points, int(out.size()));
+    // One run: its variants are the series, named by variant. Several runs: "A: <run>", "B: <run>".
+    const bool several = input.runs.size() > 1;
+    for (qsizetype i = 0; i < input.runs.size(); ++i) {
+        const ReportRun &run = input.runs.at(i);
+        const QString name = several ? QString(QChar(char16_t(u'A' + i))) + QStringLiteral(": ") + run.name : QString();
+        QList<RunSeriesInput> parts = inputsPerVariant(name, run.points, int(out.size()));
         for (RunSeriesInput &p : parts)
             p.footer = footerFor(run);
         out += parts;
