@@ -68,6 +68,7 @@ inline RequestRecord makeRequest(
     return r;
 }
 
+// clang-format off
 #define SS_CMP(field)                                                                                                  \
     if (!(a.field == b.field))                                                                                         \
         return QStringLiteral(#field);
@@ -77,12 +78,11 @@ inline QString requestDiff(const RequestRecord &a, const RequestRecord &b)
 {
     SS_CMP(runId)
     SS_CMP(variant)
-    SS_CMP(point)
-    SS_CMP(repeat) SS_CMP(index) SS_CMP(warmup) SS_CMP(slot) SS_CMP(scheduledNs) SS_CMP(slotNs) SS_CMP(startNs)
-        SS_CMP(endNs) SS_CMP(connectNs) SS_CMP(tlsNs) SS_CMP(httpStatus) SS_CMP(status) SS_CMP(errorClass)
-            SS_CMP(errorText) SS_CMP(protocol) SS_CMP(promptTokens) SS_CMP(completionTokens) SS_CMP(outputEstimated)
-                SS_CMP(targetInputLen) SS_CMP(targetOutputLen) SS_CMP(promptHash) SS_CMP(generatedText) SS_CMP(eventNs)
-                    SS_CMP(eventKinds) return {};
+    SS_CMP(point) SS_CMP(repeat) SS_CMP(index) SS_CMP(warmup) SS_CMP(slot) SS_CMP(scheduledNs) SS_CMP(slotNs)
+        SS_CMP(startNs) SS_CMP(endNs) SS_CMP(connectNs) SS_CMP(tlsNs) SS_CMP(httpStatus) SS_CMP(status)
+            SS_CMP(errorClass) SS_CMP(errorText) SS_CMP(protocol) SS_CMP(promptTokens) SS_CMP(completionTokens)
+                SS_CMP(outputEstimated) SS_CMP(targetInputLen) SS_CMP(targetOutputLen) SS_CMP(promptHash)
+                    SS_CMP(generatedText) SS_CMP(eventNs) SS_CMP(eventKinds) return {};
 }
 
 inline Distribution makeDistribution(double base, bool withExtra)
@@ -148,8 +148,7 @@ inline QString distributionDiff(const Distribution &a, const Distribution &b)
 {
     SS_CMP(count)
     SS_CMP(mean)
-    SS_CMP(median)
-    SS_CMP(std) SS_CMP(p1) SS_CMP(p10) SS_CMP(p25) SS_CMP(p50) SS_CMP(p75) SS_CMP(p90) SS_CMP(p99)
+    SS_CMP(median) SS_CMP(std) SS_CMP(p1) SS_CMP(p10) SS_CMP(p25) SS_CMP(p50) SS_CMP(p75) SS_CMP(p90) SS_CMP(p99)
         SS_CMP(extra) return {};
 }
 
@@ -157,13 +156,12 @@ inline QString summaryDiff(const PointSummary &a, const PointSummary &b)
 {
     SS_CMP(runId)
     SS_CMP(variant)
-    SS_CMP(point)
-    SS_CMP(repeat) SS_CMP(label) SS_CMP(mode) SS_CMP(concurrency) SS_CMP(requestRate) SS_CMP(inputLen) SS_CMP(outputLen)
-        SS_CMP(completed) SS_CMP(failed) SS_CMP(cancelled) SS_CMP(warmup) SS_CMP(discarded) SS_CMP(duration)
-            SS_CMP(totalInputTokens) SS_CMP(totalOutputTokens) SS_CMP(requestThroughput) SS_CMP(outputThroughput)
-                SS_CMP(totalTokenThroughput) SS_CMP(requestGoodput) SS_CMP(maxConcurrentRequests)
-                    SS_CMP(averageConcurrency) SS_CMP(maxOutputTokensPerS) SS_CMP(successRate) SS_CMP(derivationVersion)
-                        SS_CMP(definitions) const Distribution *da[]
+    SS_CMP(point) SS_CMP(repeat) SS_CMP(label) SS_CMP(mode) SS_CMP(concurrency) SS_CMP(requestRate) SS_CMP(inputLen)
+        SS_CMP(outputLen) SS_CMP(completed) SS_CMP(failed) SS_CMP(cancelled) SS_CMP(warmup) SS_CMP(discarded)
+            SS_CMP(duration) SS_CMP(totalInputTokens) SS_CMP(totalOutputTokens) SS_CMP(requestThroughput)
+                SS_CMP(outputThroughput) SS_CMP(totalTokenThroughput) SS_CMP(requestGoodput)
+                    SS_CMP(maxConcurrentRequests) SS_CMP(averageConcurrency) SS_CMP(maxOutputTokensPerS)
+                        SS_CMP(successRate) SS_CMP(derivationVersion) SS_CMP(definitions) const Distribution *da[]
         = { &a.ttft, &a.ttfc, &a.tpot, &a.itl, &a.citl, &a.e2el };
     const Distribution *db[] = { &b.ttft, &b.ttfc, &b.tpot, &b.itl, &b.citl, &b.e2el };
     for (int i = 0; i < 6; ++i) {
@@ -175,5 +173,6 @@ inline QString summaryDiff(const PointSummary &a, const PointSummary &b)
 }
 
 #undef SS_CMP
+// clang-format on
 
 } // namespace ServeScope::TestData
