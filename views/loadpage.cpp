@@ -148,6 +148,7 @@ QWidget *LoadPage::matrixBox()
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setMinimumHeight(170);
     layout->addWidget(m_binder->problemSlot(m_view, QStringLiteral("load.points")));
     const auto row = [this] { return m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1; };
     connect(add, &QPushButton::clicked, m_model, &LoadPointsModel::addPoint);

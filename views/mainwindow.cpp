@@ -34,6 +34,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTime>
+#include <QTimer>
 #include <QToolBar>
 
 namespace ServeScope {
@@ -63,8 +64,9 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     m_lower->addTab(m_monitor, tr("Run monitor"));
     m_lower->addTab(m_results, tr("Results"));
     split->addWidget(m_lower);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setSizes({ 380, 520 });
     m_stack->addWidget(welcome);
     m_stack->addWidget(split);
     setCentralWidget(m_stack);
@@ -152,8 +154,14 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    if (!settings.contains(QStringLiteral("window/geometry")))
+    if (!settings.contains(QStringLiteral("window/geometry"))) {
         resize(1280, 860);
+        // Docks only take their sizes once the window is laid out.
+        QTimer::singleShot(0, this, [this] {
+            if (auto *log = findChild<QDockWidget *>(QStringLiteral("logDock")))
+                resizeDocks({ log }, { 110 }, Qt::Vertical);
+        });
+    }
     rebuildRecentMenu();
     updateTitle();
     updateRunnable();
@@ -196,8 +204,10 @@ void MainWindow::createActions()
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
+    undo->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
     QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
+    redo->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
@@ -212,6 +222,7 @@ void MainWindow::createActions()
 
     QToolBar *bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(undo);
     bar->addAction(redo);
     bar->addSeparator();

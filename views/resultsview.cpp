@@ -51,6 +51,7 @@ ResultsView::ResultsView(QWidget *parent)
     m_chartKind->addItem(tr("TPOT vs throughput"), QStringLiteral("tradeoff"));
     m_chartView = new QChartView;
     m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumHeight(260);
     chartLayout->addWidget(m_chartKind);
     chartLayout->addWidget(m_chartView, 1);
     m_tabs->addTab(chartPage, tr("Charts"));

@@ -6,10 +6,13 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QTimer>
 #include <QTranslator>
 
+#include <algorithm>
 #include <cstdio>
 
 using namespace ServeScope;
@@ -51,7 +54,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption scale(QStringLiteral("time-scale"),
         QStringLiteral("Run the local simulator this many times faster than real time (default 1, demo 8)."),
         QStringLiteral("x"));
-    parser.addOptions({ demo, lang, scale });
+    const QCommandLineOption runNow(
+        QStringLiteral("run"), QStringLiteral("Start the run as soon as the experiment is loaded."));
+    const QCommandLineOption quitAfter(QStringLiteral("quit-after-run"),
+        QStringLiteral("Quit when the run ends; with SERVESCOPE_STALL_PROBE=1 print the longest GUI-thread stall."));
+    parser.addOptions({ demo, lang, scale, runNow, quitAfter });
     parser.addPositionalArgument(
         QStringLiteral("file"), QStringLiteral("A project (.servescope) or experiment file (.json, .toml) to open."));
     if (!parser.parse(QApplication::arguments())) {
@@ -91,6 +98,28 @@ int main(int argc, char *argv[])
             window.newProject(MainWindow::blankExperiment());
             window.importExperimentFile(files.constFirst());
         }
+    }
+    // Responsiveness probe: a 5 ms timer; the longest gap between ticks is the longest stall.
+    QElapsedTimer tick;
+    qint64 longestStallMs = 0;
+    QTimer probe;
+    if (qEnvironmentVariableIntValue("SERVESCOPE_STALL_PROBE") == 1) {
+        tick.start();
+        QObject::connect(
+            &probe, &QTimer::timeout, &app, [&] { longestStallMs = std::max(longestStallMs, tick.restart()); });
+        probe.start(5);
+    }
+    if (parser.isSet(runNow))
+        QObject::connect(&window, &MainWindow::projectOpened, &window,
+            [&window] { QTimer::singleShot(500, &window, &MainWindow::startRun); });
+    if (parser.isSet(quitAfter)) {
+        QObject::connect(&window, &MainWindow::runFinished, &app, [&](const RunResult &r) {
+            if (probe.isActive())
+                std::fprintf(stderr,
+                    "servescope: run %lld ended (%d completed, %d failed); longest GUI-thread stall %lld ms\n",
+                    static_cast<long long>(r.runId), r.completed, r.failed, static_cast<long long>(longestStallMs));
+            QTimer::singleShot(200, &app, &QApplication::quit);
+        });
     }
     return QApplication::exec();
 }

@@ -5,6 +5,7 @@
 #include "experimentdocument.h"
 #include "guitesthelpers.h"
 #include "mainwindow.h"
+#include "model/validation.h"
 #include "projectsession.h"
 #include "resultsview.h"
 #include "runmonitor.h"
@@ -27,6 +28,7 @@ private slots:
     void initTestCase();
     void runAgainstSimulator();
     void cancelKeepsFinishedRequests();
+    void screenshotOfDemo();
 
 private:
     static Experiment smallSweep(int prompts);
@@ -135,6 +137,33 @@ void TestGuiRun::cancelKeepsFinishedRequests()
         ok += r.ok() && !r.warmup ? 1 : 0;
     QVERIFY2(ok >= 5, qPrintable(QString::number(ok)));
     QVERIFY(ok < 2 * 2 * 400);
+}
+
+void TestGuiRun::screenshotOfDemo()
+{
+    // The demo as scripts/run.sh opens it, run to the end and rendered for the docs.
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    // Time scale 1 gives the simulator's real-time figures (for the docs); tests use 40.
+    w.setTimeScale(qEnvironmentVariable("SERVESCOPE_SCREENSHOT_TIME_SCALE", QStringLiteral("40")).toDouble());
+    w.resize(1440, 960);
+    QSignalSpy opened(&w, &MainWindow::projectOpened);
+    w.openDemo();
+    QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+    QVERIFY(!hasErrors(w.document()->problems()));
+    QCOMPARE(w.document()->experiment().variants.size(), 2);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    w.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 300000);
+    const auto result = finished.at(0).at(0).value<RunResult>();
+    QVERIFY2(result.status == RunResult::Status::Finished, qPrintable(result.message));
+    QTRY_VERIFY_WITH_TIMEOUT(w.results()->pointCount() >= 12, 10000);
+    QTest::qWait(300);
+    const QString dir = qEnvironmentVariable("SERVESCOPE_BUILD_DIR", QDir::tempPath()) + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    QVERIFY(w.grab().toImage().save(dir + QStringLiteral("/mainwindow-demo.png")));
 }
 
 QTEST_MAIN(TestGuiRun)
