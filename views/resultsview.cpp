@@ -3,11 +3,9 @@
 
 #ifdef SERVESCOPE_HAVE_REPORT
 #include "report/chartbuilders.h"
-#include "report/chartrenderer.h"
+#include "report/chartview.h"
 #endif
 
-#include <QChart>
-#include <QChartView>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -49,8 +47,9 @@ ResultsView::ResultsView(QWidget *parent)
     m_chartKind->addItem(tr("ITL vs load"), QStringLiteral("itl"));
     m_chartKind->addItem(tr("E2E latency vs load"), QStringLiteral("e2el"));
     m_chartKind->addItem(tr("TPOT vs throughput"), QStringLiteral("tradeoff"));
-    m_chartView = new QChartView;
-    m_chartView->setRenderHint(QPainter::Antialiasing);
+    // Hover for exact values, click a legend entry to hide a variant, L for a log axis,
+    // drag to zoom, double-click or Esc to reset.
+    m_chartView = new Report::ChartView;
     m_chartView->setMinimumHeight(260);
     chartLayout->addWidget(m_chartKind);
     chartLayout->addWidget(m_chartView, 1);
@@ -128,13 +127,12 @@ void ResultsView::rebuildChart()
     using namespace Report;
     if (!m_chartView)
         return;
-    QChart *old = m_chartView->chart();
     if (m_points.isEmpty()) {
-        m_chartView->setChart(new QChart);
-        delete old;
+        m_chartView->setSpec(ChartSpec {});
         return;
     }
-    const QList<RunSeriesInput> inputs = inputsPerVariant(m_runName, m_points);
+    // One run: the variants are the series, named by variant.
+    const QList<RunSeriesInput> inputs = inputsPerVariant(QString(), m_points);
     const QString kind = m_chartKind->currentData().toString();
     ChartSpec spec;
     if (kind == QLatin1String("throughput")) {
@@ -146,10 +144,7 @@ void ResultsView::rebuildChart()
         metricFromCode(kind, &m);
         spec = latencyVsLoad(inputs, m);
     }
-    RenderOptions options;
-    options.footer = false;
-    m_chartView->setChart(createChart(spec, options));
-    delete old;
+    m_chartView->setSpec(spec);
 #endif
 }
 

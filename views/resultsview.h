@@ -5,13 +5,15 @@
 
 #include <QWidget>
 
-class QChartView;
 class QComboBox;
 class QLabel;
 class QTableWidget;
 class QTabWidget;
 
 namespace ServeScope {
+namespace Report {
+class ChartView;
+}
 
 /// Per-point results of a run (median across repeats where there are several): a table, and the
 /// comparison charts of views/report (one colour per variant) for throughput and latency.
@@ -37,7 +39,7 @@ private:
     QTableWidget *m_table;
     QLabel *m_empty;
     QComboBox *m_chartKind = nullptr;
-    QChartView *m_chartView = nullptr;
+    Report::ChartView *m_chartView = nullptr;
 };
 
 } // namespace ServeScope

@@ -41,13 +41,13 @@ QString throughputTitle(ThroughputKind k)
 {
     switch (k) {
     case ThroughputKind::Requests:
-        return tr("Request throughput (req/s)");
+        return tr("Requests/s");
     case ThroughputKind::TotalTokens:
-        return tr("Total token throughput (tok/s)");
+        return tr("Total tokens/s");
     case ThroughputKind::OutputTokens:
         break;
     }
-    return tr("Output throughput (tok/s)");
+    return tr("Output tokens/s");
 }
 
 ChartSpec baseSpec(const QList<RunSeriesInput> &runs)
