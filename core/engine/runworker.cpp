@@ -103,8 +103,11 @@ void RunWorker::run()
     if (variants.isEmpty())
         return fail(QStringLiteral("the experiment has no variants to run"));
 
-    m_writer = std::make_unique<StoreWriter>();
     QString error;
+    // The results folder first: a failure here must not leave a run marked "running" in the project.
+    if (!m_options.outDir.isEmpty() && !m_output.open(m_options.outDir, &error))
+        return fail(error);
+    m_writer = std::make_unique<StoreWriter>();
     if (!m_writer->open(m_options.projectPath, &error))
         return fail(QStringLiteral("cannot open the project: %1").arg(error));
     QObject::connect(m_writer.get(), &StoreWriter::writeFailed, this,
@@ -133,9 +136,6 @@ void RunWorker::run()
         return fail(QStringLiteral("cannot record the run: %1").arg(error));
     m_snapshot.runId = m_result.runId;
     log(QStringLiteral("info"), QStringLiteral("run %1 started: %2").arg(m_result.runId).arg(runRow.name));
-
-    if (!m_options.outDir.isEmpty() && !m_output.open(m_options.outDir, &error))
-        return fail(error);
 
     m_snapshot.variantCount = int(variants.size());
     m_snapshot.pointCount = int(m_experiment.load.points.size());
