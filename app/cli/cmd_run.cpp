@@ -90,9 +90,11 @@ int runRun(const QStringList &args)
         err << (p.isError() ? "error: " : "warning: ") << p.toString() << '\n';
     if (hasErrors(problems))
         return ExitUsage;
-    if (!read.experiment.server.launchArgv.isEmpty() && !read.experiment.endpoint.isLocalSimulator()
-        && !parser.isSet(QStringLiteral("allow-launch")))
-        err << "servescope-cli run: the experiment has a launch command; not running it (use --allow-launch)\n";
+    if (!read.experiment.server.launchArgv.isEmpty() && !read.experiment.endpoint.isLocalSimulator()) {
+        // Only the built-in simulator is started by ServeScope so far; other servers must already be up.
+        err << "servescope-cli run: not running the experiment's launch command; "
+               "start the server yourself (only \"sim:\" endpoints are launched)\n";
+    }
 
     RunOptions options;
     const QFileInfo info(path);
