@@ -107,17 +107,9 @@ void LeanTransport::warm(int connections, std::function<void(int)> ready)
 
 void LeanTransport::start(StreamRequest req)
 {
-    auto s = std::make_unique<StreamState>();
+    std::unique_ptr<StreamState> s = newStream(req);
     RequestRecord &r = s->record;
-    r.index = req.index;
-    r.slot = req.slot;
-    r.scheduledNs = req.scheduledNs;
-    r.slotNs = req.slotNs;
-    r.targetInputLen = req.prepared.targetInputLen;
-    r.targetOutputLen = req.prepared.targetOutputLen;
-    r.promptHash = req.prepared.promptHash;
     r.protocol = QStringLiteral("http/1.1");
-    s->requestId = "servescope-" + QByteArray::number(req.index) + '-' + QByteArray::number(monotonicNs(), 36);
     r.eventNs.reserve(req.prepared.targetOutputLen + 8);
     r.eventKinds.reserve(req.prepared.targetOutputLen + 8);
 

@@ -114,16 +114,7 @@ void PoolTransport::warm(int connections, std::function<void(int)> ready)
 
 void PoolTransport::start(StreamRequest req)
 {
-    auto s = std::make_unique<StreamState>();
-    RequestRecord &r = s->record;
-    r.index = req.index;
-    r.slot = req.slot;
-    r.scheduledNs = req.scheduledNs;
-    r.slotNs = req.slotNs;
-    r.targetInputLen = req.prepared.targetInputLen;
-    r.targetOutputLen = req.prepared.targetOutputLen;
-    r.promptHash = req.prepared.promptHash;
-    s->requestId = "servescope-" + QByteArray::number(req.index) + '-' + QByteArray::number(monotonicNs(), 36);
+    std::unique_ptr<StreamState> s = newStream(req);
     const int m = freeManager();
     if (m < 0) {
         m_queue.emplace_back(std::move(s), req.prepared.body);

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 
 namespace ServeScope {
 
@@ -57,6 +58,9 @@ public:
     qint64 eventsReceived() const noexcept { return m_events.load(std::memory_order_relaxed); }
 
 protected:
+    /// A stream's state with the request's schedule, slot and targets already in its record.
+    static std::unique_ptr<StreamState> newStream(const StreamRequest &request);
+
     DoneFn m_done;
     FreedFn m_freed;
     EventTap m_tap;
