@@ -711,6 +711,22 @@
         <translation>项目另存为</translation>
     </message>
     <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>This project has not been saved yet; its runs will be lost when it closes.</source>
+        <translation>此项目尚未保存；关闭后其中的运行记录将会丢失。</translation>
+    </message>
+    <message>
+        <source>The experiment has changes that are not saved.</source>
+        <translation>实验有尚未保存的更改。</translation>
+    </message>
+    <message>
+        <source>Save before closing?</source>
+        <translation>关闭前保存吗？</translation>
+    </message>
+    <message>
         <source>&amp;Import experiment…</source>
         <translation>导入实验(&amp;I)…</translation>
     </message>

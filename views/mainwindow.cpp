@@ -144,7 +144,8 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     });
     connect(m_session, &ProjectSession::runsListed, this, [this](const QVector<RunListing> &runs) {
         m_tree->setRuns(runs);
-        emit runsListed(int(runs.size()));
+        m_runCount = int(runs.size());
+        emit runsListed(m_runCount);
     });
     connect(m_session, &ProjectSession::pointsLoaded, this, [this](qint64 runId, const QVector<PointSummary> &points) {
         m_results->setRun(tr("Run %1").arg(runId), QList<PointSummary>(points.begin(), points.end()));

@@ -105,7 +105,9 @@ private:
     double m_timeScale = 1.0;
     qint64 m_lastRunId = 0;
     bool m_closing = false;
+    bool m_closeConfirmed = false; ///< the user chose to discard unsaved changes
     bool m_hasProject = false;
+    int m_runCount = 0;
 };
 
 } // namespace ServeScope

@@ -16,6 +16,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
@@ -29,6 +31,7 @@ private slots:
     void runAgainstSimulator();
     void cancelKeepsFinishedRequests();
     void screenshotOfDemo();
+    void closeAsksBeforeLosingChanges();
 
 private:
     static Experiment smallSweep(int prompts);
@@ -164,6 +167,37 @@ void TestGuiRun::screenshotOfDemo()
     const QString dir = qEnvironmentVariable("SERVESCOPE_BUILD_DIR", QDir::tempPath()) + QStringLiteral("/screenshots");
     QDir().mkpath(dir);
     QVERIFY(w.grab().toImage().save(dir + QStringLiteral("/mainwindow-demo.png")));
+}
+
+void TestGuiRun::closeAsksBeforeLosingChanges()
+{
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    QSignalSpy opened(&w, &MainWindow::projectOpened);
+    w.newProject(smallSweep(4));
+    QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+
+    Experiment edited = w.document()->experiment();
+    edited.name = QStringLiteral("renamed");
+    w.document()->apply(edited, QStringLiteral("Rename"));
+    QVERIFY(w.document()->isModified());
+
+    // Closing asks; Cancel keeps the window and the edit.
+    QVERIFY(!w.close());
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = w.findChild<QMessageBox *>()) != nullptr && box->isVisible());
+    box->button(QMessageBox::Cancel)->click();
+    QTRY_VERIFY(w.findChild<QMessageBox *>() == nullptr);
+    QVERIFY(w.isVisible());
+    QCOMPARE(w.document()->experiment().name, QStringLiteral("renamed"));
+
+    // Discard closes.
+    QVERIFY(!w.close());
+    QTRY_VERIFY((box = w.findChild<QMessageBox *>()) != nullptr && box->isVisible());
+    box->button(QMessageBox::Discard)->click();
+    QTRY_VERIFY(!w.isVisible());
 }
 
 QTEST_MAIN(TestGuiRun)
