@@ -84,6 +84,11 @@ void RunWorker::run()
     m_clock.start();
     m_started = isoNow();
     m_clientHost = clientHostInfo();
+    if (m_experiment.endpoint.isLocalSimulator()) {
+        // Every time measured against a time-scaled simulator is that many times shorter: say so
+        // wherever the run is shown.
+        m_clientHost.insert(QStringLiteral("simulator_time_scale"), m_options.simulatorTimeScale);
+    }
     auto fail = [this](const QString &message) {
         m_result.status = RunResult::Status::Failed;
         m_result.message = message;

@@ -59,6 +59,10 @@ ReportRun reportRunFromStore(const RunRow &row, const QList<PointSummary> &point
     const QJsonObject endpoint
         = QJsonDocument::fromJson(row.resolvedConfig).object().value(QLatin1String("endpoint")).toObject();
     r.baseUrl = endpoint.value(QLatin1String("base_url")).toString();
+    const double timeScale
+        = QJsonDocument::fromJson(row.clientHost).object().value(QLatin1String("simulator_time_scale")).toDouble(1);
+    if (timeScale != 1)
+        r.baseUrl += QStringLiteral(" (simulator at %1x speed: times are scaled)").arg(timeScale);
     r.model = endpoint.value(QLatin1String("model")).toString();
     r.servedModel = endpoint.value(QLatin1String("served_model")).toString();
     r.envSnapshot = keyValues(row.envSnapshot);
