@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "preflight.h"
 
+#include "sseparser.h"
+
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -281,28 +283,27 @@ void Preflight::postStream()
         if (status != 200)
             return finish(mentionsModel(message) ? Diagnosis::ModelNotFound : Diagnosis::Other, evidence);
 
+        // Full framing via the engine's parser; the payloads are parsed as JSON here (not a hot path).
+        SseParser parser;
+        QVector<SseEvent> events = parser.feed(payload);
+        parser.finish(events);
         int tokenEvents = 0;
         bool sawData = false;
-        for (const QByteArray &rawLine : payload.split('\n')) {
-            const QByteArray line = rawLine.trimmed();
-            if (!line.startsWith("data:"))
+        for (const SseEvent &e : std::as_const(events)) {
+            if (e.kind == EventKind::Comment)
                 continue;
             sawData = true;
-            const QByteArray data = line.mid(5).trimmed();
-            if (data == "[DONE]")
+            if (e.kind == EventKind::Done)
                 continue;
-            const QJsonObject o = QJsonDocument::fromJson(data).object();
-            if (o.contains(QLatin1String("error")))
-                return finish(Diagnosis::ErrorBody, QStringLiteral("error event: %1").arg(serverMessage(data)));
-            const QJsonArray choices = o.value(QLatin1String("choices")).toArray();
-            if (!choices.isEmpty()) {
-                const QJsonObject delta = choices.first().toObject().value(QLatin1String("delta")).toObject();
+            if (e.kind == EventKind::Error)
+                return finish(Diagnosis::ErrorBody, QStringLiteral("error event: %1").arg(serverMessage(e.data)));
+            const QJsonObject o = QJsonDocument::fromJson(e.data).object();
+            if (isTokenEvent(e.kind)) {
                 if (tokenEvents == 0)
-                    m_result.roleChunkFirst = delta.contains(QLatin1String("role"))
-                        && delta.value(QLatin1String("content")).toString().isEmpty();
+                    m_result.roleChunkFirst = e.kind == EventKind::RoleOnly;
                 ++tokenEvents;
             }
-            if (o.value(QLatin1String("usage")).isObject() && choices.isEmpty()) {
+            if (e.kind == EventKind::Usage) {
                 m_result.usageSent = true;
                 m_result.completionTokens
                     = o.value(QLatin1String("usage")).toObject().value(QLatin1String("completion_tokens")).toInt();

@@ -5,6 +5,7 @@
 #include "io/experimentfile.h"
 #include "loadgenerator.h"
 #include "metrics/aggregate.h"
+#include "metrics/numpystats.h"
 #include "metrics/requestmetrics.h"
 #include "model/clock.h"
 #include "model/variables.h"
@@ -35,15 +36,13 @@ QString isoNow()
     return QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
 }
 
-double percentileOf(std::vector<double> values, double p)
+/// Rolling figures for the monitor: numpy's percentile over values in milliseconds.
+double percentileOf(std::vector<double> &values, double p)
 {
     if (values.empty())
         return 0;
     std::sort(values.begin(), values.end());
-    const double h = (values.size() - 1) * p / 100.0;
-    const size_t i = size_t(h);
-    const double b = values[std::min(i + 1, values.size() - 1)];
-    return values[i] + (b - values[i]) * (h - double(i));
+    return Stats::percentileSorted(values, p);
 }
 
 template<typename T> void dropOlderThan(std::deque<std::pair<qint64, T>> &d, qint64 limitNs)

@@ -73,6 +73,22 @@ struct StoreWriter::Private {
         return seq;
     }
 
+    /// Runs `work` on the writer thread, commits at once, and waits for its answer (an id, or 0).
+    qint64 call(std::function<qint64(WriterSession &, QString *)> work, QString *error)
+    {
+        auto answer = std::make_shared<std::promise<std::pair<qint64, QString>>>();
+        auto result = answer->get_future();
+        if (!push(Task { std::move(work), answer })) {
+            if (error)
+                *error = QStringLiteral("the project is not open for writing");
+            return 0;
+        }
+        const auto [id, why] = result.get();
+        if (error && id == 0)
+            *error = why;
+        return id;
+    }
+
     void loop(WriterSession &session);
     bool apply(WriterSession &session, Item &item, quint64 *requests);
     bool commit(WriterSession &session, quint64 sequence, quint64 requests);
@@ -309,34 +325,12 @@ bool StoreWriter::isOpen() const
 
 qint64 StoreWriter::createRun(const RunRow &run, QString *error)
 {
-    auto answer = std::make_shared<std::promise<std::pair<qint64, QString>>>();
-    auto result = answer->get_future();
-    Task task { [run](WriterSession &s, QString *why) { return s.insertRun(run, why); }, answer };
-    if (!d->push(std::move(task))) {
-        if (error)
-            *error = QStringLiteral("the project is not open for writing");
-        return 0;
-    }
-    const auto [id, why] = result.get();
-    if (error && id == 0)
-        *error = why;
-    return id;
+    return d->call([run](WriterSession &s, QString *why) { return s.insertRun(run, why); }, error);
 }
 
 qint64 StoreWriter::saveExperiment(const ExperimentRow &experiment, QString *error)
 {
-    auto answer = std::make_shared<std::promise<std::pair<qint64, QString>>>();
-    auto result = answer->get_future();
-    Task task { [experiment](WriterSession &s, QString *why) { return s.saveExperiment(experiment, why); }, answer };
-    if (!d->push(std::move(task))) {
-        if (error)
-            *error = QStringLiteral("the project is not open for writing");
-        return 0;
-    }
-    const auto [id, why] = result.get();
-    if (error && id == 0)
-        *error = why;
-    return id;
+    return d->call([experiment](WriterSession &s, QString *why) { return s.saveExperiment(experiment, why); }, error);
 }
 
 quint64 StoreWriter::enqueue(RequestRecord record)
