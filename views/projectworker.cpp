@@ -5,10 +5,6 @@
 #include "storage/writersession.h"
 
 #include <QFile>
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
-#include <QUuid>
 
 namespace ServeScope {
 
@@ -81,25 +77,8 @@ void ProjectWorker::vacuumInto(const QString &target)
     QString error;
     if (QFile::exists(target) && !QFile::remove(target))
         error = tr("Cannot replace %1.").arg(target);
-    if (error.isEmpty()) {
-        // VACUUM INTO writes a compact, consistent copy (WAL content included) in one statement.
-        const QString name = QStringLiteral("servescope-vacuum-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
-        {
-            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-            db.setDatabaseName(m_path);
-            if (!db.open()) {
-                error = db.lastError().text();
-            } else {
-                QSqlQuery q(db);
-                q.prepare(QStringLiteral("VACUUM INTO ?"));
-                q.addBindValue(target);
-                if (!q.exec())
-                    error = q.lastError().text();
-            }
-            db.close();
-        }
-        QSqlDatabase::removeDatabase(name);
-    }
+    if (error.isEmpty())
+        ProjectStore::copyTo(m_path, target, &error);
     if (error.isEmpty()) {
         m_path = target;
         reopen(&error);

@@ -4,8 +4,10 @@
 #include "rowcodec.h"
 
 #include <QHash>
+#include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QUuid>
 #include <QVariant>
 
 namespace ServeScope {
@@ -278,6 +280,29 @@ std::optional<PromptRow> ProjectStore::prompt(const QByteArray &hash)
         return std::nullopt;
     }
     return PromptRow { hash, q.value(0).toString(), q.value(1).toByteArray() };
+}
+
+bool ProjectStore::copyTo(const QString &source, const QString &target, QString *error)
+{
+    const QString name = QStringLiteral("servescope-copy-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
+    bool ok = false;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(source);
+        if (!db.open()) {
+            *error = db.lastError().text();
+        } else {
+            QSqlQuery q(db);
+            q.prepare(QStringLiteral("VACUUM INTO ?"));
+            q.addBindValue(target);
+            ok = q.exec();
+            if (!ok)
+                *error = q.lastError().text();
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return ok;
 }
 
 } // namespace ServeScope

@@ -41,6 +41,9 @@ public:
     /// file is opened with QSQLITE_OPEN_READONLY. Refuses a missing, foreign (not SQLite or
     /// another application id), corrupt or newer-schema file with a message naming the file.
     static bool verify(const QString &path, Check check, QString *error);
+    /// Writes a compact, consistent copy of the project at `source` (WAL content included) to
+    /// `target` with `VACUUM INTO`; `target` must not exist. Safe while a writer is open.
+    static bool copyTo(const QString &source, const QString &target, QString *error);
 
     /// Verifies the file and keeps a read-only connection for the queries below.
     bool open(const QString &path, Check check = Check::Full, Follow follow = Follow::Live);
