@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "engine/preflight.h"
+#include "diagnosis/preflight.h"
 #include "secrets/secretstore.h"
 
 #include <QString>

@@ -48,8 +48,6 @@ void MainWindow::updateRunnable()
     QString why;
     if (!m_hasProject)
         why = tr("Open or create a project first.");
-    else if (!RunSession::available())
-        why = tr("This build cannot run experiments yet.");
     else if (hasErrors(m_document->problems()))
         why = tr("Fix the problems listed under the fields before running.");
     const bool running = m_run->isRunning();
@@ -138,11 +136,7 @@ void MainWindow::captureFromServer()
         statusBar()->showMessage(tr("The local simulator describes itself in every run's client-host record."), 5000);
         return;
     }
-    KeyReference ref;
-    if (!endpoint.keychainEntry.isEmpty())
-        ref = KeyReference::keychain(endpoint.keychainEntry);
-    else if (!endpoint.apiKeyEnv.isEmpty())
-        ref = KeyReference::environment(endpoint.apiKeyEnv);
+    const KeyReference ref = KeyReference::forEndpoint(endpoint);
     auto run = [this, endpoint](const QByteArray &key) {
         PreflightRequest req;
         req.baseUrl = QUrl(endpoint.baseUrl);

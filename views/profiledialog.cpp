@@ -297,11 +297,7 @@ void ProfileDialog::testConnection()
         runPreflight(p, typed.key, typed.trimmed);
         return;
     }
-    KeyReference ref;
-    if (!p.endpoint.keychainEntry.isEmpty())
-        ref = KeyReference::keychain(p.endpoint.keychainEntry);
-    else if (!p.endpoint.apiKeyEnv.isEmpty())
-        ref = KeyReference::environment(p.endpoint.apiKeyEnv);
+    const KeyReference ref = KeyReference::forEndpoint(p.endpoint);
     if (ref.isNull()) {
         runPreflight(p, {}, false);
         return;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "diagnosis/preflight.h"
 #include "endpointprofiles.h"
-#include "engine/preflight.h"
 
 #include <QDialog>
 #include <QPointer>

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "resultsview.h"
 
-#ifdef SERVESCOPE_HAVE_REPORT
+#include "charts/chartview.h"
 #include "report/chartbuilders.h"
-#include "report/chartview.h"
-#endif
 
 #include <QComboBox>
 #include <QHeaderView>
@@ -36,7 +34,6 @@ ResultsView::ResultsView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_empty);
     layout->addWidget(m_tabs, 1);
-#ifdef SERVESCOPE_HAVE_REPORT
     auto *chartPage = new QWidget;
     auto *chartLayout = new QVBoxLayout(chartPage);
     m_chartKind = new QComboBox;
@@ -55,7 +52,6 @@ ResultsView::ResultsView(QWidget *parent)
     chartLayout->addWidget(m_chartView, 1);
     m_tabs->addTab(chartPage, tr("Charts"));
     connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildChart);
-#endif
     m_tabs->addTab(m_table, tr("Table"));
     m_tabs->hide();
 }
@@ -123,7 +119,6 @@ void ResultsView::rebuildTable()
 
 void ResultsView::rebuildChart()
 {
-#ifdef SERVESCOPE_HAVE_REPORT
     using namespace Report;
     if (!m_chartView)
         return;
@@ -145,7 +140,6 @@ void ResultsView::rebuildChart()
         spec = latencyVsLoad(inputs, m);
     }
     m_chartView->setSpec(spec);
-#endif
 }
 
 } // namespace ServeScope

@@ -25,15 +25,6 @@ RunSession::~RunSession()
     cancel();
 }
 
-bool RunSession::available()
-{
-#ifdef SERVESCOPE_HAVE_RUNCONTROLLER
-    return true;
-#else
-    return false;
-#endif
-}
-
 QString RunSession::simulatorProgram()
 {
     if (const QByteArray env = qgetenv("SERVESCOPE_CLI"); !env.isEmpty())
@@ -64,11 +55,7 @@ void RunSession::start(const Experiment &experiment, const QString &projectPath,
     m_running = true;
     emit started();
     const Endpoint &e = experiment.endpoint;
-    KeyReference ref;
-    if (!e.keychainEntry.isEmpty())
-        ref = KeyReference::keychain(e.keychainEntry);
-    else if (!e.apiKeyEnv.isEmpty())
-        ref = KeyReference::environment(e.apiKeyEnv);
+    const KeyReference ref = KeyReference::forEndpoint(e);
     if (ref.isNull() || e.isLocalSimulator()) {
         launch(experiment, projectPath, timeScale, {});
         return;
@@ -87,7 +74,6 @@ void RunSession::start(const Experiment &experiment, const QString &projectPath,
 void RunSession::launch(
     const Experiment &experiment, const QString &projectPath, double timeScale, const QByteArray &key)
 {
-#ifdef SERVESCOPE_HAVE_RUNCONTROLLER
     RunOptions options;
     options.projectPath = projectPath;
     options.apiKey = key;
@@ -105,21 +91,12 @@ void RunSession::launch(
         emit finished(result);
     });
     controller->start();
-#else
-    Q_UNUSED(experiment)
-    Q_UNUSED(projectPath)
-    Q_UNUSED(timeScale)
-    Q_UNUSED(key)
-    fail(tr("This build cannot run experiments yet (the run engine is not part of it)."));
-#endif
 }
 
 void RunSession::cancel()
 {
-#ifdef SERVESCOPE_HAVE_RUNCONTROLLER
-    if (auto *c = qobject_cast<RunController *>(m_controller))
-        c->cancel();
-#endif
+    if (m_controller)
+        m_controller->cancel();
 }
 
 } // namespace ServeScope

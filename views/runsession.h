@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "engine/runcontroller.h"
 #include "model/experiment.h"
+#include "run/runcontroller.h"
 
 #include <QObject>
 #include <QPointer>
@@ -19,8 +19,6 @@ public:
     explicit RunSession(SecretStore *secrets, QObject *parent = nullptr);
     ~RunSession() override;
 
-    /// Whether this build can run experiments (the run controller is linked in).
-    static bool available();
     bool isRunning() const { return m_running; }
     void start(const Experiment &experiment, const QString &projectPath, double timeScale);
     void cancel();
@@ -39,7 +37,7 @@ private:
     void fail(const QString &message);
 
     SecretStore *m_secrets;
-    QObject *m_controller = nullptr;
+    RunController *m_controller = nullptr;
     bool m_running = false;
 };
 

@@ -2,7 +2,7 @@
 // servescope-cli check: models list and one tiny streamed request, with a diagnosis and a fix.
 #include "command.h"
 
-#include "engine/preflight.h"
+#include "diagnosis/preflight.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>

@@ -2,10 +2,10 @@
 // servescope-cli export: charts (PNG/SVG/PDF), summary CSV and self-contained reports from a project file.
 #include "command.h"
 
+#include "charts/chartexporter.h"
+#include "charts/reportwriter.h"
 #include "io/resultfile.h"
 #include "report/chartbuilders.h"
-#include "report/chartexporter.h"
-#include "report/reportwriter.h"
 #include "report/storeinput.h"
 #include "storage/projectstore.h"
 
@@ -167,7 +167,7 @@ bool writeCsv(const ReportInput &input, const QString &path, QString *error)
 
 ChartSpec chartFor(const ExportRequest &req, const ReportInput &input)
 {
-    const QList<RunSeriesInput> runs = ReportWriter::seriesInputs(input);
+    const QList<RunSeriesInput> runs = reportSeriesInputs(input);
     if (req.kind == QLatin1String("tradeoff"))
         return latencyVsThroughput(runs, req.metricSet ? req.metric : Metric::Tpot);
     if (req.metricSet)

@@ -4,9 +4,9 @@
 #include "progressprinter.h"
 #include "sigintwatcher.h"
 
-#include "engine/runcontroller.h"
 #include "io/experimentfile.h"
 #include "model/validation.h"
+#include "run/runcontroller.h"
 #include "secrets/apikey.h"
 
 #include <QCommandLineParser>
@@ -108,9 +108,8 @@ int runRun(const QStringList &args)
     options.simulatorTimeScale = timeScale;
 
     const Endpoint &ep = read.experiment.endpoint;
-    if (!ep.isLocalSimulator() && (!ep.apiKeyEnv.isEmpty() || !ep.keychainEntry.isEmpty())) {
-        const KeyReference ref = ep.apiKeyEnv.isEmpty() ? KeyReference::keychain(ep.keychainEntry)
-                                                        : KeyReference::environment(ep.apiKeyEnv);
+    const KeyReference ref = KeyReference::forEndpoint(ep);
+    if (!ep.isLocalSimulator() && !ref.isNull()) {
         const SecretResult key = resolveApiKeyBlocking(ref);
         if (!key.ok) {
             err << "servescope-cli run: " << key.message << '\n';

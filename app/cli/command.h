@@ -5,7 +5,7 @@
 
 namespace ServeScope::Cli {
 
-/// Exit codes of the CLI contract (DESIGN.md).
+/// Exit codes of the CLI contract (docs/design.md).
 enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2, ExitInterrupted = 130 };
 
 using CommandFn = int (*)(const QStringList &arguments);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "engine/runcontroller.h"
+#include "run/runcontroller.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -14,16 +14,30 @@ TransportKind resolveTransport(const EndpointConfig &endpoint)
     return plain && !endpoint.http2 && !endpoint.useProxy ? TransportKind::Lean : TransportKind::Pool;
 }
 
+QByteArray bearerAuthorization(const QByteArray &apiKey)
+{
+    return "Bearer " + apiKey;
+}
+
+QList<QPair<QByteArray, QByteArray>> endpointHeaders(const EndpointConfig &endpoint)
+{
+    QList<QPair<QByteArray, QByteArray>> h;
+    if (!endpoint.apiKey.isEmpty())
+        h.append({ QByteArrayLiteral("Authorization"), bearerAuthorization(endpoint.apiKey) });
+    h.append(endpoint.extraHeaders);
+    return h;
+}
+
 int LoadSpec::peakStreams() const
 {
-    if (mode == Mode::Concurrency)
-        return numPrompts > 0 ? std::min(concurrency, numPrompts) : concurrency;
+    if (mode == LoadMode::Concurrency)
+        return load.numPrompts > 0 ? std::min(load.concurrency, load.numPrompts) : load.concurrency;
     // Without a cap, a finite rate keeps about rate x 30 s of requests live; pools grow on demand.
-    int peak = maxConcurrency > 0 ? maxConcurrency
-        : std::isinf(requestRate) ? (numPrompts > 0 ? numPrompts : 1024)
-                                  : std::max(16, int(std::ceil(requestRate * 30)));
-    if (numPrompts > 0)
-        peak = std::min(peak, numPrompts);
+    int peak = load.maxConcurrency > 0 ? load.maxConcurrency
+        : std::isinf(load.requestRate) ? (load.numPrompts > 0 ? load.numPrompts : 1024)
+                                       : std::max(16, int(std::ceil(load.requestRate * 30)));
+    if (load.numPrompts > 0)
+        peak = std::min(peak, load.numPrompts);
     return std::max(1, peak);
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/experiment.h"
+#include "model/records.h"
 
 #include <QByteArray>
 #include <QList>
@@ -12,11 +13,7 @@
 #include <QUrl>
 #include <QVector>
 
-#include <limits>
-
 namespace ServeScope {
-
-// Per-request timeouts: ServeScope::Timeouts of model/experiment.h (load.timeouts).
 
 enum class TransportKind : quint8 {
     Auto, ///< lean HTTP/1.1 for http:// without proxy or HTTP/2, the pool otherwise
@@ -39,24 +36,17 @@ struct EndpointConfig {
 /// The transport Auto resolves to for an endpoint.
 TransportKind resolveTransport(const EndpointConfig &endpoint);
 
-/// One request body ready to send, with what it was generated for.
-struct PreparedRequest {
-    QByteArray body; ///< JSON
-    int targetInputLen = 0;
-    int targetOutputLen = 0;
-    QByteArray promptHash;
-};
+/// The value of the `Authorization` header for an API key: "Bearer <key>".
+QByteArray bearerAuthorization(const QByteArray &apiKey);
+/// What every request to the endpoint carries: Authorization (when there is a key), then the extra headers.
+QList<QPair<QByteArray, QByteArray>> endpointHeaders(const EndpointConfig &endpoint);
 
-/// One load point's arrival process and stop rule (METRICS.md, "Arrival process").
+/// One load point as the engine runs it: the experiment's LoadPoint (concurrency or rate, burstiness,
+/// cap and stop rule; its lengths are the prompts' business) under the load mode, plus what every
+/// record is tagged with. Bounds are the experiment validation's; start() refuses only what it cannot run.
 struct LoadSpec {
-    enum class Mode : quint8 { Concurrency, Rate };
-    Mode mode = Mode::Concurrency;
-    int concurrency = 1; ///< closed loop: number of slots
-    double requestRate = std::numeric_limits<double>::infinity(); ///< open loop, requests/s
-    double burstiness = 1.0; ///< gamma shape; +inf gives constant gaps
-    int maxConcurrency = 0; ///< open loop cap; 0 = none
-    int numPrompts = 0; ///< 0 = no count limit (then maxSeconds must be set)
-    double maxSeconds = 0; ///< 0 = no time limit
+    LoadMode mode = LoadMode::Concurrency;
+    LoadPoint load;
     quint64 seed = 0; ///< arrival gaps
 
     // Copied into every record.

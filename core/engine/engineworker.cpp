@@ -48,9 +48,9 @@ void EngineWorker::begin(
     m_requests = std::move(requests);
     m_nextArrival = m_id;
     const LoadSpec &spec = m_schedule->spec();
-    if (spec.mode == LoadSpec::Mode::Concurrency) {
+    if (spec.mode == LoadMode::Concurrency) {
         const qint64 t0 = m_schedule->clockStartNs();
-        for (int slot = m_id; slot < spec.concurrency; slot += m_workers) {
+        for (int slot = m_id; slot < spec.load.concurrency; slot += m_workers) {
             const auto item = m_schedule->nextForSlot(slot, t0, monotonicNs());
             if (!item)
                 break;
@@ -99,9 +99,9 @@ void EngineWorker::onFreed(int slot, qint64 endNs)
         return;
     const LoadSpec &spec = m_schedule->spec();
     std::optional<PointSchedule::Item> next;
-    if (spec.mode == LoadSpec::Mode::Concurrency)
+    if (spec.mode == LoadMode::Concurrency)
         next = m_schedule->nextForSlot(slot, endNs, monotonicNs());
-    else if (spec.maxConcurrency > 0)
+    else if (spec.load.maxConcurrency > 0)
         next = m_schedule->release(slot, monotonicNs());
     if (next)
         startItem(*next);

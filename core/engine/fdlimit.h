@@ -9,7 +9,7 @@ namespace ServeScope {
 qint64 raiseOpenFileLimit();
 /// The current open-file soft limit.
 qint64 openFileLimit();
-/// Descriptors a run of `streams` concurrent streams needs (DESIGN.md: streams + streams/6 + 64).
+/// Descriptors a run of `streams` concurrent streams needs (docs/engine.md: streams + streams/6 + 64).
 inline qint64 descriptorsNeeded(int streams)
 {
     return qint64(streams) + streams / 6 + 64;

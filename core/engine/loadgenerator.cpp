@@ -77,9 +77,9 @@ bool LoadGenerator::start(
         failToStart(QStringLiteral("a point is already running"));
         return false;
     }
-    if (requests.isEmpty() || (spec.numPrompts <= 0 && spec.maxSeconds <= 0)
-        || (spec.mode == LoadSpec::Mode::Concurrency && spec.concurrency < 1)
-        || (spec.mode == LoadSpec::Mode::Rate && !(spec.requestRate > 0))) {
+    if (requests.isEmpty() || (spec.load.numPrompts <= 0 && spec.load.maxSeconds <= 0)
+        || (spec.mode == LoadMode::Concurrency && spec.load.concurrency < 1)
+        || (spec.mode == LoadMode::Rate && !(spec.load.requestRate > 0))) {
         failToStart(QStringLiteral("invalid point: needs requests, a stop rule and a concurrency or rate"));
         return false;
     }
@@ -144,13 +144,13 @@ void LoadGenerator::beginPoint()
 {
     const qint64 t0 = monotonicNs();
     QVector<qint64> arrivals;
-    if (m_spec.mode == LoadSpec::Mode::Rate)
-        arrivals = arrivalOffsetsNs(
-            m_spec.numPrompts, m_spec.requestRate, m_spec.burstiness, m_spec.seed, m_spec.maxSeconds);
+    if (m_spec.mode == LoadMode::Rate)
+        arrivals = arrivalOffsetsNs(m_spec.load.numPrompts, m_spec.load.requestRate, m_spec.load.burstiness,
+            m_spec.seed, m_spec.load.maxSeconds);
     m_schedule = std::make_shared<PointSchedule>(m_spec, t0, std::move(arrivals));
     m_outcome.clockStartNs = t0;
-    if (m_spec.maxSeconds > 0)
-        m_deadlineTimer.start(int(std::ceil(m_spec.maxSeconds * 1000)));
+    if (m_spec.load.maxSeconds > 0)
+        m_deadlineTimer.start(int(std::ceil(m_spec.load.maxSeconds * 1000)));
     m_progressTimer.start();
     for (const WorkerThread &w : m_workers) {
         EngineWorker *worker = w.worker;

@@ -6,11 +6,11 @@ namespace ServeScope {
 PointSchedule::PointSchedule(const LoadSpec &spec, qint64 clockStartNs, QVector<qint64> arrivals)
     : m_spec(spec)
     , m_t0(clockStartNs)
-    , m_deadlineNs(spec.maxSeconds > 0 ? clockStartNs + qint64(spec.maxSeconds * 1e9) : 0)
+    , m_deadlineNs(spec.load.maxSeconds > 0 ? clockStartNs + qint64(spec.load.maxSeconds * 1e9) : 0)
     , m_arrivals(std::move(arrivals))
 {
-    if (spec.mode == LoadSpec::Mode::Rate && spec.maxConcurrency > 0) {
-        for (int s = spec.maxConcurrency - 1; s >= 0; --s)
+    if (spec.mode == LoadMode::Rate && spec.load.maxConcurrency > 0) {
+        for (int s = spec.load.maxConcurrency - 1; s >= 0; --s)
             m_freeSlots.append(s);
     }
 }
@@ -19,8 +19,8 @@ bool PointSchedule::stoppingLocked(qint64 nowNs) const
 {
     if (m_stopped || (m_deadlineNs && nowNs >= m_deadlineNs))
         return true;
-    if (m_spec.mode == LoadSpec::Mode::Concurrency)
-        return m_spec.numPrompts > 0 && m_nextIndex >= m_spec.numPrompts;
+    if (m_spec.mode == LoadMode::Concurrency)
+        return m_spec.load.numPrompts > 0 && m_nextIndex >= m_spec.load.numPrompts;
     return m_arrived >= m_arrivals.size();
 }
 
@@ -39,7 +39,7 @@ std::optional<PointSchedule::Item> PointSchedule::arrive(int index, qint64 sched
     if (m_stopped || (m_deadlineNs && nowNs >= m_deadlineNs))
         return std::nullopt;
     ++m_arrived;
-    if (m_spec.maxConcurrency <= 0) {
+    if (m_spec.load.maxConcurrency <= 0) {
         ++m_started;
         return Item { index, -1, scheduledNs, nowNs };
     }

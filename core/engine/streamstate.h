@@ -37,7 +37,7 @@ struct StreamState {
 };
 
 /// Builds the complete record after the request ended: flushes the parser, maps status and
-/// transport errors to failure classes (METRICS.md), parses every event's JSON for usage and the
+/// transport errors to failure classes (docs/metrics.md), parses every event's JSON for usage and the
 /// generated text. `secret` is scrubbed from any error text taken from the server.
 void finalizeRecord(StreamState &state, const StreamEnd &end, QByteArrayView secret);
 

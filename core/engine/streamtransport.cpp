@@ -12,10 +12,7 @@ QList<QPair<QByteArray, QByteArray>> requestHeaders(const EndpointConfig &endpoi
     h.append(qMakePair(QByteArray("Accept"), QByteArray("text/event-stream")));
     h.append(qMakePair(QByteArray("Accept-Encoding"), QByteArray("identity")));
     h.append(qMakePair(QByteArray("x-request-id"), QByteArray(requestId)));
-    if (!endpoint.apiKey.isEmpty())
-        h.append(qMakePair(QByteArray("Authorization"), QByteArray("Bearer " + endpoint.apiKey)));
-    for (const auto &extra : endpoint.extraHeaders)
-        h.append(extra);
+    h.append(endpointHeaders(endpoint));
     return h;
 }
 

@@ -96,8 +96,7 @@ void readPoints(TreeReader &r, const JsonNode &root, Experiment &x)
     x.load.mode = finiteRate ? LoadMode::Rate : LoadMode::Concurrency;
     for (LoadPoint &pt : x.load.points) {
         if (finiteRate) {
-            pt.maxConcurrency = pt.concurrency;
-            pt.concurrency = 0;
+            pt.moveConcurrencyToCap();
         } else {
             pt.requestRate = 0;
             pt.burstiness = 1.0;
@@ -269,8 +268,8 @@ QByteArray exportBenchConfig(const Experiment &experiment, int variantIndex, QSt
     for (const LoadPoint &p : pts)
         capped = capped || p.maxConcurrency > 0;
     if (!rate || capped)
-        addPerPoint(root, "max_concurrency", collect(pts, [rate](const LoadPoint &p) {
-            return JsonNode::makeNumber(rate ? p.maxConcurrency : p.concurrency);
+        addPerPoint(root, "max_concurrency", collect(pts, [mode = x.load.mode](const LoadPoint &p) {
+            return JsonNode::makeNumber(p.concurrencyFor(mode));
         }));
     if (rate) {
         addPerPoint(root, "request_rate", collect(pts, [](const LoadPoint &p) { return numberNode(p.requestRate); }));

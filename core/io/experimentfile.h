@@ -12,7 +12,7 @@ namespace ServeScope {
 /// The experiment file layouts ServeScope reads (see docs/experiment-files.md).
 enum class ExperimentFormat : quint8 {
     Auto, ///< detect from the file name and content
-    Json, ///< the native JSON of DESIGN.md
+    Json, ///< the native JSON (docs/experiment-files.md)
     BenchConfig, ///< flat bench_config.json (vllm bench serve flag names)
     TomlLoadMatrix, ///< [client] + [load_matrix.*]
     TomlBench, ///< [bench], [bench.dataset], [bench.load]

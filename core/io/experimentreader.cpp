@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// readExperimentJson(): the native JSON schema of DESIGN.md, strictly (unknown keys are errors).
+// readExperimentJson(): the native JSON schema of docs/experiment-files.md, strictly (unknown keys are errors).
 #include "experimentfile.h"
 #include "importers.h"
 #include "jsontree.h"

@@ -11,7 +11,7 @@
 
 namespace ServeScope {
 
-/// Setup keys of a vLLM result file and what ServeScope adds (METRICS.md, "vLLM result file").
+/// Setup keys of a vLLM result file and what ServeScope adds (docs/metrics.md, "vLLM result file").
 struct ResultFileSetup {
     QString date; ///< vLLM's "%Y%m%d-%H%M%S"
     QString backend = QStringLiteral("openai-chat");

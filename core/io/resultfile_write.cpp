@@ -62,26 +62,6 @@ Row makeRow(const RequestRecord &r, qint64 origin)
     return row;
 }
 
-QString percentileKey(double p)
-{
-    return p == std::floor(p) ? QString::number(qint64(p)) : QString::number(p, 'g', 15);
-}
-
-double percentileOf(const Distribution &d, double p)
-{
-    for (const auto &e : d.extra) {
-        if (e.first == p)
-            return e.second;
-    }
-    const std::pair<double, double> ladder[]
-        = { { 1, d.p1 }, { 10, d.p10 }, { 25, d.p25 }, { 50, d.p50 }, { 75, d.p75 }, { 90, d.p90 }, { 99, d.p99 } };
-    for (const auto &[q, v] : ladder) {
-        if (q == p)
-            return v;
-    }
-    return std::nan("");
-}
-
 void putSetup(Json &j, const ResultFileSetup &s)
 {
     j["date"] = utf8(s.date);
@@ -147,7 +127,7 @@ void putStatistics(Json &j, const PointSummary &s, const QVector<double> &percen
         j["median_" + m + "_ms"] = d->median;
         j["std_" + m + "_ms"] = d->std;
         for (double p : percentiles)
-            j["p" + utf8(percentileKey(p)) + "_" + m + "_ms"] = percentileOf(*d, p);
+            j["p" + utf8(percentileKey(p)) + "_" + m + "_ms"] = d->percentile(p);
     }
 }
 
@@ -162,7 +142,7 @@ QByteArray writeVllmResult(
         return {};
     }
     for (double p : setup.percentiles) {
-        if (std::isnan(percentileOf(summary.ttft, p))) {
+        if (std::isnan(summary.ttft.percentile(p))) {
             if (error)
                 *error = QStringLiteral("percentile %1 was not computed for this summary").arg(p);
             return {};
@@ -187,7 +167,7 @@ QByteArray writeVllmResult(
         j["servescope_mean_" + std::string(name) + "_ms"] = d->mean;
         j["servescope_median_" + std::string(name) + "_ms"] = d->median;
         for (double p : setup.percentiles)
-            j["servescope_p" + utf8(percentileKey(p)) + "_" + name + "_ms"] = percentileOf(*d, p);
+            j["servescope_p" + utf8(percentileKey(p)) + "_" + name + "_ms"] = d->percentile(p);
     }
     for (const auto &[key, value] : setup.extraNumbers) {
         const QString k = key.startsWith(QLatin1String("servescope_")) ? key : QLatin1String("servescope_") + key;

@@ -95,10 +95,8 @@ ExperimentReadResult importLoadMatrixToml(const JsonNode &root, const QString &n
         }
         // In rate mode a point's concurrency is its cap.
         if (x.load.mode == LoadMode::Rate) {
-            for (LoadPoint &pt : x.load.points) {
-                pt.maxConcurrency = pt.concurrency;
-                pt.concurrency = 0;
-            }
+            for (LoadPoint &pt : x.load.points)
+                pt.moveConcurrencyToCap();
         }
     }
     return finish(r, x, ExperimentFormat::TomlLoadMatrix);

@@ -182,26 +182,4 @@ Distribution describeSeconds(std::vector<double> &values, std::span<const double
     return d;
 }
 
-QString percentileKey(double p)
-{
-    if (p == std::floor(p))
-        return QString::number(qint64(p));
-    return QString::number(p, 'g', 15);
-}
-
-double distributionPercentile(const Distribution &d, double p) noexcept
-{
-    for (const auto &e : d.extra) {
-        if (e.first == p)
-            return e.second;
-    }
-    const std::pair<double, double> ladder[]
-        = { { 1, d.p1 }, { 10, d.p10 }, { 25, d.p25 }, { 50, d.p50 }, { 75, d.p75 }, { 90, d.p90 }, { 99, d.p99 } };
-    for (const auto &[q, v] : ladder) {
-        if (q == p)
-            return v;
-    }
-    return std::numeric_limits<double>::quiet_NaN();
-}
-
 } // namespace ServeScope::Stats

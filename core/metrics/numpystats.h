@@ -30,10 +30,4 @@ double medianSorted(std::span<const double> sorted) noexcept;
 /// milliseconds (computed in seconds, multiplied by 1000 as vLLM does). Values are seconds.
 Distribution describeSeconds(std::vector<double> &values, std::span<const double> extraPercentiles);
 
-/// The `_ms` key fragment for a percentile: 99 -> "99", 99.9 -> "99.9".
-QString percentileKey(double p);
-
-/// Value of percentile p in a Distribution (one of the ladder or an extra), or NaN when absent.
-double distributionPercentile(const Distribution &d, double p) noexcept;
-
 } // namespace ServeScope::Stats

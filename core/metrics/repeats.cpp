@@ -1,95 +1,89 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/repeats.h"
 
-#include "metrics/aggregate.h"
 #include "metrics/numpystats.h"
+
+#include <QMap>
 
 #include <algorithm>
 #include <cmath>
-#include <random>
+#include <tuple>
 #include <vector>
 
 namespace ServeScope {
 
 namespace {
 
-// Two-sided standard normal quantile for the usual levels; others by bisection on erfc.
-double zForLevel(double level)
+double median(std::vector<double> v)
 {
-    const double alpha = 1.0 - level;
-    double lo = 0, hi = 10;
-    for (int i = 0; i < 200; ++i) {
-        const double mid = (lo + hi) / 2;
-        (std::erfc(mid / std::sqrt(2.0)) > alpha ? lo : hi) = mid;
-    }
-    return (lo + hi) / 2;
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return Stats::medianSorted(v);
+}
+
+template<typename T, typename Get> double medianOf(const QList<const T *> &items, Get get)
+{
+    std::vector<double> v;
+    v.reserve(std::size_t(items.size()));
+    for (const T *item : items)
+        v.push_back(double(get(*item)));
+    return median(v);
+}
+
+Distribution medianDistribution(const QList<const PointSummary *> &group, Distribution PointSummary::*member)
+{
+    QList<const Distribution *> ds;
+    for (const PointSummary *p : group)
+        ds << &(p->*member);
+    Distribution out = *ds.first();
+    for (double Distribution::*field :
+        { &Distribution::mean, &Distribution::median, &Distribution::std, &Distribution::p1, &Distribution::p10,
+            &Distribution::p25, &Distribution::p50, &Distribution::p75, &Distribution::p90, &Distribution::p99 })
+        out.*field = medianOf(ds, [field](const Distribution &d) { return d.*field; });
+    out.count = int(medianOf(ds, [](const Distribution &d) { return d.count; }));
+    return out;
 }
 
 } // namespace
 
-RepeatStat acrossRepeats(std::span<const double> perRepeat)
+QList<PointSummary> medianAcrossRepeats(const QList<PointSummary> &points)
 {
-    RepeatStat r;
-    r.n = int(perRepeat.size());
-    if (perRepeat.empty())
-        return r;
-    std::vector<double> v(perRepeat.begin(), perRepeat.end());
-    const double m = Stats::mean(v);
-    const double sd = Stats::populationStd(v);
-    std::sort(v.begin(), v.end());
-    r.median = Stats::medianSorted(v);
-    r.min = v.front();
-    r.max = v.back();
-    r.cv = m != 0 ? sd / std::abs(m) : 0.0;
-    return r;
-}
-
-RepeatStat acrossRepeats(std::span<const PointSummary> repeats, QStringView key)
-{
-    std::vector<double> v;
-    v.reserve(repeats.size());
-    for (const auto &s : repeats)
-        v.push_back(summaryValue(s, key));
-    return acrossRepeats(v);
-}
-
-Interval percentileInterval(std::span<const double> sorted, double p, double level)
-{
-    Interval iv;
-    const auto n = double(sorted.size());
-    if (sorted.empty())
-        return iv;
-    const double q = std::clamp(p / 100.0, 0.0, 1.0);
-    const double half = zForLevel(level) * std::sqrt(n * q * (1 - q));
-    // 1-based ranks of the bracketing order statistics.
-    const double lo = std::floor(n * q - half), hi = std::ceil(n * q + half) + 1;
-    iv.valid = lo >= 1 && hi <= n && half > 0;
-    const auto clampRank = [&](double r) { return std::size_t(std::clamp(r, 1.0, n)) - 1; };
-    iv.low = sorted[clampRank(lo)];
-    iv.high = sorted[clampRank(hi)];
-    return iv;
-}
-
-Interval bootstrapMeanInterval(std::span<const double> values, quint64 seed, int resamples, double level)
-{
-    Interval iv;
-    const std::size_t n = values.size();
-    if (n == 0 || resamples < 2)
-        return iv;
-    std::mt19937_64 rng(seed);
-    std::vector<double> means(static_cast<std::size_t>(resamples));
-    for (auto &m : means) {
-        double sum = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            sum += values[std::size_t(rng() % n)];
-        m = sum / double(n);
+    // Keyed by (run, variant, point) in first-seen order.
+    QList<QList<const PointSummary *>> groups;
+    QMap<std::tuple<qint64, QString, int>, qsizetype> index;
+    for (const PointSummary &p : points) {
+        const auto key = std::make_tuple(p.runId, p.variant, p.point);
+        auto it = index.find(key);
+        if (it == index.end()) {
+            it = index.insert(key, groups.size());
+            groups.append(QList<const PointSummary *>());
+        }
+        groups[*it] << &p;
     }
-    std::sort(means.begin(), means.end());
-    const double tail = (1.0 - level) / 2 * 100;
-    iv.low = Stats::percentileSorted(means, tail);
-    iv.high = Stats::percentileSorted(means, 100 - tail);
-    iv.valid = n >= 2;
-    return iv;
+    QList<PointSummary> out;
+    out.reserve(groups.size());
+    for (const auto &g : std::as_const(groups)) {
+        PointSummary m = *g.first();
+        m.repeat = int(g.size()); // number of repeats the median was taken over
+        for (double PointSummary::*f : { &PointSummary::duration, &PointSummary::requestThroughput,
+                 &PointSummary::outputThroughput, &PointSummary::totalTokenThroughput, &PointSummary::requestGoodput,
+                 &PointSummary::averageConcurrency, &PointSummary::maxOutputTokensPerS, &PointSummary::successRate })
+            m.*f = medianOf(g, [f](const PointSummary &p) { return p.*f; });
+        m.maxConcurrentRequests = int(medianOf(g, [](const PointSummary &p) { return p.maxConcurrentRequests; }));
+        // Counts are totals across repeats: one failed request in any repeat makes the point hollow.
+        m.completed = m.failed = m.cancelled = 0;
+        for (const PointSummary *p : g) {
+            m.completed += p->completed;
+            m.failed += p->failed;
+            m.cancelled += p->cancelled;
+        }
+        for (Distribution PointSummary::*d : { &PointSummary::ttft, &PointSummary::ttfc, &PointSummary::tpot,
+                 &PointSummary::itl, &PointSummary::citl, &PointSummary::e2el })
+            m.*d = medianDistribution(g, d);
+        out << m;
+    }
+    return out;
 }
 
 bool percentileUnreliable(qsizetype n, double p) noexcept

@@ -7,7 +7,7 @@
 
 namespace ServeScope {
 
-/// Which tool's definitions a number follows (METRICS.md): `vllm bench serve` or SGLang's `bench_serving`.
+/// Which tool's definitions a number follows (docs/metrics.md): `vllm bench serve` or SGLang's `bench_serving`.
 enum class DefinitionsProfile : quint8 { Vllm = 0, Sglang = 1 };
 
 QString definitionsCode(DefinitionsProfile p);

@@ -13,7 +13,7 @@
 
 namespace ServeScope {
 
-/// Which request fields an endpoint accepts (METRICS.md, "Request payloads").
+/// Which request fields an endpoint accepts (docs/metrics.md, "Request payloads").
 enum class Dialect : quint8 { Vllm, Sglang, OpenAiStrict };
 enum class HttpProtocol : quint8 { Http1, Http2 };
 /// Where an environment-snapshot field came from.
@@ -97,6 +97,15 @@ struct LoadPoint {
     int numPrompts = 0; ///< 0: no count limit (then maxSeconds must be set)
     double maxSeconds = 0.0; ///< 0: no time limit
     bool operator==(const LoadPoint &) const = default;
+
+    /// The concurrency a point is reported with: its slots in closed loop, its cap (0 = none) in open loop.
+    int concurrencyFor(LoadMode mode) const { return mode == LoadMode::Rate ? maxConcurrency : concurrency; }
+    /// A point read with one concurrency figure becomes open loop: that figure is its cap.
+    void moveConcurrencyToCap()
+    {
+        maxConcurrency = concurrency;
+        concurrency = 0;
+    }
 };
 
 /// The `concurrency_gradient` shorthand, kept so a file writes back the way it was read.

@@ -2,6 +2,8 @@
 #include "records.h"
 
 #include <array>
+#include <cmath>
+#include <limits>
 
 namespace ServeScope {
 
@@ -35,6 +37,26 @@ ErrorClass errorClassFromCode(QStringView code)
             return ErrorClass(i);
     }
     return ErrorClass::None;
+}
+
+double Distribution::percentile(double p) const noexcept
+{
+    for (const auto &e : extra) {
+        if (e.first == p)
+            return e.second;
+    }
+    const std::pair<double, double> ladder[]
+        = { { 1, p1 }, { 10, p10 }, { 25, p25 }, { 50, p50 }, { 75, p75 }, { 90, p90 }, { 99, p99 } };
+    for (const auto &[q, v] : ladder) {
+        if (q == p)
+            return v;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+QString percentileKey(double p)
+{
+    return p == std::floor(p) ? QString::number(qint64(p)) : QString::number(p, 'g', 15);
 }
 
 } // namespace ServeScope

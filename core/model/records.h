@@ -8,7 +8,7 @@
 
 namespace ServeScope {
 
-/// What one SSE event carried, found by a byte scan on the hot path (METRICS.md, "Events").
+/// What one SSE event carried, found by a byte scan on the hot path (docs/metrics.md, "Events").
 enum class EventKind : quint8 {
     RoleOnly = 0, ///< non-empty choices, delta with a role and no text
     Content = 1, ///< non-empty choices with content text
@@ -35,7 +35,7 @@ inline bool isContentEvent(EventKind k) noexcept
 
 enum class RequestStatus : quint8 { Ok = 0, Failed = 1, Cancelled = 2 };
 
-/// Failure classes of METRICS.md; stored as their code string.
+/// Failure classes (docs/metrics.md); stored as their code string.
 enum class ErrorClass : quint8 {
     None = 0,
     Auth,
@@ -98,7 +98,13 @@ struct Distribution {
     double mean = 0, median = 0, std = 0;
     double p1 = 0, p10 = 0, p25 = 0, p50 = 0, p75 = 0, p90 = 0, p99 = 0;
     QVector<QPair<double, double>> extra; ///< experiment-requested percentiles (p, value)
+
+    /// Percentile p (one of the ladder or an extra), or NaN when the distribution does not hold it.
+    double percentile(double p) const noexcept;
 };
+
+/// The key fragment of a percentile in result-file keys: 99 -> "99", 99.9 -> "99.9".
+QString percentileKey(double p);
 
 /// Aggregates of one (variant, point, repeat): what listings and charts read, never raw requests.
 struct PointSummary {
@@ -125,6 +131,15 @@ struct PointSummary {
     Distribution ttft, ttfc, tpot, itl, citl, e2el;
     int derivationVersion = 1;
     QString definitions = QStringLiteral("vllm");
+};
+
+/// One request body ready to send, with what it was generated for (prompts are built by the
+/// workload, sent by the engine).
+struct PreparedRequest {
+    QByteArray body; ///< JSON
+    int targetInputLen = 0;
+    int targetOutputLen = 0;
+    QByteArray promptHash;
 };
 
 } // namespace ServeScope

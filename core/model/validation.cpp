@@ -49,12 +49,6 @@ public:
     }
 };
 
-bool isEnvName(const QString &s)
-{
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
-    return re.match(s).hasMatch();
-}
-
 bool isToken(const QString &s)
 {
     static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"));
@@ -92,7 +86,7 @@ void checkEndpoint(Checker &c, const Endpoint &e)
     if (!e.proxy.isEmpty())
         checkUrl(c, QStringLiteral("endpoint.proxy"), e.proxy,
             { QStringLiteral("http"), QStringLiteral("https"), QStringLiteral("socks5") });
-    if (!e.apiKeyEnv.isEmpty() && !isEnvName(e.apiKeyEnv))
+    if (!e.apiKeyEnv.isEmpty() && !isValidEnvironmentName(e.apiKeyEnv))
         c.error(QStringLiteral("endpoint.api_key_env"), QStringLiteral("must be an environment variable name"));
     if (!e.apiKeyEnv.isEmpty() && !e.keychainEntry.isEmpty())
         c.error(QStringLiteral("endpoint.keychain_entry"), QStringLiteral("cannot be combined with api_key_env"));
@@ -328,6 +322,12 @@ QList<Problem> validate(const Experiment &x)
     checkMetrics(c, x.metrics);
     checkVariants(c, x);
     return c.problems;
+}
+
+bool isValidEnvironmentName(const QString &name)
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    return name.size() <= 255 && re.match(name).hasMatch();
 }
 
 } // namespace ServeScope

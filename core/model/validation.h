@@ -10,4 +10,7 @@ namespace ServeScope {
 /// variants' registry checks and variantWarnings(). Empty or warnings-only means runnable.
 QList<Problem> validate(const Experiment &experiment);
 
+/// True for a POSIX-style environment variable name ([A-Za-z_][A-Za-z0-9_]*, at most 255 characters).
+bool isValidEnvironmentName(const QString &name);
+
 } // namespace ServeScope

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "secrets/apikey.h"
 
+#include "model/validation.h"
 #include "secrets/keychainsecretstore.h"
 
 #include <QPointer>
@@ -92,6 +93,15 @@ std::optional<KeyReference> KeyReference::parse(const QString &text)
     return std::nullopt;
 }
 
+KeyReference KeyReference::forEndpoint(const Endpoint &endpoint)
+{
+    if (!endpoint.keychainEntry.isEmpty())
+        return keychain(endpoint.keychainEntry);
+    if (!endpoint.apiKeyEnv.isEmpty())
+        return environment(endpoint.apiKeyEnv);
+    return {};
+}
+
 QString KeyReference::toString() const
 {
     switch (kind) {
@@ -103,12 +113,6 @@ QString KeyReference::toString() const
         break;
     }
     return {};
-}
-
-bool isValidEnvironmentName(const QString &name)
-{
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
-    return name.size() <= 255 && re.match(name).hasMatch();
 }
 
 SecretResult readApiKeyFromEnvironment(const QString &variable)

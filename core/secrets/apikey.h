@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/experiment.h"
 #include "secrets/secretstore.h"
 
 #include <optional>
 
 namespace ServeScope {
 
-/// A pasted key after trimming (DESIGN.md: "whitespace around a pasted key is trimmed and reported").
+/// A pasted key after trimming: whitespace around a pasted key is trimmed and reported, never kept.
 struct TrimmedKey {
     QByteArray key; ///< UTF-8
     bool trimmed = false; ///< something was removed around the key
@@ -30,15 +31,15 @@ struct KeyReference {
 
     static KeyReference environment(const QString &variable) { return { Kind::Environment, variable }; }
     static KeyReference keychain(const QString &entryId) { return { Kind::Keychain, entryId }; }
+    /// Where an endpoint's key lives: its keychain entry, else its variable, else none. The CLI and the
+    /// GUI both resolve through this, so they agree on the precedence.
+    static KeyReference forEndpoint(const Endpoint &endpoint);
     /// "env:VAR" or "keychain:ID"; nullopt for anything else.
     static std::optional<KeyReference> parse(const QString &text);
     QString toString() const;
     bool isNull() const { return kind == Kind::None || name.isEmpty(); }
     friend bool operator==(const KeyReference &, const KeyReference &) = default;
 };
-
-/// True for a POSIX-style variable name ([A-Za-z_][A-Za-z0-9_]*).
-bool isValidEnvironmentName(const QString &name);
 
 /// Reads and trims a key from an environment variable. The message names the variable only when it looks like
 /// a conventional variable name, so a key pasted into `api_key_env` by mistake is never echoed.

@@ -70,7 +70,7 @@ protected:
 };
 
 /// Blocking helpers for the CLI only: they spin a local QEventLoop until the store answers. Never use them on
-/// the GUI thread (DESIGN.md: no nested event loops there).
+/// the GUI thread (docs/design.md: no nested event loops there).
 SecretResult readSecretBlocking(SecretStore &store, const QString &keyId);
 SecretResult writeSecretBlocking(SecretStore &store, const QString &keyId, const QByteArray &secret);
 SecretResult removeSecretBlocking(SecretStore &store, const QString &keyId);

@@ -172,8 +172,8 @@ int main(int argc, char **argv)
             ep.url = sim.url(QStringLiteral("/v1/completions"));
             ep.transport = t == QLatin1String("pool") ? TransportKind::Pool : TransportKind::Lean;
             LoadSpec spec;
-            spec.concurrency = streams;
-            spec.numPrompts = streams;
+            spec.load.concurrency = streams;
+            spec.load.numPrompts = streams;
             auto stamps = std::make_shared<StampCollector>();
             LoadGenerator gen;
             gen.setEventTap([stamps](qint64 arrival, EventKind kind, QByteArrayView payload) {

@@ -75,12 +75,12 @@ private Q_SLOTS:
         QFETCH(int, transport);
         QFETCH(int, concurrency);
         LoadSpec spec;
-        spec.concurrency = concurrency;
-        spec.numPrompts = std::max(8, 2 * concurrency);
+        spec.load.concurrency = concurrency;
+        spec.load.numPrompts = std::max(8, 2 * concurrency);
         LoadGenerator gen;
         const PointResult res
             = runPoint(gen, endpoint(TransportKind(transport)), completionBodies(64, 8, 24), spec, -1, 240000);
-        checkAccounting(res, spec.numPrompts);
+        checkAccounting(res, spec.load.numPrompts);
         QCOMPARE(res.outcome.failed, 0);
         QCOMPARE(maxInFlight(res.records), concurrency);
         QVERIFY(res.outcome.connectionsOpened >= (transport == int(TransportKind::Lean) ? concurrency : 1));
@@ -106,10 +106,10 @@ private Q_SLOTS:
     void openLoopFollowsTheSchedule()
     {
         LoadSpec spec;
-        spec.mode = LoadSpec::Mode::Rate;
-        spec.requestRate = 100;
-        spec.burstiness = 1;
-        spec.numPrompts = 100;
+        spec.mode = LoadMode::Rate;
+        spec.load.requestRate = 100;
+        spec.load.burstiness = 1;
+        spec.load.numPrompts = 100;
         spec.seed = 5;
         LoadGenerator gen;
         const PointResult res = runPoint(gen, endpoint(TransportKind::Auto), completionBodies(10, 4, 8), spec);
@@ -126,10 +126,10 @@ private Q_SLOTS:
     void openLoopWithCap()
     {
         LoadSpec spec;
-        spec.mode = LoadSpec::Mode::Rate;
-        spec.requestRate = std::numeric_limits<double>::infinity();
-        spec.numPrompts = 60;
-        spec.maxConcurrency = 6;
+        spec.mode = LoadMode::Rate;
+        spec.load.requestRate = std::numeric_limits<double>::infinity();
+        spec.load.numPrompts = 60;
+        spec.load.maxConcurrency = 6;
         LoadGenerator gen;
         const PointResult res = runPoint(gen, endpoint(TransportKind::Lean), completionBodies(10, 4, 16), spec);
         checkAccounting(res, 60);
@@ -146,9 +146,9 @@ private Q_SLOTS:
     void maxSecondsStopsStarting()
     {
         LoadSpec spec;
-        spec.concurrency = 4;
-        spec.numPrompts = 0;
-        spec.maxSeconds = 1.0;
+        spec.load.concurrency = 4;
+        spec.load.numPrompts = 0;
+        spec.load.maxSeconds = 1.0;
         LoadGenerator gen;
         const PointResult res = runPoint(gen, endpoint(TransportKind::Lean), completionBodies(10, 4, 8), spec);
         QVERIFY(!res.timedOut);
@@ -169,8 +169,8 @@ private Q_SLOTS:
     {
         QFETCH(int, transport);
         LoadSpec spec;
-        spec.concurrency = 16;
-        spec.numPrompts = 2000;
+        spec.load.concurrency = 16;
+        spec.load.numPrompts = 2000;
         LoadGenerator gen;
         const PointResult res
             = runPoint(gen, endpoint(TransportKind(transport)), completionBodies(10, 4, 48), spec, 1500);
@@ -188,7 +188,7 @@ private Q_SLOTS:
             QVERIFY(r.startNs > 0 && r.endNs >= r.startNs);
         }
         // The generator is reusable after a cancel.
-        spec.numPrompts = 8;
+        spec.load.numPrompts = 8;
         const PointResult again = runPoint(gen, endpoint(TransportKind(transport)), completionBodies(8, 4, 8), spec);
         checkAccounting(again, 8);
         QCOMPARE(again.outcome.completed, 8);
@@ -203,8 +203,8 @@ private Q_SLOTS:
         EndpointConfig ep;
         ep.url = sim.url(QStringLiteral("/v1/completions"));
         LoadSpec spec;
-        spec.concurrency = 8;
-        spec.numPrompts = 16;
+        spec.load.concurrency = 8;
+        spec.load.numPrompts = 16;
         LoadGenerator gen;
         checkAccounting(runPoint(gen, ep, completionBodies(8, 4, 8), spec), 16);
         QThread::msleep(600); // longer than the server's keep-alive timeout

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Failure classes of METRICS.md, produced by a real `servescope-cli sim` with seeded faults.
+// Failure classes (docs/metrics.md), produced by a real `servescope-cli sim` with seeded faults.
 #include "pointrunner.h"
 #include "simprocess.h"
 
@@ -101,8 +101,8 @@ private Q_SLOTS:
         ep.transport = transport == QLatin1String("lean") ? TransportKind::Lean : TransportKind::Pool;
         ep.timeouts = Timeouts { 5, firstTokenS, idleS, totalS };
         LoadSpec spec;
-        spec.concurrency = 4;
-        spec.numPrompts = 8;
+        spec.load.concurrency = 4;
+        spec.load.numPrompts = 8;
         LoadGenerator gen(2);
         const PointResult res = runPoint(gen, ep, completionBodies(8, 6, outputLen, model), spec, -1, 60000);
         QVERIFY(!res.timedOut);
@@ -146,8 +146,8 @@ private Q_SLOTS:
         ep.url = QUrl(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(port));
         ep.transport = TransportKind(transport);
         LoadSpec spec;
-        spec.concurrency = 2;
-        spec.numPrompts = 4;
+        spec.load.concurrency = 2;
+        spec.load.numPrompts = 4;
         LoadGenerator gen(1);
         const PointResult res = runPoint(gen, ep, completionBodies(4, 4, 4), spec, -1, 30000);
         QVERIFY(!res.timedOut);
@@ -164,8 +164,8 @@ private Q_SLOTS:
         EndpointConfig ep;
         ep.url = QUrl(QStringLiteral("http://127.0.0.1:9/v1/completions"));
         LoadSpec spec;
-        spec.concurrency = 10'000'000;
-        spec.numPrompts = 10'000'000;
+        spec.load.concurrency = 10'000'000;
+        spec.load.numPrompts = 10'000'000;
         LoadGenerator gen(1);
         const PointResult res = runPoint(gen, ep, completionBodies(1, 1, 1), spec, -1, 10000);
         QVERIFY(!res.outcome.ok);

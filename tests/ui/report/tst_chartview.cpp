@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "../../unit/report/testpoints.h"
+#include "charts/chartrenderer.h"
+#include "charts/chartview.h"
 #include "report/chartbuilders.h"
-#include "report/chartrenderer.h"
-#include "report/chartview.h"
 
 #include <QAreaSeries>
 #include <QLegendMarker>

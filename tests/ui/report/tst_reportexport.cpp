@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "../../unit/report/testpoints.h"
-#include "report/reportwriter.h"
+#include "charts/reportwriter.h"
 
 #include <QDir>
 #include <QFile>
@@ -105,7 +105,7 @@ private slots:
 
     void perPointTableUsesRepeatMedians()
     {
-        const QString body = ReportWriter::bodyHtml(makeInput());
+        const QString body = reportBodyHtml(makeInput());
         // c=16, repeats 1..3: 100*16*1.01, 1.02, 1.03 -> median 1632.0
         QVERIFY(body.contains(QStringLiteral("<td>1632.0</td>")));
         QVERIFY(body.contains(QStringLiteral("<td>3</td><td>300</td><td>0</td>"))); // repeats, total completed, failed

@@ -79,12 +79,12 @@ private Q_SLOTS:
     void peakStreams()
     {
         LoadSpec s;
-        s.concurrency = 64;
-        s.numPrompts = 10;
+        s.load.concurrency = 64;
+        s.load.numPrompts = 10;
         QCOMPARE(s.peakStreams(), 10);
-        s.mode = LoadSpec::Mode::Rate;
-        s.numPrompts = 500;
-        s.maxConcurrency = 32;
+        s.mode = LoadMode::Rate;
+        s.load.numPrompts = 500;
+        s.load.maxConcurrency = 32;
         QCOMPARE(s.peakStreams(), 32);
     }
 };

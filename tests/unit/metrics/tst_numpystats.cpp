@@ -77,7 +77,7 @@ private Q_SLOTS:
         QCOMPARE(pct.size(), ps.size());
         for (const auto &pv : ps) {
             const double p = pv.toDouble();
-            const QString key = Stats::percentileKey(p);
+            const QString key = percentileKey(p);
             QVERIFY2(pct.contains(key), qPrintable(key));
             const double got = Stats::percentileSorted(values, p), want = pct.value(key).toDouble();
             QVERIFY2(close(got, want),
@@ -97,9 +97,9 @@ private Q_SLOTS:
         QCOMPARE(d.p1, 252.5);
         QCOMPARE(d.extra.size(), 1);
         QCOMPARE(d.extra.at(0).second, 0.49975 * 1000);
-        QCOMPARE(Stats::distributionPercentile(d, 99.9), 0.49975 * 1000);
-        QCOMPARE(Stats::distributionPercentile(d, 10), d.p10);
-        QVERIFY(std::isnan(Stats::distributionPercentile(d, 42)));
+        QCOMPARE(d.percentile(99.9), 0.49975 * 1000);
+        QCOMPARE(d.percentile(10), d.p10);
+        QVERIFY(std::isnan(d.percentile(42)));
     }
 
     void selectionMatchesSort()
@@ -143,7 +143,7 @@ private Q_SLOTS:
     {
         QFETCH(double, p);
         QFETCH(QString, key);
-        QCOMPARE(Stats::percentileKey(p), key);
+        QCOMPARE(percentileKey(p), key);
     }
 
     void pairwiseDiffersFromNaiveSum()

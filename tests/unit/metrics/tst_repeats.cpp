@@ -1,16 +1,29 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/aggregate.h"
-#include "metrics/intervals.h"
 #include "metrics/repeats.h"
-#include "recordbuilder.h"
 
 #include <QRegularExpression>
 #include <QTest>
 
-#include <cmath>
-#include <vector>
-
 using namespace ServeScope;
+
+namespace {
+
+PointSummary repeatOf(const QString &variant, int point, int repeat, double outTps, double ttftP99)
+{
+    PointSummary p;
+    p.runId = 7;
+    p.variant = variant;
+    p.point = point;
+    p.repeat = repeat;
+    p.completed = 100;
+    p.failed = repeat == 2 ? 1 : 0;
+    p.outputThroughput = outTps;
+    p.ttft.p99 = ttftP99;
+    p.ttft.count = 100 + repeat;
+    return p;
+}
+
+} // namespace
 
 class TestRepeats final : public QObject {
     Q_OBJECT
@@ -18,130 +31,35 @@ class TestRepeats final : public QObject {
 private Q_SLOTS:
     void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
 
-    void acrossRepeats_data()
+    void medianPerPointInFirstSeenOrder()
     {
-        QTest::addColumn<QVector<double>>("values");
-        QTest::addColumn<double>("median");
-        QTest::addColumn<double>("min");
-        QTest::addColumn<double>("max");
-        QTest::addColumn<double>("cv");
-        QTest::newRow("three") << QVector<double> { 3, 1, 2 } << 2.0 << 1.0 << 3.0 << std::sqrt(2.0 / 3.0) / 2.0;
-        QTest::newRow("even") << QVector<double> { 4, 1, 2, 3 } << 2.5 << 1.0 << 4.0 << std::sqrt(1.25) / 2.5;
-        QTest::newRow("one") << QVector<double> { 7 } << 7.0 << 7.0 << 7.0 << 0.0;
-        QTest::newRow("zero-mean") << QVector<double> { 0, 0 } << 0.0 << 0.0 << 0.0 << 0.0;
+        // Two points of one variant and one of another, repeats interleaved as a run stores them.
+        const QList<PointSummary> points { repeatOf(QStringLiteral("b"), 1, 1, 10, 5),
+            repeatOf(QStringLiteral("a"), 0, 1, 300, 40), repeatOf(QStringLiteral("b"), 1, 2, 30, 9),
+            repeatOf(QStringLiteral("a"), 0, 2, 100, 20), repeatOf(QStringLiteral("a"), 0, 3, 200, 90),
+            repeatOf(QStringLiteral("b"), 1, 3, 20, 7) };
+        const QList<PointSummary> m = medianAcrossRepeats(points);
+        QCOMPARE(m.size(), 2);
+        QCOMPARE(m[0].variant, QStringLiteral("b"));
+        QCOMPARE(m[0].outputThroughput, 20.0);
+        QCOMPARE(m[0].ttft.p99, 7.0);
+        QCOMPARE(m[1].variant, QStringLiteral("a"));
+        QCOMPARE(m[1].outputThroughput, 200.0);
+        QCOMPARE(m[1].ttft.p99, 40.0);
+        QCOMPARE(m[1].ttft.count, 102);
+        // Counts are totals, and `repeat` says how many repeats the median was taken over.
+        QCOMPARE(m[1].completed, 300);
+        QCOMPARE(m[1].failed, 1);
+        QCOMPARE(m[1].repeat, 3);
     }
 
-    void acrossRepeats()
+    void evenNumberOfRepeatsAveragesTheMiddle()
     {
-        QFETCH(QVector<double>, values);
-        QFETCH(double, median);
-        QFETCH(double, min);
-        QFETCH(double, max);
-        QFETCH(double, cv);
-        const RepeatStat r = ServeScope::acrossRepeats(std::span<const double>(values.constData(), values.size()));
-        QCOMPARE(r.n, int(values.size()));
-        QCOMPARE(r.median, median);
-        QCOMPARE(r.min, min);
-        QCOMPARE(r.max, max);
-        QCOMPARE(r.cv, cv);
-    }
-
-    void acrossRepeatsByKey()
-    {
-        std::vector<PointSummary> reps(3);
-        reps[0].ttft.p99 = 120;
-        reps[1].ttft.p99 = 100;
-        reps[2].ttft.p99 = 110;
-        reps[1].outputThroughput = 5;
-        QCOMPARE(ServeScope::acrossRepeats(reps, u"p99_ttft_ms").median, 110.0);
-        QCOMPARE(ServeScope::acrossRepeats(reps, u"output_throughput").max, 5.0);
-        QVERIFY(std::isnan(summaryValue(reps[0], u"p42_ttft_ms")));
-        QVERIFY(std::isnan(summaryValue(reps[0], u"nonsense")));
-        QCOMPARE(summaryValue(reps[0], u"p99_ttft_ms"), 120.0);
-    }
-
-    void percentileInterval_data()
-    {
-        QTest::addColumn<int>("n");
-        QTest::addColumn<double>("p");
-        QTest::addColumn<double>("low");
-        QTest::addColumn<double>("high");
-        QTest::addColumn<bool>("valid");
-        // Values 1..n: the interval bounds are the ranks. n*q -/+ 1.96*sqrt(n*q*(1-q)), upper rank + 1.
-        QTest::newRow("median-of-1000") << 1000 << 50.0 << 469.0 << 532.0 << true;
-        QTest::newRow("p99-of-1000") << 1000 << 99.0 << 983.0 << 998.0 << true;
-        QTest::newRow("p99-of-100") << 100 << 99.0 << 97.0 << 100.0 << false;
-        QTest::newRow("p90-of-100") << 100 << 90.0 << 84.0 << 97.0 << true;
-    }
-
-    void percentileInterval()
-    {
-        QFETCH(int, n);
-        QFETCH(double, p);
-        QFETCH(double, low);
-        QFETCH(double, high);
-        QFETCH(bool, valid);
-        std::vector<double> v(static_cast<std::size_t>(n));
-        for (int i = 0; i < n; ++i)
-            v[std::size_t(i)] = i + 1;
-        const Interval iv = ServeScope::percentileInterval(v, p);
-        QCOMPARE(iv.low, low);
-        QCOMPARE(iv.high, high);
-        QCOMPARE(iv.valid, valid);
-    }
-
-    void bootstrapIsSeeded()
-    {
-        std::vector<double> v;
-        for (int i = 0; i < 500; ++i)
-            v.push_back(std::fmod(i * 0.618033988749895, 1.0));
-        const Interval a = bootstrapMeanInterval(v, 42);
-        const Interval b = bootstrapMeanInterval(v, 42);
-        const Interval c = bootstrapMeanInterval(v, 43);
-        QVERIFY(a.valid);
-        QCOMPARE(a.low, b.low);
-        QCOMPARE(a.high, b.high);
-        QVERIFY(a.low != c.low || a.high != c.high);
-        double mean = 0;
-        for (double x : v)
-            mean += x;
-        mean /= double(v.size());
-        QVERIFY(a.low < mean && mean < a.high);
-        // Uniform(0,1): standard error 0.289/sqrt(500) = 0.0129, so the 95% width is about 0.05.
-        QVERIFY2(a.high - a.low > 0.035 && a.high - a.low < 0.065, qPrintable(QString::number(a.high - a.low)));
-    }
-
-    void clusterBootstrapWithUnitCountsIsPlainBootstrap()
-    {
-        std::vector<double> v { 1, 2, 3, 4, 10, 0.5, 7 };
-        const std::vector<double> ones(v.size(), 1.0);
-        const Interval a = bootstrapMeanInterval(v, 9, 500);
-        const Interval b = bootstrapClusterMeanInterval(v, ones, 9, 500);
-        QCOMPARE(a.low, b.low);
-        QCOMPARE(a.high, b.high);
-    }
-
-    void pointIntervalsCoverTheEstimates()
-    {
-        std::vector<RequestRecord> recs;
-        for (int i = 0; i < 300; ++i)
-            recs.push_back(Test::makeStream(i, i * 7.0, 40 + (i * 37) % 60, 8 + (i * 13) % 9, 5 + i % 7));
-        AggregateOptions o;
-        o.percentiles = { 50, 90, 99 };
-        const PointSummary s = aggregatePoint(recs, o).summary;
-        const auto ivs = pointIntervals(recs, o, 2024);
-        QCOMPARE(ivs.size(), 4 * 5); // mean, median, p50, p90, p99 for four metrics
-        const auto again = pointIntervals(recs, o, 2024);
-        int checked = 0;
-        for (int i = 0; i < ivs.size(); ++i) {
-            const auto &[key, iv] = ivs.at(i);
-            QCOMPARE(again.at(i).second.low, iv.low); // seeded
-            const double estimate = summaryValue(s, key);
-            QVERIFY2(iv.low <= estimate && estimate <= iv.high,
-                qPrintable(QStringLiteral("%1: %2 not in [%3, %4]").arg(key).arg(estimate).arg(iv.low).arg(iv.high)));
-            ++checked;
-        }
-        QCOMPARE(checked, 20);
+        const QList<PointSummary> m = medianAcrossRepeats(
+            { repeatOf(QStringLiteral("a"), 0, 1, 100, 1), repeatOf(QStringLiteral("a"), 0, 2, 400, 1),
+                repeatOf(QStringLiteral("a"), 0, 3, 200, 1), repeatOf(QStringLiteral("a"), 0, 4, 300, 1) });
+        QCOMPARE(m.size(), 1);
+        QCOMPARE(m[0].outputThroughput, 250.0);
     }
 
     void unreliable_data()

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "metrics/repeats.h"
 #include "report/chartbuilders.h"
 #include "testpoints.h"
 
@@ -216,7 +217,7 @@ private slots:
         QList<PointSummary> pts;
         for (int r = 0; r < values.size(); ++r)
             pts << concurrencyPoint(QStringLiteral("a"), 0, 8, values[r], r + 1);
-        const QList<PointSummary> m = Report::medianAcrossRepeats(pts);
+        const QList<PointSummary> m = ServeScope::medianAcrossRepeats(pts);
         QCOMPARE(m.size(), 1);
         QCOMPARE(m[0].outputThroughput, expected);
         QCOMPARE(m[0].repeat, int(values.size()));

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: MIT
+#include "preflight.h"
+
+#include "engine/sseparser.h"
+
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QRegularExpression>
+#include <QTimer>
+
+namespace ServeScope {
+
+namespace {
+
+struct DiagnosisText {
+    Diagnosis d;
+    const char *code;
+    const char *fix;
+};
+
+constexpr DiagnosisText kTexts[] = {
+    { Diagnosis::Ok, "ok", "" },
+    { Diagnosis::BadUrl, "bad_url", "Use a base URL such as http://host:8000 (scheme, host and port)." },
+    { Diagnosis::DoubledV1, "doubled_v1",
+        "Remove the trailing /v1 from the base URL; the path already starts with /v1." },
+    { Diagnosis::ConnectionRefused, "connection_refused",
+        "Nothing listens there: start the server or correct the host and port." },
+    { Diagnosis::HostNotFound, "host_not_found",
+        "The host name does not resolve: check the spelling or use an IP address." },
+    { Diagnosis::Tls, "tls", "TLS failed: check https vs http and the server's certificate." },
+    { Diagnosis::Timeout, "timeout",
+        "The server did not answer in time: check it is up, not overloaded, and reachable through any proxy." },
+    { Diagnosis::Auth, "auth", "The server rejected the API key: check the key and that it belongs to this endpoint." },
+    { Diagnosis::AuthKeyWhitespace, "auth_key_whitespace",
+        "The key had whitespace around it (trimmed); re-copy the key without spaces or line breaks." },
+    { Diagnosis::RouteNotFound, "route_not_found",
+        "The path does not exist on this server: use /v1/chat/completions or /v1/completions." },
+    { Diagnosis::ModelNotFound, "model_not_found",
+        "The server does not serve this model: use one of the model ids it lists." },
+    { Diagnosis::Redirect, "redirect",
+        "The server redirects: use the final URL (often https, or without a trailing slash)." },
+    { Diagnosis::RateLimited, "rate_limited",
+        "The server is rate limiting (HTTP 429): lower the load or raise the limit." },
+    { Diagnosis::ServerError, "server_error", "The server failed (HTTP 5xx): check its logs." },
+    { Diagnosis::ErrorBody, "error_body",
+        "The server answered 200 with an error body: read the message; often a gateway rejecting the request." },
+    { Diagnosis::NoChoices, "no_choices",
+        "The stream has no choices: the path is probably not an OpenAI completions endpoint." },
+    { Diagnosis::NoTokens, "no_tokens", "The stream ended without any token: check max_tokens and the model." },
+    { Diagnosis::Other, "other", "Unexpected answer: see the detail." },
+};
+
+const DiagnosisText &textOf(Diagnosis d)
+{
+    for (const auto &t : kTexts) {
+        if (t.d == d)
+            return t;
+    }
+    return kTexts[std::size(kTexts) - 1];
+}
+
+/// The server's own message from a vLLM ({"message"}), OpenAI ({"error":{"message"}}) or plain body.
+QString serverMessage(const QByteArray &body)
+{
+    const QJsonObject o = QJsonDocument::fromJson(body).object();
+    if (o.value(QLatin1String("error")).isObject())
+        return o.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
+    if (o.value(QLatin1String("error")).isString())
+        return o.value(QLatin1String("error")).toString();
+    if (o.contains(QLatin1String("message")))
+        return o.value(QLatin1String("message")).toString();
+    if (o.contains(QLatin1String("detail")))
+        return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+    return QString::fromUtf8(body.left(300)).simplified();
+}
+
+bool mentionsModel(const QString &message)
+{
+    static const QRegularExpression re(
+        QStringLiteral("model.*(does not exist|not found|unknown)"), QRegularExpression::CaseInsensitiveOption);
+    return re.match(message).hasMatch();
+}
+
+} // namespace
+
+QString diagnosisCode(Diagnosis d)
+{
+    return QString::fromLatin1(textOf(d).code);
+}
+
+QString diagnosisFix(Diagnosis d)
+{
+    return QString::fromLatin1(textOf(d).fix);
+}
+
+Preflight::Preflight(PreflightRequest request, QObject *parent)
+    : QObject(parent)
+    , m_request(std::move(request))
+    , m_nam(new QNetworkAccessManager(this))
+{
+    m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    if (!m_request.proxy.isEmpty()) {
+        const QUrl p = QUrl::fromUserInput(m_request.proxy);
+        m_nam->setProxy(QNetworkProxy(QNetworkProxy::HttpProxy, p.host(), quint16(p.port(8080))));
+    } else {
+        m_nam->setProxy(QNetworkProxy::NoProxy);
+    }
+}
+
+Preflight::~Preflight()
+{
+    if (m_reply)
+        m_reply->abort();
+}
+
+QUrl Preflight::join(const QUrl &base, const QString &suffix)
+{
+    QUrl url = base;
+    QString path = base.path();
+    while (path.endsWith(QLatin1Char('/')))
+        path.chop(1);
+    url.setPath(path + (suffix.startsWith(QLatin1Char('/')) ? suffix : QLatin1Char('/') + suffix));
+    return url;
+}
+
+void Preflight::start()
+{
+    const QUrl &base = m_request.baseUrl;
+    if (!base.isValid() || base.host().isEmpty()
+        || (base.scheme() != QLatin1String("http") && base.scheme() != QLatin1String("https"))) {
+        finish(Diagnosis::BadUrl,
+            QStringLiteral("base URL '%1' is not an http(s) URL with a host").arg(base.toString(QUrl::RemoveUserInfo)));
+        return;
+    }
+    QString basePath = base.path();
+    while (basePath.endsWith(QLatin1Char('/')))
+        basePath.chop(1);
+    if (basePath.endsWith(QLatin1String("/v1")) && m_request.path.startsWith(QLatin1String("/v1"))) {
+        finish(Diagnosis::DoubledV1,
+            QStringLiteral("requests would go to %1").arg(join(base, m_request.path).toString(QUrl::RemoveUserInfo)));
+        return;
+    }
+    getModels();
+}
+
+void Preflight::abort()
+{
+    finish(Diagnosis::Other, QStringLiteral("aborted"));
+    if (m_reply)
+        m_reply->abort();
+}
+
+QNetworkReply *Preflight::send(const QString &suffix, const QByteArray &body)
+{
+    QNetworkRequest req(join(m_request.baseUrl, suffix));
+    req.setTransferTimeout(m_request.timeoutMs);
+    req.setRawHeader("Accept-Encoding", "identity");
+    if (!m_request.apiKey.isEmpty())
+        req.setRawHeader("Authorization", "Bearer " + m_request.apiKey);
+    QNetworkReply *reply;
+    if (body.isNull()) {
+        reply = m_nam->get(req);
+    } else {
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        req.setRawHeader("Accept", "text/event-stream");
+        reply = m_nam->post(req, body);
+    }
+    m_reply = reply;
+    return reply;
+}
+
+QString Preflight::scrub(QString text) const
+{
+    if (m_request.apiKey.size() >= 4)
+        text.replace(QString::fromUtf8(m_request.apiKey), QStringLiteral("[key]"));
+    return text;
+}
+
+bool Preflight::failedByTransport(QNetworkReply *reply)
+{
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    m_result.httpStatus = status;
+    if (status != 0)
+        return false;
+    switch (reply->error()) {
+    case QNetworkReply::ConnectionRefusedError:
+        finish(Diagnosis::ConnectionRefused, reply->errorString());
+        break;
+    case QNetworkReply::HostNotFoundError:
+        finish(Diagnosis::HostNotFound, reply->errorString());
+        break;
+    case QNetworkReply::SslHandshakeFailedError:
+        finish(Diagnosis::Tls, reply->errorString());
+        break;
+    case QNetworkReply::TimeoutError:
+    case QNetworkReply::OperationCanceledError:
+        finish(Diagnosis::Timeout, QStringLiteral("no answer within %1 ms").arg(m_request.timeoutMs));
+        break;
+    default:
+        finish(Diagnosis::Other, reply->errorString());
+        break;
+    }
+    return true;
+}
+
+void Preflight::getModels()
+{
+    QNetworkReply *reply = send(QStringLiteral("/v1/models"), QByteArray());
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        if (m_done || failedByTransport(reply))
+            return;
+        const int status = m_result.httpStatus;
+        const QByteArray body = reply->readAll();
+        if (status == 401 || status == 403) {
+            finish(m_request.keyHadWhitespace ? Diagnosis::AuthKeyWhitespace : Diagnosis::Auth,
+                QStringLiteral("HTTP %1 on /v1/models: %2").arg(status).arg(serverMessage(body)));
+            return;
+        }
+        if (status >= 300 && status < 400) {
+            finish(Diagnosis::Redirect,
+                QStringLiteral("HTTP %1 to %2").arg(status).arg(QString::fromUtf8(reply->rawHeader("Location"))));
+            return;
+        }
+        if (status == 200) {
+            const QJsonArray data = QJsonDocument::fromJson(body).object().value(QLatin1String("data")).toArray();
+            for (const QJsonValue &v : data) {
+                const QJsonObject m = v.toObject();
+                m_result.models << m.value(QLatin1String("id")).toString();
+                if (m.value(QLatin1String("id")).toString() == m_request.model)
+                    m_result.maxModelLen = m.value(QLatin1String("max_model_len")).toInt();
+            }
+            if (!m_result.models.isEmpty() && !m_request.model.isEmpty()
+                && !m_result.models.contains(m_request.model)) {
+                finish(Diagnosis::ModelNotFound,
+                    QStringLiteral("'%1' is not served; the server lists: %2")
+                        .arg(m_request.model, m_result.models.join(QLatin1String(", "))));
+                return;
+            }
+        }
+        // A gateway may not list models (404 or 5xx here); the streamed request decides.
+        postStream();
+    });
+}
+
+void Preflight::postStream()
+{
+    QJsonObject body { { QStringLiteral("model"), m_request.model }, { QStringLiteral("stream"), true },
+        { QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } } },
+        { QStringLiteral("max_tokens"), 4 }, { QStringLiteral("temperature"), 0.0 } };
+    if (m_request.path.contains(QLatin1String("chat")))
+        body.insert(QStringLiteral("messages"),
+            QJsonArray { QJsonObject { { QStringLiteral("role"), QStringLiteral("user") },
+                { QStringLiteral("content"), QStringLiteral("Say hello.") } } });
+    else
+        body.insert(QStringLiteral("prompt"), QStringLiteral("Say hello."));
+
+    QNetworkReply *reply = send(m_request.path, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        if (m_done || failedByTransport(reply))
+            return;
+        const int status = m_result.httpStatus;
+        const QByteArray payload = reply->readAll();
+        const QString message = serverMessage(payload);
+        const QString evidence = QStringLiteral("HTTP %1 on %2: %3").arg(status).arg(m_request.path, message);
+        if (status == 401 || status == 403)
+            return finish(m_request.keyHadWhitespace ? Diagnosis::AuthKeyWhitespace : Diagnosis::Auth, evidence);
+        if (status == 404)
+            return finish(mentionsModel(message) ? Diagnosis::ModelNotFound : Diagnosis::RouteNotFound, evidence);
+        if (status == 429)
+            return finish(Diagnosis::RateLimited, evidence);
+        if (status >= 500)
+            return finish(Diagnosis::ServerError, evidence);
+        if (status >= 300 && status < 400)
+            return finish(Diagnosis::Redirect, evidence);
+        if (status != 200)
+            return finish(mentionsModel(message) ? Diagnosis::ModelNotFound : Diagnosis::Other, evidence);
+
+        // Full framing via the engine's parser; the payloads are parsed as JSON here (not a hot path).
+        SseParser parser;
+        QVector<SseEvent> events = parser.feed(payload);
+        parser.finish(events);
+        int tokenEvents = 0;
+        bool sawData = false;
+        for (const SseEvent &e : std::as_const(events)) {
+            if (e.kind == EventKind::Comment)
+                continue;
+            sawData = true;
+            if (e.kind == EventKind::Done)
+                continue;
+            if (e.kind == EventKind::Error)
+                return finish(Diagnosis::ErrorBody, QStringLiteral("error event: %1").arg(serverMessage(e.data)));
+            const QJsonObject o = QJsonDocument::fromJson(e.data).object();
+            if (isTokenEvent(e.kind)) {
+                if (tokenEvents == 0)
+                    m_result.roleChunkFirst = e.kind == EventKind::RoleOnly;
+                ++tokenEvents;
+            }
+            if (e.kind == EventKind::Usage) {
+                m_result.usageSent = true;
+                m_result.completionTokens
+                    = o.value(QLatin1String("usage")).toObject().value(QLatin1String("completion_tokens")).toInt();
+            }
+        }
+        if (!sawData) {
+            if (payload.trimmed().startsWith('{') && !message.isEmpty())
+                return finish(Diagnosis::ErrorBody, QStringLiteral("HTTP 200 with a JSON body: %1").arg(message));
+            return finish(
+                Diagnosis::NoChoices, QStringLiteral("no SSE data events in a %1-byte answer").arg(payload.size()));
+        }
+        m_result.streamed = true;
+        if (tokenEvents == 0)
+            return finish(
+                Diagnosis::NoChoices, QStringLiteral("data events arrived but none had a non-empty choices array"));
+        if (m_request.smoke)
+            probeTokenize();
+        else
+            finish(Diagnosis::Ok);
+    });
+}
+
+void Preflight::probeTokenize()
+{
+    const QJsonObject body { { QStringLiteral("model"), m_request.model },
+        { QStringLiteral("prompt"), QStringLiteral("one two three") } };
+    QNetworkReply *reply = send(QStringLiteral("/tokenize"), QJsonDocument(body).toJson(QJsonDocument::Compact));
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        if (m_done)
+            return;
+        const QJsonObject o = QJsonDocument::fromJson(reply->readAll()).object();
+        m_result.tokenizeAvailable = o.contains(QLatin1String("count")) || o.contains(QLatin1String("tokens")) ? 1 : 0;
+        probeMetrics();
+    });
+}
+
+void Preflight::probeMetrics()
+{
+    QNetworkReply *reply = send(QStringLiteral("/metrics"), QByteArray());
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        if (m_done)
+            return;
+        m_result.metricsAvailable = reply->readAll().contains("vllm:") ? 1 : 0;
+        probeIgnoreEos();
+    });
+}
+
+void Preflight::probeIgnoreEos()
+{
+    constexpr int kTokens = 48;
+    QJsonObject body { { QStringLiteral("model"), m_request.model }, { QStringLiteral("stream"), false },
+        { QStringLiteral("max_tokens"), kTokens }, { QStringLiteral("ignore_eos"), true },
+        { QStringLiteral("temperature"), 0.0 }, { QStringLiteral("prompt"), QStringLiteral("Count:") } };
+    QNetworkReply *reply = send(QStringLiteral("/v1/completions"), QJsonDocument(body).toJson(QJsonDocument::Compact));
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        if (m_done)
+            return;
+        const QJsonObject usage
+            = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("usage")).toObject();
+        if (!usage.isEmpty())
+            m_result.ignoreEosHonoured = usage.value(QLatin1String("completion_tokens")).toInt() == kTokens ? 1 : 0;
+        finish(Diagnosis::Ok);
+    });
+}
+
+void Preflight::finish(Diagnosis d, const QString &detail)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_result.diagnosis = d;
+    m_result.usable = d == Diagnosis::Ok;
+    m_result.detail = scrub(detail);
+    Q_EMIT finished(m_result);
+}
+
+PreflightResult runPreflight(const PreflightRequest &request)
+{
+    PreflightResult result;
+    QEventLoop loop;
+    Preflight preflight(request);
+    QObject::connect(&preflight, &Preflight::finished, &loop, [&](const PreflightResult &r) {
+        result = r;
+        loop.quit();
+    });
+    QTimer::singleShot(0, &preflight, &Preflight::start);
+    loop.exec();
+    return result;
+}
+
+} // namespace ServeScope

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "report/chartspec.h"
+
+namespace ServeScope::Report {
+
+/// Latency metrics a chart can show (docs/metrics.md).
+enum class Metric { Ttft, Ttfc, Tpot, Itl, Citl, E2el };
+
+QString metricCode(Metric m); ///< "ttft", "ttfc", "tpot", "itl", "citl", "e2el"
+bool metricFromCode(QStringView code, Metric *out);
+QString metricTitle(Metric m); ///< "TTFT", "Time to first content", ...
+const Distribution &metricDistribution(const PointSummary &p, Metric m);
+
+enum class ThroughputKind { OutputTokens, Requests, TotalTokens };
+
+/// Which load variable is the x axis. Auto picks concurrency unless every point is open loop.
+enum class LoadMode { Auto, Concurrency, Rate };
+
+struct LoadChartOptions {
+    LoadMode mode = LoadMode::Auto;
+    AxisScale yScale = AxisScale::Linear;
+    bool wideBand = false; ///< add the p1-p99 band behind p10-p90 and p25-p75
+};
+
+/// Throughput vs load: one line per run and curve (points differing only in the load variable).
+ChartSpec throughputVsLoad(const QList<RunSeriesInput> &runs, ThroughputKind kind, const LoadChartOptions &o = {});
+/// Latency vs load: p50 line over p25-p75 and p10-p90 bands; points with failures drawn hollow.
+ChartSpec latencyVsLoad(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o = {});
+/// Latency (p50 solid, p90 dashed) against output throughput, in load order: the trade-off curve.
+ChartSpec latencyVsThroughput(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o = {});
+
+/// Empirical CDF of per-request values at one point, log x, one curve per input (A over B).
+ChartSpec distributionCdf(const QList<DistributionInput> &inputs, Metric metric, const QString &pointLabel);
+/// Histogram on log-spaced bins (density per bin, drawn as a step outline), one per input.
+ChartSpec distributionHistogram(
+    const QList<DistributionInput> &inputs, Metric metric, const QString &pointLabel, int bins = 40);
+
+struct TimeSeriesInput {
+    QString name;
+    QColor colour;
+    QList<RequestRecord> requests; ///< measured requests of one (variant, point, repeat) or a whole run
+    double bucketSeconds = 1.0;
+};
+/// In-flight requests and completions/s (left axis) and output tokens/s (right axis) over time.
+ChartSpec runTimeSeries(const QList<TimeSeriesInput> &inputs);
+
+/// Splits a run's points into one input per variant with palette colours starting at firstColour.
+QList<RunSeriesInput> inputsPerVariant(const QString &runName, const QList<PointSummary> &points, int firstColour = 0);
+
+/// Invariants every builder output satisfies: point budget (decimation), no non-positive values on a
+/// log axis (dropped or clamped, with a note), bands before lines, axis ranges from the data.
+void finalizeSpec(ChartSpec &spec);
+/// Switches an axis scale ('x', 'y' or '2' for y2) of a built chart and re-applies the invariants.
+ChartSpec withAxisScale(ChartSpec spec, char axis, AxisScale scale);
+/// Tick interval for a linear axis spanning span: 1, 2, 2.5 or 5 times a power of ten, 5-8 intervals.
+double niceTickStep(double span);
+/// Min/max decimation of a polyline to at most budget points, keeping the first and last point.
+QList<QPointF> decimate(const QList<QPointF> &points, int budget, QList<int> *keptIndices = nullptr);
+
+} // namespace ServeScope::Report

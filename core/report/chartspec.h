@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/records.h"
+
+#include <QColor>
+#include <QList>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+
+namespace ServeScope::Report {
+
+/// Axis scales a chart may use. Log axes never receive a non-positive value (sanitizeForScale).
+enum class AxisScale { Linear, Log2, Log10 };
+
+struct AxisSpec {
+    QString title;
+    AxisScale scale = AxisScale::Linear;
+    double min = 0, max = 1; ///< range; builders pad data ranges, log ranges are powers of the base
+    QString labelFormat = QStringLiteral("%g");
+    bool includeZero = true; ///< linear: the range starts at 0 unless data is negative
+    bool fixedRange = false; ///< keep min/max as set by the builder (finalize leaves them alone)
+};
+
+/// Kind of series; add order is z-order, so builders emit bands before lines.
+enum class SeriesKind { Band, Line, Scatter };
+
+/// One series of a chart: plain values, no Qt Charts objects, so builders are testable without rendering.
+struct SeriesSpec {
+    SeriesKind kind = SeriesKind::Line;
+    QString name; ///< legend text (empty: not in the legend)
+    QString group; ///< run/series group; legend toggles hide every series of a group
+    QColor colour;
+    QList<QPointF> points; ///< for a band: the upper edge
+    QList<QPointF> lower; ///< for a band: the lower edge, same x values as points
+    QStringList tooltips; ///< one per point (may be empty)
+    bool hollow = false; ///< scatter: hollow markers (points with failed requests)
+    bool dashed = false;
+    double width = 2.0; ///< line width or marker size
+    double opacity = 1.0; ///< fill opacity for bands
+    bool secondaryY = false; ///< plotted against ChartSpec::y2
+};
+
+/// What the footer of every exported chart states (part of the scene, so every format carries it).
+struct ChartFooter {
+    QString baseUrl, model, runTime, definitions;
+    QString text() const;
+    bool isEmpty() const { return baseUrl.isEmpty() && model.isEmpty() && runTime.isEmpty() && definitions.isEmpty(); }
+};
+
+struct ChartSpec {
+    QString title;
+    QString subtitle;
+    AxisSpec x, y;
+    AxisSpec y2; ///< used only when hasY2
+    bool hasY2 = false;
+    QList<SeriesSpec> series;
+    QStringList notes; ///< dropped/clamped values, skipped points, ... shown below the chart
+    ChartFooter footer;
+};
+
+/// One run (or one variant of a run) drawn in one colour.
+struct RunSeriesInput {
+    QString name;
+    QColor colour;
+    QList<PointSummary> points; ///< all repeats; builders take the median across repeats
+    ChartFooter footer; ///< used for the chart footer when this is the first input
+};
+
+/// Per-request values at one load point, for the distribution chart.
+struct DistributionInput {
+    QString name;
+    QColor colour;
+    QList<double> valuesMs;
+};
+
+/// Colour-blind-safe palette (Okabe-Ito order); run i gets defaultRunColour(i).
+QColor defaultRunColour(int index);
+
+/// Maximum points per series (docs/style.md, charts).
+constexpr int kPointBudget = 2000;
+
+} // namespace ServeScope::Report

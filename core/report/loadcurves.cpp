@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+#include "report/loadcurves.h"
+
+#include "metrics/repeats.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ServeScope::Report::Detail {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ServeScope::Report", text);
+}
+
+QString fmt(double v, int precision)
+{
+    return QLocale().toString(v, 'g', precision);
+}
+
+double loadValue(const PointSummary &p, LoadMode mode)
+{
+    return mode == LoadMode::Rate ? p.requestRate : double(p.concurrency);
+}
+
+static bool isRate(const PointSummary &p)
+{
+    return p.mode == QLatin1String("rate");
+}
+
+AxisSpec loadAxis(LoadMode mode)
+{
+    AxisSpec a;
+    if (mode == LoadMode::Rate) {
+        a.title = tr("Request rate (req/s)");
+        a.scale = AxisScale::Linear;
+    } else {
+        // Concurrency gradients double (1, 2, 4, ... 64): a log-2 axis spaces them evenly.
+        a.title = tr("Concurrency (requests in flight)");
+        a.scale = AxisScale::Log2;
+        a.labelFormat = QStringLiteral("%d");
+    }
+    return a;
+}
+
+QString loadText(const PointSummary &p)
+{
+    if (isRate(p)) {
+        QString s = std::isinf(p.requestRate) ? tr("rate inf") : tr("rate %1/s").arg(fmt(p.requestRate));
+        if (p.concurrency > 0)
+            s += tr(", cap %1").arg(p.concurrency);
+        return s;
+    }
+    return tr("concurrency %1").arg(p.concurrency);
+}
+
+static QString curveKey(const PointSummary &p)
+{
+    // Everything but the load variable: a change in any of these starts a new curve.
+    return p.mode + QLatin1Char('|') + QString::number(p.inputLen) + QLatin1Char('|') + QString::number(p.outputLen)
+        + QLatin1Char('|') + (isRate(p) ? QString::number(p.concurrency) : QString());
+}
+
+CurvePlan planCurves(const QList<RunSeriesInput> &runs, LoadMode requested)
+{
+    CurvePlan plan;
+    bool anyConcurrency = false;
+    for (const RunSeriesInput &r : runs)
+        for (const PointSummary &p : r.points)
+            anyConcurrency = anyConcurrency || !isRate(p);
+    plan.mode = requested != LoadMode::Auto ? requested : (anyConcurrency ? LoadMode::Concurrency : LoadMode::Rate);
+    int otherMode = 0, infinite = 0;
+    for (const RunSeriesInput &r : runs) {
+        QList<Curve> curves;
+        QStringList keys;
+        for (const PointSummary &p : medianAcrossRepeats(r.points)) {
+            if (isRate(p) != (plan.mode == LoadMode::Rate)) {
+                ++otherMode;
+                continue;
+            }
+            if (!std::isfinite(loadValue(p, plan.mode)) || loadValue(p, plan.mode) <= 0) {
+                ++infinite;
+                continue;
+            }
+            const QString key = curveKey(p);
+            qsizetype i = keys.indexOf(key);
+            if (i < 0) {
+                i = keys.size();
+                keys << key;
+                curves.append(Curve {});
+            }
+            curves[i].points << p;
+        }
+        for (Curve &c : curves) {
+            std::sort(c.points.begin(), c.points.end(), [&](const PointSummary &a, const PointSummary &b) {
+                return loadValue(a, plan.mode) < loadValue(b, plan.mode);
+            });
+            if (curves.size() > 1)
+                c.suffix = tr(" (in %1 / out %2)").arg(c.points.first().inputLen).arg(c.points.first().outputLen);
+            if (curves.size() > 1 && isRate(c.points.first()) && c.points.first().concurrency > 0)
+                c.suffix += tr(" cap %1").arg(c.points.first().concurrency);
+        }
+        plan.perRun << curves;
+    }
+    if (otherMode)
+        plan.notes << (plan.mode == LoadMode::Rate ? tr("%1 concurrency point(s) not shown on the request-rate axis.")
+                                                   : tr("%1 request-rate point(s) not shown on the concurrency axis."))
+                          .arg(otherMode);
+    if (infinite)
+        plan.notes << tr("%1 point(s) with an infinite or zero load value not shown.").arg(infinite);
+    return plan;
+}
+
+QString pointTooltip(const QString &run, const PointSummary &p, const QStringList &lines)
+{
+    QStringList t;
+    t << run + QStringLiteral(" · ")
+            + (p.label.isEmpty() ? loadText(p) : p.label + QStringLiteral(" · ") + loadText(p));
+    t << lines;
+    QString success = tr("success %1%").arg(fmt(p.successRate * 100, 4));
+    if (p.failed > 0)
+        success += tr(" (%1 failed)").arg(p.failed);
+    t << success;
+    if (p.repeat > 1)
+        t << tr("median of %1 repeats").arg(p.repeat);
+    return t.join(QLatin1Char('\n'));
+}
+
+void addMarkers(ChartSpec &spec, const QString &group, const QColor &colour, const QList<PointSummary> &points,
+    const QList<QPointF> &xy, const QStringList &tooltips)
+{
+    SeriesSpec filled;
+    filled.kind = SeriesKind::Scatter;
+    filled.group = group;
+    filled.colour = colour;
+    filled.width = 8;
+    SeriesSpec hollow = filled;
+    hollow.hollow = true;
+    for (qsizetype i = 0; i < points.size(); ++i) {
+        SeriesSpec &s = points[i].failed > 0 ? hollow : filled;
+        s.points << xy[i];
+        s.tooltips << tooltips.value(i);
+    }
+    if (!filled.points.isEmpty())
+        spec.series << filled;
+    if (!hollow.points.isEmpty())
+        spec.series << hollow;
+}
+
+} // namespace ServeScope::Report::Detail
+
+namespace ServeScope::Report {
+
+QList<RunSeriesInput> inputsPerVariant(const QString &runName, const QList<PointSummary> &points, int firstColour)
+{
+    QList<RunSeriesInput> out;
+    for (const PointSummary &p : points) {
+        auto it = std::find_if(
+            out.begin(), out.end(), [&](const RunSeriesInput &r) { return r.points.first().variant == p.variant; });
+        if (it == out.end()) {
+            RunSeriesInput r;
+            r.colour = defaultRunColour(firstColour + int(out.size()));
+            r.points << p;
+            out << r;
+        } else {
+            it->points << p;
+        }
+    }
+    for (RunSeriesInput &r : out) {
+        const QString v = r.points.first().variant;
+        if (out.size() == 1 || v.isEmpty())
+            r.name = runName.isEmpty() ? v : runName;
+        else
+            r.name = runName.isEmpty() ? v : runName + QStringLiteral(" / ") + v;
+    }
+    return out;
+}
+
+} // namespace ServeScope::Report

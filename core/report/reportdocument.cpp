@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include "report/reportdocument.h"
+
+#include "metrics/repeats.h"
+#include "report/chartbuilders.h"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+namespace ServeScope::Report {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ServeScope::Report", text);
+}
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+QString num(double v, int decimals = 1)
+{
+    if (std::isinf(v))
+        return QStringLiteral("inf");
+    return QString::number(v, 'f', decimals);
+}
+
+QString isoUtc(const QDateTime &t)
+{
+    return t.isValid() ? t.toUTC().toString(Qt::ISODate) : QString();
+}
+
+QString keyValueTable(const KeyValues &kv)
+{
+    if (kv.isEmpty())
+        return QStringLiteral("<p class=\"muted\">") + tr("Not recorded.") + QStringLiteral("</p>\n");
+    QString out = QStringLiteral("<table class=\"kv\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n");
+    for (const auto &[k, v] : kv)
+        out += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>\n").arg(esc(k), esc(v));
+    return out + QStringLiteral("</table>\n");
+}
+
+QString loadCell(const PointSummary &p)
+{
+    if (p.mode == QLatin1String("rate"))
+        return num(p.requestRate, 2) + QStringLiteral(" req/s")
+            + (p.concurrency > 0 ? QStringLiteral(" (cap %1)").arg(p.concurrency) : QString());
+    return QStringLiteral("c=%1").arg(p.concurrency);
+}
+
+QString pointTable(const ReportRun &run)
+{
+    QString out = QStringLiteral("<table class=\"points\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>");
+    const QStringList head { tr("Variant"), tr("Point"), tr("Load"), tr("In/out"), tr("Repeats"), tr("Completed"),
+        tr("Failed"), tr("Success"), tr("req/s"), tr("out tok/s"), tr("TTFT p50"), tr("TTFT p90"), tr("TTFT p99"),
+        tr("TPOT p50"), tr("TPOT p90"), tr("TPOT p99"), tr("ITL p50"), tr("ITL p99"), tr("E2EL p50"), tr("E2EL p99") };
+    for (const QString &h : head)
+        out += QStringLiteral("<th>%1</th>").arg(esc(h));
+    out += QStringLiteral("</tr>\n");
+    for (const PointSummary &p : medianAcrossRepeats(run.points)) {
+        const int total = p.completed + p.failed;
+        // More than 0.5% failed requests marks a point as censored (docs/metrics.md).
+        const bool censored = total > 0 && double(p.failed) / total > 0.005;
+        out += censored ? QStringLiteral("<tr class=\"censored\">") : QStringLiteral("<tr>");
+        const QStringList cells { esc(p.variant), esc(p.label), esc(loadCell(p)),
+            QStringLiteral("%1/%2").arg(p.inputLen).arg(p.outputLen), QString::number(p.repeat),
+            QString::number(p.completed), QString::number(p.failed),
+            num(p.successRate * 100, 2) + QStringLiteral("%") + (censored ? QStringLiteral(" *") : QString()),
+            num(p.requestThroughput, 2), num(p.outputThroughput), num(p.ttft.p50), num(p.ttft.p90), num(p.ttft.p99),
+            num(p.tpot.p50, 2), num(p.tpot.p90, 2), num(p.tpot.p99, 2), num(p.itl.p50, 2), num(p.itl.p99, 2),
+            num(p.e2el.p50), num(p.e2el.p99) };
+        for (const QString &c : cells)
+            out += QStringLiteral("<td>%1</td>").arg(c);
+        out += QStringLiteral("</tr>\n");
+    }
+    return out + QStringLiteral("</table>\n");
+}
+
+} // namespace
+
+QString reportTitle(const ReportInput &input)
+{
+    return input.title.isEmpty() ? tr("ServeScope report") : input.title;
+}
+
+ChartFooter reportFooter(const ReportRun &run)
+{
+    return ChartFooter { run.baseUrl,
+        run.servedModel.isEmpty() || run.servedModel == run.model
+            ? run.model
+            : run.model + QStringLiteral(" (served: ") + run.servedModel + QLatin1Char(')'),
+        isoUtc(run.started), run.definitions };
+}
+
+QList<RunSeriesInput> reportSeriesInputs(const ReportInput &input)
+{
+    QList<RunSeriesInput> out;
+    // One run: its variants are the series, named by variant. Several runs: "A: <run>", "B: <run>".
+    const bool several = input.runs.size() > 1;
+    for (qsizetype i = 0; i < input.runs.size(); ++i) {
+        const ReportRun &run = input.runs.at(i);
+        const QString name = several ? QString(QChar(char16_t(u'A' + i))) + QStringLiteral(": ") + run.name : QString();
+        QList<RunSeriesInput> parts = inputsPerVariant(name, run.points, int(out.size()));
+        for (RunSeriesInput &p : parts)
+            p.footer = reportFooter(run);
+        out += parts;
+    }
+    return out;
+}
+
+QList<ReportChart> reportCharts(const ReportInput &input)
+{
+    const QList<RunSeriesInput> runs = reportSeriesInputs(input);
+    QList<ReportChart> out {
+        { QStringLiteral("output-throughput-vs-load"), throughputVsLoad(runs, ThroughputKind::OutputTokens) },
+        { QStringLiteral("request-throughput-vs-load"), throughputVsLoad(runs, ThroughputKind::Requests) },
+    };
+    for (Metric m : { Metric::Ttft, Metric::Tpot, Metric::Itl, Metric::E2el })
+        out << ReportChart { metricCode(m) + QStringLiteral("-vs-load"), latencyVsLoad(runs, m) };
+    out << ReportChart { QStringLiteral("tpot-vs-throughput"), latencyVsThroughput(runs, Metric::Tpot) };
+    return out;
+}
+
+QString reportBodyHtml(const ReportInput &input)
+{
+    const QDateTime generated = input.generated.isValid() ? input.generated : QDateTime::currentDateTimeUtc();
+    QString out = QStringLiteral("<h1>%1</h1>\n<p class=\"muted\">%2</p>\n")
+                      .arg(esc(reportTitle(input)),
+                          esc(tr("Generated %1 by ServeScope %2. Rates and latencies per point are medians across "
+                                 "repeats, request counts are totals; rows marked * have more than 0.5% failed "
+                                 "requests (censored: latencies describe only the survivors).")
+                                  .arg(isoUtc(generated), QStringLiteral(SERVESCOPE_VERSION))));
+    for (const ReportRun &run : input.runs) {
+        out += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Run %1: %2").arg(run.id).arg(run.name)));
+        KeyValues meta { { tr("Base URL"), run.baseUrl }, { tr("Model"), run.model } };
+        if (!run.servedModel.isEmpty())
+            meta.append({ tr("Model answered by the server"), run.servedModel });
+        meta.append({ tr("Started (UTC)"), isoUtc(run.started) });
+        meta.append({ tr("Finished (UTC)"), isoUtc(run.finished) });
+        meta.append({ tr("Definitions profile"), run.definitions });
+        out += keyValueTable(meta);
+        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results"))) + pointTable(run);
+        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Environment snapshot"))) + keyValueTable(run.envSnapshot);
+        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Client host"))) + keyValueTable(run.clientHost);
+    }
+    return out;
+}
+
+} // namespace ServeScope::Report

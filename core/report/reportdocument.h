@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "report/chartspec.h"
+
+#include <QDateTime>
+
+namespace ServeScope::Report {
+
+using KeyValues = QList<QPair<QString, QString>>;
+
+/// One stored run as a report shows it (filled from the project store by the caller).
+struct ReportRun {
+    qint64 id = 0;
+    QString name;
+    QString baseUrl, model, servedModel; ///< servedModel: what the server answered with, when known
+    QDateTime started, finished; ///< UTC
+    QString definitions = QStringLiteral("vllm");
+    KeyValues envSnapshot; ///< GPU, engine version, server flags, ... with their source when known
+    KeyValues clientHost; ///< CPU model, governor, ServeScope version, proxy, round-trip time
+    QList<PointSummary> points; ///< every (variant, point, repeat)
+};
+
+struct ReportInput {
+    QString title;
+    QList<ReportRun> runs; ///< A first, then B, ...
+    QDateTime generated; ///< UTC; now when invalid
+};
+
+struct ReportChart {
+    QString id; ///< file-name friendly, e.g. "ttft-vs-load"
+    ChartSpec spec;
+};
+
+/// The report's title: the given one, or "ServeScope report".
+QString reportTitle(const ReportInput &input);
+/// The charts a report holds, in order (throughput, latency bands, latency vs throughput).
+QList<ReportChart> reportCharts(const ReportInput &input);
+/// One chart series input per run and variant, palette colours in run order.
+QList<RunSeriesInput> reportSeriesInputs(const ReportInput &input);
+ChartFooter reportFooter(const ReportRun &run);
+/// The report's text part (metadata, env snapshots, client host, per-point tables) as HTML that
+/// QTextDocument can lay out; the writers add styles and the charts around it.
+QString reportBodyHtml(const ReportInput &input);
+
+} // namespace ServeScope::Report

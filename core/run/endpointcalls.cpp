@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+#include "endpointcalls.h"
+
+#include "model/urls.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+
+namespace ServeScope {
+
+namespace {
+constexpr int kDefaultTimeoutMs = 15000;
+}
+
+EndpointCalls::EndpointCalls(const EndpointConfig &endpoint, const QUrl &baseUrl, const QString &model)
+    : m_endpoint(endpoint)
+    , m_base(baseUrl)
+    , m_model(model)
+    , m_timeoutMs(endpoint.timeouts.idleS > 0 ? int(endpoint.timeouts.idleS * 1000) : kDefaultTimeoutMs)
+    , m_nam(std::make_unique<QNetworkAccessManager>())
+{
+    m_nam->setProxy(endpoint.useProxy ? endpoint.proxy : QNetworkProxy(QNetworkProxy::NoProxy));
+}
+
+EndpointCalls::~EndpointCalls() = default;
+
+QNetworkRequest EndpointCalls::request(const QString &path) const
+{
+    QNetworkRequest req(joinUrlPath(m_base, path));
+    req.setTransferTimeout(m_timeoutMs);
+    for (const auto &[name, value] : endpointHeaders(m_endpoint))
+        req.setRawHeader(name, value);
+    return req;
+}
+
+QList<int> EndpointCalls::countTokens(const QStringList &texts)
+{
+    QList<int> counts(texts.size(), -1);
+    QEventLoop loop;
+    int pending = int(texts.size());
+    for (int i = 0; i < texts.size(); ++i) {
+        QNetworkRequest req = request(QStringLiteral("/tokenize"));
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        const QJsonObject message { { QStringLiteral("role"), QStringLiteral("user") },
+            { QStringLiteral("content"), texts[i] } };
+        const QJsonObject body { { QStringLiteral("model"), m_model },
+            { QStringLiteral("messages"), QJsonArray { message } } };
+        QNetworkReply *reply = m_nam->post(req, QJsonDocument(body).toJson(QJsonDocument::Compact));
+        QObject::connect(reply, &QNetworkReply::finished, &loop, [&, reply, i] {
+            const QJsonObject o = QJsonDocument::fromJson(reply->readAll()).object();
+            if (reply->error() == QNetworkReply::NoError && o.contains(QLatin1String("count")))
+                counts[i] = o.value(QLatin1String("count")).toInt();
+            reply->deleteLater();
+            if (--pending == 0)
+                loop.quit();
+        });
+    }
+    if (pending > 0)
+        loop.exec();
+    return counts;
+}
+
+QByteArray EndpointCalls::call(const QString &path, const QByteArray &postBody)
+{
+    QNetworkRequest req = request(path);
+    QNetworkReply *reply;
+    if (postBody.isNull()) {
+        reply = m_nam->get(req);
+    } else {
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        reply = m_nam->post(req, postBody);
+    }
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    const QByteArray body = reply->error() == QNetworkReply::NoError ? reply->readAll() : QByteArray();
+    reply->deleteLater();
+    return body;
+}
+
+void EndpointCalls::waitUntilIdle(const std::atomic<bool> &cancelled, int maxMs)
+{
+    QElapsedTimer waited;
+    waited.start();
+    while (!cancelled.load() && waited.elapsed() < maxMs) {
+        const QByteArray metrics = call(QStringLiteral("/metrics"));
+        double running = 0;
+        bool seen = false;
+        for (const QByteArray &line : metrics.split('\n')) {
+            if (!line.startsWith("vllm:num_requests_running"))
+                continue;
+            seen = true;
+            running += line.mid(line.lastIndexOf(' ') + 1).toDouble();
+        }
+        if (!seen || running == 0)
+            return;
+        QEventLoop pause;
+        QTimer::singleShot(50, &pause, &QEventLoop::quit);
+        pause.exec();
+    }
+}
+
+bool EndpointCalls::resetPrefixCache(const QString &engine, QString *path)
+{
+    *path = engine == QLatin1String("sglang") ? QStringLiteral("/flush_cache") : QStringLiteral("/reset_prefix_cache");
+    return !call(*path, QByteArray("")).isNull();
+}
+
+} // namespace ServeScope

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/engineconfig.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QNetworkAccessManager>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+#include <atomic>
+#include <memory>
+
+class QNetworkRequest;
+
+namespace ServeScope {
+
+/// The small requests a run makes beside its streams: `/tokenize`, `/metrics`, the prefix-cache reset.
+/// Each goes to the endpoint's base URL (its path kept), with the endpoint's headers and proxy, and is
+/// bounded by the experiment's idle timeout. Calls block on a local event loop: run thread only.
+class EndpointCalls {
+public:
+    /// `baseUrl` is what API paths are appended to (for `sim:` the simulator's address).
+    EndpointCalls(const EndpointConfig &endpoint, const QUrl &baseUrl, const QString &model);
+    ~EndpointCalls();
+
+    /// Prompt tokens of each chat text as the server counts them (one `/tokenize` per text, all at
+    /// once); -1 where the server could not say.
+    QList<int> countTokens(const QStringList &texts);
+    /// After warmup: waits (up to maxMs) until the server's `/metrics` reports nothing running.
+    /// Returns at once when the server has no such metric.
+    void waitUntilIdle(const std::atomic<bool> &cancelled, int maxMs = 10000);
+    /// SGLang's `/flush_cache` or vLLM's `/reset_prefix_cache`; false when the server refused.
+    bool resetPrefixCache(const QString &engine, QString *path);
+
+private:
+    QNetworkRequest request(const QString &path) const;
+    /// GET (null body) or POST; returns the reply body, or a null array on any failure.
+    QByteArray call(const QString &path, const QByteArray &postBody = {});
+
+    EndpointConfig m_endpoint;
+    QUrl m_base;
+    QString m_model;
+    int m_timeoutMs;
+    std::unique_ptr<QNetworkAccessManager> m_nam;
+};
+
+} // namespace ServeScope

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#include "livemonitor.h"
+
+#include "metrics/numpystats.h"
+#include "metrics/requestmetrics.h"
+#include "model/clock.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace ServeScope {
+
+namespace {
+
+constexpr qint64 kRollingWindowNs = 5'000'000'000;
+
+template<typename T> std::vector<double> valuesAfter(std::deque<std::pair<qint64, T>> &d, qint64 limitNs)
+{
+    while (!d.empty() && d.front().first < limitNs)
+        d.pop_front();
+    std::vector<double> out;
+    out.reserve(d.size());
+    for (const auto &v : d)
+        out.push_back(double(v.second));
+    return out;
+}
+
+/// numpy's percentile over the window's values (milliseconds); 0 when empty.
+double percentileOf(std::vector<double> &values, double p)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    return Stats::percentileSorted(values, p);
+}
+
+} // namespace
+
+void LiveMonitor::begin(qint64 runId, int variantCount, int pointCount, int repeatCount, int requestsPlanned)
+{
+    m_clock.start();
+    m_snapshot = RunSnapshot();
+    m_snapshot.runId = runId;
+    m_snapshot.variantCount = variantCount;
+    m_snapshot.pointCount = pointCount;
+    m_snapshot.repeatCount = repeatCount;
+    m_snapshot.requestsPlanned = requestsPlanned;
+}
+
+void LiveMonitor::setVariant(int index, const QString &name)
+{
+    m_snapshot.variantIndex = index;
+    m_snapshot.variant = name;
+}
+
+void LiveMonitor::setPoint(int point, const QString &label, int repeat)
+{
+    m_snapshot.point = point;
+    m_snapshot.pointLabel = label;
+    m_snapshot.repeat = repeat;
+}
+
+void LiveMonitor::setPhase(const QString &phase)
+{
+    m_snapshot.phase = phase;
+    m_snapshot.warmup = phase == QLatin1String("warmup");
+    Q_EMIT snapshotUpdated(m_snapshot);
+}
+
+void LiveMonitor::observe(const RequestRecord &record)
+{
+    if (record.warmup)
+        return;
+    ++m_snapshot.requestsDone;
+    if (record.status == RequestStatus::Failed)
+        ++m_snapshot.errorsByClass[errorClassCode(record.errorClass)];
+    if (!record.ok())
+        return;
+    std::vector<double> itl;
+    const RequestMetrics m = deriveRequest(record, DefinitionsProfile::Vllm, &itl);
+    if (!m.counted)
+        return;
+    m_rollTtft.emplace_back(record.endNs, m.ttft * 1000);
+    for (double gap : itl)
+        m_rollItl.emplace_back(record.endNs, gap * 1000);
+    m_rollTokens.emplace_back(record.endNs, m.outputTokens);
+}
+
+void LiveMonitor::updateRolling()
+{
+    const qint64 limit = monotonicNs() - kRollingWindowNs;
+    std::vector<double> ttft = valuesAfter(m_rollTtft, limit);
+    std::vector<double> itl = valuesAfter(m_rollItl, limit);
+    const std::vector<double> tokens = valuesAfter(m_rollTokens, limit);
+    double tokenSum = 0;
+    for (double t : tokens)
+        tokenSum += t;
+    const double windowS = std::min(double(kRollingWindowNs), double(m_clock.nsecsElapsed())) / 1e9;
+    m_snapshot.ttftP50Ms = percentileOf(ttft, 50);
+    m_snapshot.ttftP99Ms = percentileOf(ttft, 99);
+    m_snapshot.itlP50Ms = percentileOf(itl, 50);
+    m_snapshot.itlP99Ms = percentileOf(itl, 99);
+    m_snapshot.outputTokensPerS = windowS > 0 ? tokenSum / windowS : 0;
+    m_snapshot.requestsPerS = windowS > 0 ? double(ttft.size()) / windowS : 0;
+}
+
+void LiveMonitor::publish(const LoadProgress &progress)
+{
+    updateRolling();
+    m_snapshot.inFlight = progress.inFlight;
+    m_snapshot.completed = m_doneCompleted + progress.completed;
+    m_snapshot.failed = m_doneFailed + progress.failed;
+    m_snapshot.cancelled = m_doneCancelled + progress.cancelled;
+    m_snapshot.elapsedNs = m_clock.nsecsElapsed();
+    const double elapsedS = m_snapshot.elapsedNs / 1e9;
+    const int done = m_snapshot.requestsDone, planned = m_snapshot.requestsPlanned;
+    if (done > 0 && planned > done)
+        m_snapshot.etaSeconds = elapsedS * (planned - done) / done;
+    else
+        m_snapshot.etaSeconds = planned > 0 ? 0 : -1;
+    Q_EMIT snapshotUpdated(m_snapshot);
+}
+
+void LiveMonitor::addFinished(const PointSummary &summary)
+{
+    m_doneCompleted += summary.completed;
+    m_doneFailed += summary.failed;
+    m_doneCancelled += summary.cancelled;
+}
+
+} // namespace ServeScope

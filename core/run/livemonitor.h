@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/engineconfig.h"
+#include "run/runtypes.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+
+#include <deque>
+
+namespace ServeScope {
+
+/// The run's live state for monitors: position in the run, phase, counts, errors by class, and
+/// rolling figures over the last few seconds (TTFT and ITL percentiles, tokens/s, requests/s),
+/// computed here on the run thread and published as throttled snapshots.
+class LiveMonitor final : public QObject {
+    Q_OBJECT
+public:
+    /// Starts the run's clock; `requestsPlanned` is every measured request the run will send.
+    void begin(qint64 runId, int variantCount, int pointCount, int repeatCount, int requestsPlanned);
+    void setVariant(int index, const QString &name);
+    void setPoint(int point, const QString &label, int repeat);
+    /// Sets the phase ("starting server", "preparing prompts", "warmup", "measuring", "saving") and publishes.
+    void setPhase(const QString &phase);
+
+    /// Every finished request of the running point.
+    void observe(const RequestRecord &record);
+    /// The running point's progress (throttled by the generator); publishes a snapshot.
+    void publish(const LoadProgress &progress);
+    /// A point is done: its counts join the run's totals.
+    void addFinished(const PointSummary &summary);
+
+    const RunSnapshot &snapshot() const { return m_snapshot; }
+
+Q_SIGNALS:
+    void snapshotUpdated(const ServeScope::RunSnapshot &snapshot);
+
+private:
+    void updateRolling();
+
+    RunSnapshot m_snapshot;
+    QElapsedTimer m_clock;
+    int m_doneCompleted = 0, m_doneFailed = 0, m_doneCancelled = 0;
+    // Rolling window (last few seconds): (end ns, value).
+    std::deque<std::pair<qint64, double>> m_rollTtft, m_rollItl;
+    std::deque<std::pair<qint64, int>> m_rollTokens;
+};
+
+} // namespace ServeScope

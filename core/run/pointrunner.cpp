@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+#include "pointrunner.h"
+
+#include "engine/loadgenerator.h"
+#include "metrics/aggregate.h"
+#include "run/endpointcalls.h"
+#include "run/livemonitor.h"
+#include "run/runoutput.h"
+#include "storage/storewriter.h"
+#include "workload/promptgen.h"
+
+#include <QEventLoop>
+
+#include <algorithm>
+
+namespace ServeScope {
+
+namespace {
+
+/// Prompts prepared for a point that stops on time only; requests reuse them round-robin.
+constexpr int kTimeOnlyPrompts = 512;
+
+TokenCounter counterFor(const PromptGenerator &prompts, EndpointCalls &calls)
+{
+    if (!prompts.isChat())
+        return {};
+    return [&calls](const QStringList &texts) { return calls.countTokens(texts); };
+}
+
+AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &lp, qint64 clockStartNs)
+{
+    AggregateOptions opts;
+    opts.profile
+        = resolved.metrics.definitions == Definitions::Sglang ? DefinitionsProfile::Sglang : DefinitionsProfile::Vllm;
+    opts.measuredStartNs = clockStartNs;
+    opts.percentiles = QVector<double>(resolved.metrics.percentiles.cbegin(), resolved.metrics.percentiles.cend());
+    opts.sloTtftMs = resolved.metrics.goodput.ttftMs.value_or(-1);
+    opts.sloTpotMs = resolved.metrics.goodput.tpotMs.value_or(-1);
+    opts.sloE2elMs = resolved.metrics.goodput.e2elMs.value_or(-1);
+    opts.ignoreEos = resolved.dataset.ignoreEos;
+    opts.targetInputLen = lp.inputLen;
+    opts.targetOutputLen = lp.outputLen;
+    return opts;
+}
+
+} // namespace
+
+PointRunner::PointRunner(LoadGenerator &generator, StoreWriter &writer, RunOutput &output, LiveMonitor &monitor,
+    const std::atomic<bool> &cancelled)
+    : m_generator(generator)
+    , m_writer(writer)
+    , m_output(output)
+    , m_monitor(monitor)
+    , m_cancelled(cancelled)
+{
+}
+
+PointOutcome PointRunner::run(const VariantContext &variant, int point, int repeat)
+{
+    const Experiment &resolved = variant.resolved;
+    m_monitor.setPoint(point, resolved.pointLabel(point), repeat);
+    m_monitor.setPhase(QStringLiteral("preparing prompts"));
+
+    LoadSpec spec;
+    spec.mode = resolved.load.mode;
+    spec.load = resolved.load.points.at(point);
+    spec.runId = variant.runId;
+    spec.variant = variant.variant;
+    spec.point = point;
+    spec.repeat = repeat;
+    spec.seed = PromptGenerator::seedFor(resolved.dataset.seed, point, repeat, false);
+
+    PointOutcome outcome;
+    if (resolved.load.resetPrefixCache) {
+        QString path;
+        if (!variant.calls.resetPrefixCache(resolved.server.engine, &path))
+            Q_EMIT logged(QStringLiteral("warning"), QStringLiteral("prefix cache reset via %1 failed").arg(path));
+    }
+    const PromptGenerator prompts(resolved);
+    int warmupCount = 0;
+    if (!warmup(variant, prompts, spec, &warmupCount, &outcome.error)) {
+        outcome.ok = false;
+        return outcome;
+    }
+    if (m_cancelled.load())
+        return outcome;
+
+    m_monitor.setPhase(QStringLiteral("measuring"));
+    const int count = spec.load.numPrompts > 0 ? spec.load.numPrompts : kTimeOnlyPrompts;
+    const QList<PreparedRequest> requests
+        = prompts.generate(point, repeat, false, count, counterFor(prompts, variant.calls));
+    QVector<RequestRecord> records;
+    const LoadOutcome load = runLoad(variant.endpoint, requests, spec, &records);
+    if (!load.ok) {
+        outcome.ok = false;
+        outcome.error = load.message;
+        return outcome;
+    }
+    m_monitor.setPhase(QStringLiteral("saving"));
+    outcome.measured = true;
+    outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount);
+    return outcome;
+}
+
+bool PointRunner::warmup(
+    const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec, int *count, QString *error)
+{
+    const Experiment &resolved = variant.resolved;
+    if (resolved.load.warmupRequests <= 0)
+        return true;
+    m_monitor.setPhase(QStringLiteral("warmup"));
+    const QList<PreparedRequest> warm = prompts.generate(
+        spec.point, spec.repeat, true, resolved.load.warmupRequests, counterFor(prompts, variant.calls));
+    LoadSpec warmSpec = spec;
+    warmSpec.warmup = true;
+    warmSpec.load.numPrompts = int(warm.size());
+    warmSpec.load.maxSeconds = 0;
+    QVector<RequestRecord> records;
+    const LoadOutcome o = runLoad(variant.endpoint, warm, warmSpec, &records);
+    if (!o.ok) {
+        *error = o.message;
+        return false;
+    }
+    *count = int(records.size());
+    if (!m_cancelled.load())
+        variant.calls.waitUntilIdle(m_cancelled);
+    return true;
+}
+
+PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpec &spec,
+    QVector<RequestRecord> &records, qint64 clockStartNs, int warmupCount)
+{
+    const Experiment &resolved = variant.resolved;
+    std::sort(records.begin(), records.end(),
+        [](const RequestRecord &a, const RequestRecord &b) { return a.index < b.index; });
+    const PointResult result = aggregatePoint(records, aggregateOptions(resolved, spec.load, clockStartNs));
+    PointSummary summary = result.summary;
+    summary.runId = variant.runId;
+    summary.variant = variant.variant;
+    summary.point = spec.point;
+    summary.repeat = spec.repeat;
+    summary.label = resolved.pointLabel(spec.point);
+    summary.mode = loadModeName(spec.mode);
+    summary.concurrency = spec.load.concurrencyFor(spec.mode);
+    summary.requestRate = spec.mode == LoadMode::Rate ? spec.load.requestRate : 0;
+    summary.inputLen = spec.load.inputLen;
+    summary.outputLen = spec.load.outputLen;
+    summary.definitions = definitionsName(resolved.metrics.definitions);
+    summary.warmup = warmupCount;
+    m_writer.enqueue(summary);
+    for (const Finding &f : result.findings) {
+        Q_EMIT logged(QStringLiteral("finding"),
+            QStringLiteral("%1 %2 r%3: %4%5 (value %6, threshold %7)")
+                .arg(summary.variant, summary.label)
+                .arg(spec.repeat)
+                .arg(f.code, f.metric.isEmpty() ? QString() : QLatin1Char(' ') + f.metric)
+                .arg(f.value)
+                .arg(f.threshold));
+    }
+    QString error;
+    if (m_output.isOpen() && !m_output.writePoint(resolved, summary, records, clockStartNs, &error))
+        Q_EMIT logged(QStringLiteral("error"), error);
+    m_monitor.addFinished(summary);
+    Q_EMIT pointFinished(summary);
+    return summary;
+}
+
+LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, const QList<PreparedRequest> &requests,
+    const LoadSpec &spec, QVector<RequestRecord> *records)
+{
+    QEventLoop loop;
+    LoadOutcome outcome;
+    const auto onRecord = QObject::connect(
+        &m_generator, &LoadGenerator::requestFinished, &loop, [this, records](const RequestRecord &r) {
+            records->append(r);
+            m_writer.enqueue(r);
+            m_monitor.observe(r);
+        });
+    const auto onProgress = QObject::connect(
+        &m_generator, &LoadGenerator::progressed, &loop, [this](const LoadProgress &p) { m_monitor.publish(p); });
+    const auto onFinished
+        = QObject::connect(&m_generator, &LoadGenerator::finished, &loop, [&outcome, &loop](const LoadOutcome &o) {
+              outcome = o;
+              loop.quit();
+          });
+    m_generator.start(endpoint, QVector<PreparedRequest>(requests.cbegin(), requests.cend()), spec);
+    if (m_cancelled.load())
+        m_generator.cancel();
+    loop.exec();
+    QObject::disconnect(onRecord);
+    QObject::disconnect(onProgress);
+    QObject::disconnect(onFinished);
+    m_monitor.publish(m_generator.progress());
+    return outcome;
+}
+
+} // namespace ServeScope

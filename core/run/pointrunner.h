@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/engineconfig.h"
+#include "model/experiment.h"
+
+#include <QObject>
+#include <QVector>
+
+#include <atomic>
+
+namespace ServeScope {
+
+class EndpointCalls;
+class LiveMonitor;
+class LoadGenerator;
+class PromptGenerator;
+class RunOutput;
+class StoreWriter;
+
+/// What one variant's points share: the resolved experiment, where requests go, and the run's tags.
+struct VariantContext {
+    const Experiment &resolved;
+    const EndpointConfig &endpoint;
+    EndpointCalls &calls;
+    qint64 runId = 0;
+    QString variant;
+};
+
+/// How one (point, repeat) ended.
+struct PointOutcome {
+    bool ok = true; ///< false: the point could not run (see error); the run stops
+    bool measured = false; ///< false when cancelled before the measured requests
+    QString error;
+    PointSummary summary;
+};
+
+/// One (point, repeat) of a run on the run thread: optional prefix-cache reset, warmup with its own
+/// prompts, a drain until the server is idle, the measured requests (each stored as it finishes),
+/// then the aggregate into the project, the results folder and `pointFinished`.
+class PointRunner final : public QObject {
+    Q_OBJECT
+public:
+    PointRunner(LoadGenerator &generator, StoreWriter &writer, RunOutput &output, LiveMonitor &monitor,
+        const std::atomic<bool> &cancelled);
+
+    PointOutcome run(const VariantContext &variant, int point, int repeat);
+
+Q_SIGNALS:
+    void pointFinished(const ServeScope::PointSummary &summary);
+    void logged(const QString &level, const QString &text);
+
+private:
+    LoadOutcome runLoad(const EndpointConfig &endpoint, const QList<PreparedRequest> &requests, const LoadSpec &spec,
+        QVector<RequestRecord> *records);
+    /// Warmup requests (none when the experiment has none); false when they could not run.
+    bool warmup(const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec, int *count,
+        QString *error);
+    PointSummary summarise(const VariantContext &variant, const LoadSpec &spec, QVector<RequestRecord> &records,
+        qint64 clockStartNs, int warmupCount);
+
+    LoadGenerator &m_generator;
+    StoreWriter &m_writer;
+    RunOutput &m_output;
+    LiveMonitor &m_monitor;
+    const std::atomic<bool> &m_cancelled;
+};
+
+} // namespace ServeScope

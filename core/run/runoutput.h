@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/experiment.h"
+#include "model/records.h"
+
+#include <QFile>
+#include <QJsonObject>
+#include <QString>
+
+#include <span>
+
+namespace ServeScope {
+
+/// The self-describing results folder of `run --out-dir` (docs/design.md): manifest.json,
+/// <variant>/<point>-r<k>.json in vLLM's result format, and summary.csv, written as points finish.
+class RunOutput {
+public:
+    bool open(const QString &dir, QString *error);
+    bool isOpen() const { return !m_dir.isEmpty(); }
+
+    /// One point/repeat: its vLLM-format file and its summary.csv row.
+    bool writePoint(const Experiment &resolved, const PointSummary &summary, std::span<const RequestRecord> records,
+        qint64 measuredStartNs, QString *error);
+    /// manifest.json; rewritten at the end so it carries the final status.
+    bool writeManifest(const QJsonObject &manifest, QString *error);
+
+    static QString pointFileName(const QString &label, int repeat);
+
+private:
+    QString m_dir;
+    QFile m_summary;
+};
+
+} // namespace ServeScope

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/experiment.h"
+#include "run/runtypes.h"
+#include "storage/storetypes.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace ServeScope {
+
+/// What a run says about itself, in the project and in its results folder.
+struct RunIdentity {
+    QString name;
+    QString started; ///< ISO-8601 UTC
+    QStringList variants; ///< the variants that run, in order
+    QJsonObject clientHost;
+    QStringList simulatorArguments; ///< of the last simulator started, when the endpoint is `sim:`
+};
+
+/// The environment snapshot as stored and written: `[[key, value, source], ...]`.
+QJsonArray envSnapshotJson(const Experiment &experiment);
+/// The run's row in the project: the experiment as run (never a key), variants, client host, env snapshot.
+RunRow newRunRow(const Experiment &experiment, const RunIdentity &identity);
+/// `manifest.json` of the results folder, with the run's status and totals.
+QJsonObject runManifest(
+    const Experiment &experiment, const RunIdentity &identity, const RunResult &result, const QString &status);
+
+} // namespace ServeScope

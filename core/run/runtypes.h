@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/records.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMap>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+namespace ServeScope {
+
+struct RunOptions {
+    QString projectPath; ///< SQLite project file; created when missing
+    QString outDir; ///< results folder (manifest, vLLM result files, summary.csv); empty: none
+    QStringList variants; ///< names to run; empty: all
+    QString runName; ///< empty: "<experiment> <UTC time>"
+    QByteArray apiKey; ///< resolved by the caller (keychain or env), handed over by value
+    QString simulatorProgram; ///< servescope-cli used for a "sim:" endpoint; empty: next to this binary
+    double simulatorTimeScale = 1.0; ///< --time-scale for a "sim:" endpoint
+    bool allowLaunch = false; ///< may run server.launch argv
+};
+
+/// Throttled (<= 10 Hz) state of a run for monitors; rolling figures are computed off the GUI thread.
+struct RunSnapshot {
+    qint64 runId = 0;
+    qint64 elapsedNs = 0;
+    int variantIndex = 0, variantCount = 0;
+    QString variant;
+    int point = 0, pointCount = 0;
+    QString pointLabel;
+    int repeat = 1, repeatCount = 1;
+    bool warmup = false;
+    QString phase; ///< "starting server", "preparing prompts", "warmup", "measuring", "saving"
+    int requestsPlanned = 0; ///< measured requests in the whole run
+    int requestsDone = 0;
+    double etaSeconds = -1; ///< -1 unknown
+    int inFlight = 0, completed = 0, failed = 0, cancelled = 0;
+    double ttftP50Ms = 0, ttftP99Ms = 0, itlP50Ms = 0, itlP99Ms = 0; ///< rolling, last ~5 s
+    double outputTokensPerS = 0, requestsPerS = 0; ///< rolling
+    QMap<QString, int> errorsByClass;
+};
+
+struct RunResult {
+    enum class Status { Finished, Cancelled, Failed };
+    Status status = Status::Finished;
+    qint64 runId = 0;
+    QString message;
+    int completed = 0, failed = 0, cancelled = 0;
+    QList<PointSummary> points;
+};
+
+} // namespace ServeScope
+
+Q_DECLARE_METATYPE(ServeScope::RunSnapshot)
+Q_DECLARE_METATYPE(ServeScope::RunResult)

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+#include "runworker.h"
+
+#include "engine/loadgenerator.h"
+#include "model/variables.h"
+#include "run/clienthost.h"
+#include "run/endpointcalls.h"
+#include "run/pointrunner.h"
+#include "storage/storewriter.h"
+
+#include <QDateTime>
+
+namespace ServeScope {
+
+RunWorker::RunWorker(Experiment experiment, RunOptions options, std::shared_ptr<const std::atomic<bool>> cancel)
+    : m_experiment(std::move(experiment))
+    , m_options(std::move(options))
+    , m_cancel(std::move(cancel))
+{
+    connect(&m_monitor, &LiveMonitor::snapshotUpdated, this, &RunWorker::snapshotUpdated);
+}
+
+RunWorker::~RunWorker() = default;
+
+void RunWorker::cancelNow()
+{
+    if (m_generator && m_generator->isRunning())
+        m_generator->cancel();
+}
+
+void RunWorker::fail(const QString &message)
+{
+    m_result.status = RunResult::Status::Failed;
+    m_result.message = message;
+    log(QStringLiteral("error"), message);
+    Q_EMIT finished(m_result);
+}
+
+bool RunWorker::selectVariants(QString *error)
+{
+    for (const QString &name : std::as_const(m_options.variants)) {
+        if (m_experiment.variantIndex(name) < 0) {
+            *error = QStringLiteral("no variant named '%1'").arg(name);
+            return false;
+        }
+    }
+    for (int i = 0; i < m_experiment.variants.size(); ++i) {
+        if (m_options.variants.isEmpty() || m_options.variants.contains(m_experiment.variants[i].name))
+            m_variants << i;
+    }
+    if (m_variants.isEmpty())
+        *error = QStringLiteral("the experiment has no variants to run");
+    return !m_variants.isEmpty();
+}
+
+bool RunWorker::record(QString *error)
+{
+    // The results folder first: a failure here must not leave a run marked "running" in the project.
+    if (!m_options.outDir.isEmpty() && !m_output.open(m_options.outDir, error))
+        return false;
+    m_writer = std::make_unique<StoreWriter>();
+    if (!m_writer->open(m_options.projectPath, error)) {
+        *error = QStringLiteral("cannot open the project: %1").arg(*error);
+        return false;
+    }
+    connect(m_writer.get(), &StoreWriter::writeFailed, this,
+        [this](const QString &message) { log(QStringLiteral("error"), QStringLiteral("storage: %1").arg(message)); });
+
+    m_identity.started = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    m_identity.name
+        = m_options.runName.isEmpty() ? m_experiment.name + QLatin1Char(' ') + m_identity.started : m_options.runName;
+    m_identity.clientHost = clientHostInfo();
+    if (m_experiment.endpoint.isLocalSimulator()) {
+        // Every time measured against a time-scaled simulator is that many times shorter: say so
+        // wherever the run is shown.
+        m_identity.clientHost.insert(QStringLiteral("simulator_time_scale"), m_options.simulatorTimeScale);
+    }
+    for (int v : std::as_const(m_variants))
+        m_identity.variants << m_experiment.variants[v].name;
+
+    RunRow row = newRunRow(m_experiment, m_identity);
+    row.experimentId = m_writer->saveExperiment(ExperimentRow { 0, m_experiment.name, row.resolvedConfig, {} }, error);
+    m_result.runId = m_writer->createRun(row, error);
+    if (m_result.runId == 0) {
+        *error = QStringLiteral("cannot record the run: %1").arg(*error);
+        return false;
+    }
+    log(QStringLiteral("info"), QStringLiteral("run %1 started: %2").arg(m_result.runId).arg(row.name));
+    return true;
+}
+
+void RunWorker::run()
+{
+    QString error;
+    if (!selectVariants(&error) || !record(&error))
+        return fail(error);
+
+    const int repeats = qMax(1, m_experiment.load.repeat);
+    int planned = 0;
+    for (const LoadPoint &p : std::as_const(m_experiment.load.points))
+        planned += qMax(0, p.numPrompts) * repeats;
+    m_monitor.begin(m_result.runId, int(m_variants.size()), int(m_experiment.load.points.size()), repeats,
+        planned * int(m_variants.size()));
+
+    m_generator = std::make_unique<LoadGenerator>();
+    m_points = std::make_unique<PointRunner>(*m_generator, *m_writer, m_output, m_monitor, *m_cancel);
+    connect(m_points.get(), &PointRunner::pointFinished, this, &RunWorker::pointFinished);
+    connect(m_points.get(), &PointRunner::logged, this, &RunWorker::logged);
+    bool ok = true;
+    for (int i = 0; i < m_variants.size() && ok && !m_cancel->load(); ++i) {
+        m_monitor.setVariant(i, m_experiment.variants[m_variants[i]].name);
+        ok = runVariant(m_variants[i]);
+    }
+    m_points.reset();
+    m_generator.reset();
+    m_endpoint.close();
+
+    if (m_cancel->load()) {
+        m_result.status = RunResult::Status::Cancelled;
+        m_result.message = QStringLiteral("cancelled; everything measured so far is kept");
+    } else if (!ok) {
+        m_result.status = RunResult::Status::Failed;
+    } else if (m_result.completed == 0) {
+        m_result.status = RunResult::Status::Failed;
+        m_result.message = QStringLiteral("no request succeeded");
+    }
+    finish();
+}
+
+bool RunWorker::runVariant(int variantIndex)
+{
+    const Experiment resolved = resolveVariant(m_experiment, variantIndex);
+    if (resolved.endpoint.isLocalSimulator())
+        m_monitor.setPhase(QStringLiteral("starting server"));
+    if (!m_endpoint.open(resolved, m_options, &m_result.message)) {
+        log(QStringLiteral("error"), m_result.message);
+        return false;
+    }
+    if (m_endpoint.startedSimulator()) {
+        m_identity.simulatorArguments = m_endpoint.simulatorArguments();
+        log(QStringLiteral("info"),
+            QStringLiteral("simulator at %1: %2")
+                .arg(m_endpoint.baseUrl().toString(), m_identity.simulatorArguments.join(QLatin1Char(' '))));
+    }
+    EndpointCalls calls(m_endpoint.config(), m_endpoint.baseUrl(), resolved.endpoint.model);
+    const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,
+        m_experiment.variants[variantIndex].name };
+    for (int p = 0; p < resolved.load.points.size() && !m_cancel->load(); ++p) {
+        for (int r = 1; r <= qMax(1, resolved.load.repeat) && !m_cancel->load(); ++r) {
+            const PointOutcome outcome = m_points->run(context, p, r);
+            if (!outcome.ok) {
+                m_result.message = outcome.error;
+                log(QStringLiteral("error"), outcome.error);
+                return false;
+            }
+            if (!outcome.measured)
+                continue;
+            m_result.completed += outcome.summary.completed;
+            m_result.failed += outcome.summary.failed;
+            m_result.cancelled += outcome.summary.cancelled;
+            m_result.points << outcome.summary;
+        }
+    }
+    m_endpoint.close();
+    return true;
+}
+
+void RunWorker::finish()
+{
+    const RunStatus status = m_result.status == RunResult::Status::Finished ? RunStatus::Finished
+        : m_result.status == RunResult::Status::Cancelled                   ? RunStatus::Cancelled
+                                                                            : RunStatus::Failed;
+    m_writer->finishRun(m_result.runId, status, QDateTime::currentDateTimeUtc());
+    if (!m_writer->flush(30000))
+        log(QStringLiteral("error"), QStringLiteral("storage: the last records could not be committed"));
+    m_writer->close();
+    QString error;
+    if (m_output.isOpen()
+        && !m_output.writeManifest(runManifest(m_experiment, m_identity, m_result, runStatusCode(status)), &error))
+        log(QStringLiteral("error"), error);
+    if (!m_result.message.isEmpty())
+        log(m_result.status == RunResult::Status::Finished ? QStringLiteral("info") : QStringLiteral("warning"),
+            m_result.message);
+    Q_EMIT finished(m_result);
+}
+
+} // namespace ServeScope

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/experiment.h"
+#include "run/livemonitor.h"
+#include "run/runoutput.h"
+#include "run/runrecord.h"
+#include "run/runtypes.h"
+#include "run/variantendpoint.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+
+namespace ServeScope {
+
+class LoadGenerator;
+class PointRunner;
+class StoreWriter;
+
+/// The body of a run, on the run thread: opens the results folder and the project, then runs every
+/// selected variant through every point and repeat (each by the PointRunner) and records the outcome.
+class RunWorker final : public QObject {
+    Q_OBJECT
+public:
+    RunWorker(Experiment experiment, RunOptions options, std::shared_ptr<const std::atomic<bool>> cancel);
+    ~RunWorker() override;
+
+    void run();
+    /// Ends the running point's in-flight requests as `cancelled` (after the cancel flag is set).
+    void cancelNow();
+
+Q_SIGNALS:
+    void snapshotUpdated(const ServeScope::RunSnapshot &snapshot);
+    void pointFinished(const ServeScope::PointSummary &summary);
+    void logged(const QString &level, const QString &text);
+    void finished(const ServeScope::RunResult &result);
+
+private:
+    bool selectVariants(QString *error);
+    bool record(QString *error);
+    bool runVariant(int variantIndex);
+    void finish();
+    void fail(const QString &message);
+    void log(const QString &level, const QString &text) { Q_EMIT logged(level, text); }
+
+    Experiment m_experiment;
+    RunOptions m_options;
+    std::shared_ptr<const std::atomic<bool>> m_cancel;
+    QList<int> m_variants;
+    RunIdentity m_identity;
+    std::unique_ptr<StoreWriter> m_writer;
+    std::unique_ptr<LoadGenerator> m_generator;
+    std::unique_ptr<PointRunner> m_points;
+    VariantEndpoint m_endpoint;
+    RunOutput m_output;
+    LiveMonitor m_monitor;
+    RunResult m_result;
+};
+
+} // namespace ServeScope

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#include "variantendpoint.h"
+
+#include "model/urls.h"
+
+namespace ServeScope {
+
+EndpointConfig endpointConfigFor(const Experiment &resolved, const QUrl &base, const QByteArray &key)
+{
+    EndpointConfig endpoint;
+    endpoint.url = joinUrlPath(base, resolved.endpoint.path);
+    endpoint.apiKey = key;
+    endpoint.http2 = resolved.endpoint.protocol == HttpProtocol::Http2;
+    endpoint.timeouts = resolved.load.timeouts;
+    if (!resolved.endpoint.proxy.isEmpty()) {
+        const QUrl proxy = QUrl::fromUserInput(resolved.endpoint.proxy);
+        endpoint.useProxy = true;
+        endpoint.proxy = QNetworkProxy(QNetworkProxy::HttpProxy, proxy.host(), quint16(proxy.port(8080)));
+    }
+    for (const auto &[name, value] : resolved.endpoint.headers)
+        endpoint.extraHeaders.append({ name.toUtf8(), value.toUtf8() });
+    return endpoint;
+}
+
+bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options, QString *error)
+{
+    close();
+    if (!resolved.endpoint.isLocalSimulator()) {
+        m_base = QUrl(resolved.endpoint.baseUrl);
+        m_config = endpointConfigFor(resolved, m_base, options.apiKey);
+        return true;
+    }
+    const QString program
+        = options.simulatorProgram.isEmpty() ? SimProcess::defaultProgram() : options.simulatorProgram;
+    if (!m_sim.start(program, resolved.server.args, resolved.endpoint.model, options.simulatorTimeScale)) {
+        *error = m_sim.errorString();
+        return false;
+    }
+    m_startedSimulator = true;
+    m_base = m_sim.baseUrl();
+    m_config = endpointConfigFor(resolved, m_base, m_sim.apiKey());
+    return true;
+}
+
+void VariantEndpoint::close()
+{
+    m_sim.stop();
+    m_startedSimulator = false;
+}
+
+} // namespace ServeScope

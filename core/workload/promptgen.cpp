@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+#include "promptgen.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+#include <cmath>
+#include <random>
+
+namespace ServeScope {
+
+namespace {
+
+constexpr int kMinTokenId = 1000;
+constexpr int kMaxTokenId = 30000;
+
+quint64 splitmix64(quint64 x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+QStringList loadPool()
+{
+    QFile f(QStringLiteral(":/servescope/workload/sonnet.txt"));
+    if (!f.open(QIODevice::ReadOnly))
+        return { QStringLiteral("the"), QStringLiteral("quick"), QStringLiteral("brown"), QStringLiteral("fox") };
+    static const QRegularExpression notWord(QStringLiteral("[^A-Za-z']+"));
+    QStringList words = QString::fromUtf8(f.readAll()).toLower().split(notWord, Qt::SkipEmptyParts);
+    words.removeDuplicates();
+    return words;
+}
+
+QByteArray hashOf(const QByteArray &bytes)
+{
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).left(16);
+}
+
+} // namespace
+
+PromptGenerator::PromptGenerator(const Experiment &experiment)
+    : m_experiment(experiment)
+    , m_pool(loadPool())
+{
+}
+
+bool PromptGenerator::isChat() const
+{
+    return m_experiment.endpoint.path.contains(QLatin1String("chat"));
+}
+
+bool PromptGenerator::usesTokenIds() const
+{
+    return !isChat() && m_experiment.endpoint.dialect != Dialect::OpenAiStrict;
+}
+
+quint64 PromptGenerator::seedFor(qint64 datasetSeed, int point, int repeat, bool warmup)
+{
+    quint64 s = splitmix64(quint64(datasetSeed));
+    s = splitmix64(s ^ (quint64(point) << 20));
+    s = splitmix64(s ^ quint64(repeat));
+    return warmup ? splitmix64(s ^ 0x5741524d5550ULL) : s;
+}
+
+QList<int> PromptGenerator::lengths(quint64 seed, int target, int count) const
+{
+    // vLLM's random dataset: uniform integers in [L(1-r), L(1+r)]; r = 0 gives fixed lengths.
+    const double r = qBound(0.0, m_experiment.dataset.rangeRatio, 1.0);
+    const int lo = qMax(1, int(std::floor(target * (1 - r))));
+    const int hi = qMax(lo, int(std::ceil(target * (1 + r))));
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> dist(lo, hi);
+    QList<int> out;
+    out.reserve(count);
+    for (int i = 0; i < count; ++i)
+        out << (lo == hi ? lo : dist(rng));
+    return out;
+}
+
+QString PromptGenerator::words(quint64 seed, int count) const
+{
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<qsizetype> pick(0, m_pool.size() - 1);
+    QStringList out;
+    out.reserve(count);
+    for (int i = 0; i < count; ++i)
+        out << m_pool.at(pick(rng));
+    return out.join(QLatin1Char(' '));
+}
+
+QByteArray PromptGenerator::body(const QJsonValue &prompt, int outputLen) const
+{
+    const Endpoint &ep = m_experiment.endpoint;
+    QJsonObject o;
+    o.insert(QStringLiteral("model"), ep.model);
+    if (isChat()) {
+        o.insert(QStringLiteral("messages"),
+            QJsonArray { QJsonObject {
+                { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), prompt } } });
+        // Never both: vLLM/strict OpenAI take max_completion_tokens, SGLang max_tokens.
+        o.insert(ep.dialect == Dialect::Sglang ? QStringLiteral("max_tokens") : QStringLiteral("max_completion_tokens"),
+            outputLen);
+    } else {
+        o.insert(QStringLiteral("prompt"), prompt);
+        o.insert(QStringLiteral("max_tokens"), outputLen);
+    }
+    o.insert(QStringLiteral("stream"), true);
+    o.insert(QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } });
+    for (const auto &item : m_experiment.sampling.items())
+        o.insert(item.first, item.second);
+    if (m_experiment.dataset.ignoreEos && ep.dialect != Dialect::OpenAiStrict)
+        o.insert(QStringLiteral("ignore_eos"), true);
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+QList<PreparedRequest> PromptGenerator::generate(
+    int point, int repeat, bool warmup, int count, const TokenCounter &counter, QList<int> *measuredOut) const
+{
+    const LoadPoint &lp = m_experiment.load.points.at(point);
+    const quint64 seed = seedFor(m_experiment.dataset.seed, point, repeat, warmup);
+    const QList<int> inLens = lengths(seed, lp.inputLen, count);
+    const QList<int> outLens = lengths(splitmix64(seed ^ 0x4f5554ULL), lp.outputLen, count);
+
+    QList<PreparedRequest> out(count);
+    if (usesTokenIds()) {
+        for (int i = 0; i < count; ++i) {
+            std::mt19937_64 rng(splitmix64(seed + quint64(i)));
+            std::uniform_int_distribution<int> id(kMinTokenId, kMaxTokenId - 1);
+            QJsonArray ids;
+            for (int t = 0; t < inLens[i]; ++t)
+                ids.append(id(rng));
+            const QByteArray promptBytes = QJsonDocument(ids).toJson(QJsonDocument::Compact);
+            out[i] = { body(ids, outLens[i]), inLens[i], outLens[i], hashOf(promptBytes) };
+        }
+        if (measuredOut)
+            *measuredOut = inLens;
+        return out;
+    }
+
+    // Text: start from one word per token, then let the server's tokenizer correct the count.
+    QList<int> wordCounts = inLens;
+    QStringList texts(count);
+    QList<int> measured(count, -1);
+    for (int i = 0; i < count; ++i)
+        texts[i] = words(splitmix64(seed + quint64(i)), wordCounts[i]);
+    for (int round = 0; counter && round < 3; ++round) {
+        measured = counter(texts);
+        bool changed = false;
+        for (int i = 0; i < count; ++i) {
+            if (measured.value(i, -1) < 0 || measured[i] == inLens[i])
+                continue;
+            wordCounts[i] = qMax(1, wordCounts[i] + (inLens[i] - measured[i]));
+            texts[i] = words(splitmix64(seed + quint64(i)), wordCounts[i]);
+            changed = true;
+        }
+        if (!changed)
+            break;
+        if (round == 2)
+            measured = counter(texts);
+    }
+    for (int i = 0; i < count; ++i)
+        out[i] = { body(texts[i], outLens[i]), inLens[i], outLens[i], hashOf(texts[i].toUtf8()) };
+    if (measuredOut)
+        *measuredOut = measured;
+    return out;
+}
+
+} // namespace ServeScope
