@@ -857,10 +857,6 @@
         <translation>请先打开或新建项目。</translation>
     </message>
     <message>
-        <source>This build cannot run experiments yet.</source>
-        <translation>此版本暂时无法运行实验。</translation>
-    </message>
-    <message>
         <source>Fix the problems listed under the fields before running.</source>
         <translation>运行前请修复字段下方列出的问题。</translation>
     </message>
@@ -1364,10 +1360,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Spaces or line breaks around the API key were removed.</source>
         <translation>已去除 API 密钥前后的空格或换行。</translation>
-    </message>
-    <message>
-        <source>This build cannot run experiments yet (the run engine is not part of it).</source>
-        <translation>此版本暂时无法运行实验（未包含运行引擎）。</translation>
     </message>
 </context>
 <context>

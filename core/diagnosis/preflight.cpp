@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "preflight.h"
 
+#include "engine/engineconfig.h"
 #include "engine/sseparser.h"
+#include "model/urls.h"
 
 #include <QEventLoop>
 #include <QJsonArray>
@@ -119,16 +121,6 @@ Preflight::~Preflight()
         m_reply->abort();
 }
 
-QUrl Preflight::join(const QUrl &base, const QString &suffix)
-{
-    QUrl url = base;
-    QString path = base.path();
-    while (path.endsWith(QLatin1Char('/')))
-        path.chop(1);
-    url.setPath(path + (suffix.startsWith(QLatin1Char('/')) ? suffix : QLatin1Char('/') + suffix));
-    return url;
-}
-
 void Preflight::start()
 {
     const QUrl &base = m_request.baseUrl;
@@ -143,7 +135,8 @@ void Preflight::start()
         basePath.chop(1);
     if (basePath.endsWith(QLatin1String("/v1")) && m_request.path.startsWith(QLatin1String("/v1"))) {
         finish(Diagnosis::DoubledV1,
-            QStringLiteral("requests would go to %1").arg(join(base, m_request.path).toString(QUrl::RemoveUserInfo)));
+            QStringLiteral("requests would go to %1")
+                .arg(joinUrlPath(base, m_request.path).toString(QUrl::RemoveUserInfo)));
         return;
     }
     getModels();
@@ -158,11 +151,11 @@ void Preflight::abort()
 
 QNetworkReply *Preflight::send(const QString &suffix, const QByteArray &body)
 {
-    QNetworkRequest req(join(m_request.baseUrl, suffix));
+    QNetworkRequest req(joinUrlPath(m_request.baseUrl, suffix));
     req.setTransferTimeout(m_request.timeoutMs);
     req.setRawHeader("Accept-Encoding", "identity");
     if (!m_request.apiKey.isEmpty())
-        req.setRawHeader("Authorization", "Bearer " + m_request.apiKey);
+        req.setRawHeader("Authorization", bearerAuthorization(m_request.apiKey));
     QNetworkReply *reply;
     if (body.isNull()) {
         reply = m_nam->get(req);

@@ -81,7 +81,6 @@ public:
     void abort();
 
     /// Builds "{base}{suffix}" without doubling slashes.
-    static QUrl join(const QUrl &base, const QString &suffix);
 
 Q_SIGNALS:
     void finished(const ServeScope::PreflightResult &result);

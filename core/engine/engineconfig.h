@@ -63,11 +63,7 @@ struct LoadSpec {
 /// Throttled (<= 10 Hz) state of a running point, for monitors.
 struct LoadProgress {
     qint64 elapsedNs = 0;
-    int started = 0;
-    int inFlight = 0;
-    int completed = 0;
-    int failed = 0;
-    int cancelled = 0;
+    int started = 0, inFlight = 0, completed = 0, failed = 0, cancelled = 0;
     qint64 eventsReceived = 0;
     int reopenedConnections = 0;
 };

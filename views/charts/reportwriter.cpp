@@ -17,11 +17,6 @@ QString tr(const char *text)
     return QCoreApplication::translate("ServeScope::Report", text);
 }
 
-QString esc(const QString &s)
-{
-    return s.toHtmlEscaped();
-}
-
 // Inline SVGs share one id space in an HTML document: give each chart's ids its own prefix.
 QString inlineSvg(const QByteArray &svg, const QString &prefix)
 {
@@ -54,14 +49,14 @@ QByteArray ReportWriter::html(const ReportInput &input)
     QString out
         = QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%1</title>\n"
                          "<style>%2</style>\n</head>\n<body>\n")
-              .arg(esc(reportTitle(input)), QString::fromLatin1(kStyle));
+              .arg(reportTitle(input).toHtmlEscaped(), QString::fromLatin1(kStyle));
     out += reportBodyHtml(input);
-    out += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Charts")));
+    out += QStringLiteral("<h2>%1</h2>\n").arg(tr("Charts").toHtmlEscaped());
     int n = 0;
     for (const ReportChart &c : reportCharts(input)) {
         const QByteArray svg = ChartExporter::renderSvg(c.spec, ExportOptions { QSize(1000, 620), 1.0 });
         out += QStringLiteral("<figure id=\"%1\">\n").arg(c.id) + inlineSvg(svg, QStringLiteral("c%1_").arg(++n))
-            + QStringLiteral("<figcaption>%1</figcaption>\n</figure>\n").arg(esc(c.spec.title));
+            + QStringLiteral("<figcaption>%1</figcaption>\n</figure>\n").arg(c.spec.title.toHtmlEscaped());
     }
     out += QStringLiteral("</body>\n</html>\n");
     return out.toUtf8();
