@@ -74,10 +74,24 @@ double pairwiseSq(const double *a, std::size_t n, double m) noexcept
 }
 } // namespace
 
+namespace {
+// numpy's add.reduce runs its inner loop over buffers of 8,192 elements: the accumulator starts at
+// the identity 0.0 and adds each buffer's pairwise sum in turn.
+constexpr std::size_t kReduceBuffer = 8192;
+
+template<typename BlockSum> double reduceInBuffers(std::size_t n, BlockSum blockSum) noexcept
+{
+    double acc = 0.0;
+    for (std::size_t offset = 0; offset < n; offset += kReduceBuffer)
+        acc += blockSum(offset, std::min(kReduceBuffer, n - offset));
+    return acc;
+}
+} // namespace
+
 double pairwiseSum(std::span<const double> values) noexcept
 {
-    // numpy's add.reduce starts from the identity 0.0 and adds the pairwise sum of all values.
-    return 0.0 + pairwise(values.data(), values.size());
+    const double *a = values.data();
+    return reduceInBuffers(values.size(), [a](std::size_t off, std::size_t n) { return pairwise(a + off, n); });
 }
 
 double mean(std::span<const double> values) noexcept
@@ -93,7 +107,10 @@ double populationStd(std::span<const double> values) noexcept
         return 0.0;
     const double n = double(values.size());
     const double m = pairwiseSum(values) / n;
-    return std::sqrt((0.0 + pairwiseSq(values.data(), values.size(), m)) / n);
+    const double *a = values.data();
+    const double squares = reduceInBuffers(
+        values.size(), [a, m](std::size_t off, std::size_t len) { return pairwiseSq(a + off, len, m); });
+    return std::sqrt(squares / n);
 }
 
 namespace {

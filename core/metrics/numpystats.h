@@ -8,9 +8,10 @@
 
 namespace ServeScope::Stats {
 
-/// numpy's pairwise summation (numpy/core/src/umath/loops_utils.h.src, pairwise_sum): a plain loop
-/// below 8 values, eight accumulators up to 128, otherwise split at a multiple of 8 and recurse.
-/// Reproducing it is what makes our means equal vLLM's to the last bit.
+/// numpy's np.add.reduce: the values in buffers of 8,192, each summed pairwise (a plain loop below 8
+/// values, eight accumulators up to 128, otherwise split at a multiple of 8 and recurse) and added to
+/// an accumulator that starts at 0.0. Reproducing both is what makes our means equal vLLM's to the
+/// last bit at every size.
 double pairwiseSum(std::span<const double> values) noexcept;
 
 /// np.mean: pairwiseSum / n. Empty gives 0.0 (vLLM passes `x or 0`).
