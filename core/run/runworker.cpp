@@ -129,20 +129,21 @@ void RunWorker::run()
 
 bool RunWorker::runVariant(int variantIndex)
 {
-    const Experiment resolved = resolveVariant(m_experiment, variantIndex);
+    Experiment resolved = resolveVariant(m_experiment, variantIndex);
     if (resolved.endpoint.isLocalSimulator())
         m_monitor.setPhase(QStringLiteral("starting server"));
     if (!m_endpoint.open(resolved, m_options, &m_result.message)) {
         log(QStringLiteral("error"), m_result.message);
         return false;
     }
+    resolved.endpoint.model = m_endpoint.model();
     if (m_endpoint.startedSimulator()) {
         m_identity.simulatorArguments = m_endpoint.simulatorArguments();
         log(QStringLiteral("info"),
             QStringLiteral("simulator at %1: %2")
                 .arg(m_endpoint.baseUrl().toString(), m_identity.simulatorArguments.join(QLatin1Char(' '))));
     }
-    EndpointCalls calls(m_endpoint.config(), m_endpoint.baseUrl(), resolved.endpoint.model);
+    EndpointCalls calls(m_endpoint.config(), m_endpoint.baseUrl(), m_endpoint.model());
     const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,
         m_experiment.variants[variantIndex].name };
     for (int p = 0; p < resolved.load.points.size() && !m_cancel->load(); ++p) {

@@ -58,6 +58,25 @@ QStringList SimProcess::flagsFor(const OrderedValues &serverArgs)
     return flags;
 }
 
+namespace {
+// The child gets what a process needs to start and format numbers, plus its own key: never the
+// user's other variables (API keys among them).
+QProcessEnvironment childEnvironment(const QByteArray &key)
+{
+    static const char *const kPassed[]
+        = { "PATH", "HOME", "TMPDIR", "LD_LIBRARY_PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_NUMERIC", "TZ" };
+    const QProcessEnvironment system = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment env;
+    for (const char *name : kPassed) {
+        const QString n = QString::fromLatin1(name);
+        if (system.contains(n))
+            env.insert(n, system.value(n));
+    }
+    env.insert(QString::fromLatin1(kKeyVariable), QString::fromLatin1(key));
+    return env;
+}
+} // namespace
+
 QString SimProcess::defaultProgram()
 {
     const QString dir = QCoreApplication::applicationDirPath();
@@ -83,9 +102,7 @@ bool SimProcess::start(
     m_arguments << flagsFor(serverArgs);
 
     m_process = std::make_unique<QProcess>();
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QString::fromLatin1(kKeyVariable), QString::fromLatin1(m_key));
-    m_process->setProcessEnvironment(env);
+    m_process->setProcessEnvironment(childEnvironment(m_key));
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
     // The simulator must not outlive us, even when we are killed.
     m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });

@@ -5,6 +5,10 @@
 
 namespace ServeScope {
 
+namespace {
+constexpr const char *kSimulatorDefaultModel = "servescope-sim";
+}
+
 EndpointConfig endpointConfigFor(const Experiment &resolved, const QUrl &base, const QByteArray &key)
 {
     EndpointConfig endpoint;
@@ -26,13 +30,16 @@ bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options
 {
     close();
     if (!resolved.endpoint.isLocalSimulator()) {
+        m_model = resolved.endpoint.model;
         m_base = QUrl(resolved.endpoint.baseUrl);
         m_config = endpointConfigFor(resolved, m_base, options.apiKey);
         return true;
     }
     const QString program
         = options.simulatorProgram.isEmpty() ? SimProcess::defaultProgram() : options.simulatorProgram;
-    if (!m_sim.start(program, resolved.server.args, resolved.endpoint.model, options.simulatorTimeScale)) {
+    // Without a model the simulator serves its default, and requests name it.
+    m_model = resolved.endpoint.model.isEmpty() ? QString::fromLatin1(kSimulatorDefaultModel) : resolved.endpoint.model;
+    if (!m_sim.start(program, resolved.server.args, m_model, options.simulatorTimeScale)) {
         *error = m_sim.errorString();
         return false;
     }

@@ -23,6 +23,8 @@ public:
     const EndpointConfig &config() const { return m_config; }
     /// What API and side-call paths are appended to.
     QUrl baseUrl() const { return m_base; }
+    /// The model requests name: the experiment's, or for `sim:` without one the simulator's.
+    QString model() const { return m_model; }
     /// Whether open() started a simulator (and with which arguments).
     bool startedSimulator() const { return m_startedSimulator; }
     QStringList simulatorArguments() const { return m_sim.arguments(); }
@@ -31,6 +33,7 @@ private:
     SimProcess m_sim;
     EndpointConfig m_config;
     QUrl m_base;
+    QString m_model;
     bool m_startedSimulator = false;
 };
 

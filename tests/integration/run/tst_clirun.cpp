@@ -243,6 +243,65 @@ private Q_SLOTS:
         QCOMPARE(ok + cancelled, records.size());
     }
 
+    void simulatorWithoutModelServesItsDefault()
+    {
+        const QString exp = writeExperiment(QStringLiteral("nomodel"),
+            QJsonObject { { QStringLiteral("base_url"), QStringLiteral("sim:") },
+                { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [\n"
+                           "                {\"concurrency\": 2, \"input_len\": 32, \"output_len\": 8, "
+                           "\"num_prompts\": 6}], \"repeat\": 1}\n"));
+        const QString project = m_dir.filePath(QStringLiteral("nomodel.servescope"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project, QStringLiteral("--variant"),
+            QStringLiteral("baseline"), QStringLiteral("--sim-time-scale"), QStringLiteral("20") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        // 2 variants declared, one selected: 6 requests, all answered.
+        QVERIFY2(o.out.contains("\tfinished\t6\t0"), o.out.constData());
+    }
+
+    void simulatorChildGetsNoneOfTheUsersVariables()
+    {
+        const QString exp = writeExperiment(QStringLiteral("childenv"),
+            QJsonObject { { QStringLiteral("base_url"), QStringLiteral("sim:") },
+                { QStringLiteral("path"), QStringLiteral("/v1/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [\n"
+                           "                {\"concurrency\": 4, \"input_len\": 32, \"output_len\": 200, "
+                           "\"num_prompts\": 400}], \"repeat\": 1}\n"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("SERVESCOPE_TEST_OTHER_KEY"), QStringLiteral("sk-test-not-for-the-child"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(SimChild::cli(),
+            { QStringLiteral("run"), exp, QStringLiteral("--project"),
+                m_dir.filePath(QStringLiteral("childenv.servescope")), QStringLiteral("--sim-time-scale"),
+                QStringLiteral("4") });
+        QVERIFY(p.waitForStarted());
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError(), err.contains("measuring")), 60000);
+        const QString pid = QString::number(p.processId());
+        // The run thread starts the simulator: its children are listed under that thread's task.
+        QList<QByteArray> children;
+        const QString tasks = QStringLiteral("/proc/%1/task").arg(pid);
+        for (const QString &task : QDir(tasks).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            children += readAll(tasks + QLatin1Char('/') + task + QStringLiteral("/children")).trimmed().split(' ');
+        QByteArray childEnv;
+        for (const QByteArray &child : std::as_const(children)) {
+            const QByteArray cmdline = readAll(QStringLiteral("/proc/%1/cmdline").arg(QString::fromLatin1(child)));
+            if (cmdline.contains("sim\0--port"))
+                childEnv = readAll(QStringLiteral("/proc/%1/environ").arg(QString::fromLatin1(child)));
+        }
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(!childEnv.isEmpty(), "no simulator child found");
+        const QList<QByteArray> vars = childEnv.split('\0');
+        QVERIFY(!childEnv.contains("SERVESCOPE_TEST_OTHER_KEY"));
+        QVERIFY(!childEnv.contains("sk-test-not-for-the-child"));
+        QVERIFY(std::any_of(vars.cbegin(), vars.cend(), [](const QByteArray &v) { return v.startsWith("PATH="); }));
+        QVERIFY(std::any_of(
+            vars.cbegin(), vars.cend(), [](const QByteArray &v) { return v.startsWith("SERVESCOPE_SIM_API_KEY="); }));
+    }
+
     void badUsageExits2_data()
     {
         QTest::addColumn<QStringList>("args");
