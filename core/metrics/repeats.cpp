@@ -86,6 +86,28 @@ QList<PointSummary> medianAcrossRepeats(const QList<PointSummary> &points)
     return out;
 }
 
+RepeatStat acrossRepeats(std::span<const double> perRepeat)
+{
+    std::vector<double> v;
+    v.reserve(perRepeat.size());
+    for (double x : perRepeat) {
+        if (!std::isnan(x))
+            v.push_back(x);
+    }
+    RepeatStat r;
+    r.n = int(v.size());
+    if (v.empty())
+        return r;
+    const double m = Stats::mean(v);
+    const double sd = Stats::populationStd(v);
+    std::sort(v.begin(), v.end());
+    r.median = Stats::medianSorted(v);
+    r.min = v.front();
+    r.max = v.back();
+    r.cv = m != 0 ? sd / std::abs(m) : 0.0;
+    return r;
+}
+
 bool percentileUnreliable(qsizetype n, double p) noexcept
 {
     if (p <= 0)

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+// servescope-cli compare: the delta table of two runs (stored or results folders) and the CI gate.
+#include "command.h"
+
+#include "compare/runsource.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QTextStream>
+#include <QXmlStreamWriter>
+
+#include <cmath>
+#include <cstdio>
+
+namespace {
+
+using namespace ServeScope;
+using namespace ServeScope::Cli;
+
+struct GateLine {
+    const DeltaRow *row;
+    const GateCondition *condition;
+    GateOutcome outcome;
+};
+
+QString num(double v)
+{
+    return std::isnan(v) ? QString() : QString::number(v, 'g', 10);
+}
+
+QString field(QString s)
+{
+    for (QChar &c : s) {
+        if (c == QLatin1Char('\t') || c == QLatin1Char('\n') || c == QLatin1Char('\r'))
+            c = QLatin1Char(' ');
+    }
+    return s;
+}
+
+/// Headline metrics of one side whose repeats spread more than 5%.
+QStringList notReproducible(const QString &side, const RunSource &source, const QStringList &metrics)
+{
+    QStringList out;
+    for (const PointRepeats &p : source.points) {
+        for (const QString &key : metrics) {
+            const RepeatStat s = estimateMetric(p, key).repeats;
+            if (!reproducible(s))
+                out << QStringLiteral("%1\t%2\t%3\t%4\tspread %5%\tcv %6%")
+                           .arg(side, field(p.variant), field(p.label), key, QString::number(s.spread() * 100, 'f', 1),
+                               QString::number(s.cv * 100, 'f', 1));
+        }
+    }
+    return out;
+}
+
+QJsonObject estimateJson(const MetricEstimate &e)
+{
+    QJsonObject o { { QStringLiteral("median"), e.repeats.median }, { QStringLiteral("min"), e.repeats.min },
+        { QStringLiteral("max"), e.repeats.max }, { QStringLiteral("cv"), e.repeats.cv },
+        { QStringLiteral("repeats"), e.repeats.n } };
+    if (e.ci.valid) {
+        o.insert(QStringLiteral("ci_low"), e.ci.low);
+        o.insert(QStringLiteral("ci_high"), e.ci.high);
+        o.insert(QStringLiteral("ci_method"), e.method);
+    }
+    return o;
+}
+
+bool writeJunit(const QString &path, const QString &suite, const QList<GateLine> &gates, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = file.errorString();
+        return false;
+    }
+    int failures = 0;
+    for (const GateLine &g : gates)
+        failures += g.outcome.failed;
+    QXmlStreamWriter xml(&file);
+    xml.setAutoFormatting(true);
+    xml.writeStartDocument();
+    xml.writeStartElement(QStringLiteral("testsuites"));
+    xml.writeAttribute(QStringLiteral("tests"), QString::number(gates.size()));
+    xml.writeAttribute(QStringLiteral("failures"), QString::number(failures));
+    xml.writeStartElement(QStringLiteral("testsuite"));
+    xml.writeAttribute(QStringLiteral("name"), suite);
+    xml.writeAttribute(QStringLiteral("tests"), QString::number(gates.size()));
+    xml.writeAttribute(QStringLiteral("failures"), QString::number(failures));
+    for (const GateLine &g : gates) {
+        xml.writeStartElement(QStringLiteral("testcase"));
+        xml.writeAttribute(QStringLiteral("classname"), QStringLiteral("servescope.%1.%2").arg(g.row->variant, g.row->label));
+        xml.writeAttribute(QStringLiteral("name"), g.condition->text);
+        if (g.outcome.failed) {
+            xml.writeStartElement(QStringLiteral("failure"));
+            xml.writeAttribute(QStringLiteral("message"), g.outcome.message);
+            xml.writeCharacters(g.outcome.message);
+            xml.writeEndElement();
+        } else {
+            xml.writeTextElement(QStringLiteral("system-out"), g.outcome.message);
+        }
+        xml.writeEndElement();
+    }
+    xml.writeEndElement();
+    xml.writeEndElement();
+    xml.writeEndDocument();
+    if (!file.commit()) {
+        *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+int runCompare(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Compares a candidate run with a baseline point by point (medians across repeats, 95% "
+                       "intervals) and, with --fail-if, gates on the changes. RUN is a run id or unique name of "
+                       "--project; DIR is a results folder written by `run --out-dir`."));
+    parser.addHelpOption();
+    parser.addOptions({
+        { QStringLiteral("baseline"), QStringLiteral("Baseline run or results folder"), QStringLiteral("RUN|DIR") },
+        { QStringLiteral("candidate"), QStringLiteral("Candidate run or results folder"), QStringLiteral("RUN|DIR") },
+        { QStringLiteral("project"), QStringLiteral("Project file holding stored runs"), QStringLiteral("FILE") },
+        { QStringLiteral("baseline-variant"), QStringLiteral("Compare only this variant of the baseline"),
+            QStringLiteral("NAME") },
+        { QStringLiteral("candidate-variant"), QStringLiteral("Compare only this variant of the candidate"),
+            QStringLiteral("NAME") },
+        { QStringLiteral("metric"), QStringLiteral("Metric of the delta table (repeatable; default: headline metrics)"),
+            QStringLiteral("KEY") },
+        { QStringLiteral("fail-if"), QStringLiteral("Gate: METRIC (>|<) [+|-]NUMBER[%] (repeatable)"),
+            QStringLiteral("COND") },
+        { QStringLiteral("threshold"), QStringLiteral("Practical threshold of a better/worse verdict, in % (default 5)"),
+            QStringLiteral("PCT"), QStringLiteral("5") },
+        { QStringLiteral("junit"), QStringLiteral("Write one JUnit test case per point and condition"),
+            QStringLiteral("FILE") },
+        { QStringLiteral("json"), QStringLiteral("Print JSON instead of lines") },
+    });
+    QTextStream err(stderr), out(stdout);
+    const auto usage = [&err](const QString &message) {
+        err << "servescope-cli compare: " << message << '\n';
+        return ExitUsage;
+    };
+    if (!parser.parse(args))
+        return usage(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usage(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    if (!parser.isSet(QStringLiteral("baseline")) || !parser.isSet(QStringLiteral("candidate")))
+        return usage(QStringLiteral("--baseline and --candidate are required"));
+    bool ok = false;
+    const double threshold = parser.value(QStringLiteral("threshold")).toDouble(&ok) / 100;
+    if (!ok || !(threshold >= 0))
+        return usage(QStringLiteral("--threshold takes a percentage >= 0"));
+    QList<GateCondition> conditions;
+    for (const QString &text : parser.values(QStringLiteral("fail-if"))) {
+        QString error;
+        const std::optional<GateCondition> c = parseGateCondition(text, &error);
+        if (!c)
+            return usage(error);
+        conditions << *c;
+    }
+
+    RunSource base, cand;
+    QString error;
+    const QString project = parser.value(QStringLiteral("project"));
+    if (!loadRunSource(parser.value(QStringLiteral("baseline")), project, &base, &error))
+        return usage(QStringLiteral("baseline: %1").arg(error));
+    if (!loadRunSource(parser.value(QStringLiteral("candidate")), project, &cand, &error))
+        return usage(QStringLiteral("candidate: %1").arg(error));
+    for (const auto &[option, source] : { std::pair { "baseline-variant", &base }, std::pair { "candidate-variant", &cand } }) {
+        const QString v = parser.value(QString::fromLatin1(option));
+        if (!v.isEmpty() && !keepVariant(source, v))
+            return usage(QStringLiteral("--%1: no variant named '%2'").arg(QString::fromLatin1(option), v));
+    }
+
+    const PointMatching matching = matchPoints(base.points, cand.points);
+    for (int i : matching.unmatchedA)
+        err << "servescope-cli compare: baseline point " << base.points[i].variant << '/' << base.points[i].label
+            << " has no match in the candidate\n";
+    for (int j : matching.unmatchedB)
+        err << "servescope-cli compare: candidate point " << cand.points[j].variant << '/' << cand.points[j].label
+            << " has no match in the baseline\n";
+    if (!matching.unmatchedA.isEmpty() || !matching.unmatchedB.isEmpty())
+        return ExitUsage;
+
+    QStringList metrics = parser.values(QStringLiteral("metric"));
+    if (metrics.isEmpty())
+        metrics = headlineMetrics();
+    for (const GateCondition &c : std::as_const(conditions)) {
+        if (!metrics.contains(c.metric))
+            metrics << c.metric;
+    }
+    const QList<DeltaRow> rows = deltaTable(base.points, cand.points, matching, metrics, threshold);
+    for (const DeltaRow &r : rows) {
+        if (r.a.repeats.n == 0 && r.b.repeats.n == 0 && parser.values(QStringLiteral("metric")).contains(r.metric))
+            return usage(QStringLiteral("metric '%1' is in neither run's results").arg(r.metric));
+    }
+
+    QList<GateLine> gates;
+    for (const GateCondition &c : std::as_const(conditions)) {
+        for (const DeltaRow &r : rows) {
+            if (r.metric != c.metric)
+                continue;
+            if (r.a.repeats.n == 0 || r.b.repeats.n == 0)
+                return usage(QStringLiteral("%1: %2 is missing at point %3/%4").arg(c.text, c.metric, r.variant, r.label));
+            gates << GateLine { &r, &c, evaluateGate(c, r) };
+        }
+    }
+    int failures = 0;
+    for (const GateLine &g : std::as_const(gates))
+        failures += g.outcome.failed;
+
+    const QStringList shown = parser.values(QStringLiteral("metric")).isEmpty() ? headlineMetrics()
+                                                                                 : parser.values(QStringLiteral("metric"));
+    const QStringList noisy = notReproducible(QStringLiteral("baseline"), base, shown)
+        + notReproducible(QStringLiteral("candidate"), cand, shown);
+    for (const QString &n : noisy)
+        err << "not reproducible at this point: " << n << '\n';
+
+    if (!parser.value(QStringLiteral("junit")).isEmpty()
+        && !writeJunit(parser.value(QStringLiteral("junit")), base.name + QStringLiteral(" vs ") + cand.name, gates,
+            &error))
+        return usage(QStringLiteral("--junit: %1").arg(error));
+
+    if (parser.isSet(QStringLiteral("json"))) {
+        QJsonArray rowArray, gateArray, noisyArray;
+        for (const DeltaRow &r : rows) {
+            if (!shown.contains(r.metric))
+                continue;
+            rowArray.append(QJsonObject { { QStringLiteral("variant"), r.variant }, { QStringLiteral("point"), r.label },
+                { QStringLiteral("metric"), r.metric }, { QStringLiteral("baseline"), estimateJson(r.a) },
+                { QStringLiteral("candidate"), estimateJson(r.b) }, { QStringLiteral("change"), r.change },
+                { QStringLiteral("relative"), std::isnan(r.relative) ? QJsonValue() : QJsonValue(r.relative) },
+                { QStringLiteral("verdict"), verdictCode(r.verdict) }, { QStringLiteral("reason"), r.reason } });
+        }
+        for (const GateLine &g : std::as_const(gates))
+            gateArray.append(QJsonObject { { QStringLiteral("variant"), g.row->variant },
+                { QStringLiteral("point"), g.row->label }, { QStringLiteral("condition"), g.condition->text },
+                { QStringLiteral("failed"), g.outcome.failed }, { QStringLiteral("message"), g.outcome.message } });
+        for (const QString &n : noisy)
+            noisyArray.append(n);
+        const QJsonObject doc { { QStringLiteral("baseline"), QJsonObject { { QStringLiteral("name"), base.name },
+                                                              { QStringLiteral("origin"), base.origin } } },
+            { QStringLiteral("candidate"),
+                QJsonObject { { QStringLiteral("name"), cand.name }, { QStringLiteral("origin"), cand.origin } } },
+            { QStringLiteral("threshold"), threshold }, { QStringLiteral("rows"), rowArray },
+            { QStringLiteral("gates"), gateArray }, { QStringLiteral("not_reproducible"), noisyArray },
+            { QStringLiteral("result"), failures > 0 ? QStringLiteral("fail") : QStringLiteral("pass") } };
+        out << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
+    } else if (conditions.isEmpty()) {
+        out << "variant\tpoint\tmetric\tbaseline\tbaseline_low\tbaseline_high\tcandidate\tcandidate_low\t"
+               "candidate_high\tchange\tchange_pct\tverdict\treason\n";
+        for (const DeltaRow &r : rows) {
+            const auto ci = [](const MetricEstimate &e) {
+                return e.ci.valid ? num(e.ci.low) + u'\t' + num(e.ci.high) : QStringLiteral("\t");
+            };
+            out << field(r.variant) << '\t' << field(r.label) << '\t' << r.metric << '\t' << num(r.a.repeats.median)
+                << '\t' << ci(r.a) << '\t' << num(r.b.repeats.median) << '\t' << ci(r.b) << '\t' << num(r.change)
+                << '\t' << num(r.relative * 100) << '\t' << verdictCode(r.verdict) << '\t' << r.reason << '\n';
+        }
+    } else {
+        for (const GateLine &g : std::as_const(gates))
+            out << "gate\t" << field(g.row->variant) << '\t' << field(g.row->label) << '\t' << g.condition->text << '\t'
+                << (g.outcome.failed ? "fail" : "pass") << '\t' << g.outcome.message << '\n';
+        out << "compare\t" << (failures > 0 ? "fail" : "pass") << '\t' << gates.size() << '\t' << failures << '\n';
+    }
+    return failures > 0 ? ExitFailed : ExitOk;
+}
+
+const CommandRegistration reg({ "compare", "Compare two runs point by point; gate a candidate on a baseline", &runCompare });
+
+} // namespace

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+#include "runsource.h"
+
+#include "io/experimentfile.h"
+#include "io/resultfile.h"
+#include "model/variables.h"
+#include "storage/projectstore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace ServeScope {
+
+namespace {
+
+PointRepeats *pointFor(QList<PointRepeats> &points, const QString &variant, const QString &label)
+{
+    for (PointRepeats &p : points) {
+        if (p.variant == variant && p.label == label)
+            return &p;
+    }
+    return nullptr;
+}
+
+/// A result file's requests as samples: failed requests (an error text) are left out.
+void appendSamples(const ResultRun &file, std::vector<RequestSample> *samples)
+{
+    for (qsizetype i = 0; i < file.ttfts.size() && i < file.latencies.size(); ++i) {
+        if (i < file.errors.size() && !file.errors[i].isEmpty())
+            continue;
+        RequestSample s;
+        s.ttft = file.ttfts[i];
+        s.e2el = file.latencies[i];
+        const qint64 out = i < file.outputLens.size() ? file.outputLens[i] : 0;
+        if (out > 1)
+            s.tpot = (s.e2el - s.ttft) / double(out - 1);
+        if (i < file.itls.size())
+            s.itl.assign(file.itls[i].cbegin(), file.itls[i].cend());
+        samples->push_back(std::move(s));
+    }
+}
+
+QMap<QString, QString> flatten(const RunSource &s)
+{
+    QMap<QString, QString> out;
+    for (const QJsonValue &e : s.envSnapshot) {
+        const QJsonArray a = e.toArray();
+        out.insert(QStringLiteral("env.") + a.at(0).toString(), a.at(1).toVariant().toString());
+    }
+    for (auto it = s.clientHost.begin(); it != s.clientHost.end(); ++it)
+        out.insert(QStringLiteral("client_host.") + it.key(), it.value().toVariant().toString());
+    return out;
+}
+
+} // namespace
+
+bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *out, QString *error)
+{
+    ProjectStore store;
+    if (!store.open(projectPath, ProjectStore::Check::Header, ProjectStore::Follow::Snapshot)) {
+        *error = store.errorString();
+        return false;
+    }
+    const qint64 id = store.resolveRun(run);
+    const std::optional<RunRow> row = id > 0 ? store.run(id) : std::nullopt;
+    QVector<PointSummary> summaries;
+    QVector<RequestRecord> records;
+    RequestFilter filter;
+    filter.includeWarmup = false;
+    if (!row || !store.pointSummaries(id, &summaries) || !store.requests(id, filter, &records)) {
+        *error = store.errorString();
+        return false;
+    }
+    out->name = row->name;
+    out->origin = QStringLiteral("project %1 run %2").arg(projectPath).arg(id);
+    out->definitions = row->definitions;
+    out->clientHost = QJsonDocument::fromJson(row->clientHost).object();
+    out->envSnapshot = QJsonDocument::fromJson(row->envSnapshot).array();
+    for (const PointSummary &s : std::as_const(summaries)) {
+        PointRepeats *p = pointFor(out->points, s.variant, s.label);
+        if (!p) {
+            out->points.append(PointRepeats { s.variant, s.label, s.mode, s.concurrency, s.requestRate, s.inputLen,
+                s.outputLen, {}, {} });
+            p = &out->points.last();
+        }
+        p->repeats << summaryValues(s);
+    }
+    bool known = false;
+    const DefinitionsProfile profile = definitionsFromCode(row->definitions, &known);
+    // Records carry the point's index, summaries its label as well.
+    QMap<QPair<QString, int>, QString> labels;
+    for (const PointSummary &s : std::as_const(summaries))
+        labels.insert({ s.variant, s.point }, s.label);
+    for (const RequestRecord &r : std::as_const(records)) {
+        const std::optional<RequestSample> sample = requestSample(r, profile);
+        PointRepeats *p = sample ? pointFor(out->points, r.variant, labels.value({ r.variant, r.point })) : nullptr;
+        if (p)
+            p->samples.push_back(*sample);
+    }
+    return true;
+}
+
+bool loadResultsFolder(const QString &dir, RunSource *out, QString *error)
+{
+    QFile manifestFile(QDir(dir).filePath(QStringLiteral("manifest.json")));
+    if (!manifestFile.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: no manifest.json (not a results folder of `run --out-dir`)").arg(dir);
+        return false;
+    }
+    const QJsonObject manifest = QJsonDocument::fromJson(manifestFile.readAll()).object();
+    const ExperimentReadResult read
+        = readExperimentJson(QJsonDocument(manifest.value(QLatin1String("experiment")).toObject()).toJson());
+    if (!read.ok) {
+        *error = QStringLiteral("%1/manifest.json: the experiment does not read: %2").arg(dir, read.errors.value(0));
+        return false;
+    }
+    const Experiment &x = read.experiment;
+    out->name = x.name;
+    out->origin = dir;
+    out->definitions = manifest.value(QLatin1String("definitions")).toString();
+    out->clientHost = manifest.value(QLatin1String("client_host")).toObject();
+    out->envSnapshot = manifest.value(QLatin1String("env_snapshot")).toArray();
+    static const QRegularExpression repeatFile(QStringLiteral("^(.*)-r([0-9]+)\\.json$"));
+    for (int v = 0; v < x.variants.size(); ++v) {
+        const Experiment resolved = resolveVariant(x, v);
+        const QString variantDir = QDir(dir).filePath(x.variants[v].name);
+        for (int i = 0; i < resolved.load.points.size(); ++i) {
+            const LoadPoint &lp = resolved.load.points[i];
+            PointRepeats p { x.variants[v].name, resolved.pointLabel(i), loadModeName(resolved.load.mode),
+                lp.concurrencyFor(resolved.load.mode), resolved.load.mode == LoadMode::Rate ? lp.requestRate : 0,
+                lp.inputLen, lp.outputLen, {}, {} };
+            for (int r = 1;; ++r) {
+                const QString path = QDir(variantDir).filePath(
+                    p.label + QStringLiteral("-r") + QString::number(r) + QStringLiteral(".json"));
+                if (!QFileInfo::exists(path))
+                    break;
+                const QVector<ResultRun> files = readResultFilePath(path, error);
+                if (files.isEmpty())
+                    return false;
+                QMap<QString, double> values = files.first().numbers;
+                if (values.contains(QStringLiteral("servescope_success_rate")))
+                    values.insert(QStringLiteral("success_rate"), values.value(QStringLiteral("servescope_success_rate")));
+                p.repeats << values;
+                appendSamples(files.first(), &p.samples);
+            }
+            if (!p.repeats.isEmpty())
+                out->points << p;
+        }
+    }
+    if (out->points.isEmpty()) {
+        *error = QStringLiteral("%1: no result files (<variant>/<point>-r<k>.json)").arg(dir);
+        return false;
+    }
+    return true;
+}
+
+bool loadRunSource(const QString &spec, const QString &projectPath, RunSource *out, QString *error)
+{
+    if (QFileInfo(QDir(spec).filePath(QStringLiteral("manifest.json"))).isFile())
+        return loadResultsFolder(spec, out, error);
+    if (QFileInfo(spec).isDir()) {
+        *error = QStringLiteral("%1: no manifest.json (not a results folder of `run --out-dir`)").arg(spec);
+        return false;
+    }
+    if (projectPath.isEmpty()) {
+        *error = QStringLiteral("'%1' is not a results folder; a stored run needs --project").arg(spec);
+        return false;
+    }
+    return loadStoredRun(projectPath, spec, out, error);
+}
+
+bool keepVariant(RunSource *source, const QString &variant)
+{
+    QList<PointRepeats> kept;
+    for (const PointRepeats &p : std::as_const(source->points)) {
+        if (p.variant == variant)
+            kept << p;
+    }
+    source->points = kept;
+    return !kept.isEmpty();
+}
+
+QStringList environmentDifferences(const RunSource &a, const RunSource &b)
+{
+    const QMap<QString, QString> fa = flatten(a), fb = flatten(b);
+    QStringList keys = fa.keys() + fb.keys();
+    keys.removeDuplicates();
+    keys.sort();
+    QStringList out;
+    for (const QString &k : std::as_const(keys)) {
+        const QString va = fa.value(k, QStringLiteral("(none)")), vb = fb.value(k, QStringLiteral("(none)"));
+        if (va != vb)
+            out << QStringLiteral("%1: %2 -> %3").arg(k, va, vb);
+    }
+    return out;
+}
+
+} // namespace ServeScope

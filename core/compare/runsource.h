@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "metrics/delta.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+
+namespace ServeScope {
+
+/// One side of a comparison: a run stored in a project, or a results folder of `run --out-dir`
+/// (kept in git beside the experiment), reduced to its points with every repeat and the pooled
+/// per-request samples.
+struct RunSource {
+    QString name; ///< the run's name
+    QString origin; ///< "project FILE run ID" or the folder
+    QString definitions;
+    QJsonObject clientHost;
+    QJsonArray envSnapshot; ///< [[key, value, source], ...]
+    QList<PointRepeats> points;
+};
+
+/// RUN|DIR: a folder holding manifest.json is a results folder; anything else names a run (id or
+/// unique name) of `projectPath`. False with *error on a missing run, folder or file.
+bool loadRunSource(const QString &spec, const QString &projectPath, RunSource *out, QString *error);
+bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *out, QString *error);
+bool loadResultsFolder(const QString &dir, RunSource *out, QString *error);
+
+/// Keeps only one variant's points; false when the source has no such variant.
+bool keepVariant(RunSource *source, const QString &variant);
+
+/// Differences between two sources' environment snapshots and client hosts, one "key: a -> b" each
+/// (keys present on one side only say "(none)").
+QStringList environmentDifferences(const RunSource &a, const RunSource &b);
+
+} // namespace ServeScope

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+#include "metrics/delta.h"
+
+#include "metrics/numpystats.h"
+
+#include <QRegularExpression>
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ServeScope {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr const char *kDistributions[] = { "ttft", "ttfc", "tpot", "itl", "citl", "e2el" };
+
+const Distribution &distributionOf(const PointSummary &s, int index)
+{
+    const Distribution *all[] = { &s.ttft, &s.ttfc, &s.tpot, &s.itl, &s.citl, &s.e2el };
+    return *all[index];
+}
+
+quint64 seedFor(const QString &key)
+{
+    quint64 h = 1469598103934665603ULL; // FNV-1a: the same key gives the same bootstrap everywhere
+    for (const QChar c : key) {
+        h ^= c.unicode();
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/// "p99_ttft_ms" -> ("p99", "ttft"); false for a key that is not a latency statistic.
+bool splitLatencyKey(const QString &key, QString *stat, QString *metric)
+{
+    if (!key.endsWith(QLatin1String("_ms")))
+        return false;
+    const QString body = key.chopped(3);
+    const qsizetype us = body.indexOf(u'_');
+    if (us <= 0)
+        return false;
+    *stat = body.left(us);
+    *metric = body.mid(us + 1);
+    return true;
+}
+
+/// Per-request values (ms) of one latency metric and, for the bootstrap, per-request sums and counts.
+void latencySamples(const std::vector<RequestSample> &samples, const QString &metric, std::vector<double> *values,
+    std::vector<double> *sums, std::vector<double> *counts)
+{
+    for (const RequestSample &s : samples) {
+        if (metric == QLatin1String("itl")) {
+            if (s.itl.empty())
+                continue;
+            double sum = 0;
+            for (double g : s.itl) {
+                values->push_back(g * 1000);
+                sum += g * 1000;
+            }
+            sums->push_back(sum);
+            counts->push_back(double(s.itl.size()));
+            continue;
+        }
+        const double v = metric == QLatin1String("ttft") ? s.ttft
+            : metric == QLatin1String("e2el")            ? s.e2el
+            : metric == QLatin1String("tpot")            ? s.tpot
+                                                         : kNaN;
+        if (std::isnan(v))
+            continue;
+        values->push_back(v * 1000);
+        sums->push_back(v * 1000);
+        counts->push_back(1);
+    }
+}
+
+Interval latencyInterval(const PointRepeats &point, const QString &key, QString *method)
+{
+    QString stat, metric;
+    if (!splitLatencyKey(key, &stat, &metric))
+        return {};
+    std::vector<double> values, sums, counts;
+    latencySamples(point.samples, metric, &values, &sums, &counts);
+    if (values.empty())
+        return {};
+    if (stat == QLatin1String("mean")) {
+        *method = QStringLiteral("bootstrap");
+        return bootstrapClusterMeanInterval(sums, counts, seedFor(key));
+    }
+    double p = 50;
+    if (stat != QLatin1String("median")) {
+        bool ok = false;
+        p = stat.startsWith(u'p') ? stat.mid(1).toDouble(&ok) : 0;
+        if (!ok)
+            return {};
+    }
+    std::sort(values.begin(), values.end());
+    *method = QStringLiteral("order-statistic");
+    return percentileInterval(values, p);
+}
+
+bool sameLoad(const PointRepeats &x, const PointRepeats &y)
+{
+    return x.mode == y.mode && x.concurrency == y.concurrency
+        && (x.requestRate == y.requestRate || (std::isinf(x.requestRate) && std::isinf(y.requestRate)))
+        && x.inputLen == y.inputLen && x.outputLen == y.outputLen;
+}
+
+QString number(double v)
+{
+    return QString::number(v, 'g', 6);
+}
+
+} // namespace
+
+std::optional<RequestSample> requestSample(const RequestRecord &record, DefinitionsProfile profile)
+{
+    if (record.warmup)
+        return std::nullopt;
+    RequestSample s;
+    const RequestMetrics m = deriveRequest(record, profile, &s.itl);
+    if (!m.counted)
+        return std::nullopt;
+    s.ttft = m.ttft;
+    s.e2el = m.e2el;
+    if (m.hasTpot)
+        s.tpot = m.tpot;
+    return s;
+}
+
+QMap<QString, double> summaryValues(const PointSummary &s)
+{
+    QMap<QString, double> v {
+        { QStringLiteral("duration"), s.duration },
+        { QStringLiteral("completed"), double(s.completed) },
+        { QStringLiteral("failed"), double(s.failed) },
+        { QStringLiteral("total_input_tokens"), double(s.totalInputTokens) },
+        { QStringLiteral("total_output_tokens"), double(s.totalOutputTokens) },
+        { QStringLiteral("request_throughput"), s.requestThroughput },
+        { QStringLiteral("output_throughput"), s.outputThroughput },
+        { QStringLiteral("total_token_throughput"), s.totalTokenThroughput },
+        { QStringLiteral("max_output_tokens_per_s"), s.maxOutputTokensPerS },
+        { QStringLiteral("max_concurrent_requests"), double(s.maxConcurrentRequests) },
+        { QStringLiteral("concurrency"), s.averageConcurrency },
+        { QStringLiteral("success_rate"), s.successRate },
+    };
+    if (s.requestGoodput >= 0)
+        v.insert(QStringLiteral("request_goodput"), s.requestGoodput);
+    for (int i = 0; i < int(std::size(kDistributions)); ++i) {
+        const Distribution &d = distributionOf(s, i);
+        const QString suffix = u'_' + QLatin1String(kDistributions[i]) + QLatin1String("_ms");
+        v.insert(QLatin1String("mean") + suffix, d.mean);
+        v.insert(QLatin1String("median") + suffix, d.median);
+        v.insert(QLatin1String("std") + suffix, d.std);
+        for (double p : { 1.0, 10.0, 25.0, 50.0, 75.0, 90.0, 99.0 })
+            v.insert(u'p' + percentileKey(p) + suffix, d.percentile(p));
+        for (const auto &[p, value] : d.extra)
+            v.insert(u'p' + percentileKey(p) + suffix, value);
+    }
+    return v;
+}
+
+QStringList headlineMetrics()
+{
+    QStringList keys { QStringLiteral("output_throughput"), QStringLiteral("request_throughput"),
+        QStringLiteral("total_token_throughput"), QStringLiteral("success_rate") };
+    for (const char *m : { "ttft", "tpot", "itl", "e2el" }) {
+        for (const char *stat : { "mean", "median", "p90", "p99" })
+            keys << QLatin1String(stat) + u'_' + QLatin1String(m) + QLatin1String("_ms");
+    }
+    return keys;
+}
+
+bool lowerIsBetter(const QString &key)
+{
+    return key.endsWith(QLatin1String("_ms")) || key == QLatin1String("failed") || key == QLatin1String("duration");
+}
+
+MetricEstimate estimateMetric(const PointRepeats &point, const QString &key)
+{
+    MetricEstimate e;
+    e.key = key;
+    std::vector<double> perRepeat;
+    for (const auto &values : point.repeats)
+        perRepeat.push_back(values.value(key, kNaN));
+    e.repeats = acrossRepeats(perRepeat);
+    if (e.repeats.n == 0)
+        return e;
+    if (key.endsWith(QLatin1String("_ms"))) {
+        e.ci = latencyInterval(point, key, &e.method);
+        if (!e.ci.valid)
+            e.method.clear();
+    } else if (e.repeats.n >= 2) {
+        e.ci = Interval { e.repeats.min, e.repeats.max, true };
+        e.method = QStringLiteral("repeat-range");
+    }
+    return e;
+}
+
+bool reproducible(const RepeatStat &s, double limit)
+{
+    return s.n < 2 || (s.cv <= limit && s.spread() <= limit);
+}
+
+QString verdictCode(Verdict v)
+{
+    switch (v) {
+    case Verdict::Better:
+        return QStringLiteral("better");
+    case Verdict::Worse:
+        return QStringLiteral("worse");
+    case Verdict::Noise:
+        return QStringLiteral("noise");
+    case Verdict::Undecided:
+        break;
+    }
+    return QStringLiteral("undecided");
+}
+
+PointMatching matchPoints(const QList<PointRepeats> &a, const QList<PointRepeats> &b)
+{
+    QSet<QString> va, vb;
+    for (const auto &p : a)
+        va.insert(p.variant);
+    for (const auto &p : b)
+        vb.insert(p.variant);
+    const bool byVariant = !(va.size() == 1 && vb.size() == 1);
+    PointMatching m;
+    QList<bool> usedA(a.size(), false), matchedB(b.size(), false);
+    const auto pass = [&](auto same) {
+        for (int j = 0; j < b.size(); ++j) {
+            for (int i = 0; i < a.size() && !matchedB[j]; ++i) {
+                if (usedA[i] || (byVariant && a[i].variant != b[j].variant) || !same(a[i], b[j]))
+                    continue;
+                usedA[i] = matchedB[j] = true;
+                m.pairs.append({ i, j });
+            }
+        }
+    };
+    pass([](const PointRepeats &x, const PointRepeats &y) { return !x.label.isEmpty() && x.label == y.label; });
+    pass(sameLoad);
+    std::sort(m.pairs.begin(), m.pairs.end());
+    for (int i = 0; i < a.size(); ++i) {
+        if (!usedA[i])
+            m.unmatchedA << i;
+    }
+    for (int j = 0; j < b.size(); ++j) {
+        if (!matchedB[j])
+            m.unmatchedB << j;
+    }
+    return m;
+}
+
+Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double practicalThreshold, QString *reason)
+{
+    if (a.repeats.n == 0 || b.repeats.n == 0) {
+        *reason = QStringLiteral("missing");
+        return Verdict::Undecided;
+    }
+    if (!a.ci.valid || !b.ci.valid) {
+        // Latency intervals come from the requests, throughput intervals from the repeats.
+        if (a.key.endsWith(QLatin1String("_ms")))
+            *reason = QStringLiteral("too-few-samples");
+        else
+            *reason = a.repeats.n < 2 || b.repeats.n < 2 ? QStringLiteral("single-repeat") : QStringLiteral("no-interval");
+        return Verdict::Undecided;
+    }
+    if (a.ci.overlaps(b.ci)) {
+        *reason = QStringLiteral("intervals-overlap");
+        return Verdict::Noise;
+    }
+    const double base = a.repeats.median, cand = b.repeats.median;
+    const double relative = base != 0 ? (cand - base) / std::abs(base) : std::copysign(INFINITY, cand - base);
+    if (std::abs(relative) < practicalThreshold) {
+        *reason = QStringLiteral("below-threshold");
+        return Verdict::Noise;
+    }
+    *reason = QStringLiteral("significant");
+    return (lowerIsBetter(a.key) ? cand < base : cand > base) ? Verdict::Better : Verdict::Worse;
+}
+
+QList<DeltaRow> deltaTable(const QList<PointRepeats> &a, const QList<PointRepeats> &b, const PointMatching &matching,
+    const QStringList &metrics, double practicalThreshold)
+{
+    QList<DeltaRow> rows;
+    for (const auto &[i, j] : matching.pairs) {
+        for (const QString &key : metrics) {
+            DeltaRow r;
+            r.variant = a[i].variant;
+            r.label = a[i].label;
+            r.metric = key;
+            r.a = estimateMetric(a[i], key);
+            r.b = estimateMetric(b[j], key);
+            r.change = r.b.repeats.median - r.a.repeats.median;
+            r.relative = r.a.repeats.median != 0 ? r.change / std::abs(r.a.repeats.median) : kNaN;
+            r.verdict = verdictFor(r.a, r.b, practicalThreshold, &r.reason);
+            rows << r;
+        }
+    }
+    return rows;
+}
+
+std::optional<GateCondition> parseGateCondition(const QString &text, QString *error)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^\\s*([a-z0-9_.]+)\\s*([<>])\\s*([+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\\s*(%?)\\s*$"));
+    const QRegularExpressionMatch m = re.match(text);
+    if (!m.hasMatch()) {
+        *error = QStringLiteral("'%1': expected METRIC (>|<) [+|-]NUMBER[%%], e.g. 'p99_ttft_ms > +10%%'").arg(text);
+        return std::nullopt;
+    }
+    GateCondition c;
+    c.text = text.trimmed();
+    c.metric = m.captured(1);
+    c.op = m.captured(2).at(0).toLatin1();
+    c.value = m.captured(3).toDouble();
+    c.relative = !m.captured(4).isEmpty();
+    const QMap<QString, double> known = summaryValues(PointSummary {});
+    QString stat, metric;
+    const bool latency = splitLatencyKey(c.metric, &stat, &metric) && stat.startsWith(u'p')
+        && std::any_of(std::begin(kDistributions), std::end(kDistributions),
+            [&](const char *d) { return metric == QLatin1String(d); });
+    if (!known.contains(c.metric) && c.metric != QLatin1String("request_goodput") && !latency) {
+        *error = QStringLiteral("'%1': unknown metric '%2' (a result-file key such as p99_ttft_ms, median_tpot_ms, "
+                                "output_throughput)")
+                     .arg(text, c.metric);
+        return std::nullopt;
+    }
+    return c;
+}
+
+GateOutcome evaluateGate(const GateCondition &condition, const DeltaRow &row)
+{
+    GateOutcome o;
+    const double base = row.a.repeats.median, cand = row.b.repeats.median;
+    const bool intervals = row.a.ci.valid && row.b.ci.valid;
+    o.significant = !intervals || !row.a.ci.overlaps(row.b.ci);
+    const double measured = condition.relative ? row.relative * 100 : cand;
+    const bool beyond = condition.op == '>' ? measured > condition.value : measured < condition.value;
+    o.failed = beyond && (!condition.relative || o.significant);
+    QString change = (row.change >= 0 ? QStringLiteral("+") : QString()) + number(row.change);
+    if (!std::isnan(row.relative))
+        change += QStringLiteral(" (%1%2%)").arg(row.relative >= 0 ? QStringLiteral("+") : QString(), number(row.relative * 100));
+    o.message = QStringLiteral("%1: baseline %2, candidate %3, change %4")
+                    .arg(condition.metric, number(base), number(cand), change);
+    if (intervals)
+        o.message += QStringLiteral("; 95% intervals [%1, %2] vs [%3, %4]")
+                         .arg(number(row.a.ci.low), number(row.a.ci.high), number(row.b.ci.low), number(row.b.ci.high));
+    else
+        o.message += QStringLiteral("; no interval (%1), the values decide").arg(row.reason);
+    if (beyond && condition.relative && !o.significant)
+        o.message += QStringLiteral("; beyond the bound but within noise");
+    return o;
+}
+
+} // namespace ServeScope

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "metrics/intervals.h"
+#include "metrics/repeats.h"
+#include "metrics/requestmetrics.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace ServeScope {
+
+/// Per-request values of one successful measured request, in seconds.
+struct RequestSample {
+    double ttft = 0, e2el = 0;
+    double tpot = std::numeric_limits<double>::quiet_NaN(); ///< NaN with a single output token
+    std::vector<double> itl;
+};
+
+/// The sample of a stored record under a definitions profile; nullopt for a request that does not count.
+std::optional<RequestSample> requestSample(const RequestRecord &record, DefinitionsProfile profile);
+
+/// Every result-file key of a summary ("output_throughput", "p99_ttft_ms", "success_rate", ...).
+QMap<QString, double> summaryValues(const PointSummary &summary);
+
+/// One (variant, point) of a run with all its repeats, read from a project or a results folder.
+struct PointRepeats {
+    QString variant, label, mode;
+    int concurrency = 0;
+    double requestRate = 0;
+    int inputLen = 0, outputLen = 0;
+    QList<QMap<QString, double>> repeats; ///< per repeat: result-file key -> value
+    std::vector<RequestSample> samples; ///< measured successful requests, pooled across repeats
+};
+
+/// A headline metric of one point: the median across repeats with its spread, and a 95% interval.
+struct MetricEstimate {
+    QString key;
+    RepeatStat repeats;
+    Interval ci;
+    /// "order-statistic" (medians, percentiles), "bootstrap" (means over requests), "repeat-range"
+    /// (throughputs and success rate: min..max across repeats, a distribution-free interval for
+    /// their median), or empty when there is none.
+    QString method;
+};
+
+/// The metrics a comparison shows by default: throughputs, success rate, mean/median/p90/p99 of
+/// TTFT, TPOT, ITL and E2EL.
+QStringList headlineMetrics();
+/// Latencies are better lower; throughputs and success rates higher.
+bool lowerIsBetter(const QString &key);
+/// Estimate of one key at one point; the bootstrap seed derives from the key, so it is repeatable.
+MetricEstimate estimateMetric(const PointRepeats &point, const QString &key);
+
+/// Spread across repeats above which a point's metric is "not reproducible at this point".
+constexpr double kReproducibleSpread = 0.05;
+/// Whether the repeats of a metric agree: CV and (max - min) / median both within the limit.
+bool reproducible(const RepeatStat &s, double limit = kReproducibleSpread);
+
+enum class Verdict { Better, Worse, Noise, Undecided };
+QString verdictCode(Verdict v); ///< "better", "worse", "noise", "undecided"
+
+/// Points of B matched to points of A: by label, then by (mode, concurrency or rate, input and
+/// output length); within the same variant unless each side has a single variant.
+struct PointMatching {
+    QList<QPair<int, int>> pairs; ///< (index in A, index in B)
+    QList<int> unmatchedA, unmatchedB;
+};
+PointMatching matchPoints(const QList<PointRepeats> &a, const QList<PointRepeats> &b);
+
+struct DeltaRow {
+    QString variant, label;
+    QString metric;
+    MetricEstimate a, b;
+    double change = 0; ///< b - a (medians across repeats)
+    double relative = 0; ///< change / |a|; NaN when a is 0
+    Verdict verdict = Verdict::Undecided;
+    QString reason; ///< why the verdict is what it is (machine words)
+};
+
+/// Better or worse only when the intervals separate and |relative change| reaches the practical
+/// threshold; noise when the intervals overlap or the change is smaller; undecided without intervals.
+Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double practicalThreshold, QString *reason);
+
+/// Every metric of every matched point, in A's order.
+QList<DeltaRow> deltaTable(const QList<PointRepeats> &a, const QList<PointRepeats> &b, const PointMatching &matching,
+    const QStringList &metrics, double practicalThreshold = kReproducibleSpread);
+
+/// `--fail-if METRIC (>|<) [+|-]NUMBER[%]`: with % a change relative to the baseline, without an
+/// absolute bound on the candidate.
+struct GateCondition {
+    QString text;
+    QString metric;
+    char op = '>';
+    double value = 0;
+    bool relative = false;
+};
+std::optional<GateCondition> parseGateCondition(const QString &text, QString *error);
+
+struct GateOutcome {
+    bool failed = false;
+    bool significant = false; ///< the intervals separate (or there are none to test)
+    QString message; ///< baseline, candidate and change, for a person and for JUnit
+};
+/// Evaluates one condition on one matched point (a DeltaRow of the condition's metric). A relative
+/// condition fails only when the change is beyond the bound and the intervals separate; without
+/// intervals on either side the values decide, and the message says so.
+GateOutcome evaluateGate(const GateCondition &condition, const DeltaRow &row);
+
+} // namespace ServeScope

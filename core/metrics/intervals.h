@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QtGlobal>
+
+#include <span>
+
+namespace ServeScope {
+
+/// A two-sided confidence interval.
+struct Interval {
+    double low = 0, high = 0;
+    bool valid = false; ///< false when there are too few samples for the requested coverage
+
+    bool overlaps(const Interval &other) const { return low <= other.high && other.low <= high; }
+};
+
+/// Distribution-free interval for the p-th percentile from order statistics (normal approximation
+/// of the binomial ranks: n*q -/+ z*sqrt(n*q*(1-q))). Values must be sorted.
+Interval percentileInterval(std::span<const double> sorted, double p, double level = 0.95);
+
+/// Percentile bootstrap of a pooled mean over clusters: each resample draws clusters (requests)
+/// with replacement and takes sum(sums) / sum(counts), from a std::mt19937_64 seeded with `seed`,
+/// so the same inputs and seed give the same interval. With counts all 1 this is the plain
+/// bootstrap of the mean; for ITL a request's gaps stay together.
+Interval bootstrapClusterMeanInterval(std::span<const double> sums, std::span<const double> counts, quint64 seed,
+    int resamples = 1000, double level = 0.95);
+
+} // namespace ServeScope
