@@ -92,7 +92,8 @@ bool writeJunit(const QString &path, const QString &suite, const QList<GateLine>
     xml.writeAttribute(QStringLiteral("failures"), QString::number(failures));
     for (const GateLine &g : gates) {
         xml.writeStartElement(QStringLiteral("testcase"));
-        xml.writeAttribute(QStringLiteral("classname"), QStringLiteral("servescope.%1.%2").arg(g.row->variant, g.row->label));
+        xml.writeAttribute(
+            QStringLiteral("classname"), QStringLiteral("servescope.%1.%2").arg(g.row->variant, g.row->label));
         xml.writeAttribute(QStringLiteral("name"), g.condition->text);
         if (g.outcome.failed) {
             xml.writeStartElement(QStringLiteral("failure"));
@@ -134,8 +135,9 @@ int runCompare(const QStringList &args)
             QStringLiteral("KEY") },
         { QStringLiteral("fail-if"), QStringLiteral("Gate: METRIC (>|<) [+|-]NUMBER[%] (repeatable)"),
             QStringLiteral("COND") },
-        { QStringLiteral("threshold"), QStringLiteral("Practical threshold of a better/worse verdict, in % (default 5)"),
-            QStringLiteral("PCT"), QStringLiteral("5") },
+        { QStringLiteral("threshold"),
+            QStringLiteral("Practical threshold of a better/worse verdict, in % (default 5)"), QStringLiteral("PCT"),
+            QStringLiteral("5") },
         { QStringLiteral("junit"), QStringLiteral("Write one JUnit test case per point and condition"),
             QStringLiteral("FILE") },
         { QStringLiteral("json"), QStringLiteral("Print JSON instead of lines") },
@@ -175,7 +177,8 @@ int runCompare(const QStringList &args)
         return usage(QStringLiteral("baseline: %1").arg(error));
     if (!loadRunSource(parser.value(QStringLiteral("candidate")), project, &cand, &error))
         return usage(QStringLiteral("candidate: %1").arg(error));
-    for (const auto &[option, source] : { std::pair { "baseline-variant", &base }, std::pair { "candidate-variant", &cand } }) {
+    for (const auto &[option, source] :
+        { std::pair { "baseline-variant", &base }, std::pair { "candidate-variant", &cand } }) {
         const QString v = parser.value(QString::fromLatin1(option));
         if (!v.isEmpty() && !keepVariant(source, v))
             return usage(QStringLiteral("--%1: no variant named '%2'").arg(QString::fromLatin1(option), v));
@@ -210,7 +213,8 @@ int runCompare(const QStringList &args)
             if (r.metric != c.metric)
                 continue;
             if (r.a.repeats.n == 0 || r.b.repeats.n == 0)
-                return usage(QStringLiteral("%1: %2 is missing at point %3/%4").arg(c.text, c.metric, r.variant, r.label));
+                return usage(
+                    QStringLiteral("%1: %2 is missing at point %3/%4").arg(c.text, c.metric, r.variant, r.label));
             gates << GateLine { &r, &c, evaluateGate(c, r) };
         }
     }
@@ -218,16 +222,17 @@ int runCompare(const QStringList &args)
     for (const GateLine &g : std::as_const(gates))
         failures += g.outcome.failed;
 
-    const QStringList shown = parser.values(QStringLiteral("metric")).isEmpty() ? headlineMetrics()
-                                                                                 : parser.values(QStringLiteral("metric"));
+    const QStringList shown = parser.values(QStringLiteral("metric")).isEmpty()
+        ? headlineMetrics()
+        : parser.values(QStringLiteral("metric"));
     const QStringList noisy = notReproducible(QStringLiteral("baseline"), base, shown)
         + notReproducible(QStringLiteral("candidate"), cand, shown);
     for (const QString &n : noisy)
         err << "not reproducible at this point: " << n << '\n';
 
     if (!parser.value(QStringLiteral("junit")).isEmpty()
-        && !writeJunit(parser.value(QStringLiteral("junit")), base.name + QStringLiteral(" vs ") + cand.name, gates,
-            &error))
+        && !writeJunit(
+            parser.value(QStringLiteral("junit")), base.name + QStringLiteral(" vs ") + cand.name, gates, &error))
         return usage(QStringLiteral("--junit: %1").arg(error));
 
     if (parser.isSet(QStringLiteral("json"))) {
@@ -235,11 +240,12 @@ int runCompare(const QStringList &args)
         for (const DeltaRow &r : rows) {
             if (!shown.contains(r.metric))
                 continue;
-            rowArray.append(QJsonObject { { QStringLiteral("variant"), r.variant }, { QStringLiteral("point"), r.label },
-                { QStringLiteral("metric"), r.metric }, { QStringLiteral("baseline"), estimateJson(r.a) },
-                { QStringLiteral("candidate"), estimateJson(r.b) }, { QStringLiteral("change"), r.change },
-                { QStringLiteral("relative"), std::isnan(r.relative) ? QJsonValue() : QJsonValue(r.relative) },
-                { QStringLiteral("verdict"), verdictCode(r.verdict) }, { QStringLiteral("reason"), r.reason } });
+            rowArray.append(
+                QJsonObject { { QStringLiteral("variant"), r.variant }, { QStringLiteral("point"), r.label },
+                    { QStringLiteral("metric"), r.metric }, { QStringLiteral("baseline"), estimateJson(r.a) },
+                    { QStringLiteral("candidate"), estimateJson(r.b) }, { QStringLiteral("change"), r.change },
+                    { QStringLiteral("relative"), std::isnan(r.relative) ? QJsonValue() : QJsonValue(r.relative) },
+                    { QStringLiteral("verdict"), verdictCode(r.verdict) }, { QStringLiteral("reason"), r.reason } });
         }
         for (const GateLine &g : std::as_const(gates))
             gateArray.append(QJsonObject { { QStringLiteral("variant"), g.row->variant },
@@ -247,13 +253,15 @@ int runCompare(const QStringList &args)
                 { QStringLiteral("failed"), g.outcome.failed }, { QStringLiteral("message"), g.outcome.message } });
         for (const QString &n : noisy)
             noisyArray.append(n);
-        const QJsonObject doc { { QStringLiteral("baseline"), QJsonObject { { QStringLiteral("name"), base.name },
-                                                              { QStringLiteral("origin"), base.origin } } },
+        const QJsonObject doc {
+            { QStringLiteral("baseline"),
+                QJsonObject { { QStringLiteral("name"), base.name }, { QStringLiteral("origin"), base.origin } } },
             { QStringLiteral("candidate"),
                 QJsonObject { { QStringLiteral("name"), cand.name }, { QStringLiteral("origin"), cand.origin } } },
             { QStringLiteral("threshold"), threshold }, { QStringLiteral("rows"), rowArray },
             { QStringLiteral("gates"), gateArray }, { QStringLiteral("not_reproducible"), noisyArray },
-            { QStringLiteral("result"), failures > 0 ? QStringLiteral("fail") : QStringLiteral("pass") } };
+            { QStringLiteral("result"), failures > 0 ? QStringLiteral("fail") : QStringLiteral("pass") }
+        };
         out << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
     } else if (conditions.isEmpty()) {
         out << "variant\tpoint\tmetric\tbaseline\tbaseline_low\tbaseline_high\tcandidate\tcandidate_low\t"
@@ -275,6 +283,7 @@ int runCompare(const QStringList &args)
     return failures > 0 ? ExitFailed : ExitOk;
 }
 
-const CommandRegistration reg({ "compare", "Compare two runs point by point; gate a candidate on a baseline", &runCompare });
+const CommandRegistration reg(
+    { "compare", "Compare two runs point by point; gate a candidate on a baseline", &runCompare });
 
 } // namespace

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli run: runs an experiment into the project and, with --out-dir, a results folder.
 #include "command.h"
+
+#include "compare/runsource.h"
 #include "progressprinter.h"
 #include "sigintwatcher.h"
 
@@ -23,6 +25,31 @@ using namespace ServeScope::Cli;
 QString ms(double v)
 {
     return QString::number(v, 'f', 2);
+}
+
+/// `run --check-against`: one line per point (agree, or differ with the metrics that differ), the
+/// environment and client-host differences; true when every point agrees.
+bool printCheck(const RunSource &earlier, const RunSource &now)
+{
+    QTextStream out(stdout);
+    const PointMatching matching = matchPoints(earlier.points, now.points);
+    const QList<DeltaRow> rows = deltaTable(earlier.points, now.points, matching, headlineMetrics());
+    bool all = matching.unmatchedA.isEmpty() && matching.unmatchedB.isEmpty();
+    for (const auto &[i, j] : matching.pairs) {
+        QStringList differing;
+        for (const DeltaRow &r : rows) {
+            if (r.variant == earlier.points[i].variant && r.label == earlier.points[i].label && !agrees(r))
+                differing << QStringLiteral("%1 %2%").arg(r.metric).arg(r.relative * 100, 0, 'f', 1);
+        }
+        all = all && differing.isEmpty();
+        out << "check\t" << earlier.points[i].variant << '\t' << earlier.points[i].label << '\t'
+            << (differing.isEmpty() ? "agree" : "differ") << '\t' << differing.join(QStringLiteral(", ")) << '\n';
+    }
+    for (int i : matching.unmatchedA)
+        out << "check\t" << earlier.points[i].variant << '\t' << earlier.points[i].label << "\tmissing\t\n";
+    for (const QString &d : environmentDifferences(earlier, now))
+        out << "environment\t" << d << '\n';
+    return all;
 }
 
 void printPoints(const RunResult &result)
@@ -57,6 +84,10 @@ int runRun(const QStringList &args)
             QStringLiteral("1") },
         { QStringLiteral("name"), QStringLiteral("Run name (default: experiment name and UTC time)"),
             QStringLiteral("NAME") },
+        { QStringLiteral("check-against"),
+            QStringLiteral("After the run, check point by point that it agrees within 5% with this stored run of the "
+                           "project"),
+            QStringLiteral("RUN") },
     });
     QTextStream err(stderr);
     if (!parser.parse(args)) {
@@ -120,6 +151,17 @@ int runRun(const QStringList &args)
         options.apiKey = key.secret;
     }
 
+    // The run to check against is read first: a wrong name must not cost a run.
+    RunSource earlier;
+    const QString checkAgainst = parser.value(QStringLiteral("check-against"));
+    if (!checkAgainst.isEmpty()) {
+        QString error;
+        if (!loadStoredRun(options.projectPath, checkAgainst, &earlier, &error)) {
+            err << "servescope-cli run: --check-against: " << error << '\n';
+            return ExitUsage;
+        }
+    }
+
     RunController controller(read.experiment, options);
     ProgressPrinter progress;
     RunResult result;
@@ -147,6 +189,15 @@ int runRun(const QStringList &args)
                         << '\t' << result.completed << '\t' << result.failed << '\n';
     switch (result.status) {
     case RunResult::Status::Finished:
+        if (!checkAgainst.isEmpty()) {
+            RunSource now;
+            QString error;
+            if (!loadStoredRun(options.projectPath, QString::number(result.runId), &now, &error)) {
+                err << "servescope-cli run: --check-against: " << error << '\n';
+                return ExitUsage;
+            }
+            return printCheck(earlier, now) ? ExitOk : ExitFailed;
+        }
         return ExitOk;
     case RunResult::Status::Cancelled:
         return ExitInterrupted;

@@ -84,8 +84,8 @@ bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *ou
     for (const PointSummary &s : std::as_const(summaries)) {
         PointRepeats *p = pointFor(out->points, s.variant, s.label);
         if (!p) {
-            out->points.append(PointRepeats { s.variant, s.label, s.mode, s.concurrency, s.requestRate, s.inputLen,
-                s.outputLen, {}, {} });
+            out->points.append(PointRepeats {
+                s.variant, s.label, s.mode, s.concurrency, s.requestRate, s.inputLen, s.outputLen, {}, {} });
             p = &out->points.last();
         }
         p->repeats << summaryValues(s);
@@ -135,8 +135,9 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error)
                 lp.concurrencyFor(resolved.load.mode), resolved.load.mode == LoadMode::Rate ? lp.requestRate : 0,
                 lp.inputLen, lp.outputLen, {}, {} };
             for (int r = 1;; ++r) {
-                const QString path = QDir(variantDir).filePath(
-                    p.label + QStringLiteral("-r") + QString::number(r) + QStringLiteral(".json"));
+                const QString path
+                    = QDir(variantDir)
+                          .filePath(p.label + QStringLiteral("-r") + QString::number(r) + QStringLiteral(".json"));
                 if (!QFileInfo::exists(path))
                     break;
                 const QVector<ResultRun> files = readResultFilePath(path, error);
@@ -144,7 +145,8 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error)
                     return false;
                 QMap<QString, double> values = files.first().numbers;
                 if (values.contains(QStringLiteral("servescope_success_rate")))
-                    values.insert(QStringLiteral("success_rate"), values.value(QStringLiteral("servescope_success_rate")));
+                    values.insert(
+                        QStringLiteral("success_rate"), values.value(QStringLiteral("servescope_success_rate")));
                 p.repeats << values;
                 appendSamples(files.first(), &p.samples);
             }

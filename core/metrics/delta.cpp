@@ -263,7 +263,8 @@ Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double prac
         if (a.key.endsWith(QLatin1String("_ms")))
             *reason = QStringLiteral("too-few-samples");
         else
-            *reason = a.repeats.n < 2 || b.repeats.n < 2 ? QStringLiteral("single-repeat") : QStringLiteral("no-interval");
+            *reason
+                = a.repeats.n < 2 || b.repeats.n < 2 ? QStringLiteral("single-repeat") : QStringLiteral("no-interval");
         return Verdict::Undecided;
     }
     if (a.ci.overlaps(b.ci)) {
@@ -301,10 +302,19 @@ QList<DeltaRow> deltaTable(const QList<PointRepeats> &a, const QList<PointRepeat
     return rows;
 }
 
+bool agrees(const DeltaRow &row, double limit)
+{
+    if (row.verdict == Verdict::Better || row.verdict == Verdict::Worse)
+        return std::abs(row.relative) <= limit;
+    if (row.verdict == Verdict::Noise)
+        return true;
+    return std::isnan(row.relative) ? row.change == 0 : std::abs(row.relative) <= limit;
+}
+
 std::optional<GateCondition> parseGateCondition(const QString &text, QString *error)
 {
-    static const QRegularExpression re(
-        QStringLiteral("^\\s*([a-z0-9_.]+)\\s*([<>])\\s*([+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\\s*(%?)\\s*$"));
+    static const QRegularExpression re(QStringLiteral(
+        "^\\s*([a-z0-9_.]+)\\s*([<>])\\s*([+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\\s*(%?)\\s*$"));
     const QRegularExpressionMatch m = re.match(text);
     if (!m.hasMatch()) {
         *error = QStringLiteral("'%1': expected METRIC (>|<) [+|-]NUMBER[%%], e.g. 'p99_ttft_ms > +10%%'").arg(text);
@@ -341,7 +351,8 @@ GateOutcome evaluateGate(const GateCondition &condition, const DeltaRow &row)
     o.failed = beyond && (!condition.relative || o.significant);
     QString change = (row.change >= 0 ? QStringLiteral("+") : QString()) + number(row.change);
     if (!std::isnan(row.relative))
-        change += QStringLiteral(" (%1%2%)").arg(row.relative >= 0 ? QStringLiteral("+") : QString(), number(row.relative * 100));
+        change += QStringLiteral(" (%1%2%)")
+                      .arg(row.relative >= 0 ? QStringLiteral("+") : QString(), number(row.relative * 100));
     o.message = QStringLiteral("%1: baseline %2, candidate %3, change %4")
                     .arg(condition.metric, number(base), number(cand), change);
     if (intervals)

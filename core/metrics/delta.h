@@ -92,6 +92,10 @@ Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double prac
 QList<DeltaRow> deltaTable(const QList<PointRepeats> &a, const QList<PointRepeats> &b, const PointMatching &matching,
     const QStringList &metrics, double practicalThreshold = kReproducibleSpread);
 
+/// Two runs of one configuration agree at a metric when the change is within `limit` of the
+/// baseline or within noise (overlapping intervals).
+bool agrees(const DeltaRow &row, double limit = kReproducibleSpread);
+
 /// `--fail-if METRIC (>|<) [+|-]NUMBER[%]`: with % a change relative to the baseline, without an
 /// absolute bound on the candidate.
 struct GateCondition {

@@ -2,6 +2,7 @@
 #include "runworker.h"
 
 #include "engine/loadgenerator.h"
+#include "metrics/delta.h"
 #include "model/variables.h"
 #include "run/clienthost.h"
 #include "run/endpointcalls.h"
@@ -161,9 +162,32 @@ bool RunWorker::runVariant(int variantIndex)
             m_result.cancelled += outcome.summary.cancelled;
             m_result.points << outcome.summary;
         }
+        reportSpread(m_experiment.variants[variantIndex].name, p);
     }
     m_endpoint.close();
     return true;
+}
+
+void RunWorker::reportSpread(const QString &variant, int point)
+{
+    PointRepeats repeats;
+    for (const PointSummary &s : std::as_const(m_result.points)) {
+        if (s.variant == variant && s.point == point) {
+            repeats.repeats << summaryValues(s);
+            repeats.label = s.label;
+        }
+    }
+    if (repeats.repeats.size() < 2)
+        return;
+    for (const QString &key : headlineMetrics()) {
+        const RepeatStat s = estimateMetric(repeats, key).repeats;
+        if (!reproducible(s))
+            log(QStringLiteral("finding"),
+                QStringLiteral("%1 %2: not-reproducible %3 (spread %4%, cv %5% over %6 repeats)")
+                    .arg(variant, repeats.label, key, QString::number(s.spread() * 100, 'f', 1),
+                        QString::number(s.cv * 100, 'f', 1))
+                    .arg(s.n));
+    }
 }
 
 void RunWorker::finish()

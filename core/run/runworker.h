@@ -41,6 +41,8 @@ private:
     bool selectVariants(QString *error);
     bool record(QString *error);
     bool runVariant(int variantIndex);
+    /// A finding for every headline metric whose repeats at this point spread more than 5%.
+    void reportSpread(const QString &variant, int point);
     void finish();
     void fail(const QString &message);
     void log(const QString &level, const QString &text) { Q_EMIT logged(level, text); }

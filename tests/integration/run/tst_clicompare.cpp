@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+// `servescope-cli compare` and `run --check-against` on runs made by `servescope-cli run` against
+// real simulator children: the same configuration passes, fewer slots fail the gate, stored runs
+// and results folders give the same table.
+#include "simchild.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QObject>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+
+#include <cmath>
+
+class TestCliCompare final : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_project;
+
+    struct Outcome {
+        int exitCode = -1;
+        QByteArray out, err;
+    };
+
+    static Outcome cli(const QStringList &args)
+    {
+        QProcess p;
+        p.start(SimChild::cli(), args);
+        p.waitForFinished(240000);
+        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError() };
+    }
+
+    /// Points c1 (16 prompts) and c8 (64 prompts), two repeats; variants with 256 and 2 slots.
+    QString writeExperiment(const QString &name, bool extraPoint)
+    {
+        const QString points
+            = QStringLiteral("{\"concurrency\": 1, \"input_len\": 32, \"output_len\": 16, \"num_prompts\": 16},"
+                             "{\"concurrency\": 8, \"input_len\": 32, \"output_len\": 16, \"num_prompts\": 64}")
+            + (extraPoint ? QStringLiteral(",{\"concurrency\": 4, \"input_len\": 32, \"output_len\": 16, "
+                                           "\"num_prompts\": 16}")
+                          : QString());
+        const QByteArray json = QStringLiteral(
+            "{\"name\": \"%1\", \"endpoint\": {\"base_url\": \"sim:\", \"path\": \"/v1/completions\", "
+            "\"model\": \"m\"}, \"server\": {\"engine\": \"vllm\", \"args\": {\"max_num_seqs\": 256}}, "
+            "\"dataset\": {\"name\": \"random\", \"seed\": 3, \"ignore_eos\": true, \"range_ratio\": 0.0}, "
+            "\"load\": {\"mode\": \"concurrency\", \"points\": [%2], \"warmup_requests\": 4, \"repeat\": 2}, "
+            "\"metrics\": {\"percentiles\": [50, 90, 99], \"definitions\": \"vllm\"}, "
+            "\"variants\": [{\"name\": \"baseline\"}, {\"name\": \"seqs-2\", \"changes\": "
+            "{\"server.args.max_num_seqs\": 2}}]}\n")
+                                    .arg(name, points)
+                                    .toUtf8();
+        const QString path = m_dir.filePath(name + QStringLiteral(".json"));
+        QFile f(path);
+        f.open(QIODevice::WriteOnly);
+        f.write(json);
+        return path;
+    }
+
+    QString run(const QString &experiment, const QString &outDir, const QStringList &extra = {})
+    {
+        QStringList args { QStringLiteral("run"), experiment, QStringLiteral("--project"), m_project,
+            QStringLiteral("--sim-time-scale"), QStringLiteral("4") };
+        if (!outDir.isEmpty())
+            args << QStringLiteral("--out-dir") << outDir;
+        const Outcome o = cli(args + extra);
+        if (o.exitCode != 0)
+            qWarning("run failed: %s", o.err.constData());
+        const QList<QByteArray> last = o.out.trimmed().split('\n').last().split('\t');
+        return last.size() > 1 && last[0] == "run" ? QString::fromLatin1(last[1]) : QString();
+    }
+
+    static int junitFailures(const QString &path, int *cases)
+    {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return -1;
+        QXmlStreamReader xml(&f);
+        int failures = 0;
+        *cases = 0;
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            *cases += xml.name() == QLatin1String("testcase");
+            failures += xml.name() == QLatin1String("failure");
+        }
+        return xml.hasError() ? -1 : failures;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set");
+        QVERIFY(m_dir.isValid());
+        m_project = m_dir.filePath(QStringLiteral("p.servescope"));
+        const QString exp = writeExperiment(QStringLiteral("gate"), false);
+        QCOMPARE(run(exp, m_dir.filePath(QStringLiteral("first"))), QStringLiteral("1"));
+        QCOMPARE(run(exp, m_dir.filePath(QStringLiteral("second"))), QStringLiteral("2"));
+    }
+
+    void aRunComparedWithItselfPasses()
+    {
+        const QString junit = m_dir.filePath(QStringLiteral("self.xml"));
+        const Outcome o = cli({ QStringLiteral("compare"), QStringLiteral("--project"), m_project,
+            QStringLiteral("--baseline"), QStringLiteral("1"), QStringLiteral("--candidate"), QStringLiteral("1"),
+            QStringLiteral("--fail-if"), QStringLiteral("median_ttft_ms > +10%"), QStringLiteral("--fail-if"),
+            QStringLiteral("output_throughput < -10%"), QStringLiteral("--junit"), junit });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY2(o.out.endsWith("compare\tpass\t8\t0\n"), o.out.constData()); // 2 conditions x 4 points
+        int cases = 0;
+        QCOMPARE(junitFailures(junit, &cases), 0);
+        QCOMPARE(cases, 8);
+    }
+
+    void fewerSlotsFailTheTtftGate()
+    {
+        const QString junit = m_dir.filePath(QStringLiteral("slots.xml"));
+        const Outcome o = cli({ QStringLiteral("compare"), QStringLiteral("--project"), m_project,
+            QStringLiteral("--baseline"), QStringLiteral("1"), QStringLiteral("--baseline-variant"),
+            QStringLiteral("baseline"), QStringLiteral("--candidate"), QStringLiteral("1"),
+            QStringLiteral("--candidate-variant"), QStringLiteral("seqs-2"), QStringLiteral("--fail-if"),
+            QStringLiteral("median_ttft_ms > +50%"), QStringLiteral("--junit"), junit });
+        QCOMPARE(o.exitCode, 1);
+        // At concurrency 1 two slots are enough; at 8 requests queue for them.
+        QVERIFY2(o.out.contains("gate\tbaseline\tc1\tmedian_ttft_ms > +50%\tpass"), o.out.constData());
+        QVERIFY2(o.out.contains("gate\tbaseline\tc8\tmedian_ttft_ms > +50%\tfail\tmedian_ttft_ms: baseline "),
+            o.out.constData());
+        int cases = 0;
+        QCOMPARE(junitFailures(junit, &cases), 1);
+        QCOMPARE(cases, 2);
+    }
+
+    void runsThatDifferByNoisePass()
+    {
+        const Outcome o = cli({ QStringLiteral("compare"), QStringLiteral("--project"), m_project,
+            QStringLiteral("--baseline"), QStringLiteral("1"), QStringLiteral("--candidate"), QStringLiteral("2"),
+            QStringLiteral("--fail-if"), QStringLiteral("median_tpot_ms > +10%"), QStringLiteral("--fail-if"),
+            QStringLiteral("output_throughput < -10%") });
+        QVERIFY2(o.exitCode == 0, QByteArray(o.out + o.err).constData());
+    }
+
+    void foldersAndStoredRunsGiveTheSameTable()
+    {
+        const Outcome stored
+            = cli({ QStringLiteral("compare"), QStringLiteral("--project"), m_project, QStringLiteral("--baseline"),
+                QStringLiteral("1"), QStringLiteral("--candidate"), QStringLiteral("2"), QStringLiteral("--json") });
+        const Outcome folders
+            = cli({ QStringLiteral("compare"), QStringLiteral("--baseline"), m_dir.filePath(QStringLiteral("first")),
+                QStringLiteral("--candidate"), m_dir.filePath(QStringLiteral("second")), QStringLiteral("--json") });
+        QCOMPARE(stored.exitCode, 0);
+        QCOMPARE(folders.exitCode, 0);
+        const QJsonArray a = QJsonDocument::fromJson(stored.out).object().value(QLatin1String("rows")).toArray();
+        const QJsonArray b = QJsonDocument::fromJson(folders.out).object().value(QLatin1String("rows")).toArray();
+        QCOMPARE(a.size(), 4 * 20); // 4 points x the headline metrics
+        QCOMPARE(a.size(), b.size());
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QJsonObject x = a[i].toObject(), y = b[i].toObject();
+            const QString where
+                = x.value(QLatin1String("point")).toString() + u' ' + x.value(QLatin1String("metric")).toString();
+            QVERIFY2(x.value(QLatin1String("verdict")) == y.value(QLatin1String("verdict")), qPrintable(where));
+            for (const char *side : { "baseline", "candidate" }) {
+                const QJsonObject ex = x.value(QLatin1String(side)).toObject(),
+                                  ey = y.value(QLatin1String(side)).toObject();
+                for (const char *k : { "median", "min", "max", "ci_low", "ci_high" }) {
+                    const double vx = ex.value(QLatin1String(k)).toDouble(), vy = ey.value(QLatin1String(k)).toDouble();
+                    // Result files hold what the store holds, written with round-trip precision.
+                    QVERIFY2(vx == vy || std::abs(vx - vy) <= 1e-9 * std::abs(vx),
+                        qPrintable(where + u' ' + QLatin1String(k)));
+                }
+            }
+        }
+    }
+
+    void anUnmatchedPointExits2()
+    {
+        QCOMPARE(run(writeExperiment(QStringLiteral("wider"), true), QString(),
+                     { QStringLiteral("--variant"), QStringLiteral("baseline") }),
+            QStringLiteral("3"));
+        const Outcome o = cli({ QStringLiteral("compare"), QStringLiteral("--project"), m_project,
+            QStringLiteral("--baseline"), QStringLiteral("1"), QStringLiteral("--baseline-variant"),
+            QStringLiteral("baseline"), QStringLiteral("--candidate"), QStringLiteral("3") });
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains("candidate point baseline/c4 has no match in the baseline"), o.err.constData());
+    }
+
+    void badConditionsExit2_data()
+    {
+        QTest::addColumn<QString>("condition");
+        QTest::newRow("unknown metric") << "p99_nothing_ms > 1%";
+        QTest::newRow("no operator") << "p99_ttft_ms 10%";
+    }
+    void badConditionsExit2()
+    {
+        QFETCH(QString, condition);
+        const Outcome o = cli({ QStringLiteral("compare"), QStringLiteral("--project"), m_project,
+            QStringLiteral("--baseline"), QStringLiteral("1"), QStringLiteral("--candidate"), QStringLiteral("2"),
+            QStringLiteral("--fail-if"), condition });
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY(o.out.isEmpty());
+    }
+
+    void rerunToCheckAgrees()
+    {
+        const Outcome o
+            = cli({ QStringLiteral("run"), m_dir.filePath(QStringLiteral("gate.json")), QStringLiteral("--project"),
+                m_project, QStringLiteral("--sim-time-scale"), QStringLiteral("4"), QStringLiteral("--variant"),
+                QStringLiteral("baseline"), QStringLiteral("--check-against"), QStringLiteral("1") });
+        // Run 1 has both variants, the check run one: the seqs-2 points are missing on this side.
+        QVERIFY2(o.out.contains("check\tbaseline\tc1\t"), o.out.constData());
+        QVERIFY2(o.out.contains("check\tseqs-2\tc8\tmissing"), o.out.constData());
+        QCOMPARE(o.exitCode, 1);
+        const Outcome bad = cli({ QStringLiteral("run"), m_dir.filePath(QStringLiteral("gate.json")),
+            QStringLiteral("--project"), m_project, QStringLiteral("--check-against"), QStringLiteral("no-such-run") });
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.out.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCompare)
+#include "tst_clicompare.moc"

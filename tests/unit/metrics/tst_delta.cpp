@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+#include "metrics/delta.h"
+#include "metrics/intervals.h"
+
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+#include <vector>
+
+using namespace ServeScope;
+
+namespace {
+
+MetricEstimate est(const QString &key, double median, double low, double high, int n = 3)
+{
+    MetricEstimate e;
+    e.key = key;
+    e.repeats.n = n;
+    e.repeats.median = e.repeats.min = e.repeats.max = median;
+    e.ci = Interval { low, high, low <= high };
+    return e;
+}
+
+PointRepeats point(const QString &variant, const QString &label, int concurrency, QList<double> throughputs)
+{
+    PointRepeats p;
+    p.variant = variant;
+    p.label = label;
+    p.mode = QStringLiteral("concurrency");
+    p.concurrency = concurrency;
+    p.inputLen = 128;
+    p.outputLen = 64;
+    for (double t : throughputs)
+        p.repeats << QMap<QString, double> { { QStringLiteral("output_throughput"), t } };
+    return p;
+}
+
+} // namespace
+
+class TestDelta final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+
+    void percentileInterval_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<double>("p");
+        QTest::addColumn<double>("low");
+        QTest::addColumn<double>("high");
+        QTest::addColumn<bool>("valid");
+        // Values 1..n: the bounds are the ranks n*q -/+ 1.96*sqrt(n*q*(1-q)), the upper rank + 1.
+        QTest::newRow("median-of-1000") << 1000 << 50.0 << 469.0 << 532.0 << true;
+        QTest::newRow("p99-of-1000") << 1000 << 99.0 << 983.0 << 998.0 << true;
+        QTest::newRow("p99-of-100") << 100 << 99.0 << 97.0 << 100.0 << false;
+        QTest::newRow("p90-of-100") << 100 << 90.0 << 84.0 << 97.0 << true;
+    }
+    void percentileInterval()
+    {
+        QFETCH(int, n);
+        QFETCH(double, p);
+        QFETCH(double, low);
+        QFETCH(double, high);
+        QFETCH(bool, valid);
+        std::vector<double> v(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i)
+            v[std::size_t(i)] = i + 1;
+        const Interval iv = ServeScope::percentileInterval(v, p);
+        QCOMPARE(iv.low, low);
+        QCOMPARE(iv.high, high);
+        QCOMPARE(iv.valid, valid);
+    }
+
+    void bootstrapIsSeededAndCoversTheMean()
+    {
+        std::vector<double> v;
+        for (int i = 0; i < 500; ++i)
+            v.push_back(std::fmod(i * 0.618033988749895, 1.0));
+        const std::vector<double> ones(v.size(), 1.0);
+        const Interval a = bootstrapClusterMeanInterval(v, ones, 42);
+        const Interval b = bootstrapClusterMeanInterval(v, ones, 42);
+        const Interval c = bootstrapClusterMeanInterval(v, ones, 43);
+        QVERIFY(a.valid);
+        QCOMPARE(a.low, b.low);
+        QCOMPARE(a.high, b.high);
+        QVERIFY(a.low != c.low || a.high != c.high);
+        double mean = 0;
+        for (double x : v)
+            mean += x;
+        mean /= double(v.size());
+        QVERIFY(a.low < mean && mean < a.high);
+        // Uniform(0,1): standard error 0.289/sqrt(500) = 0.0129, so the 95% width is about 0.05.
+        QVERIFY2(a.high - a.low > 0.035 && a.high - a.low < 0.065, qPrintable(QString::number(a.high - a.low)));
+    }
+
+    void clustersKeepARequestsGapsTogether()
+    {
+        // Two requests: one with 99 gaps of 1 ms, one with a single 100 ms gap. Resampling requests,
+        // not gaps, the pooled mean is either 1, 100 or (99 + 100) / 100 = 1.99 ms.
+        const std::vector<double> sums { 99, 100 }, counts { 99, 1 };
+        const Interval iv = bootstrapClusterMeanInterval(sums, counts, 5, 200);
+        QVERIFY(iv.valid);
+        QCOMPARE(iv.low, 1.0);
+        QCOMPARE(iv.high, 100.0);
+    }
+
+    void acrossRepeatsSpread()
+    {
+        const std::vector<double> quiet { 100, 101, 99 }, stalled { 100, 101, 80 };
+        const RepeatStat q = acrossRepeats(quiet), s = acrossRepeats(stalled);
+        QCOMPARE(q.median, 100.0);
+        QCOMPARE(q.spread(), 0.02);
+        QVERIFY(reproducible(q));
+        QCOMPARE(s.min, 80.0);
+        QCOMPARE(s.spread(), 0.21);
+        QVERIFY(!reproducible(s));
+        QVERIFY(reproducible(acrossRepeats(std::vector<double> { 42 })));
+    }
+
+    void verdict_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<double>("a");
+        QTest::addColumn<double>("aLow");
+        QTest::addColumn<double>("aHigh");
+        QTest::addColumn<double>("b");
+        QTest::addColumn<double>("bLow");
+        QTest::addColumn<double>("bHigh");
+        QTest::addColumn<QString>("verdict");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("latency up, separated")
+            << "p99_ttft_ms" << 50.0 << 48.0 << 52.0 << 80.0 << 78.0 << 83.0 << "worse"
+            << "significant";
+        QTest::newRow("latency down, separated")
+            << "median_tpot_ms" << 20.0 << 19.0 << 21.0 << 15.0 << 14.5 << 15.5 << "better"
+            << "significant";
+        QTest::newRow("throughput up, separated")
+            << "output_throughput" << 1000.0 << 990.0 << 1010.0 << 1200.0 << 1190.0 << 1210.0 << "better"
+            << "significant";
+        QTest::newRow("overlapping") << "p99_ttft_ms" << 50.0 << 40.0 << 60.0 << 58.0 << 55.0 << 65.0 << "noise"
+                                     << "intervals-overlap";
+        QTest::newRow("separated but small")
+            << "mean_itl_ms" << 10.0 << 9.99 << 10.01 << 10.2 << 10.19 << 10.21 << "noise"
+            << "below-threshold";
+        QTest::newRow("no interval") << "output_throughput" << 1000.0 << 1.0 << 0.0 << 500.0 << 1.0 << 0.0
+                                     << "undecided"
+                                     << "no-interval";
+        QTest::newRow("too few requests") << "p99_ttft_ms" << 10.0 << 1.0 << 0.0 << 500.0 << 1.0 << 0.0 << "undecided"
+                                          << "too-few-samples";
+    }
+    void verdict()
+    {
+        QFETCH(QString, key);
+        QFETCH(double, a);
+        QFETCH(double, aLow);
+        QFETCH(double, aHigh);
+        QFETCH(double, b);
+        QFETCH(double, bLow);
+        QFETCH(double, bHigh);
+        QFETCH(QString, verdict);
+        QFETCH(QString, reason);
+        QString why;
+        QCOMPARE(verdictCode(verdictFor(est(key, a, aLow, aHigh), est(key, b, bLow, bHigh), 0.05, &why)), verdict);
+        QCOMPARE(why, reason);
+    }
+
+    void singleRepeatThroughputIsUndecided()
+    {
+        const PointRepeats a = point(QStringLiteral("x"), QStringLiteral("c1"), 1, { 100 });
+        const PointRepeats b = point(QStringLiteral("x"), QStringLiteral("c1"), 1, { 50 });
+        const MetricEstimate ea = estimateMetric(a, QStringLiteral("output_throughput"));
+        QVERIFY(!ea.ci.valid);
+        QString why;
+        QCOMPARE(
+            verdictFor(ea, estimateMetric(b, QStringLiteral("output_throughput")), 0.05, &why), Verdict::Undecided);
+        QCOMPARE(why, QStringLiteral("single-repeat"));
+        const MetricEstimate three = estimateMetric(
+            point(QStringLiteral("x"), QStringLiteral("c1"), 1, { 98, 103, 100 }), QStringLiteral("output_throughput"));
+        QCOMPARE(three.repeats.median, 100.0);
+        QCOMPARE(three.ci.low, 98.0);
+        QCOMPARE(three.ci.high, 103.0);
+        QCOMPARE(three.method, QStringLiteral("repeat-range"));
+    }
+
+    void latencyIntervalsComeFromPooledRequests()
+    {
+        PointRepeats p = point(QStringLiteral("x"), QStringLiteral("c1"), 1, { 1 });
+        p.repeats[0].insert(QStringLiteral("median_ttft_ms"), 500.5);
+        std::vector<double> sorted;
+        for (int i = 1; i <= 1000; ++i) {
+            RequestSample s;
+            s.ttft = i / 1000.0; // 1..1000 ms
+            p.samples.push_back(s);
+            sorted.push_back(i);
+        }
+        const MetricEstimate e = estimateMetric(p, QStringLiteral("median_ttft_ms"));
+        QCOMPARE(e.method, QStringLiteral("order-statistic"));
+        const Interval want = ServeScope::percentileInterval(sorted, 50);
+        QCOMPARE(e.ci.low, want.low);
+        QCOMPARE(e.ci.high, want.high);
+        QVERIFY(e.ci.valid);
+    }
+
+    void matching()
+    {
+        const QList<PointRepeats> a { point(QStringLiteral("base"), QStringLiteral("l1"), 1, { 1 }),
+            point(QStringLiteral("base"), QStringLiteral("c8"), 8, { 1 }),
+            point(QStringLiteral("fast"), QStringLiteral("c8"), 8, { 1 }) };
+        // Same variants: by label, then by load; c16 has no partner.
+        const QList<PointRepeats> b { point(QStringLiteral("fast"), QStringLiteral("c8"), 8, { 1 }),
+            point(QStringLiteral("base"), QStringLiteral("c1"), 1, { 1 }),
+            point(QStringLiteral("base"), QStringLiteral("c16"), 16, { 1 }),
+            point(QStringLiteral("base"), QStringLiteral("c8"), 8, { 1 }) };
+        const PointMatching m = matchPoints(a, b);
+        QCOMPARE(m.pairs, (QList<QPair<int, int>> { { 0, 1 }, { 1, 3 }, { 2, 0 } }));
+        QVERIFY(m.unmatchedA.isEmpty());
+        QCOMPARE(m.unmatchedB, QList<int> { 2 });
+        // One variant on each side: names do not matter.
+        const PointMatching one
+            = matchPoints({ a[1] }, { point(QStringLiteral("other"), QStringLiteral("c8"), 8, { 1 }) });
+        QCOMPARE(one.pairs.size(), 1);
+    }
+
+    void gateConditions_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<QString>("metric");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<bool>("relative");
+        QTest::newRow("relative up") << "p99_ttft_ms > +10%" << true << "p99_ttft_ms" << 10.0 << true;
+        QTest::newRow("relative down") << "output_throughput < -5%" << true << "output_throughput" << -5.0 << true;
+        QTest::newRow("absolute") << "median_tpot_ms>50" << true << "median_tpot_ms" << 50.0 << false;
+        QTest::newRow("extra percentile") << "p99.9_itl_ms > 5%" << true << "p99.9_itl_ms" << 5.0 << true;
+        QTest::newRow("unknown metric") << "p99_foo_ms > 1" << false << "" << 0.0 << false;
+        QTest::newRow("no operator") << "p99_ttft_ms 10%" << false << "" << 0.0 << false;
+        QTest::newRow("two numbers") << "p99_ttft_ms > 1 2" << false << "" << 0.0 << false;
+    }
+    void gateConditions()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, ok);
+        QFETCH(QString, metric);
+        QFETCH(double, value);
+        QFETCH(bool, relative);
+        QString error;
+        const std::optional<GateCondition> c = parseGateCondition(text, &error);
+        QCOMPARE(c.has_value(), ok);
+        QCOMPARE(error.isEmpty(), ok);
+        if (!ok)
+            return;
+        QCOMPARE(c->metric, metric);
+        QCOMPARE(c->value, value);
+        QCOMPARE(c->relative, relative);
+    }
+
+    void gateFailsOnlyBeyondNoise()
+    {
+        QString error;
+        const GateCondition up = *parseGateCondition(QStringLiteral("p99_ttft_ms > +10%"), &error);
+        DeltaRow row;
+        row.metric = up.metric;
+        row.a = est(up.metric, 50, 48, 52);
+        row.b = est(up.metric, 60, 47, 70); // +20%, but the intervals overlap
+        row.change = 10;
+        row.relative = 0.2;
+        GateOutcome o = evaluateGate(up, row);
+        QVERIFY(!o.failed);
+        QVERIFY(o.message.contains(QStringLiteral("within noise")));
+        row.b = est(up.metric, 60, 57, 63); // separated
+        o = evaluateGate(up, row);
+        QVERIFY(o.failed);
+        QVERIFY2(
+            o.message.contains(QStringLiteral("baseline 50, candidate 60, change +10 (+20%)")), qPrintable(o.message));
+        const GateCondition bound = *parseGateCondition(QStringLiteral("p99_ttft_ms > 65"), &error);
+        QVERIFY(!evaluateGate(bound, row).failed);
+        row.b = est(up.metric, 66, 57, 63);
+        QVERIFY(evaluateGate(bound, row).failed);
+    }
+
+    void agreement()
+    {
+        DeltaRow r;
+        r.a = est(QStringLiteral("output_throughput"), 100, 1, 0, 1);
+        r.b = est(QStringLiteral("output_throughput"), 104, 1, 0, 1);
+        r.change = 4;
+        r.relative = 0.04;
+        r.verdict = Verdict::Undecided;
+        QVERIFY(agrees(r));
+        r.relative = 0.06;
+        QVERIFY(!agrees(r));
+        r.verdict = Verdict::Noise;
+        QVERIFY(agrees(r));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDelta)
+#include "tst_delta.moc"
