@@ -3,7 +3,9 @@
 # Adds to numpy_stats.json the cases above numpy's 8,192-element reduction buffer, computed by numpy
 # itself. Each case is chosen so that one pairwise sum over all values (no buffers) differs from
 # numpy in the mean or the std: the fixture fails an implementation that ignores the buffers.
-import json, os, sys
+# Every case also gets the 95% order-statistic intervals of its median, p90 and p99 (numpy's sort,
+# ranks n*q -/+ z*sqrt(n*q*(1-q)), the upper rank + 1).
+import json, math, os, sys
 import numpy as np
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -59,5 +61,19 @@ for name, (n, scale) in wanted.items():
             break
     else:
         sys.exit(f"{name}: no seed below 200 separates buffered from unbuffered sums")
+Z = 1.959963984540054
+def interval(values, p):
+    x = np.sort(np.array(values, dtype=float))
+    n = len(x)
+    if n == 0:
+        return None
+    q = p / 100.0
+    half = Z * math.sqrt(n * q * (1 - q))
+    lo, hi = math.floor(n * q - half), math.ceil(n * q + half) + 1
+    clamp = lambda r: int(min(max(r, 1), n)) - 1
+    return [float(x[clamp(lo)]), float(x[clamp(hi)]), bool(lo >= 1 and hi <= n and half > 0)]
+
+for c in doc["cases"].values():
+    c["intervals"] = {str(p): interval(c["values"], p) for p in (50, 90, 99) if c["values"]}
 json.dump(doc, open(path, "w"), indent=1)
 open(path, "a").write("\n")

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "metrics/intervals.h"
 #include "metrics/numpystats.h"
 
 #include <QFile>
@@ -126,6 +127,34 @@ private Q_SLOTS:
         sorted = v;
         std::sort(sorted.begin(), sorted.end());
         QVERIFY(Stats::describeSeconds(v, {}).median == Stats::medianSorted(sorted) * 1000);
+    }
+
+    void fixtureIntervals_data()
+    {
+        QTest::addColumn<QString>("caseName");
+        const QJsonObject cases = fixture().value(QStringLiteral("cases")).toObject();
+        for (auto it = cases.begin(); it != cases.end(); ++it) {
+            if (!it.value().toObject().value(QStringLiteral("intervals")).toObject().isEmpty())
+                QTest::newRow(qPrintable(it.key())) << it.key();
+        }
+    }
+
+    // The order-statistic intervals numpy's sort gives (tests/data/numpy_stats_large.py).
+    void fixtureIntervals()
+    {
+        QFETCH(QString, caseName);
+        const QJsonObject c = fixture().value(QStringLiteral("cases")).toObject().value(caseName).toObject();
+        std::vector<double> values = toVector(c.value(QStringLiteral("values")).toArray());
+        std::sort(values.begin(), values.end());
+        const QJsonObject intervals = c.value(QStringLiteral("intervals")).toObject();
+        QCOMPARE(intervals.size(), 3);
+        for (auto it = intervals.begin(); it != intervals.end(); ++it) {
+            const QJsonArray want = it.value().toArray();
+            const Interval got = percentileInterval(values, it.key().toDouble());
+            QCOMPARE(got.low, want.at(0).toDouble());
+            QCOMPARE(got.high, want.at(1).toDouble());
+            QCOMPARE(got.valid, want.at(2).toBool());
+        }
     }
 
     void percentileKeys_data()
