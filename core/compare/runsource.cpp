@@ -128,16 +128,13 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error)
     static const QRegularExpression repeatFile(QStringLiteral("^(.*)-r([0-9]+)\\.json$"));
     for (int v = 0; v < x.variants.size(); ++v) {
         const Experiment resolved = resolveVariant(x, v);
-        const QString variantDir = QDir(dir).filePath(x.variants[v].name);
         for (int i = 0; i < resolved.load.points.size(); ++i) {
             const LoadPoint &lp = resolved.load.points[i];
             PointRepeats p { x.variants[v].name, resolved.pointLabel(i), loadModeName(resolved.load.mode),
                 lp.concurrencyFor(resolved.load.mode), resolved.load.mode == LoadMode::Rate ? lp.requestRate : 0,
                 lp.inputLen, lp.outputLen, {}, {} };
             for (int r = 1;; ++r) {
-                const QString path
-                    = QDir(variantDir)
-                          .filePath(p.label + QStringLiteral("-r") + QString::number(r) + QStringLiteral(".json"));
+                const QString path = QDir(dir).filePath(resultFileRelativePath(p.variant, p.label, r));
                 if (!QFileInfo::exists(path))
                     break;
                 const QVector<ResultRun> files = readResultFilePath(path, error);

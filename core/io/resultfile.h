@@ -68,6 +68,10 @@ struct ResultRun {
 QVector<ResultRun> readResultFile(const QByteArray &data, QString *error = nullptr);
 QVector<ResultRun> readResultFilePath(const QString &path, QString *error = nullptr);
 
+/// Where a results folder keeps one (variant, point, repeat): `<variant>/<point>-r<k>.json`, names
+/// sanitised to [A-Za-z0-9._-]. The writer of `run --out-dir` and the readers of `compare` agree here.
+QString resultFileRelativePath(const QString &variant, const QString &label, int repeat);
+
 /// summary.csv: the header line and one row per (variant, point, repeat); C locale, shortest
 /// round-trip numbers, latencies in ms.
 QByteArray summaryCsvHeader();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "io/resultfile.h"
 
+#include "model/experiment.h"
+
 #include <QLocale>
 
 #include <cmath>
@@ -51,6 +53,12 @@ QByteArray summaryCsvRow(const PointSummary &s)
     for (const Distribution *d : { &s.ttft, &s.tpot, &s.itl, &s.e2el })
         row += ',' + num(d->p50) + ',' + num(d->p90) + ',' + num(d->p99);
     return row + '\n';
+}
+
+QString resultFileRelativePath(const QString &variant, const QString &label, int repeat)
+{
+    return sanitizeName(variant) + u'/' + sanitizeName(label) + QStringLiteral("-r") + QString::number(repeat)
+        + QStringLiteral(".json");
 }
 
 } // namespace ServeScope

@@ -60,4 +60,25 @@ struct PointResult {
 /// Runs in O(N log N) with no per-element allocation (one pass, vectors reserved up front).
 PointResult aggregatePoint(std::span<const RequestRecord> records, const AggregateOptions &opts);
 
+/// How the steady window is chosen (docs/metrics.md, "Two result sets").
+struct SteadyOptions {
+    int targetInFlight = 0; ///< the point's concurrency (or cap); window opens when in-flight first reaches it
+    double discardRatio = 0; ///< when > 0: drop this share of requests at each end by start time instead
+};
+
+/// The steady result set: throughput from token events inside the window, latencies of the
+/// requests that started inside it.
+struct SteadyResult {
+    bool valid = false; ///< false when the target was never reached or the window is empty
+    qint64 windowStartNs = 0, windowEndNs = 0;
+    double windowSeconds = 0;
+    double outputTokens = 0; ///< tokens whose events fall inside the window
+    double outputThroughput = 0;
+    double requestThroughput = 0; ///< successful requests ending inside the window / length
+    PointResult point; ///< aggregatePoint over the requests started inside the window
+};
+
+SteadyResult steadyWindow(
+    std::span<const RequestRecord> records, const AggregateOptions &opts, const SteadyOptions &steady);
+
 } // namespace ServeScope

@@ -133,7 +133,8 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     const Experiment &resolved = variant.resolved;
     std::sort(records.begin(), records.end(),
         [](const RequestRecord &a, const RequestRecord &b) { return a.index < b.index; });
-    const PointResult result = aggregatePoint(records, aggregateOptions(resolved, spec.load, clockStartNs));
+    const AggregateOptions opts = aggregateOptions(resolved, spec.load, clockStartNs);
+    const PointResult result = aggregatePoint(records, opts);
     PointSummary summary = result.summary;
     summary.runId = variant.runId;
     summary.variant = variant.variant;
@@ -158,7 +159,12 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
                 .arg(f.threshold));
     }
     QString error;
-    if (m_output.isOpen() && !m_output.writePoint(resolved, summary, records, clockStartNs, &error))
+    // The steady window opens when the point's slots (or cap) are first all busy; an uncapped
+    // open loop has no such level and opens with its first request. discard_ratio trims by start time instead.
+    const SteadyOptions steadyOptions { std::max(1, summary.concurrency), resolved.load.discardRatio };
+    if (m_output.isOpen()
+        && !m_output.writePoint(
+            resolved, summary, records, clockStartNs, steadyWindow(records, opts, steadyOptions), &error))
         Q_EMIT logged(QStringLiteral("error"), error);
     m_monitor.addFinished(summary);
     Q_EMIT pointFinished(summary);

@@ -5,6 +5,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
 
@@ -27,13 +28,35 @@ bool RunOutput::open(const QString &dir, QString *error)
     return true;
 }
 
-QString RunOutput::pointFileName(const QString &label, int repeat)
+namespace {
+
+/// The steady result set as `servescope_steady_*` keys beside vLLM's set.
+QVector<QPair<QString, double>> steadyNumbers(const SteadyResult &steady)
 {
-    return sanitizeName(label) + QStringLiteral("-r") + QString::number(repeat) + QStringLiteral(".json");
+    QVector<QPair<QString, double>> n { { QStringLiteral("steady_valid"), steady.valid ? 1.0 : 0.0 } };
+    if (!steady.valid)
+        return n;
+    const PointSummary &s = steady.point.summary;
+    n.append({ { QStringLiteral("steady_window_s"), steady.windowSeconds },
+        { QStringLiteral("steady_output_throughput"), steady.outputThroughput },
+        { QStringLiteral("steady_request_throughput"), steady.requestThroughput },
+        { QStringLiteral("steady_completed"), double(s.completed) } });
+    const std::pair<const char *, const Distribution *> metrics[]
+        = { { "ttft", &s.ttft }, { "tpot", &s.tpot }, { "itl", &s.itl }, { "e2el", &s.e2el } };
+    for (const auto &[name, d] : metrics) {
+        const QString m = QLatin1String(name);
+        n.append({ { QStringLiteral("steady_mean_") + m + QStringLiteral("_ms"), d->mean },
+            { QStringLiteral("steady_median_") + m + QStringLiteral("_ms"), d->median },
+            { QStringLiteral("steady_p90_") + m + QStringLiteral("_ms"), d->p90 },
+            { QStringLiteral("steady_p99_") + m + QStringLiteral("_ms"), d->p99 } });
+    }
+    return n;
 }
 
+} // namespace
+
 bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summary,
-    std::span<const RequestRecord> records, qint64 measuredStartNs, QString *error)
+    std::span<const RequestRecord> records, qint64 measuredStartNs, const SteadyResult &steady, QString *error)
 {
     const LoadPoint &lp = resolved.load.points.at(summary.point);
     ResultFileSetup setup;
@@ -52,14 +75,14 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     setup.percentiles = QVector<double>(resolved.metrics.percentiles.cbegin(), resolved.metrics.percentiles.cend());
     setup.measuredStartNs = measuredStartNs;
     setup.discarded = summary.discarded;
+    setup.extraNumbers = steadyNumbers(steady);
 
-    const QString variantDir = QDir(m_dir).filePath(sanitizeName(summary.variant));
-    if (!QDir().mkpath(variantDir)) {
-        *error = QStringLiteral("cannot create %1").arg(variantDir);
+    const QString path = QDir(m_dir).filePath(resultFileRelativePath(summary.variant, summary.label, summary.repeat));
+    if (!QDir().mkpath(QFileInfo(path).path())) {
+        *error = QStringLiteral("cannot create %1").arg(QFileInfo(path).path());
         return false;
     }
-    if (!saveVllmResult(
-            QDir(variantDir).filePath(pointFileName(summary.label, summary.repeat)), setup, records, summary, error))
+    if (!saveVllmResult(path, setup, records, summary, error))
         return false;
     m_summary.write(summaryCsvRow(summary));
     m_summary.flush();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "metrics/aggregate.h"
 #include "model/experiment.h"
 #include "model/records.h"
 
@@ -19,13 +20,12 @@ public:
     bool open(const QString &dir, QString *error);
     bool isOpen() const { return !m_dir.isEmpty(); }
 
-    /// One point/repeat: its vLLM-format file and its summary.csv row.
+    /// One point/repeat: its vLLM-format file (with the steady result set as servescope_steady_* keys)
+    /// and its summary.csv row.
     bool writePoint(const Experiment &resolved, const PointSummary &summary, std::span<const RequestRecord> records,
-        qint64 measuredStartNs, QString *error);
+        qint64 measuredStartNs, const SteadyResult &steady, QString *error);
     /// manifest.json; rewritten at the end so it carries the final status.
     bool writeManifest(const QJsonObject &manifest, QString *error);
-
-    static QString pointFileName(const QString &label, int repeat);
 
 private:
     QString m_dir;

@@ -132,6 +132,14 @@ private Q_SLOTS:
                     std::sort(itl.begin(), itl.end());
                     QCOMPARE(Stats::medianSorted(itl) * 1000, rr.number(QStringLiteral("median_itl_ms")));
                     QVERIFY(rr.number(QStringLiteral("max_concurrent_requests")) <= label.mid(1).toInt());
+                    // The steady set: from the first moment all slots are busy to the last dispatch,
+                    // inside the measured duration, over no more requests than were measured.
+                    QVERIFY2(rr.number(QStringLiteral("servescope_steady_valid")) == 1, qPrintable(path));
+                    QVERIFY(rr.number(QStringLiteral("servescope_steady_window_s"))
+                        < rr.number(QStringLiteral("duration")));
+                    QVERIFY(rr.number(QStringLiteral("servescope_steady_completed")) <= prompts);
+                    QVERIFY(rr.number(QStringLiteral("servescope_steady_output_throughput")) > 0);
+                    QVERIFY(rr.number(QStringLiteral("servescope_steady_median_tpot_ms")) > 0);
                     ++files;
                 }
             }

@@ -167,6 +167,38 @@ private Q_SLOTS:
         QCOMPARE(r.summary.failed, 1);
     }
 
+    void steadyWindowByTarget()
+    {
+        // Closed loop of 2: the second request starts at 50 ms, the last dispatch at 1200 ms.
+        const auto recs = basicPoint();
+        SteadyOptions so;
+        so.targetInFlight = 3; // never three in flight: the failure ends at 30 ms, request 1 starts at 50
+        QVERIFY(!steadyWindow(recs, {}, so).valid);
+        so.targetInFlight = 2;
+        const SteadyResult st = steadyWindow(recs, {}, so);
+        QVERIFY(st.valid);
+        QCOMPARE(st.windowStartNs, 10 * Ms); // request 0 and the failed request overlap from 10 ms
+        QCOMPARE(st.windowEndNs, 1200 * Ms);
+        QCOMPARE(st.outputTokens, 17.0); // tokens of requests 0 and 1; request 2's come after 1200 ms
+        QCOMPARE(st.outputThroughput, 17.0 / 1.19);
+        QCOMPARE(st.point.summary.completed, 2); // requests 1 and 2 (at the last dispatch) started inside
+        QCOMPARE(st.point.summary.failed, 1);
+    }
+
+    void steadyWindowByDiscard()
+    {
+        std::vector<RequestRecord> v;
+        for (int i = 0; i < 10; ++i)
+            v.push_back(makeStream(i, i * 100.0, 20, 10, 3));
+        SteadyOptions so;
+        so.discardRatio = 0.2;
+        const SteadyResult st = steadyWindow(v, {}, so);
+        QVERIFY(st.valid);
+        QCOMPARE(st.windowStartNs, 200 * Ms);
+        QCOMPARE(st.windowEndNs, 700 * Ms);
+        QCOMPARE(st.point.summary.completed, 6);
+    }
+
     void scale()
     {
         // 100k requests x 64 events: printed, not asserted (docs/style.md); the values are asserted.
