@@ -2,6 +2,8 @@
 // servescope-cli export: charts (PNG/SVG/PDF), summary CSV and self-contained reports from a project file.
 #include "command.h"
 
+#include "compare/runsource.h"
+
 #include "charts/chartexporter.h"
 #include "charts/reportwriter.h"
 #include "io/resultfile.h"
@@ -202,6 +204,15 @@ int runExport(const QStringList &args)
         path = req.csv;
         ok = writeCsv(input, path, &error);
     } else if (!req.report.isEmpty()) {
+        // The delta needs every request (intervals): read only for a report.
+        QList<RunSource> sources;
+        for (const ReportRun &run : std::as_const(input.runs)) {
+            RunSource source;
+            if (!loadStoredRun(req.project, QString::number(run.id), &source, &error))
+                return usage(error);
+            sources << source;
+        }
+        input.deltas = deltaSections(sources);
         path = req.report;
         ok = ReportWriter::writeFile(input, path, &error);
     } else {

@@ -184,6 +184,37 @@ bool keepVariant(RunSource *source, const QString &variant)
     return !kept.isEmpty();
 }
 
+QList<DeltaSection> deltaSections(const QList<RunSource> &runs)
+{
+    QList<DeltaSection> out;
+    const QStringList metrics = headlineMetrics();
+    for (qsizetype k = 1; k < runs.size(); ++k) {
+        const PointMatching m = matchPoints(runs[0].points, runs[k].points);
+        out << DeltaSection {
+            QStringLiteral("%1: %2 vs A: %3").arg(QChar(char16_t(u'A' + k))).arg(runs[k].name, runs[0].name),
+            deltaTable(runs[0].points, runs[k].points, m, metrics)
+        };
+    }
+    if (runs.size() != 1)
+        return out;
+    QStringList variants;
+    for (const PointRepeats &p : runs[0].points) {
+        if (!variants.contains(p.variant))
+            variants << p.variant;
+    }
+    for (qsizetype v = 1; v < variants.size(); ++v) {
+        RunSource base = runs[0], other = runs[0];
+        keepVariant(&base, variants[0]);
+        keepVariant(&other, variants[v]);
+        const PointMatching m = matchPoints(base.points, other.points);
+        QList<DeltaRow> rows = deltaTable(base.points, other.points, m, metrics);
+        for (DeltaRow &r : rows)
+            r.variant = variants[v];
+        out << DeltaSection { QStringLiteral("B: %1 vs A: %2").arg(variants[v], variants[0]), rows };
+    }
+    return out;
+}
+
 QStringList environmentDifferences(const RunSource &a, const RunSource &b)
 {
     const QMap<QString, QString> fa = flatten(a), fb = flatten(b);

@@ -30,6 +30,10 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error);
 /// Keeps only one variant's points; false when the source has no such variant.
 bool keepVariant(RunSource *source, const QString &variant);
 
+/// The comparisons a report of these runs states: every later run against the first (variants
+/// matched by name), or for one run every variant against its first. Unmatched points are left out.
+QList<DeltaSection> deltaSections(const QList<RunSource> &runs);
+
 /// Differences between two sources' environment snapshots and client hosts, one "key: a -> b" each
 /// (keys present on one side only say "(none)").
 QStringList environmentDifferences(const RunSource &a, const RunSource &b);

@@ -92,6 +92,12 @@ Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double prac
 QList<DeltaRow> deltaTable(const QList<PointRepeats> &a, const QList<PointRepeats> &b, const PointMatching &matching,
     const QStringList &metrics, double practicalThreshold = kReproducibleSpread);
 
+/// One comparison stated as a whole: B against A, every matched point.
+struct DeltaSection {
+    QString title; ///< e.g. "B: run 2 vs A: run 1" or "seqs-8 vs baseline"
+    QList<DeltaRow> rows;
+};
+
 /// Two runs of one configuration agree at a metric when the change is within `limit` of the
 /// baseline or within noise (overlapping intervals).
 bool agrees(const DeltaRow &row, double limit = kReproducibleSpread);

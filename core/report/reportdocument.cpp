@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportdocument.h"
 
+#include "metrics/delta.h"
 #include "metrics/repeats.h"
 #include "report/chartbuilders.h"
 
@@ -125,6 +126,82 @@ QList<ReportChart> reportCharts(const ReportInput &input)
     return out;
 }
 
+QString withRange(const RepeatStat &s, int decimals)
+{
+    if (s.n == 0)
+        return QString();
+    if (s.n < 2)
+        return num(s.median, decimals);
+    return num(s.median, decimals) + QStringLiteral(" (") + num(s.min, decimals) + QStringLiteral("–")
+        + num(s.max, decimals) + u')';
+}
+
+// What engineers put in their reports: load, TTFT, TPOT, output throughput, medians across repeats
+// with the range the repeats spanned.
+QString headlineTable(const ReportRun &run)
+{
+    QString out = QStringLiteral("<table class=\"points\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>");
+    for (const QString &h : { tr("Variant"), tr("Point"), tr("Load"), tr("Repeats"), tr("TTFT p50 (ms)"),
+             tr("TTFT p90 (ms)"), tr("TPOT p50 (ms)"), tr("Output (tok/s)") })
+        out += QStringLiteral("<th>%1</th>").arg(esc(h));
+    out += QStringLiteral("</tr>\n");
+    for (const PointSummary &m : medianAcrossRepeats(run.points)) {
+        PointRepeats repeats;
+        for (const PointSummary &p : run.points) {
+            if (p.runId == m.runId && p.variant == m.variant && p.point == m.point)
+                repeats.repeats << summaryValues(p);
+        }
+        const auto cell = [&](const char *key, int decimals) {
+            return esc(withRange(estimateMetric(repeats, QLatin1String(key)).repeats, decimals));
+        };
+        out += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
+                              "<td>%8</td></tr>\n")
+                   .arg(esc(m.variant), esc(m.label), esc(loadCell(m)), QString::number(m.repeat),
+                       cell("median_ttft_ms", 1), cell("p90_ttft_ms", 1), cell("median_tpot_ms", 2),
+                       cell("output_throughput", 0));
+    }
+    return out + QStringLiteral("</table>\n");
+}
+
+QString verdictText(const DeltaRow &r)
+{
+    switch (r.verdict) {
+    case Verdict::Better:
+        return tr("better");
+    case Verdict::Worse:
+        return tr("worse");
+    case Verdict::Noise:
+        return r.reason == QLatin1String("below-threshold") ? tr("within noise (small change)") : tr("within noise");
+    case Verdict::Undecided:
+        break;
+    }
+    return r.reason == QLatin1String("single-repeat") ? tr("undecided: one repeat") : tr("undecided: too few requests");
+}
+
+QString deltaSection(const DeltaSection &delta)
+{
+    // The metrics a reader scans first; compare --json has every headline metric.
+    static const QStringList shown { QStringLiteral("output_throughput"), QStringLiteral("median_ttft_ms"),
+        QStringLiteral("p90_ttft_ms"), QStringLiteral("median_tpot_ms"), QStringLiteral("p90_tpot_ms"),
+        QStringLiteral("median_itl_ms"), QStringLiteral("median_e2el_ms"), QStringLiteral("success_rate") };
+    QString out = QStringLiteral("<table class=\"delta\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>");
+    for (const QString &h : { tr("Variant"), tr("Point"), tr("Metric"), tr("A"), tr("B"), tr("Change"), tr("Verdict") })
+        out += QStringLiteral("<th>%1</th>").arg(esc(h));
+    out += QStringLiteral("</tr>\n");
+    for (const DeltaRow &r : delta.rows) {
+        if (!shown.contains(r.metric))
+            continue;
+        const QString change = std::isnan(r.relative)
+            ? num(r.change, 2)
+            : (r.relative >= 0 ? QStringLiteral("+") : QString()) + num(r.relative * 100, 1) + u'%';
+        out += QStringLiteral("<tr class=\"%1\"><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
+                              "<td>%8</td></tr>\n")
+                   .arg(verdictCode(r.verdict), esc(r.variant), esc(r.label), esc(r.metric), num(r.a.repeats.median, 2),
+                       num(r.b.repeats.median, 2), esc(change), esc(verdictText(r)));
+    }
+    return out + QStringLiteral("</table>\n");
+}
+
 QString reportBodyHtml(const ReportInput &input)
 {
     const QDateTime generated = input.generated.isValid() ? input.generated : QDateTime::currentDateTimeUtc();
@@ -143,9 +220,18 @@ QString reportBodyHtml(const ReportInput &input)
         meta.append({ tr("Finished (UTC)"), isoUtc(run.finished) });
         meta.append({ tr("Definitions profile"), run.definitions });
         out += keyValueTable(meta);
+        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Headline (medians across repeats, min–max)")))
+            + headlineTable(run);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results"))) + pointTable(run);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Environment snapshot"))) + keyValueTable(run.envSnapshot);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Client host"))) + keyValueTable(run.clientHost);
+    }
+    for (const DeltaSection &d : input.deltas) {
+        out += QStringLiteral("<h2>%1</h2>\n<p class=\"muted\">%2</p>\n")
+                   .arg(esc(tr("Changes: %1").arg(d.title)),
+                       esc(tr("Better or worse only when the 95% intervals separate and the change is at least 5%; "
+                              "latencies in ms, throughput in tokens/s.")))
+            + deltaSection(d);
     }
     return out;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "metrics/delta.h"
 #include "report/chartspec.h"
 
 #include <QDateTime>
@@ -24,6 +25,7 @@ struct ReportRun {
 struct ReportInput {
     QString title;
     QList<ReportRun> runs; ///< A first, then B, ...
+    QList<DeltaSection> deltas; ///< computed by the caller from the runs' requests; empty: no delta section
     QDateTime generated; ///< UTC; now when invalid
 };
 

@@ -32,7 +32,8 @@ QByteArray ReportWriter::pdf(const ReportInput &input)
     doc.setDefaultFont(font);
     doc.setDefaultStyleSheet(QStringLiteral("th { background-color: #f3f3f3; } h1 { font-size: 16pt; } "
                                             "h2 { font-size: 12pt; } h3 { font-size: 9pt; } .muted { color: #777; } "
-                                            "tr.censored td { color: #a04000; }"));
+                                            "tr.censored td { color: #a04000; } tr.worse td { color: #b00020; } "
+                                            "tr.better td { color: #1b7f3b; } tr.undecided td { color: #777; }"));
     doc.setHtml(reportBodyHtml(input));
     doc.setPageSize(area);
     const int textPages = doc.pageCount();

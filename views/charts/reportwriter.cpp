@@ -38,6 +38,7 @@ table { border-collapse: collapse; font-size: 12px; margin: 6px 0 14px; }
 th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: right; } th { background: #f3f3f3; }
 table.kv th, table.kv td { text-align: left; }
 tr.censored td { color: #a04000; }
+tr.worse td { color: #b00020; } tr.better td { color: #1b7f3b; } tr.undecided td { color: #777; }
 .muted { color: #777; } figure { margin: 18px 0; } svg.chart { width: 100%; max-width: 1000px; height: auto; }
 figcaption { font-size: 12px; color: #555; }
 )";

@@ -93,8 +93,13 @@ private slots:
             QCOMPARE(data.count('\n'), 7); // header + 3 points x 2 runs
             QVERIFY(data.contains("\nsglang-run/baseline,c32,concurrency,32,"));
         }
-        if (file.endsWith(QLatin1String(".html")))
+        if (file.endsWith(QLatin1String(".html"))) {
             QVERIFY(data.contains("http://127.0.0.1:8000") && data.contains("Test CPU") && data.contains("A100"));
+            // The runs have no stored requests: latencies have no interval, one repeat gives throughput none.
+            QVERIFY(data.contains("Changes: B: sglang-run vs A: vllm-run"));
+            QVERIFY(data.contains("<tr class=\"undecided\"><td>baseline</td><td>c32</td><td>output_throughput</td>"
+                                  "<td>3200.00</td><td>3200.00</td><td>+0.0%</td><td>undecided: one repeat</td>"));
+        }
     }
 
     void badInput_data()

@@ -112,6 +112,38 @@ private slots:
         QVERIFY(body.contains(QStringLiteral("<td>3</td><td>300</td><td>9</td>")));
     }
 
+    void headlineTableShowsTheRangeAcrossRepeats()
+    {
+        const QString body = reportBodyHtml(makeInput());
+        QVERIFY(body.contains(QStringLiteral("TTFT p50 (ms)")));
+        // c=16, repeats 1..3: output 1616, 1632, 1648 tok/s -> median and the range the repeats spanned.
+        QVERIFY2(body.contains(QStringLiteral("<td>1632 (1616–1648)</td>")), qPrintable(body));
+    }
+
+    void deltaSectionStatesVerdicts()
+    {
+        ReportInput in = makeInput();
+        DeltaRow r;
+        r.variant = QStringLiteral("baseline");
+        r.label = QStringLiteral("c16");
+        r.metric = QStringLiteral("median_ttft_ms");
+        r.a.repeats = RepeatStat { 3, 40, 39, 41, 0.01 };
+        r.b.repeats = RepeatStat { 3, 60, 59, 61, 0.01 };
+        r.change = 20;
+        r.relative = 0.5;
+        r.verdict = Verdict::Worse;
+        DeltaRow hidden = r;
+        hidden.metric = QStringLiteral("std_ttft_ms"); // not among the metrics a report shows
+        in.deltas << DeltaSection { QStringLiteral("B: sglang vs A: vllm"), { r, hidden } };
+        const QString body = reportBodyHtml(in);
+        QVERIFY(body.contains(QStringLiteral("Changes: B: sglang vs A: vllm")));
+        QVERIFY2(body.contains(QStringLiteral("<tr class=\"worse\"><td>baseline</td><td>c16</td><td>median_ttft_ms</td>"
+                                              "<td>40.00</td><td>60.00</td><td>+50.0%</td><td>worse</td></tr>")),
+            qPrintable(body));
+        QVERIFY(!body.contains(QStringLiteral("std_ttft_ms")));
+        QVERIFY(!reportBodyHtml(makeInput()).contains(QStringLiteral("Changes:")));
+    }
+
     void pdfReport()
     {
         const QByteArray pdf = ReportWriter::pdf(makeInput());
