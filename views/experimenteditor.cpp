@@ -37,11 +37,19 @@ ExperimentEditor::ExperimentEditor(ExperimentDocument *document, ProfileStore *p
     , m_summary(new QLabel(this))
 {
     m_tabs->setObjectName(QStringLiteral("editorTabs"));
-    m_tabs->addTab(endpointTab(), tr("Endpoint"));
-    m_tabs->addTab(m_server, tr("Server && environment"));
-    m_tabs->addTab(m_load, tr("Load"));
-    m_tabs->addTab(metricsTab(), tr("Metrics"));
-    m_tabs->addTab(m_variants, tr("Variants"));
+    // Every page scrolls, so the editor fits a laptop screen whatever a page holds.
+    const auto scrolled = [](QWidget *page) {
+        auto *area = new QScrollArea;
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        area->setWidget(page);
+        return area;
+    };
+    m_tabs->addTab(scrolled(endpointTab()), tr("Endpoint"));
+    m_tabs->addTab(scrolled(m_server), tr("Server && environment"));
+    m_tabs->addTab(scrolled(m_load), tr("Load"));
+    m_tabs->addTab(scrolled(metricsTab()), tr("Metrics"));
+    m_tabs->addTab(scrolled(m_variants), tr("Variants"));
     m_summary->setObjectName(QStringLiteral("editorSummary"));
     m_summary->setWordWrap(true);
     auto *layout = new QVBoxLayout(this);
@@ -52,6 +60,14 @@ ExperimentEditor::ExperimentEditor(ExperimentDocument *document, ProfileStore *p
     connect(profiles, &ProfileStore::changed, this, &ExperimentEditor::reloadProfiles);
     reloadProfiles();
     refresh();
+}
+
+void ExperimentEditor::showPage(QWidget *page)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (auto *area = qobject_cast<QScrollArea *>(m_tabs->widget(i)); area && area->widget() == page)
+            m_tabs->setCurrentIndex(i);
+    }
 }
 
 void ExperimentEditor::setTimeScale(double scale)

@@ -26,6 +26,8 @@ public:
     ExperimentEditor(ExperimentDocument *document, ProfileStore *profiles, QWidget *parent = nullptr);
 
     QTabWidget *tabs() const { return m_tabs; }
+    /// Brings the tab holding `page` (each page sits in a scroll area) to the front.
+    void showPage(QWidget *page);
     LoadPage *loadPage() const { return m_load; }
     VariantsPage *variantsPage() const { return m_variants; }
     ServerPage *serverPage() const { return m_server; }

@@ -28,6 +28,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -60,13 +61,15 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     setAcceptDrops(true);
     auto *welcome = new WelcomePage;
     auto *split = new QSplitter(Qt::Vertical);
+    split->setObjectName(QStringLiteral("editorSplit"));
     split->addWidget(m_editor);
     m_lower->addTab(m_monitor, tr("Run monitor"));
     m_lower->addTab(m_results, tr("Results"));
     split->addWidget(m_lower);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    split->setSizes({ 380, 520 });
+    split->setSizes({ 400, 320 });
+    split->restoreState(QSettings().value(QStringLiteral("window/split")).toByteArray());
     m_stack->addWidget(welcome);
     m_stack->addWidget(split);
     setCentralWidget(m_stack);
@@ -91,7 +94,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     connect(m_editor, &ExperimentEditor::manageProfilesRequested, this, &MainWindow::showProfiles);
     connect(m_editor->serverPage(), &ServerPage::captureRequested, this, &MainWindow::captureFromServer);
     connect(m_tree, &ProjectTree::variantActivated, this, [this](int i) {
-        m_editor->tabs()->setCurrentWidget(m_editor->variantsPage());
+        m_editor->showPage(m_editor->variantsPage());
         m_editor->variantsPage()->selectVariant(i);
     });
     connect(
@@ -120,6 +123,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
             m_hasProject = true;
             m_stack->setCurrentIndex(1);
             updateTitle();
+            updateRunnable();
             m_session->listRuns();
             emit projectOpened(path);
         });
@@ -156,7 +160,9 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     if (!settings.contains(QStringLiteral("window/geometry"))) {
-        resize(1280, 860);
+        // A first start fills a laptop screen rather than overflowing it.
+        const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1280, 720);
+        resize(QSize(1280, 860).boundedTo(screen.size()));
         // Docks only take their sizes once the window is laid out.
         QTimer::singleShot(0, this, [this] {
             if (auto *log = findChild<QDockWidget *>(QStringLiteral("logDock")))
@@ -306,7 +312,7 @@ void MainWindow::openDemo()
         return;
     }
     newProject(r.experiment);
-    m_editor->tabs()->setCurrentWidget(m_editor->loadPage());
+    m_editor->showPage(m_editor->loadPage());
     statusBar()->showMessage(tr("Demo loaded: press Run (Ctrl+R) to measure it against the local simulator."));
 }
 

@@ -44,6 +44,7 @@ public:
     ProfileStore *profiles() const { return m_profiles; }
     QPlainTextEdit *log() const { return m_log; }
     qint64 lastRunId() const { return m_lastRunId; }
+    QAction *runAction() const { return m_runAction; }
 
     /// Time scale for the local simulator (demo and tests run faster than real time).
     void setTimeScale(double scale);

@@ -25,6 +25,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -247,6 +248,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());
+    if (auto *split = findChild<QSplitter *>(QStringLiteral("editorSplit")))
+        s.setValue(QStringLiteral("window/split"), split->saveState());
     event->accept();
 }
 
