@@ -76,8 +76,9 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     createActions();
     createDocks();
 
-    connect(welcome, &WelcomePage::demoRequested, this, &MainWindow::openDemo);
-    connect(welcome, &WelcomePage::newRequested, this, [this] { newProject(blankExperiment()); });
+    connect(welcome, &WelcomePage::demoRequested, this, [this] { whenSafeToLeave([this] { openDemo(); }); });
+    connect(welcome, &WelcomePage::newRequested, this,
+        [this] { whenSafeToLeave([this] { newProject(blankExperiment()); }); });
     connect(welcome, &WelcomePage::openRequested, this, [this] {
         chooseFile(false, tr("Open project"), tr("ServeScope projects (*.servescope)"),
             [this](const QString &p) { openProject(p); });
@@ -97,8 +98,11 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         m_editor->showPage(m_editor->variantsPage());
         m_editor->variantsPage()->selectVariant(i);
     });
-    connect(
-        m_tree, &ProjectTree::runActivated, this, [this](qint64 id, const QString &) { m_session->loadPoints(id); });
+    connect(m_tree, &ProjectTree::runsSelected, this, &MainWindow::showRuns);
+    connect(m_results, &ResultsView::resultsChanged, this, [this] {
+        for (QAction *a : std::as_const(m_exportActions))
+            a->setEnabled(m_results->hasResults());
+    });
     connect(m_monitor, &RunMonitor::startRequested, this, &MainWindow::startRun);
     connect(m_monitor, &RunMonitor::cancelRequested, this, &MainWindow::cancelRun);
     connect(m_run, &RunSession::snapshotUpdated, m_monitor, &RunMonitor::showSnapshot);
@@ -151,9 +155,13 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         m_runCount = int(runs.size());
         emit runsListed(m_runCount);
     });
-    connect(m_session, &ProjectSession::pointsLoaded, this, [this](qint64 runId, const QVector<PointSummary> &points) {
-        m_results->setRun(tr("Run %1").arg(runId), QList<PointSummary>(points.begin(), points.end()));
+    connect(m_session, &ProjectSession::runsLoaded, this, [this](const Report::ReportInput &input) {
+        if (m_run->isRunning())
+            return; // the Results tab follows the run until it ends
+        m_results->setInput(input);
         m_lower->setCurrentWidget(m_results);
+        statusBar()->showMessage(input.runs.size() > 1 ? tr("Comparing %1").arg(input.title) : input.title, 6000);
+        emit resultsShown();
     });
 
     QSettings settings;
@@ -179,16 +187,19 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&New project"), QKeySequence::New, this, [this] { newProject(blankExperiment()); });
+    m_newAction = file->addAction(tr("&New project"), QKeySequence::New, this,
+        [this] { whenSafeToLeave([this] { newProject(blankExperiment()); }); });
     file->addAction(tr("&Open project…"), QKeySequence::Open, this, [this] {
-        chooseFile(false, tr("Open project"), tr("ServeScope projects (*.servescope)"),
-            [this](const QString &p) { openProject(p); });
+        whenSafeToLeave([this] {
+            chooseFile(false, tr("Open project"), tr("ServeScope projects (*.servescope)"),
+                [this](const QString &p) { openProject(p); });
+        });
     });
     m_recentMenu = file->addMenu(tr("Open &recent"));
-    file->addAction(tr("Open the &demo"), this, &MainWindow::openDemo);
+    file->addAction(tr("Open the &demo"), this, [this] { whenSafeToLeave([this] { openDemo(); }); });
     file->addSeparator();
     m_saveAction = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::saveProject);
-    file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] {
+    file->addAction(tr("Save &as…"), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
         chooseFile(true, tr("Save project as"), tr("ServeScope projects (*.servescope)"), [this](const QString &p) {
             saveProjectAs(p.endsWith(QLatin1String(".servescope")) ? p : p + QStringLiteral(".servescope"));
         });
@@ -205,6 +216,7 @@ void MainWindow::createActions()
         chooseFile(true, tr("Export experiment"), tr("Experiment JSON (*.json)"),
             [this](const QString &p) { exportExperimentFile(p); });
     });
+    createExportActions(file);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

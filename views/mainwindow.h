@@ -15,6 +15,9 @@ class QTabWidget;
 
 namespace ServeScope {
 
+namespace Report {
+struct ExportOptions;
+}
 class ExperimentDocument;
 class ExperimentEditor;
 class ProfileDialog;
@@ -45,6 +48,9 @@ public:
     QPlainTextEdit *log() const { return m_log; }
     qint64 lastRunId() const { return m_lastRunId; }
     QAction *runAction() const { return m_runAction; }
+    QAction *newAction() const { return m_newAction; }
+    /// Export chart, report, table, copy chart: enabled while the Results tab shows something.
+    const QList<QAction *> &exportActions() const { return m_exportActions; }
 
     /// Time scale for the local simulator (demo and tests run faster than real time).
     void setTimeScale(double scale);
@@ -61,6 +67,13 @@ public:
     void startRun();
     void cancelRun();
     ProfileDialog *showProfiles();
+    /// Exports of what the Results tab shows; false with *error when there is nothing or writing failed.
+    bool exportChart(const QString &path, QString *error);
+    bool exportReport(const QString &path, QString *error);
+    bool exportTable(const QString &path, QString *error);
+    void copyChart();
+    /// Selects these stored runs in the project tree: the results compare them (A is the oldest).
+    void compareRuns(const QList<qint64> &ids);
     static Experiment blankExperiment();
 
 signals:
@@ -68,6 +81,8 @@ signals:
     void projectSaved(const QString &path, const QString &error);
     void runFinished(const ServeScope::RunResult &result);
     void runsListed(int count);
+    /// The Results tab shows runs loaded from the project (one, or several compared).
+    void resultsShown();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -86,6 +101,15 @@ private:
     void captureFromServer();
     void appendLog(const QString &level, const QString &text);
     void runEnded(const RunResult &result);
+    void createExportActions(QMenu *file);
+    Report::ExportOptions chartExportOptions() const;
+    void chooseExportFile(
+        const QString &title, const QString &filter, const QString &suffix, std::function<void(const QString &)> done);
+    void reportExport(bool ok, const QString &path);
+    void exportReportWithProgress(const QString &path);
+    void showRuns(const QList<qint64> &ids);
+    /// Runs `proceed` once unsaved edits or runs are saved or knowingly discarded; not on Cancel.
+    void whenSafeToLeave(std::function<void()> proceed);
 
     SecretStore *m_secrets;
     ProfileStore *m_profiles;
@@ -101,7 +125,9 @@ private:
     QPlainTextEdit *m_log;
     QListWidget *m_problems;
     QMenu *m_recentMenu = nullptr;
-    QAction *m_runAction = nullptr, *m_cancelAction = nullptr, *m_saveAction = nullptr;
+    QAction *m_runAction = nullptr, *m_cancelAction = nullptr, *m_saveAction = nullptr, *m_newAction = nullptr;
+    QList<QAction *> m_exportActions;
+    QString m_exportError;
     QPointer<ProfileDialog> m_profileDialog;
     double m_timeScale = 1.0;
     qint64 m_lastRunId = 0;

@@ -70,7 +70,7 @@ void MainWindow::startRun()
 {
     if (m_run->isRunning() || !m_hasProject || hasErrors(m_document->problems()))
         return;
-    m_results->clear();
+    m_results->startLive(m_document->experiment().name);
     m_monitor->runStarted();
     m_lower->setCurrentWidget(m_monitor);
     appendLog(QStringLiteral("info"), tr("Run started: %1").arg(m_document->experiment().name));
@@ -102,10 +102,9 @@ void MainWindow::runEnded(const RunResult &result)
                 .arg(result.completed)
                 .arg(result.failed)
                 .arg(result.cancelled));
-    if (!result.points.isEmpty())
-        m_results->setRun(tr("Run %1").arg(result.runId), result.points);
-    else if (result.runId > 0)
-        m_session->loadPoints(result.runId);
+    // The stored run replaces the live view: footers, time scale and the variants' comparisons.
+    if (result.runId > 0)
+        showRuns({ result.runId });
     m_lower->setCurrentWidget(m_results);
     m_session->listRuns();
     emit runFinished(result);
@@ -204,7 +203,9 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList recent = QSettings().value(QStringLiteral("recentProjects")).toStringList();
     for (const QString &path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openProject(path); })
+        m_recentMenu
+            ->addAction(QFileInfo(path).fileName(), this,
+                [this, path] { whenSafeToLeave([this, path] { openProject(path); }); })
             ->setToolTip(path);
     m_recentMenu->setEnabled(!recent.isEmpty());
 }

@@ -15,6 +15,7 @@ ProjectSession::ProjectSession(QObject *parent)
 {
     qRegisterMetaType<QVector<ServeScope::RunListing>>();
     qRegisterMetaType<QVector<ServeScope::PointSummary>>();
+    qRegisterMetaType<ServeScope::Report::ReportInput>();
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread.setObjectName(QStringLiteral("project-queries"));
@@ -34,7 +35,7 @@ ProjectSession::ProjectSession(QObject *parent)
         emit savedAs(target, error);
     });
     connect(m_worker, &ProjectWorker::runsListed, this, &ProjectSession::runsListed);
-    connect(m_worker, &ProjectWorker::pointsLoaded, this, &ProjectSession::pointsLoaded);
+    connect(m_worker, &ProjectWorker::runsLoaded, this, &ProjectSession::runsLoaded);
     connect(m_worker, &ProjectWorker::requestsCounted, this, &ProjectSession::requestsCounted);
 }
 
@@ -79,9 +80,9 @@ void ProjectSession::listRuns()
     QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->listRuns(); });
 }
 
-void ProjectSession::loadPoints(qint64 runId)
+void ProjectSession::loadRuns(const QList<qint64> &runIds)
 {
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, runId] { w->loadPoints(runId); });
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, runIds] { w->loadRuns(runIds); });
 }
 
 void ProjectSession::countRequests(qint64 runId)

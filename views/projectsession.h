@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/records.h"
+#include "report/reportdocument.h"
 #include "storage/storetypes.h"
 
 #include <QObject>
@@ -32,7 +33,7 @@ public:
     /// Copies the project to `target` with VACUUM INTO and switches to it.
     void saveAs(const QString &target);
     void listRuns();
-    void loadPoints(qint64 runId);
+    void loadRuns(const QList<qint64> &runIds);
     void countRequests(qint64 runId);
 
 signals:
@@ -40,7 +41,7 @@ signals:
     void experimentSaved(const QString &error);
     void savedAs(const QString &path, const QString &error);
     void runsListed(const QVector<ServeScope::RunListing> &runs);
-    void pointsLoaded(qint64 runId, const QVector<ServeScope::PointSummary> &points);
+    void runsLoaded(const ServeScope::Report::ReportInput &input);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
 
 private:

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "projecttree.h"
 
+#include <QContextMenuEvent>
 #include <QHeaderView>
+#include <QMenu>
+#include <QTreeWidgetItemIterator>
+
+#include <algorithm>
 
 namespace ServeScope {
 
@@ -14,6 +19,8 @@ ProjectTree::ProjectTree(QWidget *parent)
     setObjectName(QStringLiteral("projectTree"));
     setHeaderHidden(true);
     setColumnCount(1);
+    // Ctrl- or Shift-click a second run to compare runs, of any experiment and any day.
+    setSelectionMode(QAbstractItemView::ExtendedSelection);
     connect(this, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         if (!item)
             return;
@@ -24,13 +31,57 @@ ProjectTree::ProjectTree(QWidget *parent)
         case VariantItem:
             emit variantActivated(item->data(0, IdRole).toInt());
             break;
-        case RunItem:
-            emit runActivated(item->data(0, IdRole).toLongLong(), item->data(0, Qt::ToolTipRole).toString());
-            break;
         default:
             break;
         }
     });
+    connect(this, &QTreeWidget::itemSelectionChanged, this, [this] {
+        const QList<qint64> ids = selectedRuns();
+        if (!ids.isEmpty())
+            emit runsSelected(ids);
+    });
+}
+
+QList<qint64> ProjectTree::selectedRuns() const
+{
+    QList<qint64> ids;
+    for (const QTreeWidgetItem *item : selectedItems()) {
+        if (item->data(0, KindRole).toInt() == RunItem)
+            ids << item->data(0, IdRole).toLongLong();
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+void ProjectTree::selectRuns(const QList<qint64> &ids)
+{
+    {
+        const QSignalBlocker block(this);
+        clearSelection();
+        for (QTreeWidgetItemIterator it(this); *it; ++it) {
+            if ((*it)->data(0, KindRole).toInt() == RunItem && ids.contains((*it)->data(0, IdRole).toLongLong()))
+                (*it)->setSelected(true);
+        }
+    }
+    emit runsSelected(selectedRuns());
+}
+
+void ProjectTree::contextMenuEvent(QContextMenuEvent *event)
+{
+    QTreeWidgetItem *item = itemAt(event->pos());
+    if (!item || item->data(0, KindRole).toInt() != RunItem || m_runs.size() < 2)
+        return;
+    const qint64 id = item->data(0, IdRole).toLongLong();
+    auto *menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    QMenu *with = menu->addMenu(tr("Compare with"));
+    for (auto it = m_runs.crbegin(); it != m_runs.crend(); ++it) {
+        if (it->run.id == id)
+            continue;
+        const qint64 other = it->run.id;
+        with->addAction(runText(*it), this, [this, id, other] { selectRuns({ id, other }); })->setToolTip(it->run.name);
+    }
+    menu->popup(event->globalPos());
 }
 
 void ProjectTree::setExperiment(const Experiment &experiment)

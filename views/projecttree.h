@@ -17,11 +17,19 @@ public:
     void setExperiment(const Experiment &experiment);
     void setRuns(const QVector<RunListing> &runs);
     int runCount() const { return int(m_runs.size()); }
+    /// Selects exactly these runs (the results then show them, compared when there are several).
+    void selectRuns(const QList<qint64> &ids);
+    /// The selected runs, oldest first (A is the oldest).
+    QList<qint64> selectedRuns() const;
 
 signals:
     void experimentActivated();
     void variantActivated(int index);
-    void runActivated(qint64 runId, const QString &name);
+    /// The run selection changed: one run to show, or several to compare.
+    void runsSelected(const QList<qint64> &ids);
+
+protected:
+    void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
     void rebuild();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "projectworker.h"
 
+#include "compare/runsource.h"
+#include "report/storeinput.h"
 #include "storage/projectstore.h"
 #include "storage/writersession.h"
 
@@ -98,12 +100,27 @@ void ProjectWorker::listRuns()
     emit runsListed(runs);
 }
 
-void ProjectWorker::loadPoints(qint64 runId)
+void ProjectWorker::loadRuns(const QList<qint64> &runIds)
 {
-    QVector<PointSummary> points;
-    if (m_store)
-        m_store->pointSummaries(runId, &points);
-    emit pointsLoaded(runId, points);
+    Report::ReportInput input;
+    QList<RunSource> sources;
+    QStringList names;
+    for (qint64 id : runIds) {
+        QVector<PointSummary> points;
+        const std::optional<RunRow> row = m_store ? m_store->run(id) : std::nullopt;
+        if (!row || !m_store->pointSummaries(id, &points))
+            continue;
+        input.runs << Report::reportRunFromStore(*row, QList<PointSummary>(points.cbegin(), points.cend()));
+        names << row->name;
+        RunSource source;
+        QString error;
+        if (loadStoredRun(m_path, QString::number(id), &source, &error))
+            sources << source;
+    }
+    if (sources.size() == input.runs.size())
+        input.deltas = deltaSections(sources);
+    input.title = names.join(QStringLiteral(" vs "));
+    emit runsLoaded(input);
 }
 
 void ProjectWorker::countRequests(qint64 runId)

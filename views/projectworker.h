@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/records.h"
+#include "report/reportdocument.h"
 #include "storage/storetypes.h"
 
 #include <QObject>
@@ -27,7 +28,9 @@ public slots:
     void saveExperiment(const QString &name, const QByteArray &json);
     void vacuumInto(const QString &target);
     void listRuns();
-    void loadPoints(qint64 runId);
+    /// Runs as a report shows them (run rows, point summaries) and, for several runs or variants,
+    /// their comparisons computed from the stored requests.
+    void loadRuns(const QList<qint64> &runIds);
     void countRequests(qint64 runId);
 
 signals:
@@ -35,7 +38,7 @@ signals:
     void experimentSaved(const QString &error);
     void vacuumed(const QString &target, const QString &error);
     void runsListed(const QVector<ServeScope::RunListing> &runs);
-    void pointsLoaded(qint64 runId, const QVector<ServeScope::PointSummary> &points);
+    void runsLoaded(const ServeScope::Report::ReportInput &input);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
 
 private:

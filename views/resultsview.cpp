@@ -2,11 +2,16 @@
 #include "resultsview.h"
 
 #include "charts/chartview.h"
+#include "io/resultfile.h"
 #include "report/chartbuilders.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -15,28 +20,89 @@
 
 namespace ServeScope {
 
+namespace {
+
+QString ms(double v)
+{
+    return QString::number(v, 'f', v < 10 ? 2 : 1);
+}
+
+// Sorts by its value, not by its text.
+class NumberItem final : public QTableWidgetItem {
+public:
+    using QTableWidgetItem::QTableWidgetItem;
+    bool operator<(const QTableWidgetItem &other) const override
+    {
+        return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
+    }
+};
+
+QTableWidgetItem *numberItem(const QString &text, double sortValue)
+{
+    auto *item = new NumberItem(text);
+    item->setData(Qt::UserRole, sortValue);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+QColor verdictColour(Verdict v)
+{
+    switch (v) {
+    case Verdict::Better:
+        return QColor(0xd8, 0xf0, 0xdc);
+    case Verdict::Worse:
+        return QColor(0xf8, 0xd7, 0xda);
+    case Verdict::Noise:
+        return QColor(0xee, 0xee, 0xee);
+    case Verdict::Undecided:
+        break;
+    }
+    return QColor();
+}
+
+} // namespace
+
 ResultsView::ResultsView(QWidget *parent)
     : QWidget(parent)
     , m_tabs(new QTabWidget(this))
     , m_table(new QTableWidget(this))
+    , m_delta(new QTableWidget(this))
     , m_empty(new QLabel(this))
+    , m_note(new QLabel(this))
+    , m_chartKind(new QComboBox(this))
+    , m_chartView(new Report::ChartView)
 {
     m_table->setObjectName(QStringLiteral("resultsTable"));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
-    m_table->setSortingEnabled(false);
+    m_delta->setObjectName(QStringLiteral("deltaTable"));
+    m_delta->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_delta->verticalHeader()->hide();
+    m_delta->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_delta->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_delta, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        auto *menu = new QMenu(m_delta);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->addAction(tr("Copy table"), this, &ResultsView::copyDelta);
+        menu->popup(m_delta->viewport()->mapToGlobal(at));
+    });
+    auto *copy = new QAction(tr("Copy table"), m_delta);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    connect(copy, &QAction::triggered, this, &ResultsView::copyDelta);
+    m_delta->addAction(copy);
+
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
-    m_empty->setText(tr("No results yet. Run the experiment, or pick a run in the project tree."));
+    m_empty->setText(tr("No results yet. Run the experiment, or pick a run in the project tree "
+                        "(Ctrl-click a second run to compare them)."));
     m_empty->setStyleSheet(QStringLiteral("color: palette(mid); font-size: 11pt;"));
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_empty);
-    layout->addWidget(m_tabs, 1);
-    auto *chartPage = new QWidget;
-    auto *chartLayout = new QVBoxLayout(chartPage);
-    m_chartKind = new QComboBox;
+    m_note->setObjectName(QStringLiteral("resultsNote"));
+    m_note->setWordWrap(true);
+    m_note->setStyleSheet(QStringLiteral("color: #995500;"));
+    m_note->hide();
+
     m_chartKind->setObjectName(QStringLiteral("chartKind"));
     m_chartKind->addItem(tr("Output throughput vs load"), QStringLiteral("throughput"));
     m_chartKind->addItem(tr("TTFT vs load"), QStringLiteral("ttft"));
@@ -44,90 +110,176 @@ ResultsView::ResultsView(QWidget *parent)
     m_chartKind->addItem(tr("ITL vs load"), QStringLiteral("itl"));
     m_chartKind->addItem(tr("E2E latency vs load"), QStringLiteral("e2el"));
     m_chartKind->addItem(tr("TPOT vs throughput"), QStringLiteral("tradeoff"));
-    // Hover for exact values, click a legend entry to hide a variant, L for a log axis,
-    // drag to zoom, double-click or Esc to reset.
-    m_chartView = new Report::ChartView;
-    m_chartView->setMinimumHeight(260);
+    // Hover for exact values, click a legend entry to hide a series, L for a log axis, drag to
+    // zoom, double-click or Esc to reset.
+    m_chartView->setMinimumHeight(160);
+    auto *chartPage = new QWidget;
+    auto *chartLayout = new QVBoxLayout(chartPage);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    auto *split = new QSplitter(Qt::Vertical);
+    split->setObjectName(QStringLiteral("chartSplit"));
+    split->addWidget(m_chartView);
+    split->addWidget(m_delta);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
     chartLayout->addWidget(m_chartKind);
-    chartLayout->addWidget(m_chartView, 1);
+    chartLayout->addWidget(split, 1);
     m_tabs->addTab(chartPage, tr("Charts"));
-    connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildChart);
     m_tabs->addTab(m_table, tr("Table"));
+    connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildChart);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_empty);
+    layout->addWidget(m_note);
+    layout->addWidget(m_tabs, 1);
     m_tabs->hide();
+}
+
+int ResultsView::pointCount() const
+{
+    int n = 0;
+    for (const Report::ReportRun &r : m_input.runs)
+        n += int(r.points.size());
+    return n;
 }
 
 void ResultsView::clear()
 {
-    m_points.clear();
-    m_runName.clear();
-    rebuildTable();
-    rebuildChart();
+    m_input = Report::ReportInput();
+    rebuild();
 }
 
-void ResultsView::setRun(const QString &runName, const QList<PointSummary> &points)
+void ResultsView::setInput(const Report::ReportInput &input)
 {
-    m_runName = runName;
-    m_points = points;
-    rebuildTable();
-    rebuildChart();
+    m_input = input;
+    rebuild();
+}
+
+void ResultsView::startLive(const QString &runName)
+{
+    m_input = Report::ReportInput();
+    Report::ReportRun run;
+    run.name = runName;
+    m_input.runs << run;
+    rebuild();
 }
 
 void ResultsView::addPoint(const PointSummary &point)
 {
-    m_points.append(point);
-    rebuildTable();
-    rebuildChart();
+    if (m_input.runs.isEmpty())
+        startLive(QString());
+    m_input.runs.first().points << point;
+    rebuild();
 }
 
-static QString ms(double v)
+void ResultsView::setChartActions(const QList<QAction *> &actions)
 {
-    return QString::number(v, 'f', v < 10 ? 2 : 1);
+    m_chartView->setExtraActions(actions);
+}
+
+Report::ChartSpec ResultsView::visibleChart() const
+{
+    return m_chartView->visibleSpec();
+}
+
+QSize ResultsView::chartViewSize() const
+{
+    return m_chartView->size();
+}
+
+void ResultsView::rebuild()
+{
+    rebuildTable();
+    rebuildChart();
+    rebuildDelta();
+    // Times against a time-scaled simulator are that many times shorter than the modelled GPU's.
+    QStringList scaled;
+    for (const Report::ReportRun &r : std::as_const(m_input.runs)) {
+        for (const auto &[key, value] : r.clientHost) {
+            if (key == QLatin1String("simulator_time_scale") && value.toDouble() != 1.0)
+                scaled << tr("%1 ran against the simulator at %2× speed").arg(r.name, value);
+        }
+    }
+    m_note->setText(scaled.isEmpty() ? QString()
+                                     : scaled.join(QStringLiteral("; "))
+                + tr(": its times are that many times shorter than the modelled hardware would give."));
+    m_note->setVisible(!scaled.isEmpty());
+    const bool any = pointCount() > 0;
+    m_empty->setVisible(!any);
+    m_tabs->setVisible(any);
+    emit resultsChanged();
 }
 
 void ResultsView::rebuildTable()
 {
-    const QStringList headers { tr("Variant"), tr("Point"), tr("Repeat"), tr("Load"), tr("Completed"), tr("Failed"),
-        tr("Success"), tr("Req/s"), tr("Output tok/s"), tr("TTFT p50"), tr("TTFT p99"), tr("TPOT p50"), tr("TPOT p99"),
-        tr("ITL p50"), tr("ITL p99"), tr("E2EL p50"), tr("E2EL p99") };
+    const bool several = m_input.runs.size() > 1;
+    const QStringList headers { tr("Run"), tr("Variant"), tr("Point"), tr("Repeat"), tr("Load"), tr("Requests"),
+        tr("Failed"), tr("Success (%)"), tr("Requests/s"), tr("Output (tok/s)"), tr("Goodput (req/s)"),
+        tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)"), tr("TPOT p50 (ms)"), tr("TPOT p99 (ms)"), tr("ITL p50 (ms)"),
+        tr("ITL p99 (ms)"), tr("E2EL p50 (ms)"), tr("E2EL p99 (ms)") };
+    m_table->setSortingEnabled(false);
     m_table->clear();
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
-    m_table->setRowCount(int(m_points.size()));
-    for (int r = 0; r < m_points.size(); ++r) {
-        const PointSummary &p = m_points.at(r);
-        const QString load = p.mode == QLatin1String("rate")
-            ? (std::isinf(p.requestRate) ? tr("rate inf") : tr("%1 req/s").arg(p.requestRate))
-            : tr("c=%1").arg(p.concurrency);
-        const QStringList cells { p.variant, p.label, QString::number(p.repeat), load, QString::number(p.completed),
-            QString::number(p.failed), QStringLiteral("%1%").arg(p.successRate * 100, 0, 'f', 1),
-            QString::number(p.requestThroughput, 'f', 2), QString::number(p.outputThroughput, 'f', 1), ms(p.ttft.p50),
-            ms(p.ttft.p99), ms(p.tpot.p50), ms(p.tpot.p99), ms(p.itl.p50), ms(p.itl.p99), ms(p.e2el.p50),
-            ms(p.e2el.p99) };
-        for (int c = 0; c < cells.size(); ++c) {
-            auto *item = new QTableWidgetItem(cells.at(c));
-            if (c >= 2)
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            if (c == 5 && p.failed > 0)
-                item->setForeground(QColor(176, 0, 32));
-            m_table->setItem(r, c, item);
+    m_table->setColumnHidden(0, !several);
+    m_table->setRowCount(pointCount());
+    bool goodput = false;
+    int row = 0;
+    for (qsizetype r = 0; r < m_input.runs.size(); ++r) {
+        const Report::ReportRun &run = m_input.runs.at(r);
+        for (const PointSummary &p : run.points) {
+            goodput = goodput || p.requestGoodput >= 0;
+            const QString load = p.mode == QLatin1String("rate")
+                ? (std::isinf(p.requestRate) ? tr("rate inf") : tr("%1 req/s").arg(p.requestRate))
+                : tr("c=%1").arg(p.concurrency);
+            // A cancelled point shows what it measured of what it sent: "192/320".
+            const int sent = p.completed + p.failed + p.cancelled;
+            const bool partial = p.cancelled > 0;
+            const QString requests
+                = partial ? QStringLiteral("%1/%2").arg(p.completed).arg(sent) : QString::number(p.completed);
+            const QList<QTableWidgetItem *> items { new QTableWidgetItem(QString(QChar(char16_t(u'A' + r)))),
+                new QTableWidgetItem(p.variant), new QTableWidgetItem(p.label),
+                numberItem(QString::number(p.repeat), p.repeat), new QTableWidgetItem(load),
+                numberItem(requests, p.completed), numberItem(QString::number(p.failed), p.failed),
+                numberItem(QString::number(p.successRate * 100, 'f', 1), p.successRate),
+                numberItem(QString::number(p.requestThroughput, 'f', 2), p.requestThroughput),
+                numberItem(QString::number(p.outputThroughput, 'f', 1), p.outputThroughput),
+                numberItem(
+                    p.requestGoodput >= 0 ? QString::number(p.requestGoodput, 'f', 2) : QString(), p.requestGoodput),
+                numberItem(ms(p.ttft.p50), p.ttft.p50), numberItem(ms(p.ttft.p99), p.ttft.p99),
+                numberItem(ms(p.tpot.p50), p.tpot.p50), numberItem(ms(p.tpot.p99), p.tpot.p99),
+                numberItem(ms(p.itl.p50), p.itl.p50), numberItem(ms(p.itl.p99), p.itl.p99),
+                numberItem(ms(p.e2el.p50), p.e2el.p50), numberItem(ms(p.e2el.p99), p.e2el.p99) };
+            for (int c = 0; c < items.size(); ++c) {
+                QTableWidgetItem *item = items[c];
+                if (partial) {
+                    QFont f = item->font();
+                    f.setItalic(true);
+                    item->setFont(f);
+                    item->setToolTip(tr("Partial: the run was cancelled here; %1 of %2 requests completed.")
+                                         .arg(p.completed)
+                                         .arg(sent));
+                }
+                if (c == 6 && p.failed > 0)
+                    item->setForeground(QColor(176, 0, 32));
+                m_table->setItem(row, c, item);
+            }
+            ++row;
         }
     }
+    m_table->setColumnHidden(10, !goodput);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_empty->setVisible(m_points.isEmpty());
-    m_tabs->setVisible(!m_points.isEmpty());
 }
 
 void ResultsView::rebuildChart()
 {
     using namespace Report;
-    if (!m_chartView)
-        return;
-    if (m_points.isEmpty()) {
+    if (pointCount() == 0) {
         m_chartView->setSpec(ChartSpec {});
         return;
     }
-    // One run: the variants are the series, named by variant.
-    const QList<RunSeriesInput> inputs = inputsPerVariant(QString(), m_points);
+    const QList<RunSeriesInput> inputs = reportSeriesInputs(m_input);
     const QString kind = m_chartKind->currentData().toString();
     ChartSpec spec;
     if (kind == QLatin1String("throughput")) {
@@ -140,6 +292,88 @@ void ResultsView::rebuildChart()
         spec = latencyVsLoad(inputs, m);
     }
     m_chartView->setSpec(spec);
+}
+
+void ResultsView::rebuildDelta()
+{
+    const QStringList headers { tr("Comparison"), tr("Variant"), tr("Point"), tr("Metric"), tr("A"), tr("B"),
+        tr("Change"), tr("Change (%)"), tr("Verdict") };
+    m_delta->setSortingEnabled(false);
+    m_delta->clear();
+    m_delta->setColumnCount(int(headers.size()));
+    m_delta->setHorizontalHeaderLabels(headers);
+    int rows = 0;
+    for (const DeltaSection &s : std::as_const(m_input.deltas))
+        rows += int(s.rows.size());
+    m_delta->setRowCount(rows);
+    int row = 0;
+    for (const DeltaSection &s : std::as_const(m_input.deltas)) {
+        for (const DeltaRow &r : s.rows) {
+            QString verdict = verdictCode(r.verdict);
+            if (r.verdict == Verdict::Better)
+                verdict = tr("better");
+            else if (r.verdict == Verdict::Worse)
+                verdict = tr("worse");
+            else if (r.verdict == Verdict::Noise)
+                verdict = tr("within noise");
+            else
+                verdict = r.reason == QLatin1String("single-repeat") ? tr("undecided: one repeat")
+                                                                     : tr("undecided: too few requests");
+            const QList<QTableWidgetItem *> items { new QTableWidgetItem(s.title), new QTableWidgetItem(r.variant),
+                new QTableWidgetItem(r.label), new QTableWidgetItem(r.metric),
+                numberItem(QString::number(r.a.repeats.median, 'g', 5), r.a.repeats.median),
+                numberItem(QString::number(r.b.repeats.median, 'g', 5), r.b.repeats.median),
+                numberItem(QString::number(r.change, 'g', 4), r.change),
+                numberItem(std::isnan(r.relative) ? QString() : QString::number(r.relative * 100, 'f', 1),
+                    std::isnan(r.relative) ? 0 : r.relative),
+                new QTableWidgetItem(verdict) };
+            const QColor bg = verdictColour(r.verdict);
+            for (int c = 0; c < items.size(); ++c) {
+                if (bg.isValid())
+                    items[c]->setBackground(bg);
+                if (r.a.ci.valid && r.b.ci.valid)
+                    items[c]->setToolTip(tr("95% intervals: A [%1, %2], B [%3, %4]")
+                                             .arg(r.a.ci.low, 0, 'g', 5)
+                                             .arg(r.a.ci.high, 0, 'g', 5)
+                                             .arg(r.b.ci.low, 0, 'g', 5)
+                                             .arg(r.b.ci.high, 0, 'g', 5));
+                m_delta->setItem(row, c, items[c]);
+            }
+            ++row;
+        }
+    }
+    m_delta->setSortingEnabled(true);
+    m_delta->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_delta->setVisible(rows > 0);
+}
+
+void ResultsView::copyDelta()
+{
+    QStringList lines;
+    QStringList head;
+    for (int c = 0; c < m_delta->columnCount(); ++c)
+        head << m_delta->horizontalHeaderItem(c)->text();
+    lines << head.join(u'\t');
+    for (int r = 0; r < m_delta->rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < m_delta->columnCount(); ++c)
+            cells << (m_delta->item(r, c) ? m_delta->item(r, c)->text() : QString());
+        lines << cells.join(u'\t');
+    }
+    QApplication::clipboard()->setText(lines.join(u'\n') + u'\n');
+}
+
+QByteArray ResultsView::tableCsv() const
+{
+    QByteArray data = summaryCsvHeader();
+    for (const Report::ReportRun &run : m_input.runs) {
+        for (PointSummary p : run.points) {
+            if (m_input.runs.size() > 1)
+                p.variant = run.name + QLatin1Char('/') + p.variant;
+            data += summaryCsvRow(p);
+        }
+    }
+    return data;
 }
 
 } // namespace ServeScope

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/records.h"
+#include "report/reportdocument.h"
 
 #include <QWidget>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QTableWidget;
@@ -15,31 +16,54 @@ namespace Report {
 class ChartView;
 }
 
-/// Per-point results of a run (median across repeats where there are several): a table, and the
-/// comparison charts of views/report (one colour per variant) for throughput and latency.
+/// The results of one run, or of several runs compared: the charts of core/report (one colour per
+/// run and variant, lettered A, B, … when runs are compared) with the comparison's delta table
+/// under them, and a table of every (run, variant, point, repeat) summary.
 class ResultsView final : public QWidget {
     Q_OBJECT
 public:
     explicit ResultsView(QWidget *parent = nullptr);
 
-    void setRun(const QString &runName, const QList<PointSummary> &points);
-    /// Adds one point as it finishes during a run.
+    /// Runs as the report shows them (one, or several to compare) with their comparisons.
+    void setInput(const Report::ReportInput &input);
+    /// A run in progress: its points arrive one by one through addPoint().
+    void startLive(const QString &runName);
     void addPoint(const PointSummary &point);
     void clear();
+
+    const Report::ReportInput &input() const { return m_input; }
+    /// The chart as shown: visible series, y scale, zoom.
+    Report::ChartSpec visibleChart() const;
+    QSize chartViewSize() const;
+    /// Every summary of the table as summary.csv (with the run in the variant column when runs are compared).
+    QByteArray tableCsv() const;
+    /// Actions appended to the chart's context menu (export, copy).
+    void setChartActions(const QList<QAction *> &actions);
+
     QTableWidget *table() const { return m_table; }
-    int pointCount() const { return int(m_points.size()); }
+    QTableWidget *deltaTable() const { return m_delta; }
+    Report::ChartView *chartView() const { return m_chartView; }
+    int pointCount() const;
+    bool hasResults() const { return pointCount() > 0; }
+
+signals:
+    void resultsChanged();
 
 private:
+    void rebuild();
     void rebuildTable();
     void rebuildChart();
+    void rebuildDelta();
+    void copyDelta();
 
-    QString m_runName;
-    QList<PointSummary> m_points;
+    Report::ReportInput m_input;
     QTabWidget *m_tabs;
     QTableWidget *m_table;
+    QTableWidget *m_delta;
     QLabel *m_empty;
-    QComboBox *m_chartKind = nullptr;
-    Report::ChartView *m_chartView = nullptr;
+    QLabel *m_note;
+    QComboBox *m_chartKind;
+    Report::ChartView *m_chartView;
 };
 
 } // namespace ServeScope

@@ -10,9 +10,21 @@
 
 namespace ServeScope::Report {
 
+QString ChartSpec::footerText() const
+{
+    QStringList lines;
+    for (const ChartFooter &f : footers) {
+        if (!f.isEmpty())
+            lines << f.text();
+    }
+    return lines.join(u'\n');
+}
+
 QString ChartFooter::text() const
 {
     QStringList parts;
+    if (!label.isEmpty())
+        parts << label + QStringLiteral(": ") + runName;
     if (!baseUrl.isEmpty())
         parts << baseUrl;
     if (!model.isEmpty())

@@ -44,9 +44,12 @@ struct SeriesSpec {
 
 /// What the footer of every exported chart states (part of the scene, so every format carries it).
 struct ChartFooter {
+    QString label; ///< the run's letter when a chart compares runs ("A", "B"); empty for one run
+    QString runName; ///< set when a chart compares runs, so each letter names its run
     QString baseUrl, model, runTime, definitions;
     QString text() const;
     bool isEmpty() const { return baseUrl.isEmpty() && model.isEmpty() && runTime.isEmpty() && definitions.isEmpty(); }
+    bool operator==(const ChartFooter &) const = default;
 };
 
 struct ChartSpec {
@@ -57,7 +60,9 @@ struct ChartSpec {
     bool hasY2 = false;
     QList<SeriesSpec> series;
     QStringList notes; ///< dropped/clamped values, skipped points, ... shown below the chart
-    ChartFooter footer;
+    QList<ChartFooter> footers; ///< one per run shown, in letter order
+    /// The footer lines, one per run ("A: <run> · <base URL> · model … " when runs are compared).
+    QString footerText() const;
 };
 
 /// One run (or one variant of a run) drawn in one colour.
@@ -65,7 +70,7 @@ struct RunSeriesInput {
     QString name;
     QColor colour;
     QList<PointSummary> points; ///< all repeats; builders take the median across repeats
-    ChartFooter footer; ///< used for the chart footer when this is the first input
+    ChartFooter footer; ///< the footer line of this input's run
 };
 
 /// Per-request values at one load point, for the distribution chart.

@@ -53,8 +53,10 @@ QString throughputTitle(ThroughputKind k)
 ChartSpec baseSpec(const QList<RunSeriesInput> &runs)
 {
     ChartSpec spec;
-    if (!runs.isEmpty())
-        spec.footer = runs.first().footer;
+    for (const RunSeriesInput &r : runs) {
+        if (!spec.footers.contains(r.footer))
+            spec.footers << r.footer;
+    }
     return spec;
 }
 

@@ -90,7 +90,7 @@ QString reportTitle(const ReportInput &input)
 
 ChartFooter reportFooter(const ReportRun &run)
 {
-    return ChartFooter { run.baseUrl,
+    return ChartFooter { {}, {}, run.baseUrl,
         run.servedModel.isEmpty() || run.servedModel == run.model
             ? run.model
             : run.model + QStringLiteral(" (served: ") + run.servedModel + QLatin1Char(')'),
@@ -100,14 +100,20 @@ ChartFooter reportFooter(const ReportRun &run)
 QList<RunSeriesInput> reportSeriesInputs(const ReportInput &input)
 {
     QList<RunSeriesInput> out;
-    // One run: its variants are the series, named by variant. Several runs: "A: <run>", "B: <run>".
+    // One run: its variants are the series, named by variant. Several runs: lettered "A / baseline",
+    // "B / seqs-8", and each chart footer line says which run a letter is, so legends stay short.
     const bool several = input.runs.size() > 1;
     for (qsizetype i = 0; i < input.runs.size(); ++i) {
         const ReportRun &run = input.runs.at(i);
-        const QString name = several ? QString(QChar(char16_t(u'A' + i))) + QStringLiteral(": ") + run.name : QString();
-        QList<RunSeriesInput> parts = inputsPerVariant(name, run.points, int(out.size()));
+        const QString letter = several ? QString(QChar(char16_t(u'A' + i))) : QString();
+        QList<RunSeriesInput> parts = inputsPerVariant(letter, run.points, int(out.size()));
+        ChartFooter footer = reportFooter(run);
+        if (several) {
+            footer.label = letter;
+            footer.runName = run.name;
+        }
         for (RunSeriesInput &p : parts)
-            p.footer = reportFooter(run);
+            p.footer = footer;
         out += parts;
     }
     return out;

@@ -46,3 +46,5 @@ ChartFooter reportFooter(const ReportRun &run);
 QString reportBodyHtml(const ReportInput &input);
 
 } // namespace ServeScope::Report
+
+Q_DECLARE_METATYPE(ServeScope::Report::ReportInput)

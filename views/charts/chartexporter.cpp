@@ -88,7 +88,7 @@ QByteArray ChartExporter::renderSvg(const ChartSpec &spec, const ExportOptions &
     gen.setSize(o.size);
     gen.setViewBox(QRect(QPoint(0, 0), o.size));
     gen.setTitle(spec.title);
-    gen.setDescription(spec.footer.text());
+    gen.setDescription(spec.footerText());
     {
         QPainter p(&gen);
         p.setRenderHint(QPainter::Antialiasing);

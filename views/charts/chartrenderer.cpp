@@ -114,7 +114,7 @@ void addFooter(QChart *chart, const ChartSpec &spec, const RenderOptions &o)
     QStringList lines;
     if (o.notes)
         lines << spec.notes;
-    const QString footer = o.footer ? spec.footer.text() : QString();
+    const QString footer = o.footer ? spec.footerText() : QString();
     if (lines.isEmpty() && footer.isEmpty())
         return;
     auto *notes = new QGraphicsSimpleTextItem(lines.join(QLatin1Char('\n')), chart);

@@ -201,6 +201,10 @@ void ChartView::contextMenuEvent(QContextMenuEvent *event)
     QAction *reset = menu.addAction(tr("Reset zoom"));
     reset->setEnabled(chart() && chart()->isZoomed());
     connect(reset, &QAction::triggered, this, &ChartView::resetZoom);
+    if (!m_extraActions.isEmpty()) {
+        menu.addSeparator();
+        menu.addActions(m_extraActions);
+    }
     menu.exec(event->globalPos());
 }
 

@@ -29,6 +29,8 @@ public:
     AxisScale yScale() const { return m_yScale; }
     void setYScale(AxisScale scale);
     bool isGroupVisible(const QString &group) const { return !m_hidden.contains(group); }
+    /// Actions the context menu offers after its own (export, copy), owned by the caller.
+    void setExtraActions(const QList<QAction *> &actions) { m_extraActions = actions; }
     void setGroupVisible(const QString &group, bool visible);
 
 public slots:
@@ -54,6 +56,7 @@ private:
     ChartSpec m_shown;
     AxisScale m_yScale = AxisScale::Linear;
     QSet<QString> m_hidden;
+    QList<QAction *> m_extraActions;
 };
 
 } // namespace ServeScope::Report

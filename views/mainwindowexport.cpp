@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+// MainWindow: exports of what the Results tab shows, comparing runs, and asking before a project
+// with unsaved edits or runs is left.
+#include "mainwindow.h"
+
+#include "charts/chartexporter.h"
+#include "charts/reportwriter.h"
+#include "experimentdocument.h"
+#include "projectsession.h"
+#include "projecttree.h"
+#include "resultsview.h"
+#include "runsession.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+
+namespace ServeScope {
+
+namespace {
+
+struct SizePreset {
+    const char *label;
+    QSize size; ///< empty: the chart's size in the window
+    qreal scale;
+};
+
+const SizePreset kPresets[] = {
+    { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "As shown in the window"), QSize(), 1.0 },
+    { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "Report (1000 × 620)"), QSize(1000, 620), 1.0 },
+    { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "Slide (1600 × 900)"), QSize(1600, 900), 1.0 },
+    { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "Slide, high DPI (1600 × 900 at 2×)"), QSize(1600, 900), 2.0 },
+};
+
+} // namespace
+
+void MainWindow::createExportActions(QMenu *file)
+{
+    QMenu *exports = file->addMenu(tr("E&xport results"));
+    QAction *chart = exports->addAction(tr("Export &chart…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
+        chooseExportFile(tr("Export chart"), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
+            QStringLiteral("png"), [this](const QString &p) { reportExport(exportChart(p, &m_exportError), p); });
+    });
+    QAction *report = exports->addAction(tr("Export &report…"), QKeySequence(tr("Ctrl+Shift+R")), this, [this] {
+        chooseExportFile(tr("Export report"), tr("HTML report (*.html);;PDF report (*.pdf)"), QStringLiteral("html"),
+            [this](const QString &p) { exportReportWithProgress(p); });
+    });
+    QAction *table = exports->addAction(tr("Export &table (CSV)…"), QKeySequence(tr("Ctrl+Shift+T")), this, [this] {
+        chooseExportFile(tr("Export table"), tr("CSV (*.csv)"), QStringLiteral("csv"),
+            [this](const QString &p) { reportExport(exportTable(p, &m_exportError), p); });
+    });
+    QAction *copy
+        = exports->addAction(tr("C&opy chart"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::copyChart);
+    QMenu *sizes = exports->addMenu(tr("Chart &size"));
+    auto *group = new QActionGroup(this);
+    const int chosen = QSettings().value(QStringLiteral("export/chartPreset"), 1).toInt();
+    for (int i = 0; i < int(std::size(kPresets)); ++i) {
+        QAction *a = sizes->addAction(tr(kPresets[i].label));
+        a->setCheckable(true);
+        a->setChecked(i == chosen);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [i] { QSettings().setValue(QStringLiteral("export/chartPreset"), i); });
+    }
+    m_exportActions = { chart, report, table, copy };
+    for (QAction *a : std::as_const(m_exportActions))
+        a->setEnabled(false);
+    m_results->setChartActions({ chart, copy });
+}
+
+Report::ExportOptions MainWindow::chartExportOptions() const
+{
+    const int i = std::clamp(
+        QSettings().value(QStringLiteral("export/chartPreset"), 1).toInt(), 0, int(std::size(kPresets)) - 1);
+    const SizePreset &p = kPresets[i];
+    return Report::ExportOptions { p.size.isEmpty() ? m_results->chartViewSize() : p.size, p.scale };
+}
+
+void MainWindow::chooseExportFile(
+    const QString &title, const QString &filter, const QString &suffix, std::function<void(const QString &)> done)
+{
+    auto *dialog = new QFileDialog(this, title, QSettings().value(QStringLiteral("export/dir")).toString(), filter);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(suffix);
+    connect(dialog, &QFileDialog::fileSelected, this, [done](const QString &path) {
+        QSettings().setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
+        done(path);
+    });
+    dialog->open();
+}
+
+void MainWindow::reportExport(bool ok, const QString &path)
+{
+    if (ok)
+        statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
+    else
+        appendLog(QStringLiteral("error"), tr("Export failed: %1").arg(m_exportError));
+}
+
+bool MainWindow::exportChart(const QString &path, QString *error)
+{
+    if (!m_results->hasResults()) {
+        *error = tr("there are no results to export yet");
+        return false;
+    }
+    return Report::ChartExporter::exportToFile(m_results->visibleChart(), path, chartExportOptions(), error);
+}
+
+bool MainWindow::exportReport(const QString &path, QString *error)
+{
+    if (!m_results->hasResults()) {
+        *error = tr("there are no results to export yet");
+        return false;
+    }
+    return Report::ReportWriter::writeFile(m_results->input(), path, error);
+}
+
+void MainWindow::exportReportWithProgress(const QString &path)
+{
+    // The report renders every chart: say so while it is written.
+    auto *progress = new QProgressDialog(tr("Writing the report…"), QString(), 0, 0, this);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(0);
+    progress->show();
+    QTimer::singleShot(50, this, [this, path, progress] {
+        reportExport(exportReport(path, &m_exportError), path);
+        progress->close();
+    });
+}
+
+bool MainWindow::exportTable(const QString &path, QString *error)
+{
+    if (!m_results->hasResults()) {
+        *error = tr("there are no results to export yet");
+        return false;
+    }
+    const QByteArray data = m_results->tableCsv();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+        *error = tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::copyChart()
+{
+    if (!m_results->hasResults())
+        return;
+    const Report::ExportOptions o { m_results->chartViewSize(), devicePixelRatioF() };
+    QApplication::clipboard()->setImage(Report::ChartExporter::renderImage(m_results->visibleChart(), o));
+    statusBar()->showMessage(tr("Chart copied to the clipboard."), 4000);
+}
+
+void MainWindow::compareRuns(const QList<qint64> &ids)
+{
+    m_tree->selectRuns(ids);
+}
+
+void MainWindow::showRuns(const QList<qint64> &ids)
+{
+    if (ids.isEmpty())
+        return;
+    statusBar()->showMessage(
+        ids.size() > 1 ? tr("Comparing %n runs…", nullptr, int(ids.size())) : tr("Loading the run…"));
+    m_session->loadRuns(ids);
+}
+
+void MainWindow::whenSafeToLeave(std::function<void()> proceed)
+{
+    // An unsaved project lives in a temporary file: leaving it loses its runs.
+    const bool unsavedRuns = m_hasProject && m_session->isTemporary() && m_runCount > 0;
+    if (m_run->isRunning()) {
+        statusBar()->showMessage(tr("A run is in progress: cancel it first."), 5000);
+        return;
+    }
+    if (!m_hasProject || (!m_document->isModified() && !unsavedRuns)) {
+        proceed();
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Unsaved changes"),
+        unsavedRuns ? tr("This project has not been saved yet; its runs will be lost.")
+                    : tr("The experiment has changes that are not saved."),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("unsavedBox"));
+    box->setInformativeText(tr("Save before leaving this project?"));
+    box->setDefaultButton(QMessageBox::Save);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, proceed] {
+        switch (box->standardButton(box->clickedButton())) {
+        case QMessageBox::Discard:
+            proceed();
+            break;
+        case QMessageBox::Save:
+            saveProject(); // the user leaves once it is saved
+            break;
+        default:
+            break;
+        }
+    });
+    box->open();
+}
+
+} // namespace ServeScope
