@@ -35,7 +35,7 @@ struct SeriesSpec {
     QList<QPointF> points; ///< for a band: the upper edge
     QList<QPointF> lower; ///< for a band: the lower edge, same x values as points
     QStringList tooltips; ///< one per point (may be empty)
-    bool hollow = false; ///< scatter: hollow markers (points with failed requests)
+    bool hollow = false; ///< scatter: hollow markers (points with failed or cancelled requests)
     bool dashed = false;
     double width = 2.0; ///< line width or marker size
     double opacity = 1.0; ///< fill opacity for bands

@@ -103,7 +103,7 @@ ChartSpec throughputVsLoad(const QList<RunSeriesInput> &runs, ThroughputKind kin
     const CurvePlan plan = planCurves(runs, o.mode);
     ChartSpec spec = baseSpec(runs);
     spec.title = tr("%1 vs load").arg(throughputTitle(kind).section(QLatin1String(" ("), 0, 0));
-    spec.subtitle = tr("median across repeats; hollow markers: points with failed requests");
+    spec.subtitle = tr("median across repeats; hollow markers: points with failed or cancelled requests");
     spec.x = loadAxis(plan.mode);
     spec.y.title = throughputTitle(kind);
     spec.y.scale = o.yScale;

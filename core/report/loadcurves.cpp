@@ -124,6 +124,10 @@ QString pointTooltip(const QString &run, const PointSummary &p, const QStringLis
     if (p.failed > 0)
         success += tr(" (%1 failed)").arg(p.failed);
     t << success;
+    if (p.cancelled > 0)
+        t << tr("partial: %1/%2 requests, the rest cancelled")
+                 .arg(p.completed)
+                 .arg(p.completed + p.failed + p.cancelled);
     if (p.repeat > 1)
         t << tr("median of %1 repeats").arg(p.repeat);
     return t.join(QLatin1Char('\n'));
@@ -140,7 +144,8 @@ void addMarkers(ChartSpec &spec, const QString &group, const QColor &colour, con
     SeriesSpec hollow = filled;
     hollow.hollow = true;
     for (qsizetype i = 0; i < points.size(); ++i) {
-        SeriesSpec &s = points[i].failed > 0 ? hollow : filled;
+        // Failed or cancelled requests: the point does not describe the whole load.
+        SeriesSpec &s = points[i].failed > 0 || points[i].cancelled > 0 ? hollow : filled;
         s.points << xy[i];
         s.tooltips << tooltips.value(i);
     }

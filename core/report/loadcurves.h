@@ -23,7 +23,7 @@ AxisSpec loadAxis(LoadMode mode);
 QString loadText(const PointSummary &p);
 /// Tooltip shared by all load charts: run, load, success rate, repeats, then the given lines.
 QString pointTooltip(const QString &run, const PointSummary &p, const QStringList &lines);
-/// Filled markers for clean points and hollow ones for points with failed requests (two series).
+/// Filled markers for clean points and hollow ones for points with failed or cancelled requests (two series).
 void addMarkers(ChartSpec &spec, const QString &group, const QColor &colour, const QList<PointSummary> &points,
     const QList<QPointF> &xy, const QStringList &tooltips);
 QString tr(const char *text);

@@ -11,10 +11,19 @@
 #include "runmonitor.h"
 #include "secrets/memorysecretstore.h"
 
+#include "charts/chartview.h"
+#include "metrics/delta.h"
+
 #include <QAction>
 #include <QDockWidget>
+#include <QFileInfo>
+#include <QImage>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ServeScope;
@@ -74,6 +83,152 @@ private Q_SLOTS:
         w.openDemo();
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QVERIFY(w.runAction()->isEnabled());
+    }
+
+    void twoRunsCompareAndExport()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.setTimeScale(20);
+        w.resize(1280, 720);
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        w.newProject(sweep(12));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        for (int i = 1; i <= 2; ++i) {
+            w.startRun();
+            // The window never grows by itself during a run.
+            QTRY_COMPARE_WITH_TIMEOUT(finished.size(), i, 120000);
+            QCOMPARE(w.size(), QSize(1280, 720));
+        }
+        const qint64 a = finished.at(0).at(0).value<RunResult>().runId,
+                     b = finished.at(1).at(0).value<RunResult>().runId;
+        QTRY_COMPARE_WITH_TIMEOUT(w.projectTree()->runCount(), 2, 10000);
+
+        QSignalSpy shown(&w, &MainWindow::resultsShown);
+        w.compareRuns({ b, a });
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && w.results()->input().runs.size() == 2, 20000);
+        const Report::ReportInput &in = w.results()->input();
+        QCOMPARE(in.runs[0].id, a); // the oldest run is A
+        QCOMPARE(in.runs[1].id, b);
+        // Every legend entry names its run (letter) and variant; the footer names each letter's run.
+        const Report::ChartSpec chart = w.results()->visibleChart();
+        QStringList names;
+        for (const Report::SeriesSpec &s : chart.series) {
+            if (s.kind == Report::SeriesKind::Line)
+                names << s.name;
+        }
+        QCOMPARE(names,
+            (QStringList { QStringLiteral("A / baseline"), QStringLiteral("A / seqs-2"), QStringLiteral("B / baseline"),
+                QStringLiteral("B / seqs-2") }));
+        QVERIFY2(chart.footerText().contains(QStringLiteral("A: ") + in.runs[0].name)
+                && chart.footerText().contains(QStringLiteral("B: ") + in.runs[1].name),
+            qPrintable(chart.footerText()));
+        // The delta table under the charts: B against A at every point.
+        QVERIFY(w.results()->deltaTable()->isVisibleTo(w.results()));
+        QCOMPARE(w.results()->deltaTable()->rowCount(), 2 * 2 * int(headlineMetrics().size()));
+        for (QAction *action : w.exportActions())
+            QVERIFY(action->isEnabled());
+
+        QTemporaryDir dir;
+        QString error;
+        for (const char *name : { "chart.png", "chart.svg", "chart.pdf", "report.html", "report.pdf", "table.csv" }) {
+            const QString path = dir.filePath(QLatin1String(name));
+            const bool ok = path.endsWith(QLatin1String(".csv")) ? w.exportTable(path, &error)
+                : path.contains(QLatin1String("report"))         ? w.exportReport(path, &error)
+                                                                 : w.exportChart(path, &error);
+            QVERIFY2(ok, qPrintable(path + u' ' + error));
+            QVERIFY2(QFileInfo(path).size() > 1000, name);
+        }
+        // Not blank: the PNG has the series' colours, not one background colour.
+        const QImage png(dir.filePath(QStringLiteral("chart.png")));
+        QCOMPARE(png.size(), QSize(1000, 620));
+        QSet<QRgb> colours;
+        for (int y = 0; y < png.height(); y += 7) {
+            for (int x = 0; x < png.width(); x += 7)
+                colours.insert(png.pixel(x, y));
+        }
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+        QFile csv(dir.filePath(QStringLiteral("table.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().count('\n'), 1 + 2 * 2 * 2); // header + runs x variants x points
+        QFile html(dir.filePath(QStringLiteral("report.html")));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        QVERIFY(html.readAll().contains("Changes: B: "));
+
+        // New after a run in an unsaved project asks; Cancel keeps everything.
+        w.newAction()->trigger();
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = w.findChild<QMessageBox *>(QStringLiteral("unsavedBox"))) != nullptr && box->isVisible());
+        QVERIFY(box->text().contains(QStringLiteral("runs will be lost")));
+        box->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY(w.findChild<QMessageBox *>(QStringLiteral("unsavedBox")) == nullptr);
+        QCOMPARE(w.projectTree()->runCount(), 2);
+        // Discard really starts a new project.
+        w.newAction()->trigger();
+        QTRY_VERIFY((box = w.findChild<QMessageBox *>(QStringLiteral("unsavedBox"))) != nullptr && box->isVisible());
+        QSignalSpy reopened(&w, &MainWindow::projectOpened);
+        box->button(QMessageBox::Discard)->click();
+        QTRY_COMPARE_WITH_TIMEOUT(reopened.size(), 1, 10000);
+        QTRY_COMPARE(w.projectTree()->runCount(), 0);
+    }
+
+    void cancelledPointIsMarkedPartial()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.setTimeScale(2);
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        w.newProject(sweep(400));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        w.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(w.runMonitor()->lastSnapshot().completed >= 5, 120000);
+        w.cancelRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.results()->pointCount() >= 1, 20000);
+        QTableWidget *t = w.results()->table();
+        bool partial = false;
+        for (int r = 0; r < t->rowCount(); ++r) {
+            const QTableWidgetItem *requests = t->item(r, 5);
+            if (requests->text().contains(u'/')) {
+                partial = true;
+                QVERIFY(requests->font().italic());
+                QVERIFY(requests->toolTip().contains(QStringLiteral("cancelled")));
+                const QStringList parts = requests->text().split(u'/');
+                QVERIFY(parts[0].toInt() < parts[1].toInt());
+            }
+        }
+        QVERIFY(partial);
+        // The chart draws it hollow.
+        bool hollow = false;
+        for (const Report::SeriesSpec &s : w.results()->visibleChart().series)
+            hollow = hollow || (s.kind == Report::SeriesKind::Scatter && s.hollow);
+        QVERIFY(hollow);
+    }
+
+private:
+    static Experiment sweep(int prompts)
+    {
+        Experiment e = MainWindow::blankExperiment();
+        e.name = QStringLiteral("workflow");
+        e.load.points.clear();
+        for (int c : { 1, 4 }) {
+            LoadPoint p;
+            p.concurrency = c;
+            p.inputLen = 32;
+            p.outputLen = 16;
+            p.numPrompts = prompts;
+            e.load.points.append(p);
+        }
+        e.load.warmupRequests = 2;
+        Variant seqs;
+        seqs.name = QStringLiteral("seqs-2");
+        seqs.changes.set(QStringLiteral("server.args.max_num_seqs"), 2);
+        e.variants.append(seqs);
+        return e;
     }
 };
 
