@@ -675,10 +675,6 @@
         <translation>保存实验失败：%1</translation>
     </message>
     <message>
-        <source>Run %1</source>
-        <translation>运行 %1</translation>
-    </message>
-    <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -908,6 +904,136 @@
         <source>Capture environment from server</source>
         <translation>从服务器采集环境</translation>
     </message>
+    <message>
+        <source>Comparing %1</source>
+        <translation>正在对比 %1</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+S</source>
+        <translation>Ctrl+Shift+S</translation>
+    </message>
+    <message>
+        <source>As shown in the window</source>
+        <translation>与窗口中显示的一致</translation>
+    </message>
+    <message>
+        <source>Report (1000 × 620)</source>
+        <translation>报告（1000 × 620）</translation>
+    </message>
+    <message>
+        <source>Slide (1600 × 900)</source>
+        <translation>幻灯片（1600 × 900）</translation>
+    </message>
+    <message>
+        <source>Slide, high DPI (1600 × 900 at 2×)</source>
+        <translation>幻灯片，高分屏（1600 × 900，2 倍）</translation>
+    </message>
+    <message>
+        <source>E&amp;xport results</source>
+        <translation>导出结果(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Export &amp;chart…</source>
+        <translation>导出图表(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export &amp;report…</source>
+        <translation>导出报告(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+R</source>
+        <translation>Ctrl+Shift+R</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>HTML report (*.html);;PDF report (*.pdf)</source>
+        <translation>HTML 报告 (*.html);;PDF 报告 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export &amp;table (CSV)…</source>
+        <translation>导出表格（CSV）(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+T</source>
+        <translation>Ctrl+Shift+T</translation>
+    </message>
+    <message>
+        <source>Export table</source>
+        <translation>导出表格</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>C&amp;opy chart</source>
+        <translation>复制图表(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <source>Chart &amp;size</source>
+        <translation>图表尺寸(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>there are no results to export yet</source>
+        <translation>还没有可导出的结果</translation>
+    </message>
+    <message>
+        <source>Writing the report…</source>
+        <translation>正在生成报告…</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Chart copied to the clipboard.</source>
+        <translation>图表已复制到剪贴板。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Comparing %n runs…</source>
+        <translation>
+            <numerusform>正在对比 %n 次运行…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Loading the run…</source>
+        <translation>正在加载运行…</translation>
+    </message>
+    <message>
+        <source>A run is in progress: cancel it first.</source>
+        <translation>有运行正在进行：请先取消。</translation>
+    </message>
+    <message>
+        <source>This project has not been saved yet; its runs will be lost.</source>
+        <translation>此项目尚未保存；其中的运行记录将会丢失。</translation>
+    </message>
+    <message>
+        <source>Save before leaving this project?</source>
+        <translation>离开此项目前先保存吗？</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>
@@ -1113,6 +1239,10 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>Runs (%1)</source>
         <translation>运行（%1）</translation>
     </message>
+    <message>
+        <source>Compare with</source>
+        <translation>与之对比</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProjectWorker</name>
@@ -1123,10 +1253,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
 </context>
 <context>
     <name>ServeScope::ResultsView</name>
-    <message>
-        <source>No results yet. Run the experiment, or pick a run in the project tree.</source>
-        <translation>暂无结果。请运行实验，或在项目树中选择一次运行。</translation>
-    </message>
     <message>
         <source>Output throughput vs load</source>
         <translation>输出吞吐与负载</translation>
@@ -1176,56 +1302,8 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>负载</translation>
     </message>
     <message>
-        <source>Completed</source>
-        <translation>完成</translation>
-    </message>
-    <message>
         <source>Failed</source>
         <translation>失败</translation>
-    </message>
-    <message>
-        <source>Success</source>
-        <translation>成功率</translation>
-    </message>
-    <message>
-        <source>Req/s</source>
-        <translation>请求/秒</translation>
-    </message>
-    <message>
-        <source>Output tok/s</source>
-        <translation>输出 token/秒</translation>
-    </message>
-    <message>
-        <source>TTFT p50</source>
-        <translation>TTFT p50</translation>
-    </message>
-    <message>
-        <source>TTFT p99</source>
-        <translation>TTFT p99</translation>
-    </message>
-    <message>
-        <source>TPOT p50</source>
-        <translation>TPOT p50</translation>
-    </message>
-    <message>
-        <source>TPOT p99</source>
-        <translation>TPOT p99</translation>
-    </message>
-    <message>
-        <source>ITL p50</source>
-        <translation>ITL p50</translation>
-    </message>
-    <message>
-        <source>ITL p99</source>
-        <translation>ITL p99</translation>
-    </message>
-    <message>
-        <source>E2EL p50</source>
-        <translation>E2EL p50</translation>
-    </message>
-    <message>
-        <source>E2EL p99</source>
-        <translation>E2EL p99</translation>
     </message>
     <message>
         <source>rate inf</source>
@@ -1238,6 +1316,130 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>c=%1</source>
         <translation>c=%1</translation>
+    </message>
+    <message>
+        <source>Copy table</source>
+        <translation>复制表格</translation>
+    </message>
+    <message>
+        <source>No results yet. Run the experiment, or pick a run in the project tree (Ctrl-click a second run to compare them).</source>
+        <translation>还没有结果。请运行实验，或在项目树中选择一次运行（按住 Ctrl 再点选另一次运行即可对比）。</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>Success (%)</source>
+        <translation>成功率（%）</translation>
+    </message>
+    <message>
+        <source>Requests/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Output (tok/s)</source>
+        <translation>输出（token/秒）</translation>
+    </message>
+    <message>
+        <source>Goodput (req/s)</source>
+        <translation>有效吞吐（请求/秒）</translation>
+    </message>
+    <message>
+        <source>TTFT p50 (ms)</source>
+        <translation>TTFT p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>TTFT p99 (ms)</source>
+        <translation>TTFT p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>TPOT p50 (ms)</source>
+        <translation>TPOT p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>TPOT p99 (ms)</source>
+        <translation>TPOT p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>ITL p50 (ms)</source>
+        <translation>ITL p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>ITL p99 (ms)</source>
+        <translation>ITL p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>E2EL p50 (ms)</source>
+        <translation>E2EL p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>E2EL p99 (ms)</source>
+        <translation>E2EL p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>Partial: the run was cancelled here; %1 of %2 requests completed.</source>
+        <translation>不完整：运行在此处被取消；%2 个请求中完成了 %1 个。</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Change (%)</source>
+        <translation>变化（%）</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>better</source>
+        <translation>更好</translation>
+    </message>
+    <message>
+        <source>worse</source>
+        <translation>更差</translation>
+    </message>
+    <message>
+        <source>within noise</source>
+        <translation>在噪声范围内</translation>
+    </message>
+    <message>
+        <source>undecided: one repeat</source>
+        <translation>无法判断：只有一次重复</translation>
+    </message>
+    <message>
+        <source>undecided: too few requests</source>
+        <translation>无法判断：请求数太少</translation>
+    </message>
+    <message>
+        <source>95% intervals: A [%1, %2], B [%3, %4]</source>
+        <translation>95% 置信区间：A [%1, %2]，B [%3, %4]</translation>
+    </message>
+    <message>
+        <source>%1 ran against the simulator at %2× speed: its times are that many times shorter than the modelled hardware would give.</source>
+        <translation>%1 是在 %2 倍速的模拟器上运行的：其中的时间比所模拟的硬件实际所需短同样的倍数。</translation>
     </message>
 </context>
 <context>

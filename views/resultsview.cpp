@@ -198,12 +198,12 @@ void ResultsView::rebuild()
     for (const Report::ReportRun &r : std::as_const(m_input.runs)) {
         for (const auto &[key, value] : r.clientHost) {
             if (key == QLatin1String("simulator_time_scale") && value.toDouble() != 1.0)
-                scaled << tr("%1 ran against the simulator at %2× speed").arg(r.name, value);
+                scaled << tr("%1 ran against the simulator at %2× speed: its times are that many times shorter "
+                             "than the modelled hardware would give.")
+                              .arg(r.name, value);
         }
     }
-    m_note->setText(scaled.isEmpty() ? QString()
-                                     : scaled.join(QStringLiteral("; "))
-                + tr(": its times are that many times shorter than the modelled hardware would give."));
+    m_note->setText(scaled.join(u'\n'));
     m_note->setVisible(!scaled.isEmpty());
     const bool any = pointCount() > 0;
     m_empty->setVisible(!any);
