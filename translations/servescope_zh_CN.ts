@@ -1252,6 +1252,490 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     </message>
 </context>
 <context>
+    <name>ServeScope::Report</name>
+    <message>
+        <source>model %1</source>
+        <translation>模型 %1</translation>
+    </message>
+    <message>
+        <source>definitions: %1</source>
+        <translation>指标定义：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n value(s) not positive or not finite: dropped (or band edge clamped) on the log axis.</source>
+        <translation>
+            <numerusform>%n 个值非正或非有限：在对数轴上已舍弃（或已截断区间边界）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (ms, log scale)</source>
+        <translation>%1（毫秒，对数刻度）</translation>
+    </message>
+    <message>
+        <source>%1 distribution (CDF)</source>
+        <translation>%1 分布（CDF）</translation>
+    </message>
+    <message>
+        <source>Share of requests at or below</source>
+        <translation>不超过该值的请求占比</translation>
+    </message>
+    <message>
+        <source>%1: %2 ms
+%3% of %4 requests at or below</source>
+        <translation>%1：%2 毫秒
+%4 个请求中 %3% 不超过该值</translation>
+    </message>
+    <message>
+        <source>%1 distribution (histogram)</source>
+        <translation>%1 分布（直方图）</translation>
+    </message>
+    <message>
+        <source>Share of requests per bin</source>
+        <translation>每个区间的请求占比</translation>
+    </message>
+    <message>
+        <source>%1 non-positive value(s) cannot be placed on the log axis and are not counted.</source>
+        <translation>%1 个非正值无法放在对数轴上，未计入。</translation>
+    </message>
+    <message>
+        <source>%1: %2–%3 ms
+%4 requests (%5%)</source>
+        <translation>%1：%2–%3 毫秒
+%4 个请求（%5%）</translation>
+    </message>
+    <message>
+        <source>TTFT</source>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <source>Time to first content</source>
+        <translation>首个内容时间</translation>
+    </message>
+    <message>
+        <source>TPOT</source>
+        <translation>TPOT</translation>
+    </message>
+    <message>
+        <source>ITL</source>
+        <translation>ITL</translation>
+    </message>
+    <message>
+        <source>Content ITL</source>
+        <translation>内容 ITL</translation>
+    </message>
+    <message>
+        <source>E2EL</source>
+        <translation>E2EL</translation>
+    </message>
+    <message>
+        <source>Requests/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Total tokens/s</source>
+        <translation>总 token/秒</translation>
+    </message>
+    <message>
+        <source>Output tokens/s</source>
+        <translation>输出 token/秒</translation>
+    </message>
+    <message>
+        <source>%1 vs load</source>
+        <translation>%1 与负载</translation>
+    </message>
+    <message>
+        <source>median across repeats; hollow markers: points with failed or cancelled requests</source>
+        <translation>取各次重复的中位数；空心标记：含失败或取消请求的负载点</translation>
+    </message>
+    <message>
+        <source>output %1 tok/s</source>
+        <translation>输出 %1 token/秒</translation>
+    </message>
+    <message>
+        <source>requests %1 req/s</source>
+        <translation>请求 %1 请求/秒</translation>
+    </message>
+    <message>
+        <source>p50 line; shaded p25–p75, p10–p90 and p1–p99; median across repeats</source>
+        <translation>p50 为折线；阴影为 p25–p75、p10–p90 和 p1–p99；取各次重复的中位数</translation>
+    </message>
+    <message>
+        <source>p50 line; shaded p25–p75 and p10–p90; median across repeats</source>
+        <translation>p50 为折线；阴影为 p25–p75 和 p10–p90；取各次重复的中位数</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1（毫秒）</translation>
+    </message>
+    <message>
+        <source>%1 p50 %2 ms</source>
+        <translation>%1 p50 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>p25–p75 %1–%2 ms</source>
+        <translation>p25–p75 %1–%2 毫秒</translation>
+    </message>
+    <message>
+        <source>p10–p90 %1–%2 ms</source>
+        <translation>p10–p90 %1–%2 毫秒</translation>
+    </message>
+    <message>
+        <source>p1–p99 %1–%2 ms</source>
+        <translation>p1–p99 %1–%2 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 vs output throughput</source>
+        <translation>%1 与输出吞吐</translation>
+    </message>
+    <message>
+        <source>p50 solid, p90 dashed, in load order; median across repeats</source>
+        <translation>p50 实线，p90 虚线，按负载顺序；取各次重复的中位数</translation>
+    </message>
+    <message>
+        <source>%1 p50 %2 ms, p90 %3 ms</source>
+        <translation>%1 p50 %2 毫秒，p90 %3 毫秒</translation>
+    </message>
+    <message>
+        <source>Not recorded.</source>
+        <translation>未记录。</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>Point</source>
+        <translation>负载点</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>In/out</source>
+        <translation>输入/输出</translation>
+    </message>
+    <message>
+        <source>Repeats</source>
+        <translation>重复次数</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Success</source>
+        <translation>成功率</translation>
+    </message>
+    <message>
+        <source>req/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>out tok/s</source>
+        <translation>输出 token/秒</translation>
+    </message>
+    <message>
+        <source>TTFT p50</source>
+        <translation>TTFT p50</translation>
+    </message>
+    <message>
+        <source>TTFT p90</source>
+        <translation>TTFT p90</translation>
+    </message>
+    <message>
+        <source>TTFT p99</source>
+        <translation>TTFT p99</translation>
+    </message>
+    <message>
+        <source>TPOT p50</source>
+        <translation>TPOT p50</translation>
+    </message>
+    <message>
+        <source>TPOT p90</source>
+        <translation>TPOT p90</translation>
+    </message>
+    <message>
+        <source>TPOT p99</source>
+        <translation>TPOT p99</translation>
+    </message>
+    <message>
+        <source>ITL p50</source>
+        <translation>ITL p50</translation>
+    </message>
+    <message>
+        <source>ITL p99</source>
+        <translation>ITL p99</translation>
+    </message>
+    <message>
+        <source>E2EL p50</source>
+        <translation>E2EL p50</translation>
+    </message>
+    <message>
+        <source>E2EL p99</source>
+        <translation>E2EL p99</translation>
+    </message>
+    <message>
+        <source>ServeScope report</source>
+        <translation>ServeScope 报告</translation>
+    </message>
+    <message>
+        <source>TTFT p50 (ms)</source>
+        <translation>TTFT p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>TTFT p90 (ms)</source>
+        <translation>TTFT p90（毫秒）</translation>
+    </message>
+    <message>
+        <source>TPOT p50 (ms)</source>
+        <translation>TPOT p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>Output (tok/s)</source>
+        <translation>输出（token/秒）</translation>
+    </message>
+    <message>
+        <source>better</source>
+        <translation>更好</translation>
+    </message>
+    <message>
+        <source>worse</source>
+        <translation>更差</translation>
+    </message>
+    <message>
+        <source>within noise (small change)</source>
+        <translation>在噪声范围内（变化很小）</translation>
+    </message>
+    <message>
+        <source>within noise</source>
+        <translation>在噪声范围内</translation>
+    </message>
+    <message>
+        <source>undecided: one repeat</source>
+        <translation>无法判断：只有一次重复</translation>
+    </message>
+    <message>
+        <source>undecided: too few requests</source>
+        <translation>无法判断：请求数太少</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Generated %1 by ServeScope %2. Rates and latencies per point are medians across repeats, request counts are totals; rows marked * have more than 0.5% failed requests (censored: latencies describe only the survivors).</source>
+        <translation>由 ServeScope %2 于 %1 生成。每个负载点的速率和延迟取各次重复的中位数，请求数为总和；标 * 的行失败请求超过 0.5%（截尾：延迟只反映成功的请求）。</translation>
+    </message>
+    <message>
+        <source>Run %1: %2</source>
+        <translation>运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Model answered by the server</source>
+        <translation>服务器返回的模型</translation>
+    </message>
+    <message>
+        <source>Started (UTC)</source>
+        <translation>开始时间（UTC）</translation>
+    </message>
+    <message>
+        <source>Finished (UTC)</source>
+        <translation>结束时间（UTC）</translation>
+    </message>
+    <message>
+        <source>Definitions profile</source>
+        <translation>指标定义</translation>
+    </message>
+    <message>
+        <source>Headline (medians across repeats, min–max)</source>
+        <translation>核心指标（各次重复的中位数，最小–最大）</translation>
+    </message>
+    <message>
+        <source>Per-point results</source>
+        <translation>各负载点结果</translation>
+    </message>
+    <message>
+        <source>Environment snapshot</source>
+        <translation>环境快照</translation>
+    </message>
+    <message>
+        <source>Client host</source>
+        <translation>客户端主机</translation>
+    </message>
+    <message>
+        <source>Changes: %1</source>
+        <translation>变化：%1</translation>
+    </message>
+    <message>
+        <source>Better or worse only when the 95% intervals separate and the change is at least 5%; latencies in ms, throughput in tokens/s.</source>
+        <translation>只有当 95% 置信区间不重叠且变化至少 5% 时才判为更好或更差；延迟单位为毫秒，吞吐单位为 token/秒。</translation>
+    </message>
+    <message>
+        <source>%1 in flight</source>
+        <translation>%1 个进行中</translation>
+    </message>
+    <message>
+        <source>Run over time</source>
+        <translation>运行时间序列</translation>
+    </message>
+    <message>
+        <source>in flight and completions/s (left); output tokens/s (right, shaded)</source>
+        <translation>进行中请求数与每秒完成数（左轴）；每秒输出 token（右轴，阴影）</translation>
+    </message>
+    <message>
+        <source>Time since first request (s)</source>
+        <translation>自第一个请求起的时间（秒）</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>completions/s</source>
+        <translation>完成数/秒</translation>
+    </message>
+    <message>
+        <source>%1 completions/s</source>
+        <translation>%1 完成数/秒</translation>
+    </message>
+    <message>
+        <source>output tokens/s</source>
+        <translation>输出 token/秒</translation>
+    </message>
+    <message>
+        <source>%1 output tokens/s</source>
+        <translation>%1 输出 token/秒</translation>
+    </message>
+    <message>
+        <source>%1–%2 s: %3 output tokens/s</source>
+        <translation>%1–%2 秒：%3 输出 token/秒</translation>
+    </message>
+    <message>
+        <source>Tokens per event estimated: usage totals spread evenly over each request&apos;s token events.</source>
+        <translation>每个事件的 token 数为估计值：用量总数平均分摊到每个请求的 token 事件上。</translation>
+    </message>
+    <message>
+        <source>Unknown chart format for %1: use .png, .svg or .pdf.</source>
+        <translation>%1 的图表格式未知：请使用 .png、.svg 或 .pdf。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Request rate (req/s)</source>
+        <translation>请求速率（请求/秒）</translation>
+    </message>
+    <message>
+        <source>Concurrency (requests in flight)</source>
+        <translation>并发数（进行中的请求）</translation>
+    </message>
+    <message>
+        <source>rate inf</source>
+        <translation>速率 inf</translation>
+    </message>
+    <message>
+        <source>rate %1/s</source>
+        <translation>速率 %1/秒</translation>
+    </message>
+    <message>
+        <source>, cap %1</source>
+        <translation>，上限 %1</translation>
+    </message>
+    <message>
+        <source>concurrency %1</source>
+        <translation>并发 %1</translation>
+    </message>
+    <message>
+        <source> (in %1 / out %2)</source>
+        <translation>（输入 %1 / 输出 %2）</translation>
+    </message>
+    <message>
+        <source> cap %1</source>
+        <translation> 上限 %1</translation>
+    </message>
+    <message>
+        <source>%1 concurrency point(s) not shown on the request-rate axis.</source>
+        <translation>%1 个并发负载点未显示在请求速率轴上。</translation>
+    </message>
+    <message>
+        <source>%1 request-rate point(s) not shown on the concurrency axis.</source>
+        <translation>%1 个请求速率负载点未显示在并发轴上。</translation>
+    </message>
+    <message>
+        <source>%1 point(s) with an infinite or zero load value not shown.</source>
+        <translation>%1 个负载值为无穷或零的负载点未显示。</translation>
+    </message>
+    <message>
+        <source>success %1%</source>
+        <translation>成功率 %1%</translation>
+    </message>
+    <message>
+        <source> (%1 failed)</source>
+        <translation>（%1 个失败）</translation>
+    </message>
+    <message>
+        <source>partial: %1/%2 requests, the rest cancelled</source>
+        <translation>不完整：%1/%2 个请求，其余已取消</translation>
+    </message>
+    <message>
+        <source>median of %1 repeats</source>
+        <translation>%1 次重复的中位数</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Unknown report format for %1: use .html or .pdf.</source>
+        <translation>%1 的报告格式未知：请使用 .html 或 .pdf。</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::Report::ChartView</name>
+    <message>
+        <source>Logarithmic y axis</source>
+        <translation>对数纵轴</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::ResultsView</name>
     <message>
         <source>Output throughput vs load</source>
@@ -1438,8 +1922,16 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>95% 置信区间：A [%1, %2]，B [%3, %4]</translation>
     </message>
     <message>
-        <source>%1 ran against the simulator at %2× speed: its times are that many times shorter than the modelled hardware would give.</source>
-        <translation>%1 是在 %2 倍速的模拟器上运行的：其中的时间比所模拟的硬件实际所需短同样的倍数。</translation>
+        <source>This run</source>
+        <translation>本次运行</translation>
+    </message>
+    <message>
+        <source>%1: simulator at %2× speed, times %2× shorter than the modelled hardware</source>
+        <translation>%1：模拟器以 %2 倍速运行，时间比所模拟的硬件短 %2 倍</translation>
+    </message>
+    <message>
+        <source>%1 vs A</source>
+        <translation>%1 对比 A</translation>
     </message>
 </context>
 <context>
@@ -1473,10 +1965,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>p99</translation>
     </message>
     <message>
-        <source>output tok/s</source>
-        <translation>输出 token/秒</translation>
-    </message>
-    <message>
         <source>TTFT (rolling)</source>
         <translation>TTFT（滚动）</translation>
     </message>
@@ -1499,10 +1987,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>No run in progress.</source>
         <translation>没有正在进行的运行。</translation>
-    </message>
-    <message>
-        <source>s</source>
-        <translation>秒</translation>
     </message>
     <message>
         <source>Starting…</source>
@@ -1551,6 +2035,14 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>In flight %1 · completed %2 · failed %3 · %4 req/s</source>
         <translation>进行中 %1 · 完成 %2 · 失败 %3 · %4 请求/秒</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
     </message>
 </context>
 <context>

@@ -68,7 +68,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     split->addWidget(m_lower);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    split->setSizes({ 400, 320 });
+    split->setSizes({ 280, 440 });
     split->restoreState(QSettings().value(QStringLiteral("window/split")).toByteArray());
     m_stack->addWidget(welcome);
     m_stack->addWidget(split);

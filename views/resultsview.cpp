@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMap>
 #include <QMenu>
 #include <QSplitter>
 #include <QTableWidget>
@@ -112,7 +113,7 @@ ResultsView::ResultsView(QWidget *parent)
     m_chartKind->addItem(tr("TPOT vs throughput"), QStringLiteral("tradeoff"));
     // Hover for exact values, click a legend entry to hide a series, L for a log axis, drag to
     // zoom, double-click or Esc to reset.
-    m_chartView->setMinimumHeight(160);
+    m_chartView->setMinimumHeight(200);
     auto *chartPage = new QWidget;
     auto *chartLayout = new QVBoxLayout(chartPage);
     chartLayout->setContentsMargins(0, 0, 0, 0);
@@ -122,6 +123,7 @@ ResultsView::ResultsView(QWidget *parent)
     split->addWidget(m_delta);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    split->setSizes({ 300, 110 });
     chartLayout->addWidget(m_chartKind);
     chartLayout->addWidget(split, 1);
     m_tabs->addTab(chartPage, tr("Charts"));
@@ -194,16 +196,19 @@ void ResultsView::rebuild()
     rebuildChart();
     rebuildDelta();
     // Times against a time-scaled simulator are that many times shorter than the modelled GPU's.
-    QStringList scaled;
-    for (const Report::ReportRun &r : std::as_const(m_input.runs)) {
-        for (const auto &[key, value] : r.clientHost) {
+    QMap<QString, QStringList> runsByScale; // time scale -> run letters
+    for (qsizetype i = 0; i < m_input.runs.size(); ++i) {
+        for (const auto &[key, value] : m_input.runs[i].clientHost) {
             if (key == QLatin1String("simulator_time_scale") && value.toDouble() != 1.0)
-                scaled << tr("%1 ran against the simulator at %2× speed: its times are that many times shorter "
-                             "than the modelled hardware would give.")
-                              .arg(r.name, value);
+                runsByScale[value] << QString(QChar(char16_t(u'A' + i)));
         }
     }
-    m_note->setText(scaled.join(u'\n'));
+    QStringList scaled;
+    for (auto it = runsByScale.cbegin(); it != runsByScale.cend(); ++it) {
+        const QString who = m_input.runs.size() > 1 ? it.value().join(QStringLiteral(", ")) : tr("This run");
+        scaled << tr("%1: simulator at %2× speed, times %2× shorter than the modelled hardware").arg(who, it.key());
+    }
+    m_note->setText(scaled.join(QStringLiteral(" · ")));
     m_note->setVisible(!scaled.isEmpty());
     const bool any = pointCount() > 0;
     m_empty->setVisible(!any);
@@ -307,7 +312,10 @@ void ResultsView::rebuildDelta()
         rows += int(s.rows.size());
     m_delta->setRowCount(rows);
     int row = 0;
-    for (const DeltaSection &s : std::as_const(m_input.deltas)) {
+    for (qsizetype k = 0; k < m_input.deltas.size(); ++k) {
+        const DeltaSection &s = m_input.deltas[k];
+        // Compared runs are known by their letters (legend, footer); one run's variants by name.
+        const QString title = m_input.runs.size() > 1 ? tr("%1 vs A").arg(QChar(char16_t(u'B' + k))) : s.title;
         for (const DeltaRow &r : s.rows) {
             QString verdict = verdictCode(r.verdict);
             if (r.verdict == Verdict::Better)
@@ -319,7 +327,7 @@ void ResultsView::rebuildDelta()
             else
                 verdict = r.reason == QLatin1String("single-repeat") ? tr("undecided: one repeat")
                                                                      : tr("undecided: too few requests");
-            const QList<QTableWidgetItem *> items { new QTableWidgetItem(s.title), new QTableWidgetItem(r.variant),
+            const QList<QTableWidgetItem *> items { new QTableWidgetItem(title), new QTableWidgetItem(r.variant),
                 new QTableWidgetItem(r.label), new QTableWidgetItem(r.metric),
                 numberItem(QString::number(r.a.repeats.median, 'g', 5), r.a.repeats.median),
                 numberItem(QString::number(r.b.repeats.median, 'g', 5), r.b.repeats.median),

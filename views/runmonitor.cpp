@@ -55,7 +55,7 @@ RunMonitor::RunMonitor(QWidget *parent)
     m_ttft99->setName(tr("p99"));
     m_itl50->setName(tr("p50"));
     m_itl99->setName(tr("p99"));
-    m_tput->setName(tr("output tok/s"));
+    m_tput->setName(tr("output"));
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_start);
@@ -85,17 +85,29 @@ RunMonitor::RunMonitor(QWidget *parent)
 
 QChartView *RunMonitor::makeChart(const QString &title, const QString &unit, QList<QLineSeries *> series)
 {
+    // Small charts on a laptop screen: small fonts, the legend beside the plot, the unit in the title,
+    // so no axis title or label is elided.
+    QFont small = font();
+    small.setPointSizeF(7.5);
     auto *chart = new QChart;
-    chart->setTitle(title);
+    chart->setTitle(tr("%1 (%2)").arg(title, unit));
+    QFont titleFont = small;
+    titleFont.setBold(true);
+    chart->setTitleFont(titleFont);
     chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->legend()->setAlignment(Qt::AlignRight);
+    chart->legend()->setFont(small);
+    chart->setMargins(QMargins(0, 0, 0, 0));
     auto *x = new QValueAxis;
-    x->setTitleText(tr("s"));
-    x->setLabelFormat(QStringLiteral("%.0f"));
+    x->setLabelFormat(QStringLiteral("%.0f s"));
+    x->setLabelsFont(small);
+    x->setTickCount(3);
+    x->setRange(0, 10);
     auto *y = new QValueAxis;
-    y->setTitleText(unit);
-    y->setLabelFormat(QStringLiteral("%.0f"));
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    y->setLabelsFont(small);
+    y->setTickCount(4);
+    y->setRange(0, 1);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QLineSeries *s : series) {
@@ -106,7 +118,7 @@ QChartView *RunMonitor::makeChart(const QString &title, const QString &unit, QLi
     m_charts.append(chart);
     auto *view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(220, 160);
+    view->setMinimumSize(200, 120);
     return view;
 }
 

@@ -35,11 +35,11 @@ AxisSpec loadAxis(LoadMode mode)
 {
     AxisSpec a;
     if (mode == LoadMode::Rate) {
-        a.title = tr("Request rate (req/s)");
+        a.title = QCoreApplication::translate("ServeScope::Report", "Request rate (req/s)");
         a.scale = AxisScale::Linear;
     } else {
         // Concurrency gradients double (1, 2, 4, ... 64): a log-2 axis spaces them evenly.
-        a.title = tr("Concurrency (requests in flight)");
+        a.title = QCoreApplication::translate("ServeScope::Report", "Concurrency (requests in flight)");
         a.scale = AxisScale::Log2;
         a.labelFormat = QStringLiteral("%d");
     }
@@ -49,12 +49,14 @@ AxisSpec loadAxis(LoadMode mode)
 QString loadText(const PointSummary &p)
 {
     if (isRate(p)) {
-        QString s = std::isinf(p.requestRate) ? tr("rate inf") : tr("rate %1/s").arg(fmt(p.requestRate));
+        QString s = std::isinf(p.requestRate)
+            ? QCoreApplication::translate("ServeScope::Report", "rate inf")
+            : QCoreApplication::translate("ServeScope::Report", "rate %1/s").arg(fmt(p.requestRate));
         if (p.concurrency > 0)
-            s += tr(", cap %1").arg(p.concurrency);
+            s += QCoreApplication::translate("ServeScope::Report", ", cap %1").arg(p.concurrency);
         return s;
     }
-    return tr("concurrency %1").arg(p.concurrency);
+    return QCoreApplication::translate("ServeScope::Report", "concurrency %1").arg(p.concurrency);
 }
 
 static QString curveKey(const PointSummary &p)
@@ -99,18 +101,25 @@ CurvePlan planCurves(const QList<RunSeriesInput> &runs, LoadMode requested)
                 return loadValue(a, plan.mode) < loadValue(b, plan.mode);
             });
             if (curves.size() > 1)
-                c.suffix = tr(" (in %1 / out %2)").arg(c.points.first().inputLen).arg(c.points.first().outputLen);
+                c.suffix = QCoreApplication::translate("ServeScope::Report", " (in %1 / out %2)")
+                               .arg(c.points.first().inputLen)
+                               .arg(c.points.first().outputLen);
             if (curves.size() > 1 && isRate(c.points.first()) && c.points.first().concurrency > 0)
-                c.suffix += tr(" cap %1").arg(c.points.first().concurrency);
+                c.suffix
+                    += QCoreApplication::translate("ServeScope::Report", " cap %1").arg(c.points.first().concurrency);
         }
         plan.perRun << curves;
     }
     if (otherMode)
-        plan.notes << (plan.mode == LoadMode::Rate ? tr("%1 concurrency point(s) not shown on the request-rate axis.")
-                                                   : tr("%1 request-rate point(s) not shown on the concurrency axis."))
+        plan.notes << (plan.mode == LoadMode::Rate ? QCoreApplication::translate(
+                           "ServeScope::Report", "%1 concurrency point(s) not shown on the request-rate axis.")
+                                                   : QCoreApplication::translate("ServeScope::Report",
+                                                       "%1 request-rate point(s) not shown on the concurrency axis."))
                           .arg(otherMode);
     if (infinite)
-        plan.notes << tr("%1 point(s) with an infinite or zero load value not shown.").arg(infinite);
+        plan.notes << QCoreApplication::translate(
+            "ServeScope::Report", "%1 point(s) with an infinite or zero load value not shown.")
+                          .arg(infinite);
     return plan;
 }
 
@@ -120,16 +129,16 @@ QString pointTooltip(const QString &run, const PointSummary &p, const QStringLis
     t << run + QStringLiteral(" · ")
             + (p.label.isEmpty() ? loadText(p) : p.label + QStringLiteral(" · ") + loadText(p));
     t << lines;
-    QString success = tr("success %1%").arg(fmt(p.successRate * 100, 4));
+    QString success = QCoreApplication::translate("ServeScope::Report", "success %1%").arg(fmt(p.successRate * 100, 4));
     if (p.failed > 0)
-        success += tr(" (%1 failed)").arg(p.failed);
+        success += QCoreApplication::translate("ServeScope::Report", " (%1 failed)").arg(p.failed);
     t << success;
     if (p.cancelled > 0)
-        t << tr("partial: %1/%2 requests, the rest cancelled")
+        t << QCoreApplication::translate("ServeScope::Report", "partial: %1/%2 requests, the rest cancelled")
                  .arg(p.completed)
                  .arg(p.completed + p.failed + p.cancelled);
     if (p.repeat > 1)
-        t << tr("median of %1 repeats").arg(p.repeat);
+        t << QCoreApplication::translate("ServeScope::Report", "median of %1 repeats").arg(p.repeat);
     return t.join(QLatin1Char('\n'));
 }
 

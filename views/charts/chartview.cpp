@@ -6,6 +6,7 @@
 
 #include <QAreaSeries>
 #include <QContextMenuEvent>
+#include <QGraphicsLayout>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMenu>
@@ -87,6 +88,13 @@ void ChartView::rebuild()
     options.footer = false; // the application window shows the run; exports carry the footer
     QChart *old = chart();
     QChart *c = createChart(m_shown, options);
+    // In the window vertical room is scarce (a laptop screen): the legend goes to the right, the
+    // subtitle into the tooltip, margins shrink. Exports keep the full layout.
+    c->setTitle(m_shown.title);
+    setToolTip(m_shown.subtitle);
+    c->legend()->setAlignment(Qt::AlignRight);
+    c->setMargins(QMargins(2, 2, 2, 2));
+    c->layout()->setContentsMargins(0, 0, 0, 0);
     setChart(c);
     delete old;
     for (QAbstractSeries *s : c->series()) {

@@ -12,11 +12,6 @@ namespace ServeScope::Report {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ServeScope::Report", text);
-}
-
 // Inline SVGs share one id space in an HTML document: give each chart's ids its own prefix.
 QString inlineSvg(const QByteArray &svg, const QString &prefix)
 {
@@ -52,7 +47,8 @@ QByteArray ReportWriter::html(const ReportInput &input)
                          "<style>%2</style>\n</head>\n<body>\n")
               .arg(reportTitle(input).toHtmlEscaped(), QString::fromLatin1(kStyle));
     out += reportBodyHtml(input);
-    out += QStringLiteral("<h2>%1</h2>\n").arg(tr("Charts").toHtmlEscaped());
+    out += QStringLiteral("<h2>%1</h2>\n")
+               .arg(QCoreApplication::translate("ServeScope::Report", "Charts").toHtmlEscaped());
     int n = 0;
     for (const ReportChart &c : reportCharts(input)) {
         const QByteArray svg = ChartExporter::renderSvg(c.spec, ExportOptions { QSize(1000, 620), 1.0 });
@@ -72,12 +68,13 @@ bool ReportWriter::writeFile(const ReportInput &input, const QString &path, QStr
     } else if (suffix == QLatin1String("pdf")) {
         data = pdf(input);
     } else {
-        *error = tr("Unknown report format for %1: use .html or .pdf.").arg(path);
+        *error = QCoreApplication::translate("ServeScope::Report", "Unknown report format for %1: use .html or .pdf.")
+                     .arg(path);
         return false;
     }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
-        *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+        *error = QCoreApplication::translate("ServeScope::Report", "Cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
     return true;
