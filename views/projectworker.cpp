@@ -48,9 +48,14 @@ void ProjectWorker::open(const QString &path)
     }
     QVector<ExperimentRow> rows;
     QByteArray json;
+    QVector<RunListing> runs;
     if (m_store->experiments(&rows) && !rows.isEmpty()) {
         m_experimentId = rows.constLast().id;
         json = rows.constLast().json;
+    } else if (m_store->listRuns(&runs) && !runs.isEmpty()) {
+        // A project written by `servescope-cli run` has no saved experiment: edit the newest run's.
+        if (const std::optional<RunRow> run = m_store->run(runs.constLast().run.id))
+            json = run->resolvedConfig;
     }
     emit opened(path, QString(), json);
 }

@@ -79,8 +79,9 @@ bool RunWorker::record(QString *error)
     for (int v : std::as_const(m_variants))
         m_identity.variants << m_experiment.variants[v].name;
 
-    RunRow row = newRunRow(m_experiment, m_identity);
-    row.experimentId = m_writer->saveExperiment(ExperimentRow { 0, m_experiment.name, row.resolvedConfig, {} }, error);
+    // The run keeps the configuration it ran with in its own row; the project's editable experiment
+    // is only what the user saves, so discarding edits really discards them.
+    const RunRow row = newRunRow(m_experiment, m_identity);
     m_result.runId = m_writer->createRun(row, error);
     if (m_result.runId == 0) {
         *error = QStringLiteral("cannot record the run: %1").arg(*error);

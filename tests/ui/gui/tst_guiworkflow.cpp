@@ -209,6 +209,46 @@ private Q_SLOTS:
         QVERIFY(hollow);
     }
 
+    void discardAfterARunReallyDiscards()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("kept.servescope"));
+        {
+            MemorySecretStore secrets;
+            MainWindow w(&secrets);
+            w.setTimeScale(20);
+            QSignalSpy opened(&w, &MainWindow::projectOpened);
+            w.newProject(sweep(4));
+            QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+            QSignalSpy saved(&w, &MainWindow::projectSaved);
+            w.saveProjectAs(path);
+            QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 1, 10000);
+            QVERIFY(saved.at(0).at(1).toString().isEmpty());
+            // An edit that is run but never saved.
+            Experiment edited = w.document()->experiment();
+            edited.name = QStringLiteral("edited, not saved");
+            w.document()->apply(edited, QStringLiteral("Rename"));
+            QSignalSpy finished(&w, &MainWindow::runFinished);
+            w.startRun();
+            QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
+            w.show();
+            QVERIFY(!w.close());
+            QMessageBox *box = nullptr;
+            QTRY_VERIFY((box = w.findChild<QMessageBox *>()) != nullptr && box->isVisible());
+            box->button(QMessageBox::Discard)->click();
+            QTRY_VERIFY(!w.isVisible());
+        }
+        MemorySecretStore secrets;
+        MainWindow again(&secrets);
+        QSignalSpy opened(&again, &MainWindow::projectOpened);
+        QSignalSpy listed(&again, &MainWindow::runsListed);
+        again.openProject(path);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        QCOMPARE(again.document()->experiment().name, QStringLiteral("workflow"));
+        // The run is kept, with the configuration it ran with.
+        QTRY_VERIFY_WITH_TIMEOUT(!listed.isEmpty() && listed.last().at(0).toInt() == 1, 10000);
+    }
+
 private:
     static Experiment sweep(int prompts)
     {
