@@ -1034,6 +1034,14 @@
         <source>Save before leaving this project?</source>
         <translation>离开此项目前先保存吗？</translation>
     </message>
+    <message>
+        <source>The run in progress uses the configuration it started with; these edits apply to the next run.</source>
+        <translation>正在进行的运行使用它开始时的配置；这些修改将在下一次运行时生效。</translation>
+    </message>
+    <message>
+        <source>Running %1…</source>
+        <translation>正在运行 %1…</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>

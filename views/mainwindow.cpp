@@ -23,6 +23,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -37,6 +38,7 @@
 #include <QTime>
 #include <QTimer>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 namespace ServeScope {
 
@@ -55,6 +57,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     , m_tree(new ProjectTree)
     , m_log(new QPlainTextEdit)
     , m_problems(new QListWidget)
+    , m_runBanner(new QLabel)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/servescope.svg")));
@@ -62,7 +65,18 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     auto *welcome = new WelcomePage;
     auto *split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("editorSplit"));
-    split->addWidget(m_editor);
+    auto *editorArea = new QWidget;
+    auto *editorLayout = new QVBoxLayout(editorArea);
+    editorLayout->setContentsMargins(0, 0, 0, 0);
+    m_runBanner->setObjectName(QStringLiteral("runBanner"));
+    m_runBanner->setWordWrap(true);
+    m_runBanner->setStyleSheet(QStringLiteral("background: #fff4ce; color: #5c4400; padding: 4px;"));
+    m_runBanner->setText(tr("The run in progress uses the configuration it started with; these edits apply to "
+                            "the next run."));
+    m_runBanner->hide();
+    editorLayout->addWidget(m_runBanner);
+    editorLayout->addWidget(m_editor, 1);
+    split->addWidget(editorArea);
     m_lower->addTab(m_monitor, tr("Run monitor"));
     m_lower->addTab(m_results, tr("Results"));
     split->addWidget(m_lower);

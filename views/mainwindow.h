@@ -7,6 +7,7 @@
 #include <QPointer>
 
 class QAction;
+class QLabel;
 class QListWidget;
 class QMenu;
 class QPlainTextEdit;
@@ -124,6 +125,7 @@ private:
     ProjectTree *m_tree;
     QPlainTextEdit *m_log;
     QListWidget *m_problems;
+    QLabel *m_runBanner;
     QMenu *m_recentMenu = nullptr;
     QAction *m_runAction = nullptr, *m_cancelAction = nullptr, *m_saveAction = nullptr, *m_newAction = nullptr;
     QList<QAction *> m_exportActions;

@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "diagnosistext.h"
+#include "durationestimate.h"
 #include "endpointprofiles.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
@@ -19,6 +20,7 @@
 #include <QDateTime>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
 #include <QListWidget>
 #include <QMenu>
 #include <QMessageBox>
@@ -33,6 +35,9 @@ namespace ServeScope {
 
 void MainWindow::documentChanged()
 {
+    // Editing during a run is allowed; the run goes on with what it started with.
+    if (m_run->isRunning())
+        m_runBanner->show();
     const Experiment &e = m_document->experiment();
     m_tree->setExperiment(e);
     m_problems->clear();
@@ -71,7 +76,10 @@ void MainWindow::startRun()
     if (m_run->isRunning() || !m_hasProject || hasErrors(m_document->problems()))
         return;
     m_results->startLive(m_document->experiment().name);
-    m_monitor->runStarted();
+    const Experiment &e = m_document->experiment();
+    m_monitor->runStarted(estimateDuration(e, e.endpoint.isLocalSimulator() ? m_timeScale : 1.0).seconds);
+    m_runBanner->hide();
+    statusBar()->showMessage(tr("Running %1…").arg(e.name));
     m_lower->setCurrentWidget(m_monitor);
     appendLog(QStringLiteral("info"), tr("Run started: %1").arg(m_document->experiment().name));
     m_run->start(m_document->experiment(), m_session->path(), m_timeScale);
@@ -89,6 +97,8 @@ void MainWindow::cancelRun()
 
 void MainWindow::runEnded(const RunResult &result)
 {
+    m_runBanner->hide();
+    statusBar()->clearMessage();
     if (result.runId > 0)
         m_lastRunId = result.runId;
     m_monitor->runEnded(result);

@@ -130,8 +130,9 @@ void RunMonitor::setRunnable(bool runnable, const QString &why)
         m_state->setText(why);
 }
 
-void RunMonitor::runStarted()
+void RunMonitor::runStarted(double estimateSeconds)
 {
+    m_estimateSeconds = estimateSeconds;
     m_running = true;
     m_ring.clear();
     m_ringHead = 0;
@@ -195,7 +196,16 @@ void RunMonitor::showSnapshot(const RunSnapshot &s)
     m_dirty = true;
     const int permille = s.requestsPlanned > 0 ? int(1000.0 * s.requestsDone / s.requestsPlanned) : 0;
     m_overall->setValue(std::clamp(permille, 0, 1000));
-    m_eta->setText(formatEta(s.etaSeconds));
+    // Early progress extrapolates badly (warmup, prompt sizing, a slow first point): start from the
+    // duration estimate and hand over to the measured rate over the first fifth of the run.
+    const double done = s.requestsPlanned > 0 ? double(s.requestsDone) / s.requestsPlanned : 0;
+    double eta = s.etaSeconds;
+    if (m_estimateSeconds > 0 && done < 0.2) {
+        const double fromEstimate = std::max(0.0, m_estimateSeconds - s.elapsedNs / 1e9);
+        const double w = done / 0.2;
+        eta = s.etaSeconds < 0 ? fromEstimate : (1 - w) * fromEstimate + w * s.etaSeconds;
+    }
+    m_eta->setText(formatEta(eta));
     m_where->setText(tr("Variant %1 (%2/%3) · point %4 (%5/%6) · repeat %7/%8%9")
                          .arg(s.variant)
                          .arg(s.variantIndex + 1)

@@ -29,7 +29,9 @@ public:
 
     void setRunnable(bool runnable, const QString &why = {});
     /// A run started: clears the charts and switches Start to Cancel.
-    void runStarted();
+    /// `estimateSeconds` (the editor's duration estimate, <= 0 when none) is the ETA until measured
+    /// progress can say better.
+    void runStarted(double estimateSeconds = 0);
     void runEnded(const RunResult &result);
     const RunSnapshot &lastSnapshot() const { return m_last; }
     int chartRefreshes() const { return m_refreshes; }
@@ -54,6 +56,7 @@ private:
     QPushButton *m_start, *m_cancel;
     QProgressBar *m_overall;
     QLabel *m_eta, *m_where, *m_counts, *m_state;
+    double m_estimateSeconds = 0;
     QTableWidget *m_errors;
     QLineSeries *m_ttft50, *m_ttft99, *m_itl50, *m_itl99, *m_tput;
     QList<QChart *> m_charts;

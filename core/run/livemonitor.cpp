@@ -117,7 +117,7 @@ void LiveMonitor::publish(const LoadProgress &progress)
     if (done > 0 && planned > done)
         m_snapshot.etaSeconds = elapsedS * (planned - done) / done;
     else
-        m_snapshot.etaSeconds = planned > 0 ? 0 : -1;
+        m_snapshot.etaSeconds = planned > 0 && done >= planned ? 0 : -1;
     Q_EMIT snapshotUpdated(m_snapshot);
 }
 

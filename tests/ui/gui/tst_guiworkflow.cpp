@@ -18,6 +18,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -186,8 +187,17 @@ private Q_SLOTS:
         QSignalSpy finished(&w, &MainWindow::runFinished);
         w.startRun();
         QTRY_VERIFY_WITH_TIMEOUT(w.runMonitor()->lastSnapshot().completed >= 5, 120000);
+        // Editing during a run is possible, and the window says the run keeps its configuration.
+        auto *banner = w.findChild<QLabel *>(QStringLiteral("runBanner"));
+        QVERIFY(banner && !banner->isVisibleTo(&w));
+        Experiment edited = w.document()->experiment();
+        edited.load.points[0].numPrompts = 7;
+        w.document()->apply(edited, QStringLiteral("Edit during a run"));
+        QVERIFY(banner->isVisibleTo(&w));
         w.cancelRun();
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QVERIFY(!banner->isVisibleTo(&w));
+        QCOMPARE(w.document()->experiment().load.points[0].numPrompts, 7);
         QTRY_VERIFY_WITH_TIMEOUT(w.results()->pointCount() >= 1, 20000);
         QTableWidget *t = w.results()->table();
         bool partial = false;
