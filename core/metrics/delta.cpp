@@ -189,8 +189,15 @@ MetricEstimate estimateMetric(const PointRepeats &point, const QString &key)
         return e;
     if (key.endsWith(QLatin1String("_ms"))) {
         e.ci = latencyInterval(point, key, &e.method);
-        if (!e.ci.valid)
+        if (!e.ci.valid) {
             e.method.clear();
+        } else if (e.repeats.n >= 2) {
+            // The requests' interval says nothing about run-to-run variation; with repeats, the
+            // interval also spans every repeat's value.
+            e.ci.low = std::min(e.ci.low, e.repeats.min);
+            e.ci.high = std::max(e.ci.high, e.repeats.max);
+            e.method += QStringLiteral("+repeat-range");
+        }
     } else if (e.repeats.n >= 2) {
         e.ci = Interval { e.repeats.min, e.repeats.max, true };
         e.method = QStringLiteral("repeat-range");

@@ -23,8 +23,6 @@ QString ChartSpec::footerText() const
 QString ChartFooter::text() const
 {
     QStringList parts;
-    if (!label.isEmpty())
-        parts << label + QStringLiteral(": ") + runName;
     if (!baseUrl.isEmpty())
         parts << baseUrl;
     if (!model.isEmpty())
@@ -33,7 +31,9 @@ QString ChartFooter::text() const
         parts << runTime;
     if (!definitions.isEmpty())
         parts << QCoreApplication::translate("ServeScope::Report", "definitions: %1").arg(definitions);
-    return parts.join(QStringLiteral("  ·  "));
+    const QString details = parts.join(QStringLiteral("  ·  "));
+    // A compared run's name gets its own line, so a long name never pushes the details off the chart.
+    return label.isEmpty() ? details : label + QStringLiteral(": ") + runName + QStringLiteral("\n    ") + details;
 }
 
 QColor defaultRunColour(int index)

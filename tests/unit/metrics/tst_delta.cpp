@@ -201,6 +201,12 @@ private Q_SLOTS:
         QCOMPARE(e.ci.low, want.low);
         QCOMPARE(e.ci.high, want.high);
         QVERIFY(e.ci.valid);
+        // A second repeat far off: the interval also spans the repeats, whatever the requests say.
+        p.repeats << QMap<QString, double> { { QStringLiteral("median_ttft_ms"), 900.0 } };
+        const MetricEstimate two = estimateMetric(p, QStringLiteral("median_ttft_ms"));
+        QCOMPARE(two.method, QStringLiteral("order-statistic+repeat-range"));
+        QCOMPARE(two.ci.low, want.low);
+        QCOMPARE(two.ci.high, 900.0);
     }
 
     void matching()
