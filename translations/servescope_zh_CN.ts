@@ -1420,10 +1420,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>负载</translation>
     </message>
     <message>
-        <source>In/out</source>
-        <translation>输入/输出</translation>
-    </message>
-    <message>
         <source>Repeats</source>
         <translation>重复次数</translation>
     </message>
@@ -1434,58 +1430,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Failed</source>
         <translation>失败</translation>
-    </message>
-    <message>
-        <source>Success</source>
-        <translation>成功率</translation>
-    </message>
-    <message>
-        <source>req/s</source>
-        <translation>请求/秒</translation>
-    </message>
-    <message>
-        <source>out tok/s</source>
-        <translation>输出 token/秒</translation>
-    </message>
-    <message>
-        <source>TTFT p50</source>
-        <translation>TTFT p50</translation>
-    </message>
-    <message>
-        <source>TTFT p90</source>
-        <translation>TTFT p90</translation>
-    </message>
-    <message>
-        <source>TTFT p99</source>
-        <translation>TTFT p99</translation>
-    </message>
-    <message>
-        <source>TPOT p50</source>
-        <translation>TPOT p50</translation>
-    </message>
-    <message>
-        <source>TPOT p90</source>
-        <translation>TPOT p90</translation>
-    </message>
-    <message>
-        <source>TPOT p99</source>
-        <translation>TPOT p99</translation>
-    </message>
-    <message>
-        <source>ITL p50</source>
-        <translation>ITL p50</translation>
-    </message>
-    <message>
-        <source>ITL p99</source>
-        <translation>ITL p99</translation>
-    </message>
-    <message>
-        <source>E2EL p50</source>
-        <translation>E2EL p50</translation>
-    </message>
-    <message>
-        <source>E2EL p99</source>
-        <translation>E2EL p99</translation>
     </message>
     <message>
         <source>ServeScope report</source>
@@ -1730,6 +1674,58 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Unknown report format for %1: use .html or .pdf.</source>
         <translation>%1 的报告格式未知：请使用 .html 或 .pdf。</translation>
+    </message>
+    <message>
+        <source>Input/output (tokens)</source>
+        <translation>输入/输出（token）</translation>
+    </message>
+    <message>
+        <source>Success (%)</source>
+        <translation>成功率（%）</translation>
+    </message>
+    <message>
+        <source>Latencies per point</source>
+        <translation>各负载点的延迟</translation>
+    </message>
+    <message>
+        <source>TTFT p99 (ms)</source>
+        <translation>TTFT p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>TPOT p90 (ms)</source>
+        <translation>TPOT p90（毫秒）</translation>
+    </message>
+    <message>
+        <source>TPOT p99 (ms)</source>
+        <translation>TPOT p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>ITL p50 (ms)</source>
+        <translation>ITL p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>ITL p99 (ms)</source>
+        <translation>ITL p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>E2EL p50 (ms)</source>
+        <translation>E2EL p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>E2EL p99 (ms)</source>
+        <translation>E2EL p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>Variants (what each changes from the baseline)</source>
+        <translation>变体（各自相对基线的改动）</translation>
+    </message>
+    <message>
+        <source>the baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <translation>无改动</translation>
     </message>
 </context>
 <context>

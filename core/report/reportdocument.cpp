@@ -53,30 +53,52 @@ QString loadCell(const PointSummary &p)
     return QStringLiteral("c=%1").arg(p.concurrency);
 }
 
-QString pointTable(const ReportRun &run)
+QString tableHead(const QStringList &head)
 {
     QString out = QStringLiteral("<table class=\"points\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>");
-    const QStringList head { tr("Variant"), tr("Point"), tr("Load"), tr("In/out"), tr("Repeats"), tr("Completed"),
-        tr("Failed"), tr("Success"), tr("req/s"), tr("out tok/s"), tr("TTFT p50"), tr("TTFT p90"), tr("TTFT p99"),
-        tr("TPOT p50"), tr("TPOT p90"), tr("TPOT p99"), tr("ITL p50"), tr("ITL p99"), tr("E2EL p50"), tr("E2EL p99") };
     for (const QString &h : head)
-        out += QStringLiteral("<th>%1</th>").arg(esc(h));
-    out += QStringLiteral("</tr>\n");
-    for (const PointSummary &p : medianAcrossRepeats(run.points)) {
-        const int total = p.completed + p.failed;
-        // More than 0.5% failed requests marks a point as censored (docs/metrics.md).
-        const bool censored = total > 0 && double(p.failed) / total > 0.005;
-        out += censored ? QStringLiteral("<tr class=\"censored\">") : QStringLiteral("<tr>");
-        const QStringList cells { esc(p.variant), esc(p.label), esc(loadCell(p)),
-            QStringLiteral("%1/%2").arg(p.inputLen).arg(p.outputLen), QString::number(p.repeat),
-            QString::number(p.completed), QString::number(p.failed),
-            num(p.successRate * 100, 2) + QStringLiteral("%") + (censored ? QStringLiteral(" *") : QString()),
-            num(p.requestThroughput, 2), num(p.outputThroughput), num(p.ttft.p50), num(p.ttft.p90), num(p.ttft.p99),
-            num(p.tpot.p50, 2), num(p.tpot.p90, 2), num(p.tpot.p99, 2), num(p.itl.p50, 2), num(p.itl.p99, 2),
-            num(p.e2el.p50), num(p.e2el.p99) };
-        for (const QString &c : cells)
-            out += QStringLiteral("<td>%1</td>").arg(c);
-        out += QStringLiteral("</tr>\n");
+        out += QStringLiteral("<th nowrap>%1</th>").arg(esc(h));
+    return out + QStringLiteral("</tr>\n");
+}
+
+QString row(const QStringList &cells, bool censored)
+{
+    QString out = censored ? QStringLiteral("<tr class=\"censored\">") : QStringLiteral("<tr>");
+    for (const QString &c : cells)
+        out += QStringLiteral("<td nowrap>%1</td>").arg(c);
+    return out + QStringLiteral("</tr>\n");
+}
+
+// More than 0.5% failed requests marks a point as censored (docs/metrics.md).
+bool censored(const PointSummary &p)
+{
+    const int total = p.completed + p.failed;
+    return total > 0 && double(p.failed) / total > 0.005;
+}
+
+// Two tables rather than one of twenty columns: each fits a landscape page without breaking a word.
+QString pointTable(const ReportRun &run)
+{
+    QString out = tableHead({ tr("Variant"), tr("Point"), tr("Load"), tr("Input/output (tokens)"), tr("Repeats"),
+        tr("Completed"), tr("Failed"), tr("Success (%)"), tr("Requests/s"), tr("Output (tok/s)") });
+    const QList<PointSummary> points = medianAcrossRepeats(run.points);
+    for (const PointSummary &p : points) {
+        out += row(
+            { esc(p.variant), esc(p.label), esc(loadCell(p)), QStringLiteral("%1/%2").arg(p.inputLen).arg(p.outputLen),
+                QString::number(p.repeat), QString::number(p.completed), QString::number(p.failed),
+                num(p.successRate * 100, 2) + (censored(p) ? QStringLiteral(" *") : QString()),
+                num(p.requestThroughput, 2), num(p.outputThroughput) },
+            censored(p));
+    }
+    out += QStringLiteral("</table>\n<h3>%1</h3>\n").arg(esc(tr("Latencies per point")));
+    out += tableHead({ tr("Variant"), tr("Point"), tr("TTFT p50 (ms)"), tr("TTFT p90 (ms)"), tr("TTFT p99 (ms)"),
+        tr("TPOT p50 (ms)"), tr("TPOT p90 (ms)"), tr("TPOT p99 (ms)"), tr("ITL p50 (ms)"), tr("ITL p99 (ms)"),
+        tr("E2EL p50 (ms)"), tr("E2EL p99 (ms)") });
+    for (const PointSummary &p : points) {
+        out += row({ esc(p.variant), esc(p.label), num(p.ttft.p50), num(p.ttft.p90), num(p.ttft.p99),
+                       num(p.tpot.p50, 2), num(p.tpot.p90, 2), num(p.tpot.p99, 2), num(p.itl.p50, 2), num(p.itl.p99, 2),
+                       num(p.e2el.p50), num(p.e2el.p99) },
+            censored(p));
     }
     return out + QStringLiteral("</table>\n");
 }
@@ -226,6 +248,9 @@ QString reportBodyHtml(const ReportInput &input)
         meta.append({ tr("Finished (UTC)"), isoUtc(run.finished) });
         meta.append({ tr("Definitions profile"), run.definitions });
         out += keyValueTable(meta);
+        if (!run.variants.isEmpty())
+            out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Variants (what each changes from the baseline)")))
+                + keyValueTable(run.variants);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Headline (medians across repeats, min–max)")))
             + headlineTable(run);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results"))) + pointTable(run);

@@ -19,6 +19,7 @@ struct ReportRun {
     QString definitions = QStringLiteral("vllm");
     KeyValues envSnapshot; ///< GPU, engine version, server flags, ... with their source when known
     KeyValues clientHost; ///< CPU model, governor, ServeScope version, proxy, round-trip time
+    KeyValues variants; ///< each variant and what it changes from the baseline ("path: a → b; …")
     QList<PointSummary> points; ///< every (variant, point, repeat)
 };
 

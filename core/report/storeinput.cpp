@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "report/storeinput.h"
 
+#include "io/experimentfile.h"
+#include "model/variables.h"
+
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -48,6 +52,32 @@ KeyValues keyValues(const QByteArray &json)
 
 } // namespace
 
+static KeyValues variantChanges(const QByteArray &resolvedConfig)
+{
+    const ExperimentReadResult read = deserializeExperiment(resolvedConfig);
+    KeyValues out;
+    if (!read.ok)
+        return out;
+    const Experiment &x = read.experiment;
+    const int baseline = x.baselineIndex();
+    for (int i = 0; i < x.variants.size(); ++i) {
+        const Variant &v = x.variants[i];
+        if (i == baseline) {
+            out.append({ v.name, QCoreApplication::translate("ServeScope::Report", "the baseline") });
+            continue;
+        }
+        QStringList changes;
+        for (const VariableDifference &d : diffVariants(x, i))
+            changes << QStringLiteral("%1: %2 → %3").arg(d.path, describeValue(d.baseline), describeValue(d.variant));
+        if (!v.reason.isEmpty())
+            changes << v.reason;
+        out.append({ v.name,
+            changes.isEmpty() ? QCoreApplication::translate("ServeScope::Report", "no change")
+                              : changes.join(QStringLiteral("; ")) });
+    }
+    return out;
+}
+
 ReportRun reportRunFromStore(const RunRow &row, const QList<PointSummary> &points)
 {
     ReportRun r;
@@ -68,6 +98,7 @@ ReportRun reportRunFromStore(const RunRow &row, const QList<PointSummary> &point
     r.envSnapshot = keyValues(row.envSnapshot);
     r.clientHost = keyValues(row.clientHost);
     r.points = points;
+    r.variants = variantChanges(row.resolvedConfig);
     return r;
 }
 

@@ -3,6 +3,7 @@
 #include "charts/reportwriter.h"
 
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QTextDocument>
@@ -22,7 +23,18 @@ QByteArray ReportWriter::pdf(const ReportInput &input)
     writer.setTitle(input.title);
     writer.setCreator(QStringLiteral("ServeScope " SERVESCOPE_VERSION));
     const QRectF page = writer.pageLayout().paintRectPoints();
-    const QSizeF area(page.width(), page.height());
+    // Every page ends with a footer line: what the report is about, the definitions, the page.
+    constexpr qreal kFooter = 14;
+    const QSizeF area(page.width(), page.height() - kFooter);
+    QStringList definitions;
+    for (const ReportRun &r : input.runs) {
+        if (!definitions.contains(r.definitions))
+            definitions << r.definitions;
+    }
+    const QString footer = reportTitle(input) + QStringLiteral("  ·  ")
+        + QCoreApplication::translate("ServeScope::Report", "definitions: %1")
+              .arg(definitions.join(QStringLiteral(", ")))
+        + QStringLiteral("  ·  ServeScope " SERVESCOPE_VERSION);
 
     QPainter painter(&writer);
     painter.setRenderHint(QPainter::Antialiasing);
@@ -37,6 +49,20 @@ QByteArray ReportWriter::pdf(const ReportInput &input)
     doc.setHtml(reportBodyHtml(input));
     doc.setPageSize(area);
     const int textPages = doc.pageCount();
+    const QList<ReportChart> charts = reportCharts(input);
+    const int pages = textPages + int(charts.size());
+    QFont footerFont = font;
+    footerFont.setPointSizeF(6.5);
+    const auto drawFooter = [&](int pageNumber) {
+        painter.save();
+        painter.setFont(footerFont);
+        painter.setPen(QColor(0x77, 0x77, 0x77));
+        const QRectF line(0, area.height() + 2, area.width(), kFooter - 2);
+        painter.drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
+            painter.fontMetrics().elidedText(footer, Qt::ElideMiddle, int(area.width() * 0.85)));
+        painter.drawText(line, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("%1 / %2").arg(pageNumber).arg(pages));
+        painter.restore();
+    };
     for (int i = 0; i < textPages; ++i) {
         if (i > 0)
             writer.newPage();
@@ -44,10 +70,12 @@ QByteArray ReportWriter::pdf(const ReportInput &input)
         painter.translate(0, -i * area.height());
         doc.drawContents(&painter, QRectF(QPointF(0, i * area.height()), area));
         painter.restore();
+        drawFooter(i + 1);
     }
-    for (const ReportChart &c : reportCharts(input)) {
+    for (qsizetype k = 0; k < charts.size(); ++k) {
         writer.newPage();
-        ChartExporter::paint(c.spec, &painter, QRectF(QPointF(0, 0), area));
+        ChartExporter::paint(charts[k].spec, &painter, QRectF(QPointF(0, 0), area));
+        drawFooter(textPages + int(k) + 1);
     }
     painter.end();
     return out;

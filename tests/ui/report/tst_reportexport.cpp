@@ -107,9 +107,10 @@ private slots:
     {
         const QString body = reportBodyHtml(makeInput());
         // c=16, repeats 1..3: 100*16*1.01, 1.02, 1.03 -> median 1632.0
-        QVERIFY(body.contains(QStringLiteral("<td>1632.0</td>")));
-        QVERIFY(body.contains(QStringLiteral("<td>3</td><td>300</td><td>0</td>"))); // repeats, total completed, failed
-        QVERIFY(body.contains(QStringLiteral("<td>3</td><td>300</td><td>9</td>")));
+        QVERIFY(body.contains(QStringLiteral("<td nowrap>1632.0</td>")));
+        QVERIFY(body.contains(
+            QStringLiteral("<td nowrap>3</td><td nowrap>300</td><td nowrap>0</td>"))); // repeats, completed, failed
+        QVERIFY(body.contains(QStringLiteral("<td nowrap>3</td><td nowrap>300</td><td nowrap>9</td>")));
     }
 
     void headlineTableShowsTheRangeAcrossRepeats()
