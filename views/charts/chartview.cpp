@@ -7,12 +7,18 @@
 #include <QAreaSeries>
 #include <QContextMenuEvent>
 #include <QGraphicsLayout>
+#include <QGraphicsLineItem>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMenu>
+#include <QMouseEvent>
+#include <QScatterSeries>
 #include <QToolTip>
 #include <QValueAxis>
 #include <QXYSeries>
+
+#include <cmath>
+#include <limits>
 
 #include <limits>
 
@@ -25,6 +31,69 @@ ChartView::ChartView(QWidget *parent)
     setRubberBand(QChartView::RectangleRubberBand);
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
+    m_crosshair = scene()->addLine(QLineF(), QPen(QColor(0x88, 0x88, 0x88), 1, Qt::DashLine));
+    m_crosshair->setZValue(1000);
+    m_crosshair->hide();
+}
+
+QString ChartView::crosshairAt(const QPoint &viewPos)
+{
+    m_crosshair->hide();
+    QChart *c = chart();
+    const QPointF scenePos = mapToScene(viewPos);
+    if (!c || !c->plotArea().contains(c->mapFromScene(scenePos)))
+        return {};
+    // The load point nearest to the cursor along x, over every visible marker series.
+    double bestX = 0, bestDistance = std::numeric_limits<double>::max();
+    QList<QScatterSeries *> markers;
+    for (QAbstractSeries *s : c->series()) {
+        auto *scatter = qobject_cast<QScatterSeries *>(s);
+        if (!scatter || !scatter->isVisible())
+            continue;
+        markers << scatter;
+        for (const QPointF &p : scatter->points()) {
+            const double d = std::abs(c->mapToPosition(p, scatter).x() - c->mapFromScene(scenePos).x());
+            if (d < bestDistance) {
+                bestDistance = d;
+                bestX = c->mapToPosition(p, scatter).x();
+            }
+        }
+    }
+    if (markers.isEmpty())
+        return {};
+    QStringList parts;
+    for (QScatterSeries *scatter : std::as_const(markers)) {
+        const QStringList tips = seriesTooltips(scatter);
+        const QList<QPointF> points = scatter->points();
+        for (qsizetype i = 0; i < points.size() && i < tips.size(); ++i) {
+            if (std::abs(c->mapToPosition(points[i], scatter).x() - bestX) < 0.5)
+                parts << tips[i];
+        }
+    }
+    const QRectF plot = c->plotArea();
+    const QPointF top = c->mapToScene(QPointF(bestX, plot.top())),
+                  bottom = c->mapToScene(QPointF(bestX, plot.bottom()));
+    m_crosshair->setLine(QLineF(top, bottom));
+    m_crosshair->show();
+    return parts.join(QStringLiteral("\n\n"));
+}
+
+void ChartView::mouseMoveEvent(QMouseEvent *event)
+{
+    QChartView::mouseMoveEvent(event);
+    if (event->buttons() != Qt::NoButton)
+        return; // zooming with the rubber band
+    const QString text = crosshairAt(event->pos());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+}
+
+void ChartView::leaveEvent(QEvent *event)
+{
+    m_crosshair->hide();
+    QChartView::leaveEvent(event);
 }
 
 ChartView::~ChartView() = default;

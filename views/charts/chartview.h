@@ -7,6 +7,7 @@
 #include <QSet>
 
 QT_BEGIN_NAMESPACE
+class QGraphicsLineItem;
 class QXYSeries;
 QT_END_NAMESPACE
 
@@ -33,6 +34,10 @@ public:
     void setExtraActions(const QList<QAction *> &actions) { m_extraActions = actions; }
     void setGroupVisible(const QString &group, bool visible);
 
+    /// Crosshair at a position of the view: a vertical line at the nearest load point and the
+    /// values of every visible series there (empty, and no line, outside the plot).
+    QString crosshairAt(const QPoint &viewPos);
+
 public slots:
     void resetZoom();
 
@@ -46,6 +51,8 @@ protected:
     void mousePressEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void leaveEvent(QEvent *event) override;
 
 private:
     void rebuild();
@@ -57,6 +64,7 @@ private:
     AxisScale m_yScale = AxisScale::Linear;
     QSet<QString> m_hidden;
     QList<QAction *> m_extraActions;
+    QGraphicsLineItem *m_crosshair = nullptr;
 };
 
 } // namespace ServeScope::Report

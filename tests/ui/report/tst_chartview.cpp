@@ -138,6 +138,32 @@ private slots:
         QVERIFY2(QToolTip::text().contains(QStringLiteral("concurrency 4")), qPrintable(QToolTip::text()));
         QVERIFY(QToolTip::text().contains(QStringLiteral("p50 20 ms")));
     }
+
+    void crosshairShowsEverySeriesAtTheNearestPoint()
+    {
+        ChartView view;
+        view.resize(800, 500);
+        view.setSpec(abChart());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QScatterSeries *markers = nullptr;
+        for (QAbstractSeries *s : view.chart()->series())
+            if (!markers && seriesGroup(s) == QLatin1String("A"))
+                markers = qobject_cast<QScatterSeries *>(s);
+        QVERIFY(markers);
+        // A few pixels beside the c=4 marker and well above the lines: anywhere over the plot works.
+        const QPointF marker = view.chart()->mapToPosition(QPointF(4, 20), markers);
+        const QPoint at
+            = view.mapFromScene(view.chart()->mapToScene(QPointF(marker.x() + 6, view.chart()->plotArea().top() + 5)));
+        const QString text = view.crosshairAt(at);
+        QCOMPARE(text.count(QStringLiteral("concurrency 4")), 2); // A and B
+        QVERIFY(text.startsWith(QStringLiteral("A")));
+        QVERIFY(text.contains(QStringLiteral("\n\nB")));
+        QVERIFY(view.crosshairAt(QPoint(2, 2)).isEmpty()); // outside the plot
+        // Hidden series are left out.
+        view.setGroupVisible(QStringLiteral("B"), false);
+        QCOMPARE(view.crosshairAt(at).count(QStringLiteral("concurrency 4")), 1);
+    }
 };
 
 QTEST_MAIN(TestChartView)
