@@ -2316,5 +2316,9 @@ Qwen/Qwen2-7B-Instruct
         <source>You can also drop experiment files onto this window.</source>
         <translation>也可以将实验文件拖放到此窗口。</translation>
     </message>
+    <message>
+        <source>Recent projects</source>
+        <translation>最近的项目</translation>
+    </message>
 </context>
 </TS>

@@ -90,6 +90,8 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     createActions();
     createDocks();
 
+    m_welcome = welcome;
+    connect(welcome, &WelcomePage::recentRequested, this, &MainWindow::openProject);
     connect(welcome, &WelcomePage::demoRequested, this, [this] { whenSafeToLeave([this] { openDemo(); }); });
     connect(welcome, &WelcomePage::newRequested, this,
         [this] { whenSafeToLeave([this] { newProject(blankExperiment()); }); });

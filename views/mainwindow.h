@@ -29,6 +29,7 @@ class ResultsView;
 class RunMonitor;
 class RunSession;
 class SecretStore;
+class WelcomePage;
 struct Experiment;
 
 /// The ServeScope window: project tree, experiment editor, run monitor, results, log dock.
@@ -126,6 +127,7 @@ private:
     QPlainTextEdit *m_log;
     QListWidget *m_problems;
     QLabel *m_runBanner;
+    WelcomePage *m_welcome = nullptr;
     QMenu *m_recentMenu = nullptr;
     QAction *m_runAction = nullptr, *m_cancelAction = nullptr, *m_saveAction = nullptr, *m_newAction = nullptr;
     QList<QAction *> m_exportActions;

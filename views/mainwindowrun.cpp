@@ -15,6 +15,7 @@
 #include "runmonitor.h"
 #include "runsession.h"
 #include "secrets/apikey.h"
+#include "welcomepage.h"
 
 #include <QCloseEvent>
 #include <QDateTime>
@@ -218,6 +219,8 @@ void MainWindow::rebuildRecentMenu()
                 [this, path] { whenSafeToLeave([this, path] { openProject(path); }); })
             ->setToolTip(path);
     m_recentMenu->setEnabled(!recent.isEmpty());
+    if (m_welcome)
+        m_welcome->setRecent(recent);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "welcomepage.h"
 
+#include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -18,7 +19,9 @@ WelcomePage::WelcomePage(QWidget *parent)
                         "New here? Open the demo: a concurrency sweep against the built-in simulator, with two "
                         "variants that change <tt>max_num_seqs</tt>. It needs no GPU and finishes in about a minute."));
     text->setWordWrap(true);
-    text->setMaximumWidth(560);
+    // A fixed width and the height that width needs: no line is cut at any window size.
+    text->setFixedWidth(560);
+    text->setMinimumHeight(text->heightForWidth(560));
     auto *demo = new QPushButton(tr("Open the demo experiment"));
     demo->setObjectName(QStringLiteral("welcomeDemo"));
     demo->setDefault(true);
@@ -27,9 +30,15 @@ WelcomePage::WelcomePage(QWidget *parent)
     auto *import = new QPushButton(tr("Import experiment file (JSON, TOML)…"));
     auto *hint = new QLabel(tr("You can also drop experiment files onto this window."));
     hint->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_recent = new QLabel;
+    m_recent->setObjectName(QStringLiteral("welcomeRecent"));
+    m_recent->setFixedWidth(560);
+    m_recent->setWordWrap(true);
+    m_recent->hide();
+    connect(m_recent, &QLabel::linkActivated, this, &WelcomePage::recentRequested);
     auto *layout = new QVBoxLayout(this);
     layout->addStretch(2);
-    for (QWidget *w : std::initializer_list<QWidget *> { title, text, demo, fresh, open, import, hint }) {
+    for (QWidget *w : std::initializer_list<QWidget *> { title, text, demo, fresh, open, import, hint, m_recent }) {
         if (auto *b = qobject_cast<QPushButton *>(w))
             b->setMinimumWidth(320);
         layout->addWidget(w, 0, Qt::AlignHCenter);
@@ -39,6 +48,19 @@ WelcomePage::WelcomePage(QWidget *parent)
     connect(fresh, &QPushButton::clicked, this, &WelcomePage::newRequested);
     connect(open, &QPushButton::clicked, this, &WelcomePage::openRequested);
     connect(import, &QPushButton::clicked, this, &WelcomePage::importRequested);
+}
+
+void WelcomePage::setRecent(const QStringList &paths)
+{
+    QString html = QStringLiteral("<b>%1</b><br>").arg(tr("Recent projects").toHtmlEscaped());
+    for (const QString &path : paths.mid(0, 5)) {
+        html += QStringLiteral("<a href=\"%1\">%2</a> <span style=\"color: gray\">%3</span><br>")
+                    .arg(path.toHtmlEscaped(), QFileInfo(path).fileName().toHtmlEscaped(),
+                        QFileInfo(path).absolutePath().toHtmlEscaped());
+    }
+    m_recent->setText(html);
+    m_recent->setMinimumHeight(m_recent->heightForWidth(560));
+    m_recent->setVisible(!paths.isEmpty());
 }
 
 } // namespace ServeScope
