@@ -19,9 +19,12 @@ KeyValueTable::KeyValueTable(const QString &nameHeader, const QString &valueHead
     , m_remove(new QPushButton(tr("Remove"), this))
 {
     m_table->setHorizontalHeaderLabels({ nameHeader, valueHeader });
+    // Names are read whole (server.args.max_num_seqs), values take the rest; four rows show at once.
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
-    m_table->setMinimumHeight(90);
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height()
+        + 4 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_add);
     buttons->addWidget(m_remove);
