@@ -125,15 +125,15 @@
     </message>
     <message>
         <source>The system keychain is locked or not available.</source>
-        <translation>系统钥匙串已锁定或不可用。</translation>
+        <translation>系统密钥环已锁定或不可用。</translation>
     </message>
     <message>
         <source>The system keychain did not answer (it may be waiting for a password prompt).</source>
-        <translation>系统钥匙串没有响应（可能正在等待输入密码）。</translation>
+        <translation>系统密钥环没有响应（可能正在等待输入密码）。</translation>
     </message>
     <message>
         <source>The system keychain reported an error.</source>
-        <translation>系统钥匙串报告了错误。</translation>
+        <translation>系统密钥环报告了错误。</translation>
     </message>
 </context>
 <context>
@@ -216,11 +216,11 @@
     </message>
     <message>
         <source>Dialect</source>
-        <translation>方言</translation>
+        <translation>接口风格</translation>
     </message>
     <message>
         <source>Change dialect</source>
-        <translation>修改方言</translation>
+        <translation>修改接口风格</translation>
     </message>
     <message>
         <source>Protocol</source>
@@ -256,7 +256,7 @@
     </message>
     <message>
         <source>Keychain</source>
-        <translation>钥匙串</translation>
+        <translation>密钥环</translation>
     </message>
     <message>
         <source>Header</source>
@@ -340,11 +340,11 @@
     </message>
     <message>
         <source>no key in the keychain (use a profile to attach one)</source>
-        <translation>钥匙串中没有密钥（可通过配置关联一个）</translation>
+        <translation>密钥环中没有密钥（可通过配置关联一个）</translation>
     </message>
     <message>
         <source>key stored in the OS keychain as &quot;%1&quot;</source>
-        <translation>密钥以“%1”保存在系统钥匙串中</translation>
+        <translation>密钥以“%1”保存在系统密钥环中</translation>
     </message>
     <message numerus="yes">
         <source>&lt;span style=&quot;color:#b00020&quot;&gt;%n problem(s) to fix before running&lt;/span&gt;</source>
@@ -1071,7 +1071,7 @@
     </message>
     <message>
         <source>paste a new key to store it in the keychain</source>
-        <translation>粘贴新密钥以保存到钥匙串</translation>
+        <translation>粘贴新密钥以保存到密钥环</translation>
     </message>
     <message>
         <source>host:port (empty: none)</source>
@@ -1111,7 +1111,7 @@
     </message>
     <message>
         <source>Dialect</source>
-        <translation>方言</translation>
+        <translation>接口风格</translation>
     </message>
     <message>
         <source>Protocol</source>
@@ -1143,7 +1143,7 @@
     </message>
     <message>
         <source>A key is stored in the system keychain for this profile.</source>
-        <translation>此配置的密钥已保存在系统钥匙串中。</translation>
+        <translation>此配置的密钥已保存在系统密钥环中。</translation>
     </message>
     <message>
         <source>New endpoint</source>
@@ -1151,7 +1151,7 @@
     </message>
     <message>
         <source>Storing the key in the system keychain…</source>
-        <translation>正在将密钥保存到系统钥匙串…</translation>
+        <translation>正在将密钥保存到系统密钥环…</translation>
     </message>
     <message>
         <source>The key is kept in memory for this session only.</source>
@@ -1159,7 +1159,7 @@
     </message>
     <message>
         <source>The key is stored in the system keychain.</source>
-        <translation>密钥已保存在系统钥匙串中。</translation>
+        <translation>密钥已保存在系统密钥环中。</translation>
     </message>
     <message>
         <source>Spaces or line breaks around the pasted key were removed.</source>
@@ -1171,7 +1171,7 @@
     </message>
     <message>
         <source>Keychain not available</source>
-        <translation>钥匙串不可用</translation>
+        <translation>密钥环不可用</translation>
     </message>
     <message>
         <source>%1
@@ -1204,6 +1204,22 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Connection test failed.</source>
         <translation>连接测试失败。</translation>
+    </message>
+    <message>
+        <source>Unsaved profile</source>
+        <translation>未保存的配置</translation>
+    </message>
+    <message>
+        <source>The profile &quot;%1&quot; has changes that are not saved.</source>
+        <translation>配置“%1”有尚未保存的修改。</translation>
+    </message>
+    <message>
+        <source>Discard them? Save profile keeps them (and a typed key goes to the keychain).</source>
+        <translation>要丢弃这些修改吗？点击“保存配置”可保留它们（输入的密钥会存入密钥环）。</translation>
+    </message>
+    <message>
+        <source>The server refused the key typed in the key field (it is not saved yet). Check it, then save the profile to keep it in the keychain.</source>
+        <translation>服务器拒绝了密钥输入框中的密钥（它尚未保存）。请检查后保存配置，密钥将存入密钥环。</translation>
     </message>
 </context>
 <context>

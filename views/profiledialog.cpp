@@ -192,6 +192,39 @@ void ProfileDialog::deleteCurrent()
     reloadList();
 }
 
+bool ProfileDialog::hasUnsavedEdits() const
+{
+    if (m_currentId.isEmpty())
+        return false;
+    const EndpointProfile stored = m_profiles->profile(m_currentId);
+    if (stored.builtIn)
+        return false;
+    const EndpointProfile shown = formProfile();
+    return !m_key->text().isEmpty() || shown.name != stored.name || !(shown.endpoint == stored.endpoint);
+}
+
+void ProfileDialog::reject()
+{
+    if (!hasUnsavedEdits()) {
+        QDialog::reject();
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Unsaved profile"),
+        tr("The profile \"%1\" has changes that are not saved.").arg(m_name->text()),
+        QMessageBox::Discard | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("unsavedProfileBox"));
+    box->setInformativeText(tr("Discard them? Save profile keeps them (and a typed key goes to the keychain)."));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box] {
+        if (box->standardButton(box->clickedButton()) == QMessageBox::Discard) {
+            m_key->clear();
+            QDialog::reject();
+        }
+    });
+    box->open();
+}
+
 EndpointProfile ProfileDialog::formProfile() const
 {
     EndpointProfile p = m_profiles->profile(m_currentId);
@@ -294,7 +327,7 @@ void ProfileDialog::testConnection()
     }
     const TrimmedKey typed = trimKey(QStringView(m_key->text()));
     if (!typed.key.isEmpty()) {
-        runPreflight(p, typed.key, typed.trimmed);
+        runPreflight(p, typed.key, typed.trimmed, true);
         return;
     }
     const KeyReference ref = KeyReference::forEndpoint(p.endpoint);
@@ -312,7 +345,7 @@ void ProfileDialog::testConnection()
     });
 }
 
-void ProfileDialog::runPreflight(const EndpointProfile &profile, const QByteArray &key, bool trimmed)
+void ProfileDialog::runPreflight(const EndpointProfile &profile, const QByteArray &key, bool trimmed, bool typed)
 {
     if (m_preflight)
         m_preflight->abort();
@@ -327,10 +360,16 @@ void ProfileDialog::runPreflight(const EndpointProfile &profile, const QByteArra
     m_preflight = preflight;
     m_test->setEnabled(false);
     setStatus(tr("Testing the connection…"));
-    connect(preflight, &Preflight::finished, this, [this, preflight](const PreflightResult &r) {
+    connect(preflight, &Preflight::finished, this, [this, preflight, typed](const PreflightResult &r) {
         m_test->setEnabled(true);
         setStatus(r.usable ? tr("Connection works.") : tr("Connection test failed."), !r.usable);
-        m_result->setPlainText(preflightSummary(r));
+        QString summary = preflightSummary(r);
+        // The test used the key in the field, not a stored one: say so.
+        if (typed && r.diagnosis == Diagnosis::Auth)
+            summary.replace(diagnosisText(Diagnosis::Auth),
+                tr("The server refused the key typed in the key field (it is not saved yet). Check it, then save "
+                   "the profile to keep it in the keychain."));
+        m_result->setPlainText(summary);
         preflight->deleteLater();
         emit testFinished(r);
     });

@@ -35,6 +35,10 @@ public:
     void saveCurrent();
     void testConnection();
     void newProfile();
+    /// The form differs from the stored profile, or a key is typed and not saved.
+    bool hasUnsavedEdits() const;
+    /// Asks before unsaved edits of the shown profile (or a typed, unsaved key) are dropped.
+    void reject() override;
 
 signals:
     /// The profile was stored; `keyOutcome` is a translated sentence about the key (may be empty).
@@ -47,7 +51,8 @@ private:
     EndpointProfile formProfile() const;
     void storeKey(const EndpointProfile &profile, const QByteArray &key, bool trimmed);
     void offerSessionOnly(const EndpointProfile &profile, const QByteArray &key, const QString &why);
-    void runPreflight(const EndpointProfile &profile, const QByteArray &key, bool trimmed);
+    /// `typed`: the key comes from the key field, not from the keychain or the environment.
+    void runPreflight(const EndpointProfile &profile, const QByteArray &key, bool trimmed, bool typed = false);
     void reloadList();
     void setStatus(const QString &text, bool error = false);
 

@@ -35,6 +35,7 @@ private slots:
     void keyGoesToKeychainOnly();
     void lockedKeyringOffersSessionOnly();
     void testConnectionExplainsRefusal();
+    void closeAsksBeforeDroppingEdits();
 };
 
 static void fillProfile(ProfileDialog *d, const QString &key)
@@ -146,6 +147,29 @@ void TestProfileDialog::testConnectionExplainsRefusal()
     const auto r = tested.at(0).at(0).value<PreflightResult>();
     QCOMPARE(r.diagnosis, Diagnosis::ConnectionRefused);
     QVERIFY(!r.usable);
+}
+
+void TestProfileDialog::closeAsksBeforeDroppingEdits()
+{
+    MemorySecretStore secrets;
+    ProfileStore profiles;
+    ProfileDialog d(&profiles, &secrets);
+    d.show();
+    d.newProfile();
+    QVERIFY(!d.hasUnsavedEdits());
+    fillProfile(&d, QStringLiteral("sk-typed-not-saved"));
+    QVERIFY(d.hasUnsavedEdits());
+    d.reject();
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = d.findChild<QMessageBox *>(QStringLiteral("unsavedProfileBox"))) != nullptr && box->isVisible());
+    box->button(QMessageBox::Cancel)->click();
+    QTRY_VERIFY(d.findChild<QMessageBox *>(QStringLiteral("unsavedProfileBox")) == nullptr);
+    QVERIFY(d.isVisible());
+    d.reject();
+    QTRY_VERIFY((box = d.findChild<QMessageBox *>(QStringLiteral("unsavedProfileBox"))) != nullptr && box->isVisible());
+    box->button(QMessageBox::Discard)->click();
+    QTRY_VERIFY(!d.isVisible());
+    QVERIFY(d.findChild<QLineEdit *>(QStringLiteral("profileKey"))->text().isEmpty());
 }
 
 QTEST_MAIN(TestProfileDialog)
