@@ -1042,6 +1042,30 @@
         <source>Running %1…</source>
         <translation>正在运行 %1…</translation>
     </message>
+    <message>
+        <source>Run %1 cannot be rerun: its configuration does not read.</source>
+        <translation>运行 %1 无法重跑：其配置无法读取。</translation>
+    </message>
+    <message>
+        <source>Rerunning run %1 to check it.</source>
+        <translation>正在重跑运行 %1 以进行核对。</translation>
+    </message>
+    <message>
+        <source>%1: agree</source>
+        <translation>%1：一致</translation>
+    </message>
+    <message>
+        <source>%1: differ (%2)</source>
+        <translation>%1：不一致（%2）</translation>
+    </message>
+    <message>
+        <source>Rerun agrees with run %1 within 5% at every point.</source>
+        <translation>重跑结果在每个负载点上都与运行 %1 相差不超过 5%。</translation>
+    </message>
+    <message>
+        <source>Rerun differs from run %1 at some points; see the log and the delta table.</source>
+        <translation>重跑结果在部分负载点上与运行 %1 不一致；请查看日志和对比表。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>
@@ -1266,6 +1290,14 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Compare with</source>
         <translation>与之对比</translation>
+    </message>
+    <message>
+        <source>Rerun to check</source>
+        <translation>重跑核对</translation>
+    </message>
+    <message>
+        <source>Run this run&apos;s configuration again and check that the two agree within 5%</source>
+        <translation>用这次运行的配置再跑一次，并核对两者相差是否在 5% 以内</translation>
     </message>
 </context>
 <context>

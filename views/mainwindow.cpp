@@ -115,6 +115,18 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         m_editor->variantsPage()->selectVariant(i);
     });
     connect(m_tree, &ProjectTree::runsSelected, this, &MainWindow::showRuns);
+    connect(m_tree, &ProjectTree::rerunRequested, this, &MainWindow::rerunToCheck);
+    connect(m_session, &ProjectSession::runConfigLoaded, this, [this](qint64 runId, const QByteArray &json) {
+        const ExperimentReadResult r = deserializeExperiment(json);
+        if (!r.ok || m_run->isRunning()) {
+            appendLog(
+                QStringLiteral("error"), tr("Run %1 cannot be rerun: its configuration does not read.").arg(runId));
+            return;
+        }
+        m_checkAgainst = runId;
+        appendLog(QStringLiteral("info"), tr("Rerunning run %1 to check it.").arg(runId));
+        startRunOf(r.experiment);
+    });
     connect(m_results, &ResultsView::resultsChanged, this, [this] {
         for (QAction *a : std::as_const(m_exportActions))
             a->setEnabled(m_results->hasResults());
@@ -176,6 +188,10 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
             return; // the Results tab follows the run until it ends
         m_results->setInput(input);
         m_lower->setCurrentWidget(m_results);
+        if (m_checkAgainst > 0 && input.runs.size() == 2 && input.runs[0].id == m_checkAgainst) {
+            reportCheck(input);
+            m_checkAgainst = 0;
+        }
         statusBar()->showMessage(input.runs.size() > 1 ? tr("Comparing %1").arg(input.title) : input.title, 6000);
         emit resultsShown();
     });

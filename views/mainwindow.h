@@ -18,6 +18,7 @@ namespace ServeScope {
 
 namespace Report {
 struct ExportOptions;
+struct ReportInput;
 }
 class ExperimentDocument;
 class ExperimentEditor;
@@ -76,6 +77,9 @@ public:
     void copyChart();
     /// Selects these stored runs in the project tree: the results compare them (A is the oldest).
     void compareRuns(const QList<qint64> &ids);
+    /// Runs a stored run's configuration again, then shows both compared and says, point by point,
+    /// whether they agree within 5% (the result also arrives as checkFinished()).
+    void rerunToCheck(qint64 runId);
     static Experiment blankExperiment();
 
 signals:
@@ -85,6 +89,8 @@ signals:
     void runsListed(int count);
     /// The Results tab shows runs loaded from the project (one, or several compared).
     void resultsShown();
+    /// A rerun to check ended: one line per point ("c8: agree", "c16: differ (median_ttft_ms +12.0%)").
+    void checkFinished(const QStringList &points, bool allAgree);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -110,6 +116,8 @@ private:
     void reportExport(bool ok, const QString &path);
     void exportReportWithProgress(const QString &path);
     void showRuns(const QList<qint64> &ids);
+    void startRunOf(const Experiment &experiment);
+    void reportCheck(const Report::ReportInput &input);
     /// Runs `proceed` once unsaved edits or runs are saved or knowingly discarded; not on Cancel.
     void whenSafeToLeave(std::function<void()> proceed);
 
@@ -135,6 +143,7 @@ private:
     QPointer<ProfileDialog> m_profileDialog;
     double m_timeScale = 1.0;
     qint64 m_lastRunId = 0;
+    qint64 m_checkAgainst = 0; ///< the stored run a rerun checks, 0 when none
     bool m_closing = false;
     bool m_closeConfirmed = false; ///< the user chose to discard unsaved changes
     bool m_hasProject = false;

@@ -6,6 +6,7 @@
 #include "charts/chartexporter.h"
 #include "charts/reportwriter.h"
 #include "experimentdocument.h"
+#include "metrics/delta.h"
 #include "projectsession.h"
 #include "projecttree.h"
 #include "resultsview.h"
@@ -17,6 +18,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMap>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
@@ -167,6 +169,49 @@ void MainWindow::copyChart()
 void MainWindow::compareRuns(const QList<qint64> &ids)
 {
     m_tree->selectRuns(ids);
+}
+
+void MainWindow::rerunToCheck(qint64 runId)
+{
+    if (m_run->isRunning() || !m_hasProject) {
+        statusBar()->showMessage(tr("A run is in progress: cancel it first."), 5000);
+        return;
+    }
+    m_session->loadRunConfig(runId);
+}
+
+void MainWindow::reportCheck(const Report::ReportInput &input)
+{
+    // Point by point: agree when every headline metric is within 5% or within noise.
+    QStringList points;
+    bool all = !input.deltas.isEmpty();
+    QMap<QString, QStringList> differing;
+    QStringList order;
+    for (const DeltaSection &s : input.deltas) {
+        for (const DeltaRow &r : s.rows) {
+            const QString point = r.variant + QLatin1Char('/') + r.label;
+            if (!order.contains(point))
+                order << point;
+            if (!agrees(r))
+                differing[point] << QStringLiteral("%1 %2%3%")
+                                        .arg(r.metric, r.relative >= 0 ? QStringLiteral("+") : QString())
+                                        .arg(r.relative * 100, 0, 'f', 1);
+        }
+    }
+    for (const QString &point : std::as_const(order)) {
+        const QStringList d = differing.value(point);
+        all = all && d.isEmpty();
+        points << (d.isEmpty() ? tr("%1: agree").arg(point)
+                               : tr("%1: differ (%2)").arg(point, d.join(QStringLiteral(", "))));
+    }
+    for (const QString &p : std::as_const(points))
+        appendLog(QStringLiteral("check"), p);
+    const QString summary = all
+        ? tr("Rerun agrees with run %1 within 5% at every point.").arg(input.runs[0].id)
+        : tr("Rerun differs from run %1 at some points; see the log and the delta table.").arg(input.runs[0].id);
+    appendLog(all ? QStringLiteral("info") : QStringLiteral("warning"), summary);
+    statusBar()->showMessage(summary, 10000);
+    emit checkFinished(points, all);
 }
 
 void MainWindow::showRuns(const QList<qint64> &ids)

@@ -76,14 +76,19 @@ void MainWindow::startRun()
 {
     if (m_run->isRunning() || !m_hasProject || hasErrors(m_document->problems()))
         return;
-    m_results->startLive(m_document->experiment().name);
-    const Experiment &e = m_document->experiment();
+    m_checkAgainst = 0;
+    startRunOf(m_document->experiment());
+}
+
+void MainWindow::startRunOf(const Experiment &e)
+{
+    m_results->startLive(e.name);
     m_monitor->runStarted(estimateDuration(e, e.endpoint.isLocalSimulator() ? m_timeScale : 1.0).seconds);
     m_runBanner->hide();
     statusBar()->showMessage(tr("Running %1…").arg(e.name));
     m_lower->setCurrentWidget(m_monitor);
-    appendLog(QStringLiteral("info"), tr("Run started: %1").arg(m_document->experiment().name));
-    m_run->start(m_document->experiment(), m_session->path(), m_timeScale);
+    appendLog(QStringLiteral("info"), tr("Run started: %1").arg(e.name));
+    m_run->start(e, m_session->path(), m_timeScale);
     updateRunnable();
 }
 
@@ -113,9 +118,14 @@ void MainWindow::runEnded(const RunResult &result)
                 .arg(result.completed)
                 .arg(result.failed)
                 .arg(result.cancelled));
-    // The stored run replaces the live view: footers, time scale and the variants' comparisons.
-    if (result.runId > 0)
+    // The stored run replaces the live view: footers, time scale and the variants' comparisons; a
+    // rerun to check is shown beside the run it checks.
+    if (result.runId > 0 && m_checkAgainst > 0 && result.status == RunResult::Status::Finished)
+        showRuns({ m_checkAgainst, result.runId }); // the tree lists the new run only after listRuns()
+    else if (result.runId > 0)
         showRuns({ result.runId });
+    if (result.status != RunResult::Status::Finished)
+        m_checkAgainst = 0;
     m_lower->setCurrentWidget(m_results);
     m_session->listRuns();
     emit runFinished(result);

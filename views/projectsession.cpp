@@ -36,6 +36,7 @@ ProjectSession::ProjectSession(QObject *parent)
     });
     connect(m_worker, &ProjectWorker::runsListed, this, &ProjectSession::runsListed);
     connect(m_worker, &ProjectWorker::runsLoaded, this, &ProjectSession::runsLoaded);
+    connect(m_worker, &ProjectWorker::runConfigLoaded, this, &ProjectSession::runConfigLoaded);
     connect(m_worker, &ProjectWorker::requestsCounted, this, &ProjectSession::requestsCounted);
 }
 
@@ -83,6 +84,11 @@ void ProjectSession::listRuns()
 void ProjectSession::loadRuns(const QList<qint64> &runIds)
 {
     QMetaObject::invokeMethod(m_worker, [w = m_worker, runIds] { w->loadRuns(runIds); });
+}
+
+void ProjectSession::loadRunConfig(qint64 runId)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, runId] { w->loadRunConfig(runId); });
 }
 
 void ProjectSession::countRequests(qint64 runId)

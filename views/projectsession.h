@@ -35,6 +35,7 @@ public:
     void listRuns();
     void loadRuns(const QList<qint64> &runIds);
     void countRequests(qint64 runId);
+    void loadRunConfig(qint64 runId);
 
 signals:
     void opened(const QString &path, bool temporary, const QString &error, const QByteArray &experimentJson);
@@ -42,6 +43,7 @@ signals:
     void savedAs(const QString &path, const QString &error);
     void runsListed(const QVector<ServeScope::RunListing> &runs);
     void runsLoaded(const ServeScope::Report::ReportInput &input);
+    void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
 
 private:

@@ -69,12 +69,15 @@ void ProjectTree::selectRuns(const QList<qint64> &ids)
 void ProjectTree::contextMenuEvent(QContextMenuEvent *event)
 {
     QTreeWidgetItem *item = itemAt(event->pos());
-    if (!item || item->data(0, KindRole).toInt() != RunItem || m_runs.size() < 2)
+    if (!item || item->data(0, KindRole).toInt() != RunItem)
         return;
     const qint64 id = item->data(0, IdRole).toLongLong();
     auto *menu = new QMenu(this);
     menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->addAction(tr("Rerun to check"), this, [this, id] { emit rerunRequested(id); })
+        ->setToolTip(tr("Run this run's configuration again and check that the two agree within 5%"));
     QMenu *with = menu->addMenu(tr("Compare with"));
+    with->setEnabled(m_runs.size() > 1);
     for (auto it = m_runs.crbegin(); it != m_runs.crend(); ++it) {
         if (it->run.id == id)
             continue;

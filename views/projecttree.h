@@ -27,6 +27,7 @@ signals:
     void variantActivated(int index);
     /// The run selection changed: one run to show, or several to compare.
     void runsSelected(const QList<qint64> &ids);
+    void rerunRequested(qint64 runId);
 
 protected:
     void contextMenuEvent(QContextMenuEvent *event) override;

@@ -128,6 +128,12 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
     emit runsLoaded(input);
 }
 
+void ProjectWorker::loadRunConfig(qint64 runId)
+{
+    const std::optional<RunRow> row = m_store ? m_store->run(runId) : std::nullopt;
+    emit runConfigLoaded(runId, row ? row->resolvedConfig : QByteArray());
+}
+
 void ProjectWorker::countRequests(qint64 runId)
 {
     QVector<RequestRecord> records;

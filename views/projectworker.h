@@ -32,6 +32,7 @@ public slots:
     /// their comparisons computed from the stored requests.
     void loadRuns(const QList<qint64> &runIds);
     void countRequests(qint64 runId);
+    void loadRunConfig(qint64 runId);
 
 signals:
     void opened(const QString &path, const QString &error, const QByteArray &experimentJson);
@@ -39,6 +40,7 @@ signals:
     void vacuumed(const QString &target, const QString &error);
     void runsListed(const QVector<ServeScope::RunListing> &runs);
     void runsLoaded(const ServeScope::Report::ReportInput &input);
+    void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
 
 private:

@@ -259,6 +259,35 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!listed.isEmpty() && listed.last().at(0).toInt() == 1, 10000);
     }
 
+    void rerunToCheckComparesWithTheRun()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.setTimeScale(20);
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        w.newProject(sweep(12));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        w.startRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
+        const qint64 first = finished.at(0).at(0).value<RunResult>().runId;
+        // The rerun uses the stored run's configuration, not the editor's.
+        Experiment edited = w.document()->experiment();
+        edited.load.points[0].numPrompts = 3;
+        w.document()->apply(edited, QStringLiteral("Edit"));
+        QSignalSpy checked(&w, &MainWindow::checkFinished);
+        w.rerunToCheck(first);
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 120000);
+        const QStringList points = checked.at(0).at(0).toStringList();
+        QCOMPARE(points.size(), 4); // 2 variants x 2 points
+        for (const QString &p : points)
+            QVERIFY2(p.contains(QStringLiteral(": agree")) || p.contains(QStringLiteral(": differ (")), qPrintable(p));
+        QCOMPARE(w.results()->input().runs.size(), 2);
+        QCOMPARE(w.results()->input().runs[0].id, first);
+        QCOMPARE(finished.size(), 2);
+        QCOMPARE(finished.at(1).at(0).value<RunResult>().completed, 2 * 2 * 12);
+    }
+
 private:
     static Experiment sweep(int prompts)
     {
