@@ -1400,10 +1400,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>%1 与负载</translation>
     </message>
     <message>
-        <source>median across repeats; hollow markers: points with failed or cancelled requests</source>
-        <translation>取各次重复的中位数；空心标记：含失败或取消请求的负载点</translation>
-    </message>
-    <message>
         <source>output %1 tok/s</source>
         <translation>输出 %1 token/秒</translation>
     </message>
@@ -1774,6 +1770,14 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>no change</source>
         <translation>无改动</translation>
+    </message>
+    <message>
+        <source>median across repeats (shaded: their min–max); hollow markers: points with failed or cancelled requests</source>
+        <translation>取各次重复的中位数（阴影：其最小–最大值）；空心标记：含失败或取消请求的负载点</translation>
+    </message>
+    <message>
+        <source>repeats %1–%2</source>
+        <translation>各次重复 %1–%2</translation>
     </message>
 </context>
 <context>

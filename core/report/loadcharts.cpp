@@ -2,6 +2,8 @@
 #include "report/loadcurves.h"
 
 #include <array>
+#include <limits>
+#include <optional>
 
 namespace ServeScope::Report {
 
@@ -60,6 +62,22 @@ ChartSpec baseSpec(const QList<RunSeriesInput> &runs)
     return spec;
 }
 
+// The range a point's throughput spanned over its repeats (min, max); nullopt for one repeat.
+std::optional<std::pair<double, double>> repeatRange(
+    const QList<PointSummary> &all, const PointSummary &median, ThroughputKind kind)
+{
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    int n = 0;
+    for (const PointSummary &p : all) {
+        if (p.runId != median.runId || p.variant != median.variant || p.point != median.point)
+            continue;
+        lo = std::min(lo, throughputOf(p, kind));
+        hi = std::max(hi, throughputOf(p, kind));
+        ++n;
+    }
+    return n > 1 ? std::optional(std::pair { lo, hi }) : std::nullopt;
+}
+
 SeriesSpec band(const QString &group, const QColor &c, double opacity)
 {
     SeriesSpec s;
@@ -103,7 +121,8 @@ ChartSpec throughputVsLoad(const QList<RunSeriesInput> &runs, ThroughputKind kin
     const CurvePlan plan = planCurves(runs, o.mode);
     ChartSpec spec = baseSpec(runs);
     spec.title = tr("%1 vs load").arg(throughputTitle(kind).section(QLatin1String(" ("), 0, 0));
-    spec.subtitle = tr("median across repeats; hollow markers: points with failed or cancelled requests");
+    spec.subtitle = tr("median across repeats (shaded: their min–max); hollow markers: points with failed or "
+                       "cancelled requests");
     spec.x = loadAxis(plan.mode);
     spec.y.title = throughputTitle(kind);
     spec.y.scale = o.yScale;
@@ -114,12 +133,23 @@ ChartSpec throughputVsLoad(const QList<RunSeriesInput> &runs, ThroughputKind kin
             line.name = runs[r].name + c.suffix;
             line.group = runs[r].name;
             line.colour = runs[r].colour;
+            SeriesSpec spread = band(runs[r].name, runs[r].colour, 0.18);
             for (const PointSummary &p : c.points) {
-                line.points << QPointF(loadValue(p, plan.mode), throughputOf(p, kind));
-                line.tooltips << pointTooltip(runs[r].name, p,
-                    { tr("output %1 tok/s").arg(fmt(p.outputThroughput)),
-                        tr("requests %1 req/s").arg(fmt(p.requestThroughput)) });
+                const double x = loadValue(p, plan.mode);
+                line.points << QPointF(x, throughputOf(p, kind));
+                QStringList lines { tr("output %1 tok/s").arg(fmt(p.outputThroughput)),
+                    tr("requests %1 req/s").arg(fmt(p.requestThroughput)) };
+                const auto range = repeatRange(runs[r].points, p, kind);
+                if (range) {
+                    spread.points << QPointF(x, range->second);
+                    spread.lower << QPointF(x, range->first);
+                    lines << tr("repeats %1–%2").arg(fmt(range->first), fmt(range->second));
+                }
+                line.tooltips << pointTooltip(runs[r].name, p, lines);
             }
+            // A band only where every point of the curve has repeats: a band with gaps would mislead.
+            if (!spread.points.isEmpty() && spread.points.size() == line.points.size())
+                spec.series << spread;
             spec.series << line;
             addMarkers(spec, line.group, line.colour, c.points, line.points, line.tooltips);
         }

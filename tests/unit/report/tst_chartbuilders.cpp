@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace ServeScope;
@@ -223,6 +224,15 @@ private slots:
         QCOMPARE(m[0].repeat, int(values.size()));
         const ChartSpec spec = throughputVsLoad({ run(QStringLiteral("A"), 0, pts) }, ThroughputKind::OutputTokens);
         QCOMPARE(ofKind(spec, SeriesKind::Line)[0]->points, QList<QPointF> { QPointF(8, expected) });
+        // The spread across repeats as a band behind the line: min to max.
+        const auto bands = ofKind(spec, SeriesKind::Band);
+        if (values.size() == 1) {
+            QVERIFY(bands.isEmpty());
+        } else {
+            QCOMPARE(bands.size(), 1);
+            QCOMPARE(bands[0]->points, QList<QPointF> { QPointF(8, *std::max_element(values.begin(), values.end())) });
+            QCOMPARE(bands[0]->lower, QList<QPointF> { QPointF(8, *std::min_element(values.begin(), values.end())) });
+        }
     }
 
     void logAxisNeverNonPositive_data()
