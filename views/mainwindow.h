@@ -19,7 +19,7 @@ namespace ServeScope {
 namespace Report {
 struct ExportOptions;
 struct ReportInput;
-}
+} // namespace Report
 class ExperimentDocument;
 class ExperimentEditor;
 class ProfileDialog;
