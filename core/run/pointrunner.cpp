@@ -99,6 +99,12 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     m_monitor.setPhase(QStringLiteral("saving"));
     outcome.measured = true;
     outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount);
+    const DefinitionsProfile profile
+        = resolved.metrics.definitions == Definitions::Sglang ? DefinitionsProfile::Sglang : DefinitionsProfile::Vllm;
+    for (const RequestRecord &r : std::as_const(records)) {
+        if (std::optional<RequestSample> s = requestSample(r, profile))
+            outcome.samples.push_back(std::move(*s));
+    }
     return outcome;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/engineconfig.h"
+#include "metrics/delta.h"
 #include "model/experiment.h"
 
 #include <QObject>
@@ -33,6 +34,7 @@ struct PointOutcome {
     bool measured = false; ///< false when cancelled before the measured requests
     QString error;
     PointSummary summary;
+    std::vector<RequestSample> samples; ///< the measured requests, for the intervals across repeats
 };
 
 /// One (point, repeat) of a run on the run thread: optional prefix-cache reset, warmup with its own

@@ -7,6 +7,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QLocale>
+#include <QRegularExpression>
 #include <QSaveFile>
 
 namespace ServeScope {
@@ -24,6 +26,13 @@ bool RunOutput::open(const QString &dir, QString *error)
     }
     m_summary.write(summaryCsvHeader());
     m_summary.flush();
+    m_repeats.setFileName(QDir(dir).filePath(QStringLiteral("repeats.csv")));
+    if (!m_repeats.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(m_repeats.fileName(), m_repeats.errorString());
+        return false;
+    }
+    m_repeats.write("variant,label,metric,repeats,median,min,max,cv,spread,ci_low,ci_high,ci_method,reproducible\n");
+    m_repeats.flush();
     m_dir = dir;
     return true;
 }
@@ -86,6 +95,49 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
         return false;
     m_summary.write(summaryCsvRow(summary));
     m_summary.flush();
+    return true;
+}
+
+bool RunOutput::writeRepeats(const PointRepeats &repeats, const QList<MetricEstimate> &estimates, QString *error)
+{
+    const auto num = [](double v) { return QByteArray::number(v, 'g', QLocale::FloatingPointShortest); };
+    const auto csv = [](const QString &s) {
+        QByteArray b = s.toUtf8();
+        return b.contains(',') || b.contains('"') ? '"' + b.replace("\"", "\"\"") + '"' : b;
+    };
+    QJsonObject o { { QStringLiteral("servescope_variant"), repeats.variant },
+        { QStringLiteral("servescope_label"), repeats.label },
+        { QStringLiteral("servescope_repeats"), int(repeats.repeats.size()) } };
+    for (const MetricEstimate &e : estimates) {
+        if (e.repeats.n == 0)
+            continue;
+        const QString k = QStringLiteral("servescope_") + e.key + u'_';
+        o.insert(k + QStringLiteral("median"), e.repeats.median);
+        o.insert(k + QStringLiteral("min"), e.repeats.min);
+        o.insert(k + QStringLiteral("max"), e.repeats.max);
+        o.insert(k + QStringLiteral("cv"), e.repeats.cv);
+        o.insert(k + QStringLiteral("reproducible"), reproducible(e.repeats));
+        if (e.ci.valid) {
+            o.insert(k + QStringLiteral("ci_low"), e.ci.low);
+            o.insert(k + QStringLiteral("ci_high"), e.ci.high);
+            o.insert(k + QStringLiteral("ci_method"), e.method);
+        }
+        m_repeats.write(csv(repeats.variant) + ',' + csv(repeats.label) + ',' + e.key.toUtf8() + ','
+            + QByteArray::number(e.repeats.n) + ',' + num(e.repeats.median) + ',' + num(e.repeats.min) + ','
+            + num(e.repeats.max) + ',' + num(e.repeats.cv) + ',' + num(e.repeats.spread()) + ','
+            + (e.ci.valid ? num(e.ci.low) + ',' + num(e.ci.high) : QByteArray(",")) + ',' + e.method.toUtf8() + ','
+            + (reproducible(e.repeats) ? "true" : "false") + '\n');
+    }
+    m_repeats.flush();
+    QString path = QDir(m_dir).filePath(resultFileRelativePath(repeats.variant, repeats.label, 1));
+    path.replace(QRegularExpression(QStringLiteral("-r1\\.json$")), QStringLiteral("-repeats.json"));
+    QSaveFile f(path);
+    const QByteArray data = QJsonDocument(o).toJson(QJsonDocument::Indented);
+    if (!QDir().mkpath(QFileInfo(path).path()) || !f.open(QIODevice::WriteOnly) || f.write(data) != data.size()
+        || !f.commit()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    }
     return true;
 }
 

@@ -149,6 +149,7 @@ bool RunWorker::runVariant(int variantIndex)
     const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,
         m_experiment.variants[variantIndex].name };
     for (int p = 0; p < resolved.load.points.size() && !m_cancel->load(); ++p) {
+        PointRepeats repeats;
         for (int r = 1; r <= qMax(1, resolved.load.repeat) && !m_cancel->load(); ++r) {
             const PointOutcome outcome = m_points->run(context, p, r);
             if (!outcome.ok) {
@@ -162,30 +163,40 @@ bool RunWorker::runVariant(int variantIndex)
             m_result.failed += outcome.summary.failed;
             m_result.cancelled += outcome.summary.cancelled;
             m_result.points << outcome.summary;
+            const PointSummary &s = outcome.summary;
+            repeats.variant = s.variant;
+            repeats.label = s.label;
+            repeats.mode = s.mode;
+            repeats.concurrency = s.concurrency;
+            repeats.requestRate = s.requestRate;
+            repeats.inputLen = s.inputLen;
+            repeats.outputLen = s.outputLen;
+            repeats.repeats << summaryValues(s);
+            repeats.samples.insert(repeats.samples.end(), outcome.samples.cbegin(), outcome.samples.cend());
         }
-        reportSpread(m_experiment.variants[variantIndex].name, p);
+        if (!repeats.repeats.isEmpty())
+            finishPoint(repeats);
     }
     m_endpoint.close();
     return true;
 }
 
-void RunWorker::reportSpread(const QString &variant, int point)
+void RunWorker::finishPoint(const PointRepeats &repeats)
 {
-    PointRepeats repeats;
-    for (const PointSummary &s : std::as_const(m_result.points)) {
-        if (s.variant == variant && s.point == point) {
-            repeats.repeats << summaryValues(s);
-            repeats.label = s.label;
-        }
-    }
+    QList<MetricEstimate> estimates;
+    for (const QString &key : headlineMetrics())
+        estimates << estimateMetric(repeats, key);
+    QString error;
+    if (m_output.isOpen() && !m_output.writeRepeats(repeats, estimates, &error))
+        log(QStringLiteral("error"), error);
     if (repeats.repeats.size() < 2)
         return;
-    for (const QString &key : headlineMetrics()) {
-        const RepeatStat s = estimateMetric(repeats, key).repeats;
+    for (const MetricEstimate &e : std::as_const(estimates)) {
+        const RepeatStat &s = e.repeats;
         if (!reproducible(s))
             log(QStringLiteral("finding"),
                 QStringLiteral("%1 %2: not-reproducible %3 (spread %4%, cv %5% over %6 repeats)")
-                    .arg(variant, repeats.label, key, QString::number(s.spread() * 100, 'f', 1),
+                    .arg(repeats.variant, repeats.label, e.key, QString::number(s.spread() * 100, 'f', 1),
                         QString::number(s.cv * 100, 'f', 1))
                     .arg(s.n));
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "metrics/delta.h"
 #include "model/experiment.h"
 #include "run/livemonitor.h"
 #include "run/runoutput.h"
@@ -41,8 +42,9 @@ private:
     bool selectVariants(QString *error);
     bool record(QString *error);
     bool runVariant(int variantIndex);
-    /// A finding for every headline metric whose repeats at this point spread more than 5%.
-    void reportSpread(const QString &variant, int point);
+    /// After a point's repeats: the statistics across them into the results folder, and a finding for
+    /// every headline metric whose repeats spread more than 5%.
+    void finishPoint(const PointRepeats &repeats);
     void finish();
     void fail(const QString &message);
     void log(const QString &level, const QString &text) { Q_EMIT logged(level, text); }

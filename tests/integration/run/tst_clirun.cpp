@@ -146,6 +146,31 @@ private Q_SLOTS:
         }
         QCOMPARE(files, 8);
 
+        // Across repeats: one file per point, and repeats.csv with a row per point and headline metric.
+        for (const QString &variant : { QStringLiteral("baseline"), QStringLiteral("seqs-2") }) {
+            for (const QString &label : { QStringLiteral("c1"), QStringLiteral("c4") }) {
+                const QJsonObject across
+                    = QJsonDocument::fromJson(readAll(QStringLiteral("%1/%2/%3-repeats.json").arg(out, variant, label)))
+                          .object();
+                QCOMPARE(across.value(QLatin1String("servescope_repeats")).toInt(), 2);
+                double tput[2];
+                for (int r = 1; r <= 2; ++r) {
+                    QString error;
+                    tput[r - 1] = readResultFilePath(
+                        QStringLiteral("%1/%2/%3-r%4.json").arg(out, variant, label).arg(r), &error)
+                                      .first()
+                                      .number(QStringLiteral("output_throughput"));
+                }
+                QCOMPARE(across.value(QLatin1String("servescope_output_throughput_median")).toDouble(),
+                    (tput[0] + tput[1]) / 2);
+                QCOMPARE(across.value(QLatin1String("servescope_output_throughput_min")).toDouble(),
+                    std::min(tput[0], tput[1]));
+                QVERIFY(across.contains(QLatin1String("servescope_median_ttft_ms_ci_low")));
+            }
+        }
+        const QList<QByteArray> repeatRows = readAll(out + QStringLiteral("/repeats.csv")).trimmed().split('\n');
+        QCOMPARE(repeatRows.size(), 1 + 2 * 2 * 20); // header + variants x points x headline metrics
+
         ProjectStore store;
         QVERIFY(store.open(project));
         QVector<RequestRecord> records;
