@@ -153,8 +153,13 @@ private Q_SLOTS:
         const PointResult res = runPoint(gen, endpoint(TransportKind::Lean), completionBodies(10, 4, 8), spec);
         QVERIFY(!res.timedOut);
         QVERIFY(res.outcome.completed > 4);
-        for (const RequestRecord &r : res.records)
-            QVERIFY(r.startNs < res.outcome.clockStartNs + 1'000'000'000);
+        // No request is handed out after the deadline (slotNs: the moment its slot took it). Sending it
+        // follows on the worker thread, a little later on a loaded machine.
+        const qint64 deadline = res.outcome.clockStartNs + 1'000'000'000;
+        for (const RequestRecord &r : res.records) {
+            QVERIFY(r.slotNs < deadline);
+            QVERIFY(r.startNs < deadline + 250'000'000);
+        }
         QCOMPARE(res.outcome.completed + res.outcome.failed, res.outcome.sent);
     }
 
