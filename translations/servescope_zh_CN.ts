@@ -711,16 +711,8 @@
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <source>This project has not been saved yet; its runs will be lost when it closes.</source>
-        <translation>此项目尚未保存；关闭后其中的运行记录将会丢失。</translation>
-    </message>
-    <message>
         <source>The experiment has changes that are not saved.</source>
         <translation>实验有尚未保存的更改。</translation>
-    </message>
-    <message>
-        <source>Save before closing?</source>
-        <translation>关闭前保存吗？</translation>
     </message>
     <message>
         <source>&amp;Import experiment…</source>
@@ -1952,26 +1944,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Verdict</source>
         <translation>结论</translation>
-    </message>
-    <message>
-        <source>better</source>
-        <translation>更好</translation>
-    </message>
-    <message>
-        <source>worse</source>
-        <translation>更差</translation>
-    </message>
-    <message>
-        <source>within noise</source>
-        <translation>在噪声范围内</translation>
-    </message>
-    <message>
-        <source>undecided: one repeat</source>
-        <translation>无法判断：只有一次重复</translation>
-    </message>
-    <message>
-        <source>undecided: too few requests</source>
-        <translation>无法判断：请求数太少</translation>
     </message>
     <message>
         <source>95% intervals: A [%1, %2], B [%3, %4]</source>

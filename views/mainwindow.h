@@ -120,6 +120,8 @@ private:
     void reportCheck(const Report::ReportInput &input);
     /// Runs `proceed` once unsaved edits or runs are saved or knowingly discarded; not on Cancel.
     void whenSafeToLeave(std::function<void()> proceed);
+    bool hasUnsavedRuns() const;
+    bool hasUnsavedWork() const;
 
     SecretStore *m_secrets;
     ProfileStore *m_profiles;

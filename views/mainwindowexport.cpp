@@ -173,7 +173,9 @@ void MainWindow::compareRuns(const QList<qint64> &ids)
 
 void MainWindow::rerunToCheck(qint64 runId)
 {
-    if (m_run->isRunning() || !m_hasProject) {
+    if (!m_hasProject)
+        return;
+    if (m_run->isRunning()) {
         statusBar()->showMessage(tr("A run is in progress: cancel it first."), 5000);
         return;
     }
@@ -223,18 +225,28 @@ void MainWindow::showRuns(const QList<qint64> &ids)
     m_session->loadRuns(ids);
 }
 
-void MainWindow::whenSafeToLeave(std::function<void()> proceed)
+bool MainWindow::hasUnsavedRuns() const
 {
     // An unsaved project lives in a temporary file: leaving it loses its runs.
-    const bool unsavedRuns = m_hasProject && m_session->isTemporary() && m_runCount > 0;
+    return m_hasProject && m_session->isTemporary() && m_runCount > 0;
+}
+
+bool MainWindow::hasUnsavedWork() const
+{
+    return m_hasProject && (m_document->isModified() || hasUnsavedRuns());
+}
+
+void MainWindow::whenSafeToLeave(std::function<void()> proceed)
+{
     if (m_run->isRunning()) {
         statusBar()->showMessage(tr("A run is in progress: cancel it first."), 5000);
         return;
     }
-    if (!m_hasProject || (!m_document->isModified() && !unsavedRuns)) {
+    if (!hasUnsavedWork()) {
         proceed();
         return;
     }
+    const bool unsavedRuns = hasUnsavedRuns();
     auto *box = new QMessageBox(QMessageBox::Warning, tr("Unsaved changes"),
         unsavedRuns ? tr("This project has not been saved yet; its runs will be lost.")
                     : tr("The experiment has changes that are not saved."),

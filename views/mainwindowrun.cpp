@@ -24,7 +24,6 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -242,31 +241,13 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
-    // An unsaved project lives in a temporary file: closing it loses its runs.
-    const bool unsavedRuns = m_hasProject && m_session->isTemporary() && m_runCount > 0;
-    if (!m_closeConfirmed && m_hasProject && (m_document->isModified() || unsavedRuns)) {
+    // The same question as New or Open: leaving the project is what closing does.
+    if (!m_closeConfirmed && hasUnsavedWork()) {
         event->ignore();
-        auto *box = new QMessageBox(QMessageBox::Warning, tr("Unsaved changes"),
-            unsavedRuns ? tr("This project has not been saved yet; its runs will be lost when it closes.")
-                        : tr("The experiment has changes that are not saved."),
-            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
-        box->setInformativeText(tr("Save before closing?"));
-        box->setDefaultButton(QMessageBox::Save);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        connect(box, &QMessageBox::finished, this, [this, box] {
-            switch (box->standardButton(box->clickedButton())) {
-            case QMessageBox::Discard:
-                m_closeConfirmed = true;
-                close();
-                break;
-            case QMessageBox::Save:
-                saveProject(); // once saved, closing again does not ask
-                break;
-            default:
-                break;
-            }
+        whenSafeToLeave([this] {
+            m_closeConfirmed = true;
+            close();
         });
-        box->open();
         return;
     }
     QSettings s;

@@ -2,7 +2,6 @@
 #include "resultsview.h"
 
 #include "charts/chartview.h"
-#include "io/resultfile.h"
 #include "report/chartbuilders.h"
 
 #include <QApplication>
@@ -317,16 +316,7 @@ void ResultsView::rebuildDelta()
         // Compared runs are known by their letters (legend, footer); one run's variants by name.
         const QString title = m_input.runs.size() > 1 ? tr("%1 vs A").arg(QChar(char16_t(u'B' + k))) : s.title;
         for (const DeltaRow &r : s.rows) {
-            QString verdict = verdictCode(r.verdict);
-            if (r.verdict == Verdict::Better)
-                verdict = tr("better");
-            else if (r.verdict == Verdict::Worse)
-                verdict = tr("worse");
-            else if (r.verdict == Verdict::Noise)
-                verdict = tr("within noise");
-            else
-                verdict = r.reason == QLatin1String("single-repeat") ? tr("undecided: one repeat")
-                                                                     : tr("undecided: too few requests");
+            const QString verdict = Report::verdictText(r);
             const QList<QTableWidgetItem *> items { new QTableWidgetItem(title), new QTableWidgetItem(r.variant),
                 new QTableWidgetItem(r.label), new QTableWidgetItem(r.metric),
                 numberItem(QString::number(r.a.repeats.median, 'g', 5), r.a.repeats.median),
@@ -373,15 +363,7 @@ void ResultsView::copyDelta()
 
 QByteArray ResultsView::tableCsv() const
 {
-    QByteArray data = summaryCsvHeader();
-    for (const Report::ReportRun &run : m_input.runs) {
-        for (PointSummary p : run.points) {
-            if (m_input.runs.size() > 1)
-                p.variant = run.name + QLatin1Char('/') + p.variant;
-            data += summaryCsvRow(p);
-        }
-    }
-    return data;
+    return Report::reportSummaryCsv(m_input);
 }
 
 } // namespace ServeScope

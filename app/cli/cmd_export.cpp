@@ -6,7 +6,6 @@
 
 #include "charts/chartexporter.h"
 #include "charts/reportwriter.h"
-#include "io/resultfile.h"
 #include "report/chartbuilders.h"
 #include "report/storeinput.h"
 #include "storage/projectstore.h"
@@ -150,15 +149,7 @@ bool loadRun(ProjectStore &store, const QString &idOrName, ReportRun *out)
 
 bool writeCsv(const ReportInput &input, const QString &path, QString *error)
 {
-    QByteArray data = summaryCsvHeader();
-    for (const ReportRun &run : input.runs) {
-        for (PointSummary p : run.points) {
-            // With --vs, rows of both runs share one file: the variant column names the run too.
-            if (input.runs.size() > 1)
-                p.variant = run.name + QLatin1Char('/') + p.variant;
-            data += summaryCsvRow(p);
-        }
-    }
+    const QByteArray data = reportSummaryCsv(input);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
         *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());

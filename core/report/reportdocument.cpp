@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportdocument.h"
 
+#include "io/resultfile.h"
 #include "metrics/delta.h"
 #include "metrics/repeats.h"
 #include "report/chartbuilders.h"
@@ -191,21 +192,6 @@ QString headlineTable(const ReportRun &run)
     return out + QStringLiteral("</table>\n");
 }
 
-QString verdictText(const DeltaRow &r)
-{
-    switch (r.verdict) {
-    case Verdict::Better:
-        return tr("better");
-    case Verdict::Worse:
-        return tr("worse");
-    case Verdict::Noise:
-        return r.reason == QLatin1String("below-threshold") ? tr("within noise (small change)") : tr("within noise");
-    case Verdict::Undecided:
-        break;
-    }
-    return r.reason == QLatin1String("single-repeat") ? tr("undecided: one repeat") : tr("undecided: too few requests");
-}
-
 QString deltaSection(const DeltaSection &delta)
 {
     // The metrics a reader scans first; compare --json has every headline metric.
@@ -228,6 +214,35 @@ QString deltaSection(const DeltaSection &delta)
                        num(r.b.repeats.median, 2), esc(change), esc(verdictText(r)));
     }
     return out + QStringLiteral("</table>\n");
+}
+
+QString verdictText(const DeltaRow &r)
+{
+    switch (r.verdict) {
+    case Verdict::Better:
+        return tr("better");
+    case Verdict::Worse:
+        return tr("worse");
+    case Verdict::Noise:
+        return r.reason == QLatin1String("below-threshold") ? tr("within noise (small change)") : tr("within noise");
+    case Verdict::Undecided:
+        break;
+    }
+    return r.reason == QLatin1String("single-repeat") ? tr("undecided: one repeat") : tr("undecided: too few requests");
+}
+
+QByteArray reportSummaryCsv(const ReportInput &input)
+{
+    QByteArray data = summaryCsvHeader();
+    for (const ReportRun &run : input.runs) {
+        for (PointSummary p : run.points) {
+            // Several runs share one file: the variant column names the run too.
+            if (input.runs.size() > 1)
+                p.variant = run.name + QLatin1Char('/') + p.variant;
+            data += summaryCsvRow(p);
+        }
+    }
+    return data;
 }
 
 QString reportBodyHtml(const ReportInput &input)

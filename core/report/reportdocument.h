@@ -45,6 +45,10 @@ ChartFooter reportFooter(const ReportRun &run);
 /// The report's text part (metadata, env snapshots, client host, per-point tables) as HTML that
 /// QTextDocument can lay out; the writers add styles and the charts around it.
 QString reportBodyHtml(const ReportInput &input);
+/// A delta row's verdict in words ("better", "within noise (small change)", "undecided: one repeat", …).
+QString verdictText(const DeltaRow &row);
+/// Every point summary of the runs as summary.csv; with several runs the variant column reads `run/variant`.
+QByteArray reportSummaryCsv(const ReportInput &input);
 
 } // namespace ServeScope::Report
 
