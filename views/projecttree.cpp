@@ -117,6 +117,9 @@ QString ProjectTree::runText(const RunListing &r) const
     case RunStatus::Failed:
         status = tr("failed");
         break;
+    case RunStatus::Interrupted:
+        status = tr("interrupted");
+        break;
     }
     return tr("#%1 %2 · %3 · %4 requests")
         .arg(r.run.id)

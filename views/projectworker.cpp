@@ -112,10 +112,12 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
     QStringList names;
     for (qint64 id : runIds) {
         QVector<PointSummary> points;
+        QVector<PointEstimate> estimates;
         const std::optional<RunRow> row = m_store ? m_store->run(id) : std::nullopt;
-        if (!row || !m_store->pointSummaries(id, &points))
+        if (!row || !m_store->pointSummaries(id, &points) || !m_store->pointEstimates(id, &estimates))
             continue;
-        input.runs << Report::reportRunFromStore(*row, QList<PointSummary>(points.cbegin(), points.cend()));
+        input.runs << Report::reportRunFromStore(*row, QList<PointSummary>(points.cbegin(), points.cend()),
+            QList<PointEstimate>(estimates.cbegin(), estimates.cend()));
         names << row->name;
         RunSource source;
         QString error;

@@ -141,9 +141,11 @@ bool loadRun(ProjectStore &store, const QString &idOrName, ReportRun *out)
         return false;
     const std::optional<RunRow> row = store.run(id);
     QVector<PointSummary> points;
-    if (!row || !store.pointSummaries(id, &points))
+    QVector<PointEstimate> estimates;
+    if (!row || !store.pointSummaries(id, &points) || !store.pointEstimates(id, &estimates))
         return false;
-    *out = reportRunFromStore(*row, QList<PointSummary>(points.begin(), points.end()));
+    *out = reportRunFromStore(*row, QList<PointSummary>(points.begin(), points.end()),
+        QList<PointEstimate>(estimates.begin(), estimates.end()));
     return true;
 }
 

@@ -85,7 +85,7 @@ bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *ou
         PointRepeats *p = pointFor(out->points, s.variant, s.label);
         if (!p) {
             out->points.append(PointRepeats {
-                s.variant, s.label, s.mode, s.concurrency, s.requestRate, s.inputLen, s.outputLen, {}, {} });
+                s.variant, s.label, s.mode, s.concurrency, s.requestRate, s.inputLen, s.outputLen, {}, {}, s.point });
             p = &out->points.last();
         }
         p->repeats << summaryValues(s);
@@ -132,7 +132,7 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error)
             const LoadPoint &lp = resolved.load.points[i];
             PointRepeats p { x.variants[v].name, resolved.pointLabel(i), loadModeName(resolved.load.mode),
                 lp.concurrencyFor(resolved.load.mode), resolved.load.mode == LoadMode::Rate ? lp.requestRate : 0,
-                lp.inputLen, lp.outputLen, {}, {} };
+                lp.inputLen, lp.outputLen, {}, {}, i };
             for (int r = 1;; ++r) {
                 const QString path = QDir(dir).filePath(resultFileRelativePath(p.variant, p.label, r));
                 if (!QFileInfo::exists(path))

@@ -72,9 +72,16 @@ QVector<ResultRun> readResultFilePath(const QString &path, QString *error = null
 /// sanitised to [A-Za-z0-9._-]. The writer of `run --out-dir` and the readers of `compare` agree here.
 QString resultFileRelativePath(const QString &variant, const QString &label, int repeat);
 
-/// summary.csv: the header line and one row per (variant, point, repeat); C locale, shortest
-/// round-trip numbers, latencies in ms.
+/// summary.csv (docs/design.md, Results folder); C locale, shortest round-trip numbers, latencies
+/// in ms, an empty field where a set has no such value. Columns: variant, label, mode,
+/// concurrency, request_rate, repeat, set (`vllm` or `steady`), stat (`value` for one repeat;
+/// `median`, `min`, `max`, `cv`, `ci_low`, `ci_high` across repeats, with an empty repeat), then
+/// the values.
 QByteArray summaryCsvHeader();
-QByteArray summaryCsvRow(const PointSummary &s);
+/// One repeat: vLLM's set, then the steady set when its window was valid.
+QByteArray summaryCsvRows(const PointSummary &s);
+/// A point's statistics across its repeats (vLLM's set), one row per statistic; `identity` gives
+/// the variant, label and load.
+QByteArray summaryCsvStatRows(const PointSummary &identity, const QList<PointEstimate> &estimates);
 
 } // namespace ServeScope

@@ -6,6 +6,8 @@
 #include <QLocale>
 
 #include <cmath>
+#include <functional>
+#include <optional>
 
 namespace ServeScope {
 
@@ -33,26 +35,110 @@ QByteArray field(const QString &s)
 
 } // namespace
 
+namespace {
+
+// The value columns by result-file key; the header names medians p50 as it always has.
+struct Column {
+    QString key;
+    QByteArray header;
+};
+
+const QList<Column> &valueColumns()
+{
+    static const QList<Column> columns = [] {
+        QList<Column> c;
+        for (const char *k : { "completed", "failed", "success_rate", "request_throughput", "output_throughput",
+                 "total_token_throughput" })
+            c.append({ QLatin1String(k), QByteArray(k) });
+        for (const char *m : { "ttft", "tpot", "itl", "e2el" }) {
+            const QByteArray suffix = QByteArray("_") + m + "_ms";
+            c.append({ QString::fromLatin1("median" + suffix), "p50" + suffix });
+            c.append({ QString::fromLatin1("p90" + suffix), "p90" + suffix });
+            c.append({ QString::fromLatin1("p99" + suffix), "p99" + suffix });
+        }
+        return c;
+    }();
+    return columns;
+}
+
+QByteArray row(const PointSummary &id, const QByteArray &repeat, const char *set, const char *stat,
+    const std::function<std::optional<double>(const QString &)> &value)
+{
+    QByteArray out = field(id.variant) + ',' + field(id.label) + ',' + field(id.mode) + ','
+        + QByteArray::number(id.concurrency) + ',' + num(id.requestRate) + ',' + repeat + ',' + set + ',' + stat;
+    for (const Column &c : valueColumns()) {
+        out += ',';
+        if (const std::optional<double> v = value(c.key))
+            out += num(*v);
+    }
+    return out + '\n';
+}
+
+} // namespace
+
 QByteArray summaryCsvHeader()
 {
-    QByteArray h("variant,label,mode,concurrency,request_rate,repeat,completed,failed,success_rate,"
-                 "request_throughput,output_throughput,total_token_throughput");
-    for (const char *m : { "ttft", "tpot", "itl", "e2el" }) {
-        for (const char *p : { "p50", "p90", "p99" })
-            h += QByteArray(",") + p + '_' + m + "_ms";
-    }
+    QByteArray h("variant,label,mode,concurrency,request_rate,repeat,set,stat");
+    for (const Column &c : valueColumns())
+        h += ',' + c.header;
     return h + '\n';
 }
 
-QByteArray summaryCsvRow(const PointSummary &s)
+QByteArray summaryCsvRows(const PointSummary &s)
 {
-    QByteArray row = field(s.variant) + ',' + field(s.label) + ',' + field(s.mode) + ','
-        + QByteArray::number(s.concurrency) + ',' + num(s.requestRate) + ',' + QByteArray::number(s.repeat) + ','
-        + QByteArray::number(s.completed) + ',' + QByteArray::number(s.failed) + ',' + num(s.successRate) + ','
-        + num(s.requestThroughput) + ',' + num(s.outputThroughput) + ',' + num(s.totalTokenThroughput);
-    for (const Distribution *d : { &s.ttft, &s.tpot, &s.itl, &s.e2el })
-        row += ',' + num(d->p50) + ',' + num(d->p90) + ',' + num(d->p99);
-    return row + '\n';
+    const auto vllm = [&s](const QString &key) -> std::optional<double> {
+        const std::pair<const char *, double> scalars[] = { { "completed", s.completed }, { "failed", s.failed },
+            { "success_rate", s.successRate }, { "request_throughput", s.requestThroughput },
+            { "output_throughput", s.outputThroughput }, { "total_token_throughput", s.totalTokenThroughput } };
+        for (const auto &[k, v] : scalars) {
+            if (key == QLatin1String(k))
+                return v;
+        }
+        const std::pair<const char *, const Distribution *> dists[]
+            = { { "ttft", &s.ttft }, { "tpot", &s.tpot }, { "itl", &s.itl }, { "e2el", &s.e2el } };
+        for (const auto &[m, d] : dists) {
+            if (!key.contains(u'_' + QLatin1String(m) + u'_'))
+                continue;
+            return key.startsWith(QLatin1String("median")) ? d->p50
+                : key.startsWith(QLatin1String("p90"))     ? d->p90
+                                                           : d->p99;
+        }
+        return std::nullopt;
+    };
+    const QByteArray repeat = QByteArray::number(s.repeat);
+    QByteArray out = row(s, repeat, "vllm", "value", vllm);
+    if (s.steady.value(QStringLiteral("valid")) == 1.0) {
+        out += row(s, repeat, "steady", "value", [&s](const QString &key) -> std::optional<double> {
+            const auto it = s.steady.constFind(key);
+            return it == s.steady.cend() ? std::nullopt : std::optional<double>(*it);
+        });
+    }
+    return out;
+}
+
+QByteArray summaryCsvStatRows(const PointSummary &identity, const QList<PointEstimate> &estimates)
+{
+    using Pick = double (*)(const PointEstimate &);
+    const std::pair<const char *, Pick> stats[] = {
+        { "median", [](const PointEstimate &e) { return e.median; } },
+        { "min", [](const PointEstimate &e) { return e.min; } },
+        { "max", [](const PointEstimate &e) { return e.max; } },
+        { "cv", [](const PointEstimate &e) { return e.cv; } },
+        { "ci_low", [](const PointEstimate &e) { return e.ciLow; } },
+        { "ci_high", [](const PointEstimate &e) { return e.ciHigh; } },
+    };
+    QByteArray out;
+    for (const auto &[stat, pick] : stats) {
+        const bool interval = qstrncmp(stat, "ci_", 3) == 0;
+        out += row(identity, QByteArray(), "vllm", stat, [&](const QString &key) -> std::optional<double> {
+            for (const PointEstimate &e : estimates) {
+                if (e.metric == key && e.repeats > 0 && (!interval || e.hasInterval()))
+                    return pick(e);
+            }
+            return std::nullopt;
+        });
+    }
+    return out;
 }
 
 QString resultFileRelativePath(const QString &variant, const QString &label, int repeat)

@@ -81,4 +81,8 @@ struct SteadyResult {
 SteadyResult steadyWindow(
     std::span<const RequestRecord> records, const AggregateOptions &opts, const SteadyOptions &steady);
 
+/// The steady result set as PointSummary::steady holds it ("valid", "window_s", "output_throughput",
+/// "p90_ttft_ms", ...); only "valid" (0) when the window is not valid.
+QMap<QString, double> steadyValues(const SteadyResult &steady);
+
 } // namespace ServeScope

@@ -172,6 +172,44 @@ QStringList headlineMetrics()
     return keys;
 }
 
+PointEstimate storedEstimate(qint64 runId, const PointRepeats &point, const MetricEstimate &e)
+{
+    PointEstimate s;
+    s.runId = runId;
+    s.variant = point.variant;
+    s.point = point.point;
+    s.metric = e.key;
+    s.repeats = e.repeats.n;
+    s.median = e.repeats.median;
+    s.min = e.repeats.min;
+    s.max = e.repeats.max;
+    s.cv = e.repeats.cv;
+    if (e.ci.valid) {
+        s.ciLow = e.ci.low;
+        s.ciHigh = e.ci.high;
+        s.ciMethod = e.method;
+    }
+    return s;
+}
+
+MetricEstimate metricEstimate(const PointEstimate &s)
+{
+    MetricEstimate e;
+    e.key = s.metric;
+    e.repeats.n = s.repeats;
+    e.repeats.median = s.median;
+    e.repeats.min = s.min;
+    e.repeats.max = s.max;
+    e.repeats.cv = s.cv;
+    if (s.hasInterval()) {
+        e.ci.valid = true;
+        e.ci.low = s.ciLow;
+        e.ci.high = s.ciHigh;
+        e.method = s.ciMethod;
+    }
+    return e;
+}
+
 bool lowerIsBetter(const QString &key)
 {
     return key.endsWith(QLatin1String("_ms")) || key == QLatin1String("failed") || key == QLatin1String("duration");

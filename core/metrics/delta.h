@@ -37,6 +37,7 @@ struct PointRepeats {
     int inputLen = 0, outputLen = 0;
     QList<QMap<QString, double>> repeats; ///< per repeat: result-file key -> value
     std::vector<RequestSample> samples; ///< measured successful requests, pooled across repeats
+    int point = 0; ///< index into the load matrix
 };
 
 /// A headline metric of one point: the median across repeats with its spread, and a 95% interval.
@@ -57,6 +58,11 @@ QStringList headlineMetrics();
 bool lowerIsBetter(const QString &key);
 /// Estimate of one key at one point; the bootstrap seed derives from the key, so it is repeatable.
 MetricEstimate estimateMetric(const PointRepeats &point, const QString &key);
+
+/// The estimate as stored with the run's aggregates.
+PointEstimate storedEstimate(qint64 runId, const PointRepeats &point, const MetricEstimate &estimate);
+/// Back from storage: the estimate a report or table reads (no request samples needed).
+MetricEstimate metricEstimate(const PointEstimate &stored);
 
 /// Spread across repeats above which a point's metric is "not reproducible at this point".
 constexpr double kReproducibleSpread = 0.05;

@@ -101,4 +101,26 @@ SteadyResult steadyWindow(
     return res;
 }
 
+QMap<QString, double> steadyValues(const SteadyResult &steady)
+{
+    QMap<QString, double> v { { QStringLiteral("valid"), steady.valid ? 1.0 : 0.0 } };
+    if (!steady.valid)
+        return v;
+    const PointSummary &s = steady.point.summary;
+    v.insert(QStringLiteral("window_s"), steady.windowSeconds);
+    v.insert(QStringLiteral("output_throughput"), steady.outputThroughput);
+    v.insert(QStringLiteral("request_throughput"), steady.requestThroughput);
+    v.insert(QStringLiteral("completed"), double(s.completed));
+    const std::pair<const char *, const Distribution *> metrics[]
+        = { { "ttft", &s.ttft }, { "tpot", &s.tpot }, { "itl", &s.itl }, { "e2el", &s.e2el } };
+    for (const auto &[name, d] : metrics) {
+        const QString suffix = u'_' + QLatin1String(name) + QLatin1String("_ms");
+        v.insert(QLatin1String("mean") + suffix, d->mean);
+        v.insert(QLatin1String("median") + suffix, d->median);
+        v.insert(QLatin1String("p90") + suffix, d->p90);
+        v.insert(QLatin1String("p99") + suffix, d->p99);
+    }
+    return v;
+}
+
 } // namespace ServeScope

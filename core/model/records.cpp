@@ -59,4 +59,9 @@ QString percentileKey(double p)
     return p == std::floor(p) ? QString::number(qint64(p)) : QString::number(p, 'g', 15);
 }
 
+double PointEstimate::spread() const noexcept
+{
+    return repeats > 1 && median != 0 ? (max - min) / std::abs(median) : 0.0;
+}
+
 } // namespace ServeScope

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QMap>
 #include <QMetaType>
 #include <QString>
 #include <QVector>
@@ -131,6 +132,30 @@ struct PointSummary {
     Distribution ttft, ttfc, tpot, itl, citl, e2el;
     int derivationVersion = 1;
     QString definitions = QStringLiteral("vllm");
+
+    /// The steady-window result set (docs/metrics.md) by key: "valid" (1 or 0), "window_s",
+    /// "output_throughput", "request_throughput", "completed" and mean/median/p90/p99 of TTFT, TPOT,
+    /// ITL and E2EL ("p90_ttft_ms"); result files carry them as `servescope_steady_<key>`. Empty when
+    /// the point was not measured with one.
+    QMap<QString, double> steady;
+};
+
+/// One headline metric of one (variant, point) across its repeats, as stored beside the point's
+/// summaries: the median is what is reported, with the spread and a 95% interval (docs/metrics.md).
+struct PointEstimate {
+    qint64 runId = 0;
+    QString variant;
+    int point = 0;
+    QString metric; ///< result-file key, e.g. "p99_ttft_ms"
+    int repeats = 0;
+    double median = 0, min = 0, max = 0;
+    double cv = 0; ///< population std / |mean|
+    double ciLow = 0, ciHigh = 0;
+    QString ciMethod; ///< "order-statistic", "bootstrap", "repeat-range"; empty: no interval
+
+    bool hasInterval() const noexcept { return !ciMethod.isEmpty(); }
+    /// (max - min) / |median|; 0 for one repeat or a zero median.
+    double spread() const noexcept;
 };
 
 /// One request body ready to send, with what it was generated for (prompts are built by the
@@ -146,3 +171,4 @@ struct PreparedRequest {
 
 Q_DECLARE_METATYPE(ServeScope::RequestRecord)
 Q_DECLARE_METATYPE(ServeScope::PointSummary)
+Q_DECLARE_METATYPE(ServeScope::PointEstimate)

@@ -231,15 +231,44 @@ QString verdictText(const DeltaRow &r)
     return r.reason == QLatin1String("single-repeat") ? tr("undecided: one repeat") : tr("undecided: too few requests");
 }
 
+QList<PointEstimate> pointEstimates(const ReportRun &run, const QString &variant, int point)
+{
+    QList<PointEstimate> out;
+    for (const PointEstimate &e : run.estimates) {
+        if (e.variant == variant && e.point == point)
+            out << e;
+    }
+    if (!out.isEmpty())
+        return out;
+    PointRepeats repeats;
+    repeats.variant = variant;
+    repeats.point = point;
+    for (const PointSummary &p : run.points) {
+        if (p.variant == variant && p.point == point)
+            repeats.repeats << summaryValues(p);
+    }
+    if (repeats.repeats.isEmpty())
+        return out;
+    for (const QString &key : headlineMetrics())
+        out << storedEstimate(run.id, repeats, estimateMetric(repeats, key));
+    return out;
+}
+
 QByteArray reportSummaryCsv(const ReportInput &input)
 {
     QByteArray data = summaryCsvHeader();
     for (const ReportRun &run : input.runs) {
-        for (PointSummary p : run.points) {
+        for (qsizetype i = 0; i < run.points.size(); ++i) {
+            PointSummary p = run.points.at(i);
             // Several runs share one file: the variant column names the run too.
+            const QString variant = p.variant;
             if (input.runs.size() > 1)
                 p.variant = run.name + QLatin1Char('/') + p.variant;
-            data += summaryCsvRow(p);
+            data += summaryCsvRows(p);
+            const bool lastRepeat = i + 1 == run.points.size() || run.points.at(i + 1).point != p.point
+                || run.points.at(i + 1).variant != variant;
+            if (lastRepeat)
+                data += summaryCsvStatRows(p, pointEstimates(run, variant, p.point));
         }
     }
     return data;

@@ -21,6 +21,9 @@ struct ReportRun {
     KeyValues clientHost; ///< CPU model, governor, ServeScope version, proxy, round-trip time
     KeyValues variants; ///< each variant and what it changes from the baseline ("path: a → b; …")
     QList<PointSummary> points; ///< every (variant, point, repeat)
+    /// The stored statistics across repeats of each (variant, point, headline metric); empty for a
+    /// run stored before they were kept (pointEstimates() then derives them from the summaries).
+    QList<PointEstimate> estimates;
 };
 
 struct ReportInput {
@@ -34,6 +37,10 @@ struct ReportChart {
     QString id; ///< file-name friendly, e.g. "ttft-vs-load"
     ChartSpec spec;
 };
+
+/// The statistics across repeats of one (variant, point) of a run, by headline metric: the stored
+/// ones, else the median, min, max and CV of the stored summaries (no interval).
+QList<PointEstimate> pointEstimates(const ReportRun &run, const QString &variant, int point);
 
 /// The report's title: the given one, or "ServeScope report".
 QString reportTitle(const ReportInput &input);

@@ -78,7 +78,8 @@ static KeyValues variantChanges(const QByteArray &resolvedConfig)
     return out;
 }
 
-ReportRun reportRunFromStore(const RunRow &row, const QList<PointSummary> &points)
+ReportRun reportRunFromStore(
+    const RunRow &row, const QList<PointSummary> &points, const QList<PointEstimate> &estimates)
 {
     ReportRun r;
     r.id = row.id;
@@ -98,6 +99,7 @@ ReportRun reportRunFromStore(const RunRow &row, const QList<PointSummary> &point
     r.envSnapshot = keyValues(row.envSnapshot);
     r.clientHost = keyValues(row.clientHost);
     r.points = points;
+    r.estimates = estimates;
     r.variants = variantChanges(row.resolvedConfig);
     return r;
 }

@@ -154,6 +154,10 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     summary.outputLen = spec.load.outputLen;
     summary.definitions = definitionsName(resolved.metrics.definitions);
     summary.warmup = warmupCount;
+    // The steady window opens when the point's slots (or cap) are first all busy; an uncapped
+    // open loop has no such level and opens with its first request. discard_ratio trims by start time instead.
+    const SteadyOptions steadyOptions { std::max(1, summary.concurrency), resolved.load.discardRatio };
+    summary.steady = steadyValues(steadyWindow(records, opts, steadyOptions));
     m_writer.enqueue(summary);
     for (const Finding &f : result.findings) {
         Q_EMIT logged(QStringLiteral("finding"),
@@ -165,12 +169,7 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
                 .arg(f.threshold));
     }
     QString error;
-    // The steady window opens when the point's slots (or cap) are first all busy; an uncapped
-    // open loop has no such level and opens with its first request. discard_ratio trims by start time instead.
-    const SteadyOptions steadyOptions { std::max(1, summary.concurrency), resolved.load.discardRatio };
-    if (m_output.isOpen()
-        && !m_output.writePoint(
-            resolved, summary, records, clockStartNs, steadyWindow(records, opts, steadyOptions), &error))
+    if (m_output.isOpen() && !m_output.writePoint(resolved, summary, records, clockStartNs, &error))
         Q_EMIT logged(QStringLiteral("error"), error);
     m_monitor.addFinished(summary);
     Q_EMIT pointFinished(summary);

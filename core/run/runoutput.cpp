@@ -37,35 +37,8 @@ bool RunOutput::open(const QString &dir, QString *error)
     return true;
 }
 
-namespace {
-
-/// The steady result set as `servescope_steady_*` keys beside vLLM's set.
-QVector<QPair<QString, double>> steadyNumbers(const SteadyResult &steady)
-{
-    QVector<QPair<QString, double>> n { { QStringLiteral("steady_valid"), steady.valid ? 1.0 : 0.0 } };
-    if (!steady.valid)
-        return n;
-    const PointSummary &s = steady.point.summary;
-    n.append({ { QStringLiteral("steady_window_s"), steady.windowSeconds },
-        { QStringLiteral("steady_output_throughput"), steady.outputThroughput },
-        { QStringLiteral("steady_request_throughput"), steady.requestThroughput },
-        { QStringLiteral("steady_completed"), double(s.completed) } });
-    const std::pair<const char *, const Distribution *> metrics[]
-        = { { "ttft", &s.ttft }, { "tpot", &s.tpot }, { "itl", &s.itl }, { "e2el", &s.e2el } };
-    for (const auto &[name, d] : metrics) {
-        const QString m = QLatin1String(name);
-        n.append({ { QStringLiteral("steady_mean_") + m + QStringLiteral("_ms"), d->mean },
-            { QStringLiteral("steady_median_") + m + QStringLiteral("_ms"), d->median },
-            { QStringLiteral("steady_p90_") + m + QStringLiteral("_ms"), d->p90 },
-            { QStringLiteral("steady_p99_") + m + QStringLiteral("_ms"), d->p99 } });
-    }
-    return n;
-}
-
-} // namespace
-
 bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summary,
-    std::span<const RequestRecord> records, qint64 measuredStartNs, const SteadyResult &steady, QString *error)
+    std::span<const RequestRecord> records, qint64 measuredStartNs, QString *error)
 {
     const LoadPoint &lp = resolved.load.points.at(summary.point);
     ResultFileSetup setup;
@@ -84,7 +57,8 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     setup.percentiles = QVector<double>(resolved.metrics.percentiles.cbegin(), resolved.metrics.percentiles.cend());
     setup.measuredStartNs = measuredStartNs;
     setup.discarded = summary.discarded;
-    setup.extraNumbers = steadyNumbers(steady);
+    for (auto it = summary.steady.cbegin(); it != summary.steady.cend(); ++it)
+        setup.extraNumbers.append({ QStringLiteral("steady_") + it.key(), it.value() });
 
     const QString path = QDir(m_dir).filePath(resultFileRelativePath(summary.variant, summary.label, summary.repeat));
     if (!QDir().mkpath(QFileInfo(path).path())) {
@@ -93,12 +67,13 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     }
     if (!saveVllmResult(path, setup, records, summary, error))
         return false;
-    m_summary.write(summaryCsvRow(summary));
+    m_summary.write(summaryCsvRows(summary));
     m_summary.flush();
     return true;
 }
 
-bool RunOutput::writeRepeats(const PointRepeats &repeats, const QList<MetricEstimate> &estimates, QString *error)
+bool RunOutput::writeRepeats(
+    const PointSummary &identity, const PointRepeats &repeats, const QList<PointEstimate> &estimates, QString *error)
 {
     const auto num = [](double v) { return QByteArray::number(v, 'g', QLocale::FloatingPointShortest); };
     const auto csv = [](const QString &s) {
@@ -108,26 +83,29 @@ bool RunOutput::writeRepeats(const PointRepeats &repeats, const QList<MetricEsti
     QJsonObject o { { QStringLiteral("servescope_variant"), repeats.variant },
         { QStringLiteral("servescope_label"), repeats.label },
         { QStringLiteral("servescope_repeats"), int(repeats.repeats.size()) } };
-    for (const MetricEstimate &e : estimates) {
-        if (e.repeats.n == 0)
+    for (const PointEstimate &e : estimates) {
+        if (e.repeats == 0)
             continue;
-        const QString k = QStringLiteral("servescope_") + e.key + u'_';
-        o.insert(k + QStringLiteral("median"), e.repeats.median);
-        o.insert(k + QStringLiteral("min"), e.repeats.min);
-        o.insert(k + QStringLiteral("max"), e.repeats.max);
-        o.insert(k + QStringLiteral("cv"), e.repeats.cv);
-        o.insert(k + QStringLiteral("reproducible"), reproducible(e.repeats));
-        if (e.ci.valid) {
-            o.insert(k + QStringLiteral("ci_low"), e.ci.low);
-            o.insert(k + QStringLiteral("ci_high"), e.ci.high);
-            o.insert(k + QStringLiteral("ci_method"), e.method);
+        const bool agree = reproducible(metricEstimate(e).repeats);
+        const QString k = QStringLiteral("servescope_") + e.metric + u'_';
+        o.insert(k + QStringLiteral("median"), e.median);
+        o.insert(k + QStringLiteral("min"), e.min);
+        o.insert(k + QStringLiteral("max"), e.max);
+        o.insert(k + QStringLiteral("cv"), e.cv);
+        o.insert(k + QStringLiteral("reproducible"), agree);
+        if (e.hasInterval()) {
+            o.insert(k + QStringLiteral("ci_low"), e.ciLow);
+            o.insert(k + QStringLiteral("ci_high"), e.ciHigh);
+            o.insert(k + QStringLiteral("ci_method"), e.ciMethod);
         }
-        m_repeats.write(csv(repeats.variant) + ',' + csv(repeats.label) + ',' + e.key.toUtf8() + ','
-            + QByteArray::number(e.repeats.n) + ',' + num(e.repeats.median) + ',' + num(e.repeats.min) + ','
-            + num(e.repeats.max) + ',' + num(e.repeats.cv) + ',' + num(e.repeats.spread()) + ','
-            + (e.ci.valid ? num(e.ci.low) + ',' + num(e.ci.high) : QByteArray(",")) + ',' + e.method.toUtf8() + ','
-            + (reproducible(e.repeats) ? "true" : "false") + '\n');
+        m_repeats.write(csv(repeats.variant) + ',' + csv(repeats.label) + ',' + e.metric.toUtf8() + ','
+            + QByteArray::number(e.repeats) + ',' + num(e.median) + ',' + num(e.min) + ',' + num(e.max) + ','
+            + num(e.cv) + ',' + num(e.spread()) + ','
+            + (e.hasInterval() ? num(e.ciLow) + ',' + num(e.ciHigh) : QByteArray(",")) + ',' + e.ciMethod.toUtf8() + ','
+            + (agree ? "true" : "false") + '\n');
     }
+    m_summary.write(summaryCsvStatRows(identity, estimates));
+    m_summary.flush();
     m_repeats.flush();
     QString path = QDir(m_dir).filePath(resultFileRelativePath(repeats.variant, repeats.label, 1));
     path.replace(QRegularExpression(QStringLiteral("-r1\\.json$")), QStringLiteral("-repeats.json"));

@@ -22,12 +22,14 @@ public:
     bool isOpen() const { return !m_dir.isEmpty(); }
 
     /// One point/repeat: its vLLM-format file (with the steady result set as servescope_steady_* keys)
-    /// and its summary.csv row.
+    /// and its summary.csv rows (vLLM's set, then the steady set).
     bool writePoint(const Experiment &resolved, const PointSummary &summary, std::span<const RequestRecord> records,
-        qint64 measuredStartNs, const SteadyResult &steady, QString *error);
+        qint64 measuredStartNs, QString *error);
     /// After a point's last repeat: its statistics across repeats as `<variant>/<point>-repeats.json`
-    /// (`servescope_<key>_median`, `_min`, `_max`, `_cv`, `_ci_low`, `_ci_high`, ...) and rows of repeats.csv.
-    bool writeRepeats(const PointRepeats &repeats, const QList<MetricEstimate> &estimates, QString *error);
+    /// (`servescope_<key>_median`, `_min`, `_max`, `_cv`, `_ci_low`, `_ci_high`, ...), rows of repeats.csv,
+    /// and the point's statistic rows of summary.csv.
+    bool writeRepeats(const PointSummary &identity, const PointRepeats &repeats, const QList<PointEstimate> &estimates,
+        QString *error);
     /// manifest.json; rewritten at the end so it carries the final status.
     bool writeManifest(const QJsonObject &manifest, QString *error);
 

@@ -150,6 +150,8 @@ bool RunWorker::runVariant(int variantIndex)
         m_experiment.variants[variantIndex].name };
     for (int p = 0; p < resolved.load.points.size() && !m_cancel->load(); ++p) {
         PointRepeats repeats;
+        repeats.point = p;
+        PointSummary identity;
         for (int r = 1; r <= qMax(1, resolved.load.repeat) && !m_cancel->load(); ++r) {
             const PointOutcome outcome = m_points->run(context, p, r);
             if (!outcome.ok) {
@@ -164,6 +166,7 @@ bool RunWorker::runVariant(int variantIndex)
             m_result.cancelled += outcome.summary.cancelled;
             m_result.points << outcome.summary;
             const PointSummary &s = outcome.summary;
+            identity = s;
             repeats.variant = s.variant;
             repeats.label = s.label;
             repeats.mode = s.mode;
@@ -175,19 +178,23 @@ bool RunWorker::runVariant(int variantIndex)
             repeats.samples.insert(repeats.samples.end(), outcome.samples.cbegin(), outcome.samples.cend());
         }
         if (!repeats.repeats.isEmpty())
-            finishPoint(repeats);
+            finishPoint(identity, repeats);
     }
     m_endpoint.close();
     return true;
 }
 
-void RunWorker::finishPoint(const PointRepeats &repeats)
+void RunWorker::finishPoint(const PointSummary &identity, const PointRepeats &repeats)
 {
     QList<MetricEstimate> estimates;
-    for (const QString &key : headlineMetrics())
+    QList<PointEstimate> stored;
+    for (const QString &key : headlineMetrics()) {
         estimates << estimateMetric(repeats, key);
+        stored << storedEstimate(m_result.runId, repeats, estimates.last());
+        m_writer->enqueue(stored.last());
+    }
     QString error;
-    if (m_output.isOpen() && !m_output.writeRepeats(repeats, estimates, &error))
+    if (m_output.isOpen() && !m_output.writeRepeats(identity, repeats, stored, &error))
         log(QStringLiteral("error"), error);
     if (repeats.repeats.size() < 2)
         return;

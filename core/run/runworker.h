@@ -44,7 +44,7 @@ private:
     bool runVariant(int variantIndex);
     /// After a point's repeats: the statistics across them into the results folder, and a finding for
     /// every headline metric whose repeats spread more than 5%.
-    void finishPoint(const PointRepeats &repeats);
+    void finishPoint(const PointSummary &identity, const PointRepeats &repeats);
     void finish();
     void fail(const QString &message);
     void log(const QString &level, const QString &text) { Q_EMIT logged(level, text); }

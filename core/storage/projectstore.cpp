@@ -2,6 +2,7 @@
 #include "projectstore.h"
 
 #include "rowcodec.h"
+#include "runowner.h"
 
 #include <QHash>
 #include <QSqlDatabase>
@@ -60,13 +61,27 @@ static bool execQuery(QSqlQuery &q, QString *error)
     return false;
 }
 
+QString ProjectStore::ownerColumn() const
+{
+    return m_schemaVersion >= 2 ? QStringLiteral("owner") : QStringLiteral("''");
+}
+
+// A run still `running` whose writing process is gone reads as interrupted before any writer has
+// stored that (this connection is read-only).
+RunStatus ProjectStore::shownStatus(const QString &code, const QString &owner)
+{
+    const RunStatus s = runStatusFromCode(code);
+    return s == RunStatus::Running && RunOwner::isGone(owner) ? RunStatus::Interrupted : s;
+}
+
 bool ProjectStore::listRuns(QVector<RunListing> *out)
 {
     out->clear();
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT id, coalesce(experiment_id, 0), name, status, started, finished, definitions,"
-                             " points, requests FROM runs ORDER BY id"));
+                             " points, requests, ")
+        % ownerColumn() % QStringLiteral(" FROM runs ORDER BY id"));
     if (!execQuery(q, &m_error))
         return false;
     QHash<qint64, qsizetype> byId;
@@ -76,7 +91,7 @@ bool ProjectStore::listRuns(QVector<RunListing> *out)
         r.id = q.value(0).toLongLong();
         r.experimentId = q.value(1).toLongLong();
         r.name = q.value(2).toString();
-        r.status = runStatusFromCode(q.value(3).toString());
+        r.status = shownStatus(q.value(3).toString(), q.value(9).toString());
         r.started = parseUtc(q.value(4));
         r.finished = parseUtc(q.value(5));
         r.definitions = q.value(6).toString();
@@ -114,7 +129,8 @@ std::optional<RunRow> ProjectStore::run(qint64 id)
 {
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("SELECT coalesce(experiment_id, 0), name, status, started, finished, resolved_config,"
-                             " definitions, points, client_host, env_snapshot FROM runs WHERE id = ?"));
+                             " definitions, points, client_host, env_snapshot, ")
+        % ownerColumn() % QStringLiteral(" FROM runs WHERE id = ?"));
     q.bindValue(0, id);
     if (!execQuery(q, &m_error))
         return std::nullopt;
@@ -126,7 +142,7 @@ std::optional<RunRow> ProjectStore::run(qint64 id)
     r.id = id;
     r.experimentId = q.value(0).toLongLong();
     r.name = q.value(1).toString();
-    r.status = runStatusFromCode(q.value(2).toString());
+    r.status = shownStatus(q.value(2).toString(), q.value(10).toString());
     r.started = parseUtc(q.value(3));
     r.finished = parseUtc(q.value(4));
     r.resolvedConfig = q.value(5).toString().toUtf8();
@@ -174,7 +190,7 @@ bool ProjectStore::pointSummaries(qint64 runId, QVector<PointSummary> *out)
     out->clear();
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT ") % RowCodec::summaryColumns()
+    q.prepare(QStringLiteral("SELECT ") % RowCodec::summaryColumns(m_schemaVersion)
         % QStringLiteral(" FROM point_repeats p JOIN variants v ON v.id = p.variant_id WHERE p.run_id = ?"
                          " ORDER BY v.ordinal, p.point, p.repeat"));
     q.bindValue(0, runId);
@@ -184,6 +200,38 @@ bool ProjectStore::pointSummaries(qint64 runId, QVector<PointSummary> *out)
         PointSummary s;
         RowCodec::readSummary(q, &s);
         out->append(s);
+    }
+    return true;
+}
+
+bool ProjectStore::pointEstimates(qint64 runId, QVector<PointEstimate> *out)
+{
+    out->clear();
+    if (m_schemaVersion < 2)
+        return true;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT v.name, e.point, e.metric, e.repeats, e.median, e.min, e.max, e.cv, e.ci_low,"
+                             " e.ci_high, e.ci_method FROM point_estimates e JOIN variants v ON v.id = e.variant_id"
+                             " WHERE e.run_id = ? ORDER BY v.ordinal, e.point, e.metric"));
+    q.bindValue(0, runId);
+    if (!execQuery(q, &m_error))
+        return false;
+    while (q.next()) {
+        PointEstimate e;
+        e.runId = runId;
+        e.variant = q.value(0).toString();
+        e.point = q.value(1).toInt();
+        e.metric = q.value(2).toString();
+        e.repeats = q.value(3).toInt();
+        e.median = q.value(4).toDouble();
+        e.min = q.value(5).toDouble();
+        e.max = q.value(6).toDouble();
+        e.cv = q.value(7).toDouble();
+        e.ciMethod = q.value(10).toString();
+        e.ciLow = e.hasInterval() ? q.value(8).toDouble() : 0;
+        e.ciHigh = e.hasInterval() ? q.value(9).toDouble() : 0;
+        out->append(e);
     }
     return true;
 }

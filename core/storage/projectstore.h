@@ -63,6 +63,9 @@ public:
     qint64 resolveRun(const QString &idOrName);
     /// Every stored (variant, point, repeat) summary of a run, by variant order, point, repeat.
     bool pointSummaries(qint64 runId, QVector<PointSummary> *out);
+    /// The statistics across repeats of every (variant, point, metric) of a run, by variant order,
+    /// point, metric; none for a file of schema 1.
+    bool pointEstimates(qint64 runId, QVector<PointEstimate> *out);
     /// A run's requests by variant order, point, repeat, index, with decoded events.
     bool requests(qint64 runId, const RequestFilter &filter, QVector<RequestRecord> *out);
     bool experiments(QVector<ExperimentRow> *out);
@@ -72,6 +75,8 @@ public:
 
 private:
     bool fail(const QString &message);
+    QString ownerColumn() const;
+    static RunStatus shownStatus(const QString &code, const QString &owner);
 
     QString m_connection;
     QSqlDatabase m_db;

@@ -139,7 +139,7 @@ QString RowCodec::insertSummarySql()
         QStringLiteral("point"), QStringLiteral("repeat") }
         + summaryScalarColumns() + summaryDistColumns()
         + QStringList { QStringLiteral("extra_percentiles"), QStringLiteral("derivation_version"),
-              QStringLiteral("definitions") };
+              QStringLiteral("definitions"), QStringLiteral("steady") };
     return QStringLiteral("INSERT OR REPLACE INTO point_repeats (") % cols.join(QLatin1Char(','))
         % QStringLiteral(") VALUES (") % placeholders(int(cols.size())) % QLatin1Char(')');
 }
@@ -173,16 +173,21 @@ void RowCodec::bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId
     q.bindValue(i++, QString::fromUtf8(QJsonDocument(extra).toJson(QJsonDocument::Compact)));
     q.bindValue(i++, s.derivationVersion);
     q.bindValue(i++, s.definitions);
+    QJsonObject steady;
+    for (auto it = s.steady.cbegin(); it != s.steady.cend(); ++it)
+        steady.insert(it.key(), it.value());
+    q.bindValue(i++, QString::fromUtf8(QJsonDocument(steady).toJson(QJsonDocument::Compact)));
 }
 
-QString RowCodec::summaryColumns()
+QString RowCodec::summaryColumns(int schemaVersion)
 {
     QStringList cols = { QStringLiteral("v.name"), QStringLiteral("p.run_id"), QStringLiteral("p.point"),
         QStringLiteral("p.repeat") };
     for (const QString &c : summaryScalarColumns() + summaryDistColumns())
         cols << QStringLiteral("p.") % c;
     cols << QStringLiteral("p.extra_percentiles") << QStringLiteral("p.derivation_version")
-         << QStringLiteral("p.definitions");
+         << QStringLiteral("p.definitions")
+         << (schemaVersion >= 2 ? QStringLiteral("p.steady") : QStringLiteral("'{}'"));
     return cols.join(QLatin1Char(','));
 }
 
@@ -224,6 +229,12 @@ void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
     }
     s->derivationVersion = q.value(i++).toInt();
     s->definitions = q.value(i++).toString();
+    s->steady.clear();
+    const QJsonObject steady = QJsonDocument::fromJson(q.value(i++).toString().toUtf8()).object();
+    for (auto it = steady.constBegin(); it != steady.constEnd(); ++it) {
+        if (it.value().isDouble())
+            s->steady.insert(it.key(), it.value().toDouble());
+    }
 }
 
 } // namespace ServeScope

@@ -25,8 +25,9 @@ public:
     /// INSERT OR REPLACE INTO point_repeats, in bindSummary() order.
     static QString insertSummarySql();
     static void bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId);
-    /// Columns in readSummary() order; `p` aliases point_repeats, `v` variants.
-    static QString summaryColumns();
+    /// Columns in readSummary() order for a file of that schema version; `p` aliases
+    /// point_repeats, `v` variants.
+    static QString summaryColumns(int schemaVersion);
     static void readSummary(const QSqlQuery &q, PointSummary *s);
 
     /// The first token event's and first content event's absolute times, or -1.

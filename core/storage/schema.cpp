@@ -48,18 +48,27 @@ static QString pointRepeatsTable()
                          "  UNIQUE (run_id, variant_id, point, repeat)\n)");
 }
 
+// `runs` of a schema version: 2 adds the status 'interrupted' and the writing process (owner).
+static QString runsTable(const QString &name, int version)
+{
+    return QStringLiteral("CREATE TABLE ") % name
+        % QStringLiteral(" (id INTEGER PRIMARY KEY,"
+                         " experiment_id INTEGER REFERENCES experiments(id) ON DELETE SET NULL,"
+                         " name TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN"
+                         " ('running','finished','cancelled','failed'")
+        % (version >= 2 ? QStringLiteral(",'interrupted'") : QString())
+        % QStringLiteral(")), started TEXT NOT NULL, finished TEXT, resolved_config TEXT NOT NULL,"
+                         " definitions TEXT NOT NULL, points INTEGER NOT NULL, client_host TEXT NOT NULL,"
+                         " env_snapshot TEXT NOT NULL, requests INTEGER NOT NULL DEFAULT 0")
+        % (version >= 2 ? QStringLiteral(", owner TEXT NOT NULL DEFAULT ''") : QString()) % QLatin1Char(')');
+}
+
 static QStringList version1()
 {
     return {
         QStringLiteral("CREATE TABLE experiments (id INTEGER PRIMARY KEY, name TEXT NOT NULL, json TEXT NOT NULL,"
                        " created TEXT NOT NULL)"),
-        QStringLiteral("CREATE TABLE runs (id INTEGER PRIMARY KEY,"
-                       " experiment_id INTEGER REFERENCES experiments(id) ON DELETE SET NULL,"
-                       " name TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN"
-                       " ('running','finished','cancelled','failed')),"
-                       " started TEXT NOT NULL, finished TEXT, resolved_config TEXT NOT NULL,"
-                       " definitions TEXT NOT NULL, points INTEGER NOT NULL, client_host TEXT NOT NULL,"
-                       " env_snapshot TEXT NOT NULL, requests INTEGER NOT NULL DEFAULT 0)"),
+        runsTable(QStringLiteral("runs"), 1),
         QStringLiteral("CREATE TABLE variants (id INTEGER PRIMARY KEY,"
                        " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
                        " ordinal INTEGER NOT NULL, name TEXT NOT NULL, UNIQUE (run_id, name))"),
@@ -92,9 +101,33 @@ static QStringList version1()
     };
 }
 
+// Version 2: the steady result set beside each summary, the statistics across repeats, and runs
+// that can be marked interrupted. SQLite cannot change a CHECK constraint in place, so `runs` is
+// rebuilt (ids kept); Schema::migrate runs with foreign keys off, so dropping the old table
+// cascades nowhere, and the other tables' references resolve to the renamed copy.
+static QStringList version2()
+{
+    return {
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN steady TEXT NOT NULL DEFAULT '{}'"),
+        QStringLiteral("CREATE TABLE point_estimates ("
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " variant_id INTEGER NOT NULL REFERENCES variants(id),"
+                       " point INTEGER NOT NULL, metric TEXT NOT NULL, repeats INTEGER NOT NULL,"
+                       " median REAL, min REAL, max REAL, cv REAL, ci_low REAL, ci_high REAL,"
+                       " ci_method TEXT NOT NULL, PRIMARY KEY (run_id, variant_id, point, metric)) WITHOUT ROWID"),
+        runsTable(QStringLiteral("runs_v2"), 2),
+        QStringLiteral("INSERT INTO runs_v2 (id, experiment_id, name, status, started, finished, resolved_config,"
+                       " definitions, points, client_host, env_snapshot, requests)"
+                       " SELECT id, experiment_id, name, status, started, finished, resolved_config,"
+                       " definitions, points, client_host, env_snapshot, requests FROM runs"),
+        QStringLiteral("DROP TABLE runs"),
+        QStringLiteral("ALTER TABLE runs_v2 RENAME TO runs"),
+    };
+}
+
 const QVector<Schema::Step> &Schema::steps()
 {
-    static const QVector<Step> s = { { 1, version1() } };
+    static const QVector<Step> s = { { 1, version1() }, { 2, version2() } };
     return s;
 }
 

@@ -14,7 +14,7 @@ public:
     /// `PRAGMA application_id` of every project file: "SSSP".
     static constexpr quint32 ApplicationId = 0x53535350;
     /// The newest schema this build reads and writes.
-    static constexpr int Version = 1;
+    static constexpr int Version = 2;
 
     /// One migration: the statements that take the file from version - 1 to version.
     struct Step {
@@ -27,7 +27,8 @@ public:
 
     /// Applies every step newer than the file's user_version, each in its own transaction that
     /// also sets user_version (and the application id), so a failed step leaves the previous
-    /// version intact. Refuses a file whose version is newer than the last step.
+    /// version intact. Refuses a file whose version is newer than the last step. Must run before
+    /// `PRAGMA foreign_keys=ON` (a step may rebuild a table).
     static bool migrate(QSqlDatabase &db, const QVector<Step> &steps, QString *error);
     static bool migrate(QSqlDatabase &db, QString *error) { return migrate(db, steps(), error); }
 

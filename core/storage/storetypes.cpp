@@ -6,7 +6,7 @@
 namespace ServeScope {
 
 namespace {
-constexpr std::array<const char *, 4> kStatus = { "running", "finished", "cancelled", "failed" };
+constexpr std::array<const char *, 5> kStatus = { "running", "finished", "cancelled", "failed", "interrupted" };
 }
 
 QString runStatusCode(RunStatus s)

@@ -9,8 +9,9 @@
 
 namespace ServeScope {
 
-/// Lifecycle of a stored run; stored as its code string.
-enum class RunStatus : quint8 { Running = 0, Finished, Cancelled, Failed };
+/// Lifecycle of a stored run; stored as its code string. Interrupted: the process writing it ended
+/// without finishing it (killed, crashed, power lost); found when the project is next opened.
+enum class RunStatus : quint8 { Running = 0, Finished, Cancelled, Failed, Interrupted };
 
 QString runStatusCode(RunStatus s);
 /// Unknown codes map to Failed.

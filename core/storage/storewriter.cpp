@@ -30,8 +30,8 @@ struct Task {
     std::shared_ptr<std::promise<std::pair<qint64, QString>>> answer;
 };
 
-using Payload
-    = std::variant<RequestRecord, PointSummary, ServerMetricSample, ServerLogLine, PromptRow, RunFinish, Task>;
+using Payload = std::variant<RequestRecord, PointSummary, PointEstimate, ServerMetricSample, ServerLogLine, PromptRow,
+    RunFinish, Task>;
 
 struct Item {
     quint64 sequence;
@@ -113,6 +113,8 @@ bool StoreWriter::Private::apply(WriterSession &session, Item &item, quint64 *re
         *requests += quint64(session.pendingRequests() - before);
     } else if (auto *s = std::get_if<PointSummary>(&item.payload)) {
         ok = session.insertSummary(*s, &error);
+    } else if (auto *e = std::get_if<PointEstimate>(&item.payload)) {
+        ok = session.insertEstimate(*e, &error);
     } else if (auto *m = std::get_if<ServerMetricSample>(&item.payload)) {
         ok = session.insertMetricSample(*m, &error);
     } else if (auto *l = std::get_if<ServerLogLine>(&item.payload)) {
@@ -349,6 +351,11 @@ quint64 StoreWriter::enqueue(QVector<RequestRecord> records)
 quint64 StoreWriter::enqueue(PointSummary summary)
 {
     return d->push(std::move(summary));
+}
+
+quint64 StoreWriter::enqueue(PointEstimate estimate)
+{
+    return d->push(std::move(estimate));
 }
 
 quint64 StoreWriter::enqueue(ServerMetricSample sample)

@@ -54,6 +54,7 @@ public:
     quint64 enqueue(RequestRecord record);
     quint64 enqueue(QVector<RequestRecord> records); ///< one sequence number per record; returns the last
     quint64 enqueue(PointSummary summary); ///< replaces a stored summary of the same (variant, point, repeat)
+    quint64 enqueue(PointEstimate estimate); ///< replaces a stored one of the same (variant, point, metric)
     quint64 enqueue(ServerMetricSample sample);
     quint64 enqueue(ServerLogLine line);
     quint64 enqueue(PromptRow prompt); ///< ignored when the hash is stored already

@@ -4,6 +4,7 @@
 #include "eventblob.h"
 #include "projectstore.h"
 #include "rowcodec.h"
+#include "runowner.h"
 #include "schema.h"
 
 #include <QFileInfo>
@@ -77,16 +78,28 @@ bool WriterSession::open(const QString &path, QString *error)
         return false;
     }
     QSqlQuery pragma(m_db);
-    for (const char *sql : { "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON" }) {
+    for (const char *sql : { "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL" }) {
         if (!pragma.exec(QString::fromLatin1(sql))) {
             *error = pragma.lastError().text();
             return false;
         }
         pragma.finish();
     }
+    // Migrations run with foreign keys off (a step may rebuild a table); then they are enforced.
     if (!Schema::migrate(m_db, error))
         return false;
+    if (!pragma.exec(QStringLiteral("PRAGMA foreign_keys=ON"))) {
+        *error = pragma.lastError().text();
+        return false;
+    }
+    pragma.finish();
+    if (!markInterruptedRuns(error))
+        return false;
     return m_inserter.prepare(m_db, error) && prepare(m_insertSummary, RowCodec::insertSummarySql(), error)
+        && prepare(m_insertEstimate,
+            QStringLiteral("INSERT OR REPLACE INTO point_estimates (run_id, variant_id, point, metric, repeats, median,"
+                           " min, max, cv, ci_low, ci_high, ci_method) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"),
+            error)
         && prepare(m_insertSample,
             QStringLiteral("INSERT INTO server_metric_samples (run_id, t_ns, name, labels, value) VALUES (?,?,?,?,?)"),
             error)
@@ -104,7 +117,7 @@ void WriterSession::close()
     if (m_inTransaction)
         rollback();
     m_inserter.finalize();
-    for (QSqlQuery *q : { &m_insertSummary, &m_insertSample, &m_insertLog, &m_insertPrompt })
+    for (QSqlQuery *q : { &m_insertSummary, &m_insertEstimate, &m_insertSample, &m_insertLog, &m_insertPrompt })
         *q = QSqlQuery();
     m_db.close();
     m_db = QSqlDatabase();
@@ -226,6 +239,20 @@ bool WriterSession::insertSummary(const PointSummary &s, QString *error)
     return exec(m_insertSummary, error);
 }
 
+bool WriterSession::insertEstimate(const PointEstimate &e, QString *error)
+{
+    const auto variant = variantId(e.runId, e.variant, error);
+    if (!variant)
+        return false;
+    const QVariant none(QMetaType::fromType<double>());
+    const QVariantList values { e.runId, *variant, e.point, e.metric, e.repeats, e.median, e.min, e.max, e.cv,
+        e.hasInterval() ? QVariant(e.ciLow) : none, e.hasInterval() ? QVariant(e.ciHigh) : none,
+        e.hasInterval() ? e.ciMethod : QString(QLatin1String("")) }; // a null QString binds as NULL
+    for (int i = 0; i < values.size(); ++i)
+        m_insertEstimate.bindValue(i, values.at(i));
+    return exec(m_insertEstimate, error);
+}
+
 bool WriterSession::insertMetricSample(const ServerMetricSample &s, QString *error)
 {
     m_insertSample.bindValue(0, s.runId);
@@ -253,6 +280,29 @@ bool WriterSession::insertPrompt(const PromptRow &p, QString *error)
     return exec(m_insertPrompt, error);
 }
 
+bool WriterSession::markInterruptedRuns(QString *error)
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT id, owner FROM runs WHERE status = 'running'"))) {
+        *error = q.lastError().text();
+        return false;
+    }
+    QList<qint64> gone;
+    while (q.next()) {
+        if (RunOwner::isGone(q.value(1).toString()))
+            gone << q.value(0).toLongLong();
+    }
+    q.finish();
+    for (qint64 id : std::as_const(gone)) {
+        q.prepare(QStringLiteral("UPDATE runs SET status = 'interrupted' WHERE id = ?"));
+        q.bindValue(0, id);
+        if (!exec(q, error))
+            return false;
+    }
+    return true;
+}
+
 bool WriterSession::finishRun(qint64 runId, RunStatus status, const QDateTime &finished, QString *error)
 {
     QSqlQuery q(m_db);
@@ -273,7 +323,7 @@ qint64 WriterSession::insertRun(const RunRow &run, QString *error)
 {
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("INSERT INTO runs (experiment_id, name, status, started, finished, resolved_config,"
-                             " definitions, points, client_host, env_snapshot) VALUES (?,?,?,?,?,?,?,?,?,?)"));
+                             " definitions, points, client_host, env_snapshot, owner) VALUES (?,?,?,?,?,?,?,?,?,?,?)"));
     q.bindValue(0, run.experimentId > 0 ? QVariant(run.experimentId) : QVariant(QMetaType::fromType<qint64>()));
     q.bindValue(1, run.name.isNull() ? QString(QLatin1String("")) : run.name);
     q.bindValue(2, runStatusCode(run.status));
@@ -284,6 +334,7 @@ qint64 WriterSession::insertRun(const RunRow &run, QString *error)
     q.bindValue(7, run.points);
     q.bindValue(8, text(run.clientHost));
     q.bindValue(9, text(run.envSnapshot));
+    q.bindValue(10, RunOwner::current());
     if (!exec(q, error))
         return 0;
     const qint64 id = q.lastInsertId().toLongLong();

@@ -25,7 +25,8 @@ public:
     WriterSession &operator=(const WriterSession &) = delete;
 
     /// Creates the file when missing, else verifies it read-only first; then opens it for writing
-    /// (WAL, synchronous=NORMAL) and migrates it to the current schema.
+    /// (WAL, synchronous=NORMAL), migrates it to the current schema and marks runs whose writing
+    /// process is gone as interrupted.
     bool open(const QString &path, QString *error);
     void close();
 
@@ -39,6 +40,7 @@ public:
 
     bool insertRequest(const RequestRecord &r, QString *error);
     bool insertSummary(const PointSummary &s, QString *error);
+    bool insertEstimate(const PointEstimate &e, QString *error);
     bool insertMetricSample(const ServerMetricSample &s, QString *error);
     bool insertLogLine(const ServerLogLine &l, QString *error);
     bool insertPrompt(const PromptRow &p, QString *error);
@@ -51,11 +53,12 @@ private:
     bool prepare(QSqlQuery &q, const QString &sql, QString *error);
     bool exec(QSqlQuery &q, QString *error);
     bool loadNextRequestId(QString *error);
+    bool markInterruptedRuns(QString *error);
 
     QString m_connection;
     QSqlDatabase m_db;
     RequestInserter m_inserter;
-    QSqlQuery m_insertSummary, m_insertSample, m_insertLog, m_insertPrompt;
+    QSqlQuery m_insertSummary, m_insertEstimate, m_insertSample, m_insertLog, m_insertPrompt;
     QHash<QPair<qint64, QString>, qint64> m_variants;
     QHash<qint64, qint64> m_pendingRequests; ///< per run, added to runs.requests at commit
     qint64 m_pendingCount = 0;

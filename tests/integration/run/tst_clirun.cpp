@@ -97,8 +97,30 @@ private Q_SLOTS:
         QCOMPARE(manifest.value(QLatin1String("status")).toString(), QStringLiteral("finished"));
         QCOMPARE(manifest.value(QLatin1String("definitions")).toString(), QStringLiteral("vllm"));
 
+        // summary.csv: per (variant, point) each repeat's vLLM and steady rows, then six statistic rows.
         const QList<QByteArray> csv = readAll(out + QStringLiteral("/summary.csv")).trimmed().split('\n');
-        QCOMPARE(csv.size(), 1 + 2 * 2 * 2); // header + variants x points x repeats
+        QCOMPARE(csv.size(), 1 + 2 * 2 * (2 * 2 + 6));
+        const QList<QByteArray> header = csv.first().split(',');
+        const int setCol = int(header.indexOf("set")), statCol = int(header.indexOf("stat"));
+        const int outCol = int(header.indexOf("output_throughput"));
+        QVERIFY(setCol > 0 && statCol > 0 && outCol > 0);
+        QList<double> perRepeat;
+        int steadyRows = 0;
+        for (qsizetype i = 1; i < csv.size(); ++i) {
+            const QList<QByteArray> f = csv.at(i).split(',');
+            if (f.at(0) != "baseline" || f.at(1) != "c4")
+                continue;
+            if (f.at(setCol) == "steady")
+                ++steadyRows;
+            else if (f.at(statCol) == "value")
+                perRepeat << f.at(outCol).toDouble();
+            else if (f.at(statCol) == "median")
+                QCOMPARE(f.at(outCol).toDouble(), (perRepeat.value(0) + perRepeat.value(1)) / 2);
+            else if (f.at(statCol) == "min")
+                QCOMPARE(f.at(outCol).toDouble(), std::min(perRepeat.value(0), perRepeat.value(1)));
+        }
+        QCOMPARE(perRepeat.size(), 2);
+        QCOMPARE(steadyRows, 2);
 
         int files = 0;
         for (const QString &variant : { QStringLiteral("baseline"), QStringLiteral("seqs-2") }) {
@@ -187,6 +209,33 @@ private Q_SLOTS:
         QVector<PointSummary> summaries;
         QVERIFY(store.pointSummaries(1, &summaries));
         QCOMPARE(summaries.size(), 8);
+        // The steady set is stored with each summary, and what is stored is what the file says.
+        for (const PointSummary &s : std::as_const(summaries)) {
+            QCOMPARE(s.steady.value(QStringLiteral("valid")), 1.0);
+            QString error;
+            const ResultRun file = readResultFilePath(
+                QStringLiteral("%1/%2/%3-r%4.json").arg(out, s.variant, s.label).arg(s.repeat), &error)
+                                       .first();
+            QCOMPARE(s.steady.value(QStringLiteral("output_throughput")),
+                file.number(QStringLiteral("servescope_steady_output_throughput")));
+        }
+        // The statistics across repeats are stored with them: one per (variant, point, headline metric),
+        // equal to the results folder's.
+        QVector<PointEstimate> estimates;
+        QVERIFY(store.pointEstimates(1, &estimates));
+        QCOMPARE(estimates.size(), 2 * 2 * 20);
+        for (const PointEstimate &e : std::as_const(estimates)) {
+            QCOMPARE(e.repeats, 2);
+            const QJsonObject across
+                = QJsonDocument::fromJson(readAll(QStringLiteral("%1/%2/%3-repeats.json")
+                                                      .arg(out, e.variant)
+                                                      .arg(e.point == 0 ? QStringLiteral("c1") : QStringLiteral("c4"))))
+                      .object();
+            const QString k = QStringLiteral("servescope_") + e.metric;
+            QCOMPARE(e.median, across.value(k + QStringLiteral("_median")).toDouble());
+            QCOMPARE(e.cv, across.value(k + QStringLiteral("_cv")).toDouble());
+            QCOMPARE(e.hasInterval(), across.contains(k + QStringLiteral("_ci_low")));
+        }
     }
 
     void keyFromEnvironmentReachesNoFile()

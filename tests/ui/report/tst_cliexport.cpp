@@ -65,7 +65,8 @@ private slots:
                                    << QStringLiteral("c.pdf") << QByteArray("%PDF");
         QTest::newRow("csv") << QStringList { QStringLiteral("--csv"), QStringLiteral("s.csv") }
                              << QStringLiteral("s.csv")
-                             << QByteArray("variant,label,mode,concurrency,request_rate,repeat,completed,failed,");
+                             << QByteArray(
+                                    "variant,label,mode,concurrency,request_rate,repeat,set,stat,completed,failed,");
         QTest::newRow("html report") << QStringList { QStringLiteral("--report"), QStringLiteral("r.html") }
                                      << QStringLiteral("r.html") << QByteArray("<!DOCTYPE html>");
         QTest::newRow("pdf report") << QStringList { QStringLiteral("--report"), QStringLiteral("r.pdf") }
@@ -90,7 +91,8 @@ private slots:
         if (file.endsWith(QLatin1String(".png")))
             QCOMPARE(QImage::fromData(data).size(), QSize(640, 400));
         if (file.endsWith(QLatin1String(".csv"))) {
-            QCOMPARE(data.count('\n'), 7); // header + 3 points x 2 runs
+            // header + 3 points x 2 runs x (one repeat, no steady set + 6 statistic rows across repeats)
+            QCOMPARE(data.count('\n'), 1 + 3 * 2 * (1 + 6));
             QVERIFY(data.contains("\nsglang-run/baseline,c32,concurrency,32,"));
         }
         if (file.endsWith(QLatin1String(".html"))) {

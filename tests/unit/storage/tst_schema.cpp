@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "storage/projectstore.h"
+#include "storage/runowner.h"
 #include "storage/schema.h"
+#include "storage/storewriter.h"
+
+#include <QCoreApplication>
+#include <QProcess>
 
 #include <QRegularExpression>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -20,6 +26,9 @@ private slots:
     void failedStepRollsBackWholeStep();
     void refusesNewerFile();
     void reMigrationIsNoOp();
+    void version1ProjectMigratesKeepingRuns();
+    void runOfAGoneProcessIsInterrupted();
+    void steadySetAndEstimatesRoundTrip();
 
 private:
     QSqlDatabase connect(const QString &path);
@@ -59,9 +68,10 @@ void TestSchema::createdFileHasPragmasAndTables()
     QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode")) && q.next());
     QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
     QCOMPARE(tables(db),
-        QStringList({ QStringLiteral("experiments"), QStringLiteral("point_repeats"), QStringLiteral("prompts"),
-            QStringLiteral("request_events"), QStringLiteral("requests"), QStringLiteral("runs"),
-            QStringLiteral("server_logs"), QStringLiteral("server_metric_samples"), QStringLiteral("variants") }));
+        QStringList({ QStringLiteral("experiments"), QStringLiteral("point_estimates"), QStringLiteral("point_repeats"),
+            QStringLiteral("prompts"), QStringLiteral("request_events"), QStringLiteral("requests"),
+            QStringLiteral("runs"), QStringLiteral("server_logs"), QStringLiteral("server_metric_samples"),
+            QStringLiteral("variants") }));
     // Every distribution statistic of every metric has its own column.
     QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('point_repeats') WHERE name GLOB '*_p99'"))
         && q.next());
@@ -129,6 +139,191 @@ void TestSchema::reMigrationIsNoOp()
     QSqlDatabase db = connect(path);
     QVERIFY2(Schema::migrate(db, &error), qPrintable(error));
     QCOMPARE(Schema::pragmaValue(db, QStringLiteral("user_version")), qint64(Schema::Version));
+}
+
+// A project written by a build of schema 1 with a run left running (that build stored no owner),
+// one finished run, their variants and a summary: a writer migrates it, keeps every row and the
+// references between them, and the running run becomes interrupted.
+void TestSchema::version1ProjectMigratesKeepingRuns()
+{
+    const QString path = m_dir.filePath(QStringLiteral("v1.servescope"));
+    {
+        QSqlDatabase db = connect(path);
+        QString error;
+        QVERIFY2(Schema::migrate(db, { Schema::steps().first() }, &error), qPrintable(error));
+        QSqlQuery q(db);
+        for (const char *sql :
+            { "INSERT INTO runs (id, name, status, started, resolved_config, definitions, points, client_host,"
+              " env_snapshot) VALUES (1, 'done', 'finished', '2026-01-01T00:00:00Z', '{}', 'vllm', 1, '{}', '[]'),"
+              " (2, 'killed', 'running', '2026-01-02T00:00:00Z', '{}', 'vllm', 1, '{}', '[]')",
+                "INSERT INTO variants (id, run_id, ordinal, name) VALUES (10, 1, 0, 'baseline'), (20, 2, 0, "
+                "'baseline')",
+                "INSERT INTO point_repeats (run_id, variant_id, point, repeat, label, mode, concurrency, input_len,"
+                " output_len, completed, failed, cancelled, warmup, discarded, total_input_tokens,"
+                " total_output_tokens, max_concurrent_requests, ttft_count, ttfc_count, tpot_count, itl_count,"
+                " citl_count, e2el_count, derivation_version, definitions, output_throughput) VALUES"
+                " (1, 10, 0, 1, 'c4', 'concurrency', 4, 32, 8, 40, 0, 0, 0, 0, 1280, 320, 4, 40, 40, 40, 280, 280,"
+                " 40, 1, 'vllm', 512.5)" })
+            QVERIFY2(q.exec(QString::fromLatin1(sql)), qPrintable(q.lastError().text()));
+        db.close();
+    }
+    {
+        StoreWriter writer;
+        QString error;
+        QVERIFY2(writer.open(path, &error), qPrintable(error));
+        writer.close();
+    }
+    ProjectStore store;
+    QVERIFY2(store.open(path), qPrintable(store.errorString()));
+    QCOMPARE(store.schemaVersion(), 2);
+    QVector<RunListing> runs;
+    QVERIFY(store.listRuns(&runs));
+    QCOMPARE(runs.size(), 2);
+    QCOMPARE(runs.at(0).run.status, RunStatus::Finished);
+    QCOMPARE(runs.at(1).run.status, RunStatus::Interrupted);
+    QCOMPARE(runs.at(1).run.variants, QStringList { QStringLiteral("baseline") });
+    QVector<PointSummary> summaries;
+    QVERIFY(store.pointSummaries(1, &summaries));
+    QCOMPARE(summaries.size(), 1);
+    QCOMPARE(summaries.at(0).outputThroughput, 512.5);
+    QVERIFY(summaries.at(0).steady.isEmpty());
+    QVector<PointEstimate> estimates;
+    QVERIFY(store.pointEstimates(1, &estimates));
+    QVERIFY(estimates.isEmpty());
+    store.close();
+    // The rebuilt runs table is still what the other tables refer to: deleting a run cascades.
+    QSqlDatabase db = connect(path);
+    QSqlQuery q(db);
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys=ON")));
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_key_check")));
+    QVERIFY(!q.next());
+    QVERIFY(q.exec(QStringLiteral("DELETE FROM runs WHERE id = 1")));
+    QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM point_repeats")) && q.next());
+    QCOMPARE(q.value(0).toInt(), 0);
+    QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM variants")) && q.next());
+    QCOMPARE(q.value(0).toInt(), 1);
+}
+
+// A run whose writer was SIGKILLed stays `running` in the file; the next reader shows it
+// interrupted and the next writer stores that. A run of this (live) process stays running.
+void TestSchema::runOfAGoneProcessIsInterrupted()
+{
+    QVERIFY(!RunOwner::isGone(RunOwner::current()));
+    QProcess child;
+    child.start(QStringLiteral("sleep"), { QStringLiteral("30") });
+    QVERIFY(child.waitForStarted());
+    const QString childOwner
+        = RunOwner::current().section(u' ', 0, 0) + QStringLiteral(" %1 ").arg(child.processId()) + QStringLiteral("0");
+    QVERIFY(RunOwner::isGone(childOwner)); // same pid, another start time: not that process
+    child.kill();
+    child.waitForFinished();
+
+    const QString path = m_dir.filePath(QStringLiteral("killed.servescope"));
+    qint64 live = 0, gone = 0;
+    {
+        StoreWriter writer;
+        QString error;
+        QVERIFY2(writer.open(path, &error), qPrintable(error));
+        RunRow row;
+        row.name = QStringLiteral("live");
+        row.variants = { QStringLiteral("baseline") };
+        live = writer.createRun(row, &error);
+        row.name = QStringLiteral("gone");
+        gone = writer.createRun(row, &error);
+        QVERIFY(live > 0 && gone > 0);
+        writer.close();
+    }
+    {
+        QSqlDatabase db = connect(path);
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("UPDATE runs SET owner = '%1' WHERE id = %2").arg(childOwner).arg(gone)));
+        db.close();
+    }
+    ProjectStore reader;
+    QVERIFY(reader.open(path));
+    QCOMPARE(reader.run(live)->status, RunStatus::Running);
+    QCOMPARE(reader.run(gone)->status, RunStatus::Interrupted);
+    reader.close();
+    {
+        StoreWriter writer;
+        QString error;
+        QVERIFY2(writer.open(path, &error), qPrintable(error));
+        writer.close();
+    }
+    QSqlDatabase db = connect(path);
+    QSqlQuery q(db);
+    QVERIFY(q.exec(QStringLiteral("SELECT status FROM runs ORDER BY id")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toString(), QStringLiteral("running"));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toString(), QStringLiteral("interrupted"));
+}
+
+void TestSchema::steadySetAndEstimatesRoundTrip()
+{
+    const QString path = m_dir.filePath(QStringLiteral("estimates.servescope"));
+    StoreWriter writer;
+    QString error;
+    QVERIFY2(writer.open(path, &error), qPrintable(error));
+    RunRow row;
+    row.name = QStringLiteral("r");
+    row.variants = { QStringLiteral("baseline"), QStringLiteral("fast") };
+    const qint64 id = writer.createRun(row, &error);
+    PointSummary s;
+    s.runId = id;
+    s.variant = QStringLiteral("fast");
+    s.point = 1;
+    s.label = QStringLiteral("c8");
+    s.mode = QStringLiteral("concurrency");
+    s.steady = { { QStringLiteral("valid"), 1 }, { QStringLiteral("window_s"), 12.25 },
+        { QStringLiteral("p99_ttft_ms"), 0.1 + 0.2 } };
+    writer.enqueue(s);
+    PointEstimate with;
+    with.runId = id;
+    with.variant = QStringLiteral("fast");
+    with.point = 1;
+    with.metric = QStringLiteral("p99_ttft_ms");
+    with.repeats = 3;
+    with.median = 41.5;
+    with.min = 40;
+    with.max = 44.125;
+    with.cv = 0.0375;
+    with.ciLow = 39.5;
+    with.ciHigh = 45;
+    with.ciMethod = QStringLiteral("order-statistic");
+    PointEstimate without = with;
+    without.metric = QStringLiteral("output_throughput");
+    without.ciMethod.clear();
+    writer.enqueue(with);
+    writer.enqueue(without);
+    with.median = 42; // a later estimate of the same metric replaces the first
+    writer.enqueue(with);
+    QVERIFY(writer.flush(10000));
+    QCOMPARE(writer.failedItems(), quint64(0));
+    writer.close();
+
+    ProjectStore store;
+    QVERIFY(store.open(path));
+    QVector<PointSummary> summaries;
+    QVERIFY(store.pointSummaries(id, &summaries));
+    QCOMPARE(summaries.size(), 1);
+    QCOMPARE(summaries.at(0).steady, s.steady);
+    QVector<PointEstimate> estimates;
+    QVERIFY(store.pointEstimates(id, &estimates));
+    QCOMPARE(estimates.size(), 2);
+    const PointEstimate &a = estimates.at(0), &b = estimates.at(1);
+    QCOMPARE(a.metric, QStringLiteral("output_throughput"));
+    QVERIFY(!a.hasInterval());
+    QCOMPARE(b.metric, QStringLiteral("p99_ttft_ms"));
+    QCOMPARE(b.variant, QStringLiteral("fast"));
+    QCOMPARE(b.point, 1);
+    QCOMPARE(b.repeats, 3);
+    QCOMPARE(b.median, 42.0);
+    QCOMPARE(b.max, 44.125);
+    QCOMPARE(b.cv, 0.0375);
+    QCOMPARE(b.ciLow, 39.5);
+    QCOMPARE(b.ciHigh, 45.0);
+    QCOMPARE(b.ciMethod, QStringLiteral("order-statistic"));
 }
 
 QTEST_GUILESS_MAIN(TestSchema)
