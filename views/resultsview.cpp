@@ -11,12 +11,14 @@
 #include <QLabel>
 #include <QMap>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <limits>
 
 namespace ServeScope {
 
@@ -70,6 +72,7 @@ ResultsView::ResultsView(QWidget *parent)
     , m_empty(new QLabel(this))
     , m_note(new QLabel(this))
     , m_chartKind(new QComboBox(this))
+    , m_tableSet(new QComboBox(this))
     , m_chartView(new Report::ChartView)
 {
     m_table->setObjectName(QStringLiteral("resultsTable"));
@@ -126,7 +129,18 @@ ResultsView::ResultsView(QWidget *parent)
     chartLayout->addWidget(m_chartKind);
     chartLayout->addWidget(split, 1);
     m_tabs->addTab(chartPage, tr("Charts"));
-    m_tabs->addTab(m_table, tr("Table"));
+    m_tableSet->setObjectName(QStringLiteral("tableSet"));
+    m_tableSet->addItem(tr("vLLM's result set (every measured request)"), QStringLiteral("vllm"));
+    m_tableSet->addItem(tr("Steady window (all slots busy)"), QStringLiteral("steady"));
+    m_tableSet->setToolTip(tr("The steady window leaves out the ramp-up and drain: it opens when every slot is first "
+                              "busy and closes at the last dispatch (see docs/metrics.md)."));
+    connect(m_tableSet, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildTable);
+    auto *tablePage = new QWidget;
+    auto *tableLayout = new QVBoxLayout(tablePage);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(m_tableSet);
+    tableLayout->addWidget(m_table, 1);
+    m_tabs->addTab(tablePage, tr("Table"));
     connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildChart);
 
     auto *layout = new QVBoxLayout(this);
@@ -215,49 +229,75 @@ void ResultsView::rebuild()
     emit resultsChanged();
 }
 
+namespace {
+
+// The table's value columns by result-file key; success_rate shows as a percentage.
+struct TableColumn {
+    const char *key;
+    int decimals; ///< -1: latency formatting
+};
+constexpr TableColumn kColumns[] = { { "completed", 0 }, { "failed", 0 }, { "success_rate", 1 },
+    { "request_throughput", 2 }, { "output_throughput", 1 }, { "request_goodput", 2 }, { "median_ttft_ms", -1 },
+    { "p99_ttft_ms", -1 }, { "median_tpot_ms", -1 }, { "p99_tpot_ms", -1 }, { "median_itl_ms", -1 },
+    { "p99_itl_ms", -1 }, { "median_e2el_ms", -1 }, { "p99_e2el_ms", -1 } };
+constexpr int kFirstValueColumn = 5;
+
+QTableWidgetItem *valueItem(const QMap<QString, double> &values, const TableColumn &c)
+{
+    const auto it = values.constFind(QLatin1String(c.key));
+    if (it == values.cend() || std::isnan(*it) || (*it < 0 && qstrcmp(c.key, "request_goodput") == 0))
+        return numberItem(QStringLiteral("—"), -1);
+    const double v = qstrcmp(c.key, "success_rate") == 0 ? *it * 100 : *it;
+    return numberItem(c.decimals < 0 ? ms(v) : QString::number(v, 'f', c.decimals), v);
+}
+
+// "TTFT p99" for "p99_ttft_ms", "output throughput" for "output_throughput".
+QString metricWords(const QString &key)
+{
+    static const QRegularExpression latency(QStringLiteral("^(mean|median|p[0-9.]+)_([a-z0-9]+)_ms$"));
+    const QRegularExpressionMatch m = latency.match(key);
+    if (m.hasMatch())
+        return m.captured(2).toUpper() + u' ' + m.captured(1);
+    return QString(key).replace(u'_', u' ');
+}
+
+} // namespace
+
 void ResultsView::rebuildTable()
 {
     const bool several = m_input.runs.size() > 1;
+    const bool steady = m_tableSet->currentData().toString() == QLatin1String("steady");
     const QStringList headers { tr("Run"), tr("Variant"), tr("Point"), tr("Repeat"), tr("Load"), tr("Requests"),
         tr("Failed"), tr("Success (%)"), tr("Requests/s"), tr("Output (tok/s)"), tr("Goodput (req/s)"),
         tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)"), tr("TPOT p50 (ms)"), tr("TPOT p99 (ms)"), tr("ITL p50 (ms)"),
-        tr("ITL p99 (ms)"), tr("E2EL p50 (ms)"), tr("E2EL p99 (ms)") };
-    m_table->setSortingEnabled(false);
-    m_table->clear();
-    m_table->setColumnCount(int(headers.size()));
-    m_table->setHorizontalHeaderLabels(headers);
-    m_table->setColumnHidden(0, !several);
-    m_table->setRowCount(pointCount());
-    bool goodput = false;
-    int row = 0;
+        tr("ITL p99 (ms)"), tr("E2EL p50 (ms)"), tr("E2EL p99 (ms)"), tr("Spread across repeats") };
+    QList<QList<QTableWidgetItem *>> rows;
+    bool goodput = false, anyRepeats = false;
     for (qsizetype r = 0; r < m_input.runs.size(); ++r) {
         const Report::ReportRun &run = m_input.runs.at(r);
-        for (const PointSummary &p : run.points) {
-            goodput = goodput || p.requestGoodput >= 0;
+        QList<QMap<QString, double>> repeats; // of the point being listed
+        for (qsizetype i = 0; i < run.points.size(); ++i) {
+            const PointSummary &p = run.points.at(i);
+            goodput = goodput || (!steady && p.requestGoodput >= 0);
             const QString load = p.mode == QLatin1String("rate")
                 ? (std::isinf(p.requestRate) ? tr("rate inf") : tr("%1 req/s").arg(p.requestRate))
                 : tr("c=%1").arg(p.concurrency);
+            const QMap<QString, double> values = steady ? p.steady : summaryValues(p);
+            repeats << values;
+            const auto identity = [&](const QString &repeat, double sortValue) {
+                return QList<QTableWidgetItem *> { new QTableWidgetItem(QString(QChar(char16_t(u'A' + r)))),
+                    new QTableWidgetItem(p.variant), new QTableWidgetItem(p.label), numberItem(repeat, sortValue),
+                    new QTableWidgetItem(load) };
+            };
+            QList<QTableWidgetItem *> items = identity(QString::number(p.repeat), p.repeat);
+            for (const TableColumn &c : kColumns)
+                items << valueItem(values, c);
+            items << new QTableWidgetItem;
             // A cancelled point shows what it measured of what it sent: "192/320".
             const int sent = p.completed + p.failed + p.cancelled;
-            const bool partial = p.cancelled > 0;
-            const QString requests
-                = partial ? QStringLiteral("%1/%2").arg(p.completed).arg(sent) : QString::number(p.completed);
-            const QList<QTableWidgetItem *> items { new QTableWidgetItem(QString(QChar(char16_t(u'A' + r)))),
-                new QTableWidgetItem(p.variant), new QTableWidgetItem(p.label),
-                numberItem(QString::number(p.repeat), p.repeat), new QTableWidgetItem(load),
-                numberItem(requests, p.completed), numberItem(QString::number(p.failed), p.failed),
-                numberItem(QString::number(p.successRate * 100, 'f', 1), p.successRate),
-                numberItem(QString::number(p.requestThroughput, 'f', 2), p.requestThroughput),
-                numberItem(QString::number(p.outputThroughput, 'f', 1), p.outputThroughput),
-                numberItem(
-                    p.requestGoodput >= 0 ? QString::number(p.requestGoodput, 'f', 2) : QString(), p.requestGoodput),
-                numberItem(ms(p.ttft.p50), p.ttft.p50), numberItem(ms(p.ttft.p99), p.ttft.p99),
-                numberItem(ms(p.tpot.p50), p.tpot.p50), numberItem(ms(p.tpot.p99), p.tpot.p99),
-                numberItem(ms(p.itl.p50), p.itl.p50), numberItem(ms(p.itl.p99), p.itl.p99),
-                numberItem(ms(p.e2el.p50), p.e2el.p50), numberItem(ms(p.e2el.p99), p.e2el.p99) };
-            for (int c = 0; c < items.size(); ++c) {
-                QTableWidgetItem *item = items[c];
-                if (partial) {
+            if (!steady && p.cancelled > 0) {
+                items[kFirstValueColumn]->setText(QStringLiteral("%1/%2").arg(p.completed).arg(sent));
+                for (QTableWidgetItem *item : std::as_const(items)) {
                     QFont f = item->font();
                     f.setItalic(true);
                     item->setFont(f);
@@ -265,15 +305,95 @@ void ResultsView::rebuildTable()
                                          .arg(p.completed)
                                          .arg(sent));
                 }
-                if (c == 6 && p.failed > 0)
-                    item->setForeground(QColor(176, 0, 32));
-                m_table->setItem(row, c, item);
             }
-            ++row;
+            if (!steady && p.failed > 0)
+                items[kFirstValueColumn + 1]->setForeground(QColor(176, 0, 32));
+            if (steady && p.steady.value(QStringLiteral("valid")) != 1.0) {
+                for (QTableWidgetItem *item : std::as_const(items))
+                    item->setToolTip(tr("No steady window: the point never had all its slots busy at once."));
+            }
+            rows << items;
+
+            const bool last = i + 1 == run.points.size() || run.points.at(i + 1).point != p.point
+                || run.points.at(i + 1).variant != p.variant;
+            if (!last)
+                continue;
+            if (repeats.size() > 1) {
+                anyRepeats = true;
+                rows << medianRow(identity(tr("median of %1").arg(repeats.size()), p.repeat + 0.5),
+                    steady ? QList<PointEstimate>() : Report::pointEstimates(run, p.variant, p.point), repeats);
+            }
+            repeats.clear();
         }
     }
+    m_table->setSortingEnabled(false);
+    m_table->clear();
+    m_table->setColumnCount(int(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->setColumnHidden(0, !several);
+    m_table->setRowCount(int(rows.size()));
+    for (int row = 0; row < rows.size(); ++row) {
+        for (int c = 0; c < rows[row].size(); ++c)
+            m_table->setItem(row, c, rows[row][c]);
+    }
     m_table->setColumnHidden(10, !goodput);
+    m_table->setColumnHidden(int(headers.size()) - 1, !anyRepeats);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+}
+
+// The row under a point's repeats: each value's median across them (the stored estimate of vLLM's
+// set; for the steady set, computed here), and the widest spread of a headline metric, red with
+// every metric named when the point is not reproducible.
+QList<QTableWidgetItem *> ResultsView::medianRow(QList<QTableWidgetItem *> items, const QList<PointEstimate> &stored,
+    const QList<QMap<QString, double>> &repeats) const
+{
+    QMap<QString, RepeatStat> stats;
+    for (const PointEstimate &e : stored)
+        stats.insert(e.metric, metricEstimate(e).repeats);
+    for (const TableColumn &c : kColumns) {
+        const QString key = QLatin1String(c.key);
+        if (stats.contains(key))
+            continue;
+        std::vector<double> perRepeat;
+        for (const auto &values : repeats)
+            perRepeat.push_back(values.value(key, std::numeric_limits<double>::quiet_NaN()));
+        if (const RepeatStat s = acrossRepeats(perRepeat); s.n > 0)
+            stats.insert(key, s);
+    }
+    QMap<QString, double> medians;
+    for (auto it = stats.cbegin(); it != stats.cend(); ++it)
+        medians.insert(it.key(), it->median);
+    for (const TableColumn &c : kColumns)
+        items << valueItem(medians, c);
+    QString widest;
+    QStringList unreproducible;
+    for (auto it = stats.cbegin(); it != stats.cend(); ++it) {
+        if (!headlineMetrics().contains(it.key()))
+            continue;
+        if (widest.isEmpty() || it->spread() > stats.value(widest).spread())
+            widest = it.key();
+        if (!reproducible(*it))
+            unreproducible << tr("%1: spread %2%, CV %3%")
+                                  .arg(metricWords(it.key()), QString::number(it->spread() * 100, 'f', 1),
+                                      QString::number(it->cv * 100, 'f', 1));
+    }
+    auto *spread = widest.isEmpty()
+        ? numberItem(QString(), -1)
+        : numberItem(
+            tr("%1% (%2)").arg(QString::number(stats.value(widest).spread() * 100, 'f', 1), metricWords(widest)),
+            stats.value(widest).spread());
+    spread->setToolTip(unreproducible.isEmpty()
+            ? tr("Every headline metric's repeats agree within 5% ((max − min) / median and CV).")
+            : tr("Not reproducible at this point:\n%1").arg(unreproducible.join(u'\n')));
+    if (!unreproducible.isEmpty())
+        spread->setForeground(QColor(176, 0, 32));
+    items << spread;
+    for (QTableWidgetItem *item : std::as_const(items)) {
+        QFont f = item->font();
+        f.setBold(true);
+        item->setFont(f);
+    }
+    return items;
 }
 
 void ResultsView::rebuildChart()

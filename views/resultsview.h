@@ -9,6 +9,7 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QTableWidget;
+class QTableWidgetItem;
 class QTabWidget;
 
 namespace ServeScope {
@@ -18,7 +19,8 @@ class ChartView;
 
 /// The results of one run, or of several runs compared: the charts of core/report (one colour per
 /// run and variant, lettered A, B, … when runs are compared) with the comparison's delta table
-/// under them, and a table of every (run, variant, point, repeat) summary.
+/// under them, and a table of every (run, variant, point, repeat) summary — vLLM's result set or
+/// the steady window's — with a median row and the spread across repeats under each repeated point.
 class ResultsView final : public QWidget {
     Q_OBJECT
 public:
@@ -52,6 +54,8 @@ signals:
 private:
     void rebuild();
     void rebuildTable();
+    QList<QTableWidgetItem *> medianRow(QList<QTableWidgetItem *> items, const QList<PointEstimate> &stored,
+        const QList<QMap<QString, double>> &repeats) const;
     void rebuildChart();
     void rebuildDelta();
     void copyDelta();
@@ -63,6 +67,7 @@ private:
     QLabel *m_empty;
     QLabel *m_note;
     QComboBox *m_chartKind;
+    QComboBox *m_tableSet;
     Report::ChartView *m_chartView;
 };
 

@@ -171,25 +171,64 @@ QString headlineTable(const ReportRun &run)
 {
     QString out = QStringLiteral("<table class=\"points\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>");
     for (const QString &h : { tr("Variant"), tr("Point"), tr("Load"), tr("Repeats"), tr("TTFT p50 (ms)"),
-             tr("TTFT p90 (ms)"), tr("TPOT p50 (ms)"), tr("Output (tok/s)") })
+             tr("TTFT p90 (ms)"), tr("TPOT p50 (ms)"), tr("Output (tok/s)"), tr("Repeats agree within 5%") })
         out += QStringLiteral("<th>%1</th>").arg(esc(h));
     out += QStringLiteral("</tr>\n");
     for (const PointSummary &m : medianAcrossRepeats(run.points)) {
-        PointRepeats repeats;
-        for (const PointSummary &p : run.points) {
-            if (p.runId == m.runId && p.variant == m.variant && p.point == m.point)
-                repeats.repeats << summaryValues(p);
+        QMap<QString, RepeatStat> stats;
+        QStringList spread;
+        for (const PointEstimate &e : pointEstimates(run, m.variant, m.point)) {
+            stats.insert(e.metric, metricEstimate(e).repeats);
+            if (!reproducible(stats.value(e.metric)))
+                spread << tr("%1 %2%").arg(e.metric, num(e.spread() * 100, 1));
         }
-        const auto cell = [&](const char *key, int decimals) {
-            return esc(withRange(estimateMetric(repeats, QLatin1String(key)).repeats, decimals));
-        };
+        const auto cell
+            = [&](const char *key, int decimals) { return esc(withRange(stats.value(QLatin1String(key)), decimals)); };
+        const QString agree = m.repeat < 2 ? tr("one repeat")
+            : spread.isEmpty()             ? tr("yes")
+                                           : tr("no: %1").arg(spread.join(QStringLiteral(", ")));
         out += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
-                              "<td>%8</td></tr>\n")
+                              "<td>%8</td><td>%9</td></tr>\n")
                    .arg(esc(m.variant), esc(m.label), esc(loadCell(m)), QString::number(m.repeat),
                        cell("median_ttft_ms", 1), cell("p90_ttft_ms", 1), cell("median_tpot_ms", 2),
-                       cell("output_throughput", 0));
+                       cell("output_throughput", 0), esc(agree));
     }
     return out + QStringLiteral("</table>\n");
+}
+
+// The steady window's result set (docs/metrics.md), medians across repeats; empty when no point
+// of the run has a valid window.
+QString steadyTable(const ReportRun &run)
+{
+    const char *keys[] = { "window_s", "completed", "request_throughput", "output_throughput", "median_ttft_ms",
+        "p99_ttft_ms", "median_tpot_ms", "p99_tpot_ms", "median_itl_ms", "p99_itl_ms" };
+    QString body;
+    for (const PointSummary &m : medianAcrossRepeats(run.points)) {
+        QStringList cells { esc(m.variant), esc(m.label) };
+        bool any = false;
+        for (const char *key : keys) {
+            std::vector<double> perRepeat;
+            for (const PointSummary &p : run.points) {
+                if (p.variant == m.variant && p.point == m.point && p.steady.value(QStringLiteral("valid")) == 1.0)
+                    perRepeat.push_back(p.steady.value(QLatin1String(key), std::nan("")));
+            }
+            const RepeatStat s = acrossRepeats(perRepeat);
+            any = any || s.n > 0;
+            cells << (s.n > 0 ? num(s.median, key[0] == 'm' || key[0] == 'p' ? 2 : 1) : QStringLiteral("—"));
+        }
+        if (any)
+            body += row(cells, false);
+    }
+    if (body.isEmpty())
+        return QString();
+    return QStringLiteral("<h3>%1</h3>\n<p class=\"muted\">%2</p>\n")
+               .arg(esc(tr("Steady window per point")),
+                   esc(tr("Requests that started while every slot was busy, throughput from the tokens inside the "
+                          "window; medians across repeats. Beside vLLM's set, not instead of it.")))
+        + tableHead({ tr("Variant"), tr("Point"), tr("Window (s)"), tr("Completed"), tr("Requests/s"),
+            tr("Output (tok/s)"), tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)"), tr("TPOT p50 (ms)"), tr("TPOT p99 (ms)"),
+            tr("ITL p50 (ms)"), tr("ITL p99 (ms)") })
+        + body + QStringLiteral("</table>\n");
 }
 
 QString deltaSection(const DeltaSection &delta)
@@ -297,7 +336,7 @@ QString reportBodyHtml(const ReportInput &input)
                 + keyValueTable(run.variants);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Headline (medians across repeats, min–max)")))
             + headlineTable(run);
-        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results"))) + pointTable(run);
+        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results"))) + pointTable(run) + steadyTable(run);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Environment snapshot"))) + keyValueTable(run.envSnapshot);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Client host"))) + keyValueTable(run.clientHost);
     }

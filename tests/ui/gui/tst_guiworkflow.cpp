@@ -15,6 +15,7 @@
 #include "metrics/delta.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QImage>
@@ -175,6 +176,84 @@ private Q_SLOTS:
         box->button(QMessageBox::Discard)->click();
         QTRY_COMPARE_WITH_TIMEOUT(reopened.size(), 1, 10000);
         QTRY_COMPARE(w.projectTree()->runCount(), 0);
+    }
+
+    // Three repeats of one point: a bold median row under them with the stored medians, the widest
+    // spread named and red past 5%; the steady set shows its own values, "—" where it has none.
+    void repeatedPointShowsMedianAndSpread()
+    {
+        Report::ReportInput input;
+        Report::ReportRun run;
+        run.id = 1;
+        run.name = QStringLiteral("r");
+        for (int k = 1; k <= 3; ++k) {
+            PointSummary p;
+            p.runId = 1;
+            p.variant = QStringLiteral("base");
+            p.label = QStringLiteral("c4");
+            p.mode = QStringLiteral("concurrency");
+            p.concurrency = 4;
+            p.repeat = k;
+            p.completed = 100;
+            p.successRate = 1;
+            p.outputThroughput = 1000 + 10 * k;
+            p.ttft.median = p.ttft.p50 = 20;
+            p.ttft.p99 = k == 2 ? 40 : 30; // spreads 33% across the repeats
+            p.steady = { { QStringLiteral("valid"), 1 }, { QStringLiteral("output_throughput"), 1100.0 + k } };
+            run.points << p;
+        }
+        PointEstimate out;
+        out.runId = 1;
+        out.variant = QStringLiteral("base");
+        out.metric = QStringLiteral("output_throughput");
+        out.repeats = 3;
+        out.median = 1020;
+        out.min = 1010;
+        out.max = 1030;
+        out.cv = 0.008;
+        PointEstimate p99 = out;
+        p99.metric = QStringLiteral("p99_ttft_ms");
+        p99.median = 30;
+        p99.min = 30;
+        p99.max = 40;
+        p99.cv = 0.15;
+        run.estimates = { out, p99 };
+        input.runs << run;
+
+        ResultsView view;
+        view.setInput(input);
+        QTableWidget *t = view.table();
+        QCOMPARE(t->rowCount(), 4);
+        const auto column = [t](const QString &header) {
+            for (int c = 0; c < t->columnCount(); ++c) {
+                if (t->horizontalHeaderItem(c)->text() == header)
+                    return c;
+            }
+            return -1;
+        };
+        const int output = column(QStringLiteral("Output (tok/s)")),
+                  spread = column(QStringLiteral("Spread across repeats"));
+        const int p99Column = column(QStringLiteral("TTFT p99 (ms)"));
+        QVERIFY(output > 0 && spread > 0 && p99Column > 0);
+        QVERIFY(!t->isColumnHidden(spread));
+        QTableWidgetItem *median = t->item(3, output);
+        QCOMPARE(t->item(3, 3)->text(), QStringLiteral("median of 3"));
+        QCOMPARE(median->text(), QStringLiteral("1020.0"));
+        QVERIFY(median->font().bold());
+        QCOMPARE(t->item(3, p99Column)->text(), QStringLiteral("30.0"));
+        QTableWidgetItem *widest = t->item(3, spread);
+        QCOMPARE(widest->text(), QStringLiteral("33.3% (TTFT p99)"));
+        QCOMPARE(widest->foreground().color(), QColor(176, 0, 32));
+        QVERIFY(widest->toolTip().contains(QStringLiteral("Not reproducible")));
+        QVERIFY(!widest->toolTip().contains(QStringLiteral("output throughput")));
+
+        auto *set = view.findChild<QComboBox *>(QStringLiteral("tableSet"));
+        QVERIFY(set);
+        set->setCurrentIndex(set->findData(QStringLiteral("steady")));
+        QCOMPARE(t->rowCount(), 4);
+        QCOMPARE(t->item(0, output)->text(), QStringLiteral("1101.0"));
+        QCOMPARE(t->item(0, p99Column)->text(), QStringLiteral("—"));
+        QCOMPARE(t->item(3, output)->text(), QStringLiteral("1102.0")); // median of 1101, 1102, 1103
     }
 
     void cancelledPointIsMarkedPartial()
