@@ -2,6 +2,7 @@
 #include "report/loadcurves.h"
 
 #include <array>
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -62,17 +63,17 @@ ChartSpec baseSpec(const QList<RunSeriesInput> &runs)
     return spec;
 }
 
-// The range a point's throughput spanned over its repeats (min, max); nullopt for one repeat.
-std::optional<std::pair<double, double>> repeatRange(
-    const QList<PointSummary> &all, const PointSummary &median, ThroughputKind kind)
+// The range a point's value spanned over its repeats (min, max); nullopt for one repeat.
+std::optional<std::pair<double, double>> repeatRange(const QList<PointSummary> &all, const PointSummary &median,
+    const std::function<double(const PointSummary &)> &value)
 {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     int n = 0;
     for (const PointSummary &p : all) {
         if (p.runId != median.runId || p.variant != median.variant || p.point != median.point)
             continue;
-        lo = std::min(lo, throughputOf(p, kind));
-        hi = std::max(hi, throughputOf(p, kind));
+        lo = std::min(lo, value(p));
+        hi = std::max(hi, value(p));
         ++n;
     }
     return n > 1 ? std::optional(std::pair { lo, hi }) : std::nullopt;
@@ -139,7 +140,8 @@ ChartSpec throughputVsLoad(const QList<RunSeriesInput> &runs, ThroughputKind kin
                 line.points << QPointF(x, throughputOf(p, kind));
                 QStringList lines { tr("output %1 tok/s").arg(fmt(p.outputThroughput)),
                     tr("requests %1 req/s").arg(fmt(p.requestThroughput)) };
-                const auto range = repeatRange(runs[r].points, p, kind);
+                const auto range
+                    = repeatRange(runs[r].points, p, [kind](const PointSummary &s) { return throughputOf(s, kind); });
                 if (range) {
                     spread.points << QPointF(x, range->second);
                     spread.lower << QPointF(x, range->first);
@@ -190,10 +192,14 @@ ChartSpec latencyVsLoad(const QList<RunSeriesInput> &runs, Metric metric, const 
                 inner.points << QPointF(x, d.p75);
                 inner.lower << QPointF(x, d.p25);
                 line.points << QPointF(x, d.p50);
-                line.tooltips << pointTooltip(runs[r].name, p,
-                    { tr("%1 p50 %2 ms").arg(name, fmt(d.p50)), tr("p25–p75 %1–%2 ms").arg(fmt(d.p25), fmt(d.p75)),
-                        tr("p10–p90 %1–%2 ms").arg(fmt(d.p10), fmt(d.p90)),
-                        tr("p1–p99 %1–%2 ms").arg(fmt(d.p1), fmt(d.p99)) });
+                QStringList lines { tr("%1 p50 %2 ms").arg(name, fmt(d.p50)),
+                    tr("p25–p75 %1–%2 ms").arg(fmt(d.p25), fmt(d.p75)),
+                    tr("p10–p90 %1–%2 ms").arg(fmt(d.p10), fmt(d.p90)),
+                    tr("p1–p99 %1–%2 ms").arg(fmt(d.p1), fmt(d.p99)) };
+                if (const auto range = repeatRange(runs[r].points, p,
+                        [metric](const PointSummary &s) { return metricDistribution(s, metric).p50; }))
+                    lines << tr("p50 across repeats %1–%2 ms").arg(fmt(range->first), fmt(range->second));
+                line.tooltips << pointTooltip(runs[r].name, p, lines);
             }
             if (o.wideBand)
                 spec.series << wide;

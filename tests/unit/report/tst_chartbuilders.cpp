@@ -233,6 +233,12 @@ private slots:
             QCOMPARE(bands[0]->points, QList<QPointF> { QPointF(8, *std::max_element(values.begin(), values.end())) });
             QCOMPARE(bands[0]->lower, QList<QPointF> { QPointF(8, *std::min_element(values.begin(), values.end())) });
         }
+        // Latency charts name the p50's range across repeats in the point's tooltip.
+        for (int r = 0; r < pts.size(); ++r)
+            pts[r].ttft.p50 = 10 + r;
+        const ChartSpec ttft = latencyVsLoad({ run(QStringLiteral("A"), 0, pts) }, Metric::Ttft);
+        const QString tip = ofKind(ttft, SeriesKind::Line)[0]->tooltips.value(0);
+        QCOMPARE(tip.contains(QStringLiteral("p50 across repeats 10–%1 ms").arg(9 + values.size())), values.size() > 1);
     }
 
     void logAxisNeverNonPositive_data()
