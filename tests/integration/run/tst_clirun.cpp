@@ -238,6 +238,64 @@ private Q_SLOTS:
         }
     }
 
+    // Three repeats against a quiet simulator agree within 5% in throughput and mean E2E latency;
+    // against one that stalls a seeded tenth of its streams for 300 ms they do not, and the run says
+    // so (a finding on stderr, repeats.csv, and the statistics stored in the project).
+    void repeatsAgreeOrAreFlagged_data()
+    {
+        QTest::addColumn<QStringList>("simArgs");
+        QTest::addColumn<bool>("agree");
+        QTest::newRow("quiet") << QStringList {} << true;
+        QTest::newRow("stalls") << QStringList { QStringLiteral("--stall-ms"), QStringLiteral("300"),
+            QStringLiteral("--stall-rate"), QStringLiteral("0.1") }
+                                << false;
+    }
+    void repeatsAgreeOrAreFlagged()
+    {
+        QFETCH(QStringList, simArgs);
+        QFETCH(bool, agree);
+        SimChild sim;
+        QVERIFY(sim.start(QStringList { QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--seed"),
+                              QStringLiteral("7"), QStringLiteral("--time-scale"), QStringLiteral("4") }
+            + simArgs));
+        const QString name = QStringLiteral("repeats-") + QString::fromLatin1(QTest::currentDataTag());
+        const QString exp = m_dir.filePath(name + QStringLiteral(".json"));
+        QFile f(exp);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            QStringLiteral("{\"name\": \"%1\", \"endpoint\": {\"base_url\": \"%2\", \"path\": \"/v1/completions\","
+                           " \"model\": \"m\"}, \"dataset\": {\"name\": \"random\", \"seed\": 7, \"ignore_eos\": true},"
+                           " \"load\": {\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 4, \"input_len\": 64,"
+                           " \"output_len\": 32, \"num_prompts\": 24}], \"warmup_requests\": 4, \"repeat\": 3}}\n")
+                .arg(name, sim.url().toString())
+                .toUtf8());
+        f.close();
+        const QString project = m_dir.filePath(name + QStringLiteral(".servescope"));
+        const QString out = m_dir.filePath(name + QStringLiteral("-results"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project, QStringLiteral("--out-dir"), out });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+
+        QMap<QByteArray, bool> reproducible;
+        for (const QByteArray &line : readAll(out + QStringLiteral("/repeats.csv")).trimmed().split('\n')) {
+            const QList<QByteArray> f = line.split(',');
+            reproducible.insert(f.at(2), f.last() == "true");
+        }
+        QCOMPARE(reproducible.value("output_throughput"), agree);
+        QCOMPARE(reproducible.value("mean_e2el_ms"), agree);
+        QCOMPARE(o.err.contains("not-reproducible output_throughput"), !agree);
+
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<PointEstimate> estimates;
+        QVERIFY(store.pointEstimates(1, &estimates));
+        for (const PointEstimate &e : std::as_const(estimates)) {
+            if (e.metric == QLatin1String("mean_e2el_ms")) {
+                QCOMPARE(e.repeats, 3);
+                QCOMPARE(e.spread() <= 0.05, agree);
+            }
+        }
+    }
+
     void keyFromEnvironmentReachesNoFile()
     {
         const QByteArray key = "run-secret-7d3c9e1a0b2f";
