@@ -143,6 +143,8 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
             if (!error.isEmpty()) {
                 appendLog(QStringLiteral("error"), tr("Cannot open %1: %2").arg(path, error));
                 statusBar()->showMessage(tr("Cannot open %1").arg(QFileInfo(path).fileName()));
+                showWarning(tr("Cannot open the project"), tr("%1 was not opened: %2").arg(path, error));
+                emit projectOpenFailed(path, error);
                 return;
             }
             if (!json.isEmpty()) {
@@ -157,8 +159,25 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
             updateTitle();
             updateRunnable();
             m_session->listRuns();
+            // The header was checked before opening; every page is checked now, behind the listing.
+            if (!temporary) {
+                statusBar()->showMessage(tr("Checking %1…").arg(QFileInfo(path).fileName()));
+                m_session->checkIntegrity();
+            }
             emit projectOpened(path);
         });
+    connect(m_session, &ProjectSession::integrityChecked, this, [this](const QString &path, const QString &error) {
+        if (error.isEmpty()) {
+            statusBar()->showMessage(tr("%1 checked: no damage found").arg(QFileInfo(path).fileName()), 4000);
+            return;
+        }
+        appendLog(QStringLiteral("error"), tr("Integrity check failed: %1").arg(error));
+        statusBar()->showMessage(tr("%1 is damaged").arg(QFileInfo(path).fileName()));
+        showWarning(tr("The project file is damaged"),
+            tr("%1\n\nWhat can be read is shown, but results may be missing or wrong. Runs are refused into "
+               "a damaged file: create a new project for new runs.")
+                .arg(error));
+    });
     connect(m_session, &ProjectSession::savedAs, this, [this](const QString &path, const QString &error) {
         if (error.isEmpty()) {
             m_document->markSaved();

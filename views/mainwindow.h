@@ -67,7 +67,9 @@ public:
     bool exportExperimentFile(const QString &path);
     void saveProject();
     void saveProjectAs(const QString &path);
-    void startRun();
+    /// Starts the experiment as edited; false when it cannot start (a run in progress, no project,
+    /// validation errors).
+    bool startRun();
     void cancelRun();
     ProfileDialog *showProfiles();
     /// Exports of what the Results tab shows; false with *error when there is nothing or writing failed.
@@ -84,6 +86,8 @@ public:
 
 signals:
     void projectOpened(const QString &path);
+    /// A project file was refused (missing, empty, foreign, newer or corrupt header).
+    void projectOpenFailed(const QString &path, const QString &error);
     void projectSaved(const QString &path, const QString &error);
     void runFinished(const ServeScope::RunResult &result);
     void runsListed(int count);
@@ -108,6 +112,7 @@ private:
     void chooseFile(bool save, const QString &title, const QString &filter, std::function<void(const QString &)> done);
     void captureFromServer();
     void appendLog(const QString &level, const QString &text);
+    void showWarning(const QString &title, const QString &text);
     void runEnded(const RunResult &result);
     void createExportActions(QMenu *file);
     Report::ExportOptions chartExportOptions() const;

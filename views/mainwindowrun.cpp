@@ -24,6 +24,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -71,12 +72,13 @@ void MainWindow::updateTitle()
     setWindowModified(m_hasProject && (m_document->isModified() || m_session->isTemporary()));
 }
 
-void MainWindow::startRun()
+bool MainWindow::startRun()
 {
     if (m_run->isRunning() || !m_hasProject || hasErrors(m_document->problems()))
-        return;
+        return false;
     m_checkAgainst = 0;
     startRunOf(m_document->experiment());
+    return true;
 }
 
 void MainWindow::startRunOf(const Experiment &e)
@@ -130,6 +132,15 @@ void MainWindow::runEnded(const RunResult &result)
     emit runFinished(result);
     if (m_closing)
         close();
+}
+
+// Non-modal: a refusal must be seen, but must not stop a scripted --run --quit-after-run.
+void MainWindow::showWarning(const QString &title, const QString &text)
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName(QStringLiteral("projectWarning"));
+    box->open();
 }
 
 void MainWindow::appendLog(const QString &level, const QString &text)

@@ -36,6 +36,8 @@ public:
     void loadRuns(const QList<qint64> &runIds);
     void countRequests(qint64 runId);
     void loadRunConfig(qint64 runId);
+    /// Checks every page of the open file in the background; answers with integrityChecked().
+    void checkIntegrity();
 
 signals:
     void opened(const QString &path, bool temporary, const QString &error, const QByteArray &experimentJson);
@@ -45,6 +47,8 @@ signals:
     void runsLoaded(const ServeScope::Report::ReportInput &input);
     void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
+    /// `error` is empty when the file passed.
+    void integrityChecked(const QString &path, const QString &error);
 
 private:
     QThread m_thread;

@@ -24,6 +24,15 @@ bool ProjectWorker::reopen(QString *error)
     return true;
 }
 
+void ProjectWorker::checkIntegrity()
+{
+    if (m_path.isEmpty())
+        return;
+    QString error;
+    ProjectStore::verify(m_path, ProjectStore::Check::Full, &error);
+    emit integrityChecked(m_path, error);
+}
+
 void ProjectWorker::create(const QString &path)
 {
     QString error;

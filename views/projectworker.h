@@ -33,6 +33,8 @@ public slots:
     void loadRuns(const QList<qint64> &runIds);
     void countRequests(qint64 runId);
     void loadRunConfig(qint64 runId);
+    /// The full check `run` and `runs` make (`PRAGMA quick_check`, every page) on the open file.
+    void checkIntegrity();
 
 signals:
     void opened(const QString &path, const QString &error, const QByteArray &experimentJson);
@@ -42,6 +44,7 @@ signals:
     void runsLoaded(const ServeScope::Report::ReportInput &input);
     void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
+    void integrityChecked(const QString &path, const QString &error);
 
 private:
     bool reopen(QString *error);

@@ -177,7 +177,7 @@ int runExport(const QStringList &args)
     if (const int rc = parse(args, &req); rc != ExitOk)
         return rc < 0 ? ExitOk : rc;
     ProjectStore store;
-    if (!store.open(req.project, ProjectStore::Check::Header, ProjectStore::Follow::Snapshot))
+    if (!store.open(req.project, ProjectStore::Check::Full, ProjectStore::Follow::Snapshot))
         return usage(store.errorString());
     ReportInput input;
     for (const QString &which : { req.run, req.vs }) {

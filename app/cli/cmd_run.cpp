@@ -10,6 +10,7 @@
 #include "model/validation.h"
 #include "run/runcontroller.h"
 #include "secrets/apikey.h"
+#include "storage/projectstore.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -151,6 +152,16 @@ int runRun(const QStringList &args)
         options.apiKey = key.secret;
     }
 
+    // A project that exists is checked whole before anything runs: a foreign, empty or corrupt file
+    // is refused with one line and nothing on stdout.
+    if (QFileInfo::exists(options.projectPath)) {
+        QString error;
+        if (!ProjectStore::verify(options.projectPath, ProjectStore::Check::Full, &error)) {
+            err << "servescope-cli run: " << error << '\n';
+            return ExitUsage;
+        }
+    }
+
     // The run to check against is read first: a wrong name must not cost a run.
     RunSource earlier;
     const QString checkAgainst = parser.value(QStringLiteral("check-against"));
@@ -181,6 +192,10 @@ int runRun(const QStringList &args)
     controller.start();
     QCoreApplication::exec();
 
+    if (result.runId == 0) { // refused before a run existed: nothing was measured
+        err << "servescope-cli run: " << result.message << '\n';
+        return ExitUsage;
+    }
     printPoints(result);
     QTextStream(stdout) << "run\t" << result.runId << '\t'
                         << (result.status == RunResult::Status::Finished           ? "finished"
@@ -206,7 +221,7 @@ int runRun(const QStringList &args)
     }
     if (!result.message.isEmpty())
         err << "servescope-cli run: " << result.message << '\n';
-    return result.runId == 0 ? ExitUsage : ExitFailed;
+    return ExitFailed;
 }
 
 const CommandRegistration reg({ "run", "Run an experiment into a project (and a results folder)", &runRun });

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The desktop app: translations, the keychain store and the main window.
 #include "engine/fdlimit.h"
+#include "experimentdocument.h"
 #include "mainwindow.h"
+#include "model/problem.h"
 #include "secrets/keychainsecretstore.h"
 
 #include <QApplication>
@@ -109,16 +111,38 @@ int main(int argc, char *argv[])
             &probe, &QTimer::timeout, &app, [&] { longestStallMs = std::max(longestStallMs, tick.restart()); });
         probe.start(5);
     }
-    if (parser.isSet(runNow))
-        QObject::connect(&window, &MainWindow::projectOpened, &window,
-            [&window] { QTimer::singleShot(500, &window, &MainWindow::startRun); });
-    if (parser.isSet(quitAfter)) {
+    const bool scripted = parser.isSet(quitAfter);
+    if (parser.isSet(runNow)) {
+        QObject::connect(&window, &MainWindow::projectOpened, &window, [&window, scripted] {
+            QTimer::singleShot(500, &window, [&window, scripted] {
+                if (window.startRun() || !scripted)
+                    return;
+                std::fprintf(stderr, "servescope: the experiment cannot run:\n");
+                for (const Problem &p : window.document()->problems()) {
+                    if (p.isError())
+                        std::fprintf(stderr, "  %s\n", qPrintable(p.toString()));
+                }
+                QApplication::exit(2);
+            });
+        });
+    }
+    if (scripted) {
+        // A scripted run must end: a refused file exits 2, a run that did not finish exits non-zero.
+        QObject::connect(&window, &MainWindow::projectOpenFailed, &app, [](const QString &, const QString &error) {
+            std::fprintf(stderr, "servescope: %s\n", qPrintable(error));
+            QApplication::exit(2);
+        });
         QObject::connect(&window, &MainWindow::runFinished, &app, [&](const RunResult &r) {
             if (probe.isActive())
                 std::fprintf(stderr,
                     "servescope: run %lld ended (%d completed, %d failed); longest GUI-thread stall %lld ms\n",
                     static_cast<long long>(r.runId), r.completed, r.failed, static_cast<long long>(longestStallMs));
-            QTimer::singleShot(200, &app, &QApplication::quit);
+            const int code = r.status == RunResult::Status::Finished ? 0
+                : r.status == RunResult::Status::Cancelled           ? 130
+                                                                     : 1;
+            if (code != 0)
+                std::fprintf(stderr, "servescope: the run did not finish: %s\n", qPrintable(r.message));
+            QTimer::singleShot(200, &app, [code] { QApplication::exit(code); });
         });
     }
     return QApplication::exec();

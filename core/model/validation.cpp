@@ -57,6 +57,17 @@ bool isToken(const QString &s)
 
 void checkUrl(Checker &c, const QString &path, const QString &text, const QStringList &schemes)
 {
+    // QUrl only says "invalid" for a port it cannot hold; say which part is wrong.
+    static const QRegularExpression port(
+        QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?(\\[[^\\]]*\\]|[^/:?#\\[@]*):([^/?#]*)"));
+    if (const QRegularExpressionMatch m = port.match(text); m.hasMatch()) {
+        bool ok = false;
+        const uint n = m.captured(2).toUInt(&ok);
+        if (!ok || n < 1 || n > 65535) {
+            c.error(path, QStringLiteral("port '%1' is not a number in 1..65535").arg(m.captured(2)));
+            return;
+        }
+    }
     const QUrl url(text, QUrl::StrictMode);
     if (!url.isValid() || url.host().isEmpty() || !schemes.contains(url.scheme())) {
         c.error(path,

@@ -457,6 +457,39 @@ private Q_SLOTS:
         QFETCH(QStringList, args);
         QCOMPARE(run(args).exitCode, 2);
     }
+
+    // A project that cannot be used is refused before anything runs: one line on stderr, nothing
+    // on stdout (scripts read stdout), the file left as it was.
+    void refusedProjectPrintsNothingOnStdout_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QByteArray>("message");
+        QTest::newRow("zero bytes") << QByteArray() << QByteArray("is empty");
+        QTest::newRow("foreign") << QByteArray("SQLite format 2\n") << QByteArray("not a ServeScope project");
+    }
+    void refusedProjectPrintsNothingOnStdout()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QByteArray, message);
+        const QString project
+            = m_dir.filePath(QStringLiteral("refused-%1.servescope").arg(QString::fromLatin1(QTest::currentDataTag())));
+        QFile f(project);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        const QString exp = writeExperiment(QStringLiteral("refused"),
+            QJsonObject { { QStringLiteral("base_url"), QStringLiteral("sim:") },
+                { QStringLiteral("path"), QStringLiteral("/v1/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 1, \"input_len\": 8,"
+                           " \"output_len\": 2, \"num_prompts\": 5}]}"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project });
+        QCOMPARE(o.exitCode, 2);
+        QCOMPARE(o.out, QByteArray());
+        QCOMPARE(o.err.count('\n'), 1);
+        QVERIFY2(o.err.contains(message), o.err.constData());
+        QCOMPARE(readAll(project), content);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliRun)

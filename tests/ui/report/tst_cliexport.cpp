@@ -125,6 +125,49 @@ private slots:
         QCOMPARE(runCli(args), 2);
     }
 
+    // export checks every page as run and runs do: a damaged page past the header is refused.
+    void damagedProjectIsRefused()
+    {
+        const QString damaged = m_dir.filePath(QStringLiteral("damaged.servescope"));
+        {
+            StoreWriter writer;
+            QString error;
+            QVERIFY2(writer.open(damaged, &error), qPrintable(error));
+            RunRow row;
+            row.name = QStringLiteral("r");
+            row.variants = { QStringLiteral("baseline") };
+            const qint64 id = writer.createRun(row, &error);
+            PointSummary p = TestPoints::concurrencyPoint(QStringLiteral("baseline"), 0, 8, 800);
+            p.runId = id;
+            writer.enqueue(p);
+            for (int i = 0; i < 3000; ++i) {
+                RequestRecord r;
+                r.runId = id;
+                r.variant = QStringLiteral("baseline");
+                r.index = i;
+                r.generatedText = QString(40, u'x');
+                writer.enqueue(r);
+            }
+            QVERIFY(writer.flush(30000));
+            writer.close();
+        }
+        const QString good = m_project;
+        m_project = damaged;
+        QCOMPARE(runCli({ QStringLiteral("--run"), QStringLiteral("r"), QStringLiteral("--csv"),
+                     m_dir.filePath(QStringLiteral("d.csv")) }),
+            0);
+        QFile f(damaged);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        f.seek(f.size() / 2);
+        f.write(QByteArray(32 * 1024, char(0xa5)));
+        f.close();
+        const int rc = runCli({ QStringLiteral("--run"), QStringLiteral("r"), QStringLiteral("--csv"),
+            m_dir.filePath(QStringLiteral("d2.csv")) });
+        m_project = good;
+        QCOMPARE(rc, 2);
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("d2.csv"))));
+    }
+
 private:
     int runCli(const QStringList &args)
     {

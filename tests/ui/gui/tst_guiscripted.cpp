@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+// Project files the window must refuse or warn about, and the scripted `servescope --run
+// --quit-after-run` ending with an exit code that says how the run went.
+#include "guitesthelpers.h"
+#include "mainwindow.h"
+#include "secrets/memorysecretstore.h"
+#include "storage/storewriter.h"
+
+#include <QFile>
+#include <QMessageBox>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ServeScope;
+
+class TestGuiScripted final : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    struct Outcome {
+        int exitCode = -1;
+        QByteArray err;
+    };
+
+    static Outcome gui(const QStringList &args)
+    {
+        QProcess p;
+        p.start(qEnvironmentVariable("SERVESCOPE_GUI"), args);
+        if (!p.waitForFinished(120000)) {
+            p.kill();
+            p.waitForFinished();
+            return {};
+        }
+        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardError() };
+    }
+
+    static int cli(const QStringList &args)
+    {
+        QProcess p;
+        p.start(qEnvironmentVariable("SERVESCOPE_CLI"), args);
+        p.waitForFinished(120000);
+        return p.exitCode();
+    }
+
+    QString experiment(const QString &name, const QString &baseUrl)
+    {
+        const QString path = m_dir.filePath(name + QStringLiteral(".json"));
+        QFile f(path);
+        f.open(QIODevice::WriteOnly);
+        f.write(
+            QStringLiteral("{\"name\": \"%1\", \"endpoint\": {\"base_url\": \"%2\", \"path\": \"/v1/completions\","
+                           " \"model\": \"m\"}, \"load\": {\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 2,"
+                           " \"input_len\": 16, \"output_len\": 4, \"num_prompts\": 4}]}}\n")
+                .arg(name, baseUrl)
+                .toUtf8());
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        TestHelpers::initGuiTest();
+        QVERIFY2(QFile::exists(qEnvironmentVariable("SERVESCOPE_GUI")), "SERVESCOPE_GUI is not set");
+        QVERIFY(m_dir.isValid());
+    }
+
+    // The file is refused at once and the process ends with 2, whatever it was asked to run.
+    void refusedFileEndsAScriptedRun_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("zero bytes") << QByteArray() << QStringLiteral("is empty");
+        QTest::newRow("foreign") << QByteArray("name,value\nx,1\n") << QStringLiteral("not a ServeScope project");
+    }
+    void refusedFileEndsAScriptedRun()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, message);
+        const QString path = m_dir.filePath(
+            QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-') + QStringLiteral(".servescope"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        const Outcome o = gui({ path, QStringLiteral("--run"), QStringLiteral("--quit-after-run") });
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains(message.toUtf8()), o.err.constData());
+        QFile again(path);
+        QVERIFY(again.open(QIODevice::ReadOnly));
+        QCOMPARE(again.readAll(), content); // left as it was
+    }
+
+    // Every request of the run fails (nothing listens on port 1): the run ends failed, exit 1.
+    void failedRunExitsNonZero()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("unreachable.servescope"));
+        QCOMPARE(cli({ QStringLiteral("run"),
+                     experiment(QStringLiteral("unreachable"), QStringLiteral("http://127.0.0.1:1")),
+                     QStringLiteral("--project"), project }),
+            1);
+        const Outcome o = gui({ project, QStringLiteral("--run"), QStringLiteral("--quit-after-run") });
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY2(o.err.contains("the run did not finish"), o.err.constData());
+    }
+
+    // A damaged page past the header opens (the header is fine), then the background check finds
+    // it and the window says so.
+    void damagedPageIsReported()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("damaged.servescope"));
+        {
+            StoreWriter writer;
+            QString error;
+            QVERIFY2(writer.open(path, &error), qPrintable(error));
+            RunRow row;
+            row.name = QStringLiteral("r");
+            row.variants = { QStringLiteral("baseline") };
+            const qint64 id = writer.createRun(row, &error);
+            for (int i = 0; i < 3000; ++i) {
+                RequestRecord r;
+                r.runId = id;
+                r.variant = QStringLiteral("baseline");
+                r.index = i;
+                r.startNs = 1000 + i;
+                r.endNs = 2000 + i;
+                r.generatedText = QString(40, u'x');
+                writer.enqueue(r);
+            }
+            QVERIFY(writer.flush(30000));
+            writer.close();
+        }
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const qint64 size = f.size();
+        QVERIFY(size > 200 * 1024);
+        f.seek(size / 2);
+        f.write(QByteArray(32 * 1024, char(0xa5)));
+        f.close();
+
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        w.openProject(path);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (box = w.findChild<QMessageBox *>(QStringLiteral("projectWarning"))) != nullptr, 20000);
+        QVERIFY(box->isVisible());
+        QVERIFY2(box->text().contains(QStringLiteral("corrupt")), qPrintable(box->text()));
+        QCOMPARE(box->windowTitle(), QStringLiteral("The project file is damaged"));
+    }
+};
+
+QTEST_MAIN(TestGuiScripted)
+#include "tst_guiscripted.moc"
