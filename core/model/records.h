@@ -138,6 +138,10 @@ struct PointSummary {
     /// ITL and E2EL ("p90_ttft_ms"); result files carry them as `servescope_steady_<key>`. Empty when
     /// the point was not measured with one.
     QMap<QString, double> steady;
+    /// What the server's `/metrics` said while the point ran (docs/metrics.md, Server series):
+    /// "running_mean", "waiting_max", "kv_usage_max", "preemptions", ...; empty when it was not
+    /// scraped. Result files carry them as `servescope_server_<key>`.
+    QMap<QString, double> server;
 };
 
 /// One headline metric of one (variant, point) across its repeats, as stored beside the point's

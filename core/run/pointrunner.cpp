@@ -3,9 +3,11 @@
 
 #include "engine/loadgenerator.h"
 #include "metrics/aggregate.h"
+#include "model/clock.h"
 #include "run/endpointcalls.h"
 #include "run/livemonitor.h"
 #include "run/runoutput.h"
+#include "run/serverscraper.h"
 #include "storage/storewriter.h"
 #include "workload/promptgen.h"
 
@@ -90,7 +92,21 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     const QList<PreparedRequest> requests
         = prompts.generate(point, repeat, false, count, counterFor(prompts, variant.calls));
     QVector<RequestRecord> records;
+    // The server's series over the measured requests, with a scrape on each side of them.
+    const qint64 serverFrom = monotonicNs();
+    if (variant.scraper)
+        variant.scraper->scrapeAndWait();
     const LoadOutcome load = runLoad(variant.endpoint, requests, spec, &records);
+    if (variant.scraper)
+        variant.scraper->scrapeAndWait();
+    QMap<QString, double> server;
+    if (variant.scraper) {
+        // Gauges while the measured requests were in flight; counters across the two extra scrapes.
+        qint64 lastEnd = load.clockStartNs;
+        for (const RequestRecord &r : std::as_const(records))
+            lastEnd = std::max(lastEnd, r.endNs);
+        server = variant.scraper->summarize({ load.clockStartNs, lastEnd, serverFrom, monotonicNs() });
+    }
     if (!load.ok) {
         outcome.ok = false;
         outcome.error = load.message;
@@ -98,7 +114,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     }
     m_monitor.setPhase(QStringLiteral("saving"));
     outcome.measured = true;
-    outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount);
+    outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount, server);
     const DefinitionsProfile profile
         = resolved.metrics.definitions == Definitions::Sglang ? DefinitionsProfile::Sglang : DefinitionsProfile::Vllm;
     for (const RequestRecord &r : std::as_const(records)) {
@@ -134,7 +150,7 @@ bool PointRunner::warmup(
 }
 
 PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpec &spec,
-    QVector<RequestRecord> &records, qint64 clockStartNs, int warmupCount)
+    QVector<RequestRecord> &records, qint64 clockStartNs, int warmupCount, const QMap<QString, double> &server)
 {
     const Experiment &resolved = variant.resolved;
     std::sort(records.begin(), records.end(),
@@ -158,6 +174,7 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     // open loop has no such level and opens with its first request. discard_ratio trims by start time instead.
     const SteadyOptions steadyOptions { std::max(1, summary.concurrency), resolved.load.discardRatio };
     summary.steady = steadyValues(steadyWindow(records, opts, steadyOptions));
+    summary.server = server;
     m_writer.enqueue(summary);
     for (const Finding &f : result.findings) {
         Q_EMIT logged(QStringLiteral("finding"),

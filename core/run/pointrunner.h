@@ -17,6 +17,7 @@ class LiveMonitor;
 class LoadGenerator;
 class PromptGenerator;
 class RunOutput;
+class ServerScraper;
 class StoreWriter;
 
 /// What one variant's points share: the resolved experiment, where requests go, and the run's tags.
@@ -26,6 +27,7 @@ struct VariantContext {
     EndpointCalls &calls;
     qint64 runId = 0;
     QString variant;
+    ServerScraper *scraper = nullptr; ///< the server's /metrics while the variant runs
 };
 
 /// How one (point, repeat) ended.
@@ -59,7 +61,7 @@ private:
     bool warmup(const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec, int *count,
         QString *error);
     PointSummary summarise(const VariantContext &variant, const LoadSpec &spec, QVector<RequestRecord> &records,
-        qint64 clockStartNs, int warmupCount);
+        qint64 clockStartNs, int warmupCount, const QMap<QString, double> &server);
 
     LoadGenerator &m_generator;
     StoreWriter &m_writer;

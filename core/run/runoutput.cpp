@@ -59,6 +59,8 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     setup.discarded = summary.discarded;
     for (auto it = summary.steady.cbegin(); it != summary.steady.cend(); ++it)
         setup.extraNumbers.append({ QStringLiteral("steady_") + it.key(), it.value() });
+    for (auto it = summary.server.cbegin(); it != summary.server.cend(); ++it)
+        setup.extraNumbers.append({ QStringLiteral("server_") + it.key(), it.value() });
 
     const QString path = QDir(m_dir).filePath(resultFileRelativePath(summary.variant, summary.label, summary.repeat));
     if (!QDir().mkpath(QFileInfo(path).path())) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "runworker.h"
+#include "serverscraper.h"
 
 #include "engine/loadgenerator.h"
 #include "metrics/delta.h"
@@ -146,8 +147,10 @@ bool RunWorker::runVariant(int variantIndex)
                 .arg(m_endpoint.baseUrl().toString(), m_identity.simulatorArguments.join(QLatin1Char(' '))));
     }
     EndpointCalls calls(m_endpoint.config(), m_endpoint.baseUrl(), m_endpoint.model());
+    ServerScraper scraper(m_endpoint.config(), m_endpoint.baseUrl(), m_result.runId, *m_writer);
+    scraper.start();
     const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,
-        m_experiment.variants[variantIndex].name };
+        m_experiment.variants[variantIndex].name, &scraper };
     for (int p = 0; p < resolved.load.points.size() && !m_cancel->load(); ++p) {
         PointRepeats repeats;
         repeats.point = p;
@@ -180,6 +183,7 @@ bool RunWorker::runVariant(int variantIndex)
         if (!repeats.repeats.isEmpty())
             finishPoint(identity, repeats);
     }
+    scraper.stop();
     m_endpoint.close();
     return true;
 }

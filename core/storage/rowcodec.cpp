@@ -9,6 +9,8 @@
 #include <QJsonObject>
 #include <QVariant>
 
+#include <cmath>
+
 namespace ServeScope {
 
 namespace {
@@ -133,13 +135,36 @@ static QStringList summaryDistColumns()
     return cols;
 }
 
+// The summaries' key-value sets (steady, server) as compact JSON objects; NaN and infinities, which
+// JSON cannot hold, are left out.
+static QString mapJson(const QMap<QString, double> &values)
+{
+    QJsonObject o;
+    for (auto it = values.cbegin(); it != values.cend(); ++it) {
+        if (std::isfinite(it.value()))
+            o.insert(it.key(), it.value());
+    }
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+static QMap<QString, double> jsonMap(const QString &json)
+{
+    QMap<QString, double> out;
+    const QJsonObject o = QJsonDocument::fromJson(json.toUtf8()).object();
+    for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
+        if (it.value().isDouble())
+            out.insert(it.key(), it.value().toDouble());
+    }
+    return out;
+}
+
 QString RowCodec::insertSummarySql()
 {
     const QStringList cols = QStringList { QStringLiteral("run_id"), QStringLiteral("variant_id"),
         QStringLiteral("point"), QStringLiteral("repeat") }
         + summaryScalarColumns() + summaryDistColumns()
         + QStringList { QStringLiteral("extra_percentiles"), QStringLiteral("derivation_version"),
-              QStringLiteral("definitions"), QStringLiteral("steady") };
+              QStringLiteral("definitions"), QStringLiteral("steady"), QStringLiteral("server") };
     return QStringLiteral("INSERT OR REPLACE INTO point_repeats (") % cols.join(QLatin1Char(','))
         % QStringLiteral(") VALUES (") % placeholders(int(cols.size())) % QLatin1Char(')');
 }
@@ -173,10 +198,8 @@ void RowCodec::bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId
     q.bindValue(i++, QString::fromUtf8(QJsonDocument(extra).toJson(QJsonDocument::Compact)));
     q.bindValue(i++, s.derivationVersion);
     q.bindValue(i++, s.definitions);
-    QJsonObject steady;
-    for (auto it = s.steady.cbegin(); it != s.steady.cend(); ++it)
-        steady.insert(it.key(), it.value());
-    q.bindValue(i++, QString::fromUtf8(QJsonDocument(steady).toJson(QJsonDocument::Compact)));
+    q.bindValue(i++, mapJson(s.steady));
+    q.bindValue(i++, mapJson(s.server));
 }
 
 QString RowCodec::summaryColumns(int schemaVersion)
@@ -187,7 +210,7 @@ QString RowCodec::summaryColumns(int schemaVersion)
         cols << QStringLiteral("p.") % c;
     cols << QStringLiteral("p.extra_percentiles") << QStringLiteral("p.derivation_version")
          << QStringLiteral("p.definitions")
-         << (schemaVersion >= 2 ? QStringLiteral("p.steady") : QStringLiteral("'{}'"));
+         << (schemaVersion >= 2 ? QStringLiteral("p.steady, p.server") : QStringLiteral("'{}', '{}'"));
     return cols.join(QLatin1Char(','));
 }
 
@@ -229,12 +252,8 @@ void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
     }
     s->derivationVersion = q.value(i++).toInt();
     s->definitions = q.value(i++).toString();
-    s->steady.clear();
-    const QJsonObject steady = QJsonDocument::fromJson(q.value(i++).toString().toUtf8()).object();
-    for (auto it = steady.constBegin(); it != steady.constEnd(); ++it) {
-        if (it.value().isDouble())
-            s->steady.insert(it.key(), it.value().toDouble());
-    }
+    s->steady = jsonMap(q.value(i++).toString());
+    s->server = jsonMap(q.value(i++).toString());
 }
 
 } // namespace ServeScope

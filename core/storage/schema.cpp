@@ -101,14 +101,15 @@ static QStringList version1()
     };
 }
 
-// Version 2: the steady result set beside each summary, the statistics across repeats, and runs
-// that can be marked interrupted. SQLite cannot change a CHECK constraint in place, so `runs` is
-// rebuilt (ids kept); Schema::migrate runs with foreign keys off, so dropping the old table
-// cascades nowhere, and the other tables' references resolve to the renamed copy.
+// Version 2: the steady result set and the server-series summary beside each summary, the statistics across repeats,
+// and runs that can be marked interrupted. SQLite cannot change a CHECK constraint in place, so `runs` is rebuilt (ids
+// kept); Schema::migrate runs with foreign keys off, so dropping the old table cascades nowhere, and the other tables'
+// references resolve to the renamed copy.
 static QStringList version2()
 {
     return {
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN steady TEXT NOT NULL DEFAULT '{}'"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN server TEXT NOT NULL DEFAULT '{}'"),
         QStringLiteral("CREATE TABLE point_estimates ("
                        " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
                        " variant_id INTEGER NOT NULL REFERENCES variants(id),"

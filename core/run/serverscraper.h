@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/engineconfig.h"
+#include "metrics/servermetrics.h"
+
+#include <QMap>
+#include <QNetworkAccessManager>
+#include <QObject>
+#include <QTimer>
+#include <QUrl>
+
+#include <deque>
+
+namespace ServeScope {
+
+class StoreWriter;
+
+/// Scrapes the server's Prometheus `/metrics` (relative to the base URL, with the endpoint's
+/// headers) about once a second while a variant runs, on the run thread; keeps the series
+/// ServeScope reads (isServerSeries), stores each sample in the project, and summarises any window
+/// of them for a point. A server without `/metrics` (404 or no known series) is asked once.
+class ServerScraper final : public QObject {
+    Q_OBJECT
+public:
+    ServerScraper(const EndpointConfig &endpoint, const QUrl &baseUrl, qint64 runId, StoreWriter &writer);
+
+    void start();
+    void stop();
+    /// Scrapes now and waits for the answer (at most the 2 s scrape timeout): at a point's start
+    /// and end, so every point has the two samples a counter's delta needs.
+    void scrapeAndWait();
+    /// The point summary of the samples scraped in the window (monotonic ns).
+    QMap<QString, double> summarize(const ServerWindow &window) const;
+
+    /// Largest reply body read; a longer one is aborted and the scrape skipped.
+    static constexpr qint64 kMaxBodyBytes = 8 * 1024 * 1024;
+    /// Samples kept in memory for summaries (about an hour of a busy vLLM at 1 Hz).
+    static constexpr size_t kMaxKeptSamples = 200000;
+
+Q_SIGNALS:
+    void scraped();
+
+private:
+    void scrape();
+
+    EndpointConfig m_endpoint;
+    QUrl m_url;
+    qint64 m_runId;
+    StoreWriter &m_writer;
+    QNetworkAccessManager m_nam;
+    QTimer m_timer;
+    std::deque<ServerSample> m_samples;
+    bool m_inFlight = false;
+    bool m_answered = false; ///< at least one scrape returned known series
+    bool m_gone = false; ///< the server has no usable /metrics: stop asking
+};
+
+} // namespace ServeScope
