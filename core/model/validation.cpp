@@ -177,7 +177,7 @@ void checkDatasetAndSampling(Checker &c, const Experiment &x)
     }
 }
 
-void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at, bool fromFile)
+void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at, bool fromFile, bool outputFromFile)
 {
     if (mode == LoadMode::Concurrency) {
         c.range(at + QLatin1String(".concurrency"), p.concurrency, 1, 1048576);
@@ -195,9 +195,10 @@ void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at
             c.error(at + QLatin1String(".concurrency"),
                 QStringLiteral("is only allowed when load.mode is concurrency (use max_concurrency)"));
     }
-    // A custom dataset's prompts are the file's own: input_len 0 takes them as they are.
+    // custom and sharegpt prompts are the file's own (input_len 0 takes them as they are); a
+    // sharegpt output_len of 0 is each conversation's reference completion length, as in vLLM.
     c.range(at + QLatin1String(".input_len"), p.inputLen, fromFile ? 0 : 1, 10000000);
-    c.range(at + QLatin1String(".output_len"), p.outputLen, 1, 10000000);
+    c.range(at + QLatin1String(".output_len"), p.outputLen, outputFromFile ? 0 : 1, 10000000);
     c.range(at + QLatin1String(".num_prompts"), p.numPrompts, 0, 100000000);
     c.finite(at + QLatin1String(".max_seconds"), p.maxSeconds, 0, 1e7);
     if (p.numPrompts == 0 && p.maxSeconds == 0)
@@ -212,7 +213,8 @@ void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at
 
 void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
 {
-    const bool fromFile = dataset.name == QLatin1String("custom");
+    const bool outputFromFile = dataset.name == QLatin1String("sharegpt");
+    const bool fromFile = outputFromFile || dataset.name == QLatin1String("custom");
     if (load.points.isEmpty())
         c.error(QStringLiteral("load.points"), QStringLiteral("needs at least one point"));
     QSet<QString> labels;
@@ -220,7 +222,7 @@ void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
     tmp.load = load;
     for (qsizetype i = 0; i < load.points.size(); ++i) {
         const QString at = QStringLiteral("load.points[%1]").arg(i);
-        checkPoint(c, load.mode, load.points.at(i), at, fromFile);
+        checkPoint(c, load.mode, load.points.at(i), at, fromFile, outputFromFile);
         const QString label = tmp.pointLabel(int(i));
         if (labels.contains(label))
             c.error(at + QLatin1String(".label"), QLatin1String("repeats the point label ") + label);

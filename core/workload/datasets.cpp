@@ -115,10 +115,8 @@ bool loadDataset(const Dataset &d, DatasetContent *out, QString *error)
     if (d.name == QLatin1String("custom"))
         return loadCustom(d, out, error);
     if (d.name == QLatin1String("sharegpt")) {
-        *error = QStringLiteral("ServeScope cannot build the sharegpt dataset yet (it does not read ShareGPT "
-                                "conversation files); convert the conversations to a custom JSONL dataset, one "
-                                "{\"prompt\": ...} object per line");
-        return false;
+        out->shareGpt = loadShareGpt(d.path, d.seed, error);
+        return out->shareGpt != nullptr;
     }
     *error = QStringLiteral("is not a dataset ServeScope can build");
     return false;
@@ -137,11 +135,13 @@ QList<Problem> checkDatasets(const Experiment &experiment)
         QString error;
         const QString path
             = i < 0 ? QStringLiteral("dataset") : QStringLiteral("variants[%1] (resolved) dataset").arg(i);
-        if (!loadDataset(d, &content, &error))
-            problems << Problem { path
-                    + (d.name == QLatin1String("custom") ? QLatin1String(".path") : QLatin1String(".name")),
-                error, Severity::Error, i };
-        else if (!content.warning.isEmpty())
+        if (!loadDataset(d, &content, &error)) {
+            const bool fileBased
+                = QStringList { QStringLiteral("sonnet"), QStringLiteral("custom"), QStringLiteral("sharegpt") }
+                      .contains(d.name);
+            problems << Problem { path + (fileBased ? QLatin1String(".path") : QLatin1String(".name")), error,
+                Severity::Error, i };
+        } else if (!content.warning.isEmpty())
             problems << Problem { path + QLatin1String(".path"), content.warning, Severity::Warning, i };
     }
     return problems;

@@ -3,6 +3,7 @@
 
 #include "model/experiment.h"
 #include "model/problem.h"
+#include "workload/sharegpt.h"
 
 #include <QList>
 #include <QString>
@@ -23,10 +24,12 @@ struct CustomPrompt {
 };
 
 /// What a named dataset is built from, read once per point: the sonnet's lines (each keeps its
-/// '\n', as Python's readlines() gives them) or the prompts of a custom JSONL file.
+/// '\n', as Python's readlines() gives them), the prompts of a custom JSONL file, or the kept
+/// ShareGPT conversations (read once per process).
 struct DatasetContent {
     QStringList lines;
     QList<CustomPrompt> prompts;
+    std::shared_ptr<const ShareGptSet> shareGpt;
     QString warning; ///< e.g. the sonnet file was not found and the built-in copy is used
 };
 
@@ -35,7 +38,8 @@ inline constexpr qint64 kMaxCustomDatasetBytes = 256LL * 1024 * 1024;
 
 /// Reads the dataset `d` names. random needs nothing; sonnet reads d.path, or the built-in copy of
 /// vLLM's benchmarks/sonnet.txt when the path is empty or missing (with a warning); custom reads
-/// d.path as JSONL; sharegpt is refused. False with *error saying why it cannot run.
+/// d.path as JSONL; sharegpt streams d.path (see loadShareGpt()). False with *error saying why it
+/// cannot run.
 bool loadDataset(const Dataset &d, DatasetContent *out, QString *error);
 
 /// The dataset problems of every variant (files that cannot be read, malformed custom lines,

@@ -140,6 +140,8 @@ QList<PreparedRequest> PromptGenerator::generate(int point, int repeat, bool war
         return sonnet(lp, seed, count, counter, measuredOut, &why);
     if (name == QLatin1String("custom"))
         return custom(lp, seed, count, counter, measuredOut);
+    if (name == QLatin1String("sharegpt"))
+        return shareGpt(lp, seed, count, counter, measuredOut, &why);
     if (!usesTokenIds())
         return randomText(lp, seed, count, counter, measuredOut);
     return randomTokenIds(lp, seed, count, measuredOut);
@@ -211,6 +213,67 @@ QList<PreparedRequest> PromptGenerator::sonnet(const LoadPoint &lp, quint64 seed
     // As vLLM's prompt_len: the counted length is the request's input length (0: the server's usage).
     for (int i = 0; i < count; ++i)
         out[i] = { body(texts[i], lp.outputLen), qMax(0, measured[i]), lp.outputLen, hashOf(texts[i].toUtf8()) };
+    if (measuredOut)
+        *measuredOut = measured;
+    return out;
+}
+
+namespace {
+
+int wordCount(const QString &text)
+{
+    static const QRegularExpression space(QStringLiteral("\\s+"));
+    return int(text.split(space, Qt::SkipEmptyParts).size());
+}
+
+} // namespace
+
+QList<PreparedRequest> PromptGenerator::shareGpt(const LoadPoint &lp, quint64 seed, int count,
+    const TokenCounter &counter, QList<int> *measuredOut, QString *error) const
+{
+    // vLLM walks the shuffled conversations, counts prompt and reference completion, and keeps
+    // those its length filter passes; each (point, repeat) walks its own seeded order.
+    const QList<ShareGptPair> &pairs = m_content.shareGpt->pairs;
+    QList<int> order(pairs.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 rng(seed);
+    std::shuffle(order.begin(), order.end(), rng);
+    const int overhead = counter ? qMax(0, counter({ QString() }).value(0, -1)) : 0;
+    QList<PreparedRequest> out;
+    QList<int> measured;
+    const bool fixed = lp.outputLen > 0;
+    for (qsizetype at = 0; at < order.size() && out.size() < count;) {
+        QStringList texts;
+        const qsizetype batch = qMin<qsizetype>(order.size() - at, qMax(16, 2 * (count - int(out.size()))));
+        for (qsizetype k = 0; k < batch; ++k)
+            texts << pairs.at(order.at(at + k)).prompt << pairs.at(order.at(at + k)).completion;
+        const QList<int> counts = counter ? counter(texts) : QList<int>();
+        for (qsizetype k = 0; k < batch && out.size() < count; ++k) {
+            const ShareGptPair &p = pairs.at(order.at(at + k));
+            const int promptLen
+                = counts.isEmpty() || counts.value(2 * k, -1) < 0 ? wordCount(p.prompt) : counts[2 * k] - overhead;
+            const int completionLen = counts.isEmpty() || counts.value(2 * k + 1, -1) < 0
+                ? wordCount(p.completion)
+                : counts[2 * k + 1] - overhead;
+            const int outputLen = fixed ? lp.outputLen : completionLen;
+            if (!shareGptLengthsValid(promptLen, outputLen, fixed))
+                continue;
+            out << PreparedRequest { body(p.prompt, outputLen), promptLen, outputLen, hashOf(p.prompt.toUtf8()) };
+            measured << (counts.isEmpty() ? -1 : promptLen);
+        }
+        at += batch;
+    }
+    if (out.isEmpty()) {
+        *error = QStringLiteral("sharegpt: none of %1 conversations passes vLLM's length filter (prompt 4 to 1024 "
+                                "tokens, output at least 4, both at most 2048)")
+                     .arg(pairs.size());
+        return {};
+    }
+    // Fewer than asked for: repeat them, as vLLM oversamples.
+    for (qsizetype i = 0; out.size() < count; ++i) {
+        out << out.at(i);
+        measured << measured.at(i);
+    }
     if (measuredOut)
         *measuredOut = measured;
     return out;

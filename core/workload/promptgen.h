@@ -17,7 +17,8 @@ namespace ServeScope {
 /// Builds the prompts of the experiment's dataset (docs/metrics.md, "Seeds"), seeded per
 /// (point, repeat) so every variant sees the same requests; warmups get their own seeds.
 /// random: prompts of exact server-counted length; sonnet: vLLM's sonnet construction (see
-/// SonnetPrompts); custom: the JSONL file's prompts. A dataset that cannot be built (a file that
+/// SonnetPrompts); sharegpt: first turns of conversations that pass vLLM's length filter;
+/// custom: the JSONL file's prompts. A dataset that cannot be built (a file that
 /// cannot be read, sharegpt) leaves error() set, and generate() then returns nothing.
 class PromptGenerator {
 public:
@@ -50,6 +51,8 @@ private:
     QList<PreparedRequest> randomText(
         const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter, QList<int> *measuredOut) const;
     QList<PreparedRequest> sonnet(const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter,
+        QList<int> *measuredOut, QString *error) const;
+    QList<PreparedRequest> shareGpt(const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter,
         QList<int> *measuredOut, QString *error) const;
     QList<PreparedRequest> custom(
         const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter, QList<int> *measuredOut) const;

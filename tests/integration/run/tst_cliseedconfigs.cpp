@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
+#include <QSet>
 #include <QTemporaryDir>
 
 using namespace ServeScope;
@@ -145,20 +146,42 @@ private Q_SLOTS:
         QVERIFY(p.readAllStandardError().contains("holds only an environment snapshot"));
     }
 
-    void sharegptIsRefusedBeforeRunning()
+    void sharegptRunsAsNamed()
     {
-        QFile f(m_dir.filePath(QStringLiteral("sharegpt.json")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(
-            "{\"base_url\": \"sim:\", \"model\": \"m\", \"dataset_name\": \"sharegpt\", \"dataset_path\": \"x.json\", "
-            "\"max_concurrency\": 1, \"num_prompts\": 5, \"sharegpt_output_len\": 8}");
-        f.close();
+        // A missing conversations file stops the run before anything is sent.
+        const QString config = m_dir.filePath(QStringLiteral("sharegpt.json"));
+        const auto write = [&config](const QString &path) {
+            QFile f(config);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(QStringLiteral("{\"base_url\": \"sim:\", \"model\": \"m\", \"dataset_name\": \"sharegpt\", "
+                                   "\"dataset_path\": \"%1\", \"max_concurrency\": 2, \"num_prompts\": 8}")
+                        .arg(path)
+                        .toUtf8());
+        };
+        write(m_dir.filePath(QStringLiteral("missing.json")));
         QProcess p;
-        p.start(SimChild::cli(), { QStringLiteral("run"), f.fileName() });
+        p.start(SimChild::cli(),
+            { QStringLiteral("run"), config, QStringLiteral("--sim-time-scale"), QStringLiteral("100") });
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 2);
-        QVERIFY(p.readAllStandardError().contains("error: dataset.name: ServeScope cannot build the sharegpt dataset"));
+        QVERIFY(p.readAllStandardError().contains("error: dataset.path: cannot read the sharegpt file"));
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("sharegpt.servescope"))));
+
+        // With the file: the conversations' first turns, counted by the server, with their own
+        // completion lengths (ignore_eos holds them to it).
+        write(QStringLiteral(SERVESCOPE_TEST_DATA "/datasets/sharegpt.json"));
+        const QString out = m_dir.filePath(QStringLiteral("sharegpt-results"));
+        p.start(SimChild::cli(),
+            { QStringLiteral("run"), config, QStringLiteral("--out-dir"), out, QStringLiteral("--sim-time-scale"),
+                QStringLiteral("100") });
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QString error;
+        const QVector<ResultRun> runs = readResultFilePath(out + QStringLiteral("/baseline/c2-r1.json"), &error);
+        QVERIFY2(runs.size() == 1, qPrintable(error));
+        QCOMPARE(runs.first().outputLens.size(), 8);
+        QSet<qint64> outputs(runs.first().outputLens.cbegin(), runs.first().outputLens.cend());
+        QCOMPARE(outputs.size(), 4); // the four conversations that pass vLLM's filter
     }
 };
 

@@ -3,12 +3,14 @@
 // prompts, and a refusal with the reason for what ServeScope cannot build.
 #include "workload/datasets.h"
 #include "workload/promptgen.h"
+#include "workload/sharegpt.h"
 #include "workload/sonnet.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ServeScope;
@@ -248,11 +250,15 @@ private Q_SLOTS:
         QTest::addColumn<QString>("dataset");
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("problem");
-        QTest::newRow("sharegpt")
+        QTest::newRow("sharegpt missing")
+            << QStringLiteral("sharegpt") << data("nothing.json")
+            << QStringLiteral("dataset.path: cannot read the sharegpt file: No such file or directory");
+        QTest::newRow("sharegpt truncated")
+            << QStringLiteral("sharegpt") << data("sharegpt_truncated.json")
+            << QStringLiteral("dataset.path: the file ends inside the list (truncated?)");
+        QTest::newRow("sharegpt not a list")
             << QStringLiteral("sharegpt") << data("custom.jsonl")
-            << QStringLiteral("dataset.name: ServeScope cannot build the sharegpt dataset yet (it does not read "
-                              "ShareGPT conversation files); convert the conversations to a custom JSONL dataset, one "
-                              "{\"prompt\": ...} object per line");
+            << QStringLiteral("dataset.path: the file must be a JSON list of conversations");
         QTest::newRow("custom bad line") << QStringLiteral("custom") << data("custom_bad.jsonl")
                                          << QStringLiteral("dataset.path: line 2: needs a non-empty string \"prompt\"");
         QTest::newRow("custom missing") << QStringLiteral("custom") << data("nothing.jsonl")
@@ -275,6 +281,82 @@ private Q_SLOTS:
         QString why;
         QVERIFY(gen.generate(0, 1, false, 3, {}, nullptr, &why).isEmpty());
         QCOMPARE(why, gen.error());
+    }
+
+    void shareGptAsVllmFiltersIt()
+    {
+        QString error;
+        const std::shared_ptr<const ShareGptSet> set = loadShareGpt(data("sharegpt.json"), 1000, &error);
+        QVERIFY2(set, qPrintable(error));
+        QCOMPARE(set->conversations, 6); // two turns or more: not "b", "not an object" or "h"
+        QCOMPARE(set->pairs.size(), 6);
+        QCOMPARE(loadShareGpt(data("sharegpt.json"), 1000, &error).get(), set.get()); // cached
+        bool quoted = false;
+        for (const ShareGptPair &p : set->pairs)
+            quoted = quoted
+                || p.completion == QStringLiteral("Here it is: {\"a\": \"} {\"} and that is all you asked for.");
+        QVERIFY(quoted);
+
+        // Output from the reference completion: "c" (prompt of one word) and "f" (completion of
+        // one word) fail vLLM's filter; with a fixed output length only "c" does.
+        const Experiment x = experiment(QStringLiteral("sharegpt"), data("sharegpt.json"), 0, 0);
+        const PromptGenerator gen(x);
+        QVERIFY2(gen.error().isEmpty(), qPrintable(gen.error()));
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 10, wordCounter());
+        QCOMPARE(reqs.size(), 10);
+        QSet<QString> first;
+        for (int i = 0; i < 4; ++i) {
+            const QString prompt = chatText(reqs[i]);
+            first.insert(prompt);
+            QCOMPARE(reqs[i].targetInputLen, words(prompt));
+            for (const ShareGptPair &p : set->pairs) {
+                if (p.prompt == prompt)
+                    QCOMPARE(reqs[i].targetOutputLen, words(p.completion));
+            }
+        }
+        QCOMPARE(first.size(), 4);
+        QVERIFY(!first.contains(QStringLiteral("Hi")));
+        QVERIFY(!first.contains(QStringLiteral("Give me four words now please.")));
+        QCOMPARE(chatText(reqs[4]), chatText(reqs[0])); // then repeated, as vLLM oversamples
+
+        Experiment fixed = x;
+        fixed.load.points[0].outputLen = 32;
+        QSet<QString> passing;
+        for (const PreparedRequest &r : PromptGenerator(fixed).generate(0, 1, false, 5, wordCounter())) {
+            passing.insert(chatText(r));
+            QCOMPARE(r.targetOutputLen, 32);
+        }
+        QCOMPARE(passing.size(), 5);
+        QVERIFY(passing.contains(QStringLiteral("Give me four words now please.")));
+    }
+
+    void shareGptStreamsLargeFiles()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[");
+        const int n = 3 * kShareGptKeep;
+        for (int i = 0; i < n; ++i) {
+            f.write(
+                QStringLiteral("%1{\"id\": \"%2\", \"conversations\": [{\"from\": \"human\", \"value\": \"prompt "
+                               "number %2 with some words\"}, {\"from\": \"gpt\", \"value\": \"reply %2 [x] {y}\"}]}")
+                    .arg(i ? QStringLiteral(",\n") : QString())
+                    .arg(i)
+                    .toUtf8());
+        }
+        f.write("]\n");
+        f.close();
+        QString error;
+        const auto a = loadShareGpt(path, 1, &error);
+        QVERIFY2(a, qPrintable(error));
+        QCOMPARE(a->conversations, n);
+        QCOMPARE(a->pairs.size(), kShareGptKeep); // bounded, whatever the file holds
+        const auto b = loadShareGpt(path, 2, &error);
+        QVERIFY(b && b.get() != a.get());
+        QVERIFY(a->pairs.first().prompt != b->pairs.first().prompt); // another seed keeps others
+        QVERIFY(a->pairs.first().completion.endsWith(QLatin1String("[x] {y}")));
     }
 
     void sonnetFileMissingWarns()
