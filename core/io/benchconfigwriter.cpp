@@ -97,8 +97,10 @@ QByteArray exportBenchConfig(const Experiment &experiment, int variantIndex, QSt
         addPerPoint(root, QStringLiteral("burstiness"),
             collect(pts, [](const LoadPoint &p) { return numberNode(p.burstiness); }));
     }
-    addPerPoint(root, lengthKey(dataset, true),
-        collect(pts, [](const LoadPoint &p) { return JsonNode::makeNumber(p.inputLen); }));
+    // vLLM's sharegpt and custom datasets take the prompts as the file has them: no input length flag.
+    if (dataset != QLatin1String("sharegpt") && dataset != QLatin1String("custom"))
+        addPerPoint(root, lengthKey(dataset, true),
+            collect(pts, [](const LoadPoint &p) { return JsonNode::makeNumber(p.inputLen); }));
     addPerPoint(root, lengthKey(dataset, false),
         collect(pts, [](const LoadPoint &p) { return JsonNode::makeNumber(p.outputLen); }));
     addPerPoint(root, QStringLiteral("num_prompts"),

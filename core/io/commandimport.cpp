@@ -98,8 +98,6 @@ Kind classify(const QStringList &w, qsizetype *from)
         return Kind::SglangServer;
     if (module == QLatin1String("sglang.bench_serving"))
         return Kind::SglangBench;
-    if (module == QLatin1String("vllm.entrypoints.cli.main") || module == QLatin1String("benchmark_serving"))
-        return Kind::None;
     return Kind::None;
 }
 

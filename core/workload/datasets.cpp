@@ -15,11 +15,9 @@ namespace {
 QStringList readLines(QIODevice &f)
 {
     QStringList lines;
-    while (!f.atEnd()) {
-        const QString line = QString::fromUtf8(f.readLine());
-        if (!line.trimmed().isEmpty())
-            lines << line;
-    }
+    // Every line, blank ones too, as Python's readlines() returns them.
+    while (!f.atEnd())
+        lines << QString::fromUtf8(f.readLine());
     return lines;
 }
 
