@@ -137,6 +137,66 @@ private Q_SLOTS:
         }
     }
 
+    void validates_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("summary");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("bench_config.json")
+            << QStringLiteral("bench_config.json")
+            << QStringLiteral("valid (bench_config, 1 variants, 6 points, 0 errors, 2 warnings)")
+            << QStringLiteral("points: c1, c4, c8, c16, c32, c64");
+        QTest::newRow("bench.toml") << QStringLiteral("bench.toml")
+                                    << QStringLiteral("valid (toml-bench, 1 variants, 6 points, 0 errors, 2 warnings)")
+                                    << QStringLiteral("warning: dataset.path: the sonnet file does not exist here; the "
+                                                      "built-in copy of vLLM's benchmarks/sonnet.txt is used");
+        QTest::newRow("load_matrix.toml")
+            << QStringLiteral("load_matrix.toml")
+            << QStringLiteral("valid (toml-load-matrix, 1 variants, 3 points, 0 errors, 0 warnings)")
+            << QStringLiteral("points: l1, l2, l3");
+        QTest::newRow("env_snapshot.json") << QStringLiteral("env_snapshot.json")
+                                           << QStringLiteral("valid (env-snapshot, 12 fields, 0 errors, 0 warnings)")
+                                           << QStringLiteral("env\tpower_cap_w\t300\tprobe");
+    }
+    void validates()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, summary);
+        QFETCH(QString, line);
+        QProcess p;
+        p.start(SimChild::cli(), { QStringLiteral("validate"), seed(file) });
+        QVERIFY(p.waitForFinished(30000));
+        const QStringList out = QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\n'));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(out.contains(line), qPrintable(out.join(QLatin1Char('\n'))));
+        QCOMPARE(out.at(out.size() - 2), seed(file) + QStringLiteral(": ") + summary);
+    }
+
+    void importedCommandRuns()
+    {
+        const QString exp = m_dir.filePath(QStringLiteral("smoke.json"));
+        QProcess p;
+        p.start(SimChild::cli(),
+            { QStringLiteral("import-command"), seed(QStringLiteral("vllm_bench_serve.sh")), QStringLiteral("--out"),
+                exp });
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString out = m_dir.filePath(QStringLiteral("smoke-results"));
+        p.start(SimChild::cli(),
+            { QStringLiteral("run"), exp, QStringLiteral("--base-url"), QStringLiteral("sim:"),
+                QStringLiteral("--out-dir"), out, QStringLiteral("--sim-time-scale"), QStringLiteral("100") });
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QString error;
+        const QVector<ResultRun> runs = readResultFilePath(out + QStringLiteral("/baseline/c1-r1.json"), &error);
+        QVERIFY2(runs.size() == 1, qPrintable(error));
+        QCOMPARE(int(runs.first().number(QStringLiteral("completed"))), 10);
+        for (qint64 len : runs.first().inputLens)
+            QVERIFY(len <= 256 && len > 216);
+        for (qint64 len : runs.first().outputLens)
+            QCOMPARE(len, qint64(100));
+    }
+
     void envSnapshotAloneIsNotRun()
     {
         QProcess p;
