@@ -176,11 +176,15 @@ void readServer(const ShellCommand &c, qsizetype from, bool sglang, Experiment *
 }
 
 /// `--a 1 --b 2 3`: SGLang flags tuned one at a time, one variant each.
-void readTuningFlags(const ShellCommand &c, Experiment *x)
+void readTuningFlags(const ShellCommand &c, Experiment *x, QStringList *warnings)
 {
     QStringList positionals;
     x->server.engine = QStringLiteral("sglang");
     for (const Flag &f : parseFlags(c.words, 0, &positionals)) {
+        if (isKeyFlag(f.name)) {
+            warnings->append(where(c.line, f.name) + QLatin1String(": the key is not kept; name it with api_key_env"));
+            continue;
+        }
         const QString name = argName(f.name, true);
         Variant v;
         v.name = sanitizeName(name + QLatin1Char('-') + f.values.join(QLatin1Char('_')));
@@ -233,12 +237,12 @@ CommandImportResult importCommand(const QString &text, const QString &name)
                 x.endpoint.baseUrl = launched.baseUrl;
             bench = true;
         } else if (c.words.first().startsWith(QLatin1String("--"))) {
-            readTuningFlags(c, &x);
+            readTuningFlags(c, &x, &r.warnings);
             server = true;
         } else if (c.words.first() != QLatin1String("tail") && c.words.first() != QLatin1String("sleep")
             && c.words.first() != QLatin1String("wait") && c.words.first() != QLatin1String("cd")) {
-            r.warnings << QStringLiteral("line %1: ").arg(c.line) + c.words.first()
-                    + QLatin1String(": not a server or benchmark command; ignored");
+            // The word itself is not repeated: a pasted line may be a key.
+            r.warnings << QStringLiteral("line %1: not a server or benchmark command; ignored").arg(c.line);
         }
     }
     if (!server && !bench)
