@@ -11,12 +11,15 @@
 #include "run/runcontroller.h"
 #include "secrets/apikey.h"
 #include "storage/projectstore.h"
+#include "workload/datasets.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QTextStream>
+
+#include <algorithm>
 
 namespace {
 
@@ -66,6 +69,35 @@ void printPoints(const RunResult &result)
     }
 }
 
+/// --base-url and --env-snapshot: the experiment as this run sends and records it.
+bool applyOverrides(const QCommandLineParser &parser, Experiment *x)
+{
+    QTextStream err(stderr);
+    if (parser.isSet(QStringLiteral("base-url")))
+        x->endpoint.baseUrl = parser.value(QStringLiteral("base-url"));
+    if (!parser.isSet(QStringLiteral("env-snapshot")))
+        return true;
+    const QString envPath = parser.value(QStringLiteral("env-snapshot"));
+    const ExperimentReadResult env = loadExperimentFile(envPath, ExperimentFormat::Auto);
+    if (!env.ok || env.experiment.envSnapshot.isEmpty()) {
+        for (const QString &e : env.errors)
+            err << envPath << ": " << e << '\n';
+        err << "servescope-cli run: --env-snapshot: " << envPath << " holds no environment snapshot\n";
+        return false;
+    }
+    for (const QString &w : env.warnings)
+        err << "warning: " << envPath << ": " << w << '\n';
+    for (const EnvEntry &e : env.experiment.envSnapshot) {
+        auto same = std::find_if(
+            x->envSnapshot.begin(), x->envSnapshot.end(), [&e](const EnvEntry &have) { return have.key == e.key; });
+        if (same != x->envSnapshot.end())
+            *same = e;
+        else
+            x->envSnapshot << e;
+    }
+    return true;
+}
+
 int runRun(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -85,6 +117,12 @@ int runRun(const QStringList &args)
             QStringLiteral("1") },
         { QStringLiteral("name"), QStringLiteral("Run name (default: experiment name and UTC time)"),
             QStringLiteral("NAME") },
+        { QStringLiteral("base-url"),
+            QStringLiteral("Send the requests here instead (\"sim:\" for the built-in simulator)"),
+            QStringLiteral("URL") },
+        { QStringLiteral("env-snapshot"),
+            QStringLiteral("Record this environment snapshot file with the run (fields replace same-named ones)"),
+            QStringLiteral("FILE") },
         { QStringLiteral("check-against"),
             QStringLiteral("After the run, check point by point that it agrees within 5% with this stored run of the "
                            "project"),
@@ -111,13 +149,24 @@ int runRun(const QStringList &args)
     }
 
     const QString path = parser.positionalArguments().constFirst();
-    const ExperimentReadResult read = loadExperimentFile(path);
+    ExperimentReadResult read = loadExperimentFile(path);
     if (!read.ok) {
         for (const QString &e : read.errors)
             err << path << ": " << e << '\n';
         return ExitUsage;
     }
-    const QList<Problem> problems = validate(read.experiment);
+    for (const QString &w : read.warnings)
+        err << "warning: " << path << ": " << w << '\n';
+    if (read.format == ExperimentFormat::EnvSnapshot) {
+        err << "servescope-cli run: " << path
+            << " holds only an environment snapshot; record it with a run: run EXPERIMENT --env-snapshot " << path
+            << '\n';
+        return ExitUsage;
+    }
+    if (!applyOverrides(parser, &read.experiment))
+        return ExitUsage;
+    QList<Problem> problems = validate(read.experiment);
+    problems << checkDatasets(read.experiment);
     for (const Problem &p : problems)
         err << (p.isError() ? "error: " : "warning: ") << p.toString() << '\n';
     if (hasErrors(problems))

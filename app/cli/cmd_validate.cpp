@@ -6,6 +6,7 @@
 #include "io/experimentfile.h"
 #include "model/validation.h"
 #include "model/variables.h"
+#include "workload/datasets.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>
@@ -20,7 +21,7 @@ namespace {
 bool parseFormat(const QString &s, ExperimentFormat *out)
 {
     for (ExperimentFormat f : { ExperimentFormat::Auto, ExperimentFormat::Json, ExperimentFormat::BenchConfig,
-             ExperimentFormat::TomlLoadMatrix, ExperimentFormat::TomlBench }) {
+             ExperimentFormat::TomlLoadMatrix, ExperimentFormat::TomlBench, ExperimentFormat::EnvSnapshot }) {
         if (s == experimentFormatName(f)) {
             *out = f;
             return true;
@@ -58,6 +59,17 @@ void printVariants(QTextStream &out, const Experiment &x, const QList<Problem> &
     }
 }
 
+// A snapshot on its own is not an experiment: it is checked and listed, to be attached to a run
+// (`run --env-snapshot FILE`) or pasted in the GUI.
+int printEnvSnapshot(QTextStream &out, const QString &path, const Experiment &x, int warnings)
+{
+    for (const EnvEntry &e : x.envSnapshot)
+        out << "env\t" << e.key << '\t' << e.value << '\t' << envSourceName(e.source) << '\n';
+    out << path << ": valid (" << experimentFormatName(ExperimentFormat::EnvSnapshot) << ", " << x.envSnapshot.size()
+        << " fields, 0 errors, " << warnings << " warnings)\n";
+    return ExitOk;
+}
+
 } // namespace
 
 static int runValidate(const QStringList &args)
@@ -69,7 +81,8 @@ static int runValidate(const QStringList &args)
         "is malformed or invalid."));
     parser.addHelpOption();
     const QCommandLineOption formatOption(QStringLiteral("format"),
-        QStringLiteral("Force a layout: json, bench_config, toml-load-matrix, toml-bench (default: auto)."),
+        QStringLiteral(
+            "Force a layout: json, bench_config, toml-load-matrix, toml-bench, env-snapshot (default: auto)."),
         QStringLiteral("layout"), QStringLiteral("auto"));
     parser.addOption(formatOption);
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("Experiment file (.json or .toml)."));
@@ -100,9 +113,14 @@ static int runValidate(const QStringList &args)
         out << path << ": malformed (" << experimentFormatName(read.format) << ")\n";
         return ExitUsage;
     }
+    for (const QString &w : read.warnings)
+        out << "warning: " << w << '\n';
     const Experiment &x = read.experiment;
-    const QList<Problem> problems = validate(x);
-    int errors = 0, warnings = 0;
+    if (read.format == ExperimentFormat::EnvSnapshot)
+        return printEnvSnapshot(out, path, x, int(read.warnings.size()));
+    QList<Problem> problems = validate(x);
+    problems << checkDatasets(x);
+    int errors = 0, warnings = int(read.warnings.size());
     for (const Problem &p : problems) {
         (p.isError() ? errors : warnings) += 1;
         if (p.variant < 0)

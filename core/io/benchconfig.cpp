@@ -2,77 +2,122 @@
 // The flat bench_config.json: `vllm bench serve` flag names, one value or one list per field.
 #include "importers.h"
 #include "model/variables.h"
-#include "treereader.h"
 
 #include <cmath>
 #include <functional>
 
 namespace ServeScope {
 
-namespace {
+const QStringList &benchConfigSamplingKeys()
+{
+    static const QStringList keys { QStringLiteral("temperature"), QStringLiteral("top_p"), QStringLiteral("top_k"),
+        QStringLiteral("min_p"), QStringLiteral("repetition_penalty"), QStringLiteral("presence_penalty"),
+        QStringLiteral("frequency_penalty") };
+    return keys;
+}
 
-const char *const kSamplingKeys[]
-    = { "temperature", "top_p", "top_k", "min_p", "repetition_penalty", "presence_penalty", "frequency_penalty" };
+QString lengthKey(const QString &dataset, bool input)
+{
+    return dataset + (input ? QLatin1String("_input_len") : QLatin1String("_output_len"));
+}
+
+namespace {
 
 using PointSetter = std::function<bool(TreeReader &, const JsonNode *, const QString &, LoadPoint &)>;
 
 struct PerPointField {
-    const char *key;
+    QString key;
     PointSetter set;
 };
 
-QList<PerPointField> perPointFields()
+// The per-point fields of a file whose dataset is `dataset`: lengths come from that dataset's
+// own flags (random_input_len, sonnet_input_len, custom_output_len, ...), as in vLLM.
+QList<PerPointField> perPointFields(const QString &dataset)
 {
+    const auto integerField = [](int LoadPoint::*field) {
+        return [field](TreeReader &r, const JsonNode *n, const QString &p, LoadPoint &pt) {
+            return r.integer(n, p, &(pt.*field));
+        };
+    };
+    const auto numberField = [](double LoadPoint::*field) {
+        return [field](TreeReader &r, const JsonNode *n, const QString &p, LoadPoint &pt) {
+            return r.number(n, p, &(pt.*field), true);
+        };
+    };
     return {
-        { "labels",
+        { QStringLiteral("labels"),
             [](TreeReader &r, const JsonNode *n, const QString &p, LoadPoint &pt) {
                 return r.string(n, p, &pt.label);
             } },
-        { "max_concurrency",
-            [](TreeReader &r, const JsonNode *n, const QString &p, LoadPoint &pt) {
-                return r.integer(n, p, &pt.concurrency);
-            } },
-        { "request_rate",
-            [](TreeReader &r, const JsonNode *n, const QString &p, LoadPoint &pt) {
-                return r.number(n, p, &pt.requestRate, true);
-            } },
-        { "burstiness",
-            [](TreeReader &r, const JsonNode *n, const QString &p, LoadPoint &pt) {
-                return r.number(n, p, &pt.burstiness, true);
-            } },
-        { "random_input_len",
-            [](TreeReader &r, const JsonNode *n, const QString &p, LoadPoint &pt) {
-                return r.integer(n, p, &pt.inputLen);
-            } },
-        { "random_output_len",
-            [](TreeReader &r, const JsonNode *n, const QString &p, LoadPoint &pt) {
-                return r.integer(n, p, &pt.outputLen);
-            } },
-        { "num_prompts",
-            [](TreeReader &r, const JsonNode *n, const QString &p, LoadPoint &pt) {
-                return r.integer(n, p, &pt.numPrompts);
-            } },
-        { "max_seconds",
-            [](TreeReader &r, const JsonNode *n, const QString &p, LoadPoint &pt) {
-                return r.number(n, p, &pt.maxSeconds);
-            } },
+        { QStringLiteral("max_concurrency"), integerField(&LoadPoint::concurrency) },
+        { QStringLiteral("concurrency_gradient"), integerField(&LoadPoint::concurrency) },
+        { QStringLiteral("request_rate"), numberField(&LoadPoint::requestRate) },
+        { QStringLiteral("burstiness"), numberField(&LoadPoint::burstiness) },
+        { lengthKey(dataset, true), integerField(&LoadPoint::inputLen) },
+        { lengthKey(dataset, false), integerField(&LoadPoint::outputLen) },
+        { QStringLiteral("num_prompts"), integerField(&LoadPoint::numPrompts) },
+        { QStringLiteral("max_seconds"), numberField(&LoadPoint::maxSeconds) },
     };
 }
 
-void readPoints(TreeReader &r, const JsonNode &root, Experiment &x)
+/// Every key the flat reader knows, whatever the dataset.
+QStringList knownKeys()
 {
-    const QList<PerPointField> fields = perPointFields();
+    QStringList keys { QStringLiteral("name"), QStringLiteral("base_url"), QStringLiteral("endpoint"),
+        QStringLiteral("model"), QStringLiteral("dialect"), QStringLiteral("api_key_env"),
+        QStringLiteral("keychain_entry"), QStringLiteral("dataset_name"), QStringLiteral("dataset_path"),
+        QStringLiteral("seed"), QStringLiteral("ignore_eos"), QStringLiteral("random_range_ratio"),
+        QStringLiteral("sonnet_prefix_len"), QStringLiteral("tokenizer"), QStringLiteral("warmup_requests"),
+        QStringLiteral("discard_ratio"), QStringLiteral("repeat"), QStringLiteral("timeout_s"),
+        QStringLiteral("metric_percentiles"), QStringLiteral("percentile_metrics"), QStringLiteral("goodput"),
+        QStringLiteral("definitions"), QStringLiteral("env_snapshot") };
+    for (const PerPointField &f : perPointFields(QStringLiteral("random")))
+        keys << f.key;
+    for (const char *d : { "sonnet", "sharegpt", "custom" })
+        keys << lengthKey(QLatin1String(d), true) << lengthKey(QLatin1String(d), false);
+    return keys + benchConfigSamplingKeys();
+}
+
+void checkKeys(TreeReader &r, const JsonNode &root, const QString &dataset)
+{
+    const QStringList known = knownKeys();
+    const QList<PerPointField> own = perPointFields(dataset);
+    for (size_t i = 0; i < root.keys.size(); ++i) {
+        const QString &key = root.keys[i];
+        if (!known.contains(key)) {
+            r.warning(&root.children[i], key, QStringLiteral("unknown key; ignored"));
+            continue;
+        }
+        const bool lengthFlag = key.endsWith(QLatin1String("_input_len")) || key.endsWith(QLatin1String("_output_len"));
+        const bool ownLength
+            = std::any_of(own.cbegin(), own.cend(), [&](const PerPointField &f) { return f.key == key; });
+        const QString family = key.section(QLatin1Char('_'), 0, 0);
+        // vLLM reads only the flags of the dataset it runs; the others change nothing there either.
+        if ((lengthFlag && !ownLength) || (key == QLatin1String("sonnet_prefix_len") && dataset != family)
+            || (key == QLatin1String("random_range_ratio") && dataset != family && root.children[i].number != 0))
+            r.warning(&root.children[i], key,
+                QLatin1String("ignored: it applies to the ") + family + QLatin1String(" dataset, and dataset_name is ")
+                    + dataset);
+    }
+    if (root.member(QLatin1String("max_concurrency")) && root.member(QLatin1String("concurrency_gradient")))
+        r.error(root.member(QLatin1String("concurrency_gradient")), QStringLiteral("concurrency_gradient"),
+            QStringLiteral("contradicts max_concurrency: give the concurrency levels once"));
+}
+
+void readPoints(TreeReader &r, const JsonNode &root, const QString &dataset, Experiment &x)
+{
+    const QList<PerPointField> fields = perPointFields(dataset);
     size_t count = 1;
     for (const PerPointField &f : fields) {
-        const JsonNode *n = root.member(QLatin1String(f.key));
+        const JsonNode *n = root.member(f.key);
         if (n && n->isArray() && n->children.size() > 1)
             count = std::max(count, n->children.size());
     }
     for (const PerPointField &f : fields) {
-        const JsonNode *n = root.member(QLatin1String(f.key));
+        const JsonNode *n = root.member(f.key);
         if (n && n->isArray() && n->children.size() != 1 && n->children.size() != count)
-            r.error(n, QLatin1String(f.key),
-                QStringLiteral("has %1 values but another list has %2").arg(n->children.size()).arg(count));
+            r.error(
+                n, f.key, QStringLiteral("has %1 values but another list has %2").arg(n->children.size()).arg(count));
     }
     if (!r.errors.isEmpty())
         return;
@@ -81,17 +126,20 @@ void readPoints(TreeReader &r, const JsonNode &root, Experiment &x)
         LoadPoint pt;
         pt.requestRate = std::numeric_limits<double>::infinity();
         for (const PerPointField &f : fields) {
-            const JsonNode *n = root.member(QLatin1String(f.key));
+            const JsonNode *n = root.member(f.key);
             if (!n)
                 continue;
             const bool list = n->isArray();
             const JsonNode *item = list ? &n->children[n->children.size() == 1 ? 0 : i] : n;
-            f.set(r, item,
-                list ? QString(QLatin1String(f.key) + QStringLiteral("[%1]").arg(i)) : QString::fromLatin1(f.key), pt);
+            f.set(r, item, list ? QString(f.key + QStringLiteral("[%1]").arg(i)) : f.key, pt);
         }
         finiteRate = finiteRate || std::isfinite(pt.requestRate);
         x.load.points << pt;
     }
+    const JsonNode *gradient = root.member(QLatin1String("concurrency_gradient"));
+    if (finiteRate && gradient)
+        r.error(gradient, QStringLiteral("concurrency_gradient"),
+            QStringLiteral("contradicts a finite request_rate: a gradient is closed loop"));
     // vLLM's default rate is inf: then max_concurrency is a closed-loop concurrency.
     x.load.mode = finiteRate ? LoadMode::Rate : LoadMode::Concurrency;
     for (LoadPoint &pt : x.load.points) {
@@ -102,9 +150,19 @@ void readPoints(TreeReader &r, const JsonNode &root, Experiment &x)
             pt.burstiness = 1.0;
         }
     }
+    if (gradient && !finiteRate && !x.load.points.isEmpty()) {
+        // Kept as the shorthand when the points are exactly its expansion (one length, one count).
+        const LoadPoint &first = x.load.points.first();
+        ConcurrencyGradient &g = x.load.gradient;
+        g = ConcurrencyGradient { {}, first.inputLen, first.outputLen, first.numPrompts, 0, first.maxSeconds };
+        for (const LoadPoint &pt : std::as_const(x.load.points))
+            g.levels << pt.concurrency;
+        if (!x.load.pointsFromGradient())
+            g = ConcurrencyGradient();
+    }
 }
 
-void readMetricsFlat(TreeReader &r, const JsonNode &root, Experiment &x)
+void readPercentiles(TreeReader &r, const JsonNode &root, Experiment &x)
 {
     QString percentiles;
     if (r.stringAt(root, "metric_percentiles", QString(), &percentiles) && !percentiles.isEmpty()) {
@@ -118,6 +176,18 @@ void readMetricsFlat(TreeReader &r, const JsonNode &root, Experiment &x)
             x.metrics.percentiles << v;
         }
     }
+    // vLLM spells it "ttft,tpot,itl"; a list of names reads the same.
+    if (const JsonNode *n = root.member(QLatin1String("percentile_metrics")); n && n->isString()) {
+        for (const QString &part : n->string.split(QLatin1Char(','), Qt::SkipEmptyParts))
+            x.metrics.percentileMetrics << part.trimmed();
+    } else {
+        r.stringListAt(root, "percentile_metrics", QString(), &x.metrics.percentileMetrics);
+    }
+}
+
+void readMetricsFlat(TreeReader &r, const JsonNode &root, Experiment &x)
+{
+    readPercentiles(r, root, x);
     QStringList goodput;
     if (r.stringListAt(root, "goodput", QString(), &goodput)) {
         for (const QString &slo : std::as_const(goodput)) {
@@ -142,6 +212,40 @@ void readMetricsFlat(TreeReader &r, const JsonNode &root, Experiment &x)
             QStringLiteral("must be one of vllm, sglang"));
 }
 
+void readSettings(TreeReader &r, const JsonNode &root, Experiment &x)
+{
+    r.stringAt(root, "name", QString(), &x.name);
+    r.stringAt(root, "base_url", QString(), &x.endpoint.baseUrl);
+    r.stringAt(root, "endpoint", QString(), &x.endpoint.path);
+    r.stringAt(root, "model", QString(), &x.endpoint.model);
+    QString dialect;
+    if (r.stringAt(root, "dialect", QString(), &dialect) && !dialect.isEmpty()
+        && !parseDialect(dialect, &x.endpoint.dialect))
+        r.error(root.member(QLatin1String("dialect")), QStringLiteral("dialect"),
+            QStringLiteral("must be one of vllm, sglang, openai-strict"));
+    r.stringAt(root, "api_key_env", QString(), &x.endpoint.apiKeyEnv);
+    r.stringAt(root, "keychain_entry", QString(), &x.endpoint.keychainEntry);
+    r.stringAt(root, "dataset_path", QString(), &x.dataset.path);
+    r.stringAt(root, "tokenizer", QString(), &x.dataset.tokenizer);
+    if (const JsonNode *s = root.member(QLatin1String("seed")))
+        r.integer64(s, QStringLiteral("seed"), &x.dataset.seed, 0, 9007199254740991.0);
+    r.boolAt(root, "ignore_eos", QString(), &x.dataset.ignoreEos);
+    if (x.dataset.name == QLatin1String("random"))
+        r.numberAt(root, "random_range_ratio", QString(), &x.dataset.rangeRatio);
+    if (x.dataset.name == QLatin1String("sonnet"))
+        r.intAt(root, "sonnet_prefix_len", QString(), &x.dataset.prefixLen);
+    r.intAt(root, "warmup_requests", QString(), &x.load.warmupRequests);
+    r.numberAt(root, "discard_ratio", QString(), &x.load.discardRatio);
+    r.intAt(root, "repeat", QString(), &x.load.repeat);
+    r.numberAt(root, "timeout_s", QString(), &x.load.timeouts.totalS);
+    for (const QString &key : benchConfigSamplingKeys()) {
+        if (const JsonNode *n = root.member(key))
+            x.sampling.set(key, n->toJsonValue());
+    }
+    if (const JsonNode *env = root.member(QLatin1String("env_snapshot")))
+        readEnvSnapshotNode(r, *env, QStringLiteral("env_snapshot"), EnvSource::Typed, &x.envSnapshot);
+}
+
 } // namespace
 
 ExperimentReadResult importBenchConfigTree(const JsonNode &root, const QString &name)
@@ -149,174 +253,23 @@ ExperimentReadResult importBenchConfigTree(const JsonNode &root, const QString &
     ExperimentReadResult result;
     result.format = ExperimentFormat::BenchConfig;
     TreeReader r;
+    r.warnUnknownKeys = true;
     Experiment &x = result.experiment;
     x.name = name;
     x.variants = { Variant { QStringLiteral("baseline"), {}, QString(), false } };
     if (!scanForSecrets(root, &result.errors))
         return result;
-    if (r.object(&root, QString(),
-            { "name", "base_url", "endpoint", "model", "dialect", "api_key_env", "keychain_entry", "dataset_name",
-                "dataset_path", "seed", "ignore_eos", "random_range_ratio", "labels", "max_concurrency", "request_rate",
-                "burstiness", "random_input_len", "random_output_len", "num_prompts", "max_seconds", "warmup_requests",
-                "discard_ratio", "repeat", "timeout_s", "metric_percentiles", "goodput", "definitions", "temperature",
-                "top_p", "top_k", "min_p", "repetition_penalty", "presence_penalty", "frequency_penalty" })) {
-        r.stringAt(root, "name", QString(), &x.name);
-        r.stringAt(root, "base_url", QString(), &x.endpoint.baseUrl);
-        r.stringAt(root, "endpoint", QString(), &x.endpoint.path);
-        r.stringAt(root, "model", QString(), &x.endpoint.model);
-        QString dialect;
-        if (r.stringAt(root, "dialect", QString(), &dialect) && !dialect.isEmpty()
-            && !parseDialect(dialect, &x.endpoint.dialect))
-            r.error(root.member(QLatin1String("dialect")), QStringLiteral("dialect"),
-                QStringLiteral("must be one of vllm, sglang, openai-strict"));
-        r.stringAt(root, "api_key_env", QString(), &x.endpoint.apiKeyEnv);
-        r.stringAt(root, "keychain_entry", QString(), &x.endpoint.keychainEntry);
+    if (r.anyObject(&root, QString())) {
         r.stringAt(root, "dataset_name", QString(), &x.dataset.name);
-        r.stringAt(root, "dataset_path", QString(), &x.dataset.path);
-        if (const JsonNode *s = root.member(QLatin1String("seed")))
-            r.integer64(s, QStringLiteral("seed"), &x.dataset.seed, 0, 9007199254740991.0);
-        r.boolAt(root, "ignore_eos", QString(), &x.dataset.ignoreEos);
-        r.numberAt(root, "random_range_ratio", QString(), &x.dataset.rangeRatio);
-        r.intAt(root, "warmup_requests", QString(), &x.load.warmupRequests);
-        r.numberAt(root, "discard_ratio", QString(), &x.load.discardRatio);
-        r.intAt(root, "repeat", QString(), &x.load.repeat);
-        r.numberAt(root, "timeout_s", QString(), &x.load.timeouts.totalS);
-        for (const char *key : kSamplingKeys) {
-            if (const JsonNode *n = root.member(QLatin1String(key)))
-                x.sampling.set(QLatin1String(key), n->toJsonValue());
-        }
+        checkKeys(r, root, x.dataset.name);
+        readSettings(r, root, x);
         readMetricsFlat(r, root, x);
-        readPoints(r, root, x);
+        readPoints(r, root, x.dataset.name, x);
     }
     result.errors = r.errors;
+    result.warnings = r.warnings;
     result.ok = result.errors.isEmpty();
     return result;
-}
-
-namespace {
-
-JsonNode numberNode(double d)
-{
-    return std::isinf(d) ? JsonNode::makeString(QStringLiteral("inf")) : JsonNode::makeNumber(d);
-}
-
-// One value when all points agree, else the list.
-void addPerPoint(JsonNode &root, const char *key, const QList<JsonNode> &values)
-{
-    bool same = true;
-    for (const JsonNode &v : values)
-        same = same && v.toJsonValue() == values.first().toJsonValue();
-    if (same && !values.isEmpty()) {
-        root.add(QLatin1String(key), values.first());
-        return;
-    }
-    JsonNode list = JsonNode::makeArray();
-    for (const JsonNode &v : values)
-        list.children.push_back(v);
-    root.add(QLatin1String(key), list);
-}
-
-template<typename F> QList<JsonNode> collect(const QList<LoadPoint> &points, F f)
-{
-    QList<JsonNode> out;
-    for (const LoadPoint &p : points)
-        out << f(p);
-    return out;
-}
-
-} // namespace
-
-QByteArray exportBenchConfig(const Experiment &experiment, int variantIndex, QString *error)
-{
-    if (variantIndex < 0 || variantIndex >= experiment.variants.size()) {
-        *error = QStringLiteral("no variant %1").arg(variantIndex);
-        return QByteArray();
-    }
-    const Experiment x = resolveVariant(experiment, variantIndex);
-    if (x.load.points.isEmpty()) {
-        *error = QStringLiteral("load.points: the experiment has no points");
-        return QByteArray();
-    }
-    const QList<LoadPoint> &pts = x.load.points;
-    JsonNode root = JsonNode::makeObject();
-    root.add(QStringLiteral("name"), JsonNode::makeString(x.name));
-    root.add(QStringLiteral("base_url"), JsonNode::makeString(x.endpoint.baseUrl));
-    root.add(QStringLiteral("endpoint"), JsonNode::makeString(x.endpoint.path));
-    root.add(QStringLiteral("model"), JsonNode::makeString(x.endpoint.model));
-    root.add(QStringLiteral("dialect"), JsonNode::makeString(dialectName(x.endpoint.dialect)));
-    if (!x.endpoint.apiKeyEnv.isEmpty())
-        root.add(QStringLiteral("api_key_env"), JsonNode::makeString(x.endpoint.apiKeyEnv));
-    if (!x.endpoint.keychainEntry.isEmpty())
-        root.add(QStringLiteral("keychain_entry"), JsonNode::makeString(x.endpoint.keychainEntry));
-    root.add(QStringLiteral("dataset_name"), JsonNode::makeString(x.dataset.name));
-    if (!x.dataset.path.isEmpty())
-        root.add(QStringLiteral("dataset_path"), JsonNode::makeString(x.dataset.path));
-    root.add(QStringLiteral("seed"), JsonNode::makeNumber(double(x.dataset.seed)));
-    root.add(QStringLiteral("ignore_eos"), JsonNode::makeBool(x.dataset.ignoreEos));
-    root.add(QStringLiteral("random_range_ratio"), JsonNode::makeNumber(x.dataset.rangeRatio));
-    bool labelled = false;
-    for (const LoadPoint &p : pts)
-        labelled = labelled || !p.label.isEmpty();
-    if (labelled) {
-        JsonNode labels = JsonNode::makeArray();
-        for (const LoadPoint &p : pts)
-            labels.children.push_back(JsonNode::makeString(p.label));
-        root.add(QStringLiteral("labels"), labels);
-    }
-    const bool rate = x.load.mode == LoadMode::Rate;
-    bool capped = false;
-    for (const LoadPoint &p : pts)
-        capped = capped || p.maxConcurrency > 0;
-    if (!rate || capped)
-        addPerPoint(root, "max_concurrency", collect(pts, [mode = x.load.mode](const LoadPoint &p) {
-            return JsonNode::makeNumber(p.concurrencyFor(mode));
-        }));
-    if (rate) {
-        addPerPoint(root, "request_rate", collect(pts, [](const LoadPoint &p) { return numberNode(p.requestRate); }));
-        addPerPoint(root, "burstiness", collect(pts, [](const LoadPoint &p) { return numberNode(p.burstiness); }));
-    }
-    addPerPoint(
-        root, "random_input_len", collect(pts, [](const LoadPoint &p) { return JsonNode::makeNumber(p.inputLen); }));
-    addPerPoint(
-        root, "random_output_len", collect(pts, [](const LoadPoint &p) { return JsonNode::makeNumber(p.outputLen); }));
-    addPerPoint(
-        root, "num_prompts", collect(pts, [](const LoadPoint &p) { return JsonNode::makeNumber(p.numPrompts); }));
-    bool timed = false;
-    for (const LoadPoint &p : pts)
-        timed = timed || p.maxSeconds > 0;
-    if (timed)
-        addPerPoint(
-            root, "max_seconds", collect(pts, [](const LoadPoint &p) { return JsonNode::makeNumber(p.maxSeconds); }));
-    root.add(QStringLiteral("warmup_requests"), JsonNode::makeNumber(x.load.warmupRequests));
-    root.add(QStringLiteral("discard_ratio"), JsonNode::makeNumber(x.load.discardRatio));
-    root.add(QStringLiteral("repeat"), JsonNode::makeNumber(x.load.repeat));
-    root.add(QStringLiteral("timeout_s"), JsonNode::makeNumber(x.load.timeouts.totalS));
-    QStringList percentiles;
-    for (double p : x.metrics.percentiles)
-        percentiles << formatNumber(p);
-    root.add(QStringLiteral("metric_percentiles"), JsonNode::makeString(percentiles.join(QLatin1Char(','))));
-    JsonNode goodput = JsonNode::makeArray();
-    const std::pair<const char *, std::optional<double>> slos[] = { { "ttft", x.metrics.goodput.ttftMs },
-        { "tpot", x.metrics.goodput.tpotMs }, { "e2el", x.metrics.goodput.e2elMs } };
-    for (const auto &slo : slos) {
-        if (slo.second)
-            goodput.children.push_back(
-                JsonNode::makeString(QLatin1String(slo.first) + QLatin1Char(':') + formatNumber(*slo.second)));
-    }
-    if (!goodput.children.empty())
-        root.add(QStringLiteral("goodput"), goodput);
-    root.add(QStringLiteral("definitions"), JsonNode::makeString(definitionsName(x.metrics.definitions)));
-    for (const auto &item : x.sampling.items()) {
-        bool known = false;
-        for (const char *key : kSamplingKeys)
-            known = known || item.first == QLatin1String(key);
-        if (!known) {
-            *error = QLatin1String("sampling.") + item.first + QLatin1String(": bench_config.json has no field for it");
-            return QByteArray();
-        }
-        root.add(item.first, JsonNode::fromJsonValue(item.second));
-    }
-    return writeJsonTree(root);
 }
 
 } // namespace ServeScope

@@ -21,6 +21,8 @@ QString experimentFormatName(ExperimentFormat f)
         return QStringLiteral("toml-load-matrix");
     case ExperimentFormat::TomlBench:
         return QStringLiteral("toml-bench");
+    case ExperimentFormat::EnvSnapshot:
+        return QStringLiteral("env-snapshot");
     }
     return QString();
 }
@@ -71,8 +73,12 @@ ExperimentReadResult importExperiment(const QByteArray &bytes, ExperimentFormat 
         const bool native = root.isObject()
             && (root.member(QLatin1String("load")) || root.member(QLatin1String("variants"))
                 || (endpoint && endpoint->isObject()));
-        format = native ? ExperimentFormat::Json : ExperimentFormat::BenchConfig;
+        format = native               ? ExperimentFormat::Json
+            : isEnvSnapshotOnly(root) ? ExperimentFormat::EnvSnapshot
+                                      : ExperimentFormat::BenchConfig;
     }
+    if (format == ExperimentFormat::EnvSnapshot)
+        return importEnvSnapshotTree(root, name);
     if (format == ExperimentFormat::BenchConfig)
         return importBenchConfigTree(root, name);
     return readExperimentTree(root);

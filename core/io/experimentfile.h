@@ -16,6 +16,7 @@ enum class ExperimentFormat : quint8 {
     BenchConfig, ///< flat bench_config.json (vllm bench serve flag names)
     TomlLoadMatrix, ///< [client] + [load_matrix.*]
     TomlBench, ///< [bench], [bench.dataset], [bench.load]
+    EnvSnapshot, ///< a JSON object holding only "env_snapshot" (an experiment with just that)
 };
 
 QString experimentFormatName(ExperimentFormat f);
@@ -27,6 +28,9 @@ struct ExperimentReadResult {
     Experiment experiment;
     ExperimentFormat format = ExperimentFormat::Auto;
     QStringList errors;
+    /// "path: reason (line N)" for what an imported layout held that ServeScope ignored (unknown
+    /// keys, settings of another dataset); the experiment is still read.
+    QStringList warnings;
 };
 
 /// Native JSON. A missing "variants" list reads as one variant named "baseline".

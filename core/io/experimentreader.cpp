@@ -47,38 +47,6 @@ public:
             error(m, join(base, key), QLatin1String("must be one of ") + QLatin1String(choices));
     }
 
-    void readEnv(const JsonNode &n, EnvSnapshot *env)
-    {
-        const QString p = QStringLiteral("env_snapshot");
-        if (!array(&n, p))
-            return;
-        for (size_t i = 0; i < n.children.size(); ++i) {
-            const JsonNode &pair = n.children[i];
-            const QString at = p + QStringLiteral("[%1]").arg(i);
-            if (!pair.isArray() || pair.children.size() < 2 || pair.children.size() > 3) {
-                error(&pair, at, QStringLiteral("must be [name, value] or [name, value, source]"));
-                continue;
-            }
-            EnvEntry entry;
-            string(&pair.children[0], at + QLatin1String("[0]"), &entry.key);
-            const JsonNode &v = pair.children[1];
-            if (v.isString())
-                entry.value = v.string;
-            else if (v.isNumber())
-                entry.value = formatNumber(v.number);
-            else if (v.isBool())
-                entry.value = v.boolean ? QStringLiteral("true") : QStringLiteral("false");
-            else
-                error(&v, at + QLatin1String("[1]"), QStringLiteral("must be a string, number or boolean"));
-            QString source;
-            if (pair.children.size() == 3 && string(&pair.children[2], at + QLatin1String("[2]"), &source)
-                && !parseEnvSource(source, &entry.source))
-                error(&pair.children[2], at + QLatin1String("[2]"),
-                    QStringLiteral("must be one of typed, captured, probe"));
-            env->append(entry);
-        }
-    }
-
     void readValues(const JsonNode &n, const QString &p, OrderedValues *out)
     {
         if (!n.isObject()) {
@@ -109,8 +77,10 @@ public:
     void readDataset(const JsonNode &n, Dataset *d)
     {
         const QString p = QStringLiteral("dataset");
-        if (!object(&n, p, { "name", "seed", "ignore_eos", "range_ratio", "path" }))
+        if (!object(&n, p, { "name", "seed", "ignore_eos", "range_ratio", "path", "prefix_len", "tokenizer" }))
             return;
+        intAt(n, "prefix_len", p, &d->prefixLen);
+        stringAt(n, "tokenizer", p, &d->tokenizer);
         stringAt(n, "name", p, &d->name);
         if (const JsonNode *s = n.member(QLatin1String("seed")))
             integer64(s, p + QLatin1String(".seed"), &d->seed, 0, 9007199254740991.0);
@@ -204,8 +174,9 @@ public:
     void readMetrics(const JsonNode &n, MetricsConfig *m)
     {
         const QString p = QStringLiteral("metrics");
-        if (!object(&n, p, { "percentiles", "goodput", "definitions" }))
+        if (!object(&n, p, { "percentiles", "percentile_metrics", "goodput", "definitions" }))
             return;
+        stringListAt(n, "percentile_metrics", p, &m->percentileMetrics);
         if (const JsonNode *ps = n.member(QLatin1String("percentiles"));
             ps && array(ps, p + QLatin1String(".percentiles"))) {
             m->percentiles.clear();
@@ -260,7 +231,7 @@ public:
         if (const JsonNode *n = root.member(QLatin1String("endpoint")))
             readEndpoint(*n, &x->endpoint);
         if (const JsonNode *n = root.member(QLatin1String("env_snapshot")))
-            readEnv(*n, &x->envSnapshot);
+            readEnvSnapshotNode(*this, *n, QStringLiteral("env_snapshot"), EnvSource::Typed, &x->envSnapshot);
         if (const JsonNode *n = root.member(QLatin1String("server")))
             readServer(*n, &x->server);
         if (const JsonNode *n = root.member(QLatin1String("dataset")))

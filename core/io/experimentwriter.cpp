@@ -135,6 +135,12 @@ JsonNode metricsTree(const MetricsConfig &m)
     for (double p : m.percentiles)
         ps.children.push_back(num(p));
     n.add(QStringLiteral("percentiles"), ps);
+    if (!m.percentileMetrics.isEmpty()) {
+        JsonNode names = JsonNode::makeArray();
+        for (const QString &name : m.percentileMetrics)
+            names.children.push_back(str(name));
+        n.add(QStringLiteral("percentile_metrics"), names);
+    }
     if (!m.goodput.isEmpty()) {
         JsonNode g = JsonNode::makeObject();
         if (m.goodput.ttftMs)
@@ -176,6 +182,10 @@ JsonNode experimentToTree(const Experiment &x)
     d.add(QStringLiteral("range_ratio"), num(x.dataset.rangeRatio));
     if (!x.dataset.path.isEmpty())
         d.add(QStringLiteral("path"), str(x.dataset.path));
+    if (x.dataset.prefixLen != Dataset().prefixLen)
+        d.add(QStringLiteral("prefix_len"), num(x.dataset.prefixLen));
+    if (!x.dataset.tokenizer.isEmpty())
+        d.add(QStringLiteral("tokenizer"), str(x.dataset.tokenizer));
     root.add(QStringLiteral("dataset"), d);
     root.add(QStringLiteral("sampling"), values(x.sampling));
     root.add(QStringLiteral("load"), loadTree(x.load));

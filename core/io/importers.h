@@ -4,6 +4,7 @@
 
 #include "io/experimentfile.h"
 #include "io/jsontree.h"
+#include "io/treereader.h"
 
 namespace ServeScope {
 
@@ -11,8 +12,20 @@ ExperimentReadResult readExperimentTree(const JsonNode &root);
 ExperimentReadResult importBenchConfigTree(const JsonNode &root, const QString &name);
 ExperimentReadResult importLoadMatrixToml(const JsonNode &root, const QString &name);
 ExperimentReadResult importBenchToml(const JsonNode &root, const QString &name);
+/// A JSON object holding only "env_snapshot" (the env-probe script's output): an experiment with
+/// nothing but that snapshot, each field with source probe unless it names its own.
+ExperimentReadResult importEnvSnapshotTree(const JsonNode &root, const QString &name);
+bool isEnvSnapshotOnly(const JsonNode &root);
+/// Appends the snapshot at `path`: a list of [name, value(, source)] or an object of fields,
+/// whose entries get objectSource unless a field is {"value": v, "source": s}.
+void readEnvSnapshotNode(
+    TreeReader &r, const JsonNode &n, const QString &path, EnvSource objectSource, EnvSnapshot *env);
 /// TOML text to a tree (tables keep file order); false with *error "line L, column C: reason".
 bool parseTomlTree(const QByteArray &bytes, JsonNode *out, QString *error);
+/// The sampling parameters bench_config.json carries as top-level keys.
+const QStringList &benchConfigSamplingKeys();
+/// "<dataset>_input_len" / "<dataset>_output_len", the length flags vLLM reads for a dataset.
+QString lengthKey(const QString &dataset, bool input);
 /// Tree of the native JSON (schema order).
 JsonNode experimentToTree(const Experiment &experiment);
 

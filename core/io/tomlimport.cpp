@@ -29,6 +29,7 @@ ExperimentReadResult finish(TreeReader &r, Experiment &x, ExperimentFormat forma
     ExperimentReadResult result;
     result.format = format;
     result.errors = r.errors;
+    result.warnings = r.warnings;
     result.ok = r.errors.isEmpty();
     result.experiment = x;
     return result;
@@ -39,14 +40,18 @@ ExperimentReadResult finish(TreeReader &r, Experiment &x, ExperimentFormat forma
 ExperimentReadResult importLoadMatrixToml(const JsonNode &root, const QString &name)
 {
     TreeReader r;
+    r.warnUnknownKeys = true;
     Experiment x = importedDefaults(name);
-    if (!scanForSecrets(root, &r.errors) || !r.object(&root, QString(), { "client", "load_matrix" }))
+    if (!scanForSecrets(root, &r.errors) || !r.object(&root, QString(), { "client", "load_matrix", "env_snapshot" }))
         return finish(r, x, ExperimentFormat::TomlLoadMatrix);
+    if (const JsonNode *env = root.member(QLatin1String("env_snapshot")))
+        readEnvSnapshotNode(r, *env, QStringLiteral("env_snapshot"), EnvSource::Typed, &x.envSnapshot);
     if (const JsonNode *c = root.member(QLatin1String("client"))) {
         const QString p = QStringLiteral("client");
         if (r.object(c, p,
                 { "name", "base_url", "path", "model_id", "api_key_env", "keychain_entry", "dialect", "timeout_s",
-                    "warmup_requests", "discard_ratio", "repeat", "seed", "ignore_eos", "temperature" })) {
+                    "warmup_requests", "discard_ratio", "repeat", "seed", "ignore_eos", "temperature", "tokenizer" })) {
+            r.stringAt(*c, "tokenizer", p, &x.dataset.tokenizer);
             r.stringAt(*c, "name", p, &x.name);
             r.stringAt(*c, "base_url", p, &x.endpoint.baseUrl);
             r.stringAt(*c, "path", p, &x.endpoint.path);
@@ -71,8 +76,7 @@ ExperimentReadResult importLoadMatrixToml(const JsonNode &root, const QString &n
     const JsonNode *m = root.member(QLatin1String("load_matrix"));
     if (!m) {
         r.error(nullptr, QStringLiteral("load_matrix"), QStringLiteral("needs at least one [load_matrix.NAME] table"));
-    } else if (r.object(m, QStringLiteral("load_matrix"), {})) {
-        r.errors.erase(r.errors.end() - qsizetype(m->keys.size()), r.errors.end()); // any table name is a label
+    } else if (r.anyObject(m, QStringLiteral("load_matrix"))) { // any table name is a label
         for (size_t i = 0; i < m->keys.size(); ++i) {
             const JsonNode &t = m->children[i];
             const QString p = QLatin1String("load_matrix.") + m->keys[i];
@@ -100,6 +104,42 @@ ExperimentReadResult importLoadMatrixToml(const JsonNode &root, const QString &n
         }
     }
     return finish(r, x, ExperimentFormat::TomlLoadMatrix);
+}
+
+// [bench] settings that [bench.dataset] (seed, ignore_eos) or the layout's own name (path vs
+// endpoint) may also give: the same value twice is fine, two different values contradict.
+static void readBenchShared(TreeReader &r, const JsonNode &root, const JsonNode &b, Experiment &x)
+{
+    const QString p = QStringLiteral("bench");
+    const JsonNode *d = b.member(QLatin1String("dataset"));
+    const auto same = [&](const char *key, const JsonNode *other, const QString &otherPath) {
+        const JsonNode *n = b.member(QLatin1String(key));
+        if (n && other && n->toJsonValue() != other->toJsonValue())
+            r.error(n, TreeReader::join(p, key), QLatin1String("contradicts ") + otherPath);
+    };
+    same("endpoint", b.member(QLatin1String("path")), QStringLiteral("bench.path"));
+    if (d && d->isObject()) {
+        same("seed", d->member(QLatin1String("seed")), QStringLiteral("bench.dataset.seed"));
+        same("ignore_eos", d->member(QLatin1String("ignore_eos")), QStringLiteral("bench.dataset.ignore_eos"));
+        same("tokenizer", d->member(QLatin1String("tokenizer")), QStringLiteral("bench.dataset.tokenizer"));
+    }
+    r.stringAt(b, "endpoint", p, &x.endpoint.path);
+    r.stringAt(b, "path", p, &x.endpoint.path);
+    if (const JsonNode *s = b.member(QLatin1String("seed")))
+        r.integer64(s, p + QLatin1String(".seed"), &x.dataset.seed, 0, 9007199254740991.0);
+    r.boolAt(b, "ignore_eos", p, &x.dataset.ignoreEos);
+    r.stringAt(b, "tokenizer", p, &x.dataset.tokenizer);
+    if (const JsonNode *n = b.member(QLatin1String("percentile_metrics")); n && n->isString()) {
+        for (const QString &part : n->string.split(QLatin1Char(','), Qt::SkipEmptyParts))
+            x.metrics.percentileMetrics << part.trimmed();
+    } else {
+        r.stringListAt(b, "percentile_metrics", p, &x.metrics.percentileMetrics);
+    }
+    for (const auto &[node, at] : { std::pair { root.member(QLatin1String("env_snapshot")), "env_snapshot" },
+             std::pair { b.member(QLatin1String("env_snapshot")), "bench.env_snapshot" } }) {
+        if (node)
+            readEnvSnapshotNode(r, *node, QLatin1String(at), EnvSource::Typed, &x.envSnapshot);
+    }
 }
 
 static void readBenchLoad(TreeReader &r, const JsonNode &l, int inputLen, int outputLen, Experiment &x)
@@ -152,18 +192,20 @@ static void readBenchLoad(TreeReader &r, const JsonNode &l, int inputLen, int ou
 ExperimentReadResult importBenchToml(const JsonNode &root, const QString &name)
 {
     TreeReader r;
+    r.warnUnknownKeys = true;
     Experiment x = importedDefaults(name);
     const JsonNode *b = root.member(QLatin1String("bench"));
-    if (!scanForSecrets(root, &r.errors) || !r.object(&root, QString(), { "bench" }) || !b)
+    if (!scanForSecrets(root, &r.errors) || !r.object(&root, QString(), { "bench", "env_snapshot" }) || !b)
         return finish(r, x, ExperimentFormat::TomlBench);
     const QString p = QStringLiteral("bench");
     if (!r.object(b, p,
-            { "name", "base_url", "path", "model", "api_key_env", "keychain_entry", "dialect", "warmup_requests",
-                "discard_ratio", "repeat", "definitions", "percentiles", "dataset", "load", "sampling" }))
+            { "name", "base_url", "path", "endpoint", "model", "api_key_env", "keychain_entry", "dialect", "seed",
+                "ignore_eos", "tokenizer", "warmup_requests", "discard_ratio", "repeat", "definitions", "percentiles",
+                "percentile_metrics", "dataset", "load", "sampling", "env_snapshot" }))
         return finish(r, x, ExperimentFormat::TomlBench);
     r.stringAt(*b, "name", p, &x.name);
     r.stringAt(*b, "base_url", p, &x.endpoint.baseUrl);
-    r.stringAt(*b, "path", p, &x.endpoint.path);
+    readBenchShared(r, root, *b, x);
     r.stringAt(*b, "model", p, &x.endpoint.model);
     r.stringAt(*b, "api_key_env", p, &x.endpoint.apiKeyEnv);
     r.stringAt(*b, "keychain_entry", p, &x.endpoint.keychainEntry);
@@ -188,8 +230,12 @@ ExperimentReadResult importBenchToml(const JsonNode &root, const QString &name)
     int inputLen = 0, outputLen = 0;
     if (const JsonNode *d = b->member(QLatin1String("dataset"))) {
         const QString dp = QStringLiteral("bench.dataset");
-        if (r.object(d, dp, { "name", "seed", "input_len", "output_len", "range_ratio", "ignore_eos", "path" })) {
+        if (r.object(d, dp,
+                { "name", "seed", "input_len", "output_len", "range_ratio", "ignore_eos", "path", "prefix_len",
+                    "tokenizer" })) {
             r.stringAt(*d, "name", dp, &x.dataset.name);
+            r.intAt(*d, "prefix_len", dp, &x.dataset.prefixLen);
+            r.stringAt(*d, "tokenizer", dp, &x.dataset.tokenizer);
             if (const JsonNode *s = d->member(QLatin1String("seed")))
                 r.integer64(s, dp + QLatin1String(".seed"), &x.dataset.seed, 0, 9007199254740991.0);
             r.intAt(*d, "input_len", dp, &inputLen);
@@ -199,9 +245,7 @@ ExperimentReadResult importBenchToml(const JsonNode &root, const QString &name)
             r.stringAt(*d, "path", dp, &x.dataset.path);
         }
     }
-    if (const JsonNode *s = b->member(QLatin1String("sampling"));
-        s && r.object(s, p + QLatin1String(".sampling"), {})) {
-        r.errors.erase(r.errors.end() - qsizetype(s->keys.size()), r.errors.end()); // any parameter name
+    if (const JsonNode *s = b->member(QLatin1String("sampling")); s && r.anyObject(s, p + QLatin1String(".sampling"))) {
         for (size_t i = 0; i < s->keys.size(); ++i)
             x.sampling.set(s->keys[i], s->children[i].toJsonValue());
     }

@@ -18,19 +18,37 @@ void TreeReader::error(const JsonNode *node, const QString &path, const QString 
     errors << line;
 }
 
+void TreeReader::warning(const JsonNode *node, const QString &path, const QString &reason)
+{
+    QString line = path.isEmpty() ? reason : path + QLatin1String(": ") + reason;
+    if (node && node->line > 0)
+        line += QStringLiteral(" (line %1)").arg(node->line);
+    warnings << line;
+}
+
+bool TreeReader::anyObject(const JsonNode *node, const QString &path)
+{
+    if (node->isObject())
+        return true;
+    error(node, path, QStringLiteral("must be an object"));
+    return false;
+}
+
 bool TreeReader::object(const JsonNode *node, const QString &path, std::initializer_list<const char *> allowed)
 {
-    if (!node->isObject()) {
-        error(node, path, QStringLiteral("must be an object"));
+    if (!anyObject(node, path))
         return false;
-    }
     for (size_t i = 0; i < node->keys.size(); ++i) {
         bool known = false;
         for (const char *key : allowed)
             known = known || node->keys[i] == QLatin1String(key);
-        if (!known)
-            error(&node->children[i], path.isEmpty() ? node->keys[i] : path + QLatin1Char('.') + node->keys[i],
-                QStringLiteral("unknown key"));
+        if (known)
+            continue;
+        const QString at = path.isEmpty() ? node->keys[i] : path + QLatin1Char('.') + node->keys[i];
+        if (warnUnknownKeys)
+            warning(&node->children[i], at, QStringLiteral("unknown key; ignored"));
+        else
+            error(&node->children[i], at, QStringLiteral("unknown key"));
     }
     return true;
 }

@@ -12,10 +12,18 @@ namespace ServeScope {
 class TreeReader {
 public:
     QStringList errors;
+    QStringList warnings;
+    /// Imported layouts (files written for other tools) warn about keys they do not know and
+    /// ignore them; the native schema refuses them.
+    bool warnUnknownKeys = false;
 
     void error(const JsonNode *node, const QString &path, const QString &reason);
-    /// Checks node is an object and reports each member not in allowed as an unknown key.
+    void warning(const JsonNode *node, const QString &path, const QString &reason);
+    /// Checks node is an object and reports each member not in allowed as an unknown key (an
+    /// error, or with warnUnknownKeys a warning "unknown key; ignored").
     bool object(const JsonNode *node, const QString &path, std::initializer_list<const char *> allowed);
+    /// Checks node is an object whose member names are free (table names, parameter names).
+    bool anyObject(const JsonNode *node, const QString &path);
     bool array(const JsonNode *node, const QString &path);
     bool string(const JsonNode *node, const QString &path, QString *out);
     bool boolean(const JsonNode *node, const QString &path, bool *out);

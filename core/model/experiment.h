@@ -80,7 +80,12 @@ struct Dataset {
     qint64 seed = 0;
     bool ignoreEos = true;
     double rangeRatio = 0.0;
-    QString path; ///< file for sharegpt/custom
+    QString path; ///< file for sonnet (optional: the built-in sonnet.txt), sharegpt, custom
+    /// sonnet: prompt tokens of the fixed prefix every prompt starts with (vLLM's --sonnet-prefix-len).
+    int prefixLen = 200;
+    /// The tokenizer the file's author counted lengths with (vLLM's --tokenizer). Recorded only:
+    /// ServeScope counts with the server's /tokenize.
+    QString tokenizer;
     bool operator==(const Dataset &) const = default;
 };
 
@@ -158,6 +163,9 @@ struct MetricsConfig {
     QList<double> percentiles { 50, 90, 99 };
     Goodput goodput;
     Definitions definitions = Definitions::Vllm;
+    /// vLLM's --percentile-metrics (ttft, tpot, itl, e2el) as the author listed them; empty when
+    /// not stated. Recorded: ServeScope computes the percentiles of all four metrics regardless.
+    QStringList percentileMetrics;
     bool operator==(const MetricsConfig &) const = default;
 };
 

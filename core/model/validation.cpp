@@ -168,6 +168,7 @@ void checkDatasetAndSampling(Checker &c, const Experiment &x)
     if ((d.name == QLatin1String("sharegpt") || d.name == QLatin1String("custom")) && d.path.isEmpty())
         c.error(
             QStringLiteral("dataset.path"), QLatin1String("is required for the ") + d.name + QLatin1String(" dataset"));
+    c.range(QStringLiteral("dataset.prefix_len"), d.prefixLen, 0, 10000000);
     for (const auto &param : x.sampling.items()) {
         const QString path = QLatin1String("sampling.") + param.first;
         const std::optional<VariableInfo> info = lookupVariable(path);
@@ -187,7 +188,7 @@ void checkDatasetAndSampling(Checker &c, const Experiment &x)
     }
 }
 
-void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at)
+void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at, bool fromFile, bool outputFromFile)
 {
     if (mode == LoadMode::Concurrency) {
         c.range(at + QLatin1String(".concurrency"), p.concurrency, 1, 1048576);
@@ -205,8 +206,10 @@ void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at
             c.error(at + QLatin1String(".concurrency"),
                 QStringLiteral("is only allowed when load.mode is concurrency (use max_concurrency)"));
     }
-    c.range(at + QLatin1String(".input_len"), p.inputLen, 1, 10000000);
-    c.range(at + QLatin1String(".output_len"), p.outputLen, 1, 10000000);
+    // custom and sharegpt prompts are the file's own (input_len 0 takes them as they are); a
+    // sharegpt output_len of 0 is each conversation's reference completion length, as in vLLM.
+    c.range(at + QLatin1String(".input_len"), p.inputLen, fromFile ? 0 : 1, 10000000);
+    c.range(at + QLatin1String(".output_len"), p.outputLen, outputFromFile ? 0 : 1, 10000000);
     c.range(at + QLatin1String(".num_prompts"), p.numPrompts, 0, 100000000);
     c.finite(at + QLatin1String(".max_seconds"), p.maxSeconds, 0, 1e7);
     if (p.numPrompts == 0 && p.maxSeconds == 0)
@@ -219,8 +222,10 @@ void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at
             QStringLiteral("fewer than 5 x concurrency (%1) prompts; the point barely leaves its ramp").arg(5 * lanes));
 }
 
-void checkLoad(Checker &c, const LoadMatrix &load)
+void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
 {
+    const bool outputFromFile = dataset.name == QLatin1String("sharegpt");
+    const bool fromFile = outputFromFile || dataset.name == QLatin1String("custom");
     if (load.points.isEmpty())
         c.error(QStringLiteral("load.points"), QStringLiteral("needs at least one point"));
     QSet<QString> labels;
@@ -228,7 +233,7 @@ void checkLoad(Checker &c, const LoadMatrix &load)
     tmp.load = load;
     for (qsizetype i = 0; i < load.points.size(); ++i) {
         const QString at = QStringLiteral("load.points[%1]").arg(i);
-        checkPoint(c, load.mode, load.points.at(i), at);
+        checkPoint(c, load.mode, load.points.at(i), at, fromFile, outputFromFile);
         const QString label = tmp.pointLabel(int(i));
         if (labels.contains(label))
             c.error(at + QLatin1String(".label"), QLatin1String("repeats the point label ") + label);
@@ -259,6 +264,15 @@ void checkMetrics(Checker &c, const MetricsConfig &m)
             c.error(at, QStringLiteral("must be greater than 0 and at most 100"));
         else if (i > 0 && p <= m.percentiles.at(i - 1))
             c.error(at, QStringLiteral("must be greater than the previous percentile"));
+    }
+    static const QStringList metricNames { QStringLiteral("ttft"), QStringLiteral("tpot"), QStringLiteral("itl"),
+        QStringLiteral("e2el") };
+    for (qsizetype i = 0; i < m.percentileMetrics.size(); ++i) {
+        const QString at = QStringLiteral("metrics.percentile_metrics[%1]").arg(i);
+        if (!metricNames.contains(m.percentileMetrics.at(i)))
+            c.error(at, QStringLiteral("must be one of ttft, tpot, itl, e2el"));
+        else if (m.percentileMetrics.indexOf(m.percentileMetrics.at(i)) < i)
+            c.error(at, QStringLiteral("repeats a metric"));
     }
     const std::pair<const char *, std::optional<double>> slos[] = {
         { "metrics.goodput.ttft_ms", m.goodput.ttftMs },
@@ -307,7 +321,7 @@ void checkVariants(Checker &c, const Experiment &x)
         checkEndpoint(inner, resolved.endpoint);
         checkEnvAndServer(inner, resolved);
         checkDatasetAndSampling(inner, resolved);
-        checkLoad(inner, resolved.load);
+        checkLoad(inner, resolved.load, resolved.dataset);
         for (Problem p : std::as_const(inner.problems)) {
             if (!p.isError())
                 continue;
@@ -329,7 +343,7 @@ QList<Problem> validate(const Experiment &x)
     checkEndpoint(c, x.endpoint);
     checkEnvAndServer(c, x);
     checkDatasetAndSampling(c, x);
-    checkLoad(c, x.load);
+    checkLoad(c, x.load, x.dataset);
     checkMetrics(c, x.metrics);
     checkVariants(c, x);
     return c.problems;

@@ -103,6 +103,7 @@ const Accessor kAccessors[] = {
     BOOLEAN("dataset.ignore_eos", dataset.ignoreEos),
     NUM("dataset.range_ratio", dataset.rangeRatio, double),
     STR("dataset.path", dataset.path),
+    NUM("dataset.prefix_len", dataset.prefixLen, int),
     POINT("load.input_len", inputLen, int),
     POINT("load.output_len", outputLen, int),
     POINT("load.num_prompts", numPrompts, int),

@@ -24,7 +24,7 @@ constexpr int kTimeOnlyPrompts = 512;
 
 TokenCounter counterFor(const PromptGenerator &prompts, EndpointCalls &calls)
 {
-    if (!prompts.isChat())
+    if (!prompts.wantsTokenCounts())
         return {};
     return [&calls](const QStringList &texts) { return calls.countTokens(texts); };
 }
@@ -79,6 +79,11 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
             Q_EMIT logged(QStringLiteral("warning"), QStringLiteral("prefix cache reset via %1 failed").arg(path));
     }
     const PromptGenerator prompts(resolved);
+    if (!prompts.error().isEmpty()) {
+        outcome.ok = false;
+        outcome.error = prompts.error();
+        return outcome;
+    }
     int warmupCount = 0;
     if (!warmup(variant, prompts, spec, &warmupCount, &outcome.error)) {
         outcome.ok = false;
@@ -90,7 +95,11 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     m_monitor.setPhase(QStringLiteral("measuring"));
     const int count = spec.load.numPrompts > 0 ? spec.load.numPrompts : kTimeOnlyPrompts;
     const QList<PreparedRequest> requests
-        = prompts.generate(point, repeat, false, count, counterFor(prompts, variant.calls));
+        = prompts.generate(point, repeat, false, count, counterFor(prompts, variant.calls), nullptr, &outcome.error);
+    if (requests.isEmpty()) {
+        outcome.ok = false;
+        return outcome;
+    }
     QVector<RequestRecord> records;
     // The server's series over the measured requests, with a scrape on each side of them.
     const qint64 serverFrom = monotonicNs();
@@ -131,8 +140,10 @@ bool PointRunner::warmup(
     if (resolved.load.warmupRequests <= 0)
         return true;
     m_monitor.setPhase(QStringLiteral("warmup"));
-    const QList<PreparedRequest> warm = prompts.generate(
-        spec.point, spec.repeat, true, resolved.load.warmupRequests, counterFor(prompts, variant.calls));
+    const QList<PreparedRequest> warm = prompts.generate(spec.point, spec.repeat, true, resolved.load.warmupRequests,
+        counterFor(prompts, variant.calls), nullptr, error);
+    if (warm.isEmpty())
+        return false;
     LoadSpec warmSpec = spec;
     warmSpec.warmup = true;
     warmSpec.load.numPrompts = int(warm.size());

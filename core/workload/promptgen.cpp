@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "promptgen.h"
+#include "sonnet.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -8,7 +9,9 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 
 namespace ServeScope {
@@ -48,6 +51,8 @@ PromptGenerator::PromptGenerator(const Experiment &experiment)
     : m_experiment(experiment)
     , m_pool(loadPool())
 {
+    if (!loadDataset(experiment.dataset, &m_content, &m_error))
+        m_error = QLatin1String("dataset ") + experiment.dataset.name + QLatin1String(": ") + m_error;
 }
 
 bool PromptGenerator::isChat() const
@@ -57,7 +62,8 @@ bool PromptGenerator::isChat() const
 
 bool PromptGenerator::usesTokenIds() const
 {
-    return !isChat() && m_experiment.endpoint.dialect != Dialect::OpenAiStrict;
+    return m_experiment.dataset.name == QLatin1String("random") && !isChat()
+        && m_experiment.endpoint.dialect != Dialect::OpenAiStrict;
 }
 
 quint64 PromptGenerator::seedFor(qint64 datasetSeed, int point, int repeat, bool warmup)
@@ -119,30 +125,54 @@ QByteArray PromptGenerator::body(const QJsonValue &prompt, int outputLen) const
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
-QList<PreparedRequest> PromptGenerator::generate(
-    int point, int repeat, bool warmup, int count, const TokenCounter &counter, QList<int> *measuredOut) const
+QList<PreparedRequest> PromptGenerator::generate(int point, int repeat, bool warmup, int count,
+    const TokenCounter &counter, QList<int> *measuredOut, QString *error) const
 {
+    QString ignored;
+    QString &why = error ? *error : ignored;
+    why = m_error;
+    if (!m_error.isEmpty())
+        return {};
     const LoadPoint &lp = m_experiment.load.points.at(point);
     const quint64 seed = seedFor(m_experiment.dataset.seed, point, repeat, warmup);
+    const QString &name = m_experiment.dataset.name;
+    if (name == QLatin1String("sonnet"))
+        return sonnet(lp, seed, count, counter, measuredOut, &why);
+    if (name == QLatin1String("custom"))
+        return custom(lp, seed, count, counter, measuredOut);
+    if (name == QLatin1String("sharegpt"))
+        return shareGpt(lp, seed, count, counter, measuredOut, &why);
+    if (!usesTokenIds())
+        return randomText(lp, seed, count, counter, measuredOut);
+    return randomTokenIds(lp, seed, count, measuredOut);
+}
+
+QList<PreparedRequest> PromptGenerator::randomTokenIds(
+    const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const
+{
     const QList<int> inLens = lengths(seed, lp.inputLen, count);
     const QList<int> outLens = lengths(splitmix64(seed ^ 0x4f5554ULL), lp.outputLen, count);
-
     QList<PreparedRequest> out(count);
-    if (usesTokenIds()) {
-        for (int i = 0; i < count; ++i) {
-            std::mt19937_64 rng(splitmix64(seed + quint64(i)));
-            std::uniform_int_distribution<int> id(kMinTokenId, kMaxTokenId - 1);
-            QJsonArray ids;
-            for (int t = 0; t < inLens[i]; ++t)
-                ids.append(id(rng));
-            const QByteArray promptBytes = QJsonDocument(ids).toJson(QJsonDocument::Compact);
-            out[i] = { body(ids, outLens[i]), inLens[i], outLens[i], hashOf(promptBytes) };
-        }
-        if (measuredOut)
-            *measuredOut = inLens;
-        return out;
+    for (int i = 0; i < count; ++i) {
+        std::mt19937_64 rng(splitmix64(seed + quint64(i)));
+        std::uniform_int_distribution<int> id(kMinTokenId, kMaxTokenId - 1);
+        QJsonArray ids;
+        for (int t = 0; t < inLens[i]; ++t)
+            ids.append(id(rng));
+        const QByteArray promptBytes = QJsonDocument(ids).toJson(QJsonDocument::Compact);
+        out[i] = { body(ids, outLens[i]), inLens[i], outLens[i], hashOf(promptBytes) };
     }
+    if (measuredOut)
+        *measuredOut = inLens;
+    return out;
+}
 
+QList<PreparedRequest> PromptGenerator::randomText(
+    const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter, QList<int> *measuredOut) const
+{
+    const QList<int> inLens = lengths(seed, lp.inputLen, count);
+    const QList<int> outLens = lengths(splitmix64(seed ^ 0x4f5554ULL), lp.outputLen, count);
+    QList<PreparedRequest> out(count);
     // Text: start from one word per token, then let the server's tokenizer correct the count.
     QList<int> wordCounts = inLens;
     QStringList texts(count);
@@ -166,6 +196,109 @@ QList<PreparedRequest> PromptGenerator::generate(
     }
     for (int i = 0; i < count; ++i)
         out[i] = { body(texts[i], outLens[i]), inLens[i], outLens[i], hashOf(texts[i].toUtf8()) };
+    if (measuredOut)
+        *measuredOut = measured;
+    return out;
+}
+
+QList<PreparedRequest> PromptGenerator::sonnet(const LoadPoint &lp, quint64 seed, int count,
+    const TokenCounter &counter, QList<int> *measuredOut, QString *error) const
+{
+    const SonnetPrompts sonnet(m_content.lines, m_experiment.dataset.prefixLen, counter);
+    QStringList texts;
+    QList<int> measured;
+    if (!sonnet.build(seed, lp.inputLen, count, &texts, &measured, error))
+        return {};
+    QList<PreparedRequest> out(count);
+    // As vLLM's prompt_len: the counted length is the request's input length (0: the server's usage).
+    for (int i = 0; i < count; ++i)
+        out[i] = { body(texts[i], lp.outputLen), qMax(0, measured[i]), lp.outputLen, hashOf(texts[i].toUtf8()) };
+    if (measuredOut)
+        *measuredOut = measured;
+    return out;
+}
+
+namespace {
+
+int wordCount(const QString &text)
+{
+    static const QRegularExpression space(QStringLiteral("\\s+"));
+    return int(text.split(space, Qt::SkipEmptyParts).size());
+}
+
+} // namespace
+
+QList<PreparedRequest> PromptGenerator::shareGpt(const LoadPoint &lp, quint64 seed, int count,
+    const TokenCounter &counter, QList<int> *measuredOut, QString *error) const
+{
+    // vLLM walks the shuffled conversations, counts prompt and reference completion, and keeps
+    // those its length filter passes; each (point, repeat) walks its own seeded order.
+    const QList<ShareGptPair> &pairs = m_content.shareGpt->pairs;
+    QList<int> order(pairs.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 rng(seed);
+    std::shuffle(order.begin(), order.end(), rng);
+    const int overhead = counter ? qMax(0, counter({ QString() }).value(0, -1)) : 0;
+    QList<PreparedRequest> out;
+    QList<int> measured;
+    const bool fixed = lp.outputLen > 0;
+    for (qsizetype at = 0; at < order.size() && out.size() < count;) {
+        QStringList texts;
+        const qsizetype batch = qMin<qsizetype>(order.size() - at, qMax(16, 2 * (count - int(out.size()))));
+        for (qsizetype k = 0; k < batch; ++k)
+            texts << pairs.at(order.at(at + k)).prompt << pairs.at(order.at(at + k)).completion;
+        const QList<int> counts = counter ? counter(texts) : QList<int>();
+        for (qsizetype k = 0; k < batch && out.size() < count; ++k) {
+            const ShareGptPair &p = pairs.at(order.at(at + k));
+            const int promptLen
+                = counts.isEmpty() || counts.value(2 * k, -1) < 0 ? wordCount(p.prompt) : counts[2 * k] - overhead;
+            const int completionLen = counts.isEmpty() || counts.value(2 * k + 1, -1) < 0
+                ? wordCount(p.completion)
+                : counts[2 * k + 1] - overhead;
+            const int outputLen = fixed ? lp.outputLen : completionLen;
+            if (!shareGptLengthsValid(promptLen, outputLen, fixed))
+                continue;
+            out << PreparedRequest { body(p.prompt, outputLen), promptLen, outputLen, hashOf(p.prompt.toUtf8()) };
+            measured << (counts.isEmpty() ? -1 : promptLen);
+        }
+        at += batch;
+    }
+    if (out.isEmpty()) {
+        *error = QStringLiteral("sharegpt: none of %1 conversations passes vLLM's length filter (prompt 4 to 1024 "
+                                "tokens, output at least 4, both at most 2048)")
+                     .arg(pairs.size());
+        return {};
+    }
+    // Fewer than asked for: repeat them, as vLLM oversamples.
+    for (qsizetype i = 0; out.size() < count; ++i) {
+        out << out.at(i);
+        measured << measured.at(i);
+    }
+    if (measuredOut)
+        *measuredOut = measured;
+    return out;
+}
+
+QList<PreparedRequest> PromptGenerator::custom(
+    const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter, QList<int> *measuredOut) const
+{
+    // A seeded shuffle per (point, repeat), then the first `count` prompts, cycling when the
+    // file has fewer (vLLM shuffles once and oversamples).
+    QList<int> order(m_content.prompts.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 rng(seed);
+    std::shuffle(order.begin(), order.end(), rng);
+    QStringList texts;
+    QList<int> outLens;
+    for (int i = 0; i < count; ++i) {
+        const CustomPrompt &p = m_content.prompts.at(order.at(i % order.size()));
+        texts << p.prompt;
+        outLens << (p.outputLen > 0 ? p.outputLen : lp.outputLen);
+    }
+    const QList<int> measured = counter ? counter(texts) : QList<int>(count, -1);
+    QList<PreparedRequest> out(count);
+    for (int i = 0; i < count; ++i)
+        out[i] = { body(texts[i], outLens[i]), qMax(0, measured.value(i, -1)), outLens[i], hashOf(texts[i].toUtf8()) };
     if (measuredOut)
         *measuredOut = measured;
     return out;

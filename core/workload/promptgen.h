@@ -3,6 +3,7 @@
 
 #include "model/experiment.h"
 #include "model/records.h"
+#include "workload/datasets.h"
 
 #include <QByteArray>
 #include <QList>
@@ -13,25 +14,31 @@
 
 namespace ServeScope {
 
-/// Counts prompt tokens as the server does (its /tokenize), for a batch of chat prompts at once.
-/// Returns one count per text, -1 where the server could not say.
-using TokenCounter = std::function<QList<int>(const QStringList &texts)>;
-
-/// Builds prompts of exact server-counted length (docs/metrics.md, "Seeds"), seeded per
+/// Builds the prompts of the experiment's dataset (docs/metrics.md, "Seeds"), seeded per
 /// (point, repeat) so every variant sees the same requests; warmups get their own seeds.
+/// random: prompts of exact server-counted length; sonnet: vLLM's sonnet construction (see
+/// SonnetPrompts); sharegpt: first turns of conversations that pass vLLM's length filter;
+/// custom: the JSONL file's prompts. A dataset that cannot be built (a file that
+/// cannot be read, sharegpt) leaves error() set, and generate() then returns nothing.
 class PromptGenerator {
 public:
     explicit PromptGenerator(const Experiment &experiment);
 
-    /// Token-ID prompts on /v1/completions for vLLM/SGLang dialects; text otherwise.
+    /// Why the dataset cannot be built; empty when it can.
+    QString error() const { return m_error; }
+    /// Token-ID prompts on /v1/completions for the random dataset with vLLM/SGLang dialects;
+    /// text otherwise.
     bool usesTokenIds() const;
     bool isChat() const;
+    /// True when prompts are text, whose length only the server's tokenizer can tell.
+    bool wantsTokenCounts() const { return !usesTokenIds(); }
 
-    /// `count` requests for a point. For chat prompts, `counter` (when given) sizes each text
-    /// with the server's tokenizer, adjusting by whole words up to three times.
-    /// `measured` (optional) receives each prompt's /tokenize count, -1 where unknown.
+    /// `count` requests for a point. For text prompts, `counter` (when given) sizes each text
+    /// with the server's tokenizer (random: adjusting by whole words up to three times; sonnet:
+    /// drawing again a prompt that is too long). `measured` (optional) receives each prompt's
+    /// /tokenize count, -1 where unknown. Empty, with *error set, when the prompts cannot be built.
     QList<PreparedRequest> generate(int point, int repeat, bool warmup, int count, const TokenCounter &counter = {},
-        QList<int> *measured = nullptr) const;
+        QList<int> *measured = nullptr, QString *error = nullptr) const;
 
     /// The deterministic seed of one prompt set.
     static quint64 seedFor(qint64 datasetSeed, int point, int repeat, bool warmup);
@@ -40,9 +47,20 @@ private:
     QList<int> lengths(quint64 seed, int target, int count) const;
     QString words(quint64 seed, int count) const;
     QByteArray body(const QJsonValue &prompt, int outputLen) const;
+    QList<PreparedRequest> randomTokenIds(const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const;
+    QList<PreparedRequest> randomText(
+        const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter, QList<int> *measuredOut) const;
+    QList<PreparedRequest> sonnet(const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter,
+        QList<int> *measuredOut, QString *error) const;
+    QList<PreparedRequest> shareGpt(const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter,
+        QList<int> *measuredOut, QString *error) const;
+    QList<PreparedRequest> custom(
+        const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter, QList<int> *measuredOut) const;
 
     Experiment m_experiment;
     QStringList m_pool;
+    DatasetContent m_content;
+    QString m_error;
 };
 
 } // namespace ServeScope

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/experiment.h"
+
+#include <QJsonValue>
+#include <QString>
+#include <QStringList>
+
+namespace ServeScope {
+
+/// What importCommand() made of a pasted snippet.
+struct CommandImportResult {
+    bool ok = false;
+    Experiment experiment;
+    QStringList errors;
+    /// "line N: --flag: reason" for what was ignored or read with another meaning.
+    QStringList warnings;
+};
+
+/// Server and benchmark command lines (docs/experiment-files.md, "Command lines"): `vllm serve`,
+/// `python -m vllm.entrypoints.openai.api_server`, `python -m sglang.launch_server` give
+/// server.engine, server.args (registry names) and server.launch.argv; `vllm bench serve`,
+/// `python benchmark_serving.py` and `python -m sglang.bench_serving` give the endpoint, dataset,
+/// one load point, percentiles and goodput; a bare list of flags (`--a 1 --b 2`) gives one SGLang
+/// variant per flag. A server and a benchmark command in one snippet make one experiment. A key
+/// value is never kept: `--api-key $VAR` and `export VAR=...` keep only the variable's name.
+/// Pure: nothing is run or expanded.
+CommandImportResult importCommand(const QString &text, const QString &name);
+
+namespace CommandImport {
+
+/// One `--name value...` of a command line (name without the dashes).
+struct Flag {
+    QString name;
+    QStringList values;
+};
+
+/// Flags of `words` from index `from`; words that are not flag values are appended to positionals.
+QList<Flag> parseFlags(const QStringList &words, qsizetype from, QStringList *positionals);
+/// "8" -> 8, "0.9" -> 0.9, "true" -> true, other text as a string; several values -> a list.
+QJsonValue typedValue(const QStringList &values);
+/// Reads a benchmark client's flags into x (endpoint, dataset, one load point, metrics).
+void readBenchFlags(
+    const QList<Flag> &flags, const QString &tool, int line, Experiment *x, QStringList *warnings, QStringList *errors);
+
+} // namespace CommandImport
+
+} // namespace ServeScope

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+// Shell snippets as engineers paste them (tests/data/seed-configs/*.sh and the tuning flags) read
+// as the experiments their README gives; a key value never reaches the experiment.
+#include "io/commandimport.h"
+#include "io/experimentfile.h"
+#include "io/shellwords.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ServeScope;
+
+namespace {
+
+QString seedText(const QString &name)
+{
+    QFile f(QStringLiteral(SERVESCOPE_TEST_DATA "/seed-configs/") + name);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+CommandImportResult importSeed(const QString &name)
+{
+    return importCommand(seedText(name), name.section(QLatin1Char('.'), 0, 0));
+}
+
+} // namespace
+
+class TestCommandImport final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+
+    void shellSplitting_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QList<QStringList>>("commands");
+        QTest::newRow("continuations") << QStringLiteral("vllm serve m \\\n  --port 8000 \\\r\n  --x 1\n")
+                                       << QList<QStringList> { { QStringLiteral("vllm"), QStringLiteral("serve"),
+                                              QStringLiteral("m"), QStringLiteral("--port"), QStringLiteral("8000"),
+                                              QStringLiteral("--x"), QStringLiteral("1") } };
+        QTest::newRow("nohup, redirections, &, tail")
+            << QStringLiteral("nohup a --b c > a.log 2>&1 &\ntail -f a.log")
+            << QList<QStringList> { { QStringLiteral("a"), QStringLiteral("--b"), QStringLiteral("c") },
+                   { QStringLiteral("tail"), QStringLiteral("-f"), QStringLiteral("a.log") } };
+        QTest::newRow("quotes and comments")
+            << QStringLiteral("# run it\na 'x y' \"p \\\"q\\\"\" $K ${L} # trailing\nb&&c; d | e &> f")
+            << QList<QStringList> { { QStringLiteral("a"), QStringLiteral("x y"), QStringLiteral("p \"q\""),
+                                        QStringLiteral("$K"), QStringLiteral("${L}") },
+                   { QStringLiteral("b") }, { QStringLiteral("c") }, { QStringLiteral("d") }, { QStringLiteral("e") } };
+        QTest::newRow("assignments keep names only")
+            << QStringLiteral("export TAOTOKEN_API_KEY=\"sk-secret\"\nCUDA_VISIBLE_DEVICES=0 vllm serve m")
+            << QList<QStringList> { {}, { QStringLiteral("vllm"), QStringLiteral("serve"), QStringLiteral("m") } };
+    }
+    void shellSplitting()
+    {
+        QFETCH(QString, text);
+        QFETCH(QList<QStringList>, commands);
+        const QList<ShellCommand> got = splitShellCommands(text);
+        QCOMPARE(got.size(), commands.size());
+        for (qsizetype i = 0; i < got.size(); ++i) {
+            QCOMPARE(got[i].words, commands[i]);
+            for (const QString &name : got[i].assignedNames)
+                QVERIFY(!name.contains(QLatin1String("sk-")));
+        }
+    }
+
+    void vllmServer()
+    {
+        const CommandImportResult r = importSeed(QStringLiteral("vllm_server.sh"));
+        QVERIFY2(r.ok, qPrintable(r.errors.join(QLatin1Char('\n'))));
+        QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+        const Server &s = r.experiment.server;
+        QCOMPARE(s.engine, QStringLiteral("vllm"));
+        QCOMPARE(s.args.value(QStringLiteral("max_num_seqs")).toDouble(), 256.0);
+        QCOMPARE(s.args.value(QStringLiteral("max_num_batched_tokens")).toDouble(), 4096.0);
+        QCOMPARE(s.args.value(QStringLiteral("gpu_memory_utilization")).toDouble(), 0.9);
+        QCOMPARE(s.args.value(QStringLiteral("max_model_len")).toDouble(), 8192.0);
+        QCOMPARE(s.args.value(QStringLiteral("block_size")).toDouble(), 16.0);
+        QCOMPARE(s.args.value(QStringLiteral("dtype")).toString(), QStringLiteral("float16"));
+        QCOMPARE(s.args.value(QStringLiteral("enable_prefix_caching")).toBool(), true);
+        QCOMPARE(s.args.value(QStringLiteral("scheduler")).toString(), QStringLiteral("fcfs"));
+        QCOMPARE(s.launchArgv.mid(0, 5),
+            QStringList(
+                { QStringLiteral("python"), QStringLiteral("-m"), QStringLiteral("vllm.entrypoints.openai.api_server"),
+                    QStringLiteral("--model"), QStringLiteral("Qwen/Qwen2-7B-Instruct") }));
+        QVERIFY(s.launchArgv.contains(QStringLiteral("{server.args.max_num_seqs}")));
+        QCOMPARE(r.experiment.endpoint.model, QStringLiteral("Qwen/Qwen2-7B-Instruct"));
+        QCOMPARE(r.experiment.endpoint.baseUrl, QStringLiteral("http://127.0.0.1:8000"));
+    }
+
+    void sglangServer()
+    {
+        const CommandImportResult r = importSeed(QStringLiteral("sglang_server.sh"));
+        QVERIFY2(r.ok, qPrintable(r.errors.join(QLatin1Char('\n'))));
+        QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+        const Server &s = r.experiment.server;
+        QCOMPARE(s.engine, QStringLiteral("sglang"));
+        QCOMPARE(s.args.names(),
+            QStringList({ QStringLiteral("tp_size"), QStringLiteral("mem_fraction_static"),
+                QStringLiteral("context_length") }));
+        QCOMPARE(s.args.value(QStringLiteral("tp_size")).toDouble(), 2.0);
+        QCOMPARE(s.args.value(QStringLiteral("mem_fraction_static")).toDouble(), 0.9);
+        QCOMPARE(s.args.value(QStringLiteral("context_length")).toDouble(), 32768.0);
+        QVERIFY(!s.launchArgv.contains(QStringLiteral("nohup")));
+        QVERIFY(!s.launchArgv.contains(QStringLiteral("sglang.log")));
+        QCOMPARE(r.experiment.endpoint.dialect, Dialect::Sglang);
+        QCOMPARE(r.experiment.endpoint.model, QStringLiteral("/root/Qwen3.5-35B-A3B"));
+    }
+
+    void tuningFlags()
+    {
+        const CommandImportResult r = importSeed(QStringLiteral("sglang_tuning_flags.txt"));
+        QVERIFY(r.ok);
+        const QList<Variant> &v = r.experiment.variants;
+        QCOMPARE(v.size(), 4);
+        QCOMPARE(v[0].name, QStringLiteral("baseline"));
+        const QStringList expected { QStringLiteral("server.args.cuda_graph_bs"),
+            QStringLiteral("server.args.max_running_requests"), QStringLiteral("server.args.max_prefill_tokens") };
+        for (int i = 1; i < 4; ++i) {
+            QCOMPARE(v[i].changes.names(), QStringList { expected[i - 1] }); // one variable each
+        }
+        QCOMPARE(v[1].changes.value(expected[0]).toArray(), (QJsonArray { 1, 24, 48 }));
+        QCOMPARE(v[2].changes.value(expected[1]).toDouble(), 48.0);
+        QCOMPARE(v[3].changes.value(expected[2]).toDouble(), 8196.0);
+        QCOMPARE(r.experiment.server.engine, QStringLiteral("sglang"));
+    }
+
+    void vllmBenchServe()
+    {
+        const CommandImportResult r = importSeed(QStringLiteral("vllm_bench_serve.sh"));
+        QVERIFY2(r.ok, qPrintable(r.errors.join(QLatin1Char('\n'))));
+        QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+        const Experiment &x = r.experiment;
+        QCOMPARE(x.load.mode, LoadMode::Concurrency);
+        QCOMPARE(x.load.points.size(), 1);
+        QCOMPARE(x.load.points[0].concurrency, 1);
+        QCOMPARE(x.load.points[0].numPrompts, 10);
+        QCOMPARE(x.load.points[0].inputLen, 256);
+        QCOMPARE(x.load.points[0].outputLen, 100);
+        QCOMPARE(x.dataset.name, QStringLiteral("sonnet"));
+        QCOMPARE(x.dataset.path, QStringLiteral("/workspace/datasets/sonnet.txt"));
+        QCOMPARE(x.dataset.seed, 1000);
+        QVERIFY(x.dataset.ignoreEos);
+        QCOMPARE(x.dataset.tokenizer, QStringLiteral("/root/Qwen3.5-35B-A3B"));
+        QCOMPARE(x.metrics.percentileMetrics,
+            QStringList(
+                { QStringLiteral("ttft"), QStringLiteral("tpot"), QStringLiteral("itl"), QStringLiteral("e2el") }));
+        QCOMPARE(x.endpoint.baseUrl, QStringLiteral("https://taotoken.net/api"));
+        QCOMPARE(x.endpoint.path, QStringLiteral("/v1/chat/completions"));
+        QCOMPARE(x.endpoint.apiKeyEnv, QStringLiteral("TAOTOKEN_API_KEY"));
+        const QByteArray json = writeExperimentJson(x);
+        QVERIFY(!json.contains("your key"));
+        QVERIFY(readExperimentJson(json).ok);
+    }
+
+    void legacyBenchmarkServing()
+    {
+        const CommandImportResult r = importSeed(QStringLiteral("benchmark_serving.sh"));
+        QVERIFY2(r.ok, qPrintable(r.errors.join(QLatin1Char('\n'))));
+        const Experiment &x = r.experiment;
+        QCOMPARE(x.load.mode, LoadMode::Rate);
+        QCOMPARE(x.load.points.size(), 1);
+        QCOMPARE(x.load.points[0].requestRate, 8.0);
+        QCOMPARE(x.load.points[0].maxConcurrency, 0);
+        QCOMPARE(x.load.points[0].numPrompts, 200);
+        QCOMPARE(x.load.points[0].inputLen, 512);
+        QCOMPARE(x.load.points[0].outputLen, 256);
+        QCOMPARE(x.dataset.name, QStringLiteral("random"));
+        QVERIFY(!x.dataset.ignoreEos); // not asked for
+        QCOMPARE(x.endpoint.path, QStringLiteral("/v1/completions"));
+        QCOMPARE(r.warnings.first(),
+            QStringLiteral("line 1: --input-len: no release of benchmark_serving.py has this flag; read as "
+                           "--random-input-len"));
+    }
+
+    void sglangBenchServing()
+    {
+        const CommandImportResult r = importCommand(
+            QStringLiteral("python3 -m sglang.bench_serving --backend sglang-oai-chat --host 10.0.0.2 --port 30000 "
+                           "--dataset-name random --random-input-len 1000 --random-output-len 200 "
+                           "--random-range-ratio 0.5 --num-prompts 64 --max-concurrency 16 --goodput ttft:500 "
+                           "tpot:50 --api-key $SGL_KEY"),
+            QStringLiteral("s"));
+        QVERIFY2(r.ok, qPrintable(r.errors.join(QLatin1Char('\n'))));
+        const Experiment &x = r.experiment;
+        QCOMPARE(x.endpoint.baseUrl, QStringLiteral("http://10.0.0.2:30000"));
+        QCOMPARE(x.endpoint.path, QStringLiteral("/v1/chat/completions"));
+        QCOMPARE(x.endpoint.dialect, Dialect::Sglang);
+        QCOMPARE(x.endpoint.apiKeyEnv, QStringLiteral("SGL_KEY"));
+        QCOMPARE(x.load.points[0].concurrency, 16);
+        // SGLang's [500, 1000] is vLLM's 750 +- 1/3.
+        QCOMPARE(x.load.points[0].inputLen, 750);
+        QCOMPARE(x.load.points[0].outputLen, 150);
+        QCOMPARE(x.dataset.rangeRatio, 1.0 / 3.0);
+        QVERIFY(x.dataset.ignoreEos);
+        QCOMPARE(*x.metrics.goodput.ttftMs, 500.0);
+        QCOMPARE(*x.metrics.goodput.tpotMs, 50.0);
+    }
+
+    void keyValuesAreNeverKept()
+    {
+        const CommandImportResult r = importCommand(
+            QStringLiteral("vllm serve m --api-key sk-live-123 --max-num-seqs 8\n"
+                           "vllm bench serve --model m --api-key sk-live-456 --max-concurrency 2 --num-prompts 4"),
+            QStringLiteral("k"));
+        QVERIFY(r.ok);
+        const QByteArray json = writeExperimentJson(r.experiment);
+        QVERIFY(!json.contains("sk-live"));
+        QVERIFY(!r.warnings.join(QLatin1Char(' ')).contains(QLatin1String("sk-live")));
+        QVERIFY(!r.experiment.server.launchArgv.contains(QStringLiteral("--api-key")));
+        QVERIFY2(readExperimentJson(json).ok, json.constData());
+        const CommandImportResult flags
+            = importCommand(QStringLiteral("--max-running-requests 8 --api-key sk-live-789"), QStringLiteral("f"));
+        QCOMPARE(flags.experiment.variants.size(), 2);
+        QVERIFY(!writeExperimentJson(flags.experiment).contains("sk-live"));
+        // The server and the client in one snippet make one experiment.
+        QCOMPARE(r.experiment.endpoint.baseUrl, QStringLiteral("http://127.0.0.1:8000"));
+        QCOMPARE(r.experiment.load.points[0].concurrency, 2);
+    }
+
+    void nothingToImport()
+    {
+        const CommandImportResult r = importSeed(QStringLiteral("curl_smoke.sh"));
+        QVERIFY(!r.ok);
+        QCOMPARE(r.warnings, QStringList { QStringLiteral("line 1: not a server or benchmark command; ignored") });
+        QVERIFY(!r.errors.join(QLatin1Char(' ')).contains(QLatin1String("TAOTOKEN")));
+    }
+
+    void cli()
+    {
+        if (qEnvironmentVariable("SERVESCOPE_CLI").isEmpty())
+            QSKIP("SERVESCOPE_CLI is not set (run through ctest)");
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("x.json"));
+        QProcess p;
+        p.start(qEnvironmentVariable("SERVESCOPE_CLI"),
+            { QStringLiteral("import-command"), QStringLiteral("-"), QStringLiteral("--out"), out });
+        p.write(seedText(QStringLiteral("vllm_bench_serve.sh")).toUtf8());
+        p.closeWriteChannel();
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(p.readAllStandardOutput(), QByteArray());
+        const ExperimentReadResult r = loadExperimentFile(out);
+        QVERIFY(r.ok);
+        QCOMPARE(r.experiment.name, QStringLiteral("command"));
+        QCOMPARE(r.experiment.load.points[0].numPrompts, 10);
+        p.start(qEnvironmentVariable("SERVESCOPE_CLI"),
+            { QStringLiteral("import-command"), QStringLiteral(SERVESCOPE_TEST_DATA "/seed-configs/curl_smoke.sh") });
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCommandImport)
+#include "tst_commandimport.moc"

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+// The named datasets build what their names say: vLLM's sonnet construction, custom JSONL
+// prompts, and a refusal with the reason for what ServeScope cannot build.
+#include "workload/datasets.h"
+#include "workload/promptgen.h"
+#include "workload/sharegpt.h"
+#include "workload/sonnet.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ServeScope;
+
+namespace {
+
+constexpr int kChatOverhead = 7; // a chat template of the counter below
+
+int words(const QString &text)
+{
+    return int(text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts).size());
+}
+
+// Counts like a server whose tokenizer makes one token per word, in a chat template.
+TokenCounter wordCounter(int *calls = nullptr)
+{
+    return [calls](const QStringList &texts) {
+        if (calls)
+            ++*calls;
+        QList<int> out;
+        for (const QString &t : texts)
+            out << words(t) + kChatOverhead;
+        return out;
+    };
+}
+
+QString data(const char *name)
+{
+    return QStringLiteral(SERVESCOPE_TEST_DATA "/datasets/") + QLatin1String(name);
+}
+
+Experiment experiment(const QString &dataset, const QString &path, int inputLen, int outputLen)
+{
+    Experiment x;
+    x.name = QStringLiteral("d");
+    x.endpoint.baseUrl = QStringLiteral("http://127.0.0.1:1");
+    x.endpoint.model = QStringLiteral("m");
+    x.dataset.name = dataset;
+    x.dataset.path = path;
+    x.dataset.seed = 1000;
+    LoadPoint p;
+    p.concurrency = 1;
+    p.inputLen = inputLen;
+    p.outputLen = outputLen;
+    p.numPrompts = 10;
+    x.load.points = { p };
+    x.variants = { Variant { QStringLiteral("baseline"), {}, QString(), false } };
+    return x;
+}
+
+QJsonObject bodyOf(const PreparedRequest &r)
+{
+    return QJsonDocument::fromJson(r.body).object();
+}
+
+QString chatText(const PreparedRequest &r)
+{
+    return bodyOf(r)
+        .value(QLatin1String("messages"))
+        .toArray()
+        .first()
+        .toObject()
+        .value(QLatin1String("content"))
+        .toString();
+}
+
+QStringList builtInLines()
+{
+    DatasetContent c;
+    QString error;
+    Dataset d;
+    d.name = QStringLiteral("sonnet");
+    loadDataset(d, &c, &error);
+    return c.lines;
+}
+
+} // namespace
+
+class TestDatasets final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+
+    void sonnetAsVllmBuildsIt_data()
+    {
+        QTest::addColumn<int>("inputLen");
+        QTest::addColumn<int>("prefixLen");
+        QTest::newRow("256, default prefix 200") << 256 << 200;
+        QTest::newRow("550, prefix 200 (vLLM defaults)") << 550 << 200;
+        QTest::newRow("1024, prefix 0") << 1024 << 0;
+        QTest::newRow("300, prefix 290") << 300 << 290;
+    }
+    void sonnetAsVllmBuildsIt()
+    {
+        QFETCH(int, inputLen);
+        QFETCH(int, prefixLen);
+        const QStringList lines = builtInLines();
+        QCOMPARE(lines.size(), 518); // vLLM's benchmarks/sonnet.txt
+        QVERIFY(lines.first().startsWith(QLatin1String("FROM fairest creatures")));
+        QVERIFY(lines.first().endsWith(QLatin1Char('\n')));
+        const SonnetPrompts sonnet(lines, prefixLen, wordCounter());
+        QCOMPARE(sonnet.baseTokens(), 11 + kChatOverhead); // the instruction is 11 words
+        double wordsInFile = 0;
+        for (const QString &l : lines)
+            wordsInFile += words(l);
+        QCOMPARE(sonnet.averageLineTokens(), wordsInFile / lines.size());
+        QStringList prompts;
+        QList<int> lengths;
+        QString error;
+        QVERIFY2(sonnet.build(42, inputLen, 50, &prompts, &lengths, &error), qPrintable(error));
+        QCOMPARE(prompts.size(), 50);
+        const int prefix = sonnet.prefixLines();
+        QCOMPARE(prefix, qMax(0, int(std::lround((prefixLen - sonnet.baseTokens()) / sonnet.averageLineTokens()))));
+        const QString fixed
+            = QLatin1String(SonnetPrompts::kBasePrompt) + QStringList(lines.mid(0, prefix)).join(QString());
+        for (int i = 0; i < prompts.size(); ++i) {
+            QVERIFY(prompts[i].startsWith(fixed)); // the instruction, then the file's first lines
+            QCOMPARE(lengths[i], words(prompts[i]) + kChatOverhead);
+            QVERIFY2(lengths[i] <= inputLen, qPrintable(QString::number(lengths[i])));
+            // One newline per line, but the file's last line has none (as readlines() gives it).
+            QCOMPARE(int(prompts[i].count(QLatin1Char('\n')) + prompts[i].count(lines.last())),
+                1 + sonnet.inputLines(inputLen));
+        }
+        // Drawn lines differ between prompts; the same seed draws the same prompts.
+        QVERIFY(prompts[0] != prompts[1]);
+        QStringList again;
+        QVERIFY(sonnet.build(42, inputLen, 50, &again, &lengths, &error));
+        QCOMPARE(again, prompts);
+        QVERIFY(sonnet.build(43, inputLen, 50, &again, &lengths, &error));
+        QVERIFY(again != prompts);
+    }
+
+    void sonnetRefusesWhatVllmRefuses_data()
+    {
+        QTest::addColumn<int>("inputLen");
+        QTest::addColumn<int>("prefixLen");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("input within the instruction")
+            << 18 << 0 << QStringLiteral("sonnet: input_len 18 must be greater than the instruction's 18 tokens");
+        QTest::newRow("prefix longer than input")
+            << 100 << 400 << QStringLiteral("sonnet: prefix_len 400 is longer than input_len 100");
+    }
+    void sonnetRefusesWhatVllmRefuses()
+    {
+        QFETCH(int, inputLen);
+        QFETCH(int, prefixLen);
+        QFETCH(QString, error);
+        Experiment x = experiment(QStringLiteral("sonnet"), QString(), inputLen, 10);
+        x.dataset.prefixLen = prefixLen;
+        const PromptGenerator gen(x);
+        QVERIFY(gen.error().isEmpty());
+        QString why;
+        QVERIFY(gen.generate(0, 1, false, 5, wordCounter(), nullptr, &why).isEmpty());
+        QCOMPARE(why, error);
+    }
+
+    void sonnetRequestsFromTheNamedFile()
+    {
+        Experiment x = experiment(QStringLiteral("sonnet"), data("short_poem.txt"), 38, 16);
+        x.dataset.prefixLen = 0;
+        x.endpoint.path = QStringLiteral("/v1/completions"); // text prompts even where random sends token IDs
+        const PromptGenerator gen(x);
+        QVERIFY(!gen.usesTokenIds());
+        QVERIFY(gen.wantsTokenCounts());
+        QList<int> measured;
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 8, wordCounter(), &measured);
+        QCOMPARE(reqs.size(), 8);
+        for (int i = 0; i < reqs.size(); ++i) {
+            const QString prompt = bodyOf(reqs[i]).value(QLatin1String("prompt")).toString();
+            QVERIFY(prompt.startsWith(QLatin1String(SonnetPrompts::kBasePrompt)));
+            for (const QString &line :
+                prompt.mid(qsizetype(strlen(SonnetPrompts::kBasePrompt))).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                QVERIFY2(QStringLiteral("alpha epsilon iota nu rho phi").contains(line.section(QLatin1Char(' '), 0, 0)),
+                    qPrintable(line));
+            QCOMPARE(reqs[i].targetInputLen, measured[i]); // as vLLM's prompt_len
+            QCOMPARE(reqs[i].targetInputLen, 38); // 18 for the instruction, five lines of four words
+            QCOMPARE(reqs[i].targetOutputLen, 16);
+            QCOMPARE(bodyOf(reqs[i]).value(QLatin1String("max_tokens")).toInt(), 16);
+        }
+        // Every variant of an experiment sees the same prompts; another repeat does not.
+        const QList<PreparedRequest> same = gen.generate(0, 1, false, 8, wordCounter());
+        const QList<PreparedRequest> other = gen.generate(0, 2, false, 8, wordCounter());
+        QCOMPARE(same.first().promptHash, reqs.first().promptHash);
+        QVERIFY(other.first().promptHash != reqs.first().promptHash);
+    }
+
+    void sonnetWithoutTokenizerEstimates()
+    {
+        const Experiment x = experiment(QStringLiteral("sonnet"), QString(), 256, 100);
+        const PromptGenerator gen(x);
+        QList<int> measured;
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 3, TokenCounter(), &measured);
+        QCOMPARE(reqs.size(), 3);
+        QCOMPARE(measured, QList<int>(3, -1));
+        QCOMPARE(reqs.first().targetInputLen, 0); // unknown: the server's usage counts it
+        const int w = words(chatText(reqs.first()));
+        QVERIFY2(w > 200 && w < 300, qPrintable(QString::number(w))); // one token per word, about 256
+    }
+
+    void custom()
+    {
+        const Experiment x = experiment(QStringLiteral("custom"), data("custom.jsonl"), 0, 32);
+        const PromptGenerator gen(x);
+        QVERIFY2(gen.error().isEmpty(), qPrintable(gen.error()));
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 12, wordCounter());
+        QCOMPARE(reqs.size(), 12);
+        const QHash<QString, int> expected { { QStringLiteral("What is the capital of India?"), 32 },
+            { QStringLiteral("What is the capital of Iran?"), 12 },
+            { QStringLiteral("Write a haiku about the sea."), 40 },
+            { QStringLiteral("Explain TCP slow start in two sentences."), 32 },
+            { QStringLiteral("列出三种常见的负载均衡算法。"), 64 } };
+        QSet<QString> seen;
+        for (int i = 0; i < reqs.size(); ++i) {
+            const QString text = chatText(reqs[i]);
+            QVERIFY2(expected.contains(text), qPrintable(text));
+            QCOMPARE(reqs[i].targetOutputLen, expected.value(text));
+            QCOMPARE(bodyOf(reqs[i]).value(QLatin1String("max_completion_tokens")).toInt(), expected.value(text));
+            QCOMPARE(reqs[i].targetInputLen, words(text) + kChatOverhead);
+            if (i < 5)
+                QVERIFY(!seen.contains(text)); // each prompt once before any repeats
+            seen.insert(text);
+        }
+        QCOMPARE(seen.size(), 5);
+        QCOMPARE(chatText(reqs[5]), chatText(reqs[0])); // then they cycle
+        // Another repeat draws another order.
+        QStringList a, b;
+        for (const PreparedRequest &r : reqs.mid(0, 5))
+            a << chatText(r);
+        for (const PreparedRequest &r : gen.generate(0, 2, false, 5, wordCounter()))
+            b << chatText(r);
+        QVERIFY(a != b);
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QString>("dataset");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("sharegpt missing")
+            << QStringLiteral("sharegpt") << data("nothing.json")
+            << QStringLiteral("dataset.path: cannot read the sharegpt file: No such file or directory");
+        QTest::newRow("sharegpt truncated")
+            << QStringLiteral("sharegpt") << data("sharegpt_truncated.json")
+            << QStringLiteral("dataset.path: the file ends inside the list (truncated?)");
+        QTest::newRow("sharegpt not a list")
+            << QStringLiteral("sharegpt") << data("custom.jsonl")
+            << QStringLiteral("dataset.path: the file must be a JSON list of conversations");
+        QTest::newRow("custom bad line") << QStringLiteral("custom") << data("custom_bad.jsonl")
+                                         << QStringLiteral("dataset.path: line 2: needs a non-empty string \"prompt\"");
+        QTest::newRow("custom missing") << QStringLiteral("custom") << data("nothing.jsonl")
+                                        << QStringLiteral("dataset.path: cannot read the custom dataset: No such file "
+                                                          "or directory");
+    }
+    void refusals()
+    {
+        QFETCH(QString, dataset);
+        QFETCH(QString, path);
+        QFETCH(QString, problem);
+        const Experiment x = experiment(dataset, path, 8, 8);
+        const QList<Problem> problems = checkDatasets(x);
+        QCOMPARE(problems.size(), 1);
+        QVERIFY(problems.first().isError());
+        QCOMPARE(problems.first().toString(), problem);
+        const PromptGenerator gen(x);
+        QCOMPARE(gen.error(),
+            QLatin1String("dataset ") + dataset + QLatin1String(": ") + problem.section(QLatin1String(": "), 1));
+        QString why;
+        QVERIFY(gen.generate(0, 1, false, 3, {}, nullptr, &why).isEmpty());
+        QCOMPARE(why, gen.error());
+    }
+
+    void shareGptAsVllmFiltersIt()
+    {
+        QString error;
+        const std::shared_ptr<const ShareGptSet> set = loadShareGpt(data("sharegpt.json"), 1000, &error);
+        QVERIFY2(set, qPrintable(error));
+        QCOMPARE(set->conversations, 6); // two turns or more: not "b", "not an object" or "h"
+        QCOMPARE(set->pairs.size(), 6);
+        QCOMPARE(loadShareGpt(data("sharegpt.json"), 1000, &error).get(), set.get()); // cached
+        bool quoted = false;
+        for (const ShareGptPair &p : set->pairs)
+            quoted = quoted
+                || p.completion == QStringLiteral("Here it is: {\"a\": \"} {\"} and that is all you asked for.");
+        QVERIFY(quoted);
+
+        // Output from the reference completion: "c" (prompt of one word) and "f" (completion of
+        // one word) fail vLLM's filter; with a fixed output length only "c" does.
+        const Experiment x = experiment(QStringLiteral("sharegpt"), data("sharegpt.json"), 0, 0);
+        const PromptGenerator gen(x);
+        QVERIFY2(gen.error().isEmpty(), qPrintable(gen.error()));
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 10, wordCounter());
+        QCOMPARE(reqs.size(), 10);
+        QSet<QString> first;
+        for (int i = 0; i < 4; ++i) {
+            const QString prompt = chatText(reqs[i]);
+            first.insert(prompt);
+            QCOMPARE(reqs[i].targetInputLen, words(prompt));
+            for (const ShareGptPair &p : set->pairs) {
+                if (p.prompt == prompt)
+                    QCOMPARE(reqs[i].targetOutputLen, words(p.completion));
+            }
+        }
+        QCOMPARE(first.size(), 4);
+        QVERIFY(!first.contains(QStringLiteral("Hi")));
+        QVERIFY(!first.contains(QStringLiteral("Give me four words now please.")));
+        QCOMPARE(chatText(reqs[4]), chatText(reqs[0])); // then repeated, as vLLM oversamples
+
+        Experiment fixed = x;
+        fixed.load.points[0].outputLen = 32;
+        QSet<QString> passing;
+        for (const PreparedRequest &r : PromptGenerator(fixed).generate(0, 1, false, 5, wordCounter())) {
+            passing.insert(chatText(r));
+            QCOMPARE(r.targetOutputLen, 32);
+        }
+        QCOMPARE(passing.size(), 5);
+        QVERIFY(passing.contains(QStringLiteral("Give me four words now please.")));
+    }
+
+    void shareGptStreamsLargeFiles()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[");
+        const int n = 3 * kShareGptKeep;
+        for (int i = 0; i < n; ++i) {
+            f.write(
+                QStringLiteral("%1{\"id\": \"%2\", \"conversations\": [{\"from\": \"human\", \"value\": \"prompt "
+                               "number %2 with some words\"}, {\"from\": \"gpt\", \"value\": \"reply %2 [x] {y}\"}]}")
+                    .arg(i ? QStringLiteral(",\n") : QString())
+                    .arg(i)
+                    .toUtf8());
+        }
+        f.write("]\n");
+        f.close();
+        QString error;
+        const auto a = loadShareGpt(path, 1, &error);
+        QVERIFY2(a, qPrintable(error));
+        QCOMPARE(a->conversations, n);
+        QCOMPARE(a->pairs.size(), kShareGptKeep); // bounded, whatever the file holds
+        const auto b = loadShareGpt(path, 2, &error);
+        QVERIFY(b && b.get() != a.get());
+        QVERIFY(a->pairs.first().prompt != b->pairs.first().prompt); // another seed keeps others
+        QVERIFY(a->pairs.first().completion.endsWith(QLatin1String("[x] {y}")));
+    }
+
+    void sonnetFileMissingWarns()
+    {
+        Experiment x = experiment(QStringLiteral("sonnet"), QStringLiteral("/workspace/datasets/sonnet.txt"), 256, 100);
+        const QList<Problem> problems = checkDatasets(x);
+        QCOMPARE(problems.size(), 1);
+        QVERIFY(!problems.first().isError());
+        QCOMPARE(problems.first().path, QStringLiteral("dataset.path"));
+        // A variant that names a file that is there has no problem.
+        x.variants << Variant { QStringLiteral("own"), {}, QString(), false };
+        x.variants[1].changes.set(QStringLiteral("dataset.path"), data("short_poem.txt"));
+        QCOMPARE(checkDatasets(x).size(), 1);
+        QVERIFY(checkDatasets(experiment(QStringLiteral("random"), QString(), 8, 8)).isEmpty());
+    }
+
+    void randomStillSendsTokenIds()
+    {
+        Experiment x = experiment(QStringLiteral("random"), QString(), 64, 8);
+        x.endpoint.path = QStringLiteral("/v1/completions");
+        const PromptGenerator gen(x);
+        QVERIFY(gen.usesTokenIds());
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 2);
+        QCOMPARE(bodyOf(reqs.first()).value(QLatin1String("prompt")).toArray().size(), 64);
+        QCOMPARE(reqs.first().targetInputLen, 64);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDatasets)
+#include "tst_datasets.moc"
