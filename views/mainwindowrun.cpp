@@ -164,6 +164,8 @@ void MainWindow::captureFromServer()
         req.model = endpoint.model;
         req.apiKey = key;
         req.proxy = endpoint.proxy;
+        for (const auto &[name, value] : endpoint.headers)
+            req.headers.append({ name.toUtf8(), value.toUtf8() });
         auto *preflight = new Preflight(req, this);
         connect(preflight, &Preflight::finished, this, [this, preflight](const PreflightResult &r) {
             preflight->deleteLater();
