@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -232,6 +233,59 @@ private Q_SLOTS:
             QCOMPARE(r.status, RequestStatus::Failed);
             QCOMPARE(r.errorClass, ErrorClass::Auth);
         }
+    }
+
+    /// GET /metrics from a simulator with extra raw header lines; the value of a per-route counter.
+    static double routeCount(const SimChild &sim, const QByteArray &name, const QByteArray &route)
+    {
+        QTcpSocket s;
+        s.connectToHost(QStringLiteral("127.0.0.1"), quint16(sim.url().port()));
+        if (!s.waitForConnected(3000))
+            return -2;
+        s.write("GET /metrics HTTP/1.1\r\nhost: x\r\nconnection: close\r\nx-route: pool-7\r\n\r\n");
+        QByteArray all;
+        while (s.waitForReadyRead(3000))
+            all += s.readAll();
+        for (const QByteArray &line : all.split('\n'))
+            if (line.startsWith(QByteArray(name + '{')) && line.contains(QByteArray("route=\"" + route + "\"")))
+                return line.mid(line.lastIndexOf(' ') + 1).toDouble();
+        return -1;
+    }
+
+    // Streams and every side call (/tokenize, /metrics, the prefix-cache reset) carry the endpoint's headers.
+    void sideCallsCarryTheHeaders()
+    {
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+            QStringLiteral("20"), QStringLiteral("--require-header"), QStringLiteral("X-Route: pool-7") }));
+        const QString load = QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 2, "
+                                            "\"input_len\": 24, \"output_len\": 4, \"num_prompts\": 10}], "
+                                            "\"warmup_requests\": 2, \"reset_prefix_cache\": true, \"repeat\": 1}");
+        QJsonObject endpoint { { QStringLiteral("base_url"), sim.url().toString() },
+            { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") },
+            { QStringLiteral("model"), QStringLiteral("m") } };
+        const QString bare = writeExperiment(QStringLiteral("noheaders"), endpoint, load);
+        endpoint.insert(
+            QStringLiteral("headers"), QJsonObject { { QStringLiteral("X-Route"), QStringLiteral("pool-7") } });
+        const QString routed = writeExperiment(QStringLiteral("headers"), endpoint, load);
+
+        const Outcome o = run({ routed, QStringLiteral("--project"), m_dir.filePath(QStringLiteral("h.servescope")),
+            QStringLiteral("--variant"), QStringLiteral("baseline") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        for (const QByteArray &route : { QByteArray("/v1/chat/completions"), QByteArray("/tokenize"),
+                 QByteArray("/metrics"), QByteArray("/reset_prefix_cache") }) {
+            QVERIFY2(routeCount(sim, "servescope_sim:route_requests_total", route) >= 1, route.constData());
+            QCOMPARE(routeCount(sim, "servescope_sim:header_rejected_total", route), 0.0);
+        }
+        QCOMPARE(routeCount(sim, "servescope_sim:route_requests_total", "/v1/chat/completions"), 12.0);
+
+        // Without them the sim refuses everything: every side call and stream is rejected, the run fails.
+        const Outcome bad = run({ bare, QStringLiteral("--project"), m_dir.filePath(QStringLiteral("b.servescope")),
+            QStringLiteral("--variant"), QStringLiteral("baseline") });
+        QCOMPARE(bad.exitCode, 1);
+        for (const QByteArray &route : { QByteArray("/v1/chat/completions"), QByteArray("/tokenize"),
+                 QByteArray("/metrics"), QByteArray("/reset_prefix_cache") })
+            QVERIFY2(routeCount(sim, "servescope_sim:header_rejected_total", route) >= 1, route.constData());
     }
 
     void interruptKeepsMeasuredRequests()
