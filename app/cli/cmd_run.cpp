@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli run: runs an experiment into the project and, with --out-dir, a results folder.
 #include "command.h"
+#include "engine/fdlimit.h"
 
 #include "compare/runsource.h"
 #include "progressprinter.h"
@@ -116,7 +117,7 @@ int runRun(const QStringList &args)
             err << path << ": " << e << '\n';
         return ExitUsage;
     }
-    const QList<Problem> problems = validate(read.experiment);
+    const QList<Problem> problems = validate(read.experiment) + descriptorProblems(read.experiment);
     for (const Problem &p : problems)
         err << (p.isError() ? "error: " : "warning: ") << p.toString() << '\n';
     if (hasErrors(problems))

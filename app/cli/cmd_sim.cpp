@@ -102,7 +102,7 @@ static int runSim(const QStringList &args)
         double minimum;
     };
     double maxNumSeqs = -1, batched = -1, kvTokens = -1, blockSize = -1, maxModelLen = -1, tokensPerChunk = 1;
-    double stallMs = 0, chunkChars = 0, firstEventDelayMs = 0;
+    double stallMs = 0, chunkChars = 0, firstEventDelayMs = 0, hugeEventBytes = 0;
     const Num nums[] = {
         { "port", "TCP port; 0 picks a free one (default 8000).", &port, 0 },
         { "seed", "Seed of every random draw (default 0).", &seed, 0 },
@@ -119,6 +119,7 @@ static int runSim(const QStringList &args)
         { "step-overhead-ms", "Fixed cost of every step, ms.", &overheadMs, 0 },
         { "tokens-per-chunk", "Tokens per SSE event (default 1).", &tokensPerChunk, 1 },
         { "chunk-chars", "Content events of exactly N characters, splitting words (0 = off).", &chunkChars, 0 },
+        { "huge-event-bytes", "Start every stream with one content event (one line) of N bytes.", &hugeEventBytes, 0 },
         { "first-event-delay-ms", "Hold every stream's first token event this long (wall clock).", &firstEventDelayMs,
             0 },
         { "eos-mean-tokens", "Mean output length without ignore_eos (default 256).", &cfg.stream.eosMeanTokens, 1 },
@@ -177,6 +178,7 @@ static int runSim(const QStringList &args)
     setInt(rateLimit, &cfg.faults.rateLimit);
     setInt(chunkChars, &cfg.stream.chunkChars);
     setInt(firstEventDelayMs, &cfg.misbehaviour.firstEventDelayMs);
+    cfg.misbehaviour.hugeEventBytes = qint64(std::min(hugeEventBytes, 1e12));
     if (port > 65535)
         return usage(QStringLiteral("--port must be 0..65535"));
     cfg.server.port = quint16(port);

@@ -2,6 +2,7 @@
 // servescope-cli validate EXPERIMENT: read an experiment file (any supported layout), print every
 // problem as "path: reason" and, per variant, the variables that differ from the baseline.
 #include "command.h"
+#include "engine/fdlimit.h"
 
 #include "io/experimentfile.h"
 #include "model/validation.h"
@@ -101,7 +102,8 @@ static int runValidate(const QStringList &args)
         return ExitUsage;
     }
     const Experiment &x = read.experiment;
-    const QList<Problem> problems = validate(x);
+    // Limits of this machine too: a point no run here could open is refused now, not at its turn.
+    const QList<Problem> problems = validate(x) + descriptorProblems(x);
     int errors = 0, warnings = 0;
     for (const Problem &p : problems) {
         (p.isError() ? errors : warnings) += 1;

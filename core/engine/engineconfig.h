@@ -31,6 +31,7 @@ struct EndpointConfig {
     QNetworkProxy proxy;
     QList<QPair<QByteArray, QByteArray>> extraHeaders;
     Timeouts timeouts;
+    int maxEventBytes = 1 << 20; ///< longest SSE line or event; longer fails the request as protocol
 };
 
 /// The transport Auto resolves to for an endpoint.

@@ -110,6 +110,11 @@ void HttpConnection::onReadyRead()
         const int n = m_state->onBody(m_body, now, tap ? *tap : EventTap());
         if (n && eventsFramed)
             eventsFramed(n);
+        if (m_state->overflowed()) {
+            m_state->record.endNs = now;
+            finish(m_state->overflowEnd(), false);
+            return;
+        }
     }
     if (m_decoder.complete()) {
         m_state->record.endNs = now;

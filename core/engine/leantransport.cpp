@@ -108,6 +108,7 @@ void LeanTransport::warm(int connections, std::function<void(int)> ready)
 void LeanTransport::start(StreamRequest req)
 {
     std::unique_ptr<StreamState> s = newStream(req);
+    s->parser.setMaxEventBytes(m_endpoint.maxEventBytes);
     RequestRecord &r = s->record;
     r.protocol = QStringLiteral("http/1.1");
     r.eventNs.reserve(req.prepared.targetOutputLen + 8);

@@ -87,10 +87,12 @@ qsizetype parseEvents(StreamState &s, bool *ended)
                 continue;
             ++contentEvents;
             const QJsonObject d = c.value(QLatin1String("delta")).toObject();
-            text += c.value(QLatin1String("text")).toString() + d.value(QLatin1String("content")).toString()
-                + d.value(QLatin1String("reasoning_content")).toString();
+            if (text.size() < kMaxKeptTextChars)
+                text += c.value(QLatin1String("text")).toString() + d.value(QLatin1String("content")).toString()
+                    + d.value(QLatin1String("reasoning_content")).toString();
         }
     }
+    text.truncate(kMaxKeptTextChars);
     r.generatedText = text;
     if (!usage) {
         r.promptTokens = r.targetInputLen;
@@ -120,6 +122,13 @@ int StreamState::onBody(QByteArrayView bytes, qint64 nowNs, const EventTap &tap)
     if (!scratch.isEmpty())
         lastEventNs = nowNs;
     return int(scratch.size());
+}
+
+StreamEnd StreamState::overflowEnd() const
+{
+    return { ErrorClass::Protocol,
+        QStringLiteral("an SSE line or event exceeded %1 bytes (load.max_event_bytes)").arg(parser.maxEventBytes()),
+        false };
 }
 
 ErrorClass expiredTimeout(const StreamState &s, const Timeouts &t, qint64 now, QString *text)

@@ -161,7 +161,7 @@ public:
         if (!object(&n, p,
                 { "mode", "points", "concurrency_gradient", "input_len", "output_len", "num_prompts",
                     "prompts_per_concurrency", "max_seconds", "warmup_requests", "discard_ratio", "repeat", "timeouts",
-                    "reset_prefix_cache" }))
+                    "reset_prefix_cache", "max_event_bytes" }))
             return;
         enumAt(n, "mode", p, &m->mode, parseLoadMode, "concurrency, rate");
         const JsonNode *points = n.member(QLatin1String("points"));
@@ -190,6 +190,7 @@ public:
         numberAt(n, "discard_ratio", p, &m->discardRatio);
         intAt(n, "repeat", p, &m->repeat);
         boolAt(n, "reset_prefix_cache", p, &m->resetPrefixCache);
+        intAt(n, "max_event_bytes", p, &m->maxEventBytes);
         if (const JsonNode *t = n.member(QLatin1String("timeouts"))) {
             const QString tp = p + QLatin1String(".timeouts");
             if (object(t, tp, { "connect_s", "first_token_s", "idle_s", "total_s" })) {

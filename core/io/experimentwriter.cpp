@@ -119,6 +119,8 @@ JsonNode loadTree(const LoadMatrix &m)
     n.add(QStringLiteral("repeat"), num(m.repeat));
     if (m.resetPrefixCache)
         n.add(QStringLiteral("reset_prefix_cache"), JsonNode::makeBool(true));
+    if (m.maxEventBytes != LoadMatrix().maxEventBytes)
+        n.add(QStringLiteral("max_event_bytes"), num(m.maxEventBytes));
     JsonNode t = JsonNode::makeObject();
     t.add(QStringLiteral("connect_s"), num(m.timeouts.connectS));
     t.add(QStringLiteral("first_token_s"), num(m.timeouts.firstTokenS));

@@ -141,6 +141,7 @@ struct LoadMatrix {
     int repeat = 1;
     Timeouts timeouts;
     bool resetPrefixCache = false;
+    int maxEventBytes = 1 << 20; ///< longest SSE line or event a stream may send; longer fails the request (protocol)
 
     /// True when points are exactly the gradient's expansion (so the writer uses the shorthand).
     bool pointsFromGradient() const;

@@ -228,6 +228,7 @@ void checkLoad(Checker &c, const LoadMatrix &load)
     c.range(QStringLiteral("load.warmup_requests"), load.warmupRequests, 0, 10000000);
     c.finite(QStringLiteral("load.discard_ratio"), load.discardRatio, 0, 0.49);
     c.range(QStringLiteral("load.repeat"), load.repeat, 1, 1000);
+    c.range(QStringLiteral("load.max_event_bytes"), load.maxEventBytes, 1024, 1 << 30);
     const Timeouts &t = load.timeouts;
     c.finite(QStringLiteral("load.timeouts.connect_s"), t.connectS, 0, 1e7);
     c.finite(QStringLiteral("load.timeouts.first_token_s"), t.firstTokenS, 0, 1e7);

@@ -16,6 +16,7 @@ EndpointConfig endpointConfigFor(const Experiment &resolved, const QUrl &base, c
     endpoint.apiKey = key;
     endpoint.http2 = resolved.endpoint.protocol == HttpProtocol::Http2;
     endpoint.timeouts = resolved.load.timeouts;
+    endpoint.maxEventBytes = resolved.load.maxEventBytes;
     if (!resolved.endpoint.proxy.isEmpty()) {
         const QUrl proxy = QUrl::fromUserInput(resolved.endpoint.proxy);
         endpoint.useProxy = true;

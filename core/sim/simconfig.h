@@ -59,7 +59,8 @@ struct MisbehaviourParams {
     int firstEventDelayMs = 0; ///< wall-clock hold before a stream's first token event
     bool dropIgnoreEos = false; ///< ignore_eos and min_tokens removed from every request
     bool closeStreamsMidway = false; ///< every stream closed (FIN) after half its tokens
-    bool wrongContentLength = false; ///< generation responses declare content-length 256, unchunked
+    bool wrongContentLength = false; ///< generation answers declare content-length 256, unchunked
+    qint64 hugeEventBytes = 0; ///< > 0: each stream starts with one content event of this many bytes
 };
 
 /// Listener and process-wide settings.

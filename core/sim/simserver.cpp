@@ -269,6 +269,20 @@ void SimServer::closeStream(Connection *c)
     c->socket->disconnectFromHost();
 }
 
+void SimServer::writeHugeEvent(Connection *c)
+{
+    static const QByteArray piece(1 << 20, 'x');
+    const QByteArray head = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"";
+    const QByteArray tail = "\"},\"finish_reason\":null}]}\n\n";
+    const qint64 size = m_config.misbehaviour.hugeEventBytes;
+    if (!c->rawBody)
+        writeRaw(c, QByteArray::number(head.size() + size + tail.size(), 16) + "\r\n");
+    writeRaw(c, head);
+    for (qint64 left = size; left > 0; left -= piece.size())
+        writeRaw(c, left >= piece.size() ? piece : piece.left(left));
+    writeRaw(c, c->rawBody ? tail : tail + "\r\n");
+}
+
 void SimServer::startStall(Connection *c, int ms)
 {
     c->stalled = true;
@@ -354,6 +368,8 @@ void SimServer::deliver(const StepResult &result)
         }
         if (firstDelayMs > 0 && !c->stalled && s.generated() == 0 && s.request().stream)
             startStall(c, firstDelayMs);
+        if (m_config.misbehaviour.hugeEventBytes > 0 && s.generated() == 0 && s.request().stream)
+            writeHugeEvent(c);
         if (stallMs > 0 && !c->stalled && s.faults.stallAt == s.generated()) {
             s.faults.stallAt = -1;
             startStall(c, stallMs);

@@ -77,6 +77,8 @@ private:
     void completeResponse(Connection *c);
     void dropStream(Connection *c);
     void closeStream(Connection *c);
+    /// --huge-event-bytes: one content event of that size, written in 1 MiB pieces (never built whole).
+    void writeHugeEvent(Connection *c);
     void startStall(Connection *c, int ms);
     void endStall(Connection *c);
     void sweepIdle();

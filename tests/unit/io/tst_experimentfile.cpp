@@ -139,6 +139,7 @@ Experiment everything()
     x.load.points[1].maxSeconds = 12.5;
     x.load.points[1].label = QStringLiteral("mid");
     x.load.resetPrefixCache = true;
+    x.load.maxEventBytes = 2 << 20;
     x.load.timeouts = Timeouts { 1.5, 2, 3, 4 };
     x.metrics.goodput.e2elMs = 1234.5;
     x.variants = { Variant { QStringLiteral("a"), {}, QString(), false },

@@ -119,6 +119,8 @@ const QList<BadInput> &badInputs()
         { "discard ratio half", [](Experiment &x) { x.load.discardRatio = 0.5; }, "load.discard_ratio",
             "must be at most 0.49" },
         { "zero repeats", [](Experiment &x) { x.load.repeat = 0; }, "load.repeat", "must be at least 1" },
+        { "event cap too small", [](Experiment &x) { x.load.maxEventBytes = 100; }, "load.max_event_bytes",
+            "must be at least 1024" },
         { "negative timeout", [](Experiment &x) { x.load.timeouts.idleS = -1; }, "load.timeouts.idle_s",
             "must be at least 0" },
         { "percentile above 100",
