@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli run: runs an experiment into the project and, with --out-dir, a results folder.
 #include "command.h"
-#include "engine/fdlimit.h"
 
 #include "compare/runsource.h"
+#include "engine/fdlimit.h"
 #include "progressprinter.h"
 #include "sigintwatcher.h"
 
@@ -16,6 +16,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QTextStream>
 
 namespace {
@@ -51,6 +52,28 @@ bool printCheck(const RunSource &earlier, const RunSource &now)
     for (const QString &d : environmentDifferences(earlier, now))
         out << "environment\t" << d << '\n';
     return all;
+}
+
+/// Failed measured requests per failure class, each with the first server message of that class, on
+/// stderr. The engine already scrubbed the key; bearer tokens and the key are scrubbed once more here.
+void printFailures(const RunResult &result, const QByteArray &apiKey)
+{
+    if (result.errorsByClass.isEmpty())
+        return;
+    QTextStream err(stderr);
+    int total = 0;
+    for (const int n : result.errorsByClass)
+        total += n;
+    err << "servescope-cli run: " << total << " measured request" << (total == 1 ? "" : "s") << " failed:\n";
+    static const QRegularExpression bearer(
+        QStringLiteral("(Bearer\\s+)\\S+"), QRegularExpression::CaseInsensitiveOption);
+    for (auto it = result.errorsByClass.cbegin(); it != result.errorsByClass.cend(); ++it) {
+        QString first = result.firstErrorByClass.value(it.key()).simplified();
+        if (apiKey.size() >= 4)
+            first.replace(QString::fromUtf8(apiKey), QStringLiteral("***"));
+        first.replace(bearer, QStringLiteral("\\1***"));
+        err << "  " << it.key() << '\t' << it.value() << "\tfirst: " << first << '\n';
+    }
 }
 
 void printPoints(const RunResult &result)
@@ -183,6 +206,7 @@ int runRun(const QStringList &args)
     QCoreApplication::exec();
 
     printPoints(result);
+    printFailures(result, options.apiKey);
     QTextStream(stdout) << "run\t" << result.runId << '\t'
                         << (result.status == RunResult::Status::Finished           ? "finished"
                                    : result.status == RunResult::Status::Cancelled ? "cancelled"

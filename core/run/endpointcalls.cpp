@@ -84,6 +84,18 @@ QByteArray EndpointCalls::call(const QString &path, const QByteArray &postBody)
     return body;
 }
 
+bool EndpointCalls::hasTokenize()
+{
+    const QJsonObject body { { QStringLiteral("model"), m_model }, { QStringLiteral("prompt"), QStringLiteral("hi") } };
+    const QByteArray reply = call(QStringLiteral("/tokenize"), QJsonDocument(body).toJson(QJsonDocument::Compact));
+    return QJsonDocument::fromJson(reply).object().contains(QLatin1String("count"));
+}
+
+bool EndpointCalls::hasRunningMetric()
+{
+    return call(QStringLiteral("/metrics")).contains("vllm:num_requests_running");
+}
+
 void EndpointCalls::waitUntilIdle(const std::atomic<bool> &cancelled, int maxMs)
 {
     QElapsedTimer waited;

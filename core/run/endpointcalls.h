@@ -32,6 +32,10 @@ public:
     /// After warmup: waits (up to maxMs) until the server's `/metrics` reports nothing running.
     /// Returns at once when the server has no such metric.
     void waitUntilIdle(const std::atomic<bool> &cancelled, int maxMs = 10000);
+    /// True when `/tokenize` answers a count (one tiny request).
+    bool hasTokenize();
+    /// True when `/metrics` has the running-requests gauge that waitUntilIdle() watches.
+    bool hasRunningMetric();
     /// SGLang's `/flush_cache` or vLLM's `/reset_prefix_cache`; false when the server refused.
     bool resetPrefixCache(const QString &engine, QString *path);
 

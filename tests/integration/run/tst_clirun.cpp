@@ -288,6 +288,58 @@ private Q_SLOTS:
             QVERIFY2(routeCount(sim, "servescope_sim:header_rejected_total", route) >= 1, route.constData());
     }
 
+    // Failures explain themselves: counts per class and each class's first server message on stderr, and a
+    // missing /tokenize or /metrics said once, at the start, with what it costs.
+    void failuresExplainThemselves()
+    {
+        const QByteArray key = "explain-secret-5e6f7a8b";
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("EXPLAIN_KEY"), QString::fromLatin1(key));
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+                              QStringLiteral("50"), QStringLiteral("--no-tokenize"), QStringLiteral("--no-metrics"),
+                              QStringLiteral("--fail-rate"), QStringLiteral("0.5"), QStringLiteral("--seed"),
+                              QStringLiteral("3"), QStringLiteral("--close-streams-midway"),
+                              QStringLiteral("--api-key-env"), QStringLiteral("EXPLAIN_KEY") },
+            env));
+        const QString exp = writeExperiment(QStringLiteral("explain"),
+            QJsonObject { { QStringLiteral("base_url"), sim.url().toString() },
+                { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") },
+                { QStringLiteral("api_key_env"), QStringLiteral("EXPLAIN_KEY") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 2, \"input_len\": 16, "
+                           "\"output_len\": 6, \"num_prompts\": 12}], \"warmup_requests\": 2, \"repeat\": 1}"));
+        const QString project = m_dir.filePath(QStringLiteral("explain.servescope"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project }, env);
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY(!o.err.contains(key) && !o.out.contains(key));
+        // Two variants on one base URL: each missing route is said once.
+        QCOMPARE(o.err.count("has no /tokenize: chat prompts are sized at one word per token"), 1);
+        QCOMPARE(o.err.count("has no /metrics with vllm:num_requests_running: after warmup"), 1);
+        QVERIFY(o.err.indexOf("has no /tokenize") < o.err.indexOf("progress:"));
+
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<RequestRecord> records;
+        QVERIFY(store.requests(1, RequestFilter {}, &records));
+        QMap<QString, int> byClass;
+        for (const RequestRecord &r : std::as_const(records))
+            if (!r.warmup && r.status == RequestStatus::Failed)
+                ++byClass[errorClassCode(r.errorClass)];
+        QCOMPARE(byClass.keys(), QStringList({ QStringLiteral("protocol"), QStringLiteral("server_error") }));
+        QVERIFY2(o.err.contains(
+                     QByteArray("servescope-cli run: " + QByteArray::number(24) + " measured requests failed:\n")),
+            o.err.constData());
+        QVERIFY2(
+            o.err.contains(QByteArray("  protocol\t" + QByteArray::number(byClass.value(QStringLiteral("protocol")))
+                + "\tfirst: stream truncated: connection closed mid-body\n")),
+            o.err.constData());
+        QVERIFY2(o.err.contains(
+                     QByteArray("  server_error\t" + QByteArray::number(byClass.value(QStringLiteral("server_error")))
+                         + "\tfirst: HTTP 500: Simulated internal server error.\n")),
+            o.err.constData());
+    }
+
     void interruptKeepsMeasuredRequests()
     {
         const QString exp = writeExperiment(QStringLiteral("long"),
