@@ -12,11 +12,14 @@
 #include <QNetworkRequest>
 #include <QTimer>
 
+#include <functional>
+
 namespace ServeScope {
 
 namespace {
 constexpr int kDefaultTimeoutMs = 15000;
-}
+constexpr int kTokenizeInFlight = 16;
+} // namespace
 
 EndpointCalls::EndpointCalls(const EndpointConfig &endpoint, const QUrl &baseUrl, const QString &model)
     : m_endpoint(endpoint)
@@ -44,7 +47,12 @@ QList<int> EndpointCalls::countTokens(const QStringList &texts)
     QList<int> counts(texts.size(), -1);
     QEventLoop loop;
     int pending = int(texts.size());
-    for (int i = 0; i < texts.size(); ++i) {
+    int next = 0;
+    // At most kTokenizeInFlight at a time: a point of 100k prompts must not open 100k requests at once.
+    std::function<void()> sendNext = [&] {
+        if (next >= texts.size())
+            return;
+        const int i = next++;
         QNetworkRequest req = request(QStringLiteral("/tokenize"));
         req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
         const QJsonObject message { { QStringLiteral("role"), QStringLiteral("user") },
@@ -59,8 +67,12 @@ QList<int> EndpointCalls::countTokens(const QStringList &texts)
             reply->deleteLater();
             if (--pending == 0)
                 loop.quit();
+            else
+                sendNext();
         });
-    }
+    };
+    for (int k = 0; k < kTokenizeInFlight; ++k)
+        sendNext();
     if (pending > 0)
         loop.exec();
     return counts;

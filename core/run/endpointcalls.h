@@ -26,8 +26,8 @@ public:
     EndpointCalls(const EndpointConfig &endpoint, const QUrl &baseUrl, const QString &model);
     ~EndpointCalls();
 
-    /// Prompt tokens of each chat text as the server counts them (one `/tokenize` per text, all at
-    /// once); -1 where the server could not say.
+    /// Prompt tokens of each chat text as the server counts them (one `/tokenize` per text, at most
+    /// 16 in flight); -1 where the server could not say.
     QList<int> countTokens(const QStringList &texts);
     /// After warmup: waits (up to maxMs) until the server's `/metrics` reports nothing running.
     /// Returns at once when the server has no such metric.
