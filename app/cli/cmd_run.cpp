@@ -175,6 +175,14 @@ int runRun(const QStringList &args)
         options.apiKey = key.secret;
     }
 
+    // Secret header values are read again when each variant starts; a missing one is a usage error now.
+    for (const auto &[name, variable] : ep.headerEnv) {
+        if (const SecretResult value = readApiKeyFromEnvironment(variable); !value.ok) {
+            err << "servescope-cli run: endpoint.header_env." << name << ": " << value.message << '\n';
+            return ExitUsage;
+        }
+    }
+
     // The run to check against is read first: a wrong name must not cost a run.
     RunSource earlier;
     const QString checkAgainst = parser.value(QStringLiteral("check-against"));

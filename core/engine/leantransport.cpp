@@ -146,7 +146,7 @@ void LeanTransport::complete(std::unique_ptr<StreamState> s, const StreamEnd &en
         s->record.endNs = monotonicNs();
     if (m_freed)
         m_freed(s->record.slot, s->record.endNs);
-    finalizeRecord(*s, end, m_endpoint.apiKey);
+    finalizeRecord(*s, end, m_endpoint);
     if (m_active.empty())
         m_sweep.stop();
     if (m_done)

@@ -200,7 +200,7 @@ void PoolTransport::complete(QNetworkReply *reply, const StreamEnd &end, qint64 
     a.state->record.endNs = endNs;
     if (m_freed)
         m_freed(a.state->record.slot, endNs);
-    finalizeRecord(*a.state, end, m_endpoint.apiKey);
+    finalizeRecord(*a.state, end, m_endpoint);
     drainQueue();
     if (m_active.empty())
         m_sweep.stop();
@@ -247,7 +247,8 @@ void PoolTransport::cancelAll()
     // Queued requests held a slot but were never sent: cancelled at the moment of cancelling.
     for (auto &[s, body] : queued) {
         s->record.startNs = s->record.endNs = now;
-        finalizeRecord(*s, StreamEnd { ErrorClass::Cancelled, QStringLiteral("cancelled before sending"), false }, {});
+        finalizeRecord(*s, StreamEnd { ErrorClass::Cancelled, QStringLiteral("cancelled before sending"), false },
+            QByteArrayView());
         if (m_done)
             m_done(std::move(s->record));
     }

@@ -131,6 +131,14 @@ StreamEnd StreamState::overflowEnd() const
         false };
 }
 
+void finalizeRecord(StreamState &s, const StreamEnd &end, const EndpointConfig &endpoint)
+{
+    finalizeRecord(s, end, endpoint.apiKey);
+    for (const QByteArray &secret : endpoint.secretValues)
+        if (!secret.isEmpty())
+            s.record.errorText.replace(QString::fromUtf8(secret), QStringLiteral("***"));
+}
+
 ErrorClass expiredTimeout(const StreamState &s, const Timeouts &t, qint64 now, QString *text)
 {
     auto over

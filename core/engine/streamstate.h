@@ -46,6 +46,8 @@ inline constexpr qsizetype kMaxKeptTextChars = 1 << 20;
 /// transport errors to failure classes (docs/metrics.md), parses every event's JSON for usage and the
 /// generated text. `secret` is scrubbed from any error text taken from the server.
 void finalizeRecord(StreamState &state, const StreamEnd &end, QByteArrayView secret);
+/// The same as finalizeRecord(), scrubbing the endpoint's key and every secret header value.
+void finalizeRecord(StreamState &state, const StreamEnd &end, const EndpointConfig &endpoint);
 
 /// The timeout a request has run into at `nowNs`, or None. `connecting` is the connect phase.
 ErrorClass expiredTimeout(const StreamState &state, const Timeouts &timeouts, qint64 nowNs, QString *text);

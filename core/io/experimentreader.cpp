@@ -16,7 +16,7 @@ public:
         const QString p = QStringLiteral("endpoint");
         if (!object(&n, p,
                 { "base_url", "path", "model", "api_key_env", "keychain_entry", "dialect", "protocol", "proxy",
-                    "headers" }))
+                    "headers", "header_env" }))
             return;
         stringAt(n, "base_url", p, &e->baseUrl);
         stringAt(n, "path", p, &e->path);
@@ -33,6 +33,15 @@ public:
                 QString value;
                 if (string(&h->children[i], p + QLatin1String(".headers.") + h->keys[i], &value))
                     e->headers.append({ h->keys[i], value });
+            }
+        }
+        if (const JsonNode *h = n.member(QLatin1String("header_env")); h && !h->isObject()) {
+            error(h, p + QLatin1String(".header_env"), QStringLiteral("must be an object"));
+        } else if (h) {
+            for (size_t i = 0; i < h->keys.size(); ++i) {
+                QString variable;
+                if (string(&h->children[i], p + QLatin1String(".header_env.") + h->keys[i], &variable))
+                    e->headerEnv.append({ h->keys[i], variable });
             }
         }
     }

@@ -48,6 +48,12 @@ JsonNode endpointTree(const Endpoint &e)
             h.add(header.first, str(header.second));
         n.add(QStringLiteral("headers"), h);
     }
+    if (!e.headerEnv.isEmpty()) {
+        JsonNode h = JsonNode::makeObject();
+        for (const auto &header : e.headerEnv)
+            h.add(header.first, str(header.second));
+        n.add(QStringLiteral("header_env"), h);
+    }
     return n;
 }
 

@@ -103,6 +103,19 @@ void checkEndpoint(Checker &c, const Endpoint &e)
             c.error(at, QStringLiteral("is given twice"));
         seen.insert(lower);
     }
+    for (const auto &h : e.headerEnv) {
+        const QString at = QLatin1String("endpoint.header_env.") + h.first;
+        if (!isToken(h.first))
+            c.error(at, QStringLiteral("is not a valid header name"));
+        if (h.first.compare(QLatin1String("authorization"), Qt::CaseInsensitive) == 0)
+            c.error(at, QStringLiteral("carries the API key: use api_key_env or keychain_entry"));
+        // Never echoed: a value that is not a variable name is usually the secret itself.
+        if (!isValidEnvironmentName(h.second))
+            c.error(at, QStringLiteral("must be an environment variable name"));
+        if (seen.contains(h.first.toLower()))
+            c.error(at, QStringLiteral("is given twice"));
+        seen.insert(h.first.toLower());
+    }
 }
 
 void checkEnvAndServer(Checker &c, const Experiment &x)

@@ -340,6 +340,58 @@ private Q_SLOTS:
             o.err.constData());
     }
 
+    // A header value from the environment is a secret: it reaches the server and no file, log or output.
+    void secretHeaderFromEnvironment()
+    {
+        const QByteArray secret = "gw-run-secret-1a2b3c4d";
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+            QStringLiteral("50"), QStringLiteral("--require-header"),
+            QStringLiteral("X-Gateway-Token: ") + QString::fromLatin1(secret) }));
+        QJsonObject endpoint { { QStringLiteral("base_url"), sim.url().toString() },
+            { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") },
+            { QStringLiteral("model"), QStringLiteral("m") },
+            { QStringLiteral("header_env"),
+                QJsonObject { { QStringLiteral("X-Gateway-Token"), QStringLiteral("GW_TOKEN") } } } };
+        const QString load = QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 2, "
+                                            "\"input_len\": 16, \"output_len\": 4, \"num_prompts\": 10}], "
+                                            "\"warmup_requests\": 2, \"reset_prefix_cache\": true}");
+        const QString exp = writeExperiment(QStringLiteral("secretheader"), endpoint, load);
+        const QString project = m_dir.filePath(QStringLiteral("secretheader.servescope"));
+        const QString out = m_dir.filePath(QStringLiteral("secretheader-results"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(
+            QStringLiteral("GW_TOKEN"), QStringLiteral(" ") + QString::fromLatin1(secret) + QStringLiteral("\n"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project, QStringLiteral("--out-dir"), out }, env);
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY(!o.out.contains(secret) && !o.err.contains(secret));
+        QStringList files { project, project + QStringLiteral("-wal") };
+        QDirIterator it(out, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << it.next();
+        for (const QString &f : std::as_const(files))
+            QVERIFY2(!readAll(f).contains(secret), qPrintable(f));
+        QVERIFY(readAll(out + QStringLiteral("/manifest.json")).contains("GW_TOKEN")); // the name is kept
+
+        env.remove(QStringLiteral("GW_TOKEN"));
+        const Outcome unset = run({ exp, QStringLiteral("--project"), project }, env);
+        QCOMPARE(unset.exitCode, 2);
+        QVERIFY2(unset.err.contains("endpoint.header_env.X-Gateway-Token: environment variable GW_TOKEN is not set"),
+            unset.err.constData());
+
+        endpoint.insert(QStringLiteral("header_env"),
+            QJsonObject { { QStringLiteral("X-Gateway-Token"), QString::fromLatin1(secret) } });
+        const QString pasted = writeExperiment(QStringLiteral("pastedheader"), endpoint, load);
+        QProcess v;
+        v.start(SimChild::cli(), { QStringLiteral("validate"), pasted });
+        QVERIFY(v.waitForFinished(30000));
+        const QByteArray said = v.readAllStandardOutput() + v.readAllStandardError();
+        QCOMPARE(v.exitCode(), 2);
+        QVERIFY2(said.contains("endpoint.header_env.X-Gateway-Token: must be an environment variable name"),
+            said.constData());
+        QVERIFY(!said.contains(secret));
+    }
+
     void interruptKeepsMeasuredRequests()
     {
         const QString exp = writeExperiment(QStringLiteral("long"),
