@@ -98,9 +98,46 @@ QByteArray EndpointCalls::call(const QString &path, const QByteArray &postBody)
 
 bool EndpointCalls::hasTokenize()
 {
-    const QJsonObject body { { QStringLiteral("model"), m_model }, { QStringLiteral("prompt"), QStringLiteral("hi") } };
-    const QByteArray reply = call(QStringLiteral("/tokenize"), QJsonDocument(body).toJson(QJsonDocument::Compact));
-    return QJsonDocument::fromJson(reply).object().contains(QLatin1String("count"));
+    if (!m_hasTokenize) {
+        const QJsonObject body { { QStringLiteral("model"), m_model },
+            { QStringLiteral("prompt"), QStringLiteral("hi") } };
+        const QByteArray reply = call(QStringLiteral("/tokenize"), QJsonDocument(body).toJson(QJsonDocument::Compact));
+        m_hasTokenize = QJsonDocument::fromJson(reply).object().contains(QLatin1String("count"));
+    }
+    return *m_hasTokenize;
+}
+
+void EndpointCalls::countTextTokens(const QString &text, QObject *context, std::function<void(int)> done)
+{
+    m_countQueue.push_back({ text, context, std::move(done) });
+    pumpCounts();
+}
+
+void EndpointCalls::pumpCounts()
+{
+    while (m_countsInFlight < kTokenizeInFlight && !m_countQueue.empty()) {
+        PendingCount job = std::move(m_countQueue.front());
+        m_countQueue.pop_front();
+        ++m_countsInFlight;
+        QNetworkRequest req = request(QStringLiteral("/tokenize"));
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        // vLLM adds a BOS token to a plain prompt unless told not to; an output has none.
+        const QJsonObject body { { QStringLiteral("model"), m_model }, { QStringLiteral("prompt"), job.text },
+            { QStringLiteral("add_special_tokens"), false } };
+        QNetworkReply *reply = m_nam->post(req, QJsonDocument(body).toJson(QJsonDocument::Compact));
+        // The reply belongs to m_nam, so this connection cannot outlive `this`.
+        QObject::connect(reply, &QNetworkReply::finished, reply, [this, reply, job] {
+            const QJsonObject o = QJsonDocument::fromJson(reply->readAll()).object();
+            const int n = reply->error() == QNetworkReply::NoError && o.contains(QLatin1String("count"))
+                ? o.value(QLatin1String("count")).toInt()
+                : -1;
+            reply->deleteLater();
+            --m_countsInFlight;
+            if (job.context)
+                job.done(n);
+            pumpCounts();
+        });
+    }
 }
 
 bool EndpointCalls::hasRunningMetric()

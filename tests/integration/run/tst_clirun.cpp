@@ -3,6 +3,7 @@
 
 #include "io/resultfile.h"
 #include "metrics/numpystats.h"
+#include "model/experiment.h"
 #include "storage/projectstore.h"
 
 #include <QDir>
@@ -390,6 +391,53 @@ private Q_SLOTS:
         QVERIFY2(said.contains("endpoint.header_env.X-Gateway-Token: must be an environment variable name"),
             said.constData());
         QVERIFY(!said.contains(secret));
+    }
+
+    // Without usage, output tokens come from /tokenize of the generated text when the endpoint has it, so events
+    // of several tokens (or of split words) no longer pass for one token each; without it they stay estimated.
+    void outputTokensWithoutUsage_data()
+    {
+        QTest::addColumn<QStringList>("simFlags");
+        QTest::addColumn<int>("outputLen");
+        QTest::newRow("usage, 4 tokens per event")
+            << QStringList { QStringLiteral("--tokens-per-chunk"), QStringLiteral("4") } << 16;
+        QTest::newRow("no usage, 4 tokens per event, /tokenize")
+            << QStringList { QStringLiteral("--no-usage"), QStringLiteral("--tokens-per-chunk"), QStringLiteral("4") }
+            << 16;
+        QTest::newRow("no usage, 16-character events, /tokenize")
+            << QStringList { QStringLiteral("--no-usage"), QStringLiteral("--chunk-chars"), QStringLiteral("16") }
+            << 16;
+        QTest::newRow("no usage, 4 tokens per event, no /tokenize: content events")
+            << QStringList { QStringLiteral("--no-usage"), QStringLiteral("--tokens-per-chunk"), QStringLiteral("4"),
+                   QStringLiteral("--no-tokenize") }
+            << 4;
+    }
+
+    void outputTokensWithoutUsage()
+    {
+        QFETCH(QStringList, simFlags);
+        QFETCH(int, outputLen);
+        SimChild sim;
+        QVERIFY(sim.start(QStringList { QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+                              QStringLiteral("50") }
+            + simFlags));
+        const QString name = QStringLiteral("tokens") + sanitizeName(QString::fromLatin1(QTest::currentDataTag()));
+        const QString exp = writeExperiment(name,
+            QJsonObject { { QStringLiteral("base_url"), sim.url().toString() },
+                { QStringLiteral("path"), QStringLiteral("/v1/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 2, \"input_len\": 16, "
+                           "\"output_len\": 16, \"num_prompts\": 10}], \"repeat\": 1}"));
+        const QString out = m_dir.filePath(name + QStringLiteral("-results"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), m_dir.filePath(name + QStringLiteral(".servescope")),
+            QStringLiteral("--out-dir"), out, QStringLiteral("--variant"), QStringLiteral("baseline") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QString error;
+        const QVector<ResultRun> runs = readResultFilePath(out + QStringLiteral("/baseline/c2-r1.json"), &error);
+        QVERIFY2(runs.size() == 1, qPrintable(error));
+        QCOMPARE(runs.first().outputLens.size(), 10);
+        for (qint64 len : runs.first().outputLens)
+            QCOMPARE(len, qint64(outputLen));
     }
 
     void interruptKeepsMeasuredRequests()
