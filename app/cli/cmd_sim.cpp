@@ -47,6 +47,16 @@ bool applyMisbehaviour(const QCommandLineParser &parser, Sim::SimConfig *cfg, QS
     m.closeStreamsMidway = parser.isSet(QStringLiteral("close-streams-midway"));
     m.wrongContentLength = parser.isSet(QStringLiteral("wrong-content-length"));
     cfg->stream.echoPrompt = parser.isSet(QStringLiteral("echo-prompt"));
+    if (parser.isSet(QStringLiteral("root-path"))) {
+        QString root = parser.value(QStringLiteral("root-path"));
+        while (root.endsWith(u'/'))
+            root.chop(1);
+        if (!root.startsWith(u'/') || root.contains(u'?')) {
+            *error = QStringLiteral("--root-path needs a path such as /gw");
+            return false;
+        }
+        m.rootPath = root.toUtf8();
+    }
     for (const QString &spec : parser.values(QStringLiteral("require-header"))) {
         const qsizetype colon = spec.indexOf(u':');
         const QByteArray name = spec.left(colon).trimmed().toLatin1().toLower();
@@ -89,6 +99,9 @@ static int runSim(const QStringList &args)
         { QStringLiteral("require-header"),
             QStringLiteral("Answer 400 to any request without this exact header (repeatable)."),
             QStringLiteral("Name: value") },
+        { QStringLiteral("root-path"),
+            QStringLiteral("Serve every route under this path prefix, e.g. /gw (as behind a gateway); 404 elsewhere."),
+            QStringLiteral("path") },
         { QStringLiteral("drop-ignore-eos"),
             QStringLiteral("Drop ignore_eos and min_tokens from every request, as a strict gateway.") },
         { QStringLiteral("close-streams-midway"),

@@ -39,6 +39,7 @@ void Preflight::readStreamsAsRun()
     endpoint.url = joinUrlPath(m_request.baseUrl, m_request.path);
     endpoint.apiKey = m_request.apiKey;
     endpoint.extraHeaders = m_request.headers;
+    endpoint.secretValues = m_request.secretHeaderValues;
     if (!m_request.proxy.isEmpty()) {
         const QUrl p = QUrl::fromUserInput(m_request.proxy);
         endpoint.useProxy = true;

@@ -61,6 +61,7 @@ struct MisbehaviourParams {
     bool closeStreamsMidway = false; ///< every stream closed (FIN) after half its tokens
     bool wrongContentLength = false; ///< generation answers declare content-length 256, unchunked
     qint64 hugeEventBytes = 0; ///< > 0: each stream starts with one content event of this many bytes
+    QByteArray rootPath; ///< non-empty: every route lives under this prefix (a gateway at /gw), others 404
 };
 
 /// Listener and process-wide settings.

@@ -68,7 +68,13 @@ bool SimServer::routeDisabled(const QByteArray &path) const
 void SimServer::route(Connection *c, const HttpRequest &request)
 {
     const qsizetype query = request.target.indexOf('?');
-    const QByteArray path = query < 0 ? request.target : request.target.left(query);
+    QByteArray path = query < 0 ? request.target : request.target.left(query);
+    if (const QByteArray &root = m_config.misbehaviour.rootPath; !root.isEmpty()) {
+        // Behind a gateway's path: only what is under it reaches a route.
+        path = path.startsWith(root) && path.size() > root.size() && path.at(root.size()) == '/'
+            ? path.mid(root.size())
+            : QByteArray("/outside-root");
+    }
     const bool get = request.method == "GET", post = request.method == "POST";
     static_assert(std::size(kRouteTable) == kRouteCount);
     int found = -1;

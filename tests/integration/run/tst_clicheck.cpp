@@ -165,6 +165,22 @@ private Q_SLOTS:
             QVERIFY2(o.out.contains("\nfix\t"), o.out.constData());
     }
 
+    // Every preflight request goes under the base URL's own path, probes included.
+    void underTheBasePath()
+    {
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("50"), QStringLiteral("--root-path"),
+            QStringLiteral("/gw") }));
+        QStringList args = target(sim) << QStringLiteral("--smoke");
+        args[1] += QStringLiteral("/gw");
+        const Outcome o = check(args, QByteArray());
+        QVERIFY2(o.exitCode == 0, o.out.constData());
+        for (const char *key : { "tokenize", "metrics", "ignore_eos" })
+            QVERIFY2(o.out.contains(QByteArray(QByteArray(key) + "\tyes\n")), o.out.constData());
+        args[1] = sim.url().toString(); // the root itself is not the gateway
+        QCOMPARE(check(args, QByteArray()).exitCode, 1);
+    }
+
     // A chat-only gateway without /tokenize, /metrics or ignore_eos: each answer says what it means and the fix.
     void smokeOnAChatOnlyGateway()
     {

@@ -237,13 +237,14 @@ private Q_SLOTS:
     }
 
     /// GET /metrics from a simulator with extra raw header lines; the value of a per-route counter.
-    static double routeCount(const SimChild &sim, const QByteArray &name, const QByteArray &route)
+    static double routeCount(
+        const SimChild &sim, const QByteArray &name, const QByteArray &route, const QByteArray &root = QByteArray())
     {
         QTcpSocket s;
         s.connectToHost(QStringLiteral("127.0.0.1"), quint16(sim.url().port()));
         if (!s.waitForConnected(3000))
             return -2;
-        s.write("GET /metrics HTTP/1.1\r\nhost: x\r\nconnection: close\r\nx-route: pool-7\r\n\r\n");
+        s.write("GET " + root + "/metrics HTTP/1.1\r\nhost: x\r\nconnection: close\r\nx-route: pool-7\r\n\r\n");
         QByteArray all;
         while (s.waitForReadyRead(3000))
             all += s.readAll();
@@ -339,6 +340,28 @@ private Q_SLOTS:
                      QByteArray("  server_error\t" + QByteArray::number(byClass.value(QStringLiteral("server_error")))
                          + "\tfirst: HTTP 500: Simulated internal server error.\n")),
             o.err.constData());
+    }
+
+    // Side calls are addressed like the API paths: under the base URL's own path (a gateway at /gw).
+    void sideCallsUnderTheBasePath()
+    {
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+            QStringLiteral("50"), QStringLiteral("--root-path"), QStringLiteral("/gw") }));
+        const QString exp = writeExperiment(QStringLiteral("rooted"),
+            QJsonObject { { QStringLiteral("base_url"), QString(sim.url().toString() + QStringLiteral("/gw")) },
+                { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 2, \"input_len\": 24, "
+                           "\"output_len\": 4, \"num_prompts\": 10}], \"warmup_requests\": 2, "
+                           "\"reset_prefix_cache\": true}"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), m_dir.filePath(QStringLiteral("rooted.servescope")),
+            QStringLiteral("--variant"), QStringLiteral("baseline") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY2(!o.err.contains("has no /"), o.err.constData()); // both side routes were found under /gw
+        for (const QByteArray &route : { QByteArray("/tokenize"), QByteArray("/metrics"),
+                 QByteArray("/reset_prefix_cache"), QByteArray("/v1/chat/completions") })
+            QVERIFY2(routeCount(sim, "servescope_sim:route_requests_total", route, "/gw") >= 1, route.constData());
     }
 
     // A header value from the environment is a secret: it reaches the server and no file, log or output.

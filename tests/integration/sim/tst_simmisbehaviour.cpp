@@ -130,6 +130,20 @@ private slots:
         QCOMPARE(exchange(sim.port, post("/v1/chat/completions", chat(2, false))).status, 200);
     }
 
+    void rootPath()
+    {
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("50"), QStringLiteral("--root-path"),
+            QStringLiteral("/gw/") }));
+        QCOMPARE(exchange(sim.port, httpRequest("GET", "/gw/v1/models")).status, 200);
+        QCOMPARE(exchange(sim.port, httpRequest("GET", "/gw/metrics")).status, 200);
+        QCOMPARE(exchange(sim.port, post("/gw/tokenize", "{\"prompt\":\"a b\"}")).status, 200);
+        QCOMPARE(exchange(sim.port, post("/gw/v1/chat/completions", chat(2, false))).status, 200);
+        QCOMPARE(exchange(sim.port, httpRequest("GET", "/v1/models")).status, 404);
+        QCOMPARE(exchange(sim.port, httpRequest("GET", "/gwx/v1/models")).status, 404);
+        QCOMPARE(exchange(sim.port, httpRequest("GET", "/gw")).status, 404);
+    }
+
     void chunkCharsSplitsWords()
     {
         SimChild sim;
