@@ -271,8 +271,8 @@ QByteArray SimServer::metricsText() const
         double(m_events), "_total");
     metric("servescope_sim:requests_rejected", "counter", "Requests answered 429 or 500 by fault injection.",
         double(m_rejected), "_total");
-    metric("servescope_sim:disconnects", "counter", "Streams ended by the client or --disconnect-rate.",
-        double(m_disconnects), "_total");
+    metric("servescope_sim:disconnects", "counter",
+        "Streams ended by the client, --disconnect-rate or --close-streams-midway.", double(m_disconnects), "_total");
     metric("servescope_sim:connections", "counter", "Connections accepted.", double(m_connectionsTotal), "_total");
     for (int i = 0; i < kRouteCount; ++i) {
         const QByteArray routeLabel = label.chopped(1) + ",route=\"" + kRouteTable[i].path + "\"}";
