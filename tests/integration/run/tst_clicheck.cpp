@@ -319,6 +319,21 @@ private Q_SLOTS:
         QTest::newRow("missing model") << QStringList { QStringLiteral("--base-url"), QStringLiteral("http://x") };
         QTest::newRow("bad timeout") << QStringList { QStringLiteral("--base-url"), QStringLiteral("http://x"),
             QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--timeout"), QStringLiteral("-1") };
+        const QStringList base { QStringLiteral("--base-url"), QStringLiteral("http://x"), QStringLiteral("--model"),
+            QStringLiteral("m") };
+        QTest::newRow("header without a colon")
+            << (base + QStringList { QStringLiteral("--header"), QStringLiteral("X-A") });
+        QTest::newRow("header with a bad name")
+            << (base + QStringList { QStringLiteral("--header"), QStringLiteral("X A: 1") });
+        QTest::newRow("authorization header")
+            << (base + QStringList { QStringLiteral("--header"), QStringLiteral("Authorization: Bearer x") });
+        QTest::newRow("header twice") << (base
+            + QStringList { QStringLiteral("--header"), QStringLiteral("X-A: 1"), QStringLiteral("--header"),
+                QStringLiteral("x-a: 2") });
+        QTest::newRow("header-env without a variable")
+            << (base + QStringList { QStringLiteral("--header-env"), QStringLiteral("X-A") });
+        QTest::newRow("header-env variable unset")
+            << (base + QStringList { QStringLiteral("--header-env"), QStringLiteral("X-A=SERVESCOPE_UNSET_VARIABLE") });
         QTest::newRow("unset key variable")
             << QStringList { QStringLiteral("--base-url"), QStringLiteral("http://x"), QStringLiteral("--model"),
                    QStringLiteral("m"), QStringLiteral("--api-key-env"), QStringLiteral("SERVESCOPE_UNSET_VARIABLE") };
