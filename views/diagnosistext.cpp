@@ -54,6 +54,12 @@ QString diagnosisText(Diagnosis d)
         return DiagnosisWords::tr("The stream carried no choices. This endpoint may not be OpenAI-compatible.");
     case Diagnosis::NoTokens:
         return DiagnosisWords::tr("The stream ended without any token.");
+    case Diagnosis::StreamTruncated:
+        return DiagnosisWords::tr("Streams end before their end. Every request of a run would fail.");
+    case Diagnosis::LengthMismatch:
+        return DiagnosisWords::tr("Responses do not match their Content-Length. Every request of a run would fail.");
+    case Diagnosis::StreamFailed:
+        return DiagnosisWords::tr("A stream sent the way a run sends it failed; see the details.");
     case Diagnosis::Other:
         break;
     }

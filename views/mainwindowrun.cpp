@@ -175,6 +175,14 @@ void MainWindow::captureFromServer()
         req.model = endpoint.model;
         req.apiKey = key;
         req.proxy = endpoint.proxy;
+        for (const auto &[name, value] : endpoint.headers)
+            req.headers.append({ name.toUtf8(), value.toUtf8() });
+        for (const auto &[name, variable] : endpoint.headerEnv) {
+            if (const SecretResult value = readApiKeyFromEnvironment(variable); value.ok) {
+                req.headers.append({ name.toUtf8(), value.secret });
+                req.secretHeaderValues.append(value.secret);
+            }
+        }
         auto *preflight = new Preflight(req, this);
         connect(preflight, &Preflight::finished, this, [this, preflight](const PreflightResult &r) {
             preflight->deleteLater();

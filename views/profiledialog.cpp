@@ -356,6 +356,8 @@ void ProfileDialog::runPreflight(const EndpointProfile &profile, const QByteArra
     req.apiKey = key;
     req.keyHadWhitespace = trimmed;
     req.proxy = profile.endpoint.proxy;
+    for (const auto &[name, value] : profile.endpoint.headers)
+        req.headers.append({ name.toUtf8(), value.toUtf8() });
     auto *preflight = new Preflight(req, this);
     m_preflight = preflight;
     m_test->setEnabled(false);

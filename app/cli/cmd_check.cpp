@@ -2,9 +2,13 @@
 // servescope-cli check: models list and one tiny streamed request, with a diagnosis and a fix.
 #include "command.h"
 
+#include "diagnosis/capabilities.h"
 #include "diagnosis/preflight.h"
+#include "model/validation.h"
+#include "secrets/apikey.h"
 
 #include <QCommandLineParser>
+#include <QRegularExpression>
 #include <QTextStream>
 #include <QUrl>
 
@@ -18,6 +22,76 @@ using namespace ServeScope::Cli;
 QString triState(int v)
 {
     return v < 0 ? QStringLiteral("unknown") : v ? QStringLiteral("yes") : QStringLiteral("no");
+}
+
+/// One capability answer: `key  value`, then what it means for a run and, when something can be done, the fix.
+void printCapability(QTextStream &out, const char *key, int value)
+{
+    out << key << '\t' << triState(value) << '\n';
+    const CapabilityNote note = capabilityNote(QString::fromLatin1(key), value);
+    if (!note.means.isEmpty())
+        out << key << ".means\t" << note.means << '\n';
+    if (!note.fix.isEmpty())
+        out << key << ".fix\t" << note.fix << '\n';
+}
+
+bool isHeaderName(const QString &name)
+{
+    static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"));
+    return token.match(name).hasMatch();
+}
+
+/// --header 'Name: value' and --header-env Name=VAR into `request`; false prints why. A value read from
+/// the environment is a secret: trimmed like a key, scrubbed from every detail, never printed.
+bool addHeaders(const QCommandLineParser &parser, PreflightRequest *request, QTextStream &err)
+{
+    for (const QString &spec : parser.values(QStringLiteral("header"))) {
+        const qsizetype colon = spec.indexOf(u':');
+        const QString name = spec.left(colon).trimmed();
+        if (colon <= 0 || !isHeaderName(name)) {
+            err << "servescope-cli check: --header needs 'Name: value' with a valid header name\n";
+            return false;
+        }
+        request->headers.append({ name.toLatin1(), spec.mid(colon + 1).trimmed().toUtf8() });
+    }
+    for (const QString &spec : parser.values(QStringLiteral("header-env"))) {
+        const qsizetype eq = spec.indexOf(u'=');
+        const QString name = spec.left(eq).trimmed();
+        const QString var = spec.mid(eq + 1).trimmed();
+        if (eq <= 0 || !isHeaderName(name)) {
+            err << "servescope-cli check: --header-env needs Name=VAR with a valid header name\n";
+            return false;
+        }
+        if (!isValidEnvironmentName(var)) { // never echoed: it may be the secret pasted in the wrong place
+            err << "servescope-cli check: --header-env " << name
+                << " must name an environment variable ([A-Za-z_][A-Za-z0-9_]*), not hold its value\n";
+            return false;
+        }
+        const SecretResult value = readApiKeyFromEnvironment(var);
+        if (!value.ok) {
+            err << "servescope-cli check: --header-env " << name << ": " << value.message << '\n';
+            return false;
+        }
+        request->headers.append({ name.toLatin1(), value.secret });
+        request->secretHeaderValues.append(value.secret);
+    }
+    const QStringList names = [&] {
+        QStringList n;
+        for (const auto &h : std::as_const(request->headers))
+            n << QString::fromLatin1(h.first).toLower();
+        return n;
+    }();
+    for (const QString &n : names) {
+        if (n == QLatin1String("authorization")) {
+            err << "servescope-cli check: send the key with --api-key-env, not as an Authorization header\n";
+            return false;
+        }
+        if (names.count(n) > 1) {
+            err << "servescope-cli check: header " << n << " is given twice\n";
+            return false;
+        }
+    }
+    return true;
 }
 
 int runCheck(const QStringList &args)
@@ -34,6 +108,12 @@ int runCheck(const QStringList &args)
             QStringLiteral("VAR") },
         { QStringLiteral("timeout"), QStringLiteral("Seconds per request (default 15)"), QStringLiteral("S"),
             QStringLiteral("15") },
+        { QStringLiteral("header"), QStringLiteral("Extra header on every request, 'Name: value' (repeatable)"),
+            QStringLiteral("H") },
+        { QStringLiteral("header-env"),
+            QStringLiteral("Extra header whose value is a secret read from an environment variable, Name=VAR "
+                           "(repeatable)"),
+            QStringLiteral("NAME=VAR") },
         { QStringLiteral("smoke"), QStringLiteral("Also probe /tokenize, /metrics and ignore_eos") },
     });
     QTextStream err(stderr);
@@ -67,17 +147,19 @@ int runCheck(const QStringList &args)
     request.smoke = parser.isSet(QStringLiteral("smoke"));
     request.timeoutMs = int(timeoutS * 1000);
     if (parser.isSet(QStringLiteral("api-key-env"))) {
-        const QString var = parser.value(QStringLiteral("api-key-env"));
-        if (!qEnvironmentVariableIsSet(qPrintable(var))) {
-            err << "servescope-cli check: environment variable " << var << " is not set\n";
+        // The library's reading, as `run` does: same trimming, and a pasted key is refused unechoed.
+        const SecretResult key = readApiKeyFromEnvironment(parser.value(QStringLiteral("api-key-env")));
+        if (!key.ok) {
+            err << "servescope-cli check: --api-key-env: " << key.message << '\n';
             return ExitUsage;
         }
-        const QByteArray raw = qgetenv(qPrintable(var));
-        request.apiKey = raw.trimmed();
-        request.keyHadWhitespace = request.apiKey.size() != raw.size();
-        if (request.keyHadWhitespace)
-            err << "servescope-cli check: whitespace around the key in " << var << " was trimmed\n";
+        request.apiKey = key.secret;
+        request.keyHadWhitespace = key.trimmed;
+        if (key.trimmed)
+            err << "servescope-cli check: whitespace around the API key was trimmed\n";
     }
+    if (!addHeaders(parser, &request, err))
+        return ExitUsage;
 
     const PreflightResult r = runPreflight(request);
     QTextStream out(stdout);
@@ -91,13 +173,15 @@ int runCheck(const QStringList &args)
     if (r.maxModelLen > 0)
         out << "max_model_len\t" << r.maxModelLen << '\n';
     if (r.streamed) {
-        out << "usage_sent\t" << (r.usageSent ? "yes" : "no") << '\n';
-        out << "role_chunk_first\t" << (r.roleChunkFirst ? "yes" : "no") << '\n';
+        printCapability(out, "usage_sent", r.usageSent ? 1 : 0);
+        printCapability(out, "role_chunk_first", r.roleChunkFirst ? 1 : 0);
     }
+    if (r.runStreams > 0)
+        out << "streams_read\t" << r.runStreams << '\n';
     if (request.smoke && r.usable) {
-        out << "tokenize\t" << triState(r.tokenizeAvailable) << '\n';
-        out << "metrics\t" << triState(r.metricsAvailable) << '\n';
-        out << "ignore_eos\t" << triState(r.ignoreEosHonoured) << '\n';
+        printCapability(out, "tokenize", r.tokenizeAvailable);
+        printCapability(out, "metrics", r.metricsAvailable);
+        printCapability(out, "ignore_eos", r.ignoreEosHonoured);
     }
     return r.usable ? ExitOk : ExitFailed;
 }

@@ -3,6 +3,7 @@
 #include "command.h"
 
 #include "compare/runsource.h"
+#include "engine/fdlimit.h"
 #include "progressprinter.h"
 #include "sigintwatcher.h"
 
@@ -17,6 +18,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QTextStream>
 
 #include <algorithm>
@@ -54,6 +56,28 @@ bool printCheck(const RunSource &earlier, const RunSource &now)
     for (const QString &d : environmentDifferences(earlier, now))
         out << "environment\t" << d << '\n';
     return all;
+}
+
+/// Failed measured requests per failure class, each with the first server message of that class, on
+/// stderr. The engine already scrubbed the key; bearer tokens and the key are scrubbed once more here.
+void printFailures(const RunResult &result, const QByteArray &apiKey)
+{
+    if (result.errorsByClass.isEmpty())
+        return;
+    QTextStream err(stderr);
+    int total = 0;
+    for (const int n : result.errorsByClass)
+        total += n;
+    err << "servescope-cli run: " << total << " measured request" << (total == 1 ? "" : "s") << " failed:\n";
+    static const QRegularExpression bearer(
+        QStringLiteral("(Bearer\\s+)\\S+"), QRegularExpression::CaseInsensitiveOption);
+    for (auto it = result.errorsByClass.cbegin(); it != result.errorsByClass.cend(); ++it) {
+        QString first = result.firstErrorByClass.value(it.key()).simplified();
+        if (apiKey.size() >= 4)
+            first.replace(QString::fromUtf8(apiKey), QStringLiteral("***"));
+        first.replace(bearer, QStringLiteral("\\1***"));
+        err << "  " << it.key() << '\t' << it.value() << "\tfirst: " << first << '\n';
+    }
 }
 
 void printPoints(const RunResult &result)
@@ -165,7 +189,7 @@ int runRun(const QStringList &args)
     }
     if (!applyOverrides(parser, &read.experiment))
         return ExitUsage;
-    QList<Problem> problems = validate(read.experiment);
+    QList<Problem> problems = validate(read.experiment) + descriptorProblems(read.experiment);
     problems << checkDatasets(read.experiment);
     for (const Problem &p : problems)
         err << (p.isError() ? "error: " : "warning: ") << p.toString() << '\n';
@@ -199,6 +223,14 @@ int runRun(const QStringList &args)
         if (key.trimmed)
             err << "servescope-cli run: whitespace around the API key was trimmed\n";
         options.apiKey = key.secret;
+    }
+
+    // Secret header values are read again when each variant starts; a missing one is a usage error now.
+    for (const auto &[name, variable] : ep.headerEnv) {
+        if (const SecretResult value = readApiKeyFromEnvironment(variable); !value.ok) {
+            err << "servescope-cli run: endpoint.header_env." << name << ": " << value.message << '\n';
+            return ExitUsage;
+        }
     }
 
     // A project that exists is checked whole before anything runs: a foreign, empty or corrupt file
@@ -246,6 +278,7 @@ int runRun(const QStringList &args)
         return ExitUsage;
     }
     printPoints(result);
+    printFailures(result, options.apiKey);
     QTextStream(stdout) << "run\t" << result.runId << '\t'
                         << (result.status == RunResult::Status::Finished           ? "finished"
                                    : result.status == RunResult::Status::Cancelled ? "cancelled"

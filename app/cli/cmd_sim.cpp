@@ -2,11 +2,13 @@
 // `servescope-cli sim`: the simulated vLLM-like server (docs/simulator.md).
 #include "command.h"
 
+#include "secrets/apikey.h"
 #include "sim/simconfig.h"
 #include "sim/simserver.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QRegularExpression>
 #include <QSocketNotifier>
 
 #include <cmath>
@@ -34,6 +36,40 @@ int usage(const QString &message)
     return ExitUsage;
 }
 
+/// The misbehaviour switches (docs/simulator.md, "Misbehaviour"); false fills `error`.
+bool applyMisbehaviour(const QCommandLineParser &parser, Sim::SimConfig *cfg, QString *error)
+{
+    Sim::MisbehaviourParams &m = cfg->misbehaviour;
+    m.noTokenize = parser.isSet(QStringLiteral("no-tokenize"));
+    m.noMetrics = parser.isSet(QStringLiteral("no-metrics"));
+    m.noCompletions = parser.isSet(QStringLiteral("no-completions"));
+    m.dropIgnoreEos = parser.isSet(QStringLiteral("drop-ignore-eos"));
+    m.closeStreamsMidway = parser.isSet(QStringLiteral("close-streams-midway"));
+    m.wrongContentLength = parser.isSet(QStringLiteral("wrong-content-length"));
+    cfg->stream.echoPrompt = parser.isSet(QStringLiteral("echo-prompt"));
+    if (parser.isSet(QStringLiteral("root-path"))) {
+        QString root = parser.value(QStringLiteral("root-path"));
+        while (root.endsWith(u'/'))
+            root.chop(1);
+        if (!root.startsWith(u'/') || root.contains(u'?')) {
+            *error = QStringLiteral("--root-path needs a path such as /gw");
+            return false;
+        }
+        m.rootPath = root.toUtf8();
+    }
+    for (const QString &spec : parser.values(QStringLiteral("require-header"))) {
+        const qsizetype colon = spec.indexOf(u':');
+        const QByteArray name = spec.left(colon).trimmed().toLatin1().toLower();
+        static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"));
+        if (colon <= 0 || !token.match(QString::fromLatin1(name)).hasMatch()) {
+            *error = QStringLiteral("--require-header needs 'Name: value' with a valid header name");
+            return false;
+        }
+        m.requiredHeaders.append({ name, spec.mid(colon + 1).trimmed().toUtf8() });
+    }
+    return true;
+}
+
 } // namespace
 
 static int runSim(const QStringList &args)
@@ -56,6 +92,22 @@ static int runSim(const QStringList &args)
         { QStringLiteral("no-usage"), QStringLiteral("Never send the usage chunk.") },
         { QStringLiteral("ignore-ignore-eos"), QStringLiteral("Stop at the seeded EOS point even with ignore_eos.") },
         { QStringLiteral("stamp"), QStringLiteral("Write `: t=<monotonic ns>` before every data event.") },
+        { QStringLiteral("no-tokenize"), QStringLiteral("Answer /tokenize with 404 (most gateways).") },
+        { QStringLiteral("no-metrics"), QStringLiteral("Answer /metrics with 404.") },
+        { QStringLiteral("no-completions"), QStringLiteral("Answer /v1/completions with 404 (a chat-only gateway).") },
+        { QStringLiteral("echo-prompt"), QStringLiteral("Start every answer with the prompt text.") },
+        { QStringLiteral("require-header"),
+            QStringLiteral("Answer 400 to any request without this exact header (repeatable)."),
+            QStringLiteral("Name: value") },
+        { QStringLiteral("root-path"),
+            QStringLiteral("Serve every route under this path prefix, e.g. /gw (as behind a gateway); 404 elsewhere."),
+            QStringLiteral("path") },
+        { QStringLiteral("drop-ignore-eos"),
+            QStringLiteral("Drop ignore_eos and min_tokens from every request, as a strict gateway.") },
+        { QStringLiteral("close-streams-midway"),
+            QStringLiteral("Close every stream's connection after half of its tokens.") },
+        { QStringLiteral("wrong-content-length"),
+            QStringLiteral("Send generation answers unchunked with content-length: 256, whatever their length.") },
     };
     struct Num {
         const char *name, *help;
@@ -63,7 +115,7 @@ static int runSim(const QStringList &args)
         double minimum;
     };
     double maxNumSeqs = -1, batched = -1, kvTokens = -1, blockSize = -1, maxModelLen = -1, tokensPerChunk = 1;
-    double stallMs = 0;
+    double stallMs = 0, chunkChars = 0, firstEventDelayMs = 0, hugeEventBytes = 0;
     const Num nums[] = {
         { "port", "TCP port; 0 picks a free one (default 8000).", &port, 0 },
         { "seed", "Seed of every random draw (default 0).", &seed, 0 },
@@ -79,6 +131,10 @@ static int runSim(const QStringList &args)
         { "active-params", "Parameters active per token.", &cfg.model.activeParams, 0 },
         { "step-overhead-ms", "Fixed cost of every step, ms.", &overheadMs, 0 },
         { "tokens-per-chunk", "Tokens per SSE event (default 1).", &tokensPerChunk, 1 },
+        { "chunk-chars", "Content events of exactly N characters, splitting words (0 = off).", &chunkChars, 0 },
+        { "huge-event-bytes", "Start every stream with one content event (one line) of N bytes.", &hugeEventBytes, 0 },
+        { "first-event-delay-ms", "Hold every stream's first token event this long (wall clock).", &firstEventDelayMs,
+            0 },
         { "eos-mean-tokens", "Mean output length without ignore_eos (default 256).", &cfg.stream.eosMeanTokens, 1 },
         { "time-scale", "Run the model this many times faster than real time (default 1).", &cfg.server.timeScale,
             1e-6 },
@@ -133,6 +189,9 @@ static int runSim(const QStringList &args)
     setInt(tokensPerChunk, &cfg.stream.tokensPerChunk);
     setInt(stallMs, &cfg.faults.stallMs);
     setInt(rateLimit, &cfg.faults.rateLimit);
+    setInt(chunkChars, &cfg.stream.chunkChars);
+    setInt(firstEventDelayMs, &cfg.misbehaviour.firstEventDelayMs);
+    cfg.misbehaviour.hugeEventBytes = qint64(std::min(hugeEventBytes, 1e12));
     if (port > 65535)
         return usage(QStringLiteral("--port must be 0..65535"));
     cfg.server.port = quint16(port);
@@ -157,11 +216,14 @@ static int runSim(const QStringList &args)
             QStringLiteral("--max-model-len (%1) exceeds --kv-cache-tokens (%2): a long request could never run")
                 .arg(cfg.scheduler.maxModelLen)
                 .arg(cfg.scheduler.kvCacheTokens));
+    if (QString error; !applyMisbehaviour(parser, &cfg, &error))
+        return usage(error);
     if (parser.isSet(QStringLiteral("api-key-env"))) {
-        const QString var = parser.value(QStringLiteral("api-key-env"));
-        cfg.server.apiKey = qgetenv(var.toLocal8Bit().constData()).trimmed();
-        if (cfg.server.apiKey.isEmpty())
-            return usage(QStringLiteral("environment variable %1 (from --api-key-env) is not set").arg(var));
+        // The library's reading: same trimming as `run`, and a key pasted here is refused unechoed.
+        const SecretResult key = readApiKeyFromEnvironment(parser.value(QStringLiteral("api-key-env")));
+        if (!key.ok)
+            return usage(QStringLiteral("--api-key-env: %1").arg(key.message));
+        cfg.server.apiKey = key.secret;
     }
 
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)

@@ -2,6 +2,7 @@
 // servescope-cli validate EXPERIMENT: read an experiment file (any supported layout), print every
 // problem as "path: reason" and, per variant, the variables that differ from the baseline.
 #include "command.h"
+#include "engine/fdlimit.h"
 
 #include "io/experimentfile.h"
 #include "model/validation.h"
@@ -118,7 +119,8 @@ static int runValidate(const QStringList &args)
     const Experiment &x = read.experiment;
     if (read.format == ExperimentFormat::EnvSnapshot)
         return printEnvSnapshot(out, path, x, int(read.warnings.size()));
-    QList<Problem> problems = validate(x);
+    // Limits of this machine too: a point no run here could open is refused now, not at its turn.
+    QList<Problem> problems = validate(x) + descriptorProblems(x);
     problems << checkDatasets(x);
     int errors = 0, warnings = int(read.warnings.size());
     for (const Problem &p : problems) {

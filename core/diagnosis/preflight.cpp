@@ -2,6 +2,7 @@
 #include "preflight.h"
 
 #include "engine/engineconfig.h"
+#include "engine/loadgenerator.h"
 #include "engine/sseparser.h"
 #include "model/urls.h"
 
@@ -55,6 +56,14 @@ constexpr DiagnosisText kTexts[] = {
     { Diagnosis::NoChoices, "no_choices",
         "The stream has no choices: the path is probably not an OpenAI completions endpoint." },
     { Diagnosis::NoTokens, "no_tokens", "The stream ended without any token: check max_tokens and the model." },
+    { Diagnosis::StreamTruncated, "stream_truncated",
+        "Streams end before their end (connection closed, or no [DONE] and no finish_reason): every request of a "
+        "run would fail as protocol; check the server or proxy for response timeouts and buffering limits." },
+    { Diagnosis::LengthMismatch, "length_mismatch",
+        "Responses do not match their Content-Length: every request of a run would fail as protocol; a proxy or "
+        "gateway is rewriting bodies without fixing the header, or sends a stream with a length." },
+    { Diagnosis::StreamFailed, "stream_failed",
+        "A stream sent as a run sends it failed (see the detail): a run would fail the same way." },
     { Diagnosis::Other, "other", "Unexpected answer: see the detail." },
 };
 
@@ -147,6 +156,8 @@ void Preflight::abort()
     finish(Diagnosis::Other, QStringLiteral("aborted"));
     if (m_reply)
         m_reply->abort();
+    if (m_engine)
+        m_engine->cancel();
 }
 
 QNetworkReply *Preflight::send(const QString &suffix, const QByteArray &body)
@@ -156,6 +167,8 @@ QNetworkReply *Preflight::send(const QString &suffix, const QByteArray &body)
     req.setRawHeader("Accept-Encoding", "identity");
     if (!m_request.apiKey.isEmpty())
         req.setRawHeader("Authorization", bearerAuthorization(m_request.apiKey));
+    for (const auto &[name, value] : m_request.headers)
+        req.setRawHeader(name, value);
     QNetworkReply *reply;
     if (body.isNull()) {
         reply = m_nam->get(req);
@@ -172,6 +185,9 @@ QString Preflight::scrub(QString text) const
 {
     if (m_request.apiKey.size() >= 4)
         text.replace(QString::fromUtf8(m_request.apiKey), QStringLiteral("[key]"));
+    for (const QByteArray &secret : m_request.secretHeaderValues)
+        if (secret.size() >= 4)
+            text.replace(QString::fromUtf8(secret), QStringLiteral("[secret]"));
     return text;
 }
 
@@ -244,17 +260,7 @@ void Preflight::getModels()
 
 void Preflight::postStream()
 {
-    QJsonObject body { { QStringLiteral("model"), m_request.model }, { QStringLiteral("stream"), true },
-        { QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } } },
-        { QStringLiteral("max_tokens"), 4 }, { QStringLiteral("temperature"), 0.0 } };
-    if (m_request.path.contains(QLatin1String("chat")))
-        body.insert(QStringLiteral("messages"),
-            QJsonArray { QJsonObject { { QStringLiteral("role"), QStringLiteral("user") },
-                { QStringLiteral("content"), QStringLiteral("Say hello.") } } });
-    else
-        body.insert(QStringLiteral("prompt"), QStringLiteral("Say hello."));
-
-    QNetworkReply *reply = send(m_request.path, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    QNetworkReply *reply = send(m_request.path, streamBody(4));
     connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
         if (m_done || failedByTransport(reply))
@@ -312,56 +318,7 @@ void Preflight::postStream()
         if (tokenEvents == 0)
             return finish(
                 Diagnosis::NoChoices, QStringLiteral("data events arrived but none had a non-empty choices array"));
-        if (m_request.smoke)
-            probeTokenize();
-        else
-            finish(Diagnosis::Ok);
-    });
-}
-
-void Preflight::probeTokenize()
-{
-    const QJsonObject body { { QStringLiteral("model"), m_request.model },
-        { QStringLiteral("prompt"), QStringLiteral("one two three") } };
-    QNetworkReply *reply = send(QStringLiteral("/tokenize"), QJsonDocument(body).toJson(QJsonDocument::Compact));
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
-        reply->deleteLater();
-        if (m_done)
-            return;
-        const QJsonObject o = QJsonDocument::fromJson(reply->readAll()).object();
-        m_result.tokenizeAvailable = o.contains(QLatin1String("count")) || o.contains(QLatin1String("tokens")) ? 1 : 0;
-        probeMetrics();
-    });
-}
-
-void Preflight::probeMetrics()
-{
-    QNetworkReply *reply = send(QStringLiteral("/metrics"), QByteArray());
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
-        reply->deleteLater();
-        if (m_done)
-            return;
-        m_result.metricsAvailable = reply->readAll().contains("vllm:") ? 1 : 0;
-        probeIgnoreEos();
-    });
-}
-
-void Preflight::probeIgnoreEos()
-{
-    constexpr int kTokens = 48;
-    QJsonObject body { { QStringLiteral("model"), m_request.model }, { QStringLiteral("stream"), false },
-        { QStringLiteral("max_tokens"), kTokens }, { QStringLiteral("ignore_eos"), true },
-        { QStringLiteral("temperature"), 0.0 }, { QStringLiteral("prompt"), QStringLiteral("Count:") } };
-    QNetworkReply *reply = send(QStringLiteral("/v1/completions"), QJsonDocument(body).toJson(QJsonDocument::Compact));
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
-        reply->deleteLater();
-        if (m_done)
-            return;
-        const QJsonObject usage
-            = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("usage")).toObject();
-        if (!usage.isEmpty())
-            m_result.ignoreEosHonoured = usage.value(QLatin1String("completion_tokens")).toInt() == kTokens ? 1 : 0;
-        finish(Diagnosis::Ok);
+        readStreamsAsRun();
     });
 }
 

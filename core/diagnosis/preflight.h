@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/records.h"
+
 #include <QByteArray>
+#include <QList>
 #include <QObject>
+#include <QPair>
 #include <QPointer>
 #include <QString>
 #include <QStringList>
@@ -12,6 +16,9 @@ class QNetworkAccessManager;
 class QNetworkReply;
 
 namespace ServeScope {
+
+class LoadGenerator;
+struct LoadOutcome;
 
 /// What "Test connection" (GUI) and `servescope-cli check` (CLI) found. Codes are stable strings
 /// for scripts; views turn them into translated words.
@@ -33,6 +40,9 @@ enum class Diagnosis {
     ErrorBody,
     NoChoices,
     NoTokens,
+    StreamTruncated, ///< a stream read through the run's transport ended before its end
+    LengthMismatch, ///< a response longer or shorter than its framing (Content-Length)
+    StreamFailed, ///< a stream through the run's transport failed another way
     Other,
 };
 
@@ -46,6 +56,10 @@ struct PreflightRequest {
     QString model;
     QByteArray apiKey; ///< handed over by value; never logged or echoed
     bool keyHadWhitespace = false; ///< the caller trimmed it; a 401 then says so
+    /// Extra headers, in order, on every request (models, streams, probes). Values may be secrets:
+    /// they are scrubbed from every detail text like the key.
+    QList<QPair<QByteArray, QByteArray>> headers;
+    QList<QByteArray> secretHeaderValues; ///< the header values to scrub (those read from the environment)
     QString proxy; ///< "host:port", empty for none
     int timeoutMs = 15000;
     bool smoke = false; ///< also probe /tokenize, /metrics, ignore_eos
@@ -63,6 +77,7 @@ struct PreflightResult {
     bool usageSent = false;
     bool roleChunkFirst = false; ///< first token event was role-only (vLLM's TTFT then counts it)
     int completionTokens = -1;
+    int runStreams = 0; ///< streams read to their end through the run's own transport
     // Smoke only (-1 unknown, 0 no, 1 yes).
     int tokenizeAvailable = -1;
     int metricsAvailable = -1;
@@ -80,14 +95,16 @@ public:
     void start();
     void abort();
 
-    /// Builds "{base}{suffix}" without doubling slashes.
-
 Q_SIGNALS:
     void finished(const ServeScope::PreflightResult &result);
 
 private:
     void getModels();
     void postStream();
+    /// Two streams one after the other on one connection through the engine, as `run` sends them.
+    void readStreamsAsRun();
+    void onRunStreamsFinished(const ServeScope::LoadOutcome &outcome);
+    QByteArray streamBody(int maxTokens) const;
     void probeTokenize();
     void probeMetrics();
     void probeIgnoreEos();
@@ -100,6 +117,8 @@ private:
     PreflightResult m_result;
     QNetworkAccessManager *m_nam;
     QPointer<QNetworkReply> m_reply;
+    LoadGenerator *m_engine = nullptr;
+    QList<RequestRecord> m_runRecords;
     bool m_done = false;
 };
 

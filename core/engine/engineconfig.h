@@ -30,7 +30,9 @@ struct EndpointConfig {
     bool useProxy = false;
     QNetworkProxy proxy;
     QList<QPair<QByteArray, QByteArray>> extraHeaders;
+    QList<QByteArray> secretValues; ///< extra-header values that are secrets: scrubbed from error texts like the key
     Timeouts timeouts;
+    int maxEventBytes = 1 << 20; ///< longest SSE line or event; longer fails the request as protocol
 };
 
 /// The transport Auto resolves to for an endpoint.

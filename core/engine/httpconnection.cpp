@@ -110,9 +110,24 @@ void HttpConnection::onReadyRead()
         const int n = m_state->onBody(m_body, now, tap ? *tap : EventTap());
         if (n && eventsFramed)
             eventsFramed(n);
+        if (m_state->overflowed()) {
+            m_state->record.endNs = now;
+            finish(m_state->overflowEnd(), false);
+            return;
+        }
     }
     if (m_decoder.complete()) {
         m_state->record.endNs = now;
+        if (const qint64 extra = m_decoder.trailingBytes(); extra > 0) {
+            // Nothing else was asked on this connection: the server sent more than it framed.
+            finish({ ErrorClass::Protocol,
+                       QStringLiteral("response longer than its framing: %1 bytes after its end (wrong "
+                                      "Content-Length?)")
+                           .arg(extra),
+                       false },
+                false);
+            return;
+        }
         finish({}, m_decoder.keepAlive());
     }
 }
@@ -137,6 +152,12 @@ void HttpConnection::onDisconnected()
         finish({}, false);
     } else if (!m_decoder.headersComplete()) {
         finish({ ErrorClass::Protocol, QStringLiteral("connection closed before a response"), true }, false);
+    } else if (m_decoder.remainingBytes() > 0) {
+        finish({ ErrorClass::None,
+                   QStringLiteral("response shorter than its Content-Length: connection closed %1 bytes early")
+                       .arg(m_decoder.remainingBytes()),
+                   true },
+            false);
     } else {
         finish({ ErrorClass::None, QStringLiteral("stream truncated: connection closed mid-body"), true }, false);
     }

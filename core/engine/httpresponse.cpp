@@ -39,6 +39,10 @@ bool HttpResponseDecoder::feed(QByteArrayView in, QByteArray &body)
     const char *end = p + in.size();
     if (p < end)
         m_sawByte = true;
+    if (m_done) {
+        m_trailing += end - p;
+        return true;
+    }
     while (p < end && !m_done) {
         if (m_headersDone) {
             if (!bodyBytes(p, end, body))
@@ -78,6 +82,8 @@ bool HttpResponseDecoder::feed(QByteArrayView in, QByteArray &body)
             return false;
         }
     }
+    if (m_done)
+        m_trailing += end - p;
     return true;
 }
 

@@ -13,7 +13,8 @@ public:
     enum class Framing : quint8 { None, Length, Chunked, UntilClose };
 
     /// Consumes `in`, appending decoded body bytes to `body`. Returns false on a malformed
-    /// response (see error()). Bytes after the end of the response are ignored.
+    /// response (see error()). Bytes after the end of the response are not decoded but counted
+    /// (trailingBytes()): without pipelining they mean the declared length was wrong.
     bool feed(QByteArrayView in, QByteArray &body);
     /// The peer closed the connection: true when that ends the response cleanly.
     bool closeEndsResponse() const noexcept { return m_framing == Framing::UntilClose && m_headersDone; }
@@ -22,6 +23,9 @@ public:
     bool headersComplete() const noexcept { return m_headersDone; }
     bool complete() const noexcept { return m_done; }
     bool sawAnyByte() const noexcept { return m_sawByte; }
+    qint64 trailingBytes() const noexcept { return m_trailing; }
+    /// Body bytes a Content-Length response still expects.
+    qint64 remainingBytes() const noexcept { return m_framing == Framing::Length ? m_remaining : 0; }
     int status() const noexcept { return m_status; }
     Framing framing() const noexcept { return m_framing; }
     bool keepAlive() const noexcept { return m_keepAlive; }
@@ -40,6 +44,7 @@ private:
     QByteArray m_line;
     QByteArray m_location, m_contentType, m_error;
     qint64 m_remaining = 0;
+    qint64 m_trailing = 0;
     int m_status = 0;
     Framing m_framing = Framing::None;
     ChunkState m_chunk = ChunkState::Size;

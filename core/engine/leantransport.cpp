@@ -108,6 +108,7 @@ void LeanTransport::warm(int connections, std::function<void(int)> ready)
 void LeanTransport::start(StreamRequest req)
 {
     std::unique_ptr<StreamState> s = newStream(req);
+    s->parser.setMaxEventBytes(m_endpoint.maxEventBytes);
     RequestRecord &r = s->record;
     r.protocol = QStringLiteral("http/1.1");
     r.eventNs.reserve(req.prepared.targetOutputLen + 8);
@@ -145,7 +146,7 @@ void LeanTransport::complete(std::unique_ptr<StreamState> s, const StreamEnd &en
         s->record.endNs = monotonicNs();
     if (m_freed)
         m_freed(s->record.slot, s->record.endNs);
-    finalizeRecord(*s, end, m_endpoint.apiKey);
+    finalizeRecord(*s, end, m_endpoint);
     if (m_active.empty())
         m_sweep.stop();
     if (m_done)

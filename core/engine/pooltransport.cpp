@@ -115,6 +115,7 @@ void PoolTransport::warm(int connections, std::function<void(int)> ready)
 void PoolTransport::start(StreamRequest req)
 {
     std::unique_ptr<StreamState> s = newStream(req);
+    s->parser.setMaxEventBytes(m_endpoint.maxEventBytes);
     const int m = freeManager();
     if (m < 0) {
         m_queue.emplace_back(std::move(s), req.prepared.body);
@@ -160,6 +161,8 @@ void PoolTransport::onReadyRead(QNetworkReply *reply)
     }
     const int n = s.onBody(reply->readAll(), now, m_tap);
     m_events += n;
+    if (s.overflowed())
+        complete(reply, s.overflowEnd(), now);
 }
 
 void PoolTransport::onFinished(QNetworkReply *reply)
@@ -174,7 +177,7 @@ void PoolTransport::onFinished(QNetworkReply *reply)
     s.record.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     s.record.protocol = reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool() ? QStringLiteral("h2")
                                                                                           : QStringLiteral("http/1.1");
-    StreamEnd end = endFromReply(reply, s);
+    StreamEnd end = s.overflowed() ? s.overflowEnd() : endFromReply(reply, s);
     if (end.transportError == ErrorClass::None && s.record.httpStatus >= 300 && s.record.httpStatus < 400)
         end = { ErrorClass::Protocol,
             QStringLiteral("redirect not followed (HTTP %1) to %2")
@@ -197,7 +200,7 @@ void PoolTransport::complete(QNetworkReply *reply, const StreamEnd &end, qint64 
     a.state->record.endNs = endNs;
     if (m_freed)
         m_freed(a.state->record.slot, endNs);
-    finalizeRecord(*a.state, end, m_endpoint.apiKey);
+    finalizeRecord(*a.state, end, m_endpoint);
     drainQueue();
     if (m_active.empty())
         m_sweep.stop();
@@ -244,7 +247,8 @@ void PoolTransport::cancelAll()
     // Queued requests held a slot but were never sent: cancelled at the moment of cancelling.
     for (auto &[s, body] : queued) {
         s->record.startNs = s->record.endNs = now;
-        finalizeRecord(*s, StreamEnd { ErrorClass::Cancelled, QStringLiteral("cancelled before sending"), false }, {});
+        finalizeRecord(*s, StreamEnd { ErrorClass::Cancelled, QStringLiteral("cancelled before sending"), false },
+            QByteArrayView());
         if (m_done)
             m_done(std::move(s->record));
     }

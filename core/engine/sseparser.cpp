@@ -69,8 +69,18 @@ bool hasNonNull(std::string_view s, std::string_view quotedKey)
 
 } // namespace
 
+void SseParser::overflow()
+{
+    m_overflowed = true;
+    m_line = QByteArray(); // release the buffers, not just empty them
+    m_data = QByteArray();
+    m_hasData = false;
+    m_errorEvent = false;
+}
+
 void SseParser::reset()
 {
+    m_overflowed = false;
     m_line.clear();
     m_data.clear();
     m_hasData = false;
@@ -80,6 +90,8 @@ void SseParser::reset()
 
 void SseParser::feed(QByteArrayView chunk, QVector<SseEvent> &out)
 {
+    if (m_overflowed)
+        return;
     const char *p = chunk.data();
     const char *end = p + chunk.size();
     if (m_afterCr && p < end && *p == '\n')
@@ -89,6 +101,8 @@ void SseParser::feed(QByteArrayView chunk, QVector<SseEvent> &out)
         const char *q = p;
         while (q < end && *q != '\n' && *q != '\r')
             ++q;
+        if (m_line.size() + (q - p) > m_maxEventBytes)
+            return overflow();
         if (q == end) {
             m_line.append(p, q - p);
             break;
@@ -100,6 +114,8 @@ void SseParser::feed(QByteArrayView chunk, QVector<SseEvent> &out)
             processLine(m_line, out);
             m_line.clear();
         }
+        if (m_overflowed)
+            return;
         if (*q == '\r') {
             if (q + 1 == end) {
                 m_afterCr = true;
@@ -115,6 +131,8 @@ void SseParser::feed(QByteArrayView chunk, QVector<SseEvent> &out)
 
 void SseParser::finish(QVector<SseEvent> &out)
 {
+    if (m_overflowed)
+        return;
     if (!m_line.isEmpty()) {
         processLine(m_line, out);
         m_line.clear();
@@ -142,6 +160,8 @@ void SseParser::processLine(QByteArrayView line, QVector<SseEvent> &out)
     if (!value.isEmpty() && value.front() == ' ')
         value = value.sliced(1);
     if (field == "data") {
+        if (m_data.size() + value.size() + 1 > m_maxEventBytes)
+            return overflow();
         if (m_hasData)
             m_data.append('\n');
         m_data.append(value.data(), value.size());

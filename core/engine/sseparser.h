@@ -35,6 +35,12 @@ public:
     void reset();
     /// True when bytes of an unfinished line or event are buffered.
     bool hasPending() const noexcept { return !m_line.isEmpty() || m_hasData || m_errorEvent; }
+    /// The longest line or event (joined data) accepted. Past it the parser buffers nothing more,
+    /// frames nothing more and reports overflowed(): memory per stream stays near this bound.
+    void setMaxEventBytes(qsizetype bytes) noexcept { m_maxEventBytes = bytes; }
+    qsizetype maxEventBytes() const noexcept { return m_maxEventBytes; }
+    bool overflowed() const noexcept { return m_overflowed; }
+    static constexpr qsizetype kDefaultMaxEventBytes = 1 << 20;
 
 private:
     void processLine(QByteArrayView line, QVector<SseEvent> &out);
@@ -45,6 +51,9 @@ private:
     bool m_hasData = false;
     bool m_errorEvent = false;
     bool m_afterCr = false;
+    bool m_overflowed = false;
+    qsizetype m_maxEventBytes = kDefaultMaxEventBytes;
+    void overflow();
 };
 
 /// Classifies one `data:` payload by a byte scan (no JSON parse): [DONE], error, usage with empty

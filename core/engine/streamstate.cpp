@@ -56,15 +56,19 @@ void fail(RequestRecord &r, ErrorClass c, const QString &text, QByteArrayView se
 }
 
 // Parses every data event fully; returns the index of the first one that is not valid JSON, or -1.
-qsizetype parseEvents(StreamState &s)
+// `ended` is set when the stream said it was complete: [DONE] or a finish_reason.
+qsizetype parseEvents(StreamState &s, bool *ended)
 {
     RequestRecord &r = s.record;
     int contentEvents = 0;
     bool usage = false;
     qsizetype malformed = -1;
     QString text;
+    *ended = false;
     for (qsizetype i = 0; i < s.payloads.size(); ++i) {
         const EventKind k = r.eventKinds[i];
+        if (k == EventKind::Done)
+            *ended = true;
         if (k == EventKind::Usage || isTokenEvent(k) || k == EventKind::Other) {
             QJsonParseError err;
             const QJsonObject o = QJsonDocument::fromJson(s.payloads[i], &err).object();
@@ -76,15 +80,19 @@ qsizetype parseEvents(StreamState &s)
                 r.promptTokens = u.value(QLatin1String("prompt_tokens")).toInt();
                 r.completionTokens = u.value(QLatin1String("completion_tokens")).toInt();
             }
+            const QJsonObject c = o.value(QLatin1String("choices")).toArray().at(0).toObject();
+            if (c.value(QLatin1String("finish_reason")).isString())
+                *ended = true;
             if (!isContentEvent(k))
                 continue;
             ++contentEvents;
-            const QJsonObject c = o.value(QLatin1String("choices")).toArray().at(0).toObject();
             const QJsonObject d = c.value(QLatin1String("delta")).toObject();
-            text += c.value(QLatin1String("text")).toString() + d.value(QLatin1String("content")).toString()
-                + d.value(QLatin1String("reasoning_content")).toString();
+            if (text.size() < kMaxKeptTextChars)
+                text += c.value(QLatin1String("text")).toString() + d.value(QLatin1String("content")).toString()
+                    + d.value(QLatin1String("reasoning_content")).toString();
         }
     }
+    text.truncate(kMaxKeptTextChars);
     r.generatedText = text;
     if (!usage) {
         r.promptTokens = r.targetInputLen;
@@ -114,6 +122,21 @@ int StreamState::onBody(QByteArrayView bytes, qint64 nowNs, const EventTap &tap)
     if (!scratch.isEmpty())
         lastEventNs = nowNs;
     return int(scratch.size());
+}
+
+StreamEnd StreamState::overflowEnd() const
+{
+    return { ErrorClass::Protocol,
+        QStringLiteral("an SSE line or event exceeded %1 bytes (load.max_event_bytes)").arg(parser.maxEventBytes()),
+        false };
+}
+
+void finalizeRecord(StreamState &s, const StreamEnd &end, const EndpointConfig &endpoint)
+{
+    finalizeRecord(s, end, endpoint.apiKey);
+    for (const QByteArray &secret : endpoint.secretValues)
+        if (!secret.isEmpty())
+            s.record.errorText.replace(QString::fromUtf8(secret), QStringLiteral("***"));
 }
 
 ErrorClass expiredTimeout(const StreamState &s, const Timeouts &t, qint64 now, QString *text)
@@ -165,7 +188,8 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, QByteArrayView secret)
             s.payloads.append(std::move(e.data));
         }
     }
-    const qsizetype malformed = parseEvents(s);
+    bool ended = false;
+    const qsizetype malformed = parseEvents(s, &ended);
     r.status = RequestStatus::Ok;
     r.errorClass = ErrorClass::None;
     if (end.transportError != ErrorClass::None)
@@ -199,6 +223,10 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, QByteArrayView secret)
                 secret);
         return fail(r, ErrorClass::Protocol, QStringLiteral("2xx stream without any token event"), secret);
     }
+    // A body that ended by its framing but not by the stream's own word lost its end on the way.
+    if (!ended)
+        return fail(
+            r, ErrorClass::Protocol, QStringLiteral("stream truncated: no [DONE] and no finish_reason"), secret);
 }
 
 } // namespace ServeScope

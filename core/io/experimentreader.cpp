@@ -16,7 +16,7 @@ public:
         const QString p = QStringLiteral("endpoint");
         if (!object(&n, p,
                 { "base_url", "path", "model", "api_key_env", "keychain_entry", "dialect", "protocol", "proxy",
-                    "headers" }))
+                    "headers", "header_env" }))
             return;
         stringAt(n, "base_url", p, &e->baseUrl);
         stringAt(n, "path", p, &e->path);
@@ -33,6 +33,15 @@ public:
                 QString value;
                 if (string(&h->children[i], p + QLatin1String(".headers.") + h->keys[i], &value))
                     e->headers.append({ h->keys[i], value });
+            }
+        }
+        if (const JsonNode *h = n.member(QLatin1String("header_env")); h && !h->isObject()) {
+            error(h, p + QLatin1String(".header_env"), QStringLiteral("must be an object"));
+        } else if (h) {
+            for (size_t i = 0; i < h->keys.size(); ++i) {
+                QString variable;
+                if (string(&h->children[i], p + QLatin1String(".header_env.") + h->keys[i], &variable))
+                    e->headerEnv.append({ h->keys[i], variable });
             }
         }
     }
@@ -131,7 +140,7 @@ public:
         if (!object(&n, p,
                 { "mode", "points", "concurrency_gradient", "input_len", "output_len", "num_prompts",
                     "prompts_per_concurrency", "max_seconds", "warmup_requests", "discard_ratio", "repeat", "timeouts",
-                    "reset_prefix_cache" }))
+                    "reset_prefix_cache", "max_event_bytes" }))
             return;
         enumAt(n, "mode", p, &m->mode, parseLoadMode, "concurrency, rate");
         const JsonNode *points = n.member(QLatin1String("points"));
@@ -160,6 +169,7 @@ public:
         numberAt(n, "discard_ratio", p, &m->discardRatio);
         intAt(n, "repeat", p, &m->repeat);
         boolAt(n, "reset_prefix_cache", p, &m->resetPrefixCache);
+        intAt(n, "max_event_bytes", p, &m->maxEventBytes);
         if (const JsonNode *t = n.member(QLatin1String("timeouts"))) {
             const QString tp = p + QLatin1String(".timeouts");
             if (object(t, tp, { "connect_s", "first_token_s", "idle_s", "total_s" })) {

@@ -48,6 +48,12 @@ JsonNode endpointTree(const Endpoint &e)
             h.add(header.first, str(header.second));
         n.add(QStringLiteral("headers"), h);
     }
+    if (!e.headerEnv.isEmpty()) {
+        JsonNode h = JsonNode::makeObject();
+        for (const auto &header : e.headerEnv)
+            h.add(header.first, str(header.second));
+        n.add(QStringLiteral("header_env"), h);
+    }
     return n;
 }
 
@@ -119,6 +125,8 @@ JsonNode loadTree(const LoadMatrix &m)
     n.add(QStringLiteral("repeat"), num(m.repeat));
     if (m.resetPrefixCache)
         n.add(QStringLiteral("reset_prefix_cache"), JsonNode::makeBool(true));
+    if (m.maxEventBytes != LoadMatrix().maxEventBytes)
+        n.add(QStringLiteral("max_event_bytes"), num(m.maxEventBytes));
     JsonNode t = JsonNode::makeObject();
     t.add(QStringLiteral("connect_s"), num(m.timeouts.connectS));
     t.add(QStringLiteral("first_token_s"), num(m.timeouts.firstTokenS));

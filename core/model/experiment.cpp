@@ -105,7 +105,8 @@ bool LoadMatrix::pointsFromGradient() const
 bool LoadMatrix::operator==(const LoadMatrix &o) const
 {
     return mode == o.mode && points == o.points && warmupRequests == o.warmupRequests && discardRatio == o.discardRatio
-        && repeat == o.repeat && timeouts == o.timeouts && resetPrefixCache == o.resetPrefixCache;
+        && repeat == o.repeat && timeouts == o.timeouts && resetPrefixCache == o.resetPrefixCache
+        && maxEventBytes == o.maxEventBytes;
 }
 
 int Experiment::baselineIndex() const

@@ -50,6 +50,8 @@ struct Endpoint {
     HttpProtocol protocol = HttpProtocol::Http1;
     QString proxy; ///< empty: no proxy
     QList<QPair<QString, QString>> headers; ///< extra request headers, in order
+    /// Extra headers whose values are secrets: header name -> environment variable read when a run starts.
+    QList<QPair<QString, QString>> headerEnv;
     QString apiKeyEnv; ///< name of an environment variable holding the key
     QString keychainEntry; ///< id of a keychain entry holding the key
 
@@ -146,6 +148,7 @@ struct LoadMatrix {
     int repeat = 1;
     Timeouts timeouts;
     bool resetPrefixCache = false;
+    int maxEventBytes = 1 << 20; ///< longest SSE line or event a stream may send; longer fails the request (protocol)
 
     /// True when points are exactly the gradient's expansion (so the writer uses the shorthand).
     bool pointsFromGradient() const;

@@ -114,6 +114,19 @@ void checkEndpoint(Checker &c, const Endpoint &e)
             c.error(at, QStringLiteral("is given twice"));
         seen.insert(lower);
     }
+    for (const auto &h : e.headerEnv) {
+        const QString at = QLatin1String("endpoint.header_env.") + h.first;
+        if (!isToken(h.first))
+            c.error(at, QStringLiteral("is not a valid header name"));
+        if (h.first.compare(QLatin1String("authorization"), Qt::CaseInsensitive) == 0)
+            c.error(at, QStringLiteral("carries the API key: use api_key_env or keychain_entry"));
+        // Never echoed: a value that is not a variable name is usually the secret itself.
+        if (!isValidEnvironmentName(h.second))
+            c.error(at, QStringLiteral("must be an environment variable name"));
+        if (seen.contains(h.first.toLower()))
+            c.error(at, QStringLiteral("is given twice"));
+        seen.insert(h.first.toLower());
+    }
 }
 
 void checkEnvAndServer(Checker &c, const Experiment &x)
@@ -244,6 +257,7 @@ void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
     c.range(QStringLiteral("load.warmup_requests"), load.warmupRequests, 0, 10000000);
     c.finite(QStringLiteral("load.discard_ratio"), load.discardRatio, 0, 0.49);
     c.range(QStringLiteral("load.repeat"), load.repeat, 1, 1000);
+    c.range(QStringLiteral("load.max_event_bytes"), load.maxEventBytes, 1024, 1 << 30);
     const Timeouts &t = load.timeouts;
     c.finite(QStringLiteral("load.timeouts.connect_s"), t.connectS, 0, 1e7);
     c.finite(QStringLiteral("load.timeouts.first_token_s"), t.firstTokenS, 0, 1e7);

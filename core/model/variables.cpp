@@ -116,6 +116,7 @@ const Accessor kAccessors[] = {
     NUM("load.discard_ratio", load.discardRatio, double),
     NUM("load.repeat", load.repeat, int),
     BOOLEAN("load.reset_prefix_cache", load.resetPrefixCache),
+    NUM("load.max_event_bytes", load.maxEventBytes, int),
     NUM("load.timeouts.connect_s", load.timeouts.connectS, double),
     NUM("load.timeouts.first_token_s", load.timeouts.firstTokenS, double),
     NUM("load.timeouts.idle_s", load.timeouts.idleS, double),

@@ -12,11 +12,14 @@
 #include <QNetworkRequest>
 #include <QTimer>
 
+#include <functional>
+
 namespace ServeScope {
 
 namespace {
 constexpr int kDefaultTimeoutMs = 15000;
-}
+constexpr int kTokenizeInFlight = 16;
+} // namespace
 
 EndpointCalls::EndpointCalls(const EndpointConfig &endpoint, const QUrl &baseUrl, const QString &model)
     : m_endpoint(endpoint)
@@ -44,7 +47,12 @@ QList<int> EndpointCalls::countTokens(const QStringList &texts)
     QList<int> counts(texts.size(), -1);
     QEventLoop loop;
     int pending = int(texts.size());
-    for (int i = 0; i < texts.size(); ++i) {
+    int next = 0;
+    // At most kTokenizeInFlight at a time: a point of 100k prompts must not open 100k requests at once.
+    std::function<void()> sendNext = [&] {
+        if (next >= texts.size())
+            return;
+        const int i = next++;
         QNetworkRequest req = request(QStringLiteral("/tokenize"));
         req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
         const QJsonObject message { { QStringLiteral("role"), QStringLiteral("user") },
@@ -59,8 +67,12 @@ QList<int> EndpointCalls::countTokens(const QStringList &texts)
             reply->deleteLater();
             if (--pending == 0)
                 loop.quit();
+            else
+                sendNext();
         });
-    }
+    };
+    for (int k = 0; k < kTokenizeInFlight; ++k)
+        sendNext();
     if (pending > 0)
         loop.exec();
     return counts;
@@ -82,6 +94,55 @@ QByteArray EndpointCalls::call(const QString &path, const QByteArray &postBody)
     const QByteArray body = reply->error() == QNetworkReply::NoError ? reply->readAll() : QByteArray();
     reply->deleteLater();
     return body;
+}
+
+bool EndpointCalls::hasTokenize()
+{
+    if (!m_hasTokenize) {
+        const QJsonObject body { { QStringLiteral("model"), m_model },
+            { QStringLiteral("prompt"), QStringLiteral("hi") } };
+        const QByteArray reply = call(QStringLiteral("/tokenize"), QJsonDocument(body).toJson(QJsonDocument::Compact));
+        m_hasTokenize = QJsonDocument::fromJson(reply).object().contains(QLatin1String("count"));
+    }
+    return *m_hasTokenize;
+}
+
+void EndpointCalls::countTextTokens(const QString &text, QObject *context, std::function<void(int)> done)
+{
+    m_countQueue.push_back({ text, context, std::move(done) });
+    pumpCounts();
+}
+
+void EndpointCalls::pumpCounts()
+{
+    while (m_countsInFlight < kTokenizeInFlight && !m_countQueue.empty()) {
+        PendingCount job = std::move(m_countQueue.front());
+        m_countQueue.pop_front();
+        ++m_countsInFlight;
+        QNetworkRequest req = request(QStringLiteral("/tokenize"));
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        // vLLM adds a BOS token to a plain prompt unless told not to; an output has none.
+        const QJsonObject body { { QStringLiteral("model"), m_model }, { QStringLiteral("prompt"), job.text },
+            { QStringLiteral("add_special_tokens"), false } };
+        QNetworkReply *reply = m_nam->post(req, QJsonDocument(body).toJson(QJsonDocument::Compact));
+        // The reply belongs to m_nam, so this connection cannot outlive `this`.
+        QObject::connect(reply, &QNetworkReply::finished, reply, [this, reply, job] {
+            const QJsonObject o = QJsonDocument::fromJson(reply->readAll()).object();
+            const int n = reply->error() == QNetworkReply::NoError && o.contains(QLatin1String("count"))
+                ? o.value(QLatin1String("count")).toInt()
+                : -1;
+            reply->deleteLater();
+            --m_countsInFlight;
+            if (job.context)
+                job.done(n);
+            pumpCounts();
+        });
+    }
+}
+
+bool EndpointCalls::hasRunningMetric()
+{
+    return call(QStringLiteral("/metrics")).contains("vllm:num_requests_running");
 }
 
 void EndpointCalls::waitUntilIdle(const std::atomic<bool> &cancelled, int maxMs)

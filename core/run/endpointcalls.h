@@ -10,8 +10,13 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <QPointer>
+
 #include <atomic>
+#include <deque>
+#include <functional>
 #include <memory>
+#include <optional>
 
 class QNetworkRequest;
 
@@ -26,12 +31,20 @@ public:
     EndpointCalls(const EndpointConfig &endpoint, const QUrl &baseUrl, const QString &model);
     ~EndpointCalls();
 
-    /// Prompt tokens of each chat text as the server counts them (one `/tokenize` per text, all at
-    /// once); -1 where the server could not say.
+    /// Prompt tokens of each chat text as the server counts them (one `/tokenize` per text, at most
+    /// 16 in flight); -1 where the server could not say.
     QList<int> countTokens(const QStringList &texts);
     /// After warmup: waits (up to maxMs) until the server's `/metrics` reports nothing running.
     /// Returns at once when the server has no such metric.
     void waitUntilIdle(const std::atomic<bool> &cancelled, int maxMs = 10000);
+    /// True when `/tokenize` answers a count (one tiny request, asked once and remembered).
+    bool hasTokenize();
+    /// Tokens of a generated text as the server counts it (`/tokenize` of the plain text, no special
+    /// tokens), asynchronously, at most 16 in flight; `done(-1)` when the server could not say. Not
+    /// called when `context` died meanwhile.
+    void countTextTokens(const QString &text, QObject *context, std::function<void(int)> done);
+    /// True when `/metrics` has the running-requests gauge that waitUntilIdle() watches.
+    bool hasRunningMetric();
     /// SGLang's `/flush_cache` or vLLM's `/reset_prefix_cache`; false when the server refused.
     bool resetPrefixCache(const QString &engine, QString *path);
 
@@ -39,6 +52,16 @@ private:
     QNetworkRequest request(const QString &path) const;
     /// GET (null body) or POST; returns the reply body, or a null array on any failure.
     QByteArray call(const QString &path, const QByteArray &postBody = {});
+    void pumpCounts();
+
+    struct PendingCount {
+        QString text;
+        QPointer<QObject> context;
+        std::function<void(int)> done;
+    };
+    std::deque<PendingCount> m_countQueue;
+    int m_countsInFlight = 0;
+    std::optional<bool> m_hasTokenize;
 
     EndpointConfig m_endpoint;
     QUrl m_base;

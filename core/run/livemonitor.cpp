@@ -72,8 +72,11 @@ void LiveMonitor::observe(const RequestRecord &record)
     if (record.warmup)
         return;
     ++m_snapshot.requestsDone;
-    if (record.status == RequestStatus::Failed)
-        ++m_snapshot.errorsByClass[errorClassCode(record.errorClass)];
+    if (record.status == RequestStatus::Failed) {
+        const QString code = errorClassCode(record.errorClass);
+        if (++m_snapshot.errorsByClass[code] == 1)
+            m_snapshot.firstErrorByClass.insert(code, record.errorText);
+    }
     if (!record.ok())
         return;
     std::vector<double> itl;

@@ -29,6 +29,11 @@ TokenCounter counterFor(const PromptGenerator &prompts, EndpointCalls &calls)
     return [&calls](const QStringList &texts) { return calls.countTokens(texts); };
 }
 
+EndpointCalls *tokenizerFor(EndpointCalls &calls)
+{
+    return calls.hasTokenize() ? &calls : nullptr;
+}
+
 AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &lp, qint64 clockStartNs)
 {
     AggregateOptions opts;
@@ -105,7 +110,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     const qint64 serverFrom = monotonicNs();
     if (variant.scraper)
         variant.scraper->scrapeAndWait();
-    const LoadOutcome load = runLoad(variant.endpoint, requests, spec, &records);
+    const LoadOutcome load = runLoad(variant.endpoint, tokenizerFor(variant.calls), requests, spec, &records);
     if (variant.scraper)
         variant.scraper->scrapeAndWait();
     QMap<QString, double> server;
@@ -149,7 +154,7 @@ bool PointRunner::warmup(
     warmSpec.load.numPrompts = int(warm.size());
     warmSpec.load.maxSeconds = 0;
     QVector<RequestRecord> records;
-    const LoadOutcome o = runLoad(variant.endpoint, warm, warmSpec, &records);
+    const LoadOutcome o = runLoad(variant.endpoint, tokenizerFor(variant.calls), warm, warmSpec, &records);
     if (!o.ok) {
         *error = o.message;
         return false;
@@ -204,24 +209,43 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     return summary;
 }
 
-LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, const QList<PreparedRequest> &requests,
-    const LoadSpec &spec, QVector<RequestRecord> *records)
+LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *tokenizer,
+    const QList<PreparedRequest> &requests, const LoadSpec &spec, QVector<RequestRecord> *records)
 {
     QEventLoop loop;
     LoadOutcome outcome;
+    int counting = 0; // records waiting for their /tokenize count
+    bool loadDone = false;
+    const auto accept = [this, records](const RequestRecord &r) {
+        records->append(r);
+        m_writer.enqueue(r);
+        m_monitor.observe(r);
+    };
     const auto onRecord = QObject::connect(
-        &m_generator, &LoadGenerator::requestFinished, &loop, [this, records](const RequestRecord &r) {
-            records->append(r);
-            m_writer.enqueue(r);
-            m_monitor.observe(r);
+        &m_generator, &LoadGenerator::requestFinished, &loop, [&, tokenizer](const RequestRecord &r) {
+            // Off the hot path: the engine has freed the slot; only this record's storing waits.
+            if (!tokenizer || !r.ok() || !r.outputEstimated || r.generatedText.isEmpty()
+                || r.generatedText.size() >= kMaxKeptTextChars)
+                return accept(r);
+            ++counting;
+            tokenizer->countTextTokens(r.generatedText, &loop, [&, record = r](int tokens) mutable {
+                if (tokens >= 0) {
+                    record.completionTokens = tokens;
+                    record.outputEstimated = false;
+                }
+                accept(record);
+                if (--counting == 0 && loadDone)
+                    loop.quit();
+            });
         });
     const auto onProgress = QObject::connect(
         &m_generator, &LoadGenerator::progressed, &loop, [this](const LoadProgress &p) { m_monitor.publish(p); });
-    const auto onFinished
-        = QObject::connect(&m_generator, &LoadGenerator::finished, &loop, [&outcome, &loop](const LoadOutcome &o) {
-              outcome = o;
-              loop.quit();
-          });
+    const auto onFinished = QObject::connect(&m_generator, &LoadGenerator::finished, &loop, [&](const LoadOutcome &o) {
+        outcome = o;
+        loadDone = true;
+        if (counting == 0)
+            loop.quit();
+    });
     m_generator.start(endpoint, QVector<PreparedRequest>(requests.cbegin(), requests.cend()), spec);
     if (m_cancelled.load())
         m_generator.cancel();

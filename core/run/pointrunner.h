@@ -55,8 +55,10 @@ Q_SIGNALS:
     void logged(const QString &level, const QString &text);
 
 private:
-    LoadOutcome runLoad(const EndpointConfig &endpoint, const QList<PreparedRequest> &requests, const LoadSpec &spec,
-        QVector<RequestRecord> *records);
+    /// With `tokenizer`, a successful record without usage gets its output tokens from `/tokenize` of its
+    /// text before it is stored (no longer estimated).
+    LoadOutcome runLoad(const EndpointConfig &endpoint, EndpointCalls *tokenizer,
+        const QList<PreparedRequest> &requests, const LoadSpec &spec, QVector<RequestRecord> *records);
     /// Warmup requests (none when the experiment has none); false when they could not run.
     bool warmup(const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec, int *count,
         QString *error);

@@ -41,6 +41,7 @@ struct RunSnapshot {
     double ttftP50Ms = 0, ttftP99Ms = 0, itlP50Ms = 0, itlP99Ms = 0; ///< rolling, last ~5 s
     double outputTokensPerS = 0, requestsPerS = 0; ///< rolling
     QMap<QString, int> errorsByClass;
+    QMap<QString, QString> firstErrorByClass; ///< the first failed request's text per class (key scrubbed)
 };
 
 struct RunResult {
@@ -50,6 +51,8 @@ struct RunResult {
     QString message;
     int completed = 0, failed = 0, cancelled = 0;
     QList<PointSummary> points;
+    QMap<QString, int> errorsByClass; ///< measured failed requests per failure class code
+    QMap<QString, QString> firstErrorByClass; ///< the first such request's text (the server's message), key scrubbed
 };
 
 } // namespace ServeScope

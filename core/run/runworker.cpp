@@ -9,6 +9,7 @@
 #include "run/endpointcalls.h"
 #include "run/pointrunner.h"
 #include "storage/storewriter.h"
+#include "workload/promptgen.h"
 
 #include <QDateTime>
 
@@ -127,7 +128,28 @@ void RunWorker::run()
         m_result.status = RunResult::Status::Failed;
         m_result.message = QStringLiteral("no request succeeded");
     }
+    m_result.errorsByClass = m_monitor.snapshot().errorsByClass;
+    m_result.firstErrorByClass = m_monitor.snapshot().firstErrorByClass;
     finish();
+}
+
+void RunWorker::reportMissingRoutes(const Experiment &resolved, EndpointCalls &calls)
+{
+    const QString base = m_endpoint.baseUrl().toString();
+    if (m_probedBases.contains(base))
+        return;
+    m_probedBases << base;
+    // Only where the run would use them: /tokenize sizes chat prompts, /metrics ends the drain after warmup.
+    if (PromptGenerator(resolved).isChat() && !calls.hasTokenize())
+        log(QStringLiteral("warning"),
+            QStringLiteral("%1 has no /tokenize: chat prompts are sized at one word per token without the chat "
+                           "template, so input lengths will miss their targets (input-length-deviation)")
+                .arg(base));
+    if (resolved.load.warmupRequests > 0 && !calls.hasRunningMetric())
+        log(QStringLiteral("warning"),
+            QStringLiteral("%1 has no /metrics with vllm:num_requests_running: after warmup the measured clock "
+                           "starts at once, without waiting for the server to drain")
+                .arg(base));
 }
 
 bool RunWorker::runVariant(int variantIndex)
@@ -147,6 +169,7 @@ bool RunWorker::runVariant(int variantIndex)
                 .arg(m_endpoint.baseUrl().toString(), m_identity.simulatorArguments.join(QLatin1Char(' '))));
     }
     EndpointCalls calls(m_endpoint.config(), m_endpoint.baseUrl(), m_endpoint.model());
+    reportMissingRoutes(resolved, calls);
     ServerScraper scraper(m_endpoint.config(), m_endpoint.baseUrl(), m_result.runId, *m_writer);
     scraper.start();
     const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,

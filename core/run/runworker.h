@@ -16,6 +16,7 @@
 
 namespace ServeScope {
 
+class EndpointCalls;
 class LoadGenerator;
 class PointRunner;
 class StoreWriter;
@@ -42,6 +43,8 @@ private:
     bool selectVariants(QString *error);
     bool record(QString *error);
     bool runVariant(int variantIndex);
+    /// Once per base URL: says what a missing /tokenize or /metrics costs this run.
+    void reportMissingRoutes(const Experiment &resolved, EndpointCalls &calls);
     /// After a point's repeats: the statistics across them into the results folder, and a finding for
     /// every headline metric whose repeats spread more than 5%.
     void finishPoint(const PointSummary &identity, const PointRepeats &repeats);
@@ -61,6 +64,7 @@ private:
     RunOutput m_output;
     LiveMonitor m_monitor;
     RunResult m_result;
+    QStringList m_probedBases;
 };
 
 } // namespace ServeScope

@@ -2,12 +2,30 @@
 #include "variantendpoint.h"
 
 #include "model/urls.h"
+#include "secrets/apikey.h"
 
 namespace ServeScope {
 
 namespace {
+
 constexpr const char *kSimulatorDefaultModel = "servescope-sim";
+
+bool addSecretHeaders(const Endpoint &endpoint, EndpointConfig *config, QString *error)
+{
+    // Read when the run starts, trimmed like a key, and kept only in memory: the experiment names the variable.
+    for (const auto &[name, variable] : endpoint.headerEnv) {
+        const SecretResult value = readApiKeyFromEnvironment(variable);
+        if (!value.ok) {
+            *error = QStringLiteral("endpoint.header_env.%1: %2").arg(name, value.message);
+            return false;
+        }
+        config->extraHeaders.append({ name.toUtf8(), value.secret });
+        config->secretValues.append(value.secret);
+    }
+    return true;
 }
+
+} // namespace
 
 EndpointConfig endpointConfigFor(const Experiment &resolved, const QUrl &base, const QByteArray &key)
 {
@@ -16,6 +34,7 @@ EndpointConfig endpointConfigFor(const Experiment &resolved, const QUrl &base, c
     endpoint.apiKey = key;
     endpoint.http2 = resolved.endpoint.protocol == HttpProtocol::Http2;
     endpoint.timeouts = resolved.load.timeouts;
+    endpoint.maxEventBytes = resolved.load.maxEventBytes;
     if (!resolved.endpoint.proxy.isEmpty()) {
         const QUrl proxy = QUrl::fromUserInput(resolved.endpoint.proxy);
         endpoint.useProxy = true;
@@ -33,7 +52,7 @@ bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options
         m_model = resolved.endpoint.model;
         m_base = QUrl(resolved.endpoint.baseUrl);
         m_config = endpointConfigFor(resolved, m_base, options.apiKey);
-        return true;
+        return addSecretHeaders(resolved.endpoint, &m_config, error);
     }
     const QString program
         = options.simulatorProgram.isEmpty() ? SimProcess::defaultProgram() : options.simulatorProgram;
@@ -46,7 +65,7 @@ bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options
     m_startedSimulator = true;
     m_base = m_sim.baseUrl();
     m_config = endpointConfigFor(resolved, m_base, m_sim.apiKey());
-    return true;
+    return addSecretHeaders(resolved.endpoint, &m_config, error);
 }
 
 void VariantEndpoint::close()

@@ -40,6 +40,7 @@ bool HttpRequestParser::parseHead(qsizetype headEnd)
             return false;
         const QByteArray name = line.left(colon).trimmed().toLower();
         const QByteArray value = line.mid(colon + 1).trimmed();
+        m_current.headers.append({ name, value });
         if (name == "content-length") {
             bool ok = false;
             const qint64 n = value.toLongLong(&ok);

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
+#include <QPair>
 
 namespace ServeScope::Sim {
 
@@ -10,7 +12,17 @@ struct HttpRequest {
     QByteArray method, target, version;
     QByteArray authorization, contentType;
     QByteArray body;
+    QList<QPair<QByteArray, QByteArray>> headers; ///< every header, names in lower case
     bool keepAlive = true;
+
+    /// The value of header `lowerName`; null when absent.
+    QByteArray header(const QByteArray &lowerName) const
+    {
+        for (const auto &h : headers)
+            if (h.first == lowerName)
+                return h.second;
+        return {};
+    }
 };
 
 /// Incremental HTTP/1.1 request parser for Content-Length bodies. Pure: feed bytes, take requests.

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
+#include <QPair>
 #include <QString>
 #include <QStringList>
 
@@ -34,6 +36,8 @@ struct StreamParams {
     bool noUsage = false;
     bool ignoreIgnoreEos = false;
     double eosMeanTokens = 256.0; ///< mean of the seeded geometric stop point without ignore_eos
+    int chunkChars = 0; ///< > 0: content events of exactly this many characters, words split (last one shorter)
+    bool echoPrompt = false; ///< the first content event starts with the prompt text
 };
 
 /// Seeded faults; rates are probabilities per request.
@@ -44,6 +48,20 @@ struct FaultParams {
     double malformedRate = 0.0;
     int stallMs = 0;
     double stallRate = 1.0;
+};
+
+/// Ways real servers and gateways depart from vLLM, one switch each (docs/simulator.md, "Misbehaviour").
+struct MisbehaviourParams {
+    bool noTokenize = false; ///< /tokenize answers 404
+    bool noMetrics = false; ///< /metrics answers 404
+    bool noCompletions = false; ///< /v1/completions answers 404 (a chat-only gateway)
+    QList<QPair<QByteArray, QByteArray>> requiredHeaders; ///< lower-case name, exact value; 400 otherwise
+    int firstEventDelayMs = 0; ///< wall-clock hold before a stream's first token event
+    bool dropIgnoreEos = false; ///< ignore_eos and min_tokens removed from every request
+    bool closeStreamsMidway = false; ///< every stream closed (FIN) after half its tokens
+    bool wrongContentLength = false; ///< generation answers declare content-length 256, unchunked
+    qint64 hugeEventBytes = 0; ///< > 0: each stream starts with one content event of this many bytes
+    QByteArray rootPath; ///< non-empty: every route lives under this prefix (a gateway at /gw), others 404
 };
 
 /// Listener and process-wide settings.
@@ -66,6 +84,7 @@ struct SimConfig {
     SchedulerParams scheduler;
     StreamParams stream;
     FaultParams faults;
+    MisbehaviourParams misbehaviour;
     ServerParams server;
 };
 

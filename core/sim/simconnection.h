@@ -20,6 +20,7 @@ struct SimServer::Connection : QObject {
     std::unique_ptr<SimStream> stream;
     QByteArray held; ///< output kept back during a stall
     qint64 lastActivityNs = 0;
+    bool rawBody = false; ///< --wrong-content-length: the stream is written unchunked
     bool busy = false, keepAlive = true, closing = false, stalled = false, completeAfterStall = false;
 };
 

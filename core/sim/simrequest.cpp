@@ -142,6 +142,21 @@ bool parseSampling(const QJsonObject &obj, GenerationRequest *out, ApiError *e)
     return true;
 }
 
+/// The text --echo-prompt sends back: a completion's prompt string, or the text of a chat's last message.
+QByteArray promptTextOf(Endpoint endpoint, const QJsonObject &obj)
+{
+    if (endpoint == Endpoint::Completion)
+        return obj.value(QLatin1String("prompt")).toString().toUtf8();
+    const QJsonValue content
+        = obj.value(QLatin1String("messages")).toArray().last().toObject().value(QLatin1String("content"));
+    if (content.isString())
+        return content.toString().toUtf8();
+    QByteArray text;
+    for (const QJsonValue &part : content.toArray())
+        text += part.toObject().value(QLatin1String("text")).toString().toUtf8();
+    return text;
+}
+
 } // namespace
 
 bool parseGeneration(
@@ -181,6 +196,12 @@ bool parseGeneration(
                 .arg(maxTokens));
     }
     out->maxTokens = maxTokens;
+    if (config.stream.echoPrompt)
+        out->promptText = promptTextOf(endpoint, obj);
+    if (config.misbehaviour.dropIgnoreEos) { // as a gateway that forwards only OpenAI's own fields
+        out->ignoreEos = false;
+        out->minTokens = 0;
+    }
     return true;
 }
 

@@ -22,6 +22,7 @@ struct GenerationRequest {
     int minTokens = 0;
     double temperature = 1.0;
     std::vector<qint64> promptIds;
+    QByteArray promptText; ///< UTF-8 prompt (chat: the last message's text); kept only for --echo-prompt
     int promptTokens() const { return int(promptIds.size()); }
 };
 

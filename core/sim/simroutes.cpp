@@ -32,32 +32,72 @@ bool SimServer::authorized(const HttpRequest &request) const
     return request.authorization.size() == expected.size() && request.authorization == expected;
 }
 
+namespace {
+
+struct Route {
+    const char *path;
+    bool post;
+};
+// The order is the index of the per-route counters on /metrics.
+constexpr Route kRouteTable[] = { { "/v1/models", false }, { "/version", false }, { "/health", false },
+    { "/metrics", false }, { "/tokenize", true }, { "/reset_prefix_cache", true }, { "/v1/chat/completions", true },
+    { "/v1/completions", true } };
+
+} // namespace
+
+bool SimServer::requiredHeadersPresent(Connection *c, const HttpRequest &request)
+{
+    for (const auto &[name, value] : m_config.misbehaviour.requiredHeaders) {
+        if (request.header(name) == value)
+            continue;
+        // As a gateway that routes on a header: name it, never echo the expected value.
+        sendError(
+            c, 400, "BadRequestError", QStringLiteral("Missing or wrong header '%1'.").arg(QString::fromLatin1(name)));
+        return false;
+    }
+    return true;
+}
+
+bool SimServer::routeDisabled(const QByteArray &path) const
+{
+    const MisbehaviourParams &m = m_config.misbehaviour;
+    return (m.noTokenize && path == "/tokenize") || (m.noMetrics && path == "/metrics")
+        || (m.noCompletions && path == "/v1/completions");
+}
+
 void SimServer::route(Connection *c, const HttpRequest &request)
 {
     const qsizetype query = request.target.indexOf('?');
-    const QByteArray path = query < 0 ? request.target : request.target.left(query);
+    QByteArray path = query < 0 ? request.target : request.target.left(query);
+    if (const QByteArray &root = m_config.misbehaviour.rootPath; !root.isEmpty()) {
+        // Behind a gateway's path: only what is under it reaches a route.
+        path = path.startsWith(root) && path.size() > root.size() && path.at(root.size()) == '/'
+            ? path.mid(root.size())
+            : QByteArray("/outside-root");
+    }
     const bool get = request.method == "GET", post = request.method == "POST";
+    static_assert(std::size(kRouteTable) == kRouteCount);
+    int found = -1;
+    for (int i = 0; i < kRouteCount; ++i)
+        if (path == kRouteTable[i].path)
+            found = i;
+    if (found >= 0)
+        ++m_routeRequests[found];
+    if (!requiredHeadersPresent(c, request)) {
+        if (found >= 0)
+            ++m_routeHeaderRejected[found];
+        return;
+    }
     // As vLLM's --api-key middleware: only the /v1 routes are protected.
     if (path.startsWith("/v1") && !authorized(request)) {
         sendJson(c, 401, "{\"error\":\"Unauthorized\"}");
         return;
     }
-    struct Route {
-        const char *path;
-        bool post;
-    };
-    static const Route routes[] = { { "/v1/models", false }, { "/version", false }, { "/health", false },
-        { "/metrics", false }, { "/tokenize", true }, { "/reset_prefix_cache", true }, { "/v1/chat/completions", true },
-        { "/v1/completions", true } };
-    const Route *found = nullptr;
-    for (const Route &r : routes)
-        if (path == r.path)
-            found = &r;
-    if (!found) {
+    if (found < 0 || routeDisabled(path)) {
         sendJson(c, 404, detail("Not Found"));
         return;
     }
-    if ((found->post && !post) || (!found->post && !get)) {
+    if ((kRouteTable[found].post && !post) || (!kRouteTable[found].post && !get)) {
         sendJson(c, 405, detail("Method Not Allowed"));
         return;
     }
@@ -140,6 +180,8 @@ FaultPlan SimServer::drawFaults(const GenerationRequest &request, int outputToke
         plan.malformedAt = int((where >> 20) % quint64(events));
     if (f.stallMs > 0 && s < f.stallRate)
         plan.stallAt = int((where >> 40) % quint64(outputTokens));
+    if (m_config.misbehaviour.closeStreamsMidway)
+        plan.closeAt = outputTokens / 2;
     return plan;
 }
 
@@ -180,16 +222,22 @@ void SimServer::startGeneration(Connection *c, Endpoint endpoint, const HttpRequ
         id, gen, outputTokens, start, m_modelJson, m_config.stream, m_config.server.stamp);
     c->stream->faults = drawFaults(gen, outputTokens);
     m_streams.insert(id, c);
+    c->rawBody = gen.stream && m_config.misbehaviour.wrongContentLength;
     if (gen.stream) {
         QByteArray head = "HTTP/1.1 200 OK\r\nserver: servescope-sim\r\ncontent-type: text/event-stream; "
-                          "charset=utf-8\r\ntransfer-encoding: chunked\r\n";
-        if (!c->keepAlive)
+                          "charset=utf-8\r\n";
+        // A declared length that cannot match: the client either stops early or waits for bytes that
+        // never come. The connection closes after the stream, since its framing is lost.
+        head += c->rawBody ? QByteArray("content-length: 256\r\n") : QByteArray("transfer-encoding: chunked\r\n");
+        if (c->rawBody)
+            c->keepAlive = false;
+        else if (!c->keepAlive)
             head += "connection: close\r\n";
         writeRaw(c, head + "\r\n");
         if (m_config.stream.earlyRoleChunk && endpoint == Endpoint::Chat) {
             m_out.resize(0);
             c->stream->appendRole(m_out);
-            writeChunk(c, m_out);
+            writeBody(c, m_out);
         }
     }
     m_engine.add(SeqSpec { id, gen.promptTokens(), outputTokens, hashes });
@@ -223,9 +271,15 @@ QByteArray SimServer::metricsText() const
         double(m_events), "_total");
     metric("servescope_sim:requests_rejected", "counter", "Requests answered 429 or 500 by fault injection.",
         double(m_rejected), "_total");
-    metric("servescope_sim:disconnects", "counter", "Streams ended by the client or --disconnect-rate.",
-        double(m_disconnects), "_total");
+    metric("servescope_sim:disconnects", "counter",
+        "Streams ended by the client, --disconnect-rate or --close-streams-midway.", double(m_disconnects), "_total");
     metric("servescope_sim:connections", "counter", "Connections accepted.", double(m_connectionsTotal), "_total");
+    for (int i = 0; i < kRouteCount; ++i) {
+        const QByteArray routeLabel = label.chopped(1) + ",route=\"" + kRouteTable[i].path + "\"}";
+        out += "servescope_sim:route_requests_total" + routeLabel + ' ' + QByteArray::number(m_routeRequests[i]) + '\n';
+        out += "servescope_sim:header_rejected_total" + routeLabel + ' ' + QByteArray::number(m_routeHeaderRejected[i])
+            + '\n';
+    }
     metric("servescope_sim:step_lag_seconds_max", "gauge", "Largest delay of a step past its deadline.", m_lag.max);
     out += "# HELP servescope_sim:step_lag_seconds Delay of each step past its absolute deadline.\n"
            "# TYPE servescope_sim:step_lag_seconds histogram\n";

@@ -165,12 +165,14 @@ static const char *reasonPhrase(int status)
     }
 }
 
-void SimServer::sendResponse(
-    Connection *c, int status, const QByteArray &contentType, const QByteArray &body, const QByteArray &extraHeaders)
+void SimServer::sendResponse(Connection *c, int status, const QByteArray &contentType, const QByteArray &body,
+    const QByteArray &extraHeaders, qint64 declaredLength)
 {
     QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status)
-        + "\r\nserver: servescope-sim\r\ncontent-type: " + contentType
-        + "\r\ncontent-length: " + QByteArray::number(body.size()) + "\r\n" + extraHeaders;
+        + "\r\nserver: servescope-sim\r\ncontent-type: " + contentType + "\r\ncontent-length: "
+        + QByteArray::number(declaredLength >= 0 ? declaredLength : body.size()) + "\r\n" + extraHeaders;
+    if (declaredLength >= 0)
+        c->keepAlive = false; // the framing is lost: close after the body
     if (!c->keepAlive)
         head += "connection: close\r\n";
     writeRaw(c, head + "\r\n" + body);
@@ -205,6 +207,14 @@ void SimServer::writeChunk(Connection *c, const QByteArray &payload)
     m_frame.append(payload);
     m_frame.append("\r\n", 2);
     writeRaw(c, m_frame);
+}
+
+void SimServer::writeBody(Connection *c, const QByteArray &payload)
+{
+    if (c->rawBody)
+        writeRaw(c, payload);
+    else
+        writeChunk(c, payload);
 }
 
 void SimServer::completeResponse(Connection *c)
@@ -245,10 +255,38 @@ void SimServer::dropStream(Connection *c)
     c->socket->abort();
 }
 
-void SimServer::startStall(Connection *c)
+void SimServer::closeStream(Connection *c)
+{
+    // A clean close (FIN after what was written), as a server or proxy that ends the stream early.
+    if (c->stalled)
+        endStall(c);
+    if (c->stream) {
+        m_engine.abort(c->stream->id());
+        m_streams.remove(c->stream->id());
+        c->stream.reset();
+    }
+    c->closing = true;
+    c->socket->disconnectFromHost();
+}
+
+void SimServer::writeHugeEvent(Connection *c)
+{
+    static const QByteArray piece(1 << 20, 'x');
+    const QByteArray head = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"";
+    const QByteArray tail = "\"},\"finish_reason\":null}]}\n\n";
+    const qint64 size = m_config.misbehaviour.hugeEventBytes;
+    if (!c->rawBody)
+        writeRaw(c, QByteArray::number(head.size() + size + tail.size(), 16) + "\r\n");
+    writeRaw(c, head);
+    for (qint64 left = size; left > 0; left -= piece.size())
+        writeRaw(c, left >= piece.size() ? piece : piece.left(left));
+    writeRaw(c, c->rawBody ? tail : tail + "\r\n");
+}
+
+void SimServer::startStall(Connection *c, int ms)
 {
     c->stalled = true;
-    QTimer::singleShot(m_config.faults.stallMs, this, [this, s = c->socket] {
+    QTimer::singleShot(ms, this, [this, s = c->socket] {
         if (Connection *conn = m_connections.value(s))
             endStall(conn);
     });
@@ -317,21 +355,31 @@ void SimServer::onStep()
 void SimServer::deliver(const StepResult &result)
 {
     const int stallMs = m_config.faults.stallMs;
+    const int firstDelayMs = m_config.misbehaviour.firstEventDelayMs;
     for (const Emission &em : result.emissions) {
         Connection *c = m_streams.value(em.id);
         if (!c || !c->stream)
             continue;
         SimStream &s = *c->stream;
+        if (s.request().stream && s.faults.closeAt >= 0 && s.generated() >= s.faults.closeAt) {
+            ++m_disconnects;
+            closeStream(c);
+            continue;
+        }
+        if (firstDelayMs > 0 && !c->stalled && s.generated() == 0 && s.request().stream)
+            startStall(c, firstDelayMs);
+        if (m_config.misbehaviour.hugeEventBytes > 0 && s.generated() == 0 && s.request().stream)
+            writeHugeEvent(c);
         if (stallMs > 0 && !c->stalled && s.faults.stallAt == s.generated()) {
             s.faults.stallAt = -1;
-            startStall(c);
+            startStall(c, stallMs);
         }
         m_out.resize(0);
         s.appendTokens(m_out, em.tokens, em.finished);
         if (s.request().stream) {
             if (!m_out.isEmpty()) {
                 ++m_events;
-                writeChunk(c, m_out);
+                writeBody(c, m_out);
             }
             if (s.faults.disconnectAfter >= 0 && s.generated() > s.faults.disconnectAfter) {
                 ++m_disconnects;
@@ -339,11 +387,13 @@ void SimServer::deliver(const StepResult &result)
                 continue;
             }
             if (em.finished) {
-                writeRaw(c, QByteArrayLiteral("0\r\n\r\n"));
+                if (!c->rawBody)
+                    writeRaw(c, QByteArrayLiteral("0\r\n\r\n"));
                 completeResponse(c);
             }
         } else if (em.finished) {
-            sendJson(c, 200, s.fullResponse());
+            sendResponse(c, 200, "application/json", s.fullResponse(), QByteArray(),
+                m_config.misbehaviour.wrongContentLength ? 256 : -1);
         }
     }
 }

@@ -57,6 +57,9 @@ private:
     void processRequests(Connection *c);
     void route(Connection *c, const HttpRequest &request);
     bool authorized(const HttpRequest &request) const;
+    /// --require-header: false (and a 400 sent) when a required header is missing or differs.
+    bool requiredHeadersPresent(Connection *c, const HttpRequest &request);
+    bool routeDisabled(const QByteArray &path) const;
     void startGeneration(Connection *c, Endpoint endpoint, const HttpRequest &request);
     int drawOutputTokens(const GenerationRequest &request);
     FaultPlan drawFaults(const GenerationRequest &request, int outputTokens);
@@ -64,14 +67,19 @@ private:
     void handleModels(Connection *c);
 
     void sendResponse(Connection *c, int status, const QByteArray &contentType, const QByteArray &body,
-        const QByteArray &extraHeaders = QByteArray());
+        const QByteArray &extraHeaders = QByteArray(), qint64 declaredLength = -1);
     void sendJson(Connection *c, int status, const QByteArray &json, const QByteArray &extraHeaders = QByteArray());
     void sendError(Connection *c, int status, const QByteArray &type, const QString &message);
     void writeChunk(Connection *c, const QByteArray &payload);
+    /// A piece of a stream's body: chunked, or raw under --wrong-content-length.
+    void writeBody(Connection *c, const QByteArray &payload);
     void writeRaw(Connection *c, const QByteArray &bytes);
     void completeResponse(Connection *c);
     void dropStream(Connection *c);
-    void startStall(Connection *c);
+    void closeStream(Connection *c);
+    /// --huge-event-bytes: one content event of that size, written in 1 MiB pieces (never built whole).
+    void writeHugeEvent(Connection *c);
+    void startStall(Connection *c, int ms);
     void endStall(Connection *c);
     void sweepIdle();
 
@@ -92,6 +100,8 @@ private:
     quint64 m_nextId = 0;
     QByteArray m_out, m_frame;
     StepLagStats m_lag;
+    static constexpr int kRouteCount = 8;
+    quint64 m_routeRequests[kRouteCount] = {}, m_routeHeaderRejected[kRouteCount] = {};
     quint64 m_events = 0, m_requests = 0, m_rejected = 0, m_disconnects = 0, m_connectionsTotal = 0;
     qint64 m_startedNs = 0;
 };

@@ -33,6 +33,8 @@ SimStream::SimStream(quint64 id, const GenerationRequest &request, int outputTok
     , m_outputTokens(outputTokens)
     , m_textStart(textStart)
     , m_tokensPerChunk(qMax(1, params.tokensPerChunk))
+    , m_chunkChars(qMax(0, params.chunkChars))
+    , m_echo(params.echoPrompt ? request.promptText : QByteArray())
     , m_earlyRole(params.earlyRoleChunk)
     , m_usage(request.includeUsage && !params.noUsage)
     , m_stamp(stamp)
@@ -78,6 +80,71 @@ void SimStream::appendRole(QByteArray &out)
                "\"finish_reason\":null}]}\n\n");
 }
 
+namespace {
+
+void appendJsonEscaped(QByteArray &out, QByteArrayView raw)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (const char ch : raw) {
+        const auto u = uchar(ch);
+        if (ch == '"' || ch == '\\') {
+            out.append('\\');
+            out.append(ch);
+        } else if (u < 0x20) {
+            out.append("\\u00", 4);
+            out.append(hex[u >> 4]);
+            out.append(hex[u & 15]);
+        } else {
+            out.append(ch);
+        }
+    }
+}
+
+/// The longest prefix of `text` of at most `chars` bytes that does not end inside a UTF-8 sequence.
+qsizetype utf8Cut(const QByteArray &text, qsizetype chars)
+{
+    qsizetype cut = qMin(chars, text.size());
+    while (cut > 0 && cut < text.size() && (uchar(text.at(cut)) & 0xC0) == 0x80)
+        --cut;
+    return cut > 0 ? cut : qMin(chars, text.size());
+}
+
+} // namespace
+
+void SimStream::appendTextEvent(QByteArray &out, QByteArrayView raw, bool last)
+{
+    appendStamp(out);
+    if (m_events++ == faults.malformedAt) {
+        out.append("data: ", 6);
+        out.append(m_objectHead.left(m_objectHead.size() / 2));
+        out.append("\n\n", 2);
+        return;
+    }
+    out.append(m_contentHead);
+    appendJsonEscaped(out, raw);
+    out.append(last ? m_finalTail : m_contentTail);
+}
+
+void SimStream::appendCharChunks(QByteArray &out, bool finished)
+{
+    // Gateways that re-chunk by characters: a token's text lands in whichever event it falls in.
+    const SonnetText &text = SonnetText::instance();
+    if (m_generated > m_sent)
+        m_pending += text.text(m_textStart + m_sent, m_generated - m_sent);
+    m_sent = m_generated;
+    while (m_pending.size() > m_chunkChars || (m_pending.size() == m_chunkChars && !finished)) {
+        appendRole(out);
+        const qsizetype cut = utf8Cut(m_pending, m_chunkChars);
+        appendTextEvent(out, QByteArrayView(m_pending).first(cut), false);
+        m_pending.remove(0, cut);
+    }
+    if (finished) {
+        appendRole(out);
+        appendTextEvent(out, m_pending, true);
+        m_pending.clear();
+    }
+}
+
 void SimStream::appendContent(QByteArray &out, int count, bool last)
 {
     appendStamp(out);
@@ -89,6 +156,10 @@ void SimStream::appendContent(QByteArray &out, int count, bool last)
         return;
     }
     out.append(m_contentHead);
+    if (!m_echo.isEmpty()) {
+        appendJsonEscaped(out, m_echo);
+        m_echo.clear();
+    }
     const SonnetText &text = SonnetText::instance();
     for (int i = 0; i < count; ++i)
         out.append(text.jsonToken(m_textStart + m_sent + i));
@@ -116,8 +187,13 @@ void SimStream::appendTokens(QByteArray &out, int tokens, bool finished)
     m_finished = finished;
     if (!m_request.stream)
         return;
-    const int due = m_generated - m_sent;
-    if (due >= m_tokensPerChunk || (finished && due > 0)) {
+    if (m_chunkChars > 0) {
+        if (!m_echo.isEmpty()) {
+            m_pending.prepend(m_echo);
+            m_echo.clear();
+        }
+        appendCharChunks(out, finished);
+    } else if (const int due = m_generated - m_sent; due >= m_tokensPerChunk || (finished && due > 0)) {
         appendRole(out); // vLLM: the role delta leaves with the first content, as its own event
         appendContent(out, due, finished);
     }
@@ -132,7 +208,8 @@ void SimStream::appendTokens(QByteArray &out, int tokens, bool finished)
 QByteArray SimStream::fullResponse() const
 {
     const bool chat = m_request.endpoint == Endpoint::Chat;
-    const QString text = QString::fromUtf8(SonnetText::instance().text(m_textStart, m_generated));
+    const QString text
+        = QString::fromUtf8(m_request.promptText + SonnetText::instance().text(m_textStart, m_generated));
     QJsonObject choice { { QStringLiteral("index"), 0 }, { QStringLiteral("logprobs"), QJsonValue() },
         { QStringLiteral("finish_reason"),
             m_generated >= m_request.maxTokens ? QStringLiteral("length") : QStringLiteral("stop") },

@@ -12,6 +12,7 @@ struct FaultPlan {
     int disconnectAfter = -1; ///< abort the connection once this many tokens were generated
     int malformedAt = -1; ///< the token event with this index is truncated JSON
     int stallAt = -1; ///< hold output for --stall-ms once this many tokens were generated
+    int closeAt = -1; ///< --close-streams-midway: close the connection once this many tokens were generated
 };
 
 /// One generation request in flight and its response bytes. The JSON of every event is built
@@ -38,6 +39,9 @@ public:
 private:
     void appendStamp(QByteArray &out) const;
     void appendContent(QByteArray &out, int count, bool last);
+    /// --chunk-chars: events of exactly that many characters of the text generated so far.
+    void appendCharChunks(QByteArray &out, bool finished);
+    void appendTextEvent(QByteArray &out, QByteArrayView raw, bool last);
     void appendUsage(QByteArray &out) const;
 
     quint64 m_id;
@@ -47,6 +51,9 @@ private:
     QByteArray m_objectHead; ///< {"id":...,"object":...,"created":...,"model":...,
     QByteArray m_contentHead, m_contentTail, m_finalTail;
     int m_tokensPerChunk;
+    int m_chunkChars;
+    QByteArray m_echo; ///< prompt text still to send (--echo-prompt), raw
+    QByteArray m_pending; ///< --chunk-chars: raw text generated but not yet sent
     bool m_earlyRole, m_usage, m_stamp;
     bool m_roleSent = false, m_finished = false;
     int m_generated = 0, m_sent = 0, m_events = 0;

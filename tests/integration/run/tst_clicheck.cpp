@@ -4,6 +4,8 @@
 #include <QObject>
 #include <QRegularExpression>
 #include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
 
 class TestCliCheck final : public QObject {
     Q_OBJECT
@@ -16,16 +18,50 @@ class TestCliCheck final : public QObject {
         QByteArray out;
     };
 
-    Outcome check(const QStringList &args, const QByteArray &key)
+    static Outcome cli(const QStringList &args, const QProcessEnvironment &env)
     {
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("TEST_CHECK_KEY"), QString::fromLatin1(key));
         p.setProcessEnvironment(env);
-        p.start(SimChild::cli(), QStringList { QStringLiteral("check") } + args);
+        p.start(SimChild::cli(), args);
         p.waitForFinished(60000);
         return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             p.readAllStandardOutput() + p.readAllStandardError() };
+    }
+
+    Outcome check(const QStringList &args, const QByteArray &key,
+        const QProcessEnvironment &base = QProcessEnvironment::systemEnvironment())
+    {
+        QProcessEnvironment env = base;
+        env.insert(QStringLiteral("TEST_CHECK_KEY"), QString::fromUtf8(key));
+        return cli(QStringList { QStringLiteral("check") } + args, env);
+    }
+
+    static QStringList target(const SimChild &sim, const QString &path = QStringLiteral("/v1/chat/completions"))
+    {
+        return { QStringLiteral("--base-url"), sim.url().toString(), QStringLiteral("--model"),
+            QStringLiteral("servescope-sim-7b"), QStringLiteral("--path"), path, QStringLiteral("--timeout"),
+            QStringLiteral("10") };
+    }
+
+    /// GET /metrics from a simulator, with extra raw header lines.
+    static QByteArray simMetrics(const SimChild &sim, const QByteArray &headers)
+    {
+        QTcpSocket s;
+        s.connectToHost(QStringLiteral("127.0.0.1"), quint16(sim.url().port()));
+        if (!s.waitForConnected(3000))
+            return {};
+        s.write("GET /metrics HTTP/1.1\r\nhost: x\r\nconnection: close\r\n" + headers + "\r\n");
+        QByteArray all;
+        while (s.waitForReadyRead(3000))
+            all += s.readAll();
+        return all;
+    }
+    static double routeMetric(const QByteArray &text, const QByteArray &name, const QByteArray &route)
+    {
+        for (const QByteArray &line : text.split('\n'))
+            if (line.startsWith(QByteArray(name + '{')) && line.contains(QByteArray("route=\"" + route + "\"")))
+                return line.mid(line.lastIndexOf(' ') + 1).toDouble();
+        return -1;
     }
 
 private Q_SLOTS:
@@ -58,6 +94,10 @@ private Q_SLOTS:
         QTest::newRow("key with whitespace is trimmed") << base << "m1"
                                                         << "/v1/chat/completions" << QByteArray(" ") + kKey + "\n"
                                                         << 0 << "ok";
+        // As `run` trims (the key library): a zero-width space pasted after the key goes too.
+        QTest::newRow("key with a trailing zero-width space")
+            << base << "m1"
+            << "/v1/chat/completions" << QByteArray(kKey) + "\xe2\x80\x8b" << 0 << "ok";
         QTest::newRow("wrong model") << base << "nope"
                                      << "/v1/chat/completions" << QByteArray(kKey) << 1 << "model_not_found";
         QTest::newRow("wrong path") << base << "m1"
@@ -87,7 +127,173 @@ private Q_SLOTS:
                 key);
         QVERIFY2(o.out.contains(QByteArray("diagnosis\t" + code.toLatin1() + "\n")), o.out.constData());
         QCOMPARE(o.exitCode, exitCode);
-        QVERIFY2(!o.out.contains(key.trimmed()), "the key was echoed");
+        QVERIFY2(!o.out.contains(QByteArray(key).replace("\xe2\x80\x8b", "").trimmed()), "the key was echoed");
+    }
+
+    // `check` reads two streams to their end the way `run` does and fails when `run` would.
+    void predictsRun_data()
+    {
+        QTest::addColumn<QStringList>("simFlags");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("quiet sim") << QStringList() << "/v1/chat/completions" << 0 << "ok";
+        QTest::newRow("quiet sim, completions") << QStringList() << "/v1/completions" << 0 << "ok";
+        QTest::newRow("streams closed mid-way") << QStringList { QStringLiteral("--close-streams-midway") }
+                                                << "/v1/chat/completions" << 1 << "stream_truncated";
+        QTest::newRow("wrong content-length") << QStringList { QStringLiteral("--wrong-content-length") }
+                                              << "/v1/chat/completions" << 1 << "length_mismatch";
+        QTest::newRow("wrong content-length, completions")
+            << QStringList { QStringLiteral("--wrong-content-length") } << "/v1/completions" << 1 << "length_mismatch";
+        QTest::newRow("chat-only gateway asked for completions")
+            << QStringList { QStringLiteral("--no-completions") } << "/v1/completions" << 1 << "route_not_found";
+    }
+
+    void predictsRun()
+    {
+        QFETCH(QStringList, simFlags);
+        QFETCH(QString, path);
+        QFETCH(int, exitCode);
+        QFETCH(QString, code);
+        SimChild sim;
+        QVERIFY(sim.start(QStringList { QStringLiteral("--time-scale"), QStringLiteral("50") } + simFlags));
+        const Outcome o = check(target(sim, path), QByteArray());
+        QVERIFY2(o.out.contains(QByteArray("diagnosis\t" + code.toLatin1() + "\n")), o.out.constData());
+        QCOMPARE(o.exitCode, exitCode);
+        QCOMPARE(o.out.contains("streams_read\t2\n"), exitCode == 0);
+        if (exitCode != 0)
+            QVERIFY2(o.out.contains("\nfix\t"), o.out.constData());
+    }
+
+    // Every preflight request goes under the base URL's own path, probes included.
+    void underTheBasePath()
+    {
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("50"), QStringLiteral("--root-path"),
+            QStringLiteral("/gw") }));
+        QStringList args = target(sim) << QStringLiteral("--smoke");
+        args[1] += QStringLiteral("/gw");
+        const Outcome o = check(args, QByteArray());
+        QVERIFY2(o.exitCode == 0, o.out.constData());
+        for (const char *key : { "tokenize", "metrics", "ignore_eos" })
+            QVERIFY2(o.out.contains(QByteArray(QByteArray(key) + "\tyes\n")), o.out.constData());
+        args[1] = sim.url().toString(); // the root itself is not the gateway
+        QCOMPARE(check(args, QByteArray()).exitCode, 1);
+    }
+
+    // A chat-only gateway without /tokenize, /metrics or ignore_eos: each answer says what it means and the fix.
+    void smokeOnAChatOnlyGateway()
+    {
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("50"), QStringLiteral("--no-completions"),
+            QStringLiteral("--no-tokenize"), QStringLiteral("--no-metrics"), QStringLiteral("--drop-ignore-eos"),
+            QStringLiteral("--eos-mean-tokens"), QStringLiteral("2"), QStringLiteral("--no-usage") }));
+        const Outcome o = check(target(sim) << QStringLiteral("--smoke"), QByteArray());
+        QCOMPARE(o.exitCode, 0);
+        for (const char *key : { "tokenize", "metrics", "ignore_eos", "usage_sent" }) {
+            QVERIFY2(o.out.contains(QByteArray(QByteArray(key) + "\tno\n")), o.out.constData());
+            QVERIFY2(o.out.contains(QByteArray(QByteArray(key) + ".means\t")), key);
+            QVERIFY2(o.out.contains(QByteArray(QByteArray(key) + ".fix\t")), key);
+        }
+        QVERIFY(o.out.contains("ignore-eos-not-honoured"));
+
+        // The same probes on a server that has everything: yes, with a meaning and no fix.
+        SimChild full;
+        QVERIFY(
+            full.start({ QStringLiteral("--time-scale"), QStringLiteral("50"), QStringLiteral("--no-completions") }));
+        const Outcome y = check(target(full) << QStringLiteral("--smoke"), QByteArray());
+        QCOMPARE(y.exitCode, 0);
+        for (const char *key : { "tokenize", "metrics", "ignore_eos", "usage_sent" }) {
+            QVERIFY2(y.out.contains(QByteArray(QByteArray(key) + "\tyes\n")), y.out.constData());
+            QVERIFY2(y.out.contains(QByteArray(QByteArray(key) + ".means\t")), key);
+            QVERIFY2(!y.out.contains(QByteArray(QByteArray(key) + ".fix\t")), key);
+        }
+    }
+
+    // Headers reach every request of check: models, the streams, /tokenize, /metrics and the ignore_eos probe.
+    void headersReachEveryCall()
+    {
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("50"), QStringLiteral("--require-header"),
+            QStringLiteral("X-Route: pool-7"), QStringLiteral("--require-header"),
+            QStringLiteral("X-Gateway-Token: gw-secret-93f1c2") }));
+        const Outcome without = check(target(sim) << QStringLiteral("--smoke"), QByteArray());
+        QCOMPARE(without.exitCode, 1);
+        QVERIFY2(without.out.contains("x-route"), without.out.constData());
+
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("GW_TOKEN"), QStringLiteral(" gw-secret-93f1c2\n"));
+        const QByteArray good = "x-route: pool-7\r\nx-gateway-token: gw-secret-93f1c2\r\n";
+        const QByteArray before = simMetrics(sim, good);
+        const Outcome o = check(target(sim)
+                << QStringLiteral("--smoke") << QStringLiteral("--header") << QStringLiteral("X-Route: pool-7")
+                << QStringLiteral("--header-env") << QStringLiteral("X-Gateway-Token=GW_TOKEN"),
+            QByteArray(), env);
+        QVERIFY2(o.exitCode == 0, o.out.constData());
+        QVERIFY(o.out.contains("tokenize\tyes\n") && o.out.contains("metrics\tyes\n"));
+        QVERIFY(o.out.contains("ignore_eos\tyes\n"));
+        QVERIFY2(!o.out.contains("gw-secret"), "a secret header value was printed");
+        const QByteArray after = simMetrics(sim, good);
+        for (const QByteArray &route : { QByteArray("/v1/models"), QByteArray("/v1/chat/completions"),
+                 QByteArray("/tokenize"), QByteArray("/metrics") }) {
+            const double calls = routeMetric(after, "servescope_sim:route_requests_total", route)
+                - routeMetric(before, "servescope_sim:route_requests_total", route);
+            const double rejected = routeMetric(after, "servescope_sim:header_rejected_total", route)
+                - routeMetric(before, "servescope_sim:header_rejected_total", route);
+            QVERIFY2(calls >= 1, route.constData());
+            QCOMPARE(rejected, 0.0);
+        }
+        // Models, the first stream, two streams as a run sends them and the ignore_eos probe.
+        QCOMPARE(routeMetric(after, "servescope_sim:route_requests_total", "/v1/chat/completions")
+                - routeMetric(before, "servescope_sim:route_requests_total", "/v1/chat/completions"),
+            4.0);
+    }
+
+    // A key (or secret) pasted where a variable name belongs is refused, and never echoed, by every command.
+    void pastedSecretRefusedUnechoed_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QStringList>("args");
+        const QString pasted = QStringLiteral("sk-live-7Hq2pZ9xW4");
+        QTest::newRow("check --api-key-env")
+            << "check"
+            << QStringList { QStringLiteral("--base-url"), QStringLiteral("http://x"), QStringLiteral("--model"),
+                   QStringLiteral("m"), QStringLiteral("--api-key-env"), pasted };
+        QTest::newRow("check --header-env")
+            << "check"
+            << QStringList { QStringLiteral("--base-url"), QStringLiteral("http://x"), QStringLiteral("--model"),
+                   QStringLiteral("m"), QStringLiteral("--header-env"), QStringLiteral("X-T=") + pasted };
+        QTest::newRow("sim --api-key-env")
+            << "sim"
+            << QStringList { QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--api-key-env"), pasted };
+        QTest::newRow("run: api_key_env") << "run" << QStringList();
+        QTest::newRow("validate: api_key_env") << "validate" << QStringList();
+    }
+
+    void pastedSecretRefusedUnechoed()
+    {
+        QFETCH(QString, command);
+        QFETCH(QStringList, args);
+        const QByteArray pasted = "7Hq2pZ9xW4";
+        QTemporaryDir dir;
+        if (args.isEmpty()) {
+            const QString path = dir.filePath(QStringLiteral("pasted.json"));
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"name\":\"p\",\"endpoint\":{\"base_url\":\"http://127.0.0.1:9\",\"model\":\"m\","
+                    "\"api_key_env\":\"sk-live-7Hq2pZ9xW4\"},\"load\":{\"mode\":\"concurrency\",\"points\":"
+                    "[{\"concurrency\":1,\"input_len\":8,\"output_len\":2,\"num_prompts\":5}]},"
+                    "\"variants\":[{\"name\":\"b\"},{\"name\":\"v\",\"changes\":"
+                    "{\"endpoint.api_key_env\":\"sk-live-7Hq2pZ9xW4\"}}]}");
+            f.close();
+            args << path;
+            if (command == QLatin1String("run"))
+                args << QStringLiteral("--project") << dir.filePath(QStringLiteral("p.servescope"));
+        }
+        const Outcome o = cli(QStringList { command } + args, QProcessEnvironment::systemEnvironment());
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(!o.out.contains(pasted), o.out.constData());
+        QVERIFY2(!o.out.isEmpty(), "no reason was given");
     }
 
     void smokeReportsCapabilities()
@@ -113,6 +319,21 @@ private Q_SLOTS:
         QTest::newRow("missing model") << QStringList { QStringLiteral("--base-url"), QStringLiteral("http://x") };
         QTest::newRow("bad timeout") << QStringList { QStringLiteral("--base-url"), QStringLiteral("http://x"),
             QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--timeout"), QStringLiteral("-1") };
+        const QStringList base { QStringLiteral("--base-url"), QStringLiteral("http://x"), QStringLiteral("--model"),
+            QStringLiteral("m") };
+        QTest::newRow("header without a colon")
+            << (base + QStringList { QStringLiteral("--header"), QStringLiteral("X-A") });
+        QTest::newRow("header with a bad name")
+            << (base + QStringList { QStringLiteral("--header"), QStringLiteral("X A: 1") });
+        QTest::newRow("authorization header")
+            << (base + QStringList { QStringLiteral("--header"), QStringLiteral("Authorization: Bearer x") });
+        QTest::newRow("header twice") << (base
+            + QStringList { QStringLiteral("--header"), QStringLiteral("X-A: 1"), QStringLiteral("--header"),
+                QStringLiteral("x-a: 2") });
+        QTest::newRow("header-env without a variable")
+            << (base + QStringList { QStringLiteral("--header-env"), QStringLiteral("X-A") });
+        QTest::newRow("header-env variable unset")
+            << (base + QStringList { QStringLiteral("--header-env"), QStringLiteral("X-A=SERVESCOPE_UNSET_VARIABLE") });
         QTest::newRow("unset key variable")
             << QStringList { QStringLiteral("--base-url"), QStringLiteral("http://x"), QStringLiteral("--model"),
                    QStringLiteral("m"), QStringLiteral("--api-key-env"), QStringLiteral("SERVESCOPE_UNSET_VARIABLE") };

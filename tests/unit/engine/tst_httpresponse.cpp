@@ -40,6 +40,32 @@ private Q_SLOTS:
                                  << QByteArray("abc") << true << true;
     }
 
+    void bytesAfterTheEndAreCounted_data()
+    {
+        QTest::addColumn<QByteArray>("wire");
+        QTest::addColumn<int>("trailing");
+        QTest::newRow("content length too small")
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabcdefg") << 4;
+        QTest::newRow("after the last chunk") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                                            "1\r\na\r\n0\r\n\r\nxyz")
+                                              << 3;
+        QTest::newRow("exact") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc") << 0;
+    }
+
+    void bytesAfterTheEndAreCounted()
+    {
+        QFETCH(QByteArray, wire);
+        QFETCH(int, trailing);
+        for (qsizetype cut = 0; cut <= wire.size(); ++cut) {
+            HttpResponseDecoder d;
+            QByteArray out;
+            QVERIFY(d.feed(QByteArrayView(wire).first(cut), out));
+            QVERIFY(d.feed(QByteArrayView(wire).sliced(cut), out));
+            QVERIFY(d.complete());
+            QCOMPARE(d.trailingBytes(), qint64(trailing));
+        }
+    }
+
     void decode()
     {
         QFETCH(QByteArray, wire);
@@ -57,6 +83,7 @@ private Q_SLOTS:
             QCOMPARE(out, body);
             QCOMPARE(d.complete(), complete);
             QCOMPARE(d.keepAlive(), keepAlive);
+            QCOMPARE(d.trailingBytes(), 0);
         }
     }
 

@@ -62,6 +62,17 @@ private Q_SLOTS:
                                         << int(ErrorClass::Protocol) << 77 << 0 << QString() << true;
         QTest::newRow("malformed sse") << 200 << QByteArray("data: {not json\n\nxx\n\n") << int(ErrorClass::Protocol)
                                        << 77 << 0 << QString() << true;
+        QTest::newRow("cut at an event boundary: no [DONE], no finish_reason")
+            << 200
+            << QByteArray(
+                   "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"A\"},\"finish_reason\":null}]}\n\n")
+            << int(ErrorClass::Protocol) << 77 << 1 << QStringLiteral("A") << true;
+        QTest::newRow("finish_reason without [DONE] is complete")
+            << 200
+            << QByteArray(
+                   "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"A\"},\"finish_reason\":null}]}\n\n"
+                   "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"B\"},\"finish_reason\":\"stop\"}]}\n\n")
+            << none << 77 << 2 << QStringLiteral("AB") << true;
         QTest::newRow("401") << 401 << QByteArray("{\"error\":{\"message\":\"bad key\"}}") << int(ErrorClass::Auth)
                              << 77 << 0 << QString() << true;
         QTest::newRow("403") << 403 << QByteArray() << int(ErrorClass::Auth) << 77 << 0 << QString() << true;

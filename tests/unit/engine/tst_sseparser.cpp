@@ -39,6 +39,39 @@ private:
 private Q_SLOTS:
     void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
 
+    void eventCap_data()
+    {
+        QTest::addColumn<QByteArray>("stream");
+        QTest::addColumn<int>("chunk"); ///< bytes per feed
+        QTest::addColumn<bool>("overflow");
+        QTest::addColumn<int>("events"); ///< framed before the overflow (or in all)
+        const QByteArray ok = "data: {\"choices\":[{\"text\":\"a\"}]}\n\n";
+        const QByteArray longLine = "data: {\"x\":\"" + QByteArray(200, 'x') + "\"}\n\n";
+        const QByteArray longData = "data: " + QByteArray(60, 'y') + "\ndata: " + QByteArray(60, 'y') + "\n\n";
+        QTest::newRow("under the cap") << QByteArray(ok + ok) << 7 << false << 2;
+        QTest::newRow("a line over the cap, one feed") << QByteArray(ok + longLine + ok) << 4096 << true << 1;
+        QTest::newRow("a line over the cap, byte by byte") << QByteArray(ok + longLine + ok) << 1 << true << 1;
+        QTest::newRow("an event's joined data over the cap") << QByteArray(ok + longData) << 5 << true << 1;
+        QTest::newRow("an unterminated line over the cap") << QByteArray(ok + QByteArray(300, 'z')) << 64 << true << 1;
+    }
+
+    void eventCap()
+    {
+        QFETCH(QByteArray, stream);
+        QFETCH(int, chunk);
+        QFETCH(bool, overflow);
+        QFETCH(int, events);
+        SseParser p;
+        p.setMaxEventBytes(100);
+        QVector<SseEvent> out;
+        for (qsizetype at = 0; at < stream.size(); at += chunk)
+            p.feed(QByteArrayView(stream).sliced(at, std::min<qsizetype>(chunk, stream.size() - at)), out);
+        p.finish(out);
+        QCOMPARE(p.overflowed(), overflow);
+        QCOMPARE(int(out.size()), events);
+        QVERIFY(!overflow || !p.hasPending()); // nothing kept once over the cap
+    }
+
     void fixtures_data()
     {
         using K = EventKind;

@@ -123,6 +123,7 @@ Experiment everything()
     x.endpoint.proxy = QStringLiteral("socks5://127.0.0.1:1080");
     x.endpoint.headers
         = { { QStringLiteral("X-B"), QStringLiteral("2") }, { QStringLiteral("X-A"), QStringLiteral("\"q\"\n") } };
+    x.endpoint.headerEnv = { { QStringLiteral("X-Gateway-Token"), QStringLiteral("GATEWAY_TOKEN") } };
     x.envSnapshot = { { QStringLiteral("gpu"), QStringLiteral("H100 \u00e9\u4e2d"), EnvSource::Typed },
         { QStringLiteral("cuda"), QStringLiteral("12.4"), EnvSource::Probe },
         { QStringLiteral("vllm"), QStringLiteral("0.6.3"), EnvSource::Captured } };
@@ -139,6 +140,7 @@ Experiment everything()
     x.load.points[1].maxSeconds = 12.5;
     x.load.points[1].label = QStringLiteral("mid");
     x.load.resetPrefixCache = true;
+    x.load.maxEventBytes = 2 << 20;
     x.load.timeouts = Timeouts { 1.5, 2, 3, 4 };
     x.metrics.goodput.e2elMs = 1234.5;
     x.variants = { Variant { QStringLiteral("a"), {}, QString(), false },

@@ -125,6 +125,18 @@ const QList<BadInput> &badInputs()
         { "discard ratio half", [](Experiment &x) { x.load.discardRatio = 0.5; }, "load.discard_ratio",
             "must be at most 0.49" },
         { "zero repeats", [](Experiment &x) { x.load.repeat = 0; }, "load.repeat", "must be at least 1" },
+        { "header_env holding a value",
+            [](Experiment &x) {
+                x.endpoint.headerEnv = { { QStringLiteral("X-T"), QStringLiteral("sk-abc 123") } };
+            },
+            "endpoint.header_env.X-T", "must be an environment variable name" },
+        { "header_env for the key",
+            [](Experiment &x) {
+                x.endpoint.headerEnv = { { QStringLiteral("Authorization"), QStringLiteral("K") } };
+            },
+            "endpoint.header_env.Authorization", "carries the API key: use api_key_env or keychain_entry" },
+        { "event cap too small", [](Experiment &x) { x.load.maxEventBytes = 100; }, "load.max_event_bytes",
+            "must be at least 1024" },
         { "negative timeout", [](Experiment &x) { x.load.timeouts.idleS = -1; }, "load.timeouts.idle_s",
             "must be at least 0" },
         { "percentile above 100",

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+// The steps of a Preflight after the first stream: the same stream read as `run` reads it, then the
+// smoke probes (/tokenize, /metrics, ignore_eos).
+#include "preflight.h"
+
+#include "engine/loadgenerator.h"
+#include "model/urls.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+
+namespace ServeScope {
+
+namespace {
+constexpr int kRunStreams = 2; // the second reuses the first's connection, as a run's requests do
+constexpr int kIgnoreEosTokens = 64;
+} // namespace
+
+QByteArray Preflight::streamBody(int maxTokens) const
+{
+    QJsonObject body { { QStringLiteral("model"), m_request.model }, { QStringLiteral("stream"), true },
+        { QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } } },
+        { QStringLiteral("max_tokens"), maxTokens }, { QStringLiteral("temperature"), 0.0 } };
+    if (m_request.path.contains(QLatin1String("chat")))
+        body.insert(QStringLiteral("messages"),
+            QJsonArray { QJsonObject { { QStringLiteral("role"), QStringLiteral("user") },
+                { QStringLiteral("content"), QStringLiteral("Say hello.") } } });
+    else
+        body.insert(QStringLiteral("prompt"), QStringLiteral("Say hello."));
+    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+}
+
+void Preflight::readStreamsAsRun()
+{
+    EndpointConfig endpoint;
+    endpoint.url = joinUrlPath(m_request.baseUrl, m_request.path);
+    endpoint.apiKey = m_request.apiKey;
+    endpoint.extraHeaders = m_request.headers;
+    endpoint.secretValues = m_request.secretHeaderValues;
+    if (!m_request.proxy.isEmpty()) {
+        const QUrl p = QUrl::fromUserInput(m_request.proxy);
+        endpoint.useProxy = true;
+        endpoint.proxy = QNetworkProxy(QNetworkProxy::HttpProxy, p.host(), quint16(p.port(8080)));
+    }
+    const double s = m_request.timeoutMs / 1000.0;
+    endpoint.timeouts = Timeouts { s, s, s, 0 };
+    LoadSpec spec;
+    spec.mode = LoadMode::Concurrency;
+    spec.load.concurrency = 1;
+    spec.load.numPrompts = kRunStreams;
+    m_runRecords.clear();
+    m_engine = new LoadGenerator(1, this);
+    connect(m_engine, &LoadGenerator::requestFinished, this, [this](const RequestRecord &r) { m_runRecords << r; });
+    connect(m_engine, &LoadGenerator::finished, this, &Preflight::onRunStreamsFinished);
+    m_engine->start(endpoint, { PreparedRequest { streamBody(4), 0, 4, QByteArray() } }, spec);
+}
+
+void Preflight::onRunStreamsFinished(const LoadOutcome &outcome)
+{
+    if (m_done)
+        return;
+    if (!outcome.ok)
+        return finish(
+            Diagnosis::StreamFailed, QStringLiteral("the run's transport could not start: ") + outcome.message);
+    for (qsizetype i = 0; i < m_runRecords.size(); ++i) {
+        const RequestRecord &r = m_runRecords.at(i);
+        if (r.status == RequestStatus::Ok) {
+            ++m_result.runStreams;
+            continue;
+        }
+        const QString evidence = QStringLiteral("stream %1 of %2 read as a run reads it failed as %3: %4")
+                                     .arg(i + 1)
+                                     .arg(kRunStreams)
+                                     .arg(errorClassCode(r.errorClass), r.errorText);
+        if (r.errorText.startsWith(QLatin1String("response longer than"))
+            || r.errorText.startsWith(QLatin1String("response shorter than")))
+            return finish(Diagnosis::LengthMismatch, evidence);
+        if (r.errorText.startsWith(QLatin1String("stream truncated")))
+            return finish(Diagnosis::StreamTruncated, evidence);
+        return finish(Diagnosis::StreamFailed, evidence);
+    }
+    if (m_result.runStreams < kRunStreams)
+        return finish(Diagnosis::StreamFailed,
+            QStringLiteral("%1 of %2 streams read as a run reads them finished")
+                .arg(m_result.runStreams)
+                .arg(kRunStreams));
+    if (m_request.smoke)
+        probeTokenize();
+    else
+        finish(Diagnosis::Ok);
+}
+
+void Preflight::probeTokenize()
+{
+    const QJsonObject body { { QStringLiteral("model"), m_request.model },
+        { QStringLiteral("prompt"), QStringLiteral("one two three") } };
+    QNetworkReply *reply = send(QStringLiteral("/tokenize"), QJsonDocument(body).toJson(QJsonDocument::Compact));
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        if (m_done)
+            return;
+        const QJsonObject o = QJsonDocument::fromJson(reply->readAll()).object();
+        m_result.tokenizeAvailable = o.contains(QLatin1String("count")) || o.contains(QLatin1String("tokens")) ? 1 : 0;
+        probeMetrics();
+    });
+}
+
+void Preflight::probeMetrics()
+{
+    QNetworkReply *reply = send(QStringLiteral("/metrics"), QByteArray());
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        if (m_done)
+            return;
+        m_result.metricsAvailable = reply->readAll().contains("vllm:") ? 1 : 0;
+        probeIgnoreEos();
+    });
+}
+
+void Preflight::probeIgnoreEos()
+{
+    // On the endpoint's own path (a chat-only gateway has no /v1/completions), with a prompt a model
+    // answers in a word or two: only an honoured ignore_eos makes it write all the tokens.
+    QJsonObject body { { QStringLiteral("model"), m_request.model }, { QStringLiteral("stream"), false },
+        { QStringLiteral("max_tokens"), kIgnoreEosTokens }, { QStringLiteral("ignore_eos"), true },
+        { QStringLiteral("temperature"), 0.0 } };
+    const QString prompt = QStringLiteral("Reply with the single word OK.");
+    if (m_request.path.contains(QLatin1String("chat")))
+        body.insert(QStringLiteral("messages"),
+            QJsonArray { QJsonObject {
+                { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), prompt } } });
+    else
+        body.insert(QStringLiteral("prompt"), prompt);
+    QNetworkReply *reply = send(m_request.path, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        if (m_done)
+            return;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QJsonObject usage
+            = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("usage")).toObject();
+        if (status >= 400 && status < 500)
+            m_result.ignoreEosHonoured = 0; // refused: a run that sends it fails every request
+        else if (!usage.isEmpty())
+            m_result.ignoreEosHonoured
+                = usage.value(QLatin1String("completion_tokens")).toInt() == kIgnoreEosTokens ? 1 : 0;
+        finish(Diagnosis::Ok);
+    });
+}
+
+} // namespace ServeScope

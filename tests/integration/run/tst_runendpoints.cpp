@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+// `servescope-cli run` against endpoints that are not vLLM on a bare host: headers on every call, a base path,
+// secret header values, failures that explain themselves, output tokens without usage. Each against a real
+// `servescope-cli sim` child with the matching misbehaviour switch.
+#include "simchild.h"
+
+#include "io/resultfile.h"
+#include "model/experiment.h"
+#include "storage/projectstore.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QObject>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+
+using namespace ServeScope;
+
+class TestRunEndpoints final : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    struct Outcome {
+        int exitCode = -1;
+        QByteArray out, err;
+    };
+
+    QString writeExperiment(const QString &name, const QJsonObject &endpoint, const QString &load)
+    {
+        const QByteArray json
+            = QStringLiteral(
+                "{\n"
+                "  \"name\": \"%1\",\n"
+                "  \"endpoint\": %2,\n"
+                "  \"server\": {\"engine\": \"vllm\", \"args\": {\"max_num_seqs\": 256}},\n"
+                "  \"dataset\": {\"name\": \"random\", \"seed\": 7, \"ignore_eos\": true, \"range_ratio\": 0.0},\n"
+                "  \"sampling\": {\"temperature\": 0.0},\n"
+                "  \"load\": %3,\n"
+                "  \"metrics\": {\"percentiles\": [50, 90, 99], \"definitions\": \"vllm\"},\n"
+                "  \"variants\": [{\"name\": \"baseline\"}, {\"name\": \"seqs-2\", \"changes\": "
+                "{\"server.args.max_num_seqs\": 2}}]\n"
+                "}\n")
+                  .arg(name, QString::fromUtf8(QJsonDocument(endpoint).toJson(QJsonDocument::Compact)), load)
+                  .toUtf8();
+        const QString path = m_dir.filePath(name + QStringLiteral(".json"));
+        QFile f(path);
+        f.open(QIODevice::WriteOnly);
+        f.write(json);
+        return path;
+    }
+
+    static Outcome run(
+        const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+    {
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(SimChild::cli(), QStringList { QStringLiteral("run") } + args);
+        p.waitForFinished(240000);
+        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError() };
+    }
+
+    static QByteArray readAll(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+    /// GET /metrics from a simulator with extra raw header lines; the value of a per-route counter.
+    static double routeCount(
+        const SimChild &sim, const QByteArray &name, const QByteArray &route, const QByteArray &root = QByteArray())
+    {
+        QTcpSocket s;
+        s.connectToHost(QStringLiteral("127.0.0.1"), quint16(sim.url().port()));
+        if (!s.waitForConnected(3000))
+            return -2;
+        s.write("GET " + root + "/metrics HTTP/1.1\r\nhost: x\r\nconnection: close\r\nx-route: pool-7\r\n\r\n");
+        QByteArray all;
+        while (s.waitForReadyRead(3000))
+            all += s.readAll();
+        for (const QByteArray &line : all.split('\n'))
+            if (line.startsWith(QByteArray(name + '{')) && line.contains(QByteArray("route=\"" + route + "\"")))
+                return line.mid(line.lastIndexOf(' ') + 1).toDouble();
+        return -1;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set");
+        QVERIFY(m_dir.isValid());
+    }
+
+    // Streams and every side call (/tokenize, /metrics, the prefix-cache reset) carry the endpoint's headers.
+    void sideCallsCarryTheHeaders()
+    {
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+            QStringLiteral("20"), QStringLiteral("--require-header"), QStringLiteral("X-Route: pool-7") }));
+        const QString load = QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 2, "
+                                            "\"input_len\": 24, \"output_len\": 4, \"num_prompts\": 10}], "
+                                            "\"warmup_requests\": 2, \"reset_prefix_cache\": true, \"repeat\": 1}");
+        QJsonObject endpoint { { QStringLiteral("base_url"), sim.url().toString() },
+            { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") },
+            { QStringLiteral("model"), QStringLiteral("m") } };
+        const QString bare = writeExperiment(QStringLiteral("noheaders"), endpoint, load);
+        endpoint.insert(
+            QStringLiteral("headers"), QJsonObject { { QStringLiteral("X-Route"), QStringLiteral("pool-7") } });
+        const QString routed = writeExperiment(QStringLiteral("headers"), endpoint, load);
+
+        const Outcome o = run({ routed, QStringLiteral("--project"), m_dir.filePath(QStringLiteral("h.servescope")),
+            QStringLiteral("--variant"), QStringLiteral("baseline") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        for (const QByteArray &route : { QByteArray("/v1/chat/completions"), QByteArray("/tokenize"),
+                 QByteArray("/metrics"), QByteArray("/reset_prefix_cache") }) {
+            QVERIFY2(routeCount(sim, "servescope_sim:route_requests_total", route) >= 1, route.constData());
+            QCOMPARE(routeCount(sim, "servescope_sim:header_rejected_total", route), 0.0);
+        }
+        QCOMPARE(routeCount(sim, "servescope_sim:route_requests_total", "/v1/chat/completions"), 12.0);
+
+        // Without them the sim refuses everything: every side call and stream is rejected, the run fails.
+        const Outcome bad = run({ bare, QStringLiteral("--project"), m_dir.filePath(QStringLiteral("b.servescope")),
+            QStringLiteral("--variant"), QStringLiteral("baseline") });
+        QCOMPARE(bad.exitCode, 1);
+        for (const QByteArray &route : { QByteArray("/v1/chat/completions"), QByteArray("/tokenize"),
+                 QByteArray("/metrics"), QByteArray("/reset_prefix_cache") })
+            QVERIFY2(routeCount(sim, "servescope_sim:header_rejected_total", route) >= 1, route.constData());
+    }
+
+    // Failures explain themselves: counts per class and each class's first server message on stderr, and a
+    // missing /tokenize or /metrics said once, at the start, with what it costs.
+    void failuresExplainThemselves()
+    {
+        const QByteArray key = "explain-secret-5e6f7a8b";
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("EXPLAIN_KEY"), QString::fromLatin1(key));
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+                              QStringLiteral("50"), QStringLiteral("--no-tokenize"), QStringLiteral("--no-metrics"),
+                              QStringLiteral("--fail-rate"), QStringLiteral("0.5"), QStringLiteral("--seed"),
+                              QStringLiteral("3"), QStringLiteral("--close-streams-midway"),
+                              QStringLiteral("--api-key-env"), QStringLiteral("EXPLAIN_KEY") },
+            env));
+        const QString exp = writeExperiment(QStringLiteral("explain"),
+            QJsonObject { { QStringLiteral("base_url"), sim.url().toString() },
+                { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") },
+                { QStringLiteral("api_key_env"), QStringLiteral("EXPLAIN_KEY") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 2, \"input_len\": 16, "
+                           "\"output_len\": 6, \"num_prompts\": 12}], \"warmup_requests\": 2, \"repeat\": 1}"));
+        const QString project = m_dir.filePath(QStringLiteral("explain.servescope"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project }, env);
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY(!o.err.contains(key) && !o.out.contains(key));
+        // Two variants on one base URL: each missing route is said once.
+        QCOMPARE(o.err.count("has no /tokenize: chat prompts are sized at one word per token"), 1);
+        QCOMPARE(o.err.count("has no /metrics with vllm:num_requests_running: after warmup"), 1);
+        QVERIFY(o.err.indexOf("has no /tokenize") < o.err.indexOf("progress:"));
+
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<RequestRecord> records;
+        QVERIFY(store.requests(1, RequestFilter {}, &records));
+        QMap<QString, int> byClass;
+        for (const RequestRecord &r : std::as_const(records))
+            if (!r.warmup && r.status == RequestStatus::Failed)
+                ++byClass[errorClassCode(r.errorClass)];
+        QCOMPARE(byClass.keys(), QStringList({ QStringLiteral("protocol"), QStringLiteral("server_error") }));
+        QVERIFY2(o.err.contains(
+                     QByteArray("servescope-cli run: " + QByteArray::number(24) + " measured requests failed:\n")),
+            o.err.constData());
+        QVERIFY2(
+            o.err.contains(QByteArray("  protocol\t" + QByteArray::number(byClass.value(QStringLiteral("protocol")))
+                + "\tfirst: stream truncated: connection closed mid-body\n")),
+            o.err.constData());
+        QVERIFY2(o.err.contains(
+                     QByteArray("  server_error\t" + QByteArray::number(byClass.value(QStringLiteral("server_error")))
+                         + "\tfirst: HTTP 500: Simulated internal server error.\n")),
+            o.err.constData());
+    }
+
+    // Side calls are addressed like the API paths: under the base URL's own path (a gateway at /gw).
+    void sideCallsUnderTheBasePath()
+    {
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+            QStringLiteral("50"), QStringLiteral("--root-path"), QStringLiteral("/gw") }));
+        const QString exp = writeExperiment(QStringLiteral("rooted"),
+            QJsonObject { { QStringLiteral("base_url"), QString(sim.url().toString() + QStringLiteral("/gw")) },
+                { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 2, \"input_len\": 24, "
+                           "\"output_len\": 4, \"num_prompts\": 10}], \"warmup_requests\": 2, "
+                           "\"reset_prefix_cache\": true}"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), m_dir.filePath(QStringLiteral("rooted.servescope")),
+            QStringLiteral("--variant"), QStringLiteral("baseline") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY2(!o.err.contains("has no /"), o.err.constData()); // both side routes were found under /gw
+        for (const QByteArray &route : { QByteArray("/tokenize"), QByteArray("/metrics"),
+                 QByteArray("/reset_prefix_cache"), QByteArray("/v1/chat/completions") })
+            QVERIFY2(routeCount(sim, "servescope_sim:route_requests_total", route, "/gw") >= 1, route.constData());
+    }
+
+    // A header value from the environment is a secret: it reaches the server and no file, log or output.
+    void secretHeaderFromEnvironment()
+    {
+        const QByteArray secret = "gw-run-secret-1a2b3c4d";
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+            QStringLiteral("50"), QStringLiteral("--require-header"),
+            QStringLiteral("X-Gateway-Token: ") + QString::fromLatin1(secret) }));
+        QJsonObject endpoint { { QStringLiteral("base_url"), sim.url().toString() },
+            { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") },
+            { QStringLiteral("model"), QStringLiteral("m") },
+            { QStringLiteral("header_env"),
+                QJsonObject { { QStringLiteral("X-Gateway-Token"), QStringLiteral("GW_TOKEN") } } } };
+        const QString load = QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 2, "
+                                            "\"input_len\": 16, \"output_len\": 4, \"num_prompts\": 10}], "
+                                            "\"warmup_requests\": 2, \"reset_prefix_cache\": true}");
+        const QString exp = writeExperiment(QStringLiteral("secretheader"), endpoint, load);
+        const QString project = m_dir.filePath(QStringLiteral("secretheader.servescope"));
+        const QString out = m_dir.filePath(QStringLiteral("secretheader-results"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(
+            QStringLiteral("GW_TOKEN"), QStringLiteral(" ") + QString::fromLatin1(secret) + QStringLiteral("\n"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project, QStringLiteral("--out-dir"), out }, env);
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY(!o.out.contains(secret) && !o.err.contains(secret));
+        QStringList files { project, project + QStringLiteral("-wal") };
+        QDirIterator it(out, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << it.next();
+        for (const QString &f : std::as_const(files))
+            QVERIFY2(!readAll(f).contains(secret), qPrintable(f));
+        QVERIFY(readAll(out + QStringLiteral("/manifest.json")).contains("GW_TOKEN")); // the name is kept
+
+        env.remove(QStringLiteral("GW_TOKEN"));
+        const Outcome unset = run({ exp, QStringLiteral("--project"), project }, env);
+        QCOMPARE(unset.exitCode, 2);
+        QVERIFY2(unset.err.contains("endpoint.header_env.X-Gateway-Token: environment variable GW_TOKEN is not set"),
+            unset.err.constData());
+
+        endpoint.insert(QStringLiteral("header_env"),
+            QJsonObject { { QStringLiteral("X-Gateway-Token"), QString::fromLatin1(secret) } });
+        const QString pasted = writeExperiment(QStringLiteral("pastedheader"), endpoint, load);
+        QProcess v;
+        v.start(SimChild::cli(), { QStringLiteral("validate"), pasted });
+        QVERIFY(v.waitForFinished(30000));
+        const QByteArray said = v.readAllStandardOutput() + v.readAllStandardError();
+        QCOMPARE(v.exitCode(), 2);
+        QVERIFY2(said.contains("endpoint.header_env.X-Gateway-Token: must be an environment variable name"),
+            said.constData());
+        QVERIFY(!said.contains(secret));
+    }
+
+    // Without usage, output tokens come from /tokenize of the generated text when the endpoint has it, so events
+    // of several tokens (or of split words) no longer pass for one token each; without it they stay estimated.
+    void outputTokensWithoutUsage_data()
+    {
+        QTest::addColumn<QStringList>("simFlags");
+        QTest::addColumn<int>("outputLen");
+        QTest::newRow("usage, 4 tokens per event")
+            << QStringList { QStringLiteral("--tokens-per-chunk"), QStringLiteral("4") } << 16;
+        QTest::newRow("no usage, 4 tokens per event, /tokenize")
+            << QStringList { QStringLiteral("--no-usage"), QStringLiteral("--tokens-per-chunk"), QStringLiteral("4") }
+            << 16;
+        QTest::newRow("no usage, 16-character events, /tokenize")
+            << QStringList { QStringLiteral("--no-usage"), QStringLiteral("--chunk-chars"), QStringLiteral("16") }
+            << 16;
+        QTest::newRow("no usage, 4 tokens per event, no /tokenize: content events")
+            << QStringList { QStringLiteral("--no-usage"), QStringLiteral("--tokens-per-chunk"), QStringLiteral("4"),
+                   QStringLiteral("--no-tokenize") }
+            << 4;
+    }
+
+    void outputTokensWithoutUsage()
+    {
+        QFETCH(QStringList, simFlags);
+        QFETCH(int, outputLen);
+        SimChild sim;
+        QVERIFY(sim.start(QStringList { QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+                              QStringLiteral("50") }
+            + simFlags));
+        const QString name = QStringLiteral("tokens") + sanitizeName(QString::fromLatin1(QTest::currentDataTag()));
+        const QString exp = writeExperiment(name,
+            QJsonObject { { QStringLiteral("base_url"), sim.url().toString() },
+                { QStringLiteral("path"), QStringLiteral("/v1/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 2, \"input_len\": 16, "
+                           "\"output_len\": 16, \"num_prompts\": 10}], \"repeat\": 1}"));
+        const QString out = m_dir.filePath(name + QStringLiteral("-results"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), m_dir.filePath(name + QStringLiteral(".servescope")),
+            QStringLiteral("--out-dir"), out, QStringLiteral("--variant"), QStringLiteral("baseline") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QString error;
+        const QVector<ResultRun> runs = readResultFilePath(out + QStringLiteral("/baseline/c2-r1.json"), &error);
+        QVERIFY2(runs.size() == 1, qPrintable(error));
+        QCOMPARE(runs.first().outputLens.size(), 10);
+        for (qint64 len : runs.first().outputLens)
+            QCOMPARE(len, qint64(outputLen));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunEndpoints)
+#include "tst_runendpoints.moc"
