@@ -8,6 +8,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ServeScope::Report {
@@ -169,9 +170,23 @@ QString withRange(const RepeatStat &s, int decimals)
 // with the range the repeats spanned.
 QString headlineTable(const ReportRun &run)
 {
+    // The server side beside the client's figures, where the server's /metrics answered.
+    const std::pair<const char *, QString> serverColumns[]
+        = { { "running_mean", tr("Server running (mean)") }, { "waiting_max", tr("Server waiting (max)") },
+              { "kv_usage_max", tr("KV cache (max %)") }, { "gpu_util_mean", tr("GPU util (%)") } };
+    QList<const char *> serverKeys;
+    QStringList heads { tr("Variant"), tr("Point"), tr("Load"), tr("Repeats"), tr("TTFT p50 (ms)"), tr("TTFT p90 (ms)"),
+        tr("TPOT p50 (ms)"), tr("Output (tok/s)") };
+    for (const auto &[key, head] : serverColumns) {
+        if (std::any_of(run.points.cbegin(), run.points.cend(),
+                [key = key](const PointSummary &p) { return p.server.contains(QLatin1String(key)); })) {
+            serverKeys << key;
+            heads << head;
+        }
+    }
+    heads << tr("Repeats agree within 5%");
     QString out = QStringLiteral("<table class=\"points\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>");
-    for (const QString &h : { tr("Variant"), tr("Point"), tr("Load"), tr("Repeats"), tr("TTFT p50 (ms)"),
-             tr("TTFT p90 (ms)"), tr("TPOT p50 (ms)"), tr("Output (tok/s)"), tr("Repeats agree within 5%") })
+    for (const QString &h : std::as_const(heads))
         out += QStringLiteral("<th>%1</th>").arg(esc(h));
     out += QStringLiteral("</tr>\n");
     for (const PointSummary &m : medianAcrossRepeats(run.points)) {
@@ -187,11 +202,22 @@ QString headlineTable(const ReportRun &run)
         const QString agree = m.repeat < 2 ? tr("one repeat")
             : spread.isEmpty()             ? tr("yes")
                                            : tr("no: %1").arg(spread.join(QStringLiteral(", ")));
-        out += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
-                              "<td>%8</td><td>%9</td></tr>\n")
-                   .arg(esc(m.variant), esc(m.label), esc(loadCell(m)), QString::number(m.repeat),
-                       cell("median_ttft_ms", 1), cell("p90_ttft_ms", 1), cell("median_tpot_ms", 2),
-                       cell("output_throughput", 0), esc(agree));
+        QStringList cells { esc(m.variant), esc(m.label), esc(loadCell(m)), QString::number(m.repeat),
+            cell("median_ttft_ms", 1), cell("p90_ttft_ms", 1), cell("median_tpot_ms", 2),
+            cell("output_throughput", 0) };
+        for (const char *key : std::as_const(serverKeys)) {
+            std::vector<double> perRepeat;
+            for (const PointSummary &p : run.points) {
+                if (p.variant == m.variant && p.point == m.point)
+                    perRepeat.push_back(p.server.value(QLatin1String(key), std::nan("")));
+            }
+            cells << esc(withRange(acrossRepeats(perRepeat), 1));
+        }
+        cells << esc(agree);
+        out += QStringLiteral("<tr>");
+        for (const QString &c : std::as_const(cells))
+            out += QStringLiteral("<td>%1</td>").arg(c);
+        out += QStringLiteral("</tr>\n");
     }
     return out + QStringLiteral("</table>\n");
 }

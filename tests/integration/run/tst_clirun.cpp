@@ -218,7 +218,18 @@ private Q_SLOTS:
                                        .first();
             QCOMPARE(s.steady.value(QStringLiteral("output_throughput")),
                 file.number(QStringLiteral("servescope_steady_output_throughput")));
+            // The server's own counters over the point: exactly the measured requests' tokens (the
+            // warmup and the drain lie outside the window), and never more running than the point's slots.
+            QCOMPARE(s.server.value(QStringLiteral("generation_tokens")), double(s.totalOutputTokens));
+            QCOMPARE(s.server.value(QStringLiteral("prompt_tokens")), double(s.totalInputTokens));
+            QCOMPARE(s.server.value(QStringLiteral("preemptions")), 0.0);
+            QVERIFY(s.server.value(QStringLiteral("running_max"), -1) <= s.concurrency);
+            QCOMPARE(file.number(QStringLiteral("servescope_server_generation_tokens")),
+                s.server.value(QStringLiteral("generation_tokens")));
         }
+        QVector<ServerMetricSample> samples;
+        QVERIFY(store.serverMetricSamples(1, &samples));
+        QVERIFY(samples.size() >= 8 * 2 * 5); // two scrapes per point at least, several series each
         // The statistics across repeats are stored with them: one per (variant, point, headline metric),
         // equal to the results folder's.
         QVector<PointEstimate> estimates;

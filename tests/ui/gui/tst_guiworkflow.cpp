@@ -200,6 +200,7 @@ private Q_SLOTS:
             p.ttft.median = p.ttft.p50 = 20;
             p.ttft.p99 = k == 2 ? 40 : 30; // spreads 33% across the repeats
             p.steady = { { QStringLiteral("valid"), 1 }, { QStringLiteral("output_throughput"), 1100.0 + k } };
+            p.server = { { QStringLiteral("waiting_max"), 2.0 * k } };
             run.points << p;
         }
         PointEstimate out;
@@ -241,6 +242,14 @@ private Q_SLOTS:
         QCOMPARE(median->text(), QStringLiteral("1020.0"));
         QVERIFY(median->font().bold());
         QCOMPARE(t->item(3, p99Column)->text(), QStringLiteral("30.0"));
+        // Server columns appear when the server was scraped, only those it answered.
+        const int waiting = column(QStringLiteral("Server waiting (max)")),
+                  gpu = column(QStringLiteral("GPU util (%)"));
+        QVERIFY(waiting > 0 && gpu > 0);
+        QVERIFY(!t->isColumnHidden(waiting));
+        QVERIFY(t->isColumnHidden(gpu));
+        QCOMPARE(t->item(0, waiting)->text(), QStringLiteral("2"));
+        QCOMPARE(t->item(3, waiting)->text(), QStringLiteral("4")); // median of 2, 4, 6
         QTableWidgetItem *widest = t->item(3, spread);
         QCOMPARE(widest->text(), QStringLiteral("33.3% (TTFT p99)"));
         QCOMPARE(widest->foreground().color(), QColor(176, 0, 32));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "../model/testexperiment.h"
 #include "io/experimentfile.h"
+#include "report/reportdocument.h"
 #include "report/storeinput.h"
 
 #include <QRegularExpression>
@@ -33,6 +34,33 @@ private Q_SLOTS:
         const Report::ReportRun run = Report::reportRunFromStore(row, {});
         QCOMPARE(run.baseUrl, QStringLiteral("http://h:8000"));
         QVERIFY(run.variants.isEmpty());
+    }
+
+    // The headline table puts the server's figures beside the client's, medians across repeats with
+    // their range, and only the columns the server answered.
+    void headlineHasTheServerSide()
+    {
+        Report::ReportInput input;
+        Report::ReportRun run;
+        for (int k = 1; k <= 3; ++k) {
+            PointSummary p;
+            p.variant = QStringLiteral("base");
+            p.label = QStringLiteral("c8");
+            p.mode = QStringLiteral("concurrency");
+            p.concurrency = 8;
+            p.repeat = k;
+            p.server = { { QStringLiteral("waiting_max"), double(k) }, { QStringLiteral("kv_usage_max"), 40.0 + k } };
+            run.points << p;
+        }
+        input.runs << run;
+        const QString html = Report::reportBodyHtml(input);
+        QVERIFY(html.contains(QStringLiteral("<th>Server waiting (max)</th><th>KV cache (max %)</th>")));
+        QVERIFY(!html.contains(QStringLiteral("GPU util")));
+        QVERIFY2(html.contains(QStringLiteral("<td>2.0 (1.0–3.0)</td><td>42.0 (41.0–43.0)</td>")), qPrintable(html));
+        input.runs[0].points[0].server.clear();
+        input.runs[0].points[1].server.clear();
+        input.runs[0].points[2].server.clear();
+        QVERIFY(!Report::reportBodyHtml(input).contains(QStringLiteral("Server waiting")));
     }
 };
 
