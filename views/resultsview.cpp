@@ -254,6 +254,23 @@ QTableWidgetItem *valueItem(const QMap<QString, double> &values, const TableColu
     return numberItem(c.decimals < 0 ? ms(v) : QString::number(v, 'f', c.decimals), v);
 }
 
+// Without usage and without /tokenize the output count is the number of content events: output
+// throughput and TPOT are estimates (ITL, per event, is not).
+void markEstimated(const QList<QTableWidgetItem *> &items, const PointSummary &p)
+{
+    for (int c = 0; c < int(std::size(kColumns)); ++c) {
+        const QLatin1String key(kColumns[c].key);
+        if (key != QLatin1String("output_throughput") && !key.contains(QLatin1String("_tpot_")))
+            continue;
+        QTableWidgetItem *item = items[kFirstValueColumn + c];
+        item->setText(QStringLiteral("≈ ") + item->text());
+        item->setToolTip(ResultsView::tr("Estimated: %1 of %2 requests had no usage and the server no /tokenize, so "
+                                         "their output tokens are the number of content events.")
+                             .arg(p.outputEstimated)
+                             .arg(p.completed));
+    }
+}
+
 // "TTFT p99" for "p99_ttft_ms", "output throughput" for "output_throughput".
 QString metricWords(const QString &key)
 {
@@ -319,6 +336,8 @@ void ResultsView::rebuildTable()
             }
             if (!steady && p.failed > 0)
                 items[kFirstValueColumn + 1]->setForeground(QColor(176, 0, 32));
+            if (p.outputEstimated > 0)
+                markEstimated(items, p);
             if (steady && p.steady.value(QStringLiteral("valid")) != 1.0) {
                 for (QTableWidgetItem *item : std::as_const(items))
                     item->setToolTip(tr("No steady window: the point never had all its slots busy at once."));

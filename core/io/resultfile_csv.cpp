@@ -61,8 +61,9 @@ const QList<Column> &valueColumns()
     return columns;
 }
 
+// `estimated`: the output_estimated field, given on vLLM's value rows only.
 QByteArray row(const PointSummary &id, const QByteArray &repeat, const char *set, const char *stat,
-    const std::function<std::optional<double>(const QString &)> &value)
+    const std::function<std::optional<double>(const QString &)> &value, const QByteArray &estimated = {})
 {
     QByteArray out = field(id.variant) + ',' + field(id.label) + ',' + field(id.mode) + ','
         + QByteArray::number(id.concurrency) + ',' + num(id.requestRate) + ',' + repeat + ',' + set + ',' + stat;
@@ -71,7 +72,7 @@ QByteArray row(const PointSummary &id, const QByteArray &repeat, const char *set
         if (const std::optional<double> v = value(c.key))
             out += num(*v);
     }
-    return out + '\n';
+    return out + ',' + estimated + '\n';
 }
 
 } // namespace
@@ -81,7 +82,7 @@ QByteArray summaryCsvHeader()
     QByteArray h("variant,label,mode,concurrency,request_rate,repeat,set,stat");
     for (const Column &c : valueColumns())
         h += ',' + c.header;
-    return h + '\n';
+    return h + ",output_estimated\n";
 }
 
 QByteArray summaryCsvRows(const PointSummary &s)
@@ -106,7 +107,7 @@ QByteArray summaryCsvRows(const PointSummary &s)
         return std::nullopt;
     };
     const QByteArray repeat = QByteArray::number(s.repeat);
-    QByteArray out = row(s, repeat, "vllm", "value", vllm);
+    QByteArray out = row(s, repeat, "vllm", "value", vllm, QByteArray::number(s.outputEstimated));
     if (s.steady.value(QStringLiteral("valid")) == 1.0) {
         out += row(s, repeat, "steady", "value", [&s](const QString &key) -> std::optional<double> {
             const auto it = s.steady.constFind(key);

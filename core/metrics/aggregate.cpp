@@ -172,9 +172,11 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
         c.sweep.push_back({ r.startNs + m.e2elNs, -1 });
         s.totalInputTokens += m.inputTokens;
         s.totalOutputTokens += m.outputTokens;
-        res.outputEstimatedCount += m.outputEstimated ? 1 : 0;
+        s.outputEstimated += m.outputEstimated ? 1 : 0;
+        // Only a trusted count can show that ignore_eos was dropped: an estimate from content
+        // events undercounts whenever an event carries several tokens.
         const int target = opts.targetOutputLen > 0 ? opts.targetOutputLen : r.targetOutputLen;
-        c.shortOutput += (target > 0 && m.outputTokens < target) ? 1 : 0;
+        c.shortOutput += (target > 0 && !m.outputEstimated && m.outputTokens < target) ? 1 : 0;
     }
     s.duration = c.lastEnd > origin ? nsToSeconds(c.lastEnd - origin) : 0.0;
     if (s.duration > 0) {
@@ -228,8 +230,8 @@ void addFindings(PointResult &res, Collected &c, const AggregateOptions &o, cons
         if (dev > 0.02)
             add(FindingCode::InputLengthDeviation, dev, 0.02);
     }
-    if (res.outputEstimatedCount > 0)
-        add(FindingCode::OutputEstimated, double(res.outputEstimatedCount) / s.completed, 0);
+    if (s.outputEstimated > 0)
+        add(FindingCode::OutputEstimated, double(s.outputEstimated) / s.completed, 0);
     std::vector<double> ps(extra.begin(), extra.end());
     for (double p : o.percentiles) {
         if (std::find(ps.begin(), ps.end(), p) == ps.end())

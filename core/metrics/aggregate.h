@@ -49,7 +49,6 @@ struct PointResult {
     double achievedInputLen = 0; ///< mean input tokens of successful requests
     double achievedOutputLen = 0;
     double medianRoleGapMs = 0; ///< median of (TTFC - TTFT) over successful requests with content
-    int outputEstimatedCount = 0;
     QVector<Finding> findings;
     bool hasFinding(const char *code) const;
 };

@@ -12,7 +12,7 @@
 namespace ServeScope {
 
 /// One summary per (run, variant, point), in first-seen order: the median (numpy's) across repeats of
-/// every rate and latency, the totals across repeats of completed/failed/cancelled; `repeat` holds
+/// every rate and latency, the totals across repeats of completed/failed/cancelled/outputEstimated; `repeat` holds
 /// the number of repeats the median was taken over.
 QList<PointSummary> medianAcrossRepeats(const QList<PointSummary> &points);
 

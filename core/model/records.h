@@ -130,6 +130,9 @@ struct PointSummary {
     double successRate = 0;
 
     Distribution ttft, ttfc, tpot, itl, citl, e2el;
+    /// Successful requests whose output token count is an estimate (no usage and no `/tokenize`:
+    /// content events counted); their TPOT and throughput are estimates too.
+    int outputEstimated = 0;
     int derivationVersion = 1;
     QString definitions = QStringLiteral("vllm");
 

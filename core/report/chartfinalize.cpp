@@ -31,6 +31,8 @@ QString ChartFooter::text() const
         parts << runTime;
     if (!definitions.isEmpty())
         parts << QCoreApplication::translate("ServeScope::Report", "definitions: %1").arg(definitions);
+    if (!note.isEmpty())
+        parts << note;
     const QString details = parts.join(QStringLiteral("  ·  "));
     // A compared run's name gets its own line, so a long name never pushes the details off the chart.
     return label.isEmpty() ? details : label + QStringLiteral(": ") + runName + QStringLiteral("\n    ") + details;

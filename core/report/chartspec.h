@@ -47,6 +47,7 @@ struct ChartFooter {
     QString label; ///< the run's letter when a chart compares runs ("A", "B"); empty for one run
     QString runName; ///< set when a chart compares runs, so each letter names its run
     QString baseUrl, model, runTime, definitions;
+    QString note; ///< a caveat the numbers carry, e.g. estimated output token counts
     QString text() const;
     bool isEmpty() const { return baseUrl.isEmpty() && model.isEmpty() && runTime.isEmpty() && definitions.isEmpty(); }
     bool operator==(const ChartFooter &) const = default;

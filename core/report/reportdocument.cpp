@@ -89,7 +89,8 @@ QString pointTable(const ReportRun &run)
             { esc(p.variant), esc(p.label), esc(loadCell(p)), QStringLiteral("%1/%2").arg(p.inputLen).arg(p.outputLen),
                 QString::number(p.repeat), QString::number(p.completed), QString::number(p.failed),
                 num(p.successRate * 100, 2) + (censored(p) ? QStringLiteral(" *") : QString()),
-                num(p.requestThroughput, 2), num(p.outputThroughput) },
+                num(p.requestThroughput, 2),
+                (p.outputEstimated > 0 ? QStringLiteral("≈ ") : QString()) + num(p.outputThroughput) },
             censored(p));
     }
     out += QStringLiteral("</table>\n<h3>%1</h3>\n").arg(esc(tr("Latencies per point")));
@@ -114,11 +115,21 @@ QString reportTitle(const ReportInput &input)
 
 ChartFooter reportFooter(const ReportRun &run)
 {
-    return ChartFooter { {}, {}, run.baseUrl,
+    ChartFooter f { {}, {}, run.baseUrl,
         run.servedModel.isEmpty() || run.servedModel == run.model
             ? run.model
             : run.model + QStringLiteral(" (served: ") + run.servedModel + QLatin1Char(')'),
-        isoUtc(run.started), run.definitions };
+        isoUtc(run.started), run.definitions, {} };
+    int estimated = 0, completed = 0;
+    for (const PointSummary &p : run.points) {
+        estimated += p.outputEstimated;
+        completed += p.completed;
+    }
+    if (estimated > 0)
+        f.note = tr("output tokens estimated for %1 of %2 requests (no usage, no /tokenize)")
+                     .arg(estimated)
+                     .arg(completed);
+    return f;
 }
 
 QList<RunSeriesInput> reportSeriesInputs(const ReportInput &input)

@@ -164,7 +164,8 @@ QString RowCodec::insertSummarySql()
         QStringLiteral("point"), QStringLiteral("repeat") }
         + summaryScalarColumns() + summaryDistColumns()
         + QStringList { QStringLiteral("extra_percentiles"), QStringLiteral("derivation_version"),
-              QStringLiteral("definitions"), QStringLiteral("steady"), QStringLiteral("server") };
+              QStringLiteral("definitions"), QStringLiteral("steady"), QStringLiteral("server"),
+              QStringLiteral("output_estimated") };
     return QStringLiteral("INSERT OR REPLACE INTO point_repeats (") % cols.join(QLatin1Char(','))
         % QStringLiteral(") VALUES (") % placeholders(int(cols.size())) % QLatin1Char(')');
 }
@@ -200,6 +201,7 @@ void RowCodec::bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId
     q.bindValue(i++, s.definitions);
     q.bindValue(i++, mapJson(s.steady));
     q.bindValue(i++, mapJson(s.server));
+    q.bindValue(i++, s.outputEstimated);
 }
 
 QString RowCodec::summaryColumns(int schemaVersion)
@@ -210,7 +212,8 @@ QString RowCodec::summaryColumns(int schemaVersion)
         cols << QStringLiteral("p.") % c;
     cols << QStringLiteral("p.extra_percentiles") << QStringLiteral("p.derivation_version")
          << QStringLiteral("p.definitions")
-         << (schemaVersion >= 2 ? QStringLiteral("p.steady, p.server") : QStringLiteral("'{}', '{}'"));
+         << (schemaVersion >= 2 ? QStringLiteral("p.steady, p.server, p.output_estimated")
+                                : QStringLiteral("'{}', '{}', 0"));
     return cols.join(QLatin1Char(','));
 }
 
@@ -254,6 +257,7 @@ void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
     s->definitions = q.value(i++).toString();
     s->steady = jsonMap(q.value(i++).toString());
     s->server = jsonMap(q.value(i++).toString());
+    s->outputEstimated = q.value(i++).toInt();
 }
 
 } // namespace ServeScope

@@ -301,6 +301,20 @@ private Q_SLOTS:
         QCOMPARE(runs.first().outputLens.size(), 10);
         for (qint64 len : runs.first().outputLens)
             QCOMPARE(len, qint64(outputLen));
+        // An estimate is marked in every output and raises no ignore_eos finding (the count cannot show
+        // it); exact counts are not marked.
+        const int estimated = outputLen == 16 ? 0 : 10;
+        QCOMPARE(runs.first().number(QStringLiteral("servescope_output_estimated")), double(estimated));
+        const QList<QByteArray> csv = readAll(out + QStringLiteral("/summary.csv")).trimmed().split('\n');
+        QVERIFY(csv.first().endsWith(",output_estimated"));
+        QVERIFY2(csv.at(1).endsWith(QByteArray(",").append(QByteArray::number(estimated))), csv.at(1).constData());
+        QVERIFY2(!o.err.contains("ignore-eos-not-honoured"), o.err.constData());
+        QCOMPARE(o.err.contains("output-estimated"), estimated > 0);
+        ProjectStore store;
+        QVERIFY(store.open(m_dir.filePath(name + QStringLiteral(".servescope"))));
+        QVector<PointSummary> summaries;
+        QVERIFY(store.pointSummaries(1, &summaries));
+        QCOMPARE(summaries.value(0).outputEstimated, estimated);
     }
 };
 

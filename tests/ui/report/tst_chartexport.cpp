@@ -36,7 +36,7 @@ QList<RunSeriesInput> comparison()
         b << pb;
     }
     ChartFooter footer { {}, {}, QStringLiteral("http://127.0.0.1:8000"), QStringLiteral("Qwen2-7B-Instruct"),
-        QStringLiteral("2026-11-29T10:00:00Z"), QStringLiteral("vllm") };
+        QStringLiteral("2026-11-29T10:00:00Z"), QStringLiteral("vllm"), {} };
     return { { QStringLiteral("vLLM 0.6.3"), defaultRunColour(0), a, footer },
         { QStringLiteral("SGLang 0.3 · 中文"), defaultRunColour(1), b, footer } };
 }
