@@ -193,6 +193,10 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     summary.server = server;
     m_writer.enqueue(summary);
     for (const Finding &f : result.findings) {
+        // Grouped once per run by runFindings (unreliable-percentiles, output-estimated).
+        if (f.code == QLatin1String(FindingCode::UnreliablePercentile)
+            || f.code == QLatin1String(FindingCode::OutputEstimated))
+            continue;
         Q_EMIT logged(QStringLiteral("finding"),
             QStringLiteral("%1 %2 r%3: %4%5 (value %6, threshold %7)")
                 .arg(summary.variant, summary.label)

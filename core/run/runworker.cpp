@@ -4,6 +4,7 @@
 
 #include "engine/loadgenerator.h"
 #include "metrics/delta.h"
+#include "metrics/findings.h"
 #include "model/variables.h"
 #include "run/clienthost.h"
 #include "run/endpointcalls.h"
@@ -219,6 +220,7 @@ void RunWorker::finishPoint(const PointSummary &identity, const PointRepeats &re
         estimates << estimateMetric(repeats, key);
         stored << storedEstimate(m_result.runId, repeats, estimates.last());
         m_writer->enqueue(stored.last());
+        m_estimates << stored.last();
     }
     QString error;
     if (m_output.isOpen() && !m_output.writeRepeats(identity, repeats, stored, &error))
@@ -238,6 +240,10 @@ void RunWorker::finishPoint(const PointSummary &identity, const PointRepeats &re
 
 void RunWorker::finish()
 {
+    // What the run's curves say, once, with the numbers used (words only in the GUI and report).
+    const bool cacheFree = m_experiment.dataset.name == QLatin1String("random");
+    for (const RunFinding &f : runFindings(m_result.points, m_estimates, cacheFree))
+        log(QStringLiteral("finding"), findingLine(f));
     const RunStatus status = m_result.status == RunResult::Status::Finished ? RunStatus::Finished
         : m_result.status == RunResult::Status::Cancelled                   ? RunStatus::Cancelled
                                                                             : RunStatus::Failed;

@@ -57,6 +57,7 @@ private:
     std::shared_ptr<const std::atomic<bool>> m_cancel;
     QList<int> m_variants;
     RunIdentity m_identity;
+    QList<PointEstimate> m_estimates; ///< every finished point's statistics across repeats
     std::unique_ptr<StoreWriter> m_writer;
     std::unique_ptr<LoadGenerator> m_generator;
     std::unique_ptr<PointRunner> m_points;
