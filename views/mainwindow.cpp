@@ -10,6 +10,7 @@
 #include "profiledialog.h"
 #include "projectsession.h"
 #include "projecttree.h"
+#include "report/findingtext.h"
 #include "resultsview.h"
 #include "runmonitor.h"
 #include "runsession.h"
@@ -57,6 +58,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     , m_tree(new ProjectTree)
     , m_log(new QPlainTextEdit)
     , m_problems(new QListWidget)
+    , m_findings(new QListWidget)
     , m_runBanner(new QLabel)
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -206,6 +208,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         if (m_run->isRunning())
             return; // the Results tab follows the run until it ends
         m_results->setInput(input);
+        showFindings(input);
         m_lower->setCurrentWidget(m_results);
         if (m_checkAgainst > 0 && input.runs.size() == 2 && input.runs[0].id == m_checkAgainst) {
             reportCheck(input);
@@ -300,6 +303,30 @@ void MainWindow::createActions()
     bar->addAction(m_cancelAction);
 }
 
+// The shown runs' findings, worded as the report words them; the numbers behind each in its tooltip.
+void MainWindow::showFindings(const Report::ReportInput &input)
+{
+    m_findings->clear();
+    const bool several = input.runs.size() > 1;
+    for (qsizetype r = 0; r < input.runs.size(); ++r) {
+        for (const RunFinding &f : input.runs[r].findings) {
+            QString who = several ? QString(QChar(char16_t(u'A' + r))) + QStringLiteral(" · ") : QString();
+            if (!f.variant.isEmpty())
+                who += f.variant + QStringLiteral(" · ");
+            auto *item = new QListWidgetItem(
+                QStringLiteral("%1%2: %3").arg(who, Report::findingTitle(f), Report::findingText(f)), m_findings);
+            item->setToolTip(findingLine(f));
+            item->setData(Qt::UserRole, f.code);
+            if (f.kind == RunFinding::Kind::Problem)
+                item->setForeground(QColor(176, 0, 32));
+            else if (f.kind == RunFinding::Kind::Caveat)
+                item->setForeground(QColor(0x99, 0x55, 0x00));
+        }
+    }
+    if (m_findings->count() == 0)
+        new QListWidgetItem(tr("No findings for the shown runs: they need a curve of two or more loads."), m_findings);
+}
+
 void MainWindow::createDocks()
 {
     auto *treeDock = new QDockWidget(tr("Project"), this);
@@ -314,6 +341,9 @@ void MainWindow::createDocks()
     m_log->setMaximumBlockCount(5000);
     m_problems->setObjectName(QStringLiteral("problemList"));
     tabs->addTab(m_problems, tr("Problems"));
+    m_findings->setObjectName(QStringLiteral("findingList"));
+    m_findings->setWordWrap(true);
+    tabs->addTab(m_findings, tr("Findings"));
     tabs->addTab(m_log, tr("Log"));
     logDock->setWidget(tabs);
     addDockWidget(Qt::BottomDockWidgetArea, logDock);

@@ -113,6 +113,7 @@ private:
     void captureFromServer();
     void appendLog(const QString &level, const QString &text);
     void showWarning(const QString &title, const QString &text);
+    void showFindings(const Report::ReportInput &input);
     void runEnded(const RunResult &result);
     void createExportActions(QMenu *file);
     Report::ExportOptions chartExportOptions() const;
@@ -141,6 +142,7 @@ private:
     ProjectTree *m_tree;
     QPlainTextEdit *m_log;
     QListWidget *m_problems;
+    QListWidget *m_findings;
     QLabel *m_runBanner;
     WelcomePage *m_welcome = nullptr;
     QMenu *m_recentMenu = nullptr;

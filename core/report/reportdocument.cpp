@@ -5,6 +5,7 @@
 #include "metrics/delta.h"
 #include "metrics/repeats.h"
 #include "report/chartbuilders.h"
+#include "report/findingtext.h"
 
 #include <QCoreApplication>
 
@@ -268,6 +269,18 @@ QString steadyTable(const ReportRun &run)
         + body + QStringLiteral("</table>\n");
 }
 
+QString findingsSection(const ReportRun &run)
+{
+    if (run.findings.isEmpty())
+        return QString();
+    QString out = QStringLiteral("<h3>%1</h3>\n<ul>\n").arg(esc(tr("Findings")));
+    for (const RunFinding &f : run.findings) {
+        const QString who = f.variant.isEmpty() ? QString() : f.variant + QStringLiteral(": ");
+        out += QStringLiteral("<li><b>%1</b> — %2%3</li>\n").arg(esc(findingTitle(f)), esc(who), esc(findingText(f)));
+    }
+    return out + QStringLiteral("</ul>\n<p class=\"muted\">%1</p>\n").arg(esc(findingThresholdsText()));
+}
+
 QString deltaSection(const DeltaSection &delta)
 {
     // The metrics a reader scans first; compare --json has every headline metric.
@@ -372,7 +385,7 @@ QString reportBodyHtml(const ReportInput &input)
             out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Variants (what each changes from the baseline)")))
                 + keyValueTable(run.variants);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Headline (medians across repeats, min–max)")))
-            + headlineTable(run);
+            + headlineTable(run) + findingsSection(run);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results"))) + pointTable(run) + steadyTable(run);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Environment snapshot"))) + keyValueTable(run.envSnapshot);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Client host"))) + keyValueTable(run.clientHost);

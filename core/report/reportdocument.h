@@ -2,6 +2,7 @@
 #pragma once
 
 #include "metrics/delta.h"
+#include "metrics/findings.h"
 #include "report/chartspec.h"
 
 #include <QDateTime>
@@ -24,6 +25,7 @@ struct ReportRun {
     /// The stored statistics across repeats of each (variant, point, headline metric); empty for a
     /// run stored before they were kept (pointEstimates() then derives them from the summaries).
     QList<PointEstimate> estimates;
+    QList<RunFinding> findings; ///< what the run's curves say (runFindings)
 };
 
 struct ReportInput {

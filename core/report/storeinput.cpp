@@ -100,6 +100,13 @@ ReportRun reportRunFromStore(
     r.clientHost = keyValues(row.clientHost);
     r.points = points;
     r.estimates = estimates;
+    const QString dataset = QJsonDocument::fromJson(row.resolvedConfig)
+                                .object()
+                                .value(QLatin1String("dataset"))
+                                .toObject()
+                                .value(QLatin1String("name"))
+                                .toString(QStringLiteral("random"));
+    r.findings = runFindings(points, estimates, dataset == QLatin1String("random"));
     r.variants = variantChanges(row.resolvedConfig);
     return r;
 }

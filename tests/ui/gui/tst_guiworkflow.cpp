@@ -20,6 +20,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -128,6 +129,22 @@ private Q_SLOTS:
         QVERIFY2(chart.footerText().contains(QStringLiteral("A: ") + in.runs[0].name)
                 && chart.footerText().contains(QStringLiteral("B: ") + in.runs[1].name),
             qPrintable(chart.footerText()));
+        // The findings panel words each run's findings, lettered, with the machine line behind each.
+        auto *findings = w.findChild<QListWidget *>(QStringLiteral("findingList"));
+        QVERIFY(findings);
+        int unreliable = 0;
+        for (int i = 0; i < findings->count(); ++i) {
+            const QListWidgetItem *item = findings->item(i);
+            if (item->data(Qt::UserRole).toString() == QLatin1String("unreliable-percentiles")) {
+                ++unreliable;
+                QVERIFY2(
+                    item->text().startsWith(QStringLiteral("A · ")) || item->text().startsWith(QStringLiteral("B · ")),
+                    qPrintable(item->text()));
+                QVERIFY(
+                    item->toolTip().startsWith(QStringLiteral("unreliable-percentiles\t\tc1,c4\tfewest_requests=12")));
+            }
+        }
+        QCOMPARE(unreliable, 2); // one note per run, not one per point
         // The delta table under the charts: B against A at every point.
         QVERIFY(w.results()->deltaTable()->isVisibleTo(w.results()));
         QCOMPARE(w.results()->deltaTable()->rowCount(), 2 * 2 * int(headlineMetrics().size()));
@@ -159,7 +176,9 @@ private Q_SLOTS:
         QCOMPARE(csv.readAll().count('\n'), 1 + 2 * 2 * 2 * (2 + 6));
         QFile html(dir.filePath(QStringLiteral("report.html")));
         QVERIFY(html.open(QIODevice::ReadOnly));
-        QVERIFY(html.readAll().contains("Changes: B: "));
+        const QByteArray report = html.readAll();
+        QVERIFY(report.contains("Changes: B: "));
+        QVERIFY(report.contains("<h3>Findings</h3>") && report.contains("Unreliable p99"));
 
         // New after a run in an unsaved project asks; Cancel keeps everything.
         w.newAction()->trigger();

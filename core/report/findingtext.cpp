@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "report/findingtext.h"
+
+#include <QCoreApplication>
+
+namespace ServeScope::Report {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ServeScope::Report", text);
+}
+
+QString num(double v, int decimals = 1)
+{
+    return QString::number(v, 'f', decimals);
+}
+
+QString pct(double fraction)
+{
+    return QString::number(fraction * 100, 'f', 1);
+}
+
+} // namespace
+
+QString findingTitle(const RunFinding &f)
+{
+    static const std::pair<const char *, const char *> titles[] = {
+        { "queueing", QT_TRANSLATE_NOOP("ServeScope::Report", "Queueing") },
+        { "bandwidth-bound-decode", QT_TRANSLATE_NOOP("ServeScope::Report", "Memory-bandwidth-bound decode") },
+        { "kv-cache-pressure", QT_TRANSLATE_NOOP("ServeScope::Report", "KV-cache pressure") },
+        { "capacity-knee", QT_TRANSLATE_NOOP("ServeScope::Report", "Capacity knee") },
+        { "healthy", QT_TRANSLATE_NOOP("ServeScope::Report", "Healthy, decode-bound") },
+        { "censored", QT_TRANSLATE_NOOP("ServeScope::Report", "Censored points") },
+        { "noisy-repeats", QT_TRANSLATE_NOOP("ServeScope::Report", "Not reproducible") },
+        { "cache-contaminated", QT_TRANSLATE_NOOP("ServeScope::Report", "Prefix cache contaminates the workload") },
+        { "output-estimated", QT_TRANSLATE_NOOP("ServeScope::Report", "Estimated output counts") },
+        { "unreliable-percentiles", QT_TRANSLATE_NOOP("ServeScope::Report", "Unreliable p99") },
+    };
+    for (const auto &[code, title] : titles) {
+        if (f.code == QLatin1String(code))
+            return tr(title);
+    }
+    return f.code;
+}
+
+QString findingText(const RunFinding &f)
+{
+    const QString at = f.points.join(QStringLiteral(", "));
+    const auto v = [&f](const char *key) { return f.value(QLatin1String(key)); };
+    QString text;
+    if (f.code == QLatin1String("queueing")) {
+        text = tr("From %1, TTFT p50 grows ×%2 while TPOT p50 grows ×%3: requests wait before the scheduler takes "
+                  "them; the GPU is not the limit.")
+                   .arg(at, num(v("ttft_ratio")), num(v("tpot_ratio"), 2));
+        text += u' '
+            + (f.confirmation == RunFinding::Confirmation::Confirmed
+                    ? tr("Confirmed: up to %1 requests waited in the server's queue (at most %2 running).")
+                          .arg(num(v("waiting_max"), 0), num(v("running_max"), 0))
+                    : tr("To confirm: the server's waiting queue (/metrics) or max-running-requests saturated in its "
+                         "log."));
+    } else if (f.code == QLatin1String("bandwidth-bound-decode")) {
+        text = tr("From %1, TPOT p50 grows ×%2 while output throughput falls %3% below its peak: decode looks "
+                  "limited by memory bandwidth.")
+                   .arg(at, num(v("tpot_ratio"), 2), pct(v("throughput_drop")));
+        text += u' '
+            + (f.confirmation == RunFinding::Confirmation::Confirmed
+                    ? tr("Confirmed: DRAM active up to %1%.").arg(num(v("dram_active_mean")))
+                    : f.confirmation == RunFinding::Confirmation::NotConfirmed
+                    ? tr("Not confirmed: DRAM active stayed at %1%.").arg(num(v("dram_active_mean")))
+                    : tr("To confirm: the GPU's DRAM activity (a DCGM exporter)."));
+    } else if (f.code == QLatin1String("kv-cache-pressure")) {
+        text = tr("%1 preemptions at %2 with the KV cache up to %3% full: requests are evicted and recomputed. "
+                  "Give the cache more memory or admit fewer sequences.")
+                   .arg(num(v("preemptions"), 0), at, num(v("kv_usage_max")));
+    } else if (f.code == QLatin1String("capacity-knee")) {
+        text = tr("The knee is at %1 (%2 tok/s): past it a doubling of load adds %3% throughput while TTFT p99 keeps "
+                  "rising.")
+                   .arg(at, num(v("output_throughput"), 0), pct(v("gain_per_doubling")));
+    } else if (f.code == QLatin1String("healthy")) {
+        text = tr("Along %1 output throughput grows ×%2 with the load, with no sign of queueing, bandwidth limits or "
+                  "cache pressure.")
+                   .arg(at, num(v("throughput_ratio")));
+    } else if (f.code == QLatin1String("censored")) {
+        text = tr("At %1 up to %2% of requests failed: latencies describe only the survivors.")
+                   .arg(at, pct(v("failed_share")));
+    } else if (f.code == QLatin1String("noisy-repeats")) {
+        text = tr("At %1 a headline metric spreads up to %2% across repeats (more than 5%): rerun or add repeats "
+                  "before concluding.")
+                   .arg(at, pct(v("spread")));
+    } else if (f.code == QLatin1String("cache-contaminated")) {
+        text = tr("Prefix-cache hits up to %1% at %2 on prompts meant to share nothing: the results flatter the "
+                  "server. Reset the prefix cache before each point.")
+                   .arg(num(v("prefix_cache_hit_rate")), at);
+    } else if (f.code == QLatin1String("output-estimated")) {
+        text = tr("At %1 up to %2% of requests had no usage and the server no /tokenize: output tokens, TPOT and "
+                  "throughput are estimates.")
+                   .arg(at, pct(v("estimated_share")));
+    } else if (f.code == QLatin1String("unreliable-percentiles")) {
+        text = tr("p99 needs 1,000 requests; %1 had fewer (the fewest %2): read p90 or the median there.")
+                   .arg(at, num(v("fewest_requests"), 0));
+    } else {
+        text = findingLine(f);
+    }
+    return text;
+}
+
+QString findingThresholdsText(const FindingThresholds &t)
+{
+    return tr("Thresholds: queueing when TTFT p50 grows ×%1 or more, faster than the load, while TPOT p50 grows less "
+              "than ×%2; bandwidth-bound when TPOT p50 grows ×%3 while throughput falls; KV pressure at %4% usage "
+              "with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; "
+              "censored above %7% failed; p99 reliable from %8 requests. Findings are hypotheses along curves where "
+              "only the load changes.")
+        .arg(num(t.queueTtftRatio, 0), num(t.queueTpotRatio, 0), num(t.bandwidthTpotRatio, 0), num(t.kvUsageHigh, 0),
+            pct(t.kneeGain), num(t.cacheHitRate, 0), pct(t.censoredShare), num(t.reliableP99Requests, 0));
+}
+
+} // namespace ServeScope::Report
