@@ -135,6 +135,18 @@
         <source>The system keychain reported an error.</source>
         <translation>系统密钥环报告了错误。</translation>
     </message>
+    <message>
+        <source>Streams end before their end. Every request of a run would fail.</source>
+        <translation>流在应有的结尾之前就结束了。运行中的每个请求都会失败。</translation>
+    </message>
+    <message>
+        <source>Responses do not match their Content-Length. Every request of a run would fail.</source>
+        <translation>响应与其 Content-Length 不符。运行中的每个请求都会失败。</translation>
+    </message>
+    <message>
+        <source>A stream sent the way a run sends it failed; see the details.</source>
+        <translation>按运行方式发送的流失败了，请查看详细信息。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ExperimentEditor</name>
@@ -1058,6 +1070,50 @@
         <source>Rerun differs from run %1 at some points; see the log and the delta table.</source>
         <translation>重跑结果在部分负载点上与运行 %1 不一致；请查看日志和对比表。</translation>
     </message>
+    <message>
+        <source>Cannot open the project</source>
+        <translation>无法打开项目</translation>
+    </message>
+    <message>
+        <source>%1 was not opened: %2</source>
+        <translation>未打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>%1 checked: no damage found</source>
+        <translation>%1 已检查：未发现损坏</translation>
+    </message>
+    <message>
+        <source>Integrity check failed: %1</source>
+        <translation>完整性检查失败：%1</translation>
+    </message>
+    <message>
+        <source>%1 is damaged</source>
+        <translation>%1 已损坏</translation>
+    </message>
+    <message>
+        <source>The project file is damaged</source>
+        <translation>项目文件已损坏</translation>
+    </message>
+    <message>
+        <source>%1
+
+What can be read is shown, but results may be missing or wrong. Runs are refused into a damaged file: create a new project for new runs.</source>
+        <translation>%1
+
+能读取的内容已显示，但结果可能缺失或有误。损坏的文件不接受新的运行：请为新运行创建新项目。</translation>
+    </message>
+    <message>
+        <source>No findings for the shown runs: they need a curve of two or more loads.</source>
+        <translation>所显示的运行没有发现：发现需要至少两个负载点组成的曲线。</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>
@@ -1290,6 +1346,10 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Run this run&apos;s configuration again and check that the two agree within 5%</source>
         <translation>用这次运行的配置再跑一次，并核对两者相差是否在 5% 以内</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
     </message>
 </context>
 <context>
@@ -1771,6 +1831,170 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>repeats %1–%2</source>
         <translation>各次重复 %1–%2</translation>
     </message>
+    <message>
+        <source>Queueing</source>
+        <translation>排队</translation>
+    </message>
+    <message>
+        <source>Memory-bandwidth-bound decode</source>
+        <translation>解码受显存带宽限制</translation>
+    </message>
+    <message>
+        <source>KV-cache pressure</source>
+        <translation>KV 缓存压力</translation>
+    </message>
+    <message>
+        <source>Capacity knee</source>
+        <translation>容量拐点</translation>
+    </message>
+    <message>
+        <source>Healthy, decode-bound</source>
+        <translation>健康（解码受限的正常状态）</translation>
+    </message>
+    <message>
+        <source>Censored points</source>
+        <translation>截尾负载点</translation>
+    </message>
+    <message>
+        <source>Not reproducible</source>
+        <translation>不可复现</translation>
+    </message>
+    <message>
+        <source>Prefix cache contaminates the workload</source>
+        <translation>前缀缓存污染了工作负载</translation>
+    </message>
+    <message>
+        <source>Estimated output counts</source>
+        <translation>输出 token 数为估计值</translation>
+    </message>
+    <message>
+        <source>Unreliable p99</source>
+        <translation>p99 不可靠</translation>
+    </message>
+    <message>
+        <source>From %1, TTFT p50 grows ×%2 while TPOT p50 grows ×%3: requests wait before the scheduler takes them; the GPU is not the limit.</source>
+        <translation>从 %1 起，TTFT p50 增长 ×%2，而 TPOT p50 仅增长 ×%3：请求在被调度器接收前处于等待，瓶颈不在 GPU。</translation>
+    </message>
+    <message>
+        <source>Confirmed: up to %1 requests waited in the server&apos;s queue (at most %2 running).</source>
+        <translation>已确认：服务器队列中最多有 %1 个请求在等待（最多 %2 个在运行）。</translation>
+    </message>
+    <message>
+        <source>To confirm: the server&apos;s waiting queue (/metrics) or max-running-requests saturated in its log.</source>
+        <translation>如需确认：查看服务器的等待队列（/metrics），或其日志中 max-running-requests 是否已饱和。</translation>
+    </message>
+    <message>
+        <source>From %1, TPOT p50 grows ×%2 while output throughput falls %3% below its peak: decode looks limited by memory bandwidth.</source>
+        <translation>从 %1 起，TPOT p50 增长 ×%2，而输出吞吐比峰值低 %3%：解码看起来受显存带宽限制。</translation>
+    </message>
+    <message>
+        <source>Confirmed: DRAM active up to %1%.</source>
+        <translation>已确认：DRAM 活跃度最高 %1%。</translation>
+    </message>
+    <message>
+        <source>Not confirmed: DRAM active stayed at %1%.</source>
+        <translation>未确认：DRAM 活跃度保持在 %1%。</translation>
+    </message>
+    <message>
+        <source>To confirm: the GPU&apos;s DRAM activity (a DCGM exporter).</source>
+        <translation>如需确认：查看 GPU 的 DRAM 活跃度（DCGM exporter）。</translation>
+    </message>
+    <message>
+        <source>%1 preemptions at %2 with the KV cache up to %3% full: requests are evicted and recomputed. Give the cache more memory or admit fewer sequences.</source>
+        <translation>%2 处发生 %1 次抢占，KV 缓存占用最高 %3%：请求被逐出后重新计算。请为缓存分配更多显存，或减少同时接纳的序列数。</translation>
+    </message>
+    <message>
+        <source>The knee is at %1 (%2 tok/s): past it a doubling of load adds %3% throughput while TTFT p99 keeps rising.</source>
+        <translation>拐点位于 %1（%2 token/秒）：超过它后负载每翻一倍，吞吐只增加 %3%，而 TTFT p99 持续上升。</translation>
+    </message>
+    <message>
+        <source>Along %1 output throughput grows ×%2 with the load, with no sign of queueing, bandwidth limits or cache pressure.</source>
+        <translation>在 %1 上，输出吞吐随负载增长 ×%2，没有排队、带宽限制或缓存压力的迹象。</translation>
+    </message>
+    <message>
+        <source>At %1 up to %2% of requests failed: latencies describe only the survivors.</source>
+        <translation>%1 处最多有 %2% 的请求失败：延迟只反映成功的请求。</translation>
+    </message>
+    <message>
+        <source>At %1 a headline metric spreads up to %2% across repeats (more than 5%): rerun or add repeats before concluding.</source>
+        <translation>%1 处某项主要指标在各次重复间的离散度最高达 %2%（超过 5%）：请重新运行或增加重复次数后再下结论。</translation>
+    </message>
+    <message>
+        <source>Prefix-cache hits up to %1% at %2 on prompts meant to share nothing: the results flatter the server. Reset the prefix cache before each point.</source>
+        <translation>%2 处前缀缓存命中率最高达 %1%，而这些提示本不应共享任何内容：结果偏向乐观。请在每个负载点之前重置前缀缓存。</translation>
+    </message>
+    <message>
+        <source>At %1 up to %2% of requests had no usage and the server no /tokenize: output tokens, TPOT and throughput are estimates.</source>
+        <translation>%1 处最多有 %2% 的请求没有用量信息，且服务器没有 /tokenize：输出 token 数、TPOT 和吞吐均为估计值。</translation>
+    </message>
+    <message>
+        <source>p99 needs 1,000 requests; %1 had fewer (the fewest %2): read p90 or the median there.</source>
+        <translation>p99 需要 1,000 个请求；%1 的请求数不足（最少 %2 个）：这些负载点请看 p90 或中位数。</translation>
+    </message>
+    <message>
+        <source>Thresholds: queueing when TTFT p50 grows ×%1 or more, faster than the load, while TPOT p50 grows less than ×%2; bandwidth-bound when TPOT p50 grows ×%3 while throughput falls; KV pressure at %4% usage with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; censored above %7% failed; p99 reliable from %8 requests. Findings are hypotheses along curves where only the load changes.</source>
+        <translation>阈值：TTFT p50 增长 ×%1 及以上且快于负载增长、同时 TPOT p50 增长小于 ×%2 时判为排队；TPOT p50 增长 ×%3 且吞吐下降时判为带宽受限；KV 占用达 %4% 且有抢占时判为 KV 压力；负载翻倍带来的吞吐增幅低于 %5% 处为拐点；命中率高于 %6% 判为缓存污染；失败超过 %7% 判为截尾；p99 需 %8 个请求才可靠。发现是沿仅负载变化的曲线给出的假设。</translation>
+    </message>
+    <message>
+        <source>p50 across repeats %1–%2 ms</source>
+        <translation>各次重复的 p50 为 %1–%2 毫秒</translation>
+    </message>
+    <message>
+        <source>output tokens estimated for %1 of %2 requests (no usage, no /tokenize)</source>
+        <translation>%2 个请求中有 %1 个的输出 token 数为估计值（无用量信息，无 /tokenize）</translation>
+    </message>
+    <message>
+        <source>Server running (mean)</source>
+        <translation>服务器运行中（均值）</translation>
+    </message>
+    <message>
+        <source>Server waiting (max)</source>
+        <translation>服务器等待中（最大）</translation>
+    </message>
+    <message>
+        <source>KV cache (max %)</source>
+        <translation>KV 缓存（最大 %）</translation>
+    </message>
+    <message>
+        <source>GPU util (%)</source>
+        <translation>GPU 利用率（%）</translation>
+    </message>
+    <message>
+        <source>Repeats agree within 5%</source>
+        <translation>各次重复相差在 5% 以内</translation>
+    </message>
+    <message>
+        <source>%1 %2%</source>
+        <translation>%1 %2%</translation>
+    </message>
+    <message>
+        <source>one repeat</source>
+        <translation>仅一次重复</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no: %1</source>
+        <translation>否：%1</translation>
+    </message>
+    <message>
+        <source>Steady window per point</source>
+        <translation>各负载点的稳态窗口</translation>
+    </message>
+    <message>
+        <source>Requests that started while every slot was busy, throughput from the tokens inside the window; medians across repeats. Beside vLLM&apos;s set, not instead of it.</source>
+        <translation>在所有槽位都忙时开始的请求，吞吐按窗口内的 token 计算；取各次重复的中位数。它与 vLLM 的结果集并列，而非取代。</translation>
+    </message>
+    <message>
+        <source>Window (s)</source>
+        <translation>窗口（秒）</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -1960,6 +2184,72 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>%1 vs A</source>
         <translation>%1 对比 A</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s result set (every measured request)</source>
+        <translation>vLLM 的结果集（所有测量请求）</translation>
+    </message>
+    <message>
+        <source>Steady window (all slots busy)</source>
+        <translation>稳态窗口（所有槽位都忙）</translation>
+    </message>
+    <message>
+        <source>The steady window leaves out the ramp-up and drain: it opens when every slot is first busy and closes at the last dispatch (see docs/metrics.md).</source>
+        <translation>稳态窗口不含爬升和收尾阶段：它在所有槽位首次都忙时开始，在最后一次派发时结束（见 docs/metrics.md）。</translation>
+    </message>
+    <message>
+        <source>Estimated: %1 of %2 requests had no usage and the server no /tokenize, so their output tokens are the number of content events.</source>
+        <translation>估计值：%2 个请求中有 %1 个没有用量信息，且服务器没有 /tokenize，因此其输出 token 数按内容事件数计。</translation>
+    </message>
+    <message>
+        <source>Server running (mean)</source>
+        <translation>服务器运行中（均值）</translation>
+    </message>
+    <message>
+        <source>Server waiting (max)</source>
+        <translation>服务器等待中（最大）</translation>
+    </message>
+    <message>
+        <source>KV cache (max %)</source>
+        <translation>KV 缓存（最大 %）</translation>
+    </message>
+    <message>
+        <source>Preemptions</source>
+        <translation>抢占次数</translation>
+    </message>
+    <message>
+        <source>GPU util (%)</source>
+        <translation>GPU 利用率（%）</translation>
+    </message>
+    <message>
+        <source>Spread across repeats</source>
+        <translation>各次重复的离散度</translation>
+    </message>
+    <message>
+        <source>No steady window: the point never had all its slots busy at once.</source>
+        <translation>没有稳态窗口：该负载点的槽位从未同时全部忙碌。</translation>
+    </message>
+    <message>
+        <source>median of %1</source>
+        <translation>%1 次的中位数</translation>
+    </message>
+    <message>
+        <source>%1: spread %2%, CV %3%</source>
+        <translation>%1：离散度 %2%，变异系数 %3%</translation>
+    </message>
+    <message>
+        <source>%1% (%2)</source>
+        <translation>%1%（%2）</translation>
+    </message>
+    <message>
+        <source>Every headline metric&apos;s repeats agree within 5% ((max − min) / median and CV).</source>
+        <translation>每项主要指标的各次重复都相差在 5% 以内（（最大 − 最小）/ 中位数及变异系数）。</translation>
+    </message>
+    <message>
+        <source>Not reproducible at this point:
+%1</source>
+        <translation>该负载点不可复现：
+%1</translation>
     </message>
 </context>
 <context>
