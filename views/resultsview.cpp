@@ -237,12 +237,12 @@ struct TableColumn {
     const char *key;
     int decimals; ///< -1: latency formatting
 };
-constexpr TableColumn kColumns[]
-    = { { "completed", 0 }, { "failed", 0 }, { "success_rate", 1 }, { "request_throughput", 2 },
-          { "output_throughput", 1 }, { "request_goodput", 2 }, { "median_ttft_ms", -1 }, { "p99_ttft_ms", -1 },
-          { "median_tpot_ms", -1 }, { "p99_tpot_ms", -1 }, { "median_itl_ms", -1 }, { "p99_itl_ms", -1 },
-          { "median_e2el_ms", -1 }, { "p99_e2el_ms", -1 }, { "server_running_mean", 1 }, { "server_waiting_max", 0 },
-          { "server_kv_usage_max", 1 }, { "server_preemptions", 0 }, { "server_gpu_util_mean", 1 } };
+constexpr TableColumn kColumns[] = { { "completed", 0 }, { "failed", 0 }, { "success_rate", 1 },
+    { "request_throughput", 2 }, { "output_throughput", 1 }, { "request_goodput", 2 }, { "median_ttft_ms", -1 },
+    { "p99_ttft_ms", -1 }, { "median_tpot_ms", -1 }, { "p99_tpot_ms", -1 }, { "median_itl_ms", -1 },
+    { "p99_itl_ms", -1 }, { "median_e2el_ms", -1 }, { "p99_e2el_ms", -1 }, { "server_running_mean", 1 },
+    { "server_waiting_max", 0 }, { "server_kv_usage_max", 1 }, { "server_preemptions", 0 },
+    { "server_gpu_util_mean", 1 }, { "client_dispatch_lag_p99_ms", 2 }, { "client_cpu_percent", 0 } };
 constexpr int kFirstValueColumn = 5;
 
 QTableWidgetItem *valueItem(const QMap<QString, double> &values, const TableColumn &c)
@@ -292,10 +292,10 @@ void ResultsView::rebuildTable()
         tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)"), tr("TPOT p50 (ms)"), tr("TPOT p99 (ms)"), tr("ITL p50 (ms)"),
         tr("ITL p99 (ms)"), tr("E2EL p50 (ms)"), tr("E2EL p99 (ms)"), tr("Server running (mean)"),
         tr("Server waiting (max)"), tr("KV cache (max %)"), tr("Preemptions"), tr("GPU util (%)"),
-        tr("Spread across repeats") };
+        tr("Dispatch lag p99 (ms)"), tr("Client CPU (%)"), tr("Spread across repeats") };
     QList<QList<QTableWidgetItem *>> rows;
     bool goodput = false, anyRepeats = false;
-    QSet<QString> shownServer; // server columns some point has
+    QSet<QString> shownServer; // server and client columns some point has
     for (qsizetype r = 0; r < m_input.runs.size(); ++r) {
         const Report::ReportRun &run = m_input.runs.at(r);
         QList<QMap<QString, double>> repeats; // of the point being listed
@@ -310,6 +310,10 @@ void ResultsView::rebuildTable()
             for (auto it = p.server.cbegin(); it != p.server.cend(); ++it) {
                 values.insert(QStringLiteral("server_") + it.key(), it.value());
                 shownServer.insert(QStringLiteral("server_") + it.key());
+            }
+            for (auto it = p.client.cbegin(); it != p.client.cend(); ++it) {
+                values.insert(QStringLiteral("client_") + it.key(), it.value());
+                shownServer.insert(QStringLiteral("client_") + it.key());
             }
             repeats << values;
             const auto identity = [&](const QString &repeat, double sortValue) {
@@ -369,7 +373,7 @@ void ResultsView::rebuildTable()
     m_table->setColumnHidden(10, !goodput);
     for (int c = 0; c < int(std::size(kColumns)); ++c) {
         const QString key = QLatin1String(kColumns[c].key);
-        if (key.startsWith(QLatin1String("server_")))
+        if (key.startsWith(QLatin1String("server_")) || key.startsWith(QLatin1String("client_")))
             m_table->setColumnHidden(kFirstValueColumn + c, !shownServer.contains(key));
     }
     m_table->setColumnHidden(int(headers.size()) - 1, !anyRepeats);

@@ -165,8 +165,8 @@ void pointCaveats(const QList<PointSummary> &all, const QList<PointEstimate> &es
             if (p.variant == v)
                 mine << p;
         }
-        QStringList censored, estimated, cached, noisy;
-        double worstCensored = 0, estimatedShare = 0, hits = 0, worstSpread = 0;
+        QStringList censored, estimated, cached, noisy, limited;
+        double worstCensored = 0, estimatedShare = 0, hits = 0, worstSpread = 0, worstLag = 0, worstCpu = 0;
         for (const PointSummary &p : std::as_const(mine)) {
             const int finished = p.completed + p.failed;
             if (finished > 0 && double(p.failed) / finished > t.censoredShare) {
@@ -176,6 +176,14 @@ void pointCaveats(const QList<PointSummary> &all, const QList<PointEstimate> &es
             if (p.outputEstimated > 0) {
                 estimated << p.label;
                 estimatedShare = std::max(estimatedShare, double(p.outputEstimated) / std::max(1, p.completed));
+            }
+            const double lag = p.client.value(QStringLiteral("dispatch_lag_p99_ms"), 0);
+            const double cpu = p.client.value(QStringLiteral("cpu_percent"), 0);
+            const double cores = std::max(1.0, p.client.value(QStringLiteral("cores"), 1));
+            if (lag > t.clientLagP99Ms || cpu >= 100 * cores * t.clientCpuShare) {
+                limited << p.label;
+                worstLag = std::max(worstLag, lag);
+                worstCpu = std::max(worstCpu, cpu);
             }
             if (cacheFree && p.server.value(QStringLiteral("prefix_cache_hit_rate"), 0) > t.cacheHitRate) {
                 cached << p.label;
@@ -198,6 +206,10 @@ void pointCaveats(const QList<PointSummary> &all, const QList<PointEstimate> &es
         add("noisy-repeats", Kind::Caveat, noisy, "spread", worstSpread);
         add("cache-contaminated", Kind::Problem, cached, "prefix_cache_hit_rate", hits);
         add("output-estimated", Kind::Caveat, estimated, "estimated_share", estimatedShare);
+        if (!limited.isEmpty())
+            out->append({ QStringLiteral("client-limited"), Kind::Problem, v, limited,
+                { { QStringLiteral("dispatch_lag_p99_ms"), worstLag }, { QStringLiteral("cpu_percent"), worstCpu } },
+                Confirmation::NotApplicable });
     }
     // One note for the run: p99 from too few requests, wherever it happens.
     QStringList unreliable;

@@ -20,12 +20,14 @@ struct FindingThresholds {
     double cacheHitRate = 5.0; ///< percent prefix-cache hits on a workload meant to be cache-free
     double censoredShare = 0.005; ///< failed share of finished requests that censors a point
     double reliableP99Requests = 1000; ///< p99 needs this many requests
+    double clientLagP99Ms = 5.0; ///< requests sent this late (p99) mean the client limited the point ...
+    double clientCpuShare = 0.9; ///< ... as does a process using this share of all the host's cores
 };
 
 /// A hypothesis or caveat about a whole run, with the numbers it used (docs/metrics.md, Findings).
 /// Codes are words only when shown: queueing, bandwidth-bound-decode, kv-cache-pressure,
 /// capacity-knee, healthy, censored, noisy-repeats, cache-contaminated, unreliable-percentiles,
-/// output-estimated.
+/// output-estimated, client-limited.
 struct RunFinding {
     enum class Kind { Problem, Caveat, Info };
     enum class Confirmation { NotApplicable, Confirmed, NotConfirmed, NoEvidence };

@@ -145,6 +145,9 @@ struct PointSummary {
     /// "running_mean", "waiting_max", "kv_usage_max", "preemptions", ...; empty when it was not
     /// scraped. Result files carry them as `servescope_server_<key>`.
     QMap<QString, double> server;
+    /// How hard the client worked (docs/metrics.md, Client health): "dispatch_lag_p99_ms",
+    /// "cpu_percent", ...; result files carry them as `servescope_client_<key>`.
+    QMap<QString, double> client;
 };
 
 /// One headline metric of one (variant, point) across its repeats, as stored beside the point's

@@ -37,6 +37,7 @@ QString findingTitle(const RunFinding &f)
         { "cache-contaminated", QT_TRANSLATE_NOOP("ServeScope::Report", "Prefix cache contaminates the workload") },
         { "output-estimated", QT_TRANSLATE_NOOP("ServeScope::Report", "Estimated output counts") },
         { "unreliable-percentiles", QT_TRANSLATE_NOOP("ServeScope::Report", "Unreliable p99") },
+        { "client-limited", QT_TRANSLATE_NOOP("ServeScope::Report", "The client limited the measurement") },
     };
     for (const auto &[code, title] : titles) {
         if (f.code == QLatin1String(code))
@@ -97,6 +98,11 @@ QString findingText(const RunFinding &f)
         text = tr("At %1 up to %2% of requests had no usage and the server no /tokenize: output tokens, TPOT and "
                   "throughput are estimates.")
                    .arg(at, pct(v("estimated_share")));
+    } else if (f.code == QLatin1String("client-limited")) {
+        text = tr("At %1 requests were sent up to %2 ms late (p99) with the client at %3% CPU: the numbers there "
+                  "describe this machine as much as the server. Use fewer streams per client host, or shard the "
+                  "load.")
+                   .arg(at, num(v("dispatch_lag_p99_ms"), 2), num(v("cpu_percent"), 0));
     } else if (f.code == QLatin1String("unreliable-percentiles")) {
         text = tr("p99 needs 1,000 requests; %1 had fewer (the fewest %2): read p90 or the median there.")
                    .arg(at, num(v("fewest_requests"), 0));
@@ -111,10 +117,13 @@ QString findingThresholdsText(const FindingThresholds &t)
     return tr("Thresholds: queueing when TTFT p50 grows ×%1 or more, faster than the load, while TPOT p50 grows less "
               "than ×%2; bandwidth-bound when TPOT p50 grows ×%3 while throughput falls; KV pressure at %4% usage "
               "with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; "
-              "censored above %7% failed; p99 reliable from %8 requests. Findings are hypotheses along curves where "
-              "only the load changes.")
+              "censored above %7% failed; p99 reliable from %8 requests; the client limited a point whose requests "
+              "left more than %9 ms late (p99) or whose process used %10% of the host's cores. Findings are "
+              "hypotheses along curves where only the load changes.")
         .arg(num(t.queueTtftRatio, 0), num(t.queueTpotRatio, 0), num(t.bandwidthTpotRatio, 0), num(t.kvUsageHigh, 0),
-            pct(t.kneeGain), num(t.cacheHitRate, 0), pct(t.censoredShare), num(t.reliableP99Requests, 0));
+            pct(t.kneeGain), num(t.cacheHitRate, 0), pct(t.censoredShare), num(t.reliableP99Requests, 0),
+            num(t.clientLagP99Ms, 0))
+        .arg(pct(t.clientCpuShare));
 }
 
 } // namespace ServeScope::Report

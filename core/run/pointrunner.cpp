@@ -3,6 +3,7 @@
 
 #include "engine/loadgenerator.h"
 #include "metrics/aggregate.h"
+#include "metrics/clienthealth.h"
 #include "model/clock.h"
 #include "run/endpointcalls.h"
 #include "run/livemonitor.h"
@@ -12,6 +13,7 @@
 #include "workload/promptgen.h"
 
 #include <QEventLoop>
+#include <QThread>
 
 #include <algorithm>
 
@@ -110,7 +112,9 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     const qint64 serverFrom = monotonicNs();
     if (variant.scraper)
         variant.scraper->scrapeAndWait();
+    const double cpuBefore = processCpuSeconds();
     const LoadOutcome load = runLoad(variant.endpoint, tokenizerFor(variant.calls), requests, spec, &records);
+    const double cpuSeconds = processCpuSeconds() - cpuBefore;
     if (variant.scraper)
         variant.scraper->scrapeAndWait();
     QMap<QString, double> server;
@@ -128,7 +132,8 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     }
     m_monitor.setPhase(QStringLiteral("saving"));
     outcome.measured = true;
-    outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount, server);
+    outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount, server,
+        clientHealth(records, cpuSeconds, nsToSeconds(load.endNs - load.clockStartNs), QThread::idealThreadCount()));
     const DefinitionsProfile profile
         = resolved.metrics.definitions == Definitions::Sglang ? DefinitionsProfile::Sglang : DefinitionsProfile::Vllm;
     for (const RequestRecord &r : std::as_const(records)) {
@@ -166,7 +171,8 @@ bool PointRunner::warmup(
 }
 
 PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpec &spec,
-    QVector<RequestRecord> &records, qint64 clockStartNs, int warmupCount, const QMap<QString, double> &server)
+    QVector<RequestRecord> &records, qint64 clockStartNs, int warmupCount, const QMap<QString, double> &server,
+    const QMap<QString, double> &client)
 {
     const Experiment &resolved = variant.resolved;
     std::sort(records.begin(), records.end(),
@@ -191,6 +197,7 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     const SteadyOptions steadyOptions { std::max(1, summary.concurrency), resolved.load.discardRatio };
     summary.steady = steadyValues(steadyWindow(records, opts, steadyOptions));
     summary.server = server;
+    summary.client = client;
     m_writer.enqueue(summary);
     for (const Finding &f : result.findings) {
         // Grouped once per run by runFindings (unreliable-percentiles, output-estimated).

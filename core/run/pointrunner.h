@@ -63,7 +63,7 @@ private:
     bool warmup(const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec, int *count,
         QString *error);
     PointSummary summarise(const VariantContext &variant, const LoadSpec &spec, QVector<RequestRecord> &records,
-        qint64 clockStartNs, int warmupCount, const QMap<QString, double> &server);
+        qint64 clockStartNs, int warmupCount, const QMap<QString, double> &server, const QMap<QString, double> &client);
 
     LoadGenerator &m_generator;
     StoreWriter &m_writer;

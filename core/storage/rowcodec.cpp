@@ -165,7 +165,7 @@ QString RowCodec::insertSummarySql()
         + summaryScalarColumns() + summaryDistColumns()
         + QStringList { QStringLiteral("extra_percentiles"), QStringLiteral("derivation_version"),
               QStringLiteral("definitions"), QStringLiteral("steady"), QStringLiteral("server"),
-              QStringLiteral("output_estimated") };
+              QStringLiteral("output_estimated"), QStringLiteral("client") };
     return QStringLiteral("INSERT OR REPLACE INTO point_repeats (") % cols.join(QLatin1Char(','))
         % QStringLiteral(") VALUES (") % placeholders(int(cols.size())) % QLatin1Char(')');
 }
@@ -202,6 +202,7 @@ void RowCodec::bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId
     q.bindValue(i++, mapJson(s.steady));
     q.bindValue(i++, mapJson(s.server));
     q.bindValue(i++, s.outputEstimated);
+    q.bindValue(i++, mapJson(s.client));
 }
 
 QString RowCodec::summaryColumns(int schemaVersion)
@@ -212,8 +213,8 @@ QString RowCodec::summaryColumns(int schemaVersion)
         cols << QStringLiteral("p.") % c;
     cols << QStringLiteral("p.extra_percentiles") << QStringLiteral("p.derivation_version")
          << QStringLiteral("p.definitions")
-         << (schemaVersion >= 2 ? QStringLiteral("p.steady, p.server, p.output_estimated")
-                                : QStringLiteral("'{}', '{}', 0"));
+         << (schemaVersion >= 2 ? QStringLiteral("p.steady, p.server, p.output_estimated, p.client")
+                                : QStringLiteral("'{}', '{}', 0, '{}'"));
     return cols.join(QLatin1Char(','));
 }
 
@@ -258,6 +259,7 @@ void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
     s->steady = jsonMap(q.value(i++).toString());
     s->server = jsonMap(q.value(i++).toString());
     s->outputEstimated = q.value(i++).toInt();
+    s->client = jsonMap(q.value(i++).toString());
 }
 
 } // namespace ServeScope

@@ -111,6 +111,7 @@ static QStringList version2()
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN steady TEXT NOT NULL DEFAULT '{}'"),
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN server TEXT NOT NULL DEFAULT '{}'"),
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN output_estimated INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN client TEXT NOT NULL DEFAULT '{}'"),
         QStringLiteral("CREATE TABLE point_estimates ("
                        " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
                        " variant_id INTEGER NOT NULL REFERENCES variants(id),"

@@ -88,6 +88,21 @@ private Q_SLOTS:
         QTest::newRow("one point: no curve, no curve finding")
             << QList<PointSummary> { point(QStringLiteral("one"), 8, 10, 5, 1000) } << QStringList {}
             << QStringList { QStringLiteral("healthy@one"), QStringLiteral("queueing@one") };
+        PointSummary late = point(QStringLiteral("l"), 64, 100, 6, 8000);
+        late.client = { { QStringLiteral("dispatch_lag_p99_ms"), 12.5 }, { QStringLiteral("cpu_percent"), 40 },
+            { QStringLiteral("cores"), 2 } };
+        PointSummary busy = point(QStringLiteral("l"), 128, 150, 7, 9000);
+        busy.client = { { QStringLiteral("dispatch_lag_p99_ms"), 0.2 }, { QStringLiteral("cpu_percent"), 185 },
+            { QStringLiteral("cores"), 2 } };
+        QTest::newRow("client-limited: requests sent late, or every core busy")
+            << QList<PointSummary> { point(QStringLiteral("l"), 1, 10, 5, 200), late, busy }
+            << QStringList { QStringLiteral("client-limited@l") } << QStringList {};
+        PointSummary calm = point(QStringLiteral("m"), 64, 100, 6, 8000);
+        calm.client = { { QStringLiteral("dispatch_lag_p99_ms"), 0.05 }, { QStringLiteral("cpu_percent"), 30 },
+            { QStringLiteral("cores"), 2 } };
+        QTest::newRow("a calm client limits nothing")
+            << QList<PointSummary> { point(QStringLiteral("m"), 1, 10, 5, 200), calm } << QStringList {}
+            << QStringList { QStringLiteral("client-limited@m") };
         QTest::newRow("KV-cache pressure: preemptions with a full cache")
             << QList<PointSummary> { point(QStringLiteral("k"), 1, 10, 5, 200),
                    point(QStringLiteral("k"), 64, 100, 6, 8000,
