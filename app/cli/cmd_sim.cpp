@@ -33,6 +33,13 @@ void onSignal(int sig)
     [[maybe_unused]] const auto n = ::write(g_signalPipe[1], &c, 1);
 }
 
+/// The GPU a preset models, as DCGM names it.
+QString gpuName(const QString &preset)
+{
+    return preset.startsWith(QLatin1String("h100")) ? QStringLiteral("NVIDIA H100 80GB HBM3")
+                                                    : QStringLiteral("NVIDIA A100-SXM4-80GB");
+}
+
 int usage(const QString &message)
 {
     std::fprintf(stderr, "servescope-cli sim: %s\n", qPrintable(message));
@@ -117,7 +124,7 @@ static int runSim(const QStringList &args)
         double minimum;
     };
     double kvTokens = -1, tokensPerChunk = 1;
-    double stallMs = 0, chunkChars = 0, firstEventDelayMs = 0, hugeEventBytes = 0, listenDelayMs = 0;
+    double stallMs = 0, chunkChars = 0, firstEventDelayMs = 0, hugeEventBytes = 0, listenDelayMs = 0, dcgmPort = -1;
     const Num nums[] = {
         { "port", "TCP port; 0 picks a free one (default 8000).", &port, 0 },
         { "seed", "Seed of every random draw (default 0).", &seed, 0 },
@@ -131,6 +138,7 @@ static int runSim(const QStringList &args)
         { "tokens-per-chunk", "Tokens per SSE event (default 1).", &tokensPerChunk, 1 },
         { "chunk-chars", "Content events of exactly N characters, splitting words (0 = off).", &chunkChars, 0 },
         { "huge-event-bytes", "Start every stream with one content event (one line) of N bytes.", &hugeEventBytes, 0 },
+        { "dcgm-port", "Also serve a DCGM-exporter-style /metrics on this port (0 picks one).", &dcgmPort, 0 },
         { "listen-delay-ms", "Wait this long before listening, as a server loading its weights (wall clock).",
             &listenDelayMs, 0 },
         { "first-event-delay-ms", "Hold every stream's first token event this long (wall clock).", &firstEventDelayMs,
@@ -260,6 +268,14 @@ static int runSim(const QStringList &args)
     }
     const QString shownHost = cfg.server.host.contains(u':') ? u'[' + cfg.server.host + u']' : cfg.server.host;
     std::printf("listening http://%s:%d\n", qPrintable(shownHost), int(server.port()));
+    Sim::DcgmExporter dcgm(server.gpuActivity(), gpuName(cfg.preset));
+    if (dcgmPort >= 0) {
+        if (dcgmPort > 65535 || !dcgm.listen(cfg.server.host, quint16(dcgmPort), &error)) {
+            std::fprintf(stderr, "servescope-cli sim: cannot serve --dcgm-port %g: %s\n", dcgmPort, qPrintable(error));
+            return ExitFailed;
+        }
+        std::printf("dcgm listening http://%s:%d\n", qPrintable(shownHost), int(dcgm.port()));
+    }
     std::fflush(stdout);
     const bool sglang = cfg.server.flavor == Sim::Flavor::Sglang;
     std::fprintf(stderr, "servescope-cli sim: flavor %s, preset %s, model %s, %s %d, time-scale %g\n",

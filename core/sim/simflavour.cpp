@@ -59,8 +59,9 @@ QByteArray vllmInfoMetricsText(const SimConfig &config, const QByteArray &label)
     const SchedulerParams &s = config.scheduler;
     QByteArray out;
     const QByteArray cache = "block_size=\"" + QByteArray::number(s.blockSize) + "\",enable_prefix_caching=\""
-        + (s.prefixCaching ? "True" : "False") + "\",gpu_memory_utilization=\"" + number(s.memoryFraction)
-        + "\",num_gpu_blocks=\"" + QByteArray::number(s.kvCacheTokens / std::max(1, s.blockSize)) + '"';
+        + (s.prefixCaching ? "True" : "False") + "\",gpu_memory_utilization=\""
+        + QByteArray::number(s.memoryFraction, 'g', 6) + "\",num_gpu_blocks=\""
+        + QByteArray::number(s.kvCacheTokens / std::max(1, s.blockSize)) + '"';
     gauge(out, "vllm:cache_config_info", "gauge", "Information of the LLMEngine CacheConfig", withLabels(label, cache),
         1);
     const QByteArray sched = "max_num_seqs=\"" + QByteArray::number(s.maxNumSeqs) + "\",max_num_batched_tokens=\""

@@ -27,6 +27,7 @@ SimServer::SimServer(const SimConfig &config, QObject *parent)
     , m_engine(config.model, config.scheduler)
     , m_rng(config.server.seed)
     , m_log(config)
+    , m_gpu(config.model, config.server.timeScale)
 {
     m_modelJson = '"' + config.server.model.toUtf8().replace('\\', "\\\\").replace('"', "\\\"") + '"';
     m_stepTimer.setSingleShot(true);
@@ -349,6 +350,7 @@ void SimServer::onStep()
     m_deadline = base + duration;
     if (m_deadline < now - 100'000'000) // more than 100 ms behind: start again rather than burst
         m_deadline = now + duration;
+    m_gpu.addStep(m_deadline - duration, r);
     m_stepPending = true;
     const qint64 waitNs = m_deadline - monotonicNs();
     m_stepTimer.start(int(std::max<qint64>(0, (waitNs + 999'999) / 1'000'000)));

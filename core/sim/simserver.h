@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "sim/dcgmexporter.h"
 #include "sim/enginemodel.h"
 #include "sim/httprequestparser.h"
 #include "sim/simconfig.h"
@@ -45,6 +46,8 @@ public:
     /// The Prometheus text of GET /metrics.
     QByteArray metricsText() const;
     const EngineModel &engine() const { return m_engine; }
+    /// The roofline shares of the latest steps (what --dcgm-port reports).
+    const GpuActivity &gpuActivity() const { return m_gpu; }
 
 signals:
     void acceptFailed(const QString &message);
@@ -104,6 +107,7 @@ private:
     QByteArray m_out, m_frame;
     StepLagStats m_lag;
     SchedulerLog m_log;
+    GpuActivity m_gpu;
     static constexpr int kRouteCount = 10;
     quint64 m_routeRequests[kRouteCount] = {}, m_routeHeaderRejected[kRouteCount] = {};
     quint64 m_events = 0, m_requests = 0, m_rejected = 0, m_disconnects = 0, m_connectionsTotal = 0;
