@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "launchtemplate.h"
 
+#include <QLocale>
 #include <QJsonValue>
 #include <QRegularExpression>
 
@@ -14,7 +15,7 @@ bool renderValue(const QJsonValue &value, QString *out)
         *out = value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     } else if (value.isDouble()) {
         const double d = value.toDouble();
-        *out = d == qint64(d) ? QString::number(qint64(d)) : QString::number(d, 'g', 17);
+        *out = d == qint64(d) ? QString::number(qint64(d)) : QString::number(d, 'g', QLocale::FloatingPointShortest);
     } else if (value.isString()) {
         *out = value.toString();
     } else {

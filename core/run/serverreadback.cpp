@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <QRegularExpression>
 
 namespace ServeScope {
@@ -28,7 +29,7 @@ QString render(const QJsonValue &v)
         return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     if (v.isDouble()) {
         const double d = v.toDouble();
-        return d == qint64(d) ? QString::number(qint64(d)) : QString::number(d, 'g', 17);
+        return d == qint64(d) ? QString::number(qint64(d)) : QString::number(d, 'g', QLocale::FloatingPointShortest);
     }
     return v.toString();
 }
