@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "launchtemplate.h"
 
-#include <QLocale>
 #include <QJsonValue>
+#include <QLocale>
 #include <QRegularExpression>
 
 namespace ServeScope {
