@@ -272,6 +272,49 @@ private Q_SLOTS:
         QCOMPARE(countLines(logsOf(x), QStringLiteral("stderr"), QStringLiteral("Unknown option 'no-such-flag'")), 1);
     }
 
+    // The launch env and cwd reach the server; the run's API key never reaches the project, even when
+    // the server prints it (here a shell the experiment asks for prints it before exec'ing the simulator).
+    void environmentFolderAndScrubbing()
+    {
+        const quint16 port = freePort();
+        QString x = writeExperiment(QStringLiteral("shell"), port, {}, QJsonObject {},
+            QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 4);
+        QFile f(x);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        QJsonObject endpoint = doc.value(QStringLiteral("endpoint")).toObject();
+        endpoint.insert(QStringLiteral("api_key_env"), QStringLiteral("SERVESCOPE_TEST_LAUNCH_KEY"));
+        doc.insert(QStringLiteral("endpoint"), endpoint);
+        QJsonObject server = doc.value(QStringLiteral("server")).toObject();
+        QJsonObject launch = server.value(QStringLiteral("launch")).toObject();
+        launch.insert(QStringLiteral("argv"),
+            QJsonArray { QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                QStringLiteral("echo \"env=$SIM_NOTE cwd=$(pwd) key=$SERVESCOPE_TEST_LAUNCH_KEY\"; exec \"$0\" sim "
+                               "--port {port} --model m --time-scale 20"),
+                SimChild::cli() });
+        server.insert(QStringLiteral("launch"), launch);
+        doc.insert(QStringLiteral("server"), server);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(doc).toJson());
+        f.close();
+
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("SERVESCOPE_TEST_LAUNCH_KEY"), QStringLiteral("sk-launch-secret-1234"));
+        p.setProcessEnvironment(env);
+        p.start(SimChild::cli(), { QStringLiteral("run"), x, QStringLiteral("--allow-launch") });
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 0, err.constData());
+        QVERIFY(!err.contains("sk-launch-secret-1234"));
+        const QString expected = QStringLiteral("env=x cwd=%1 key=***").arg(m_dir.path());
+        QCOMPARE(countLines(logsOf(x), QStringLiteral("stdout"), expected), 1);
+        QFile project(QString(x).replace(QStringLiteral(".json"), QStringLiteral(".servescope")));
+        QVERIFY(project.open(QIODevice::ReadOnly));
+        QVERIFY(!project.readAll().contains("sk-launch-secret-1234"));
+    }
+
     // Never ready within server.launch.ready_timeout_s: the run stops and the server is stopped.
     void readinessTimesOut()
     {
