@@ -127,6 +127,13 @@ QString LaunchedServer::exitReport(const QString &when) const
     return report;
 }
 
+QString LaunchedServer::exitMessage()
+{
+    readChannel(0);
+    readChannel(1);
+    return QStringLiteral("the server (pid %1) %2").arg(m_pid).arg(exitReport(QStringLiteral("while the run used it")));
+}
+
 bool LaunchedServer::waitReady(const QUrl &url, const EndpointConfig &endpoint, double timeoutS,
     const std::atomic<bool> &cancelled, QString *error)
 {

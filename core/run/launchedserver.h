@@ -40,6 +40,9 @@ public:
     /// Stops the whole process group (TERM, then KILL after `graceMs`) and stores the last lines.
     void stop(int graceMs = kStopGraceMs);
 
+    /// After it exited on its own: "the server (pid N) exited with code C while the run used it",
+    /// and its last lines.
+    QString exitMessage();
     qint64 pid() const { return m_pid; }
     bool isRunning() const;
     double readySeconds() const { return m_readySeconds; }

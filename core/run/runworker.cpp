@@ -189,6 +189,8 @@ bool RunWorker::runVariant(int variantIndex)
         repeats.point = p;
         PointSummary identity;
         for (int r = 1; r <= qMax(1, resolved.load.repeat) && !m_cancel->load(); ++r) {
+            if (serverExited())
+                return false;
             const PointOutcome outcome = m_points->run(context, p, r);
             if (!outcome.ok) {
                 m_result.message = outcome.error;
@@ -217,7 +219,19 @@ bool RunWorker::runVariant(int variantIndex)
             finishPoint(identity, repeats);
     }
     scraper.stop();
+    if (serverExited())
+        return false;
     m_endpoint.close();
+    return true;
+}
+
+bool RunWorker::serverExited()
+{
+    LaunchedServer *server = m_endpoint.server();
+    if (!server || server->isRunning())
+        return false;
+    m_result.message = server->exitMessage();
+    log(QStringLiteral("error"), m_result.message);
     return true;
 }
 

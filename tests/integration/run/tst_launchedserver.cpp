@@ -348,6 +348,27 @@ private Q_SLOTS:
         QVERIFY(goneWithin(pid, 2000));
     }
 
+    // A server that dies while its points run: the run stops and says so with its last lines.
+    void serverDeathStopsTheRun()
+    {
+        const QString x = writeExperiment(QStringLiteral("dies"), freePort(), {}, QJsonObject {},
+            QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 2000);
+        QProcess p;
+        QByteArray err;
+        const qint64 pid = startUntilMeasuring(p, x, &err);
+        QVERIFY2(pid > 0, err.constData());
+        ::kill(pid_t(pid), SIGKILL);
+        QVERIFY(p.waitForFinished(60000));
+        err += p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(
+            err.contains(QStringLiteral("the server (pid %1) was killed by a signal while the run used it; its last "
+                                        "lines:")
+                             .arg(pid)
+                             .toUtf8()),
+            err.constData());
+    }
+
     // ServeScope killed outright: the parent-death signal stops its server.
     void deathStopsTheServer()
     {
