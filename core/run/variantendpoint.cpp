@@ -60,7 +60,9 @@ bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options
         = options.simulatorProgram.isEmpty() ? SimProcess::defaultProgram() : options.simulatorProgram;
     // Without a model the simulator serves its default, and requests name it.
     m_model = resolved.endpoint.model.isEmpty() ? QString::fromLatin1(kSimulatorDefaultModel) : resolved.endpoint.model;
-    if (!m_sim.start(program, resolved.server.args, m_model, options.simulatorTimeScale)) {
+    // server.engine sglang poses the simulator as SGLang (its flag and metric names, /get_server_info).
+    const bool sglang = resolved.server.engine == QLatin1String("sglang");
+    if (!m_sim.start(program, resolved.server.args, sglang, m_model, options.simulatorTimeScale)) {
         *error = m_sim.errorString();
         return false;
     }

@@ -369,6 +369,50 @@ private Q_SLOTS:
             err.constData());
     }
 
+    // A "sim:" endpoint with server.engine sglang starts the simulator's sglang flavour, under SGLang's
+    // flag names, and the run scrapes SGLang's series from it.
+    void simEndpointTakesTheEngineFlavour()
+    {
+        const QJsonObject x {
+            { QStringLiteral("name"), QStringLiteral("sgl") },
+            { QStringLiteral("endpoint"),
+                QJsonObject { { QStringLiteral("base_url"), QStringLiteral("sim:") },
+                    { QStringLiteral("model"), QStringLiteral("m") },
+                    { QStringLiteral("dialect"), QStringLiteral("sglang") } } },
+            { QStringLiteral("server"),
+                QJsonObject { { QStringLiteral("engine"), QStringLiteral("sglang") },
+                    { QStringLiteral("args"),
+                        QJsonObject { { QStringLiteral("max_num_seqs"), 3 },
+                            { QStringLiteral("enable_prefix_caching"), false } } } } },
+            { QStringLiteral("load"),
+                QJsonObject { { QStringLiteral("points"),
+                    QJsonArray {
+                        QJsonObject { { QStringLiteral("concurrency"), 6 }, { QStringLiteral("input_len"), 16 },
+                            { QStringLiteral("output_len"), 64 }, { QStringLiteral("num_prompts"), 36 } } } } } },
+            { QStringLiteral("variants"),
+                QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("b") } } } },
+        };
+        const QString path = m_dir.filePath(QStringLiteral("sgl.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(x).toJson());
+        f.close();
+        const Outcome o = run(path, { QStringLiteral("--sim-time-scale"), QStringLiteral("5") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY2(o.err.contains("--flavor sglang --disable-radix-cache --max-running-requests 3"), o.err.constData());
+        ProjectStore store;
+        QVERIFY(store.open(m_dir.filePath(QStringLiteral("sgl.servescope"))));
+        QVector<ServerMetricSample> samples;
+        QVERIFY(store.serverMetricSamples(1, &samples));
+        double most = -1;
+        for (const ServerMetricSample &s : samples) {
+            QVERIFY2(!s.name.startsWith(QLatin1String("vllm:")), qPrintable(s.name));
+            if (s.name == QLatin1String("sglang:num_running_reqs"))
+                most = qMax(most, s.value);
+        }
+        QCOMPARE(most, 3.0);
+    }
+
     // ServeScope killed outright: the parent-death signal stops its server.
     void deathStopsTheServer()
     {
