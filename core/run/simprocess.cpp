@@ -5,6 +5,7 @@
 #include <QDeadlineTimer>
 #include <QFileInfo>
 #include <QJsonValue>
+#include <QLocale>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRandomGenerator>
@@ -60,7 +61,9 @@ QStringList SimProcess::flagsFor(const OrderedValues &serverArgs, bool sglang)
                 flags << flag;
         } else if (value.isDouble()) {
             const double d = value.toDouble();
-            flags << flag << (d == qint64(d) ? QString::number(qint64(d)) : QString::number(d, 'g', 17));
+            flags << flag
+                  << (d == qint64(d) ? QString::number(qint64(d))
+                                     : QString::number(d, 'g', QLocale::FloatingPointShortest));
         } else if (value.isString()) {
             flags << flag << value.toString();
         }

@@ -4,6 +4,7 @@
 #include "io/experimentfile.h"
 #include "run/launchtemplate.h"
 #include "run/serverreadback.h"
+#include "run/simprocess.h"
 
 #include <QJsonArray>
 #include <QJsonValue>
@@ -138,6 +139,43 @@ private Q_SLOTS:
         args.set(arg, wanted);
         const QStringList out = configMismatches(args, config);
         QCOMPARE(out.join(u'|'), expected);
+    }
+
+    void simulatorFlags_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<bool>("sglang");
+        QTest::addColumn<QStringList>("flags");
+        QTest::newRow("vllm name, vllm") << QStringLiteral("max_num_seqs") << QJsonValue(8) << false
+                                         << QStringList { QStringLiteral("--max-num-seqs"), QStringLiteral("8") };
+        QTest::newRow("sglang name, vllm") << QStringLiteral("context_length") << QJsonValue(2048) << false
+                                           << QStringList { QStringLiteral("--max-model-len"), QStringLiteral("2048") };
+        QTest::newRow("vllm name, sglang") << QStringLiteral("max_num_seqs") << QJsonValue(8) << true
+                                           << QStringList { QStringLiteral("--flavor"), QStringLiteral("sglang"),
+                                                  QStringLiteral("--max-running-requests"), QStringLiteral("8") };
+        QTest::newRow("memory share, sglang") << QStringLiteral("gpu_memory_utilization") << QJsonValue(0.85) << true
+                                              << QStringList { QStringLiteral("--flavor"), QStringLiteral("sglang"),
+                                                     QStringLiteral("--mem-fraction-static"), QStringLiteral("0.85") };
+        QTest::newRow("no prefix cache, sglang") << QStringLiteral("enable_prefix_caching") << QJsonValue(false) << true
+                                                 << QStringList { QStringLiteral("--flavor"), QStringLiteral("sglang"),
+                                                        QStringLiteral("--disable-radix-cache") };
+        QTest::newRow("prefix cache, sglang") << QStringLiteral("enable_prefix_caching") << QJsonValue(true) << true
+                                              << QStringList { QStringLiteral("--flavor"), QStringLiteral("sglang") };
+        QTest::newRow("prefix cache, vllm") << QStringLiteral("enable_prefix_caching") << QJsonValue(true) << false
+                                            << QStringList { QStringLiteral("--enable-prefix-caching") };
+    }
+
+    // server.args of a "sim:" endpoint become the flavour's flags.
+    void simulatorFlags()
+    {
+        QFETCH(QString, name);
+        QFETCH(QJsonValue, value);
+        QFETCH(bool, sglang);
+        QFETCH(QStringList, flags);
+        OrderedValues args;
+        args.set(name, value);
+        QCOMPARE(SimProcess::flagsFor(args, sglang), flags);
     }
 
     // vLLM alone: /v1/models and the cache info gauge; the first line holds the simulator's gauge.
