@@ -135,7 +135,8 @@ int runRun(const QStringList &args)
             QStringLiteral("FILE") },
         { QStringLiteral("out-dir"), QStringLiteral("Results folder: manifest, vLLM result files, summary.csv"),
             QStringLiteral("DIR") },
-        { QStringLiteral("allow-launch"), QStringLiteral("Allow running the experiment's server launch command") },
+        { QStringLiteral("allow-launch"),
+            QStringLiteral("Start each variant's server from server.launch.argv (stopped after it)") },
         { QStringLiteral("sim-time-scale"),
             QStringLiteral("Speed-up of the built-in simulator for a \"sim:\" endpoint"), QStringLiteral("X"),
             QStringLiteral("1") },
@@ -195,10 +196,11 @@ int runRun(const QStringList &args)
         err << (p.isError() ? "error: " : "warning: ") << p.toString() << '\n';
     if (hasErrors(problems))
         return ExitUsage;
-    if (!read.experiment.server.launchArgv.isEmpty() && !read.experiment.endpoint.isLocalSimulator()) {
-        // Only the built-in simulator is started by ServeScope so far; other servers must already be up.
-        err << "servescope-cli run: not running the experiment's launch command; "
-               "start the server yourself (only \"sim:\" endpoints are launched)\n";
+    const bool allowLaunch = parser.isSet(QStringLiteral("allow-launch"));
+    if (!read.experiment.server.launchArgv.isEmpty() && !read.experiment.endpoint.isLocalSimulator() && !allowLaunch) {
+        // Running a command from a file needs the user's say-so; without it the server must already be up.
+        err << "servescope-cli run: not running the experiment's launch command without --allow-launch; "
+               "start the server yourself\n";
     }
 
     RunOptions options;
@@ -209,7 +211,7 @@ int runRun(const QStringList &args)
     options.outDir = parser.value(QStringLiteral("out-dir"));
     options.variants = parser.values(QStringLiteral("variant"));
     options.runName = parser.value(QStringLiteral("name"));
-    options.allowLaunch = parser.isSet(QStringLiteral("allow-launch"));
+    options.allowLaunch = allowLaunch;
     options.simulatorTimeScale = timeScale;
 
     const Endpoint &ep = read.experiment.endpoint;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `servescope-cli sim`: the simulated vLLM-like server (docs/simulator.md).
 #include "command.h"
+#include "simflags.h"
 
 #include "secrets/apikey.h"
 #include "sim/simconfig.h"
@@ -8,8 +9,10 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QRegularExpression>
 #include <QSocketNotifier>
+#include <QThread>
 
 #include <cmath>
 #include <csignal>
@@ -28,6 +31,13 @@ void onSignal(int sig)
 {
     const char c = char(sig);
     [[maybe_unused]] const auto n = ::write(g_signalPipe[1], &c, 1);
+}
+
+/// The GPU a preset models, as DCGM names it.
+QString gpuName(const QString &preset)
+{
+    return preset.startsWith(QLatin1String("h100")) ? QStringLiteral("NVIDIA H100 80GB HBM3")
+                                                    : QStringLiteral("NVIDIA A100-SXM4-80GB");
 }
 
 int usage(const QString &message)
@@ -86,7 +96,6 @@ static int runSim(const QStringList &args)
             QStringLiteral("var") },
         { QStringLiteral("preset"), QStringLiteral("Hardware/model preset: a100-7b (default), h100-7b, moe-3b-active."),
             QStringLiteral("name") },
-        { QStringLiteral("enable-prefix-caching"), QStringLiteral("Block-hash prefix cache.") },
         { QStringLiteral("early-role-chunk"),
             QStringLiteral("Send the role-only chat delta on arrival (as some gateways).") },
         { QStringLiteral("no-usage"), QStringLiteral("Never send the usage chunk.") },
@@ -114,16 +123,12 @@ static int runSim(const QStringList &args)
         double *target;
         double minimum;
     };
-    double maxNumSeqs = -1, batched = -1, kvTokens = -1, blockSize = -1, maxModelLen = -1, tokensPerChunk = 1;
-    double stallMs = 0, chunkChars = 0, firstEventDelayMs = 0, hugeEventBytes = 0;
+    double kvTokens = -1, tokensPerChunk = 1;
+    double stallMs = 0, chunkChars = 0, firstEventDelayMs = 0, hugeEventBytes = 0, listenDelayMs = 0, dcgmPort = -1;
     const Num nums[] = {
         { "port", "TCP port; 0 picks a free one (default 8000).", &port, 0 },
         { "seed", "Seed of every random draw (default 0).", &seed, 0 },
-        { "max-num-seqs", "Concurrent sequences in the batch (default 256).", &maxNumSeqs, 1 },
-        { "max-num-batched-tokens", "Token budget per step, decode and chunked prefill (default 8192).", &batched, 1 },
         { "kv-cache-tokens", "KV cache size in tokens (preset default).", &kvTokens, 1 },
-        { "block-size", "KV block size in tokens (default 16).", &blockSize, 1 },
-        { "max-model-len", "Prompt + output limit (preset default).", &maxModelLen, 1 },
         { "weight-bytes", "Bytes of weights read per step.", &cfg.model.weightBytes, 0 },
         { "kv-bytes-per-token", "KV bytes per token of context.", &cfg.model.kvBytesPerToken, 0 },
         { "memory-bandwidth", "Effective memory bandwidth, bytes/s.", &cfg.model.memoryBandwidth, 1 },
@@ -133,6 +138,9 @@ static int runSim(const QStringList &args)
         { "tokens-per-chunk", "Tokens per SSE event (default 1).", &tokensPerChunk, 1 },
         { "chunk-chars", "Content events of exactly N characters, splitting words (0 = off).", &chunkChars, 0 },
         { "huge-event-bytes", "Start every stream with one content event (one line) of N bytes.", &hugeEventBytes, 0 },
+        { "dcgm-port", "Also serve a DCGM-exporter-style /metrics on this port (0 picks one).", &dcgmPort, 0 },
+        { "listen-delay-ms", "Wait this long before listening, as a server loading its weights (wall clock).",
+            &listenDelayMs, 0 },
         { "first-event-delay-ms", "Hold every stream's first token event this long (wall clock).", &firstEventDelayMs,
             0 },
         { "eos-mean-tokens", "Mean output length without ignore_eos (default 256).", &cfg.stream.eosMeanTokens, 1 },
@@ -148,9 +156,10 @@ static int runSim(const QStringList &args)
         { "stall-rate", "Share of streams that stall when --stall-ms is set (default 1).", &cfg.faults.stallRate, 0 },
     };
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Simulated vLLM-like OpenAI-compatible server."));
+    parser.setApplicationDescription(QStringLiteral("Simulated vLLM- or SGLang-like OpenAI-compatible server."));
     const QCommandLineOption help = parser.addHelpOption();
     parser.addOptions(plain);
+    parser.addOptions(schedulerOptions());
     for (const Num &n : nums)
         parser.addOption({ QString::fromLatin1(n.name), QString::fromLatin1(n.help), QStringLiteral("x") });
     if (!parser.parse(args))
@@ -181,11 +190,9 @@ static int runSim(const QStringList &args)
         if (v >= 0)
             *target = int(std::min(v, 2e9));
     };
-    setInt(maxNumSeqs, &cfg.scheduler.maxNumSeqs);
-    setInt(batched, &cfg.scheduler.maxNumBatchedTokens);
     setInt(kvTokens, &cfg.scheduler.kvCacheTokens);
-    setInt(blockSize, &cfg.scheduler.blockSize);
-    setInt(maxModelLen, &cfg.scheduler.maxModelLen);
+    if (QString error; !applySchedulerFlags(parser, kvTokens >= 0, &cfg, &error))
+        return usage(error);
     setInt(tokensPerChunk, &cfg.stream.tokensPerChunk);
     setInt(stallMs, &cfg.faults.stallMs);
     setInt(rateLimit, &cfg.faults.rateLimit);
@@ -198,7 +205,6 @@ static int runSim(const QStringList &args)
     cfg.server.seed = quint64(seed);
     cfg.server.maxBodyBytes = qint64(maxBody);
     cfg.model.overheadSeconds = overheadMs / 1000.0;
-    cfg.scheduler.prefixCaching = parser.isSet(QStringLiteral("enable-prefix-caching"));
     cfg.stream.earlyRoleChunk = parser.isSet(QStringLiteral("early-role-chunk"));
     cfg.stream.noUsage = parser.isSet(QStringLiteral("no-usage"));
     cfg.stream.ignoreIgnoreEos = parser.isSet(QStringLiteral("ignore-ignore-eos"));
@@ -244,6 +250,13 @@ static int runSim(const QStringList &args)
     sigaction(SIGTERM, &sa, nullptr);
     std::signal(SIGPIPE, SIG_IGN);
 
+    // A loading server: the port refuses connections until it is up. TERM still ends it promptly.
+    for (QDeadlineTimer loading(qint64(std::min(listenDelayMs, 1e9))); !loading.hasExpired() && received == 0;) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(10);
+    }
+    if (received != 0)
+        return received == SIGINT ? ExitInterrupted : ExitOk;
     Sim::SimServer server(cfg);
     QObject::connect(&server, &Sim::SimServer::acceptFailed,
         [](const QString &m) { std::fprintf(stderr, "servescope-cli sim: accept failed: %s\n", qPrintable(m)); });
@@ -255,9 +268,19 @@ static int runSim(const QStringList &args)
     }
     const QString shownHost = cfg.server.host.contains(u':') ? u'[' + cfg.server.host + u']' : cfg.server.host;
     std::printf("listening http://%s:%d\n", qPrintable(shownHost), int(server.port()));
+    Sim::DcgmExporter dcgm(server.gpuActivity(), gpuName(cfg.preset));
+    if (dcgmPort >= 0) {
+        if (dcgmPort > 65535 || !dcgm.listen(cfg.server.host, quint16(dcgmPort), &error)) {
+            std::fprintf(stderr, "servescope-cli sim: cannot serve --dcgm-port %g: %s\n", dcgmPort, qPrintable(error));
+            return ExitFailed;
+        }
+        std::printf("dcgm listening http://%s:%d\n", qPrintable(shownHost), int(dcgm.port()));
+    }
     std::fflush(stdout);
-    std::fprintf(stderr, "servescope-cli sim: preset %s, model %s, max-num-seqs %d, time-scale %g\n",
-        qPrintable(cfg.preset), qPrintable(cfg.server.model), cfg.scheduler.maxNumSeqs, cfg.server.timeScale);
+    const bool sglang = cfg.server.flavor == Sim::Flavor::Sglang;
+    std::fprintf(stderr, "servescope-cli sim: flavor %s, preset %s, model %s, %s %d, time-scale %g\n",
+        sglang ? "sglang" : "vllm", qPrintable(cfg.preset), qPrintable(cfg.server.model),
+        sglang ? "max-running-requests" : "max-num-seqs", cfg.scheduler.maxNumSeqs, cfg.server.timeScale);
     QCoreApplication::exec();
     server.shutdown();
     std::fprintf(stderr, "servescope-cli sim: stopped\n");

@@ -66,6 +66,20 @@ public:
             out->set(n.keys[i], n.children[i].toJsonValue());
     }
 
+    void readLaunchEnv(const JsonNode &l, const QString &lp, Server *s)
+    {
+        const JsonNode *e = l.member(QLatin1String("env"));
+        if (e && !e->isObject()) {
+            error(e, lp + QLatin1String(".env"), QStringLiteral("must be an object"));
+            return;
+        }
+        for (size_t i = 0; e && i < e->keys.size(); ++i) {
+            QString value;
+            if (string(&e->children[i], lp + QLatin1String(".env.") + e->keys[i], &value))
+                s->launchEnv.append({ e->keys[i], value });
+        }
+    }
+
     void readServer(const JsonNode &n, Server *s)
     {
         const QString p = QStringLiteral("server");
@@ -76,9 +90,12 @@ public:
             readValues(*a, p + QLatin1String(".args"), &s->args);
         if (const JsonNode *l = n.member(QLatin1String("launch"))) {
             const QString lp = p + QLatin1String(".launch");
-            if (object(l, lp, { "argv", "ready" })) {
+            if (object(l, lp, { "argv", "ready", "env", "cwd", "ready_timeout_s" })) {
                 stringListAt(*l, "argv", lp, &s->launchArgv);
                 stringAt(*l, "ready", lp, &s->readyPath);
+                stringAt(*l, "cwd", lp, &s->launchCwd);
+                numberAt(*l, "ready_timeout_s", lp, &s->readyTimeoutS);
+                readLaunchEnv(*l, lp, s);
             }
         }
     }

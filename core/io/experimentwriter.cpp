@@ -69,6 +69,16 @@ JsonNode serverTree(const Server &s)
             argv.children.push_back(str(a));
         l.add(QStringLiteral("argv"), argv);
         l.add(QStringLiteral("ready"), str(s.readyPath));
+        if (!s.launchEnv.isEmpty()) {
+            JsonNode env = JsonNode::makeObject();
+            for (const auto &[name, value] : s.launchEnv)
+                env.add(name, str(value));
+            l.add(QStringLiteral("env"), env);
+        }
+        if (!s.launchCwd.isEmpty())
+            l.add(QStringLiteral("cwd"), str(s.launchCwd));
+        if (s.readyTimeoutS != Server().readyTimeoutS)
+            l.add(QStringLiteral("ready_timeout_s"), num(s.readyTimeoutS));
         n.add(QStringLiteral("launch"), l);
     }
     return n;

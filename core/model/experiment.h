@@ -74,6 +74,11 @@ struct Server {
     OrderedValues args;
     QStringList launchArgv; ///< empty: the server is started by someone else
     QString readyPath; ///< readiness probe path, e.g. /v1/models
+    /// Added to (or replacing in) the launched server's environment, in order. Stored in the file:
+    /// never a secret (a key reaches the server through a variable already set for ServeScope).
+    QList<QPair<QString, QString>> launchEnv;
+    QString launchCwd; ///< working folder of the launched server; empty: ServeScope's
+    double readyTimeoutS = 600; ///< how long the readiness probe waits for 200
     bool operator==(const Server &) const = default;
 };
 

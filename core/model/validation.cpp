@@ -169,6 +169,12 @@ void checkEnvAndServer(Checker &c, const Experiment &x)
     }
     if (!s.launchArgv.isEmpty() && !s.readyPath.startsWith(QLatin1Char('/')))
         c.error(QStringLiteral("server.launch.ready"), QStringLiteral("must be a path starting with /"));
+    c.finite(QStringLiteral("server.launch.ready_timeout_s"), s.readyTimeoutS, 0.1, 86400);
+    static const QRegularExpression variable(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    for (const auto &[name, value] : s.launchEnv) {
+        if (!variable.match(name).hasMatch())
+            c.error(QLatin1String("server.launch.env.") + name, QStringLiteral("is not an environment variable name"));
+    }
 }
 
 void checkDatasetAndSampling(Checker &c, const Experiment &x)

@@ -48,6 +48,9 @@ public:
     /// SGLang's `/flush_cache` or vLLM's `/reset_prefix_cache`; false when the server refused.
     bool resetPrefixCache(const QString &engine, QString *path);
 
+    /// GET a side path of the base URL; the body, or a null array on any failure (non-2xx included).
+    QByteArray get(const QString &path) { return call(path); }
+
 private:
     QNetworkRequest request(const QString &path) const;
     /// GET (null body) or POST; returns the reply body, or a null array on any failure.

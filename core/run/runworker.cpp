@@ -5,10 +5,13 @@
 #include "engine/loadgenerator.h"
 #include "metrics/delta.h"
 #include "metrics/findings.h"
+#include "model/clock.h"
+#include "model/urls.h"
 #include "model/variables.h"
 #include "run/clienthost.h"
 #include "run/endpointcalls.h"
 #include "run/pointrunner.h"
+#include "run/serverreadback.h"
 #include "storage/storewriter.h"
 #include "workload/promptgen.h"
 
@@ -156,10 +159,12 @@ void RunWorker::reportMissingRoutes(const Experiment &resolved, EndpointCalls &c
 bool RunWorker::runVariant(int variantIndex)
 {
     Experiment resolved = resolveVariant(m_experiment, variantIndex);
-    if (resolved.endpoint.isLocalSimulator())
+    const bool launch = m_endpoint.needsLaunch(resolved, m_options);
+    if (resolved.endpoint.isLocalSimulator() || launch)
         m_monitor.setPhase(QStringLiteral("starting server"));
-    if (!m_endpoint.open(resolved, m_options, &m_result.message)) {
+    if (!m_endpoint.open(resolved, m_options, &m_result.message) || (launch && !launchServer(resolved))) {
         log(QStringLiteral("error"), m_result.message);
+        m_endpoint.close();
         return false;
     }
     resolved.endpoint.model = m_endpoint.model();
@@ -170,6 +175,11 @@ bool RunWorker::runVariant(int variantIndex)
                 .arg(m_endpoint.baseUrl().toString(), m_identity.simulatorArguments.join(QLatin1Char(' '))));
     }
     EndpointCalls calls(m_endpoint.config(), m_endpoint.baseUrl(), m_endpoint.model());
+    if (launch && !checkServerConfig(resolved, calls)) {
+        log(QStringLiteral("error"), m_result.message);
+        m_endpoint.close();
+        return false;
+    }
     reportMissingRoutes(resolved, calls);
     ServerScraper scraper(m_endpoint.config(), m_endpoint.baseUrl(), m_result.runId, *m_writer);
     scraper.start();
@@ -180,6 +190,8 @@ bool RunWorker::runVariant(int variantIndex)
         repeats.point = p;
         PointSummary identity;
         for (int r = 1; r <= qMax(1, resolved.load.repeat) && !m_cancel->load(); ++r) {
+            if (serverExited())
+                return false;
             const PointOutcome outcome = m_points->run(context, p, r);
             if (!outcome.ok) {
                 m_result.message = outcome.error;
@@ -208,8 +220,58 @@ bool RunWorker::runVariant(int variantIndex)
             finishPoint(identity, repeats);
     }
     scraper.stop();
+    if (serverExited())
+        return false;
     m_endpoint.close();
     return true;
+}
+
+bool RunWorker::serverExited()
+{
+    LaunchedServer *server = m_endpoint.server();
+    if (!server || server->isRunning())
+        return false;
+    m_result.message = server->exitMessage();
+    log(QStringLiteral("error"), m_result.message);
+    return true;
+}
+
+bool RunWorker::launchServer(const Experiment &resolved)
+{
+    if (!m_endpoint.startServer(resolved, m_result.runId, *m_writer, &m_result.message))
+        return false;
+    LaunchedServer *server = m_endpoint.server();
+    const QString argv = m_endpoint.launchArgv().join(QLatin1Char(' '));
+    // The project keeps which command wrote the lines that follow.
+    m_writer->enqueue(ServerLogLine { m_result.runId, monotonicNs(), QStringLiteral("launch"),
+        QStringLiteral("pid %1: %2").arg(server->pid()).arg(argv) });
+    log(QStringLiteral("info"), QStringLiteral("launched server pid %1: %2").arg(server->pid()).arg(argv));
+    const QUrl ready = joinUrlPath(m_endpoint.baseUrl(), resolved.server.readyPath);
+    if (!server->waitReady(ready, m_endpoint.config(), resolved.server.readyTimeoutS, *m_cancel, &m_result.message))
+        return false;
+    log(QStringLiteral("info"),
+        QStringLiteral("server ready after %1 s (GET %2 answered 200)")
+            .arg(QString::number(server->readySeconds(), 'f', 1), ready.toString()));
+    return true;
+}
+
+bool RunWorker::checkServerConfig(const Experiment &resolved, EndpointCalls &calls)
+{
+    const EffectiveConfig config = readEffectiveConfig(calls);
+    QStringList read;
+    for (auto it = config.values.cbegin(); it != config.values.cend(); ++it)
+        read << QStringLiteral("%1 %2 (%3)").arg(it.key(), it.value(), config.sources.value(it.key()));
+    log(QStringLiteral("info"),
+        read.isEmpty() ? QStringLiteral("the launched server reports none of its settings: nothing to check")
+                       : QStringLiteral("the launched server runs with ") + read.join(QLatin1String(", ")));
+    const QStringList mismatches = configMismatches(resolved.server.args, config);
+    if (mismatches.isEmpty())
+        return true;
+    m_result.message = QStringLiteral("the launched server does not run with the variant's settings: %1; "
+                                      "stopping the run (is a {server.args.NAME} placeholder missing from "
+                                      "server.launch.argv?)")
+                           .arg(mismatches.join(QLatin1String("; ")));
+    return false;
 }
 
 void RunWorker::finishPoint(const PointSummary &identity, const PointRepeats &repeats)

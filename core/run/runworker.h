@@ -45,6 +45,12 @@ private:
     bool runVariant(int variantIndex);
     /// Once per base URL: says what a missing /tokenize or /metrics costs this run.
     void reportMissingRoutes(const Experiment &resolved, EndpointCalls &calls);
+    /// Starts the variant's server.launch argv and waits for its readiness probe.
+    bool launchServer(const Experiment &resolved);
+    /// Reads back what the launched server runs with; false (and the message set) on a mismatch with server.args.
+    bool checkServerConfig(const Experiment &resolved, EndpointCalls &calls);
+    /// True (and the message set) when the variant's launched server exited on its own.
+    bool serverExited();
     /// After a point's repeats: the statistics across them into the results folder, and a finding for
     /// every headline metric whose repeats spread more than 5%.
     void finishPoint(const PointSummary &identity, const PointRepeats &repeats);

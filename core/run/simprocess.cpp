@@ -5,6 +5,7 @@
 #include <QDeadlineTimer>
 #include <QFileInfo>
 #include <QJsonValue>
+#include <QLocale>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRandomGenerator>
@@ -18,15 +19,16 @@ namespace {
 
 constexpr char kKeyVariable[] = "SERVESCOPE_SIM_API_KEY";
 
-QString vllmName(const QString &name)
+/// The same setting under vLLM's and SGLang's names: the simulator takes its flavour's.
+constexpr std::pair<const char *, const char *> kVllmSglang[] = { { "max_num_seqs", "max_running_requests" },
+    { "max_num_batched_tokens", "chunked_prefill_size" }, { "max_model_len", "context_length" },
+    { "block_size", "page_size" }, { "gpu_memory_utilization", "mem_fraction_static" } };
+
+QString flavourName(const QString &name, bool sglang)
 {
-    static const QList<QPair<QLatin1String, QLatin1String>> sglangToVllm {
-        { QLatin1String("max_running_requests"), QLatin1String("max_num_seqs") },
-        { QLatin1String("chunked_prefill_size"), QLatin1String("max_num_batched_tokens") },
-    };
-    for (const auto &[from, to] : sglangToVllm) {
-        if (name == from)
-            return to;
+    for (const auto &[vllm, sgl] : kVllmSglang) {
+        if (name == QLatin1String(sglang ? vllm : sgl))
+            return QLatin1String(sglang ? sgl : vllm);
     }
     return name;
 }
@@ -40,17 +42,28 @@ SimProcess::~SimProcess()
     stop();
 }
 
-QStringList SimProcess::flagsFor(const OrderedValues &serverArgs)
+QStringList SimProcess::flagsFor(const OrderedValues &serverArgs, bool sglang)
 {
     QStringList flags;
+    if (sglang)
+        flags << QStringLiteral("--flavor") << QStringLiteral("sglang");
     for (const auto &[name, value] : serverArgs.items()) {
-        const QString flag = QLatin1String("--") + vllmName(name).replace(QLatin1Char('_'), QLatin1Char('-'));
+        if (sglang && name == QLatin1String("enable_prefix_caching") && value.isBool()) {
+            // SGLang caches prefixes unless told not to.
+            if (!value.toBool())
+                flags << QStringLiteral("--disable-radix-cache");
+            continue;
+        }
+        const QString flag
+            = QLatin1String("--") + flavourName(name, sglang).replace(QLatin1Char('_'), QLatin1Char('-'));
         if (value.isBool()) {
             if (value.toBool())
                 flags << flag;
         } else if (value.isDouble()) {
             const double d = value.toDouble();
-            flags << flag << (d == qint64(d) ? QString::number(qint64(d)) : QString::number(d, 'g', 17));
+            flags << flag
+                  << (d == qint64(d) ? QString::number(qint64(d))
+                                     : QString::number(d, 'g', QLocale::FloatingPointShortest));
         } else if (value.isString()) {
             flags << flag << value.toString();
         }
@@ -88,8 +101,8 @@ QString SimProcess::defaultProgram()
     return QStringLiteral("servescope-cli");
 }
 
-bool SimProcess::start(
-    const QString &program, const OrderedValues &serverArgs, const QString &model, double timeScale, int timeoutMs)
+bool SimProcess::start(const QString &program, const OrderedValues &serverArgs, bool sglang, const QString &model,
+    double timeScale, int timeoutMs)
 {
     stop();
     m_key = QByteArrayLiteral("sim-") + QByteArray::number(QRandomGenerator::system()->generate64(), 16);
@@ -99,7 +112,7 @@ bool SimProcess::start(
         m_arguments << QStringLiteral("--model") << model;
     if (timeScale > 0 && timeScale != 1.0)
         m_arguments << QStringLiteral("--time-scale") << QString::number(timeScale, 'g', 17);
-    m_arguments << flagsFor(serverArgs);
+    m_arguments << flagsFor(serverArgs, sglang);
 
     m_process = std::make_unique<QProcess>();
     m_process->setProcessEnvironment(childEnvironment(m_key));

@@ -22,9 +22,10 @@ public:
     SimProcess();
     ~SimProcess();
 
-    /// Starts the simulator and waits (up to timeoutMs) for its "listening" line.
-    bool start(const QString &program, const OrderedValues &serverArgs, const QString &model, double timeScale,
-        int timeoutMs = 15000);
+    /// Starts the simulator (its sglang flavour when `sglang`) and waits (up to timeoutMs) for its
+    /// "listening" line.
+    bool start(const QString &program, const OrderedValues &serverArgs, bool sglang, const QString &model,
+        double timeScale, int timeoutMs = 15000);
     void stop();
 
     QUrl baseUrl() const { return m_baseUrl; }
@@ -34,8 +35,11 @@ public:
     QStringList arguments() const { return m_arguments; }
 
     /// server.args → simulator flags: `max_num_seqs: 8` → `--max-num-seqs 8`; true → bare flag;
-    /// false/null → omitted. SGLang names map to their vLLM equivalents.
-    static QStringList flagsFor(const OrderedValues &serverArgs);
+    /// false/null → omitted. A setting named by the other engine takes the flavour's name
+    /// (`max_running_requests` → `--max-num-seqs`, or with `sglang` `--flavor sglang` and
+    /// `max_num_seqs` → `--max-running-requests`; there `enable_prefix_caching: false` →
+    /// `--disable-radix-cache`).
+    static QStringList flagsFor(const OrderedValues &serverArgs, bool sglang = false);
     /// servescope-cli next to the running executable (or in ../ for the GUI's app/gui folder).
     static QString defaultProgram();
 

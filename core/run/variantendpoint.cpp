@@ -2,6 +2,7 @@
 #include "variantendpoint.h"
 
 #include "model/urls.h"
+#include "run/launchtemplate.h"
 #include "secrets/apikey.h"
 
 namespace ServeScope {
@@ -48,6 +49,7 @@ EndpointConfig endpointConfigFor(const Experiment &resolved, const QUrl &base, c
 bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options, QString *error)
 {
     close();
+    m_apiKey = options.apiKey;
     if (!resolved.endpoint.isLocalSimulator()) {
         m_model = resolved.endpoint.model;
         m_base = QUrl(resolved.endpoint.baseUrl);
@@ -58,7 +60,9 @@ bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options
         = options.simulatorProgram.isEmpty() ? SimProcess::defaultProgram() : options.simulatorProgram;
     // Without a model the simulator serves its default, and requests name it.
     m_model = resolved.endpoint.model.isEmpty() ? QString::fromLatin1(kSimulatorDefaultModel) : resolved.endpoint.model;
-    if (!m_sim.start(program, resolved.server.args, m_model, options.simulatorTimeScale)) {
+    // server.engine sglang poses the simulator as SGLang (its flag and metric names, /get_server_info).
+    const bool sglang = resolved.server.engine == QLatin1String("sglang");
+    if (!m_sim.start(program, resolved.server.args, sglang, m_model, options.simulatorTimeScale)) {
         *error = m_sim.errorString();
         return false;
     }
@@ -68,8 +72,29 @@ bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options
     return addSecretHeaders(resolved.endpoint, &m_config, error);
 }
 
+bool VariantEndpoint::needsLaunch(const Experiment &resolved, const RunOptions &options) const
+{
+    return options.allowLaunch && !resolved.endpoint.isLocalSimulator() && !resolved.server.launchArgv.isEmpty();
+}
+
+bool VariantEndpoint::startServer(const Experiment &resolved, qint64 runId, StoreWriter &writer, QString *error)
+{
+    if (!renderLaunchArgv(resolved, m_base, &m_launchArgv, error))
+        return false;
+    // Whatever the server prints, the run's key and secret header values never reach the project.
+    QList<QByteArray> secrets = m_config.secretValues;
+    secrets << m_apiKey;
+    m_server = std::make_unique<LaunchedServer>(runId, writer, secrets);
+    if (m_server->start(m_launchArgv, resolved.server, error))
+        return true;
+    m_server.reset();
+    return false;
+}
+
 void VariantEndpoint::close()
 {
+    m_server.reset();
+    m_launchArgv.clear();
     m_sim.stop();
     m_startedSimulator = false;
 }

@@ -2,10 +2,13 @@
 #pragma once
 
 #include "engine/engineconfig.h"
+#include "run/launchedserver.h"
 #include "run/runtypes.h"
 #include "run/simprocess.h"
 
 #include <QUrl>
+
+#include <memory>
 
 namespace ServeScope {
 
@@ -14,11 +17,20 @@ namespace ServeScope {
 EndpointConfig endpointConfigFor(const Experiment &resolved, const QUrl &base, const QByteArray &key);
 
 /// Where one variant's requests go: the configured endpoint, or for `sim:` a simulator child started
-/// with the variant's server.args (and stopped by close() or with this object).
+/// with the variant's server.args; and the variant's launched server, when it has one (both stopped
+/// by close() or with this object).
 class VariantEndpoint {
 public:
     bool open(const Experiment &resolved, const RunOptions &options, QString *error);
     void close();
+
+    /// True when open() chose a configured endpoint whose variant has a launch argv and the run may launch it.
+    bool needsLaunch(const Experiment &resolved, const RunOptions &options) const;
+    /// Renders the variant's launch argv against this endpoint and starts it; its lines go to the
+    /// project under `runId`. Wait for it with server()->waitReady().
+    bool startServer(const Experiment &resolved, qint64 runId, StoreWriter &writer, QString *error);
+    LaunchedServer *server() const { return m_server.get(); }
+    QStringList launchArgv() const { return m_launchArgv; }
 
     const EndpointConfig &config() const { return m_config; }
     /// What API and side-call paths are appended to.
@@ -31,6 +43,9 @@ public:
 
 private:
     SimProcess m_sim;
+    std::unique_ptr<LaunchedServer> m_server;
+    QStringList m_launchArgv;
+    QByteArray m_apiKey;
     EndpointConfig m_config;
     QUrl m_base;
     QString m_model;

@@ -112,6 +112,7 @@ const StepResult &EngineModel::step()
     m_result.idle = true;
     m_result.seconds = m_result.sumContext = 0.0;
     m_result.scheduledTokens = m_result.batchSize = 0;
+    m_result.admitted = m_result.prefillTokens = m_result.cachedTokens = 0;
     m_result.emissions.clear();
     m_batch.clear();
     int budget = m_sched.maxNumBatchedTokens;
@@ -132,17 +133,22 @@ const StepResult &EngineModel::step()
         if (!ok)
             break;
         schedule(s, n);
+        if (n > 1)
+            m_result.prefillTokens += n;
         budget -= n;
         ++i;
     }
+    // SGLang's max_prefill_tokens: new requests' tokens per step, beside the step's own budget.
+    int prefillBudget = m_sched.maxPrefillTokens > 0 ? m_sched.maxPrefillTokens : budget;
     // As vLLM: no admissions in a step that had to preempt.
-    while (!preempted && !m_waiting.empty() && budget > 0 && int(m_running.size()) < m_sched.maxNumSeqs) {
+    while (!preempted && !m_waiting.empty() && budget > 0 && prefillBudget > 0
+        && int(m_running.size()) < m_sched.maxNumSeqs) {
         const quint64 id = m_waiting.front();
         Seq &s = m_seqs.at(id);
         if (s.blocks.empty())
             admitFromCache(s);
         const int hits = s.computed;
-        const int n = std::min(s.total() - s.computed, budget);
+        const int n = std::min({ s.total() - s.computed, budget, prefillBudget });
         if (!grow(s, n)) {
             freeBlocks(s);
             break;
@@ -155,6 +161,10 @@ const StepResult &EngineModel::step()
             m_counters.promptTokens += quint64(s.spec.promptTokens);
         schedule(s, n);
         budget -= n;
+        prefillBudget -= n;
+        ++m_result.admitted;
+        m_result.prefillTokens += n;
+        m_result.cachedTokens += std::min(hits, s.spec.promptTokens);
     }
     finishStep();
     return m_result;

@@ -31,6 +31,9 @@ struct StepResult {
     int scheduledTokens = 0;
     int batchSize = 0;
     double sumContext = 0.0;
+    int admitted = 0; ///< sequences taken from the waiting queue this step
+    int prefillTokens = 0; ///< tokens scheduled as prefill (chunks of more than one token, and admissions)
+    int cachedTokens = 0; ///< prompt tokens the admitted sequences found in the prefix cache
     std::vector<Emission> emissions;
 };
 

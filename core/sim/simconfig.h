@@ -17,6 +17,7 @@ struct ModelParams {
     double peakFlops = 1.9e14; ///< effective FLOP/s
     double activeParams = 6.7e9; ///< parameters touched per token (2 FLOPs each)
     double overheadSeconds = 0.0065; ///< fixed per-step cost (scheduling, sampling, launch)
+    double gpuMemoryBytes = 80e9; ///< what --gpu-memory-utilization / --mem-fraction-static take a share of
 };
 
 /// Continuous-batching scheduler and KV cache settings (vLLM's flag names).
@@ -27,6 +28,8 @@ struct SchedulerParams {
     int blockSize = 16;
     bool prefixCaching = false;
     int maxModelLen = 4096;
+    int maxPrefillTokens = 0; ///< SGLang's budget of new requests' tokens per step; 0: none beyond the step's
+    double memoryFraction = 0.9; ///< reported share of GPU memory (vLLM's gpu_memory_utilization)
 };
 
 /// How results are streamed back.
@@ -64,8 +67,12 @@ struct MisbehaviourParams {
     QByteArray rootPath; ///< non-empty: every route lives under this prefix (a gateway at /gw), others 404
 };
 
+/// Which server the simulator poses as: argument names, metric names, extra routes, log lines.
+enum class Flavor : quint8 { Vllm, Sglang };
+
 /// Listener and process-wide settings.
 struct ServerParams {
+    Flavor flavor = Flavor::Vllm;
     QString host = QStringLiteral("127.0.0.1");
     quint16 port = 8000;
     QString model = QStringLiteral("servescope-sim-7b");

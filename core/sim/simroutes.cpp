@@ -3,6 +3,7 @@
 #include "sim/simserver.h"
 
 #include "sim/simconnection.h"
+#include "sim/simflavour.h"
 #include "sim/simtokenizer.h"
 
 #include <QDateTime>
@@ -41,7 +42,7 @@ struct Route {
 // The order is the index of the per-route counters on /metrics.
 constexpr Route kRouteTable[] = { { "/v1/models", false }, { "/version", false }, { "/health", false },
     { "/metrics", false }, { "/tokenize", true }, { "/reset_prefix_cache", true }, { "/v1/chat/completions", true },
-    { "/v1/completions", true } };
+    { "/v1/completions", true }, { "/get_server_info", false }, { "/flush_cache", true } };
 
 } // namespace
 
@@ -61,6 +62,10 @@ bool SimServer::requiredHeadersPresent(Connection *c, const HttpRequest &request
 bool SimServer::routeDisabled(const QByteArray &path) const
 {
     const MisbehaviourParams &m = m_config.misbehaviour;
+    // Each flavour has only its own server's routes.
+    const bool sglang = m_config.server.flavor == Flavor::Sglang;
+    if (sglang ? path == "/reset_prefix_cache" : (path == "/get_server_info" || path == "/flush_cache"))
+        return true;
     return (m.noTokenize && path == "/tokenize") || (m.noMetrics && path == "/metrics")
         || (m.noCompletions && path == "/v1/completions");
 }
@@ -114,7 +119,12 @@ void SimServer::route(Connection *c, const HttpRequest &request)
     else if (path == "/reset_prefix_cache") {
         m_engine.resetPrefixCache();
         sendResponse(c, 200, "application/json", QByteArray());
-    } else
+    } else if (path == "/flush_cache") {
+        m_engine.resetPrefixCache();
+        sendResponse(c, 200, "text/plain; charset=utf-8", QByteArrayLiteral("Cache flushed.\n"));
+    } else if (path == "/get_server_info")
+        sendJson(c, 200, serverInfoJson(m_config, port(), m_log.genThroughput()));
+    else
         startGeneration(c, path == "/v1/completions" ? Endpoint::Completion : Endpoint::Chat, request);
 }
 
@@ -244,10 +254,8 @@ void SimServer::startGeneration(Connection *c, Endpoint endpoint, const HttpRequ
     kick();
 }
 
-QByteArray SimServer::metricsText() const
+void SimServer::vllmMetrics(QByteArray &out, const QByteArray &label) const
 {
-    QByteArray out;
-    const QByteArray label = "{model_name=" + m_modelJson + "}";
     auto metric = [&](const char *name, const char *type, const char *help, double value, const char *suffix = "") {
         out += QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n' + name + suffix
             + label + ' ' + QByteArray::number(value, 'g', 17) + '\n';
@@ -266,6 +274,23 @@ QByteArray SimServer::metricsText() const
         "_total");
     metric(
         "vllm:request_success", "counter", "Count of successfully processed requests.", double(k.finished), "_total");
+}
+
+QByteArray SimServer::metricsText() const
+{
+    QByteArray out;
+    const QByteArray label = "{model_name=" + m_modelJson + "}";
+    auto metric = [&](const char *name, const char *type, const char *help, double value, const char *suffix = "") {
+        out += QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n' + name + suffix
+            + label + ' ' + QByteArray::number(value, 'g', 17) + '\n';
+    };
+    const EngineCounters &k = m_engine.counters();
+    if (m_config.server.flavor == Flavor::Sglang) {
+        out += sglangMetricsText(m_engine, label, m_log.genThroughput(), m_log.cacheHitRate());
+    } else {
+        vllmMetrics(out, label);
+        out += vllmInfoMetricsText(m_config, label);
+    }
     metric("servescope_sim:steps", "counter", "Engine steps run.", double(k.steps), "_total");
     metric("servescope_sim:events", "counter", "SSE writes of token events (one per stream per step).",
         double(m_events), "_total");

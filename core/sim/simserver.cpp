@@ -26,6 +26,8 @@ SimServer::SimServer(const SimConfig &config, QObject *parent)
     , m_config(config)
     , m_engine(config.model, config.scheduler)
     , m_rng(config.server.seed)
+    , m_log(config)
+    , m_gpu(config.model, config.server.timeScale)
 {
     m_modelJson = '"' + config.server.model.toUtf8().replace('\\', "\\\\").replace('"', "\\\"") + '"';
     m_stepTimer.setSingleShot(true);
@@ -343,10 +345,12 @@ void SimServer::onStep()
     const StepResult &r = m_engine.step();
     if (r.idle)
         return;
+    m_log.onStep(r, m_engine, now);
     const qint64 duration = qint64(r.seconds * 1e9 / m_config.server.timeScale);
     m_deadline = base + duration;
     if (m_deadline < now - 100'000'000) // more than 100 ms behind: start again rather than burst
         m_deadline = now + duration;
+    m_gpu.addStep(m_deadline - duration, r);
     m_stepPending = true;
     const qint64 waitNs = m_deadline - monotonicNs();
     m_stepTimer.start(int(std::max<qint64>(0, (waitNs + 999'999) / 1'000'000)));

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "sim/dcgmexporter.h"
 #include "sim/enginemodel.h"
 #include "sim/httprequestparser.h"
 #include "sim/simconfig.h"
+#include "sim/simflavour.h"
 #include "sim/simstream.h"
 
 #include <QHash>
@@ -44,6 +46,8 @@ public:
     /// The Prometheus text of GET /metrics.
     QByteArray metricsText() const;
     const EngineModel &engine() const { return m_engine; }
+    /// The roofline shares of the latest steps (what --dcgm-port reports).
+    const GpuActivity &gpuActivity() const { return m_gpu; }
 
 signals:
     void acceptFailed(const QString &message);
@@ -65,6 +69,8 @@ private:
     FaultPlan drawFaults(const GenerationRequest &request, int outputTokens);
     void handleTokenize(Connection *c, const HttpRequest &request);
     void handleModels(Connection *c);
+    /// vLLM's series (the vllm flavour's /metrics).
+    void vllmMetrics(QByteArray &out, const QByteArray &label) const;
 
     void sendResponse(Connection *c, int status, const QByteArray &contentType, const QByteArray &body,
         const QByteArray &extraHeaders = QByteArray(), qint64 declaredLength = -1);
@@ -100,7 +106,9 @@ private:
     quint64 m_nextId = 0;
     QByteArray m_out, m_frame;
     StepLagStats m_lag;
-    static constexpr int kRouteCount = 8;
+    SchedulerLog m_log;
+    GpuActivity m_gpu;
+    static constexpr int kRouteCount = 10;
     quint64 m_routeRequests[kRouteCount] = {}, m_routeHeaderRejected[kRouteCount] = {};
     quint64 m_events = 0, m_requests = 0, m_rejected = 0, m_disconnects = 0, m_connectionsTotal = 0;
     qint64 m_startedNs = 0;
