@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "endpointcalls.h"
 
+#include "metrics/servermetrics.h"
 #include "model/urls.h"
 
 #include <QElapsedTimer>
@@ -11,6 +12,8 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QTimer>
+
+#include <optional>
 
 #include <functional>
 
@@ -140,9 +143,24 @@ void EndpointCalls::pumpCounts()
     }
 }
 
+namespace {
+
+// Requests the server is running, from vLLM's or SGLang's gauge; nullopt when it has neither.
+std::optional<double> runningRequests(const QByteArray &metrics)
+{
+    std::optional<double> running;
+    for (const ServerSample &s : parsePrometheusText(metrics, 0)) {
+        if (s.name == QLatin1String("vllm:num_requests_running") || s.name == QLatin1String("sglang:num_running_reqs"))
+            running = running.value_or(0) + s.value;
+    }
+    return running;
+}
+
+} // namespace
+
 bool EndpointCalls::hasRunningMetric()
 {
-    return call(QStringLiteral("/metrics")).contains("vllm:num_requests_running");
+    return runningRequests(call(QStringLiteral("/metrics"))).has_value();
 }
 
 void EndpointCalls::waitUntilIdle(const std::atomic<bool> &cancelled, int maxMs)
@@ -150,16 +168,8 @@ void EndpointCalls::waitUntilIdle(const std::atomic<bool> &cancelled, int maxMs)
     QElapsedTimer waited;
     waited.start();
     while (!cancelled.load() && waited.elapsed() < maxMs) {
-        const QByteArray metrics = call(QStringLiteral("/metrics"));
-        double running = 0;
-        bool seen = false;
-        for (const QByteArray &line : metrics.split('\n')) {
-            if (!line.startsWith("vllm:num_requests_running"))
-                continue;
-            seen = true;
-            running += line.mid(line.lastIndexOf(' ') + 1).toDouble();
-        }
-        if (!seen || running == 0)
+        const std::optional<double> running = runningRequests(call(QStringLiteral("/metrics")));
+        if (!running || *running == 0)
             return;
         QEventLoop pause;
         QTimer::singleShot(50, &pause, &QEventLoop::quit);

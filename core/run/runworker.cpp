@@ -151,8 +151,8 @@ void RunWorker::reportMissingRoutes(const Experiment &resolved, EndpointCalls &c
                 .arg(base));
     if (resolved.load.warmupRequests > 0 && !calls.hasRunningMetric())
         log(QStringLiteral("warning"),
-            QStringLiteral("%1 has no /metrics with vllm:num_requests_running: after warmup the measured clock "
-                           "starts at once, without waiting for the server to drain")
+            QStringLiteral("%1 has no /metrics with vllm:num_requests_running or sglang:num_running_reqs: after "
+                           "warmup the measured clock starts at once, without waiting for the server to drain")
                 .arg(base));
 }
 

@@ -157,7 +157,8 @@ private Q_SLOTS:
         QVERIFY(!o.err.contains(key) && !o.out.contains(key));
         // Two variants on one base URL: each missing route is said once.
         QCOMPARE(o.err.count("has no /tokenize: chat prompts are sized at one word per token"), 1);
-        QCOMPARE(o.err.count("has no /metrics with vllm:num_requests_running: after warmup"), 1);
+        QCOMPARE(
+            o.err.count("has no /metrics with vllm:num_requests_running or sglang:num_running_reqs: after warmup"), 1);
         QVERIFY(o.err.indexOf("has no /tokenize") < o.err.indexOf("progress:"));
 
         ProjectStore store;

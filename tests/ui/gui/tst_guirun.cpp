@@ -152,7 +152,7 @@ void TestGuiRun::screenshotOfDemo()
     w.openDemo();
     QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
     QVERIFY(!hasErrors(w.document()->problems()));
-    QCOMPARE(w.document()->experiment().variants.size(), 2);
+    QCOMPARE(w.document()->experiment().variants.size(), 3);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QSignalSpy finished(&w, &MainWindow::runFinished);

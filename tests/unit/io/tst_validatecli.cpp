@@ -46,7 +46,7 @@ private Q_SLOTS:
         QCOMPARE(o.exitCode, 0);
         QVERIFY(o.out.contains(QLatin1String("points: c1, c4, c8, c16, c32, c64\n")));
         QVERIFY(o.out.contains(QLatin1String("variant seqs-8:\n  server.args.max_num_seqs 256 -> 8\n")));
-        QVERIFY(o.out.contains(QLatin1String("valid (json, 2 variants, 6 points, 0 errors, 0 warnings)")));
+        QVERIFY(o.out.contains(QLatin1String("valid (json, 3 variants, 6 points, 0 errors, 0 warnings)")));
     }
 
     void importsAreValid_data()
