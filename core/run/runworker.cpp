@@ -16,6 +16,7 @@
 #include "workload/promptgen.h"
 
 #include <QDateTime>
+#include <QHostAddress>
 
 namespace ServeScope {
 
@@ -181,6 +182,16 @@ bool RunWorker::runVariant(int variantIndex)
         return false;
     }
     reportMissingRoutes(resolved, calls);
+    // A server on this host takes CPU from the client; the client-health columns say how much it mattered.
+    if (!resolved.endpoint.isLocalSimulator()) {
+        const QString host = m_endpoint.baseUrl().host();
+        const QHostAddress address(host);
+        if (host == QLatin1String("localhost") || address.isLoopback())
+            log(QStringLiteral("warning"),
+                QStringLiteral("the server at %1 runs on this host and shares its CPUs with the client; see the "
+                               "dispatch lag and client CPU of each point (client-limited)")
+                    .arg(m_endpoint.baseUrl().toString()));
+    }
     ServerScraper scraper(m_endpoint.config(), m_endpoint.baseUrl(), m_result.runId, *m_writer);
     scraper.start();
     const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,

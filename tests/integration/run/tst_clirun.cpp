@@ -91,6 +91,7 @@ private Q_SLOTS:
         const Outcome o = run({ exp, QStringLiteral("--project"), project, QStringLiteral("--out-dir"), out,
             QStringLiteral("--sim-time-scale"), QStringLiteral("20") });
         QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY(!o.err.contains("runs on this host")); // sim: is ServeScope's own simulator
 
         QVERIFY(QFile::exists(out + QStringLiteral("/manifest.json")));
         const QJsonObject manifest = QJsonDocument::fromJson(readAll(out + QStringLiteral("/manifest.json"))).object();
@@ -294,6 +295,8 @@ private Q_SLOTS:
         QCOMPARE(reproducible.value("output_throughput"), agree);
         QCOMPARE(reproducible.value("mean_e2el_ms"), agree);
         QCOMPARE(o.err.contains("not-reproducible output_throughput"), !agree);
+        // The simulator child listens on 127.0.0.1: the run says the server shares this host.
+        QVERIFY(o.err.contains("runs on this host and shares its CPUs"));
 
         ProjectStore store;
         QVERIFY(store.open(project));
