@@ -1114,6 +1114,42 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>Findings</source>
         <translation>发现</translation>
     </message>
+    <message>
+        <source>This run launched no server: only launched servers&apos; output is kept.</source>
+        <translation>本次运行没有启动服务器：只保留由 ServeScope 启动的服务器的输出。</translation>
+    </message>
+    <message>
+        <source>Filter the server&apos;s output</source>
+        <translation>筛选服务器输出</translation>
+    </message>
+    <message>
+        <source>Select one run: the output of the servers it launched appears here.</source>
+        <translation>选择一次运行：它启动的服务器的输出会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Server log</source>
+        <translation>服务器日志</translation>
+    </message>
+    <message>
+        <source>Not starting the experiment&apos;s launch commands (start the servers yourself, or pass --allow-launch).</source>
+        <translation>不执行实验的启动命令（请自行启动服务器，或使用 --allow-launch）。</translation>
+    </message>
+    <message>
+        <source>Launch the servers?</source>
+        <translation>启动服务器吗？</translation>
+    </message>
+    <message>
+        <source>Each variant starts its own server with the command below (no shell), waits until it is ready, and stops it afterwards. Start them?</source>
+        <translation>每个变体都会用下面的命令（不经过 shell）启动自己的服务器，等待其就绪，结束后将其停止。要启动吗？</translation>
+    </message>
+    <message>
+        <source>Launch and run</source>
+        <translation>启动并运行</translation>
+    </message>
+    <message>
+        <source>Run without launching</source>
+        <translation>不启动，直接运行</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>
@@ -1932,10 +1968,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>p99 需要 1,000 个请求；%1 的请求数不足（最少 %2 个）：这些负载点请看 p90 或中位数。</translation>
     </message>
     <message>
-        <source>Thresholds: queueing when TTFT p50 grows ×%1 or more, faster than the load, while TPOT p50 grows less than ×%2; bandwidth-bound when TPOT p50 grows ×%3 while throughput falls; KV pressure at %4% usage with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; censored above %7% failed; p99 reliable from %8 requests. Findings are hypotheses along curves where only the load changes.</source>
-        <translation>阈值：TTFT p50 增长 ×%1 及以上且快于负载增长、同时 TPOT p50 增长小于 ×%2 时判为排队；TPOT p50 增长 ×%3 且吞吐下降时判为带宽受限；KV 占用达 %4% 且有抢占时判为 KV 压力；负载翻倍带来的吞吐增幅低于 %5% 处为拐点；命中率高于 %6% 判为缓存污染；失败超过 %7% 判为截尾；p99 需 %8 个请求才可靠。发现是沿仅负载变化的曲线给出的假设。</translation>
-    </message>
-    <message>
         <source>p50 across repeats %1–%2 ms</source>
         <translation>各次重复的 p50 为 %1–%2 毫秒</translation>
     </message>
@@ -1994,6 +2026,18 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Findings</source>
         <translation>发现</translation>
+    </message>
+    <message>
+        <source>The client limited the measurement</source>
+        <translation>客户端限制了测量</translation>
+    </message>
+    <message>
+        <source>At %1 requests were sent up to %2 ms late (p99) with the client at %3% CPU: the numbers there describe this machine as much as the server. Use fewer streams per client host, or shard the load.</source>
+        <translation>%1 处请求最多晚发送 %2 毫秒（p99），客户端 CPU 占用 %3%：这些数字既反映服务器，也反映本机。请减少每台客户端主机的流数，或将负载分片。</translation>
+    </message>
+    <message>
+        <source>Thresholds: queueing when TTFT p50 grows ×%1 or more, faster than the load, while TPOT p50 grows less than ×%2; bandwidth-bound when TPOT p50 grows ×%3 while throughput falls; KV pressure at %4% usage with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; censored above %7% failed; p99 reliable from %8 requests; the client limited a point whose requests left more than %9 ms late (p99) or whose process used %10% of the host&apos;s cores. Findings are hypotheses along curves where only the load changes.</source>
+        <translation>阈值：TTFT p50 增长 ×%1 及以上且快于负载增长、同时 TPOT p50 增长小于 ×%2 时判为排队；TPOT p50 增长 ×%3 且吞吐下降时判为带宽受限；KV 占用达 %4% 且有抢占时判为 KV 压力；负载翻倍带来的吞吐增幅低于 %5% 处为拐点；命中率高于 %6% 判为缓存污染；失败超过 %7% 判为截尾；p99 需 %8 个请求才可靠；请求发送延迟（p99）超过 %9 毫秒或进程占用主机 %10% 的核心时，判为客户端限制了该负载点。发现是沿仅负载变化的曲线给出的假设。</translation>
     </message>
 </context>
 <context>
@@ -2250,6 +2294,14 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
 %1</source>
         <translation>该负载点不可复现：
 %1</translation>
+    </message>
+    <message>
+        <source>Dispatch lag p99 (ms)</source>
+        <translation>派发延迟 p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>Client CPU (%)</source>
+        <translation>客户端 CPU（%）</translation>
     </message>
 </context>
 <context>

@@ -25,6 +25,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -59,6 +60,8 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     , m_log(new QPlainTextEdit)
     , m_problems(new QListWidget)
     , m_findings(new QListWidget)
+    , m_serverLogFilter(new QLineEdit)
+    , m_serverLog(new QPlainTextEdit)
     , m_runBanner(new QLabel)
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -180,6 +183,12 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
                "a damaged file: create a new project for new runs.")
                 .arg(error));
     });
+    connect(m_session, &ProjectSession::serverLogsLoaded, this, [this](qint64, const QStringList &lines) {
+        m_serverLogLines = lines;
+        if (lines.isEmpty())
+            m_serverLogLines << tr("This run launched no server: only launched servers' output is kept.");
+        showServerLog();
+    });
     connect(m_session, &ProjectSession::savedAs, this, [this](const QString &path, const QString &error) {
         if (error.isEmpty()) {
             m_document->markSaved();
@@ -209,6 +218,10 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
             return; // the Results tab follows the run until it ends
         m_results->setInput(input);
         showFindings(input);
+        m_serverLogLines.clear();
+        showServerLog();
+        if (input.runs.size() == 1)
+            m_session->loadServerLogs(input.runs.first().id);
         m_lower->setCurrentWidget(m_results);
         if (m_checkAgainst > 0 && input.runs.size() == 2 && input.runs[0].id == m_checkAgainst) {
             reportCheck(input);
@@ -303,6 +316,20 @@ void MainWindow::createActions()
     bar->addAction(m_cancelAction);
 }
 
+// The kept lines that contain the filter (case-insensitive), at most the last 20,000.
+void MainWindow::showServerLog()
+{
+    const QString filter = m_serverLogFilter->text();
+    QStringList shown;
+    for (const QString &line : std::as_const(m_serverLogLines)) {
+        if (filter.isEmpty() || line.contains(filter, Qt::CaseInsensitive))
+            shown << line;
+    }
+    if (shown.size() > 20000)
+        shown = shown.mid(shown.size() - 20000);
+    m_serverLog->setPlainText(shown.join(u'\n'));
+}
+
 // The shown runs' findings, worded as the report words them; the numbers behind each in its tooltip.
 void MainWindow::showFindings(const Report::ReportInput &input)
 {
@@ -344,6 +371,20 @@ void MainWindow::createDocks()
     m_findings->setObjectName(QStringLiteral("findingList"));
     m_findings->setWordWrap(true);
     tabs->addTab(m_findings, tr("Findings"));
+    auto *serverLogPage = new QWidget;
+    auto *serverLogLayout = new QVBoxLayout(serverLogPage);
+    serverLogLayout->setContentsMargins(0, 0, 0, 0);
+    m_serverLogFilter->setObjectName(QStringLiteral("serverLogFilter"));
+    m_serverLogFilter->setPlaceholderText(tr("Filter the server's output"));
+    m_serverLogFilter->setClearButtonEnabled(true);
+    m_serverLog->setObjectName(QStringLiteral("serverLog"));
+    m_serverLog->setReadOnly(true);
+    m_serverLog->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_serverLog->setPlaceholderText(tr("Select one run: the output of the servers it launched appears here."));
+    connect(m_serverLogFilter, &QLineEdit::textChanged, this, &MainWindow::showServerLog);
+    serverLogLayout->addWidget(m_serverLogFilter);
+    serverLogLayout->addWidget(m_serverLog, 1);
+    tabs->addTab(serverLogPage, tr("Server log"));
     tabs->addTab(m_log, tr("Log"));
     logDock->setWidget(tabs);
     addDockWidget(Qt::BottomDockWidgetArea, logDock);

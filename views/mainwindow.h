@@ -5,9 +5,11 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QSet>
 
 class QAction;
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QMenu;
 class QPlainTextEdit;
@@ -57,6 +59,10 @@ public:
 
     /// Time scale for the local simulator (demo and tests run faster than real time).
     void setTimeScale(double scale);
+    /// Whether a variant's `server.launch.argv` is started: ask once per set of commands (the
+    /// window's default), always (`servescope --allow-launch`) or never (a scripted run without it).
+    enum class LaunchPolicy { Ask, Allow, Never };
+    void setLaunchPolicy(LaunchPolicy policy) { m_launchPolicy = policy; }
     double timeScale() const { return m_timeScale; }
 
     void newProject(const Experiment &experiment);
@@ -114,6 +120,7 @@ private:
     void appendLog(const QString &level, const QString &text);
     void showWarning(const QString &title, const QString &text);
     void showFindings(const Report::ReportInput &input);
+    void showServerLog();
     void runEnded(const RunResult &result);
     void createExportActions(QMenu *file);
     Report::ExportOptions chartExportOptions() const;
@@ -122,7 +129,8 @@ private:
     void reportExport(bool ok, const QString &path);
     void exportReportWithProgress(const QString &path);
     void showRuns(const QList<qint64> &ids);
-    void startRunOf(const Experiment &experiment);
+    bool startRunOf(const Experiment &experiment);
+    bool approveLaunch(const Experiment &experiment, bool *allow);
     void reportCheck(const Report::ReportInput &input);
     /// Runs `proceed` once unsaved edits or runs are saved or knowingly discarded; not on Cancel.
     void whenSafeToLeave(std::function<void()> proceed);
@@ -143,6 +151,9 @@ private:
     QPlainTextEdit *m_log;
     QListWidget *m_problems;
     QListWidget *m_findings;
+    QLineEdit *m_serverLogFilter;
+    QPlainTextEdit *m_serverLog;
+    QStringList m_serverLogLines;
     QLabel *m_runBanner;
     WelcomePage *m_welcome = nullptr;
     QMenu *m_recentMenu = nullptr;
@@ -151,6 +162,8 @@ private:
     QString m_exportError;
     QPointer<ProfileDialog> m_profileDialog;
     double m_timeScale = 1.0;
+    LaunchPolicy m_launchPolicy = LaunchPolicy::Ask;
+    QSet<QString> m_approvedLaunches; ///< launch commands the user approved in this session
     qint64 m_lastRunId = 0;
     qint64 m_checkAgainst = 0; ///< the stored run a rerun checks, 0 when none
     bool m_closing = false;

@@ -8,10 +8,12 @@
 #include "experimentdocument.h"
 #include "experimenteditor.h"
 #include "model/validation.h"
+#include "model/variables.h"
 #include "profiledialog.h"
 #include "projectsession.h"
 #include "projecttree.h"
 #include "resultsview.h"
+#include "run/launchtemplate.h"
 #include "runmonitor.h"
 #include "runsession.h"
 #include "secrets/apikey.h"
@@ -27,10 +29,12 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUrl>
 
 namespace ServeScope {
 
@@ -77,20 +81,85 @@ bool MainWindow::startRun()
     if (m_run->isRunning() || !m_hasProject || hasErrors(m_document->problems()))
         return false;
     m_checkAgainst = 0;
-    startRunOf(m_document->experiment());
-    return true;
+    return startRunOf(m_document->experiment());
 }
 
-void MainWindow::startRunOf(const Experiment &e)
+// The argv each variant would launch, one line per variant; empty when nothing is launched (a sim:
+// endpoint, or no launch template).
+static QStringList launchLines(const Experiment &e)
 {
+    QStringList lines;
+    for (int i = 0; i < e.variants.size(); ++i) {
+        const Experiment resolved = resolveVariant(e, i);
+        if (resolved.endpoint.isLocalSimulator() || resolved.server.launchArgv.isEmpty())
+            continue;
+        QStringList argv;
+        QString error;
+        if (!renderLaunchArgv(resolved, QUrl(resolved.endpoint.baseUrl), &argv, &error)) {
+            lines << QStringLiteral("%1: %2").arg(e.variants[i].name, error);
+            continue;
+        }
+        for (QString &a : argv) {
+            if (a.contains(u' ') || a.isEmpty())
+                a = u'\'' + a + u'\'';
+        }
+        lines << QStringLiteral("%1: %2").arg(e.variants[i].name, argv.join(u' '));
+    }
+    return lines;
+}
+
+// Asks once per set of commands (until they change) whether ServeScope may start them; false when
+// the user cancelled the run.
+bool MainWindow::approveLaunch(const Experiment &e, bool *allow)
+{
+    *allow = false;
+    const QStringList lines = launchLines(e);
+    if (lines.isEmpty())
+        return true;
+    const QString key = lines.join(u'\n');
+    if (m_launchPolicy == LaunchPolicy::Never) {
+        appendLog(QStringLiteral("warning"),
+            tr("Not starting the experiment's launch commands (start the servers yourself, or pass --allow-launch)."));
+        return true;
+    }
+    if (m_launchPolicy == LaunchPolicy::Allow || m_approvedLaunches.contains(key)) {
+        *allow = true;
+        return true;
+    }
+    QMessageBox box(QMessageBox::Question, tr("Launch the servers?"),
+        tr("Each variant starts its own server with the command below (no shell), waits until it is ready, and stops "
+           "it afterwards. Start them?"),
+        QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("launchQuestion"));
+    box.setDetailedText(lines.join(u'\n'));
+    box.setInformativeText(lines.join(u'\n'));
+    QPushButton *launch = box.addButton(tr("Launch and run"), QMessageBox::AcceptRole);
+    QPushButton *without = box.addButton(tr("Run without launching"), QMessageBox::ActionRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(launch);
+    box.exec();
+    if (box.clickedButton() == launch) {
+        m_approvedLaunches.insert(key);
+        *allow = true;
+        return true;
+    }
+    return box.clickedButton() == without;
+}
+
+bool MainWindow::startRunOf(const Experiment &e)
+{
+    bool allowLaunch = false;
+    if (!approveLaunch(e, &allowLaunch))
+        return false;
     m_results->startLive(e.name);
     m_monitor->runStarted(estimateDuration(e, e.endpoint.isLocalSimulator() ? m_timeScale : 1.0).seconds);
     m_runBanner->hide();
     statusBar()->showMessage(tr("Running %1…").arg(e.name));
     m_lower->setCurrentWidget(m_monitor);
     appendLog(QStringLiteral("info"), tr("Run started: %1").arg(e.name));
-    m_run->start(e, m_session->path(), m_timeScale);
+    m_run->start(e, m_session->path(), m_timeScale, allowLaunch);
     updateRunnable();
+    return true;
 }
 
 void MainWindow::cancelRun()

@@ -36,6 +36,7 @@ ProjectSession::ProjectSession(QObject *parent)
     });
     connect(m_worker, &ProjectWorker::runsListed, this, &ProjectSession::runsListed);
     connect(m_worker, &ProjectWorker::integrityChecked, this, &ProjectSession::integrityChecked);
+    connect(m_worker, &ProjectWorker::serverLogsLoaded, this, &ProjectSession::serverLogsLoaded);
     connect(m_worker, &ProjectWorker::runsLoaded, this, &ProjectSession::runsLoaded);
     connect(m_worker, &ProjectWorker::runConfigLoaded, this, &ProjectSession::runConfigLoaded);
     connect(m_worker, &ProjectWorker::requestsCounted, this, &ProjectSession::requestsCounted);
@@ -95,6 +96,11 @@ void ProjectSession::loadRunConfig(qint64 runId)
 void ProjectSession::countRequests(qint64 runId)
 {
     QMetaObject::invokeMethod(m_worker, [w = m_worker, runId] { w->countRequests(runId); });
+}
+
+void ProjectSession::loadServerLogs(qint64 runId)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, runId] { w->loadServerLogs(runId); });
 }
 
 void ProjectSession::checkIntegrity()

@@ -38,6 +38,7 @@ public:
     void loadRunConfig(qint64 runId);
     /// Checks every page of the open file in the background; answers with integrityChecked().
     void checkIntegrity();
+    void loadServerLogs(qint64 runId);
 
 signals:
     void opened(const QString &path, bool temporary, const QString &error, const QByteArray &experimentJson);
@@ -49,6 +50,7 @@ signals:
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
     /// `error` is empty when the file passed.
     void integrityChecked(const QString &path, const QString &error);
+    void serverLogsLoaded(qint64 runId, const QStringList &lines);
 
 private:
     QThread m_thread;

@@ -24,6 +24,21 @@ bool ProjectWorker::reopen(QString *error)
     return true;
 }
 
+void ProjectWorker::loadServerLogs(qint64 runId)
+{
+    QVector<ServerLogLine> logs;
+    QStringList lines;
+    if (m_store && m_store->serverLogs(runId, &logs)) {
+        const qint64 first = logs.isEmpty() ? 0 : logs.constFirst().timeNs;
+        for (const ServerLogLine &l : std::as_const(logs))
+            lines << QStringLiteral("+%1 s  %2  %3")
+                         .arg(double(l.timeNs - first) / 1e9, 0, 'f', 3)
+                         .arg(l.stream, -6)
+                         .arg(l.line);
+    }
+    emit serverLogsLoaded(runId, lines);
+}
+
 void ProjectWorker::checkIntegrity()
 {
     if (m_path.isEmpty())

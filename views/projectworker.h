@@ -35,6 +35,8 @@ public slots:
     void loadRunConfig(qint64 runId);
     /// The full check `run` and `runs` make (`PRAGMA quick_check`, every page) on the open file.
     void checkIntegrity();
+    /// A run's launched-server output as display lines: "+SECONDS  STREAM  TEXT", oldest first.
+    void loadServerLogs(qint64 runId);
 
 signals:
     void opened(const QString &path, const QString &error, const QByteArray &experimentJson);
@@ -45,6 +47,7 @@ signals:
     void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
     void integrityChecked(const QString &path, const QString &error);
+    void serverLogsLoaded(qint64 runId, const QStringList &lines);
 
 private:
     bool reopen(QString *error);

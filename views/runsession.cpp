@@ -48,7 +48,7 @@ void RunSession::fail(const QString &message)
     emit finished(r);
 }
 
-void RunSession::start(const Experiment &experiment, const QString &projectPath, double timeScale)
+void RunSession::start(const Experiment &experiment, const QString &projectPath, double timeScale, bool allowLaunch)
 {
     if (m_running)
         return;
@@ -57,24 +57,26 @@ void RunSession::start(const Experiment &experiment, const QString &projectPath,
     const Endpoint &e = experiment.endpoint;
     const KeyReference ref = KeyReference::forEndpoint(e);
     if (ref.isNull() || e.isLocalSimulator()) {
-        launch(experiment, projectPath, timeScale, {});
+        launch(experiment, projectPath, timeScale, {}, allowLaunch);
         return;
     }
-    resolveApiKey(ref, *m_secrets, this, [this, experiment, projectPath, timeScale](const SecretResult &r) {
-        if (!r.ok) {
-            fail(tr("The API key could not be read: %1").arg(secretErrorText(r.error)));
-            return;
-        }
-        if (r.trimmed)
-            emit logged(QStringLiteral("warning"), tr("Spaces or line breaks around the API key were removed."));
-        launch(experiment, projectPath, timeScale, r.secret);
-    });
+    resolveApiKey(
+        ref, *m_secrets, this, [this, experiment, projectPath, timeScale, allowLaunch](const SecretResult &r) {
+            if (!r.ok) {
+                fail(tr("The API key could not be read: %1").arg(secretErrorText(r.error)));
+                return;
+            }
+            if (r.trimmed)
+                emit logged(QStringLiteral("warning"), tr("Spaces or line breaks around the API key were removed."));
+            launch(experiment, projectPath, timeScale, r.secret, allowLaunch);
+        });
 }
 
 void RunSession::launch(
-    const Experiment &experiment, const QString &projectPath, double timeScale, const QByteArray &key)
+    const Experiment &experiment, const QString &projectPath, double timeScale, const QByteArray &key, bool allowLaunch)
 {
     RunOptions options;
+    options.allowLaunch = allowLaunch;
     options.projectPath = projectPath;
     options.apiKey = key;
     options.simulatorProgram = simulatorProgram();

@@ -20,7 +20,8 @@ public:
     ~RunSession() override;
 
     bool isRunning() const { return m_running; }
-    void start(const Experiment &experiment, const QString &projectPath, double timeScale);
+    /// `allowLaunch`: start the variants' `server.launch.argv` (the user approved them).
+    void start(const Experiment &experiment, const QString &projectPath, double timeScale, bool allowLaunch = false);
     void cancel();
     /// servescope-cli next to the GUI (build/app/gui/../servescope-cli) or on PATH.
     static QString simulatorProgram();
@@ -33,7 +34,8 @@ signals:
     void finished(const ServeScope::RunResult &result);
 
 private:
-    void launch(const Experiment &experiment, const QString &projectPath, double timeScale, const QByteArray &key);
+    void launch(const Experiment &experiment, const QString &projectPath, double timeScale, const QByteArray &key,
+        bool allowLaunch);
     void fail(const QString &message);
 
     SecretStore *m_secrets;

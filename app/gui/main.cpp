@@ -60,7 +60,9 @@ int main(int argc, char *argv[])
         QStringLiteral("run"), QStringLiteral("Start the run as soon as the experiment is loaded."));
     const QCommandLineOption quitAfter(QStringLiteral("quit-after-run"),
         QStringLiteral("Quit when the run ends; with SERVESCOPE_STALL_PROBE=1 print the longest GUI-thread stall."));
-    parser.addOptions({ demo, lang, scale, runNow, quitAfter });
+    const QCommandLineOption allowLaunch(QStringLiteral("allow-launch"),
+        QStringLiteral("Start the experiment's server launch commands without asking."));
+    parser.addOptions({ demo, lang, scale, runNow, quitAfter, allowLaunch });
     parser.addPositionalArgument(
         QStringLiteral("file"), QStringLiteral("A project (.servescope) or experiment file (.json, .toml) to open."));
     if (!parser.parse(QApplication::arguments())) {
@@ -89,6 +91,9 @@ int main(int argc, char *argv[])
         return 2;
     }
     window.setTimeScale(timeScale);
+    window.setLaunchPolicy(parser.isSet(allowLaunch) ? MainWindow::LaunchPolicy::Allow
+            : parser.isSet(quitAfter)                ? MainWindow::LaunchPolicy::Never
+                                                     : MainWindow::LaunchPolicy::Ask);
     window.show();
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(demo)) {

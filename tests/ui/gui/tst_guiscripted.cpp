@@ -1,17 +1,26 @@
 // SPDX-License-Identifier: MIT
 // Project files the window must refuse or warn about, and the scripted `servescope --run
 // --quit-after-run` ending with an exit code that says how the run went.
+#include "experimentdocument.h"
 #include "guitesthelpers.h"
 #include "mainwindow.h"
+#include "model/validation.h"
+#include "run/runtypes.h"
 #include "secrets/memorysecretstore.h"
 #include "storage/storewriter.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QFile>
+#include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace ServeScope;
 
@@ -104,6 +113,87 @@ private Q_SLOTS:
         const Outcome o = gui({ project, QStringLiteral("--run"), QStringLiteral("--quit-after-run") });
         QCOMPARE(o.exitCode, 1);
         QVERIFY2(o.err.contains("the run did not finish"), o.err.constData());
+    }
+
+    static int freePort()
+    {
+        QTcpServer probe;
+        probe.listen(QHostAddress::LocalHost, 0);
+        return probe.serverPort();
+    }
+
+    static Experiment launchedExperiment(int port)
+    {
+        Experiment e = MainWindow::blankExperiment();
+        e.name = QStringLiteral("launched");
+        e.endpoint.baseUrl = QStringLiteral("http://127.0.0.1:%1").arg(port);
+        e.endpoint.path = QStringLiteral("/v1/completions");
+        e.endpoint.model = QStringLiteral("m");
+        e.server.args.set(QStringLiteral("max_num_seqs"), 4);
+        e.server.launchArgv = { qEnvironmentVariable("SERVESCOPE_CLI"), QStringLiteral("sim"), QStringLiteral("--port"),
+            QStringLiteral("{port}"), QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--max-num-seqs"),
+            QStringLiteral("{server.args.max_num_seqs}"), QStringLiteral("--time-scale"), QStringLiteral("20") };
+        e.server.readyPath = QStringLiteral("/health");
+        e.load.points.clear();
+        LoadPoint p;
+        p.concurrency = 2;
+        p.inputLen = 16;
+        p.outputLen = 4;
+        p.numPrompts = 6;
+        e.load.points << p;
+        e.load.warmupRequests = 0;
+        return e;
+    }
+
+    // The window asks before it starts a server, showing the exact command; approved, the server runs
+    // for the run, and its output is kept and shown in the Server log tab (filterable).
+    void launchIsAskedForAndItsLogShown()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        const int port = freePort();
+        w.newProject(launchedExperiment(port));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        QVERIFY2(!hasErrors(w.document()->problems()), qPrintable(w.document()->problems().value(0).toString()));
+        QString asked;
+        QTimer::singleShot(200, &w, [&asked] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box)
+                return;
+            asked = box->informativeText();
+            for (QAbstractButton *b : box->buttons()) {
+                if (b->text() == QLatin1String("Launch and run"))
+                    b->click();
+            }
+        });
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun());
+        QVERIFY2(
+            asked.contains(QStringLiteral("sim --port %1 --model m --max-num-seqs 4").arg(port)), qPrintable(asked));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
+        const RunResult r = finished.at(0).at(0).value<RunResult>();
+        QCOMPARE(r.status, RunResult::Status::Finished);
+        QCOMPARE(r.completed, 6);
+
+        // Shown once the run is loaded: the launch line and the simulator's own output.
+        auto *log = w.findChild<QPlainTextEdit *>(QStringLiteral("serverLog"));
+        QVERIFY(log);
+        QTRY_VERIFY_WITH_TIMEOUT(log->toPlainText().contains(QStringLiteral("launch")), 20000);
+        QVERIFY2(log->toPlainText().contains(QStringLiteral("listening")), qPrintable(log->toPlainText()));
+        auto *filter = w.findChild<QLineEdit *>(QStringLiteral("serverLogFilter"));
+        filter->setText(QStringLiteral("pid "));
+        const QStringList kept = log->toPlainText().split(u'\n');
+        QCOMPARE(kept.size(), 1);
+        QVERIFY(kept.first().contains(QStringLiteral("launch")));
+
+        // Approved once: the same commands start again without a question.
+        QSignalSpy again(&w, &MainWindow::runFinished);
+        bool questioned = false;
+        QTimer::singleShot(200, &w, [&questioned] { questioned = QApplication::activeModalWidget() != nullptr; });
+        QVERIFY(w.startRun());
+        QTRY_COMPARE_WITH_TIMEOUT(again.size(), 1, 120000);
+        QVERIFY(!questioned);
     }
 
     // A damaged page past the header opens (the header is fine), then the background check finds
