@@ -83,9 +83,10 @@ public:
     void readServer(const JsonNode &n, Server *s)
     {
         const QString p = QStringLiteral("server");
-        if (!object(&n, p, { "engine", "args", "launch" }))
+        if (!object(&n, p, { "engine", "args", "launch", "dcgm_url" }))
             return;
         stringAt(n, "engine", p, &s->engine);
+        stringAt(n, "dcgm_url", p, &s->dcgmUrl);
         if (const JsonNode *a = n.member(QLatin1String("args")))
             readValues(*a, p + QLatin1String(".args"), &s->args);
         if (const JsonNode *l = n.member(QLatin1String("launch"))) {

@@ -81,6 +81,8 @@ JsonNode serverTree(const Server &s)
             l.add(QStringLiteral("ready_timeout_s"), num(s.readyTimeoutS));
         n.add(QStringLiteral("launch"), l);
     }
+    if (!s.dcgmUrl.isEmpty())
+        n.add(QStringLiteral("dcgm_url"), str(s.dcgmUrl));
     return n;
 }
 

@@ -79,6 +79,9 @@ struct Server {
     QList<QPair<QString, QString>> launchEnv;
     QString launchCwd; ///< working folder of the launched server; empty: ServeScope's
     double readyTimeoutS = 600; ///< how long the readiness probe waits for 200
+    /// A DCGM exporter's metrics URL (GPU utilisation, DRAM and SM activity, power), scraped beside
+    /// the endpoint's /metrics; empty: none.
+    QString dcgmUrl;
     bool operator==(const Server &) const = default;
 };
 

@@ -167,6 +167,8 @@ void checkEnvAndServer(Checker &c, const Experiment &x)
                     QLatin1String("placeholder {") + name + QLatin1String("} names no server.args value"));
         }
     }
+    if (!s.dcgmUrl.isEmpty())
+        checkUrl(c, QStringLiteral("server.dcgm_url"), s.dcgmUrl, { QStringLiteral("http"), QStringLiteral("https") });
     if (!s.launchArgv.isEmpty() && !s.readyPath.startsWith(QLatin1Char('/')))
         c.error(QStringLiteral("server.launch.ready"), QStringLiteral("must be a path starting with /"));
     c.finite(QStringLiteral("server.launch.ready_timeout_s"), s.readyTimeoutS, 0.1, 86400);

@@ -192,7 +192,8 @@ bool RunWorker::runVariant(int variantIndex)
                                "dispatch lag and client CPU of each point (client-limited)")
                     .arg(m_endpoint.baseUrl().toString()));
     }
-    ServerScraper scraper(m_endpoint.config(), m_endpoint.baseUrl(), m_result.runId, *m_writer);
+    ServerScraper scraper(
+        m_endpoint.config(), m_endpoint.baseUrl(), QUrl(resolved.server.dcgmUrl), m_result.runId, *m_writer);
     scraper.start();
     const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,
         m_experiment.variants[variantIndex].name, &scraper };

@@ -10,23 +10,26 @@
 #include <QNetworkRequest>
 #include <QScopeGuard>
 
+#include <algorithm>
+
 namespace ServeScope {
 
-ServerScraper::ServerScraper(const EndpointConfig &endpoint, const QUrl &baseUrl, qint64 runId, StoreWriter &writer)
+ServerScraper::ServerScraper(
+    const EndpointConfig &endpoint, const QUrl &baseUrl, const QUrl &dcgmUrl, qint64 runId, StoreWriter &writer)
     : m_endpoint(endpoint)
-    , m_url(joinUrlPath(baseUrl, QStringLiteral("/metrics")))
     , m_runId(runId)
     , m_writer(writer)
 {
+    m_sources.append({ joinUrlPath(baseUrl, QStringLiteral("/metrics")), true });
+    if (dcgmUrl.isValid() && !dcgmUrl.isEmpty())
+        m_sources.append({ dcgmUrl, false }); // another service: the endpoint's headers are not its business
     m_nam.setProxy(endpoint.useProxy ? endpoint.proxy : QNetworkProxy(QNetworkProxy::NoProxy));
     m_timer.setInterval(1000);
-    connect(&m_timer, &QTimer::timeout, this, &ServerScraper::scrape);
+    connect(&m_timer, &QTimer::timeout, this, qOverload<>(&ServerScraper::scrape));
 }
 
 void ServerScraper::start()
 {
-    if (m_gone)
-        return;
     scrape();
     m_timer.start();
 }
@@ -36,53 +39,70 @@ void ServerScraper::stop()
     m_timer.stop();
 }
 
+bool ServerScraper::inFlight() const
+{
+    return std::any_of(m_sources.cbegin(), m_sources.cend(), [](const Source &s) { return s.inFlight; });
+}
+
 void ServerScraper::scrapeAndWait()
 {
     QEventLoop loop;
-    connect(this, &ServerScraper::scraped, &loop, &QEventLoop::quit);
-    if (m_inFlight)
-        loop.exec(); // one sent earlier lands first
+    connect(this, &ServerScraper::scraped, &loop, [this, &loop] {
+        if (!inFlight())
+            loop.quit();
+    });
+    if (inFlight())
+        loop.exec(); // those sent earlier land first
     scrape();
-    if (m_inFlight)
+    if (inFlight())
         loop.exec();
 }
 
 void ServerScraper::scrape()
 {
-    if (m_inFlight || m_gone)
+    for (Source &s : m_sources)
+        scrape(s);
+}
+
+void ServerScraper::scrape(Source &source)
+{
+    if (source.inFlight || source.gone)
         return;
-    QNetworkRequest req(m_url);
+    QNetworkRequest req(source.url);
     req.setTransferTimeout(2000);
-    for (const auto &[name, value] : endpointHeaders(m_endpoint))
-        req.setRawHeader(name, value);
+    if (source.withHeaders) {
+        for (const auto &[name, value] : endpointHeaders(m_endpoint))
+            req.setRawHeader(name, value);
+    }
     QNetworkReply *reply = m_nam.get(req);
-    m_inFlight = true;
+    source.inFlight = true;
     // A hostile or broken server cannot make a scrape hold more than kMaxBodyBytes.
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
         if (received > kMaxBodyBytes)
             reply->abort();
     });
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+    Source *s = &source; // m_sources does not change after construction
+    connect(reply, &QNetworkReply::finished, this, [this, reply, s] {
         reply->deleteLater();
-        m_inFlight = false;
+        s->inFlight = false;
         const auto done = qScopeGuard([this] { Q_EMIT scraped(); });
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (reply->error() != QNetworkReply::NoError) {
-            // No such route: nothing to scrape from this server. Anything else may pass.
-            if (!m_answered && (status == 404 || status == 405))
-                m_gone = true;
+            // No such route: nothing to scrape there. Anything else may pass.
+            if (!s->answered && (status == 404 || status == 405))
+                s->gone = true;
             return;
         }
         const qint64 now = monotonicNs();
         const QList<ServerSample> samples = parsePrometheusText(reply->readAll(), now);
         if (samples.isEmpty()) {
-            m_gone = !m_answered;
+            s->gone = !s->answered;
             return;
         }
-        m_answered = true;
-        for (const ServerSample &s : samples) {
-            m_writer.enqueue(ServerMetricSample { m_runId, s.timeNs, s.name, s.labels, s.value });
-            m_samples.push_back(s);
+        s->answered = true;
+        for (const ServerSample &sample : samples) {
+            m_writer.enqueue(ServerMetricSample { m_runId, sample.timeNs, sample.name, sample.labels, sample.value });
+            m_samples.push_back(sample);
         }
         while (m_samples.size() > kMaxKeptSamples)
             m_samples.pop_front();

@@ -19,11 +19,14 @@ class StoreWriter;
 /// Scrapes the server's Prometheus `/metrics` (relative to the base URL, with the endpoint's
 /// headers) about once a second while a variant runs, on the run thread; keeps the series
 /// ServeScope reads (isServerSeries), stores each sample in the project, and summarises any window
-/// of them for a point. A server without `/metrics` (404 or no known series) is asked once.
+/// of them for a point; likewise a DCGM exporter's URL when the experiment names one. A source
+/// without usable metrics (404 or no known series in its first answer) is asked once.
 class ServerScraper final : public QObject {
     Q_OBJECT
 public:
-    ServerScraper(const EndpointConfig &endpoint, const QUrl &baseUrl, qint64 runId, StoreWriter &writer);
+    /// `dcgmUrl`: a DCGM exporter's metrics URL scraped beside it (no endpoint headers); empty: none.
+    ServerScraper(
+        const EndpointConfig &endpoint, const QUrl &baseUrl, const QUrl &dcgmUrl, qint64 runId, StoreWriter &writer);
 
     void start();
     void stop();
@@ -42,18 +45,24 @@ Q_SIGNALS:
     void scraped();
 
 private:
+    struct Source {
+        QUrl url;
+        bool withHeaders = true;
+        bool inFlight = false;
+        bool answered = false; ///< at least one scrape returned known series
+        bool gone = false; ///< no usable metrics there: stop asking
+    };
     void scrape();
+    void scrape(Source &source);
+    bool inFlight() const;
 
     EndpointConfig m_endpoint;
-    QUrl m_url;
+    QList<Source> m_sources;
     qint64 m_runId;
     StoreWriter &m_writer;
     QNetworkAccessManager m_nam;
     QTimer m_timer;
     std::deque<ServerSample> m_samples;
-    bool m_inFlight = false;
-    bool m_answered = false; ///< at least one scrape returned known series
-    bool m_gone = false; ///< the server has no usable /metrics: stop asking
 };
 
 } // namespace ServeScope

@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
+#include <QTcpServer>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -308,6 +309,50 @@ private Q_SLOTS:
                 QCOMPARE(e.spread() <= 0.05, agree);
             }
         }
+    }
+
+    // A DCGM exporter named by server.dcgm_url is scraped beside the server: each point gets the GPU's
+    // utilisation and DRAM activity, in the project and the result file.
+    void gpuTelemetryFromADcgmExporter()
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 dcgmPort = probe.serverPort();
+        probe.close();
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+            QStringLiteral("2"), QStringLiteral("--dcgm-port"), QString::number(dcgmPort) }));
+        const QString exp = m_dir.filePath(QStringLiteral("dcgm.json"));
+        QFile f(exp);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral(
+            "{\"name\": \"dcgm\", \"endpoint\": {\"base_url\": \"%1\", \"path\": \"/v1/completions\","
+            " \"model\": \"m\"}, \"server\": {\"engine\": \"vllm\", \"dcgm_url\": "
+            "\"http://127.0.0.1:%2/metrics\"}, \"dataset\": {\"name\": \"random\", \"ignore_eos\": true},"
+            " \"load\": {\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 4, \"input_len\": 64,"
+            " \"output_len\": 128, \"num_prompts\": 24}]}}\n")
+                    .arg(sim.url().toString())
+                    .arg(dcgmPort)
+                    .toUtf8());
+        f.close();
+        const QString project = m_dir.filePath(QStringLiteral("dcgm.servescope"));
+        const QString out = m_dir.filePath(QStringLiteral("dcgm-results"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project, QStringLiteral("--out-dir"), out });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<PointSummary> summaries;
+        QVERIFY(store.pointSummaries(1, &summaries));
+        QCOMPARE(summaries.size(), 1);
+        const QMap<QString, double> &server = summaries.first().server;
+        QVERIFY2(server.value(QStringLiteral("gpu_util_mean")) > 0, qPrintable(QStringList(server.keys()).join(u' ')));
+        QVERIFY(server.value(QStringLiteral("dram_active_mean")) > 0);
+        QVERIFY(server.value(QStringLiteral("dram_active_mean")) <= 100);
+        QVERIFY(server.contains(QStringLiteral("running_mean"))); // the server's own series as well
+        QString error;
+        const ResultRun file = readResultFilePath(out + QStringLiteral("/baseline/c4-r1.json"), &error).value(0);
+        QCOMPARE(file.number(QStringLiteral("servescope_server_gpu_util_mean")),
+            server.value(QStringLiteral("gpu_util_mean")));
     }
 
     void keyFromEnvironmentReachesNoFile()
