@@ -380,6 +380,9 @@ void MainWindow::createDocks()
     m_serverLog->setObjectName(QStringLiteral("serverLog"));
     m_serverLog->setReadOnly(true);
     m_serverLog->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // The dock stays as short as the other tabs let it be: the window must fit a laptop screen.
+    m_serverLog->setMinimumHeight(24);
+    serverLogLayout->setSpacing(2);
     m_serverLog->setPlaceholderText(tr("Select one run: the output of the servers it launched appears here."));
     connect(m_serverLogFilter, &QLineEdit::textChanged, this, &MainWindow::showServerLog);
     serverLogLayout->addWidget(m_serverLogFilter);
