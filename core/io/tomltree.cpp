@@ -101,6 +101,8 @@ bool parseTomlTree(const QByteArray &bytes, JsonNode *out, QString *error)
         *error = QStringLiteral("line %1: invalid UTF-8").arg(line);
         return false;
     }
+    if (!checkTomlForParser(bytes, error))
+        return false;
     try {
         const toml::table table = toml::parse(std::string_view(bytes.constData(), size_t(bytes.size())));
         Converter c;
