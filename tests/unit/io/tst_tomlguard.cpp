@@ -3,6 +3,7 @@
 // fuzz_experiment_toml) is refused with a position and a reason before toml++ sees it; valid
 // TOML with non-ASCII text in string values and comments still reads.
 #include "io/experimentfile.h"
+#include "io/importers.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -41,6 +42,12 @@ private Q_SLOTS:
         QTest::newRow("header with a control character") << QByteArray(
             "[\x01"
             "bench]\n") << QStringLiteral("line 1, column 2: expected a key in the table header");
+        QTest::newRow("quote right after a bare value")
+            << QByteArray("n=1\"x\xC5\xBC\"\n")
+            << QStringLiteral("line 1, column 6: non-ASCII character outside a string or comment");
+        QTest::newRow("non-ASCII right after a string value")
+            << QByteArray("a = \"x\"\xC3\xA9\n")
+            << QStringLiteral("line 1, column 8: non-ASCII character outside a string or comment");
         QTest::newRow("header without a key")
             << QByteArray("[ =]\n") << QStringLiteral("line 1, column 3: expected a key in the table header");
     }
@@ -53,6 +60,29 @@ private Q_SLOTS:
             QVERIFY(!r.ok);
             QCOMPARE(r.errors, QStringList { error });
         }
+    }
+
+    // Valid TOML with non-ASCII text where TOML allows it passes the guard and parses.
+    void validTomlParses_data()
+    {
+        QTest::addColumn<QByteArray>("toml");
+        QTest::newRow("inline table values") << QByteArray("t = { a=\"\xC3\xA9\", b = [\"\xC2\xA7\", 1] }\n");
+        QTest::newRow("multi-line array") << QByteArray("a = [\n  '\xC3\xA9',\n  \"\xC2\xA7\",\n]\n");
+        QTest::newRow("dotted key, value") << QByteArray("a.\"b\".c = \"\xE3\x80\x80\"\n");
+        QTest::newRow("quoted header, comment") << QByteArray("[\"x y\"] # \xC2\xA7\nk = '''\xC2\xA7'''\n");
+        QTest::newRow("multi-line with closing quotes") << QByteArray("s = \"\"\"\xC2\xA7\"\"\"\"\"\nt = 1\n");
+        QTest::newRow("escapes and line-ending backslash")
+            << QByteArray("s = \"\"\"\\t\xC2\xA7\\\n   x\xC2\xA7\"\"\"\n");
+        QTest::newRow("byte-order mark") << QByteArray("\xEF\xBB\xBF"
+                                                       "a = \"\xC3\xA9\"\n");
+    }
+    void validTomlParses()
+    {
+        QFETCH(QByteArray, toml);
+        JsonNode root;
+        QString error;
+        QVERIFY2(parseTomlTree(toml, &root, &error), qPrintable(error));
+        QVERIFY(root.isObject());
     }
 
     void nonAsciiTextStillReads()
