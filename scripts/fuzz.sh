@@ -35,7 +35,8 @@ fi
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
-    -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DSERVESCOPE_FUZZ=ON -DSERVESCOPE_WERROR=OFF \
+    -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DSERVESCOPE_FUZZ=ON \
+    -DSERVESCOPE_WERROR="${SERVESCOPE_WERROR:-OFF}" \
     "${launcher[@]}" >/dev/null
 cmake --build "$BUILD" --target fuzzers -j"$(nproc)"
 
