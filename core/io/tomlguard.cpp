@@ -4,9 +4,10 @@
 // U+00A1-U+0499, U+2C8E-U+3087 and U+FBD6-U+FEFE wherever it looks for whitespace (upstream
 // issues 190 and 295), and its table-header parser asserts that a key follows '[' (an
 // assumption, so undefined behaviour, when it is built with clang and NDEBUG). This pass refuses
-// exactly the places where that can happen — non-ASCII outside string values and comments
-// (invalid TOML anyway), in quoted keys, after a backslash in a multi-line string, and a table
-// header without a key — with an error in toml++'s "line L, column C: reason" form.
+// the places where that can happen — non-ASCII outside string values and comments (invalid TOML
+// anyway, as are control characters there), in quoted keys, after a backslash in a multi-line
+// string, and a table header without a key — with an error in toml++'s "line L, column C:
+// reason" form. Found by fuzz_experiment_toml and fuzz_experiment_json.
 #include "importers.h"
 
 namespace ServeScope {
