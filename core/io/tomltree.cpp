@@ -50,7 +50,7 @@ struct Converter {
         }
         if (const auto *s = n.as_string()) {
             out->type = JsonNode::Type::String;
-            out->string = QString::fromStdString(s->get());
+            out->string = utf8Text(QByteArrayView(s->get().data(), qsizetype(s->get().size())));
             return true;
         }
         if (const auto *i = n.as_integer()) {
