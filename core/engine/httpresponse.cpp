@@ -7,6 +7,10 @@
 namespace ServeScope {
 
 namespace {
+// Longest status or header line, and longest chunk-size or trailer line, counted with its CR.
+constexpr qsizetype kMaxHeaderLine = 64 * 1024;
+constexpr qsizetype kMaxChunkLine = 4096;
+
 QByteArrayView trimmed(QByteArrayView v)
 {
     while (!v.isEmpty() && (v.front() == ' ' || v.front() == '\t'))
@@ -52,12 +56,15 @@ bool HttpResponseDecoder::feed(QByteArrayView in, QByteArray &body)
         const char *nl = static_cast<const char *>(std::memchr(p, '\n', size_t(end - p)));
         if (!nl) {
             m_line.append(p, end - p);
-            if (m_line.size() > 64 * 1024)
+            if (m_line.size() > kMaxHeaderLine)
                 return fail("response header line too long");
             return true;
         }
         m_line.append(p, nl - p);
         p = nl + 1;
+        // The same limit whether the line came in one read or in many.
+        if (m_line.size() > kMaxHeaderLine)
+            return fail("response header line too long");
         if (m_line.endsWith('\r'))
             m_line.chop(1);
         const QByteArray line = std::exchange(m_line, QByteArray());
@@ -159,10 +166,12 @@ bool HttpResponseDecoder::bodyBytes(const char *&p, const char *end, QByteArray 
     if (!nl) {
         m_line.append(p, end - p);
         p = end;
-        return m_line.size() <= 4096 || fail("malformed chunk framing");
+        return m_line.size() <= kMaxChunkLine || fail("malformed chunk framing");
     }
     m_line.append(p, nl - p);
     p = nl + 1;
+    if (m_line.size() > kMaxChunkLine)
+        return fail("malformed chunk framing");
     if (m_line.endsWith('\r'))
         m_line.chop(1);
     const QByteArray line = std::exchange(m_line, QByteArray());

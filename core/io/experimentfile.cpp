@@ -53,20 +53,21 @@ static ExperimentReadResult importToml(const QByteArray &bytes, ExperimentFormat
     return format == ExperimentFormat::TomlBench ? importBenchToml(root, name) : importLoadMatrixToml(root, name);
 }
 
-ExperimentReadResult importExperiment(const QByteArray &bytes, ExperimentFormat format, const QString &name)
+static bool startsLikeJsonObject(const QByteArray &bytes)
 {
-    if (bytes.size() > kMaxExperimentFileBytes)
-        return failure(format, QStringLiteral("file is larger than %1 bytes").arg(kMaxExperimentFileBytes));
-    if (format == ExperimentFormat::TomlBench || format == ExperimentFormat::TomlLoadMatrix)
-        return importToml(bytes, format, name);
     const QByteArray head = bytes.left(64).trimmed();
-    const bool looksJson = head.startsWith('{') || head.startsWith("\xEF\xBB\xBF{");
-    if (format == ExperimentFormat::Auto && !looksJson)
-        return importToml(bytes, format, name);
+    return head.startsWith('{') || head.startsWith("\xEF\xBB\xBF{");
+}
+
+// JSON only: native, env snapshot or bench_config by content (format Auto), else the forced
+// layout. `syntaxHint` is appended to a JSON syntax error.
+static ExperimentReadResult importJson(
+    const QByteArray &bytes, ExperimentFormat format, const QString &name, QLatin1String syntaxHint = {})
+{
     JsonNode root;
     QString error;
     if (!parseJsonTree(bytes, &root, &error, JsonLimits { kMaxExperimentFileBytes, 64 }))
-        return failure(format == ExperimentFormat::Auto ? ExperimentFormat::Json : format, error);
+        return failure(format == ExperimentFormat::Auto ? ExperimentFormat::Json : format, error + syntaxHint);
     if (format == ExperimentFormat::Auto) {
         // bench_config.json has a string "endpoint" (the path); the native file has an object.
         const JsonNode *endpoint = root.isObject() ? root.member(QLatin1String("endpoint")) : nullptr;
@@ -84,6 +85,22 @@ ExperimentReadResult importExperiment(const QByteArray &bytes, ExperimentFormat 
     return readExperimentTree(root);
 }
 
+ExperimentReadResult importExperiment(const QByteArray &bytes, ExperimentFormat format, const QString &name)
+{
+    if (bytes.size() > kMaxExperimentFileBytes)
+        return failure(format, QStringLiteral("file is larger than %1 bytes").arg(kMaxExperimentFileBytes));
+    if (format == ExperimentFormat::TomlBench || format == ExperimentFormat::TomlLoadMatrix)
+        return importToml(bytes, format, name);
+    if (format == ExperimentFormat::Auto && !startsLikeJsonObject(bytes))
+        return importToml(bytes, format, name);
+    return importJson(bytes, format, name);
+}
+
+static bool hasSuffix(const QFileInfo &info, const char *suffix)
+{
+    return info.suffix().compare(QLatin1String(suffix), Qt::CaseInsensitive) == 0;
+}
+
 ExperimentReadResult loadExperimentFile(const QString &path, ExperimentFormat format)
 {
     const QFileInfo info(path);
@@ -96,9 +113,18 @@ ExperimentReadResult loadExperimentFile(const QString &path, ExperimentFormat fo
         return failure(format, path + QLatin1String(": ") + file.errorString());
     // Read one byte past the limit so a file that grew after the size check is still refused.
     const QByteArray bytes = file.read(kMaxExperimentFileBytes + 1);
-    if (format == ExperimentFormat::Auto && info.suffix().compare(QLatin1String("toml"), Qt::CaseInsensitive) == 0)
-        return importToml(bytes, format, info.completeBaseName());
-    return importExperiment(bytes, format, info.completeBaseName());
+    if (bytes.size() > kMaxExperimentFileBytes)
+        return failure(format, path + QStringLiteral(": file is larger than %1 bytes").arg(kMaxExperimentFileBytes));
+    // The extension decides the syntax when it names one: a .json file that is not JSON gets a
+    // JSON error, not a TOML one for text it was never meant to be; other names go by content.
+    const QString name = info.completeBaseName();
+    if (format == ExperimentFormat::Auto && hasSuffix(info, "toml"))
+        return importToml(bytes, format, name);
+    if (format == ExperimentFormat::Auto && hasSuffix(info, "json"))
+        return importJson(bytes, format, name,
+            startsLikeJsonObject(bytes) ? QLatin1String()
+                                        : QLatin1String(" (a .json file is read as JSON only; TOML needs .toml)"));
+    return importExperiment(bytes, format, name);
 }
 
 } // namespace ServeScope

@@ -43,8 +43,9 @@ QByteArray writeExperimentJson(const Experiment &experiment);
 /// bench_config; TOML with [bench] is TomlBench, with [client] or [load_matrix] TomlLoadMatrix.
 ExperimentReadResult importExperiment(
     const QByteArray &bytes, ExperimentFormat format = ExperimentFormat::Auto, const QString &name = QString());
-/// Reads a file (refusing ones over the 8 MiB limit before reading them); Auto uses the
-/// extension (.toml) and content.
+/// Reads a file (refusing ones over the 8 MiB limit before reading them). Auto: a .json file is
+/// only ever JSON (native, env snapshot or bench_config by content), a .toml file only TOML, any
+/// other name by content as importExperiment() does.
 ExperimentReadResult loadExperimentFile(const QString &path, ExperimentFormat format = ExperimentFormat::Auto);
 /// Writes native JSON atomically (QSaveFile). Returns an empty string or the error.
 QString saveExperimentFile(const QString &path, const Experiment &experiment);

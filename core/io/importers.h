@@ -20,6 +20,9 @@ bool isEnvSnapshotOnly(const JsonNode &root);
 /// whose entries get objectSource unless a field is {"value": v, "source": s}.
 void readEnvSnapshotNode(
     TreeReader &r, const JsonNode &n, const QString &path, EnvSource objectSource, EnvSnapshot *env);
+/// Refuses the TOML text Debian's toml++ 3.3.0 cannot parse without undefined behaviour
+/// (tomlguard.cpp); *error "line L, column C: reason".
+bool checkTomlForParser(const QByteArray &bytes, QString *error);
 /// TOML text to a tree (tables keep file order); false with *error "line L, column C: reason".
 bool parseTomlTree(const QByteArray &bytes, JsonNode *out, QString *error);
 /// The sampling parameters bench_config.json carries as top-level keys.

@@ -232,14 +232,14 @@ private:
                 return fail(QStringLiteral("unterminated string"));
             const char c = *m_p;
             if (c == '"') {
-                *out += QString::fromUtf8(runStart, m_p - runStart);
+                *out += utf8Text(QByteArrayView(runStart, m_p - runStart));
                 ++m_p;
                 return true;
             }
             if (static_cast<unsigned char>(c) < 0x20)
                 return fail(QStringLiteral("control character in a string"));
             if (c == '\\') {
-                *out += QString::fromUtf8(runStart, m_p - runStart);
+                *out += utf8Text(QByteArrayView(runStart, m_p - runStart));
                 ++m_p;
                 if (m_p == m_end)
                     return fail(QStringLiteral("unterminated string"));

@@ -3,6 +3,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QStringDecoder>
 
 #include <charconv>
 #include <cmath>
@@ -125,6 +126,14 @@ JsonNode JsonNode::makeArray()
     JsonNode n;
     n.type = Type::Array;
     return n;
+}
+
+QString utf8Text(QByteArrayView utf8)
+{
+    if (!utf8.startsWith("\xEF\xBB\xBF"))
+        return QString::fromUtf8(utf8);
+    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::ConvertInitialBom);
+    return decoder.decode(utf8);
 }
 
 int firstInvalidUtf8Line(const QByteArray &bytes)

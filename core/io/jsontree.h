@@ -57,6 +57,10 @@ bool parseJsonTree(const QByteArray &bytes, JsonNode *out, QString *error, const
 /// Pretty-printed UTF-8 JSON, members in the node's order, scalar arrays on one line.
 QByteArray writeJsonTree(const JsonNode &node);
 
+/// UTF-8 text to a QString, keeping a U+FEFF at its start: QString::fromUtf8 drops it as a
+/// byte-order mark, which loses the character when a string value starts with it.
+QString utf8Text(QByteArrayView utf8);
+
 /// Line (1-based) of the first invalid UTF-8 sequence, or 0 when the bytes are valid UTF-8.
 int firstInvalidUtf8Line(const QByteArray &bytes);
 

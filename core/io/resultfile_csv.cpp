@@ -129,7 +129,10 @@ QByteArray summaryCsvStatRows(const PointSummary &identity, const QList<PointEst
         { "ci_high", [](const PointEstimate &e) { return e.ciHigh; } },
     };
     QByteArray out;
-    for (const auto &[stat, pick] : stats) {
+    for (const auto &entry : stats) {
+        // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+        const char *stat = entry.first;
+        const Pick pick = entry.second;
         const bool interval = qstrncmp(stat, "ci_", 3) == 0;
         out += row(identity, QByteArray(), "vllm", stat, [&](const QString &key) -> std::optional<double> {
             for (const PointEstimate &e : estimates) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 namespace ServeScope {
 
@@ -93,6 +94,11 @@ template<typename T> bool readArray(const Json &obj, const char *key, QVector<T>
     for (const auto &v : *it) {
         bool ok = false;
         const double d = toNumber(v, &ok);
+        if constexpr (std::is_integral_v<T>) {
+            // A length that is NaN, infinite or beyond 2^63 is no count: read as 0, like a
+            // non-number (converting it would be undefined behaviour).
+            ok = ok && std::isfinite(d) && std::fabs(d) < 9.2e18;
+        }
         out.append(ok ? T(d) : T(0));
     }
     return true;

@@ -118,6 +118,33 @@ private Q_SLOTS:
         QVERIFY(!d.error().isEmpty());
     }
 
+    // A line over the limit fails the same way whether it arrives in one read or in many.
+    void lineLimitsDoNotDependOnReads_data()
+    {
+        QTest::addColumn<QByteArray>("wire");
+        QTest::addColumn<QByteArray>("error");
+        const QByteArray head = "HTTP/1.1 200 OK\r\n";
+        QTest::newRow("header line over 64 KiB") << head + "X-Big: " + QByteArray(64 * 1024, 'a') + "\r\n\r\n"
+                                                 << QByteArray("response header line too long");
+        QTest::newRow("chunk-size line over 4 KiB")
+            << head + "Transfer-Encoding: chunked\r\n\r\n1;" + QByteArray(4096, 'x') + "\r\na\r\n0\r\n\r\n"
+            << QByteArray("malformed chunk framing");
+    }
+    void lineLimitsDoNotDependOnReads()
+    {
+        QFETCH(QByteArray, wire);
+        QFETCH(QByteArray, error);
+        for (const qsizetype read : { wire.size(), qsizetype(1000), qsizetype(1) }) {
+            HttpResponseDecoder d;
+            QByteArray out;
+            bool ok = true;
+            for (qsizetype at = 0; ok && at < wire.size(); at += read)
+                ok = d.feed(QByteArrayView(wire).sliced(at, std::min(read, wire.size() - at)), out);
+            QVERIFY2(!ok, qPrintable(QString::number(read)));
+            QCOMPARE(d.error(), error);
+        }
+    }
+
     void truncatedChunkedIsNotComplete()
     {
         HttpResponseDecoder d;

@@ -305,6 +305,32 @@ private Q_SLOTS:
         QCOMPARE(saveExperimentFile(dir.filePath(QStringLiteral("missing/e.json")), everything()).isEmpty(), false);
     }
 
+    // U+FEFF inside a string value is text, not a byte-order mark: it survives at the start of
+    // a value and after an escape (found by fuzz_experiment_toml's write and re-read check).
+    void feffInStringsIsKept()
+    {
+        const QString feff(QChar(0xFEFF));
+        const ExperimentReadResult json
+            = readExperimentJson("{\"name\": \"\xEF\xBB\xBFn\", \"endpoint\": {\"model\": \"a\\t\xEF\xBB\xBF"
+                                 "b\"}, \"load\": {\"points\": "
+                                 "[{\"concurrency\": 1, \"input_len\": 1, \"output_len\": 1, \"num_prompts\": 5}]}}");
+        QVERIFY2(json.ok, qPrintable(json.errors.join(u'\n')));
+        QCOMPARE(json.experiment.name, feff + u'n');
+        QCOMPARE(json.experiment.endpoint.model, QStringLiteral("a\t") + feff + u'b');
+        const ExperimentReadResult again = readExperimentJson(writeExperimentJson(json.experiment));
+        QVERIFY(again.ok);
+        QVERIFY(again.experiment == json.experiment);
+
+        const ExperimentReadResult toml
+            = importExperiment("[bench]\nname = \"\xEF\xBB\xBFn\"\nmodel = \"a\\t\xEF\xBB\xBF"
+                               "b\"\n[bench.load]\nconcurrency = [1]\n"
+                               "num_prompts = 5\n",
+                ExperimentFormat::TomlBench, QStringLiteral("t"));
+        QVERIFY2(toml.ok, qPrintable(toml.errors.join(u'\n')));
+        QCOMPARE(toml.experiment.name, feff + u'n');
+        QCOMPARE(toml.experiment.endpoint.model, QStringLiteral("a\t") + feff + u'b');
+    }
+
     void missingVariantsMeansBaseline()
     {
         const ExperimentReadResult r

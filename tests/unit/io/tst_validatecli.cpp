@@ -104,6 +104,22 @@ private Q_SLOTS:
         QVERIFY(o.out.contains(QLatin1String(": malformed (json)")));
     }
 
+    void tomlInJsonIsAJsonError()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("t.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[bench]\nx = 1\n");
+        f.close();
+        const Outcome o = runCli({ path });
+        QCOMPARE(o.exitCode, 2);
+        QCOMPARE(o.out,
+            QStringLiteral("line 1, column 2 (at [0]): expected a value (a .json file is read as JSON only; TOML "
+                           "needs .toml)\n")
+                + path + QStringLiteral(": malformed (json)\n"));
+    }
+
     void usage_data()
     {
         QTest::addColumn<QStringList>("args");

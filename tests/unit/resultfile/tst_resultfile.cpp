@@ -241,6 +241,18 @@ private Q_SLOTS:
         QVERIFY(runs[0].requestRate == rate);
     }
 
+    // Lengths are counts: one that is NaN, infinite or past 2^63 reads as 0 (like a non-number),
+    // never through an undefined double-to-integer conversion (found by fuzz_resultfile).
+    void lengthsThatAreNoCount()
+    {
+        QString error;
+        const auto runs = readResultFile(
+            "{\"input_lens\": [1, NaN, Infinity, -Infinity, 1e300, \"x\", 7], \"output_lens\": [3.0, -1e19]}", &error);
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0].inputLens, (QVector<qint64> { 1, 0, 0, 0, 0, 0, 7 }));
+        QCOMPARE(runs[0].outputLens, (QVector<qint64> { 3, 0 }));
+    }
+
     void malformed_data()
     {
         QTest::addColumn<QByteArray>("json");
