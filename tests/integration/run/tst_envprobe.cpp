@@ -33,7 +33,8 @@ class TestEnvProbe final : public QObject {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("PATH"), pathPrefix + env.value(QStringLiteral("PATH")));
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral("sh"), QStringList { QStringLiteral(SERVESCOPE_SOURCE_DIR "/resources/env-probe.sh") } + args);
+        p.start(QStringLiteral("sh"),
+            QStringList { QStringLiteral(SERVESCOPE_SOURCE_DIR "/resources/env-probe.sh") } + args);
         p.waitForFinished(30000);
         return p.exitCode() == 0 ? p.readAllStandardOutput() : QByteArray();
     }
@@ -43,12 +44,15 @@ private Q_SLOTS:
     {
         writeTool(QStringLiteral("nvidia-smi"),
             "if [ \"$#\" -eq 0 ]; then echo '| Driver Version: 550.54.15   CUDA Version: 12.4 |'; exit 0; fi\n"
-            "printf 'NVIDIA H100 80GB \"HBM3\", 550.54.15, 700.00, 81559\\nNVIDIA H100 80GB \"HBM3\", 550.54.15, 700.00, 81559\\n'\n");
+            "printf 'NVIDIA H100 80GB \"HBM3\", 550.54.15, 700.00, 81559\\nNVIDIA H100 80GB \"HBM3\", 550.54.15, "
+            "700.00, 81559\\n'\n");
         const QString python = writeTool(QStringLiteral("py"),
-            "cat >/dev/null\nprintf 'pytorch_version=2.5.1\\ncuda_version=12.4\\nvllm_version=0.8.5\\nvllm_commit=\\n'\n");
+            "cat >/dev/null\nprintf "
+            "'pytorch_version=2.5.1\\ncuda_version=12.4\\nvllm_version=0.8.5\\nvllm_commit=\\n'\n");
         const QByteArray out = probe({ QStringLiteral("--python"), python }, m_dir.path() + u':');
         QJsonParseError error;
-        const QJsonObject o = QJsonDocument::fromJson(out, &error).object().value(QLatin1String("env_snapshot")).toObject();
+        const QJsonObject o
+            = QJsonDocument::fromJson(out, &error).object().value(QLatin1String("env_snapshot")).toObject();
         QVERIFY2(error.error == QJsonParseError::NoError, out.constData());
         QCOMPARE(o.value(QLatin1String("gpu")).toString(), QStringLiteral("NVIDIA H100 80GB \"HBM3\""));
         QCOMPARE(o.value(QLatin1String("gpu_count")).toInt(), 2);
