@@ -1150,6 +1150,14 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>Run without launching</source>
         <translation>不启动，直接运行</translation>
     </message>
+    <message>
+        <source>%1 × %2, the first said: %3</source>
+        <translation>%1 × %2，第一条信息：%3</translation>
+    </message>
+    <message>
+        <source>(no message)</source>
+        <translation>（无信息）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>
@@ -2413,6 +2421,10 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>First: %1</source>
+        <translation>第一条：%1</translation>
     </message>
 </context>
 <context>

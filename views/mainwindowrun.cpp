@@ -188,6 +188,12 @@ void MainWindow::runEnded(const RunResult &result)
                 .arg(result.completed)
                 .arg(result.failed)
                 .arg(result.cancelled));
+    // Failures explain themselves: each class with its count and the first server message (key scrubbed).
+    for (auto it = result.errorsByClass.cbegin(); it != result.errorsByClass.cend(); ++it)
+        appendLog(QStringLiteral("error"),
+            tr("%1 × %2, the first said: %3")
+                .arg(it.value())
+                .arg(it.key(), result.firstErrorByClass.value(it.key(), tr("(no message)"))));
     // The stored run replaces the live view: footers, time scale and the variants' comparisons; a
     // rerun to check is shown beside the run it checks.
     if (result.runId > 0 && m_checkAgainst > 0 && result.status == RunResult::Status::Finished)

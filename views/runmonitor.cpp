@@ -225,8 +225,13 @@ void RunMonitor::showSnapshot(const RunSnapshot &s)
     m_errors->setRowCount(int(s.errorsByClass.size()));
     int row = 0;
     for (auto it = s.errorsByClass.cbegin(); it != s.errorsByClass.cend(); ++it, ++row) {
-        m_errors->setItem(row, 0, new QTableWidgetItem(it.key()));
-        m_errors->setItem(row, 1, new QTableWidgetItem(QString::number(it.value())));
+        const QString first = s.firstErrorByClass.value(it.key());
+        for (int c = 0; c < 2; ++c) {
+            auto *item = new QTableWidgetItem(c == 0 ? it.key() : QString::number(it.value()));
+            if (!first.isEmpty())
+                item->setToolTip(tr("First: %1").arg(first));
+            m_errors->setItem(row, c, item);
+        }
     }
 }
 

@@ -196,6 +196,32 @@ private Q_SLOTS:
         QVERIFY(!questioned);
     }
 
+    // A run whose every request fails says, in the window's log, each failure class with its count and
+    // the first message.
+    void failuresExplainThemselvesInTheLog()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        Experiment e = launchedExperiment(1); // port 1: nothing listens there
+        e.server.launchArgv.clear();
+        e.server.readyPath.clear();
+        w.newProject(e);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        const RunResult r = finished.at(0).at(0).value<RunResult>();
+        QVERIFY(!r.errorsByClass.isEmpty());
+        const QString log = w.log()->toPlainText();
+        const QString cls = r.errorsByClass.firstKey();
+        QVERIFY2(log.contains(QStringLiteral("%1 × %2, the first said: %3")
+                                  .arg(r.errorsByClass.first())
+                                  .arg(cls, r.firstErrorByClass.value(cls))),
+            qPrintable(log));
+        QVERIFY2(!r.firstErrorByClass.value(cls).isEmpty(), qPrintable(log));
+    }
+
     // A damaged page past the header opens (the header is fine), then the background check finds
     // it and the window says so.
     void damagedPageIsReported()
