@@ -32,10 +32,10 @@ struct Curve {
     QList<PointSummary> points;
 };
 
-QList<Curve> curvesOf(const QList<PointSummary> &all)
+QList<Curve> curvesOf(const QList<PointSummary> &medians)
 {
     QList<Curve> curves;
-    for (const PointSummary &p : medianAcrossRepeats(all)) {
+    for (const PointSummary &p : medians) {
         auto it = std::find_if(curves.begin(), curves.end(), [&p](const Curve &c) {
             const PointSummary &f = c.points.first();
             return c.variant == p.variant && f.mode == p.mode && f.inputLen == p.inputLen && f.outputLen == p.outputLen;
@@ -151,17 +151,18 @@ bool knee(const Curve &c, const FindingThresholds &t, QList<RunFinding> *out)
     return false;
 }
 
-void pointCaveats(const QList<PointSummary> &all, const QList<PointEstimate> &estimates, bool cacheFree,
+// `medians`: one summary per (variant, point), medians across repeats.
+void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate> &estimates, bool cacheFree,
     const FindingThresholds &t, QList<RunFinding> *out)
 {
     QStringList variants;
-    for (const PointSummary &p : all) {
+    for (const PointSummary &p : medians) {
         if (!variants.contains(p.variant))
             variants << p.variant;
     }
     for (const QString &v : std::as_const(variants)) {
         QList<PointSummary> mine;
-        for (const PointSummary &p : medianAcrossRepeats(all)) {
+        for (const PointSummary &p : medians) {
             if (p.variant == v)
                 mine << p;
         }
@@ -214,7 +215,7 @@ void pointCaveats(const QList<PointSummary> &all, const QList<PointEstimate> &es
     // One note for the run: p99 from too few requests, wherever it happens.
     QStringList unreliable;
     double fewest = INFINITY;
-    for (const PointSummary &p : medianAcrossRepeats(all)) {
+    for (const PointSummary &p : medians) {
         if (p.ttft.count > 0 && p.ttft.count < t.reliableP99Requests) {
             if (!unreliable.contains(p.label))
                 unreliable << p.label;
@@ -241,7 +242,8 @@ QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<Poi
     const FindingThresholds &t)
 {
     QList<RunFinding> out;
-    for (const Curve &c : curvesOf(points)) {
+    const QList<PointSummary> medians = medianAcrossRepeats(points);
+    for (const Curve &c : curvesOf(medians)) {
         if (c.points.size() < 2)
             continue;
         const qsizetype before = out.size();
@@ -268,7 +270,7 @@ QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<Poi
                     ratio(c.points.last().outputThroughput, c.points.first().outputThroughput) } },
                 Confirmation::NotApplicable });
     }
-    pointCaveats(points, estimates, cacheFree, t, &out);
+    pointCaveats(medians, estimates, cacheFree, t, &out);
     return out;
 }
 

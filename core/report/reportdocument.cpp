@@ -180,6 +180,19 @@ QString withRange(const RepeatStat &s, int decimals)
 
 // What engineers put in their reports: load, TTFT, TPOT, output throughput, medians across repeats
 // with the range the repeats spanned.
+// One key of a point's repeats in one of its key-value sets (server, steady); a repeat without the
+// key is left out.
+RepeatStat acrossRepeatsOf(
+    const ReportRun &run, const PointSummary &point, QMap<QString, double> PointSummary::*set, const char *key)
+{
+    std::vector<double> perRepeat;
+    for (const PointSummary &p : run.points) {
+        if (p.variant == point.variant && p.point == point.point)
+            perRepeat.push_back((p.*set).value(QLatin1String(key), std::nan("")));
+    }
+    return acrossRepeats(perRepeat);
+}
+
 QString headlineTable(const ReportRun &run)
 {
     // The server side beside the client's figures, where the server's /metrics answered.
@@ -217,14 +230,8 @@ QString headlineTable(const ReportRun &run)
         QStringList cells { esc(m.variant), esc(m.label), esc(loadCell(m)), QString::number(m.repeat),
             cell("median_ttft_ms", 1), cell("p90_ttft_ms", 1), cell("median_tpot_ms", 2),
             cell("output_throughput", 0) };
-        for (const char *key : std::as_const(serverKeys)) {
-            std::vector<double> perRepeat;
-            for (const PointSummary &p : run.points) {
-                if (p.variant == m.variant && p.point == m.point)
-                    perRepeat.push_back(p.server.value(QLatin1String(key), std::nan("")));
-            }
-            cells << esc(withRange(acrossRepeats(perRepeat), 1));
-        }
+        for (const char *key : std::as_const(serverKeys))
+            cells << esc(withRange(acrossRepeatsOf(run, m, &PointSummary::server, key), 1));
         cells << esc(agree);
         out += QStringLiteral("<tr>");
         for (const QString &c : std::as_const(cells))
@@ -245,12 +252,8 @@ QString steadyTable(const ReportRun &run)
         QStringList cells { esc(m.variant), esc(m.label) };
         bool any = false;
         for (const char *key : keys) {
-            std::vector<double> perRepeat;
-            for (const PointSummary &p : run.points) {
-                if (p.variant == m.variant && p.point == m.point && p.steady.value(QStringLiteral("valid")) == 1.0)
-                    perRepeat.push_back(p.steady.value(QLatin1String(key), std::nan("")));
-            }
-            const RepeatStat s = acrossRepeats(perRepeat);
+            // A repeat without a valid window holds only "valid": it is left out.
+            const RepeatStat s = acrossRepeatsOf(run, m, &PointSummary::steady, key);
             any = any || s.n > 0;
             cells << (s.n > 0 ? num(s.median, key[0] == 'm' || key[0] == 'p' ? 2 : 1) : QStringLiteral("—"));
         }

@@ -87,8 +87,8 @@ ReportRun reportRunFromStore(
     r.started = row.started;
     r.finished = row.finished;
     r.definitions = row.definitions;
-    const QJsonObject endpoint
-        = QJsonDocument::fromJson(row.resolvedConfig).object().value(QLatin1String("endpoint")).toObject();
+    const QJsonObject config = QJsonDocument::fromJson(row.resolvedConfig).object();
+    const QJsonObject endpoint = config.value(QLatin1String("endpoint")).toObject();
     r.baseUrl = endpoint.value(QLatin1String("base_url")).toString();
     const double timeScale
         = QJsonDocument::fromJson(row.clientHost).object().value(QLatin1String("simulator_time_scale")).toDouble(1);
@@ -100,9 +100,7 @@ ReportRun reportRunFromStore(
     r.clientHost = keyValues(row.clientHost);
     r.points = points;
     r.estimates = estimates;
-    const QString dataset = QJsonDocument::fromJson(row.resolvedConfig)
-                                .object()
-                                .value(QLatin1String("dataset"))
+    const QString dataset = config.value(QLatin1String("dataset"))
                                 .toObject()
                                 .value(QLatin1String("name"))
                                 .toString(QStringLiteral("random"));

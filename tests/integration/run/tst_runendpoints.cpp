@@ -2,6 +2,7 @@
 // `servescope-cli run` against endpoints that are not vLLM on a bare host: headers on every call, a base path,
 // secret header values, failures that explain themselves, output tokens without usage. Each against a real
 // `servescope-cli sim` child with the matching misbehaviour switch.
+#include "clirunner.h"
 #include "simchild.h"
 
 #include "io/resultfile.h"
@@ -23,51 +24,18 @@ class TestRunEndpoints final : public QObject {
 
     QTemporaryDir m_dir;
 
-    struct Outcome {
-        int exitCode = -1;
-        QByteArray out, err;
-    };
+    using Outcome = CliRun::Outcome;
 
     QString writeExperiment(const QString &name, const QJsonObject &endpoint, const QString &load)
     {
-        const QByteArray json
-            = QStringLiteral(
-                "{\n"
-                "  \"name\": \"%1\",\n"
-                "  \"endpoint\": %2,\n"
-                "  \"server\": {\"engine\": \"vllm\", \"args\": {\"max_num_seqs\": 256}},\n"
-                "  \"dataset\": {\"name\": \"random\", \"seed\": 7, \"ignore_eos\": true, \"range_ratio\": 0.0},\n"
-                "  \"sampling\": {\"temperature\": 0.0},\n"
-                "  \"load\": %3,\n"
-                "  \"metrics\": {\"percentiles\": [50, 90, 99], \"definitions\": \"vllm\"},\n"
-                "  \"variants\": [{\"name\": \"baseline\"}, {\"name\": \"seqs-2\", \"changes\": "
-                "{\"server.args.max_num_seqs\": 2}}]\n"
-                "}\n")
-                  .arg(name, QString::fromUtf8(QJsonDocument(endpoint).toJson(QJsonDocument::Compact)), load)
-                  .toUtf8();
-        const QString path = m_dir.filePath(name + QStringLiteral(".json"));
-        QFile f(path);
-        f.open(QIODevice::WriteOnly);
-        f.write(json);
-        return path;
+        return CliRun::writeExperiment(QDir(m_dir.path()), name, endpoint, load);
     }
-
     static Outcome run(
         const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
     {
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(SimChild::cli(), QStringList { QStringLiteral("run") } + args);
-        p.waitForFinished(240000);
-        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError() };
+        return CliRun::run(args, env);
     }
-
-    static QByteArray readAll(const QString &path)
-    {
-        QFile f(path);
-        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-    }
+    static QByteArray readAll(const QString &path) { return CliRun::readAll(path); }
 
     /// GET /metrics from a simulator with extra raw header lines; the value of a per-route counter.
     static double routeCount(
