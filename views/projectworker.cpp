@@ -132,7 +132,7 @@ void ProjectWorker::listRuns()
 void ProjectWorker::loadRuns(const QList<qint64> &runIds)
 {
     Report::ReportInput input;
-    QList<RunSource> sources;
+    QList<RunSource> sources, steadySources;
     QStringList names;
     for (qint64 id : runIds) {
         QVector<PointSummary> points;
@@ -147,9 +147,14 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
         QString error;
         if (loadStoredRun(m_path, QString::number(id), &source, &error))
             sources << source;
+        RunSource steady;
+        if (loadStoredRun(m_path, QString::number(id), &steady, &error, ResultSet::Steady))
+            steadySources << steady;
     }
     if (sources.size() == input.runs.size())
         input.deltas = deltaSections(sources);
+    if (steadySources.size() == input.runs.size())
+        input.steadyDeltas = deltaSections(steadySources, ResultSet::Steady);
     input.title = names.join(QStringLiteral(" vs "));
     emit runsLoaded(input);
 }

@@ -73,7 +73,7 @@ ResultsView::ResultsView(QWidget *parent)
     , m_empty(new QLabel(this))
     , m_note(new QLabel(this))
     , m_chartKind(new QComboBox(this))
-    , m_tableSet(new QComboBox(this))
+    , m_resultSet(new QComboBox(this))
     , m_chartView(new Report::ChartView)
 {
     m_table->setObjectName(QStringLiteral("resultsTable"));
@@ -130,16 +130,20 @@ ResultsView::ResultsView(QWidget *parent)
     chartLayout->addWidget(m_chartKind);
     chartLayout->addWidget(split, 1);
     m_tabs->addTab(chartPage, tr("Charts"));
-    m_tableSet->setObjectName(QStringLiteral("tableSet"));
-    m_tableSet->addItem(tr("vLLM's result set (every measured request)"), QStringLiteral("vllm"));
-    m_tableSet->addItem(tr("Steady window (all slots busy)"), QStringLiteral("steady"));
-    m_tableSet->setToolTip(tr("The steady window leaves out the ramp-up and drain: it opens when every slot is first "
-                              "busy and closes at the last dispatch (see docs/metrics.md)."));
-    connect(m_tableSet, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildTable);
+    m_resultSet->setObjectName(QStringLiteral("resultSet"));
+    m_resultSet->addItem(tr("vLLM's result set (every measured request)"), QStringLiteral("vllm"));
+    m_resultSet->addItem(tr("Steady window (all slots busy)"), QStringLiteral("steady"));
+    m_resultSet->setToolTip(tr("The result set the table, the charts and the comparison show. The steady window "
+                               "leaves out the ramp-up and drain: it opens when every slot is first busy and closes "
+                               "at the last dispatch (see docs/metrics.md)."));
+    connect(m_resultSet, &QComboBox::currentIndexChanged, this, [this] {
+        rebuildTable();
+        rebuildChart();
+        rebuildDelta();
+    });
     auto *tablePage = new QWidget;
     auto *tableLayout = new QVBoxLayout(tablePage);
     tableLayout->setContentsMargins(0, 0, 0, 0);
-    tableLayout->addWidget(m_tableSet);
     tableLayout->addWidget(m_table, 1);
     m_tabs->addTab(tablePage, tr("Table"));
     connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildChart);
@@ -148,8 +152,15 @@ ResultsView::ResultsView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_empty);
     layout->addWidget(m_note);
+    layout->addWidget(m_resultSet);
     layout->addWidget(m_tabs, 1);
     m_tabs->hide();
+    m_resultSet->hide();
+}
+
+bool ResultsView::steadySet() const
+{
+    return m_resultSet->currentData().toString() == QLatin1String("steady");
 }
 
 int ResultsView::pointCount() const
@@ -227,6 +238,7 @@ void ResultsView::rebuild()
     const bool any = pointCount() > 0;
     m_empty->setVisible(!any);
     m_tabs->setVisible(any);
+    m_resultSet->setVisible(any);
     emit resultsChanged();
 }
 
@@ -286,7 +298,7 @@ QString metricWords(const QString &key)
 void ResultsView::rebuildTable()
 {
     const bool several = m_input.runs.size() > 1;
-    const bool steady = m_tableSet->currentData().toString() == QLatin1String("steady");
+    const bool steady = steadySet();
     const QStringList headers { tr("Run"), tr("Variant"), tr("Point"), tr("Repeat"), tr("Load"), tr("Requests"),
         tr("Failed"), tr("Success (%)"), tr("Requests/s"), tr("Output (tok/s)"), tr("Goodput (req/s)"),
         tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)"), tr("TPOT p50 (ms)"), tr("TPOT p99 (ms)"), tr("ITL p50 (ms)"),
@@ -444,15 +456,17 @@ void ResultsView::rebuildChart()
     }
     const QList<RunSeriesInput> inputs = reportSeriesInputs(m_input);
     const QString kind = m_chartKind->currentData().toString();
+    LoadChartOptions options;
+    options.steady = steadySet();
     ChartSpec spec;
     if (kind == QLatin1String("throughput")) {
-        spec = throughputVsLoad(inputs, ThroughputKind::OutputTokens);
+        spec = throughputVsLoad(inputs, ThroughputKind::OutputTokens, options);
     } else if (kind == QLatin1String("tradeoff")) {
-        spec = latencyVsThroughput(inputs, Metric::Tpot);
+        spec = latencyVsThroughput(inputs, Metric::Tpot, options);
     } else {
         Metric m = Metric::Ttft;
         metricFromCode(kind, &m);
-        spec = latencyVsLoad(inputs, m);
+        spec = latencyVsLoad(inputs, m, options);
     }
     m_chartView->setSpec(spec);
 }
@@ -465,13 +479,14 @@ void ResultsView::rebuildDelta()
     m_delta->clear();
     m_delta->setColumnCount(int(headers.size()));
     m_delta->setHorizontalHeaderLabels(headers);
+    const QList<DeltaSection> &deltas = steadySet() ? m_input.steadyDeltas : m_input.deltas;
     int rows = 0;
-    for (const DeltaSection &s : std::as_const(m_input.deltas))
+    for (const DeltaSection &s : deltas)
         rows += int(s.rows.size());
     m_delta->setRowCount(rows);
     int row = 0;
-    for (qsizetype k = 0; k < m_input.deltas.size(); ++k) {
-        const DeltaSection &s = m_input.deltas[k];
+    for (qsizetype k = 0; k < deltas.size(); ++k) {
+        const DeltaSection &s = deltas[k];
         // Compared runs are known by their letters (legend, footer); one run's variants by name.
         const QString title = m_input.runs.size() > 1 ? tr("%1 vs A").arg(QChar(char16_t(u'B' + k))) : s.title;
         for (const DeltaRow &r : s.rows) {

@@ -46,6 +46,7 @@ public:
     QTableWidget *deltaTable() const { return m_delta; }
     Report::ChartView *chartView() const { return m_chartView; }
     int pointCount() const;
+    bool steadySet() const; ///< the result-set switch shows the steady window's set
     bool hasResults() const { return pointCount() > 0; }
 
 signals:
@@ -67,7 +68,7 @@ private:
     QLabel *m_empty;
     QLabel *m_note;
     QComboBox *m_chartKind;
-    QComboBox *m_tableSet;
+    QComboBox *m_resultSet;
     Report::ChartView *m_chartView;
 };
 

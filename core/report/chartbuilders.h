@@ -22,11 +22,15 @@ struct LoadChartOptions {
     LoadMode mode = LoadMode::Auto;
     AxisScale yScale = AxisScale::Linear;
     bool wideBand = false; ///< add the p1-p99 band behind p10-p90 and p25-p75
+    /// Draw the steady window's result set (docs/metrics.md) instead of vLLM's; points without a
+    /// valid window are left out and counted in a note.
+    bool steady = false;
 };
 
 /// Throughput vs load: one line per run and curve (points differing only in the load variable).
 ChartSpec throughputVsLoad(const QList<RunSeriesInput> &runs, ThroughputKind kind, const LoadChartOptions &o = {});
-/// Latency vs load: p50 line over p25-p75 and p10-p90 bands; points with failures drawn hollow.
+/// Latency vs load: p50 line over p25-p75 and p10-p90 bands, a bar over each point for the p50's
+/// min-max across repeats; points with failures drawn hollow.
 ChartSpec latencyVsLoad(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o = {});
 /// Latency (p50 solid, p90 dashed) against output throughput, in load order: the trade-off curve.
 ChartSpec latencyVsThroughput(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o = {});

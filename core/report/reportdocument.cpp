@@ -165,6 +165,19 @@ QList<ReportChart> reportCharts(const ReportInput &input)
     for (Metric m : { Metric::Ttft, Metric::Tpot, Metric::Itl, Metric::E2el })
         out << ReportChart { metricCode(m) + QStringLiteral("-vs-load"), latencyVsLoad(runs, m) };
     out << ReportChart { QStringLiteral("tpot-vs-throughput"), latencyVsThroughput(runs, Metric::Tpot) };
+    // The steady window's set beside vLLM's, when any point had one.
+    bool anySteady = false;
+    for (const ReportRun &r : input.runs) {
+        for (const PointSummary &p : r.points)
+            anySteady = anySteady || p.steady.value(QStringLiteral("valid")) == 1.0;
+    }
+    if (anySteady) {
+        LoadChartOptions steady;
+        steady.steady = true;
+        out << ReportChart { QStringLiteral("output-throughput-vs-load-steady"),
+            throughputVsLoad(runs, ThroughputKind::OutputTokens, steady) };
+        out << ReportChart { QStringLiteral("tpot-vs-load-steady"), latencyVsLoad(runs, Metric::Tpot, steady) };
+    }
     return out;
 }
 

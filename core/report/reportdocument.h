@@ -32,6 +32,7 @@ struct ReportInput {
     QString title;
     QList<ReportRun> runs; ///< A first, then B, ...
     QList<DeltaSection> deltas; ///< computed by the caller from the runs' requests; empty: no delta section
+    QList<DeltaSection> steadyDeltas; ///< the same over the steady window's set (the GUI's result-set switch)
     QDateTime generated; ///< UTC; now when invalid
 };
 

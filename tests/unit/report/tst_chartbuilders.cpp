@@ -239,6 +239,45 @@ private slots:
         const ChartSpec ttft = latencyVsLoad({ run(QStringLiteral("A"), 0, pts) }, Metric::Ttft);
         const QString tip = ofKind(ttft, SeriesKind::Line)[0]->tooltips.value(0);
         QCOMPARE(tip.contains(QStringLiteral("p50 across repeats 10–%1 ms").arg(9 + values.size())), values.size() > 1);
+        // ... and draw it as a bar over the point: a two-point line without a legend entry.
+        const auto lines = ofKind(ttft, SeriesKind::Line);
+        QCOMPARE(lines.size(), values.size() > 1 ? 2 : 1);
+        if (values.size() > 1) {
+            QCOMPARE(lines[1]->points, (QList<QPointF> { QPointF(8, 10), QPointF(8, 9 + double(values.size())) }));
+            QVERIFY(lines[1]->name.isEmpty());
+            QCOMPARE(lines[1]->group, QStringLiteral("A"));
+            QCOMPARE(lines[1]->tooltips.value(1), tip);
+        }
+    }
+
+    void steadySetCharts()
+    {
+        QList<PointSummary> pts { concurrencyPoint(QStringLiteral("a"), 0, 4, 900),
+            concurrencyPoint(QStringLiteral("a"), 1, 8, 1500), concurrencyPoint(QStringLiteral("a"), 2, 16, 2000) };
+        // Points 0 and 1 had a steady window; point 2 never had all its slots busy.
+        for (int i = 0; i < 2; ++i) {
+            pts[i].steady = { { QStringLiteral("valid"), 1 }, { QStringLiteral("output_throughput"), 1000.0 + i },
+                { QStringLiteral("median_tpot_ms"), 30.0 + i }, { QStringLiteral("p25_tpot_ms"), 25.0 + i },
+                { QStringLiteral("p75_tpot_ms"), 35.0 + i }, { QStringLiteral("completed"), 90 } };
+        }
+        pts[2].steady = { { QStringLiteral("valid"), 0 } };
+        LoadChartOptions o;
+        o.steady = true;
+        const ChartSpec tp = throughputVsLoad({ run(QStringLiteral("A"), 0, pts) }, ThroughputKind::OutputTokens, o);
+        QVERIFY2(tp.title.endsWith(QStringLiteral("(steady window)")), qPrintable(tp.title));
+        QCOMPARE(ofKind(tp, SeriesKind::Line)[0]->points, (QList<QPointF> { QPointF(4, 1000), QPointF(8, 1001) }));
+        QVERIFY2(tp.notes.join(u' ').contains(QStringLiteral("1 point repeat(s) without a steady window")),
+            qPrintable(tp.notes.join(u' ')));
+        const ChartSpec tpot = latencyVsLoad({ run(QStringLiteral("A"), 0, pts) }, Metric::Tpot, o);
+        QCOMPARE(ofKind(tpot, SeriesKind::Line)[0]->points, (QList<QPointF> { QPointF(4, 30), QPointF(8, 31) }));
+        // The p25-p75 band from the steady set; vLLM's set is untouched without the option.
+        bool inner = false;
+        for (const SeriesSpec *b : ofKind(tpot, SeriesKind::Band))
+            inner = inner || (b->points == QList<QPointF> { QPointF(4, 35), QPointF(8, 36) });
+        QVERIFY(inner);
+        const ChartSpec plain = throughputVsLoad({ run(QStringLiteral("A"), 0, pts) }, ThroughputKind::OutputTokens);
+        QCOMPARE(ofKind(plain, SeriesKind::Line)[0]->points.size(), 3);
+        QVERIFY(!plain.title.contains(QStringLiteral("steady")));
     }
 
     void logAxisNeverNonPositive_data()
