@@ -354,6 +354,16 @@ void ResultsView::rebuildTable()
                 items[kFirstValueColumn + 1]->setForeground(QColor(176, 0, 32));
             if (p.outputEstimated > 0)
                 markEstimated(items, p);
+            if (p.inputEstimated > 0 && !steady) {
+                // Input counts appear in no column; the requests cell carries the mark.
+                QTableWidgetItem *requests = items[kFirstValueColumn];
+                requests->setText(QStringLiteral("≈ ") + requests->text());
+                requests->setToolTip(tr("Estimated input: %1 of %2 requests had no usage and the server no /tokenize, "
+                                        "so their input tokens are an estimate (calibrated with max_tokens 1 probes, "
+                                        "else the target length).")
+                                         .arg(p.inputEstimated)
+                                         .arg(p.completed));
+            }
             if (steady && p.steady.value(QStringLiteral("valid")) != 1.0) {
                 for (QTableWidgetItem *item : std::as_const(items))
                     item->setToolTip(tr("No steady window: the point never had all its slots busy at once."));

@@ -16,8 +16,9 @@ struct NoteText {
 constexpr NoteText kNotes[] = {
     { "usage_sent", 1, "token counts come from the server's usage chunk", "" },
     { "usage_sent", 0,
-        "a run counts output tokens as content events and takes input tokens as the target length, flagged "
-        "output-estimated: TPOT and token throughput are wrong when an event carries more or less than one token",
+        "a run counts output tokens with /tokenize of the generated text, else as content events (output-estimated: "
+        "TPOT and token throughput are wrong when an event carries more or less than one token), and takes input "
+        "tokens from the prompt's /tokenize count, else a calibrated estimate (input-estimated)",
         "let usage through: ServeScope always asks for it (stream_options.include_usage); a gateway must forward "
         "stream_options and the final usage chunk" },
     { "role_chunk_first", 1,
@@ -27,9 +28,10 @@ constexpr NoteText kNotes[] = {
     { "role_chunk_first", 0, "the first event carries text: TTFT is the first token under both definitions", "" },
     { "tokenize", 1, "prompts are sized to each point's input length with the server's tokenizer (/tokenize)", "" },
     { "tokenize", 0,
-        "text prompts are sized at one word per token without the chat template, so input lengths miss the target "
-        "(input-length-deviation)",
-        "serve /tokenize under the base URL (vLLM does), or accept inputs sized by words" },
+        "text prompts are sized by three max_tokens 1 calibration requests that read usage.prompt_tokens (one word "
+        "per token when their answers carry no usage: input-length-deviation); output and, without usage, input "
+        "counts are estimates",
+        "serve /tokenize under the base URL (vLLM does), or let the non-streaming usage through the gateway" },
     { "metrics", 1,
         "after warmup a run waits (at most 10 s) until /metrics reports nothing running before its clock starts", "" },
     { "metrics", 0,

@@ -30,6 +30,7 @@ inline const char RoleChunkBeforeToken[] = "role-chunk-before-token";
 inline const char IgnoreEosNotHonoured[] = "ignore-eos-not-honoured";
 inline const char InputLengthDeviation[] = "input-length-deviation";
 inline const char OutputEstimated[] = "output-estimated";
+inline const char InputEstimated[] = "input-estimated";
 inline const char UnreliablePercentile[] = "unreliable-percentile";
 inline const char Censored[] = "censored";
 } // namespace FindingCode

@@ -121,15 +121,22 @@ ChartFooter reportFooter(const ReportRun &run)
             ? run.model
             : run.model + QStringLiteral(" (served: ") + run.servedModel + QLatin1Char(')'),
         isoUtc(run.started), run.definitions, {} };
-    int estimated = 0, completed = 0;
+    int estimated = 0, inputEstimated = 0, completed = 0;
     for (const PointSummary &p : run.points) {
         estimated += p.outputEstimated;
+        inputEstimated += p.inputEstimated;
         completed += p.completed;
     }
+    QStringList notes;
     if (estimated > 0)
-        f.note = tr("output tokens estimated for %1 of %2 requests (no usage, no /tokenize)")
+        notes << tr("output tokens estimated for %1 of %2 requests (no usage, no /tokenize)")
                      .arg(estimated)
                      .arg(completed);
+    if (inputEstimated > 0)
+        notes << tr("input tokens estimated for %1 of %2 requests (no usage, no /tokenize)")
+                     .arg(inputEstimated)
+                     .arg(completed);
+    f.note = notes.join(QStringLiteral("; "));
     return f;
 }
 

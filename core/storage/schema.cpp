@@ -128,9 +128,19 @@ static QStringList version2()
     };
 }
 
+// Version 3: whether a request's input token count is an estimate (no usage, no /tokenize), per request and
+// counted per summary.
+static QStringList version3()
+{
+    return {
+        QStringLiteral("ALTER TABLE requests ADD COLUMN input_estimated INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN input_estimated INTEGER NOT NULL DEFAULT 0"),
+    };
+}
+
 const QVector<Schema::Step> &Schema::steps()
 {
-    static const QVector<Step> s = { { 1, version1() }, { 2, version2() } };
+    static const QVector<Step> s = { { 1, version1() }, { 2, version2() }, { 3, version3() } };
     return s;
 }
 

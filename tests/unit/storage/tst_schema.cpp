@@ -175,7 +175,7 @@ void TestSchema::version1ProjectMigratesKeepingRuns()
     }
     ProjectStore store;
     QVERIFY2(store.open(path), qPrintable(store.errorString()));
-    QCOMPARE(store.schemaVersion(), 2);
+    QCOMPARE(store.schemaVersion(), Schema::Version);
     QVector<RunListing> runs;
     QVERIFY(store.listRuns(&runs));
     QCOMPARE(runs.size(), 2);
@@ -186,6 +186,7 @@ void TestSchema::version1ProjectMigratesKeepingRuns()
     QVERIFY(store.pointSummaries(1, &summaries));
     QCOMPARE(summaries.size(), 1);
     QCOMPARE(summaries.at(0).outputThroughput, 512.5);
+    QCOMPARE(summaries.at(0).inputEstimated, 0); // the version 3 column, defaulted
     QVERIFY(summaries.at(0).steady.isEmpty());
     QVector<PointEstimate> estimates;
     QVERIFY(store.pointEstimates(1, &estimates));
@@ -277,6 +278,8 @@ void TestSchema::steadySetAndEstimatesRoundTrip()
     s.mode = QStringLiteral("concurrency");
     s.steady = { { QStringLiteral("valid"), 1 }, { QStringLiteral("window_s"), 12.25 },
         { QStringLiteral("p99_ttft_ms"), 0.1 + 0.2 } };
+    s.inputEstimated = 7;
+    s.outputEstimated = 5;
     writer.enqueue(s);
     PointEstimate with;
     with.runId = id;
@@ -308,6 +311,8 @@ void TestSchema::steadySetAndEstimatesRoundTrip()
     QVERIFY(store.pointSummaries(id, &summaries));
     QCOMPARE(summaries.size(), 1);
     QCOMPARE(summaries.at(0).steady, s.steady);
+    QCOMPARE(summaries.at(0).inputEstimated, 7);
+    QCOMPARE(summaries.at(0).outputEstimated, 5);
     QVector<PointEstimate> estimates;
     QVERIFY(store.pointEstimates(id, &estimates));
     QCOMPARE(estimates.size(), 2);
