@@ -64,6 +64,9 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     m_status->setWordWrap(true);
     m_result->setReadOnly(true);
     m_result->setPlaceholderText(tr("Connection test results appear here."));
+    // Every answer of a test comes with its meaning and fix: the result gets the room, the header table a few rows.
+    m_result->setMinimumHeight(fontMetrics().lineSpacing() * 11);
+    m_headers->setMaximumHeight(fontMetrics().lineSpacing() * 10);
 
     auto *left = new QWidget;
     auto *leftLayout = new QVBoxLayout(left);
