@@ -128,6 +128,28 @@ SeriesSpec whisker(const QString &group, const QColor &c, double x, std::pair<do
     return s;
 }
 
+// A ring around the curve's knee point (the run's capacity-knee finding), when it is on this curve.
+bool addKnee(ChartSpec &spec, const RunSeriesInput &run, const Curve &c, const SeriesSpec &line)
+{
+    if (run.kneeLabel.isEmpty())
+        return false;
+    for (qsizetype i = 0; i < c.points.size(); ++i) {
+        if (c.points[i].label != run.kneeLabel)
+            continue;
+        SeriesSpec ring;
+        ring.kind = SeriesKind::Scatter;
+        ring.group = line.group;
+        ring.colour = line.colour;
+        ring.hollow = true;
+        ring.width = 18;
+        ring.points = { line.points.value(int(i)) };
+        ring.tooltips = { tr("%1: capacity knee at %2").arg(run.name, c.points[i].label) };
+        spec.series << ring;
+        return true;
+    }
+    return false;
+}
+
 SeriesSpec band(const QString &group, const QColor &c, double opacity)
 {
     SeriesSpec s;
@@ -179,6 +201,7 @@ ChartSpec throughputVsLoad(const QList<RunSeriesInput> &inputs, ThroughputKind k
     spec.y.title = throughputTitle(kind);
     spec.y.scale = o.yScale;
     spec.notes = plan.notes;
+    bool knee = false;
     for (qsizetype r = 0; r < runs.size(); ++r) {
         for (const Curve &c : plan.perRun[r]) {
             SeriesSpec line;
@@ -205,8 +228,12 @@ ChartSpec throughputVsLoad(const QList<RunSeriesInput> &inputs, ThroughputKind k
                 spec.series << spread;
             spec.series << line;
             addMarkers(spec, line.group, line.colour, c.points, line.points, line.tooltips);
+            knee = addKnee(spec, runs[r], c, line) || knee;
         }
     }
+    if (knee)
+        spec.notes << tr("Ring: the capacity knee, where throughput grows less than 10% per doubling of load "
+                         "while TTFT p99 still rises.");
     labelSet(spec, o, dropped);
     finalizeSpec(spec);
     return spec;

@@ -150,6 +150,12 @@ QList<RunSeriesInput> reportSeriesInputs(const ReportInput &input)
         const ReportRun &run = input.runs.at(i);
         const QString letter = several ? QString(QChar(char16_t(u'A' + i))) : QString();
         QList<RunSeriesInput> parts = inputsPerVariant(letter, run.points, int(out.size()));
+        for (RunSeriesInput &p : parts) {
+            for (const RunFinding &f : run.findings) {
+                if (f.code == QLatin1String("capacity-knee") && f.variant == p.points.first().variant)
+                    p.kneeLabel = f.points.value(0);
+            }
+        }
         ChartFooter footer = reportFooter(run);
         if (several) {
             footer.label = letter;

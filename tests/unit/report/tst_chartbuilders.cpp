@@ -26,7 +26,7 @@ QList<const SeriesSpec *> ofKind(const ChartSpec &spec, SeriesKind kind)
 
 RunSeriesInput run(const QString &name, int colour, const QList<PointSummary> &points)
 {
-    return RunSeriesInput { name, defaultRunColour(colour), points, {} };
+    return RunSeriesInput { name, defaultRunColour(colour), points, {}, {} };
 }
 
 QList<PointSummary> gradient(const QString &variant, double scale)
@@ -248,6 +248,29 @@ private slots:
             QCOMPARE(lines[1]->group, QStringLiteral("A"));
             QCOMPARE(lines[1]->tooltips.value(1), tip);
         }
+    }
+
+    void kneeIsRinged()
+    {
+        QList<PointSummary> pts;
+        for (int i = 0; i < 4; ++i)
+            pts << concurrencyPoint(QStringLiteral("a"), i, 1 << (i + 1), 500.0 * (i + 1));
+        RunSeriesInput in = run(QStringLiteral("A"), 0, pts);
+        const auto rings = [](const ChartSpec &spec) {
+            QList<const SeriesSpec *> out;
+            for (const SeriesSpec *s : ofKind(spec, SeriesKind::Scatter))
+                if (s->hollow && s->points.size() == 1 && s->tooltips.value(0).contains(QStringLiteral("knee")))
+                    out << s;
+            return out;
+        };
+        QVERIFY(rings(throughputVsLoad({ in }, ThroughputKind::OutputTokens)).isEmpty());
+        in.kneeLabel = QStringLiteral("c8");
+        const ChartSpec spec = throughputVsLoad({ in }, ThroughputKind::OutputTokens);
+        const auto ring = rings(spec);
+        QCOMPARE(ring.size(), 1);
+        QCOMPARE(ring[0]->points.first(), QPointF(8, 1500));
+        QCOMPARE(ring[0]->group, QStringLiteral("A"));
+        QVERIFY(spec.notes.join(u' ').contains(QStringLiteral("capacity knee")));
     }
 
     void steadySetCharts()
