@@ -152,10 +152,10 @@ ResultsView::ResultsView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_empty);
     layout->addWidget(m_note);
-    layout->addWidget(m_resultSet);
     layout->addWidget(m_tabs, 1);
+    // Beside the tabs, so the switch costs no height: it governs both of them.
+    m_tabs->setCornerWidget(m_resultSet, Qt::TopRightCorner);
     m_tabs->hide();
-    m_resultSet->hide();
 }
 
 bool ResultsView::steadySet() const
@@ -238,7 +238,6 @@ void ResultsView::rebuild()
     const bool any = pointCount() > 0;
     m_empty->setVisible(!any);
     m_tabs->setVisible(any);
-    m_resultSet->setVisible(any);
     emit resultsChanged();
 }
 
