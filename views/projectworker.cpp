@@ -39,6 +39,23 @@ void ProjectWorker::loadServerLogs(qint64 runId)
     emit serverLogsLoaded(runId, lines);
 }
 
+void ProjectWorker::loadTimeSeries(qint64 runId, const QString &name)
+{
+    Report::TimeSeriesInput input;
+    input.name = name;
+    input.colour = Report::defaultRunColour(0);
+    QVector<RequestRecord> records;
+    RequestFilter filter;
+    filter.includeWarmup = false;
+    QVector<ServerMetricSample> samples;
+    if (m_store && m_store->requests(runId, filter, &records) && m_store->serverMetricSamples(runId, &samples)) {
+        input.requests = QList<RequestRecord>(records.cbegin(), records.cend());
+        for (const ServerMetricSample &s : std::as_const(samples))
+            input.server.append({ s.timeNs, s.name, s.labels, s.value });
+    }
+    emit timeSeriesLoaded(runId, input);
+}
+
 void ProjectWorker::checkIntegrity()
 {
     if (m_path.isEmpty())

@@ -114,6 +114,7 @@ ResultsView::ResultsView(QWidget *parent)
     m_chartKind->addItem(tr("ITL vs load"), QStringLiteral("itl"));
     m_chartKind->addItem(tr("E2E latency vs load"), QStringLiteral("e2el"));
     m_chartKind->addItem(tr("TPOT vs throughput"), QStringLiteral("tradeoff"));
+    m_chartKind->addItem(tr("Run over time (client and server)"), QStringLiteral("timeseries"));
     // Hover for exact values, click a legend entry to hide a series, L for a log axis, drag to
     // zoom, double-click or Esc to reset.
     m_chartView->setMinimumHeight(200);
@@ -180,6 +181,10 @@ void ResultsView::clear()
 void ResultsView::setInput(const Report::ReportInput &input)
 {
     m_input = input;
+    if (m_input.runs.size() != 1 || m_input.runs.first().id != m_timeSeriesRun) {
+        m_timeSeriesRun = 0; // the requests of another run: let them go
+        m_timeSeries = Report::TimeSeriesInput();
+    }
     rebuild();
 }
 
@@ -198,6 +203,15 @@ void ResultsView::addPoint(const PointSummary &point)
         startLive(QString());
     m_input.runs.first().points << point;
     rebuild();
+}
+
+void ResultsView::setTimeSeries(qint64 runId, const Report::TimeSeriesInput &input)
+{
+    if (m_input.runs.size() != 1 || m_input.runs.first().id != runId)
+        return;
+    m_timeSeriesRun = runId;
+    m_timeSeries = input;
+    rebuildChart();
 }
 
 void ResultsView::setChartActions(const QList<QAction *> &actions)
@@ -468,7 +482,15 @@ void ResultsView::rebuildChart()
     LoadChartOptions options;
     options.steady = steadySet();
     ChartSpec spec;
-    if (kind == QLatin1String("throughput")) {
+    if (kind == QLatin1String("timeseries")) {
+        const bool shown
+            = m_timeSeriesRun > 0 && m_input.runs.size() == 1 && m_timeSeriesRun == m_input.runs.first().id;
+        spec = shown ? runTimeSeries({ m_timeSeries }) : ChartSpec {};
+        if (!shown)
+            spec.notes << (m_input.runs.size() == 1
+                    ? tr("Loading the run's requests…")
+                    : tr("One run at a time: select a single run to see it over time."));
+    } else if (kind == QLatin1String("throughput")) {
         spec = throughputVsLoad(inputs, ThroughputKind::OutputTokens, options);
     } else if (kind == QLatin1String("tradeoff")) {
         spec = latencyVsThroughput(inputs, Metric::Tpot, options);

@@ -31,6 +31,8 @@ public:
     /// A run in progress: its points arrive one by one through addPoint().
     void startLive(const QString &runName);
     void addPoint(const PointSummary &point);
+    /// The shown run's requests and server scrapes over time (kept when `runId` is the run shown).
+    void setTimeSeries(qint64 runId, const Report::TimeSeriesInput &input);
     void clear();
 
     const Report::ReportInput &input() const { return m_input; }
@@ -62,6 +64,8 @@ private:
     void copyDelta();
 
     Report::ReportInput m_input;
+    qint64 m_timeSeriesRun = 0; ///< the run m_timeSeries belongs to; 0: none
+    Report::TimeSeriesInput m_timeSeries;
     QTabWidget *m_tabs;
     QTableWidget *m_table;
     QTableWidget *m_delta;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "metrics/servermetrics.h"
 #include "report/chartspec.h"
 
 namespace ServeScope::Report {
@@ -46,8 +47,13 @@ struct TimeSeriesInput {
     QColor colour;
     QList<RequestRecord> requests; ///< measured requests of one (variant, point, repeat) or a whole run
     double bucketSeconds = 1.0;
+    /// The server's `/metrics` scrapes over the same time (the same monotonic clock as the records);
+    /// its running and waiting gauges are drawn beside the client's in-flight count.
+    QList<ServerSample> server;
 };
-/// In-flight requests and completions/s (left axis) and output tokens/s (right axis) over time.
+/// In-flight requests and completions/s (left axis) and output tokens/s (right axis) over time;
+/// with server samples, the requests the server reports running and waiting (vLLM's or SGLang's
+/// gauges, summed over label sets per scrape).
 ChartSpec runTimeSeries(const QList<TimeSeriesInput> &inputs);
 
 /// Splits a run's points into one input per variant with palette colours starting at firstColour.

@@ -3,7 +3,7 @@
 
 #include "metrics/delta.h"
 #include "metrics/findings.h"
-#include "report/chartspec.h"
+#include "report/chartbuilders.h"
 
 #include <QDateTime>
 
@@ -63,3 +63,4 @@ QByteArray reportSummaryCsv(const ReportInput &input);
 } // namespace ServeScope::Report
 
 Q_DECLARE_METATYPE(ServeScope::Report::ReportInput)
+Q_DECLARE_METATYPE(ServeScope::Report::TimeSeriesInput)

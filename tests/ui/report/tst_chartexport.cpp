@@ -85,7 +85,7 @@ QList<QPair<QString, ChartSpec>> extraCharts()
     }
     const QList<DistributionInput> dist { { QStringLiteral("vLLM"), defaultRunColour(0), a },
         { QStringLiteral("SGLang"), defaultRunColour(1), b } };
-    TimeSeriesInput ts { QStringLiteral("vLLM"), defaultRunColour(0), {}, 1.0 };
+    TimeSeriesInput ts { QStringLiteral("vLLM"), defaultRunColour(0), {}, 1.0, {} };
     qint64 slotFree[8] = {};
     for (int i = 0; i < 400; ++i) {
         const int slot = i % 8;

@@ -369,7 +369,7 @@ private slots:
         QCOMPARE(cdf.series[0].points.last().y(), 1.0); // the last point survives decimation
         QCOMPARE(cdf.series[0].tooltips.size(), cdf.series[0].points.size());
 
-        TimeSeriesInput ts { QStringLiteral("A"), Qt::blue, {}, 1.0 };
+        TimeSeriesInput ts { QStringLiteral("A"), Qt::blue, {}, 1.0, {} };
         for (int i = 0; i < n; ++i) {
             RequestRecord r;
             r.startNs = qint64(i) * 1'000'000;
@@ -423,7 +423,7 @@ private slots:
 
     void timeSeriesValues()
     {
-        TimeSeriesInput in { QStringLiteral("A"), Qt::blue, {}, 1.0 };
+        TimeSeriesInput in { QStringLiteral("A"), Qt::blue, {}, 1.0, {} };
         const qint64 s = 1'000'000'000;
         auto req = [&](qint64 start, qint64 end, int tokens) {
             RequestRecord r;
@@ -462,6 +462,23 @@ private slots:
             total += p.y();
         QCOMPARE(total, 40.0); // 1 s buckets: tokens/s sum equals tokens
         QCOMPARE(done->points.size(), 2);
+        QCOMPARE(spec.series.size(), 3); // no server samples: no server series
+
+        // The server's gauges, summed over label sets per scrape, from the first measured request on.
+        in.server = { { 9 * s, QStringLiteral("vllm:num_requests_running"), QStringLiteral("gpu=\"0\""), 7 },
+            { 10 * s + s / 2, QStringLiteral("vllm:num_requests_running"), QStringLiteral("gpu=\"0\""), 1 },
+            { 10 * s + s / 2, QStringLiteral("vllm:num_requests_running"), QStringLiteral("gpu=\"1\""), 1 },
+            { 10 * s + s / 2, QStringLiteral("vllm:num_requests_waiting"), QString(), 3 },
+            { 11 * s, QStringLiteral("vllm:num_requests_waiting"), QString(), 0 },
+            { 11 * s, QStringLiteral("vllm:kv_cache_usage_perc"), QString(), 0.5 } };
+        const ChartSpec withServer = runTimeSeries({ in });
+        QCOMPARE(withServer.series.size(), 5);
+        const SeriesSpec &running = withServer.series[3], &waiting = withServer.series[4];
+        QCOMPARE(running.name, QStringLiteral("server running"));
+        QCOMPARE(running.points, QList<QPointF> { QPointF(0.5, 2) });
+        QCOMPARE(waiting.name, QStringLiteral("server waiting"));
+        QCOMPARE(waiting.points, (QList<QPointF> { QPointF(0.5, 3), QPointF(1, 0) }));
+        QVERIFY(running.dashed && !running.secondaryY);
     }
 
     void metricCodes()
