@@ -135,6 +135,7 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
         s.point = records.front().point;
         s.repeat = records.front().repeat;
     }
+    qint64 usageTokens = 0; // -1 once a request has only an estimate
     for (const auto &r : records) {
         if (r.warmup) {
             ++s.warmup;
@@ -172,13 +173,15 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
         c.sweep.push_back({ r.startNs + m.e2elNs, -1 });
         s.totalInputTokens += m.inputTokens;
         s.totalOutputTokens += m.outputTokens;
+        usageTokens = usageTokens < 0 || m.serverOutputTokens < 0 ? -1 : usageTokens + m.serverOutputTokens;
         s.outputEstimated += m.outputEstimated ? 1 : 0;
         s.inputEstimated += m.inputEstimated ? 1 : 0;
         // Only a trusted count can show that ignore_eos was dropped: an estimate from content
         // events undercounts whenever an event carries several tokens.
         const int target = opts.targetOutputLen > 0 ? opts.targetOutputLen : r.targetOutputLen;
-        c.shortOutput += (target > 0 && !m.outputEstimated && m.outputTokens < target) ? 1 : 0;
+        c.shortOutput += (target > 0 && m.serverOutputTokens >= 0 && m.serverOutputTokens < target) ? 1 : 0;
     }
+    s.usageOutputTokens = usageTokens;
     s.duration = c.lastEnd > origin ? nsToSeconds(c.lastEnd - origin) : 0.0;
     if (s.duration > 0) {
         s.requestThroughput = s.completed / s.duration;

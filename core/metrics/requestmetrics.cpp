@@ -94,13 +94,15 @@ RequestMetrics deriveRequest(
         m.inputEstimated = r.inputEstimated;
         m.outputTokens = r.completionTokens;
     } else {
-        // bench_serving counts the dataset's input length and the requested max_tokens unless usage came back.
+        // bench_serving counts the dataset's input length, and as output the requested max_tokens
+        // unless a chunk carries usage — which it never asks for (no stream_options), so against an
+        // OpenAI-compatible server the requested length is what it counts.
         m.inputTokens = r.targetInputLen > 0 ? r.targetInputLen : r.promptTokens;
         m.inputEstimated = r.targetInputLen <= 0 && r.inputEstimated;
-        const bool usage = !r.outputEstimated;
-        m.outputTokens = usage || r.targetOutputLen <= 0 ? r.completionTokens : r.targetOutputLen;
-        m.outputEstimated = !usage && r.targetOutputLen <= 0;
+        m.outputTokens = r.targetOutputLen > 0 ? r.targetOutputLen : r.completionTokens;
+        m.outputEstimated = r.targetOutputLen <= 0 && r.outputEstimated;
     }
+    m.serverOutputTokens = r.outputEstimated ? -1 : r.completionTokens;
     m.hasTpot = m.outputTokens > 1;
     m.tpot = m.hasTpot ? (m.e2el - m.ttft) / double(m.outputTokens - 1) : 0.0;
     appendGaps(r, profile, itl, citl);

@@ -30,6 +30,9 @@ struct RequestMetrics {
     qint64 e2elNs = 0; ///< E2EL as an exact offset from start
     int inputTokens = 0;
     int outputTokens = 0;
+    /// The server's own output count (usage, or `/tokenize` of the text) whatever the profile
+    /// counts; -1 when there is only an estimate.
+    int serverOutputTokens = -1;
     int tokenEvents = 0;
 };
 

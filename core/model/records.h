@@ -139,6 +139,10 @@ struct PointSummary {
     /// Successful requests whose input token count is an estimate (RequestRecord::inputEstimated);
     /// total-token throughput and the input length are estimates too.
     int inputEstimated = 0;
+    /// The server's own output tokens over the successful requests (usage, or `/tokenize` of the
+    /// text), -1 when any of them has only an estimate. Under the sglang definitions, which count the
+    /// requested max_tokens as SGLang's client does, it says how far that count is from the truth.
+    qint64 usageOutputTokens = -1;
     int derivationVersion = 1;
     QString definitions = QStringLiteral("vllm");
 

@@ -122,10 +122,15 @@ ChartFooter reportFooter(const ReportRun &run)
             : run.model + QStringLiteral(" (served: ") + run.servedModel + QLatin1Char(')'),
         isoUtc(run.started), run.definitions, {} };
     int estimated = 0, inputEstimated = 0, completed = 0;
+    qint64 counted = 0, usage = 0; // output tokens as the definitions count them, and as the server did
     for (const PointSummary &p : run.points) {
         estimated += p.outputEstimated;
         inputEstimated += p.inputEstimated;
         completed += p.completed;
+        if (p.usageOutputTokens >= 0) {
+            counted += p.totalOutputTokens;
+            usage += p.usageOutputTokens;
+        }
     }
     QStringList notes;
     if (estimated > 0)
@@ -136,6 +141,13 @@ ChartFooter reportFooter(const ReportRun &run)
         notes << tr("input tokens estimated for %1 of %2 requests (no usage, no /tokenize)")
                      .arg(inputEstimated)
                      .arg(completed);
+    // SGLang's client counts the requested max_tokens: say how far that is from the server's count.
+    if (run.definitions == QLatin1String("sglang") && usage > 0 && counted != usage)
+        notes << tr("output tokens counted as SGLang does (the requested max_tokens): %1; the server counted %2 "
+                    "(%3%)")
+                     .arg(counted)
+                     .arg(usage)
+                     .arg(QString::number(100.0 * double(counted - usage) / double(usage), 'f', 1));
     f.note = notes.join(QStringLiteral("; "));
     return f;
 }

@@ -167,7 +167,8 @@ QString RowCodec::insertSummarySql()
         + summaryScalarColumns() + summaryDistColumns()
         + QStringList { QStringLiteral("extra_percentiles"), QStringLiteral("derivation_version"),
               QStringLiteral("definitions"), QStringLiteral("steady"), QStringLiteral("server"),
-              QStringLiteral("output_estimated"), QStringLiteral("client"), QStringLiteral("input_estimated") };
+              QStringLiteral("output_estimated"), QStringLiteral("client"), QStringLiteral("input_estimated"),
+              QStringLiteral("usage_output_tokens") };
     return QStringLiteral("INSERT OR REPLACE INTO point_repeats (") % cols.join(QLatin1Char(','))
         % QStringLiteral(") VALUES (") % placeholders(int(cols.size())) % QLatin1Char(')');
 }
@@ -206,6 +207,7 @@ void RowCodec::bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId
     q.bindValue(i++, s.outputEstimated);
     q.bindValue(i++, mapJson(s.client));
     q.bindValue(i++, s.inputEstimated);
+    q.bindValue(i++, s.usageOutputTokens);
 }
 
 QString RowCodec::summaryColumns(int schemaVersion)
@@ -218,7 +220,7 @@ QString RowCodec::summaryColumns(int schemaVersion)
          << QStringLiteral("p.definitions")
          << (schemaVersion >= 2 ? QStringLiteral("p.steady, p.server, p.output_estimated, p.client")
                                 : QStringLiteral("'{}', '{}', 0, '{}'"))
-         << (schemaVersion >= 3 ? QStringLiteral("p.input_estimated") : QStringLiteral("0"));
+         << (schemaVersion >= 3 ? QStringLiteral("p.input_estimated, p.usage_output_tokens") : QStringLiteral("0, -1"));
     return cols.join(QLatin1Char(','));
 }
 
@@ -265,6 +267,7 @@ void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
     s->outputEstimated = q.value(i++).toInt();
     s->client = jsonMap(q.value(i++).toString());
     s->inputEstimated = q.value(i++).toInt();
+    s->usageOutputTokens = q.value(i++).toLongLong();
 }
 
 } // namespace ServeScope

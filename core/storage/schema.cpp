@@ -129,12 +129,13 @@ static QStringList version2()
 }
 
 // Version 3: whether a request's input token count is an estimate (no usage, no /tokenize), per request and
-// counted per summary.
+// counted per summary; the server's own output count per summary (-1: unknown).
 static QStringList version3()
 {
     return {
         QStringLiteral("ALTER TABLE requests ADD COLUMN input_estimated INTEGER NOT NULL DEFAULT 0"),
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN input_estimated INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN usage_output_tokens INTEGER NOT NULL DEFAULT -1"),
     };
 }
 

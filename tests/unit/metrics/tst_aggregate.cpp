@@ -66,6 +66,32 @@ private Q_SLOTS:
         QCOMPARE(s.averageConcurrency, (0.2 + 0.2 + 0.07) / duration);
     }
 
+    // The sglang definitions count the requested max_tokens, as SGLang's client does; the server's own
+    // count stands beside it, and a short output there still shows that ignore_eos was dropped.
+    void sglangCountsRequestedTokens()
+    {
+        std::vector<RequestRecord> recs;
+        for (int i = 0; i < 4; ++i) {
+            RequestRecord r = makeStream(i, i * 10.0, 50, 10, 5); // usage: 5 tokens each
+            r.targetOutputLen = 16;
+            recs.push_back(r);
+        }
+        AggregateOptions o;
+        o.profile = DefinitionsProfile::Sglang;
+        o.ignoreEos = true;
+        const PointResult sg = aggregatePoint(recs, o);
+        QCOMPARE(sg.summary.totalOutputTokens, qint64(4 * 16));
+        QCOMPARE(sg.summary.usageOutputTokens, qint64(4 * 5));
+        QVERIFY(sg.hasFinding(FindingCode::IgnoreEosNotHonoured));
+        o.profile = DefinitionsProfile::Vllm;
+        const PointResult vl = aggregatePoint(recs, o);
+        QCOMPARE(vl.summary.totalOutputTokens, qint64(4 * 5));
+        QCOMPARE(vl.summary.usageOutputTokens, qint64(4 * 5));
+        // One request with only an estimate: the server's total is unknown.
+        recs[2].outputEstimated = true;
+        QCOMPARE(aggregatePoint(recs, o).summary.usageOutputTokens, qint64(-1));
+    }
+
     void goodput_data()
     {
         QTest::addColumn<double>("ttftSlo");

@@ -99,7 +99,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("expectedIn");
         QTest::newRow("vllm-usage") << DefinitionsProfile::Vllm << false << 7 << 130;
         QTest::newRow("vllm-estimated") << DefinitionsProfile::Vllm << true << 7 << 130;
-        QTest::newRow("sglang-usage") << DefinitionsProfile::Sglang << false << 7 << 128;
+        // SGLang's client never asks for usage: it counts the requested max_tokens even when usage came.
+        QTest::newRow("sglang-usage-still-max-tokens") << DefinitionsProfile::Sglang << false << 64 << 128;
         QTest::newRow("sglang-no-usage-uses-max-tokens") << DefinitionsProfile::Sglang << true << 64 << 128;
     }
 
@@ -118,6 +119,8 @@ private Q_SLOTS:
         QCOMPARE(m.outputTokens, expectedOut);
         QCOMPARE(m.inputTokens, expectedIn);
         QCOMPARE(m.outputEstimated, profile == DefinitionsProfile::Vllm && estimated);
+        // The server's own count stands beside whatever the profile counts.
+        QCOMPARE(m.serverOutputTokens, estimated ? -1 : 7);
     }
 
     void profileCodes()

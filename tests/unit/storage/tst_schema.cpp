@@ -186,7 +186,8 @@ void TestSchema::version1ProjectMigratesKeepingRuns()
     QVERIFY(store.pointSummaries(1, &summaries));
     QCOMPARE(summaries.size(), 1);
     QCOMPARE(summaries.at(0).outputThroughput, 512.5);
-    QCOMPARE(summaries.at(0).inputEstimated, 0); // the version 3 column, defaulted
+    QCOMPARE(summaries.at(0).inputEstimated, 0); // the version 3 columns, defaulted
+    QCOMPARE(summaries.at(0).usageOutputTokens, qint64(-1));
     QVERIFY(summaries.at(0).steady.isEmpty());
     QVector<PointEstimate> estimates;
     QVERIFY(store.pointEstimates(1, &estimates));
@@ -279,6 +280,7 @@ void TestSchema::steadySetAndEstimatesRoundTrip()
     s.steady = { { QStringLiteral("valid"), 1 }, { QStringLiteral("window_s"), 12.25 },
         { QStringLiteral("p99_ttft_ms"), 0.1 + 0.2 } };
     s.inputEstimated = 7;
+    s.usageOutputTokens = 6335;
     s.outputEstimated = 5;
     writer.enqueue(s);
     PointEstimate with;
@@ -312,6 +314,7 @@ void TestSchema::steadySetAndEstimatesRoundTrip()
     QCOMPARE(summaries.size(), 1);
     QCOMPARE(summaries.at(0).steady, s.steady);
     QCOMPARE(summaries.at(0).inputEstimated, 7);
+    QCOMPARE(summaries.at(0).usageOutputTokens, qint64(6335));
     QCOMPARE(summaries.at(0).outputEstimated, 5);
     QVector<PointEstimate> estimates;
     QVERIFY(store.pointEstimates(id, &estimates));
