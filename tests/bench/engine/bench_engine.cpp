@@ -28,10 +28,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <sched.h>
-#include <cstdlib>
 #include <unistd.h>
 #include <vector>
 
@@ -88,8 +88,8 @@ QStringList simArgs(const QString &stepMs, bool stamp)
     QStringList args { QStringLiteral("--max-num-seqs"), QStringLiteral("8192"), QStringLiteral("--kv-cache-tokens"),
         QStringLiteral("40000000"), QStringLiteral("--max-model-len"), QStringLiteral("8192"),
         QStringLiteral("--weight-bytes"), QStringLiteral("0"), QStringLiteral("--kv-bytes-per-token"),
-        QStringLiteral("0"), QStringLiteral("--peak-flops"), QStringLiteral("1e30"), QStringLiteral("--step-overhead-ms"),
-        stepMs };
+        QStringLiteral("0"), QStringLiteral("--peak-flops"), QStringLiteral("1e30"),
+        QStringLiteral("--step-overhead-ms"), stepMs };
     if (stamp)
         args.prepend(QStringLiteral("--stamp"));
     return args;
@@ -135,12 +135,16 @@ void benchEnginePoint(const SimProcess &sim, const QString &transport, int strea
         peakRss = std::max(peakRss, statusField("VmRSS"));
     });
     sampler.start(250);
-    const double cpu0 = processCpuSeconds(), engine0 = cpuOfThreads(threadCpu(), "engine-");
+    const std::vector<ThreadCpu> before = threadCpu();
+    const double cpu0 = processCpuSeconds(), engine0 = cpuOfThreads(before, "engine-");
+    const qint64 sleeps0 = sleepsOfThreads(before, "engine-");
     const double sim0 = processCpuSeconds(sim.pid());
     const qint64 t0 = monotonicNs();
     const PointResult res = runPoint(gen, ep, bodies, spec, -1, 600000);
     const double wall = nsToSeconds(monotonicNs() - t0);
-    const double cpu = processCpuSeconds() - cpu0, engineCpu = cpuOfThreads(threadCpu(), "engine-") - engine0;
+    const std::vector<ThreadCpu> after = threadCpu();
+    const double cpu = processCpuSeconds() - cpu0, engineCpu = cpuOfThreads(after, "engine-") - engine0;
+    const qint64 sleeps = sleepsOfThreads(after, "engine-") - sleeps0;
     const double simCpu = processCpuSeconds(sim.pid()) - sim0;
     sampler.stop();
     // Events/s over the window where every stream was streaming: from the last first token to
@@ -163,11 +167,12 @@ void benchEnginePoint(const SimProcess &sim, const QString &transport, int strea
     const double window = to > from ? nsToSeconds(to - from) : wall;
     std::vector<qint64> err = stamps->all();
     const bool complete = res.outcome.completed == streams && dataEvents >= qint64(streams) * o.tokens;
-    std::printf("engine %-5s %6d %9.0f %9.0f %6d %5s %9.2f %9.2f %7.2f %7d %6d %8.1f %8.3f %8.3f %8.1f %s\n",
+    std::printf("engine %-5s %6d %9.0f %9.0f %6d %5s %9.2f %9.2f %8.3f %7.2f %7d %6d %8.1f %8.3f %8.3f %8.1f %s\n",
         qPrintable(transport), streams, double(inWindow) / window, streams / o.stepS, maxInFlight(res.records),
-        complete ? "yes" : "NO", engineCpu / double(dataEvents) * 1e6, cpu / double(dataEvents) * 1e6, simCpu / wall,
-        peakThreads, peakFds, double(peakRss - rss0) / streams, percentile(err, 50) / 1e6, percentile(err, 99) / 1e6,
-        wall, simStepLag(sim.url(QStringLiteral("/metrics"))).constData());
+        complete ? "yes" : "NO", engineCpu / double(dataEvents) * 1e6, cpu / double(dataEvents) * 1e6,
+        double(sleeps) / double(dataEvents), simCpu / wall, peakThreads, peakFds, double(peakRss - rss0) / streams,
+        percentile(err, 50) / 1e6, percentile(err, 99) / 1e6, wall,
+        simStepLag(sim.url(QStringLiteral("/metrics"))).constData());
     std::fflush(stdout);
 }
 
@@ -181,9 +186,10 @@ void benchRunPoint(const SimProcess &sim, int streams, const Options &o, const Q
     QByteArray busiest;
     for (size_t i = 0; i < std::min<size_t>(4, f.threads.size()); ++i)
         busiest += f.threads[i].name + '=' + QByteArray::number(f.threads[i].seconds, 'f', 2) + ' ';
-    std::printf("run    %6d %5d %9d %9.2f %9.2f %9.2f %7.2f %7d %6d %8.1f %8.1f  %s\n", streams, f.exitCode,
-        f.completed, f.engineCpuS / events * 1e6, f.mainCpuS / events * 1e6, f.cpuS / events * 1e6, simCpu / f.wallS,
-        f.peakThreads, f.peakFds, double(f.peakRssKb) / streams, f.wallS, busiest.constData());
+    std::printf("run    %6d %5d %9d %9.2f %9.2f %9.2f %8.3f %7.2f %7d %6d %8.1f %8.1f  %s\n", streams, f.exitCode,
+        f.completed, f.engineCpuS / events * 1e6, f.runCpuS / events * 1e6, f.cpuS / events * 1e6,
+        double(sleepsOfThreads(f.threads, "engine-")) / events, simCpu / f.wallS, f.peakThreads, f.peakFds,
+        double(f.peakRssKb) / streams, f.wallS, busiest.constData());
     if (f.exitCode != 0)
         std::printf("       run failed: %s\n", f.error.constData());
     std::fflush(stdout);
@@ -253,8 +259,8 @@ int main(int argc, char **argv)
         }
         std::printf("\nengine alone, in this process, against `sim --stamp` (us per data event; rss per stream in "
                     "kB)\n");
-        std::printf("section tr.  streams  events/s    asked   live  all   engine_us  proc_us sim_cpu threads    "
-                    "fds  rss_kB/s  err_p50  err_p99   wall_s sim_lag_max_s\n");
+        std::printf("section tr.  streams  events/s    asked   live  all   engine_us  proc_us sleeps/ev sim_cpu "
+                    "threads    fds  rss_kB/s  err_p50  err_p99   wall_s sim_lag_max_s\n");
         for (const QString &t : o.transports)
             for (const int n : o.streams)
                 benchEnginePoint(sim, t, n, o);
@@ -268,7 +274,7 @@ int main(int argc, char **argv)
         QTemporaryDir dir;
         std::printf("\n`servescope-cli run`, one point, as a child process against `sim` (us per token event = "
                     "CPU / (streams x tokens))\n");
-        std::printf("section streams  exit completed engine_us   run_us  proc_us sim_cpu threads    fds "
+        std::printf("section streams  exit completed engine_us   run_us  proc_us sleeps/ev sim_cpu threads    fds "
                     "peak_kB/s   wall_s  busiest threads (CPU s)\n");
         for (const int n : o.streams)
             benchRunPoint(sim, n, o, dir.path(), clientCpu);

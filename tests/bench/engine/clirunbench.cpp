@@ -92,7 +92,8 @@ CliRunFigures benchCliRun(const QUrl &base, int streams, int tokens, int cpu, co
     std::sort(fig.threads.begin(), fig.threads.end(),
         [](const ThreadCpu &a, const ThreadCpu &b) { return a.seconds > b.seconds; });
     fig.engineCpuS = cpuOfThreads(fig.threads, "engine-");
-    fig.mainCpuS = fig.threads.empty() ? 0 : cpuOfThreads(fig.threads, "servescope-cli");
+    for (const ThreadCpu &t : fig.threads)
+        fig.runCpuS += t.name == "run" ? t.seconds : 0;
     fig.completed = completedFromSummary(results);
     return fig;
 }

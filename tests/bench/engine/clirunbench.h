@@ -18,7 +18,7 @@ struct CliRunFigures {
     double wallS = 0;
     double cpuS = 0; ///< user + system of the whole process, from getrusage(RUSAGE_CHILDREN)
     double engineCpuS = 0; ///< threads named engine-*, last sample before the exit
-    double mainCpuS = 0; ///< the main (run) thread, last sample
+    double runCpuS = 0; ///< the thread named run (the run worker), last sample
     std::vector<ThreadCpu> threads; ///< last sample, busiest first
     int peakThreads = 0;
     int peakFds = 0;

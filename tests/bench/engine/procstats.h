@@ -19,6 +19,7 @@ namespace ServeScope::Testing {
 struct ThreadCpu {
     QByteArray name;
     double seconds = 0;
+    qint64 sleeps = 0; ///< voluntary context switches: times the thread went to sleep
 };
 
 /// user + system seconds of a /proc/.../stat line (fields 14 and 15, counted after the comm).
@@ -44,9 +45,23 @@ inline std::vector<ThreadCpu> threadCpu(qint64 pid = 0)
         const qsizetype open = stat.indexOf('('), close = stat.lastIndexOf(')');
         if (open < 0 || close < open)
             continue;
-        out.push_back({ stat.mid(open + 1, close - open - 1), statCpuSeconds(stat) });
+        qint64 sleeps = 0;
+        const QByteArray status = readProc(base + QLatin1Char('/') + tid + QStringLiteral("/status"));
+        const qsizetype at = status.indexOf("\nvoluntary_ctxt_switches:");
+        if (at >= 0)
+            sleeps = status.mid(at + 26, status.indexOf('\n', at + 1) - at - 26).trimmed().toLongLong();
+        out.push_back({ stat.mid(open + 1, close - open - 1), statCpuSeconds(stat), sleeps });
     }
     return out;
+}
+
+/// Sleeps (voluntary context switches) of the threads whose name starts with `prefix`.
+inline qint64 sleepsOfThreads(const std::vector<ThreadCpu> &threads, const QByteArray &prefix)
+{
+    qint64 n = 0;
+    for (const ThreadCpu &t : threads)
+        n += t.name.startsWith(prefix) ? t.sleeps : 0;
+    return n;
 }
 
 /// CPU of the threads whose name starts with `prefix`.
@@ -60,7 +75,8 @@ inline double cpuOfThreads(const std::vector<ThreadCpu> &threads, const QByteArr
 
 inline double processCpuSeconds(qint64 pid = 0)
 {
-    return statCpuSeconds(readProc(pid > 0 ? QStringLiteral("/proc/%1/stat").arg(pid) : QStringLiteral("/proc/self/stat")));
+    return statCpuSeconds(
+        readProc(pid > 0 ? QStringLiteral("/proc/%1/stat").arg(pid) : QStringLiteral("/proc/self/stat")));
 }
 
 /// A `Name: value` field of /proc/.../status as a number (kB figures stay in kB).
