@@ -20,14 +20,22 @@ namespace {
 constexpr quint32 kEpollEvents = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
 }
 
-HttpConnection::HttpConnection(
-    int epollFd, quint32 key, const std::vector<PeerAddress> *peers, QByteArray *readBuffer, QObject *parent)
+HttpConnection::HttpConnection(int epollFd, quint32 key, const std::vector<PeerAddress> *peers, QByteArray *readBuffer,
+    std::vector<HttpConnection *> *unparsed, QObject *parent)
     : QObject(parent)
     , m_epollFd(epollFd)
     , m_key(key)
     , m_peers(peers)
     , m_readBuffer(readBuffer)
+    , m_unparsed(unparsed)
 {
+}
+
+void HttpConnection::digest()
+{
+    m_queued = false;
+    if (m_state)
+        m_state->digest();
 }
 
 HttpConnection::~HttpConnection()
@@ -271,6 +279,10 @@ bool HttpConnection::onData(QByteArrayView data, qint64 now)
             m_state->record.endNs = now;
             finish(m_state->overflowEnd(), false);
             return false;
+        }
+        if (!m_queued && m_state->hasUnparsed()) {
+            m_queued = true;
+            m_unparsed->push_back(this);
         }
     }
     if (!m_decoder.complete())

@@ -29,7 +29,7 @@ public:
     /// `epollFd` is the transport's set; `key` identifies this connection in its events (the
     /// connection adds a generation per socket so a stale event never reaches a newer socket).
     HttpConnection(int epollFd, quint32 key, const std::vector<PeerAddress> *peers, QByteArray *readBuffer,
-        QObject *parent = nullptr);
+        std::vector<HttpConnection *> *unparsed, QObject *parent = nullptr);
     ~HttpConnection() override;
 
     std::function<void(HttpConnection *, bool ok)> opened; ///< once, after open(): connected or failed
@@ -52,6 +52,9 @@ public:
     quint64 eventKey() const noexcept { return quint64(m_key) << 32 | m_generation; }
     /// Handles the epoll events `events` reported for `generation` (ignored when stale).
     void onEvents(quint32 generation, quint32 events);
+    /// Parses the events of the current request that wait for it (the transport calls this
+    /// for every connection it queued in `unparsed`, once a batch of reads is done).
+    void digest();
 
 private:
     void connectNow();
@@ -72,6 +75,8 @@ private:
     size_t m_peer = 0; ///< the address being tried
     const std::vector<PeerAddress> *m_peers;
     QByteArray *m_readBuffer; ///< shared by the transport's connections (one thread)
+    std::vector<HttpConnection *> *m_unparsed; ///< the transport's queue for digest()
+    bool m_queued = false;
     HttpResponseDecoder m_decoder;
     QByteArray m_body;
     QByteArray m_request;

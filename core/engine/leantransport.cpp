@@ -104,13 +104,17 @@ void LeanTransport::dispatch()
         }
         // A full batch may leave more; a short one drained the set (later ones wake us again).
         if (n < kEventsPerWait)
-            return;
+            break;
     }
+    // Every ready socket was read and its events stamped; now their JSON.
+    for (HttpConnection *c : m_unparsed)
+        c->digest();
+    m_unparsed.clear();
 }
 
 HttpConnection *LeanTransport::newConnection()
 {
-    auto *c = new HttpConnection(m_epollFd, quint32(m_connections.size()), &m_peers, &m_readBuffer);
+    auto *c = new HttpConnection(m_epollFd, quint32(m_connections.size()), &m_peers, &m_readBuffer, &m_unparsed);
     c->tap = &m_tap;
     c->finished = [this](HttpConnection *conn, StreamState *s, const StreamEnd &end) { onFinished(conn, s, end); };
     c->eventsFramed = [this](int n) { m_events += n; };

@@ -48,6 +48,7 @@ private:
     QByteArray m_head; ///< request line and fixed headers, up to the per-request ones
     std::vector<HttpConnection *> m_connections; ///< index = the connection's epoll key
     std::vector<HttpConnection *> m_idle; ///< not busy, most recently freed last
+    std::vector<HttpConnection *> m_unparsed; ///< read from in this dispatch, events to parse
     std::unordered_map<HttpConnection *, std::unique_ptr<StreamState>> m_active;
     QTimer m_sweep { this };
 };
