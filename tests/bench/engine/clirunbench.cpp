@@ -7,6 +7,8 @@
 #include <QDirIterator>
 #include <QProcess>
 
+#include <map>
+
 #include <sys/resource.h>
 
 namespace ServeScope::Testing {
@@ -75,15 +77,20 @@ CliRunFigures benchCliRun(const QUrl &base, int streams, int tokens, int cpu, co
         return fig;
     }
     const qint64 pid = p.processId();
+    // The last figures seen of every thread, also of those that ended before the process.
+    std::map<qint64, ThreadCpu> seen;
     while (!p.waitForFinished(200)) {
-        std::vector<ThreadCpu> threads = threadCpu(pid);
+        const std::vector<ThreadCpu> threads = threadCpu(pid);
         if (threads.empty())
             continue;
+        for (const ThreadCpu &t : threads)
+            seen[t.tid] = t;
         fig.peakThreads = std::max(fig.peakThreads, int(threads.size()));
         fig.peakFds = std::max(fig.peakFds, descriptorCount(pid));
         fig.peakRssKb = std::max(fig.peakRssKb, statusField("VmHWM", pid));
-        fig.threads = std::move(threads);
     }
+    for (const auto &[tid, t] : seen)
+        fig.threads.push_back(t);
     fig.wallS = nsToSeconds(monotonicNs() - t0);
     fig.cpuS = childrenCpuSeconds() - cpu0;
     fig.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;

@@ -17,9 +17,9 @@ struct CliRunFigures {
     QByteArray error; ///< stderr when the run failed
     double wallS = 0;
     double cpuS = 0; ///< user + system of the whole process, from getrusage(RUSAGE_CHILDREN)
-    double engineCpuS = 0; ///< threads named engine-*, last sample before the exit
-    double runCpuS = 0; ///< the thread named run (the run worker), last sample
-    std::vector<ThreadCpu> threads; ///< last sample, busiest first
+    double engineCpuS = 0; ///< threads named engine-*, as last sampled (every 200 ms)
+    double runCpuS = 0; ///< the thread named run (the run worker), as last sampled
+    std::vector<ThreadCpu> threads; ///< every thread as last sampled, busiest first
     int peakThreads = 0;
     int peakFds = 0;
     qint64 peakRssKb = 0;

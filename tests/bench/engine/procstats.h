@@ -17,6 +17,7 @@ namespace ServeScope::Testing {
 
 /// CPU seconds (user + system) and name of one thread.
 struct ThreadCpu {
+    qint64 tid = 0;
     QByteArray name;
     double seconds = 0;
     qint64 sleeps = 0; ///< voluntary context switches: times the thread went to sleep
@@ -50,7 +51,7 @@ inline std::vector<ThreadCpu> threadCpu(qint64 pid = 0)
         const qsizetype at = status.indexOf("\nvoluntary_ctxt_switches:");
         if (at >= 0)
             sleeps = status.mid(at + 26, status.indexOf('\n', at + 1) - at - 26).trimmed().toLongLong();
-        out.push_back({ stat.mid(open + 1, close - open - 1), statCpuSeconds(stat), sleeps });
+        out.push_back({ tid.toLongLong(), stat.mid(open + 1, close - open - 1), statCpuSeconds(stat), sleeps });
     }
     return out;
 }
