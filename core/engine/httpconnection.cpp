@@ -74,6 +74,10 @@ void HttpConnection::connectNow()
 {
     closeSocket();
     m_written = 0;
+    if (m_epollFd < 0) {
+        startConnect(EMFILE); // the transport could not make its epoll set: no descriptor left
+        return;
+    }
     if (m_peer >= m_peers->size()) {
         startConnect(EHOSTUNREACH);
         return;

@@ -61,17 +61,18 @@ LeanTransport::~LeanTransport()
 void LeanTransport::configure(const EndpointConfig &endpoint)
 {
     if (m_epollFd < 0) {
-        // Made here, on the worker's thread, where the notifier must live.
+        // Made here, on the worker's thread, where the notifier must live. Without it (no
+        // descriptor left) every connect fails with that reason, and the next configure() retries.
         m_epollFd = epoll_create1(EPOLL_CLOEXEC);
-        if (m_epollFd < 0)
-            qFatal("epoll_create1: %s", strerror(errno));
-        m_notifier = new QSocketNotifier(qintptr(m_epollFd), QSocketNotifier::Read, this);
-        connect(m_notifier, &QSocketNotifier::activated, this, &LeanTransport::dispatch);
-        m_readBuffer.resize(kReadBytes);
+        if (m_epollFd >= 0) {
+            m_notifier = new QSocketNotifier(qintptr(m_epollFd), QSocketNotifier::Read, this);
+            connect(m_notifier, &QSocketNotifier::activated, this, &LeanTransport::dispatch);
+            m_readBuffer.resize(kReadBytes);
+        }
     }
     const bool samePeer
         = endpoint.url.host() == m_endpoint.url.host() && endpoint.url.port(80) == m_endpoint.url.port(80);
-    if (!samePeer) {
+    if (!samePeer || (m_epollFd >= 0 && !m_connections.empty() && m_connections.front()->epollFd() != m_epollFd)) {
         cancelAll();
         qDeleteAll(m_connections);
         m_connections.clear();
@@ -117,7 +118,7 @@ HttpConnection *LeanTransport::newConnection()
     auto *c = new HttpConnection(m_epollFd, quint32(m_connections.size()), &m_peers, &m_readBuffer, &m_unparsed);
     c->tap = &m_tap;
     c->finished = [this](HttpConnection *conn, StreamState *s, const StreamEnd &end) { onFinished(conn, s, end); };
-    c->eventsFramed = [this](int n) { m_events += n; };
+    c->eventsFramed = [this](int n) { countEvents(n); };
     m_connections.push_back(c);
     m_idle.push_back(c);
     return c;
