@@ -18,7 +18,10 @@ Q_LOGGING_CATEGORY(lcLean, "servescope.engine.lean", QtWarningMsg)
 
 namespace {
 constexpr quint32 kEpollEvents = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
-}
+// Full reads of one socket per turn: a server that keeps the buffer full must not starve the
+// other streams' reads (and timestamps) or the worker's timers.
+constexpr int kReadsPerTurn = 16;
+} // namespace
 
 HttpConnection::HttpConnection(int epollFd, quint32 key, const std::vector<PeerAddress> *peers, QByteArray *readBuffer,
     std::vector<HttpConnection *> *unparsed, QObject *parent)
@@ -227,7 +230,7 @@ void HttpConnection::readAvailable(bool hangup)
 {
     const quint32 generation = m_generation;
     QByteArray &buffer = *m_readBuffer;
-    for (;;) {
+    for (int reads = 0;;) {
         const ssize_t n = ::recv(m_fd, buffer.data(), size_t(buffer.size()), 0);
         if (n > 0) {
             const qint64 now = monotonicNs(); // one time per read: its bytes arrived together
@@ -235,6 +238,14 @@ void HttpConnection::readAvailable(bool hangup)
                 return;
             if (n < buffer.size() && !hangup)
                 return;
+            if (++reads == kReadsPerTurn) {
+                // Still more: re-arming makes epoll report the socket again in a later batch.
+                epoll_event ev {};
+                ev.events = kEpollEvents;
+                ev.data.u64 = eventKey();
+                epoll_ctl(m_epollFd, EPOLL_CTL_MOD, m_fd, &ev);
+                return;
+            }
             continue;
         }
         if (n == 0)

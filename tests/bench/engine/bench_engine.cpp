@@ -95,7 +95,38 @@ QStringList simArgs(const QString &stepMs, bool stamp)
     return args;
 }
 
+struct EventCounts {
+    qint64 data = 0; ///< every data event (not comments) of every record
+    qint64 inWindow = 0; ///< those between the last first event and the first end
+    double windowS = 0;
+};
+
+// Events/s over the window where every stream was streaming: from the last first event to the
+// first end, counted from the records; every data event counts for the CPU figures.
+EventCounts countEvents(const QVector<RequestRecord> &records)
+{
+    qint64 from = 0, to = std::numeric_limits<qint64>::max();
+    for (const RequestRecord &r : records) {
+        if (!r.eventNs.isEmpty())
+            from = std::max(from, r.startNs + r.eventNs.first());
+        to = std::min(to, r.endNs);
+    }
+    EventCounts c;
+    for (const RequestRecord &r : records) {
+        for (qsizetype i = 0; i < r.eventNs.size(); ++i) {
+            if (r.eventKinds[i] == EventKind::Comment)
+                continue;
+            ++c.data;
+            const qint64 at = r.startNs + r.eventNs[i];
+            c.inWindow += at >= from && at < to;
+        }
+    }
+    c.windowS = to > from ? nsToSeconds(to - from) : 0;
+    return c;
+}
+
 struct Options {
+    QStringList sections;
     QStringList transports;
     QList<int> streams;
     int tokens = 200;
@@ -147,28 +178,13 @@ void benchEnginePoint(const SimProcess &sim, const QString &transport, int strea
     const qint64 sleeps = sleepsOfThreads(after, "engine-") - sleeps0;
     const double simCpu = processCpuSeconds(sim.pid()) - sim0;
     sampler.stop();
-    // Events/s over the window where every stream was streaming: from the last first token to
-    // the first end, counted from the records; every data event counted for the CPU figures.
-    qint64 from = 0, to = std::numeric_limits<qint64>::max(), inWindow = 0, dataEvents = 0;
-    for (const RequestRecord &r : res.records) {
-        if (!r.eventNs.isEmpty())
-            from = std::max(from, r.startNs + r.eventNs.first());
-        to = std::min(to, r.endNs);
-    }
-    for (const RequestRecord &r : res.records) {
-        for (qsizetype i = 0; i < r.eventNs.size(); ++i) {
-            if (r.eventKinds[i] == EventKind::Comment)
-                continue;
-            ++dataEvents;
-            const qint64 at = r.startNs + r.eventNs[i];
-            inWindow += at >= from && at < to;
-        }
-    }
-    const double window = to > from ? nsToSeconds(to - from) : wall;
+    const EventCounts counts = countEvents(res.records);
+    const qint64 dataEvents = counts.data;
+    const double window = counts.windowS > 0 ? counts.windowS : wall;
     std::vector<qint64> err = stamps->all();
     const bool complete = res.outcome.completed == streams && dataEvents >= qint64(streams) * o.tokens;
     std::printf("engine %-5s %6d %9.0f %9.0f %6d %5s %9.2f %9.2f %8.3f %7.2f %7d %6d %8.1f %8.3f %8.3f %8.1f %s\n",
-        qPrintable(transport), streams, double(inWindow) / window, streams / o.stepS, maxInFlight(res.records),
+        qPrintable(transport), streams, double(counts.inWindow) / window, streams / o.stepS, maxInFlight(res.records),
         complete ? "yes" : "NO", engineCpu / double(dataEvents) * 1e6, cpu / double(dataEvents) * 1e6,
         double(sleeps) / double(dataEvents), simCpu / wall, peakThreads, peakFds, double(peakRss - rss0) / streams,
         percentile(err, 50) / 1e6, percentile(err, 99) / 1e6, wall,
@@ -197,10 +213,9 @@ void benchRunPoint(const SimProcess &sim, int streams, const Options &o, const Q
 
 } // namespace
 
-int main(int argc, char **argv)
+// Parses the command line into `o`; returns the exit code when there is nothing to run, else -1.
+int parseOptions(const QStringList &args, Options &o)
 {
-    QCoreApplication app(argc, argv);
-    const qint64 fds = raiseOpenFileLimit();
     QCommandLineParser parser;
     parser.addOptions({ { QStringLiteral("streams"), QStringLiteral("Stream counts."), QStringLiteral("list"),
                             QStringLiteral("256,1024,4096") },
@@ -213,22 +228,44 @@ int main(int argc, char **argv)
         { QStringLiteral("step-ms"), QStringLiteral("Simulator step time."), QStringLiteral("ms"),
             QStringLiteral("20") } });
     parser.addHelpOption();
-    if (!parser.parse(app.arguments())) {
-        std::fprintf(stderr, "%s\n", qPrintable(parser.errorText()));
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "bench_engine: %s\n", qPrintable(parser.errorText()));
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
         std::printf("%s", qPrintable(parser.helpText()));
         return 0;
     }
-    Options o;
+    bool ok = true;
     o.transports = parser.value(QStringLiteral("transports")).split(QLatin1Char(','));
-    for (const QString &n : parser.value(QStringLiteral("streams")).split(QLatin1Char(',')))
-        o.streams << n.toInt();
-    o.tokens = parser.value(QStringLiteral("tokens")).toInt();
+    for (const QString &n : parser.value(QStringLiteral("streams")).split(QLatin1Char(','))) {
+        bool one = false;
+        o.streams << n.toInt(&one);
+        ok = ok && one && o.streams.last() > 0;
+    }
+    bool tokensOk = false, stepOk = false;
+    o.tokens = parser.value(QStringLiteral("tokens")).toInt(&tokensOk);
     o.stepMs = parser.value(QStringLiteral("step-ms"));
-    o.stepS = o.stepMs.toDouble() / 1000;
-    const QStringList sections = parser.value(QStringLiteral("sections")).split(QLatin1Char(','));
+    o.stepS = o.stepMs.toDouble(&stepOk) / 1000;
+    o.sections = parser.value(QStringLiteral("sections")).split(QLatin1Char(','));
+    for (const QString &t : o.transports)
+        ok = ok && (t == QLatin1String("lean") || t == QLatin1String("pool"));
+    if (!ok || !tokensOk || o.tokens < 1 || !stepOk || o.stepS <= 0) {
+        std::fprintf(stderr,
+            "bench_engine: --streams and --tokens take positive integers, --step-ms a positive "
+            "number, --transports lean and/or pool\n");
+        return 2;
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const qint64 fds = raiseOpenFileLimit();
+    Options o;
+    if (const int code = parseOptions(app.arguments(), o); code >= 0)
+        return code;
     // Client on CPU 0, simulator on CPU 1 (when there are two).
     const int cpus = int(sysconf(_SC_NPROCESSORS_ONLN));
     const int clientCpu = cpus >= 2 ? 0 : -1;
@@ -251,7 +288,7 @@ int main(int argc, char **argv)
             std::printf("skipping %d streams: descriptor limit %lld\n", n, (long long)fds);
     }
     o.streams.removeIf([fds](int n) { return descriptorsNeeded(n) > fds; });
-    if (sections.contains(QLatin1String("engine"))) {
+    if (o.sections.contains(QLatin1String("engine"))) {
         SimProcess sim;
         if (!sim.start(simArgs(o.stepMs, true), o.simCpu)) {
             std::fprintf(stderr, "bench_engine: %s\n", qPrintable(sim.error()));
@@ -265,7 +302,7 @@ int main(int argc, char **argv)
             for (const int n : o.streams)
                 benchEnginePoint(sim, t, n, o);
     }
-    if (sections.contains(QLatin1String("run"))) {
+    if (o.sections.contains(QLatin1String("run"))) {
         SimProcess sim;
         if (!sim.start(simArgs(o.stepMs, false), o.simCpu)) {
             std::fprintf(stderr, "bench_engine: %s\n", qPrintable(sim.error()));
