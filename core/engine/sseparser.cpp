@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sseparser.h"
 
+#include <cstring>
 #include <string_view>
 
 namespace ServeScope {
@@ -24,11 +25,21 @@ size_t skipSpace(std::string_view s, size_t i)
     return i;
 }
 
+// s.find(needle, from) with glibc's memmem: string_view::find compares at every '"' of the
+// payload, and this runs for several keys per event.
+size_t find(std::string_view s, std::string_view needle, size_t from)
+{
+    if (from > s.size())
+        return std::string_view::npos;
+    const void *hit = memmem(s.data() + from, s.size() - from, needle.data(), needle.size());
+    return hit ? size_t(static_cast<const char *>(hit) - s.data()) : std::string_view::npos;
+}
+
 // Position just after `"key"` followed by ':' (and spaces), or npos. A key preceded by a
 // backslash is text inside a string, not a key.
 size_t findKeyValue(std::string_view s, std::string_view quotedKey, size_t from = 0)
 {
-    for (size_t at = s.find(quotedKey, from); at != std::string_view::npos; at = s.find(quotedKey, at + 1)) {
+    for (size_t at = find(s, quotedKey, from); at != std::string_view::npos; at = find(s, quotedKey, at + 1)) {
         if (at > 0 && s[at - 1] == '\\')
             continue;
         size_t i = skipSpace(s, at + quotedKey.size());
