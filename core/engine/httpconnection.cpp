@@ -5,27 +5,68 @@
 
 #include <QLoggingCategory>
 
+#include <cerrno>
+#include <cstring>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
 namespace ServeScope {
 
 Q_LOGGING_CATEGORY(lcLean, "servescope.engine.lean", QtWarningMsg)
 
-HttpConnection::HttpConnection(const QString &host, quint16 port, QObject *parent)
+namespace {
+constexpr quint32 kEpollEvents = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+// Full reads of one socket per turn: a server that keeps the buffer full must not starve the
+// other streams' reads (and timestamps) or the worker's timers.
+constexpr int kReadsPerTurn = 16;
+} // namespace
+
+HttpConnection::HttpConnection(int epollFd, quint32 key, const std::vector<PeerAddress> *peers, QByteArray *readBuffer,
+    std::vector<HttpConnection *> *unparsed, QObject *parent)
     : QObject(parent)
-    , m_host(host)
-    , m_port(port)
+    , m_epollFd(epollFd)
+    , m_key(key)
+    , m_peers(peers)
+    , m_readBuffer(readBuffer)
+    , m_unparsed(unparsed)
 {
-    m_socket.setParent(this);
-    connect(&m_socket, &QTcpSocket::connected, this, &HttpConnection::onConnected);
-    connect(&m_socket, &QTcpSocket::readyRead, this, &HttpConnection::onReadyRead);
-    connect(&m_socket, &QTcpSocket::disconnected, this, &HttpConnection::onDisconnected);
-    connect(&m_socket, &QTcpSocket::errorOccurred, this, &HttpConnection::onError);
+}
+
+void HttpConnection::digest()
+{
+    m_queued = false;
+    if (m_state)
+        m_state->digest();
+}
+
+HttpConnection::~HttpConnection()
+{
+    closeSocket();
+}
+
+void HttpConnection::closeSocket()
+{
+    if (m_fd < 0)
+        return;
+    // Removed explicitly: a child forked before its exec still holds the descriptor for a moment.
+    epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_fd, nullptr);
+    ::close(m_fd);
+    m_fd = -1;
+    m_connecting = false;
+    ++m_generation;
 }
 
 void HttpConnection::open()
 {
-    if (isConnected() || m_socket.state() != QAbstractSocket::UnconnectedState) {
-        if (auto cb = std::exchange(opened, nullptr))
-            cb(this, isConnected());
+    if (m_fd >= 0) {
+        if (!m_connecting) {
+            if (auto cb = std::exchange(opened, nullptr))
+                cb(this, true);
+            return;
+        }
+        m_opening = true; // the connect under way reports to `opened`
         return;
     }
     m_opening = true;
@@ -34,8 +75,52 @@ void HttpConnection::open()
 
 void HttpConnection::connectNow()
 {
-    m_socket.abort();
-    m_socket.connectToHost(m_host, m_port);
+    closeSocket();
+    m_written = 0;
+    if (m_epollFd < 0) {
+        startConnect(EMFILE); // the transport could not make its epoll set: no descriptor left
+        return;
+    }
+    if (m_peer >= m_peers->size()) {
+        startConnect(EHOSTUNREACH);
+        return;
+    }
+    const PeerAddress &peer = (*m_peers)[m_peer];
+    m_fd = ::socket(peer.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+    if (m_fd < 0) {
+        startConnect(errno);
+        return;
+    }
+    ++m_generation;
+    const int one = 1;
+    setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    m_connecting = true;
+    const int rc = ::connect(m_fd, reinterpret_cast<const sockaddr *>(&peer.addr), peer.len);
+    startConnect(rc == 0 || errno == EINPROGRESS ? 0 : errno);
+}
+
+// Registers the socket whose connect is under way; a connect that failed at once is reported
+// from the event loop, never from inside send() or open().
+bool HttpConnection::startConnect(int err)
+{
+    if (err == 0) {
+        epoll_event ev {};
+        ev.events = kEpollEvents;
+        ev.data.u64 = eventKey();
+        if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd, &ev) == 0)
+            return true;
+        err = errno;
+    }
+    closeSocket();
+    const quint32 generation = m_generation;
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation, err] {
+            if (generation == m_generation && m_fd < 0)
+                onConnectFailed(err);
+        },
+        Qt::QueuedConnection);
+    return false;
 }
 
 void HttpConnection::send(StreamState *state, const QByteArray &request)
@@ -47,7 +132,8 @@ void HttpConnection::send(StreamState *state, const QByteArray &request)
     state->record.startNs = monotonicNs();
     if (isConnected()) {
         m_reusedSocket = true;
-        writeRequest();
+        m_written = 0;
+        writePending();
     } else {
         m_reusedSocket = false;
         state->connectStartNs = state->record.startNs;
@@ -55,14 +141,51 @@ void HttpConnection::send(StreamState *state, const QByteArray &request)
     }
 }
 
-void HttpConnection::writeRequest()
+void HttpConnection::onEvents(quint32 generation, quint32 events)
 {
-    m_socket.write(m_request);
+    if (generation != m_generation || m_fd < 0)
+        return; // an event for a socket closed earlier in the same batch
+    if (m_connecting) {
+        if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+            return;
+        int err = 0;
+        socklen_t len = sizeof err;
+        getsockopt(m_fd, SOL_SOCKET, SO_ERROR, &err, &len);
+        if (err != 0 || (events & EPOLLHUP))
+            return onConnectFailed(err != 0 ? err : ECONNREFUSED);
+        onConnected();
+        if (generation != m_generation)
+            return;
+    }
+    if ((events & EPOLLOUT) && m_state && m_written < m_request.size()) {
+        writePending();
+        if (generation != m_generation)
+            return;
+    }
+    if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+        readAvailable(events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR));
+}
+
+void HttpConnection::writePending()
+{
+    while (m_written < m_request.size()) {
+        const ssize_t n
+            = ::send(m_fd, m_request.constData() + m_written, size_t(m_request.size() - m_written), MSG_NOSIGNAL);
+        if (n > 0) {
+            m_written += n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return; // the rest goes out on the next EPOLLOUT edge
+        } else {
+            return onClosed();
+        }
+    }
 }
 
 void HttpConnection::onConnected()
 {
-    m_socket.setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    m_connecting = false;
     if (m_opening) {
         m_opening = false;
         if (auto cb = std::exchange(opened, nullptr))
@@ -74,23 +197,80 @@ void HttpConnection::onConnected()
         m_state->record.connectNs += monotonicNs() - m_state->connectStartNs;
         m_state->connectStartNs = 0;
     }
-    writeRequest();
+    writePending();
 }
 
-void HttpConnection::onReadyRead()
+void HttpConnection::onConnectFailed(int err)
 {
-    const qint64 now = monotonicNs();
-    const QByteArray data = m_socket.readAll();
+    if (m_peer + 1 < m_peers->size()) {
+        ++m_peer; // the next address of the host (e.g. IPv4 after ::1)
+        connectNow();
+        return;
+    }
+    m_peer = 0;
+    closeSocket();
+    if (m_opening) {
+        m_opening = false;
+        if (auto cb = std::exchange(opened, nullptr))
+            cb(this, false);
+    }
+    if (!m_state || !m_state->connectStartNs)
+        return;
+    m_state->record.endNs = monotonicNs();
+    m_state->record.connectNs += m_state->record.endNs - m_state->connectStartNs;
+    m_state->connectStartNs = 0;
+    const QString why = m_peers->empty() ? QStringLiteral("host not found") : QString::fromLocal8Bit(strerror(err));
+    finish({ ErrorClass::Connect, QStringLiteral("connect failed: ") + why, false }, false);
+}
+
+// Edge-triggered: reads until the kernel has nothing more. A read shorter than the buffer
+// emptied the socket, and anything arriving after it is a new edge, so there is no extra read
+// to see EAGAIN, except after a hang-up: its edge is this one, so read on to the end of file.
+void HttpConnection::readAvailable(bool hangup)
+{
+    const quint32 generation = m_generation;
+    QByteArray &buffer = *m_readBuffer;
+    for (int reads = 0;;) {
+        const ssize_t n = ::recv(m_fd, buffer.data(), size_t(buffer.size()), 0);
+        if (n > 0) {
+            const qint64 now = monotonicNs(); // one time per read: its bytes arrived together
+            if (!onData(QByteArrayView(buffer.constData(), n), now) || generation != m_generation)
+                return;
+            if (n < buffer.size() && !hangup)
+                return;
+            if (++reads == kReadsPerTurn) {
+                // Still more: re-arming makes epoll report the socket again in a later batch.
+                epoll_event ev {};
+                ev.events = kEpollEvents;
+                ev.data.u64 = eventKey();
+                epoll_ctl(m_epollFd, EPOLL_CTL_MOD, m_fd, &ev);
+                return;
+            }
+            continue;
+        }
+        if (n == 0)
+            return onClosed();
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            return;
+        return onClosed(); // reset by the peer: the same as a close for the request
+    }
+}
+
+// One read's bytes; false when the request ended with them (the caller stops reading).
+bool HttpConnection::onData(QByteArrayView data, qint64 now)
+{
     if (!m_state)
-        return; // bytes outside a request: nothing to attribute them to
-    m_body.clear();
+        return true; // bytes outside a request: nothing to attribute them to
+    m_body.resize(0); // keeps its capacity
     const bool wasHeaders = m_decoder.headersComplete();
     if (!m_decoder.feed(data, m_body)) {
         m_state->record.endNs = now;
         finish({ ErrorClass::Protocol,
                    QStringLiteral("malformed HTTP response: ") + QString::fromLatin1(m_decoder.error()), false },
             false);
-        return;
+        return false;
     }
     if (!wasHeaders && m_decoder.headersComplete()) {
         m_state->record.httpStatus = m_decoder.status();
@@ -103,7 +283,7 @@ void HttpConnection::onReadyRead()
                            .arg(QString::fromLatin1(m_decoder.location())),
                        false },
                 false);
-            return;
+            return false;
         }
     }
     if (!m_body.isEmpty()) {
@@ -113,27 +293,33 @@ void HttpConnection::onReadyRead()
         if (m_state->overflowed()) {
             m_state->record.endNs = now;
             finish(m_state->overflowEnd(), false);
-            return;
+            return false;
+        }
+        if (!m_queued && m_state->hasUnparsed()) {
+            m_queued = true;
+            m_unparsed->push_back(this);
         }
     }
-    if (m_decoder.complete()) {
-        m_state->record.endNs = now;
-        if (const qint64 extra = m_decoder.trailingBytes(); extra > 0) {
-            // Nothing else was asked on this connection: the server sent more than it framed.
-            finish({ ErrorClass::Protocol,
-                       QStringLiteral("response longer than its framing: %1 bytes after its end (wrong "
-                                      "Content-Length?)")
-                           .arg(extra),
-                       false },
-                false);
-            return;
-        }
-        finish({}, m_decoder.keepAlive());
+    if (!m_decoder.complete())
+        return true;
+    m_state->record.endNs = now;
+    if (const qint64 extra = m_decoder.trailingBytes(); extra > 0) {
+        // Nothing else was asked on this connection: the server sent more than it framed.
+        finish({ ErrorClass::Protocol,
+                   QStringLiteral("response longer than its framing: %1 bytes after its end (wrong "
+                                  "Content-Length?)")
+                       .arg(extra),
+                   false },
+            false);
+        return false;
     }
+    finish({}, m_decoder.keepAlive());
+    return false;
 }
 
-void HttpConnection::onDisconnected()
+void HttpConnection::onClosed()
 {
+    closeSocket();
     if (!m_state)
         return;
     const qint64 now = monotonicNs();
@@ -163,33 +349,17 @@ void HttpConnection::onDisconnected()
     }
 }
 
-void HttpConnection::onError(QAbstractSocket::SocketError)
-{
-    if (m_opening && m_socket.state() != QAbstractSocket::ConnectedState) {
-        m_opening = false;
-        if (auto cb = std::exchange(opened, nullptr))
-            cb(this, false);
-    }
-    // Errors on an established connection end in disconnected(), handled there.
-    if (!m_state || !m_state->connectStartNs)
-        return;
-    m_state->record.endNs = monotonicNs();
-    m_state->record.connectNs += m_state->record.endNs - m_state->connectStartNs;
-    m_state->connectStartNs = 0;
-    finish({ ErrorClass::Connect, QStringLiteral("connect failed: ") + m_socket.errorString(), false }, false);
-}
-
 void HttpConnection::abortRequest()
 {
     m_state = nullptr;
-    m_socket.abort();
+    closeSocket();
 }
 
 void HttpConnection::finish(const StreamEnd &end, bool keepSocket)
 {
     StreamState *s = std::exchange(m_state, nullptr);
     if (!keepSocket)
-        m_socket.abort();
+        closeSocket();
     if (finished && s)
         finished(this, s, end);
 }

@@ -4,20 +4,33 @@
 #include "httpresponse.h"
 #include "streamstate.h"
 
+#include <QByteArray>
 #include <QObject>
-#include <QTcpSocket>
 
 #include <functional>
+#include <sys/socket.h>
+#include <vector>
 
 namespace ServeScope {
 
-/// One keep-alive HTTP/1.1 connection carrying one request at a time (lean transport).
-/// A reused connection that the server closed before answering is reopened once and the
-/// request resent; that is logged and counted, not failed.
+/// A resolved peer address for connect().
+struct PeerAddress {
+    sockaddr_storage addr {};
+    socklen_t len = 0;
+};
+
+/// One keep-alive HTTP/1.1 connection carrying one request at a time (lean transport): a
+/// non-blocking socket registered edge-triggered with its transport's epoll set, read in large
+/// reads until the kernel has nothing more. A reused connection that the server closed before
+/// answering is reopened once and the request resent; that is logged and counted, not failed.
 class HttpConnection final : public QObject {
     Q_OBJECT
 public:
-    HttpConnection(const QString &host, quint16 port, QObject *parent = nullptr);
+    /// `epollFd` is the transport's set; `key` identifies this connection in its events (the
+    /// connection adds a generation per socket so a stale event never reaches a newer socket).
+    HttpConnection(int epollFd, quint32 key, const std::vector<PeerAddress> *peers, QByteArray *readBuffer,
+        std::vector<HttpConnection *> *unparsed, QObject *parent = nullptr);
+    ~HttpConnection() override;
 
     std::function<void(HttpConnection *, bool ok)> opened; ///< once, after open(): connected or failed
     std::function<void(HttpConnection *, StreamState *, const StreamEnd &)> finished; ///< the request ended
@@ -30,27 +43,47 @@ public:
     void send(StreamState *state, const QByteArray &request);
     /// Ends the request now (timeout, cancel) and drops the socket; `finished` is not called.
     void abortRequest();
-    bool isConnected() const { return m_socket.state() == QAbstractSocket::ConnectedState; }
+    bool isConnected() const noexcept { return m_fd >= 0 && !m_connecting; }
     bool isBusy() const noexcept { return m_state != nullptr; }
     StreamState *state() const noexcept { return m_state; }
     int reopened() const noexcept { return m_reopened; }
+    int epollFd() const noexcept { return m_epollFd; }
+
+    /// The epoll data word of this connection's current socket.
+    quint64 eventKey() const noexcept { return quint64(m_key) << 32 | m_generation; }
+    /// Handles the epoll events `events` reported for `generation` (ignored when stale).
+    void onEvents(quint32 generation, quint32 events);
+    /// Parses the events of the current request that wait for it (the transport calls this
+    /// for every connection it queued in `unparsed`, once a batch of reads is done).
+    void digest();
 
 private:
-    void onConnected();
-    void onReadyRead();
-    void onDisconnected();
-    void onError(QAbstractSocket::SocketError);
     void connectNow();
-    void writeRequest();
+    void closeSocket();
+    bool startConnect(int err);
+    void onConnected();
+    void onConnectFailed(int err);
+    void readAvailable(bool hangup);
+    bool onData(QByteArrayView data, qint64 now);
+    void onClosed();
+    void writePending();
     void finish(const StreamEnd &end, bool keepSocket);
 
-    QTcpSocket m_socket;
-    QString m_host;
-    quint16 m_port;
+    int m_epollFd;
+    quint32 m_key;
+    quint32 m_generation = 0;
+    int m_fd = -1;
+    size_t m_peer = 0; ///< the address being tried
+    const std::vector<PeerAddress> *m_peers;
+    QByteArray *m_readBuffer; ///< shared by the transport's connections (one thread)
+    std::vector<HttpConnection *> *m_unparsed; ///< the transport's queue for digest()
+    bool m_queued = false;
     HttpResponseDecoder m_decoder;
     QByteArray m_body;
     QByteArray m_request;
+    qsizetype m_written = 0;
     StreamState *m_state = nullptr;
+    bool m_connecting = false;
     bool m_reusedSocket = false;
     bool m_retried = false;
     bool m_opening = false;

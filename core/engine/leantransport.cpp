@@ -6,7 +6,39 @@
 
 #include <QTimer>
 
+#include <cerrno>
+#include <cstring>
+#include <netdb.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
 namespace ServeScope {
+
+namespace {
+constexpr qsizetype kReadBytes = 256 * 1024; ///< one read takes everything a socket has, as a rule
+constexpr int kEventsPerWait = 256;
+
+// Every address of host:port in the resolver's order (an IP literal resolves to itself).
+std::vector<PeerAddress> resolve(const QString &host, int port)
+{
+    addrinfo hints {};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV;
+    addrinfo *list = nullptr;
+    std::vector<PeerAddress> out;
+    if (getaddrinfo(host.toUtf8().constData(), QByteArray::number(port).constData(), &hints, &list) != 0)
+        return out;
+    for (const addrinfo *a = list; a; a = a->ai_next) {
+        PeerAddress p;
+        std::memcpy(&p.addr, a->ai_addr, a->ai_addrlen);
+        p.len = a->ai_addrlen;
+        out.push_back(p);
+    }
+    freeaddrinfo(list);
+    return out;
+}
+} // namespace
 
 LeanTransport::LeanTransport(QObject *parent)
     : StreamTransport(parent)
@@ -22,15 +54,32 @@ LeanTransport::~LeanTransport()
         c->abortRequest();
     m_active.clear();
     qDeleteAll(m_connections);
+    if (m_epollFd >= 0)
+        ::close(m_epollFd);
 }
 
 void LeanTransport::configure(const EndpointConfig &endpoint)
 {
-    if (endpoint.url.host() != m_endpoint.url.host() || endpoint.url.port(80) != m_endpoint.url.port(80)) {
+    if (m_epollFd < 0) {
+        // Made here, on the worker's thread, where the notifier must live. Without it (no
+        // descriptor left) every connect fails with that reason, and the next configure() retries.
+        m_epollFd = epoll_create1(EPOLL_CLOEXEC);
+        if (m_epollFd >= 0) {
+            m_notifier = new QSocketNotifier(qintptr(m_epollFd), QSocketNotifier::Read, this);
+            connect(m_notifier, &QSocketNotifier::activated, this, &LeanTransport::dispatch);
+            m_readBuffer.resize(kReadBytes);
+        }
+    }
+    const bool samePeer
+        = endpoint.url.host() == m_endpoint.url.host() && endpoint.url.port(80) == m_endpoint.url.port(80);
+    if (!samePeer || (m_epollFd >= 0 && !m_connections.empty() && m_connections.front()->epollFd() != m_epollFd)) {
         cancelAll();
         qDeleteAll(m_connections);
         m_connections.clear();
+        m_idle.clear();
     }
+    if (!samePeer || m_peers.empty())
+        m_peers = resolve(endpoint.url.host(), endpoint.url.port(80));
     m_endpoint = endpoint;
     QByteArray path = endpoint.url.path(QUrl::FullyEncoded).toLatin1();
     if (path.isEmpty())
@@ -41,28 +90,58 @@ void LeanTransport::configure(const EndpointConfig &endpoint)
         + QByteArray::number(endpoint.url.port(80)) + "\r\nUser-Agent: ServeScope/" SERVESCOPE_VERSION "\r\n";
 }
 
+void LeanTransport::dispatch()
+{
+    epoll_event events[kEventsPerWait];
+    for (;;) {
+        const int n = epoll_wait(m_epollFd, events, kEventsPerWait, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        for (int i = 0; i < n; ++i) {
+            const quint64 key = events[i].data.u64;
+            const size_t index = size_t(key >> 32);
+            if (index < m_connections.size())
+                m_connections[index]->onEvents(quint32(key), events[i].events);
+        }
+        // A full batch may leave more; a short one drained the set (later ones wake us again).
+        if (n < kEventsPerWait)
+            break;
+    }
+    // Every ready socket was read and its events stamped; now their JSON.
+    for (HttpConnection *c : m_unparsed)
+        c->digest();
+    m_unparsed.clear();
+}
+
 HttpConnection *LeanTransport::newConnection()
 {
-    auto *c = new HttpConnection(m_endpoint.url.host(), quint16(m_endpoint.url.port(80)));
+    auto *c = new HttpConnection(m_epollFd, quint32(m_connections.size()), &m_peers, &m_readBuffer, &m_unparsed);
     c->tap = &m_tap;
     c->finished = [this](HttpConnection *conn, StreamState *s, const StreamEnd &end) { onFinished(conn, s, end); };
-    c->eventsFramed = [this](int n) { m_events += n; };
+    c->eventsFramed = [this](int n) { countEvents(n); };
     m_connections.push_back(c);
+    m_idle.push_back(c);
     return c;
 }
 
+void LeanTransport::release(HttpConnection *c)
+{
+    m_idle.push_back(c);
+}
+
+// The most recently freed connected idle connection, else an unconnected one, else a new one.
 HttpConnection *LeanTransport::idleConnection()
 {
-    HttpConnection *unconnected = nullptr;
-    for (HttpConnection *c : m_connections) {
-        if (c->isBusy())
-            continue;
-        if (c->isConnected())
-            return c;
-        if (!unconnected)
-            unconnected = c;
-    }
-    return unconnected ? unconnected : newConnection();
+    if (m_idle.empty())
+        newConnection();
+    auto it = m_idle.end();
+    while (it != m_idle.begin() && !(*(it - 1))->isConnected())
+        --it;
+    auto pick = it == m_idle.begin() ? m_idle.end() - 1 : it - 1;
+    HttpConnection *c = *pick;
+    *pick = m_idle.back();
+    m_idle.pop_back();
+    return c;
 }
 
 void LeanTransport::warm(int connections, std::function<void(int)> ready)
@@ -137,6 +216,7 @@ void LeanTransport::onFinished(HttpConnection *c, StreamState *, const StreamEnd
         return;
     std::unique_ptr<StreamState> s = std::move(it->second);
     m_active.erase(it);
+    release(c);
     complete(std::move(s), end);
 }
 
@@ -168,6 +248,7 @@ void LeanTransport::sweep()
         std::unique_ptr<StreamState> s = std::move(it->second);
         m_active.erase(it);
         c->abortRequest();
+        release(c);
         s->record.endNs = now;
         complete(std::move(s), end);
     }
@@ -180,6 +261,7 @@ void LeanTransport::cancelAll()
     m_active.clear();
     for (auto &[c, s] : active) {
         c->abortRequest();
+        release(c);
         s->record.endNs = now;
         complete(std::move(s), StreamEnd { ErrorClass::Cancelled, QStringLiteral("cancelled"), false });
     }

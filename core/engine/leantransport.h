@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "httpconnection.h"
 #include "streamtransport.h"
 
+#include <QSocketNotifier>
 #include <QTimer>
 
 #include <memory>
@@ -11,10 +13,10 @@
 
 namespace ServeScope {
 
-class HttpConnection;
-
-/// HTTP/1.1 over QTcpSocket for http:// endpoints: keep-alive connections reused one request at
-/// a time, chunked and Content-Length bodies, no redirects, timing on the worker's own thread.
+/// HTTP/1.1 on plain non-blocking sockets for http:// endpoints: keep-alive connections reused one
+/// request at a time, chunked and Content-Length bodies, no redirects, timing on the worker's own
+/// thread. Every socket is in one edge-triggered epoll set; the worker's event loop watches only
+/// that set's descriptor, so a wake-up costs the sockets that are ready, not all of them.
 class LeanTransport final : public StreamTransport {
     Q_OBJECT
 public:
@@ -30,15 +32,23 @@ public:
     int reopened() const override;
 
 private:
+    void dispatch();
+    void release(HttpConnection *c);
     HttpConnection *idleConnection();
     HttpConnection *newConnection();
     void onFinished(HttpConnection *c, StreamState *s, const StreamEnd &end);
     void sweep();
     void complete(std::unique_ptr<StreamState> s, const StreamEnd &end);
 
+    int m_epollFd = -1;
+    QSocketNotifier *m_notifier = nullptr;
+    QByteArray m_readBuffer; ///< every read of this worker goes here first
+    std::vector<PeerAddress> m_peers; ///< the endpoint's host, resolved once per configure()
     EndpointConfig m_endpoint;
     QByteArray m_head; ///< request line and fixed headers, up to the per-request ones
-    std::vector<HttpConnection *> m_connections;
+    std::vector<HttpConnection *> m_connections; ///< index = the connection's epoll key
+    std::vector<HttpConnection *> m_idle; ///< not busy, most recently freed last
+    std::vector<HttpConnection *> m_unparsed; ///< read from in this dispatch, events to parse
     std::unordered_map<HttpConnection *, std::unique_ptr<StreamState>> m_active;
     QTimer m_sweep { this };
 };

@@ -160,7 +160,7 @@ void PoolTransport::onReadyRead(QNetworkReply *reply)
             : QStringLiteral("http/1.1");
     }
     const int n = s.onBody(reply->readAll(), now, m_tap);
-    m_events += n;
+    countEvents(n);
     if (s.overflowed())
         complete(reply, s.overflowEnd(), now);
 }
@@ -173,7 +173,7 @@ void PoolTransport::onFinished(QNetworkReply *reply)
         return;
     StreamState &s = *it->second.state;
     if (reply->bytesAvailable())
-        m_events += s.onBody(reply->readAll(), now, m_tap);
+        countEvents(s.onBody(reply->readAll(), now, m_tap));
     s.record.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     s.record.protocol = reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool() ? QStringLiteral("h2")
                                                                                           : QStringLiteral("http/1.1");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sseparser.h"
 
+#include <cstring>
 #include <string_view>
 
 namespace ServeScope {
@@ -24,11 +25,21 @@ size_t skipSpace(std::string_view s, size_t i)
     return i;
 }
 
+// s.find(needle, from) with glibc's memmem: string_view::find compares at every '"' of the
+// payload, and this runs for several keys per event.
+size_t find(std::string_view s, std::string_view needle, size_t from)
+{
+    if (from > s.size())
+        return std::string_view::npos;
+    const void *hit = memmem(s.data() + from, s.size() - from, needle.data(), needle.size());
+    return hit ? size_t(static_cast<const char *>(hit) - s.data()) : std::string_view::npos;
+}
+
 // Position just after `"key"` followed by ':' (and spaces), or npos. A key preceded by a
 // backslash is text inside a string, not a key.
 size_t findKeyValue(std::string_view s, std::string_view quotedKey, size_t from = 0)
 {
-    for (size_t at = s.find(quotedKey, from); at != std::string_view::npos; at = s.find(quotedKey, at + 1)) {
+    for (size_t at = find(s, quotedKey, from); at != std::string_view::npos; at = find(s, quotedKey, at + 1)) {
         if (at > 0 && s[at - 1] == '\\')
             continue;
         size_t i = skipSpace(s, at + quotedKey.size());
@@ -67,7 +78,32 @@ bool hasNonNull(std::string_view s, std::string_view quotedKey)
     return i != std::string_view::npos && i < s.size() && s.substr(i, 4) != "null";
 }
 
+// Collects events as values, for callers that keep them (tests, preflight).
+class VectorSink final : public SseSink {
+public:
+    explicit VectorSink(QVector<SseEvent> &out)
+        : m_out(out)
+    {
+    }
+    void onEvent(EventKind kind, QByteArrayView data) override { m_out.append(SseEvent { kind, data.toByteArray() }); }
+
+private:
+    QVector<SseEvent> &m_out;
+};
+
 } // namespace
+
+void SseParser::feed(QByteArrayView chunk, QVector<SseEvent> &out)
+{
+    VectorSink sink(out);
+    feed(chunk, sink);
+}
+
+void SseParser::finish(QVector<SseEvent> &out)
+{
+    VectorSink sink(out);
+    finish(sink);
+}
 
 void SseParser::overflow()
 {
@@ -88,7 +124,7 @@ void SseParser::reset()
     m_afterCr = false;
 }
 
-void SseParser::feed(QByteArrayView chunk, QVector<SseEvent> &out)
+void SseParser::feed(QByteArrayView chunk, SseSink &out)
 {
     if (m_overflowed)
         return;
@@ -129,7 +165,7 @@ void SseParser::feed(QByteArrayView chunk, QVector<SseEvent> &out)
     }
 }
 
-void SseParser::finish(QVector<SseEvent> &out)
+void SseParser::finish(SseSink &out)
 {
     if (m_overflowed)
         return;
@@ -141,7 +177,7 @@ void SseParser::finish(QVector<SseEvent> &out)
     m_afterCr = false;
 }
 
-void SseParser::processLine(QByteArrayView line, QVector<SseEvent> &out)
+void SseParser::processLine(QByteArrayView line, SseSink &out)
 {
     if (line.isEmpty()) {
         dispatch(out);
@@ -151,7 +187,7 @@ void SseParser::processLine(QByteArrayView line, QVector<SseEvent> &out)
         QByteArrayView text = line.sliced(1);
         if (!text.isEmpty() && text.front() == ' ')
             text = text.sliced(1);
-        out.append(SseEvent { EventKind::Comment, text.toByteArray() });
+        out.onEvent(EventKind::Comment, text);
         return;
     }
     const qsizetype colon = line.indexOf(':');
@@ -172,13 +208,13 @@ void SseParser::processLine(QByteArrayView line, QVector<SseEvent> &out)
     // id:, retry: and unknown fields carry nothing ServeScope measures.
 }
 
-void SseParser::dispatch(QVector<SseEvent> &out)
+void SseParser::dispatch(SseSink &out)
 {
     if (!m_hasData && !m_errorEvent)
         return;
-    EventKind kind = m_errorEvent ? EventKind::Error : classifySseData(m_data);
-    out.append(SseEvent { kind, m_data });
-    m_data.clear();
+    const EventKind kind = m_errorEvent ? EventKind::Error : classifySseData(m_data);
+    out.onEvent(kind, m_data);
+    m_data.resize(0); // keeps its capacity for the next event
     m_hasData = false;
     m_errorEvent = false;
 }

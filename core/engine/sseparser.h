@@ -17,11 +17,23 @@ struct SseEvent {
     friend bool operator==(const SseEvent &a, const SseEvent &b) { return a.kind == b.kind && a.data == b.data; }
 };
 
+/// Receives the events a parser frames; `data` is valid only during the call.
+class SseSink {
+public:
+    virtual void onEvent(EventKind kind, QByteArrayView data) = 0;
+
+protected:
+    ~SseSink() = default;
+};
+
 /// Incremental SSE framer (pure, no I/O). Events end at a blank line (LF, CRLF or CR, also when
 /// a CR ends one chunk and its LF starts the next); each comment line is reported as it ends;
 /// `data:` with or without a space; multi-line data joined with '\n'; `event: error` marks an error.
 class SseParser {
 public:
+    /// Frames the bytes of `chunk`, handing every event it completes to `sink` (no allocation
+    /// per event: the data buffer is reused).
+    void feed(QByteArrayView chunk, SseSink &sink);
     /// Frames the bytes of `chunk`, appending every event it completes to `out`.
     void feed(QByteArrayView chunk, QVector<SseEvent> &out);
     QVector<SseEvent> feed(QByteArrayView chunk)
@@ -31,6 +43,7 @@ public:
         return out;
     }
     /// End of stream: dispatches a pending event that was not closed by a blank line.
+    void finish(SseSink &sink);
     void finish(QVector<SseEvent> &out);
     void reset();
     /// True when bytes of an unfinished line or event are buffered.
@@ -43,8 +56,8 @@ public:
     static constexpr qsizetype kDefaultMaxEventBytes = 1 << 20;
 
 private:
-    void processLine(QByteArrayView line, QVector<SseEvent> &out);
-    void dispatch(QVector<SseEvent> &out);
+    void processLine(QByteArrayView line, SseSink &sink);
+    void dispatch(SseSink &sink);
 
     QByteArray m_line;
     QByteArray m_data;

@@ -55,73 +55,80 @@ void fail(RequestRecord &r, ErrorClass c, const QString &text, QByteArrayView se
     r.errorText = scrub(text, secret);
 }
 
-// Parses every data event fully; returns the index of the first one that is not valid JSON, or -1.
-// `ended` is set when the stream said it was complete: [DONE] or a finish_reason.
-qsizetype parseEvents(StreamState &s, bool *ended)
-{
-    RequestRecord &r = s.record;
-    int contentEvents = 0;
-    bool usage = false;
-    qsizetype malformed = -1;
-    QString text;
-    *ended = false;
-    for (qsizetype i = 0; i < s.payloads.size(); ++i) {
-        const EventKind k = r.eventKinds[i];
-        if (k == EventKind::Done)
-            *ended = true;
-        if (k == EventKind::Usage || isTokenEvent(k) || k == EventKind::Other) {
-            QJsonParseError err;
-            const QJsonObject o = QJsonDocument::fromJson(s.payloads[i], &err).object();
-            if (err.error != QJsonParseError::NoError && malformed < 0)
-                malformed = i;
-            const QJsonObject u = o.value(QLatin1String("usage")).toObject();
-            if (!u.isEmpty()) {
-                usage = true;
-                r.promptTokens = u.value(QLatin1String("prompt_tokens")).toInt();
-                r.completionTokens = u.value(QLatin1String("completion_tokens")).toInt();
-            }
-            const QJsonObject c = o.value(QLatin1String("choices")).toArray().at(0).toObject();
-            if (c.value(QLatin1String("finish_reason")).isString())
-                *ended = true;
-            if (!isContentEvent(k))
-                continue;
-            ++contentEvents;
-            const QJsonObject d = c.value(QLatin1String("delta")).toObject();
-            if (text.size() < kMaxKeptTextChars)
-                text += c.value(QLatin1String("text")).toString() + d.value(QLatin1String("content")).toString()
-                    + d.value(QLatin1String("reasoning_content")).toString();
-        }
-    }
-    text.truncate(kMaxKeptTextChars);
-    r.generatedText = text;
-    if (!usage) {
-        r.promptTokens = r.targetInputLen;
-        r.completionTokens = contentEvents;
-        r.outputEstimated = true;
-    }
-    return malformed;
-}
-
 } // namespace
 
 int StreamState::onBody(QByteArrayView bytes, qint64 nowNs, const EventTap &tap)
 {
-    if (bodyHead.size() < kBodyHead)
-        bodyHead.append(bytes.first(std::min(bytes.size(), kBodyHead - bodyHead.size())));
-    scratch.clear();
-    parser.feed(bytes, scratch);
-    for (SseEvent &e : scratch) {
-        record.eventNs.append(nowNs - record.startNs);
-        record.eventKinds.append(e.kind);
-        if (isTokenEvent(e.kind))
-            sawToken = true;
-        if (tap)
-            tap(nowNs, e.kind, e.data);
-        payloads.append(std::move(e.data));
+    // The head is read only for a non-2xx status or a stream without any token event: once a
+    // 2xx stream has a token it is never needed, so it is dropped and no longer copied.
+    if (!m_headDropped && sawToken && record.httpStatus >= 200 && record.httpStatus < 300) {
+        bodyHead = QByteArray();
+        m_headDropped = true;
     }
-    if (!scratch.isEmpty())
+    if (!m_headDropped && bodyHead.size() < kBodyHead)
+        bodyHead.append(bytes.first(std::min(bytes.size(), kBodyHead - bodyHead.size())));
+    m_nowNs = nowNs;
+    m_tap = tap ? &tap : nullptr;
+    m_framed = 0;
+    parser.feed(bytes, *this);
+    m_tap = nullptr;
+    if (m_framed)
         lastEventNs = nowNs;
-    return int(scratch.size());
+    return m_framed;
+}
+
+void StreamState::onEvent(EventKind kind, QByteArrayView data)
+{
+    record.eventNs.append(m_nowNs - record.startNs);
+    record.eventKinds.append(kind);
+    ++m_framed;
+    if (isTokenEvent(kind))
+        sawToken = true;
+    if (m_tap)
+        (*m_tap)(m_nowNs, kind, data);
+    if (kind == EventKind::Usage || isTokenEvent(kind) || kind == EventKind::Other) {
+        m_pendingBytes.append(data.data(), data.size());
+        m_pending.emplace_back(record.eventKinds.size() - 1, m_pendingBytes.size());
+    } else if (kind == EventKind::Error && !parsed.hasError) {
+        parsed.hasError = true;
+        parsed.firstError = data.toByteArray();
+    }
+}
+
+// Every waiting data event parsed fully with QJsonDocument: usage, finish_reason, generated text
+// and validity, the same whether it runs after each batch of reads or once at the end.
+void StreamState::digest()
+{
+    EventDigest &d = parsed;
+    qsizetype begin = 0;
+    for (const auto &[index, end] : m_pending) {
+        const QByteArray payload = QByteArray::fromRawData(m_pendingBytes.constData() + begin, end - begin);
+        begin = end;
+        QJsonParseError err;
+        const QJsonObject o = QJsonDocument::fromJson(payload, &err).object();
+        if (err.error != QJsonParseError::NoError && d.malformed < 0) {
+            d.malformed = index;
+            d.malformedHead = QByteArray(payload.constData(), std::min<qsizetype>(payload.size(), 120));
+        }
+        const QJsonObject u = o.value(QLatin1String("usage")).toObject();
+        if (!u.isEmpty()) {
+            d.usage = true;
+            d.promptTokens = u.value(QLatin1String("prompt_tokens")).toInt();
+            d.completionTokens = u.value(QLatin1String("completion_tokens")).toInt();
+        }
+        const QJsonObject c = o.value(QLatin1String("choices")).toArray().at(0).toObject();
+        if (c.value(QLatin1String("finish_reason")).isString())
+            d.ended = true;
+        if (!isContentEvent(record.eventKinds[index]))
+            continue;
+        ++d.contentEvents;
+        const QJsonObject delta = c.value(QLatin1String("delta")).toObject();
+        if (d.text.size() < kMaxKeptTextChars)
+            d.text += c.value(QLatin1String("text")).toString() + delta.value(QLatin1String("content")).toString()
+                + delta.value(QLatin1String("reasoning_content")).toString();
+    }
+    m_pending.clear();
+    m_pendingBytes.resize(0);
 }
 
 StreamEnd StreamState::overflowEnd() const
@@ -179,17 +186,24 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, QByteArrayView secret)
 {
     RequestRecord &r = s.record;
     if (!end.truncated && end.transportError == ErrorClass::None) {
-        s.scratch.clear();
-        s.parser.finish(s.scratch);
-        for (SseEvent &e : s.scratch) {
-            r.eventNs.append(r.endNs - r.startNs);
-            r.eventKinds.append(e.kind);
-            s.sawToken = s.sawToken || isTokenEvent(e.kind);
-            s.payloads.append(std::move(e.data));
-        }
+        s.m_nowNs = r.endNs;
+        s.m_tap = nullptr;
+        s.parser.finish(s);
     }
-    bool ended = false;
-    const qsizetype malformed = parseEvents(s, &ended);
+    s.digest();
+    const EventDigest &d = s.parsed;
+    bool ended = d.ended;
+    for (EventKind k : r.eventKinds)
+        ended = ended || k == EventKind::Done;
+    r.generatedText = d.text.left(kMaxKeptTextChars);
+    if (d.usage) {
+        r.promptTokens = d.promptTokens;
+        r.completionTokens = d.completionTokens;
+    } else {
+        r.promptTokens = r.targetInputLen;
+        r.completionTokens = d.contentEvents;
+        r.outputEstimated = true;
+    }
     r.status = RequestStatus::Ok;
     r.errorClass = ErrorClass::None;
     if (end.transportError != ErrorClass::None)
@@ -201,15 +215,12 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, QByteArrayView secret)
                 + (looksLikeJsonError(s.bodyHead) ? errorMessage(s.bodyHead) : QString::fromUtf8(s.bodyHead.left(300)));
         return fail(r, classifyHttpStatus(r.httpStatus), text, secret);
     }
-    for (qsizetype i = 0; i < s.payloads.size(); ++i) {
-        if (r.eventKinds[i] == EventKind::Error)
-            return fail(r, classifyErrorEvent(s.payloads[i]),
-                QStringLiteral("error event: ") + errorMessage(s.payloads[i]), secret);
-    }
-    if (malformed >= 0)
+    if (d.hasError)
+        return fail(
+            r, classifyErrorEvent(d.firstError), QStringLiteral("error event: ") + errorMessage(d.firstError), secret);
+    if (d.malformed >= 0)
         return fail(r, ErrorClass::Protocol,
-            QStringLiteral("malformed JSON in event %1: ").arg(malformed)
-                + QString::fromUtf8(s.payloads[malformed].left(120)),
+            QStringLiteral("malformed JSON in event %1: ").arg(d.malformed) + QString::fromUtf8(d.malformedHead),
             secret);
     if (end.truncated)
         return fail(r, ErrorClass::Protocol,

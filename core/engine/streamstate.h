@@ -6,6 +6,8 @@
 #include "sseparser.h"
 
 #include <functional>
+#include <utility>
+#include <vector>
 
 namespace ServeScope {
 
@@ -20,23 +22,53 @@ struct StreamEnd {
     bool truncated = false; ///< the connection closed before the body was complete
 };
 
-/// The hot-path state of one request: framing, a timestamp and kind per event, raw payloads.
-struct StreamState {
+/// What the JSON of a request's data events said, gathered as they are parsed (digest()).
+struct EventDigest {
+    bool usage = false; ///< some event carried a non-empty usage object (the last one counts)
+    int promptTokens = 0, completionTokens = 0;
+    int contentEvents = 0;
+    QString text; ///< content + reasoning, kept up to kMaxKeptTextChars (cut in finalizeRecord)
+    bool ended = false; ///< [DONE] or a finish_reason was seen
+    qsizetype malformed = -1; ///< index (in record.eventKinds) of the first event that is not valid JSON
+    QByteArray malformedHead; ///< its first 120 bytes
+    bool hasError = false;
+    QByteArray firstError; ///< the payload of the first error event
+};
+
+/// The hot-path state of one request: framing, a timestamp and kind per event, and the data
+/// events' payloads until they are parsed. The transport calls digest() when it has time (the
+/// lean one after each batch of reads), so a stream holds only its unparsed payloads, and
+/// finalizeRecord() parses what is left.
+struct StreamState final : SseSink {
     RequestRecord record;
     QByteArray requestId;
     SseParser parser;
-    QVector<SseEvent> scratch;
-    QVector<QByteArray> payloads; ///< raw payload of each event, parallel to record.eventKinds
-    QByteArray bodyHead; ///< the first bytes of the body, for diagnostics
+    QByteArray bodyHead; ///< the first bytes of the body, for diagnostics (until a 2xx stream's first token)
     bool sawToken = false;
     qint64 lastEventNs = 0; ///< absolute; 0 before the first event
     qint64 connectStartNs = 0; ///< absolute; 0 when not connecting
+    EventDigest parsed;
 
     /// Frames decoded body bytes that arrived at `nowNs`. Returns the number of events. After an
     /// event over the parser's cap, overflowEnd() says how the transport must end the request.
     int onBody(QByteArrayView bytes, qint64 nowNs, const EventTap &tap);
     bool overflowed() const noexcept { return parser.overflowed(); }
     StreamEnd overflowEnd() const;
+    /// True when framed data events wait for their JSON parse.
+    bool hasUnparsed() const noexcept { return !m_pending.empty(); }
+    /// Parses the waiting data events into `parsed` and drops their payloads.
+    void digest();
+
+    void onEvent(EventKind kind, QByteArrayView data) override;
+
+private:
+    friend void finalizeRecord(StreamState &, const StreamEnd &, QByteArrayView);
+    QByteArray m_pendingBytes; ///< waiting payloads back to back
+    std::vector<std::pair<qsizetype, qsizetype>> m_pending; ///< (event index, end in m_pendingBytes)
+    qint64 m_nowNs = 0; ///< the arrival time of the bytes being framed
+    const EventTap *m_tap = nullptr;
+    int m_framed = 0;
+    bool m_headDropped = false;
 };
 
 /// Generated text kept per record (characters); the rest is counted but not kept.

@@ -58,6 +58,11 @@ public:
     qint64 eventsReceived() const noexcept { return m_events.load(std::memory_order_relaxed); }
 
 protected:
+    /// Counts framed events: only this transport's thread writes, so no locked add per read.
+    void countEvents(int n) noexcept
+    {
+        m_events.store(m_events.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+    }
     /// A stream's state with the request's schedule, slot and targets already in its record.
     static std::unique_ptr<StreamState> newStream(const StreamRequest &request);
 

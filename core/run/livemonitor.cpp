@@ -1,40 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "livemonitor.h"
 
-#include "metrics/numpystats.h"
 #include "metrics/requestmetrics.h"
 #include "model/clock.h"
 
 #include <algorithm>
-#include <vector>
 
 namespace ServeScope {
-
-namespace {
-
-constexpr qint64 kRollingWindowNs = 5'000'000'000;
-
-template<typename T> std::vector<double> valuesAfter(std::deque<std::pair<qint64, T>> &d, qint64 limitNs)
-{
-    while (!d.empty() && d.front().first < limitNs)
-        d.pop_front();
-    std::vector<double> out;
-    out.reserve(d.size());
-    for (const auto &v : d)
-        out.push_back(double(v.second));
-    return out;
-}
-
-/// numpy's percentile over the window's values (milliseconds); 0 when empty.
-double percentileOf(std::vector<double> &values, double p)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    return Stats::percentileSorted(values, p);
-}
-
-} // namespace
 
 void LiveMonitor::begin(qint64 runId, int variantCount, int pointCount, int repeatCount, int requestsPlanned)
 {
@@ -45,6 +17,9 @@ void LiveMonitor::begin(qint64 runId, int variantCount, int pointCount, int repe
     m_snapshot.pointCount = pointCount;
     m_snapshot.repeatCount = repeatCount;
     m_snapshot.requestsPlanned = requestsPlanned;
+    m_rollTtft.clear();
+    m_rollItl.clear();
+    m_rollTokens.clear();
 }
 
 void LiveMonitor::setVariant(int index, const QString &name)
@@ -79,32 +54,29 @@ void LiveMonitor::observe(const RequestRecord &record)
     }
     if (!record.ok())
         return;
-    std::vector<double> itl;
-    const RequestMetrics m = deriveRequest(record, DefinitionsProfile::Vllm, &itl);
+    m_itl.clear();
+    const RequestMetrics m = deriveRequest(record, DefinitionsProfile::Vllm, &m_itl);
     if (!m.counted)
         return;
-    m_rollTtft.emplace_back(record.endNs, m.ttft * 1000);
-    for (double gap : itl)
-        m_rollItl.emplace_back(record.endNs, gap * 1000);
-    m_rollTokens.emplace_back(record.endNs, m.outputTokens);
+    m_rollTtft.add(record.endNs, m.ttft * 1000);
+    for (double gap : m_itl)
+        m_rollItl.add(record.endNs, gap * 1000);
+    m_rollTokens.add(record.endNs, m.outputTokens);
 }
 
 void LiveMonitor::updateRolling()
 {
-    const qint64 limit = monotonicNs() - kRollingWindowNs;
-    std::vector<double> ttft = valuesAfter(m_rollTtft, limit);
-    std::vector<double> itl = valuesAfter(m_rollItl, limit);
-    const std::vector<double> tokens = valuesAfter(m_rollTokens, limit);
-    double tokenSum = 0;
-    for (double t : tokens)
-        tokenSum += t;
+    const qint64 now = monotonicNs();
+    m_rollTtft.advance(now);
+    m_rollItl.advance(now);
+    m_rollTokens.advance(now);
     const double windowS = std::min(double(kRollingWindowNs), double(m_clock.nsecsElapsed())) / 1e9;
-    m_snapshot.ttftP50Ms = percentileOf(ttft, 50);
-    m_snapshot.ttftP99Ms = percentileOf(ttft, 99);
-    m_snapshot.itlP50Ms = percentileOf(itl, 50);
-    m_snapshot.itlP99Ms = percentileOf(itl, 99);
-    m_snapshot.outputTokensPerS = windowS > 0 ? tokenSum / windowS : 0;
-    m_snapshot.requestsPerS = windowS > 0 ? double(ttft.size()) / windowS : 0;
+    m_snapshot.ttftP50Ms = m_rollTtft.percentile(50);
+    m_snapshot.ttftP99Ms = m_rollTtft.percentile(99);
+    m_snapshot.itlP50Ms = m_rollItl.percentile(50);
+    m_snapshot.itlP99Ms = m_rollItl.percentile(99);
+    m_snapshot.outputTokensPerS = windowS > 0 ? m_rollTokens.sum() / windowS : 0;
+    m_snapshot.requestsPerS = windowS > 0 ? double(m_rollTtft.count()) / windowS : 0;
 }
 
 void LiveMonitor::publish(const LoadProgress &progress)

@@ -2,18 +2,18 @@
 #pragma once
 
 #include "engine/engineconfig.h"
+#include "run/rollinghistogram.h"
 #include "run/runtypes.h"
 
 #include <QElapsedTimer>
 #include <QObject>
 
-#include <deque>
-
 namespace ServeScope {
 
 /// The run's live state for monitors: position in the run, phase, counts, errors by class, and
 /// rolling figures over the last few seconds (TTFT and ITL percentiles, tokens/s, requests/s),
-/// computed here on the run thread and published as throttled snapshots.
+/// computed here on the run thread from fixed-bin histograms (to within 1 %, no sorting) and
+/// published as throttled snapshots.
 class LiveMonitor final : public QObject {
     Q_OBJECT
 public:
@@ -37,14 +37,19 @@ Q_SIGNALS:
     void snapshotUpdated(const ServeScope::RunSnapshot &snapshot);
 
 private:
+    static constexpr qint64 kRollingWindowNs = 5'000'000'000;
+    static constexpr int kRollingSlices = 20;
     void updateRolling();
 
     RunSnapshot m_snapshot;
     QElapsedTimer m_clock;
     int m_doneCompleted = 0, m_doneFailed = 0, m_doneCancelled = 0;
-    // Rolling window (last few seconds): (end ns, value).
-    std::deque<std::pair<qint64, double>> m_rollTtft, m_rollItl;
-    std::deque<std::pair<qint64, int>> m_rollTokens;
+    // Rolling window (the last 5 s in 250 ms slices), by request end time: TTFT and ITL in ms,
+    // output tokens (count and sum only).
+    RollingHistogram m_rollTtft { kRollingWindowNs, kRollingSlices };
+    RollingHistogram m_rollItl { kRollingWindowNs, kRollingSlices };
+    RollingHistogram m_rollTokens { kRollingWindowNs, kRollingSlices, false };
+    std::vector<double> m_itl; ///< scratch for one record's gaps
 };
 
 } // namespace ServeScope

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Engine calibration against `servescope-cli sim --stamp` in its own process, pinned to the other
-// core: events/s received, client CPU, threads, descriptors, and the timing error (client arrival
-// minus the server's stamp written right before each data event). Figures are printed.
+// Engine calibration against a `servescope-cli sim` child process pinned to the other core. Two
+// sections: the engine alone in this process against `sim --stamp` (events/s received and asked,
+// CPU per event of the engine threads and of the process, threads, descriptors, resident memory
+// per stream, timing error = client arrival minus the stamp written right before each data event),
+// and `servescope-cli run` as a child process (whole-process CPU per event, per thread, threads,
+// descriptors, peak memory). Figures are printed, not asserted.
 //
-//   bench_engine [--streams 64,256,1024] [--transports lean,pool] [--tokens 400] [--step-ms 20]
+//   bench_engine [--streams 256,1024,4096] [--transports lean,pool] [--sections engine,run]
+//                [--tokens 200] [--step-ms 20]
+#include "clirunbench.h"
 #include "pointrunner.h"
+#include "procstats.h"
 #include "simprocess.h"
 
 #include "engine/fdlimit.h"
@@ -17,14 +23,15 @@
 #include <QMutex>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <sched.h>
-#include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
 
@@ -58,34 +65,6 @@ struct StampCollector {
     }
 };
 
-double cpuSeconds()
-{
-    rusage ru {};
-    getrusage(RUSAGE_SELF, &ru);
-    return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
-double processCpuSeconds(qint64 pid)
-{
-    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!f.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray s = f.readAll();
-    const QList<QByteArray> fields = s.mid(s.lastIndexOf(')') + 2).split(' ');
-    return fields.size() > 12 ? (fields[11].toDouble() + fields[12].toDouble()) / double(sysconf(_SC_CLK_TCK)) : 0;
-}
-
-int threads()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith("Threads:"))
-            return line.mid(8).trimmed().toInt();
-    return 0;
-}
-
 // The simulator's own view: how far its step loop fell behind its deadlines (max, seconds).
 QByteArray simStepLag(const QUrl &metricsUrl)
 {
@@ -94,149 +73,248 @@ QByteArray simStepLag(const QUrl &metricsUrl)
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
     loop.exec();
+    QByteArray lag = "?";
     for (const QByteArray &line : reply->readAll().split('\n'))
         if (line.startsWith("servescope_sim:step_lag_seconds_max"))
-            return line.mid(line.lastIndexOf(' ') + 1);
+            lag = line.mid(line.lastIndexOf(' ') + 1);
     delete reply;
-    return "?";
+    return lag;
 }
 
-int descriptors()
+QStringList simArgs(const QString &stepMs, bool stamp)
 {
-    return int(QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::NoDotAndDotDot | QDir::System).size());
+    // A constant step time: every stream gets one event per step, so N streams at 20 ms ask for
+    // 50 N events/s.
+    QStringList args { QStringLiteral("--max-num-seqs"), QStringLiteral("8192"), QStringLiteral("--kv-cache-tokens"),
+        QStringLiteral("40000000"), QStringLiteral("--max-model-len"), QStringLiteral("8192"),
+        QStringLiteral("--weight-bytes"), QStringLiteral("0"), QStringLiteral("--kv-bytes-per-token"),
+        QStringLiteral("0"), QStringLiteral("--peak-flops"), QStringLiteral("1e30"),
+        QStringLiteral("--step-overhead-ms"), stepMs };
+    if (stamp)
+        args.prepend(QStringLiteral("--stamp"));
+    return args;
 }
 
-double pct(std::vector<qint64> &v, double p)
+struct EventCounts {
+    qint64 data = 0; ///< every data event (not comments) of every record
+    qint64 inWindow = 0; ///< those between the last first event and the first end
+    double windowS = 0;
+};
+
+// Events/s over the window where every stream was streaming: from the last first event to the
+// first end, counted from the records; every data event counts for the CPU figures.
+EventCounts countEvents(const QVector<RequestRecord> &records)
 {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const double h = (double(v.size()) - 1) * p / 100.0;
-    const size_t i = size_t(h);
-    const double a = double(v[i]), b = double(v[std::min(i + 1, v.size() - 1)]);
-    return a + (b - a) * (h - double(i));
+    qint64 from = 0, to = std::numeric_limits<qint64>::max();
+    for (const RequestRecord &r : records) {
+        if (!r.eventNs.isEmpty())
+            from = std::max(from, r.startNs + r.eventNs.first());
+        to = std::min(to, r.endNs);
+    }
+    EventCounts c;
+    for (const RequestRecord &r : records) {
+        for (qsizetype i = 0; i < r.eventNs.size(); ++i) {
+            if (r.eventKinds[i] == EventKind::Comment)
+                continue;
+            ++c.data;
+            const qint64 at = r.startNs + r.eventNs[i];
+            c.inWindow += at >= from && at < to;
+        }
+    }
+    c.windowS = to > from ? nsToSeconds(to - from) : 0;
+    return c;
+}
+
+struct Options {
+    QStringList sections;
+    QStringList transports;
+    QList<int> streams;
+    int tokens = 200;
+    QString stepMs;
+    double stepS = 0.02;
+    int simCpu = -1;
+};
+
+// In-process: the engine alone (LoadGenerator), with every event tapped for the stamp error.
+void benchEnginePoint(const SimProcess &sim, const QString &transport, int streams, const Options &o)
+{
+    EndpointConfig ep;
+    ep.url = sim.url(QStringLiteral("/v1/completions"));
+    ep.transport = transport == QLatin1String("pool") ? TransportKind::Pool : TransportKind::Lean;
+    LoadSpec spec;
+    spec.load.concurrency = streams;
+    spec.load.numPrompts = streams;
+    auto stamps = std::make_shared<StampCollector>();
+    LoadGenerator gen;
+    gen.setEventTap([stamps](qint64 arrival, EventKind kind, QByteArrayView payload) {
+        thread_local qint64 lastStamp = 0;
+        if (kind == EventKind::Comment && payload.startsWith("t=")) {
+            lastStamp = payload.sliced(2).toByteArray().toLongLong();
+        } else if (lastStamp) {
+            stamps->local()->push_back(arrival - lastStamp);
+            lastStamp = 0;
+        }
+    });
+    const QVector<PreparedRequest> bodies = completionBodies(streams, 8, o.tokens);
+    const qint64 rss0 = statusField("VmRSS");
+    qint64 peakRss = rss0;
+    int peakThreads = 0, peakFds = 0;
+    QTimer sampler;
+    QObject::connect(&sampler, &QTimer::timeout, [&] {
+        peakThreads = std::max(peakThreads, int(threadCpu().size()));
+        peakFds = std::max(peakFds, descriptorCount());
+        peakRss = std::max(peakRss, statusField("VmRSS"));
+    });
+    sampler.start(250);
+    const std::vector<ThreadCpu> before = threadCpu();
+    const double cpu0 = processCpuSeconds(), engine0 = cpuOfThreads(before, "engine-");
+    const qint64 sleeps0 = sleepsOfThreads(before, "engine-");
+    const double sim0 = processCpuSeconds(sim.pid());
+    const qint64 t0 = monotonicNs();
+    const PointResult res = runPoint(gen, ep, bodies, spec, -1, 600000);
+    const double wall = nsToSeconds(monotonicNs() - t0);
+    const std::vector<ThreadCpu> after = threadCpu();
+    const double cpu = processCpuSeconds() - cpu0, engineCpu = cpuOfThreads(after, "engine-") - engine0;
+    const qint64 sleeps = sleepsOfThreads(after, "engine-") - sleeps0;
+    const double simCpu = processCpuSeconds(sim.pid()) - sim0;
+    sampler.stop();
+    const EventCounts counts = countEvents(res.records);
+    const qint64 dataEvents = counts.data;
+    const double window = counts.windowS > 0 ? counts.windowS : wall;
+    std::vector<qint64> err = stamps->all();
+    const bool complete = res.outcome.completed == streams && dataEvents >= qint64(streams) * o.tokens;
+    std::printf("engine %-5s %6d %9.0f %9.0f %6d %5s %9.2f %9.2f %8.3f %7.2f %7d %6d %8.1f %8.3f %8.3f %8.1f %s\n",
+        qPrintable(transport), streams, double(counts.inWindow) / window, streams / o.stepS, maxInFlight(res.records),
+        complete ? "yes" : "NO", engineCpu / double(dataEvents) * 1e6, cpu / double(dataEvents) * 1e6,
+        double(sleeps) / double(dataEvents), simCpu / wall, peakThreads, peakFds, double(peakRss - rss0) / streams,
+        percentile(err, 50) / 1e6, percentile(err, 99) / 1e6, wall,
+        simStepLag(sim.url(QStringLiteral("/metrics"))).constData());
+    std::fflush(stdout);
+}
+
+// A child `servescope-cli run` of one point: the whole process as a user runs it.
+void benchRunPoint(const SimProcess &sim, int streams, const Options &o, const QString &outDir, int cpu)
+{
+    const double sim0 = processCpuSeconds(sim.pid());
+    const CliRunFigures f = benchCliRun(sim.url(QString()), streams, o.tokens, cpu, outDir);
+    const double simCpu = processCpuSeconds(sim.pid()) - sim0;
+    const double events = double(streams) * o.tokens;
+    QByteArray busiest;
+    for (size_t i = 0; i < std::min<size_t>(4, f.threads.size()); ++i)
+        busiest += f.threads[i].name + '=' + QByteArray::number(f.threads[i].seconds, 'f', 2) + ' ';
+    std::printf("run    %6d %5d %9d %9.2f %9.2f %9.2f %8.3f %7.2f %7d %6d %8.1f %8.1f  %s\n", streams, f.exitCode,
+        f.completed, f.engineCpuS / events * 1e6, f.runCpuS / events * 1e6, f.cpuS / events * 1e6,
+        double(sleepsOfThreads(f.threads, "engine-")) / events, simCpu / f.wallS, f.peakThreads, f.peakFds,
+        double(f.peakRssKb) / streams, f.wallS, busiest.constData());
+    if (f.exitCode != 0)
+        std::printf("       run failed: %s\n", f.error.constData());
+    std::fflush(stdout);
 }
 
 } // namespace
 
-int main(int argc, char **argv)
+// Parses the command line into `o`; returns the exit code when there is nothing to run, else -1.
+int parseOptions(const QStringList &args, Options &o)
 {
-    QCoreApplication app(argc, argv);
-    raiseOpenFileLimit();
     QCommandLineParser parser;
     parser.addOptions({ { QStringLiteral("streams"), QStringLiteral("Stream counts."), QStringLiteral("list"),
-                            QStringLiteral("64,256,1024") },
-        { QStringLiteral("transports"), QStringLiteral("lean,pool"), QStringLiteral("list"),
-            QStringLiteral("lean,pool") },
+                            QStringLiteral("256,1024,4096") },
+        { QStringLiteral("transports"), QStringLiteral("Engine section: lean and/or pool."), QStringLiteral("list"),
+            QStringLiteral("lean") },
+        { QStringLiteral("sections"), QStringLiteral("engine (in-process), run (servescope-cli run child)."),
+            QStringLiteral("list"), QStringLiteral("engine,run") },
         { QStringLiteral("tokens"), QStringLiteral("Output tokens per request."), QStringLiteral("n"),
-            QStringLiteral("400") },
+            QStringLiteral("200") },
         { QStringLiteral("step-ms"), QStringLiteral("Simulator step time."), QStringLiteral("ms"),
             QStringLiteral("20") } });
     parser.addHelpOption();
-    if (!parser.parse(app.arguments())) {
-        std::fprintf(stderr, "%s\n", qPrintable(parser.errorText()));
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "bench_engine: %s\n", qPrintable(parser.errorText()));
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
         std::printf("%s", qPrintable(parser.helpText()));
         return 0;
     }
-    const int tokens = parser.value(QStringLiteral("tokens")).toInt();
+    bool ok = true;
+    o.transports = parser.value(QStringLiteral("transports")).split(QLatin1Char(','));
+    for (const QString &n : parser.value(QStringLiteral("streams")).split(QLatin1Char(','))) {
+        bool one = false;
+        o.streams << n.toInt(&one);
+        ok = ok && one && o.streams.last() > 0;
+    }
+    bool tokensOk = false, stepOk = false;
+    o.tokens = parser.value(QStringLiteral("tokens")).toInt(&tokensOk);
+    o.stepMs = parser.value(QStringLiteral("step-ms"));
+    o.stepS = o.stepMs.toDouble(&stepOk) / 1000;
+    o.sections = parser.value(QStringLiteral("sections")).split(QLatin1Char(','));
+    for (const QString &t : o.transports)
+        ok = ok && (t == QLatin1String("lean") || t == QLatin1String("pool"));
+    if (!ok || !tokensOk || o.tokens < 1 || !stepOk || o.stepS <= 0) {
+        std::fprintf(stderr,
+            "bench_engine: --streams and --tokens take positive integers, --step-ms a positive "
+            "number, --transports lean and/or pool\n");
+        return 2;
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const qint64 fds = raiseOpenFileLimit();
+    Options o;
+    if (const int code = parseOptions(app.arguments(), o); code >= 0)
+        return code;
     // Client on CPU 0, simulator on CPU 1 (when there are two).
     const int cpus = int(sysconf(_SC_NPROCESSORS_ONLN));
-    if (cpus >= 2) {
+    const int clientCpu = cpus >= 2 ? 0 : -1;
+    o.simCpu = cpus >= 2 ? 1 : -1;
+    if (clientCpu >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
-        CPU_SET(0, &set);
+        CPU_SET(clientCpu, &set);
         sched_setaffinity(0, sizeof(set), &set);
     }
-    SimProcess sim;
-    // A constant step time: every stream gets one event per step, so 1,024 streams at 20 ms
-    // ask for 51,200 events/s.
-    if (!sim.start(
-            { QStringLiteral("--stamp"), QStringLiteral("--max-num-seqs"), QStringLiteral("2048"),
-                QStringLiteral("--kv-cache-tokens"), QStringLiteral("4000000"), QStringLiteral("--max-model-len"),
-                QStringLiteral("8192"), QStringLiteral("--weight-bytes"), QStringLiteral("0"),
-                QStringLiteral("--kv-bytes-per-token"), QStringLiteral("0"), QStringLiteral("--peak-flops"),
-                QStringLiteral("1e30"), QStringLiteral("--step-overhead-ms"), parser.value(QStringLiteral("step-ms")) },
-            cpus >= 2 ? 1 : -1)) {
-        std::fprintf(stderr, "bench_engine: %s\n", qPrintable(sim.error()));
-        return 1;
+    double load[3] = {};
+    getloadavg(load, 3);
+    std::printf("%d CPUs online; client pinned to CPU %d, simulator to CPU %d%s; load average %.2f; descriptor "
+                "limit %lld; %d tokens per request, step %s ms\n",
+        cpus, clientCpu, o.simCpu, cpus >= 2 ? "" : " (one CPU: not pinned)", load[0], (long long)fds, o.tokens,
+        qPrintable(o.stepMs));
+    std::printf("Figures are noisy on a shared machine; CPU from /proc (engine: threads engine-*).\n");
+    for (const int n : o.streams) {
+        if (descriptorsNeeded(n) > fds)
+            std::printf("skipping %d streams: descriptor limit %lld\n", n, (long long)fds);
     }
-    std::printf("transport streams events/s  expected/s  live  ok     client_cpu sim_cpu threads fds   err_p50_ms "
-                "err_p99_ms err_n     gap_p50  wall_s   all_ev/s sim_lag_max_s\n");
-    for (const QString &t : parser.value(QStringLiteral("transports")).split(QLatin1Char(','))) {
-        for (const QString &n : parser.value(QStringLiteral("streams")).split(QLatin1Char(','))) {
-            const int streams = n.toInt();
-            EndpointConfig ep;
-            ep.url = sim.url(QStringLiteral("/v1/completions"));
-            ep.transport = t == QLatin1String("pool") ? TransportKind::Pool : TransportKind::Lean;
-            LoadSpec spec;
-            spec.load.concurrency = streams;
-            spec.load.numPrompts = streams;
-            auto stamps = std::make_shared<StampCollector>();
-            LoadGenerator gen;
-            gen.setEventTap([stamps](qint64 arrival, EventKind kind, QByteArrayView payload) {
-                thread_local qint64 lastStamp = 0;
-                if (kind == EventKind::Comment && payload.startsWith("t=")) {
-                    lastStamp = payload.sliced(2).toByteArray().toLongLong();
-                } else if (lastStamp) {
-                    stamps->local()->push_back(arrival - lastStamp);
-                    lastStamp = 0;
-                }
-            });
-            int peakThreads = 0, peakFds = 0;
-            QTimer sampler;
-            QObject::connect(&sampler, &QTimer::timeout, [&] {
-                peakThreads = std::max(peakThreads, threads());
-                peakFds = std::max(peakFds, descriptors());
-            });
-            sampler.start(250);
-            const double cpu0 = cpuSeconds(), sim0 = processCpuSeconds(sim.pid());
-            const qint64 t0 = monotonicNs();
-            const PointResult res = runPoint(gen, ep, completionBodies(streams, 8, tokens), spec, -1, 600000);
-            const double wall = nsToSeconds(monotonicNs() - t0);
-            const double cpu = cpuSeconds() - cpu0, simCpu = processCpuSeconds(sim.pid()) - sim0;
-            sampler.stop();
-            // Events/s over the window where every stream was streaming: from the last first token
-            // to the first end, counted from the records.
-            qint64 from = 0, to = std::numeric_limits<qint64>::max(), events = 0;
-            for (const RequestRecord &r : res.records) {
-                if (!r.eventNs.isEmpty())
-                    from = std::max(from, r.startNs + r.eventNs.first());
-                to = std::min(to, r.endNs);
-            }
-            for (const RequestRecord &r : res.records) {
-                for (qsizetype i = 0; i < r.eventNs.size(); ++i) {
-                    const qint64 at = r.startNs + r.eventNs[i];
-                    events += at >= from && at < to && r.eventKinds[i] != EventKind::Comment;
-                }
-            }
-            const double window = to > from ? nsToSeconds(to - from) : wall;
-            // Gaps between consecutive data events of a stream: the step time the client saw.
-            std::vector<qint64> gaps;
-            qint64 allEvents = 0;
-            for (const RequestRecord &r : res.records) {
-                qint64 prev = -1;
-                for (qsizetype i = 0; i < r.eventNs.size(); ++i) {
-                    if (r.eventKinds[i] == EventKind::Comment)
-                        continue;
-                    ++allEvents;
-                    if (prev >= 0)
-                        gaps.push_back(r.eventNs[i] - prev);
-                    prev = r.eventNs[i];
-                }
-            }
-            std::vector<qint64> err = stamps->all();
-            const double expected = streams * 1000.0 / parser.value(QStringLiteral("step-ms")).toDouble();
-            std::printf(
-                "%-9s %7d %10.0f %11.0f %5d %-6d %10.2f %7.2f %7d %5d %10.3f %10.3f %8zu %8.2f %8.1f %8.0f %s\n",
-                qPrintable(t), streams, double(events) / window, expected, maxInFlight(res.records),
-                res.outcome.completed, cpu / wall, simCpu / wall, peakThreads, peakFds, pct(err, 50) / 1e6,
-                pct(err, 99) / 1e6, err.size(), pct(gaps, 50) / 1e6, wall, double(allEvents) / wall,
-                simStepLag(sim.url(QStringLiteral("/metrics"))).constData());
-            std::fflush(stdout);
+    o.streams.removeIf([fds](int n) { return descriptorsNeeded(n) > fds; });
+    if (o.sections.contains(QLatin1String("engine"))) {
+        SimProcess sim;
+        if (!sim.start(simArgs(o.stepMs, true), o.simCpu)) {
+            std::fprintf(stderr, "bench_engine: %s\n", qPrintable(sim.error()));
+            return 1;
         }
+        std::printf("\nengine alone, in this process, against `sim --stamp` (us per data event; rss per stream in "
+                    "kB)\n");
+        std::printf("section tr.  streams  events/s    asked   live  all   engine_us  proc_us sleeps/ev sim_cpu "
+                    "threads    fds  rss_kB/s  err_p50  err_p99   wall_s sim_lag_max_s\n");
+        for (const QString &t : o.transports)
+            for (const int n : o.streams)
+                benchEnginePoint(sim, t, n, o);
+    }
+    if (o.sections.contains(QLatin1String("run"))) {
+        SimProcess sim;
+        if (!sim.start(simArgs(o.stepMs, false), o.simCpu)) {
+            std::fprintf(stderr, "bench_engine: %s\n", qPrintable(sim.error()));
+            return 1;
+        }
+        QTemporaryDir dir;
+        std::printf("\n`servescope-cli run`, one point, as a child process against `sim` (us per token event = "
+                    "CPU / (streams x tokens))\n");
+        std::printf("section streams  exit completed engine_us   run_us  proc_us sleeps/ev sim_cpu threads    fds "
+                    "peak_kB/s   wall_s  busiest threads (CPU s)\n");
+        for (const int n : o.streams)
+            benchRunPoint(sim, n, o, dir.path(), clientCpu);
     }
     return 0;
 }

@@ -156,6 +156,41 @@ private Q_SLOTS:
         for (const RequestRecord &r : res.records) {
             QCOMPARE(r.errorClass, ErrorClass::Connect);
             QCOMPARE(r.httpStatus, 0);
+            if (TransportKind(transport) == TransportKind::Lean)
+                QVERIFY2(r.errorText.startsWith(QStringLiteral("connect failed: ")), qPrintable(r.errorText));
+        }
+    }
+
+    void hostNamesAreResolved_data()
+    {
+        QTest::addColumn<QString>("host");
+        QTest::newRow("localhost") << QStringLiteral("localhost");
+        QTest::newRow("unknown name") << QStringLiteral("no-such-host.invalid");
+    }
+
+    // The lean transport resolves the endpoint's host itself and tries its addresses in order.
+    void hostNamesAreResolved()
+    {
+        QFETCH(QString, host);
+        SimProcess sim;
+        QVERIFY2(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("20") }), qPrintable(sim.error()));
+        EndpointConfig ep;
+        ep.url = sim.url(QStringLiteral("/v1/completions"));
+        ep.url.setHost(host);
+        ep.transport = TransportKind::Lean;
+        LoadSpec spec;
+        spec.load.concurrency = 2;
+        spec.load.numPrompts = 4;
+        LoadGenerator gen(1);
+        const PointResult res = runPoint(gen, ep, completionBodies(4, 4, 4), spec, -1, 30000);
+        QVERIFY(!res.timedOut);
+        QCOMPARE(res.records.size(), 4);
+        const bool known = host == QLatin1String("localhost");
+        QCOMPARE(res.outcome.completed, known ? 4 : 0);
+        for (const RequestRecord &r : res.records) {
+            QCOMPARE(r.errorClass, known ? ErrorClass::None : ErrorClass::Connect);
+            if (!known)
+                QCOMPARE(r.errorText, QStringLiteral("connect failed: host not found"));
         }
     }
 
