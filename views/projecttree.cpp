@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "projecttree.h"
 
+#include "model/runorigin.h"
 #include <QContextMenuEvent>
 #include <QHeaderView>
 #include <QMenu>
@@ -121,10 +122,12 @@ QString ProjectTree::runText(const RunListing &r) const
         status = tr("interrupted");
         break;
     }
-    return tr("#%1 %2 · %3 · %4 requests")
-        .arg(r.run.id)
-        .arg(r.run.started.toLocalTime().toString(QStringLiteral("MM-dd HH:mm")), status)
-        .arg(r.completed + r.failed);
+    const QString text = tr("#%1 %2 · %3 · %4 requests")
+                             .arg(r.run.id)
+                             .arg(r.run.started.toLocalTime().toString(QStringLiteral("MM-dd HH:mm")), status)
+                             .arg(r.completed + r.failed);
+    const RunOrigin origin = RunOrigin::fromJson(r.run.origin);
+    return origin.isImported() ? tr("%1 · imported (%2)").arg(text, origin.format) : text;
 }
 
 void ProjectTree::rebuild()
@@ -151,7 +154,12 @@ void ProjectTree::rebuild()
         auto *r = new QTreeWidgetItem(runs, { runText(*it) });
         r->setData(0, KindRole, RunItem);
         r->setData(0, IdRole, it->run.id);
-        r->setData(0, Qt::ToolTipRole, it->run.name);
+        const RunOrigin origin = RunOrigin::fromJson(it->run.origin);
+        QString tip = it->run.name;
+        if (origin.isImported())
+            tip += u'\n' + tr("Imported from %1 (%2)").arg(origin.file, origin.format)
+                + (origin.note.isEmpty() ? QString() : u'\n' + origin.note);
+        r->setData(0, Qt::ToolTipRole, tip);
     }
     expandAll();
 }

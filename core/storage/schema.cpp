@@ -128,9 +128,16 @@ static QStringList version2()
     };
 }
 
+// Version 3: where a run came from when ServeScope did not measure it (an imported result file), as
+// JSON; empty for measured runs.
+static QStringList version3()
+{
+    return { QStringLiteral("ALTER TABLE runs ADD COLUMN origin TEXT NOT NULL DEFAULT ''") };
+}
+
 const QVector<Schema::Step> &Schema::steps()
 {
-    static const QVector<Step> s = { { 1, version1() }, { 2, version2() } };
+    static const QVector<Step> s = { { 1, version1() }, { 2, version2() }, { 3, version3() } };
     return s;
 }
 
