@@ -3,7 +3,9 @@
 
 #include "import/resultrecompute.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ServeScope {
 
@@ -22,38 +24,67 @@ bool isSetupKey(const QString &key)
 
 bool affectedByOutputCount(const QString &key)
 {
-    return key.contains(QLatin1String("output")) || key.contains(QLatin1String("total_t"))
+    return key == QLatin1String("total_output_tokens") || key == QLatin1String("output_throughput")
+        || key == QLatin1String("total_token_throughput") || key == QLatin1String("total_throughput")
         || key.contains(QLatin1String("_tpot_"));
 }
 
-// Known ways a tool's summary departs from its own arrays; empty when none fits this key.
-QString likelyReason(const ResultRun &run, const ArrayStats &c, const QString &key)
+bool close(double a, double b)
+{
+    return std::fabs(a - b) <= kVerifyTolerance * std::max(std::fabs(a), std::fabs(b));
+}
+
+// The key recomputed as if every chunk were one token (a tool that counted token events).
+double chunkCounted(const ResultRun &run, const ArrayStats &c, const QString &key)
+{
+    const double d = run.number(QStringLiteral("duration"));
+    if (key == QLatin1String("total_output_tokens"))
+        return double(c.chunks);
+    if (key == QLatin1String("output_throughput"))
+        return double(c.chunks) / d;
+    if (key == QLatin1String("total_token_throughput") || key == QLatin1String("total_throughput"))
+        return double(c.totalIn + c.chunks) / d;
+    QString stat, metric;
+    if (!distributionKey(key, &stat, &metric) || metric != QLatin1String("tpot") || !c.hasLatencies)
+        return std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> tpot;
+    for (qsizetype i = 0; i < run.ttfts.size(); ++i) {
+        if (i < run.errors.size() && !run.errors.at(i).isEmpty())
+            continue;
+        const qsizetype n = 1 + run.itls.at(i).size();
+        if (n > 1)
+            tpot.push_back((run.latencies.at(i) - run.ttfts.at(i)) / double(n - 1));
+    }
+    return statisticMs(tpot, stat);
+}
+
+// Known ways a tool's summary departs from its own arrays, each checked against the file's value;
+// empty when none accounts for it.
+QString likelyReason(const ResultRun &run, const ArrayStats &c, const KeyCheck &k)
 {
     const double fileOut = run.number(QStringLiteral("total_output_tokens"));
-    const double retok = run.number(QStringLiteral("total_output_tokens_retokenized"));
-    if (affectedByOutputCount(key) && !std::isnan(fileOut) && fileOut != double(c.totalOut)) {
-        if (!std::isnan(retok))
-            return QStringLiteral("tokenizer re-count: output_lens sum to %1, the summary counts %2 "
-                                  "(re-tokenized: %3)")
-                .arg(c.totalOut)
-                .arg(fileOut)
-                .arg(retok);
-        return QStringLiteral("tokenizer re-count: output_lens sum to %1, the summary counts %2")
-            .arg(c.totalOut)
-            .arg(fileOut);
-    }
-    const double fileCompleted = run.number(QStringLiteral("completed"));
-    const bool countsDiffer = !std::isnan(fileCompleted) && fileCompleted != c.completed;
-    if (c.zeroOutputSuccesses > 0 && (countsDiffer || key == QLatin1String("completed")))
-        return QStringLiteral("a zero-output request counted as success: %1 request(s) without an error have "
-                              "output_lens 0")
-            .arg(c.zeroOutputSuccesses);
-    if ((key.contains(QLatin1String("_itl_")) || key.contains(QLatin1String("_tpot_"))) && c.hasOutputs && c.hasItls
-        && c.chunks < c.totalOut)
-        return QStringLiteral("multi-token chunks: %1 chunks carried %2 output tokens, so ITL and TPOT "
-                              "were not measured per token")
+    if (c.hasItls && c.chunks != c.totalOut && close(chunkCounted(run, c, k.key), k.fileValue))
+        return QStringLiteral("multi-token chunks: the summary counts %1 chunks as tokens, output_lens sum to %2")
             .arg(c.chunks)
             .arg(c.totalOut);
+    if (affectedByOutputCount(k.key) && !std::isnan(fileOut) && fileOut != double(c.totalOut)) {
+        const double retok = run.number(QStringLiteral("total_output_tokens_retokenized"));
+        return QStringLiteral("tokenizer re-count: the summary counts %1 output tokens, output_lens sum to %2%3")
+            .arg(fileOut)
+            .arg(c.totalOut)
+            .arg(std::isnan(retok) ? QString() : QStringLiteral(" (re-tokenized: %1)").arg(retok));
+    }
+    const int z = c.zeroOutputSuccesses;
+    const double d = run.number(QStringLiteral("duration"));
+    const bool zeroExplains = z > 0
+        && ((k.key == QLatin1String("completed") && std::fabs(k.fileValue - c.completed) == z)
+            || (k.key == QLatin1String("failed") && std::fabs(k.fileValue - c.failed) == z)
+            || (k.key == QLatin1String("request_throughput")
+                && (close(k.fileValue, (c.completed - z) / d) || close(k.fileValue, (c.completed + z) / d))));
+    if (zeroExplains)
+        return QStringLiteral("a zero-output request counted as success: %1 request(s) without an error have "
+                              "output_lens 0")
+            .arg(z);
     return {};
 }
 
@@ -97,7 +128,7 @@ QVector<KeyCheck> verifyResultRun(const ResultRun &run)
         if (k.relative <= kVerifyTolerance) {
             k.verdict = KeyCheck::Verdict::Reproduced;
         } else {
-            k.reason = likelyReason(run, stats, k.key);
+            k.reason = likelyReason(run, stats, k);
             k.verdict = k.reason.isEmpty() ? KeyCheck::Verdict::Mismatched : KeyCheck::Verdict::Explained;
         }
         out.append(k);
