@@ -279,6 +279,12 @@ void MainWindow::createActions()
             importExperimentFile(p);
         });
     });
+    file->addAction(tr("Import &results…"), this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(
+            this, tr("Import results"), QString(), tr("vLLM or SGLang result files (*.json *.jsonl)"));
+        if (!files.isEmpty())
+            importResults(files);
+    });
     file->addAction(tr("&Export experiment…"), QKeySequence(tr("Ctrl+E")), this, [this] {
         chooseFile(true, tr("Export experiment"), tr("Experiment JSON (*.json)"),
             [this](const QString &p) { exportExperimentFile(p); });

@@ -122,12 +122,14 @@ QString ProjectTree::runText(const RunListing &r) const
         status = tr("interrupted");
         break;
     }
-    const QString text = tr("#%1 %2 · %3 · %4 requests")
-                             .arg(r.run.id)
-                             .arg(r.run.started.toLocalTime().toString(QStringLiteral("MM-dd HH:mm")), status)
-                             .arg(r.completed + r.failed);
+    // An imported run says so where a measured one says it finished.
     const RunOrigin origin = RunOrigin::fromJson(r.run.origin);
-    return origin.isImported() ? tr("%1 · imported (%2)").arg(text, origin.format) : text;
+    if (origin.isImported() && r.run.status == RunStatus::Finished)
+        status = tr("imported (%1)").arg(origin.format);
+    return tr("#%1 %2 · %3 · %4 requests")
+        .arg(r.run.id)
+        .arg(r.run.started.toLocalTime().toString(QStringLiteral("MM-dd HH:mm")), status)
+        .arg(r.completed + r.failed);
 }
 
 void ProjectTree::rebuild()
