@@ -20,17 +20,27 @@ QString num(double v)
     return QString::number(v, 'g', QLocale::FloatingPointShortest);
 }
 
-// One line per key: where, key, verdict, then the figures and the reason.
+// Tabs and line breaks inside a field (a run name from a file's label) would break the line format.
+QString oneField(QString s)
+{
+    for (QChar &c : s) {
+        if (c == u'\t' || c == u'\n' || c == u'\r')
+            c = u' ';
+    }
+    return s;
+}
+
+// One line per key, tab-separated: where, key, verdict, then the figures and the reason.
 QString verifyLine(const QString &path, const ResultRun &run, const KeyCheck &k)
 {
-    QString line = QStringLiteral("%1:%2  %3  %4").arg(path).arg(run.line).arg(k.key, verdictCode(k.verdict));
+    QString line = QStringLiteral("%1:%2\t%3\t%4").arg(path).arg(run.line).arg(k.key, verdictCode(k.verdict));
     if (k.verdict == KeyCheck::Verdict::NotReproducible)
-        return line + QStringLiteral("  ") + k.reason;
-    line += QStringLiteral("  file %1 recomputed %2").arg(num(k.fileValue), num(k.recomputed));
+        return line + u'\t' + k.reason;
+    line += QStringLiteral("\tfile %1 recomputed %2").arg(num(k.fileValue), num(k.recomputed));
     if (k.verdict != KeyCheck::Verdict::Reproduced)
         line += QStringLiteral(" (relative difference %1)").arg(num(k.relative));
     if (!k.reason.isEmpty())
-        line += QStringLiteral("  ") + k.reason;
+        line += u'\t' + k.reason;
     return line;
 }
 
@@ -40,7 +50,7 @@ int runImport(const QStringList &args)
     parser.setApplicationDescription(QStringLiteral(
         "Imports vLLM result files (--save-result, --append-result; every released key set) and SGLang's\n"
         "bench_serving JSON lines into a project. Lines of a file that differ only in rate or concurrency\n"
-        "become the points of one run. Prints one line per run created: id, name, source.\n"
+        "become the points of one run. Prints one line per run created: id, name, source (tab-separated).\n"
         "--verify recomputes each statistic from the file's per-request arrays and prints one line per key.\n"
         "Exit 0; 1 when --verify found a mismatch with no known reason; 2 when a file or line was malformed\n"
         "(the other files and lines are still imported) or on a usage error."));
@@ -81,7 +91,7 @@ int runImport(const QStringList &args)
     if (parser.isSet(verifyOption)) {
         importer.setLineCallback([&](const ResultRun &run, const QString &) {
             if (!run.hasArrays) {
-                verifyLines << QStringLiteral("%1:%2  (all)  not-reproducible  the line has no per-request arrays "
+                verifyLines << QStringLiteral("%1:%2\t(all)\tnot-reproducible\tthe line has no per-request arrays "
                                               "(ttfts, itls, latencies, ...): its statistics are stored as given")
                                    .arg(current)
                                    .arg(run.line);
@@ -98,7 +108,7 @@ int runImport(const QStringList &args)
         current = file;
         const ImportOutcome o = importer.importFile(file);
         for (const ImportedRun &r : o.runs)
-            out << r.id << "  " << r.name << "  " << r.source << '\n';
+            out << r.id << '\t' << oneField(r.name) << '\t' << oneField(r.source) << '\n';
         for (const QString &w : o.warnings)
             err << "warning: " << w << '\n';
         for (const QString &e : o.errors)

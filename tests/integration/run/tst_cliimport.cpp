@@ -94,18 +94,18 @@ private Q_SLOTS:
         const QList<QByteArray> lines = o.out.trimmed().split('\n');
         QList<QByteArray> runLines;
         for (const QByteArray &l : lines) {
-            if (l.contains("  imported from "))
+            if (l.contains("\timported from "))
                 runLines << l;
         }
         QCOMPARE(runLines.size(), 5); // 1 + 3 deployments + 1
-        QVERIFY(runLines.at(0).startsWith("1  vllm_LambdaLabsML"));
+        QVERIFY(runLines.at(0).startsWith("1\tvllm_LambdaLabsML"));
         QVERIFY(runLines.at(0).endsWith("(vllm), line 1"));
-        QVERIFY(runLines.at(1).contains("(deployment=no-features)  imported from "));
+        QVERIFY(runLines.at(1).contains("(deployment=no-features)\timported from "));
         QVERIFY(runLines.at(1).endsWith("(vllm), lines 1,2,3"));
         QVERIFY(runLines.at(4).endsWith("(sglang), line 1"));
-        QVERIFY(o.out.contains("len2048.json:1  mean_ttft_ms  reproduced  file 62.426355000934564"));
-        QVERIFY(o.out.contains("len2048.json:1  mean_e2el_ms  not-reproducible  needs latencies"));
-        QVERIFY(o.out.contains("results.jsonl:4  (all)  not-reproducible"));
+        QVERIFY(o.out.contains("len2048.json:1\tmean_ttft_ms\treproduced\tfile 62.426355000934564"));
+        QVERIFY(o.out.contains("len2048.json:1\tmean_e2el_ms\tnot-reproducible\tneeds latencies"));
+        QVERIFY(o.out.contains("results.jsonl:4\t(all)\tnot-reproducible"));
         QVERIFY(!o.out.contains("mismatched"));
         const CliRun::Outcome runs = cli({ QStringLiteral("runs"), QStringLiteral("--project"), project });
         QCOMPARE(runs.out.count('\n'), 5);
@@ -124,11 +124,11 @@ private Q_SLOTS:
         const CliRun::Outcome o = cli({ QStringLiteral("import"), altered, QStringLiteral("--project"),
             path(QStringLiteral("altered.servescope")), QStringLiteral("--verify") });
         QCOMPARE(o.exitCode, 1);
-        QVERIFY2(o.out.contains("altered.json:1  mean_itl_ms  mismatched  file 72.39887336595076 recomputed "
+        QVERIFY2(o.out.contains("altered.json:1\tmean_itl_ms\tmismatched\tfile 72.39887336595076 recomputed "
                                 "72.39887336495076 (relative difference "),
             o.out.constData());
         // One unit in the 17th digit is within 1e-12: reproduced.
-        QVERIFY(o.out.contains("altered.json:1  p99_ttft_ms  reproduced"));
+        QVERIFY(o.out.contains("altered.json:1\tp99_ttft_ms\treproduced"));
     }
 
     void malformedLineExitsTwoAndTheRestImports()
