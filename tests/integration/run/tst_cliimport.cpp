@@ -230,6 +230,42 @@ private Q_SLOTS:
         const QByteArray csv = CliRun::readAll(out + QStringLiteral("/summary.csv"));
         QVERIFY(csv.contains("baseline,c4,concurrency,4,0,1,vllm,value,20,0,"));
         QVERIFY(csv.contains("baseline,c4,concurrency,4,0,1,sglang,value,20,0,"));
+
+        // SGLang's own JSON lines: one per point, its figures those of the sglang profile; they
+        // import back as one SGLang run with the same statistics.
+        const QString jsonl = path(QStringLiteral("sgprofile.jsonl"));
+        const CliRun::Outcome e = cli({ QStringLiteral("export"), QStringLiteral("--project"), project,
+            QStringLiteral("--run"), QStringLiteral("1"), QStringLiteral("--sglang-jsonl"), jsonl });
+        QVERIFY2(e.exitCode == 0, e.err.constData());
+        const QByteArray lines = CliRun::readAll(jsonl);
+        QCOMPARE(lines.count('\n'), 2);
+        QVERIFY(lines.contains("\"request_rate\":Infinity,\"max_concurrency\":4"));
+        QVERIFY(lines.contains("\"p95_itl_ms\":"));
+        const QString back = path(QStringLiteral("sgback.servescope"));
+        const CliRun::Outcome i = cli({ QStringLiteral("import"), jsonl, QStringLiteral("--project"), back });
+        QVERIFY2(i.exitCode == 0, i.err.constData());
+        // The two points differ in their lengths, so they are two SGLang runs of one point each.
+        QVERIFY(i.out.contains("(sglang), line 1\n"));
+        QVERIFY(i.out.contains("(sglang), line 2\n"));
+        for (int p = 0; p < 2; ++p) {
+            const QVector<PointSummary> imported = summariesOf(back, p + 1);
+            QCOMPARE(imported.size(), 1);
+            const PointSummary &b = imported.first();
+            const PointSummary &a = stored.at(p);
+            QCOMPARE(b.label, a.label);
+            QCOMPARE(b.definitions, QStringLiteral("sglang"));
+            QCOMPARE(b.completed, a.completed);
+            QCOMPARE(b.outputThroughput, a.outputThroughput);
+            QCOMPARE(b.averageConcurrency, a.averageConcurrency);
+            QCOMPARE(b.ttft.mean, a.ttft.mean);
+            QCOMPARE(b.tpot.median, a.tpot.median);
+            QCOMPARE(b.itl.p99, a.itl.p99);
+            QCOMPARE(b.e2el.std, a.e2el.std);
+        }
+        const CliRun::Outcome none = cli({ QStringLiteral("export"), QStringLiteral("--project"), back,
+            QStringLiteral("--run"), QStringLiteral("1"), QStringLiteral("--sglang-jsonl"), jsonl + u'2' });
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY(none.err.contains("no stored requests"));
     }
 
     void unwritableResultsFolderFailsTheRun()

@@ -3,6 +3,7 @@
 #include "import/resultimport.h"
 #include "import/resultverify.h"
 #include "io/resultstream.h"
+#include "io/sglangresult.h"
 #include "model/runorigin.h"
 #include "storage/projectstore.h"
 #include "storage/storewriter.h"
@@ -341,6 +342,31 @@ private Q_SLOTS:
         QCOMPARE(s.next(&run, &error), ResultFileStream::Item::Run);
         QCOMPARE(run.number(QStringLiteral("completed")), 3.0);
         QCOMPARE(s.next(&run, &error), ResultFileStream::Item::End);
+    }
+
+    void sglangLengthsRoundTrip_data()
+    {
+        QTest::addColumn<double>("spread");
+        QTest::addColumn<int>("centre");
+        QTest::newRow("fixed lengths") << 0.0 << 128;
+        QTest::newRow("a third") << (1.0 / 3.0) << 300;
+        QTest::newRow("widest") << 0.999999 << 64;
+    }
+    // An exported line's [L r, L] reads back as the spread and centre it was written from.
+    void sglangLengthsRoundTrip()
+    {
+        QFETCH(double, spread);
+        QFETCH(int, centre);
+        SglangLineSetup setup;
+        sglangRandomLengths(centre, centre / 2, spread, &setup);
+        PointSummary s;
+        s.completed = 1;
+        const QString path = write(QStringLiteral("lengths.jsonl"), writeSglangResultLine(setup, s));
+        const Imported r = importInto(path);
+        QVERIFY2(r.outcome.errors.isEmpty(), qPrintable(r.outcome.errors.join(u'\n')));
+        const QVector<PointSummary> back = summaries(r.project, r.outcome.runs.first().id);
+        QVERIFY(std::abs(back.first().inputLen - centre) <= 1);
+        QVERIFY(std::abs(back.first().outputLen - centre / 2) <= 1);
     }
 
 private:
