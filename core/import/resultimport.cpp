@@ -278,11 +278,73 @@ QString originNote(const Group &g)
 
 } // namespace
 
+namespace {
+
+// Inserts the run of one group (running until its points are stored); 0 and *error on failure.
+qint64 createRun(StoreWriter &writer, Group &g, const QString &absolute, ImportedRun *created, QString *error)
+{
+    RunOrigin origin;
+    origin.format = g.lines.first().source;
+    origin.file = absolute;
+    for (const ResultRun &r : std::as_const(g.lines))
+        origin.lines.append(r.line);
+    origin.arrays = std::all_of(g.lines.cbegin(), g.lines.cend(), [](const ResultRun &r) { return r.hasArrays; });
+    origin.note = originNote(g);
+    RunRow row;
+    row.name = g.name;
+    row.status = RunStatus::Running;
+    row.started = startedOf(g.lines.first());
+    row.resolvedConfig = serializeExperiment(g.experiment);
+    row.definitions = definitionsName(g.experiment.metrics.definitions);
+    row.variants = { QStringLiteral("baseline") };
+    row.points = int(g.lines.size());
+    row.clientHost = "{}";
+    row.envSnapshot = envJson(g.experiment);
+    row.origin = origin.toJson();
+    g.runId = writer.createRun(row, error);
+    *created = ImportedRun { g.runId, g.name, origin.describe(), row.points, origin.arrays };
+    return g.runId;
+}
+
+// One whole line as point p of its run: requests, summary, and the estimates a native point gets.
+void storePoint(StoreWriter &writer, const Group &g, int p, const ResultRun &run)
+{
+    const LoadPoint &lp = g.experiment.load.points.at(p);
+    const LoadMode mode = g.experiment.load.mode;
+    const PointPlace place { g.runId, QStringLiteral("baseline"), p, g.labels.at(p), loadModeName(mode),
+        lp.concurrencyFor(mode), mode == LoadMode::Rate ? lp.requestRate : 0, lp.inputLen, lp.outputLen };
+    const QString definitions = run.strings.value(
+        QStringLiteral("servescope_definitions"), definitionsName(g.experiment.metrics.definitions));
+    const PointSummary summary = importedSummary(run, place, definitions);
+    const QVector<RequestRecord> records = importedRecords(run, place);
+    if (!records.isEmpty())
+        writer.enqueue(records);
+    writer.enqueue(summary);
+    PointRepeats repeats { place.variant, place.label, place.mode, place.concurrency, place.requestRate, place.inputLen,
+        place.outputLen, { summaryValues(summary) }, {}, p };
+    const DefinitionsProfile profile = definitionsFromCode(definitions);
+    for (const RequestRecord &r : records) {
+        if (const std::optional<RequestSample> s = requestSample(r, profile))
+            repeats.samples.push_back(*s);
+    }
+    for (const QString &key : headlineMetrics())
+        writer.enqueue(storedEstimate(g.runId, repeats, estimateMetric(repeats, key)));
+}
+
+void finishAll(StoreWriter &writer, const QVector<Group> &groups, RunStatus status)
+{
+    for (const Group &g : groups) {
+        if (g.runId > 0)
+            writer.finishRun(g.runId, status, QDateTime::currentDateTimeUtc());
+    }
+}
+
+} // namespace
+
 ImportOutcome ResultImporter::importFile(const QString &path)
 {
     ImportOutcome out;
     out.path = path;
-    const QString absolute = QFileInfo(path).absoluteFilePath();
     QVector<Group> groups;
     QVector<int> groupOfItem;
     if (!groupLines(path, out, groups, groupOfItem))
@@ -290,40 +352,24 @@ ImportOutcome ResultImporter::importFile(const QString &path)
     nameGroups(groups, path);
     for (Group &g : groups) {
         g.experiment = experimentOf(g, &out.warnings);
-        RunOrigin origin;
-        origin.format = g.lines.first().source;
-        origin.file = absolute;
-        for (const ResultRun &r : std::as_const(g.lines))
-            origin.lines.append(r.line);
-        origin.arrays = std::all_of(g.lines.cbegin(), g.lines.cend(), [](const ResultRun &r) { return r.hasArrays; });
-        origin.note = originNote(g);
-        RunRow row;
-        row.name = g.name;
-        row.status = RunStatus::Running;
-        row.started = startedOf(g.lines.first());
-        row.resolvedConfig = serializeExperiment(g.experiment);
-        row.definitions = definitionsName(g.experiment.metrics.definitions);
-        row.variants = { QStringLiteral("baseline") };
-        row.points = int(g.lines.size());
-        row.clientHost = "{}";
-        row.envSnapshot = envJson(g.experiment);
-        row.origin = origin.toJson();
+        ImportedRun created;
         QString error;
-        g.runId = m_writer.createRun(row, &error);
-        if (g.runId == 0) {
+        if (createRun(m_writer, g, QFileInfo(path).absoluteFilePath(), &created, &error) == 0) {
             out.errors << QStringLiteral("%1: the run could not be stored: %2").arg(path, error);
+            finishAll(m_writer, groups, RunStatus::Failed);
             return out;
         }
-        out.runs.append(ImportedRun { g.runId, g.name, origin.describe(), row.points, origin.arrays });
+        out.runs.append(created);
     }
-    for (int i = 0; i < out.warnings.size(); ++i)
-        out.warnings[i] = path + QStringLiteral(": ") + out.warnings[i];
+    for (QString &w : out.warnings)
+        w = path + QStringLiteral(": ") + w;
 
     // Second pass: each line whole, stored as its point, then forgotten.
     ResultFileStream stream;
     QString error;
     if (!stream.open(path, &error)) {
         out.errors << QStringLiteral("%1: %2").arg(path, error);
+        finishAll(m_writer, groups, RunStatus::Failed);
         return out;
     }
     QVector<int> nextPoint(groups.size(), 0);
@@ -333,36 +379,14 @@ ImportOutcome ResultImporter::importFile(const QString &path)
         if (got == ResultFileStream::Item::End)
             break;
         const int gi = item < groupOfItem.size() ? groupOfItem.at(item) : -1;
-        if (got == ResultFileStream::Item::Error || gi < 0)
+        // A line the first pass refused, or one the file gained since (it is being appended to).
+        if (got == ResultFileStream::Item::Error || gi < 0 || nextPoint[gi] >= groups[gi].lines.size())
             continue;
-        Group &g = groups[gi];
-        const int p = nextPoint[gi]++;
-        const LoadPoint &lp = g.experiment.load.points.at(p);
-        const PointPlace place { g.runId, QStringLiteral("baseline"), p, g.labels.at(p),
-            loadModeName(g.experiment.load.mode), lp.concurrencyFor(g.experiment.load.mode),
-            g.experiment.load.mode == LoadMode::Rate ? lp.requestRate : 0, lp.inputLen, lp.outputLen };
-        const QString definitions = run.strings.value(
-            QStringLiteral("servescope_definitions"), definitionsName(g.experiment.metrics.definitions));
-        const PointSummary summary = importedSummary(run, place, definitions);
-        const QVector<RequestRecord> records = importedRecords(run, place);
-        if (!records.isEmpty())
-            m_writer.enqueue(records);
-        m_writer.enqueue(summary);
-        PointRepeats repeats { place.variant, place.label, place.mode, place.concurrency, place.requestRate,
-            place.inputLen, place.outputLen, { summaryValues(summary) }, {}, p };
-        bool known = false;
-        const DefinitionsProfile profile = definitionsFromCode(definitions, &known);
-        for (const RequestRecord &r : records) {
-            if (const std::optional<RequestSample> s = requestSample(r, profile))
-                repeats.samples.push_back(*s);
-        }
-        for (const QString &key : headlineMetrics())
-            m_writer.enqueue(storedEstimate(g.runId, repeats, estimateMetric(repeats, key)));
+        storePoint(m_writer, groups[gi], nextPoint[gi]++, run);
         if (m_onLine)
-            m_onLine(run, g.name);
+            m_onLine(run, groups[gi].name);
     }
-    for (const Group &g : std::as_const(groups))
-        m_writer.finishRun(g.runId, RunStatus::Finished, QDateTime::currentDateTimeUtc());
+    finishAll(m_writer, groups, RunStatus::Finished);
     if (!m_writer.flush(60000))
         out.errors << QStringLiteral("%1: the imported runs could not be committed").arg(path);
     return out;

@@ -22,8 +22,6 @@ public:
     /// The next run; Error leaves *error naming the line ("line 4: not valid JSON") and the
     /// stream goes on with the following line; End after the last line.
     Item next(ResultRun *run, QString *error);
-    /// Lines that held a run or an error so far.
-    int itemsRead() const { return m_items; }
 
 private:
     Item readWhole(ResultRun *run, QString *error);
