@@ -268,12 +268,16 @@ bool groupLines(const QString &path, ImportOutcome &out, QVector<Group> &groups,
 
 QString originNote(const Group &g)
 {
-    const bool all = std::all_of(g.lines.cbegin(), g.lines.cend(), [](const ResultRun &r) { return r.hasArrays; });
-    if (all)
+    const auto without
+        = std::count_if(g.lines.cbegin(), g.lines.cend(), [](const ResultRun &r) { return !r.hasArrays; });
+    if (without == 0)
         return {};
+    const QString which = without == g.lines.size()
+        ? (g.lines.size() == 1 ? QStringLiteral("its point") : QStringLiteral("any of its points"))
+        : QStringLiteral("%1 of its %2 points").arg(without).arg(g.lines.size());
     return QStringLiteral("the file has no per-request arrays for %1: only the statistics it gives are stored "
                           "(no requests, so no bands, scatter or recomputed percentiles)")
-        .arg(g.lines.size() == 1 ? QStringLiteral("this point") : QStringLiteral("some points"));
+        .arg(which);
 }
 
 } // namespace

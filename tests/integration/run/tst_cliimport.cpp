@@ -109,6 +109,18 @@ private Q_SLOTS:
         QVERIFY(!o.out.contains("mismatched"));
         const CliRun::Outcome runs = cli({ QStringLiteral("runs"), QStringLiteral("--project"), project });
         QCOMPARE(runs.out.count('\n'), 5);
+        // Imported runs compare like measured ones, their origin named.
+        const CliRun::Outcome c
+            = cli({ QStringLiteral("compare"), QStringLiteral("--project"), project, QStringLiteral("--baseline"),
+                QStringLiteral("2"), QStringLiteral("--candidate"), QStringLiteral("3"), QStringLiteral("--json") });
+        QVERIFY2(c.exitCode == 0, c.err.constData());
+        const QJsonObject cmp = QJsonDocument::fromJson(c.out).object();
+        QVERIFY(cmp.value(QStringLiteral("baseline"))
+                    .toObject()
+                    .value(QStringLiteral("origin"))
+                    .toString()
+                    .endsWith(QStringLiteral("results.jsonl (vllm), lines 1,2,3")));
+        QCOMPARE(cmp.value(QStringLiteral("rows")).toArray().size(), 3 * 20); // three points, headline metrics
     }
 
     void alteredDigitFailsVerify()
