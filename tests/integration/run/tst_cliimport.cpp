@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -41,6 +42,19 @@ QVector<PointSummary> summariesOf(const QString &project, qint64 run)
     if (!store.open(project) || !store.pointSummaries(run, &out))
         qWarning() << store.errorString();
     return out;
+}
+
+/// Peak resident set (VmHWM) of a live process in bytes; -1 once it is gone.
+qint64 peakRss(qint64 pid)
+{
+    QFile f(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
+    }
+    return -1;
 }
 
 } // namespace
@@ -165,6 +179,51 @@ private Q_SLOTS:
         QCOMPARE(missing.exitCode, 2);
         QVERIFY(missing.err.contains("none.json: cannot read"));
         QVERIFY(missing.out.contains("(sglang), line 1"));
+    }
+
+    // A JSON-lines file larger than the importer's whole peak memory: lines are streamed, not the file read.
+    void largeFileIsStreamed()
+    {
+        const QString big = path(QStringLiteral("big.jsonl"));
+        QFile f(big);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QByteArray arrays = "\"input_lens\":[";
+        QByteArray tail = "],\"ttfts\":[";
+        QByteArray itls, outs, texts, errors;
+        for (int i = 0; i < 1000; ++i) {
+            const char *sep = i ? "," : "";
+            arrays += sep + QByteArray("100");
+            outs += sep + QByteArray("16");
+            tail += sep + QByteArray("0.05");
+            itls += sep + QByteArray("[0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01]");
+            texts += sep + QByteArray("\"") + QByteArray(1000, 'x') + '"';
+            errors += sep + QByteArray("\"\"");
+        }
+        const QByteArray rest = arrays + "],\"output_lens\":[" + outs + tail + "],\"itls\":[" + itls
+            + "],\"generated_texts\":[" + texts + "],\"errors\":[" + errors + "]}\n";
+        for (int line = 0; line < 160; ++line)
+            f.write("{\"backend\":\"vllm\",\"model_id\":\"m\",\"request_rate\":" + QByteArray::number(line + 1)
+                + ",\"duration\":10,\"completed\":1000,\"mean_ttft_ms\":50.0," + rest);
+        f.close();
+        const qint64 size = QFileInfo(big).size();
+        QVERIFY(size > 150LL * 1000 * 1000);
+        QProcess p;
+        p.start(SimChild::cli(),
+            { QStringLiteral("import"), big, QStringLiteral("--project"), path(QStringLiteral("big.servescope")),
+                QStringLiteral("--verify") });
+        QVERIFY(p.waitForStarted(10000));
+        const qint64 pid = p.processId();
+        qint64 peak = -1;
+        while (!p.waitForFinished(10))
+            peak = std::max(peak, peakRss(pid));
+        QCOMPARE(p.exitCode(), 0);
+        const QByteArray out = p.readAllStandardOutput();
+        QVERIFY(out.startsWith("1\tbig\timported from "));
+        QVERIFY(out.contains("big.jsonl:160\tmean_ttft_ms\treproduced"));
+        qInfo("import of %.0f MB (160 lines of 1,000 requests): peak RSS %.1f MB", size / 1e6, peak / 1e6);
+        QVERIFY(peak > 0);
+        QVERIFY2(peak < size / 2, qPrintable(QString::number(peak)));
+        QCOMPARE(summariesOf(path(QStringLiteral("big.servescope")), 1).size(), 160);
     }
 
     void nativeRunRoundTripsThroughItsResultFiles()
