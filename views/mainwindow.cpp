@@ -280,10 +280,13 @@ void MainWindow::createActions()
         });
     });
     file->addAction(tr("Import &results…"), this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(
+        // open(), as chooseFile does: no nested event loop.
+        auto *dialog = new QFileDialog(
             this, tr("Import results"), QString(), tr("vLLM or SGLang result files (*.json *.jsonl)"));
-        if (!files.isEmpty())
-            importResults(files);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->setFileMode(QFileDialog::ExistingFiles);
+        connect(dialog, &QFileDialog::filesSelected, this, &MainWindow::importResults);
+        dialog->open();
     });
     file->addAction(tr("&Export experiment…"), QKeySequence(tr("Ctrl+E")), this, [this] {
         chooseFile(true, tr("Export experiment"), tr("Experiment JSON (*.json)"),

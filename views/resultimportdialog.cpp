@@ -49,6 +49,12 @@ ResultImportDialog::~ResultImportDialog()
         m_thread->wait();
 }
 
+void ResultImportDialog::reject()
+{
+    if (!m_thread)
+        QDialog::reject();
+}
+
 bool ResultImportDialog::isResultFile(const QString &path)
 {
     if (path.endsWith(QLatin1String(".jsonl"), Qt::CaseInsensitive))

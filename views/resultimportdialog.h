@@ -25,6 +25,8 @@ public:
     /// Whether a dropped or chosen file looks like a result file rather than an experiment: a .jsonl
     /// file, or JSON whose first object carries vLLM's or SGLang's counts.
     static bool isResultFile(const QString &path);
+    /// Closing waits until the import has ended (Close is enabled then).
+    void reject() override;
 
 Q_SIGNALS:
     /// The import ended; runs may have been added to the project.
