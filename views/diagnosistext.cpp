@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "diagnosistext.h"
 
+#include "diagnosis/capabilities.h"
+
 #include <QCoreApplication>
 
 namespace ServeScope {
@@ -80,16 +82,30 @@ QString preflightSummary(const PreflightResult &r)
         lines << DiagnosisWords::tr("Models served: %1").arg(r.models.join(QStringLiteral(", ")));
     if (r.maxModelLen > 0)
         lines << DiagnosisWords::tr("Longest context (max_model_len): %1 tokens").arg(r.maxModelLen);
+    // Each answer with what it means for a run and, when something can be done, the fix.
+    const auto answer = [&lines](const QString &line, const char *key, int value) {
+        lines << line;
+        const CapabilityNote note = capabilityNote(QString::fromLatin1(key), value, true);
+        if (!note.means.isEmpty())
+            lines << QStringLiteral("    ") + note.means;
+        if (!note.fix.isEmpty())
+            lines << QStringLiteral("    ") + DiagnosisWords::tr("Fix: %1").arg(note.fix);
+    };
     if (r.streamed) {
-        lines << DiagnosisWords::tr("Token usage reported: %1").arg(yesNo(r.usageSent ? 1 : 0));
-        lines << DiagnosisWords::tr("Role chunk before the first token: %1").arg(yesNo(r.roleChunkFirst ? 1 : 0));
+        answer(DiagnosisWords::tr("Token usage reported: %1").arg(yesNo(r.usageSent ? 1 : 0)), "usage_sent",
+            r.usageSent ? 1 : 0);
+        answer(DiagnosisWords::tr("Role chunk before the first token: %1").arg(yesNo(r.roleChunkFirst ? 1 : 0)),
+            "role_chunk_first", r.roleChunkFirst ? 1 : 0);
     }
     if (r.tokenizeAvailable >= 0)
-        lines << DiagnosisWords::tr("/tokenize available: %1").arg(yesNo(r.tokenizeAvailable));
+        answer(DiagnosisWords::tr("/tokenize available: %1").arg(yesNo(r.tokenizeAvailable)), "tokenize",
+            r.tokenizeAvailable);
     if (r.metricsAvailable >= 0)
-        lines << DiagnosisWords::tr("/metrics available: %1").arg(yesNo(r.metricsAvailable));
+        answer(
+            DiagnosisWords::tr("/metrics available: %1").arg(yesNo(r.metricsAvailable)), "metrics", r.metricsAvailable);
     if (r.ignoreEosHonoured >= 0)
-        lines << DiagnosisWords::tr("ignore_eos honoured: %1").arg(yesNo(r.ignoreEosHonoured));
+        answer(DiagnosisWords::tr("ignore_eos honoured: %1").arg(yesNo(r.ignoreEosHonoured)), "ignore_eos",
+            r.ignoreEosHonoured);
     return lines.join(QLatin1Char('\n'));
 }
 

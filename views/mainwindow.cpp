@@ -189,6 +189,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
             m_serverLogLines << tr("This run launched no server: only launched servers' output is kept.");
         showServerLog();
     });
+    connect(m_session, &ProjectSession::timeSeriesLoaded, m_results, &ResultsView::setTimeSeries);
     connect(m_session, &ProjectSession::savedAs, this, [this](const QString &path, const QString &error) {
         if (error.isEmpty()) {
             m_document->markSaved();
@@ -220,8 +221,10 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         showFindings(input);
         m_serverLogLines.clear();
         showServerLog();
-        if (input.runs.size() == 1)
+        if (input.runs.size() == 1) {
             m_session->loadServerLogs(input.runs.first().id);
+            m_session->loadTimeSeries(input.runs.first().id, input.runs.first().name);
+        }
         m_lower->setCurrentWidget(m_results);
         if (m_checkAgainst > 0 && input.runs.size() == 2 && input.runs[0].id == m_checkAgainst) {
             reportCheck(input);

@@ -47,7 +47,7 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     const QList<QPair<QWidget *, const char *>> names { { m_name, "profileName" }, { m_baseUrl, "profileBaseUrl" },
         { m_path, "profilePath" }, { m_model, "profileModel" }, { m_key, "profileKey" },
         { m_save, "saveProfileButton" }, { m_test, "testConnectionButton" }, { m_list, "profileList" },
-        { m_keyEnv, "profileKeyEnv" } };
+        { m_keyEnv, "profileKeyEnv" }, { m_result, "testResult" } };
     for (const auto &n : names)
         n.first->setObjectName(QString::fromLatin1(n.second));
     m_key->setEchoMode(QLineEdit::Password);
@@ -64,6 +64,9 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     m_status->setWordWrap(true);
     m_result->setReadOnly(true);
     m_result->setPlaceholderText(tr("Connection test results appear here."));
+    // Every answer of a test comes with its meaning and fix: the result gets the room, the header table a few rows.
+    m_result->setMinimumHeight(fontMetrics().lineSpacing() * 11);
+    m_headers->setMaximumHeight(fontMetrics().lineSpacing() * 10);
 
     auto *left = new QWidget;
     auto *leftLayout = new QVBoxLayout(left);
@@ -355,6 +358,7 @@ void ProfileDialog::runPreflight(const EndpointProfile &profile, const QByteArra
     req.model = profile.endpoint.model;
     req.apiKey = key;
     req.keyHadWhitespace = trimmed;
+    req.smoke = true; // /tokenize, /metrics and ignore_eos too: each answer says what it means for a run
     req.proxy = profile.endpoint.proxy;
     for (const auto &[name, value] : profile.endpoint.headers)
         req.headers.append({ name.toUtf8(), value.toUtf8() });

@@ -16,6 +16,7 @@ ProjectSession::ProjectSession(QObject *parent)
     qRegisterMetaType<QVector<ServeScope::RunListing>>();
     qRegisterMetaType<QVector<ServeScope::PointSummary>>();
     qRegisterMetaType<ServeScope::Report::ReportInput>();
+    qRegisterMetaType<ServeScope::Report::TimeSeriesInput>();
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread.setObjectName(QStringLiteral("project-queries"));
@@ -37,6 +38,7 @@ ProjectSession::ProjectSession(QObject *parent)
     connect(m_worker, &ProjectWorker::runsListed, this, &ProjectSession::runsListed);
     connect(m_worker, &ProjectWorker::integrityChecked, this, &ProjectSession::integrityChecked);
     connect(m_worker, &ProjectWorker::serverLogsLoaded, this, &ProjectSession::serverLogsLoaded);
+    connect(m_worker, &ProjectWorker::timeSeriesLoaded, this, &ProjectSession::timeSeriesLoaded);
     connect(m_worker, &ProjectWorker::runsLoaded, this, &ProjectSession::runsLoaded);
     connect(m_worker, &ProjectWorker::runConfigLoaded, this, &ProjectSession::runConfigLoaded);
     connect(m_worker, &ProjectWorker::requestsCounted, this, &ProjectSession::requestsCounted);
@@ -96,6 +98,11 @@ void ProjectSession::loadRunConfig(qint64 runId)
 void ProjectSession::countRequests(qint64 runId)
 {
     QMetaObject::invokeMethod(m_worker, [w = m_worker, runId] { w->countRequests(runId); });
+}
+
+void ProjectSession::loadTimeSeries(qint64 runId, const QString &name)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, runId, name] { w->loadTimeSeries(runId, name); });
 }
 
 void ProjectSession::loadServerLogs(qint64 runId)

@@ -39,6 +39,7 @@ public:
     /// Checks every page of the open file in the background; answers with integrityChecked().
     void checkIntegrity();
     void loadServerLogs(qint64 runId);
+    void loadTimeSeries(qint64 runId, const QString &name);
 
 signals:
     void opened(const QString &path, bool temporary, const QString &error, const QByteArray &experimentJson);
@@ -51,6 +52,7 @@ signals:
     /// `error` is empty when the file passed.
     void integrityChecked(const QString &path, const QString &error);
     void serverLogsLoaded(qint64 runId, const QStringList &lines);
+    void timeSeriesLoaded(qint64 runId, const ServeScope::Report::TimeSeriesInput &input);
 
 private:
     QThread m_thread;

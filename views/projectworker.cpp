@@ -39,6 +39,23 @@ void ProjectWorker::loadServerLogs(qint64 runId)
     emit serverLogsLoaded(runId, lines);
 }
 
+void ProjectWorker::loadTimeSeries(qint64 runId, const QString &name)
+{
+    Report::TimeSeriesInput input;
+    input.name = name;
+    input.colour = Report::defaultRunColour(0);
+    QVector<RequestRecord> records;
+    RequestFilter filter;
+    filter.includeWarmup = false;
+    QVector<ServerMetricSample> samples;
+    if (m_store && m_store->requests(runId, filter, &records) && m_store->serverMetricSamples(runId, &samples)) {
+        input.requests = QList<RequestRecord>(records.cbegin(), records.cend());
+        for (const ServerMetricSample &s : std::as_const(samples))
+            input.server.append({ s.timeNs, s.name, s.labels, s.value });
+    }
+    emit timeSeriesLoaded(runId, input);
+}
+
 void ProjectWorker::checkIntegrity()
 {
     if (m_path.isEmpty())
@@ -132,7 +149,7 @@ void ProjectWorker::listRuns()
 void ProjectWorker::loadRuns(const QList<qint64> &runIds)
 {
     Report::ReportInput input;
-    QList<RunSource> sources;
+    QList<RunSource> sources, steadySources;
     QStringList names;
     for (qint64 id : runIds) {
         QVector<PointSummary> points;
@@ -147,9 +164,14 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
         QString error;
         if (loadStoredRun(m_path, QString::number(id), &source, &error))
             sources << source;
+        RunSource steady;
+        if (loadStoredRun(m_path, QString::number(id), &steady, &error, ResultSet::Steady))
+            steadySources << steady;
     }
     if (sources.size() == input.runs.size())
         input.deltas = deltaSections(sources);
+    if (steadySources.size() == input.runs.size())
+        input.steadyDeltas = deltaSections(steadySources, ResultSet::Steady);
     input.title = names.join(QStringLiteral(" vs "));
     emit runsLoaded(input);
 }

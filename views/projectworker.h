@@ -37,6 +37,8 @@ public slots:
     void checkIntegrity();
     /// A run's launched-server output as display lines: "+SECONDS  STREAM  TEXT", oldest first.
     void loadServerLogs(qint64 runId);
+    /// The run's measured requests (with events) and server scrapes, for its chart over time.
+    void loadTimeSeries(qint64 runId, const QString &name);
 
 signals:
     void opened(const QString &path, const QString &error, const QByteArray &experimentJson);
@@ -48,6 +50,7 @@ signals:
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
     void integrityChecked(const QString &path, const QString &error);
     void serverLogsLoaded(qint64 runId, const QStringList &lines);
+    void timeSeriesLoaded(qint64 runId, const ServeScope::Report::TimeSeriesInput &input);
 
 private:
     bool reopen(QString *error);

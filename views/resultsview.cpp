@@ -73,7 +73,7 @@ ResultsView::ResultsView(QWidget *parent)
     , m_empty(new QLabel(this))
     , m_note(new QLabel(this))
     , m_chartKind(new QComboBox(this))
-    , m_tableSet(new QComboBox(this))
+    , m_resultSet(new QComboBox(this))
     , m_chartView(new Report::ChartView)
 {
     m_table->setObjectName(QStringLiteral("resultsTable"));
@@ -114,6 +114,7 @@ ResultsView::ResultsView(QWidget *parent)
     m_chartKind->addItem(tr("ITL vs load"), QStringLiteral("itl"));
     m_chartKind->addItem(tr("E2E latency vs load"), QStringLiteral("e2el"));
     m_chartKind->addItem(tr("TPOT vs throughput"), QStringLiteral("tradeoff"));
+    m_chartKind->addItem(tr("Run over time (client and server)"), QStringLiteral("timeseries"));
     // Hover for exact values, click a legend entry to hide a series, L for a log axis, drag to
     // zoom, double-click or Esc to reset.
     m_chartView->setMinimumHeight(200);
@@ -130,16 +131,20 @@ ResultsView::ResultsView(QWidget *parent)
     chartLayout->addWidget(m_chartKind);
     chartLayout->addWidget(split, 1);
     m_tabs->addTab(chartPage, tr("Charts"));
-    m_tableSet->setObjectName(QStringLiteral("tableSet"));
-    m_tableSet->addItem(tr("vLLM's result set (every measured request)"), QStringLiteral("vllm"));
-    m_tableSet->addItem(tr("Steady window (all slots busy)"), QStringLiteral("steady"));
-    m_tableSet->setToolTip(tr("The steady window leaves out the ramp-up and drain: it opens when every slot is first "
-                              "busy and closes at the last dispatch (see docs/metrics.md)."));
-    connect(m_tableSet, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildTable);
+    m_resultSet->setObjectName(QStringLiteral("resultSet"));
+    m_resultSet->addItem(tr("vLLM's result set (every measured request)"), QStringLiteral("vllm"));
+    m_resultSet->addItem(tr("Steady window (all slots busy)"), QStringLiteral("steady"));
+    m_resultSet->setToolTip(tr("The result set the table, the charts and the comparison show. The steady window "
+                               "leaves out the ramp-up and drain: it opens when every slot is first busy and closes "
+                               "at the last dispatch (see docs/metrics.md)."));
+    connect(m_resultSet, &QComboBox::currentIndexChanged, this, [this] {
+        rebuildTable();
+        rebuildChart();
+        rebuildDelta();
+    });
     auto *tablePage = new QWidget;
     auto *tableLayout = new QVBoxLayout(tablePage);
     tableLayout->setContentsMargins(0, 0, 0, 0);
-    tableLayout->addWidget(m_tableSet);
     tableLayout->addWidget(m_table, 1);
     m_tabs->addTab(tablePage, tr("Table"));
     connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildChart);
@@ -149,7 +154,14 @@ ResultsView::ResultsView(QWidget *parent)
     layout->addWidget(m_empty);
     layout->addWidget(m_note);
     layout->addWidget(m_tabs, 1);
+    // Beside the tabs, so the switch costs no height: it governs both of them.
+    m_tabs->setCornerWidget(m_resultSet, Qt::TopRightCorner);
     m_tabs->hide();
+}
+
+bool ResultsView::steadySet() const
+{
+    return m_resultSet->currentData().toString() == QLatin1String("steady");
 }
 
 int ResultsView::pointCount() const
@@ -169,6 +181,10 @@ void ResultsView::clear()
 void ResultsView::setInput(const Report::ReportInput &input)
 {
     m_input = input;
+    if (m_input.runs.size() != 1 || m_input.runs.first().id != m_timeSeriesRun) {
+        m_timeSeriesRun = 0; // the requests of another run: let them go
+        m_timeSeries = Report::TimeSeriesInput();
+    }
     rebuild();
 }
 
@@ -187,6 +203,15 @@ void ResultsView::addPoint(const PointSummary &point)
         startLive(QString());
     m_input.runs.first().points << point;
     rebuild();
+}
+
+void ResultsView::setTimeSeries(qint64 runId, const Report::TimeSeriesInput &input)
+{
+    if (m_input.runs.size() != 1 || m_input.runs.first().id != runId)
+        return;
+    m_timeSeriesRun = runId;
+    m_timeSeries = input;
+    rebuildChart();
 }
 
 void ResultsView::setChartActions(const QList<QAction *> &actions)
@@ -286,7 +311,7 @@ QString metricWords(const QString &key)
 void ResultsView::rebuildTable()
 {
     const bool several = m_input.runs.size() > 1;
-    const bool steady = m_tableSet->currentData().toString() == QLatin1String("steady");
+    const bool steady = steadySet();
     const QStringList headers { tr("Run"), tr("Variant"), tr("Point"), tr("Repeat"), tr("Load"), tr("Requests"),
         tr("Failed"), tr("Success (%)"), tr("Requests/s"), tr("Output (tok/s)"), tr("Goodput (req/s)"),
         tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)"), tr("TPOT p50 (ms)"), tr("TPOT p99 (ms)"), tr("ITL p50 (ms)"),
@@ -342,6 +367,16 @@ void ResultsView::rebuildTable()
                 items[kFirstValueColumn + 1]->setForeground(QColor(176, 0, 32));
             if (p.outputEstimated > 0)
                 markEstimated(items, p);
+            if (p.inputEstimated > 0 && !steady) {
+                // Input counts appear in no column; the requests cell carries the mark.
+                QTableWidgetItem *requests = items[kFirstValueColumn];
+                requests->setText(QStringLiteral("≈ ") + requests->text());
+                requests->setToolTip(tr("Estimated input: %1 of %2 requests had no usage and the server no /tokenize, "
+                                        "so their input tokens are an estimate (calibrated with max_tokens 1 probes, "
+                                        "else the target length).")
+                                         .arg(p.inputEstimated)
+                                         .arg(p.completed));
+            }
             if (steady && p.steady.value(QStringLiteral("valid")) != 1.0) {
                 for (QTableWidgetItem *item : std::as_const(items))
                     item->setToolTip(tr("No steady window: the point never had all its slots busy at once."));
@@ -444,15 +479,25 @@ void ResultsView::rebuildChart()
     }
     const QList<RunSeriesInput> inputs = reportSeriesInputs(m_input);
     const QString kind = m_chartKind->currentData().toString();
+    LoadChartOptions options;
+    options.steady = steadySet();
     ChartSpec spec;
-    if (kind == QLatin1String("throughput")) {
-        spec = throughputVsLoad(inputs, ThroughputKind::OutputTokens);
+    if (kind == QLatin1String("timeseries")) {
+        const bool shown
+            = m_timeSeriesRun > 0 && m_input.runs.size() == 1 && m_timeSeriesRun == m_input.runs.first().id;
+        spec = shown ? runTimeSeries({ m_timeSeries }) : ChartSpec {};
+        if (!shown)
+            spec.notes << (m_input.runs.size() == 1
+                    ? tr("Loading the run's requests…")
+                    : tr("One run at a time: select a single run to see it over time."));
+    } else if (kind == QLatin1String("throughput")) {
+        spec = throughputVsLoad(inputs, ThroughputKind::OutputTokens, options);
     } else if (kind == QLatin1String("tradeoff")) {
-        spec = latencyVsThroughput(inputs, Metric::Tpot);
+        spec = latencyVsThroughput(inputs, Metric::Tpot, options);
     } else {
         Metric m = Metric::Ttft;
         metricFromCode(kind, &m);
-        spec = latencyVsLoad(inputs, m);
+        spec = latencyVsLoad(inputs, m, options);
     }
     m_chartView->setSpec(spec);
 }
@@ -465,13 +510,14 @@ void ResultsView::rebuildDelta()
     m_delta->clear();
     m_delta->setColumnCount(int(headers.size()));
     m_delta->setHorizontalHeaderLabels(headers);
+    const QList<DeltaSection> &deltas = steadySet() ? m_input.steadyDeltas : m_input.deltas;
     int rows = 0;
-    for (const DeltaSection &s : std::as_const(m_input.deltas))
+    for (const DeltaSection &s : deltas)
         rows += int(s.rows.size());
     m_delta->setRowCount(rows);
     int row = 0;
-    for (qsizetype k = 0; k < m_input.deltas.size(); ++k) {
-        const DeltaSection &s = m_input.deltas[k];
+    for (qsizetype k = 0; k < deltas.size(); ++k) {
+        const DeltaSection &s = deltas[k];
         // Compared runs are known by their letters (legend, footer); one run's variants by name.
         const QString title = m_input.runs.size() > 1 ? tr("%1 vs A").arg(QChar(char16_t(u'B' + k))) : s.title;
         for (const DeltaRow &r : s.rows) {

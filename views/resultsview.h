@@ -31,6 +31,8 @@ public:
     /// A run in progress: its points arrive one by one through addPoint().
     void startLive(const QString &runName);
     void addPoint(const PointSummary &point);
+    /// The shown run's requests and server scrapes over time (kept when `runId` is the run shown).
+    void setTimeSeries(qint64 runId, const Report::TimeSeriesInput &input);
     void clear();
 
     const Report::ReportInput &input() const { return m_input; }
@@ -46,6 +48,7 @@ public:
     QTableWidget *deltaTable() const { return m_delta; }
     Report::ChartView *chartView() const { return m_chartView; }
     int pointCount() const;
+    bool steadySet() const; ///< the result-set switch shows the steady window's set
     bool hasResults() const { return pointCount() > 0; }
 
 signals:
@@ -61,13 +64,15 @@ private:
     void copyDelta();
 
     Report::ReportInput m_input;
+    qint64 m_timeSeriesRun = 0; ///< the run m_timeSeries belongs to; 0: none
+    Report::TimeSeriesInput m_timeSeries;
     QTabWidget *m_tabs;
     QTableWidget *m_table;
     QTableWidget *m_delta;
     QLabel *m_empty;
     QLabel *m_note;
     QComboBox *m_chartKind;
-    QComboBox *m_tableSet;
+    QComboBox *m_resultSet;
     Report::ChartView *m_chartView;
 };
 

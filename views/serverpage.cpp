@@ -77,6 +77,16 @@ ServerPage::ServerPage(ExperimentDocument *document, QWidget *parent)
             ready, QStringLiteral("server.launch.ready"), tr("Edit readiness probe"),
             [](const Experiment &e) { return e.server.readyPath; },
             [](Experiment &e, const QString &v) { e.server.readyPath = v.trimmed(); }));
+    auto *dcgm = new QLineEdit;
+    dcgm->setObjectName(QStringLiteral("dcgmUrl"));
+    dcgm->setPlaceholderText(QStringLiteral("http://gpu-host:9400/metrics"));
+    dcgm->setToolTip(tr("A DCGM exporter's metrics URL: GPU utilisation, DRAM and SM activity and power are scraped "
+                        "beside the server's /metrics during every point. Empty: none."));
+    form->addRow(tr("GPU telemetry (DCGM)"),
+        m_binder->bindLine(
+            dcgm, QStringLiteral("server.dcgm_url"), tr("Edit DCGM exporter URL"),
+            [](const Experiment &e) { return e.server.dcgmUrl; },
+            [](Experiment &e, const QString &v) { e.server.dcgmUrl = v.trimmed(); }));
 
     auto *envBox = new QGroupBox(tr("Environment snapshot"), this);
     auto *envLayout = new QVBoxLayout(envBox);

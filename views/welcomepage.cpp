@@ -16,8 +16,9 @@ WelcomePage::WelcomePage(QWidget *parent)
     auto *text
         = new QLabel(tr("Design a benchmark of an OpenAI-compatible endpoint (vLLM, SGLang or a gateway), run it, "
                         "and compare variants with reproducible numbers.<br><br>"
-                        "New here? Open the demo: a concurrency sweep against the built-in simulator, with two "
-                        "variants that change <tt>max_num_seqs</tt>. It needs no GPU and finishes in about a minute."));
+                        "New here? Open the demo: a concurrency sweep against the built-in simulator, vLLM "
+                        "against SGLang and one variant that changes <tt>max_num_seqs</tt>. It needs no GPU and "
+                        "finishes in about a minute."));
     text->setWordWrap(true);
     // A fixed width and the height that width needs: no line is cut at any window size.
     text->setFixedWidth(560);

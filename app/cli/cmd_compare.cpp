@@ -140,6 +140,9 @@ int runCompare(const QStringList &args)
             QStringLiteral("5") },
         { QStringLiteral("junit"), QStringLiteral("Write one JUnit test case per point and condition"),
             QStringLiteral("FILE") },
+        { QStringLiteral("set"),
+            QStringLiteral("Result set compared: vllm (every measured request) or steady (the steady window)"),
+            QStringLiteral("SET"), QStringLiteral("vllm") },
         { QStringLiteral("json"), QStringLiteral("Print JSON instead of lines") },
     });
     QTextStream err(stderr), out(stdout);
@@ -161,6 +164,9 @@ int runCompare(const QStringList &args)
     const double threshold = parser.value(QStringLiteral("threshold")).toDouble(&ok) / 100;
     if (!ok || !(threshold >= 0))
         return usage(QStringLiteral("--threshold takes a percentage >= 0"));
+    ResultSet set = ResultSet::Vllm;
+    if (!resultSetFromCode(parser.value(QStringLiteral("set")), &set))
+        return usage(QStringLiteral("--set takes vllm or steady"));
     QList<GateCondition> conditions;
     for (const QString &text : parser.values(QStringLiteral("fail-if"))) {
         QString error;
@@ -173,10 +179,15 @@ int runCompare(const QStringList &args)
     RunSource base, cand;
     QString error;
     const QString project = parser.value(QStringLiteral("project"));
-    if (!loadRunSource(parser.value(QStringLiteral("baseline")), project, &base, &error))
+    if (!loadRunSource(parser.value(QStringLiteral("baseline")), project, &base, &error, set))
         return usage(QStringLiteral("baseline: %1").arg(error));
-    if (!loadRunSource(parser.value(QStringLiteral("candidate")), project, &cand, &error))
+    if (!loadRunSource(parser.value(QStringLiteral("candidate")), project, &cand, &error, set))
         return usage(QStringLiteral("candidate: %1").arg(error));
+    for (const auto &[side, source] : { std::pair { "baseline", &base }, std::pair { "candidate", &cand } }) {
+        if (set == ResultSet::Steady && source->points.isEmpty())
+            return usage(QStringLiteral("%1: no point has a valid steady window (its slots were never all busy)")
+                             .arg(QString::fromLatin1(side)));
+    }
     for (const auto &[option, source] :
         { std::pair { "baseline-variant", &base }, std::pair { "candidate-variant", &cand } }) {
         const QString v = parser.value(QString::fromLatin1(option));
@@ -196,7 +207,7 @@ int runCompare(const QStringList &args)
 
     QStringList metrics = parser.values(QStringLiteral("metric"));
     if (metrics.isEmpty())
-        metrics = headlineMetrics();
+        metrics = headlineMetrics(set);
     for (const GateCondition &c : std::as_const(conditions)) {
         if (!metrics.contains(c.metric))
             metrics << c.metric;
@@ -223,7 +234,7 @@ int runCompare(const QStringList &args)
         failures += g.outcome.failed;
 
     const QStringList shown = parser.values(QStringLiteral("metric")).isEmpty()
-        ? headlineMetrics()
+        ? headlineMetrics(set)
         : parser.values(QStringLiteral("metric"));
     const QStringList noisy = notReproducible(QStringLiteral("baseline"), base, shown)
         + notReproducible(QStringLiteral("candidate"), cand, shown);
@@ -258,8 +269,9 @@ int runCompare(const QStringList &args)
                 QJsonObject { { QStringLiteral("name"), base.name }, { QStringLiteral("origin"), base.origin } } },
             { QStringLiteral("candidate"),
                 QJsonObject { { QStringLiteral("name"), cand.name }, { QStringLiteral("origin"), cand.origin } } },
-            { QStringLiteral("threshold"), threshold }, { QStringLiteral("rows"), rowArray },
-            { QStringLiteral("gates"), gateArray }, { QStringLiteral("not_reproducible"), noisyArray },
+            { QStringLiteral("set"), resultSetCode(set) }, { QStringLiteral("threshold"), threshold },
+            { QStringLiteral("rows"), rowArray }, { QStringLiteral("gates"), gateArray },
+            { QStringLiteral("not_reproducible"), noisyArray },
             { QStringLiteral("result"), failures > 0 ? QStringLiteral("fail") : QStringLiteral("pass") }
         };
         out << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));

@@ -3,6 +3,8 @@
 
 #include "io/experimentfile.h"
 #include "io/resultfile.h"
+#include "metrics/aggregate.h"
+#include "model/clock.h"
 #include "model/runorigin.h"
 #include "model/variables.h"
 #include "storage/projectstore.h"
@@ -13,7 +15,9 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace ServeScope {
 
@@ -28,11 +32,31 @@ PointRepeats *pointFor(QList<PointRepeats> &points, const QString &variant, cons
     return nullptr;
 }
 
-/// A result file's requests as samples: failed requests (an error text) are left out.
-void appendSamples(const ResultRun &file, std::vector<RequestSample> *samples)
+/// The steady set of a result file, from its servescope_steady_* keys.
+QMap<QString, double> steadyOfFile(const ResultRun &file)
 {
+    static const QString prefix = QStringLiteral("servescope_steady_");
+    QMap<QString, double> out;
+    for (auto it = file.numbers.cbegin(); it != file.numbers.cend(); ++it) {
+        if (it.key().startsWith(prefix))
+            out.insert(it.key().mid(prefix.size()), it.value());
+    }
+    return out;
+}
+
+/// A result file's requests as samples: failed requests (an error text) are left out, and for the
+/// steady set those that started outside its window (start_times count from the point's clock, the
+/// window from its first measured start).
+void appendSamples(const ResultRun &file, std::vector<RequestSample> *samples, ResultSet set)
+{
+    const QMap<QString, double> steady = set == ResultSet::Steady ? steadyOfFile(file) : QMap<QString, double>();
+    const double firstStart
+        = file.startTimes.isEmpty() ? 0 : *std::min_element(file.startTimes.cbegin(), file.startTimes.cend());
     for (qsizetype i = 0; i < file.ttfts.size() && i < file.latencies.size(); ++i) {
         if (i < file.errors.size() && !file.errors[i].isEmpty())
+            continue;
+        if (set == ResultSet::Steady
+            && (i >= file.startTimes.size() || !inSteadyWindow(steady, file.startTimes[i] - firstStart)))
             continue;
         RequestSample s;
         s.ttft = file.ttfts[i];
@@ -58,9 +82,53 @@ QMap<QString, QString> flatten(const RunSource &s)
     return out;
 }
 
+/// Per (variant, point, repeat): the first measured start, the origin of the steady window's edges.
+using RepeatKey = std::tuple<QString, int, int>;
+QMap<RepeatKey, qint64> firstStarts(const QVector<RequestRecord> &records)
+{
+    QMap<RepeatKey, qint64> out;
+    for (const RequestRecord &r : records) {
+        if (r.warmup || r.status == RequestStatus::Cancelled)
+            continue;
+        const RepeatKey k { r.variant, r.point, r.repeat };
+        const auto it = out.find(k);
+        if (it == out.end())
+            out.insert(k, r.startNs);
+        else
+            *it = std::min(*it, r.startNs);
+    }
+    return out;
+}
+
 } // namespace
 
-bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *out, QString *error)
+QString resultSetCode(ResultSet set)
+{
+    return set == ResultSet::Steady ? QStringLiteral("steady") : QStringLiteral("vllm");
+}
+
+bool resultSetFromCode(const QString &code, ResultSet *out)
+{
+    for (ResultSet s : { ResultSet::Vllm, ResultSet::Steady }) {
+        if (code == resultSetCode(s)) {
+            *out = s;
+            return true;
+        }
+    }
+    return false;
+}
+
+QStringList headlineMetrics(ResultSet set)
+{
+    QStringList keys = headlineMetrics();
+    if (set == ResultSet::Steady) {
+        keys.removeAll(QStringLiteral("total_token_throughput"));
+        keys.removeAll(QStringLiteral("success_rate"));
+    }
+    return keys;
+}
+
+bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *out, QString *error, ResultSet set)
 {
     ProjectStore store;
     if (!store.open(projectPath, ProjectStore::Check::Header, ProjectStore::Follow::Snapshot)) {
@@ -84,14 +152,20 @@ bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *ou
     out->definitions = row->definitions;
     out->clientHost = QJsonDocument::fromJson(row->clientHost).object();
     out->envSnapshot = QJsonDocument::fromJson(row->envSnapshot).array();
+    QMap<RepeatKey, QMap<QString, double>> steadyOf;
     for (const PointSummary &s : std::as_const(summaries)) {
+        if (set == ResultSet::Steady) {
+            if (s.steady.value(QStringLiteral("valid")) != 1.0)
+                continue;
+            steadyOf.insert({ s.variant, s.point, s.repeat }, s.steady);
+        }
         PointRepeats *p = pointFor(out->points, s.variant, s.label);
         if (!p) {
             out->points.append(PointRepeats {
                 s.variant, s.label, s.mode, s.concurrency, s.requestRate, s.inputLen, s.outputLen, {}, {}, s.point });
             p = &out->points.last();
         }
-        p->repeats << summaryValues(s);
+        p->repeats << (set == ResultSet::Steady ? s.steady : summaryValues(s));
     }
     bool known = false;
     const DefinitionsProfile profile = definitionsFromCode(row->definitions, &known);
@@ -99,7 +173,14 @@ bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *ou
     QMap<QPair<QString, int>, QString> labels;
     for (const PointSummary &s : std::as_const(summaries))
         labels.insert({ s.variant, s.point }, s.label);
+    const QMap<RepeatKey, qint64> origins = set == ResultSet::Steady ? firstStarts(records) : QMap<RepeatKey, qint64>();
     for (const RequestRecord &r : std::as_const(records)) {
+        if (set == ResultSet::Steady) {
+            const RepeatKey k { r.variant, r.point, r.repeat };
+            const auto steady = steadyOf.constFind(k);
+            if (steady == steadyOf.cend() || !inSteadyWindow(*steady, nsToSeconds(r.startNs - origins.value(k))))
+                continue;
+        }
         const std::optional<RequestSample> sample = requestSample(r, profile);
         PointRepeats *p = sample ? pointFor(out->points, r.variant, labels.value({ r.variant, r.point })) : nullptr;
         if (p)
@@ -108,7 +189,7 @@ bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *ou
     return true;
 }
 
-bool loadResultsFolder(const QString &dir, RunSource *out, QString *error)
+bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, ResultSet set)
 {
     QFile manifestFile(QDir(dir).filePath(QStringLiteral("manifest.json")));
     if (!manifestFile.open(QIODevice::ReadOnly)) {
@@ -147,8 +228,13 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error)
                 if (values.contains(QStringLiteral("servescope_success_rate")))
                     values.insert(
                         QStringLiteral("success_rate"), values.value(QStringLiteral("servescope_success_rate")));
+                if (set == ResultSet::Steady) {
+                    values = steadyOfFile(files.first());
+                    if (values.value(QStringLiteral("valid")) != 1.0)
+                        continue;
+                }
                 p.repeats << values;
-                appendSamples(files.first(), &p.samples);
+                appendSamples(files.first(), &p.samples, set);
             }
             if (!p.repeats.isEmpty())
                 out->points << p;
@@ -161,10 +247,10 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error)
     return true;
 }
 
-bool loadRunSource(const QString &spec, const QString &projectPath, RunSource *out, QString *error)
+bool loadRunSource(const QString &spec, const QString &projectPath, RunSource *out, QString *error, ResultSet set)
 {
     if (QFileInfo(QDir(spec).filePath(QStringLiteral("manifest.json"))).isFile())
-        return loadResultsFolder(spec, out, error);
+        return loadResultsFolder(spec, out, error, set);
     if (QFileInfo(spec).isDir()) {
         *error = QStringLiteral("%1: no manifest.json (not a results folder of `run --out-dir`)").arg(spec);
         return false;
@@ -173,7 +259,7 @@ bool loadRunSource(const QString &spec, const QString &projectPath, RunSource *o
         *error = QStringLiteral("'%1' is not a results folder; a stored run needs --project").arg(spec);
         return false;
     }
-    return loadStoredRun(projectPath, spec, out, error);
+    return loadStoredRun(projectPath, spec, out, error, set);
 }
 
 bool keepVariant(RunSource *source, const QString &variant)
@@ -187,10 +273,10 @@ bool keepVariant(RunSource *source, const QString &variant)
     return !kept.isEmpty();
 }
 
-QList<DeltaSection> deltaSections(const QList<RunSource> &runs)
+QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
 {
     QList<DeltaSection> out;
-    const QStringList metrics = headlineMetrics();
+    const QStringList metrics = headlineMetrics(set);
     for (qsizetype k = 1; k < runs.size(); ++k) {
         const PointMatching m = matchPoints(runs[0].points, runs[k].points);
         out << DeltaSection {

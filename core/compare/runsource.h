@@ -21,18 +21,29 @@ struct RunSource {
     QList<PointRepeats> points;
 };
 
+/// Which result set a comparison reads (docs/metrics.md, "Two result sets"): vLLM's over every
+/// measured request, or the steady window's (requests started inside it; repeats without a valid
+/// window are left out).
+enum class ResultSet { Vllm, Steady };
+QString resultSetCode(ResultSet set); ///< "vllm", "steady"
+bool resultSetFromCode(const QString &code, ResultSet *out);
+/// The headline metrics a set holds: the steady set has no total-token throughput or success rate.
+QStringList headlineMetrics(ResultSet set);
+
 /// RUN|DIR: a folder holding manifest.json is a results folder; anything else names a run (id or
 /// unique name) of `projectPath`. False with *error on a missing run, folder or file.
-bool loadRunSource(const QString &spec, const QString &projectPath, RunSource *out, QString *error);
-bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *out, QString *error);
-bool loadResultsFolder(const QString &dir, RunSource *out, QString *error);
+bool loadRunSource(
+    const QString &spec, const QString &projectPath, RunSource *out, QString *error, ResultSet set = ResultSet::Vllm);
+bool loadStoredRun(
+    const QString &projectPath, const QString &run, RunSource *out, QString *error, ResultSet set = ResultSet::Vllm);
+bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, ResultSet set = ResultSet::Vllm);
 
 /// Keeps only one variant's points; false when the source has no such variant.
 bool keepVariant(RunSource *source, const QString &variant);
 
 /// The comparisons a report of these runs states: every later run against the first (variants
 /// matched by name), or for one run every variant against its first. Unmatched points are left out.
-QList<DeltaSection> deltaSections(const QList<RunSource> &runs);
+QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set = ResultSet::Vllm);
 
 /// Differences between two sources' environment snapshots and client hosts, one "key: a -> b" each
 /// (keys present on one side only say "(none)").

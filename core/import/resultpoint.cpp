@@ -133,6 +133,7 @@ void overlayFile(const ResultRun &run, PointSummary &s)
     num("servescope_cancelled_requests", &s.cancelled);
     num("servescope_discarded_requests", &s.discarded);
     num("servescope_output_estimated", &s.outputEstimated);
+    num("servescope_input_estimated", &s.inputEstimated);
     for (auto it = run.numbers.cbegin(); it != run.numbers.cend(); ++it) {
         QString key = it.key();
         for (const auto &[prefix, map] : { std::pair { "servescope_steady_", &s.steady },

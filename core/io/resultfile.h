@@ -80,10 +80,10 @@ QString resultFileRelativePath(const QString &variant, const QString &label, int
 
 /// summary.csv (docs/design.md, Results folder); C locale, shortest round-trip numbers, latencies
 /// in ms, an empty field where a set has no such value. Columns: variant, label, mode,
-/// concurrency, request_rate, repeat, set (`vllm`, the run's own profile when it is another, e.g. `sglang`, or
-/// `steady`), stat (`value` for one repeat; `median`, `min`, `max`, `cv`, `ci_low`, `ci_high` across repeats, with an
-/// empty repeat), the values, and output_estimated (requests whose output count is an estimate; value rows of vLLM's
-/// set only).
+/// concurrency, request_rate, repeat, set (`vllm`, the run's own profile when it is another, e.g.
+/// `sglang`, or `steady`), stat (`value` for one repeat; `median`, `min`, `max`, `cv`, `ci_low`,
+/// `ci_high` across repeats, with an empty repeat), the values, output_estimated and
+/// input_estimated (requests whose output or input count is an estimate; value rows only).
 QByteArray summaryCsvHeader();
 /// One repeat: vLLM's set, then the steady set when its window was valid.
 QByteArray summaryCsvRows(const PointSummary &s);

@@ -67,9 +67,9 @@ QByteArray setOf(const PointSummary &s)
     return s.definitions.isEmpty() ? QByteArrayLiteral("vllm") : s.definitions.toUtf8();
 }
 
-// `estimated`: the output_estimated field, given on vLLM's value rows only.
+// `estimated`: the output_estimated and input_estimated fields, given on value rows only.
 QByteArray row(const PointSummary &id, const QByteArray &repeat, const QByteArray &set, const char *stat,
-    const std::function<std::optional<double>(const QString &)> &value, const QByteArray &estimated = {})
+    const std::function<std::optional<double>(const QString &)> &value, const QByteArray &estimated = ",")
 {
     QByteArray out = field(id.variant) + ',' + field(id.label) + ',' + field(id.mode) + ','
         + QByteArray::number(id.concurrency) + ',' + num(id.requestRate) + ',' + repeat + ',' + set + ',' + stat;
@@ -88,7 +88,7 @@ QByteArray summaryCsvHeader()
     QByteArray h("variant,label,mode,concurrency,request_rate,repeat,set,stat");
     for (const Column &c : valueColumns())
         h += ',' + c.header;
-    return h + ",output_estimated\n";
+    return h + ",output_estimated,input_estimated\n";
 }
 
 QByteArray summaryCsvRows(const PointSummary &s)
@@ -113,7 +113,8 @@ QByteArray summaryCsvRows(const PointSummary &s)
         return std::nullopt;
     };
     const QByteArray repeat = QByteArray::number(s.repeat);
-    QByteArray out = row(s, repeat, setOf(s), "value", vllm, QByteArray::number(s.outputEstimated));
+    QByteArray out = row(s, repeat, setOf(s), "value", vllm,
+        QByteArray::number(s.outputEstimated) + ',' + QByteArray::number(s.inputEstimated));
     if (s.steady.value(QStringLiteral("valid")) == 1.0) {
         out += row(s, repeat, "steady", "value", [&s](const QString &key) -> std::optional<double> {
             const auto it = s.steady.constFind(key);

@@ -173,6 +173,7 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
         s.totalInputTokens += m.inputTokens;
         s.totalOutputTokens += m.outputTokens;
         s.outputEstimated += m.outputEstimated ? 1 : 0;
+        s.inputEstimated += m.inputEstimated ? 1 : 0;
         // Only a trusted count can show that ignore_eos was dropped: an estimate from content
         // events undercounts whenever an event carries several tokens.
         const int target = opts.targetOutputLen > 0 ? opts.targetOutputLen : r.targetOutputLen;
@@ -225,13 +226,16 @@ void addFindings(PointResult &res, Collected &c, const AggregateOptions &o, cons
     }
     if (o.ignoreEos && s.completed > 0 && double(c.shortOutput) / s.completed > 0.01)
         add(FindingCode::IgnoreEosNotHonoured, double(c.shortOutput) / s.completed, 0.01);
-    if (c.targetIn > 0 && s.completed > 0) {
+    // An estimated input count says nothing about what the server received.
+    if (c.targetIn > 0 && s.completed > 0 && s.inputEstimated == 0) {
         const double dev = std::abs(res.achievedInputLen - c.targetIn) / c.targetIn;
         if (dev > 0.02)
             add(FindingCode::InputLengthDeviation, dev, 0.02);
     }
     if (s.outputEstimated > 0)
         add(FindingCode::OutputEstimated, double(s.outputEstimated) / s.completed, 0);
+    if (s.inputEstimated > 0)
+        add(FindingCode::InputEstimated, double(s.inputEstimated) / s.completed, 0);
     std::vector<double> ps(extra.begin(), extra.end());
     for (double p : o.percentiles) {
         if (std::find(ps.begin(), ps.end(), p) == ps.end())

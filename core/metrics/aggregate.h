@@ -4,6 +4,7 @@
 #include "metrics/requestmetrics.h"
 #include "model/records.h"
 
+#include <optional>
 #include <span>
 
 namespace ServeScope {
@@ -29,6 +30,7 @@ inline const char RoleChunkBeforeToken[] = "role-chunk-before-token";
 inline const char IgnoreEosNotHonoured[] = "ignore-eos-not-honoured";
 inline const char InputLengthDeviation[] = "input-length-deviation";
 inline const char OutputEstimated[] = "output-estimated";
+inline const char InputEstimated[] = "input-estimated";
 inline const char UnreliablePercentile[] = "unreliable-percentile";
 inline const char Censored[] = "censored";
 } // namespace FindingCode
@@ -69,6 +71,7 @@ struct SteadyOptions {
 /// requests that started inside it.
 struct SteadyResult {
     bool valid = false; ///< false when the target was never reached or the window is empty
+    qint64 firstStartNs = 0; ///< the first measured request's start
     qint64 windowStartNs = 0, windowEndNs = 0;
     double windowSeconds = 0;
     double outputTokens = 0; ///< tokens whose events fall inside the window
@@ -80,8 +83,18 @@ struct SteadyResult {
 SteadyResult steadyWindow(
     std::span<const RequestRecord> records, const AggregateOptions &opts, const SteadyOptions &steady);
 
-/// The steady result set as PointSummary::steady holds it ("valid", "window_s", "output_throughput",
-/// "p90_ttft_ms", ...); only "valid" (0) when the window is not valid.
+/// The steady result set as PointSummary::steady holds it ("valid", "window_s", "window_open_s",
+/// "window_close_s", "output_throughput", "p90_ttft_ms", ...); only "valid" (0) when the window is
+/// not valid.
 QMap<QString, double> steadyValues(const SteadyResult &steady);
+
+/// The point as its steady set states it: throughputs, completed count and the latency
+/// distributions read from `summary.steady` (a percentile the set does not hold reads NaN, as in
+/// runs stored before it held the whole ladder); nullopt when the point had no valid window.
+std::optional<PointSummary> steadySummary(const PointSummary &summary);
+
+/// Whether a request that started `startSeconds` after the point's first measured start lies in the
+/// steady window `steady` describes (false without a window or its edges).
+bool inSteadyWindow(const QMap<QString, double> &steady, double startSeconds);
 
 } // namespace ServeScope

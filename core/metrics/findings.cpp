@@ -166,8 +166,9 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
             if (p.variant == v)
                 mine << p;
         }
-        QStringList censored, estimated, cached, noisy, limited;
-        double worstCensored = 0, estimatedShare = 0, hits = 0, worstSpread = 0, worstLag = 0, worstCpu = 0;
+        QStringList censored, estimated, inputEstimated, cached, noisy, limited;
+        double worstCensored = 0, estimatedShare = 0, inputShare = 0, hits = 0, worstSpread = 0, worstLag = 0,
+               worstCpu = 0;
         for (const PointSummary &p : std::as_const(mine)) {
             const int finished = p.completed + p.failed;
             if (finished > 0 && double(p.failed) / finished > t.censoredShare) {
@@ -177,6 +178,10 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
             if (p.outputEstimated > 0) {
                 estimated << p.label;
                 estimatedShare = std::max(estimatedShare, double(p.outputEstimated) / std::max(1, p.completed));
+            }
+            if (p.inputEstimated > 0) {
+                inputEstimated << p.label;
+                inputShare = std::max(inputShare, double(p.inputEstimated) / std::max(1, p.completed));
             }
             const double lag = p.client.value(QStringLiteral("dispatch_lag_p99_ms"), 0);
             const double cpu = p.client.value(QStringLiteral("cpu_percent"), 0);
@@ -207,6 +212,7 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
         add("noisy-repeats", Kind::Caveat, noisy, "spread", worstSpread);
         add("cache-contaminated", Kind::Problem, cached, "prefix_cache_hit_rate", hits);
         add("output-estimated", Kind::Caveat, estimated, "estimated_share", estimatedShare);
+        add("input-estimated", Kind::Caveat, inputEstimated, "estimated_share", inputShare);
         if (!limited.isEmpty())
             out->append({ QStringLiteral("client-limited"), Kind::Problem, v, limited,
                 { { QStringLiteral("dispatch_lag_p99_ms"), worstLag }, { QStringLiteral("cpu_percent"), worstCpu } },

@@ -12,8 +12,8 @@
 namespace ServeScope {
 
 /// One summary per (run, variant, point), in first-seen order: the median (numpy's) across repeats of
-/// every rate and latency, the totals across repeats of completed/failed/cancelled/outputEstimated; `repeat` holds
-/// the number of repeats the median was taken over.
+/// every rate and latency, the totals across repeats of completed/failed/cancelled/outputEstimated/inputEstimated;
+/// `repeat` holds the number of repeats the median was taken over.
 QList<PointSummary> medianAcrossRepeats(const QList<PointSummary> &points);
 
 /// A statistic across the repeats of one point: the median is what is reported.

@@ -91,10 +91,12 @@ RequestMetrics deriveRequest(
     m.outputEstimated = r.outputEstimated;
     if (profile == DefinitionsProfile::Vllm) {
         m.inputTokens = r.promptTokens;
+        m.inputEstimated = r.inputEstimated;
         m.outputTokens = r.completionTokens;
     } else {
         // bench_serving counts the dataset's input length and the requested max_tokens unless usage came back.
         m.inputTokens = r.targetInputLen > 0 ? r.targetInputLen : r.promptTokens;
+        m.inputEstimated = r.targetInputLen <= 0 && r.inputEstimated;
         const bool usage = !r.outputEstimated;
         m.outputTokens = usage || r.targetOutputLen <= 0 ? r.completionTokens : r.targetOutputLen;
         m.outputEstimated = !usage && r.targetOutputLen <= 0;

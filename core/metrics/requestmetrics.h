@@ -22,6 +22,7 @@ struct RequestMetrics {
     bool hasTtfc = false; ///< a content, reasoning or tool-call event arrived
     bool hasTpot = false; ///< outputTokens > 1
     bool outputEstimated = false;
+    bool inputEstimated = false;
     double ttft = 0;
     double ttfc = 0;
     double e2el = 0;

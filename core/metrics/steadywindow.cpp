@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ServeScope {
 
@@ -54,6 +55,7 @@ SteadyResult steadyWindow(
     if (starts.empty())
         return res;
     std::sort(starts.begin(), starts.end());
+    res.firstStartNs = starts.front();
     if (steady.discardRatio > 0) {
         const auto drop = std::size_t(std::floor(double(starts.size()) * steady.discardRatio));
         if (2 * drop >= starts.size())
@@ -108,19 +110,68 @@ QMap<QString, double> steadyValues(const SteadyResult &steady)
         return v;
     const PointSummary &s = steady.point.summary;
     v.insert(QStringLiteral("window_s"), steady.windowSeconds);
+    // The window's edges from the point's first measured start, so a reader of the records or of a
+    // result file's start_times can pick the requests the steady set holds.
+    v.insert(QStringLiteral("window_open_s"), nsToSeconds(steady.windowStartNs - steady.firstStartNs));
+    v.insert(QStringLiteral("window_close_s"), nsToSeconds(steady.windowEndNs - steady.firstStartNs));
     v.insert(QStringLiteral("output_throughput"), steady.outputThroughput);
     v.insert(QStringLiteral("request_throughput"), steady.requestThroughput);
     v.insert(QStringLiteral("completed"), double(s.completed));
-    const std::pair<const char *, const Distribution *> metrics[]
-        = { { "ttft", &s.ttft }, { "tpot", &s.tpot }, { "itl", &s.itl }, { "e2el", &s.e2el } };
+    const std::pair<const char *, const Distribution *> metrics[] = { { "ttft", &s.ttft }, { "tpot", &s.tpot },
+        { "itl", &s.itl }, { "e2el", &s.e2el }, { "ttfc", &s.ttfc }, { "citl", &s.citl } };
     for (const auto &[name, d] : metrics) {
         const QString suffix = u'_' + QLatin1String(name) + QLatin1String("_ms");
         v.insert(QLatin1String("mean") + suffix, d->mean);
         v.insert(QLatin1String("median") + suffix, d->median);
-        v.insert(QLatin1String("p90") + suffix, d->p90);
-        v.insert(QLatin1String("p99") + suffix, d->p99);
+        const std::pair<const char *, double> ladder[] = { { "p1", d->p1 }, { "p10", d->p10 }, { "p25", d->p25 },
+            { "p75", d->p75 }, { "p90", d->p90 }, { "p99", d->p99 } };
+        for (const auto &[p, value] : ladder)
+            v.insert(QLatin1String(p) + suffix, value);
     }
     return v;
+}
+
+std::optional<PointSummary> steadySummary(const PointSummary &summary)
+{
+    const QMap<QString, double> &v = summary.steady;
+    if (v.value(QStringLiteral("valid")) != 1.0)
+        return std::nullopt;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    PointSummary out = summary;
+    out.outputThroughput = v.value(QStringLiteral("output_throughput"), nan);
+    out.requestThroughput = v.value(QStringLiteral("request_throughput"), nan);
+    out.totalTokenThroughput = nan; // the steady set counts output tokens only
+    out.requestGoodput = -1;
+    out.completed = int(v.value(QStringLiteral("completed")));
+    const std::pair<const char *, Distribution *> metrics[] = { { "ttft", &out.ttft }, { "tpot", &out.tpot },
+        { "itl", &out.itl }, { "e2el", &out.e2el }, { "ttfc", &out.ttfc }, { "citl", &out.citl } };
+    for (const auto &[name, d] : metrics) {
+        const QString suffix = u'_' + QLatin1String(name) + QLatin1String("_ms");
+        const auto get = [&](const char *stat) { return v.value(QLatin1String(stat) + suffix, nan); };
+        *d = Distribution {};
+        d->count = out.completed;
+        d->mean = get("mean");
+        d->median = d->p50 = get("median");
+        d->std = nan;
+        d->p1 = get("p1");
+        d->p10 = get("p10");
+        d->p25 = get("p25");
+        d->p75 = get("p75");
+        d->p90 = get("p90");
+        d->p99 = get("p99");
+    }
+    return out;
+}
+
+bool inSteadyWindow(const QMap<QString, double> &steady, double startSeconds)
+{
+    const auto open = steady.constFind(QStringLiteral("window_open_s"));
+    const auto close = steady.constFind(QStringLiteral("window_close_s"));
+    if (steady.value(QStringLiteral("valid")) != 1.0 || open == steady.cend() || close == steady.cend())
+        return false;
+    // Edges are request starts stored as seconds: half a microsecond absorbs their rounding.
+    constexpr double slack = 5e-7;
+    return startSeconds >= *open - slack && startSeconds <= *close + slack;
 }
 
 } // namespace ServeScope

@@ -79,9 +79,12 @@ struct RequestRecord {
     QString errorText;
     QString protocol; ///< "http/1.1" or "h2"
 
-    int promptTokens = 0; ///< usage.prompt_tokens, else the target length
+    int promptTokens = 0; ///< usage.prompt_tokens, else the prompt's `/tokenize` count, else an estimate
     int completionTokens = 0; ///< usage.completion_tokens, else an estimate
     bool outputEstimated = false;
+    /// No usage and the prompt's length was never counted by the server (no `/tokenize`, text
+    /// prompts): promptTokens is the calibrated estimate or the target length.
+    bool inputEstimated = false;
     int targetInputLen = 0;
     int targetOutputLen = 0;
     QByteArray promptHash;
@@ -133,6 +136,9 @@ struct PointSummary {
     /// Successful requests whose output token count is an estimate (no usage and no `/tokenize`:
     /// content events counted); their TPOT and throughput are estimates too.
     int outputEstimated = 0;
+    /// Successful requests whose input token count is an estimate (RequestRecord::inputEstimated);
+    /// total-token throughput and the input length are estimates too.
+    int inputEstimated = 0;
     int derivationVersion = 1;
     QString definitions = QStringLiteral("vllm");
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "metrics/servermetrics.h"
 #include "report/chartspec.h"
 
 namespace ServeScope::Report {
@@ -22,11 +23,15 @@ struct LoadChartOptions {
     LoadMode mode = LoadMode::Auto;
     AxisScale yScale = AxisScale::Linear;
     bool wideBand = false; ///< add the p1-p99 band behind p10-p90 and p25-p75
+    /// Draw the steady window's result set (docs/metrics.md) instead of vLLM's; points without a
+    /// valid window are left out and counted in a note.
+    bool steady = false;
 };
 
 /// Throughput vs load: one line per run and curve (points differing only in the load variable).
 ChartSpec throughputVsLoad(const QList<RunSeriesInput> &runs, ThroughputKind kind, const LoadChartOptions &o = {});
-/// Latency vs load: p50 line over p25-p75 and p10-p90 bands; points with failures drawn hollow.
+/// Latency vs load: p50 line over p25-p75 and p10-p90 bands, a bar over each point for the p50's
+/// min-max across repeats; points with failures drawn hollow.
 ChartSpec latencyVsLoad(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o = {});
 /// Latency (p50 solid, p90 dashed) against output throughput, in load order: the trade-off curve.
 ChartSpec latencyVsThroughput(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o = {});
@@ -42,8 +47,13 @@ struct TimeSeriesInput {
     QColor colour;
     QList<RequestRecord> requests; ///< measured requests of one (variant, point, repeat) or a whole run
     double bucketSeconds = 1.0;
+    /// The server's `/metrics` scrapes over the same time (the same monotonic clock as the records);
+    /// its running and waiting gauges are drawn beside the client's in-flight count.
+    QList<ServerSample> server;
 };
-/// In-flight requests and completions/s (left axis) and output tokens/s (right axis) over time.
+/// In-flight requests and completions/s (left axis) and output tokens/s (right axis) over time;
+/// with server samples, the requests the server reports running and waiting (vLLM's or SGLang's
+/// gauges, summed over label sets per scrape).
 ChartSpec runTimeSeries(const QList<TimeSeriesInput> &inputs);
 
 /// Splits a run's points into one input per variant with palette colours starting at firstColour.

@@ -72,6 +72,9 @@ struct RunSeriesInput {
     QColor colour;
     QList<PointSummary> points; ///< all repeats; builders take the median across repeats
     ChartFooter footer; ///< the footer line of this input's run
+    /// Label of the point where throughput stops growing with load (the run's capacity-knee
+    /// finding); empty when the curve has none.
+    QString kneeLabel;
 };
 
 /// Per-request values at one load point, for the distribution chart.

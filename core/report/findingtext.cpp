@@ -36,6 +36,7 @@ QString findingTitle(const RunFinding &f)
         { "noisy-repeats", QT_TRANSLATE_NOOP("ServeScope::Report", "Not reproducible") },
         { "cache-contaminated", QT_TRANSLATE_NOOP("ServeScope::Report", "Prefix cache contaminates the workload") },
         { "output-estimated", QT_TRANSLATE_NOOP("ServeScope::Report", "Estimated output counts") },
+        { "input-estimated", QT_TRANSLATE_NOOP("ServeScope::Report", "Estimated input counts") },
         { "unreliable-percentiles", QT_TRANSLATE_NOOP("ServeScope::Report", "Unreliable p99") },
         { "client-limited", QT_TRANSLATE_NOOP("ServeScope::Report", "The client limited the measurement") },
     };
@@ -97,6 +98,11 @@ QString findingText(const RunFinding &f)
     } else if (f.code == QLatin1String("output-estimated")) {
         text = tr("At %1 up to %2% of requests had no usage and the server no /tokenize: output tokens, TPOT and "
                   "throughput are estimates.")
+                   .arg(at, pct(v("estimated_share")));
+    } else if (f.code == QLatin1String("input-estimated")) {
+        text = tr("At %1 up to %2% of requests had no usage and the server no /tokenize: their input tokens are "
+                  "estimates (calibrated with max_tokens 1 probes when the server reports usage for them, else the "
+                  "target length), and so is total-token throughput.")
                    .arg(at, pct(v("estimated_share")));
     } else if (f.code == QLatin1String("client-limited")) {
         text = tr("At %1 requests were sent up to %2 ms late (p99) with the client at %3% CPU: the numbers there "

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "report/loadcurves.h"
 
+#include "metrics/aggregate.h"
+
+#include <QCoreApplication>
+
 #include <array>
 #include <functional>
 #include <limits>
@@ -79,6 +83,73 @@ std::optional<std::pair<double, double>> repeatRange(const QList<PointSummary> &
     return n > 1 ? std::optional(std::pair { lo, hi }) : std::nullopt;
 }
 
+// The inputs as the chosen result set states them; for the steady set, points without a valid
+// window are left out and counted in *dropped.
+QList<RunSeriesInput> forSet(const QList<RunSeriesInput> &runs, const LoadChartOptions &o, int *dropped)
+{
+    *dropped = 0;
+    if (!o.steady)
+        return runs;
+    QList<RunSeriesInput> out = runs;
+    for (RunSeriesInput &r : out) {
+        QList<PointSummary> kept;
+        for (const PointSummary &p : std::as_const(r.points)) {
+            if (const std::optional<PointSummary> s = steadySummary(p))
+                kept << *s;
+            else
+                ++*dropped;
+        }
+        r.points = kept;
+    }
+    return out;
+}
+
+// Title, subtitle prefix and the note of the points a steady chart leaves out.
+void labelSet(ChartSpec &spec, const LoadChartOptions &o, int dropped)
+{
+    if (!o.steady)
+        return;
+    spec.title = tr("%1 (steady window)").arg(spec.title);
+    if (dropped > 0)
+        spec.notes << QCoreApplication::translate("ServeScope::Report",
+            "%n point repeat(s) without a steady window (never all slots busy) left out", nullptr, dropped);
+}
+
+// A vertical bar from the lowest to the highest p50 of a point's repeats: a two-point line without
+// a legend entry, so every renderer and export format draws it.
+SeriesSpec whisker(const QString &group, const QColor &c, double x, std::pair<double, double> range, const QString &tip)
+{
+    SeriesSpec s;
+    s.group = group;
+    s.colour = c.darker(130);
+    s.width = 1.5;
+    s.points = { QPointF(x, range.first), QPointF(x, range.second) };
+    s.tooltips = { tip, tip };
+    return s;
+}
+
+// A ring around the curve's knee point (the run's capacity-knee finding), when it is on this curve.
+bool addKnee(ChartSpec &spec, const RunSeriesInput &run, const Curve &c, const SeriesSpec &line)
+{
+    if (run.kneeLabel.isEmpty())
+        return false;
+    for (qsizetype i = 0; i < c.points.size(); ++i) {
+        if (c.points[i].label != run.kneeLabel)
+            continue;
+        SeriesSpec ring;
+        ring.kind = SeriesKind::Scatter;
+        ring.group = line.group;
+        ring.colour = line.colour;
+        ring.hollow = true;
+        ring.width = 18;
+        ring.points = { line.points.value(int(i)) };
+        ring.tooltips = { tr("%1: capacity knee at %2").arg(run.name, c.points[i].label) };
+        spec.series << ring;
+        return true;
+    }
+    return false;
+}
+
 SeriesSpec band(const QString &group, const QColor &c, double opacity)
 {
     SeriesSpec s;
@@ -117,8 +188,10 @@ const Distribution &metricDistribution(const PointSummary &p, Metric m)
     return p.*(kMetrics[size_t(m)].member);
 }
 
-ChartSpec throughputVsLoad(const QList<RunSeriesInput> &runs, ThroughputKind kind, const LoadChartOptions &o)
+ChartSpec throughputVsLoad(const QList<RunSeriesInput> &inputs, ThroughputKind kind, const LoadChartOptions &o)
 {
+    int dropped = 0;
+    const QList<RunSeriesInput> runs = forSet(inputs, o, &dropped);
     const CurvePlan plan = planCurves(runs, o.mode);
     ChartSpec spec = baseSpec(runs);
     spec.title = tr("%1 vs load").arg(throughputTitle(kind).section(QLatin1String(" ("), 0, 0));
@@ -128,6 +201,7 @@ ChartSpec throughputVsLoad(const QList<RunSeriesInput> &runs, ThroughputKind kin
     spec.y.title = throughputTitle(kind);
     spec.y.scale = o.yScale;
     spec.notes = plan.notes;
+    bool knee = false;
     for (qsizetype r = 0; r < runs.size(); ++r) {
         for (const Curve &c : plan.perRun[r]) {
             SeriesSpec line;
@@ -154,20 +228,28 @@ ChartSpec throughputVsLoad(const QList<RunSeriesInput> &runs, ThroughputKind kin
                 spec.series << spread;
             spec.series << line;
             addMarkers(spec, line.group, line.colour, c.points, line.points, line.tooltips);
+            knee = addKnee(spec, runs[r], c, line) || knee;
         }
     }
+    if (knee)
+        spec.notes << tr("Ring: the capacity knee, where throughput grows less than 10% per doubling of load "
+                         "while TTFT p99 still rises.");
+    labelSet(spec, o, dropped);
     finalizeSpec(spec);
     return spec;
 }
 
-ChartSpec latencyVsLoad(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o)
+ChartSpec latencyVsLoad(const QList<RunSeriesInput> &inputs, Metric metric, const LoadChartOptions &o)
 {
+    int dropped = 0;
+    const QList<RunSeriesInput> runs = forSet(inputs, o, &dropped);
     const CurvePlan plan = planCurves(runs, o.mode);
     ChartSpec spec = baseSpec(runs);
     const QString name = metricTitle(metric);
     spec.title = tr("%1 vs load").arg(name);
-    spec.subtitle = o.wideBand ? tr("p50 line; shaded p25–p75, p10–p90 and p1–p99; median across repeats")
-                               : tr("p50 line; shaded p25–p75 and p10–p90; median across repeats");
+    spec.subtitle = o.wideBand
+        ? tr("p50 line; shaded p25–p75, p10–p90 and p1–p99; median across repeats (bar: their p50 min–max)")
+        : tr("p50 line; shaded p25–p75 and p10–p90; median across repeats (bar: their p50 min–max)");
     spec.x = loadAxis(plan.mode);
     spec.y.title = tr("%1 (ms)").arg(name);
     spec.y.scale = o.yScale;
@@ -182,6 +264,7 @@ ChartSpec latencyVsLoad(const QList<RunSeriesInput> &runs, Metric metric, const 
             line.name = runs[r].name + c.suffix;
             line.group = group;
             line.colour = colour;
+            QList<SeriesSpec> whiskers;
             for (const PointSummary &p : c.points) {
                 const Distribution &d = metricDistribution(p, metric);
                 const double x = loadValue(p, plan.mode);
@@ -196,23 +279,29 @@ ChartSpec latencyVsLoad(const QList<RunSeriesInput> &runs, Metric metric, const 
                     tr("p25–p75 %1–%2 ms").arg(fmt(d.p25), fmt(d.p75)),
                     tr("p10–p90 %1–%2 ms").arg(fmt(d.p10), fmt(d.p90)),
                     tr("p1–p99 %1–%2 ms").arg(fmt(d.p1), fmt(d.p99)) };
-                if (const auto range = repeatRange(runs[r].points, p,
-                        [metric](const PointSummary &s) { return metricDistribution(s, metric).p50; }))
+                const auto range = repeatRange(
+                    runs[r].points, p, [metric](const PointSummary &s) { return metricDistribution(s, metric).p50; });
+                if (range)
                     lines << tr("p50 across repeats %1–%2 ms").arg(fmt(range->first), fmt(range->second));
                 line.tooltips << pointTooltip(runs[r].name, p, lines);
+                if (range)
+                    whiskers << whisker(group, colour, x, *range, line.tooltips.last());
             }
             if (o.wideBand)
                 spec.series << wide;
-            spec.series << outer << inner << line;
+            spec.series << outer << inner << line << whiskers;
             addMarkers(spec, group, colour, c.points, line.points, line.tooltips);
         }
     }
+    labelSet(spec, o, dropped);
     finalizeSpec(spec);
     return spec;
 }
 
-ChartSpec latencyVsThroughput(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o)
+ChartSpec latencyVsThroughput(const QList<RunSeriesInput> &inputs, Metric metric, const LoadChartOptions &o)
 {
+    int dropped = 0;
+    const QList<RunSeriesInput> runs = forSet(inputs, o, &dropped);
     const CurvePlan plan = planCurves(runs, o.mode);
     ChartSpec spec = baseSpec(runs);
     const QString name = metricTitle(metric);
@@ -246,6 +335,7 @@ ChartSpec latencyVsThroughput(const QList<RunSeriesInput> &runs, Metric metric, 
             addMarkers(spec, p50.group, p50.colour, c.points, p50.points, p50.tooltips);
         }
     }
+    labelSet(spec, o, dropped);
     finalizeSpec(spec);
     return spec;
 }

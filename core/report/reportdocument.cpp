@@ -121,15 +121,22 @@ ChartFooter reportFooter(const ReportRun &run)
             ? run.model
             : run.model + QStringLiteral(" (served: ") + run.servedModel + QLatin1Char(')'),
         isoUtc(run.started), run.definitions, {} };
-    int estimated = 0, completed = 0;
+    int estimated = 0, inputEstimated = 0, completed = 0;
     for (const PointSummary &p : run.points) {
         estimated += p.outputEstimated;
+        inputEstimated += p.inputEstimated;
         completed += p.completed;
     }
+    QStringList notes;
     if (estimated > 0)
-        f.note = tr("output tokens estimated for %1 of %2 requests (no usage, no /tokenize)")
+        notes << tr("output tokens estimated for %1 of %2 requests (no usage, no /tokenize)")
                      .arg(estimated)
                      .arg(completed);
+    if (inputEstimated > 0)
+        notes << tr("input tokens estimated for %1 of %2 requests (no usage, no /tokenize)")
+                     .arg(inputEstimated)
+                     .arg(completed);
+    f.note = notes.join(QStringLiteral("; "));
     return f;
 }
 
@@ -143,6 +150,12 @@ QList<RunSeriesInput> reportSeriesInputs(const ReportInput &input)
         const ReportRun &run = input.runs.at(i);
         const QString letter = several ? QString(QChar(char16_t(u'A' + i))) : QString();
         QList<RunSeriesInput> parts = inputsPerVariant(letter, run.points, int(out.size()));
+        for (RunSeriesInput &p : parts) {
+            for (const RunFinding &f : run.findings) {
+                if (f.code == QLatin1String("capacity-knee") && f.variant == p.points.first().variant)
+                    p.kneeLabel = f.points.value(0);
+            }
+        }
         ChartFooter footer = reportFooter(run);
         if (several) {
             footer.label = letter;
@@ -165,6 +178,19 @@ QList<ReportChart> reportCharts(const ReportInput &input)
     for (Metric m : { Metric::Ttft, Metric::Tpot, Metric::Itl, Metric::E2el })
         out << ReportChart { metricCode(m) + QStringLiteral("-vs-load"), latencyVsLoad(runs, m) };
     out << ReportChart { QStringLiteral("tpot-vs-throughput"), latencyVsThroughput(runs, Metric::Tpot) };
+    // The steady window's set beside vLLM's, when any point had one.
+    bool anySteady = false;
+    for (const ReportRun &r : input.runs) {
+        for (const PointSummary &p : r.points)
+            anySteady = anySteady || p.steady.value(QStringLiteral("valid")) == 1.0;
+    }
+    if (anySteady) {
+        LoadChartOptions steady;
+        steady.steady = true;
+        out << ReportChart { QStringLiteral("output-throughput-vs-load-steady"),
+            throughputVsLoad(runs, ThroughputKind::OutputTokens, steady) };
+        out << ReportChart { QStringLiteral("tpot-vs-load-steady"), latencyVsLoad(runs, Metric::Tpot, steady) };
+    }
     return out;
 }
 

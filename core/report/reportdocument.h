@@ -3,7 +3,7 @@
 
 #include "metrics/delta.h"
 #include "metrics/findings.h"
-#include "report/chartspec.h"
+#include "report/chartbuilders.h"
 
 #include <QDateTime>
 
@@ -33,6 +33,7 @@ struct ReportInput {
     QString title;
     QList<ReportRun> runs; ///< A first, then B, ...
     QList<DeltaSection> deltas; ///< computed by the caller from the runs' requests; empty: no delta section
+    QList<DeltaSection> steadyDeltas; ///< the same over the steady window's set (the GUI's result-set switch)
     QDateTime generated; ///< UTC; now when invalid
 };
 
@@ -63,3 +64,4 @@ QByteArray reportSummaryCsv(const ReportInput &input);
 } // namespace ServeScope::Report
 
 Q_DECLARE_METATYPE(ServeScope::Report::ReportInput)
+Q_DECLARE_METATYPE(ServeScope::Report::TimeSeriesInput)

@@ -47,13 +47,34 @@ SeriesSpec inFlightSeries(const TimeSeriesInput &in, qint64 t0)
     return s;
 }
 
+// One gauge family of the server (running or waiting), summed over its label sets per scrape.
+SeriesSpec serverGauge(const TimeSeriesInput &in, qint64 t0, const QStringList &names, const QString &title)
+{
+    QMap<qint64, double> byScrape;
+    for (const ServerSample &s : in.server) {
+        if (names.contains(s.name) && s.timeNs >= t0)
+            byScrape[s.timeNs] += s.value;
+    }
+    SeriesSpec out;
+    out.name = title;
+    out.group = in.name;
+    out.dashed = true;
+    for (auto it = byScrape.cbegin(); it != byScrape.cend(); ++it) {
+        const double x = double(it.key() - t0) / 1e9;
+        out.points << QPointF(x, it.value());
+        out.tooltips << tr("%1 at %2 s: %3").arg(title, fmt(x), fmt(it.value()));
+    }
+    return out;
+}
+
 } // namespace
 
 ChartSpec runTimeSeries(const QList<TimeSeriesInput> &inputs)
 {
     ChartSpec spec;
     spec.title = tr("Run over time");
-    spec.subtitle = tr("in flight and completions/s (left); output tokens/s (right, shaded)");
+    spec.subtitle = tr("in flight, completions/s and the server's running and waiting requests (left, dashed); "
+                       "output tokens/s (right, shaded)");
     spec.x.title = tr("Time since first request (s)");
     spec.y.title = tr("Requests");
     spec.y2.title = tr("Output tokens/s");
@@ -110,6 +131,19 @@ ChartSpec runTimeSeries(const QList<TimeSeriesInput> &inputs)
                 << tr("%1–%2 s: %3 output tokens/s").arg(fmt(i * secs), fmt((i + 1) * secs), fmt(b.tokens[i] / secs));
         }
         spec.series << tokens << flight << done;
+        const QString prefix = inputs.size() == 1 ? QString() : in.name + u' ';
+        SeriesSpec running = serverGauge(in, t0,
+            { QStringLiteral("vllm:num_requests_running"), QStringLiteral("sglang:num_running_reqs") },
+            prefix + tr("server running"));
+        SeriesSpec waiting = serverGauge(in, t0,
+            { QStringLiteral("vllm:num_requests_waiting"), QStringLiteral("sglang:num_queue_reqs") },
+            prefix + tr("server waiting"));
+        running.colour = QColor(0x55, 0x55, 0x55);
+        waiting.colour = QColor(0xD5, 0x5E, 0x00);
+        for (SeriesSpec *s : { &running, &waiting }) {
+            if (!s->points.isEmpty())
+                spec.series << *s;
+        }
     }
     if (estimated)
         spec.notes << tr("Tokens per event estimated: usage totals spread evenly over each request's token events.");

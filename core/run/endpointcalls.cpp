@@ -6,16 +6,19 @@
 
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QRegularExpression>
 #include <QTimer>
 
-#include <optional>
-
+#include <cmath>
 #include <functional>
+#include <mutex>
+#include <optional>
 
 namespace ServeScope {
 
@@ -97,6 +100,109 @@ QByteArray EndpointCalls::call(const QString &path, const QByteArray &postBody)
     const QByteArray body = reply->error() == QNetworkReply::NoError ? reply->readAll() : QByteArray();
     reply->deleteLater();
     return body;
+}
+
+int PromptCalibration::estimate(qsizetype words) const
+{
+    return std::max(1, int(std::lround(overhead + perWord * double(words))));
+}
+
+namespace {
+
+QStringList wordsOf(const QString &text)
+{
+    static const QRegularExpression space(QStringLiteral("\\s+"));
+    return text.split(space, Qt::SkipEmptyParts);
+}
+
+// Least squares through (words, tokens); nullopt without two distinct word counts or a positive slope.
+std::optional<PromptCalibration> fit(const QList<QPair<double, double>> &points)
+{
+    const double n = double(points.size());
+    double sw = 0, st = 0;
+    for (const auto &[w, t] : points) {
+        sw += w;
+        st += t;
+    }
+    double cov = 0, var = 0;
+    for (const auto &[w, t] : points) {
+        cov += (w - sw / n) * (t - st / n);
+        var += (w - sw / n) * (w - sw / n);
+    }
+    if (points.size() < 2 || !(var > 0) || !(cov > 0))
+        return std::nullopt;
+    PromptCalibration c;
+    c.perWord = cov / var;
+    c.overhead = st / n - c.perWord * sw / n;
+    c.probes = int(points.size());
+    return c;
+}
+
+} // namespace
+
+std::optional<PromptCalibration> EndpointCalls::calibration(const QString &sample)
+{
+    static std::mutex mutex;
+    static QHash<QString, std::optional<PromptCalibration>> cache;
+    const QString key = m_endpoint.url.toString() + u'\n' + m_model;
+    {
+        const std::lock_guard lock(mutex);
+        if (const auto it = cache.constFind(key); it != cache.cend())
+            return *it;
+    }
+    const QStringList words = wordsOf(sample);
+    const bool chat = m_endpoint.url.path().endsWith(QLatin1String("/chat/completions"));
+    QList<QPair<double, double>> points;
+    for (const qsizetype n : { words.size() / 4, words.size() / 2, words.size() }) {
+        if (n < 1)
+            continue;
+        const QString text = QStringList(words.mid(0, n)).join(u' ');
+        QJsonObject body { { QStringLiteral("model"), m_model }, { QStringLiteral("max_tokens"), 1 },
+            { QStringLiteral("stream"), false }, { QStringLiteral("temperature"), 0 } };
+        if (chat)
+            body.insert(QStringLiteral("messages"),
+                QJsonArray { QJsonObject {
+                    { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), text } } });
+        else
+            body.insert(QStringLiteral("prompt"), text);
+        QNetworkRequest req(m_endpoint.url);
+        req.setTransferTimeout(m_timeoutMs);
+        for (const auto &[name, value] : endpointHeaders(m_endpoint))
+            req.setRawHeader(name, value);
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        QNetworkReply *reply = m_nam->post(req, QJsonDocument(body).toJson(QJsonDocument::Compact));
+        QEventLoop loop;
+        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        loop.exec();
+        const QJsonObject usage
+            = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("usage")).toObject();
+        if (reply->error() == QNetworkReply::NoError && usage.value(QLatin1String("prompt_tokens")).toInt() > 0)
+            points.append({ double(n), usage.value(QLatin1String("prompt_tokens")).toDouble() });
+        reply->deleteLater();
+    }
+    const std::optional<PromptCalibration> c = fit(points);
+    const std::lock_guard lock(mutex);
+    cache.insert(key, c);
+    return c;
+}
+
+QList<int> EndpointCalls::promptTokens(const QStringList &texts, bool *estimated)
+{
+    if (estimated)
+        *estimated = false;
+    if (hasTokenize())
+        return countTokens(texts);
+    QList<int> out(texts.size(), -1);
+    if (texts.isEmpty())
+        return out;
+    const std::optional<PromptCalibration> c = calibration(texts.first());
+    if (!c)
+        return out;
+    if (estimated)
+        *estimated = true;
+    for (qsizetype i = 0; i < texts.size(); ++i)
+        out[i] = c->estimate(wordsOf(texts[i]).size());
+    return out;
 }
 
 bool EndpointCalls::hasTokenize()

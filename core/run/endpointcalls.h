@@ -22,6 +22,16 @@ class QNetworkRequest;
 
 namespace ServeScope {
 
+/// Prompt sizing where `/tokenize` is missing (gateways): the server's prompt tokens as a line in
+/// the prompt's words, fitted to `max_tokens: 1` requests that read `usage.prompt_tokens`.
+struct PromptCalibration {
+    double overhead = 0; ///< tokens the request adds whatever its text (a chat template)
+    double perWord = 1;
+    int probes = 0; ///< requests the fit rests on
+    /// Tokens of a text of `words` words, rounded.
+    int estimate(qsizetype words) const;
+};
+
 /// The small requests a run makes beside its streams: `/tokenize`, `/metrics`, the prefix-cache reset.
 /// Each goes to the endpoint's base URL (its path kept), with the endpoint's headers and proxy, and is
 /// bounded by the experiment's idle timeout. Calls block on a local event loop: run thread only.
@@ -39,6 +49,14 @@ public:
     void waitUntilIdle(const std::atomic<bool> &cancelled, int maxMs = 10000);
     /// True when `/tokenize` answers a count (one tiny request, asked once and remembered).
     bool hasTokenize();
+    /// The calibration for this endpoint and model (docs/engine.md, "Prompt sizing"): three
+    /// non-streaming `max_tokens: 1` requests to the endpoint itself carrying the first quarter, half
+    /// and all of `sample`'s words. Cached for the process per request URL and model, failures
+    /// included; nullopt when the server reported no usage for them.
+    std::optional<PromptCalibration> calibration(const QString &sample);
+    /// Prompt tokens of each text: `/tokenize` counts when the server has it, else calibrated
+    /// estimates, else -1 each. `estimated` (optional) says which of the two answered.
+    QList<int> promptTokens(const QStringList &texts, bool *estimated = nullptr);
     /// Tokens of a generated text as the server counts it (`/tokenize` of the plain text, no special
     /// tokens), asynchronously, at most 16 in flight; `done(-1)` when the server could not say. Not
     /// called when `context` died meanwhile.

@@ -24,13 +24,6 @@ namespace {
 /// Prompts prepared for a point that stops on time only; requests reuse them round-robin.
 constexpr int kTimeOnlyPrompts = 512;
 
-TokenCounter counterFor(const PromptGenerator &prompts, EndpointCalls &calls)
-{
-    if (!prompts.wantsTokenCounts())
-        return {};
-    return [&calls](const QStringList &texts) { return calls.countTokens(texts); };
-}
-
 EndpointCalls *tokenizerFor(EndpointCalls &calls)
 {
     return calls.hasTokenize() ? &calls : nullptr;
@@ -122,9 +115,8 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
 
     m_monitor.setPhase(QStringLiteral("measuring"));
     const int count = spec.load.numPrompts > 0 ? spec.load.numPrompts : kTimeOnlyPrompts;
-    const QList<PreparedRequest> requests
-        = prompts.generate(point, repeat, false, count, counterFor(prompts, variant.calls), nullptr, &outcome.error);
-    if (requests.isEmpty()) {
+    const PromptSet requests = preparePrompts(variant, prompts, spec, false, count, &outcome.error);
+    if (requests.requests.isEmpty()) {
         outcome.ok = false;
         return outcome;
     }
@@ -171,13 +163,12 @@ bool PointRunner::warmup(
     if (resolved.load.warmupRequests <= 0)
         return true;
     m_monitor.setPhase(QStringLiteral("warmup"));
-    const QList<PreparedRequest> warm = prompts.generate(spec.point, spec.repeat, true, resolved.load.warmupRequests,
-        counterFor(prompts, variant.calls), nullptr, error);
-    if (warm.isEmpty())
+    const PromptSet warm = preparePrompts(variant, prompts, spec, true, resolved.load.warmupRequests, error);
+    if (warm.requests.isEmpty())
         return false;
     LoadSpec warmSpec = spec;
     warmSpec.warmup = true;
-    warmSpec.load.numPrompts = int(warm.size());
+    warmSpec.load.numPrompts = int(warm.requests.size());
     warmSpec.load.maxSeconds = 0;
     QVector<RequestRecord> records;
     const LoadOutcome o = runLoad(variant.endpoint, tokenizerFor(variant.calls), warm, warmSpec, &records);
@@ -221,9 +212,10 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     summary.client = client;
     m_writer.enqueue(summary);
     for (const Finding &f : result.findings) {
-        // Grouped once per run by runFindings (unreliable-percentiles, output-estimated).
+        // Grouped once per run by runFindings (unreliable-percentiles, output- and input-estimated).
         if (f.code == QLatin1String(FindingCode::UnreliablePercentile)
-            || f.code == QLatin1String(FindingCode::OutputEstimated))
+            || f.code == QLatin1String(FindingCode::OutputEstimated)
+            || f.code == QLatin1String(FindingCode::InputEstimated))
             continue;
         Q_EMIT logged(QStringLiteral("finding"),
             QStringLiteral("%1 %2 r%3: %4%5 (value %6, threshold %7)")
@@ -250,8 +242,22 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     return summary;
 }
 
-LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *tokenizer,
-    const QList<PreparedRequest> &requests, const LoadSpec &spec, QVector<RequestRecord> *records)
+PointRunner::PromptSet PointRunner::preparePrompts(const VariantContext &variant, const PromptGenerator &prompts,
+    const LoadSpec &spec, bool warmup, int count, QString *error)
+{
+    PromptSet set;
+    bool estimated = false;
+    TokenCounter counter;
+    // Text prompts are sized by the server's count: `/tokenize`, else calibrated probes (gateways).
+    if (prompts.wantsTokenCounts())
+        counter = [&](const QStringList &texts) { return variant.calls.promptTokens(texts, &estimated); };
+    set.requests = prompts.generate(spec.point, spec.repeat, warmup, count, counter, &set.counts, error);
+    set.exact = prompts.usesTokenIds() || !estimated;
+    return set;
+}
+
+LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *tokenizer, const PromptSet &prompts,
+    const LoadSpec &spec, QVector<RequestRecord> *records)
 {
     QEventLoop loop;
     LoadOutcome outcome;
@@ -263,7 +269,15 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
         m_monitor.observe(r);
     };
     const auto onRecord = QObject::connect(
-        &m_generator, &LoadGenerator::requestFinished, &loop, [&, tokenizer](const RequestRecord &r) {
+        &m_generator, &LoadGenerator::requestFinished, &loop, [&, tokenizer](const RequestRecord &finished) {
+            RequestRecord r = finished;
+            // No usage (the engine then counts content events): the prompt's own count, if known.
+            if (r.outputEstimated && r.ok()) {
+                const int n = prompts.counts.isEmpty() ? -1 : prompts.counts.value(r.index % prompts.counts.size());
+                if (n > 0)
+                    r.promptTokens = n;
+                r.inputEstimated = !(prompts.exact && n > 0);
+            }
             // Off the hot path: the engine has freed the slot; only this record's storing waits.
             if (!tokenizer || !r.ok() || !r.outputEstimated || r.generatedText.isEmpty()
                 || r.generatedText.size() >= kMaxKeptTextChars)
@@ -287,7 +301,7 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
         if (counting == 0)
             loop.quit();
     });
-    m_generator.start(endpoint, QVector<PreparedRequest>(requests.cbegin(), requests.cend()), spec);
+    m_generator.start(endpoint, QVector<PreparedRequest>(prompts.requests.cbegin(), prompts.requests.cend()), spec);
     if (m_cancelled.load())
         m_generator.cancel();
     loop.exec();

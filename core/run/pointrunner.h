@@ -55,10 +55,19 @@ Q_SIGNALS:
     void logged(const QString &level, const QString &text);
 
 private:
-    /// With `tokenizer`, a successful record without usage gets its output tokens from `/tokenize` of its
-    /// text before it is stored (no longer estimated).
-    LoadOutcome runLoad(const EndpointConfig &endpoint, EndpointCalls *tokenizer,
-        const QList<PreparedRequest> &requests, const LoadSpec &spec, QVector<RequestRecord> *records);
+    /// A point's prompts and what the server said their lengths are.
+    struct PromptSet {
+        QList<PreparedRequest> requests;
+        QList<int> counts; ///< per request: its prompt tokens, -1 where unknown
+        bool exact = false; ///< counts are the server's (`/tokenize`) or token IDs, not calibrated estimates
+    };
+    PromptSet preparePrompts(const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec,
+        bool warmup, int count, QString *error);
+    /// A successful record without usage gets its input tokens from the prompt's count (marked
+    /// estimated unless the count is exact) and, with `tokenizer`, its output tokens from `/tokenize`
+    /// of its text before it is stored (no longer estimated).
+    LoadOutcome runLoad(const EndpointConfig &endpoint, EndpointCalls *tokenizer, const PromptSet &prompts,
+        const LoadSpec &spec, QVector<RequestRecord> *records);
     /// Warmup requests (none when the experiment has none); false when they could not run.
     bool warmup(const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec, int *count,
         QString *error);

@@ -68,6 +68,7 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     for (auto it = summary.steady.cbegin(); it != summary.steady.cend(); ++it)
         setup.extraNumbers.append({ QStringLiteral("steady_") + it.key(), it.value() });
     setup.extraNumbers.append({ QStringLiteral("output_estimated"), double(summary.outputEstimated) });
+    setup.extraNumbers.append({ QStringLiteral("input_estimated"), double(summary.inputEstimated) });
     for (auto it = summary.client.cbegin(); it != summary.client.cend(); ++it)
         setup.extraNumbers.append({ QStringLiteral("client_") + it.key(), it.value() });
     for (auto it = summary.server.cbegin(); it != summary.server.cend(); ++it)

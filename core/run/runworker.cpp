@@ -144,11 +144,12 @@ void RunWorker::reportMissingRoutes(const Experiment &resolved, EndpointCalls &c
     if (m_probedBases.contains(base))
         return;
     m_probedBases << base;
-    // Only where the run would use them: /tokenize sizes chat prompts, /metrics ends the drain after warmup.
-    if (PromptGenerator(resolved).isChat() && !calls.hasTokenize())
+    // Only where the run would use them: /tokenize sizes text prompts, /metrics ends the drain after warmup.
+    if (PromptGenerator(resolved).wantsTokenCounts() && !calls.hasTokenize())
         log(QStringLiteral("warning"),
-            QStringLiteral("%1 has no /tokenize: chat prompts are sized at one word per token without the chat "
-                           "template, so input lengths will miss their targets (input-length-deviation)")
+            QStringLiteral("%1 has no /tokenize: text prompts are sized by three max_tokens 1 calibration requests "
+                           "that read usage.prompt_tokens, and without usage in the stream input counts are "
+                           "estimates")
                 .arg(base));
     if (resolved.load.warmupRequests > 0 && !calls.hasRunningMetric())
         log(QStringLiteral("warning"),

@@ -64,7 +64,7 @@ static bool execQuery(QSqlQuery &q, QString *error)
 QString ProjectStore::ownerColumn() const
 {
     return (m_schemaVersion >= 2 ? QStringLiteral("owner") : QStringLiteral("''"))
-        + (m_schemaVersion >= 3 ? QStringLiteral(", origin") : QStringLiteral(", ''"));
+        + (m_schemaVersion >= 4 ? QStringLiteral(", origin") : QStringLiteral(", ''"));
 }
 
 // A run still `running` whose writing process is gone reads as interrupted before any writer has
@@ -253,7 +253,7 @@ bool ProjectStore::requests(qint64 runId, const RequestFilter &filter, QVector<R
         where += QStringLiteral(" AND r.warmup = 0");
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT ") % RowCodec::requestColumns()
+    q.prepare(QStringLiteral("SELECT ") % RowCodec::requestColumns(m_schemaVersion)
         % QStringLiteral(" FROM requests r JOIN variants v ON v.id = r.variant_id"
                          " LEFT JOIN request_events e ON e.request_id = r.id")
         % where % QStringLiteral(" ORDER BY r.variant_id, r.point, r.repeat, r.idx, r.id"));

@@ -102,6 +102,7 @@ bool RequestInserter::insert(
         sqlite3_bind_blob(s, i++, r.promptHash.constData(), int(r.promptHash.size()), SQLITE_TRANSIENT);
     bindText(s, i++, r.generatedText);
     sqlite3_bind_int64(s, i++, id);
+    sqlite3_bind_int(s, i++, int(r.inputEstimated));
     if (!step(s, error))
         return false;
     if (blob.isEmpty())

@@ -15,7 +15,7 @@ namespace ServeScope {
 
 namespace {
 
-constexpr int RequestColumnCount = 28;
+constexpr int RequestColumnCount = 29;
 
 QString placeholders(int n)
 {
@@ -58,17 +58,18 @@ QString RowCodec::insertRequestSql()
                           " scheduled_ns, slot_ns, start_ns, end_ns, connect_ns, tls_ns, first_token_ns,"
                           " first_content_ns, http_status, status, error_class, error_text, prompt_tokens,"
                           " completion_tokens, output_estimated, target_input_len, target_output_len, protocol,"
-                          " prompt_hash, generated_text, id) VALUES (")
+                          " prompt_hash, generated_text, id, input_estimated) VALUES (")
         % placeholders(RequestColumnCount) % QLatin1Char(')');
 }
 
-QString RowCodec::requestColumns()
+QString RowCodec::requestColumns(int schemaVersion)
 {
     return QStringLiteral("r.id, v.name, r.point, r.repeat, r.idx, r.warmup, r.slot, r.scheduled_ns, r.slot_ns,"
                           " r.start_ns, r.end_ns, r.connect_ns, r.tls_ns, r.http_status, r.status, r.error_class,"
                           " r.error_text, r.prompt_tokens, r.completion_tokens, r.output_estimated,"
                           " r.target_input_len, r.target_output_len, r.protocol, r.prompt_hash, r.generated_text,"
-                          " e.blob");
+                          " e.blob, ")
+        % (schemaVersion >= 3 ? QStringLiteral("r.input_estimated") : QStringLiteral("0"));
 }
 
 bool RowCodec::readRequest(const QSqlQuery &q, qint64 runId, bool withEvents, RequestRecord *r, QString *error)
@@ -102,6 +103,7 @@ bool RowCodec::readRequest(const QSqlQuery &q, qint64 runId, bool withEvents, Re
     r->eventNs.clear();
     r->eventKinds.clear();
     const QVariant blob = q.value(i++);
+    r->inputEstimated = q.value(i).toInt() != 0;
     if (!withEvents || blob.isNull())
         return true;
     const QByteArray bytes = blob.toByteArray();
@@ -165,7 +167,7 @@ QString RowCodec::insertSummarySql()
         + summaryScalarColumns() + summaryDistColumns()
         + QStringList { QStringLiteral("extra_percentiles"), QStringLiteral("derivation_version"),
               QStringLiteral("definitions"), QStringLiteral("steady"), QStringLiteral("server"),
-              QStringLiteral("output_estimated"), QStringLiteral("client") };
+              QStringLiteral("output_estimated"), QStringLiteral("client"), QStringLiteral("input_estimated") };
     return QStringLiteral("INSERT OR REPLACE INTO point_repeats (") % cols.join(QLatin1Char(','))
         % QStringLiteral(") VALUES (") % placeholders(int(cols.size())) % QLatin1Char(')');
 }
@@ -203,6 +205,7 @@ void RowCodec::bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId
     q.bindValue(i++, mapJson(s.server));
     q.bindValue(i++, s.outputEstimated);
     q.bindValue(i++, mapJson(s.client));
+    q.bindValue(i++, s.inputEstimated);
 }
 
 QString RowCodec::summaryColumns(int schemaVersion)
@@ -214,7 +217,8 @@ QString RowCodec::summaryColumns(int schemaVersion)
     cols << QStringLiteral("p.extra_percentiles") << QStringLiteral("p.derivation_version")
          << QStringLiteral("p.definitions")
          << (schemaVersion >= 2 ? QStringLiteral("p.steady, p.server, p.output_estimated, p.client")
-                                : QStringLiteral("'{}', '{}', 0, '{}'"));
+                                : QStringLiteral("'{}', '{}', 0, '{}'"))
+         << (schemaVersion >= 3 ? QStringLiteral("p.input_estimated") : QStringLiteral("0"));
     return cols.join(QLatin1Char(','));
 }
 
@@ -260,6 +264,7 @@ void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
     s->server = jsonMap(q.value(i++).toString());
     s->outputEstimated = q.value(i++).toInt();
     s->client = jsonMap(q.value(i++).toString());
+    s->inputEstimated = q.value(i++).toInt();
 }
 
 } // namespace ServeScope

@@ -18,7 +18,7 @@ public:
 
     /// Columns a select must return, in readRequest() order; `r` aliases requests, `v` variants,
     /// `e` request_events (blob may be NULL).
-    static QString requestColumns();
+    static QString requestColumns(int schemaVersion);
     /// Fills a record from the current row; false and *error when the event blob is invalid.
     static bool readRequest(const QSqlQuery &q, qint64 runId, bool withEvents, RequestRecord *r, QString *error);
 

@@ -128,16 +128,26 @@ static QStringList version2()
     };
 }
 
-// Version 3: where a run came from when ServeScope did not measure it (an imported result file), as
-// JSON; empty for measured runs.
+// Version 3: whether a request's input token count is an estimate (no usage, no /tokenize), per request and
+// counted per summary.
 static QStringList version3()
+{
+    return {
+        QStringLiteral("ALTER TABLE requests ADD COLUMN input_estimated INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN input_estimated INTEGER NOT NULL DEFAULT 0"),
+    };
+}
+
+// Version 4: where a run came from when ServeScope did not measure it (an imported result file), as
+// JSON; empty for measured runs.
+static QStringList version4()
 {
     return { QStringLiteral("ALTER TABLE runs ADD COLUMN origin TEXT NOT NULL DEFAULT ''") };
 }
 
 const QVector<Schema::Step> &Schema::steps()
 {
-    static const QVector<Step> s = { { 1, version1() }, { 2, version2() }, { 3, version3() } };
+    static const QVector<Step> s = { { 1, version1() }, { 2, version2() }, { 3, version3() }, { 4, version4() } };
     return s;
 }
 

@@ -21,6 +21,7 @@ namespace {
 
 const char *kTooltips = "servescopeTooltips";
 const char *kGroup = "servescopeGroup";
+const char *kReservedBottom = "servescopeReservedBottom";
 
 QFont font(qreal points, bool bold = false)
 {
@@ -128,6 +129,8 @@ void addFooter(QChart *chart, const ChartSpec &spec, const RenderOptions &o)
     QMargins m = chart->margins();
     m.setBottom(m.bottom() + int(std::ceil(extra)));
     chart->setMargins(m);
+    // What a view that changes the margins must keep free at the bottom (the items sit 6 px above it).
+    chart->setProperty(kReservedBottom, int(std::ceil(extra)) + 6);
     auto place = [chart, notes, foot]() {
         const QRectF r = chart->rect();
         foot->setPos(r.left() + 12, r.bottom() - foot->boundingRect().height() - 6);
@@ -179,6 +182,11 @@ QChart *createChart(const ChartSpec &spec, const RenderOptions &options)
 QStringList seriesTooltips(const QAbstractSeries *series)
 {
     return series ? series->property(kTooltips).toStringList() : QStringList();
+}
+
+int reservedBottom(const QChart *chart)
+{
+    return chart ? chart->property(kReservedBottom).toInt() : 0;
 }
 
 QString seriesGroup(const QAbstractSeries *series)

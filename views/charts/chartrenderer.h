@@ -20,6 +20,9 @@ struct RenderOptions {
 /// Builds a QChart (a QGraphicsWidget: needs a QApplication) from a spec. Bands become QAreaSeries with
 /// explicit upper and lower line series; series are added in spec order, which is z-order.
 QChart *createChart(const ChartSpec &spec, const RenderOptions &options = {});
+/// Pixels under the plot that the notes and footer of a created chart need; a view that sets its
+/// own margins keeps at least this much at the bottom.
+int reservedBottom(const QChart *chart);
 
 /// Tooltip texts and legend group a rendered series carries (stored as dynamic properties).
 QStringList seriesTooltips(const QAbstractSeries *series);

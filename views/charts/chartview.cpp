@@ -17,9 +17,8 @@
 #include <QValueAxis>
 #include <QXYSeries>
 
+#include <algorithm>
 #include <cmath>
-#include <limits>
-
 #include <limits>
 
 namespace ServeScope::Report {
@@ -162,7 +161,7 @@ void ChartView::rebuild()
     c->setTitle(m_shown.title);
     setToolTip(m_shown.subtitle);
     c->legend()->setAlignment(Qt::AlignRight);
-    c->setMargins(QMargins(2, 2, 2, 2));
+    c->setMargins(QMargins(2, 2, 2, std::max(2, reservedBottom(c))));
     c->layout()->setContentsMargins(0, 0, 0, 0);
     setChart(c);
     delete old;

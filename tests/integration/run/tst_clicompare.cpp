@@ -174,6 +174,66 @@ private Q_SLOTS:
         }
     }
 
+    void steadySetFromFoldersAndStoreAgree()
+    {
+        const QStringList common { QStringLiteral("compare"), QStringLiteral("--set"), QStringLiteral("steady"),
+            QStringLiteral("--json") };
+        const Outcome stored = cli(common
+            + QStringList { QStringLiteral("--project"), m_project, QStringLiteral("--baseline"), QStringLiteral("1"),
+                QStringLiteral("--candidate"), QStringLiteral("2") });
+        const Outcome folders = cli(common
+            + QStringList { QStringLiteral("--baseline"), m_dir.filePath(QStringLiteral("first")),
+                QStringLiteral("--candidate"), m_dir.filePath(QStringLiteral("second")) });
+        QVERIFY2(stored.exitCode == 0, stored.err.constData());
+        QVERIFY2(folders.exitCode == 0, folders.err.constData());
+        const QJsonObject sa = QJsonDocument::fromJson(stored.out).object();
+        QCOMPARE(sa.value(QLatin1String("set")).toString(), QStringLiteral("steady"));
+        const QJsonArray a = sa.value(QLatin1String("rows")).toArray();
+        const QJsonArray b = QJsonDocument::fromJson(folders.out).object().value(QLatin1String("rows")).toArray();
+        // Every point reaches its client concurrency; the steady set has no total-token
+        // throughput or success rate.
+        QCOMPARE(a.size(), 4 * 18);
+        QCOMPARE(a.size(), b.size());
+        int intervals = 0;
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QJsonObject x = a[i].toObject(), y = b[i].toObject();
+            const QString metric = x.value(QLatin1String("metric")).toString();
+            QVERIFY(metric != QLatin1String("success_rate") && metric != QLatin1String("total_token_throughput"));
+            const QString where = x.value(QLatin1String("point")).toString() + u' ' + metric;
+            // The same requests are picked from stored records and from result-file arrays.
+            for (const char *side : { "baseline", "candidate" }) {
+                const QJsonObject ex = x.value(QLatin1String(side)).toObject(),
+                                  ey = y.value(QLatin1String(side)).toObject();
+                // Medians have an order-statistic interval from the window's requests.
+                if (metric.startsWith(QLatin1String("median_")))
+                    intervals += ex.contains(QLatin1String("ci_low")) && ey.contains(QLatin1String("ci_low"));
+                for (const char *k : { "median", "ci_low", "ci_high" }) {
+                    const double vx = ex.value(QLatin1String(k)).toDouble(), vy = ey.value(QLatin1String(k)).toDouble();
+                    QVERIFY2(vx == vy || std::abs(vx - vy) <= 1e-9 * std::abs(vx),
+                        qPrintable(where + u' ' + QLatin1String(k)));
+                }
+            }
+        }
+        QCOMPARE(intervals, 2 * 4 * 4); // sides x points x median metrics
+        // It is a set of its own: the throughput inside the window is not the whole point's.
+        const Outcome vllm
+            = cli({ QStringLiteral("compare"), QStringLiteral("--project"), m_project, QStringLiteral("--baseline"),
+                QStringLiteral("1"), QStringLiteral("--candidate"), QStringLiteral("2"), QStringLiteral("--json") });
+        QCOMPARE(vllm.exitCode, 0);
+        const auto throughput = [](const QJsonArray &rows) {
+            QList<double> out;
+            for (const QJsonValue &r : rows) {
+                if (r[QLatin1String("metric")] == QLatin1String("output_throughput"))
+                    out << r[QLatin1String("baseline")][QLatin1String("median")].toDouble();
+            }
+            return out;
+        };
+        const QList<double> whole
+            = throughput(QJsonDocument::fromJson(vllm.out).object().value(QLatin1String("rows")).toArray());
+        QCOMPARE(whole.size(), 4);
+        QVERIFY(throughput(a) != whole);
+    }
+
     void anUnmatchedPointExits2()
     {
         QCOMPARE(run(writeExperiment(QStringLiteral("wider"), true), QString(),

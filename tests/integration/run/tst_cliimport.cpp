@@ -270,6 +270,8 @@ private Q_SLOTS:
             QVERIFY(compared > 60);
             QCOMPARE(back.first().completed, native.at(p).completed);
             QCOMPARE(back.first().warmup, native.at(p).warmup);
+            QCOMPARE(back.first().outputEstimated, native.at(p).outputEstimated);
+            QCOMPARE(back.first().inputEstimated, native.at(p).inputEstimated);
         }
         ProjectStore store;
         QVERIFY(store.open(imported));

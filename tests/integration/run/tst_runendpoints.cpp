@@ -124,7 +124,7 @@ private Q_SLOTS:
         QCOMPARE(o.exitCode, 1);
         QVERIFY(!o.err.contains(key) && !o.out.contains(key));
         // Two variants on one base URL: each missing route is said once.
-        QCOMPARE(o.err.count("has no /tokenize: chat prompts are sized at one word per token"), 1);
+        QCOMPARE(o.err.count("has no /tokenize: text prompts are sized by three max_tokens 1 calibration requests"), 1);
         QCOMPARE(
             o.err.count("has no /metrics with vllm:num_requests_running or sglang:num_running_reqs: after warmup"), 1);
         QVERIFY(o.err.indexOf("has no /tokenize") < o.err.indexOf("progress:"));
@@ -275,8 +275,10 @@ private Q_SLOTS:
         const int estimated = outputLen == 16 ? 0 : 10;
         QCOMPARE(runs.first().number(QStringLiteral("servescope_output_estimated")), double(estimated));
         const QList<QByteArray> csv = readAll(out + QStringLiteral("/summary.csv")).trimmed().split('\n');
-        QVERIFY(csv.first().endsWith(",output_estimated"));
-        QVERIFY2(csv.at(1).endsWith(QByteArray(",").append(QByteArray::number(estimated))), csv.at(1).constData());
+        QVERIFY(csv.first().endsWith(",output_estimated,input_estimated"));
+        // Token-ID prompts: the input count is exact with or without usage.
+        QVERIFY2(csv.at(1).endsWith(QByteArray(",").append(QByteArray::number(estimated)).append(",0")),
+            csv.at(1).constData());
         QVERIFY2(!o.err.contains("ignore-eos-not-honoured"), o.err.constData());
         QCOMPARE(o.err.contains("output-estimated"), estimated > 0);
         ProjectStore store;
@@ -284,6 +286,64 @@ private Q_SLOTS:
         QVector<PointSummary> summaries;
         QVERIFY(store.pointSummaries(1, &summaries));
         QCOMPARE(summaries.value(0).outputEstimated, estimated);
+    }
+
+    // Text prompts on a chat endpoint: without /tokenize (a gateway) three max_tokens 1 probes calibrate the
+    // sizing, so prompts arrive at their length (the chat template's 7 tokens taken off); without usage the
+    // input count is the prompt's /tokenize count, or the calibrated estimate, marked.
+    void inputTokensWithoutTokenize_data()
+    {
+        QTest::addColumn<QStringList>("simFlags");
+        QTest::addColumn<int>("inputEstimated");
+        QTest::newRow("no /tokenize, usage: calibrated, exact count")
+            << QStringList { QStringLiteral("--no-tokenize") } << 0;
+        QTest::newRow("no /tokenize, no usage: calibrated, estimated count")
+            << QStringList { QStringLiteral("--no-tokenize"), QStringLiteral("--no-usage") } << 10;
+        QTest::newRow("/tokenize, no usage: the prompt's count") << QStringList { QStringLiteral("--no-usage") } << 0;
+    }
+
+    void inputTokensWithoutTokenize()
+    {
+        QFETCH(QStringList, simFlags);
+        QFETCH(int, inputEstimated);
+        SimChild sim;
+        QVERIFY(sim.start(QStringList { QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+                              QStringLiteral("50") }
+            + simFlags));
+        const QString name = QStringLiteral("input") + sanitizeName(QString::fromLatin1(QTest::currentDataTag()));
+        const QString exp = writeExperiment(name,
+            QJsonObject { { QStringLiteral("base_url"), sim.url().toString() },
+                { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 2, \"input_len\": 64, "
+                           "\"output_len\": 8, \"num_prompts\": 10}], \"repeat\": 1}"));
+        const QString out = m_dir.filePath(name + QStringLiteral("-results"));
+        const QString project = m_dir.filePath(name + QStringLiteral(".servescope"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project, QStringLiteral("--out-dir"), out,
+            QStringLiteral("--variant"), QStringLiteral("baseline") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QString error;
+        const QVector<ResultRun> runs = readResultFilePath(out + QStringLiteral("/baseline/c2-r1.json"), &error);
+        QVERIFY2(runs.size() == 1, qPrintable(error));
+        QCOMPARE(runs.first().inputLens.size(), 10);
+        // Each prompt within 2% of its 64 tokens as the server counts them; before calibration they came as 71.
+        for (qint64 len : runs.first().inputLens)
+            QVERIFY2(std::abs(len - 64) <= 1, qPrintable(QString::number(len)));
+        QCOMPARE(runs.first().number(QStringLiteral("servescope_input_estimated")), double(inputEstimated));
+        const QList<QByteArray> csv = readAll(out + QStringLiteral("/summary.csv")).trimmed().split('\n');
+        QVERIFY2(csv.at(1).endsWith(QByteArray(",").append(QByteArray::number(inputEstimated))), csv.at(1).constData());
+        QCOMPARE(o.err.contains("input-estimated"), inputEstimated > 0);
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<PointSummary> summaries;
+        QVERIFY(store.pointSummaries(1, &summaries));
+        QCOMPARE(summaries.value(0).inputEstimated, inputEstimated);
+        QVector<RequestRecord> records;
+        QVERIFY(store.requests(1, RequestFilter {}, &records));
+        int marked = 0;
+        for (const RequestRecord &r : std::as_const(records))
+            marked += r.inputEstimated ? 1 : 0;
+        QCOMPARE(marked, inputEstimated);
     }
 };
 

@@ -101,6 +101,15 @@ void TestExperimentEditor::undoRedoEveryEdit()
     QCOMPARE(undo->count(), 3);
     const Experiment edited = w.document()->experiment();
     QCOMPARE(edited.load.repeat, 3);
+    // The DCGM exporter URL is a field of the server page, one undo step like the rest.
+    auto *dcgm = w.findChild<QLineEdit *>(QStringLiteral("dcgmUrl"));
+    QVERIFY(dcgm);
+    QTest::keyClicks(dcgm, QStringLiteral("http://gpu:9400/metrics"));
+    QCOMPARE(w.document()->experiment().server.dcgmUrl, QStringLiteral("http://gpu:9400/metrics"));
+    QCOMPARE(undo->count(), 4);
+    undo->undo();
+    QVERIFY(w.document()->experiment().server.dcgmUrl.isEmpty());
+    QVERIFY(dcgm->text().isEmpty());
 
     undo->undo();
     QCOMPARE(w.document()->experiment().load.points.size(), 1);

@@ -34,9 +34,13 @@ class TestGuiScripted final : public QObject {
         QByteArray err;
     };
 
-    static Outcome gui(const QStringList &args)
+    Outcome gui(const QStringList &args)
     {
         QProcess p;
+        // The window's settings (recent projects, profiles) go to a folder of the test, not the user's.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
+        p.setProcessEnvironment(env);
         p.start(qEnvironmentVariable("SERVESCOPE_GUI"), args);
         if (!p.waitForFinished(120000)) {
             p.kill();

@@ -275,7 +275,7 @@ private Q_SLOTS:
         QVERIFY(widest->toolTip().contains(QStringLiteral("Not reproducible")));
         QVERIFY(!widest->toolTip().contains(QStringLiteral("output throughput")));
 
-        auto *set = view.findChild<QComboBox *>(QStringLiteral("tableSet"));
+        auto *set = view.findChild<QComboBox *>(QStringLiteral("resultSet"));
         QVERIFY(set);
         set->setCurrentIndex(set->findData(QStringLiteral("steady")));
         QCOMPARE(t->rowCount(), 4);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Creates an endpoint profile through the dialog: the key reaches the real keychain (a throwaway
 // gnome-keyring, see KEYCHAIN in tests/CMakeLists.txt) and its bytes appear nowhere in the project.
+#include "../../integration/run/simchild.h"
 #include "endpointprofiles.h"
 #include "experimentdocument.h"
 #include "guitesthelpers.h"
@@ -15,6 +16,7 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -35,6 +37,7 @@ private slots:
     void keyGoesToKeychainOnly();
     void lockedKeyringOffersSessionOnly();
     void testConnectionExplainsRefusal();
+    void testConnectionSaysWhatAnswersMean();
     void closeAsksBeforeDroppingEdits();
 };
 
@@ -147,6 +150,41 @@ void TestProfileDialog::testConnectionExplainsRefusal()
     const auto r = tested.at(0).at(0).value<PreflightResult>();
     QCOMPARE(r.diagnosis, Diagnosis::ConnectionRefused);
     QVERIFY(!r.usable);
+}
+
+// Against a gateway-like simulator (no /tokenize, no /metrics) each answer comes with its meaning and fix.
+void TestProfileDialog::testConnectionSaysWhatAnswersMean()
+{
+    QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set");
+    SimChild sim;
+    QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("Qwen2-7B-Instruct"), QStringLiteral("--no-tokenize"),
+        QStringLiteral("--no-metrics") }));
+    MemorySecretStore secrets;
+    ProfileStore profiles;
+    ProfileDialog d(&profiles, &secrets);
+    d.newProfile();
+    fillProfile(&d, QString());
+    auto *url = d.findChild<QLineEdit *>(QStringLiteral("profileBaseUrl"));
+    url->setText(sim.url().toString());
+    QSignalSpy tested(&d, &ProfileDialog::testFinished);
+    QTest::mouseClick(d.findChild<QPushButton *>(QStringLiteral("testConnectionButton")), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 1, 20000);
+    const auto r = tested.at(0).at(0).value<PreflightResult>();
+    QVERIFY(r.usable);
+    QCOMPARE(r.tokenizeAvailable, 0);
+    const QStringList lines = d.findChild<QPlainTextEdit *>(QStringLiteral("testResult"))->toPlainText().split(u'\n');
+    const qsizetype tokenize = lines.indexOf(QStringLiteral("/tokenize available: no"));
+    QVERIFY2(tokenize >= 0, qPrintable(lines.join(u'\n')));
+    QVERIFY2(lines.value(tokenize + 1).contains(QStringLiteral("calibration requests")), qPrintable(lines.join(u'\n')));
+    QVERIFY(lines.value(tokenize + 2).trimmed().startsWith(QStringLiteral("Fix: serve /tokenize")));
+    const qsizetype metrics = lines.indexOf(QStringLiteral("/metrics available: no"));
+    QVERIFY(metrics > tokenize);
+    QVERIFY(lines.value(metrics + 2).trimmed().startsWith(QStringLiteral("Fix: ")));
+    // A yes answer says what it means and needs no fix.
+    const qsizetype usage = lines.indexOf(QStringLiteral("Token usage reported: yes"));
+    QVERIFY(usage >= 0);
+    QVERIFY(lines.value(usage + 1).contains(QStringLiteral("usage chunk")));
+    QVERIFY(!lines.value(usage + 2).trimmed().startsWith(QStringLiteral("Fix:")));
 }
 
 void TestProfileDialog::closeAsksBeforeDroppingEdits()

@@ -37,8 +37,8 @@ QList<RunSeriesInput> comparison()
     }
     ChartFooter footer { {}, {}, QStringLiteral("http://127.0.0.1:8000"), QStringLiteral("Qwen2-7B-Instruct"),
         QStringLiteral("2026-11-29T10:00:00Z"), QStringLiteral("vllm"), {} };
-    return { { QStringLiteral("vLLM 0.6.3"), defaultRunColour(0), a, footer },
-        { QStringLiteral("SGLang 0.3 · 中文"), defaultRunColour(1), b, footer } };
+    return { { QStringLiteral("vLLM 0.6.3"), defaultRunColour(0), a, footer, {} },
+        { QStringLiteral("SGLang 0.3 · 中文"), defaultRunColour(1), b, footer, {} } };
 }
 
 // Inflates every FlateDecode stream of a PDF; Qt writes raw zlib data, qUncompress wants a size prefix.
@@ -85,7 +85,7 @@ QList<QPair<QString, ChartSpec>> extraCharts()
     }
     const QList<DistributionInput> dist { { QStringLiteral("vLLM"), defaultRunColour(0), a },
         { QStringLiteral("SGLang"), defaultRunColour(1), b } };
-    TimeSeriesInput ts { QStringLiteral("vLLM"), defaultRunColour(0), {}, 1.0 };
+    TimeSeriesInput ts { QStringLiteral("vLLM"), defaultRunColour(0), {}, 1.0, {} };
     qint64 slotFree[8] = {};
     for (int i = 0; i < 400; ++i) {
         const int slot = i % 8;

@@ -27,8 +27,8 @@ ChartSpec abChart()
         a << TestPoints::concurrencyPoint(QStringLiteral("a"), i, 1 << i, 100.0 * (1 << i));
         b << TestPoints::concurrencyPoint(QStringLiteral("b"), i, 1 << i, 90.0 * (1 << i));
     }
-    return latencyVsLoad(
-        { { QStringLiteral("A"), defaultRunColour(0), a, {} }, { QStringLiteral("B"), defaultRunColour(1), b, {} } },
+    return latencyVsLoad({ { QStringLiteral("A"), defaultRunColour(0), a, {}, {} },
+                             { QStringLiteral("B"), defaultRunColour(1), b, {}, {} } },
         Metric::Tpot);
 }
 

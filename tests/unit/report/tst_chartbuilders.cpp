@@ -26,7 +26,7 @@ QList<const SeriesSpec *> ofKind(const ChartSpec &spec, SeriesKind kind)
 
 RunSeriesInput run(const QString &name, int colour, const QList<PointSummary> &points)
 {
-    return RunSeriesInput { name, defaultRunColour(colour), points, {} };
+    return RunSeriesInput { name, defaultRunColour(colour), points, {}, {} };
 }
 
 QList<PointSummary> gradient(const QString &variant, double scale)
@@ -239,6 +239,68 @@ private slots:
         const ChartSpec ttft = latencyVsLoad({ run(QStringLiteral("A"), 0, pts) }, Metric::Ttft);
         const QString tip = ofKind(ttft, SeriesKind::Line)[0]->tooltips.value(0);
         QCOMPARE(tip.contains(QStringLiteral("p50 across repeats 10–%1 ms").arg(9 + values.size())), values.size() > 1);
+        // ... and draw it as a bar over the point: a two-point line without a legend entry.
+        const auto lines = ofKind(ttft, SeriesKind::Line);
+        QCOMPARE(lines.size(), values.size() > 1 ? 2 : 1);
+        if (values.size() > 1) {
+            QCOMPARE(lines[1]->points, (QList<QPointF> { QPointF(8, 10), QPointF(8, 9 + double(values.size())) }));
+            QVERIFY(lines[1]->name.isEmpty());
+            QCOMPARE(lines[1]->group, QStringLiteral("A"));
+            QCOMPARE(lines[1]->tooltips.value(1), tip);
+        }
+    }
+
+    void kneeIsRinged()
+    {
+        QList<PointSummary> pts;
+        for (int i = 0; i < 4; ++i)
+            pts << concurrencyPoint(QStringLiteral("a"), i, 1 << (i + 1), 500.0 * (i + 1));
+        RunSeriesInput in = run(QStringLiteral("A"), 0, pts);
+        const auto rings = [](const ChartSpec &spec) {
+            QList<const SeriesSpec *> out;
+            for (const SeriesSpec *s : ofKind(spec, SeriesKind::Scatter))
+                if (s->hollow && s->points.size() == 1 && s->tooltips.value(0).contains(QStringLiteral("knee")))
+                    out << s;
+            return out;
+        };
+        QVERIFY(rings(throughputVsLoad({ in }, ThroughputKind::OutputTokens)).isEmpty());
+        in.kneeLabel = QStringLiteral("c8");
+        const ChartSpec spec = throughputVsLoad({ in }, ThroughputKind::OutputTokens);
+        const auto ring = rings(spec);
+        QCOMPARE(ring.size(), 1);
+        QCOMPARE(ring[0]->points.first(), QPointF(8, 1500));
+        QCOMPARE(ring[0]->group, QStringLiteral("A"));
+        QVERIFY(spec.notes.join(u' ').contains(QStringLiteral("capacity knee")));
+    }
+
+    void steadySetCharts()
+    {
+        QList<PointSummary> pts { concurrencyPoint(QStringLiteral("a"), 0, 4, 900),
+            concurrencyPoint(QStringLiteral("a"), 1, 8, 1500), concurrencyPoint(QStringLiteral("a"), 2, 16, 2000) };
+        // Points 0 and 1 had a steady window; point 2 never had all its slots busy.
+        for (int i = 0; i < 2; ++i) {
+            pts[i].steady = { { QStringLiteral("valid"), 1 }, { QStringLiteral("output_throughput"), 1000.0 + i },
+                { QStringLiteral("median_tpot_ms"), 30.0 + i }, { QStringLiteral("p25_tpot_ms"), 25.0 + i },
+                { QStringLiteral("p75_tpot_ms"), 35.0 + i }, { QStringLiteral("completed"), 90 } };
+        }
+        pts[2].steady = { { QStringLiteral("valid"), 0 } };
+        LoadChartOptions o;
+        o.steady = true;
+        const ChartSpec tp = throughputVsLoad({ run(QStringLiteral("A"), 0, pts) }, ThroughputKind::OutputTokens, o);
+        QVERIFY2(tp.title.endsWith(QStringLiteral("(steady window)")), qPrintable(tp.title));
+        QCOMPARE(ofKind(tp, SeriesKind::Line)[0]->points, (QList<QPointF> { QPointF(4, 1000), QPointF(8, 1001) }));
+        QVERIFY2(tp.notes.join(u' ').contains(QStringLiteral("1 point repeat(s) without a steady window")),
+            qPrintable(tp.notes.join(u' ')));
+        const ChartSpec tpot = latencyVsLoad({ run(QStringLiteral("A"), 0, pts) }, Metric::Tpot, o);
+        QCOMPARE(ofKind(tpot, SeriesKind::Line)[0]->points, (QList<QPointF> { QPointF(4, 30), QPointF(8, 31) }));
+        // The p25-p75 band from the steady set; vLLM's set is untouched without the option.
+        bool inner = false;
+        for (const SeriesSpec *b : ofKind(tpot, SeriesKind::Band))
+            inner = inner || (b->points == QList<QPointF> { QPointF(4, 35), QPointF(8, 36) });
+        QVERIFY(inner);
+        const ChartSpec plain = throughputVsLoad({ run(QStringLiteral("A"), 0, pts) }, ThroughputKind::OutputTokens);
+        QCOMPARE(ofKind(plain, SeriesKind::Line)[0]->points.size(), 3);
+        QVERIFY(!plain.title.contains(QStringLiteral("steady")));
     }
 
     void logAxisNeverNonPositive_data()
@@ -307,7 +369,7 @@ private slots:
         QCOMPARE(cdf.series[0].points.last().y(), 1.0); // the last point survives decimation
         QCOMPARE(cdf.series[0].tooltips.size(), cdf.series[0].points.size());
 
-        TimeSeriesInput ts { QStringLiteral("A"), Qt::blue, {}, 1.0 };
+        TimeSeriesInput ts { QStringLiteral("A"), Qt::blue, {}, 1.0, {} };
         for (int i = 0; i < n; ++i) {
             RequestRecord r;
             r.startNs = qint64(i) * 1'000'000;
@@ -361,7 +423,7 @@ private slots:
 
     void timeSeriesValues()
     {
-        TimeSeriesInput in { QStringLiteral("A"), Qt::blue, {}, 1.0 };
+        TimeSeriesInput in { QStringLiteral("A"), Qt::blue, {}, 1.0, {} };
         const qint64 s = 1'000'000'000;
         auto req = [&](qint64 start, qint64 end, int tokens) {
             RequestRecord r;
@@ -400,6 +462,23 @@ private slots:
             total += p.y();
         QCOMPARE(total, 40.0); // 1 s buckets: tokens/s sum equals tokens
         QCOMPARE(done->points.size(), 2);
+        QCOMPARE(spec.series.size(), 3); // no server samples: no server series
+
+        // The server's gauges, summed over label sets per scrape, from the first measured request on.
+        in.server = { { 9 * s, QStringLiteral("vllm:num_requests_running"), QStringLiteral("gpu=\"0\""), 7 },
+            { 10 * s + s / 2, QStringLiteral("vllm:num_requests_running"), QStringLiteral("gpu=\"0\""), 1 },
+            { 10 * s + s / 2, QStringLiteral("vllm:num_requests_running"), QStringLiteral("gpu=\"1\""), 1 },
+            { 10 * s + s / 2, QStringLiteral("vllm:num_requests_waiting"), QString(), 3 },
+            { 11 * s, QStringLiteral("vllm:num_requests_waiting"), QString(), 0 },
+            { 11 * s, QStringLiteral("vllm:kv_cache_usage_perc"), QString(), 0.5 } };
+        const ChartSpec withServer = runTimeSeries({ in });
+        QCOMPARE(withServer.series.size(), 5);
+        const SeriesSpec &running = withServer.series[3], &waiting = withServer.series[4];
+        QCOMPARE(running.name, QStringLiteral("server running"));
+        QCOMPARE(running.points, QList<QPointF> { QPointF(0.5, 2) });
+        QCOMPARE(waiting.name, QStringLiteral("server waiting"));
+        QCOMPARE(waiting.points, (QList<QPointF> { QPointF(0.5, 3), QPointF(1, 0) }));
+        QVERIFY(running.dashed && !running.secondaryY);
     }
 
     void metricCodes()

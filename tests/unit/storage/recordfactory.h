@@ -50,6 +50,7 @@ inline RequestRecord makeRequest(
     r.errorClass = cancelled ? ErrorClass::Cancelled : ErrorClass::None;
     r.completionTokens = events;
     r.outputEstimated = index % 11 == 0;
+    r.inputEstimated = index % 13 == 0;
     if (index % 5 == 0)
         r.generatedText = QStringLiteral("text %1 ✓").arg(index);
     qint64 t = 10'000'000 + qint64(rng.bounded(50'000'000));
@@ -81,7 +82,7 @@ inline QString requestDiff(const RequestRecord &a, const RequestRecord &b)
     SS_CMP(point) SS_CMP(repeat) SS_CMP(index) SS_CMP(warmup) SS_CMP(slot) SS_CMP(scheduledNs) SS_CMP(slotNs)
         SS_CMP(startNs) SS_CMP(endNs) SS_CMP(connectNs) SS_CMP(tlsNs) SS_CMP(httpStatus) SS_CMP(status)
             SS_CMP(errorClass) SS_CMP(errorText) SS_CMP(protocol) SS_CMP(promptTokens) SS_CMP(completionTokens)
-                SS_CMP(outputEstimated) SS_CMP(targetInputLen) SS_CMP(targetOutputLen) SS_CMP(promptHash)
+                SS_CMP(outputEstimated) SS_CMP(inputEstimated) SS_CMP(targetInputLen) SS_CMP(targetOutputLen) SS_CMP(promptHash)
                     SS_CMP(generatedText) SS_CMP(eventNs) SS_CMP(eventKinds) return {};
 }
 

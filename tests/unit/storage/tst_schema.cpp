@@ -27,7 +27,7 @@ private slots:
     void refusesNewerFile();
     void reMigrationIsNoOp();
     void version1ProjectMigratesKeepingRuns();
-    void version2ProjectGainsRunOrigin();
+    void version3ProjectGainsRunOrigin();
     void runOfAGoneProcessIsInterrupted();
     void steadySetAndEstimatesRoundTrip();
 
@@ -180,7 +180,7 @@ void TestSchema::version1ProjectMigratesKeepingRuns()
     QVector<RunListing> runs;
     QVERIFY(store.listRuns(&runs));
     QCOMPARE(runs.size(), 2);
-    QVERIFY(runs.at(0).run.origin.isEmpty()); // v3: migrated runs were measured, not imported
+    QVERIFY(runs.at(0).run.origin.isEmpty()); // v4: migrated runs were measured, not imported
     QCOMPARE(runs.at(0).run.status, RunStatus::Finished);
     QCOMPARE(runs.at(1).run.status, RunStatus::Interrupted);
     QCOMPARE(runs.at(1).run.variants, QStringList { QStringLiteral("baseline") });
@@ -188,6 +188,7 @@ void TestSchema::version1ProjectMigratesKeepingRuns()
     QVERIFY(store.pointSummaries(1, &summaries));
     QCOMPARE(summaries.size(), 1);
     QCOMPARE(summaries.at(0).outputThroughput, 512.5);
+    QCOMPARE(summaries.at(0).inputEstimated, 0); // the version 3 column, defaulted
     QVERIFY(summaries.at(0).steady.isEmpty());
     QVector<PointEstimate> estimates;
     QVERIFY(store.pointEstimates(1, &estimates));
@@ -206,14 +207,14 @@ void TestSchema::version1ProjectMigratesKeepingRuns()
     QCOMPARE(q.value(0).toInt(), 1);
 }
 
-// Version 3 adds runs.origin: a version-2 file's runs read with none, a new run keeps the one given.
-void TestSchema::version2ProjectGainsRunOrigin()
+// Version 4 adds runs.origin: a version-3 file's runs read with none, a new run keeps the one given.
+void TestSchema::version3ProjectGainsRunOrigin()
 {
-    const QString path = m_dir.filePath(QStringLiteral("v2.servescope"));
+    const QString path = m_dir.filePath(QStringLiteral("v3.servescope"));
     {
         QSqlDatabase db = connect(path);
         QString error;
-        QVERIFY2(Schema::migrate(db, Schema::steps().mid(0, 2), &error), qPrintable(error));
+        QVERIFY2(Schema::migrate(db, Schema::steps().mid(0, 3), &error), qPrintable(error));
         QSqlQuery q(db);
         QVERIFY(q.exec(QStringLiteral("INSERT INTO runs (id, name, status, started, resolved_config, definitions,"
                                       " points, client_host, env_snapshot) VALUES (1, 'old', 'finished',"
@@ -233,7 +234,7 @@ void TestSchema::version2ProjectGainsRunOrigin()
     }
     ProjectStore store;
     QVERIFY2(store.open(path), qPrintable(store.errorString()));
-    QCOMPARE(store.schemaVersion(), 3);
+    QCOMPARE(store.schemaVersion(), 4);
     QVERIFY(store.run(1)->origin.isEmpty());
     QCOMPARE(store.run(2)->origin, QByteArray(R"({"kind":"import","format":"vllm","file":"/x.json","lines":[1]})"));
     QVector<RunListing> runs;
@@ -314,6 +315,8 @@ void TestSchema::steadySetAndEstimatesRoundTrip()
     s.mode = QStringLiteral("concurrency");
     s.steady = { { QStringLiteral("valid"), 1 }, { QStringLiteral("window_s"), 12.25 },
         { QStringLiteral("p99_ttft_ms"), 0.1 + 0.2 } };
+    s.inputEstimated = 7;
+    s.outputEstimated = 5;
     writer.enqueue(s);
     PointEstimate with;
     with.runId = id;
@@ -345,6 +348,8 @@ void TestSchema::steadySetAndEstimatesRoundTrip()
     QVERIFY(store.pointSummaries(id, &summaries));
     QCOMPARE(summaries.size(), 1);
     QCOMPARE(summaries.at(0).steady, s.steady);
+    QCOMPARE(summaries.at(0).inputEstimated, 7);
+    QCOMPARE(summaries.at(0).outputEstimated, 5);
     QVector<PointEstimate> estimates;
     QVERIFY(store.pointEstimates(id, &estimates));
     QCOMPARE(estimates.size(), 2);
