@@ -282,6 +282,15 @@ void MainWindow::createActions()
             importExperimentFile(p);
         });
     });
+    file->addAction(tr("Import &results…"), this, [this] {
+        // open(), as chooseFile does: no nested event loop.
+        auto *dialog = new QFileDialog(
+            this, tr("Import results"), QString(), tr("vLLM or SGLang result files (*.json *.jsonl)"));
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->setFileMode(QFileDialog::ExistingFiles);
+        connect(dialog, &QFileDialog::filesSelected, this, &MainWindow::importResults);
+        dialog->open();
+    });
     file->addAction(tr("&Export experiment…"), QKeySequence(tr("Ctrl+E")), this, [this] {
         chooseFile(true, tr("Export experiment"), tr("Experiment JSON (*.json)"),
             [this](const QString &p) { exportExperimentFile(p); });

@@ -70,6 +70,8 @@ public:
     void openProject(const QString &path);
     /// Imports an experiment file (JSON, TOML) into the open project as an undoable edit.
     bool importExperimentFile(const QString &path);
+    /// vLLM or SGLang result files into the project (a new one when none is open); lists the outcome.
+    void importResults(const QStringList &files);
     bool exportExperimentFile(const QString &path);
     void saveProject();
     void saveProjectAs(const QString &path);

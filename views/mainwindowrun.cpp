@@ -12,6 +12,7 @@
 #include "profiledialog.h"
 #include "projectsession.h"
 #include "projecttree.h"
+#include "resultimportdialog.h"
 #include "resultsview.h"
 #include "run/launchtemplate.h"
 #include "runmonitor.h"
@@ -356,7 +357,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
     for (const QUrl &url : event->mimeData()->urls()) {
         const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
-        if (suffix == QLatin1String("json") || suffix == QLatin1String("toml")
+        if (suffix == QLatin1String("json") || suffix == QLatin1String("toml") || suffix == QLatin1String("jsonl")
             || suffix == QLatin1String("servescope")) {
             event->acceptProposedAction();
             return;
@@ -366,17 +367,48 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
+    QStringList results;
     for (const QUrl &url : event->mimeData()->urls()) {
         const QString path = url.toLocalFile();
         if (path.endsWith(QLatin1String(".servescope"))) {
             openProject(path);
             break;
         }
+        if (ResultImportDialog::isResultFile(path)) {
+            results << path;
+            continue;
+        }
         if (!m_hasProject)
             newProject(blankExperiment());
         importExperimentFile(path);
     }
+    if (!results.isEmpty())
+        importResults(results);
     event->acceptProposedAction();
+}
+
+void MainWindow::importResults(const QStringList &files)
+{
+    if (m_run->isRunning()) {
+        showWarning(tr("Import results"), tr("Results can be imported when the run in progress has ended."));
+        return;
+    }
+    if (!m_hasProject || m_session->path().isEmpty()) {
+        // A new project first; the import follows once it is open.
+        auto *once = new QObject(this);
+        connect(
+            m_session, &ProjectSession::opened, once, [this, files, once](const QString &, bool, const QString &error) {
+                once->deleteLater();
+                if (error.isEmpty())
+                    importResults(files);
+            });
+        newProject(blankExperiment());
+        return;
+    }
+    auto *dialog = new ResultImportDialog(m_session->path(), files, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ResultImportDialog::imported, m_session, &ProjectSession::listRuns);
+    dialog->open();
 }
 
 } // namespace ServeScope

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "projecttree.h"
 
+#include "model/runorigin.h"
 #include <QContextMenuEvent>
 #include <QHeaderView>
 #include <QMenu>
@@ -121,6 +122,10 @@ QString ProjectTree::runText(const RunListing &r) const
         status = tr("interrupted");
         break;
     }
+    // An imported run says so where a measured one says it finished.
+    const RunOrigin origin = RunOrigin::fromJson(r.run.origin);
+    if (origin.isImported() && r.run.status == RunStatus::Finished)
+        status = tr("imported (%1)").arg(origin.format);
     return tr("#%1 %2 · %3 · %4 requests")
         .arg(r.run.id)
         .arg(r.run.started.toLocalTime().toString(QStringLiteral("MM-dd HH:mm")), status)
@@ -151,7 +156,12 @@ void ProjectTree::rebuild()
         auto *r = new QTreeWidgetItem(runs, { runText(*it) });
         r->setData(0, KindRole, RunItem);
         r->setData(0, IdRole, it->run.id);
-        r->setData(0, Qt::ToolTipRole, it->run.name);
+        const RunOrigin origin = RunOrigin::fromJson(it->run.origin);
+        QString tip = it->run.name;
+        if (origin.isImported())
+            tip += u'\n' + tr("Imported from %1 (%2)").arg(origin.file, origin.format)
+                + (origin.note.isEmpty() ? QString() : u'\n' + origin.note);
+        r->setData(0, Qt::ToolTipRole, tip);
     }
     expandAll();
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli export: charts (PNG/SVG/PDF), summary CSV and self-contained reports from a project file.
 #include "command.h"
+#include "sglangexport.h"
 
 #include "compare/runsource.h"
 
@@ -26,7 +27,7 @@ using namespace ServeScope::Cli;
 using namespace ServeScope::Report;
 
 struct ExportRequest {
-    QString project, run, vs, chart, csv, report, kind;
+    QString project, run, vs, chart, csv, report, kind, sglang;
     Metric metric = Metric::Ttft;
     bool metricSet = false;
     ExportOptions size;
@@ -79,6 +80,9 @@ int parse(const QStringList &args, ExportRequest *req)
         { QStringLiteral("scale"), QStringLiteral("PNG pixel scale (default 1)"), QStringLiteral("X") },
         { QStringLiteral("csv"), QStringLiteral("Write per-point metrics as CSV"), QStringLiteral("FILE") },
         { QStringLiteral("report"), QStringLiteral("Write a report: .html or .pdf"), QStringLiteral("FILE") },
+        { QStringLiteral("sglang-jsonl"),
+            QStringLiteral("Write SGLang's bench_serving JSON lines (sglang definitions, one line per point)"),
+            QStringLiteral("FILE") },
     });
     if (!parser.parse(args))
         return usage(parser.errorText());
@@ -94,11 +98,17 @@ int parse(const QStringList &args, ExportRequest *req)
     req->chart = parser.value(QStringLiteral("chart"));
     req->csv = parser.value(QStringLiteral("csv"));
     req->report = parser.value(QStringLiteral("report"));
+    req->sglang = parser.value(QStringLiteral("sglang-jsonl"));
     req->kind = parser.isSet(QStringLiteral("kind")) ? parser.value(QStringLiteral("kind")) : QStringLiteral("load");
     if (req->project.isEmpty() || req->run.isEmpty())
         return usage(QStringLiteral("--project FILE and --run RUN are required"));
-    if (int(!req->chart.isEmpty()) + int(!req->csv.isEmpty()) + int(!req->report.isEmpty()) != 1)
-        return usage(QStringLiteral("give exactly one of --chart FILE, --csv FILE, --report FILE"));
+    if (int(!req->chart.isEmpty()) + int(!req->csv.isEmpty()) + int(!req->report.isEmpty())
+            + int(!req->sglang.isEmpty())
+        != 1)
+        return usage(
+            QStringLiteral("give exactly one of --chart FILE, --csv FILE, --report FILE, --sglang-jsonl FILE"));
+    if (!req->sglang.isEmpty() && !req->vs.isEmpty())
+        return usage(QStringLiteral("--vs does not apply to --sglang-jsonl"));
     if (parser.isSet(QStringLiteral("metric"))) {
         if (req->chart.isEmpty())
             return usage(QStringLiteral("--metric applies to --chart only"));
@@ -179,6 +189,14 @@ int runExport(const QStringList &args)
     ProjectStore store;
     if (!store.open(req.project, ProjectStore::Check::Full, ProjectStore::Follow::Snapshot))
         return usage(store.errorString());
+    if (!req.sglang.isEmpty()) {
+        const qint64 id = store.resolveRun(req.run);
+        QString error;
+        if (id == 0 || !writeSglangJsonl(store, id, req.sglang, &error))
+            return usage(id == 0 ? store.errorString() : error);
+        QTextStream(stdout) << QFileInfo(req.sglang).absoluteFilePath() << '\n';
+        return ExitOk;
+    }
     ReportInput input;
     for (const QString &which : { req.run, req.vs }) {
         if (which.isEmpty())

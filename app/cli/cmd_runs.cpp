@@ -2,6 +2,8 @@
 // servescope-cli runs: lists the runs stored in a project file (read-only; the file is never written).
 #include "command.h"
 
+#include "model/runorigin.h"
+
 #include "storage/projectstore.h"
 
 #include <QCommandLineParser>
@@ -51,6 +53,8 @@ QJsonObject toJson(const RunListing &l)
         { QStringLiteral("requests"), l.requests },
         { QStringLiteral("completed"), l.completed },
         { QStringLiteral("failed"), l.failed },
+        { QStringLiteral("origin"),
+            l.run.origin.isEmpty() ? QJsonValue() : QJsonValue(RunOrigin::fromJson(l.run.origin).describe()) },
     };
 }
 

@@ -4,6 +4,7 @@
 #include "experimentdocument.h"
 #include "mainwindow.h"
 #include "model/problem.h"
+#include "resultimportdialog.h"
 #include "secrets/keychainsecretstore.h"
 
 #include <QApplication>
@@ -63,8 +64,10 @@ int main(int argc, char *argv[])
     const QCommandLineOption allowLaunch(QStringLiteral("allow-launch"),
         QStringLiteral("Start the experiment's server launch commands without asking."));
     parser.addOptions({ demo, lang, scale, runNow, quitAfter, allowLaunch });
-    parser.addPositionalArgument(
-        QStringLiteral("file"), QStringLiteral("A project (.servescope) or experiment file (.json, .toml) to open."));
+    parser.addPositionalArgument(QStringLiteral("file"),
+        QStringLiteral("A project (.servescope) or experiment file (.json, .toml) to open; vLLM or SGLang "
+                       "result files are imported into a new project."),
+        QStringLiteral("file..."));
     if (!parser.parse(QApplication::arguments())) {
         std::fprintf(stderr, "servescope: %s\n", qPrintable(parser.errorText()));
         return 2;
@@ -101,6 +104,8 @@ int main(int argc, char *argv[])
     } else if (!files.isEmpty()) {
         if (files.constFirst().endsWith(QLatin1String(".servescope"))) {
             window.openProject(files.constFirst());
+        } else if (std::all_of(files.cbegin(), files.cend(), &ResultImportDialog::isResultFile)) {
+            window.importResults(files);
         } else {
             window.newProject(MainWindow::blankExperiment());
             window.importExperimentFile(files.constFirst());

@@ -5,6 +5,7 @@
 #include "io/resultfile.h"
 #include "metrics/aggregate.h"
 #include "model/clock.h"
+#include "model/runorigin.h"
 #include "model/variables.h"
 #include "storage/projectstore.h"
 
@@ -146,6 +147,8 @@ bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *ou
     }
     out->name = row->name;
     out->origin = QStringLiteral("project %1 run %2").arg(projectPath).arg(id);
+    if (const RunOrigin imported = RunOrigin::fromJson(row->origin); imported.isImported())
+        out->origin += QStringLiteral(", ") + imported.describe();
     out->definitions = row->definitions;
     out->clientHost = QJsonDocument::fromJson(row->clientHost).object();
     out->envSnapshot = QJsonDocument::fromJson(row->envSnapshot).array();

@@ -25,6 +25,9 @@ struct ResultFileSetup {
     QVector<double> percentiles { 99 }; ///< p{P}_{m}_ms keys written for ttft, tpot, itl, e2el
     qint64 measuredStartNs = 0; ///< start_times are seconds from here
     int discarded = 0; ///< servescope_discarded_requests (warmup and cancelled counts come from the summary)
+    /// The run's definitions profile when it is not vllm ("sglang"): written as servescope_profile,
+    /// its figures go in extraNumbers as servescope_<profile>_<key>.
+    QString profile;
     /// Further figures written last, e.g. steady-window throughput or CI bounds
     /// ("servescope_steady_output_throughput", "servescope_p99_ttft_ms_ci_low"); a key without the
     /// servescope_ prefix gets it, so vLLM's own keys are never overwritten.
@@ -67,6 +70,9 @@ struct ResultRun {
 /// (bare Infinity/NaN accepted). Returns no runs and sets *error on malformed input.
 QVector<ResultRun> readResultFile(const QByteArray &data, QString *error = nullptr);
 QVector<ResultRun> readResultFilePath(const QString &path, QString *error = nullptr);
+/// One result object (a whole file, or one line of a JSON-lines file numbered `line`, 0 for a
+/// single object); false and *error when it is not a JSON object.
+bool readResultObject(const QByteArray &json, int line, ResultRun *out, QString *error = nullptr);
 
 /// Where a results folder keeps one (variant, point, repeat): `<variant>/<point>-r<k>.json`, names
 /// sanitised to [A-Za-z0-9._-]. The writer of `run --out-dir` and the readers of `compare` agree here.
@@ -74,10 +80,10 @@ QString resultFileRelativePath(const QString &variant, const QString &label, int
 
 /// summary.csv (docs/design.md, Results folder); C locale, shortest round-trip numbers, latencies
 /// in ms, an empty field where a set has no such value. Columns: variant, label, mode,
-/// concurrency, request_rate, repeat, set (`vllm` or `steady`), stat (`value` for one repeat;
-/// `median`, `min`, `max`, `cv`, `ci_low`, `ci_high` across repeats, with an empty repeat), the
-/// values, output_estimated and input_estimated (requests whose output or input count is an
-/// estimate; value rows of vLLM's set only).
+/// concurrency, request_rate, repeat, set (`vllm`, the run's own profile when it is another, e.g.
+/// `sglang`, or `steady`), stat (`value` for one repeat; `median`, `min`, `max`, `cv`, `ci_low`,
+/// `ci_high` across repeats, with an empty repeat), the values, output_estimated and
+/// input_estimated (requests whose output or input count is an estimate; value rows only).
 QByteArray summaryCsvHeader();
 /// One repeat: vLLM's set, then the steady set when its window was valid.
 QByteArray summaryCsvRows(const PointSummary &s);

@@ -61,8 +61,14 @@ const QList<Column> &valueColumns()
     return columns;
 }
 
-// `estimated`: the output_estimated and input_estimated fields, given on vLLM's value rows only.
-QByteArray row(const PointSummary &id, const QByteArray &repeat, const char *set, const char *stat,
+// The definitions a summary's figures follow: "vllm", or the run's other profile ("sglang").
+QByteArray setOf(const PointSummary &s)
+{
+    return s.definitions.isEmpty() ? QByteArrayLiteral("vllm") : s.definitions.toUtf8();
+}
+
+// `estimated`: the output_estimated and input_estimated fields, given on value rows only.
+QByteArray row(const PointSummary &id, const QByteArray &repeat, const QByteArray &set, const char *stat,
     const std::function<std::optional<double>(const QString &)> &value, const QByteArray &estimated = ",")
 {
     QByteArray out = field(id.variant) + ',' + field(id.label) + ',' + field(id.mode) + ','
@@ -107,7 +113,7 @@ QByteArray summaryCsvRows(const PointSummary &s)
         return std::nullopt;
     };
     const QByteArray repeat = QByteArray::number(s.repeat);
-    QByteArray out = row(s, repeat, "vllm", "value", vllm,
+    QByteArray out = row(s, repeat, setOf(s), "value", vllm,
         QByteArray::number(s.outputEstimated) + ',' + QByteArray::number(s.inputEstimated));
     if (s.steady.value(QStringLiteral("valid")) == 1.0) {
         out += row(s, repeat, "steady", "value", [&s](const QString &key) -> std::optional<double> {
@@ -135,7 +141,7 @@ QByteArray summaryCsvStatRows(const PointSummary &identity, const QList<PointEst
         const char *stat = entry.first;
         const Pick pick = entry.second;
         const bool interval = qstrncmp(stat, "ci_", 3) == 0;
-        out += row(identity, QByteArray(), "vllm", stat, [&](const QString &key) -> std::optional<double> {
+        out += row(identity, QByteArray(), setOf(identity), stat, [&](const QString &key) -> std::optional<double> {
             for (const PointEstimate &e : estimates) {
                 if (e.metric == key && e.repeats > 0 && (!interval || e.hasInterval()))
                     return pick(e);

@@ -167,6 +167,20 @@ ResultRun readRun(const Json &obj, int line)
 
 } // namespace
 
+bool readResultObject(const QByteArray &json, int line, ResultRun *out, QString *error)
+{
+    const QByteArray text = quoteNonFinite(json);
+    Json obj = Json::parse(text.constBegin(), text.constEnd(), nullptr, false);
+    if (obj.is_discarded() || !obj.is_object()) {
+        if (error)
+            *error = obj.is_discarded() ? QStringLiteral("not valid JSON")
+                                        : QStringLiteral("the JSON value is not an object");
+        return false;
+    }
+    *out = readRun(obj, line);
+    return true;
+}
+
 QVector<ResultRun> readResultFile(const QByteArray &data, QString *error)
 {
     const QByteArray text = quoteNonFinite(data);

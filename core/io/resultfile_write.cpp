@@ -156,6 +156,8 @@ QByteArray writeVllmResult(
     j["max_output_tokens_per_s"] = summary.maxOutputTokensPerS;
     j["max_concurrent_requests"] = summary.maxConcurrentRequests;
     j["servescope_definitions"] = "vllm";
+    if (!setup.profile.isEmpty())
+        j["servescope_profile"] = utf8(setup.profile);
     j["servescope_warmup_requests"] = summary.warmup;
     j["servescope_discarded_requests"] = setup.discarded;
     j["servescope_cancelled_requests"] = summary.cancelled;

@@ -418,6 +418,8 @@ QString reportBodyHtml(const ReportInput &input)
         KeyValues meta { { tr("Base URL"), run.baseUrl }, { tr("Model"), run.model } };
         if (!run.servedModel.isEmpty())
             meta.append({ tr("Model answered by the server"), run.servedModel });
+        if (!run.origin.isEmpty())
+            meta.append({ tr("Origin"), run.origin });
         meta.append({ tr("Started (UTC)"), isoUtc(run.started) });
         meta.append({ tr("Finished (UTC)"), isoUtc(run.finished) });
         meta.append({ tr("Definitions profile"), run.definitions });

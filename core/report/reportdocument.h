@@ -16,6 +16,7 @@ struct ReportRun {
     qint64 id = 0;
     QString name;
     QString baseUrl, model, servedModel; ///< servedModel: what the server answered with, when known
+    QString origin; ///< RunOrigin::describe() and its note for an imported run; empty for a measured one
     QDateTime started, finished; ///< UTC
     QString definitions = QStringLiteral("vllm");
     KeyValues envSnapshot; ///< GPU, engine version, server flags, ... with their source when known

@@ -2,6 +2,7 @@
 #include "report/storeinput.h"
 
 #include "io/experimentfile.h"
+#include "model/runorigin.h"
 #include "model/variables.h"
 
 #include <QCoreApplication>
@@ -97,6 +98,8 @@ ReportRun reportRunFromStore(
     r.model = endpoint.value(QLatin1String("model")).toString();
     r.servedModel = endpoint.value(QLatin1String("served_model")).toString();
     r.envSnapshot = keyValues(row.envSnapshot);
+    if (const RunOrigin origin = RunOrigin::fromJson(row.origin); origin.isImported())
+        r.origin = origin.note.isEmpty() ? origin.describe() : origin.describe() + QStringLiteral("; ") + origin.note;
     r.clientHost = keyValues(row.clientHost);
     r.points = points;
     r.estimates = estimates;

@@ -29,6 +29,27 @@ EndpointCalls *tokenizerFor(EndpointCalls &calls)
     return calls.hasTokenize() ? &calls : nullptr;
 }
 
+// `figures` with the identity, load and side figures (steady, server, client) of `point`.
+PointSummary withIdentityOf(const PointSummary &point, PointSummary figures)
+{
+    figures.runId = point.runId;
+    figures.variant = point.variant;
+    figures.point = point.point;
+    figures.repeat = point.repeat;
+    figures.label = point.label;
+    figures.mode = point.mode;
+    figures.concurrency = point.concurrency;
+    figures.requestRate = point.requestRate;
+    figures.inputLen = point.inputLen;
+    figures.outputLen = point.outputLen;
+    figures.warmup = point.warmup;
+    figures.discarded = point.discarded;
+    figures.steady = point.steady;
+    figures.server = point.server;
+    figures.client = point.client;
+    return figures;
+}
+
 AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &lp, qint64 clockStartNs)
 {
     AggregateOptions opts;
@@ -205,8 +226,17 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
                 .arg(f.threshold));
     }
     QString error;
-    if (m_output.isOpen() && !m_output.writePoint(resolved, summary, records, clockStartNs, &error))
-        Q_EMIT logged(QStringLiteral("error"), error);
+    if (m_output.isOpen()) {
+        // Result files carry vLLM's key set under every profile: the same records, vLLM's definitions.
+        PointSummary vllm = summary;
+        if (opts.profile != DefinitionsProfile::Vllm) {
+            AggregateOptions vllmOpts = opts;
+            vllmOpts.profile = DefinitionsProfile::Vllm;
+            vllm = withIdentityOf(summary, aggregatePoint(records, vllmOpts).summary);
+        }
+        if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, &error))
+            Q_EMIT logged(QStringLiteral("error"), error);
+    }
     m_monitor.addFinished(summary);
     Q_EMIT pointFinished(summary);
     return summary;

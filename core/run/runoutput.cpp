@@ -2,6 +2,7 @@
 #include "runoutput.h"
 
 #include "io/resultfile.h"
+#include "metrics/delta.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -37,7 +38,14 @@ bool RunOutput::open(const QString &dir, QString *error)
     return true;
 }
 
-bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summary,
+bool RunOutput::failed(const QString &error)
+{
+    if (m_firstError.isEmpty())
+        m_firstError = error;
+    return false;
+}
+
+bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summary, const PointSummary &vllm,
     std::span<const RequestRecord> records, qint64 measuredStartNs, QString *error)
 {
     const LoadPoint &lp = resolved.load.points.at(summary.point);
@@ -67,16 +75,30 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
         setup.extraNumbers.append({ QStringLiteral("client_") + it.key(), it.value() });
     for (auto it = summary.server.cbegin(); it != summary.server.cend(); ++it)
         setup.extraNumbers.append({ QStringLiteral("server_") + it.key(), it.value() });
+    const bool otherProfile = summary.definitions != vllm.definitions;
+    if (otherProfile) {
+        setup.profile = summary.definitions;
+        const QMap<QString, double> figures = summaryValues(summary);
+        for (auto it = figures.cbegin(); it != figures.cend(); ++it)
+            setup.extraNumbers.append({ summary.definitions + u'_' + it.key(), it.value() });
+    }
 
     const QString path = QDir(m_dir).filePath(resultFileRelativePath(summary.variant, summary.label, summary.repeat));
     if (!QDir().mkpath(QFileInfo(path).path())) {
         *error = QStringLiteral("cannot create %1").arg(QFileInfo(path).path());
-        return false;
+        return failed(*error);
     }
-    if (!saveVllmResult(path, setup, records, summary, error))
-        return false;
-    m_summary.write(summaryCsvRows(summary));
-    m_summary.flush();
+    if (!saveVllmResult(path, setup, records, vllm, error))
+        return failed(*error);
+    m_summary.write(summaryCsvRows(vllm));
+    if (otherProfile) {
+        PointSummary own = summary;
+        own.steady.clear(); // written once, with vLLM's set
+        m_summary.write(summaryCsvRows(own));
+    }
+    if (!m_summary.flush())
+        return failed(
+            *error = QStringLiteral("cannot write %1: %2").arg(m_summary.fileName(), m_summary.errorString()));
     return true;
 }
 
@@ -122,7 +144,7 @@ bool RunOutput::writeRepeats(
     if (!QDir().mkpath(QFileInfo(path).path()) || !f.open(QIODevice::WriteOnly) || f.write(data) != data.size()
         || !f.commit()) {
         *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
-        return false;
+        return failed(*error);
     }
     return true;
 }
@@ -132,12 +154,12 @@ bool RunOutput::writeManifest(const QJsonObject &manifest, QString *error)
     QSaveFile f(QDir(m_dir).filePath(QStringLiteral("manifest.json")));
     if (!f.open(QIODevice::WriteOnly)) {
         *error = QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString());
-        return false;
+        return failed(*error);
     }
     f.write(QJsonDocument(manifest).toJson(QJsonDocument::Indented));
     if (!f.commit()) {
         *error = QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString());
-        return false;
+        return failed(*error);
     }
     return true;
 }

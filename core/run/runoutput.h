@@ -22,9 +22,12 @@ public:
     bool isOpen() const { return !m_dir.isEmpty(); }
 
     /// One point/repeat: its vLLM-format file (with the steady result set as servescope_steady_* keys)
-    /// and its summary.csv rows (vLLM's set, then the steady set).
-    bool writePoint(const Experiment &resolved, const PointSummary &summary, std::span<const RequestRecord> records,
-        qint64 measuredStartNs, QString *error);
+    /// and its summary.csv rows (vLLM's set, then the steady set). `vllm` is the same records
+    /// summarised with the vllm definitions (the summary itself under that profile); under another
+    /// profile its figures are written beside vLLM's as servescope_<profile>_<key> and as its own
+    /// summary.csv row.
+    bool writePoint(const Experiment &resolved, const PointSummary &summary, const PointSummary &vllm,
+        std::span<const RequestRecord> records, qint64 measuredStartNs, QString *error);
     /// After a point's last repeat: its statistics across repeats as `<variant>/<point>-repeats.json`
     /// (`servescope_<key>_median`, `_min`, `_max`, `_cv`, `_ci_low`, `_ci_high`, ...), rows of repeats.csv,
     /// and the point's statistic rows of summary.csv.
@@ -32,8 +35,12 @@ public:
         QString *error);
     /// manifest.json; rewritten at the end so it carries the final status.
     bool writeManifest(const QJsonObject &manifest, QString *error);
+    /// The first write that failed since open(); a run with one is not a success.
+    QString firstError() const { return m_firstError; }
 
 private:
+    bool failed(const QString &error);
+    QString m_firstError;
     QString m_dir;
     QFile m_summary;
     QFile m_repeats;

@@ -313,23 +313,38 @@ void RunWorker::finishPoint(const PointSummary &identity, const PointRepeats &re
     }
 }
 
+// A run whose results folder is incomplete is not a success, whatever it measured.
+bool RunWorker::failOnOutputError()
+{
+    if (m_output.firstError().isEmpty() || m_result.status != RunResult::Status::Finished)
+        return false;
+    m_result.status = RunResult::Status::Failed;
+    m_result.message = QStringLiteral("the results folder is incomplete: %1").arg(m_output.firstError());
+    return true;
+}
+
 void RunWorker::finish()
 {
     // What the run's curves say, once, with the numbers used (words only in the GUI and report).
     const bool cacheFree = m_experiment.dataset.name == QLatin1String("random");
     for (const RunFinding &f : runFindings(m_result.points, m_estimates, cacheFree))
         log(QStringLiteral("finding"), findingLine(f));
-    const RunStatus status = m_result.status == RunResult::Status::Finished ? RunStatus::Finished
-        : m_result.status == RunResult::Status::Cancelled                   ? RunStatus::Cancelled
-                                                                            : RunStatus::Failed;
-    m_writer->finishRun(m_result.runId, status, QDateTime::currentDateTimeUtc());
-    if (!m_writer->flush(30000))
-        log(QStringLiteral("error"), QStringLiteral("storage: the last records could not be committed"));
-    m_writer->close();
+    failOnOutputError();
+    RunStatus status = m_result.status == RunResult::Status::Finished ? RunStatus::Finished
+        : m_result.status == RunResult::Status::Cancelled             ? RunStatus::Cancelled
+                                                                      : RunStatus::Failed;
     QString error;
     if (m_output.isOpen()
         && !m_output.writeManifest(runManifest(m_experiment, m_identity, m_result, runStatusCode(status)), &error))
         log(QStringLiteral("error"), error);
+    if (failOnOutputError())
+        status = RunStatus::Failed;
+    m_writer->finishRun(m_result.runId, status, QDateTime::currentDateTimeUtc());
+    if (!m_writer->flush(30000)) {
+        log(QStringLiteral("error"), QStringLiteral("storage: the last records could not be committed"));
+        m_result.status = RunResult::Status::Failed;
+    }
+    m_writer->close();
     if (!m_result.message.isEmpty())
         log(m_result.status == RunResult::Status::Finished ? QStringLiteral("info") : QStringLiteral("warning"),
             m_result.message);

@@ -55,6 +55,8 @@ private:
     /// every headline metric whose repeats spread more than 5%.
     void finishPoint(const PointSummary &identity, const PointRepeats &repeats);
     void finish();
+    /// Marks a finished run failed when a results-folder write failed; true when it did so.
+    bool failOnOutputError();
     void fail(const QString &message);
     void log(const QString &level, const QString &text) { Q_EMIT logged(level, text); }
 

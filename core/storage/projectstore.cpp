@@ -63,7 +63,8 @@ static bool execQuery(QSqlQuery &q, QString *error)
 
 QString ProjectStore::ownerColumn() const
 {
-    return m_schemaVersion >= 2 ? QStringLiteral("owner") : QStringLiteral("''");
+    return (m_schemaVersion >= 2 ? QStringLiteral("owner") : QStringLiteral("''"))
+        + (m_schemaVersion >= 4 ? QStringLiteral(", origin") : QStringLiteral(", ''"));
 }
 
 // A run still `running` whose writing process is gone reads as interrupted before any writer has
@@ -97,6 +98,7 @@ bool ProjectStore::listRuns(QVector<RunListing> *out)
         r.definitions = q.value(6).toString();
         r.points = q.value(7).toInt();
         l.requests = q.value(8).toLongLong();
+        r.origin = q.value(10).toString().toUtf8();
         byId.insert(r.id, out->size());
         out->append(l);
     }
@@ -150,6 +152,7 @@ std::optional<RunRow> ProjectStore::run(qint64 id)
     r.points = q.value(7).toInt();
     r.clientHost = q.value(8).toString().toUtf8();
     r.envSnapshot = q.value(9).toString().toUtf8();
+    r.origin = q.value(11).toString().toUtf8();
     q.prepare(QStringLiteral("SELECT name FROM variants WHERE run_id = ? ORDER BY ordinal"));
     q.bindValue(0, id);
     if (!execQuery(q, &m_error))

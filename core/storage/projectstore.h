@@ -75,6 +75,7 @@ public:
 
 private:
     bool fail(const QString &message);
+    /// The owner and origin columns (constants for older schemas).
     QString ownerColumn() const;
     static RunStatus shownStatus(const QString &code, const QString &owner);
 

@@ -139,9 +139,16 @@ static QStringList version3()
     };
 }
 
+// Version 4: where a run came from when ServeScope did not measure it (an imported result file), as
+// JSON; empty for measured runs.
+static QStringList version4()
+{
+    return { QStringLiteral("ALTER TABLE runs ADD COLUMN origin TEXT NOT NULL DEFAULT ''") };
+}
+
 const QVector<Schema::Step> &Schema::steps()
 {
-    static const QVector<Step> s = { { 1, version1() }, { 2, version2() }, { 3, version3() } };
+    static const QVector<Step> s = { { 1, version1() }, { 2, version2() }, { 3, version3() }, { 4, version4() } };
     return s;
 }
 

@@ -31,6 +31,9 @@ struct RunRow {
     int points = 0; ///< load points per variant
     QByteArray clientHost; ///< UTF-8 JSON
     QByteArray envSnapshot; ///< UTF-8 JSON
+    /// UTF-8 JSON saying where an imported run came from (docs/import.md); empty for a run
+    /// ServeScope measured. Read in listings too.
+    QByteArray origin;
 };
 
 /// A run with the aggregates a listing shows; read from `runs` and `point_repeats` only.

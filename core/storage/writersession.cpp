@@ -322,8 +322,9 @@ bool WriterSession::finishRun(qint64 runId, RunStatus status, const QDateTime &f
 qint64 WriterSession::insertRun(const RunRow &run, QString *error)
 {
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("INSERT INTO runs (experiment_id, name, status, started, finished, resolved_config,"
-                             " definitions, points, client_host, env_snapshot, owner) VALUES (?,?,?,?,?,?,?,?,?,?,?)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO runs (experiment_id, name, status, started, finished, resolved_config,"
+        " definitions, points, client_host, env_snapshot, owner, origin) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"));
     q.bindValue(0, run.experimentId > 0 ? QVariant(run.experimentId) : QVariant(QMetaType::fromType<qint64>()));
     q.bindValue(1, run.name.isNull() ? QString(QLatin1String("")) : run.name);
     q.bindValue(2, runStatusCode(run.status));
@@ -335,6 +336,7 @@ qint64 WriterSession::insertRun(const RunRow &run, QString *error)
     q.bindValue(8, text(run.clientHost));
     q.bindValue(9, text(run.envSnapshot));
     q.bindValue(10, RunOwner::current());
+    q.bindValue(11, text(run.origin));
     if (!exec(q, error))
         return 0;
     const qint64 id = q.lastInsertId().toLongLong();

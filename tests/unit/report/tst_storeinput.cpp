@@ -36,6 +36,24 @@ private Q_SLOTS:
         QVERIFY(run.variants.isEmpty());
     }
 
+    // An imported run's report says where it came from and what it lacks; a measured one has no origin row.
+    void importedRunShowsItsOrigin()
+    {
+        RunRow row;
+        row.resolvedConfig = serializeExperiment(Testing::validExperiment());
+        row.origin = R"({"kind":"import","format":"sglang","file":"/r/x.jsonl","lines":[2,3],"arrays":false,)"
+                     R"("note":"no arrays"})";
+        Report::ReportInput input;
+        input.runs << Report::reportRunFromStore(row, {});
+        QCOMPARE(input.runs[0].origin, QStringLiteral("imported from /r/x.jsonl (sglang), lines 2,3; no arrays"));
+        QVERIFY(Report::reportBodyHtml(input).contains(
+            QStringLiteral("<th>Origin</th><td>imported from /r/x.jsonl (sglang), lines 2,3; no arrays</td>")));
+        row.origin.clear();
+        input.runs[0] = Report::reportRunFromStore(row, {});
+        QVERIFY(input.runs[0].origin.isEmpty());
+        QVERIFY(!Report::reportBodyHtml(input).contains(QStringLiteral("<th>Origin</th>")));
+    }
+
     // The headline table puts the server's figures beside the client's, medians across repeats with
     // their range, and only the columns the server answered.
     void headlineHasTheServerSide()

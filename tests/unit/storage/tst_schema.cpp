@@ -27,6 +27,7 @@ private slots:
     void refusesNewerFile();
     void reMigrationIsNoOp();
     void version1ProjectMigratesKeepingRuns();
+    void version3ProjectGainsRunOrigin();
     void runOfAGoneProcessIsInterrupted();
     void steadySetAndEstimatesRoundTrip();
 
@@ -179,6 +180,7 @@ void TestSchema::version1ProjectMigratesKeepingRuns()
     QVector<RunListing> runs;
     QVERIFY(store.listRuns(&runs));
     QCOMPARE(runs.size(), 2);
+    QVERIFY(runs.at(0).run.origin.isEmpty()); // v4: migrated runs were measured, not imported
     QCOMPARE(runs.at(0).run.status, RunStatus::Finished);
     QCOMPARE(runs.at(1).run.status, RunStatus::Interrupted);
     QCOMPARE(runs.at(1).run.variants, QStringList { QStringLiteral("baseline") });
@@ -204,6 +206,41 @@ void TestSchema::version1ProjectMigratesKeepingRuns()
     QCOMPARE(q.value(0).toInt(), 0);
     QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM variants")) && q.next());
     QCOMPARE(q.value(0).toInt(), 1);
+}
+
+// Version 4 adds runs.origin: a version-3 file's runs read with none, a new run keeps the one given.
+void TestSchema::version3ProjectGainsRunOrigin()
+{
+    const QString path = m_dir.filePath(QStringLiteral("v3.servescope"));
+    {
+        QSqlDatabase db = connect(path);
+        QString error;
+        QVERIFY2(Schema::migrate(db, Schema::steps().mid(0, 3), &error), qPrintable(error));
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO runs (id, name, status, started, resolved_config, definitions,"
+                                      " points, client_host, env_snapshot) VALUES (1, 'old', 'finished',"
+                                      " '2026-01-01T00:00:00Z', '{}', 'vllm', 1, '{}', '[]')")));
+        db.close();
+    }
+    {
+        StoreWriter writer;
+        QString error;
+        QVERIFY2(writer.open(path, &error), qPrintable(error));
+        RunRow imported;
+        imported.name = QStringLiteral("imported");
+        imported.status = RunStatus::Finished;
+        imported.origin = R"({"kind":"import","format":"vllm","file":"/x.json","lines":[1]})";
+        QCOMPARE(writer.createRun(imported, &error), qint64(2));
+        writer.close();
+    }
+    ProjectStore store;
+    QVERIFY2(store.open(path), qPrintable(store.errorString()));
+    QCOMPARE(store.schemaVersion(), 4);
+    QVERIFY(store.run(1)->origin.isEmpty());
+    QCOMPARE(store.run(2)->origin, QByteArray(R"({"kind":"import","format":"vllm","file":"/x.json","lines":[1]})"));
+    QVector<RunListing> runs;
+    QVERIFY(store.listRuns(&runs));
+    QCOMPARE(runs.at(1).run.origin, store.run(2)->origin);
 }
 
 // A run whose writer was SIGKILLed stays `running` in the file; the next reader shows it

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+#include "import/resultpoint.h"
+
+#include "import/resultrecompute.h"
+#include "metrics/numpystats.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+namespace ServeScope {
+
+namespace {
+
+constexpr double kLadder[] = { 1, 10, 25, 50, 75, 90, 99 };
+
+// Any monotonic origin works for rebuilt times: 1,000 s keeps every offset positive.
+constexpr qint64 kOriginNs = 1'000'000'000'000;
+
+qint64 toNs(double seconds)
+{
+    return std::isfinite(seconds) ? qint64(std::llround(seconds * 1e9)) : 0;
+}
+
+Distribution *distribution(PointSummary &s, const QString &metric)
+{
+    if (metric == QLatin1String("ttft"))
+        return &s.ttft;
+    if (metric == QLatin1String("tpot"))
+        return &s.tpot;
+    if (metric == QLatin1String("itl"))
+        return &s.itl;
+    if (metric == QLatin1String("e2el"))
+        return &s.e2el;
+    if (metric == QLatin1String("ttfc"))
+        return &s.ttfc;
+    if (metric == QLatin1String("citl"))
+        return &s.citl;
+    return nullptr;
+}
+
+void setStatistic(Distribution &d, const QString &stat, double v)
+{
+    if (stat == QLatin1String("mean"))
+        d.mean = v;
+    else if (stat == QLatin1String("median"))
+        d.median = v;
+    else if (stat == QLatin1String("std"))
+        d.std = v;
+    else if (stat.startsWith(u'p')) {
+        const double p = stat.mid(1).toDouble();
+        double *ladder[] = { &d.p1, &d.p10, &d.p25, &d.p50, &d.p75, &d.p90, &d.p99 };
+        for (int i = 0; i < 7; ++i) {
+            if (kLadder[i] == p) {
+                *ladder[i] = v;
+                return;
+            }
+        }
+        for (auto &e : d.extra) {
+            if (e.first == p) {
+                e.second = v;
+                return;
+            }
+        }
+        d.extra.append({ p, v });
+    }
+}
+
+// The percentiles the file gives that are not on ServeScope's ladder (SGLang's p95), so the
+// recomputed distributions carry them too.
+std::vector<double> extraPercentiles(const ResultRun &run)
+{
+    std::vector<double> out;
+    for (auto it = run.numbers.cbegin(); it != run.numbers.cend(); ++it) {
+        QString stat, metric;
+        if (!distributionKey(it.key(), &stat, &metric) || !stat.startsWith(u'p'))
+            continue;
+        const double p = stat.mid(1).toDouble();
+        if (std::find(std::begin(kLadder), std::end(kLadder), p) == std::end(kLadder)
+            && std::find(out.begin(), out.end(), p) == out.end())
+            out.push_back(p);
+    }
+    return out;
+}
+
+void fromArrays(const ResultRun &run, PointSummary &s)
+{
+    ArrayStats c = recomputeArrays(run);
+    const std::vector<double> extra = extraPercentiles(run);
+    s.completed = c.completed;
+    s.failed = c.failed;
+    s.totalInputTokens = c.totalIn;
+    s.totalOutputTokens = c.totalOut;
+    s.maxOutputTokensPerS = c.maxTokensPerS;
+    s.maxConcurrentRequests = c.maxConcurrent;
+    s.ttft = Stats::describeSeconds(c.ttft, extra);
+    s.tpot = Stats::describeSeconds(c.tpot, extra);
+    s.itl = Stats::describeSeconds(c.itl, extra);
+    s.e2el = Stats::describeSeconds(c.e2el, extra);
+    if (s.duration > 0) {
+        s.requestThroughput = s.completed / s.duration;
+        s.outputThroughput = double(s.totalOutputTokens) / s.duration;
+        s.totalTokenThroughput = double(s.totalInputTokens + s.totalOutputTokens) / s.duration;
+        s.averageConcurrency = c.e2elSum / s.duration;
+    }
+}
+
+// The file's own figures over the recomputed ones (result-file key -> summary field).
+void overlayFile(const ResultRun &run, PointSummary &s)
+{
+    const auto num = [&](const char *key, auto *field) {
+        const auto it = run.numbers.constFind(QLatin1String(key));
+        if (it != run.numbers.cend() && std::isfinite(it.value()))
+            *field = std::remove_pointer_t<decltype(field)>(it.value());
+    };
+    num("completed", &s.completed);
+    num("failed", &s.failed);
+    num("total_input_tokens", &s.totalInputTokens);
+    num("total_output_tokens", &s.totalOutputTokens);
+    num("request_throughput", &s.requestThroughput);
+    num("output_throughput", &s.outputThroughput);
+    num("total_throughput", &s.totalTokenThroughput);
+    num("total_token_throughput", &s.totalTokenThroughput);
+    num("request_goodput", &s.requestGoodput);
+    num("max_output_tokens_per_s", &s.maxOutputTokensPerS);
+    num("max_concurrent_requests", &s.maxConcurrentRequests);
+    num("concurrency", &s.averageConcurrency);
+    num("servescope_concurrency", &s.averageConcurrency);
+    num("servescope_success_rate", &s.successRate);
+    num("servescope_warmup_requests", &s.warmup);
+    num("servescope_cancelled_requests", &s.cancelled);
+    num("servescope_discarded_requests", &s.discarded);
+    num("servescope_output_estimated", &s.outputEstimated);
+    num("servescope_input_estimated", &s.inputEstimated);
+    for (auto it = run.numbers.cbegin(); it != run.numbers.cend(); ++it) {
+        QString key = it.key();
+        for (const auto &[prefix, map] : { std::pair { "servescope_steady_", &s.steady },
+                 { "servescope_server_", &s.server }, { "servescope_client_", &s.client } }) {
+            if (key.startsWith(QLatin1String(prefix)))
+                map->insert(key.mid(int(qstrlen(prefix))), it.value());
+        }
+        if (key.startsWith(QLatin1String("servescope_")))
+            key = key.mid(11); // ServeScope's ttfc and citl
+        QString stat, metric;
+        static const QRegularExpression re(
+            QStringLiteral("^(mean|median|std|p[0-9]+(?:\\.[0-9]+)?)_(ttft|tpot|itl|e2el|ttfc|citl)_ms$"));
+        const QRegularExpressionMatch m = re.match(key);
+        const bool ours = m.captured(2) == QLatin1String("ttfc") || m.captured(2) == QLatin1String("citl");
+        if (m.hasMatch() && ours == it.key().startsWith(QLatin1String("servescope_")) && std::isfinite(it.value()))
+            setStatistic(*distribution(s, m.captured(2)), m.captured(1), it.value());
+    }
+}
+
+} // namespace
+
+PointSummary importedSummary(const ResultRun &run, const PointPlace &place, const QString &definitions)
+{
+    PointSummary s;
+    s.runId = place.runId;
+    s.variant = place.variant;
+    s.point = place.point;
+    s.repeat = 1;
+    s.label = place.label;
+    s.mode = place.mode;
+    s.concurrency = place.concurrency;
+    s.requestRate = place.requestRate;
+    s.inputLen = place.inputLen;
+    s.outputLen = place.outputLen;
+    s.definitions = definitions;
+    s.duration = run.number(QStringLiteral("duration"), 0);
+    if (run.hasArrays) {
+        fromArrays(run, s);
+    } else {
+        s.ttft.count = s.e2el.count = int(run.number(QStringLiteral("completed"), 0));
+    }
+    overlayFile(run, s);
+    for (Distribution *d : { &s.ttft, &s.tpot, &s.itl, &s.e2el, &s.ttfc, &s.citl }) {
+        if (!run.hasArrays && d->p50 == 0)
+            d->p50 = d->median;
+    }
+    const int finished = s.completed + s.failed;
+    if (!run.numbers.contains(QStringLiteral("servescope_success_rate")))
+        s.successRate = finished > 0 ? double(s.completed) / finished : 0.0;
+    return s;
+}
+
+QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &place)
+{
+    QVector<RequestRecord> out;
+    if (!run.hasArrays)
+        return out;
+    const qsizetype n = run.ttfts.size();
+    out.reserve(n);
+    for (qsizetype i = 0; i < n; ++i) {
+        RequestRecord r;
+        r.runId = place.runId;
+        r.variant = place.variant;
+        r.point = place.point;
+        r.repeat = 1;
+        r.index = int(i);
+        r.startNs = kOriginNs + (i < run.startTimes.size() ? toNs(run.startTimes.at(i)) : 0);
+        r.slotNs = r.startNs;
+        r.scheduledNs = r.startNs - (i < run.queueTimes.size() ? toNs(run.queueTimes.at(i)) : 0);
+        const QString error = run.errors.value(i);
+        r.status = error.isEmpty() ? RequestStatus::Ok : RequestStatus::Failed;
+        r.errorClass = error.isEmpty() ? ErrorClass::None : ErrorClass::Protocol;
+        r.errorText = error;
+        r.httpStatus = error.isEmpty() ? 200 : 0;
+        r.promptTokens = int(run.inputLens.value(i));
+        r.completionTokens = int(run.outputLens.value(i));
+        r.targetInputLen = place.inputLen;
+        r.targetOutputLen = place.outputLen;
+        r.generatedText = run.generatedTexts.value(i);
+        qint64 t = 0;
+        if (error.isEmpty()) {
+            t = toNs(run.ttfts.at(i));
+            r.eventNs.append(t);
+            r.eventKinds.append(EventKind::Content);
+            for (double gap : run.itls.value(i)) {
+                t += toNs(gap);
+                r.eventNs.append(t);
+                r.eventKinds.append(EventKind::Content);
+            }
+        }
+        r.endNs = r.startNs + (i < run.latencies.size() ? std::max(t, toNs(run.latencies.at(i))) : t);
+        out.append(r);
+    }
+    return out;
+}
+
+} // namespace ServeScope

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "io/resultfile.h"
+#include "model/records.h"
+
+namespace ServeScope {
+
+/// Where one file line lands in a project: its run, variant and point.
+struct PointPlace {
+    qint64 runId = 0;
+    QString variant;
+    int point = 0;
+    QString label;
+    QString mode; ///< "concurrency" or "rate"
+    int concurrency = 0;
+    double requestRate = 0;
+    int inputLen = 0, outputLen = 0;
+};
+
+/// The stored summary of one file line. With per-request arrays the distributions (the whole
+/// percentile ladder) are recomputed from them as vLLM does; every statistic the file itself
+/// carries then overrides the recomputed one, so what is read back is what the tool reported.
+/// Without arrays only the file's statistics are there: the ladder percentiles it does not give
+/// stay 0 and the counts of TPOT/ITL samples are unknown.
+PointSummary importedSummary(const ResultRun &run, const PointPlace &place, const QString &definitions);
+
+/// The file's requests as records (times rebuilt at 1 ns from the arrays' seconds, one content
+/// event at TTFT and one per ITL gap); empty without arrays.
+QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &place);
+
+} // namespace ServeScope

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "io/resultfile.h"
+
+#include <QFile>
+#include <QString>
+
+namespace ServeScope {
+
+/// Reads a vLLM or SGLang result file one run at a time, so a JSON-lines file of hundreds of MB
+/// never sits in memory whole: each line is parsed and handed out before the next is read. A
+/// single object spread over several lines (pretty-printed) is read whole, up to kMaxObjectBytes.
+class ResultFileStream final {
+public:
+    static constexpr qint64 kMaxObjectBytes = qint64(1) << 30;
+
+    enum class Item { Run, Error, End };
+
+    /// False and *error when the file cannot be opened.
+    bool open(const QString &path, QString *error);
+    /// The next run; Error leaves *error naming the line ("line 4: not valid JSON") and the
+    /// stream goes on with the following line; End after the last line.
+    Item next(ResultRun *run, QString *error);
+
+private:
+    Item readWhole(ResultRun *run, QString *error);
+
+    QFile m_file;
+    int m_line = 0;
+    int m_items = 0;
+    bool m_whole = false; ///< the first line was not a complete object: the file is one object
+    bool m_done = false;
+};
+
+} // namespace ServeScope

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// File → Import results and dropped result files: the dialog lists each file's outcome and the
+// imported runs reach the project tree.
+#include "guitesthelpers.h"
+#include "mainwindow.h"
+#include "resultimportdialog.h"
+#include "secrets/memorysecretstore.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUrl>
+
+using namespace ServeScope;
+
+namespace {
+
+const QString kReal = QStringLiteral(SERVESCOPE_TEST_DATA "/real/");
+const QString kLambda = kReal + QStringLiteral("vllm_LambdaLabsML_vllm-benchmark_llama3-8b-1xh100-len2048.json");
+const QString kNerd = kReal + QStringLiteral("vllm_nerdalert_vllm-bench-automation_results.jsonl");
+const QString kSglang = kReal + QStringLiteral("sglang_TonyLi15_sglang-benchmark_agg-n50-in128-out64-c8.jsonl");
+
+int treeRuns(QWidget *window)
+{
+    auto *tree = window->findChild<QTreeWidget *>(QStringLiteral("projectTree"));
+    if (!tree || tree->topLevelItemCount() == 0)
+        return -1;
+    QTreeWidgetItem *exp = tree->topLevelItem(0);
+    return exp->childCount() > 0 ? exp->child(exp->childCount() - 1)->childCount() : -1;
+}
+
+} // namespace
+
+class TestResultImportDialog final : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString write(const QString &name, const QByteArray &text)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        f.open(QIODevice::WriteOnly);
+        f.write(text);
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        TestHelpers::initGuiTest();
+        QVERIFY(m_dir.isValid());
+    }
+
+    void tellsResultFilesFromExperiments_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("result");
+        QTest::newRow("vllm object") << kLambda << true;
+        QTest::newRow("json lines") << kNerd << true;
+        QTest::newRow("experiment") << write(QStringLiteral("exp.json"),
+            R"({"name": "x", "endpoint": {"base_url": "sim:"}, "load": {"points": [{"concurrency": 1}]}})")
+                                    << false;
+        QTest::newRow("missing") << m_dir.filePath(QStringLiteral("none.json")) << false;
+    }
+    void tellsResultFilesFromExperiments()
+    {
+        QFETCH(QString, path);
+        QFETCH(bool, result);
+        QCOMPARE(ResultImportDialog::isResultFile(path), result);
+    }
+
+    void listsEachFilesOutcome()
+    {
+        const QString broken = write(QStringLiteral("broken.jsonl"), "{\"completed\": 1, \"duration\": 1}\nnot json\n");
+        ResultImportDialog dialog(m_dir.filePath(QStringLiteral("d.servescope")), { kLambda, kNerd, broken });
+        QSignalSpy done(&dialog, &ResultImportDialog::imported);
+        QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 30000);
+        auto *tree = dialog.findChild<QTreeWidget *>(QStringLiteral("importOutcomes"));
+        QVERIFY(tree);
+        QCOMPARE(tree->topLevelItemCount(), 3);
+        QCOMPARE(tree->topLevelItem(0)->text(1), QStringLiteral("1 run(s) created"));
+        QCOMPARE(tree->topLevelItem(0)->child(0)->text(1), QStringLiteral("1 point(s), requests stored"));
+        QCOMPARE(tree->topLevelItem(1)->text(1), QStringLiteral("3 run(s) created"));
+        QCOMPARE(tree->topLevelItem(1)->child(0)->text(1), QStringLiteral("3 point(s), statistics only"));
+        QCOMPARE(tree->topLevelItem(2)->text(1), QStringLiteral("1 run(s) created, 1 error(s)"));
+        QTreeWidgetItem *error = tree->topLevelItem(2)->child(1);
+        QCOMPARE(error->text(0), QStringLiteral("Error"));
+        QCOMPARE(error->text(1), QStringLiteral("line 2: not valid JSON"));
+    }
+
+    void droppedFilesReachTheTree()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.show();
+        QMimeData mime;
+        mime.setUrls({ QUrl::fromLocalFile(kSglang), QUrl::fromLocalFile(kNerd) });
+        // A drop follows the drag that entered the window (Qt delivers it to that target only).
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        // No project was open: one is created, then the import runs and the tree lists the runs.
+        QTRY_VERIFY_WITH_TIMEOUT(w.findChild<ResultImportDialog *>(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(treeRuns(&w), 4, 30000);
+        w.findChild<ResultImportDialog *>()->close();
+    }
+};
+
+QTEST_MAIN(TestResultImportDialog)
+#include "tst_resultimportdialog.moc"
