@@ -5,6 +5,11 @@
 #include "formbinder.h"
 #include "keyvaluetable.h"
 #include "loadpointsmodel.h"
+#include "model/variables.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -106,6 +111,17 @@ QWidget *LoadPage::datasetBox()
     return box;
 }
 
+void LoadPage::copyCommand(int point, BenchTool tool)
+{
+    const Experiment &x = m_document->experiment();
+    if (point < 0 || point >= x.load.points.size())
+        return;
+    QStringList warnings;
+    const QString command = benchCommandFor(resolveVariant(x, x.baselineIndex()), point, tool, &warnings);
+    QGuiApplication::clipboard()->setText(command);
+    emit commandCopied(command, warnings);
+}
+
 QWidget *LoadPage::matrixBox()
 {
     auto *box = new QGroupBox(tr("Load matrix"));
@@ -151,6 +167,16 @@ QWidget *LoadPage::matrixBox()
     m_view->setMinimumHeight(170);
     layout->addWidget(m_binder->problemSlot(m_view, QStringLiteral("load.points")));
     const auto row = [this] { return m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1; };
+    // Any point as the command that replays it with vLLM's or SGLang's client (the baseline variant).
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    for (const auto &[text, tool] : { std::pair { tr("Copy as vllm bench serve command"), BenchTool::Vllm },
+             std::pair { tr("Copy as sglang.bench_serving command"), BenchTool::Sglang } }) {
+        auto *action = new QAction(text, m_view);
+        action->setObjectName(
+            tool == BenchTool::Vllm ? QStringLiteral("copyVllmCommand") : QStringLiteral("copySglangCommand"));
+        connect(action, &QAction::triggered, this, [this, row, tool = tool] { copyCommand(row(), tool); });
+        m_view->addAction(action);
+    }
     connect(add, &QPushButton::clicked, m_model, &LoadPointsModel::addPoint);
     connect(remove, &QPushButton::clicked, this, [this, row] { m_model->removePoint(row()); });
     connect(up, &QPushButton::clicked, this, [this, row] {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "io/commandimport.h"
+
 #include <QWidget>
 
 class QTableView;
@@ -21,6 +23,11 @@ public:
     void refresh();
     LoadPointsModel *pointsModel() const { return m_model; }
     QTableView *pointsView() const { return m_view; }
+    /// Puts point `point` (of the baseline variant) on the clipboard as `tool`'s benchmark command.
+    void copyCommand(int point, BenchTool tool);
+
+signals:
+    void commandCopied(const QString &command, const QStringList &warnings);
 
 private:
     QWidget *datasetBox();

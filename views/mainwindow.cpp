@@ -19,11 +19,13 @@
 #include "welcomepage.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -96,6 +98,11 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     createDocks();
 
     m_welcome = welcome;
+    connect(m_editor->loadPage(), &LoadPage::commandCopied, this, [this](const QString &, const QStringList &warnings) {
+        for (const QString &w : warnings)
+            appendLog(QStringLiteral("warning"), w);
+        statusBar()->showMessage(tr("Command copied to the clipboard"), 4000);
+    });
     connect(welcome, &WelcomePage::recentRequested, this, &MainWindow::openProject);
     connect(welcome, &WelcomePage::demoRequested, this, [this] { whenSafeToLeave([this] { openDemo(); }); });
     connect(welcome, &WelcomePage::newRequested, this,
@@ -309,6 +316,8 @@ void MainWindow::createActions()
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
+    edit->addAction(tr("Paste &command line…"), QKeySequence(tr("Ctrl+Shift+V")), this,
+        [this] { pasteCommand(QGuiApplication::clipboard()->text()); });
     edit->addAction(tr("Endpoint &profiles…"), QKeySequence(tr("Ctrl+Shift+P")), this, &MainWindow::showProfiles);
 
     QMenu *run = menuBar()->addMenu(tr("&Run"));

@@ -72,6 +72,9 @@ public:
     bool importExperimentFile(const QString &path);
     /// vLLM or SGLang result files into the project (a new one when none is open); lists the outcome.
     void importResults(const QStringList &files);
+    /// Opens the paste dialog with `text` (a server or benchmark command line); what it reads is
+    /// merged into the experiment as one undoable edit (a new project when none is open).
+    void pasteCommand(const QString &text);
     bool exportExperimentFile(const QString &path);
     void saveProject();
     void saveProjectAs(const QString &path);

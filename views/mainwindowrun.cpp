@@ -2,11 +2,13 @@
 // MainWindow: running, profiles, drag and drop, recent files and the window's chrome.
 #include "mainwindow.h"
 
+#include "commanddialog.h"
 #include "diagnosistext.h"
 #include "durationestimate.h"
 #include "endpointprofiles.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
+#include "io/experimentfile.h"
 #include "model/validation.h"
 #include "model/variables.h"
 #include "profiledialog.h"
@@ -22,6 +24,7 @@
 
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -353,23 +356,72 @@ void MainWindow::closeEvent(QCloseEvent *event)
     event->accept();
 }
 
+namespace {
+
+// Shell snippets dropped as files: a command line, not an experiment.
+bool isCommandFile(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("sh") || suffix == QLatin1String("txt");
+}
+
+} // namespace
+
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
+    if (event->mimeData()->hasText() && !event->mimeData()->hasUrls()) {
+        event->acceptProposedAction(); // a command line dragged from a terminal or a browser
+        return;
+    }
     for (const QUrl &url : event->mimeData()->urls()) {
         const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
         if (suffix == QLatin1String("json") || suffix == QLatin1String("toml") || suffix == QLatin1String("jsonl")
-            || suffix == QLatin1String("servescope")) {
+            || suffix == QLatin1String("servescope") || isCommandFile(url.toLocalFile())) {
             event->acceptProposedAction();
             return;
         }
     }
 }
 
+void MainWindow::pasteCommand(const QString &text)
+{
+    if (m_run->isRunning()) {
+        showWarning(tr("Paste command line"), tr("The experiment can be changed when the run in progress has ended."));
+        return;
+    }
+    auto *dialog = new CommandDialog(text, this);
+    dialog->setObjectName(QStringLiteral("commandDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (!m_hasProject)
+            newProject(blankExperiment());
+        const CommandImportResult r = dialog->result();
+        m_document->apply(mergeImportedCommand(m_document->experiment(), r), tr("Paste command line"));
+        for (const QString &w : r.warnings)
+            appendLog(QStringLiteral("warning"), w);
+        statusBar()->showMessage(tr("Command line applied to the experiment"), 4000);
+    });
+    dialog->open();
+}
+
 void MainWindow::dropEvent(QDropEvent *event)
 {
+    if (event->mimeData()->hasText() && !event->mimeData()->hasUrls()) {
+        pasteCommand(event->mimeData()->text());
+        event->acceptProposedAction();
+        return;
+    }
     QStringList results;
     for (const QUrl &url : event->mimeData()->urls()) {
         const QString path = url.toLocalFile();
+        if (isCommandFile(path)) {
+            QFile f(path);
+            if (f.open(QIODevice::ReadOnly))
+                pasteCommand(QString::fromUtf8(f.read(kMaxExperimentFileBytes)));
+            else
+                appendLog(QStringLiteral("error"), tr("Cannot read %1: %2").arg(path, f.errorString()));
+            break;
+        }
         if (path.endsWith(QLatin1String(".servescope"))) {
             openProject(path);
             break;

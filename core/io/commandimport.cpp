@@ -196,9 +196,11 @@ void readTuningFlags(const ShellCommand &c, Experiment *x, QStringList *warnings
 QString keyVariable(const QList<ShellCommand> &commands)
 {
     for (const ShellCommand &c : commands) {
-        for (const QString &n : c.assignedNames) {
+        for (qsizetype i = 0; i < c.assignedNames.size(); ++i) {
+            const QString &n = c.assignedNames[i];
+            // OPENAI_API_KEY="$TEAM_KEY": the key lives in TEAM_KEY.
             if (n.contains(QLatin1String("KEY")) || n.contains(QLatin1String("TOKEN")))
-                return n;
+                return c.assignedFrom.value(i).isEmpty() ? n : c.assignedFrom.value(i);
         }
     }
     return QString();
@@ -251,7 +253,39 @@ CommandImportResult importCommand(const QString &text, const QString &name)
     if (x.endpoint.apiKeyEnv.isEmpty())
         x.endpoint.apiKeyEnv = keyVariable(commands);
     r.ok = r.errors.isEmpty();
+    r.hasServer = server;
+    r.hasBench = bench;
     return r;
+}
+
+Experiment mergeImportedCommand(const Experiment &current, const CommandImportResult &imported)
+{
+    Experiment out = current;
+    const Experiment &x = imported.experiment;
+    if (imported.hasServer) {
+        out.server = x.server;
+        if (x.variants.size() > 1)
+            out.variants = x.variants;
+    }
+    if (imported.hasBench) {
+        // What a benchmark command says about the endpoint; headers, proxy and the key's keychain
+        // entry are the window's and stay.
+        Endpoint &e = out.endpoint;
+        if (!x.endpoint.baseUrl.isEmpty())
+            e.baseUrl = x.endpoint.baseUrl;
+        if (!x.endpoint.model.isEmpty())
+            e.model = x.endpoint.model;
+        e.path = x.endpoint.path;
+        e.dialect = x.endpoint.dialect;
+        if (!x.endpoint.apiKeyEnv.isEmpty())
+            e.apiKeyEnv = x.endpoint.apiKeyEnv;
+        out.dataset = x.dataset;
+        out.load = x.load;
+        out.metrics = x.metrics;
+        if (!x.sampling.isEmpty())
+            out.sampling = x.sampling;
+    }
+    return out;
 }
 
 } // namespace ServeScope

@@ -16,6 +16,8 @@ struct CommandImportResult {
     QStringList errors;
     /// "line N: --flag: reason" for what was ignored or read with another meaning.
     QStringList warnings;
+    bool hasServer = false; ///< a server command or a list of tuning flags was read
+    bool hasBench = false; ///< a benchmark command was read
 };
 
 /// Server and benchmark command lines (docs/experiment-files.md, "Command lines"): `vllm serve`,
@@ -27,6 +29,21 @@ struct CommandImportResult {
 /// value is never kept: `--api-key $VAR` and `export VAR=...` keep only the variable's name.
 /// Pure: nothing is run or expanded.
 CommandImportResult importCommand(const QString &text, const QString &name);
+
+/// `current` with what an imported snippet sets: a server command replaces `server` (and, for a
+/// list of tuning flags, the variants); a benchmark command replaces the dataset, load, metrics and
+/// the endpoint's path and dialect, and sets its base URL, model, key variable and sampling where
+/// the command names them. The rest of `current` (headers, proxy, keychain entry, ...) stays.
+Experiment mergeImportedCommand(const Experiment &current, const CommandImportResult &imported);
+
+enum class BenchTool { Vllm, Sglang };
+
+/// Point `point` of a resolved experiment as the command that replays it: `vllm bench serve` or
+/// `python -m sglang.bench_serving`, one flag per line with backslash continuations. The key goes
+/// through OPENAI_API_KEY (`export OPENAI_API_KEY="$VAR"` when the experiment names another
+/// variable), never its value. `warnings` gets what the tool cannot express. importCommand() reads
+/// the output back to the same point.
+QString benchCommandFor(const Experiment &resolved, int point, BenchTool tool, QStringList *warnings = nullptr);
 
 namespace CommandImport {
 

@@ -121,13 +121,14 @@ private:
 
     static void finish(ShellCommand &c)
     {
-        static const QRegularExpression assignment(QStringLiteral("^([A-Za-z_][A-Za-z0-9_]*)=.*$"));
+        static const QRegularExpression assignment(QStringLiteral("^([A-Za-z_][A-Za-z0-9_]*)=(.*)$"));
         static const QStringList prefixes { QStringLiteral("nohup"), QStringLiteral("env"), QStringLiteral("exec"),
             QStringLiteral("time") };
         while (!c.words.isEmpty()) {
             const QRegularExpressionMatch m = assignment.match(c.words.first());
             if (m.hasMatch()) {
                 c.assignedNames << m.captured(1); // the value is dropped: it may be a key
+                c.assignedFrom << shellVariableName(m.captured(2)); // only a variable's name is kept
                 c.words.removeFirst();
             } else if (c.words.first() == QLatin1String("export")) {
                 c.exported = true;

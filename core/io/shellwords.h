@@ -11,6 +11,8 @@ namespace ServeScope {
 struct ShellCommand {
     QStringList words; ///< quotes removed; $VAR and ${VAR} kept as written (never expanded)
     QStringList assignedNames; ///< NAME of leading NAME=value words and of `export NAME=value` (values dropped)
+    /// Per assigned name: the variable its whole value names (`NAME="$OTHER"` gives OTHER), else empty.
+    QStringList assignedFrom;
     bool exported = false; ///< the command was `export ...`
     int line = 1; ///< 1-based line it starts on
 };

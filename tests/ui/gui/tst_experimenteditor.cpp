@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Builds an experiment through the real forms and checks every edit is one undo step.
+#include "commanddialog.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
 #include "guitesthelpers.h"
@@ -11,6 +12,12 @@
 #include "variantspage.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
+#include <QClipboard>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QGuiApplication>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -38,6 +45,8 @@ private slots:
     void launchRendering();
     void envJson_data();
     void envJson();
+    void pastedCommandIsOneEdit();
+    void pointCopiesAsCommand();
 };
 
 void TestExperimentEditor::buildThroughForms()
@@ -213,6 +222,65 @@ void TestExperimentEditor::envJson()
     } else {
         QVERIFY(!error.isEmpty());
     }
+}
+
+// A pasted benchmark command changes the load, dataset and endpoint in one undo step; the server stays.
+void TestExperimentEditor::pastedCommandIsOneEdit()
+{
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    w.newProject(MainWindow::blankExperiment());
+    const Experiment start = w.document()->experiment();
+    QFile f(QStringLiteral(SERVESCOPE_TEST_DATA "/seed-configs/vllm_bench_serve.sh"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    w.pasteCommand(QString::fromUtf8(f.readAll()));
+    CommandDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = w.findChild<CommandDialog *>(QStringLiteral("commandDialog"))) != nullptr);
+    const QString summary = dialog->findChild<QLabel *>(QStringLiteral("commandSummary"))->text();
+    QVERIFY2(summary.contains(QStringLiteral("Benchmark: https://taotoken.net/api, dataset sonnet, 10 prompts")),
+        qPrintable(summary));
+    QVERIFY(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok)->isEnabled());
+    dialog->accept();
+    const Experiment after = w.document()->experiment();
+    QCOMPARE(after.load.points.size(), 1);
+    QCOMPARE(after.load.points[0].inputLen, 256);
+    QCOMPARE(after.dataset.name, QStringLiteral("sonnet"));
+    QCOMPARE(after.endpoint.apiKeyEnv, QStringLiteral("TAOTOKEN_API_KEY"));
+    QCOMPARE(after.server, start.server);
+    QCOMPARE(after.name, start.name);
+    w.document()->undoStack()->undo();
+    QVERIFY(w.document()->experiment() == start);
+    QTRY_VERIFY(w.findChild<CommandDialog *>(QStringLiteral("commandDialog")) == nullptr); // closed and gone
+    // Text that is no command cannot be applied.
+    w.pasteCommand(QStringLiteral("echo hello"));
+    QTRY_VERIFY((dialog = w.findChild<CommandDialog *>(QStringLiteral("commandDialog"))) != nullptr);
+    QVERIFY(!dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok)->isEnabled());
+    QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("commandSummary"))->text().contains(QStringLiteral("Error:")));
+    dialog->reject();
+}
+
+// A load point copied as a command reads back as that point.
+void TestExperimentEditor::pointCopiesAsCommand()
+{
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    Experiment x = MainWindow::blankExperiment();
+    x.endpoint.baseUrl = QStringLiteral("http://10.1.2.3:8000");
+    x.load.points[0].concurrency = 12;
+    x.load.points[0].numPrompts = 96;
+    w.newProject(x);
+    LoadPage *page = w.editor()->loadPage();
+    page->pointsView()->setCurrentIndex(page->pointsModel()->index(0, 0));
+    QSignalSpy copied(page, &LoadPage::commandCopied);
+    page->pointsView()->findChild<QAction *>(QStringLiteral("copyVllmCommand"))->trigger();
+    QCOMPARE(copied.size(), 1);
+    const QString text = QGuiApplication::clipboard()->text();
+    QVERIFY2(text.startsWith(QStringLiteral("vllm bench serve")), qPrintable(text));
+    const CommandImportResult back = importCommand(text, QStringLiteral("copied"));
+    QVERIFY2(back.ok, qPrintable(back.errors.join(u'\n')));
+    QCOMPARE(back.experiment.load.points.value(0).concurrency, 12);
+    QCOMPARE(back.experiment.load.points.value(0).numPrompts, 96);
+    QCOMPARE(back.experiment.endpoint.baseUrl, x.endpoint.baseUrl);
 }
 
 QTEST_MAIN(TestExperimentEditor)

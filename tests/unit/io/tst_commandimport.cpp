@@ -223,6 +223,102 @@ private Q_SLOTS:
         QCOMPARE(r.experiment.load.points[0].concurrency, 2);
     }
 
+    // A snippet pasted into an open experiment changes only what it says.
+    void mergeKeepsTheRest()
+    {
+        Experiment current;
+        current.name = QStringLiteral("mine");
+        current.endpoint.baseUrl = QStringLiteral("https://gw.example/v");
+        current.endpoint.headers = { { QStringLiteral("x-route"), QStringLiteral("pool-7") } };
+        current.endpoint.keychainEntry = QStringLiteral("profile-1");
+        current.variants = { Variant { QStringLiteral("baseline"), {}, QString(), false } };
+        current.load.points = { LoadPoint {} };
+        const CommandImportResult server = importSeed(QStringLiteral("vllm_server.sh"));
+        QVERIFY(server.ok && server.hasServer && !server.hasBench);
+        const Experiment a = mergeImportedCommand(current, server);
+        QCOMPARE(a.server, server.experiment.server);
+        QCOMPARE(a.endpoint, current.endpoint);
+        QCOMPARE(a.load, current.load);
+        QCOMPARE(a.name, current.name);
+        const CommandImportResult bench = importSeed(QStringLiteral("vllm_bench_serve.sh"));
+        QVERIFY(bench.ok && bench.hasBench && !bench.hasServer);
+        const Experiment b = mergeImportedCommand(a, bench);
+        QCOMPARE(b.server, a.server);
+        QCOMPARE(b.load, bench.experiment.load);
+        QCOMPARE(b.dataset, bench.experiment.dataset);
+        QCOMPARE(b.endpoint.baseUrl, bench.experiment.endpoint.baseUrl);
+        QCOMPARE(b.endpoint.apiKeyEnv, QStringLiteral("TAOTOKEN_API_KEY"));
+        QCOMPARE(b.endpoint.headers, current.endpoint.headers);
+        QCOMPARE(b.endpoint.keychainEntry, current.endpoint.keychainEntry);
+    }
+
+    // A point written as either tool's command reads back as the same point.
+    void commandRoundTrip_data()
+    {
+        QTest::addColumn<int>("tool");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("rate");
+        QTest::newRow("vllm chat, concurrency")
+            << int(BenchTool::Vllm) << QStringLiteral("/v1/chat/completions") << false;
+        QTest::newRow("vllm completions, rate") << int(BenchTool::Vllm) << QStringLiteral("/v1/completions") << true;
+        QTest::newRow("sglang chat, concurrency")
+            << int(BenchTool::Sglang) << QStringLiteral("/v1/chat/completions") << false;
+        QTest::newRow("sglang completions, rate")
+            << int(BenchTool::Sglang) << QStringLiteral("/v1/completions") << true;
+    }
+    void commandRoundTrip()
+    {
+        QFETCH(int, tool);
+        QFETCH(QString, path);
+        QFETCH(bool, rate);
+        Experiment x;
+        x.name = QStringLiteral("rt");
+        x.endpoint.baseUrl = QStringLiteral("http://10.0.0.5:8000");
+        x.endpoint.path = path;
+        x.endpoint.model = QStringLiteral("Qwen/Qwen2-7B Instruct"); // a space: quoted
+        x.endpoint.apiKeyEnv = QStringLiteral("TEAM_KEY");
+        x.dataset.seed = 42;
+        x.dataset.rangeRatio = 0.25;
+        x.dataset.ignoreEos = true;
+        x.metrics.percentiles = { 50, 90, 99.9 };
+        x.load.mode = rate ? LoadMode::Rate : LoadMode::Concurrency;
+        LoadPoint p;
+        p.inputLen = 512;
+        p.outputLen = 128;
+        p.numPrompts = 640;
+        p.concurrency = rate ? 0 : 32;
+        p.requestRate = rate ? 12.5 : 0;
+        p.maxConcurrency = rate ? 64 : 0;
+        x.load.points = { LoadPoint {}, p };
+        x.variants = { Variant { QStringLiteral("baseline"), {}, QString(), false } };
+        QStringList warnings;
+        const QString text = benchCommandFor(x, 1, BenchTool(tool), &warnings);
+        QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join(u'\n')));
+        QVERIFY2(!text.contains(QStringLiteral("sk-")), qPrintable(text));
+        const CommandImportResult back = importCommand(text, QStringLiteral("rt"));
+        QVERIFY2(back.ok, qPrintable(back.errors.join(u'\n') + u'\n' + text));
+        const Experiment &y = back.experiment;
+        QCOMPARE(y.endpoint.baseUrl, x.endpoint.baseUrl);
+        QCOMPARE(y.endpoint.path, x.endpoint.path);
+        QCOMPARE(y.endpoint.model, x.endpoint.model);
+        QCOMPARE(y.endpoint.apiKeyEnv, QStringLiteral("TEAM_KEY"));
+        QCOMPARE(y.load.mode, x.load.mode);
+        QCOMPARE(y.load.points.size(), 1);
+        const LoadPoint &q = y.load.points.first();
+        QCOMPARE(q.inputLen, p.inputLen);
+        QCOMPARE(q.outputLen, p.outputLen);
+        QCOMPARE(q.numPrompts, p.numPrompts);
+        QCOMPARE(q.concurrency, p.concurrency);
+        QCOMPARE(q.requestRate, p.requestRate);
+        QCOMPARE(q.maxConcurrency, p.maxConcurrency);
+        QCOMPARE(y.dataset.name, x.dataset.name);
+        QCOMPARE(y.dataset.seed, x.dataset.seed);
+        QVERIFY(std::abs(y.dataset.rangeRatio - x.dataset.rangeRatio) < 1e-9);
+        QCOMPARE(y.dataset.ignoreEos, x.dataset.ignoreEos);
+        if (BenchTool(tool) == BenchTool::Vllm)
+            QCOMPARE(y.metrics.percentiles, x.metrics.percentiles);
+    }
+
     void nothingToImport()
     {
         const CommandImportResult r = importSeed(QStringLiteral("curl_smoke.sh"));

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// benchCommandFor(): one load point as the benchmark client command that replays it.
+#include "io/commandimport.h"
+
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace ServeScope {
+
+namespace {
+
+// A word as a POSIX shell reads it back: bare when safe, else single-quoted.
+QString shellWord(const QString &w)
+{
+    static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_./:@%+=,-]+$"));
+    if (safe.match(w).hasMatch())
+        return w;
+    return u'\'' + QString(w).replace(QStringLiteral("'"), QStringLiteral("'\\''")) + u'\'';
+}
+
+struct Words {
+    QStringList lines;
+    void add(const QString &flag, const QString &value = QString())
+    {
+        lines << (value.isNull() ? flag : flag + u' ' + shellWord(value));
+    }
+};
+
+QString percentilesText(const QList<double> &ps)
+{
+    QStringList out;
+    for (double p : ps)
+        out << formatNumber(p);
+    return out.join(u',');
+}
+
+void addDataset(Words &w, const Dataset &d, const LoadPoint &p, bool sglang, QStringList *warnings)
+{
+    const QString &name = d.name;
+    w.add(QStringLiteral("--dataset-name"), name);
+    if (!d.path.isEmpty() && name != QLatin1String("random"))
+        w.add(QStringLiteral("--dataset-path"), d.path);
+    if (name == QLatin1String("random")) {
+        if (sglang) {
+            // SGLang draws lengths in [L r, L]; vLLM's [L' (1 - r'), L' (1 + r')] ends at L = L' (1 + r').
+            const double r = (1 - d.rangeRatio) / (1 + d.rangeRatio);
+            w.add(QStringLiteral("--random-input-len"), QString::number(std::lround(p.inputLen * (1 + d.rangeRatio))));
+            w.add(
+                QStringLiteral("--random-output-len"), QString::number(std::lround(p.outputLen * (1 + d.rangeRatio))));
+            w.add(QStringLiteral("--random-range-ratio"), formatNumber(r));
+        } else {
+            w.add(QStringLiteral("--random-input-len"), QString::number(p.inputLen));
+            w.add(QStringLiteral("--random-output-len"), QString::number(p.outputLen));
+            w.add(QStringLiteral("--random-range-ratio"), formatNumber(d.rangeRatio));
+        }
+    } else if (name == QLatin1String("sonnet")) {
+        if (sglang)
+            warnings->append(QStringLiteral("sglang.bench_serving has no sonnet dataset; the command names it anyway"));
+        w.add(QStringLiteral("--sonnet-input-len"), QString::number(p.inputLen));
+        w.add(QStringLiteral("--sonnet-output-len"), QString::number(p.outputLen));
+        w.add(QStringLiteral("--sonnet-prefix-len"), QString::number(d.prefixLen));
+    } else if (name == QLatin1String("sharegpt")) {
+        w.add(QStringLiteral("--sharegpt-output-len"), QString::number(p.outputLen));
+    } else {
+        if (sglang)
+            warnings->append(QStringLiteral("sglang.bench_serving has no custom dataset; the command names it anyway"));
+        w.add(QStringLiteral("--custom-output-len"), QString::number(p.outputLen));
+    }
+}
+
+void addLoad(Words &w, LoadMode mode, const LoadPoint &p, bool sglang, QStringList *warnings)
+{
+    w.add(QStringLiteral("--num-prompts"), QString::number(p.numPrompts));
+    if (p.numPrompts <= 0 || p.maxSeconds > 0)
+        warnings->append(QStringLiteral("the point stops on time; the tools stop after --num-prompts"));
+    if (mode == LoadMode::Concurrency) {
+        w.add(QStringLiteral("--max-concurrency"), QString::number(p.concurrency));
+        w.add(QStringLiteral("--request-rate"), QStringLiteral("inf"));
+        return;
+    }
+    w.add(QStringLiteral("--request-rate"),
+        std::isinf(p.requestRate) ? QStringLiteral("inf") : formatNumber(p.requestRate));
+    if (p.burstiness != 1.0) {
+        if (sglang)
+            warnings->append(QStringLiteral("sglang.bench_serving sends Poisson arrivals only; burstiness %1 left out")
+                                 .arg(formatNumber(p.burstiness)));
+        else
+            w.add(QStringLiteral("--burstiness"), formatNumber(p.burstiness));
+    }
+    if (p.maxConcurrency > 0)
+        w.add(QStringLiteral("--max-concurrency"), QString::number(p.maxConcurrency));
+}
+
+} // namespace
+
+QString benchCommandFor(const Experiment &resolved, int point, BenchTool tool, QStringList *warnings)
+{
+    QStringList ignored;
+    QStringList *warn = warnings ? warnings : &ignored;
+    const LoadPoint p = resolved.load.points.value(point);
+    const bool sglang = tool == BenchTool::Sglang;
+    const Endpoint &e = resolved.endpoint;
+    const bool chat = e.path.endsWith(QLatin1String("chat/completions"));
+    Words w;
+    w.add(sglang ? QStringLiteral("python -m sglang.bench_serving") : QStringLiteral("vllm bench serve"));
+    w.add(QStringLiteral("--backend"),
+        sglang ? (chat ? QStringLiteral("sglang-oai-chat") : QStringLiteral("sglang-oai"))
+               : (chat ? QStringLiteral("openai-chat") : QStringLiteral("openai")));
+    if (e.isLocalSimulator())
+        warn->append(QStringLiteral("the endpoint is the local simulator: replace the base URL with the server's"));
+    w.add(QStringLiteral("--base-url"), e.baseUrl);
+    if (!sglang)
+        w.add(QStringLiteral("--endpoint"), e.path);
+    w.add(QStringLiteral("--model"), e.model);
+    if (!resolved.dataset.tokenizer.isEmpty())
+        w.add(QStringLiteral("--tokenizer"), resolved.dataset.tokenizer);
+    addDataset(w, resolved.dataset, p, sglang, warn);
+    addLoad(w, resolved.load.mode, p, sglang, warn);
+    w.add(QStringLiteral("--seed"), QString::number(resolved.dataset.seed));
+    // vLLM's client sends ignore_eos only when asked; SGLang's unless told not to.
+    if (!sglang && resolved.dataset.ignoreEos)
+        w.add(QStringLiteral("--ignore-eos"));
+    if (sglang && !resolved.dataset.ignoreEos)
+        w.add(QStringLiteral("--disable-ignore-eos"));
+    if (!sglang) {
+        w.add(QStringLiteral("--percentile-metrics"), resolved.metrics.percentileMetrics.join(u','));
+        w.add(QStringLiteral("--metric-percentiles"), percentilesText(resolved.metrics.percentiles));
+        QStringList slos;
+        const Goodput &g = resolved.metrics.goodput;
+        for (const auto &[key, v] :
+            { std::pair { "ttft", g.ttftMs }, std::pair { "tpot", g.tpotMs }, std::pair { "e2el", g.e2elMs } })
+            if (v)
+                slos << QLatin1String(key) + u':' + formatNumber(*v);
+        if (!slos.isEmpty())
+            w.lines << QStringLiteral("--goodput ") + slos.join(u' ');
+        w.add(QStringLiteral("--save-result"));
+    }
+    QString out;
+    // Both clients read the key from OPENAI_API_KEY; the command names the variable, never the key.
+    const QString keyVar = e.apiKeyEnv.isEmpty() ? QStringLiteral("OPENAI_API_KEY") : e.apiKeyEnv;
+    if (keyVar != QLatin1String("OPENAI_API_KEY"))
+        out += QStringLiteral("export OPENAI_API_KEY=\"$%1\"\n").arg(keyVar);
+    else if (!e.keychainEntry.isEmpty())
+        warn->append(QStringLiteral("the key is in the keychain: set OPENAI_API_KEY before running the command"));
+    return out + w.lines.join(QStringLiteral(" \\\n    ")) + u'\n';
+}
+
+} // namespace ServeScope
