@@ -147,6 +147,132 @@
         <source>A stream sent the way a run sends it failed; see the details.</source>
         <translation>按运行方式发送的流失败了，请查看详细信息。</translation>
     </message>
+    <message>
+        <source>Fix: %1</source>
+        <translation>解决办法：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::Capabilities</name>
+    <message>
+        <source>token counts come from the server&apos;s usage chunk</source>
+        <translation>token 数来自服务器的 usage 块</translation>
+    </message>
+    <message>
+        <source>a run counts output tokens with /tokenize of the generated text, else as content events (output-estimated: TPOT and token throughput are wrong when an event carries more or less than one token), and takes input tokens from the prompt&apos;s /tokenize count, else a calibrated estimate (input-estimated)</source>
+        <translation>运行时输出 token 数用 /tokenize 对生成文本计数，否则按内容事件计数（output-estimated：一个事件携带的 token 不是一个时，TPOT 和 token 吞吐都会失真）；输入 token 数取提示的 /tokenize 计数，否则取校准估计值（input-estimated）</translation>
+    </message>
+    <message>
+        <source>let usage through: ServeScope always asks for it (stream_options.include_usage); a gateway must forward stream_options and the final usage chunk</source>
+        <translation>放行 usage：ServeScope 总会请求它（stream_options.include_usage），网关必须转发 stream_options 和最后的 usage 块</translation>
+    </message>
+    <message>
+        <source>the first event carries only the role: with the vllm definitions TTFT counts it, and a run reports role-chunk-before-token when it leaves before the first token (as some gateways send it)</source>
+        <translation>首个事件只带角色：按 vllm 定义 TTFT 会计入它；若它先于首个 token 发出（有些网关如此），运行会报告 role-chunk-before-token</translation>
+    </message>
+    <message>
+        <source>nothing for vLLM itself; behind a gateway compare with the sglang definitions (first text) too</source>
+        <translation>vLLM 本身无需处理；在网关之后时，也用 sglang 定义（首个文本）对比一下</translation>
+    </message>
+    <message>
+        <source>the first event carries text: TTFT is the first token under both definitions</source>
+        <translation>首个事件就带文本：两种定义下 TTFT 都是首个 token</translation>
+    </message>
+    <message>
+        <source>prompts are sized to each point&apos;s input length with the server&apos;s tokenizer (/tokenize)</source>
+        <translation>提示长度用服务器的分词器（/tokenize）对齐到每个负载点的输入长度</translation>
+    </message>
+    <message>
+        <source>text prompts are sized by three max_tokens 1 calibration requests that read usage.prompt_tokens (one word per token when their answers carry no usage: input-length-deviation); output and, without usage, input counts are estimates</source>
+        <translation>文本提示通过三个 max_tokens 为 1 的校准请求读取 usage.prompt_tokens 来定长（若回答不带 usage，则按一个词一个 token：input-length-deviation）；输出计数以及无 usage 时的输入计数均为估计值</translation>
+    </message>
+    <message>
+        <source>serve /tokenize under the base URL (vLLM does), or let the non-streaming usage through the gateway</source>
+        <translation>在基础 URL 下提供 /tokenize（vLLM 就有），或让网关放行非流式响应中的 usage</translation>
+    </message>
+    <message>
+        <source>after warmup a run waits (at most 10 s) until /metrics reports nothing running before its clock starts</source>
+        <translation>预热后运行会等待（最多 10 秒），直到 /metrics 显示没有正在运行的请求再开始计时</translation>
+    </message>
+    <message>
+        <source>a run cannot see the server drain after warmup: the measured clock starts at once, while warmup requests may still be running</source>
+        <translation>运行无法看到服务器在预热后排空：测量计时立即开始，而预热请求可能仍在运行</translation>
+    </message>
+    <message>
+        <source>serve the Prometheus /metrics under the base URL (vLLM and SGLang do), or leave warmup out</source>
+        <translation>在基础 URL 下提供 Prometheus /metrics（vLLM 和 SGLang 都有），或不做预热</translation>
+    </message>
+    <message>
+        <source>outputs run to the requested length: TPOT and throughput compare across runs</source>
+        <translation>输出达到请求的长度：TPOT 和吞吐可以跨运行比较</translation>
+    </message>
+    <message>
+        <source>ignore_eos is dropped or refused: outputs stop at the model&apos;s end of sequence (ignore-eos-not-honoured), or every request fails when the field is refused; TPOT and throughput are not comparable</source>
+        <translation>ignore_eos 被丢弃或拒绝：输出在模型的结束符处停止（ignore-eos-not-honoured），或因字段被拒绝导致每个请求都失败；TPOT 和吞吐不可比较</translation>
+    </message>
+    <message>
+        <source>use a server or gateway that passes ignore_eos (vLLM, SGLang; dialect openai-strict never sends it), or set dataset.ignore_eos to false and compare by tokens</source>
+        <translation>使用能传递 ignore_eos 的服务器或网关（vLLM、SGLang；openai-strict 接口风格从不发送它），或把 dataset.ignore_eos 设为 false 并按 token 比较</translation>
+    </message>
+    <message>
+        <source>the answer carried no usage: whether outputs reach the requested length is unknown</source>
+        <translation>回答不带 usage：无法得知输出是否达到请求的长度</translation>
+    </message>
+    <message>
+        <source>run one short point and look at the output lengths in its result file</source>
+        <translation>跑一个短负载点，查看其结果文件中的输出长度</translation>
+    </message>
+    <message>
+        <source>not probed</source>
+        <translation>未探测</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::CommandDialog</name>
+    <message>
+        <source>Paste command line</source>
+        <translation>粘贴命令行</translation>
+    </message>
+    <message>
+        <source>vllm serve …, python -m sglang.launch_server …, vllm bench serve …, python -m sglang.bench_serving …, or a list of SGLang flags</source>
+        <translation>vllm serve …、python -m sglang.launch_server …、vllm bench serve …、python -m sglang.bench_serving …，或一组 SGLang 参数</translation>
+    </message>
+    <message>
+        <source>Apply to the experiment</source>
+        <translation>应用到实验</translation>
+    </message>
+    <message>
+        <source>A server command sets the server (a list of flags: one variant per flag); a benchmark command sets the endpoint, dataset, load and metrics. A key in the text is never kept, only its variable&apos;s name.</source>
+        <translation>服务器命令设置服务器（一组参数：每个参数一个变体）；基准测试命令设置端点、数据集、负载和指标。文本中的密钥从不保存，只保留其变量名。</translation>
+    </message>
+    <message>
+        <source>pasted command</source>
+        <translation>粘贴的命令</translation>
+    </message>
+    <message numerus="yes">
+        <source>Server: %1 with %n argument(s)</source>
+        <translation>
+            <numerusform>服务器：%1，%n 个参数</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Variants: %n, one per flag</source>
+        <translation>
+            <numerusform>变体：%n 个，每个参数一个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Benchmark: %1, dataset %2, %3 prompts of %4 → %5 tokens</source>
+        <translation>基准测试：%1，数据集 %2，%3 个提示，%4 → %5 个 token</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ExperimentEditor</name>
@@ -579,6 +705,14 @@
     <message>
         <source>Toggle prefix-cache reset</source>
         <translation>切换前缀缓存重置</translation>
+    </message>
+    <message>
+        <source>Copy as vllm bench serve command</source>
+        <translation>复制为 vllm bench serve 命令</translation>
+    </message>
+    <message>
+        <source>Copy as sglang.bench_serving command</source>
+        <translation>复制为 sglang.bench_serving 命令</translation>
     </message>
 </context>
 <context>
@@ -1158,6 +1292,50 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>(no message)</source>
         <translation>（无信息）</translation>
     </message>
+    <message>
+        <source>Command copied to the clipboard</source>
+        <translation>命令已复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Import &amp;results…</source>
+        <translation>导入结果(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Import results</source>
+        <translation>导入结果</translation>
+    </message>
+    <message>
+        <source>vLLM or SGLang result files (*.json *.jsonl)</source>
+        <translation>vLLM 或 SGLang 结果文件 (*.json *.jsonl)</translation>
+    </message>
+    <message>
+        <source>Paste &amp;command line…</source>
+        <translation>粘贴命令行(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+V</source>
+        <translation>Ctrl+Shift+V</translation>
+    </message>
+    <message>
+        <source>Paste command line</source>
+        <translation>粘贴命令行</translation>
+    </message>
+    <message>
+        <source>The experiment can be changed when the run in progress has ended.</source>
+        <translation>正在进行的运行结束后才能修改实验。</translation>
+    </message>
+    <message>
+        <source>Command line applied to the experiment</source>
+        <translation>命令行已应用到实验</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Results can be imported when the run in progress has ended.</source>
+        <translation>正在进行的运行结束后才能导入结果。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>
@@ -1395,6 +1573,14 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
+    <message>
+        <source>imported (%1)</source>
+        <translation>已导入（%1）</translation>
+    </message>
+    <message>
+        <source>Imported from %1 (%2)</source>
+        <translation>导入自 %1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProjectWorker</name>
@@ -1502,14 +1688,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>requests %1 req/s</source>
         <translation>请求 %1 请求/秒</translation>
-    </message>
-    <message>
-        <source>p50 line; shaded p25–p75, p10–p90 and p1–p99; median across repeats</source>
-        <translation>p50 为折线；阴影为 p25–p75、p10–p90 和 p1–p99；取各次重复的中位数</translation>
-    </message>
-    <message>
-        <source>p50 line; shaded p25–p75 and p10–p90; median across repeats</source>
-        <translation>p50 为折线；阴影为 p25–p75 和 p10–p90；取各次重复的中位数</translation>
     </message>
     <message>
         <source>%1 (ms)</source>
@@ -1698,10 +1876,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Run over time</source>
         <translation>运行时间序列</translation>
-    </message>
-    <message>
-        <source>in flight and completions/s (left); output tokens/s (right, shaded)</source>
-        <translation>进行中请求数与每秒完成数（左轴）；每秒输出 token（右轴，阴影）</translation>
     </message>
     <message>
         <source>Time since first request (s)</source>
@@ -2047,6 +2221,68 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>Thresholds: queueing when TTFT p50 grows ×%1 or more, faster than the load, while TPOT p50 grows less than ×%2; bandwidth-bound when TPOT p50 grows ×%3 while throughput falls; KV pressure at %4% usage with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; censored above %7% failed; p99 reliable from %8 requests; the client limited a point whose requests left more than %9 ms late (p99) or whose process used %10% of the host&apos;s cores. Findings are hypotheses along curves where only the load changes.</source>
         <translation>阈值：TTFT p50 增长 ×%1 及以上且快于负载增长、同时 TPOT p50 增长小于 ×%2 时判为排队；TPOT p50 增长 ×%3 且吞吐下降时判为带宽受限；KV 占用达 %4% 且有抢占时判为 KV 压力；负载翻倍带来的吞吐增幅低于 %5% 处为拐点；命中率高于 %6% 判为缓存污染；失败超过 %7% 判为截尾；p99 需 %8 个请求才可靠；请求发送延迟（p99）超过 %9 毫秒或进程占用主机 %10% 的核心时，判为客户端限制了该负载点。发现是沿仅负载变化的曲线给出的假设。</translation>
     </message>
+    <message>
+        <source>Estimated input counts</source>
+        <translation>输入计数为估计值</translation>
+    </message>
+    <message>
+        <source>At %1 up to %2% of requests had no usage and the server no /tokenize: their input tokens are estimates (calibrated with max_tokens 1 probes when the server reports usage for them, else the target length), and so is total-token throughput.</source>
+        <translation>在 %1，最多 %2% 的请求没有 usage 且服务器没有 /tokenize：其输入 token 数为估计值（服务器对 max_tokens 为 1 的探测返回 usage 时据此校准，否则取目标长度），总 token 吞吐也是估计值。</translation>
+    </message>
+    <message>
+        <source>%1 (steady window)</source>
+        <translation>%1（稳态窗口）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n point repeat(s) without a steady window (never all slots busy) left out</source>
+        <translation>
+            <numerusform>%n 个负载点重复没有稳态窗口（槽位从未全部占满），已略去</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: capacity knee at %2</source>
+        <translation>%1：容量拐点在 %2</translation>
+    </message>
+    <message>
+        <source>Ring: the capacity knee, where throughput grows less than 10% per doubling of load while TTFT p99 still rises.</source>
+        <translation>圆环：容量拐点——负载每翻一倍吞吐增长不到 10%，而 TTFT P99 仍在上升。</translation>
+    </message>
+    <message>
+        <source>p50 line; shaded p25–p75, p10–p90 and p1–p99; median across repeats (bar: their p50 min–max)</source>
+        <translation>p50 线；阴影为 p25–p75、p10–p90 和 p1–p99；取各次重复的中位数（竖线：各次重复 p50 的最小–最大）</translation>
+    </message>
+    <message>
+        <source>p50 line; shaded p25–p75 and p10–p90; median across repeats (bar: their p50 min–max)</source>
+        <translation>p50 线；阴影为 p25–p75 和 p10–p90；取各次重复的中位数（竖线：各次重复 p50 的最小–最大）</translation>
+    </message>
+    <message>
+        <source>input tokens estimated for %1 of %2 requests (no usage, no /tokenize)</source>
+        <translation>%2 个请求中有 %1 个的输入 token 数为估计值（无 usage，无 /tokenize）</translation>
+    </message>
+    <message>
+        <source>output tokens counted as SGLang does (the requested max_tokens): %1; the server counted %2 (%3%)</source>
+        <translation>按 SGLang 的方式计数的输出 token（请求的 max_tokens）：%1；服务器计数为 %2（%3%）</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>%1 at %2 s: %3</source>
+        <translation>%1 于 %2 秒：%3</translation>
+    </message>
+    <message>
+        <source>in flight, completions/s and the server&apos;s running and waiting requests (left, dashed); output tokens/s (right, shaded)</source>
+        <translation>在途请求、每秒完成数以及服务器运行中和等待中的请求（左轴，虚线）；每秒输出 token（右轴，阴影）</translation>
+    </message>
+    <message>
+        <source>server running</source>
+        <translation>服务器运行中</translation>
+    </message>
+    <message>
+        <source>server waiting</source>
+        <translation>服务器等待中</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -2057,6 +2293,87 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Reset zoom</source>
         <translation>重置缩放</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::ResultImportDialog</name>
+    <message>
+        <source>Import results</source>
+        <translation>导入结果</translation>
+    </message>
+    <message>
+        <source>File / run</source>
+        <translation>文件 / 运行</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message numerus="yes">
+        <source>Importing %n file(s) into %1…</source>
+        <translation>
+            <numerusform>正在将 %n 个文件导入 %1…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The project could not be opened for writing: %1</source>
+        <translation>无法以写入方式打开项目：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) created, %1 error(s)</source>
+        <translation>
+            <numerusform>已创建 %n 个运行，%1 个错误</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) created</source>
+        <translation>
+            <numerusform>已创建 %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run %1: %2</source>
+        <translation>运行 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n point(s), requests stored</source>
+        <translation>
+            <numerusform>%n 个负载点，已保存请求</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n point(s), statistics only</source>
+        <translation>
+            <numerusform>%n 个负载点，仅统计值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The file&apos;s per-request arrays are stored as requests: every statistic recomputes.</source>
+        <translation>文件中的逐请求数组已按请求保存：每个统计值都可重新计算。</translation>
+    </message>
+    <message>
+        <source>The file has no per-request arrays: only the statistics it gives are stored, so there are no bands and no percentiles other than the file&apos;s.</source>
+        <translation>文件没有逐请求数组：只保存了它给出的统计值，因此没有分布带，也没有文件之外的百分位。</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) imported; they are in the project tree.</source>
+        <translation>
+            <numerusform>已导入 %n 个运行，可在项目树中查看。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) imported; %1 file(s) had errors (their other lines were imported).</source>
+        <translation>
+            <numerusform>已导入 %n 个运行；%1 个文件有错误（其余行已导入）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2246,10 +2563,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>稳态窗口（所有槽位都忙）</translation>
     </message>
     <message>
-        <source>The steady window leaves out the ramp-up and drain: it opens when every slot is first busy and closes at the last dispatch (see docs/metrics.md).</source>
-        <translation>稳态窗口不含爬升和收尾阶段：它在所有槽位首次都忙时开始，在最后一次派发时结束（见 docs/metrics.md）。</translation>
-    </message>
-    <message>
         <source>Estimated: %1 of %2 requests had no usage and the server no /tokenize, so their output tokens are the number of content events.</source>
         <translation>估计值：%2 个请求中有 %1 个没有用量信息，且服务器没有 /tokenize，因此其输出 token 数按内容事件数计。</translation>
     </message>
@@ -2310,6 +2623,26 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Client CPU (%)</source>
         <translation>客户端 CPU（%）</translation>
+    </message>
+    <message>
+        <source>Run over time (client and server)</source>
+        <translation>运行随时间变化（客户端与服务器）</translation>
+    </message>
+    <message>
+        <source>The result set the table, the charts and the comparison show. The steady window leaves out the ramp-up and drain: it opens when every slot is first busy and closes at the last dispatch (see docs/metrics.md).</source>
+        <translation>表格、图表和对比所显示的结果集。稳态窗口去掉了爬坡和排空阶段：从所有槽位首次占满时开始，到最后一次派发时结束（见 docs/metrics.md）。</translation>
+    </message>
+    <message>
+        <source>Estimated input: %1 of %2 requests had no usage and the server no /tokenize, so their input tokens are an estimate (calibrated with max_tokens 1 probes, else the target length).</source>
+        <translation>输入为估计值：%2 个请求中有 %1 个没有 usage 且服务器没有 /tokenize，因此其输入 token 数为估计值（用 max_tokens 为 1 的探测校准，否则取目标长度）。</translation>
+    </message>
+    <message>
+        <source>Loading the run&apos;s requests…</source>
+        <translation>正在加载该运行的请求…</translation>
+    </message>
+    <message>
+        <source>One run at a time: select a single run to see it over time.</source>
+        <translation>一次只能看一个运行：请选择单个运行查看其随时间的变化。</translation>
     </message>
 </context>
 <context>
@@ -2574,6 +2907,18 @@ Qwen/Qwen2-7B-Instruct
         <source>Paste environment snapshot</source>
         <translation>粘贴环境快照</translation>
     </message>
+    <message>
+        <source>A DCGM exporter&apos;s metrics URL: GPU utilisation, DRAM and SM activity and power are scraped beside the server&apos;s /metrics during every point. Empty: none.</source>
+        <translation>DCGM exporter 的指标 URL：每个负载点期间，会在服务器 /metrics 之外采集 GPU 利用率、DRAM 与 SM 活跃度以及功耗。留空表示不采集。</translation>
+    </message>
+    <message>
+        <source>GPU telemetry (DCGM)</source>
+        <translation>GPU 遥测（DCGM）</translation>
+    </message>
+    <message>
+        <source>Edit DCGM exporter URL</source>
+        <translation>编辑 DCGM exporter URL</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::VariantsPage</name>
@@ -2671,10 +3016,6 @@ Qwen/Qwen2-7B-Instruct
         <translation>&lt;h2&gt;欢迎使用 ServeScope&lt;/h2&gt;</translation>
     </message>
     <message>
-        <source>Design a benchmark of an OpenAI-compatible endpoint (vLLM, SGLang or a gateway), run it, and compare variants with reproducible numbers.&lt;br&gt;&lt;br&gt;New here? Open the demo: a concurrency sweep against the built-in simulator, with two variants that change &lt;tt&gt;max_num_seqs&lt;/tt&gt;. It needs no GPU and finishes in about a minute.</source>
-        <translation>为兼容 OpenAI 的端点（vLLM、SGLang 或网关）设计基准测试，运行它，并用可复现的数据比较各个变体。&lt;br&gt;&lt;br&gt;初次使用？打开演示：针对内置模拟器的并发扫描，包含两个修改 &lt;tt&gt;max_num_seqs&lt;/tt&gt; 的变体。无需 GPU，大约一分钟即可完成。</translation>
-    </message>
-    <message>
         <source>Open the demo experiment</source>
         <translation>打开演示实验</translation>
     </message>
@@ -2697,6 +3038,10 @@ Qwen/Qwen2-7B-Instruct
     <message>
         <source>Recent projects</source>
         <translation>最近的项目</translation>
+    </message>
+    <message>
+        <source>Design a benchmark of an OpenAI-compatible endpoint (vLLM, SGLang or a gateway), run it, and compare variants with reproducible numbers.&lt;br&gt;&lt;br&gt;New here? Open the demo: a concurrency sweep against the built-in simulator, vLLM against SGLang and one variant that changes &lt;tt&gt;max_num_seqs&lt;/tt&gt;. It needs no GPU and finishes in about a minute.</source>
+        <translation>为兼容 OpenAI 的端点（vLLM、SGLang 或网关）设计基准测试、运行它，并用可复现的数字比较各个变体。&lt;br&gt;&lt;br&gt;第一次使用？打开演示：针对内置模拟器的并发扫描，对比 vLLM 与 SGLang，外加一个修改 &lt;tt&gt;max_num_seqs&lt;/tt&gt; 的变体。无需 GPU，约一分钟完成。</translation>
     </message>
 </context>
 </TS>
