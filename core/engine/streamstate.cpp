@@ -110,6 +110,11 @@ void StreamState::digest()
             d.malformed = index;
             d.malformedHead = QByteArray(payload.constData(), std::min<qsizetype>(payload.size(), 120));
         }
+        // What the server says it ran: the model it answered with and its build.
+        if (d.model.isEmpty())
+            d.model = o.value(QLatin1String("model")).toString().left(256);
+        if (d.systemFingerprint.isEmpty())
+            d.systemFingerprint = o.value(QLatin1String("system_fingerprint")).toString().left(256);
         const QJsonObject u = o.value(QLatin1String("usage")).toObject();
         if (!u.isEmpty()) {
             d.usage = true;
@@ -196,6 +201,8 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, QByteArrayView secret)
     for (EventKind k : r.eventKinds)
         ended = ended || k == EventKind::Done;
     r.generatedText = d.text.left(kMaxKeptTextChars);
+    r.servedModel = d.model;
+    r.systemFingerprint = d.systemFingerprint;
     if (d.usage) {
         r.promptTokens = d.promptTokens;
         r.completionTokens = d.completionTokens;

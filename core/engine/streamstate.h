@@ -33,6 +33,7 @@ struct EventDigest {
     QByteArray malformedHead; ///< its first 120 bytes
     bool hasError = false;
     QByteArray firstError; ///< the payload of the first error event
+    QString model, systemFingerprint; ///< as the first event carrying them said (kept bounded)
 };
 
 /// The hot-path state of one request: framing, a timestamp and kind per event, and the data

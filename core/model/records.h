@@ -89,6 +89,9 @@ struct RequestRecord {
     int targetOutputLen = 0;
     QByteArray promptHash;
     QString generatedText;
+    /// What the stream's events said the server ran (`model`, `system_fingerprint`); not stored per
+    /// request — the run records them once (docs/metrics.md, "What the server answered with").
+    QString servedModel, systemFingerprint;
 
     QVector<qint64> eventNs; ///< offset from startNs of each stored event
     QVector<EventKind> eventKinds;

@@ -96,8 +96,17 @@ ReportRun reportRunFromStore(
     if (timeScale != 1)
         r.baseUrl += QStringLiteral(" (simulator at %1x speed: times are scaled)").arg(timeScale);
     r.model = endpoint.value(QLatin1String("model")).toString();
-    r.servedModel = endpoint.value(QLatin1String("served_model")).toString();
     r.envSnapshot = keyValues(row.envSnapshot);
+    // What the streams said the server ran (the run adds served_model, or one per variant, when it ends).
+    QString served;
+    QStringList perVariant;
+    for (const auto &[key, value] : std::as_const(r.envSnapshot)) {
+        if (key == QLatin1String("served_model"))
+            served = value;
+        else if (key.startsWith(QLatin1String("served_model (")))
+            perVariant << key.mid(14).chopped(1) + QStringLiteral(": ") + value;
+    }
+    r.servedModel = served.isEmpty() ? perVariant.join(QStringLiteral(", ")) : served;
     if (const RunOrigin origin = RunOrigin::fromJson(row.origin); origin.isImported())
         r.origin = origin.note.isEmpty() ? origin.describe() : origin.describe() + QStringLiteral("; ") + origin.note;
     r.clientHost = keyValues(row.clientHost);

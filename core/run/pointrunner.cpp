@@ -271,6 +271,11 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
     const auto onRecord = QObject::connect(
         &m_generator, &LoadGenerator::requestFinished, &loop, [&, tokenizer](const RequestRecord &finished) {
             RequestRecord r = finished;
+            QPair<QString, QString> &answered = m_answered[r.variant];
+            if (answered.first.isEmpty())
+                answered.first = r.servedModel;
+            if (answered.second.isEmpty())
+                answered.second = r.systemFingerprint;
             // No usage (the engine then counts content events): the prompt's own count, if known.
             if (r.outputEstimated && r.ok()) {
                 const int n = prompts.counts.isEmpty() ? -1 : prompts.counts.value(r.index % prompts.counts.size());

@@ -49,6 +49,8 @@ public:
         const std::atomic<bool> &cancelled);
 
     PointOutcome run(const VariantContext &variant, int point, int repeat);
+    /// Per variant: the model and system_fingerprint its streams said the server ran (first seen).
+    const QMap<QString, QPair<QString, QString>> &answered() const { return m_answered; }
 
 Q_SIGNALS:
     void pointFinished(const ServeScope::PointSummary &summary);
@@ -74,6 +76,7 @@ private:
     PointSummary summarise(const VariantContext &variant, const LoadSpec &spec, QVector<RequestRecord> &records,
         qint64 clockStartNs, int warmupCount, const QMap<QString, double> &server, const QMap<QString, double> &client);
 
+    QMap<QString, QPair<QString, QString>> m_answered;
     LoadGenerator &m_generator;
     StoreWriter &m_writer;
     RunOutput &m_output;

@@ -11,12 +11,14 @@
 #include "run/clienthost.h"
 #include "run/endpointcalls.h"
 #include "run/pointrunner.h"
+#include "run/runrecord.h"
 #include "run/serverreadback.h"
 #include "storage/storewriter.h"
 #include "workload/promptgen.h"
 
 #include <QDateTime>
 #include <QHostAddress>
+#include <QJsonDocument>
 
 namespace ServeScope {
 
@@ -120,6 +122,7 @@ void RunWorker::run()
         m_monitor.setVariant(i, m_experiment.variants[m_variants[i]].name);
         ok = runVariant(m_variants[i]);
     }
+    m_answered = m_points->answered();
     m_points.reset();
     m_generator.reset();
     m_endpoint.close();
@@ -323,6 +326,28 @@ bool RunWorker::failOnOutputError()
     return true;
 }
 
+void RunWorker::recordAnswered()
+{
+    // One entry when every variant's server said the same, else one per variant.
+    const QMap<QString, QPair<QString, QString>> &answered = m_answered;
+    for (const auto &[key, pick] : { std::pair { QStringLiteral("served_model"), &QPair<QString, QString>::first },
+             std::pair { QStringLiteral("system_fingerprint"), &QPair<QString, QString>::second } }) {
+        QMap<QString, QString> byVariant;
+        for (auto it = answered.cbegin(); it != answered.cend(); ++it) {
+            if (!((*it).*pick).isEmpty())
+                byVariant.insert(it.key(), (*it).*pick);
+        }
+        QStringList values = byVariant.values();
+        values.removeDuplicates();
+        if (values.size() == 1)
+            m_experiment.envSnapshot.append({ key, values.first(), EnvSource::Captured });
+        else
+            for (auto it = byVariant.cbegin(); it != byVariant.cend(); ++it)
+                m_experiment.envSnapshot.append(
+                    { key + QStringLiteral(" (") + it.key() + u')', *it, EnvSource::Captured });
+    }
+}
+
 void RunWorker::finish()
 {
     // What the run's curves say, once, with the numbers used (words only in the GUI and report).
@@ -333,13 +358,18 @@ void RunWorker::finish()
     RunStatus status = m_result.status == RunResult::Status::Finished ? RunStatus::Finished
         : m_result.status == RunResult::Status::Cancelled             ? RunStatus::Cancelled
                                                                       : RunStatus::Failed;
+    const qsizetype envBefore = m_experiment.envSnapshot.size();
+    recordAnswered();
     QString error;
     if (m_output.isOpen()
         && !m_output.writeManifest(runManifest(m_experiment, m_identity, m_result, runStatusCode(status)), &error))
         log(QStringLiteral("error"), error);
     if (failOnOutputError())
         status = RunStatus::Failed;
-    m_writer->finishRun(m_result.runId, status, QDateTime::currentDateTimeUtc());
+    m_writer->finishRun(m_result.runId, status, QDateTime::currentDateTimeUtc(),
+        m_experiment.envSnapshot.size() == envBefore
+            ? QByteArray()
+            : QJsonDocument(envSnapshotJson(m_experiment)).toJson(QJsonDocument::Compact));
     if (!m_writer->flush(30000)) {
         log(QStringLiteral("error"), QStringLiteral("storage: the last records could not be committed"));
         m_result.status = RunResult::Status::Failed;

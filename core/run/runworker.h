@@ -69,6 +69,9 @@ private:
     std::unique_ptr<StoreWriter> m_writer;
     std::unique_ptr<LoadGenerator> m_generator;
     std::unique_ptr<PointRunner> m_points;
+    /// Adds to the run's env snapshot what the servers answered with (served_model, system_fingerprint).
+    void recordAnswered();
+    QMap<QString, QPair<QString, QString>> m_answered; ///< per variant, kept from the point runner
     VariantEndpoint m_endpoint;
     RunOutput m_output;
     LiveMonitor m_monitor;

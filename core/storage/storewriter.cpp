@@ -22,6 +22,7 @@ struct RunFinish {
     qint64 runId;
     RunStatus status;
     QDateTime finished;
+    QByteArray envSnapshot; ///< empty: unchanged
 };
 
 /// A blocking operation: runs on the writer thread, is committed at once, then answered.
@@ -122,7 +123,7 @@ bool StoreWriter::Private::apply(WriterSession &session, Item &item, quint64 *re
     } else if (auto *p = std::get_if<PromptRow>(&item.payload)) {
         ok = session.insertPrompt(*p, &error);
     } else if (auto *f = std::get_if<RunFinish>(&item.payload)) {
-        ok = session.finishRun(f->runId, f->status, f->finished, &error);
+        ok = session.finishRun(f->runId, f->status, f->finished, f->envSnapshot, &error);
     }
     if (!ok)
         reportFailure(error);
@@ -373,9 +374,9 @@ quint64 StoreWriter::enqueue(PromptRow prompt)
     return d->push(std::move(prompt));
 }
 
-quint64 StoreWriter::finishRun(qint64 runId, RunStatus status, const QDateTime &finished)
+quint64 StoreWriter::finishRun(qint64 runId, RunStatus status, const QDateTime &finished, const QByteArray &envSnapshot)
 {
-    return d->push(RunFinish { runId, status, finished });
+    return d->push(RunFinish { runId, status, finished, envSnapshot });
 }
 
 bool StoreWriter::flush(int timeoutMs)

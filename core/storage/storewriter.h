@@ -58,7 +58,8 @@ public:
     quint64 enqueue(ServerMetricSample sample);
     quint64 enqueue(ServerLogLine line);
     quint64 enqueue(PromptRow prompt); ///< ignored when the hash is stored already
-    quint64 finishRun(qint64 runId, RunStatus status, const QDateTime &finished);
+    /// `envSnapshot` (UTF-8 JSON, when not empty) replaces the run's: what was learned while it ran.
+    quint64 finishRun(qint64 runId, RunStatus status, const QDateTime &finished, const QByteArray &envSnapshot = {});
 
     /// Blocks until everything enqueued before the call is committed; false on timeout or when a
     /// commit failed.

@@ -303,13 +303,16 @@ bool WriterSession::markInterruptedRuns(QString *error)
     return true;
 }
 
-bool WriterSession::finishRun(qint64 runId, RunStatus status, const QDateTime &finished, QString *error)
+bool WriterSession::finishRun(
+    qint64 runId, RunStatus status, const QDateTime &finished, const QByteArray &envSnapshot, QString *error)
 {
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("UPDATE runs SET status = ?, finished = ? WHERE id = ?"));
+    q.prepare(QStringLiteral("UPDATE runs SET status = ?, finished = ?, env_snapshot = coalesce(?, env_snapshot)"
+                             " WHERE id = ?"));
     q.bindValue(0, runStatusCode(status));
     q.bindValue(1, nullIfEmpty(finished));
-    q.bindValue(2, runId);
+    q.bindValue(2, envSnapshot.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(text(envSnapshot)));
+    q.bindValue(3, runId);
     if (!exec(q, error))
         return false;
     if (q.numRowsAffected() != 1) {

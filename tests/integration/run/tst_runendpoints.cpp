@@ -11,6 +11,7 @@
 
 #include <QDir>
 #include <QDirIterator>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
@@ -286,6 +287,16 @@ private Q_SLOTS:
         QVector<PointSummary> summaries;
         QVERIFY(store.pointSummaries(1, &summaries));
         QCOMPARE(summaries.value(0).outputEstimated, estimated);
+        // The run records the model the streams said the server ran, with the source "captured".
+        const QJsonArray env = QJsonDocument::fromJson(store.run(1)->envSnapshot).array();
+        QVERIFY2(env.contains(
+                     QJsonArray { QStringLiteral("served_model"), QStringLiteral("m"), QStringLiteral("captured") }),
+            store.run(1)->envSnapshot.constData());
+        const QJsonObject manifest = QJsonDocument::fromJson(readAll(out + QStringLiteral("/manifest.json"))).object();
+        QVERIFY(manifest.value(QLatin1String("env_snapshot"))
+                    .toArray()
+                    .contains(QJsonArray {
+                        QStringLiteral("served_model"), QStringLiteral("m"), QStringLiteral("captured") }));
     }
 
     // Text prompts on a chat endpoint: without /tokenize (a gateway) three max_tokens 1 probes calibrate the
