@@ -282,8 +282,12 @@ int runCompare(const QStringList &args)
             const auto ci = [](const MetricEstimate &e) {
                 return e.ci.valid ? num(e.ci.low) + u'\t' + num(e.ci.high) : QStringLiteral("\t");
             };
-            out << field(r.variant) << '\t' << field(r.label) << '\t' << r.metric << '\t' << num(r.a.repeats.median)
-                << '\t' << ci(r.a) << '\t' << num(r.b.repeats.median) << '\t' << ci(r.b) << '\t' << num(r.change)
+            // A side without the metric (an imported file that lacks it) prints empty fields, not 0.
+            const auto median
+                = [](const MetricEstimate &e) { return e.repeats.n > 0 ? num(e.repeats.median) : QString(); };
+            const bool both = r.a.repeats.n > 0 && r.b.repeats.n > 0;
+            out << field(r.variant) << '\t' << field(r.label) << '\t' << r.metric << '\t' << median(r.a) << '\t'
+                << ci(r.a) << '\t' << median(r.b) << '\t' << ci(r.b) << '\t' << (both ? num(r.change) : QString())
                 << '\t' << num(r.relative * 100) << '\t' << verdictCode(r.verdict) << '\t' << r.reason << '\n';
         }
     } else {

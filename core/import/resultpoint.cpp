@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 namespace ServeScope {
@@ -173,11 +174,18 @@ PointSummary importedSummary(const ResultRun &run, const PointPlace &place, cons
     if (run.hasArrays) {
         fromArrays(run, s);
     } else {
+        // Without arrays a statistic the file does not give is unknown (NaN, shown as a gap), not 0 ms.
+        const double unknown = std::numeric_limits<double>::quiet_NaN();
+        for (Distribution *d : { &s.ttft, &s.tpot, &s.itl, &s.e2el, &s.ttfc, &s.citl }) {
+            for (double *f :
+                { &d->mean, &d->median, &d->std, &d->p1, &d->p10, &d->p25, &d->p50, &d->p75, &d->p90, &d->p99 })
+                *f = unknown;
+        }
         s.ttft.count = s.e2el.count = int(run.number(QStringLiteral("completed"), 0));
     }
     overlayFile(run, s);
     for (Distribution *d : { &s.ttft, &s.tpot, &s.itl, &s.e2el, &s.ttfc, &s.citl }) {
-        if (!run.hasArrays && d->p50 == 0)
+        if (!run.hasArrays && std::isnan(d->p50))
             d->p50 = d->median;
     }
     const int finished = s.completed + s.failed;

@@ -75,8 +75,8 @@ QByteArray row(const PointSummary &id, const QByteArray &repeat, const QByteArra
         + QByteArray::number(id.concurrency) + ',' + num(id.requestRate) + ',' + repeat + ',' + set + ',' + stat;
     for (const Column &c : valueColumns()) {
         out += ',';
-        if (const std::optional<double> v = value(c.key))
-            out += num(*v);
+        if (const std::optional<double> v = value(c.key); v && !std::isnan(*v))
+            out += num(*v); // an unknown statistic (an imported file without it) is an empty field
     }
     return out + ',' + estimated + '\n';
 }

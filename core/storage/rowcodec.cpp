@@ -10,6 +10,7 @@
 #include <QVariant>
 
 #include <cmath>
+#include <limits>
 
 namespace ServeScope {
 
@@ -250,8 +251,12 @@ void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
     for (int m = 0; m < Schema::distributionMetrics().size(); ++m) {
         Distribution &d = *distributionOf(*s, m);
         d.count = q.value(i++).toInt();
-        for (double *f : { &d.mean, &d.median, &d.std, &d.p1, &d.p10, &d.p25, &d.p50, &d.p75, &d.p90, &d.p99 })
-            *f = q.value(i++).toDouble();
+        // NULL is a statistic the summary does not have (SQLite stores NaN as NULL; an imported
+        // file without arrays gives only some): NaN, shown as a gap, never as 0 ms.
+        for (double *f : { &d.mean, &d.median, &d.std, &d.p1, &d.p10, &d.p25, &d.p50, &d.p75, &d.p90, &d.p99 }) {
+            const QVariant v = q.value(i++);
+            *f = v.isNull() ? std::numeric_limits<double>::quiet_NaN() : v.toDouble();
+        }
         d.extra.clear();
     }
     const QJsonObject extra = QJsonDocument::fromJson(q.value(i++).toString().toUtf8()).object();

@@ -129,7 +129,10 @@ private Q_SLOTS:
         QCOMPARE(experiment.value(QLatin1String("endpoint")).toObject().value(QLatin1String("base_url")).toString(),
             QStringLiteral("sim:"));
         const QJsonArray env = manifest.value(QLatin1String("env_snapshot")).toArray();
-        QCOMPARE(env.size(), envFields);
+        // The file's fields, then what the server answered with.
+        QCOMPARE(env.size(), envFields + 1);
+        QCOMPARE(env.last().toArray().at(0).toString(), QStringLiteral("served_model"));
+        QCOMPARE(env.last().toArray().at(2).toString(), QStringLiteral("captured"));
         if (envFields > 0) {
             QCOMPARE(env.first().toArray().at(0).toString(), QStringLiteral("gpu"));
             QCOMPARE(env.first().toArray().at(1).toString(), QStringLiteral("NVIDIA A100 80GB"));
