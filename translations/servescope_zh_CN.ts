@@ -2283,6 +2283,12 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>server waiting</source>
         <translation>服务器等待中</translation>
     </message>
+    <message numerus="yes">
+        <source>%n value(s) unknown (not in the results): not drawn.</source>
+        <translation>
+            <numerusform>%n 个值未知（结果中没有）：未绘制。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>

@@ -226,10 +226,14 @@ void finalizeSpec(ChartSpec &spec)
                 dropped += sanitizeSeries(s, logX, isLog(ya.scale), clampY);
         }
     }
-    if (dropped > 0)
+    const bool anyLog = isLog(spec.x.scale) || isLog(spec.y.scale) || (spec.hasY2 && isLog(spec.y2.scale));
+    if (dropped > 0 && anyLog)
         spec.notes << QCoreApplication::translate("ServeScope::Report",
             "%n value(s) not positive or not finite: dropped (or band edge clamped) on the log axis.", nullptr,
             dropped);
+    else if (dropped > 0)
+        spec.notes << QCoreApplication::translate(
+            "ServeScope::Report", "%n value(s) unknown (not in the results): not drawn.", nullptr, dropped);
     double x0 = std::numeric_limits<double>::max(), x1 = std::numeric_limits<double>::lowest();
     double y0[2] = { x0, x0 }, y1[2] = { x1, x1 };
     for (SeriesSpec &s : spec.series) {
