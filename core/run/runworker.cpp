@@ -83,6 +83,11 @@ bool RunWorker::record(QString *error)
         // wherever the run is shown.
         m_identity.clientHost.insert(QStringLiteral("simulator_time_scale"), m_options.simulatorTimeScale);
     }
+    if (m_options.shard.active()) {
+        const QJsonObject shard = shardHostInfo(m_options.shard);
+        for (auto it = shard.begin(); it != shard.end(); ++it)
+            m_identity.clientHost.insert(it.key(), it.value());
+    }
     for (int v : std::as_const(m_variants))
         m_identity.variants << m_experiment.variants[v].name;
 
@@ -113,6 +118,7 @@ void RunWorker::run()
 
     m_generator = std::make_unique<LoadGenerator>();
     m_points = std::make_unique<PointRunner>(*m_generator, *m_writer, m_output, m_monitor, *m_cancel);
+    m_points->setShard(m_options.shard);
     connect(m_points.get(), &PointRunner::pointFinished, this, &RunWorker::pointFinished);
     connect(m_points.get(), &PointRunner::logged, this, &RunWorker::logged);
     bool ok = true;
