@@ -112,7 +112,7 @@ void RunWorker::run()
     const int repeats = qMax(1, m_experiment.load.repeat);
     int planned = 0;
     for (const LoadPoint &p : std::as_const(m_experiment.load.points))
-        planned += qMax(0, p.numPrompts) * repeats;
+        planned += qMax(0, shardLoad(p, m_options.shard).numPrompts) * repeats;
     m_monitor.begin(m_result.runId, int(m_variants.size()), int(m_experiment.load.points.size()), repeats,
         planned * int(m_variants.size()));
 
