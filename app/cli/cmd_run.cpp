@@ -122,6 +122,31 @@ bool applyOverrides(const QCommandLineParser &parser, Experiment *x)
     return true;
 }
 
+/// --shard and --start-at: both or neither, and an experiment a shard can run.
+bool parseShardOptions(const QCommandLineParser &parser, const Experiment &x, ShardSpec *shard)
+{
+    QTextStream err(stderr);
+    const bool sharded = parser.isSet(QStringLiteral("shard"));
+    if (sharded != parser.isSet(QStringLiteral("start-at"))) {
+        err << "servescope-cli run: --shard and --start-at go together\n";
+        return false;
+    }
+    if (!sharded)
+        return true;
+    QString error;
+    if (!parseShard(parser.value(QStringLiteral("shard")), shard, &error)
+        || !parseStartAt(parser.value(QStringLiteral("start-at")), &shard->startAtUtcNs, &error)) {
+        err << "servescope-cli run: " << error << '\n';
+        return false;
+    }
+    error = shardProblem(x, *shard);
+    if (!error.isEmpty()) {
+        err << "servescope-cli run: " << error << '\n';
+        return false;
+    }
+    return true;
+}
+
 int runRun(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -148,6 +173,12 @@ int runRun(const QStringList &args)
         { QStringLiteral("env-snapshot"),
             QStringLiteral("Record this environment snapshot file with the run (fields replace same-named ones)"),
             QStringLiteral("FILE") },
+        { QStringLiteral("shard"),
+            QStringLiteral("Run shard I of N (0-based) of every point's streams and prompts (docs/shards.md)"),
+            QStringLiteral("I/N") },
+        { QStringLiteral("start-at"),
+            QStringLiteral("With --shard: the UTC time the first point starts (ISO-8601 with a zone, or now+SECONDS)"),
+            QStringLiteral("TIME") },
         { QStringLiteral("check-against"),
             QStringLiteral("After the run, check point by point that it agrees within 5% with this stored run of the "
                            "project"),
@@ -196,6 +227,9 @@ int runRun(const QStringList &args)
         err << (p.isError() ? "error: " : "warning: ") << p.toString() << '\n';
     if (hasErrors(problems))
         return ExitUsage;
+    ShardSpec shard;
+    if (!parseShardOptions(parser, read.experiment, &shard))
+        return ExitUsage;
     const bool allowLaunch = parser.isSet(QStringLiteral("allow-launch"));
     if (!read.experiment.server.launchArgv.isEmpty() && !read.experiment.endpoint.isLocalSimulator() && !allowLaunch) {
         // Running a command from a file needs the user's say-so; without it the server must already be up.
@@ -213,6 +247,7 @@ int runRun(const QStringList &args)
     options.runName = parser.value(QStringLiteral("name"));
     options.allowLaunch = allowLaunch;
     options.simulatorTimeScale = timeScale;
+    options.shard = shard;
 
     const Endpoint &ep = read.experiment.endpoint;
     const KeyReference ref = KeyReference::forEndpoint(ep);

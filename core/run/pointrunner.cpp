@@ -50,6 +50,8 @@ PointSummary withIdentityOf(const PointSummary &point, PointSummary figures)
     return figures;
 }
 
+} // namespace
+
 AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &lp, qint64 clockStartNs)
 {
     AggregateOptions opts;
@@ -65,8 +67,6 @@ AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &l
     opts.targetOutputLen = lp.outputLen;
     return opts;
 }
-
-} // namespace
 
 PointRunner::PointRunner(LoadGenerator &generator, StoreWriter &writer, RunOutput &output, LiveMonitor &monitor,
     const std::atomic<bool> &cancelled)
@@ -92,6 +92,12 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     spec.point = point;
     spec.repeat = repeat;
     spec.seed = PromptGenerator::seedFor(resolved.dataset.seed, point, repeat, false);
+    const LoadPoint unsharded = spec.load;
+    if (m_shard.active()) {
+        spec.load = shardLoad(unsharded, m_shard);
+        // Each shard its own arrival gaps: equal seeds would send every shard's requests at the same instants.
+        spec.seed += quint64(m_shard.index) * 0x9E3779B97F4A7C15ULL;
+    }
 
     PointOutcome outcome;
     if (resolved.load.resetPrefixCache) {
@@ -114,8 +120,9 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
         return outcome;
 
     m_monitor.setPhase(QStringLiteral("measuring"));
-    const int count = spec.load.numPrompts > 0 ? spec.load.numPrompts : kTimeOnlyPrompts;
-    const PromptSet requests = preparePrompts(variant, prompts, spec, false, count, &outcome.error);
+    // The unsharded prompt list, then this shard's part of it: prompts, seeds and order stay an unsharded run's.
+    const int count = unsharded.numPrompts > 0 ? unsharded.numPrompts : kTimeOnlyPrompts;
+    const PromptSet requests = shardPrompts(preparePrompts(variant, prompts, spec, false, count, &outcome.error));
     if (requests.requests.isEmpty()) {
         outcome.ok = false;
         return outcome;
@@ -125,6 +132,8 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     const qint64 serverFrom = monotonicNs();
     if (variant.scraper)
         variant.scraper->scrapeAndWait();
+    if (!waitForStart())
+        return outcome;
     const double cpuBefore = processCpuSeconds();
     const LoadOutcome load = runLoad(variant.endpoint, tokenizerFor(variant.calls), requests, spec, &records);
     const double cpuSeconds = processCpuSeconds() - cpuBefore;
@@ -256,6 +265,39 @@ PointRunner::PromptSet PointRunner::preparePrompts(const VariantContext &variant
     return set;
 }
 
+PointRunner::PromptSet PointRunner::shardPrompts(const PromptSet &all) const
+{
+    if (!m_shard.active())
+        return all;
+    PromptSet mine;
+    mine.exact = all.exact;
+    for (int i : shardPromptIndices(int(all.requests.size()), m_shard)) {
+        mine.requests << all.requests[i];
+        if (i < all.counts.size())
+            mine.counts << all.counts[i];
+    }
+    return mine;
+}
+
+bool PointRunner::waitForStart()
+{
+    if (!m_shard.active() || m_startAtPassed)
+        return true;
+    m_monitor.setPhase(QStringLiteral("waiting for start-at"));
+    const qint64 lateNs = utcNowNs() - m_shard.startAtUtcNs;
+    if (!waitUntilUtc(m_shard.startAtUtcNs, m_cancelled))
+        return false;
+    m_startAtPassed = true;
+    m_monitor.setPhase(QStringLiteral("measuring"));
+    if (lateNs > 0)
+        Q_EMIT logged(QStringLiteral("warning"),
+            QStringLiteral("shard %1/%2 was ready %3 ms after --start-at %4: its first point starts late")
+                .arg(m_shard.index)
+                .arg(m_shard.count)
+                .arg(QString::number(double(lateNs) / 1e6, 'f', 1), utcIsoMs(m_shard.startAtUtcNs)));
+    return true;
+}
+
 LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *tokenizer, const PromptSet &prompts,
     const LoadSpec &spec, QVector<RequestRecord> *records)
 {
@@ -283,6 +325,7 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
                     r.promptTokens = n;
                 r.inputEstimated = !(prompts.exact && n > 0);
             }
+            r.index = m_shard.globalIndex(r.index);
             // Off the hot path: the engine has freed the slot; only this record's storing waits.
             if (!tokenizer || !r.ok() || !r.outputEstimated || r.generatedText.isEmpty()
                 || r.generatedText.size() >= kMaxKeptTextChars)

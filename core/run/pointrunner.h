@@ -2,8 +2,10 @@
 #pragma once
 
 #include "engine/engineconfig.h"
+#include "metrics/aggregate.h"
 #include "metrics/delta.h"
 #include "model/experiment.h"
+#include "run/shard.h"
 
 #include <QObject>
 #include <QVector>
@@ -30,6 +32,10 @@ struct VariantContext {
     ServerScraper *scraper = nullptr; ///< the server's /metrics while the variant runs
 };
 
+/// How a point of the resolved experiment is summarised, its measured clock starting at `clockStartNs`
+/// (0: its earliest scheduled request).
+AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &lp, qint64 clockStartNs);
+
 /// How one (point, repeat) ended.
 struct PointOutcome {
     bool ok = true; ///< false: the point could not run (see error); the run stops
@@ -48,6 +54,8 @@ public:
     PointRunner(LoadGenerator &generator, StoreWriter &writer, RunOutput &output, LiveMonitor &monitor,
         const std::atomic<bool> &cancelled);
 
+    /// Runs this shard's share of every point; the first measured point waits for the shard's start time.
+    void setShard(const ShardSpec &shard) { m_shard = shard; }
     PointOutcome run(const VariantContext &variant, int point, int repeat);
     /// Per variant: the model and system_fingerprint its streams said the server ran (first seen).
     const QMap<QString, QPair<QString, QString>> &answered() const { return m_answered; }
@@ -65,6 +73,10 @@ private:
     };
     PromptSet preparePrompts(const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec,
         bool warmup, int count, QString *error);
+    /// This shard's prompts out of the unsharded set (all of them when not sharded).
+    PromptSet shardPrompts(const PromptSet &all) const;
+    /// Before the first measured point of a shard: waits for its start time; false when cancelled.
+    bool waitForStart();
     /// A successful record without usage gets its input tokens from the prompt's count (marked
     /// estimated unless the count is exact) and, with `tokenizer`, its output tokens from `/tokenize`
     /// of its text before it is stored (no longer estimated).
@@ -82,6 +94,8 @@ private:
     RunOutput &m_output;
     LiveMonitor &m_monitor;
     const std::atomic<bool> &m_cancelled;
+    ShardSpec m_shard;
+    bool m_startAtPassed = false; ///< the first measured point has waited for the shard's start time
 };
 
 } // namespace ServeScope

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/records.h"
+#include "run/shard.h"
 
 #include <QByteArray>
 #include <QList>
@@ -21,6 +22,7 @@ struct RunOptions {
     QString simulatorProgram; ///< servescope-cli used for a "sim:" endpoint; empty: next to this binary
     double simulatorTimeScale = 1.0; ///< --time-scale for a "sim:" endpoint
     bool allowLaunch = false; ///< may run server.launch argv
+    ShardSpec shard; ///< this process's share of the load (docs/shards.md); inactive: all of it
 };
 
 /// Throttled (<= 10 Hz) state of a run for monitors; rolling figures are computed off the GUI thread.

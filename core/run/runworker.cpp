@@ -85,6 +85,11 @@ bool RunWorker::record(QString *error)
         // wherever the run is shown.
         m_identity.clientHost.insert(QStringLiteral("simulator_time_scale"), m_options.simulatorTimeScale);
     }
+    if (m_options.shard.active()) {
+        const QJsonObject shard = shardHostInfo(m_options.shard);
+        for (auto it = shard.begin(); it != shard.end(); ++it)
+            m_identity.clientHost.insert(it.key(), it.value());
+    }
     for (int v : std::as_const(m_variants))
         m_identity.variants << m_experiment.variants[v].name;
 
@@ -109,12 +114,13 @@ void RunWorker::run()
     const int repeats = qMax(1, m_experiment.load.repeat);
     int planned = 0;
     for (const LoadPoint &p : std::as_const(m_experiment.load.points))
-        planned += qMax(0, p.numPrompts) * repeats;
+        planned += qMax(0, shardLoad(p, m_options.shard).numPrompts) * repeats;
     m_monitor.begin(m_result.runId, int(m_variants.size()), int(m_experiment.load.points.size()), repeats,
         planned * int(m_variants.size()));
 
     m_generator = std::make_unique<LoadGenerator>();
     m_points = std::make_unique<PointRunner>(*m_generator, *m_writer, m_output, m_monitor, *m_cancel);
+    m_points->setShard(m_options.shard);
     connect(m_points.get(), &PointRunner::pointFinished, this, &RunWorker::pointFinished);
     connect(m_points.get(), &PointRunner::logged, this, &RunWorker::logged);
     bool ok = true;

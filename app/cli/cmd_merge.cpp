@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// servescope-cli merge: the stored runs of a sharded load (run --shard) as one run.
+#include "command.h"
+
+#include "run/shardmerge.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+namespace {
+
+using namespace ServeScope;
+using namespace ServeScope::Cli;
+
+QString ms(double v)
+{
+    return QString::number(v, 'f', 2);
+}
+
+void printMerge(const ShardMerge &m)
+{
+    QTextStream out(stdout);
+    out << "variant\tpoint\trepeat\tcompleted\tfailed\trequest_throughput\toutput_throughput\t"
+           "median_ttft_ms\tp99_ttft_ms\tmedian_tpot_ms\tmax_concurrent_requests\n";
+    for (const PointSummary &s : m.points) {
+        out << s.variant << '\t' << s.label << '\t' << s.repeat << '\t' << s.completed << '\t' << s.failed << '\t'
+            << QString::number(s.requestThroughput, 'f', 3) << '\t' << QString::number(s.outputThroughput, 'f', 1)
+            << '\t' << ms(s.ttft.median) << '\t' << ms(s.ttft.p99) << '\t' << ms(s.tpot.median) << '\t'
+            << s.maxConcurrentRequests << '\n';
+    }
+    out << "start_spread_ms\t" << QString::number(m.startSpreadMs, 'f', 3) << '\n';
+    out << "merged\t" << m.runId << '\t' << m.shards << '\t' << m.completed << '\t' << m.failed << '\n';
+}
+
+int runMerge(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Merges the shard runs of one sharded load (run --shard I/N), one PROJECT file per shard, into one run."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(
+        QStringLiteral("PROJECT"), QStringLiteral("A shard's project file"), QStringLiteral("PROJECT..."));
+    parser.addOptions({
+        { QStringLiteral("project"), QStringLiteral("Project file to write the merged run into"),
+            QStringLiteral("FILE") },
+        { QStringLiteral("run"),
+            QStringLiteral("The shard run in each PROJECT, in order (repeat once per PROJECT; default: its latest)"),
+            QStringLiteral("ID") },
+        { QStringLiteral("name"), QStringLiteral("Merged run name (default: experiment, shard count, start)"),
+            QStringLiteral("NAME") },
+    });
+    QTextStream err(stderr);
+    if (!parser.parse(args)) {
+        err << "servescope-cli merge: " << parser.errorText() << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText();
+        return ExitOk;
+    }
+    const QStringList projects = parser.positionalArguments();
+    const QStringList runs = parser.values(QStringLiteral("run"));
+    if (projects.isEmpty() || !parser.isSet(QStringLiteral("project"))) {
+        err << "servescope-cli merge: expected PROJECT... and --project FILE\n";
+        return ExitUsage;
+    }
+    if (!runs.isEmpty() && runs.size() != projects.size()) {
+        err << "servescope-cli merge: --run is given " << runs.size() << " times for " << projects.size()
+            << " projects; give it once per PROJECT or not at all\n";
+        return ExitUsage;
+    }
+    QList<ShardSource> sources;
+    for (int i = 0; i < projects.size(); ++i)
+        sources << ShardSource { projects[i], runs.value(i) };
+    const ShardMerge m
+        = mergeShards(sources, parser.value(QStringLiteral("project")), parser.value(QStringLiteral("name")));
+    if (!m.ok) {
+        err << "servescope-cli merge: " << m.error << '\n';
+        return m.runId == 0 ? ExitUsage : ExitFailed;
+    }
+    for (const QString &f : m.findings)
+        err << "finding: " << f << '\n';
+    printMerge(m);
+    return ExitOk;
+}
+
+const CommandRegistration reg({ "merge", "Merge the shard runs of a sharded load into one run", &runMerge });
+
+} // namespace

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: MIT
+#include "shardmerge.h"
+
+#include "io/experimentfile.h"
+#include "metrics/aggregate.h"
+#include "metrics/delta.h"
+#include "model/variables.h"
+#include "run/pointrunner.h"
+#include "run/shard.h"
+#include "storage/projectstore.h"
+#include "storage/storewriter.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace ServeScope {
+
+namespace {
+
+/// One shard's stored run as read, before any of it is written.
+struct ShardRun {
+    ShardSource source;
+    qint64 id = 0;
+    RunRow row;
+    QJsonObject host;
+    int index = -1, count = 0;
+    qint64 anchorUtcNs = 0, anchorMonoNs = 0;
+    QVector<RequestRecord> records;
+    QVector<PointSummary> summaries;
+    QList<PromptRow> prompts;
+
+    QString name() const { return QStringLiteral("%1 run %2").arg(source.projectPath).arg(id); }
+    qint64 toUtc(qint64 monoNs) const { return monoNs - anchorMonoNs + anchorUtcNs; }
+};
+
+using GroupKey = std::tuple<int, int, int>; // variant order, point, repeat
+
+bool readShardIdentity(ShardRun *s, QString *error)
+{
+    s->host = QJsonDocument::fromJson(s->row.clientHost).object();
+    const QString shard = s->host.value(QStringLiteral("shard")).toString();
+    const QJsonObject anchor = s->host.value(QStringLiteral("clock_anchor")).toObject();
+    ShardSpec spec;
+    QString why;
+    if (shard.isEmpty() || anchor.isEmpty() || !parseShard(shard, &spec, &why)) {
+        *error = QStringLiteral("%1 is not a shard run (run it with --shard I/N --start-at TIME)").arg(s->name());
+        return false;
+    }
+    s->index = spec.index;
+    s->count = spec.count;
+    s->anchorUtcNs = anchor.value(QStringLiteral("utc_ns")).toString().toLongLong();
+    s->anchorMonoNs = anchor.value(QStringLiteral("monotonic_ns")).toString().toLongLong();
+    if (s->row.status != RunStatus::Finished) {
+        *error = QStringLiteral("%1 (shard %2) did not finish (%3): merging it would leave a hole in the load")
+                     .arg(s->name(), shard, runStatusCode(s->row.status));
+        return false;
+    }
+    return true;
+}
+
+bool readShard(const ShardSource &source, ShardRun *s, QString *error)
+{
+    s->source = source;
+    ProjectStore store;
+    if (!store.open(source.projectPath, ProjectStore::Check::Full, ProjectStore::Follow::Snapshot)) {
+        *error = store.errorString();
+        return false;
+    }
+    if (source.run.isEmpty()) {
+        QVector<RunListing> runs;
+        if (!store.listRuns(&runs) || runs.isEmpty()) {
+            *error = QStringLiteral("%1 holds no run").arg(source.projectPath);
+            return false;
+        }
+        s->id = runs.last().run.id;
+    } else {
+        s->id = store.resolveRun(source.run);
+    }
+    const std::optional<RunRow> row = s->id > 0 ? store.run(s->id) : std::nullopt;
+    if (!row || !store.pointSummaries(s->id, &s->summaries) || !store.requests(s->id, RequestFilter {}, &s->records)) {
+        *error = QStringLiteral("%1: %2").arg(source.projectPath, store.errorString());
+        return false;
+    }
+    s->row = *row;
+    if (!readShardIdentity(s, error))
+        return false;
+    QSet<QByteArray> hashes;
+    for (const RequestRecord &r : std::as_const(s->records)) {
+        if (!r.promptHash.isEmpty() && !hashes.contains(r.promptHash)) {
+            hashes.insert(r.promptHash);
+            if (std::optional<PromptRow> p = store.prompt(r.promptHash))
+                s->prompts << *p;
+        }
+    }
+    return true;
+}
+
+/// The N shards of one configuration, each once; sorted by shard index.
+bool checkShards(QList<ShardRun> *shards, QString *error)
+{
+    std::sort(shards->begin(), shards->end(), [](const ShardRun &a, const ShardRun &b) { return a.index < b.index; });
+    const ShardRun &first = shards->constFirst();
+    const QJsonObject config = QJsonDocument::fromJson(first.row.resolvedConfig).object();
+    for (int i = 0; i < shards->size(); ++i) {
+        const ShardRun &s = shards->at(i);
+        if (s.count != first.count) {
+            *error = QStringLiteral("%1 is shard %2/%3 but %4 is one of %5 shards")
+                         .arg(s.name())
+                         .arg(s.index)
+                         .arg(s.count)
+                         .arg(first.name())
+                         .arg(first.count);
+            return false;
+        }
+        if (i > 0 && s.index == shards->at(i - 1).index) {
+            *error = QStringLiteral("shard %1/%2 appears twice: %3 and %4")
+                         .arg(s.index)
+                         .arg(s.count)
+                         .arg(shards->at(i - 1).name(), s.name());
+            return false;
+        }
+        const QJsonObject other = QJsonDocument::fromJson(s.row.resolvedConfig).object();
+        if (other != config || s.row.variants != first.row.variants) {
+            *error = QStringLiteral("%1 ran another experiment or configuration than %2 (experiment '%3' vs '%4'); "
+                                    "only shards of one run's configuration merge")
+                         .arg(s.name(), first.name(), other.value(QStringLiteral("name")).toString(),
+                             config.value(QStringLiteral("name")).toString());
+            return false;
+        }
+    }
+    for (int i = 0; i < first.count; ++i) {
+        if (i >= shards->size() || shards->at(i).index != i) {
+            *error = QStringLiteral("shard %1/%2 is missing").arg(i).arg(first.count);
+            return false;
+        }
+    }
+    return true;
+}
+
+/// The first measured request's start of each shard, in UTC ns.
+QList<qint64> firstStartsUtc(const QList<ShardRun> &shards)
+{
+    QList<qint64> out;
+    for (const ShardRun &s : shards) {
+        qint64 first = 0;
+        for (const RequestRecord &r : s.records) {
+            if (!r.warmup && (first == 0 || r.startNs < first))
+                first = r.startNs;
+        }
+        out << (first == 0 ? 0 : s.toUtc(first));
+    }
+    return out;
+}
+
+QStringList clockFindings(const ShardRun &s)
+{
+    const QString who = QStringLiteral("shard %1/%2 (%3)")
+                            .arg(s.index)
+                            .arg(s.count)
+                            .arg(s.host.value(QStringLiteral("hostname")).toString());
+    const QJsonValue clock = s.host.value(QStringLiteral("clock"));
+    if (!clock.isObject())
+        return { QStringLiteral("clock-unknown %1: its clock offset is not known").arg(who) };
+    const QJsonObject c = clock.toObject();
+    // Unsynchronized, the kernel's error estimate is its 16 s ceiling: saying so once is enough.
+    if (!c.value(QStringLiteral("synchronized")).toBool())
+        return { QStringLiteral("clock-unsynchronized %1: adjtimex reports the clock not synchronized; the "
+                                "shards' common start is only as good as their clocks' agreement")
+                     .arg(who) };
+    const double boundMs = (std::abs(c.value(QStringLiteral("offset_us")).toDouble())
+                               + c.value(QStringLiteral("est_error_us")).toDouble())
+        / 1000.0;
+    if (boundMs <= kShardSkewBoundMs)
+        return {};
+    return { QStringLiteral("clock-skew %1: offset plus estimated error %2 ms exceeds %3 ms")
+                 .arg(who, QString::number(boundMs, 'f', 1), QString::number(kShardSkewBoundMs, 'f', 0)) };
+}
+
+QJsonObject mergedHost(const QList<ShardRun> &shards, const QList<qint64> &starts, const ShardMerge &m)
+{
+    QJsonArray list;
+    for (int i = 0; i < shards.size(); ++i) {
+        const ShardRun &s = shards[i];
+        QJsonObject o;
+        o.insert(QStringLiteral("shard"), s.host.value(QStringLiteral("shard")));
+        o.insert(QStringLiteral("project"), s.source.projectPath);
+        o.insert(QStringLiteral("run"), double(s.id));
+        o.insert(QStringLiteral("hostname"), s.host.value(QStringLiteral("hostname")));
+        o.insert(QStringLiteral("start_at"), s.host.value(QStringLiteral("start_at")));
+        o.insert(QStringLiteral("first_start_utc"), utcIsoMs(starts[i]));
+        o.insert(QStringLiteral("first_start_utc_ns"), QString::number(starts[i]));
+        o.insert(QStringLiteral("clock"), s.host.value(QStringLiteral("clock")));
+        list << o;
+    }
+    QJsonObject host;
+    host.insert(QStringLiteral("servescope_version"), QStringLiteral(SERVESCOPE_VERSION));
+    host.insert(QStringLiteral("merged_shards"), list);
+    host.insert(QStringLiteral("time_base"),
+        QStringLiteral("monotonic clock of shard 0; other shards shifted by their UTC clock anchors"));
+    host.insert(QStringLiteral("start_spread_ms"), m.startSpreadMs);
+    host.insert(QStringLiteral("skew_bound_ms"), kShardSkewBoundMs);
+    host.insert(QStringLiteral("findings"), QJsonArray::fromStringList(m.findings));
+    return host;
+}
+
+} // namespace
+
+namespace {
+
+/// Every shard's records on shard 0's monotonic clock, grouped and in index order.
+std::map<GroupKey, QVector<RequestRecord>> unionRecords(const QList<ShardRun> &shards)
+{
+    std::map<GroupKey, QVector<RequestRecord>> groups;
+    const ShardRun &base = shards.constFirst();
+    for (const ShardRun &s : shards) {
+        // Equal UTC instants map to equal base times; on one host this is zero up to the anchors' jitter.
+        const qint64 shift = (s.anchorUtcNs - base.anchorUtcNs) - (s.anchorMonoNs - base.anchorMonoNs);
+        for (RequestRecord r : s.records) {
+            for (qint64 *t : { &r.scheduledNs, &r.slotNs, &r.startNs, &r.endNs }) {
+                if (*t != 0)
+                    *t += shift;
+            }
+            const GroupKey key { int(base.row.variants.indexOf(r.variant)), r.point, r.repeat };
+            groups[key].append(std::move(r));
+        }
+    }
+    for (auto &[key, records] : groups) {
+        std::stable_sort(records.begin(), records.end(), [](const RequestRecord &a, const RequestRecord &b) {
+            return std::tie(a.index, a.warmup) < std::tie(b.index, b.warmup);
+        });
+    }
+    return groups;
+}
+
+PointSummary mergedSummary(const Experiment &resolved, int point, int repeat, const QVector<RequestRecord> &records)
+{
+    const LoadPoint &lp = resolved.load.points.at(point);
+    const AggregateOptions opts = aggregateOptions(resolved, lp, 0);
+    PointSummary s = aggregatePoint(records, opts).summary;
+    s.point = point;
+    s.repeat = repeat;
+    s.label = resolved.pointLabel(point);
+    s.mode = loadModeName(resolved.load.mode);
+    s.concurrency = lp.concurrencyFor(resolved.load.mode);
+    s.requestRate = resolved.load.mode == LoadMode::Rate ? lp.requestRate : 0;
+    s.inputLen = lp.inputLen;
+    s.outputLen = lp.outputLen;
+    s.definitions = definitionsName(resolved.metrics.definitions);
+    const SteadyOptions steady { std::max(1, s.concurrency), resolved.load.discardRatio };
+    s.steady = steadyValues(steadyWindow(records, opts, steady));
+    return s;
+}
+
+RunRow mergedRow(const QList<ShardRun> &shards, const QString &name, const QJsonObject &host)
+{
+    RunRow row = shards.constFirst().row;
+    row.id = 0;
+    row.experimentId = 0;
+    row.status = RunStatus::Running;
+    for (const ShardRun &s : shards) {
+        if (s.row.started < row.started)
+            row.started = s.row.started;
+    }
+    row.finished = QDateTime();
+    const QString experiment
+        = QJsonDocument::fromJson(row.resolvedConfig).object().value(QStringLiteral("name")).toString();
+    row.name = name.isEmpty() ? QStringLiteral("%1 merged %2 shards %3")
+                                    .arg(experiment)
+                                    .arg(shards.size())
+                                    .arg(row.started.toString(Qt::ISODate))
+                              : name;
+    row.clientHost = QJsonDocument(host).toJson(QJsonDocument::Compact);
+    row.origin.clear();
+    return row;
+}
+
+/// Summaries and the statistics across repeats of every (variant, point) of the union.
+void writeAggregates(const QList<ShardRun> &shards, const std::map<GroupKey, QVector<RequestRecord>> &groups,
+    StoreWriter &writer, ShardMerge *m)
+{
+    const ExperimentReadResult read = deserializeExperiment(shards.constFirst().row.resolvedConfig);
+    const QStringList &variants = shards.constFirst().row.variants;
+    std::map<std::pair<int, int>, PointRepeats> repeats;
+    for (const auto &[key, records] : groups) {
+        const auto [v, point, repeat] = key;
+        const int xv = read.experiment.variantIndex(variants.value(v));
+        if (xv < 0 || point >= read.experiment.load.points.size())
+            continue;
+        const Experiment resolved = resolveVariant(read.experiment, xv);
+        PointSummary s = mergedSummary(resolved, point, repeat, records);
+        s.runId = m->runId;
+        s.variant = variants.value(v);
+        for (const ShardRun &shard : shards) {
+            for (const PointSummary &own : shard.summaries) {
+                if (own.variant == s.variant && own.point == point && own.repeat == repeat)
+                    s.warmup += own.warmup;
+            }
+        }
+        writer.enqueue(s);
+        m->points << s;
+        m->completed += s.completed;
+        m->failed += s.failed;
+        PointRepeats &r = repeats[{ v, point }];
+        r.variant = s.variant;
+        r.label = s.label;
+        r.mode = s.mode;
+        r.concurrency = s.concurrency;
+        r.requestRate = s.requestRate;
+        r.inputLen = s.inputLen;
+        r.outputLen = s.outputLen;
+        r.point = point;
+        r.repeats << summaryValues(s);
+        const DefinitionsProfile profile = resolved.metrics.definitions == Definitions::Sglang
+            ? DefinitionsProfile::Sglang
+            : DefinitionsProfile::Vllm;
+        for (const RequestRecord &rec : records) {
+            if (std::optional<RequestSample> sample = requestSample(rec, profile))
+                r.samples.push_back(std::move(*sample));
+        }
+    }
+    for (const auto &[key, r] : repeats) {
+        for (const QString &metric : headlineMetrics())
+            writer.enqueue(storedEstimate(m->runId, r, estimateMetric(r, metric)));
+    }
+}
+
+bool writeMerged(
+    const QList<ShardRun> &shards, const QString &target, const QString &name, const QJsonObject &host, ShardMerge *m)
+{
+    StoreWriter writer;
+    if (!writer.open(target, &m->error))
+        return false;
+    m->runId = writer.createRun(mergedRow(shards, name, host), &m->error);
+    if (m->runId == 0)
+        return false;
+    const std::map<GroupKey, QVector<RequestRecord>> groups = unionRecords(shards);
+    for (const ShardRun &s : shards) {
+        for (const PromptRow &p : s.prompts)
+            writer.enqueue(p);
+    }
+    for (const auto &[key, records] : groups) {
+        for (RequestRecord r : records) {
+            r.runId = m->runId;
+            writer.enqueue(std::move(r));
+        }
+    }
+    writeAggregates(shards, groups, writer, m);
+    QDateTime finished;
+    for (const ShardRun &s : shards)
+        finished = std::max(finished, s.row.finished);
+    writer.finishRun(m->runId, RunStatus::Finished, finished);
+    const bool ok = writer.flush(60000) && writer.failedItems() == 0;
+    writer.close();
+    if (!ok)
+        m->error = QStringLiteral("the merged run could not be stored whole in %1").arg(target);
+    return ok;
+}
+
+} // namespace
+
+ShardMerge mergeShards(const QList<ShardSource> &sources, const QString &targetProject, const QString &runName)
+{
+    ShardMerge m;
+    QList<ShardRun> shards;
+    for (const ShardSource &source : sources) {
+        shards.append(ShardRun {});
+        if (!readShard(source, &shards.last(), &m.error))
+            return m;
+    }
+    if (shards.isEmpty()) {
+        m.error = QStringLiteral("no shard runs given");
+        return m;
+    }
+    if (!checkShards(&shards, &m.error))
+        return m;
+    m.shards = int(shards.size());
+    const QList<qint64> starts = firstStartsUtc(shards);
+    const auto [lo, hi] = std::minmax_element(starts.cbegin(), starts.cend());
+    m.startSpreadMs = double(*hi - *lo) / 1e6;
+    if (m.startSpreadMs > kShardSkewBoundMs)
+        m.findings << QStringLiteral("shard-start-spread %1 ms between the first and last shard's first request "
+                                     "exceeds %2 ms")
+                          .arg(QString::number(m.startSpreadMs, 'f', 1), QString::number(kShardSkewBoundMs, 'f', 0));
+    for (const ShardRun &s : std::as_const(shards))
+        m.findings << clockFindings(s);
+    m.ok = writeMerged(shards, targetProject, runName, mergedHost(shards, starts, m), &m);
+    return m;
+}
+
+} // namespace ServeScope
