@@ -2650,6 +2650,10 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>One run at a time: select a single run to see it over time.</source>
         <translation>一次只能看一个运行：请选择单个运行查看其随时间的变化。</translation>
     </message>
+    <message>
+        <source>Shown once the run has ended and is stored.</source>
+        <translation>运行结束并保存后显示。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::RunMonitor</name>

@@ -197,6 +197,8 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         showServerLog();
     });
     connect(m_session, &ProjectSession::timeSeriesLoaded, m_results, &ResultsView::setTimeSeries);
+    // Every request with its events: read only when the chart over time is asked for.
+    connect(m_results, &ResultsView::timeSeriesWanted, m_session, &ProjectSession::loadTimeSeries);
     connect(m_session, &ProjectSession::savedAs, this, [this](const QString &path, const QString &error) {
         if (error.isEmpty()) {
             m_document->markSaved();
@@ -228,10 +230,8 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         showFindings(input);
         m_serverLogLines.clear();
         showServerLog();
-        if (input.runs.size() == 1) {
+        if (input.runs.size() == 1)
             m_session->loadServerLogs(input.runs.first().id);
-            m_session->loadTimeSeries(input.runs.first().id, input.runs.first().name);
-        }
         m_lower->setCurrentWidget(m_results);
         if (m_checkAgainst > 0 && input.runs.size() == 2 && input.runs[0].id == m_checkAgainst) {
             reportCheck(input);

@@ -160,13 +160,12 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
         input.runs << Report::reportRunFromStore(*row, QList<PointSummary>(points.cbegin(), points.cend()),
             QList<PointEstimate>(estimates.cbegin(), estimates.cend()));
         names << row->name;
-        RunSource source;
+        RunSource source, steady;
         QString error;
-        if (loadStoredRun(m_path, QString::number(id), &source, &error))
+        if (loadStoredRunSets(m_path, QString::number(id), &source, &steady, &error)) {
             sources << source;
-        RunSource steady;
-        if (loadStoredRun(m_path, QString::number(id), &steady, &error, ResultSet::Steady))
             steadySources << steady;
+        }
     }
     if (sources.size() == input.runs.size())
         input.deltas = deltaSections(sources);

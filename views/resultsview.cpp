@@ -182,7 +182,7 @@ void ResultsView::setInput(const Report::ReportInput &input)
 {
     m_input = input;
     if (m_input.runs.size() != 1 || m_input.runs.first().id != m_timeSeriesRun) {
-        m_timeSeriesRun = 0; // the requests of another run: let them go
+        m_timeSeriesRun = m_timeSeriesAsked = 0; // the requests of another run: let them go
         m_timeSeries = Report::TimeSeriesInput();
     }
     rebuild();
@@ -486,10 +486,16 @@ void ResultsView::rebuildChart()
         const bool shown
             = m_timeSeriesRun > 0 && m_input.runs.size() == 1 && m_timeSeriesRun == m_input.runs.first().id;
         spec = shown ? runTimeSeries({ m_timeSeries }) : ChartSpec {};
-        if (!shown)
-            spec.notes << (m_input.runs.size() == 1
-                    ? tr("Loading the run's requests…")
-                    : tr("One run at a time: select a single run to see it over time."));
+        if (!shown && m_input.runs.size() == 1 && m_input.runs.first().id > 0
+            && m_timeSeriesAsked != m_input.runs.first().id) {
+            m_timeSeriesAsked = m_input.runs.first().id;
+            emit timeSeriesWanted(m_input.runs.first().id, m_input.runs.first().name);
+        }
+        if (!shown && m_input.runs.size() != 1)
+            spec.notes << tr("One run at a time: select a single run to see it over time.");
+        else if (!shown)
+            spec.notes << (m_input.runs.first().id > 0 ? tr("Loading the run's requests…")
+                                                       : tr("Shown once the run has ended and is stored."));
     } else if (kind == QLatin1String("throughput")) {
         spec = throughputVsLoad(inputs, ThroughputKind::OutputTokens, options);
     } else if (kind == QLatin1String("tradeoff")) {

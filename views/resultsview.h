@@ -53,6 +53,8 @@ public:
 
 signals:
     void resultsChanged();
+    /// The chart over time is shown for a stored run whose requests are not loaded yet.
+    void timeSeriesWanted(qint64 runId, const QString &runName);
 
 private:
     void rebuild();
@@ -65,6 +67,7 @@ private:
 
     Report::ReportInput m_input;
     qint64 m_timeSeriesRun = 0; ///< the run m_timeSeries belongs to; 0: none
+    qint64 m_timeSeriesAsked = 0; ///< the run whose requests were asked for
     Report::TimeSeriesInput m_timeSeries;
     QTabWidget *m_tabs;
     QTableWidget *m_table;

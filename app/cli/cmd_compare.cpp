@@ -288,7 +288,8 @@ int runCompare(const QStringList &args)
             const bool both = r.a.repeats.n > 0 && r.b.repeats.n > 0;
             out << field(r.variant) << '\t' << field(r.label) << '\t' << r.metric << '\t' << median(r.a) << '\t'
                 << ci(r.a) << '\t' << median(r.b) << '\t' << ci(r.b) << '\t' << (both ? num(r.change) : QString())
-                << '\t' << num(r.relative * 100) << '\t' << verdictCode(r.verdict) << '\t' << r.reason << '\n';
+                << '\t' << (both ? num(r.relative * 100) : QString()) << '\t' << verdictCode(r.verdict) << '\t'
+                << r.reason << '\n';
         }
     } else {
         for (const GateLine &g : std::as_const(gates))

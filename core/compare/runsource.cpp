@@ -128,7 +128,59 @@ QStringList headlineMetrics(ResultSet set)
     return keys;
 }
 
-bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *out, QString *error, ResultSet set)
+namespace {
+
+// One result set of a stored run from its loaded rows.
+void buildStoredSource(const QString &projectPath, const RunRow &row, const QVector<PointSummary> &summaries,
+    const QVector<RequestRecord> &records, ResultSet set, RunSource *out)
+{
+    out->name = row.name;
+    out->origin = QStringLiteral("project %1 run %2").arg(projectPath).arg(row.id);
+    if (const RunOrigin imported = RunOrigin::fromJson(row.origin); imported.isImported())
+        out->origin += QStringLiteral(", ") + imported.describe();
+    out->definitions = row.definitions;
+    out->clientHost = QJsonDocument::fromJson(row.clientHost).object();
+    out->envSnapshot = QJsonDocument::fromJson(row.envSnapshot).array();
+    QMap<RepeatKey, QMap<QString, double>> steadyOf;
+    for (const PointSummary &s : summaries) {
+        if (set == ResultSet::Steady) {
+            if (s.steady.value(QStringLiteral("valid")) != 1.0)
+                continue;
+            steadyOf.insert({ s.variant, s.point, s.repeat }, s.steady);
+        }
+        PointRepeats *p = pointFor(out->points, s.variant, s.label);
+        if (!p) {
+            out->points.append(PointRepeats {
+                s.variant, s.label, s.mode, s.concurrency, s.requestRate, s.inputLen, s.outputLen, {}, {}, s.point });
+            p = &out->points.last();
+        }
+        p->repeats << (set == ResultSet::Steady ? s.steady : summaryValues(s));
+    }
+    bool known = false;
+    const DefinitionsProfile profile = definitionsFromCode(row.definitions, &known);
+    // Records carry the point's index, summaries its label as well.
+    QMap<QPair<QString, int>, QString> labels;
+    for (const PointSummary &s : summaries)
+        labels.insert({ s.variant, s.point }, s.label);
+    const QMap<RepeatKey, qint64> origins = set == ResultSet::Steady ? firstStarts(records) : QMap<RepeatKey, qint64>();
+    for (const RequestRecord &r : records) {
+        if (set == ResultSet::Steady) {
+            const RepeatKey k { r.variant, r.point, r.repeat };
+            const auto steady = steadyOf.constFind(k);
+            if (steady == steadyOf.cend() || !inSteadyWindow(*steady, nsToSeconds(r.startNs - origins.value(k))))
+                continue;
+        }
+        const std::optional<RequestSample> sample = requestSample(r, profile);
+        PointRepeats *p = sample ? pointFor(out->points, r.variant, labels.value({ r.variant, r.point })) : nullptr;
+        if (p)
+            p->samples.push_back(*sample);
+    }
+}
+
+} // namespace
+
+bool loadStoredRunSets(
+    const QString &projectPath, const QString &run, RunSource *vllm, RunSource *steady, QString *error)
 {
     ProjectStore store;
     if (!store.open(projectPath, ProjectStore::Check::Header, ProjectStore::Follow::Snapshot)) {
@@ -145,48 +197,17 @@ bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *ou
         *error = store.errorString();
         return false;
     }
-    out->name = row->name;
-    out->origin = QStringLiteral("project %1 run %2").arg(projectPath).arg(id);
-    if (const RunOrigin imported = RunOrigin::fromJson(row->origin); imported.isImported())
-        out->origin += QStringLiteral(", ") + imported.describe();
-    out->definitions = row->definitions;
-    out->clientHost = QJsonDocument::fromJson(row->clientHost).object();
-    out->envSnapshot = QJsonDocument::fromJson(row->envSnapshot).array();
-    QMap<RepeatKey, QMap<QString, double>> steadyOf;
-    for (const PointSummary &s : std::as_const(summaries)) {
-        if (set == ResultSet::Steady) {
-            if (s.steady.value(QStringLiteral("valid")) != 1.0)
-                continue;
-            steadyOf.insert({ s.variant, s.point, s.repeat }, s.steady);
-        }
-        PointRepeats *p = pointFor(out->points, s.variant, s.label);
-        if (!p) {
-            out->points.append(PointRepeats {
-                s.variant, s.label, s.mode, s.concurrency, s.requestRate, s.inputLen, s.outputLen, {}, {}, s.point });
-            p = &out->points.last();
-        }
-        p->repeats << (set == ResultSet::Steady ? s.steady : summaryValues(s));
-    }
-    bool known = false;
-    const DefinitionsProfile profile = definitionsFromCode(row->definitions, &known);
-    // Records carry the point's index, summaries its label as well.
-    QMap<QPair<QString, int>, QString> labels;
-    for (const PointSummary &s : std::as_const(summaries))
-        labels.insert({ s.variant, s.point }, s.label);
-    const QMap<RepeatKey, qint64> origins = set == ResultSet::Steady ? firstStarts(records) : QMap<RepeatKey, qint64>();
-    for (const RequestRecord &r : std::as_const(records)) {
-        if (set == ResultSet::Steady) {
-            const RepeatKey k { r.variant, r.point, r.repeat };
-            const auto steady = steadyOf.constFind(k);
-            if (steady == steadyOf.cend() || !inSteadyWindow(*steady, nsToSeconds(r.startNs - origins.value(k))))
-                continue;
-        }
-        const std::optional<RequestSample> sample = requestSample(r, profile);
-        PointRepeats *p = sample ? pointFor(out->points, r.variant, labels.value({ r.variant, r.point })) : nullptr;
-        if (p)
-            p->samples.push_back(*sample);
-    }
+    if (vllm)
+        buildStoredSource(projectPath, *row, summaries, records, ResultSet::Vllm, vllm);
+    if (steady)
+        buildStoredSource(projectPath, *row, summaries, records, ResultSet::Steady, steady);
     return true;
+}
+
+bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *out, QString *error, ResultSet set)
+{
+    return loadStoredRunSets(
+        projectPath, run, set == ResultSet::Vllm ? out : nullptr, set == ResultSet::Steady ? out : nullptr, error);
 }
 
 bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, ResultSet set)

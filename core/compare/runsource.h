@@ -36,6 +36,9 @@ bool loadRunSource(
     const QString &spec, const QString &projectPath, RunSource *out, QString *error, ResultSet set = ResultSet::Vllm);
 bool loadStoredRun(
     const QString &projectPath, const QString &run, RunSource *out, QString *error, ResultSet set = ResultSet::Vllm);
+/// Both result sets of a stored run from one read of its rows (either pointer may be null).
+bool loadStoredRunSets(
+    const QString &projectPath, const QString &run, RunSource *vllm, RunSource *steady, QString *error);
 bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, ResultSet set = ResultSet::Vllm);
 
 /// Keeps only one variant's points; false when the source has no such variant.

@@ -13,7 +13,9 @@ namespace ServeScope {
 /// single object spread over several lines (pretty-printed) is read whole, up to kMaxObjectBytes.
 class ResultFileStream final {
 public:
-    static constexpr qint64 kMaxObjectBytes = qint64(1) << 30;
+    /// A whole-object parse holds the document several times over: 128 MiB of JSON is the most
+    /// read that way (JSON lines of any size stream).
+    static constexpr qint64 kMaxObjectBytes = qint64(128) << 20;
 
     enum class Item { Run, Error, End };
 

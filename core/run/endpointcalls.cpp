@@ -134,7 +134,6 @@ std::optional<PromptCalibration> fit(const QList<QPair<double, double>> &points)
     PromptCalibration c;
     c.perWord = cov / var;
     c.overhead = st / n - c.perWord * sw / n;
-    c.probes = int(points.size());
     return c;
 }
 
@@ -151,8 +150,14 @@ std::optional<PromptCalibration> EndpointCalls::calibration(const QString &sampl
             return *it;
     }
     const QStringList words = wordsOf(sample);
+    // A sample too short to tell the template from the words calibrates nothing, and is not cached:
+    // a later, longer one may.
+    constexpr qsizetype kMinSampleWords = 8;
+    if (words.size() < kMinSampleWords)
+        return std::nullopt;
     const bool chat = m_endpoint.url.path().endsWith(QLatin1String("/chat/completions"));
     QList<QPair<double, double>> points;
+    int answered = 0; // 2xx replies, with or without usage
     for (const qsizetype n : { words.size() / 4, words.size() / 2, words.size() }) {
         if (n < 1)
             continue;
@@ -176,13 +181,18 @@ std::optional<PromptCalibration> EndpointCalls::calibration(const QString &sampl
         loop.exec();
         const QJsonObject usage
             = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("usage")).toObject();
+        answered += reply->error() == QNetworkReply::NoError ? 1 : 0;
         if (reply->error() == QNetworkReply::NoError && usage.value(QLatin1String("prompt_tokens")).toInt() > 0)
             points.append({ double(n), usage.value(QLatin1String("prompt_tokens")).toDouble() });
         reply->deleteLater();
     }
     const std::optional<PromptCalibration> c = fit(points);
-    const std::lock_guard lock(mutex);
-    cache.insert(key, c);
+    // A fit, or three answers without usage, is the endpoint's answer; a failed request (a server
+    // still starting, a refused key) is not, and the next point asks again.
+    if (c || answered == 3) {
+        const std::lock_guard lock(mutex);
+        cache.insert(key, c);
+    }
     return c;
 }
 
@@ -195,7 +205,11 @@ QList<int> EndpointCalls::promptTokens(const QStringList &texts, bool *estimated
     QList<int> out(texts.size(), -1);
     if (texts.isEmpty())
         return out;
-    const std::optional<PromptCalibration> c = calibration(texts.first());
+    // The longest text calibrates best: the template's share is smallest against its words.
+    qsizetype longest = 0;
+    for (qsizetype i = 1; i < texts.size(); ++i)
+        longest = texts[i].size() > texts[longest].size() ? i : longest;
+    const std::optional<PromptCalibration> c = calibration(texts[longest]);
     if (!c)
         return out;
     if (estimated)

@@ -27,7 +27,6 @@ namespace ServeScope {
 struct PromptCalibration {
     double overhead = 0; ///< tokens the request adds whatever its text (a chat template)
     double perWord = 1;
-    int probes = 0; ///< requests the fit rests on
     /// Tokens of a text of `words` words, rounded.
     int estimate(qsizetype words) const;
 };
@@ -51,8 +50,9 @@ public:
     bool hasTokenize();
     /// The calibration for this endpoint and model (docs/engine.md, "Prompt sizing"): three
     /// non-streaming `max_tokens: 1` requests to the endpoint itself carrying the first quarter, half
-    /// and all of `sample`'s words. Cached for the process per request URL and model, failures
-    /// included; nullopt when the server reported no usage for them.
+    /// and all of `sample`'s words (at least 8). Cached for the process per request URL and model
+    /// when it fitted or all three answered without usage; nullopt then, or after a failed request
+    /// (not cached), or for a shorter sample (nothing sent).
     std::optional<PromptCalibration> calibration(const QString &sample);
     /// Prompt tokens of each text: `/tokenize` counts when the server has it, else calibrated
     /// estimates, else -1 each. `estimated` (optional) says which of the two answered.

@@ -70,7 +70,7 @@ void LiveMonitor::updateRolling()
     m_rollTtft.advance(now);
     m_rollItl.advance(now);
     m_rollTokens.advance(now);
-    const double windowS = std::min(double(kRollingWindowNs), double(m_clock.nsecsElapsed())) / 1e9;
+    const double windowS = std::min(double(m_rollTokens.spanNs(now)), double(m_clock.nsecsElapsed())) / 1e9;
     m_snapshot.ttftP50Ms = m_rollTtft.percentile(50);
     m_snapshot.ttftP99Ms = m_rollTtft.percentile(99);
     m_snapshot.itlP50Ms = m_rollItl.percentile(50);

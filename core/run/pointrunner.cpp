@@ -242,6 +242,8 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
             AggregateOptions vllmOpts = opts;
             vllmOpts.profile = DefinitionsProfile::Vllm;
             vllm = withIdentityOf(summary, aggregatePoint(records, vllmOpts).summary);
+            // Its steady set too: the file's servescope_steady_* keys stand beside vLLM's figures.
+            vllm.steady = steadyValues(steadyWindow(records, vllmOpts, steadyOptions));
         }
         if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, &error))
             Q_EMIT logged(QStringLiteral("error"), error);

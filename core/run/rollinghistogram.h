@@ -20,6 +20,9 @@ public:
     void add(qint64 atNs, double value);
     /// Lets every slice that ended before `nowNs - window` leave the window.
     void advance(qint64 nowNs);
+    /// The time the kept slices cover at `nowNs`: the current, partial slice and the full ones
+    /// before it (between window - slice and window); rates divide by this, not by the window.
+    qint64 spanNs(qint64 nowNs) const noexcept { return nowNs - (nowNs / m_sliceNs - m_slices + 1) * m_sliceNs; }
     void clear();
 
     qint64 count() const noexcept { return m_count; }

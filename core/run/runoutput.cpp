@@ -65,7 +65,9 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     setup.percentiles = QVector<double>(resolved.metrics.percentiles.cbegin(), resolved.metrics.percentiles.cend());
     setup.measuredStartNs = measuredStartNs;
     setup.discarded = summary.discarded;
-    for (auto it = summary.steady.cbegin(); it != summary.steady.cend(); ++it)
+    // The steady set under vLLM's definitions, like the file's own keys (under another profile the
+    // caller computes it so).
+    for (auto it = vllm.steady.cbegin(); it != vllm.steady.cend(); ++it)
         setup.extraNumbers.append({ QStringLiteral("steady_") + it.key(), it.value() });
     setup.extraNumbers.append({ QStringLiteral("output_estimated"), double(summary.outputEstimated) });
     setup.extraNumbers.append({ QStringLiteral("input_estimated"), double(summary.inputEstimated) });

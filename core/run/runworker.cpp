@@ -345,6 +345,10 @@ void RunWorker::recordAnswered()
         }
         QStringList values = byVariant.values();
         values.removeDuplicates();
+        // What the server said replaces what was typed or captured under the same name.
+        if (!byVariant.isEmpty())
+            m_experiment.envSnapshot.removeIf(
+                [&key](const EnvEntry &e) { return e.key == key || e.key.startsWith(key + QStringLiteral(" (")); });
         if (values.size() == 1)
             m_experiment.envSnapshot.append({ key, values.first(), EnvSource::Captured });
         else

@@ -93,6 +93,9 @@ private Q_SLOTS:
         h.advance(20 * kSecond);
         QCOMPARE(h.count(), qint64(0));
         QCOMPARE(h.percentile(99), 0.0);
+        // 250 ms slices: 19 full ones and the current partial one are kept.
+        QCOMPARE(h.spanNs(20 * kSecond), 4 * kSecond + 3 * kSecond / 4);
+        QCOMPARE(h.spanNs(20 * kSecond + kSecond / 8), 4 * kSecond + 7 * kSecond / 8);
     }
 };
 
