@@ -1336,6 +1336,14 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>Results can be imported when the run in progress has ended.</source>
         <translation>正在进行的运行结束后才能导入结果。</translation>
     </message>
+    <message>
+        <source>Run %1 cannot be read: %2</source>
+        <translation>无法读取运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>Run %1 cannot be read; see the log.</source>
+        <translation>无法读取运行 %1，请查看日志。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>

@@ -197,6 +197,10 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         showServerLog();
     });
     connect(m_session, &ProjectSession::timeSeriesLoaded, m_results, &ResultsView::setTimeSeries);
+    connect(m_session, &ProjectSession::runLoadFailed, this, [this](qint64 runId, const QString &error) {
+        appendLog(QStringLiteral("error"), tr("Run %1 cannot be read: %2").arg(runId).arg(error));
+        statusBar()->showMessage(tr("Run %1 cannot be read; see the log.").arg(runId), 8000);
+    });
     // Every request with its events: read only when the chart over time is asked for.
     connect(m_results, &ResultsView::timeSeriesWanted, m_session, &ProjectSession::loadTimeSeries);
     connect(m_session, &ProjectSession::savedAs, this, [this](const QString &path, const QString &error) {

@@ -40,6 +40,7 @@ ProjectSession::ProjectSession(QObject *parent)
     connect(m_worker, &ProjectWorker::serverLogsLoaded, this, &ProjectSession::serverLogsLoaded);
     connect(m_worker, &ProjectWorker::timeSeriesLoaded, this, &ProjectSession::timeSeriesLoaded);
     connect(m_worker, &ProjectWorker::runsLoaded, this, &ProjectSession::runsLoaded);
+    connect(m_worker, &ProjectWorker::runLoadFailed, this, &ProjectSession::runLoadFailed);
     connect(m_worker, &ProjectWorker::runConfigLoaded, this, &ProjectSession::runConfigLoaded);
     connect(m_worker, &ProjectWorker::requestsCounted, this, &ProjectSession::requestsCounted);
 }

@@ -47,6 +47,7 @@ signals:
     void savedAs(const QString &path, const QString &error);
     void runsListed(const QVector<ServeScope::RunListing> &runs);
     void runsLoaded(const ServeScope::Report::ReportInput &input);
+    void runLoadFailed(qint64 runId, const QString &error);
     void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
     /// `error` is empty when the file passed.

@@ -155,8 +155,10 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
         QVector<PointSummary> points;
         QVector<PointEstimate> estimates;
         const std::optional<RunRow> row = m_store ? m_store->run(id) : std::nullopt;
-        if (!row || !m_store->pointSummaries(id, &points) || !m_store->pointEstimates(id, &estimates))
+        if (!row || !m_store->pointSummaries(id, &points) || !m_store->pointEstimates(id, &estimates)) {
+            emit runLoadFailed(id, m_store ? m_store->errorString() : QString());
             continue;
+        }
         input.runs << Report::reportRunFromStore(*row, QList<PointSummary>(points.cbegin(), points.cend()),
             QList<PointEstimate>(estimates.cbegin(), estimates.cend()));
         names << row->name;

@@ -46,6 +46,7 @@ signals:
     void vacuumed(const QString &target, const QString &error);
     void runsListed(const QVector<ServeScope::RunListing> &runs);
     void runsLoaded(const ServeScope::Report::ReportInput &input);
+    void runLoadFailed(qint64 runId, const QString &error);
     void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
     void integrityChecked(const QString &path, const QString &error);
