@@ -26,33 +26,20 @@ void addTimeline(const ResultRun &r, ArrayStats &c)
 {
     if (!c.hasStarts || !c.hasLatencies || !c.hasItls)
         return;
-    const double minStart = *std::min_element(r.startTimes.begin(), r.startTimes.end());
-    std::vector<int> buckets;
+    Stats::SecondBuckets buckets(*std::min_element(r.startTimes.begin(), r.startTimes.end()));
     std::vector<std::pair<double, int>> sweep;
-    auto bump = [&](double x) {
-        const double rel = x - minStart;
-        if (rel < 0)
-            return;
-        const auto b = std::size_t(rel);
-        if (b >= buckets.size())
-            buckets.resize(b + 1, 0);
-        ++buckets[b];
-    };
     for (qsizetype i = 0; i < r.ttfts.size(); ++i) {
         if (!succeeded(r, i))
             continue;
         double t = r.startTimes.at(i) + r.ttfts.at(i);
-        bump(t);
+        buckets.add(t);
         for (double g : r.itls.at(i))
-            bump(t += g);
+            buckets.add(t += g);
         sweep.push_back({ r.startTimes.at(i), +1 });
         sweep.push_back({ r.startTimes.at(i) + r.latencies.at(i), -1 });
     }
-    c.maxTokensPerS = buckets.empty() ? 0 : *std::max_element(buckets.begin(), buckets.end());
-    std::sort(sweep.begin(), sweep.end());
-    int cur = 0;
-    for (const auto &e : sweep)
-        c.maxConcurrent = std::max(c.maxConcurrent, cur += e.second);
+    c.maxTokensPerS = buckets.max();
+    c.maxConcurrent = Stats::maxOverlap(sweep);
 }
 
 double duration(const ResultRun &r)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // benchCommandFor(): one load point as the benchmark client command that replays it.
 #include "io/commandimport.h"
+#include "io/importers.h"
 
 #include <QRegularExpression>
 
@@ -54,18 +55,17 @@ void addDataset(Words &w, const Dataset &d, const LoadPoint &p, bool sglang, QSt
             w.add(QStringLiteral("--random-output-len"), QString::number(p.outputLen));
             w.add(QStringLiteral("--random-range-ratio"), formatNumber(d.rangeRatio));
         }
-    } else if (name == QLatin1String("sonnet")) {
-        if (sglang)
-            warnings->append(QStringLiteral("sglang.bench_serving has no sonnet dataset; the command names it anyway"));
-        w.add(QStringLiteral("--sonnet-input-len"), QString::number(p.inputLen));
-        w.add(QStringLiteral("--sonnet-output-len"), QString::number(p.outputLen));
-        w.add(QStringLiteral("--sonnet-prefix-len"), QString::number(d.prefixLen));
-    } else if (name == QLatin1String("sharegpt")) {
-        w.add(QStringLiteral("--sharegpt-output-len"), QString::number(p.outputLen));
     } else {
-        if (sglang)
-            warnings->append(QStringLiteral("sglang.bench_serving has no custom dataset; the command names it anyway"));
-        w.add(QStringLiteral("--custom-output-len"), QString::number(p.outputLen));
+        if (sglang && name != QLatin1String("sharegpt"))
+            warnings->append(
+                QStringLiteral("sglang.bench_serving has no %1 dataset; the command names it anyway").arg(name));
+        // bench_config.json's length keys as flags; sharegpt and custom take the prompts as the file has them.
+        const auto flag = [](const QString &key) { return u"--" + QString(key).replace(u'_', u'-'); };
+        if (name == QLatin1String("sonnet"))
+            w.add(flag(lengthKey(name, true)), QString::number(p.inputLen));
+        w.add(flag(lengthKey(name, false)), QString::number(p.outputLen));
+        if (name == QLatin1String("sonnet"))
+            w.add(QStringLiteral("--sonnet-prefix-len"), QString::number(d.prefixLen));
     }
 }
 

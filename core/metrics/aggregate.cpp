@@ -65,39 +65,23 @@ double maxTokensPerSecond(const Collected &c, std::size_t itlCount, const std::v
 {
     if (c.okStartS.empty() || c.startS.empty())
         return 0;
-    const double minStart = *std::min_element(c.startS.begin(), c.startS.end());
-    std::vector<int> buckets;
-    auto bump = [&](double t) {
-        const double rel = t - minStart;
-        if (rel < 0)
-            return;
-        const auto b = std::size_t(rel);
-        if (b >= buckets.size())
-            buckets.resize(b + 1, 0);
-        ++buckets[b];
-    };
+    Stats::SecondBuckets buckets(*std::min_element(c.startS.begin(), c.startS.end()));
     for (std::size_t i = 0; i < c.okStartS.size(); ++i) {
         double t = c.okStartS[i] + c.ttft[i];
-        bump(t);
+        buckets.add(t);
         const std::size_t end = i + 1 < itlOffsets.size() ? itlOffsets[i + 1] : itlCount;
         for (std::size_t k = itlOffsets[i]; k < end; ++k) {
             t += c.itl[k];
-            bump(t);
+            buckets.add(t);
         }
     }
-    return buckets.empty() ? 0.0 : double(*std::max_element(buckets.begin(), buckets.end()));
+    return double(buckets.max());
 }
 
 int maxConcurrent(std::vector<std::pair<qint64, int>> &sweep)
 {
     // Departures (-1) sort before arrivals (+1) at the same instant: [start, start + e2el).
-    std::sort(sweep.begin(), sweep.end());
-    int cur = 0, best = 0;
-    for (const auto &e : sweep) {
-        cur += e.second;
-        best = std::max(best, cur);
-    }
-    return best;
+    return Stats::maxOverlap(sweep);
 }
 
 double goodput(const Collected &c, const AggregateOptions &o, double duration)

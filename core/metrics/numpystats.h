@@ -3,7 +3,9 @@
 
 #include "model/records.h"
 
+#include <algorithm>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace ServeScope::Stats {
@@ -30,5 +32,41 @@ double medianSorted(std::span<const double> sorted) noexcept;
 /// in place), then fills mean/median/std/p1..p99 and the extra percentiles, all in
 /// milliseconds (computed in seconds, multiplied by 1000 as vLLM does). Values are seconds.
 Distribution describeSeconds(std::vector<double> &values, std::span<const double> extraPercentiles);
+
+/// vLLM's max_output_tokens_per_s: token times counted in whole seconds from `origin`
+/// (int(t - first start)); times before it are left out. max() is the busiest second.
+class SecondBuckets {
+public:
+    explicit SecondBuckets(double origin)
+        : m_origin(origin)
+    {
+    }
+    void add(double t)
+    {
+        const double rel = t - m_origin;
+        if (rel < 0)
+            return;
+        const auto b = std::size_t(rel);
+        if (b >= m_counts.size())
+            m_counts.resize(b + 1, 0);
+        ++m_counts[b];
+    }
+    int max() const { return m_counts.empty() ? 0 : *std::max_element(m_counts.begin(), m_counts.end()); }
+
+private:
+    double m_origin;
+    std::vector<int> m_counts;
+};
+
+/// The most intervals open at once, from (time, +1 at a start / -1 at an end) pairs; sorting puts
+/// a departure before an arrival at the same instant, so intervals are [start, end).
+template<typename Time> int maxOverlap(std::vector<std::pair<Time, int>> &sweep)
+{
+    std::sort(sweep.begin(), sweep.end());
+    int cur = 0, best = 0;
+    for (const auto &e : sweep)
+        best = std::max(best, cur += e.second);
+    return best;
+}
 
 } // namespace ServeScope::Stats
