@@ -110,7 +110,10 @@ bool readLength(BenchState &s, const Flag &f)
         && family != QLatin1String("sharegpt") && family != QLatin1String("custom")) {
         return false;
     }
-    (input ? s.inputLen : s.outputLen) = s.integer(f);
+    const std::optional<int> value = s.integer(f);
+    if (!input && family == QLatin1String("custom") && value == -1)
+        return true; // each line's output_tokens, which ServeScope always prefers to the point's length
+    (input ? s.inputLen : s.outputLen) = value;
     return true;
 }
 
@@ -132,6 +135,10 @@ bool readDataset(BenchState &s, const Flag &f)
         d.ignoreEos = false;
     else if (n == QLatin1String("sonnet-prefix-len"))
         d.prefixLen = s.integer(f).value_or(d.prefixLen);
+    else if (n == QLatin1String("skip-chat-template"))
+        return true; // ServeScope always sends a prompt as written
+    else if (n == QLatin1String("disable-shuffle"))
+        s.warn(f, QStringLiteral("ServeScope shuffles a dataset file with --seed; the file's order is not kept"));
     else if (n == QLatin1String("random-range-ratio") && s.sglang())
         s.sglangRangeRatio = s.number(f);
     else if (n == QLatin1String("random-range-ratio"))

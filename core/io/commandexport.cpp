@@ -60,10 +60,15 @@ void addDataset(Words &w, const Dataset &d, const LoadPoint &p, bool sglang, QSt
             warnings->append(
                 QStringLiteral("sglang.bench_serving has no %1 dataset; the command names it anyway").arg(name));
         // bench_config.json's length keys as flags; sharegpt and custom take the prompts as the file has them.
-        const auto flag = [](const QString &key) { return u"--" + QString(key).replace(u'_', u'-'); };
+        const auto flag = [](const QString &key) -> QString { return u"--" + QString(key).replace(u'_', u'-'); };
         if (name == QLatin1String("sonnet"))
             w.add(flag(lengthKey(name, true)), QString::number(p.inputLen));
-        w.add(flag(lengthKey(name, false)), QString::number(p.outputLen));
+        // custom: 0 is each line's own output_tokens, which vLLM reads only with -1.
+        const bool perLine = name == QLatin1String("custom") && p.outputLen <= 0;
+        w.add(flag(lengthKey(name, false)), perLine ? QStringLiteral("-1") : QString::number(p.outputLen));
+        // ServeScope sends a custom prompt as written; vLLM would wrap it in the chat template.
+        if (name == QLatin1String("custom") && !sglang)
+            w.add(QStringLiteral("--skip-chat-template"));
         if (name == QLatin1String("sonnet"))
             w.add(QStringLiteral("--sonnet-prefix-len"), QString::number(d.prefixLen));
     }
@@ -94,7 +99,8 @@ void addLoad(Words &w, LoadMode mode, const LoadPoint &p, bool sglang, QStringLi
 
 } // namespace
 
-QString benchCommandFor(const Experiment &resolved, int point, BenchTool tool, QStringList *warnings)
+QString benchCommandFor(
+    const Experiment &resolved, int point, BenchTool tool, QStringList *warnings, DatasetOrder order)
 {
     QStringList ignored;
     QStringList *warn = warnings ? warnings : &ignored;
@@ -116,6 +122,8 @@ QString benchCommandFor(const Experiment &resolved, int point, BenchTool tool, Q
     if (!resolved.dataset.tokenizer.isEmpty())
         w.add(QStringLiteral("--tokenizer"), resolved.dataset.tokenizer);
     addDataset(w, resolved.dataset, p, sglang, warn);
+    if (order == DatasetOrder::AsInFile && !sglang)
+        w.add(QStringLiteral("--disable-shuffle"));
     addLoad(w, resolved.load.mode, p, sglang, warn);
     w.add(QStringLiteral("--seed"), QString::number(resolved.dataset.seed));
     // vLLM's client sends ignore_eos only when asked; SGLang's unless told not to.
@@ -124,7 +132,8 @@ QString benchCommandFor(const Experiment &resolved, int point, BenchTool tool, Q
     if (sglang && !resolved.dataset.ignoreEos)
         w.add(QStringLiteral("--disable-ignore-eos"));
     if (!sglang) {
-        w.add(QStringLiteral("--percentile-metrics"), resolved.metrics.percentileMetrics.join(u','));
+        if (!resolved.metrics.percentileMetrics.isEmpty())
+            w.add(QStringLiteral("--percentile-metrics"), resolved.metrics.percentileMetrics.join(u','));
         w.add(QStringLiteral("--metric-percentiles"), percentilesText(resolved.metrics.percentiles));
         QStringList slos;
         const Goodput &g = resolved.metrics.goodput;

@@ -37,13 +37,18 @@ CommandImportResult importCommand(const QString &text, const QString &name);
 Experiment mergeImportedCommand(const Experiment &current, const CommandImportResult &imported);
 
 enum class BenchTool { Vllm, Sglang };
+/// Whether the replaying tool may shuffle the dataset file (as ServeScope and both tools do by
+/// default) or must send its prompts in the file's order (vLLM's --disable-shuffle).
+enum class DatasetOrder { Shuffled, AsInFile };
 
 /// Point `point` of a resolved experiment as the command that replays it: `vllm bench serve` or
 /// `python -m sglang.bench_serving`, one flag per line with backslash continuations. The key goes
 /// through OPENAI_API_KEY (`export OPENAI_API_KEY="$VAR"` when the experiment names another
 /// variable), never its value. `warnings` gets what the tool cannot express. importCommand() reads
-/// the output back to the same point.
-QString benchCommandFor(const Experiment &resolved, int point, BenchTool tool, QStringList *warnings = nullptr);
+/// the output back to the same point. A custom dataset's point with output length 0 means each
+/// line's own `output_tokens` (`--custom-output-len -1`).
+QString benchCommandFor(const Experiment &resolved, int point, BenchTool tool, QStringList *warnings = nullptr,
+    DatasetOrder order = DatasetOrder::Shuffled);
 
 namespace CommandImport {
 

@@ -13,6 +13,11 @@
 #include "workload/promptgen.h"
 
 #include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QtEndian>
 #include <QThread>
 
 #include <algorithm>
@@ -23,6 +28,30 @@ namespace {
 
 /// Prompts prepared for a point that stops on time only; requests reuse them round-robin.
 constexpr int kTimeOnlyPrompts = 512;
+
+/// The prompt a prepared request sends, as stored once per hash: the user message or the
+/// completion prompt, text or token IDs (little-endian int32).
+std::optional<PromptRow> promptRowOf(const PreparedRequest &r)
+{
+    const QJsonObject body = QJsonDocument::fromJson(r.body).object();
+    const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
+    const QJsonValue prompt = messages.isEmpty() ? body.value(QStringLiteral("prompt"))
+                                                 : messages.first().toObject().value(QStringLiteral("content"));
+    PromptRow row { r.promptHash, {}, {} };
+    if (prompt.isString()) {
+        row.text = prompt.toString();
+        return row;
+    }
+    if (!prompt.isArray())
+        return std::nullopt;
+    const QJsonArray ids = prompt.toArray();
+    row.tokens.reserve(ids.size() * 4);
+    for (const QJsonValue &id : ids) {
+        const qint32 v = qToLittleEndian(qint32(id.toInt()));
+        row.tokens.append(reinterpret_cast<const char *>(&v), sizeof v);
+    }
+    return row;
+}
 
 EndpointCalls *tokenizerFor(EndpointCalls &calls)
 {
@@ -127,6 +156,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
         outcome.ok = false;
         return outcome;
     }
+    storePrompts(requests);
     QVector<RequestRecord> records;
     // The server's series over the measured requests, with a scrape on each side of them.
     const qint64 serverFrom = monotonicNs();
@@ -265,6 +295,19 @@ PointRunner::PromptSet PointRunner::preparePrompts(const VariantContext &variant
     set.requests = prompts.generate(spec.point, spec.repeat, warmup, count, counter, &set.counts, error);
     set.exact = prompts.usesTokenIds() || !estimated;
     return set;
+}
+
+void PointRunner::storePrompts(const PromptSet &set)
+{
+    // Once per hash and run (repeats and time-only points reuse prompts); the writer ignores
+    // hashes it has stored already, so a prompt shared by several runs is kept once.
+    for (const PreparedRequest &r : set.requests) {
+        if (r.promptHash.isEmpty() || m_storedPrompts.contains(r.promptHash))
+            continue;
+        m_storedPrompts.insert(r.promptHash);
+        if (std::optional<PromptRow> row = promptRowOf(r))
+            m_writer.enqueue(std::move(*row));
+    }
 }
 
 PointRunner::PromptSet PointRunner::shardPrompts(const PromptSet &all) const

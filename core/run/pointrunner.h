@@ -8,6 +8,7 @@
 #include "run/shard.h"
 
 #include <QObject>
+#include <QSet>
 #include <QVector>
 
 #include <atomic>
@@ -73,6 +74,8 @@ private:
     };
     PromptSet preparePrompts(const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec,
         bool warmup, int count, QString *error);
+    /// Keeps each measured prompt in the project, by hash, so a point's exact prompts can be exported.
+    void storePrompts(const PromptSet &set);
     /// This shard's prompts out of the unsharded set (all of them when not sharded).
     PromptSet shardPrompts(const PromptSet &all) const;
     /// Before the first measured point of a shard: waits for its start time; false when cancelled.
@@ -96,6 +99,7 @@ private:
     const std::atomic<bool> &m_cancelled;
     ShardSpec m_shard;
     bool m_startAtPassed = false; ///< the first measured point has waited for the shard's start time
+    QSet<QByteArray> m_storedPrompts; ///< prompt hashes enqueued for storing during this run
 };
 
 } // namespace ServeScope
