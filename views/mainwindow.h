@@ -123,6 +123,9 @@ private:
     void chooseFile(bool save, const QString &title, const QString &filter, std::function<void(const QString &)> done);
     void captureFromServer();
     void appendLog(const QString &level, const QString &text);
+    void choosePromptsFolder(qint64 runId, const QString &variant, int point, int repeat, const QString &label);
+    void showExportedPrompts(
+        const QStringList &files, const QStringList &commands, const QStringList &warnings, const QString &error);
     void showWarning(const QString &title, const QString &text);
     void showFindings(const Report::ReportInput &input);
     void showServerLog();

@@ -22,6 +22,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
@@ -78,6 +79,48 @@ void MainWindow::createExportActions(QMenu *file)
     for (QAction *a : std::as_const(m_exportActions))
         a->setEnabled(false);
     m_results->setChartActions({ chart, copy });
+    connect(m_results, &ResultsView::promptsExportWanted, this, &MainWindow::choosePromptsFolder);
+    connect(m_session, &ProjectSession::promptsExported, this, &MainWindow::showExportedPrompts);
+}
+
+void MainWindow::choosePromptsFolder(qint64 runId, const QString &variant, int point, int repeat, const QString &label)
+{
+    auto *dialog
+        = new QFileDialog(this, tr("Folder for the prompts of %1, %2, repeat %3").arg(variant, label).arg(repeat),
+            QSettings().value(QStringLiteral("export/dir")).toString());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(QFileDialog::Directory);
+    dialog->setOption(QFileDialog::ShowDirsOnly);
+    connect(dialog, &QFileDialog::fileSelected, this, [=, this](const QString &dir) {
+        QSettings().setValue(QStringLiteral("export/dir"), dir);
+        statusBar()->showMessage(tr("Exporting the prompts…"));
+        m_session->exportPrompts(runId, variant, point, repeat, dir);
+    });
+    dialog->open();
+}
+
+void MainWindow::showExportedPrompts(
+    const QStringList &files, const QStringList &commands, const QStringList &warnings, const QString &error)
+{
+    if (!error.isEmpty()) {
+        statusBar()->clearMessage();
+        appendLog(QStringLiteral("error"), tr("Prompt export failed: %1").arg(error));
+        return showWarning(tr("The prompts cannot be exported"), error);
+    }
+    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(files.value(0))), 6000);
+    auto *box = new QMessageBox(QMessageBox::Information, tr("Prompts exported"),
+        tr("The point's prompts, in the order it sent them:\n\n%1 — vLLM's custom dataset\n%2 — ShareGPT, "
+           "for SGLang\n\nThe commands that replay them are below; the key goes through OPENAI_API_KEY.")
+            .arg(QDir::toNativeSeparators(files.value(0)), QDir::toNativeSeparators(files.value(1))),
+        QMessageBox::Close, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    // Machine text: the commands and their warnings stay as the tools read them.
+    box->setDetailedText(commands.join(u'\n') + (warnings.isEmpty() ? QString() : u'\n' + warnings.join(u'\n')));
+    QPushButton *copy = box->addButton(tr("Copy commands"), QMessageBox::ActionRole);
+    copy->disconnect(); // keep the box open after copying
+    connect(
+        copy, &QPushButton::clicked, this, [commands] { QApplication::clipboard()->setText(commands.join(u'\n')); });
+    box->open();
 }
 
 Report::ExportOptions MainWindow::chartExportOptions() const

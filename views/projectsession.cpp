@@ -39,6 +39,7 @@ ProjectSession::ProjectSession(QObject *parent)
     connect(m_worker, &ProjectWorker::integrityChecked, this, &ProjectSession::integrityChecked);
     connect(m_worker, &ProjectWorker::serverLogsLoaded, this, &ProjectSession::serverLogsLoaded);
     connect(m_worker, &ProjectWorker::timeSeriesLoaded, this, &ProjectSession::timeSeriesLoaded);
+    connect(m_worker, &ProjectWorker::promptsExported, this, &ProjectSession::promptsExported);
     connect(m_worker, &ProjectWorker::runsLoaded, this, &ProjectSession::runsLoaded);
     connect(m_worker, &ProjectWorker::runLoadFailed, this, &ProjectSession::runLoadFailed);
     connect(m_worker, &ProjectWorker::runConfigLoaded, this, &ProjectSession::runConfigLoaded);
@@ -104,6 +105,11 @@ void ProjectSession::countRequests(qint64 runId)
 void ProjectSession::loadTimeSeries(qint64 runId, const QString &name)
 {
     QMetaObject::invokeMethod(m_worker, [w = m_worker, runId, name] { w->loadTimeSeries(runId, name); });
+}
+
+void ProjectSession::exportPrompts(qint64 runId, const QString &variant, int point, int repeat, const QString &dir)
+{
+    QMetaObject::invokeMethod(m_worker, [=, w = m_worker] { w->exportPrompts(runId, variant, point, repeat, dir); });
 }
 
 void ProjectSession::loadServerLogs(qint64 runId)

@@ -40,6 +40,7 @@ public:
     void checkIntegrity();
     void loadServerLogs(qint64 runId);
     void loadTimeSeries(qint64 runId, const QString &name);
+    void exportPrompts(qint64 runId, const QString &variant, int point, int repeat, const QString &dir);
 
 signals:
     void opened(const QString &path, bool temporary, const QString &error, const QByteArray &experimentJson);
@@ -54,6 +55,8 @@ signals:
     void integrityChecked(const QString &path, const QString &error);
     void serverLogsLoaded(qint64 runId, const QStringList &lines);
     void timeSeriesLoaded(qint64 runId, const ServeScope::Report::TimeSeriesInput &input);
+    void promptsExported(
+        const QStringList &files, const QStringList &commands, const QStringList &warnings, const QString &error);
 
 private:
     QThread m_thread;

@@ -3,6 +3,7 @@
 
 #include "compare/runsource.h"
 #include "report/storeinput.h"
+#include "run/promptexport.h"
 #include "storage/projectstore.h"
 #include "storage/writersession.h"
 
@@ -37,6 +38,22 @@ void ProjectWorker::loadServerLogs(qint64 runId)
                          .arg(l.line);
     }
     emit serverLogsLoaded(runId, lines);
+}
+
+void ProjectWorker::exportPrompts(qint64 runId, const QString &variant, int point, int repeat, const QString &dir)
+{
+    PointPrompts prompts;
+    QString error = m_store ? QString() : QStringLiteral("no project is open");
+    QString custom, shareGpt;
+    if (!m_store || !loadPointPrompts(*m_store, runId, variant, point, repeat, &prompts, &error)
+        || !writePointPrompts(prompts, dir, &custom, &shareGpt, &error))
+        return emit promptsExported({}, {}, {}, error);
+    QStringList warnings;
+    const std::optional<RunRow> row = m_store->run(runId);
+    const QStringList commands
+        = row ? replayCommands(row->resolvedConfig, prompts, custom, shareGpt, &warnings) : QStringList();
+    warnings.removeDuplicates();
+    emit promptsExported({ custom, shareGpt }, commands, warnings, QString());
 }
 
 void ProjectWorker::loadTimeSeries(qint64 runId, const QString &name)

@@ -39,6 +39,9 @@ public slots:
     void loadServerLogs(qint64 runId);
     /// The run's measured requests (with events) and server scrapes, for its chart over time.
     void loadTimeSeries(qint64 runId, const QString &name);
+    /// A point's exact prompts as vLLM's custom JSONL and a ShareGPT file in `dir`, with the
+    /// commands that replay them (docs/import.md); answers with promptsExported().
+    void exportPrompts(qint64 runId, const QString &variant, int point, int repeat, const QString &dir);
 
 signals:
     void opened(const QString &path, const QString &error, const QByteArray &experimentJson);
@@ -52,6 +55,9 @@ signals:
     void integrityChecked(const QString &path, const QString &error);
     void serverLogsLoaded(qint64 runId, const QStringList &lines);
     void timeSeriesLoaded(qint64 runId, const ServeScope::Report::TimeSeriesInput &input);
+    /// `error` is empty when both files were written.
+    void promptsExported(
+        const QStringList &files, const QStringList &commands, const QStringList &warnings, const QString &error);
 
 private:
     bool reopen(QString *error);

@@ -25,6 +25,9 @@ namespace ServeScope {
 
 namespace {
 
+/// On a point row's first cell: run id, variant, point index, repeat and label.
+constexpr int kPointRole = Qt::UserRole + 1;
+
 QString ms(double v)
 {
     return QString::number(v, 'f', v < 10 ? 2 : 1);
@@ -90,6 +93,21 @@ ResultsView::ResultsView(QWidget *parent)
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->addAction(tr("Copy table"), this, &ResultsView::copyDelta);
         menu->popup(m_delta->viewport()->mapToGlobal(at));
+    });
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        const QTableWidgetItem *first = m_table->item(m_table->rowAt(at.y()), 0);
+        const QVariantList point = first ? first->data(kPointRole).toList() : QVariantList();
+        auto *menu = new QMenu(m_table);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        QAction *exportPrompts = menu->addAction(tr("Export prompts as dataset…"), this, [this, point] {
+            emit promptsExportWanted(point.value(0).toLongLong(), point.value(1).toString(), point.value(2).toInt(),
+                point.value(3).toInt(), point.value(4).toString());
+        });
+        exportPrompts->setEnabled(point.size() == 5 && point.value(0).toLongLong() > 0);
+        exportPrompts->setToolTip(tr("The exact prompts this point sent, as files vLLM's and SGLang's benchmark "
+                                     "clients replay"));
+        menu->popup(m_table->viewport()->mapToGlobal(at));
     });
     auto *copy = new QAction(tr("Copy table"), m_delta);
     copy->setShortcut(QKeySequence::Copy);
@@ -347,6 +365,7 @@ void ResultsView::rebuildTable()
                     new QTableWidgetItem(load) };
             };
             QList<QTableWidgetItem *> items = identity(QString::number(p.repeat), p.repeat);
+            items[0]->setData(kPointRole, QVariantList { p.runId, p.variant, p.point, p.repeat, p.label });
             for (const TableColumn &c : kColumns)
                 items << valueItem(values, c);
             items << new QTableWidgetItem;

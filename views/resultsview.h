@@ -55,6 +55,8 @@ signals:
     void resultsChanged();
     /// The chart over time is shown for a stored run whose requests are not loaded yet.
     void timeSeriesWanted(qint64 runId, const QString &runName);
+    /// "Export prompts as dataset…" on a row of a stored run's point (not a median row).
+    void promptsExportWanted(qint64 runId, const QString &variant, int point, int repeat, const QString &label);
 
 private:
     void rebuild();
