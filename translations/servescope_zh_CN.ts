@@ -1344,6 +1344,44 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>Run %1 cannot be read; see the log.</source>
         <translation>无法读取运行 %1，请查看日志。</translation>
     </message>
+    <message>
+        <source>Folder for the prompts of %1, %2, repeat %3</source>
+        <translation>存放 %1、%2、第 %3 次重复的提示的文件夹</translation>
+    </message>
+    <message>
+        <source>Exporting the prompts…</source>
+        <translation>正在导出提示…</translation>
+    </message>
+    <message>
+        <source>Prompt export failed: %1</source>
+        <translation>提示导出失败：%1</translation>
+    </message>
+    <message>
+        <source>The prompts cannot be exported</source>
+        <translation>无法导出提示</translation>
+    </message>
+    <message>
+        <source>Prompts exported</source>
+        <translation>提示已导出</translation>
+    </message>
+    <message>
+        <source>The point&apos;s prompts, in the order it sent them:
+
+%1 — vLLM&apos;s custom dataset
+%2 — ShareGPT, for SGLang
+
+The commands that replay them are below; the key goes through OPENAI_API_KEY.</source>
+        <translation>该负载点发送的提示，按发送顺序：
+
+%1 —— vLLM 的 custom 数据集
+%2 —— ShareGPT，供 SGLang 使用
+
+重放它们的命令见下方详情；密钥通过 OPENAI_API_KEY 传入。</translation>
+    </message>
+    <message>
+        <source>Copy commands</source>
+        <translation>复制命令</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>
@@ -2661,6 +2699,14 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Shown once the run has ended and is stored.</source>
         <translation>运行结束并保存后显示。</translation>
+    </message>
+    <message>
+        <source>Export prompts as dataset…</source>
+        <translation>将提示导出为数据集…</translation>
+    </message>
+    <message>
+        <source>The exact prompts this point sent, as files vLLM&apos;s and SGLang&apos;s benchmark clients replay</source>
+        <translation>该负载点实际发送的提示，导出为 vLLM 和 SGLang 基准测试客户端可重放的文件</translation>
     </message>
 </context>
 <context>
