@@ -1382,6 +1382,18 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>Copy commands</source>
         <translation>复制命令</translation>
     </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>The language changes when ServeScope starts again.</source>
+        <translation>语言将在 ServeScope 下次启动时生效。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>

@@ -18,6 +18,7 @@
 #include "variantspage.h"
 #include "welcomepage.h"
 
+#include <QActionGroup>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
@@ -419,6 +420,25 @@ void MainWindow::createDocks()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(treeDock->toggleViewAction());
     view->addAction(logDock->toggleViewAction());
+    view->addSeparator();
+    QMenu *language = view->addMenu(tr("&Language"));
+    auto *languages = new QActionGroup(language);
+    const QString chosen = QSettings().value(QStringLiteral("ui/language")).toString();
+    // Each language by its own name, so it can be found whatever the window is in now.
+    for (const auto &[code, name] : { std::pair { QString(), tr("System default") },
+             std::pair { QStringLiteral("en"), QStringLiteral("English") },
+             std::pair { QStringLiteral("zh_CN"), QStringLiteral("简体中文") } }) {
+        QAction *a = language->addAction(name);
+        a->setCheckable(true);
+        a->setChecked(code == chosen);
+        languages->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code] {
+            if (QSettings().value(QStringLiteral("ui/language")).toString() == code)
+                return;
+            QSettings().setValue(QStringLiteral("ui/language"), code);
+            statusBar()->showMessage(tr("The language changes when ServeScope starts again."), 8000);
+        });
+    }
     resizeDocks({ treeDock }, { 260 }, Qt::Horizontal);
     resizeDocks({ logDock }, { 130 }, Qt::Vertical);
 }

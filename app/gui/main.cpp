@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QSettings>
 #include <QTimer>
 #include <QTranslator>
 
@@ -20,7 +21,7 @@
 
 using namespace ServeScope;
 
-// Picks the UI language: --lang, then SERVESCOPE_LANG, then the system locale.
+// Picks the UI language: --lang, then SERVESCOPE_LANG, then View → Language, then the system locale.
 static void installTranslations(QApplication &app, const QString &override)
 {
     const QLocale locale = override.isEmpty() ? QLocale::system() : QLocale(override);
@@ -52,7 +53,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption demo(
         QStringLiteral("demo"), QStringLiteral("Open the demo experiment in a new unsaved project."));
     const QCommandLineOption lang(QStringLiteral("lang"),
-        QStringLiteral("UI language, e.g. zh_CN (default: SERVESCOPE_LANG, then the system locale)."),
+        QStringLiteral("UI language, e.g. zh_CN (default: SERVESCOPE_LANG, then View > Language, then the system "
+                       "locale)."),
         QStringLiteral("locale"));
     const QCommandLineOption scale(QStringLiteral("time-scale"),
         QStringLiteral("Run the local simulator this many times faster than real time (default 1, demo 8)."),
@@ -83,6 +85,8 @@ int main(int argc, char *argv[])
     QString language = parser.value(lang);
     if (language.isEmpty())
         language = qEnvironmentVariable("SERVESCOPE_LANG");
+    if (language.isEmpty())
+        language = QSettings().value(QStringLiteral("ui/language")).toString();
     installTranslations(app, language);
 
     KeychainSecretStore secrets;
