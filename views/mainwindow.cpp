@@ -425,9 +425,9 @@ void MainWindow::createDocks()
     auto *languages = new QActionGroup(language);
     const QString chosen = QSettings().value(QStringLiteral("ui/language")).toString();
     // Each language by its own name, so it can be found whatever the window is in now.
-    for (const auto &[code, name] : { std::pair { QString(), tr("System default") },
-             std::pair { QStringLiteral("en"), QStringLiteral("English") },
-             std::pair { QStringLiteral("zh_CN"), QStringLiteral("简体中文") } }) {
+    for (const auto &[code, name] :
+        { std::pair { QString(), tr("System default") }, std::pair { QStringLiteral("en"), QStringLiteral("English") },
+            std::pair { QStringLiteral("zh_CN"), QStringLiteral("简体中文") } }) {
         QAction *a = language->addAction(name);
         a->setCheckable(true);
         a->setChecked(code == chosen);

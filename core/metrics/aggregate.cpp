@@ -162,7 +162,8 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
         s.inputEstimated += m.inputEstimated ? 1 : 0;
         // Only a trusted count can show that ignore_eos was dropped: an estimate from content
         // events undercounts whenever an event carries several tokens.
-        const int target = opts.targetOutputLen > 0 ? opts.targetOutputLen : r.targetOutputLen;
+        // Each request against its own length: with a range ratio they spread around the point's.
+        const int target = r.targetOutputLen > 0 ? r.targetOutputLen : opts.targetOutputLen;
         c.shortOutput += (target > 0 && m.serverOutputTokens >= 0 && m.serverOutputTokens < target) ? 1 : 0;
     }
     s.usageOutputTokens = usageTokens;

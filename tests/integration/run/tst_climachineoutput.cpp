@@ -66,15 +66,16 @@ private Q_SLOTS:
         const QString demo = QStringLiteral(SERVESCOPE_SOURCE_DIR "/resources/demo/demo-experiment.json");
         const QString seeds = QStringLiteral(SERVESCOPE_TEST_DATA "/seed-configs/");
         QTest::newRow("validate") << QStringList { QStringLiteral("validate"), demo };
-        QTest::newRow("validate bench.toml") << QStringList { QStringLiteral("validate"), seeds + QStringLiteral("bench.toml") };
+        QTest::newRow("validate bench.toml")
+            << QStringList { QStringLiteral("validate"), seeds + QStringLiteral("bench.toml") };
         QTest::newRow("import-command") << QStringList { QStringLiteral("import-command"),
             seeds + QStringLiteral("vllm_bench_serve.sh") };
         QTest::newRow("export-command") << QStringList { QStringLiteral("export-command"), demo,
             QStringLiteral("--point"), QStringLiteral("c8"), QStringLiteral("--tool"), QStringLiteral("sglang") };
         QTest::newRow("k8s-job") << QStringList { QStringLiteral("k8s-job"), seeds + QStringLiteral("bench.toml"),
-            QStringLiteral("--shards"),
-            QStringLiteral("1"), QStringLiteral("--image"), QStringLiteral("servescope:1"), QStringLiteral("--start-at"),
-            QStringLiteral("2026-12-01T10:00:00Z"), QStringLiteral("--results-claim"), QStringLiteral("results") };
+            QStringLiteral("--shards"), QStringLiteral("1"), QStringLiteral("--image"), QStringLiteral("servescope:1"),
+            QStringLiteral("--start-at"), QStringLiteral("2026-12-01T10:00:00Z"), QStringLiteral("--results-claim"),
+            QStringLiteral("results") };
         QTest::newRow("runs") << QStringList { QStringLiteral("runs"), QStringLiteral("--project"),
             QStringLiteral("{project}") };
         QTest::newRow("runs --json") << QStringList { QStringLiteral("runs"), QStringLiteral("--project"),

@@ -139,6 +139,9 @@ private Q_SLOTS:
         QTest::newRow("role-gap-6ms") << 0 << QString::fromLatin1(FindingCode::RoleChunkBeforeToken) << true;
         QTest::newRow("role-gap-4ms") << 1 << QString::fromLatin1(FindingCode::RoleChunkBeforeToken) << false;
         QTest::newRow("ignore-eos-short") << 2 << QString::fromLatin1(FindingCode::IgnoreEosNotHonoured) << true;
+        // Per-request lengths around the point's 3 (a range ratio), each delivered in full.
+        QTest::newRow("ignore-eos-own-lengths") << 6 << QString::fromLatin1(FindingCode::IgnoreEosNotHonoured) << false;
+        QTest::newRow("ignore-eos-own-short") << 7 << QString::fromLatin1(FindingCode::IgnoreEosNotHonoured) << true;
         QTest::newRow("input-3pct") << 3 << QString::fromLatin1(FindingCode::InputLengthDeviation) << true;
         QTest::newRow("input-1pct") << 4 << QString::fromLatin1(FindingCode::InputLengthDeviation) << false;
         QTest::newRow("estimated") << 5 << QString::fromLatin1(FindingCode::OutputEstimated) << true;
@@ -163,6 +166,11 @@ private Q_SLOTS:
             if (variant == 4)
                 r.promptTokens = 101;
             r.outputEstimated = variant == 5 && i == 0;
+            if (variant == 6 || variant == 7) {
+                o.targetOutputLen = 3;
+                r.targetOutputLen = i % 2 ? 2 : 4;
+                r.completionTokens = variant == 6 || i % 2 ? r.targetOutputLen : 3; // variant 7: 3 of 4
+            }
             v.push_back(r);
         }
         o.ignoreEos = true;
