@@ -2439,6 +2439,32 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
             <numerusform>已导入 %n 个运行；%1 个文件有错误（其余行已导入）。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Line %1</source>
+        <translation>第 %1 行</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>核对</translation>
+    </message>
+    <message>
+        <source>Not checked: no per-request arrays to recompute from</source>
+        <translation>未核对：没有可用于重新计算的逐请求数组</translation>
+    </message>
+    <message>
+        <source>Checked: %1 statistic(s) reproduced, %2 explained, %3 mismatched, %4 not reproducible</source>
+        <translation>已核对：%1 项统计量复现一致，%2 项有已知原因，%3 项不一致，%4 项无法复现</translation>
+    </message>
+    <message>
+        <source>file %1, recomputed %2 (relative difference %3)%4</source>
+        <translation>文件 %1，重新计算 %2（相对差 %3）%4</translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n statistic(s) do not match the file&apos;s arrays</source>
+        <translation>
+            <numerusform>；%n 项统计量与文件的数组不一致</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ResultsView</name>

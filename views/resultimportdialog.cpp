@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "resultimportdialog.h"
 
+#include "import/resultverify.h"
 #include "storage/storewriter.h"
 
+#include <QColor>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFileInfo>
@@ -13,6 +15,8 @@
 #include <QThread>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ServeScope {
 
@@ -45,8 +49,11 @@ ResultImportDialog::ResultImportDialog(const QString &projectPath, const QString
 
 ResultImportDialog::~ResultImportDialog()
 {
-    if (m_thread)
+    // Closed with the window during an import: the writer finishes the file it is on.
+    if (m_thread) {
         m_thread->wait();
+        delete m_thread;
+    }
 }
 
 void ResultImportDialog::reject()
@@ -73,26 +80,80 @@ void ResultImportDialog::start()
     m_status->setText(
         tr("Importing %n file(s) into %1…", nullptr, int(m_files.size())).arg(QFileInfo(m_project).fileName()));
     auto outcomes = std::make_shared<QVector<ImportOutcome>>();
+    auto checks = std::make_shared<QVector<QVector<LineCheck>>>();
     auto error = std::make_shared<QString>();
-    m_thread = QThread::create([project = m_project, files = m_files, outcomes, error] {
+    m_thread = QThread::create([project = m_project, files = m_files, outcomes, checks, error] {
         StoreWriter writer;
         if (!writer.open(project, error.get()))
             return;
         ResultImporter importer(writer);
-        for (const QString &file : files)
+        // As `import --verify`: every statistic of a line with arrays recomputed from them.
+        importer.setLineCallback([checks](const ResultRun &run, const QString &) {
+            checks->last().append(
+                { run.line, run.hasArrays, run.hasArrays ? verifyResultRun(run) : QVector<KeyCheck>() });
+        });
+        for (const QString &file : files) {
+            checks->append(QVector<LineCheck>());
             outcomes->append(importer.importFile(file));
+        }
         writer.close();
     });
-    connect(m_thread, &QThread::finished, this, [this, outcomes, error] {
+    connect(m_thread, &QThread::finished, this, [this, outcomes, checks, error] {
         m_thread->deleteLater();
         m_thread = nullptr;
-        showOutcomes(*outcomes, *error);
+        showOutcomes(*outcomes, *checks, *error);
         emit imported();
     });
     m_thread->start();
 }
 
-void ResultImportDialog::showOutcomes(const QVector<ImportOutcome> &outcomes, const QString &error)
+int ResultImportDialog::addChecks(QTreeWidgetItem *file, const QVector<LineCheck> &lines)
+{
+    int mismatched = 0;
+    for (const LineCheck &line : lines) {
+        const QString where = line.line > 0 ? tr("Line %1").arg(line.line) : tr("Check");
+        if (!line.hasArrays) {
+            new QTreeWidgetItem(file, { where, tr("Not checked: no per-request arrays to recompute from") });
+            continue;
+        }
+        int counts[4] = {};
+        for (const KeyCheck &k : line.checks)
+            ++counts[int(k.verdict)];
+        mismatched += counts[int(KeyCheck::Verdict::Mismatched)];
+        auto *item = new QTreeWidgetItem(file,
+            { where,
+                tr("Checked: %1 statistic(s) reproduced, %2 explained, %3 mismatched, %4 not reproducible")
+                    .arg(counts[0])
+                    .arg(counts[1])
+                    .arg(counts[2])
+                    .arg(counts[3]) });
+        item->setIcon(
+            0, style()->standardIcon(counts[2] > 0 ? QStyle::SP_MessageBoxCritical : QStyle::SP_DialogApplyButton));
+        // The keys that did not reproduce, mismatches first, with the figures.
+        QVector<KeyCheck> keys = line.checks;
+        std::stable_partition(
+            keys.begin(), keys.end(), [](const KeyCheck &k) { return k.verdict == KeyCheck::Verdict::Mismatched; });
+        for (const KeyCheck &k : std::as_const(keys)) {
+            if (k.verdict == KeyCheck::Verdict::Reproduced)
+                continue;
+            const QString figures = k.verdict == KeyCheck::Verdict::NotReproducible
+                ? k.reason
+                : tr("file %1, recomputed %2 (relative difference %3)%4")
+                      .arg(k.fileValue, 0, 'g', 10)
+                      .arg(k.recomputed, 0, 'g', 10)
+                      .arg(k.relative, 0, 'g', 3)
+                      .arg(k.reason.isEmpty() ? QString() : QStringLiteral(": ") + k.reason);
+            auto *key = new QTreeWidgetItem(item, { k.key, figures });
+            key->setToolTip(1, figures);
+            if (k.verdict == KeyCheck::Verdict::Mismatched)
+                key->setForeground(1, QColor(176, 0, 32));
+        }
+    }
+    return mismatched;
+}
+
+void ResultImportDialog::showOutcomes(
+    const QVector<ImportOutcome> &outcomes, const QVector<QVector<LineCheck>> &checks, const QString &error)
 {
     m_buttons->button(QDialogButtonBox::Close)->setEnabled(true);
     if (!error.isEmpty()) {
@@ -100,7 +161,8 @@ void ResultImportDialog::showOutcomes(const QVector<ImportOutcome> &outcomes, co
         return;
     }
     int runs = 0, failed = 0;
-    for (const ImportOutcome &o : outcomes) {
+    for (qsizetype at = 0; at < outcomes.size(); ++at) {
+        const ImportOutcome &o = outcomes[at];
         runs += int(o.runs.size());
         failed += o.failed() ? 1 : 0;
         auto *file = new QTreeWidgetItem(m_outcomes, { QFileInfo(o.path).fileName() });
@@ -133,8 +195,13 @@ void ResultImportDialog::showOutcomes(const QVector<ImportOutcome> &outcomes, co
             add(tr("Warning"), w);
         for (const QString &e : o.errors)
             add(tr("Error"), e);
+        if (const int mismatched = addChecks(file, checks.value(at)); mismatched > 0) {
+            file->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxCritical));
+            file->setText(
+                1, file->text(1) + tr("; %n statistic(s) do not match the file's arrays", nullptr, mismatched));
+        }
     }
-    m_outcomes->expandAll();
+    m_outcomes->expandToDepth(0);
     m_status->setText(failed == 0
             ? tr("%n run(s) imported; they are in the project tree.", nullptr, runs)
             : tr("%n run(s) imported; %1 file(s) had errors (their other lines were imported).", nullptr, runs)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "import/resultimport.h"
+#include "import/resultverify.h"
 
 #include <QDialog>
 
@@ -9,13 +10,15 @@
 
 class QLabel;
 class QTreeWidget;
+class QTreeWidgetItem;
 class QDialogButtonBox;
 
 namespace ServeScope {
 
 /// File → Import results… and result files dropped on the window: imports vLLM and SGLang result
 /// files into the open project on a worker thread, then lists each file's outcome (runs created,
-/// warnings, errors).
+/// warnings, errors) and, for each line with per-request arrays, what recomputing its statistics
+/// from them found (as `import --verify`).
 class ResultImportDialog final : public QDialog {
     Q_OBJECT
 public:
@@ -33,8 +36,17 @@ Q_SIGNALS:
     void imported();
 
 private:
+    /// What the check of one line of a file found (`import --verify`).
+    struct LineCheck {
+        int line = 0;
+        bool hasArrays = false;
+        QVector<KeyCheck> checks;
+    };
     void start();
-    void showOutcomes(const QVector<ImportOutcome> &outcomes, const QString &error);
+    void showOutcomes(
+        const QVector<ImportOutcome> &outcomes, const QVector<QVector<LineCheck>> &checks, const QString &error);
+    /// Returns the statistics that mismatched.
+    int addChecks(QTreeWidgetItem *file, const QVector<LineCheck> &lines);
 
     QString m_project;
     QStringList m_files;

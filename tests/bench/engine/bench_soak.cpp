@@ -41,8 +41,8 @@ double simCounter(const SimProcess &sim, const QString &name)
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
     const QString text = QString::fromUtf8(reply->readAll());
     reply->deleteLater();
-    const QRegularExpression line(QLatin1Char('^') + QRegularExpression::escape(name)
-            + QStringLiteral("_total(\\{[^}]*\\})? ([0-9.e+]+)$"),
+    const QRegularExpression line(
+        QLatin1Char('^') + QRegularExpression::escape(name) + QStringLiteral("_total(\\{[^}]*\\})? ([0-9.e+]+)$"),
         QRegularExpression::MultilineOption);
     const QRegularExpressionMatch m = line.match(text);
     return m.hasMatch() ? m.captured(2).toDouble() : -1;

@@ -93,6 +93,36 @@ private Q_SLOTS:
         QCOMPARE(error->text(1), QStringLiteral("line 2: not valid JSON"));
     }
 
+    // As `import --verify`: a file with arrays is checked against them, and one altered digit shows.
+    void checksEachLineAgainstItsArrays()
+    {
+        QFile lambda(kLambda);
+        QVERIFY(lambda.open(QIODevice::ReadOnly));
+        QByteArray altered = lambda.readAll();
+        const qsizetype at = altered.indexOf("\"mean_ttft_ms\":");
+        QVERIFY(at > 0);
+        const qsizetype digit = altered.indexOf('.', at) + 2; // the second decimal of its value
+        altered[digit] = altered[digit] == '9' ? '0' : char(altered[digit] + 1);
+        const QString path = write(QStringLiteral("altered.json"), altered);
+        ResultImportDialog dialog(m_dir.filePath(QStringLiteral("v.servescope")), { kLambda, path, kSglang });
+        QSignalSpy done(&dialog, &ResultImportDialog::imported);
+        QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 30000);
+        auto *tree = dialog.findChild<QTreeWidget *>(QStringLiteral("importOutcomes"));
+        QVERIFY(tree);
+        QTreeWidgetItem *clean = tree->topLevelItem(0)->child(1);
+        QCOMPARE(clean->text(0), QStringLiteral("Line 1"));
+        QVERIFY2(clean->text(1).contains(QLatin1String(", 0 mismatched,")), qPrintable(clean->text(1)));
+        QVERIFY(!clean->text(1).contains(QLatin1String("Checked: 0 statistic")));
+        QVERIFY(
+            tree->topLevelItem(1)->text(1).endsWith(QLatin1String("; 1 statistic(s) do not match the file's arrays")));
+        QTreeWidgetItem *checked = tree->topLevelItem(1)->child(1);
+        QVERIFY2(checked->text(1).contains(QLatin1String(", 1 mismatched,")), qPrintable(checked->text(1)));
+        QCOMPARE(checked->child(0)->text(0), QStringLiteral("mean_ttft_ms"));
+        QVERIFY(checked->child(0)->text(1).startsWith(QLatin1String("file ")));
+        QCOMPARE(tree->topLevelItem(2)->child(2)->text(1),
+            QStringLiteral("Not checked: no per-request arrays to recompute from"));
+    }
+
     void droppedFilesReachTheTree()
     {
         MemorySecretStore secrets;
