@@ -512,6 +512,26 @@
             <numerusform>&lt;span style=&quot;color:#8a5a00&quot;&gt;%n 个负载点的提示数少于 5 × 并发数&lt;/span&gt;</numerusform>
         </translation>
     </message>
+    <message>
+        <source>CA file</source>
+        <translation>CA 文件</translation>
+    </message>
+    <message>
+        <source>Change CA file</source>
+        <translation>修改 CA 文件</translation>
+    </message>
+    <message>
+        <source>https: PEM file of the certificate authorities to trust (empty: the system&apos;s)</source>
+        <translation>https：要信任的证书颁发机构的 PEM 文件（留空：使用系统的）</translation>
+    </message>
+    <message>
+        <source>Do not verify the server&apos;s certificate (said in every report)</source>
+        <translation>不验证服务器证书（每份报告都会注明）</translation>
+    </message>
+    <message>
+        <source>Toggle certificate verification</source>
+        <translation>切换证书验证</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::KeyValueTable</name>
@@ -1573,6 +1593,18 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>The server refused the key typed in the key field (it is not saved yet). Check it, then save the profile to keep it in the keychain.</source>
         <translation>服务器拒绝了密钥输入框中的密钥（它尚未保存）。请检查后保存配置，密钥将存入密钥环。</translation>
     </message>
+    <message>
+        <source>Do not verify the server&apos;s certificate (said in every report)</source>
+        <translation>不验证服务器证书（每份报告都会注明）</translation>
+    </message>
+    <message>
+        <source>https: PEM file of the certificate authorities to trust (empty: the system&apos;s)</source>
+        <translation>https：要信任的证书颁发机构的 PEM 文件（留空：使用系统的）</translation>
+    </message>
+    <message>
+        <source>CA file</source>
+        <translation>CA 文件</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileStore</name>
@@ -2346,6 +2378,22 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>
             <numerusform>%n 个值未知（结果中没有）：未绘制。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <source>the server&apos;s certificate was NOT verified (tls_skip_verify)</source>
+        <translation>未验证服务器证书（tls_skip_verify）</translation>
+    </message>
+    <message>
+        <source>certificate verified against the system&apos;s certificate authorities</source>
+        <translation>已用系统的证书颁发机构验证证书</translation>
+    </message>
+    <message>
+        <source>certificate verified against %1</source>
+        <translation>已用 %1 验证证书</translation>
     </message>
 </context>
 <context>

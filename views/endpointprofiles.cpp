@@ -87,6 +87,8 @@ void ProfileStore::load()
         parseDialect(s.value(QStringLiteral("dialect")).toString(), &e.dialect);
         parseProtocol(s.value(QStringLiteral("protocol")).toString(), &e.protocol);
         e.proxy = s.value(QStringLiteral("proxy")).toString();
+        e.caFile = s.value(QStringLiteral("caFile")).toString();
+        e.tlsSkipVerify = s.value(QStringLiteral("tlsSkipVerify")).toBool();
         e.apiKeyEnv = s.value(QStringLiteral("apiKeyEnv")).toString();
         e.keychainEntry = s.value(QStringLiteral("keychainEntry")).toString();
         const QStringList headers = s.value(QStringLiteral("headers")).toStringList();
@@ -114,6 +116,8 @@ void ProfileStore::store() const
         s.setValue(QStringLiteral("dialect"), dialectName(p.endpoint.dialect));
         s.setValue(QStringLiteral("protocol"), protocolName(p.endpoint.protocol));
         s.setValue(QStringLiteral("proxy"), p.endpoint.proxy);
+        s.setValue(QStringLiteral("caFile"), p.endpoint.caFile);
+        s.setValue(QStringLiteral("tlsSkipVerify"), p.endpoint.tlsSkipVerify);
         s.setValue(QStringLiteral("apiKeyEnv"), p.endpoint.apiKeyEnv);
         s.setValue(QStringLiteral("keychainEntry"), p.endpoint.keychainEntry);
         QStringList headers;

@@ -134,6 +134,15 @@ QWidget *ExperimentEditor::endpointTab()
             [](const Experiment &e) { return protocolName(e.endpoint.protocol); },
             [](Experiment &e, const QString &v) { parseProtocol(v, &e.endpoint.protocol); }));
     line(tr("Proxy"), "proxy", "endpoint.proxy", tr("Change proxy"), &Endpoint::proxy, tr("host:port (empty: none)"));
+    line(tr("CA file"), "caFile", "endpoint.ca_file", tr("Change CA file"), &Endpoint::caFile,
+        tr("https: PEM file of the certificate authorities to trust (empty: the system's)"));
+    auto *skipVerify = new QCheckBox(tr("Do not verify the server's certificate (said in every report)"));
+    skipVerify->setObjectName(QStringLiteral("tlsSkipVerify"));
+    form->addRow(QString(),
+        m_binder->bindCheck(
+            skipVerify, QStringLiteral("endpoint.tls_skip_verify"), tr("Toggle certificate verification"),
+            [](const Experiment &e) { return e.endpoint.tlsSkipVerify; },
+            [](Experiment &e, bool v) { e.endpoint.tlsSkipVerify = v; }));
     line(tr("API key variable"), "apiKeyEnv", "endpoint.api_key_env", tr("Change API key variable"),
         &Endpoint::apiKeyEnv, tr("name of an environment variable, e.g. OPENAI_API_KEY"));
     m_keyLabel = new QLabel;

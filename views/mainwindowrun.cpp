@@ -254,6 +254,8 @@ void MainWindow::captureFromServer()
         req.model = endpoint.model;
         req.apiKey = key;
         req.proxy = endpoint.proxy;
+        req.caFile = endpoint.caFile;
+        req.tlsSkipVerify = endpoint.tlsSkipVerify;
         for (const auto &[name, value] : endpoint.headers)
             req.headers.append({ name.toUtf8(), value.toUtf8() });
         for (const auto &[name, variable] : endpoint.headerEnv) {

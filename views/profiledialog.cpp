@@ -6,6 +6,7 @@
 #include "secrets/apikey.h"
 #include "secrets/keychainsecretstore.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -31,10 +32,12 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     , m_path(new QLineEdit)
     , m_model(new QLineEdit)
     , m_proxy(new QLineEdit)
+    , m_caFile(new QLineEdit)
     , m_keyEnv(new QLineEdit)
     , m_key(new QLineEdit)
     , m_dialect(new QComboBox)
     , m_protocol(new QComboBox)
+    , m_skipVerify(new QCheckBox(tr("Do not verify the server's certificate (said in every report)")))
     , m_headers(new KeyValueTable(tr("Header"), tr("Value")))
     , m_keyState(new QLabel)
     , m_status(new QLabel)
@@ -87,6 +90,9 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     form->addRow(tr("Dialect"), m_dialect);
     form->addRow(tr("Protocol"), m_protocol);
     form->addRow(tr("Proxy"), m_proxy);
+    m_caFile->setPlaceholderText(tr("https: PEM file of the certificate authorities to trust (empty: the system's)"));
+    form->addRow(tr("CA file"), m_caFile);
+    form->addRow(QString(), m_skipVerify);
     form->addRow(tr("Extra headers"), m_headers);
     form->addRow(tr("API key"), m_key);
     form->addRow(QString(), m_keyState);
@@ -155,6 +161,8 @@ void ProfileDialog::showProfile(const QString &id)
     m_dialect->setCurrentIndex(m_dialect->findData(dialectName(e.dialect)));
     m_protocol->setCurrentIndex(m_protocol->findData(protocolName(e.protocol)));
     m_proxy->setText(e.proxy);
+    m_caFile->setText(e.caFile);
+    m_skipVerify->setChecked(e.tlsSkipVerify);
     m_keyEnv->setText(e.apiKeyEnv);
     OrderedValues headers;
     for (const auto &h : e.headers)
@@ -165,7 +173,7 @@ void ProfileDialog::showProfile(const QString &id)
             : e.keychainEntry.isEmpty() ? tr("No key stored.")
                                         : tr("A key is stored in the system keychain for this profile."));
     for (QWidget *w : std::initializer_list<QWidget *> { m_name, m_baseUrl, m_path, m_model, m_dialect, m_protocol,
-             m_proxy, m_keyEnv, m_key, m_headers, m_save, m_delete })
+             m_proxy, m_caFile, m_skipVerify, m_keyEnv, m_key, m_headers, m_save, m_delete })
         w->setEnabled(!p.builtIn);
     m_result->clear();
     setStatus({});
@@ -239,6 +247,8 @@ EndpointProfile ProfileDialog::formProfile() const
     parseDialect(m_dialect->currentData().toString(), &e.dialect);
     parseProtocol(m_protocol->currentData().toString(), &e.protocol);
     e.proxy = m_proxy->text().trimmed();
+    e.caFile = m_caFile->text().trimmed();
+    e.tlsSkipVerify = m_skipVerify->isChecked();
     e.apiKeyEnv = m_keyEnv->text().trimmed();
     e.headers.clear();
     const OrderedValues headers = m_headers->values();
@@ -360,6 +370,8 @@ void ProfileDialog::runPreflight(const EndpointProfile &profile, const QByteArra
     req.keyHadWhitespace = trimmed;
     req.smoke = true; // /tokenize, /metrics and ignore_eos too: each answer says what it means for a run
     req.proxy = profile.endpoint.proxy;
+    req.caFile = profile.endpoint.caFile;
+    req.tlsSkipVerify = profile.endpoint.tlsSkipVerify;
     for (const auto &[name, value] : profile.endpoint.headers)
         req.headers.append({ name.toUtf8(), value.toUtf8() });
     auto *preflight = new Preflight(req, this);

@@ -60,8 +60,9 @@ private:
     SecretStore *m_secrets;
     QString m_currentId;
     QListWidget *m_list;
-    QLineEdit *m_name, *m_baseUrl, *m_path, *m_model, *m_proxy, *m_keyEnv, *m_key;
+    QLineEdit *m_name, *m_baseUrl, *m_path, *m_model, *m_proxy, *m_caFile, *m_keyEnv, *m_key;
     QComboBox *m_dialect, *m_protocol;
+    QCheckBox *m_skipVerify;
     KeyValueTable *m_headers;
     QLabel *m_keyState, *m_status;
     QPlainTextEdit *m_result;

@@ -115,6 +115,9 @@ int runCheck(const QStringList &args)
                            "(repeatable)"),
             QStringLiteral("NAME=VAR") },
         { QStringLiteral("smoke"), QStringLiteral("Also probe /tokenize, /metrics and ignore_eos") },
+        { QStringLiteral("ca-file"), QStringLiteral("https: trust the certificate authorities in this PEM file"),
+            QStringLiteral("FILE") },
+        { QStringLiteral("tls-skip-verify"), QStringLiteral("https: do not check the server's certificate") },
     });
     QTextStream err(stderr);
     if (!parser.parse(args)) {
@@ -145,6 +148,8 @@ int runCheck(const QStringList &args)
     request.model = parser.value(QStringLiteral("model"));
     request.path = parser.value(QStringLiteral("path"));
     request.smoke = parser.isSet(QStringLiteral("smoke"));
+    request.caFile = parser.value(QStringLiteral("ca-file"));
+    request.tlsSkipVerify = parser.isSet(QStringLiteral("tls-skip-verify"));
     request.timeoutMs = int(timeoutS * 1000);
     if (parser.isSet(QStringLiteral("api-key-env"))) {
         // The library's reading, as `run` does: same trimming, and a pasted key is refused unechoed.

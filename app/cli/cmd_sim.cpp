@@ -90,6 +90,10 @@ static int runSim(const QStringList &args)
         { QStringLiteral("host"), QStringLiteral("Address to listen on (default 127.0.0.1)."), QStringLiteral("addr") },
         { QStringLiteral("model"), QStringLiteral("Model ID served (default servescope-sim-7b)."),
             QStringLiteral("name") },
+        { QStringLiteral("tls-cert"), QStringLiteral("Serve HTTPS with this PEM certificate (with --tls-key)."),
+            QStringLiteral("file") },
+        { QStringLiteral("tls-key"), QStringLiteral("PEM private key of --tls-cert (unencrypted)."),
+            QStringLiteral("file") },
         { QStringLiteral("api-key-env"),
             QStringLiteral("Require `Authorization: Bearer <key>` on /v1, the key read from "
                            "this environment variable."),
@@ -213,6 +217,10 @@ static int runSim(const QStringList &args)
         cfg.server.host = parser.value(QStringLiteral("host"));
     if (parser.isSet(QStringLiteral("model")))
         cfg.server.model = parser.value(QStringLiteral("model"));
+    cfg.server.tlsCert = parser.value(QStringLiteral("tls-cert"));
+    cfg.server.tlsKey = parser.value(QStringLiteral("tls-key"));
+    if (cfg.server.tlsCert.isEmpty() != cfg.server.tlsKey.isEmpty())
+        return usage(QStringLiteral("--tls-cert and --tls-key go together"));
     for (double rate :
         { cfg.faults.failRate, cfg.faults.disconnectRate, cfg.faults.malformedRate, cfg.faults.stallRate })
         if (rate > 1)
@@ -267,7 +275,8 @@ static int runSim(const QStringList &args)
         return ExitFailed;
     }
     const QString shownHost = cfg.server.host.contains(u':') ? u'[' + cfg.server.host + u']' : cfg.server.host;
-    std::printf("listening http://%s:%d\n", qPrintable(shownHost), int(server.port()));
+    std::printf("listening %s://%s:%d\n", cfg.server.tlsCert.isEmpty() ? "http" : "https", qPrintable(shownHost),
+        int(server.port()));
     Sim::DcgmExporter dcgm(server.gpuActivity(), gpuName(cfg.preset));
     if (dcgmPort >= 0) {
         if (dcgmPort > 65535 || !dcgm.listen(cfg.server.host, quint16(dcgmPort), &error)) {

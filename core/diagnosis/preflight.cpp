@@ -122,6 +122,9 @@ Preflight::Preflight(PreflightRequest request, QObject *parent)
     } else {
         m_nam->setProxy(QNetworkProxy::NoProxy);
     }
+    m_tls.caFile = m_request.caFile;
+    m_tls.tlsSkipVerify = m_request.tlsSkipVerify;
+    makeTlsConfiguration(&m_tls, &m_tlsError);
 }
 
 Preflight::~Preflight()
@@ -148,6 +151,10 @@ void Preflight::start()
                 .arg(joinUrlPath(base, m_request.path).toString(QUrl::RemoveUserInfo)));
         return;
     }
+    if (!m_tlsError.isEmpty() && base.scheme() == QLatin1String("https")) {
+        finish(Diagnosis::Tls, m_tlsError);
+        return;
+    }
     getModels();
 }
 
@@ -164,6 +171,7 @@ QNetworkReply *Preflight::send(const QString &suffix, const QByteArray &body)
 {
     QNetworkRequest req(joinUrlPath(m_request.baseUrl, suffix));
     req.setTransferTimeout(m_request.timeoutMs);
+    applyTls(&req, m_tls);
     req.setRawHeader("Accept-Encoding", "identity");
     if (!m_request.apiKey.isEmpty())
         req.setRawHeader("Authorization", bearerAuthorization(m_request.apiKey));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "engine/engineconfig.h"
 #include "model/records.h"
 
 #include <QByteArray>
@@ -61,6 +62,8 @@ struct PreflightRequest {
     QList<QPair<QByteArray, QByteArray>> headers;
     QList<QByteArray> secretHeaderValues; ///< the header values to scrub (those read from the environment)
     QString proxy; ///< "host:port", empty for none
+    QString caFile; ///< https: PEM certificate authorities to trust instead of the system's
+    bool tlsSkipVerify = false; ///< https without checking the server's certificate
     int timeoutMs = 15000;
     bool smoke = false; ///< also probe /tokenize, /metrics, ignore_eos
 };
@@ -116,6 +119,8 @@ private:
     PreflightRequest m_request;
     PreflightResult m_result;
     QNetworkAccessManager *m_nam;
+    EndpointConfig m_tls; ///< only its TLS settings: the requests' (applyTls)
+    QString m_tlsError; ///< the CA file could not be used
     QPointer<QNetworkReply> m_reply;
     LoadGenerator *m_engine = nullptr;
     QList<RequestRecord> m_runRecords;

@@ -40,6 +40,9 @@ void Preflight::readStreamsAsRun()
     endpoint.apiKey = m_request.apiKey;
     endpoint.extraHeaders = m_request.headers;
     endpoint.secretValues = m_request.secretHeaderValues;
+    endpoint.caFile = m_request.caFile;
+    endpoint.tlsSkipVerify = m_request.tlsSkipVerify;
+    endpoint.tls = m_tls.tls;
     if (!m_request.proxy.isEmpty()) {
         const QUrl p = QUrl::fromUserInput(m_request.proxy);
         endpoint.useProxy = true;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engineconfig.h"
 
+#include <QSslCertificate>
+
 #include <algorithm>
 #include <cmath>
 
@@ -10,8 +12,33 @@ TransportKind resolveTransport(const EndpointConfig &endpoint)
 {
     if (endpoint.transport != TransportKind::Auto)
         return endpoint.transport;
-    const bool plain = endpoint.url.scheme() == QLatin1String("http");
-    return plain && !endpoint.http2 && !endpoint.useProxy ? TransportKind::Lean : TransportKind::Pool;
+    const bool http1
+        = endpoint.url.scheme() == QLatin1String("http") || endpoint.url.scheme() == QLatin1String("https");
+    return http1 && !endpoint.http2 && !endpoint.useProxy ? TransportKind::Lean : TransportKind::Pool;
+}
+
+bool makeTlsConfiguration(EndpointConfig *endpoint, QString *error)
+{
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    if (endpoint->tlsSkipVerify) {
+        tls.setPeerVerifyMode(QSslSocket::VerifyNone);
+    } else if (!endpoint->caFile.isEmpty()) {
+        const QList<QSslCertificate> cas = QSslCertificate::fromPath(endpoint->caFile, QSsl::Pem);
+        if (cas.isEmpty()) {
+            *error = QStringLiteral("endpoint.ca_file: %1 holds no PEM certificate (or cannot be read)")
+                         .arg(endpoint->caFile);
+            return false;
+        }
+        tls.setCaCertificates(cas);
+    }
+    endpoint->tls = tls;
+    return true;
+}
+
+void applyTls(QNetworkRequest *request, const EndpointConfig &endpoint)
+{
+    if (request->url().scheme() == QLatin1String("https"))
+        request->setSslConfiguration(endpoint.tls);
 }
 
 QByteArray bearerAuthorization(const QByteArray &apiKey)

@@ -8,7 +8,9 @@
 #include <QList>
 #include <QMetaType>
 #include <QNetworkProxy>
+#include <QNetworkRequest>
 #include <QPair>
+#include <QSslConfiguration>
 #include <QString>
 #include <QUrl>
 #include <QVector>
@@ -16,9 +18,9 @@
 namespace ServeScope {
 
 enum class TransportKind : quint8 {
-    Auto, ///< lean HTTP/1.1 for http:// without proxy or HTTP/2, the pool otherwise
-    Lean, ///< HTTP/1.1 over QTcpSocket (http:// only)
-    Pool, ///< QNetworkAccessManager pool (https, proxies, HTTP/2)
+    Auto, ///< lean HTTP/1.1 for http:// and https:// without proxy or HTTP/2, the pool otherwise
+    Lean, ///< HTTP/1.1 on the worker's epoll loop, plain or TLS (OpenSSL)
+    Pool, ///< QNetworkAccessManager pool (proxies, HTTP/2)
 };
 
 /// Where requests go. The key is held by value here only; it is never logged or put in errors.
@@ -33,7 +35,18 @@ struct EndpointConfig {
     QList<QByteArray> secretValues; ///< extra-header values that are secrets: scrubbed from error texts like the key
     Timeouts timeouts;
     int maxEventBytes = 1 << 20; ///< longest SSE line or event; longer fails the request as protocol
+    /// https: PEM certificate authorities to trust instead of the system's (empty: the system's).
+    QString caFile;
+    bool tlsSkipVerify = false; ///< https without checking the server's certificate or name
+    /// The two above for Qt Network's requests (the pool, side calls, scrapes); see applyTls().
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
 };
+
+/// `tls` for an endpoint's CA file and skip-verify setting; false (with the reason) when the CA
+/// file holds no PEM certificate.
+bool makeTlsConfiguration(EndpointConfig *endpoint, QString *error);
+/// Gives an https request the endpoint's TLS settings (nothing for http).
+void applyTls(QNetworkRequest *request, const EndpointConfig &endpoint);
 
 /// The transport Auto resolves to for an endpoint.
 TransportKind resolveTransport(const EndpointConfig &endpoint);

@@ -2,6 +2,7 @@
 #include "httpconnection.h"
 
 #include "model/clock.h"
+#include "tlsclient.h"
 
 #include <QLoggingCategory>
 
@@ -46,12 +47,20 @@ HttpConnection::~HttpConnection()
     closeSocket();
 }
 
+void HttpConnection::setTls(std::shared_ptr<const TlsContext> context, const QByteArray &host)
+{
+    m_tlsContext = std::move(context);
+    m_tlsHost = host;
+}
+
 void HttpConnection::closeSocket()
 {
     if (m_fd < 0)
         return;
     // Removed explicitly: a child forked before its exec still holds the descriptor for a moment.
     epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_fd, nullptr);
+    m_tls.reset(); // no close_notify: the socket closes at once, as a plain one
+    m_handshaking = false;
     ::close(m_fd);
     m_fd = -1;
     m_connecting = false;
@@ -77,6 +86,7 @@ void HttpConnection::connectNow()
 {
     closeSocket();
     m_written = 0;
+    m_tlsError.clear();
     if (m_epollFd < 0) {
         startConnect(EMFILE); // the transport could not make its epoll set: no descriptor left
         return;
@@ -153,8 +163,12 @@ void HttpConnection::onEvents(quint32 generation, quint32 events)
         getsockopt(m_fd, SOL_SOCKET, SO_ERROR, &err, &len);
         if (err != 0 || (events & EPOLLHUP))
             return onConnectFailed(err != 0 ? err : ECONNREFUSED);
-        onConnected();
-        if (generation != m_generation)
+        onSocketReady();
+        if (generation != m_generation || m_handshaking)
+            return;
+    } else if (m_handshaking) {
+        continueHandshake();
+        if (generation != m_generation || m_handshaking)
             return;
     }
     if ((events & EPOLLOUT) && m_state && m_written < m_request.size()) {
@@ -169,8 +183,19 @@ void HttpConnection::onEvents(quint32 generation, quint32 events)
 void HttpConnection::writePending()
 {
     while (m_written < m_request.size()) {
-        const ssize_t n
-            = ::send(m_fd, m_request.constData() + m_written, size_t(m_request.size() - m_written), MSG_NOSIGNAL);
+        const char *data = m_request.constData() + m_written;
+        const size_t size = size_t(m_request.size() - m_written);
+        if (m_tls) {
+            const ssize_t n = m_tls->write(data, size);
+            if (n > 0)
+                m_written += n;
+            else if (n == TlsSession::kWouldBlock)
+                return; // on a later edge (OpenSSL may also wait to read first)
+            else
+                return onClosed();
+            continue;
+        }
+        const ssize_t n = ::send(m_fd, data, size, MSG_NOSIGNAL);
         if (n > 0) {
             m_written += n;
         } else if (n < 0 && errno == EINTR) {
@@ -181,6 +206,34 @@ void HttpConnection::writePending()
             return onClosed();
         }
     }
+}
+
+// TCP is up: plain connections are ready, TLS ones start their handshake on this socket.
+void HttpConnection::onSocketReady()
+{
+    if (!m_tlsContext)
+        return onConnected();
+    m_connecting = false;
+    m_tls = std::make_unique<TlsSession>(*m_tlsContext, m_fd, m_tlsHost);
+    m_handshaking = true;
+    m_handshakeStartNs = monotonicNs();
+    continueHandshake();
+}
+
+void HttpConnection::continueHandshake()
+{
+    const ssize_t rc = m_tls->handshake();
+    if (rc == TlsSession::kWouldBlock)
+        return;
+    m_handshaking = false;
+    if (m_state)
+        m_state->record.tlsNs += monotonicNs() - m_handshakeStartNs;
+    if (rc == TlsSession::kFailed) {
+        m_tlsError = m_tls->error();
+        m_peer = m_peers->size(); // another address of the host would not change the certificate
+        return onConnectFailed(0);
+    }
+    onConnected();
 }
 
 void HttpConnection::onConnected()
@@ -219,27 +272,59 @@ void HttpConnection::onConnectFailed(int err)
     m_state->record.endNs = monotonicNs();
     m_state->record.connectNs += m_state->record.endNs - m_state->connectStartNs;
     m_state->connectStartNs = 0;
+    if (!m_tlsError.isEmpty()) {
+        finish({ ErrorClass::Tls, std::exchange(m_tlsError, QString()), false }, false);
+        return;
+    }
     const QString why = m_peers->empty() ? QStringLiteral("host not found") : QString::fromLocal8Bit(strerror(err));
     finish({ ErrorClass::Connect, QStringLiteral("connect failed: ") + why, false }, false);
 }
 
-// Edge-triggered: reads until the kernel has nothing more. A read shorter than the buffer
+// A read of the socket, or of its TLS session: bytes, 0 at the end, TlsSession::kWouldBlock when
+// there is nothing more now, kFailed when the connection broke.
+ssize_t HttpConnection::receive(char *data, size_t size)
+{
+    if (m_tls)
+        return m_tls->read(data, size);
+    for (;;) {
+        const ssize_t n = ::recv(m_fd, data, size, 0);
+        if (n >= 0)
+            return n;
+        if (errno == EINTR)
+            continue;
+        return errno == EAGAIN || errno == EWOULDBLOCK ? TlsSession::kWouldBlock : TlsSession::kFailed;
+    }
+}
+
+// Edge-triggered: reads until the kernel has nothing more. A plain read shorter than the buffer
 // emptied the socket, and anything arriving after it is a new edge, so there is no extra read
 // to see EAGAIN, except after a hang-up: its edge is this one, so read on to the end of file.
+// A TLS read returns at most a record, so TLS reads on until OpenSSL would block.
 void HttpConnection::readAvailable(bool hangup)
 {
     const quint32 generation = m_generation;
     QByteArray &buffer = *m_readBuffer;
     for (int reads = 0;;) {
-        const ssize_t n = ::recv(m_fd, buffer.data(), size_t(buffer.size()), 0);
+        const ssize_t n = receive(buffer.data(), size_t(buffer.size()));
         if (n > 0) {
             const qint64 now = monotonicNs(); // one time per read: its bytes arrived together
             if (!onData(QByteArrayView(buffer.constData(), n), now) || generation != m_generation)
                 return;
-            if (n < buffer.size() && !hangup)
+            if (!m_tls && n < buffer.size() && !hangup)
                 return;
             if (++reads == kReadsPerTurn) {
-                // Still more: re-arming makes epoll report the socket again in a later batch.
+                // Still more: re-arming makes epoll report the socket again in a later batch;
+                // what OpenSSL already holds makes no edge, so that is read from the event loop.
+                if (m_tls && m_tls->hasBuffered()) {
+                    QMetaObject::invokeMethod(
+                        this,
+                        [this, generation] {
+                            if (generation == m_generation && m_fd >= 0)
+                                readAvailable(false);
+                        },
+                        Qt::QueuedConnection);
+                    return;
+                }
                 epoll_event ev {};
                 ev.events = kEpollEvents;
                 ev.data.u64 = eventKey();
@@ -248,13 +333,9 @@ void HttpConnection::readAvailable(bool hangup)
             }
             continue;
         }
-        if (n == 0)
-            return onClosed();
-        if (errno == EINTR)
-            continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK)
+        if (n == TlsSession::kWouldBlock)
             return;
-        return onClosed(); // reset by the peer: the same as a close for the request
+        return onClosed(); // the end, or reset by the peer: the same as a close for the request
     }
 }
 

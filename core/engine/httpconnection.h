@@ -8,10 +8,14 @@
 #include <QObject>
 
 #include <functional>
+#include <memory>
 #include <sys/socket.h>
 #include <vector>
 
 namespace ServeScope {
+
+class TlsContext;
+class TlsSession;
 
 /// A resolved peer address for connect().
 struct PeerAddress {
@@ -23,6 +27,9 @@ struct PeerAddress {
 /// non-blocking socket registered edge-triggered with its transport's epoll set, read in large
 /// reads until the kernel has nothing more. A reused connection that the server closed before
 /// answering is reopened once and the request resent; that is logged and counted, not failed.
+/// With a TLS context every socket is first a TLS session (handshake after connect, then
+/// OpenSSL's reads and writes on the same edges); a read's timestamp is taken when it returns
+/// decrypted bytes, as a plain read's when it returns bytes.
 class HttpConnection final : public QObject {
     Q_OBJECT
 public:
@@ -30,6 +37,8 @@ public:
     /// connection adds a generation per socket so a stale event never reaches a newer socket).
     HttpConnection(int epollFd, quint32 key, const std::vector<PeerAddress> *peers, QByteArray *readBuffer,
         std::vector<HttpConnection *> *unparsed, QObject *parent = nullptr);
+    /// https: every later socket speaks TLS with `context` to `host` (nullptr: plain).
+    void setTls(std::shared_ptr<const TlsContext> context, const QByteArray &host);
     ~HttpConnection() override;
 
     std::function<void(HttpConnection *, bool ok)> opened; ///< once, after open(): connected or failed
@@ -43,7 +52,7 @@ public:
     void send(StreamState *state, const QByteArray &request);
     /// Ends the request now (timeout, cancel) and drops the socket; `finished` is not called.
     void abortRequest();
-    bool isConnected() const noexcept { return m_fd >= 0 && !m_connecting; }
+    bool isConnected() const noexcept { return m_fd >= 0 && !m_connecting && !m_handshaking; }
     bool isBusy() const noexcept { return m_state != nullptr; }
     StreamState *state() const noexcept { return m_state; }
     int reopened() const noexcept { return m_reopened; }
@@ -62,7 +71,10 @@ private:
     void closeSocket();
     bool startConnect(int err);
     void onConnected();
+    void onSocketReady();
+    void continueHandshake();
     void onConnectFailed(int err);
+    ssize_t receive(char *data, size_t size);
     void readAvailable(bool hangup);
     bool onData(QByteArrayView data, qint64 now);
     void onClosed();
@@ -88,6 +100,12 @@ private:
     bool m_retried = false;
     bool m_opening = false;
     int m_reopened = 0;
+    std::shared_ptr<const TlsContext> m_tlsContext;
+    QByteArray m_tlsHost;
+    std::unique_ptr<TlsSession> m_tls; ///< the current socket's session (https only)
+    bool m_handshaking = false;
+    qint64 m_handshakeStartNs = 0;
+    QString m_tlsError; ///< why the last handshake failed
 };
 
 } // namespace ServeScope

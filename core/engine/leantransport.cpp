@@ -3,6 +3,7 @@
 
 #include "httpconnection.h"
 #include "model/clock.h"
+#include "tlsclient.h"
 
 #include <QTimer>
 
@@ -70,8 +71,11 @@ void LeanTransport::configure(const EndpointConfig &endpoint)
             m_readBuffer.resize(kReadBytes);
         }
     }
-    const bool samePeer
-        = endpoint.url.host() == m_endpoint.url.host() && endpoint.url.port(80) == m_endpoint.url.port(80);
+    const bool https = endpoint.url.scheme() == QLatin1String("https");
+    const int port = endpoint.url.port(https ? 443 : 80);
+    const bool samePeer = endpoint.url.host() == m_endpoint.url.host()
+        && endpoint.url.scheme() == m_endpoint.url.scheme() && port == m_endpoint.url.port(https ? 443 : 80)
+        && endpoint.caFile == m_endpoint.caFile && endpoint.tlsSkipVerify == m_endpoint.tlsSkipVerify;
     if (!samePeer || (m_epollFd >= 0 && !m_connections.empty() && m_connections.front()->epollFd() != m_epollFd)) {
         cancelAll();
         qDeleteAll(m_connections);
@@ -79,15 +83,21 @@ void LeanTransport::configure(const EndpointConfig &endpoint)
         m_idle.clear();
     }
     if (!samePeer || m_peers.empty())
-        m_peers = resolve(endpoint.url.host(), endpoint.url.port(80));
+        m_peers = resolve(endpoint.url.host(), port);
+    if (!https) {
+        m_tls.reset();
+    } else if (!samePeer || !m_tls) {
+        // A context that cannot be made (unreadable CA file) fails each request's handshake with the reason.
+        m_tls = TlsContext::make(endpoint.caFile, endpoint.tlsSkipVerify, &m_tlsError);
+    }
     m_endpoint = endpoint;
     QByteArray path = endpoint.url.path(QUrl::FullyEncoded).toLatin1();
     if (path.isEmpty())
         path = "/";
     if (endpoint.url.hasQuery())
         path += '?' + endpoint.url.query(QUrl::FullyEncoded).toLatin1();
-    m_head = "POST " + path + " HTTP/1.1\r\nHost: " + endpoint.url.host().toLatin1() + ':'
-        + QByteArray::number(endpoint.url.port(80)) + "\r\nUser-Agent: ServeScope/" SERVESCOPE_VERSION "\r\n";
+    m_head = "POST " + path + " HTTP/1.1\r\nHost: " + endpoint.url.host().toLatin1() + ':' + QByteArray::number(port)
+        + "\r\nUser-Agent: ServeScope/" SERVESCOPE_VERSION "\r\n";
 }
 
 void LeanTransport::dispatch()
@@ -117,6 +127,8 @@ HttpConnection *LeanTransport::newConnection()
 {
     auto *c = new HttpConnection(m_epollFd, quint32(m_connections.size()), &m_peers, &m_readBuffer, &m_unparsed);
     c->tap = &m_tap;
+    if (m_endpoint.url.scheme() == QLatin1String("https"))
+        c->setTls(m_tls, m_endpoint.url.host().toUtf8());
     c->finished = [this](HttpConnection *conn, StreamState *s, const StreamEnd &end) { onFinished(conn, s, end); };
     c->eventsFramed = [this](int n) { countEvents(n); };
     m_connections.push_back(c);
@@ -144,8 +156,17 @@ HttpConnection *LeanTransport::idleConnection()
     return c;
 }
 
+bool LeanTransport::tlsBroken() const
+{
+    return m_endpoint.url.scheme() == QLatin1String("https") && !m_tls;
+}
+
 void LeanTransport::warm(int connections, std::function<void(int)> ready)
 {
+    if (tlsBroken()) {
+        ready(0); // every request then fails with the reason
+        return;
+    }
     int idleConnected = 0;
     for (HttpConnection *c : m_connections)
         idleConnected += !c->isBusy() && c->isConnected();
@@ -201,6 +222,18 @@ void LeanTransport::start(StreamRequest req)
     bytes += "Content-Length: " + QByteArray::number(req.prepared.body.size()) + "\r\n\r\n";
     bytes += req.prepared.body;
 
+    if (tlsBroken()) {
+        // Reported from the event loop, as a failed connect is, never from inside start().
+        auto failed = std::make_shared<std::unique_ptr<StreamState>>(std::move(s));
+        QMetaObject::invokeMethod(
+            this,
+            [this, failed] {
+                (*failed)->record.endNs = monotonicNs();
+                complete(std::move(*failed), StreamEnd { ErrorClass::Tls, m_tlsError, false });
+            },
+            Qt::QueuedConnection);
+        return;
+    }
     HttpConnection *c = idleConnection();
     StreamState *raw = s.get();
     m_active.emplace(c, std::move(s));

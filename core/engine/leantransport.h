@@ -38,12 +38,15 @@ private:
     HttpConnection *newConnection();
     void onFinished(HttpConnection *c, StreamState *s, const StreamEnd &end);
     void sweep();
+    bool tlsBroken() const; ///< https whose TLS settings could not be made
     void complete(std::unique_ptr<StreamState> s, const StreamEnd &end);
 
     int m_epollFd = -1;
     QSocketNotifier *m_notifier = nullptr;
     QByteArray m_readBuffer; ///< every read of this worker goes here first
     std::vector<PeerAddress> m_peers; ///< the endpoint's host, resolved once per configure()
+    std::shared_ptr<const TlsContext> m_tls; ///< https: OpenSSL's settings for every connection
+    QString m_tlsError; ///< why m_tls could not be made
     EndpointConfig m_endpoint;
     QByteArray m_head; ///< request line and fixed headers, up to the per-request ones
     std::vector<HttpConnection *> m_connections; ///< index = the connection's epoll key

@@ -136,6 +136,7 @@ void PoolTransport::send(int m, std::unique_ptr<StreamState> s, const QByteArray
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
     request.setTransferTimeout(0);
+    applyTls(&request, m_endpoint);
     ++m_managers[m].live;
     s->record.startNs = monotonicNs();
     QNetworkReply *reply = m_managers[m].nam->post(request, body);

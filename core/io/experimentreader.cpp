@@ -16,7 +16,7 @@ public:
         const QString p = QStringLiteral("endpoint");
         if (!object(&n, p,
                 { "base_url", "path", "model", "api_key_env", "keychain_entry", "dialect", "protocol", "proxy",
-                    "headers", "header_env" }))
+                    "headers", "header_env", "ca_file", "tls_skip_verify" }))
             return;
         stringAt(n, "base_url", p, &e->baseUrl);
         stringAt(n, "path", p, &e->path);
@@ -24,6 +24,8 @@ public:
         stringAt(n, "api_key_env", p, &e->apiKeyEnv);
         stringAt(n, "keychain_entry", p, &e->keychainEntry);
         stringAt(n, "proxy", p, &e->proxy);
+        stringAt(n, "ca_file", p, &e->caFile);
+        boolAt(n, "tls_skip_verify", p, &e->tlsSkipVerify);
         enumAt(n, "dialect", p, &e->dialect, parseDialect, "vllm, sglang, openai-strict");
         enumAt(n, "protocol", p, &e->protocol, parseProtocol, "http1, http2");
         if (const JsonNode *h = n.member(QLatin1String("headers")); h && !h->isObject()) {

@@ -42,6 +42,10 @@ JsonNode endpointTree(const Endpoint &e)
     n.add(QStringLiteral("protocol"), str(protocolName(e.protocol)));
     if (!e.proxy.isEmpty())
         n.add(QStringLiteral("proxy"), str(e.proxy));
+    if (!e.caFile.isEmpty())
+        n.add(QStringLiteral("ca_file"), str(e.caFile));
+    if (e.tlsSkipVerify)
+        n.add(QStringLiteral("tls_skip_verify"), JsonNode::makeBool(true));
     if (!e.headers.isEmpty()) {
         JsonNode h = JsonNode::makeObject();
         for (const auto &header : e.headers)

@@ -54,6 +54,10 @@ struct Endpoint {
     QList<QPair<QString, QString>> headerEnv;
     QString apiKeyEnv; ///< name of an environment variable holding the key
     QString keychainEntry; ///< id of a keychain entry holding the key
+    /// https: a PEM file of the certificate authorities to trust instead of the system's.
+    QString caFile;
+    /// https without verifying the server's certificate or name; said in every report and log.
+    bool tlsSkipVerify = false;
 
     /// True when baseUrl starts with "sim:" (the embedded simulator).
     bool isLocalSimulator() const;

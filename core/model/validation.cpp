@@ -97,6 +97,16 @@ void checkEndpoint(Checker &c, const Endpoint &e)
     if (!e.proxy.isEmpty())
         checkUrl(c, QStringLiteral("endpoint.proxy"), e.proxy,
             { QStringLiteral("http"), QStringLiteral("https"), QStringLiteral("socks5") });
+    const bool https = e.baseUrl.startsWith(QLatin1String("https://"), Qt::CaseInsensitive);
+    if (!https && (!e.caFile.isEmpty() || e.tlsSkipVerify))
+        c.warning(e.caFile.isEmpty() ? QStringLiteral("endpoint.tls_skip_verify") : QStringLiteral("endpoint.ca_file"),
+            QStringLiteral("has no effect: the base URL is not https://"));
+    else if (e.tlsSkipVerify)
+        c.warning(QStringLiteral("endpoint.tls_skip_verify"),
+            QStringLiteral("the server's certificate is not checked: anyone on the path can read the key and the "
+                           "answers"));
+    if (e.tlsSkipVerify && !e.caFile.isEmpty())
+        c.warning(QStringLiteral("endpoint.ca_file"), QStringLiteral("is not used while tls_skip_verify is true"));
     if (!e.apiKeyEnv.isEmpty() && !isValidEnvironmentName(e.apiKeyEnv))
         c.error(QStringLiteral("endpoint.api_key_env"), QStringLiteral("must be an environment variable name"));
     if (!e.apiKeyEnv.isEmpty() && !e.keychainEntry.isEmpty())

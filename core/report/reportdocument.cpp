@@ -420,6 +420,13 @@ QString reportBodyHtml(const ReportInput &input)
             meta.append({ tr("Model answered by the server"), run.servedModel });
         if (!run.origin.isEmpty())
             meta.append({ tr("Origin"), run.origin });
+        if (!run.tlsVerify.isEmpty())
+            meta.append({ tr("TLS"),
+                run.tlsVerify == QLatin1String("none")
+                    ? tr("the server's certificate was NOT verified (tls_skip_verify)")
+                    : run.tlsVerify == QLatin1String("system")
+                    ? tr("certificate verified against the system's certificate authorities")
+                    : tr("certificate verified against %1").arg(run.tlsVerify) });
         meta.append({ tr("Started (UTC)"), isoUtc(run.started) });
         meta.append({ tr("Finished (UTC)"), isoUtc(run.finished) });
         meta.append({ tr("Definitions profile"), run.definitions });

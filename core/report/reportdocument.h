@@ -16,6 +16,9 @@ struct ReportRun {
     qint64 id = 0;
     QString name;
     QString baseUrl, model, servedModel; ///< servedModel: what the server answered with, when known
+    /// https only: how the server's certificate was checked ("system", a CA file's path, or
+    /// "none" for tls_skip_verify); empty for http and the simulator.
+    QString tlsVerify;
     QString origin; ///< RunOrigin::describe() and its note for an imported run; empty for a measured one
     QDateTime started, finished; ///< UTC
     QString definitions = QStringLiteral("vllm");

@@ -96,6 +96,15 @@ ReportRun reportRunFromStore(
     if (timeScale != 1)
         r.baseUrl += QStringLiteral(" (simulator at %1x speed: times are scaled)").arg(timeScale);
     r.model = endpoint.value(QLatin1String("model")).toString();
+    if (r.baseUrl.startsWith(QLatin1String("https://"), Qt::CaseInsensitive)) {
+        const QString ca = endpoint.value(QLatin1String("ca_file")).toString();
+        r.tlsVerify = endpoint.value(QLatin1String("tls_skip_verify")).toBool() ? QStringLiteral("none")
+            : ca.isEmpty()                                                      ? QStringLiteral("system")
+                                                                                : ca;
+        // Every chart footer carries the base URL: an unverified one says so there too.
+        if (r.tlsVerify == QLatin1String("none"))
+            r.baseUrl += QStringLiteral(" (TLS certificate not verified)");
+    }
     r.envSnapshot = keyValues(row.envSnapshot);
     // What the streams said the server ran (the run adds served_model, or one per variant, when it ends).
     QString served;

@@ -43,6 +43,7 @@ QNetworkRequest EndpointCalls::request(const QString &path) const
 {
     QNetworkRequest req(joinUrlPath(m_base, path));
     req.setTransferTimeout(m_timeoutMs);
+    applyTls(&req, m_endpoint);
     for (const auto &[name, value] : endpointHeaders(m_endpoint))
         req.setRawHeader(name, value);
     return req;
@@ -172,6 +173,7 @@ std::optional<PromptCalibration> EndpointCalls::calibration(const QString &sampl
             body.insert(QStringLiteral("prompt"), text);
         QNetworkRequest req(m_endpoint.url);
         req.setTransferTimeout(m_timeoutMs);
+        applyTls(&req, m_endpoint);
         for (const auto &[name, value] : endpointHeaders(m_endpoint))
             req.setRawHeader(name, value);
         req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));

@@ -166,6 +166,7 @@ bool LaunchedServer::waitReady(const QUrl &url, const EndpointConfig &endpoint, 
         }
         QNetworkRequest req(url);
         req.setTransferTimeout(2000);
+        applyTls(&req, endpoint);
         for (const auto &[name, value] : endpointHeaders(endpoint))
             req.setRawHeader(name, value);
         QNetworkReply *reply = nam.get(req);

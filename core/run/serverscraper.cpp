@@ -70,6 +70,7 @@ void ServerScraper::scrape(Source &source)
         return;
     QNetworkRequest req(source.url);
     req.setTransferTimeout(2000);
+    applyTls(&req, m_endpoint);
     if (source.withHeaders) {
         for (const auto &[name, value] : endpointHeaders(m_endpoint))
             req.setRawHeader(name, value);

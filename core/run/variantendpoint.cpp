@@ -43,6 +43,8 @@ EndpointConfig endpointConfigFor(const Experiment &resolved, const QUrl &base, c
     }
     for (const auto &[name, value] : resolved.endpoint.headers)
         endpoint.extraHeaders.append({ name.toUtf8(), value.toUtf8() });
+    endpoint.caFile = resolved.endpoint.caFile;
+    endpoint.tlsSkipVerify = resolved.endpoint.tlsSkipVerify;
     return endpoint;
 }
 
@@ -54,7 +56,7 @@ bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options
         m_model = resolved.endpoint.model;
         m_base = QUrl(resolved.endpoint.baseUrl);
         m_config = endpointConfigFor(resolved, m_base, options.apiKey);
-        return addSecretHeaders(resolved.endpoint, &m_config, error);
+        return makeTlsConfiguration(&m_config, error) && addSecretHeaders(resolved.endpoint, &m_config, error);
     }
     const QString program
         = options.simulatorProgram.isEmpty() ? SimProcess::defaultProgram() : options.simulatorProgram;

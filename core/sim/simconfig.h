@@ -83,6 +83,8 @@ struct ServerParams {
     double keepAliveSeconds = 5.0; ///< uvicorn's timeout_keep_alive
     qint64 maxBodyBytes = 16 * 1024 * 1024;
     int maxHeaderBytes = 16 * 1024;
+    /// PEM files: with both set the server speaks HTTPS only (TLS on every connection).
+    QString tlsCert, tlsKey;
 };
 
 struct SimConfig {

@@ -4,6 +4,11 @@
 #include "model/clock.h"
 #include "sim/simconnection.h"
 
+#include <QFile>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslServer>
 #include <QTcpServer>
 #include <QTcpSocket>
 
@@ -48,10 +53,21 @@ SimServer::~SimServer()
 
 bool SimServer::listen(QString *error)
 {
-    m_tcp = new QTcpServer(this);
+    if (m_config.server.tlsCert.isEmpty()) {
+        m_tcp = new QTcpServer(this);
+        connect(m_tcp, &QTcpServer::newConnection, this, &SimServer::onNewConnections);
+    } else {
+        QSslConfiguration tls;
+        if (!loadTls(&tls, error))
+            return false;
+        auto *server = new QSslServer(this);
+        server->setSslConfiguration(tls);
+        // A connection is pending once its handshake is done; a failed one never reaches us.
+        connect(server, &QTcpServer::pendingConnectionAvailable, this, &SimServer::onNewConnections);
+        m_tcp = server;
+    }
     m_tcp->setListenBacklogSize(4096);
     m_tcp->setMaxPendingConnections(4096);
-    connect(m_tcp, &QTcpServer::newConnection, this, &SimServer::onNewConnections);
     connect(m_tcp, &QTcpServer::acceptError, this,
         [this](QAbstractSocket::SocketError) { emit acceptFailed(m_tcp->errorString()); });
     QHostAddress address;
@@ -63,6 +79,31 @@ bool SimServer::listen(QString *error)
         return false;
     }
     m_sweepTimer.start();
+    return true;
+}
+
+bool SimServer::loadTls(QSslConfiguration *tls, QString *error) const
+{
+    QFile certFile(m_config.server.tlsCert), keyFile(m_config.server.tlsKey);
+    if (!certFile.open(QIODevice::ReadOnly) || !keyFile.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read --tls-cert or --tls-key: %1")
+                     .arg(certFile.isOpen() ? keyFile.errorString() : certFile.errorString());
+        return false;
+    }
+    const QList<QSslCertificate> chain = QSslCertificate::fromData(certFile.readAll(), QSsl::Pem);
+    const QByteArray pem = keyFile.readAll();
+    QSslKey key(pem, QSsl::Rsa, QSsl::Pem);
+    if (key.isNull())
+        key = QSslKey(pem, QSsl::Ec, QSsl::Pem);
+    if (chain.isEmpty() || key.isNull()) {
+        *error = chain.isEmpty() ? QStringLiteral("--tls-cert holds no PEM certificate")
+                                 : QStringLiteral("--tls-key holds no unencrypted PEM RSA or EC key");
+        return false;
+    }
+    *tls = QSslConfiguration::defaultConfiguration();
+    tls->setLocalCertificateChain(chain);
+    tls->setPrivateKey(key);
+    tls->setPeerVerifyMode(QSslSocket::VerifyNone);
     return true;
 }
 

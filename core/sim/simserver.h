@@ -15,6 +15,7 @@
 
 #include <memory>
 
+class QSslConfiguration;
 class QTcpServer;
 class QTcpSocket;
 
@@ -53,6 +54,7 @@ signals:
     void acceptFailed(const QString &message);
 
 private:
+    bool loadTls(QSslConfiguration *tls, QString *error) const;
     struct Connection;
 
     void onNewConnections();

@@ -23,6 +23,7 @@
 #include <QMutex>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -140,7 +141,10 @@ void benchEnginePoint(const SimProcess &sim, const QString &transport, int strea
 {
     EndpointConfig ep;
     ep.url = sim.url(QStringLiteral("/v1/completions"));
-    ep.transport = transport == QLatin1String("pool") ? TransportKind::Pool : TransportKind::Lean;
+    ep.transport = transport.startsWith(QLatin1String("pool")) ? TransportKind::Pool : TransportKind::Lean;
+    ep.tlsSkipVerify = true; // the tls rows: a throwaway certificate
+    QString tlsError;
+    makeTlsConfiguration(&ep, &tlsError);
     LoadSpec spec;
     spec.load.concurrency = streams;
     spec.load.numPrompts = streams;
@@ -183,7 +187,7 @@ void benchEnginePoint(const SimProcess &sim, const QString &transport, int strea
     const double window = counts.windowS > 0 ? counts.windowS : wall;
     std::vector<qint64> err = stamps->all();
     const bool complete = res.outcome.completed == streams && dataEvents >= qint64(streams) * o.tokens;
-    std::printf("engine %-5s %6d %9.0f %9.0f %6d %5s %9.2f %9.2f %8.3f %7.2f %7d %6d %8.1f %8.3f %8.3f %8.1f %s\n",
+    std::printf("engine %-8s %6d %9.0f %9.0f %6d %5s %9.2f %9.2f %8.3f %7.2f %7d %6d %8.1f %8.3f %8.3f %8.1f %s\n",
         qPrintable(transport), streams, double(counts.inWindow) / window, streams / o.stepS, maxInFlight(res.records),
         complete ? "yes" : "NO", engineCpu / double(dataEvents) * 1e6, cpu / double(dataEvents) * 1e6,
         double(sleeps) / double(dataEvents), simCpu / wall, peakThreads, peakFds, double(peakRss - rss0) / streams,
@@ -219,8 +223,8 @@ int parseOptions(const QStringList &args, Options &o)
     QCommandLineParser parser;
     parser.addOptions({ { QStringLiteral("streams"), QStringLiteral("Stream counts."), QStringLiteral("list"),
                             QStringLiteral("256,1024,4096") },
-        { QStringLiteral("transports"), QStringLiteral("Engine section: lean and/or pool."), QStringLiteral("list"),
-            QStringLiteral("lean") },
+        { QStringLiteral("transports"), QStringLiteral("Engine section: lean, tls (lean over HTTPS), pool, pool-tls."),
+            QStringLiteral("list"), QStringLiteral("lean,tls") },
         { QStringLiteral("sections"), QStringLiteral("engine (in-process), run (servescope-cli run child)."),
             QStringLiteral("list"), QStringLiteral("engine,run") },
         { QStringLiteral("tokens"), QStringLiteral("Output tokens per request."), QStringLiteral("n"),
@@ -249,11 +253,13 @@ int parseOptions(const QStringList &args, Options &o)
     o.stepS = o.stepMs.toDouble(&stepOk) / 1000;
     o.sections = parser.value(QStringLiteral("sections")).split(QLatin1Char(','));
     for (const QString &t : o.transports)
-        ok = ok && (t == QLatin1String("lean") || t == QLatin1String("pool"));
+        ok = ok
+            && (t == QLatin1String("lean") || t == QLatin1String("pool") || t == QLatin1String("tls")
+                || t == QLatin1String("pool-tls"));
     if (!ok || !tokensOk || o.tokens < 1 || !stepOk || o.stepS <= 0) {
         std::fprintf(stderr,
             "bench_engine: --streams and --tokens take positive integers, --step-ms a positive "
-            "number, --transports lean and/or pool\n");
+            "number, --transports lean, tls, pool and/or pool-tls\n");
         return 2;
     }
     return -1;
@@ -289,18 +295,36 @@ int main(int argc, char **argv)
     }
     o.streams.removeIf([fds](int n) { return descriptorsNeeded(n) > fds; });
     if (o.sections.contains(QLatin1String("engine"))) {
-        SimProcess sim;
+        SimProcess sim, tlsSim;
         if (!sim.start(simArgs(o.stepMs, true), o.simCpu)) {
             std::fprintf(stderr, "bench_engine: %s\n", qPrintable(sim.error()));
             return 1;
         }
+        QTemporaryDir certs;
+        if (o.transports.contains(QLatin1String("tls")) || o.transports.contains(QLatin1String("pool-tls"))) {
+            // A throwaway certificate: the simulator serves HTTPS, the client skips verification.
+            QProcess openssl;
+            openssl.start(QStringLiteral("openssl"),
+                { QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
+                    QStringLiteral("-nodes"), QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"),
+                    QStringLiteral("/CN=localhost"), QStringLiteral("-keyout"), certs.filePath(QStringLiteral("k.pem")),
+                    QStringLiteral("-out"), certs.filePath(QStringLiteral("c.pem")) });
+            openssl.waitForFinished(60000);
+            if (!tlsSim.start(simArgs(o.stepMs, true)
+                        + QStringList { QStringLiteral("--tls-cert"), certs.filePath(QStringLiteral("c.pem")),
+                            QStringLiteral("--tls-key"), certs.filePath(QStringLiteral("k.pem")) },
+                    o.simCpu)) {
+                std::fprintf(stderr, "bench_engine: %s\n", qPrintable(tlsSim.error()));
+                return 1;
+            }
+        }
         std::printf("\nengine alone, in this process, against `sim --stamp` (us per data event; rss per stream in "
                     "kB)\n");
-        std::printf("section tr.  streams  events/s    asked   live  all   engine_us  proc_us sleeps/ev sim_cpu "
+        std::printf("section tr.     streams  events/s    asked   live  all   engine_us  proc_us sleeps/ev sim_cpu "
                     "threads    fds  rss_kB/s  err_p50  err_p99   wall_s sim_lag_max_s\n");
         for (const QString &t : o.transports)
             for (const int n : o.streams)
-                benchEnginePoint(sim, t, n, o);
+                benchEnginePoint(t.endsWith(QLatin1String("tls")) ? tlsSim : sim, t, n, o);
     }
     if (o.sections.contains(QLatin1String("run"))) {
         SimProcess sim;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Soak: one time-limited point of `servescope-cli run` at many streams against `sim`, for
-// SERVESCOPE_SOAK_S seconds (default 1800). Prints the client's resident memory over time, its
-// growth after warm-up, and whether every request the simulator saw is in the project.
-// `cmake --build build --target soak`; not part of `bench` (it takes half an hour).
+// Soak: `servescope-cli run` at many streams against `sim` for SERVESCOPE_SOAK_S seconds (default
+// 1800), as back-to-back repeats of one 60 s point (a point keeps its records until it is
+// aggregated, exactly as vLLM does; repeats show whether anything outlives its point). Prints the
+// client's resident memory over time, its growth after warm-up, and whether every request the
+// simulator saw is in the project. `cmake --build build --target soak`; not part of `bench`.
 #include "procstats.h"
 #include "simprocess.h"
 
@@ -57,11 +58,11 @@ QString writeExperiment(const QString &dir, const QUrl &base, int streams, int s
     f.write(QStringLiteral("{\"name\":\"soak\",\"endpoint\":{\"base_url\":\"%1\",\"path\":\"/v1/completions\","
                            "\"model\":\"servescope-sim-7b\"},\"dataset\":{\"name\":\"random\",\"seed\":5,"
                            "\"ignore_eos\":true,\"range_ratio\":0.5},\"load\":{\"mode\":\"concurrency\","
-                           "\"warmup_requests\":0,\"points\":[{\"concurrency\":%2,\"input_len\":64,\"output_len\":128,"
-                           "\"max_seconds\":%3}]},\"variants\":[{\"name\":\"baseline\"}]}")
+                           "\"warmup_requests\":0,\"repeat\":%3,\"points\":[{\"concurrency\":%2,\"input_len\":64,"
+                           "\"output_len\":128,\"max_seconds\":60}]},\"variants\":[{\"name\":\"baseline\"}]}")
                 .arg(base.toString())
                 .arg(streams)
-                .arg(seconds)
+                .arg(std::max(1, seconds / 60))
                 .toUtf8());
     return path;
 }
@@ -87,10 +88,10 @@ int main(int argc, char **argv)
     QTemporaryDir dir;
     const QString experiment = writeExperiment(dir.path(), sim.url(QString()), streams, seconds);
     const QString project = dir.filePath(QStringLiteral("soak.servescope"));
-    std::printf("soak: %d streams for %d s, 64 -> 128 tokens (range 0.5), one event per stream every %s ms; "
-                "warm-up %d s\n",
+    std::printf("soak: %d streams for %d s (repeats of a 60 s point), 64 -> 128 tokens (range 0.5), one event per "
+                "stream every %s ms; warm-up %d s\n",
         streams, seconds, qPrintable(stepMs), warmupS);
-    std::printf("   t_s   rss_MB threads    fds\n");
+    std::printf("   t_s   rss_MB (highest of the minute) threads    fds\n");
     QProcess run;
     run.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     run.start(QString::fromLocal8Bit(qgetenv("SERVESCOPE_CLI")),
@@ -99,23 +100,26 @@ int main(int argc, char **argv)
     if (!run.waitForStarted(10000))
         return 1;
     const qint64 t0 = monotonicNs();
-    qint64 atWarmupKb = 0, maxAfterKb = 0, lastKb = 0;
-    qint64 nextPrint = 0;
+    qint64 atWarmupKb = 0, maxAfterKb = 0, lastKb = 0, minuteMaxKb = 0;
+    qint64 nextPrint = 60;
     while (!run.waitForFinished(5000)) {
         const double t = nsToSeconds(monotonicNs() - t0);
         const qint64 rss = statusField("VmRSS", run.processId());
         if (rss <= 0)
             continue;
         lastKb = rss;
-        if (t >= warmupS && atWarmupKb == 0)
-            atWarmupKb = rss;
-        if (atWarmupKb > 0)
+        minuteMaxKb = std::max(minuteMaxKb, rss);
+        // The baseline is the highest of the warm-up: each point peaks just before it is aggregated.
+        if (t < warmupS)
+            atWarmupKb = std::max(atWarmupKb, rss);
+        else
             maxAfterKb = std::max(maxAfterKb, rss);
         if (t >= double(nextPrint)) {
-            std::printf("%6.0f %8.1f %7zu %6d\n", t, double(rss) / 1024, threadCpu(run.processId()).size(),
+            std::printf("%6.0f %8.1f %7zu %6d\n", t, double(minuteMaxKb) / 1024, threadCpu(run.processId()).size(),
                 descriptorCount(run.processId()));
             std::fflush(stdout);
             nextPrint += 60;
+            minuteMaxKb = 0;
         }
     }
     const int exitCode = run.exitStatus() == QProcess::NormalExit ? run.exitCode() : -1;
@@ -129,8 +133,9 @@ int main(int argc, char **argv)
     const bool read = store.open(project, ProjectStore::Check::Full, ProjectStore::Follow::Snapshot)
         && store.listRuns(&runs) && !runs.isEmpty() && store.requests(runs.last().run.id, all, &records);
     const qint64 ok = std::count_if(records.cbegin(), records.cend(), [](const RequestRecord &r) { return r.ok(); });
-    std::printf("\nexit %d; rss after warm-up %.1f MB, max after %.1f MB, last %.1f MB: growth %.2f%% (target < 5%%); "
-                "%.1f kB per stream\n",
+    std::printf(
+        "\nexit %d; rss highest in warm-up %.1f MB, highest after %.1f MB, last %.1f MB: growth %.2f%% (target < 5%%); "
+        "%.1f kB per stream\n",
         exitCode, double(atWarmupKb) / 1024, double(maxAfterKb) / 1024, double(lastKb) / 1024,
         atWarmupKb > 0 ? 100.0 * double(maxAfterKb - atWarmupKb) / double(atWarmupKb) : 0.0,
         double(maxAfterKb) / streams);

@@ -39,8 +39,7 @@ public:
                 break;
             line = m_process.readLine();
         }
-        const QByteArray prefix = "listening http://";
-        if (!line.startsWith(prefix))
+        if (!line.startsWith("listening http://") && !line.startsWith("listening https://"))
             return fail(QStringLiteral("unexpected first line: ") + QString::fromUtf8(line)
                 + QString::fromUtf8(m_process.readAllStandardError()));
         m_base = QUrl(QString::fromUtf8(line.trimmed().sliced(10)));

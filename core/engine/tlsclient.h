@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <memory>
+#include <sys/types.h>
+
+struct ssl_ctx_st;
+struct ssl_st;
+
+namespace ServeScope {
+
+/// OpenSSL's client settings for one https endpoint, shared by a lean transport's connections:
+/// the system's certificate authorities or a CA file, or no verification at all (said in every
+/// report). TLS 1.2 and 1.3, HTTP/1.1 offered by ALPN.
+class TlsContext {
+public:
+    /// nullptr, with the reason, when the CA file cannot be read or holds no certificate.
+    static std::shared_ptr<TlsContext> make(const QString &caFile, bool skipVerify, QString *error);
+    ~TlsContext();
+    TlsContext(const TlsContext &) = delete;
+    TlsContext &operator=(const TlsContext &) = delete;
+
+    ssl_ctx_st *get() const noexcept { return m_ctx; }
+    bool verifies() const noexcept { return m_verify; }
+
+private:
+    TlsContext(ssl_ctx_st *ctx, bool verify);
+    ssl_ctx_st *m_ctx;
+    bool m_verify;
+};
+
+/// One TLS session over a connected non-blocking socket. Every call returns at once: a positive
+/// count of bytes, 0 for a clean close by the peer, kWouldBlock when the socket must become
+/// readable or writable first, kFailed with error() set otherwise.
+class TlsSession {
+public:
+    static constexpr ssize_t kWouldBlock = -1;
+    static constexpr ssize_t kFailed = -2;
+
+    /// `host` is the name sent by SNI and, when the context verifies, checked against the certificate.
+    TlsSession(const TlsContext &context, int fd, const QByteArray &host);
+    ~TlsSession();
+    TlsSession(const TlsSession &) = delete;
+    TlsSession &operator=(const TlsSession &) = delete;
+
+    /// 1 when the handshake is done, kWouldBlock or kFailed otherwise.
+    ssize_t handshake();
+    ssize_t read(char *data, size_t size);
+    ssize_t write(const char *data, size_t size);
+    /// Decrypted bytes already inside OpenSSL (the socket may have nothing more to say about them).
+    bool hasBuffered() const;
+    /// Why the last call failed: the verification result or OpenSSL's error queue, in words.
+    const QString &error() const noexcept { return m_error; }
+
+private:
+    ssize_t result(int rc, bool handshake);
+    ssl_st *m_ssl;
+    QString m_error;
+};
+
+} // namespace ServeScope

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+// HTTPS on the lean transport: a real `servescope-cli sim --tls-cert` with throwaway certificates,
+// every stream and event received when the certificate is trusted, and a clear TLS error for
+// each way it is not.
+#include "engine/fdlimit.h"
+#include "pointrunner.h"
+#include "simprocess.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ServeScope;
+using namespace ServeScope::Testing;
+
+class TestTlsStreams final : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    // A self-signed certificate for `name` (and 127.0.0.1), made with the openssl tool.
+    bool makeCertificate(const QString &stem, const QString &name)
+    {
+        QProcess p;
+        p.start(QStringLiteral("openssl"),
+            { QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
+                QStringLiteral("-nodes"), QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-subj"),
+                QStringLiteral("/CN=") + name, QStringLiteral("-addext"),
+                QStringLiteral("subjectAltName=DNS:%1%2")
+                    .arg(name, name == QLatin1String("localhost") ? QStringLiteral(",IP:127.0.0.1") : QString()),
+                QStringLiteral("-keyout"), m_dir.filePath(stem + QStringLiteral("-key.pem")), QStringLiteral("-out"),
+                m_dir.filePath(stem + QStringLiteral(".pem")) });
+        return p.waitForFinished(60000) && p.exitCode() == 0;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"))
+            QSKIP("SERVESCOPE_CLI not set");
+        raiseOpenFileLimit();
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(makeCertificate(QStringLiteral("local"), QStringLiteral("localhost")), "openssl req failed");
+        QVERIFY2(makeCertificate(QStringLiteral("other"), QStringLiteral("other.example")), "openssl req failed");
+        QFile junk(m_dir.filePath(QStringLiteral("junk.pem")));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("not a certificate\n");
+    }
+
+    void streamsOverTls_data()
+    {
+        QTest::addColumn<QString>("served"); // the simulator's certificate
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<QString>("caFile");
+        QTest::addColumn<bool>("skipVerify");
+        QTest::addColumn<QString>("failure"); // empty: every request succeeds
+        QTest::newRow("trusted CA file") << "local"
+                                         << "127.0.0.1"
+                                         << "local.pem" << false << "";
+        QTest::newRow("trusted, by name") << "local"
+                                          << "localhost"
+                                          << "local.pem" << false << "";
+        QTest::newRow("system CAs only") << "local"
+                                         << "127.0.0.1"
+                                         << "" << false << "TLS: certificate verify failed: self-signed certificate";
+        QTest::newRow("skip verification") << "local"
+                                           << "127.0.0.1"
+                                           << "" << true << "";
+        QTest::newRow("another name") << "other"
+                                      << "127.0.0.1"
+                                      << "other.pem" << false << "TLS: certificate verify failed: IP address mismatch";
+        QTest::newRow("CA file without a certificate") << "local"
+                                                       << "127.0.0.1"
+                                                       << "junk.pem" << false << "holds no PEM certificate";
+    }
+
+    void streamsOverTls()
+    {
+        QFETCH(QString, served);
+        QFETCH(QString, host);
+        QFETCH(QString, caFile);
+        QFETCH(bool, skipVerify);
+        QFETCH(QString, failure);
+        constexpr int kStreams = 64, kTokens = 24;
+        SimProcess sim;
+        QVERIFY2(sim.start({ QStringLiteral("--tls-cert"), m_dir.filePath(served + QStringLiteral(".pem")),
+                     QStringLiteral("--tls-key"), m_dir.filePath(served + QStringLiteral("-key.pem")),
+                     QStringLiteral("--max-num-seqs"), QString::number(kStreams), QStringLiteral("--weight-bytes"),
+                     QStringLiteral("0"), QStringLiteral("--kv-bytes-per-token"), QStringLiteral("0"),
+                     QStringLiteral("--peak-flops"), QStringLiteral("1e30"), QStringLiteral("--step-overhead-ms"),
+                     QStringLiteral("10") }),
+            qPrintable(sim.error()));
+        EndpointConfig ep;
+        ep.url = sim.url(QStringLiteral("/v1/completions"));
+        QCOMPARE(ep.url.scheme(), QStringLiteral("https"));
+        ep.url.setHost(host);
+        ep.caFile = caFile.isEmpty() ? QString() : m_dir.filePath(caFile);
+        ep.tlsSkipVerify = skipVerify;
+        LoadSpec spec;
+        spec.load.concurrency = kStreams;
+        spec.load.numPrompts = kStreams;
+        LoadGenerator gen(1);
+        const PointResult res = runPoint(gen, ep, completionBodies(kStreams, 4, kTokens), spec, -1, 60000);
+        QVERIFY(!res.timedOut);
+        QVERIFY2(res.outcome.ok, qPrintable(res.outcome.message));
+        QCOMPARE(res.outcome.transport, QStringLiteral("lean")); // https no longer goes to the pool
+        QCOMPARE(res.records.size(), kStreams);
+        for (const RequestRecord &r : res.records) {
+            if (!failure.isEmpty()) {
+                QCOMPARE(r.errorClass, ErrorClass::Tls);
+                QVERIFY2(r.errorText.contains(failure), qPrintable(r.errorText));
+                continue;
+            }
+            QVERIFY2(r.ok(), qPrintable(r.errorText));
+            QCOMPARE(r.completionTokens, kTokens);
+            int tokens = 0;
+            for (EventKind k : r.eventKinds)
+                tokens += isTokenEvent(k);
+            QCOMPARE(tokens, kTokens);
+            QCOMPARE(r.eventKinds.last(), EventKind::Done);
+            QVERIFY(std::is_sorted(r.eventNs.begin(), r.eventNs.end()));
+        }
+        if (failure.isEmpty())
+            QCOMPARE(maxInFlight(res.records), kStreams);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTlsStreams)
+#include "tst_tlsstreams.moc"
