@@ -26,12 +26,13 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${SERVESCOPE_HOMEPAGE}")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# What dpkg-shlibdeps cannot see, because Qt and QtKeychain load it at run time: the SQLite
-# driver plugin (project files), libsecret (QtKeychain dlopens it for the keychain) and Qt's
-# own translations (--lang zh_CN). Plugins that ship in linked libraries come with them: the
-# xcb and offscreen platforms (libqt6gui6), the OpenSSL TLS backend (libqt6network6, which
-# depends on libssl3), the SVG image and icon engines (libqt6svg6).
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite (>= 6.4), libsecret-1-0, qt6-translations-l10n")
+# What dpkg-shlibdeps cannot see, because it is loaded or read at run time: the SQLite driver
+# plugin (project files), libsecret (QtKeychain dlopens it for the keychain), Qt's own
+# translations (--lang zh_CN) and the CA certificates the OpenSSL TLS backend verifies https
+# endpoints against (libssl3 does not depend on them). Plugins that ship in linked libraries
+# come with them: the xcb and offscreen platforms (libqt6gui6), the OpenSSL TLS backend
+# (libqt6network6, which depends on libssl3), the SVG image and icon engines (libqt6svg6).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite (>= 6.4), libsecret-1-0, qt6-translations-l10n, ca-certificates")
 # A Secret Service for the keychain, Wayland without XWayland, and a font for Chinese text.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnome-keyring, qt6-wayland, fonts-noto-cjk | fonts-wqy-microhei")
 
