@@ -12,6 +12,9 @@ PACKAGES=(
     gnome-keyring dbus dbus-x11 xvfb xauth libgl-dev libxkbcommon-dev
     libsqlite3-dev libtomlplusplus-dev nlohmann-json3-dev clang-format-14 fonts-wqy-microhei libssl-dev openssl
 )
+# Callers that need more (scripts/package.sh) name them here, separated by spaces.
+read -r -a extra <<<"${SERVESCOPE_EXTRA_PACKAGES:-}"
+PACKAGES+=("${extra[@]}")
 
 missing=()
 for p in "${PACKAGES[@]}"; do

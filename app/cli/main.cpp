@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QTextStream>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ServeScope::Cli {
@@ -39,8 +40,12 @@ static void printUsage(FILE *out)
     QList<Command> sorted = commands();
     std::sort(
         sorted.begin(), sorted.end(), [](const Command &a, const Command &b) { return qstrcmp(a.name, b.name) < 0; });
+    // The summary column starts two spaces after the longest name (export-command, import-command).
+    qsizetype width = 0;
     for (const Command &c : sorted)
-        s << "  " << QString::fromLatin1(c.name).leftJustified(10) << QString::fromUtf8(c.summary) << '\n';
+        width = std::max(width, qsizetype(qstrlen(c.name)));
+    for (const Command &c : sorted)
+        s << "  " << QString::fromLatin1(c.name).leftJustified(width + 2) << QString::fromUtf8(c.summary) << '\n';
     s << "\nGlobal options:\n  -h, --help     Show this help (or `servescope-cli <command> --help`)\n"
          "  -v, --version  Show the version\n\n"
          "Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request,\n"

@@ -44,6 +44,8 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("ServeScope"));
     QApplication::setApplicationName(QStringLiteral("ServeScope"));
     QApplication::setApplicationVersion(QStringLiteral(SERVESCOPE_VERSION));
+    // The installed desktop entry's id (packaging/): Wayland compositors match windows to it for the icon.
+    QApplication::setDesktopFileName(QStringLiteral("io.github.servescope.ServeScope"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
