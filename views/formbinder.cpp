@@ -3,9 +3,12 @@
 
 #include "experimentdocument.h"
 
+#include <QAbstractScrollArea>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
@@ -41,8 +44,28 @@ QWidget *FormBinder::wrap(QWidget *w, const QString &path, std::function<void()>
     label->hide();
     layout->addWidget(label);
     w->setProperty("servescopePath", path);
+    if (qobject_cast<QComboBox *>(w) || qobject_cast<QAbstractSpinBox *>(w)) {
+        // Scrolling the page over a combo or spin box must not change it: only a focused one takes the wheel.
+        w->setFocusPolicy(Qt::StrongFocus);
+        w->installEventFilter(this);
+    }
     m_bindings.append({ w, label, path, std::move(load) });
     return box;
+}
+
+bool FormBinder::eventFilter(QObject *watched, QEvent *event)
+{
+    auto *w = qobject_cast<QWidget *>(watched);
+    if (event->type() != QEvent::Wheel || !w || w->hasFocus())
+        return QObject::eventFilter(watched, event);
+    // The page's scroll area gets the wheel instead, as if the field were not there.
+    for (QWidget *p = w->parentWidget(); p; p = p->parentWidget()) {
+        if (auto *area = qobject_cast<QAbstractScrollArea *>(p)) {
+            QCoreApplication::sendEvent(area->viewport(), event);
+            break;
+        }
+    }
+    return true;
 }
 
 QWidget *FormBinder::bindLine(

@@ -31,6 +31,8 @@ public:
     template<typename T> using Setter = std::function<void(Experiment &, const T &)>;
 
     explicit FormBinder(ExperimentDocument *document, QObject *parent = nullptr);
+    /// A combo or spin box without focus passes the wheel to its page's scroll area.
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
     /// Each bind*() returns a container holding the widget and its (hidden) problem label; put that
     /// container in the form. `path` is the experiment path validate() reports problems under.

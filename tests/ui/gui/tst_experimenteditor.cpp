@@ -13,6 +13,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QApplication>
 #include <QClipboard>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -25,6 +26,7 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace ServeScope;
 
@@ -47,7 +49,37 @@ private slots:
     void envJson();
     void pastedCommandIsOneEdit();
     void pointCopiesAsCommand();
+    void wheelScrollsPastFields();
 };
+
+// Scrolling the editor over a combo or spin box leaves it alone unless it has focus.
+void TestExperimentEditor::wheelScrollsPastFields()
+{
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    w.newProject(MainWindow::blankExperiment());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto *seed = w.findChild<QSpinBox *>(QStringLiteral("seedSpin"));
+    QVERIFY(seed);
+    const int before = seed->value();
+    const auto wheel = [](QWidget *target) {
+        const QPointF at(target->width() / 2.0, target->height() / 2.0);
+        QWheelEvent e(at, target->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+            Qt::NoScrollPhase, false);
+        QApplication::sendEvent(target, &e);
+    };
+    seed->clearFocus();
+    wheel(seed);
+    QCOMPARE(seed->value(), before);
+    QCOMPARE(w.document()->experiment().dataset.seed, before);
+    QCOMPARE(w.document()->undoStack()->count(), 0);
+    seed->setFocus();
+    QTRY_VERIFY(seed->hasFocus());
+    wheel(seed);
+    QCOMPARE(seed->value(), before - 1); // focused: the wheel steps it, one undoable edit
+    QCOMPARE(w.document()->undoStack()->count(), 1);
+}
 
 void TestExperimentEditor::buildThroughForms()
 {
