@@ -194,11 +194,10 @@ void RunMonitor::showSnapshot(const RunSnapshot &s)
         m_ringHead = (m_ringHead + 1) % kRingSize;
     }
     m_dirty = true;
-    const int permille = s.requestsPlanned > 0 ? int(1000.0 * s.requestsDone / s.requestsPlanned) : 0;
-    m_overall->setValue(std::clamp(permille, 0, 1000));
+    m_overall->setValue(std::clamp(int(1000.0 * s.fraction), 0, 1000));
     // Early progress extrapolates badly (warmup, prompt sizing, a slow first point): start from the
     // duration estimate and hand over to the measured rate over the first fifth of the run.
-    const double done = s.requestsPlanned > 0 ? double(s.requestsDone) / s.requestsPlanned : 0;
+    const double done = s.fraction;
     double eta = s.etaSeconds;
     if (m_estimateSeconds > 0 && done < 0.2) {
         const double fromEstimate = std::max(0.0, m_estimateSeconds - s.elapsedNs / 1e9);

@@ -27,7 +27,7 @@ ProgressPrinter::ProgressPrinter(QObject *parent)
 
 QString ProgressPrinter::line(const RunSnapshot &s) const
 {
-    const double fraction = s.requestsPlanned > 0 ? qBound(0.0, double(s.requestsDone) / s.requestsPlanned, 1.0) : 0;
+    const double fraction = s.fraction;
     return QStringLiteral(
         "%1% %2 [%3/%4] %5 r%6/%7 %8 | in-flight %9 ok %10 fail %11 | %12 tok/s ttft p50 %13 ms | ETA %14")
         .arg(int(fraction * 100), 3)
@@ -50,8 +50,7 @@ void ProgressPrinter::update(const RunSnapshot &s)
 {
     const QString point = s.variant + QLatin1Char('/') + s.pointLabel + QLatin1Char('/') + QString::number(s.repeat);
     if (m_tty) {
-        const double fraction
-            = s.requestsPlanned > 0 ? qBound(0.0, double(s.requestsDone) / s.requestsPlanned, 1.0) : 0;
+        const double fraction = s.fraction;
         const int width = 24;
         const int filled = int(fraction * width);
         const QString bar = QString(filled, QLatin1Char('#')) + QString(width - filled, QLatin1Char('.'));

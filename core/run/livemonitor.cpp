@@ -17,6 +17,8 @@ void LiveMonitor::begin(qint64 runId, int variantCount, int pointCount, int repe
     m_snapshot.pointCount = pointCount;
     m_snapshot.repeatCount = repeatCount;
     m_snapshot.requestsPlanned = requestsPlanned;
+    m_pointsDone = 0;
+    m_pointStartNs = 0;
     m_rollTtft.clear();
     m_rollItl.clear();
     m_rollTokens.clear();
@@ -40,6 +42,13 @@ void LiveMonitor::setPhase(const QString &phase)
     m_snapshot.phase = phase;
     m_snapshot.warmup = phase == QLatin1String("warmup");
     Q_EMIT snapshotUpdated(m_snapshot);
+}
+
+void LiveMonitor::setPointPlan(int requests, double seconds)
+{
+    m_pointRequests = requests;
+    m_pointSeconds = seconds;
+    m_pointStartNs = monotonicNs();
 }
 
 void LiveMonitor::observe(const RequestRecord &record)
@@ -88,11 +97,17 @@ void LiveMonitor::publish(const LoadProgress &progress)
     m_snapshot.cancelled = m_doneCancelled + progress.cancelled;
     m_snapshot.elapsedNs = m_clock.nsecsElapsed();
     const double elapsedS = m_snapshot.elapsedNs / 1e9;
-    const int done = m_snapshot.requestsDone, planned = m_snapshot.requestsPlanned;
-    if (done > 0 && planned > done)
-        m_snapshot.etaSeconds = elapsedS * (planned - done) / done;
-    else
-        m_snapshot.etaSeconds = planned > 0 && done >= planned ? 0 : -1;
+    double point = 0;
+    if (m_pointStartNs > 0) {
+        if (m_pointRequests > 0)
+            point = double(progress.completed + progress.failed + progress.cancelled) / m_pointRequests;
+        if (m_pointSeconds > 0)
+            point = std::max(point, double(monotonicNs() - m_pointStartNs) / 1e9 / m_pointSeconds);
+    }
+    const int units = std::max(1, m_snapshot.variantCount * m_snapshot.pointCount * m_snapshot.repeatCount);
+    m_snapshot.fraction = std::clamp((m_pointsDone + std::clamp(point, 0.0, 1.0)) / units, 0.0, 1.0);
+    const double f = m_snapshot.fraction;
+    m_snapshot.etaSeconds = f >= 1 ? 0 : f > 0 ? elapsedS * (1 - f) / f : -1;
     Q_EMIT snapshotUpdated(m_snapshot);
 }
 
@@ -101,6 +116,8 @@ void LiveMonitor::addFinished(const PointSummary &summary)
     m_doneCompleted += summary.completed;
     m_doneFailed += summary.failed;
     m_doneCancelled += summary.cancelled;
+    ++m_pointsDone;
+    m_pointStartNs = 0;
 }
 
 } // namespace ServeScope

@@ -23,6 +23,9 @@ public:
     void setPoint(int point, const QString &label, int repeat);
     /// Sets the phase ("starting server", "preparing prompts", "warmup", "measuring", "saving") and publishes.
     void setPhase(const QString &phase);
+    /// The measured part of the current point starts: it stops after `requests` (0: no count)
+    /// or `seconds` (0: no time limit), whichever comes first.
+    void setPointPlan(int requests, double seconds);
 
     /// Every finished request of the running point.
     void observe(const RequestRecord &record);
@@ -44,6 +47,10 @@ private:
     RunSnapshot m_snapshot;
     QElapsedTimer m_clock;
     int m_doneCompleted = 0, m_doneFailed = 0, m_doneCancelled = 0;
+    int m_pointsDone = 0; ///< (variant, point, repeat) finished, for fraction
+    int m_pointRequests = 0; ///< the current point's plan
+    double m_pointSeconds = 0;
+    qint64 m_pointStartNs = 0; ///< 0: the current point is not measuring yet
     // Rolling window (the last 5 s in 250 ms slices), by request end time: TTFT and ITL in ms,
     // output tokens (count and sum only).
     RollingHistogram m_rollTtft { kRollingWindowNs, kRollingSlices };

@@ -164,6 +164,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
         variant.scraper->scrapeAndWait();
     if (!waitForStart())
         return outcome;
+    m_monitor.setPointPlan(spec.load.numPrompts, spec.load.maxSeconds);
     const double cpuBefore = processCpuSeconds();
     const LoadOutcome load = runLoad(variant.endpoint, tokenizerFor(variant.calls), requests, spec, &records);
     const double cpuSeconds = processCpuSeconds() - cpuBefore;

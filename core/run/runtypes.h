@@ -36,8 +36,11 @@ struct RunSnapshot {
     int repeat = 1, repeatCount = 1;
     bool warmup = false;
     QString phase; ///< "starting server", "preparing prompts", "warmup", "measuring", "saving"
-    int requestsPlanned = 0; ///< measured requests in the whole run
+    int requestsPlanned = 0; ///< measured requests of the points that stop on a count
     int requestsDone = 0;
+    /// 0..1 of the run done: each (variant, point, repeat) counts once, the one under way by its
+    /// requests, or by its clock when it stops on time (whichever is further).
+    double fraction = 0;
     double etaSeconds = -1; ///< -1 unknown
     int inFlight = 0, completed = 0, failed = 0, cancelled = 0;
     double ttftP50Ms = 0, ttftP99Ms = 0, itlP50Ms = 0, itlP99Ms = 0; ///< rolling, last ~5 s
