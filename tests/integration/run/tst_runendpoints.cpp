@@ -152,6 +152,41 @@ private Q_SLOTS:
             o.err.constData());
     }
 
+    // A server that refuses load answers 429 (the simulator's --rate-limit 0: whenever both slots are
+    // busy): the run's findings say where and how many, and the point's latencies are the answered
+    // requests' only.
+    void rateLimitedPointIsFound()
+    {
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+            QStringLiteral("50"), QStringLiteral("--max-num-seqs"), QStringLiteral("2"), QStringLiteral("--rate-limit"),
+            QStringLiteral("0") }));
+        const QString exp = writeExperiment(QStringLiteral("limited"),
+            QJsonObject { { QStringLiteral("base_url"), sim.url().toString() },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 8, \"input_len\": 16, "
+                           "\"output_len\": 16, \"num_prompts\": 40}], \"repeat\": 1}"));
+        const QString project = m_dir.filePath(QStringLiteral("limited.servescope"));
+        const Outcome o = run(
+            { exp, QStringLiteral("--project"), project, QStringLiteral("--variant"), QStringLiteral("baseline") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<PointSummary> summaries;
+        QVERIFY(store.pointSummaries(1, &summaries));
+        QCOMPARE(summaries.size(), 1);
+        const PointSummary &s = summaries.first();
+        QVERIFY2(s.rateLimited > 0, qPrintable(QString::number(s.failed)));
+        QCOMPARE(s.failed, s.rateLimited); // every failure was a 429
+        QCOMPARE(s.completed + s.failed, 40);
+        QCOMPARE(s.ttft.count, s.completed);
+        const QByteArray line = QByteArray("finding: rate-limited\tbaseline\tc8\trate_limited=")
+                                    .append(QByteArray::number(s.rateLimited))
+                                    .append("\trate_limited_share=");
+        QVERIFY2(o.err.contains(line), o.err.constData());
+        QCOMPARE(o.err.count("finding: rate-limited"), 1);
+    }
+
     // Side calls are addressed like the API paths: under the base URL's own path (a gateway at /gw).
     void sideCallsUnderTheBasePath()
     {
