@@ -204,8 +204,10 @@ bool RunWorker::runVariant(int variantIndex)
     }
     ServerScraper scraper(
         m_endpoint.config(), m_endpoint.baseUrl(), QUrl(resolved.server.dcgmUrl), m_result.runId, *m_writer);
-    if (LaunchedServer *server = m_endpoint.server()) // its log lines stand in for a missing /metrics
+    if (LaunchedServer *server = m_endpoint.server()) { // its log lines stand in for a missing /metrics
         connect(server, &LaunchedServer::schedulerSampled, &scraper, &ServerScraper::addLogSamples);
+        connect(&scraper, &ServerScraper::logged, this, &RunWorker::logged);
+    }
     scraper.start();
     const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,
         m_experiment.variants[variantIndex].name, &scraper };

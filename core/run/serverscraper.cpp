@@ -11,6 +11,7 @@
 #include <QScopeGuard>
 
 #include <algorithm>
+#include <utility>
 
 namespace ServeScope {
 
@@ -75,6 +76,11 @@ void ServerScraper::addLogSamples(const QList<ServerSample> &samples)
 
 void ServerScraper::keepLog()
 {
+    if (!m_pendingLog.empty() && !std::exchange(m_saidLog, true))
+        Q_EMIT logged(QStringLiteral("info"),
+            QStringLiteral("%1 did not answer with known series: the server's running and waiting requests and KV "
+                           "cache usage come from its scheduler log lines")
+                .arg(m_sources.first().url.toString()));
     for (const ServerSample &s : m_pendingLog) {
         m_writer.enqueue(ServerMetricSample { m_runId, s.timeNs, s.name, s.labels, s.value, QStringLiteral("log") });
         m_log.push_back(s);

@@ -50,6 +50,8 @@ public:
 
 Q_SIGNALS:
     void scraped();
+    /// Once, when the log's samples start to stand in for the server's /metrics.
+    void logged(const QString &level, const QString &text);
 
 private:
     struct Source {
@@ -73,6 +75,7 @@ private:
     QTimer m_timer;
     std::deque<ServerSample> m_samples;
     std::deque<ServerSample> m_pendingLog, m_log;
+    bool m_saidLog = false;
 };
 
 } // namespace ServeScope

@@ -442,6 +442,9 @@ private Q_SLOTS:
             QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 48, 30, 128);
         const Outcome o = run(x);
         QVERIFY2(o.exitCode == 0, o.err.constData());
+        QCOMPARE(o.err.count("/metrics did not answer with known series: the server's running and waiting requests "
+                             "and KV cache usage come from its scheduler log lines"),
+            1);
         ProjectStore store;
         QVERIFY(store.open(QString(x).replace(QStringLiteral(".json"), QStringLiteral(".servescope"))));
         QVector<ServerMetricSample> samples;
@@ -477,6 +480,7 @@ private Q_SLOTS:
             30, 128);
         const Outcome o = run(x);
         QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY(!o.err.contains("come from its scheduler log lines"));
         ProjectStore store;
         QVERIFY(store.open(QString(x).replace(QStringLiteral(".json"), QStringLiteral(".servescope"))));
         QVector<ServerMetricSample> samples;
