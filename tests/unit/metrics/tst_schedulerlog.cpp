@@ -5,6 +5,8 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <cmath>
+
 using namespace ServeScope;
 
 namespace {
@@ -97,6 +99,32 @@ private Q_SLOTS:
             QCOMPARE(s.timeNs, qint64(777));
             QVERIFY(isServerSeries(s.name)); // summarised like a scrape
             QVERIFY(!s.labels.isNull()); // stored: the column is NOT NULL
+        }
+    }
+
+    // A line cut anywhere (a server that dies mid-line, a line over 16 KiB stored in parts) gives no
+    // series the whole line does not have and never a negative or infinite value; cut after a field's
+    // comma, every value it gives is the whole line's.
+    void cutLinesGiveNoStrangers()
+    {
+        const QString lines[] = {
+            QStringLiteral("INFO 05-12 10:00:01 [loggers.py:116] Engine 000: Avg prompt throughput: 1234.5 tokens/s, "
+                           "Avg generation throughput: 567.8 tokens/s, Running: 12 reqs, Waiting: 3 reqs, GPU KV cache "
+                           "usage: 45.6%, Prefix cache hit rate: 12.5%"),
+            QStringLiteral("[2025-05-12 10:00:01] Prefill batch. #new-seq: 2, #new-token: 768, #cached-token: 256, "
+                           "token usage: 0.40, #running-req: 10, #queue-req: 3, "),
+        };
+        for (const QString &line : lines) {
+            const QMap<QString, double> whole = byName(parseSchedulerLogLine(line, 1));
+            for (qsizetype n = 0; n <= line.size(); ++n) {
+                const QStringView cut = QStringView(line).first(n);
+                for (const ServerSample &s : parseSchedulerLogLine(cut, 1)) {
+                    QVERIFY2(whole.contains(s.name), qPrintable(s.name));
+                    QVERIFY(std::isfinite(s.value) && s.value >= 0);
+                    if (cut.endsWith(QLatin1String(", ")))
+                        QCOMPARE(s.value, whole.value(s.name));
+                }
+            }
         }
     }
 
