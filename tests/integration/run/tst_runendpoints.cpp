@@ -167,8 +167,9 @@ private Q_SLOTS:
             QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 8, \"input_len\": 16, "
                            "\"output_len\": 16, \"num_prompts\": 40}], \"repeat\": 1}"));
         const QString project = m_dir.filePath(QStringLiteral("limited.servescope"));
-        const Outcome o = run(
-            { exp, QStringLiteral("--project"), project, QStringLiteral("--variant"), QStringLiteral("baseline") });
+        const QString out = m_dir.filePath(QStringLiteral("limited-results"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project, QStringLiteral("--variant"),
+            QStringLiteral("baseline"), QStringLiteral("--out-dir"), out });
         QVERIFY2(o.exitCode == 0, o.err.constData());
         ProjectStore store;
         QVERIFY(store.open(project));
@@ -185,6 +186,12 @@ private Q_SLOTS:
                                     .append("\trate_limited_share=");
         QVERIFY2(o.err.contains(line), o.err.constData());
         QCOMPARE(o.err.count("finding: rate-limited"), 1);
+        // The results folder carries the count, so a run read from it finds the same.
+        QString error;
+        const QVector<ResultRun> runs = readResultFilePath(out + QStringLiteral("/baseline/c8-r1.json"), &error);
+        QVERIFY2(runs.size() == 1, qPrintable(error));
+        QCOMPARE(runs.first().number(QStringLiteral("servescope_rate_limited")), double(s.rateLimited));
+        QCOMPARE(runs.first().number(QStringLiteral("servescope_short_outputs")), 0.0); // ignore_eos honoured
     }
 
     // Side calls are addressed like the API paths: under the base URL's own path (a gateway at /gw).
