@@ -135,6 +135,9 @@ void overlayFile(const ResultRun &run, PointSummary &s)
     num("servescope_discarded_requests", &s.discarded);
     num("servescope_output_estimated", &s.outputEstimated);
     num("servescope_input_estimated", &s.inputEstimated);
+    num("servescope_rate_limited", &s.rateLimited);
+    num("servescope_short_outputs", &s.shortOutputs);
+    num("servescope_role_gap_ms", &s.roleGapMs);
     for (auto it = run.numbers.cbegin(); it != run.numbers.cend(); ++it) {
         QString key = it.key();
         for (const auto &[prefix, map] : { std::pair { "servescope_steady_", &s.steady },

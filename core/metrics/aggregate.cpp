@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/aggregate.h"
 
+#include "metrics/findings.h"
 #include "metrics/numpystats.h"
 #include "metrics/repeats.h"
 #include "model/clock.h"
@@ -139,6 +140,7 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
         c.startS.push_back(nsToSeconds(r.startNs - origin));
         if (!m.counted) {
             ++s.failed;
+            s.rateLimited += r.httpStatus == 429 ? 1 : 0;
             continue;
         }
         ++s.completed;
@@ -177,7 +179,7 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
     s.requestGoodput = goodput(c, opts, s.duration);
     const int finished = s.completed + s.failed;
     s.successRate = finished > 0 ? double(s.completed) / finished : 0.0;
-    res.censored = finished > 0 && double(s.failed) / finished > 0.005;
+    res.censored = finished > 0 && double(s.failed) / finished > FindingThresholds().censoredShare;
     s.maxOutputTokensPerS = maxTokensPerSecond(c, c.itl.size(), itlOffsets);
     s.maxConcurrentRequests = maxConcurrent(c.sweep);
     s.inputLen = c.targetIn;
@@ -200,20 +202,24 @@ namespace {
 void addFindings(PointResult &res, Collected &c, const AggregateOptions &o, const std::vector<double> &extra)
 {
     const PointSummary &s = res.summary;
+    const FindingThresholds t; // the run's findings read the same limits
     auto add = [&](const char *code, double value, double threshold, const QString &metric = {}, double p = 0) {
         res.findings.append(Finding { QLatin1String(code), metric, value, threshold, p });
     };
     const int finished = s.completed + s.failed;
     if (res.censored)
-        add(FindingCode::Censored, double(s.failed) / finished, 0.005);
+        add(FindingCode::Censored, double(s.failed) / finished, t.censoredShare);
     if (!c.roleGap.empty()) {
         std::sort(c.roleGap.begin(), c.roleGap.end());
         res.medianRoleGapMs = Stats::medianSorted(c.roleGap) * 1000;
-        if (res.medianRoleGapMs > 5.0)
-            add(FindingCode::RoleChunkBeforeToken, res.medianRoleGapMs, 5.0);
+        res.summary.roleGapMs = res.medianRoleGapMs;
+        if (res.medianRoleGapMs > t.roleGapMs)
+            add(FindingCode::RoleChunkBeforeToken, res.medianRoleGapMs, t.roleGapMs);
     }
-    if (o.ignoreEos && s.completed > 0 && double(c.shortOutput) / s.completed > 0.01)
-        add(FindingCode::IgnoreEosNotHonoured, double(c.shortOutput) / s.completed, 0.01);
+    if (o.ignoreEos)
+        res.summary.shortOutputs = c.shortOutput;
+    if (o.ignoreEos && s.completed > 0 && double(c.shortOutput) / s.completed > t.shortOutputShare)
+        add(FindingCode::IgnoreEosNotHonoured, double(c.shortOutput) / s.completed, t.shortOutputShare);
     // An estimated input count says nothing about what the server received.
     if (c.targetIn > 0 && s.completed > 0 && s.inputEstimated == 0) {
         const double dev = std::abs(res.achievedInputLen - c.targetIn) / c.targetIn;

@@ -2,6 +2,7 @@
 #include "metrics/findings.h"
 
 #include "metrics/delta.h"
+#include "metrics/findingrules.h"
 #include "metrics/repeats.h"
 
 #include <QLocale>
@@ -245,7 +246,7 @@ double RunFinding::value(const QString &key, double fallback) const
 }
 
 QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<PointEstimate> &estimates, bool cacheFree,
-    const FindingThresholds &t)
+    const FindingThresholds &t, const PrefillBudgets &budgets)
 {
     QList<RunFinding> out;
     const QList<PointSummary> medians = medianAcrossRepeats(points);
@@ -255,6 +256,7 @@ QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<Poi
         const qsizetype before = out.size();
         queueing(c, t, &out);
         bandwidth(c, t, &out);
+        FindingRules::prefillInterference(c.variant, c.points, t, budgets, &out);
         // Preemptions while the KV cache is nearly full: requests are evicted and recomputed.
         QList<PointSummary> pressured;
         for (const PointSummary &p : c.points) {
@@ -277,6 +279,8 @@ QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<Poi
                 Confirmation::NotApplicable });
     }
     pointCaveats(medians, estimates, cacheFree, t, &out);
+    FindingRules::rateLimited(medians, t, &out);
+    FindingRules::streamNotes(medians, t, &out);
     return out;
 }
 

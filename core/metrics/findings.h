@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/experiment.h"
 #include "model/records.h"
 
 #include <QList>
@@ -22,12 +23,25 @@ struct FindingThresholds {
     double reliableP99Requests = 1000; ///< p99 needs this many requests
     double clientLagP99Ms = 5.0; ///< requests sent this late (p99) mean the client limited the point ...
     double clientCpuShare = 0.9; ///< ... as does a process using this share of all the host's cores
+    double prefillItlTail = 3.0; ///< ITL p99 / p50 at least this at a heavier point ...
+    double prefillItlGrowth = 1.5; ///< ... and grown this much since the lightest: prefill interference
+    double rateLimitedShare = 0.0; ///< share of finished requests answered 429 above which a point is rate-limited
+    double roleGapMs = 5.0; ///< median (TTFC - TTFT) above this: the role chunk runs ahead of the first token
+    double shortOutputShare = 0.01; ///< with ignore_eos, a share of shorter outputs above this: not honoured
 };
+
+/// Per variant: the chunked-prefill budget its server was given, as (server.args name, tokens), for
+/// the prefill-interference finding's "how to confirm".
+using PrefillBudgets = QMap<QString, QPair<QString, double>>;
+/// Each variant's `server.args.max_num_batched_tokens` (vLLM) or `chunked_prefill_size` (SGLang),
+/// where it sets one.
+PrefillBudgets prefillBudgets(const Experiment &experiment);
 
 /// A hypothesis or caveat about a whole run, with the numbers it used (docs/metrics.md, Findings).
 /// Codes are words only when shown: queueing, bandwidth-bound-decode, kv-cache-pressure,
-/// capacity-knee, healthy, censored, noisy-repeats, cache-contaminated, unreliable-percentiles,
-/// output-estimated, client-limited.
+/// capacity-knee, prefill-interference, healthy, censored, noisy-repeats, cache-contaminated,
+/// unreliable-percentiles, output-estimated, input-estimated, client-limited, rate-limited,
+/// role-chunk-before-token, ignore-eos-not-honoured.
 struct RunFinding {
     enum class Kind { Problem, Caveat, Info };
     enum class Confirmation { NotApplicable, Confirmed, NotConfirmed, NoEvidence };
@@ -45,8 +59,9 @@ struct RunFinding {
 /// Curve findings look only along a variant's points that differ in load alone (same mode and
 /// lengths), in load order, and need two of them; a confirmation needs the server's series.
 /// `cacheFree`: the workload's prompts share nothing (random), so prefix-cache hits contaminate it.
+/// `budgets`: each variant's chunked-prefill budget, named by prefill-interference when known.
 QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<PointEstimate> &estimates, bool cacheFree,
-    const FindingThresholds &thresholds = {});
+    const FindingThresholds &thresholds = {}, const PrefillBudgets &budgets = {});
 
 /// A finding as one machine line: `CODE  VARIANT  POINTS  key=value ...  [confirmed|not-confirmed|no-evidence]`.
 QString findingLine(const RunFinding &f);

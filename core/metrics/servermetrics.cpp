@@ -30,6 +30,8 @@ constexpr Series kSeries[] = {
     { "vllm:prefix_cache_hits_total", "prefix_hits", Combine::Sum, 1, true },
     { "vllm:prompt_tokens_total", "prompt_tokens", Combine::Sum, 1, true },
     { "vllm:generation_tokens_total", "generation_tokens", Combine::Sum, 1, true },
+    // vLLM's engine log line states its prefix-cache hit rate (the fallback series, schedulerlog.h).
+    { "vllm:gpu_prefix_cache_hit_rate", "cache_hit_rate", Combine::Mean, 100, false },
     { "sglang:num_running_reqs", "running", Combine::Sum, 1, false },
     { "sglang:num_queue_reqs", "waiting", Combine::Sum, 1, false },
     { "sglang:token_usage", "kv_usage", Combine::Max, 100, false },

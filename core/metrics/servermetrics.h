@@ -26,7 +26,8 @@ QList<ServerSample> parsePrometheusText(QByteArrayView text, qint64 timeNs, int 
 /// The series ServeScope keeps: vLLM's (`vllm:num_requests_running`, `vllm:num_requests_waiting`,
 /// `vllm:kv_cache_usage_perc`, `vllm:gpu_cache_usage_perc`, `vllm:num_preemptions_total`,
 /// `vllm:prefix_cache_queries_total`, `vllm:prefix_cache_hits_total`, `vllm:prompt_tokens_total`,
-/// `vllm:generation_tokens_total`), SGLang's (`sglang:num_running_reqs`, `sglang:num_queue_reqs`,
+/// `vllm:generation_tokens_total`, and `vllm:gpu_prefix_cache_hit_rate`, which only its log line
+/// gives, schedulerlog.h), SGLang's (`sglang:num_running_reqs`, `sglang:num_queue_reqs`,
 /// `sglang:token_usage`, `sglang:cache_hit_rate`, `sglang:prompt_tokens_total`,
 /// `sglang:generation_tokens_total`) and DCGM exporter's (`DCGM_FI_DEV_GPU_UTIL`,
 /// `DCGM_FI_PROF_DRAM_ACTIVE`, `DCGM_FI_PROF_SM_ACTIVE`, `DCGM_FI_DEV_POWER_USAGE`).

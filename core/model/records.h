@@ -146,6 +146,15 @@ struct PointSummary {
     /// text), -1 when any of them has only an estimate. Under the sglang definitions, which count the
     /// requested max_tokens as SGLang's client does, it says how far that count is from the truth.
     qint64 usageOutputTokens = -1;
+    /// Failed requests the server answered with HTTP 429 (rate limited); like every failure they are
+    /// left out of the latencies.
+    int rateLimited = 0;
+    /// With `ignore_eos`: successful requests whose trusted output count (usage or `/tokenize`) is
+    /// shorter than requested; -1 when `ignore_eos` was not asked for.
+    int shortOutputs = -1;
+    /// Median of (time to first content - TTFT) over the successful requests with content, in ms: how
+    /// long a role-only first chunk runs ahead of the first token. 0 when unknown.
+    double roleGapMs = 0;
     int derivationVersion = 1;
     QString definitions = QStringLiteral("vllm");
 

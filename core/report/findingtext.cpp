@@ -39,6 +39,10 @@ QString findingTitle(const RunFinding &f)
         { "input-estimated", QT_TRANSLATE_NOOP("ServeScope::Report", "Estimated input counts") },
         { "unreliable-percentiles", QT_TRANSLATE_NOOP("ServeScope::Report", "Unreliable p99") },
         { "client-limited", QT_TRANSLATE_NOOP("ServeScope::Report", "The client limited the measurement") },
+        { "prefill-interference", QT_TRANSLATE_NOOP("ServeScope::Report", "Prefill interference") },
+        { "rate-limited", QT_TRANSLATE_NOOP("ServeScope::Report", "Rate-limited (HTTP 429)") },
+        { "role-chunk-before-token", QT_TRANSLATE_NOOP("ServeScope::Report", "Role chunk before the first token") },
+        { "ignore-eos-not-honoured", QT_TRANSLATE_NOOP("ServeScope::Report", "ignore_eos not honoured") },
     };
     for (const auto &[code, title] : titles) {
         if (f.code == QLatin1String(code))
@@ -109,6 +113,36 @@ QString findingText(const RunFinding &f)
                   "describe this machine as much as the server. Use fewer streams per client host, or shard the "
                   "load.")
                    .arg(at, num(v("dispatch_lag_p99_ms"), 2), num(v("cpu_percent"), 0));
+    } else if (f.code == QLatin1String("prefill-interference")) {
+        text = tr("From %1, ITL p99 is ×%2 its p50 (%3 ms against %4 ms; ×%5 at the lightest load): prefills of "
+                  "joining prompts look like they stall the decode steps of running requests.")
+                   .arg(at, num(v("itl_tail_ratio")), num(v("itl_p99_ms")), num(v("itl_p50_ms"), 2),
+                       num(v("itl_tail_lightest")));
+        text += u' ';
+        if (f.value(QStringLiteral("max_num_batched_tokens"), -1) >= 0)
+            text += tr("To confirm: rerun with a smaller max_num_batched_tokens than this variant's %1 (vLLM's "
+                       "chunked-prefill budget per step); ITL p99 should fall while TTFT rises.")
+                        .arg(num(v("max_num_batched_tokens"), 0));
+        else if (f.value(QStringLiteral("chunked_prefill_size"), -1) >= 0)
+            text += tr("To confirm: rerun with a smaller chunked_prefill_size than this variant's %1 (SGLang's "
+                       "chunked-prefill budget); ITL p99 should fall while TTFT rises.")
+                        .arg(num(v("chunked_prefill_size"), 0));
+        else
+            text += tr("To confirm: rerun with a smaller chunked-prefill budget (vLLM --max-num-batched-tokens, SGLang "
+                       "--chunked-prefill-size); ITL p99 should fall while TTFT rises.");
+    } else if (f.code == QLatin1String("rate-limited")) {
+        text = tr("At %1 the server answered %2 requests with HTTP 429 (up to %3% of a point's requests): it refused "
+                  "load, and the latencies there leave those requests out.")
+                   .arg(at, num(v("rate_limited"), 0), pct(v("rate_limited_share")));
+    } else if (f.code == QLatin1String("role-chunk-before-token")) {
+        text = tr("At %1 the role-only first chunk arrives up to %2 ms (median) before the first content: TTFT "
+                  "under vLLM's definitions is then early, and the prefill time shows up in ITL. Read time to first "
+                  "content there.")
+                   .arg(at, num(v("role_gap_ms")));
+    } else if (f.code == QLatin1String("ignore-eos-not-honoured")) {
+        text = tr("At %1 up to %2% of requests stopped before the requested length although ignore_eos was sent: the "
+                  "endpoint drops or ignores it, so TPOT and throughput are not comparable across servers.")
+                   .arg(at, pct(v("short_share")));
     } else if (f.code == QLatin1String("unreliable-percentiles")) {
         text = tr("p99 needs 1,000 requests; %1 had fewer (the fewest %2): read p90 or the median there.")
                    .arg(at, num(v("fewest_requests"), 0));
@@ -124,12 +158,16 @@ QString findingThresholdsText(const FindingThresholds &t)
               "than ×%2; bandwidth-bound when TPOT p50 grows ×%3 while throughput falls; KV pressure at %4% usage "
               "with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; "
               "censored above %7% failed; p99 reliable from %8 requests; the client limited a point whose requests "
-              "left more than %9 ms late (p99) or whose process used %10% of the host's cores. Findings are "
-              "hypotheses along curves where only the load changes.")
+              "left more than %9 ms late (p99) or whose process used %10% of the host's cores; prefill "
+              "interference when ITL p99 reaches ×%11 its p50 and ×%12 its ratio at the lightest load; rate-limited "
+              "above %13% of requests answered 429; the role chunk ahead when it leads the first content by more "
+              "than %14 ms (median); ignore_eos not honoured above %15% shorter outputs. Findings are hypotheses "
+              "along curves where only the load changes.")
         .arg(num(t.queueTtftRatio, 0), num(t.queueTpotRatio, 0), num(t.bandwidthTpotRatio, 0), num(t.kvUsageHigh, 0),
             pct(t.kneeGain), num(t.cacheHitRate, 0), pct(t.censoredShare), num(t.reliableP99Requests, 0),
             num(t.clientLagP99Ms, 0))
-        .arg(pct(t.clientCpuShare));
+        .arg(pct(t.clientCpuShare), num(t.prefillItlTail, 0), num(t.prefillItlGrowth), pct(t.rateLimitedShare),
+            num(t.roleGapMs, 0), pct(t.shortOutputShare));
 }
 
 } // namespace ServeScope::Report

@@ -276,7 +276,13 @@ QString headlineTable(const ReportRun &run)
             out += QStringLiteral("<td>%1</td>").arg(c);
         out += QStringLiteral("</tr>\n");
     }
-    return out + QStringLiteral("</table>\n");
+    out += QStringLiteral("</table>\n");
+    if (std::any_of(run.points.cbegin(), run.points.cend(),
+            [](const PointSummary &p) { return p.server.contains(QStringLiteral("from_log")); }))
+        out += QStringLiteral("<p class=\"muted\">%1</p>\n")
+                   .arg(esc(tr("The launched server had no /metrics: its server columns come from its scheduler log "
+                               "lines (vLLM's engine line, SGLang's batch lines).")));
+    return out;
 }
 
 // The steady window's result set (docs/metrics.md), medians across repeats; empty when no point

@@ -125,7 +125,9 @@ ReportRun reportRunFromStore(
                                 .toObject()
                                 .value(QLatin1String("name"))
                                 .toString(QStringLiteral("random"));
-    r.findings = runFindings(points, estimates, dataset == QLatin1String("random"));
+    const ExperimentReadResult read = deserializeExperiment(row.resolvedConfig);
+    r.findings = runFindings(points, estimates, dataset == QLatin1String("random"), {},
+        read.ok ? prefillBudgets(read.experiment) : PrefillBudgets());
     r.variants = variantChanges(row.resolvedConfig);
     return r;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "launchedserver.h"
 
+#include "metrics/schedulerlog.h"
 #include "model/clock.h"
 #include "storage/storewriter.h"
 
@@ -111,8 +112,11 @@ void LaunchedServer::storeLine(int channel, QByteArray line)
     m_tail.push_back(text);
     while (m_tail.size() > kTailLines)
         m_tail.pop_front();
+    const qint64 now = monotonicNs();
+    if (const QList<ServerSample> samples = parseSchedulerLogLine(text, now); !samples.isEmpty())
+        Q_EMIT schedulerSampled(samples);
     m_writer.enqueue(ServerLogLine {
-        m_runId, monotonicNs(), channel == 0 ? QStringLiteral("stdout") : QStringLiteral("stderr"), std::move(text) });
+        m_runId, now, channel == 0 ? QStringLiteral("stdout") : QStringLiteral("stderr"), std::move(text) });
 }
 
 QString LaunchedServer::exitReport(const QString &when) const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/engineconfig.h"
+#include "metrics/servermetrics.h"
 #include "model/experiment.h"
 
 #include <QByteArray>
@@ -21,7 +22,8 @@ class StoreWriter;
 
 /// A variant's server started from its `server.launch.argv` (no shell), in its own process group,
 /// with the launch environment and working folder. Every line it writes on stdout and stderr is
-/// stored in the project (server_logs), secrets scrubbed. Stopped by stop() or with this object:
+/// stored in the project (server_logs), secrets scrubbed, and its scheduler log lines are read into
+/// samples (schedulerSampled) stamped when the line arrived. Stopped by stop() or with this object:
 /// SIGTERM to the whole group, SIGKILL after the grace period; and when ServeScope dies, the
 /// kernel's parent-death signal (SIGTERM) reaches it. Run thread only: waits on local event loops.
 class LaunchedServer final : public QObject {
@@ -52,6 +54,10 @@ public:
     static constexpr int kStopGraceMs = 10000;
     static constexpr int kTailLines = 12;
     static constexpr qsizetype kMaxLineChars = 16384; ///< a longer line is stored in pieces
+
+Q_SIGNALS:
+    /// The samples of a scheduler log line (schedulerlog.h), stamped when the line was read.
+    void schedulerSampled(const QList<ServerSample> &samples);
 
 private:
     void readChannel(int channel);

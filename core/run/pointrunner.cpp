@@ -252,10 +252,13 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     summary.client = client;
     m_writer.enqueue(summary);
     for (const Finding &f : result.findings) {
-        // Grouped once per run by runFindings (unreliable-percentiles, output- and input-estimated).
+        // Grouped once per run by runFindings (unreliable-percentiles, output- and input-estimated, the
+        // role chunk ahead of the first token, ignore_eos not honoured).
         if (f.code == QLatin1String(FindingCode::UnreliablePercentile)
             || f.code == QLatin1String(FindingCode::OutputEstimated)
-            || f.code == QLatin1String(FindingCode::InputEstimated))
+            || f.code == QLatin1String(FindingCode::InputEstimated)
+            || f.code == QLatin1String(FindingCode::RoleChunkBeforeToken)
+            || f.code == QLatin1String(FindingCode::IgnoreEosNotHonoured))
             continue;
         Q_EMIT logged(QStringLiteral("finding"),
             QStringLiteral("%1 %2 r%3: %4%5 (value %6, threshold %7)")

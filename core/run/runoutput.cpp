@@ -73,6 +73,11 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     setup.extraNumbers.append({ QStringLiteral("input_estimated"), double(summary.inputEstimated) });
     if (summary.usageOutputTokens >= 0)
         setup.extraNumbers.append({ QStringLiteral("usage_output_tokens"), double(summary.usageOutputTokens) });
+    // What the run's grouped findings read, so a results folder gives them too.
+    setup.extraNumbers.append({ QStringLiteral("rate_limited"), double(summary.rateLimited) });
+    if (summary.shortOutputs >= 0)
+        setup.extraNumbers.append({ QStringLiteral("short_outputs"), double(summary.shortOutputs) });
+    setup.extraNumbers.append({ QStringLiteral("role_gap_ms"), summary.roleGapMs });
     for (auto it = summary.client.cbegin(); it != summary.client.cend(); ++it)
         setup.extraNumbers.append({ QStringLiteral("client_") + it.key(), it.value() });
     for (auto it = summary.server.cbegin(); it != summary.server.cend(); ++it)

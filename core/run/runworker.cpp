@@ -204,6 +204,10 @@ bool RunWorker::runVariant(int variantIndex)
     }
     ServerScraper scraper(
         m_endpoint.config(), m_endpoint.baseUrl(), QUrl(resolved.server.dcgmUrl), m_result.runId, *m_writer);
+    if (LaunchedServer *server = m_endpoint.server()) { // its log lines stand in for a missing /metrics
+        connect(server, &LaunchedServer::schedulerSampled, &scraper, &ServerScraper::addLogSamples);
+        connect(&scraper, &ServerScraper::logged, this, &RunWorker::logged);
+    }
     scraper.start();
     const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,
         m_experiment.variants[variantIndex].name, &scraper };
@@ -362,7 +366,7 @@ void RunWorker::finish()
 {
     // What the run's curves say, once, with the numbers used (words only in the GUI and report).
     const bool cacheFree = m_experiment.dataset.name == QLatin1String("random");
-    for (const RunFinding &f : runFindings(m_result.points, m_estimates, cacheFree))
+    for (const RunFinding &f : runFindings(m_result.points, m_estimates, cacheFree, {}, prefillBudgets(m_experiment)))
         log(QStringLiteral("finding"), findingLine(f));
     failOnOutputError();
     RunStatus status = m_result.status == RunResult::Status::Finished ? RunStatus::Finished

@@ -11,6 +11,7 @@
 #include <QScopeGuard>
 
 #include <algorithm>
+#include <utility>
 
 namespace ServeScope {
 
@@ -56,6 +57,37 @@ void ServerScraper::scrapeAndWait()
     scrape();
     if (inFlight())
         loop.exec();
+    // A point ends: a /metrics that has not answered by now is missing for this point.
+    if (!m_sources.first().answered)
+        keepLog();
+}
+
+void ServerScraper::addLogSamples(const QList<ServerSample> &samples)
+{
+    const Source &metrics = m_sources.first();
+    if (metrics.answered)
+        return;
+    m_pendingLog.insert(m_pendingLog.end(), samples.cbegin(), samples.cend());
+    while (m_pendingLog.size() > kMaxKeptSamples)
+        m_pendingLog.pop_front();
+    if (metrics.gone)
+        keepLog();
+}
+
+void ServerScraper::keepLog()
+{
+    if (!m_pendingLog.empty() && !std::exchange(m_saidLog, true))
+        Q_EMIT logged(QStringLiteral("info"),
+            QStringLiteral("%1 did not answer with known series: the server's running and waiting requests and KV "
+                           "cache usage come from its scheduler log lines")
+                .arg(m_sources.first().url.toString()));
+    for (const ServerSample &s : m_pendingLog) {
+        m_writer.enqueue(ServerMetricSample { m_runId, s.timeNs, s.name, s.labels, s.value, QStringLiteral("log") });
+        m_log.push_back(s);
+    }
+    m_pendingLog.clear();
+    while (m_log.size() > kMaxKeptSamples)
+        m_log.pop_front();
 }
 
 void ServerScraper::scrape()
@@ -101,6 +133,8 @@ void ServerScraper::scrape(Source &source)
             return;
         }
         s->answered = true;
+        if (s == &m_sources.first())
+            m_pendingLog.clear(); // the server's own series: its log is not needed
         for (const ServerSample &sample : samples) {
             m_writer.enqueue(ServerMetricSample { m_runId, sample.timeNs, sample.name, sample.labels, sample.value });
             m_samples.push_back(sample);
@@ -112,8 +146,13 @@ void ServerScraper::scrape(Source &source)
 
 QMap<QString, double> ServerScraper::summarize(const ServerWindow &window) const
 {
-    const std::vector<ServerSample> samples(m_samples.cbegin(), m_samples.cend());
-    return summarizeServerSeries(samples, window);
+    std::vector<ServerSample> samples(m_samples.cbegin(), m_samples.cend());
+    const std::vector<ServerSample> log(m_log.cbegin(), m_log.cend());
+    samples.insert(samples.end(), log.cbegin(), log.cend());
+    QMap<QString, double> out = summarizeServerSeries(samples, window);
+    if (!log.empty() && !summarizeServerSeries(log, window).isEmpty())
+        out.insert(QStringLiteral("from_log"), 1);
+    return out;
 }
 
 } // namespace ServeScope

@@ -20,7 +20,8 @@ class StoreWriter;
 /// headers) about once a second while a variant runs, on the run thread; keeps the series
 /// ServeScope reads (isServerSeries), stores each sample in the project, and summarises any window
 /// of them for a point; likewise a DCGM exporter's URL when the experiment names one. A source
-/// without usable metrics (404 or no known series in its first answer) is asked once.
+/// without usable metrics (404 or no known series in its first answer) is asked once. For a server
+/// ServeScope launched, its scheduler log lines stand in for a `/metrics` that never answered.
 class ServerScraper final : public QObject {
     Q_OBJECT
 public:
@@ -33,8 +34,14 @@ public:
     /// Scrapes now and waits for the answer (at most the 2 s scrape timeout): at a point's start
     /// and end, so every point has the two samples a counter's delta needs.
     void scrapeAndWait();
-    /// The point summary of the samples scraped in the window (monotonic ns).
+    /// The point summary of the samples scraped in the window (monotonic ns), with `from_log` = 1
+    /// when scheduler log samples gave some of it.
     QMap<QString, double> summarize(const ServerWindow &window) const;
+    /// A launched server's scheduler log samples (schedulerlog.h), the fallback series: held back
+    /// while the server's `/metrics` has not answered, stored (source "log") and summarised once it
+    /// is known to be missing or, at the latest, when a point ends without it having answered; dropped
+    /// once it answers.
+    void addLogSamples(const QList<ServerSample> &samples);
 
     /// Largest reply body read; a longer one is aborted and the scrape skipped.
     static constexpr qint64 kMaxBodyBytes = 8 * 1024 * 1024;
@@ -43,6 +50,8 @@ public:
 
 Q_SIGNALS:
     void scraped();
+    /// Once, when the log's samples start to stand in for the server's /metrics.
+    void logged(const QString &level, const QString &text);
 
 private:
     struct Source {
@@ -55,6 +64,8 @@ private:
     void scrape();
     void scrape(Source &source);
     bool inFlight() const;
+    /// Stores and keeps the held-back log samples.
+    void keepLog();
 
     EndpointConfig m_endpoint;
     QList<Source> m_sources;
@@ -63,6 +74,8 @@ private:
     QNetworkAccessManager m_nam;
     QTimer m_timer;
     std::deque<ServerSample> m_samples;
+    std::deque<ServerSample> m_pendingLog, m_log;
+    bool m_saidLog = false;
 };
 
 } // namespace ServeScope

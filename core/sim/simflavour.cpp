@@ -147,7 +147,7 @@ void SchedulerLog::sglangPrefill(const StepResult &step, const EngineModel &engi
     const QByteArray when = QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")).toLatin1();
     std::fprintf(stderr,
         "[%s] Prefill batch. #new-seq: %d, #new-token: %d, #cached-token: %d, token usage: %.2f, #running-req: %d, "
-        "#queue-req: %d\n",
+        "#queue-req: %d, \n",
         when.constData(), step.admitted, step.prefillTokens, step.cachedTokens, engine.kvUsage(),
         engine.running() - step.admitted, engine.waiting());
     std::fflush(stderr);
@@ -160,8 +160,8 @@ void SchedulerLog::sglangDecode(const EngineModel &engine, double modelNow)
     m_genThroughput = span > 0 ? double(k.generationTokens - m_atLastLine.generationTokens) / span : 0.0;
     const QByteArray when = QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")).toLatin1();
     std::fprintf(stderr,
-        "[%s] Decode batch. #running-req: %d, #token: %d, token usage: %.2f, gen throughput (token/s): %.2f, "
-        "#queue-req: %d\n",
+        "[%s] Decode batch. #running-req: %d, #token: %d, token usage: %.2f, cuda graph: True, gen throughput "
+        "(token/s): %.2f, #queue-req: %d, \n",
         when.constData(), engine.running(), int(std::lround(engine.kvUsage() * m_kvTokens)), engine.kvUsage(),
         m_genThroughput, engine.waiting());
     std::fflush(stderr);

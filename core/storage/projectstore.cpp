@@ -294,14 +294,15 @@ bool ProjectStore::serverMetricSamples(qint64 runId, QVector<ServerMetricSample>
 {
     out->clear();
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("SELECT t_ns, name, labels, value FROM server_metric_samples WHERE run_id = ?"
-                             " ORDER BY id"));
+    q.prepare(QStringLiteral("SELECT t_ns, name, labels, value, ")
+        % (m_schemaVersion >= 5 ? QStringLiteral("source") : QStringLiteral("'metrics'"))
+        % QStringLiteral(" FROM server_metric_samples WHERE run_id = ? ORDER BY id"));
     q.bindValue(0, runId);
     if (!execQuery(q, &m_error))
         return false;
     while (q.next()) {
-        out->append(
-            { runId, q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toDouble() });
+        out->append({ runId, q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),
+            q.value(3).toDouble(), q.value(4).toString() });
     }
     return true;
 }

@@ -169,7 +169,8 @@ QString RowCodec::insertSummarySql()
         + QStringList { QStringLiteral("extra_percentiles"), QStringLiteral("derivation_version"),
               QStringLiteral("definitions"), QStringLiteral("steady"), QStringLiteral("server"),
               QStringLiteral("output_estimated"), QStringLiteral("client"), QStringLiteral("input_estimated"),
-              QStringLiteral("usage_output_tokens") };
+              QStringLiteral("usage_output_tokens"), QStringLiteral("rate_limited"), QStringLiteral("short_outputs"),
+              QStringLiteral("role_gap_ms") };
     return QStringLiteral("INSERT OR REPLACE INTO point_repeats (") % cols.join(QLatin1Char(','))
         % QStringLiteral(") VALUES (") % placeholders(int(cols.size())) % QLatin1Char(')');
 }
@@ -209,6 +210,9 @@ void RowCodec::bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId
     q.bindValue(i++, mapJson(s.client));
     q.bindValue(i++, s.inputEstimated);
     q.bindValue(i++, s.usageOutputTokens);
+    q.bindValue(i++, s.rateLimited);
+    q.bindValue(i++, s.shortOutputs);
+    q.bindValue(i++, s.roleGapMs);
 }
 
 QString RowCodec::summaryColumns(int schemaVersion)
@@ -221,7 +225,9 @@ QString RowCodec::summaryColumns(int schemaVersion)
          << QStringLiteral("p.definitions")
          << (schemaVersion >= 2 ? QStringLiteral("p.steady, p.server, p.output_estimated, p.client")
                                 : QStringLiteral("'{}', '{}', 0, '{}'"))
-         << (schemaVersion >= 3 ? QStringLiteral("p.input_estimated, p.usage_output_tokens") : QStringLiteral("0, -1"));
+         << (schemaVersion >= 3 ? QStringLiteral("p.input_estimated, p.usage_output_tokens") : QStringLiteral("0, -1"))
+         << (schemaVersion >= 5 ? QStringLiteral("p.rate_limited, p.short_outputs, p.role_gap_ms")
+                                : QStringLiteral("0, -1, 0"));
     return cols.join(QLatin1Char(','));
 }
 
@@ -273,6 +279,9 @@ void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
     s->client = jsonMap(q.value(i++).toString());
     s->inputEstimated = q.value(i++).toInt();
     s->usageOutputTokens = q.value(i++).toLongLong();
+    s->rateLimited = q.value(i++).toInt();
+    s->shortOutputs = q.value(i++).toInt();
+    s->roleGapMs = q.value(i++).toDouble();
 }
 
 } // namespace ServeScope

@@ -146,9 +146,23 @@ static QStringList version4()
     return { QStringLiteral("ALTER TABLE runs ADD COLUMN origin TEXT NOT NULL DEFAULT ''") };
 }
 
+// Version 5: where a server sample came from ('metrics': a /metrics scrape; 'log': the launched server's scheduler
+// log line, the fallback when it has no /metrics), and per summary the requests answered 429, the requests shorter
+// than asked under ignore_eos (-1: not asked) and the median gap between the first token event and the first content.
+static QStringList version5()
+{
+    return {
+        QStringLiteral("ALTER TABLE server_metric_samples ADD COLUMN source TEXT NOT NULL DEFAULT 'metrics'"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN rate_limited INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN short_outputs INTEGER NOT NULL DEFAULT -1"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN role_gap_ms REAL NOT NULL DEFAULT 0"),
+    };
+}
+
 const QVector<Schema::Step> &Schema::steps()
 {
-    static const QVector<Step> s = { { 1, version1() }, { 2, version2() }, { 3, version3() }, { 4, version4() } };
+    static const QVector<Step> s
+        = { { 1, version1() }, { 2, version2() }, { 3, version3() }, { 4, version4() }, { 5, version5() } };
     return s;
 }
 

@@ -62,6 +62,8 @@ struct ServerMetricSample {
     QString name;
     QString labels; ///< as scraped, e.g. `model_name="x"`
     double value = 0;
+    /// "metrics" (a /metrics scrape) or "log" (a launched server's scheduler log line: the fallback series)
+    QString source = QStringLiteral("metrics");
 };
 
 /// One line a launched server wrote.

@@ -101,7 +101,8 @@ bool WriterSession::open(const QString &path, QString *error)
                            " min, max, cv, ci_low, ci_high, ci_method) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"),
             error)
         && prepare(m_insertSample,
-            QStringLiteral("INSERT INTO server_metric_samples (run_id, t_ns, name, labels, value) VALUES (?,?,?,?,?)"),
+            QStringLiteral("INSERT INTO server_metric_samples (run_id, t_ns, name, labels, value, source)"
+                           " VALUES (?,?,?,?,?,?)"),
             error)
         && prepare(
             m_insertLog, QStringLiteral("INSERT INTO server_logs (run_id, t_ns, stream, line) VALUES (?,?,?,?)"), error)
@@ -260,6 +261,7 @@ bool WriterSession::insertMetricSample(const ServerMetricSample &s, QString *err
     m_insertSample.bindValue(2, s.name);
     m_insertSample.bindValue(3, s.labels);
     m_insertSample.bindValue(4, s.value);
+    m_insertSample.bindValue(5, s.source);
     return exec(m_insertSample, error);
 }
 

@@ -410,6 +410,45 @@ private Q_SLOTS:
         QCOMPARE(ok + cancelled, records.size());
     }
 
+    // Along an open-loop curve, a joining prompt's prefill chunk lengthens every running stream's
+    // step (the simulator's roofline): with 2,048-token prompts ITL's tail grows with the rate and the
+    // run names the variant's chunked-prefill budget; with 16-token prompts it does not.
+    void prefillInterferenceAlongTheRate_data()
+    {
+        QTest::addColumn<int>("inputLen");
+        QTest::addColumn<bool>("interferes");
+        QTest::newRow("2048-token prompts") << 2048 << true;
+        QTest::newRow("16-token prompts") << 16 << false;
+    }
+    void prefillInterferenceAlongTheRate()
+    {
+        QFETCH(int, inputLen);
+        QFETCH(bool, interferes);
+        const QString name = QStringLiteral("prefill%1").arg(inputLen);
+        // At --sim-time-scale 10: 0.25 and 2 requests per second of model time.
+        const QString points = QStringLiteral("[{\"request_rate\": 2.5, \"input_len\": %1, \"output_len\": 128, "
+                                              "\"num_prompts\": 12}, {\"request_rate\": 20, \"input_len\": %1, "
+                                              "\"output_len\": 128, \"num_prompts\": 60}]")
+                                   .arg(inputLen);
+        const QString path = m_dir.filePath(name + QStringLiteral(".json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("{\"name\": \"%1\", \"endpoint\": {\"base_url\": \"sim:\", \"model\": \"m\"}, "
+                               "\"server\": {\"engine\": \"vllm\", \"args\": {\"max_num_batched_tokens\": 8192}}, "
+                               "\"dataset\": {\"name\": \"random\", \"seed\": 3}, \"load\": {\"mode\": \"rate\", "
+                               "\"points\": %2, \"repeat\": 1}, \"variants\": [{\"name\": \"baseline\"}]}")
+                    .arg(name, points)
+                    .toUtf8());
+        f.close();
+        const Outcome o = run({ path, QStringLiteral("--sim-time-scale"), QStringLiteral("10") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QCOMPARE(o.err.contains("finding: prefill-interference\tbaseline\tr20\titl_tail_ratio="), interferes);
+        if (interferes)
+            QVERIFY2(o.err.contains("\tmax_num_batched_tokens=8192\tno-evidence\n"), o.err.constData());
+        else
+            QVERIFY2(o.err.contains("finding: healthy\tbaseline\tr2.5,r20\t"), o.err.constData());
+    }
+
     void simulatorWithoutModelServesItsDefault()
     {
         const QString exp = writeExperiment(QStringLiteral("nomodel"),

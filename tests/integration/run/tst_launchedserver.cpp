@@ -74,7 +74,7 @@ class TestLaunchedServer final : public QObject {
 
     /// An experiment whose server is `servescope-cli sim` on `port`, launched with `argv` after the program.
     QString writeExperiment(const QString &name, quint16 port, const QStringList &simArgs, const QJsonObject &args,
-        const QJsonArray &variants, int numPrompts = 12, double readyTimeout = 30)
+        const QJsonArray &variants, int numPrompts = 12, double readyTimeout = 30, int outputLen = 4)
     {
         QJsonArray argv { SimChild::cli(), QStringLiteral("sim"), QStringLiteral("--port"), QStringLiteral("{port}"),
             QStringLiteral("--model"), QStringLiteral("m") };
@@ -99,7 +99,7 @@ class TestLaunchedServer final : public QObject {
                 QJsonObject { { QStringLiteral("mode"), QStringLiteral("concurrency") },
                     { QStringLiteral("points"),
                         QJsonArray { QJsonObject { { QStringLiteral("concurrency"), 4 },
-                            { QStringLiteral("input_len"), 16 }, { QStringLiteral("output_len"), 4 },
+                            { QStringLiteral("input_len"), 16 }, { QStringLiteral("output_len"), outputLen },
                             { QStringLiteral("num_prompts"), numPrompts } } } } } },
             { QStringLiteral("variants"), variants },
         };
@@ -411,6 +411,89 @@ private Q_SLOTS:
                 most = qMax(most, s.value);
         }
         QCOMPARE(most, 3.0);
+    }
+
+    // A launched server without /metrics: its scheduler log lines become the run's server series
+    // (stored with source "log") and the point's summary, with running and waiting as the server
+    // counted them (2 slots for 4 streams: 2 running, up to 2 waiting).
+    void fallbackSeriesFromTheSchedulerLog_data()
+    {
+        QTest::addColumn<QStringList>("simArgs");
+        QTest::addColumn<QString>("running");
+        QTest::addColumn<QString>("waiting");
+        // vLLM's engine line comes every 10 s of model time: every 0.5 s at --time-scale 20.
+        QTest::newRow("vllm engine line")
+            << QStringList { QStringLiteral("--no-metrics"), QStringLiteral("--max-num-seqs"), QStringLiteral("2"),
+                   QStringLiteral("--time-scale"), QStringLiteral("20") }
+            << QStringLiteral("vllm:num_requests_running") << QStringLiteral("vllm:num_requests_waiting");
+        QTest::newRow("sglang batch lines")
+            << QStringList { QStringLiteral("--no-metrics"), QStringLiteral("--flavor"), QStringLiteral("sglang"),
+                   QStringLiteral("--max-running-requests"), QStringLiteral("2"), QStringLiteral("--time-scale"),
+                   QStringLiteral("20") }
+            << QStringLiteral("sglang:num_running_reqs") << QStringLiteral("sglang:num_queue_reqs");
+    }
+    void fallbackSeriesFromTheSchedulerLog()
+    {
+        QFETCH(QStringList, simArgs);
+        QFETCH(QString, running);
+        QFETCH(QString, waiting);
+        const QString name = QStringLiteral("fallback-") + QString::fromLatin1(QTest::currentDataTag()).left(4);
+        const QString x = writeExperiment(name, freePort(), simArgs, QJsonObject {},
+            QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 48, 30, 128);
+        const Outcome o = run(x);
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QCOMPARE(o.err.count("/metrics did not answer with known series: the server's running and waiting requests "
+                             "and KV cache usage come from its scheduler log lines"),
+            1);
+        ProjectStore store;
+        QVERIFY(store.open(QString(x).replace(QStringLiteral(".json"), QStringLiteral(".servescope"))));
+        QVector<ServerMetricSample> samples;
+        QVERIFY(store.serverMetricSamples(1, &samples));
+        QMap<QString, double> most;
+        for (const ServerMetricSample &s : std::as_const(samples)) {
+            QCOMPARE(s.source, QStringLiteral("log")); // nothing came from a /metrics that answers 404
+            most[s.name] = qMax(most.value(s.name, -1), s.value);
+        }
+        QCOMPARE(most.value(running, -1), 2.0);
+        QVERIFY2(
+            most.value(waiting, -1) >= 1 && most.value(waiting) <= 2, qPrintable(QString::number(most.value(waiting))));
+        QVector<PointSummary> summaries;
+        QVERIFY(store.pointSummaries(1, &summaries));
+        QCOMPARE(summaries.size(), 1);
+        const QMap<QString, double> &server = summaries.first().server;
+        QCOMPARE(server.value(QStringLiteral("from_log")), 1.0);
+        QVERIFY(server.value(QStringLiteral("samples")) >= 1);
+        QCOMPARE(server.value(QStringLiteral("running_max")), 2.0);
+        QVERIFY(server.value(QStringLiteral("running_mean")) > 1 && server.value(QStringLiteral("running_mean")) <= 2);
+        QVERIFY(
+            server.value(QStringLiteral("waiting_max"), -1) >= 1 && server.value(QStringLiteral("waiting_max")) <= 2);
+        QVERIFY(server.contains(QStringLiteral("kv_usage_max")));
+    }
+
+    // A launched server whose /metrics answers keeps its scraped series: the log is not used.
+    void scrapedSeriesNeedNoLog()
+    {
+        const QString x = writeExperiment(QStringLiteral("scraped"), freePort(),
+            { QStringLiteral("--max-num-seqs"), QStringLiteral("2"), QStringLiteral("--time-scale"),
+                QStringLiteral("20") },
+            QJsonObject {}, QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 48,
+            30, 128);
+        const Outcome o = run(x);
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY(!o.err.contains("come from its scheduler log lines"));
+        ProjectStore store;
+        QVERIFY(store.open(QString(x).replace(QStringLiteral(".json"), QStringLiteral(".servescope"))));
+        QVector<ServerMetricSample> samples;
+        QVERIFY(store.serverMetricSamples(1, &samples));
+        QVERIFY(!samples.isEmpty());
+        for (const ServerMetricSample &s : std::as_const(samples))
+            QCOMPARE(s.source, QStringLiteral("metrics"));
+        QVector<PointSummary> summaries;
+        QVERIFY(store.pointSummaries(1, &summaries));
+        QVERIFY(!summaries.first().server.contains(QStringLiteral("from_log")));
+        QCOMPARE(summaries.first().server.value(QStringLiteral("running_max")), 2.0);
+        // The engine lines were written all the same, and kept as log lines.
+        QVERIFY(countLines(logsOf(x), QStringLiteral("stderr"), QStringLiteral("Avg prompt throughput:")) >= 1);
     }
 
     // ServeScope killed outright: the parent-death signal stops its server.

@@ -152,6 +152,91 @@ private Q_SLOTS:
             o.err.constData());
     }
 
+    // A server that refuses load answers 429 (the simulator's --rate-limit 0: whenever both slots are
+    // busy): the run's findings say where and how many, and the point's latencies are the answered
+    // requests' only.
+    void rateLimitedPointIsFound()
+    {
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
+            QStringLiteral("50"), QStringLiteral("--max-num-seqs"), QStringLiteral("2"), QStringLiteral("--rate-limit"),
+            QStringLiteral("0") }));
+        const QString exp = writeExperiment(QStringLiteral("limited"),
+            QJsonObject { { QStringLiteral("base_url"), sim.url().toString() },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 8, \"input_len\": 16, "
+                           "\"output_len\": 16, \"num_prompts\": 40}], \"repeat\": 1}"));
+        const QString project = m_dir.filePath(QStringLiteral("limited.servescope"));
+        const QString out = m_dir.filePath(QStringLiteral("limited-results"));
+        const Outcome o = run({ exp, QStringLiteral("--project"), project, QStringLiteral("--variant"),
+            QStringLiteral("baseline"), QStringLiteral("--out-dir"), out });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<PointSummary> summaries;
+        QVERIFY(store.pointSummaries(1, &summaries));
+        QCOMPARE(summaries.size(), 1);
+        const PointSummary &s = summaries.first();
+        QVERIFY2(s.rateLimited > 0, qPrintable(QString::number(s.failed)));
+        QCOMPARE(s.failed, s.rateLimited); // every failure was a 429
+        QCOMPARE(s.completed + s.failed, 40);
+        QCOMPARE(s.ttft.count, s.completed);
+        const QByteArray line = QByteArray("finding: rate-limited\tbaseline\tc8\trate_limited=")
+                                    .append(QByteArray::number(s.rateLimited))
+                                    .append("\trate_limited_share=");
+        QVERIFY2(o.err.contains(line), o.err.constData());
+        QCOMPARE(o.err.count("finding: rate-limited"), 1);
+        // The results folder carries the count, so a run read from it finds the same.
+        QString error;
+        const QVector<ResultRun> runs = readResultFilePath(out + QStringLiteral("/baseline/c8-r1.json"), &error);
+        QVERIFY2(runs.size() == 1, qPrintable(error));
+        QCOMPARE(runs.first().number(QStringLiteral("servescope_rate_limited")), double(s.rateLimited));
+        QCOMPARE(runs.first().number(QStringLiteral("servescope_short_outputs")), 0.0); // ignore_eos honoured
+    }
+
+    // A role chunk sent ahead of the first token, or ignore_eos dropped by a gateway, is one note for the
+    // whole run listing its points, not a line per point and repeat.
+    void streamNotesOncePerRun_data()
+    {
+        QTest::addColumn<QStringList>("simArgs");
+        QTest::addColumn<int>("inputLen");
+        QTest::addColumn<int>("outputLen");
+        QTest::addColumn<QByteArray>("code");
+        // A 512-token prefill takes ~43 ms of model time: ~21 ms at --time-scale 2, past the 5 ms threshold.
+        QTest::newRow("role chunk before the first token")
+            << QStringList { QStringLiteral("--early-role-chunk"), QStringLiteral("--time-scale"), QStringLiteral("2") }
+            << 512 << 8 << QByteArray("role-chunk-before-token");
+        // The seeded EOS point (mean 256 tokens) ends about a fifth of 64-token outputs early.
+        QTest::newRow("ignore_eos dropped")
+            << QStringList { QStringLiteral("--drop-ignore-eos"), QStringLiteral("--time-scale"), QStringLiteral("50") }
+            << 16 << 64 << QByteArray("ignore-eos-not-honoured");
+    }
+    void streamNotesOncePerRun()
+    {
+        QFETCH(QStringList, simArgs);
+        QFETCH(int, inputLen);
+        QFETCH(int, outputLen);
+        QFETCH(QByteArray, code);
+        SimChild sim;
+        QVERIFY(sim.start(QStringList { QStringLiteral("--model"), QStringLiteral("m") } + simArgs));
+        const QString name = QStringLiteral("notes-") + QString::fromLatin1(code);
+        const QString exp = writeExperiment(name,
+            QJsonObject { { QStringLiteral("base_url"), sim.url().toString() },
+                { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 1, \"input_len\": %1, "
+                           "\"output_len\": %2, \"num_prompts\": 6}, {\"concurrency\": 2, \"input_len\": %1, "
+                           "\"output_len\": %2, \"num_prompts\": 6}], \"repeat\": 2}")
+                .arg(inputLen)
+                .arg(outputLen));
+        const Outcome o = run({ exp, QStringLiteral("--project"), m_dir.filePath(name + QStringLiteral(".servescope")),
+            QStringLiteral("--variant"), QStringLiteral("baseline") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QCOMPARE(o.err.count(QByteArray("finding: ").append(code)), 1);
+        QVERIFY2(o.err.contains(QByteArray("finding: ").append(code).append("\t\tc1,c2\t")), o.err.constData());
+        QVERIFY2(!o.err.contains(QByteArray(": ").append(code).append(" (value ")), o.err.constData());
+    }
+
     // Side calls are addressed like the API paths: under the base URL's own path (a gateway at /gw).
     void sideCallsUnderTheBasePath()
     {

@@ -185,6 +185,34 @@ private Q_SLOTS:
         }
     }
 
+    // What the run's grouped findings read per point: 429 answers among the failures, outputs shorter
+    // than asked under ignore_eos (-1 when it was not asked for), and the role chunk's lead.
+    void findingCountsPerPoint()
+    {
+        std::vector<RequestRecord> v;
+        for (int i = 0; i < 10; ++i) {
+            RequestRecord r = makeRecord(
+                i, i * 10.0, { { 10, K::RoleOnly }, { 10 + (i < 5 ? 6 : 8), K::Content }, { 30, K::Content } }, 3);
+            if (i < 3)
+                r.completionTokens = 2;
+            v.push_back(r);
+        }
+        for (int i = 10; i < 14; ++i) {
+            RequestRecord f = makeFailed(i, i * 10.0, i * 10.0 + 1);
+            f.httpStatus = i < 13 ? 429 : 500;
+            v.push_back(f);
+        }
+        AggregateOptions o;
+        o.ignoreEos = true;
+        const PointSummary s = aggregatePoint(v, o).summary;
+        QCOMPARE(s.failed, 4);
+        QCOMPARE(s.rateLimited, 3);
+        QCOMPARE(s.shortOutputs, 3);
+        QCOMPARE(s.roleGapMs, 7.0); // median of five 6 ms and five 8 ms gaps
+        o.ignoreEos = false;
+        QCOMPARE(aggregatePoint(v, o).summary.shortOutputs, -1);
+    }
+
     void warmupAndCancelledAreApart()
     {
         auto v = basicPoint();

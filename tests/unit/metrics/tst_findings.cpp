@@ -32,6 +32,20 @@ PointSummary point(const QString &variant, int c, double ttft, double tpot, doub
     return p;
 }
 
+// An open-loop point at `rate` requests/s whose ITL has `p50` and `p99` (ms) over `gaps` gaps.
+PointSummary ratePoint(const QString &variant, double rate, double p50, double p99, int gaps = 20000)
+{
+    PointSummary p = point(variant, int(rate), 100, 20, 100 * rate);
+    p.mode = QStringLiteral("rate");
+    p.concurrency = 0;
+    p.requestRate = rate;
+    p.label = QStringLiteral("r%1").arg(rate);
+    p.itl.p50 = p50;
+    p.itl.p99 = p99;
+    p.itl.count = gaps;
+    return p;
+}
+
 QStringList codes(const QList<RunFinding> &f)
 {
     QStringList out;
@@ -108,6 +122,60 @@ private Q_SLOTS:
                    point(QStringLiteral("k"), 64, 100, 6, 8000,
                        { { QStringLiteral("preemptions"), 12 }, { QStringLiteral("kv_usage_max"), 97 } }) }
             << QStringList { QStringLiteral("kv-cache-pressure@k") } << QStringList { QStringLiteral("healthy@k") };
+        QTest::newRow("prefill interference: ITL's tail grows with the arrival rate") << QList<PointSummary> {
+            ratePoint(QStringLiteral("p"), 1, 18, 30), ratePoint(QStringLiteral("p"), 4, 19, 45),
+            ratePoint(QStringLiteral("p"), 8, 20, 140), ratePoint(QStringLiteral("p"), 16, 22, 400)
+        } << QStringList { QStringLiteral("prefill-interference@p") } << QStringList { QStringLiteral("healthy@p") };
+        QTest::newRow("a steady ITL tail is no interference")
+            << QList<PointSummary> { ratePoint(QStringLiteral("s"), 1, 18, 36),
+                   ratePoint(QStringLiteral("s"), 8, 20, 42), ratePoint(QStringLiteral("s"), 16, 22, 48) }
+            << QStringList { QStringLiteral("healthy@s") } << QStringList { QStringLiteral("prefill-interference@s") };
+        QTest::newRow("a wide tail from the lightest load on did not grow") << QList<PointSummary> {
+            ratePoint(QStringLiteral("w"), 1, 18, 90), ratePoint(QStringLiteral("w"), 16, 20, 110)
+        } << QStringList {} << QStringList { QStringLiteral("prefill-interference@w") };
+        QTest::newRow("too few ITL gaps for a p99: abstains") << QList<PointSummary> {
+            ratePoint(QStringLiteral("f"), 1, 18, 30, 400), ratePoint(QStringLiteral("f"), 16, 22, 400, 900)
+        } << QStringList {} << QStringList { QStringLiteral("prefill-interference@f") };
+        QTest::newRow("ITL tails of different lengths are not one curve")
+            << QList<PointSummary> { ratePoint(QStringLiteral("x"), 1, 18, 30),
+                   [] {
+                       PointSummary longer = ratePoint(QStringLiteral("x"), 16, 22, 400);
+                       longer.inputLen = 4096;
+                       return longer;
+                   }() }
+            << QStringList {} << QStringList { QStringLiteral("prefill-interference@x") };
+        PointSummary limited = point(QStringLiteral("z"), 64, 100, 6, 8000);
+        limited.failed = 120;
+        limited.rateLimited = 120;
+        QTest::newRow("rate-limited: requests answered 429")
+            << QList<PointSummary> { point(QStringLiteral("z"), 1, 10, 5, 200), limited }
+            << QStringList { QStringLiteral("rate-limited@z"), QStringLiteral("censored@z") } << QStringList {};
+        PointSummary failedOtherwise = point(QStringLiteral("n"), 64, 100, 6, 8000);
+        failedOtherwise.failed = 120;
+        QTest::newRow("failures that are not 429 are not rate limiting")
+            << QList<PointSummary> { point(QStringLiteral("n"), 1, 10, 5, 200), failedOtherwise }
+            << QStringList { QStringLiteral("censored@n") } << QStringList { QStringLiteral("rate-limited@n") };
+        PointSummary early = point(QStringLiteral("e"), 8, 40, 6, 1500);
+        early.roleGapMs = 12.5;
+        PointSummary onTime = point(QStringLiteral("o"), 8, 40, 6, 1500);
+        onTime.roleGapMs = 0.2;
+        QTest::newRow("role chunk ahead of the first token: one note for the run")
+            << QList<PointSummary> { point(QStringLiteral("e"), 1, 10, 5, 200), early, onTime }
+            << QStringList { QStringLiteral("role-chunk-before-token@") } << QStringList {};
+        QTest::newRow("role chunk with the first token: no note")
+            << QList<PointSummary> { point(QStringLiteral("o"), 1, 10, 5, 200), onTime } << QStringList {}
+            << QStringList { QStringLiteral("role-chunk-before-token@") };
+        PointSummary shortened = point(QStringLiteral("i"), 8, 40, 6, 1500);
+        shortened.shortOutputs = 50; // 2.5% of 2000
+        PointSummary nearlyAll = point(QStringLiteral("i"), 16, 80, 6, 2500);
+        nearlyAll.shortOutputs = 10; // 0.5%
+        PointSummary notAsked = point(QStringLiteral("j"), 16, 80, 6, 2500);
+        notAsked.shortOutputs = -1;
+        QTest::newRow("ignore_eos dropped: one note for the run")
+            << QList<PointSummary> { shortened, nearlyAll, notAsked }
+            << QStringList { QStringLiteral("ignore-eos-not-honoured@") } << QStringList {};
+        QTest::newRow("ignore_eos honoured, or not asked for: no note") << QList<PointSummary> { nearlyAll,
+            notAsked } << QStringList {} << QStringList { QStringLiteral("ignore-eos-not-honoured@") };
     }
     void findingsOfConstructedRuns()
     {
@@ -140,6 +208,93 @@ private Q_SLOTS:
         const QList<RunFinding> bare = runFindings(
             { point(QStringLiteral("q"), 1, 10, 5, 200), point(QStringLiteral("q"), 16, 200, 5.5, 1500) }, {}, true);
         QCOMPARE(find(bare, QStringLiteral("queueing"))->confirmation, RunFinding::Confirmation::NoEvidence);
+    }
+
+    void prefillInterferenceCarriesItsNumbers()
+    {
+        const QList<PointSummary> curve { ratePoint(QStringLiteral("p"), 1, 20, 40),
+            ratePoint(QStringLiteral("p"), 4, 20, 50), ratePoint(QStringLiteral("p"), 8, 20, 160),
+            ratePoint(QStringLiteral("p"), 16, 25, 250) };
+        const QList<RunFinding> f = runFindings(
+            curve, {}, true, {}, { { QStringLiteral("p"), { QStringLiteral("max_num_batched_tokens"), 8192 } } });
+        const RunFinding *p = find(f, QStringLiteral("prefill-interference"));
+        QVERIFY(p);
+        QCOMPARE(p->kind, RunFinding::Kind::Problem);
+        QCOMPARE(p->points, QStringList({ QStringLiteral("r8"), QStringLiteral("r16") }));
+        QCOMPARE(p->confirmation, RunFinding::Confirmation::NoEvidence);
+        QCOMPARE(findingLine(*p),
+            QStringLiteral("prefill-interference\tp\tr8,r16\titl_tail_ratio=10\titl_tail_lightest=2\titl_p99_ms=250"
+                           "\titl_p50_ms=25\tmax_num_batched_tokens=8192\tno-evidence"));
+        // Without the variant's budget the finding still stands, naming none.
+        const RunFinding *bare = find(runFindings(curve, {}, true), QStringLiteral("prefill-interference"));
+        QVERIFY(bare);
+        QCOMPARE(bare->value(QStringLiteral("max_num_batched_tokens"), -1), -1.0);
+    }
+
+    // The budget comes from each variant's server.args, under vLLM's or SGLang's name.
+    void prefillBudgetsFromServerArgs()
+    {
+        Experiment x;
+        x.server.args.set(QStringLiteral("max_num_batched_tokens"), 4096);
+        Variant base;
+        base.name = QStringLiteral("base");
+        Variant sglang;
+        sglang.name = QStringLiteral("sglang");
+        sglang.changes.set(QStringLiteral("server.args.chunked_prefill_size"), 2048);
+        x.variants = { base, sglang };
+        const PrefillBudgets b = prefillBudgets(x);
+        QCOMPARE(b.value(QStringLiteral("base")), qMakePair(QStringLiteral("max_num_batched_tokens"), 4096.0));
+        QCOMPARE(b.value(QStringLiteral("sglang")).second, 4096.0); // vLLM's name first for a vllm server
+        x.server.engine = QStringLiteral("sglang");
+        QCOMPARE(prefillBudgets(x).value(QStringLiteral("sglang")),
+            qMakePair(QStringLiteral("chunked_prefill_size"), 2048.0));
+        Experiment none;
+        none.variants = { base };
+        QVERIFY(prefillBudgets(none).isEmpty());
+    }
+
+    void rateLimitedCarriesItsNumbers()
+    {
+        PointSummary a = point(QStringLiteral("z"), 32, 100, 6, 8000), b = point(QStringLiteral("z"), 64, 150, 6, 8000);
+        a.failed = a.rateLimited = 40; // 40 / 2040
+        b.failed = 500; // 400 of them 429: 400 / 2500
+        b.rateLimited = 400;
+        const QList<RunFinding> f = runFindings({ a, b }, {}, true);
+        const RunFinding *r = find(f, QStringLiteral("rate-limited"));
+        QVERIFY(r);
+        QCOMPARE(r->points, QStringList({ QStringLiteral("c32"), QStringLiteral("c64") }));
+        QCOMPARE(r->value(QStringLiteral("rate_limited")), 440.0);
+        QCOMPARE(r->value(QStringLiteral("rate_limited_share")), 0.16);
+        // Repeats are summed: two repeats of 10 each are 20 at the point.
+        PointSummary r1 = point(QStringLiteral("y"), 8, 40, 6, 1500, {}, 1),
+                     r2 = point(QStringLiteral("y"), 8, 40, 6, 1500, {}, 2);
+        r1.failed = r1.rateLimited = r2.failed = r2.rateLimited = 10;
+        QCOMPARE(find(runFindings({ r1, r2 }, {}, true), QStringLiteral("rate-limited"))
+                     ->value(QStringLiteral("rate_limited")),
+            20.0);
+    }
+
+    // Stream caveats are one note for the whole run, listing each point once (repeats and variants merged).
+    void streamNotesAreOnePerRun()
+    {
+        QList<PointSummary> points;
+        for (const QString &v : { QStringLiteral("a"), QStringLiteral("b") }) {
+            for (int repeat : { 1, 2 }) {
+                PointSummary p = point(v, 8, 40, 6, 1500, {}, repeat), q = point(v, 16, 80, 6, 2500, {}, repeat);
+                p.roleGapMs = q.roleGapMs = v == QLatin1String("a") ? 7 : 9;
+                p.shortOutputs = q.shortOutputs = 100;
+                points << p << q;
+            }
+        }
+        const QList<RunFinding> f = runFindings(points, {}, true);
+        QCOMPARE(codes(f).count(QStringLiteral("role-chunk-before-token@")), 1);
+        QCOMPARE(codes(f).count(QStringLiteral("ignore-eos-not-honoured@")), 1);
+        const RunFinding *role = find(f, QStringLiteral("role-chunk-before-token"));
+        QCOMPARE(role->points, QStringList({ QStringLiteral("c8"), QStringLiteral("c16") }));
+        QCOMPARE(role->kind, RunFinding::Kind::Caveat);
+        QCOMPARE(role->value(QStringLiteral("role_gap_ms")), 9.0);
+        // 200 short of 4000 across the two repeats.
+        QCOMPARE(find(f, QStringLiteral("ignore-eos-not-honoured"))->value(QStringLiteral("short_share")), 0.05);
     }
 
     // Caveats of whole runs: grouped, one per variant (unreliable percentiles one per run).

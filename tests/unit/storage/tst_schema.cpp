@@ -28,6 +28,7 @@ private slots:
     void reMigrationIsNoOp();
     void version1ProjectMigratesKeepingRuns();
     void version3ProjectGainsRunOrigin();
+    void version4ProjectGainsSampleSource();
     void runOfAGoneProcessIsInterrupted();
     void steadySetAndEstimatesRoundTrip();
 
@@ -235,12 +236,88 @@ void TestSchema::version3ProjectGainsRunOrigin()
     }
     ProjectStore store;
     QVERIFY2(store.open(path), qPrintable(store.errorString()));
-    QCOMPARE(store.schemaVersion(), 4);
+    QCOMPARE(store.schemaVersion(), Schema::Version);
     QVERIFY(store.run(1)->origin.isEmpty());
     QCOMPARE(store.run(2)->origin, QByteArray(R"({"kind":"import","format":"vllm","file":"/x.json","lines":[1]})"));
     QVector<RunListing> runs;
     QVERIFY(store.listRuns(&runs));
     QCOMPARE(runs.at(1).run.origin, store.run(2)->origin);
+}
+
+// Version 5 adds where a server sample came from and three counts per summary: a version-4 file's
+// samples read as scraped and its summaries with the defaults; new rows keep what was written.
+void TestSchema::version4ProjectGainsSampleSource()
+{
+    const QString path = m_dir.filePath(QStringLiteral("v4.servescope"));
+    {
+        QSqlDatabase db = connect(path);
+        QString error;
+        QVERIFY2(Schema::migrate(db, Schema::steps().mid(0, 4), &error), qPrintable(error));
+        QSqlQuery q(db);
+        for (const char *sql :
+            { "INSERT INTO runs (id, name, status, started, resolved_config, definitions, points, client_host,"
+              " env_snapshot) VALUES (1, 'old', 'finished', '2026-01-01T00:00:00Z', '{}', 'vllm', 1, '{}', '[]')",
+                "INSERT INTO variants (id, run_id, ordinal, name) VALUES (10, 1, 0, 'baseline')",
+                "INSERT INTO server_metric_samples (run_id, t_ns, name, labels, value) VALUES"
+                " (1, 5, 'vllm:num_requests_running', '', 3)",
+                "INSERT INTO point_repeats (run_id, variant_id, point, repeat, label, mode, concurrency, input_len,"
+                " output_len, completed, failed, cancelled, warmup, discarded, total_input_tokens,"
+                " total_output_tokens, max_concurrent_requests, ttft_count, ttfc_count, tpot_count, itl_count,"
+                " citl_count, e2el_count, derivation_version, definitions) VALUES"
+                " (1, 10, 0, 1, 'c4', 'concurrency', 4, 32, 8, 40, 2, 0, 0, 0, 1280, 320, 4, 40, 40, 40, 280, 280,"
+                " 40, 1, 'vllm')" })
+            QVERIFY2(q.exec(QString::fromLatin1(sql)), qPrintable(q.lastError().text()));
+        db.close();
+    }
+    {
+        // An old reader's view: the file as it is, before any writer migrates it.
+        ProjectStore before;
+        QVERIFY2(before.open(path), qPrintable(before.errorString()));
+        QCOMPARE(before.schemaVersion(), 4);
+        QVector<ServerMetricSample> samples;
+        QVERIFY(before.serverMetricSamples(1, &samples));
+        QCOMPARE(samples.size(), 1);
+        QCOMPARE(samples.at(0).source, QStringLiteral("metrics"));
+    }
+    {
+        StoreWriter writer;
+        QString error;
+        QVERIFY2(writer.open(path, &error), qPrintable(error));
+        writer.enqueue(ServerMetricSample {
+            1, 9, QStringLiteral("sglang:num_queue_reqs"), QStringLiteral(""), 2, QStringLiteral("log") });
+        PointSummary s;
+        s.runId = 1;
+        s.variant = QStringLiteral("baseline");
+        s.point = 1;
+        s.label = QStringLiteral("c8");
+        s.mode = QStringLiteral("concurrency");
+        s.failed = 12;
+        s.rateLimited = 9;
+        s.shortOutputs = 4;
+        s.roleGapMs = 7.25;
+        writer.enqueue(s);
+        QVERIFY(writer.flush(10000));
+        QCOMPARE(writer.failedItems(), quint64(0));
+        writer.close();
+    }
+    ProjectStore store;
+    QVERIFY2(store.open(path), qPrintable(store.errorString()));
+    QCOMPARE(store.schemaVersion(), 5);
+    QVector<ServerMetricSample> samples;
+    QVERIFY(store.serverMetricSamples(1, &samples));
+    QCOMPARE(samples.size(), 2);
+    QCOMPARE(samples.at(0).source, QStringLiteral("metrics"));
+    QCOMPARE(samples.at(1).source, QStringLiteral("log"));
+    QCOMPARE(samples.at(1).value, 2.0);
+    QVector<PointSummary> summaries;
+    QVERIFY(store.pointSummaries(1, &summaries));
+    QCOMPARE(summaries.size(), 2);
+    QCOMPARE(summaries.at(0).rateLimited, 0); // the version 5 columns, defaulted
+    QCOMPARE(summaries.at(0).shortOutputs, -1);
+    QCOMPARE(summaries.at(0).roleGapMs, 0.0);
+    QCOMPARE(summaries.at(1).rateLimited, 9);
+    QCOMPARE(summaries.at(1).shortOutputs, 4);
+    QCOMPARE(summaries.at(1).roleGapMs, 7.25);
 }
 
 // A run whose writer was SIGKILLed stays `running` in the file; the next reader shows it

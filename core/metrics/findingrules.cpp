@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#include "metrics/findingrules.h"
+
+#include "model/variables.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ServeScope {
+
+PrefillBudgets prefillBudgets(const Experiment &experiment)
+{
+    PrefillBudgets out;
+    for (int i = 0; i < experiment.variants.size(); ++i) {
+        const Experiment resolved = resolveVariant(experiment, i);
+        // The engine's own name first: a file may carry both.
+        const bool sglang = resolved.server.engine == QLatin1String("sglang");
+        for (const char *name : { sglang ? "chunked_prefill_size" : "max_num_batched_tokens",
+                 sglang ? "max_num_batched_tokens" : "chunked_prefill_size" }) {
+            const QJsonValue v = resolved.server.args.value(QLatin1String(name));
+            if (v.isDouble()) {
+                out.insert(experiment.variants[i].name, { QLatin1String(name), v.toDouble() });
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+namespace FindingRules {
+
+namespace {
+
+using Kind = RunFinding::Kind;
+using Confirmation = RunFinding::Confirmation;
+
+// A tail ratio needs a p50 and enough gaps for its p99.
+double itlTail(const PointSummary &p, const FindingThresholds &t)
+{
+    if (p.itl.count < t.reliableP99Requests || !(p.itl.p50 > 0) || !(p.itl.p99 > 0))
+        return -1;
+    return p.itl.p99 / p.itl.p50;
+}
+
+void addLabel(QStringList *labels, const QString &label)
+{
+    if (!labels->contains(label))
+        *labels << label;
+}
+
+} // namespace
+
+void prefillInterference(const QString &variant, const QList<PointSummary> &points, const FindingThresholds &t,
+    const PrefillBudgets &budgets, QList<RunFinding> *out)
+{
+    QList<PointSummary> usable;
+    for (const PointSummary &p : points) {
+        if (itlTail(p, t) > 0)
+            usable << p;
+    }
+    if (usable.size() < 2)
+        return;
+    const double lightest = itlTail(usable.first(), t);
+    for (qsizetype k = 1; k < usable.size(); ++k) {
+        const double tail = itlTail(usable[k], t);
+        if (tail < t.prefillItlTail || tail < t.prefillItlGrowth * lightest)
+            continue;
+        RunFinding f { QStringLiteral("prefill-interference"), Kind::Problem, variant, {}, {},
+            Confirmation::NoEvidence };
+        double worst = 0;
+        const PointSummary *at = &usable[k];
+        for (qsizetype j = k; j < usable.size(); ++j) {
+            f.points << usable[j].label;
+            if (itlTail(usable[j], t) > worst) {
+                worst = itlTail(usable[j], t);
+                at = &usable[j];
+            }
+        }
+        f.evidence = { { QStringLiteral("itl_tail_ratio"), worst }, { QStringLiteral("itl_tail_lightest"), lightest },
+            { QStringLiteral("itl_p99_ms"), at->itl.p99 }, { QStringLiteral("itl_p50_ms"), at->itl.p50 } };
+        // How to confirm: the budget that lets a prefill chunk into every decode step.
+        if (const auto it = budgets.constFind(variant); it != budgets.cend())
+            f.evidence.append({ it->first, it->second });
+        out->append(f);
+        return;
+    }
+}
+
+void rateLimited(const QList<PointSummary> &medians, const FindingThresholds &t, QList<RunFinding> *out)
+{
+    QStringList variants;
+    for (const PointSummary &p : medians)
+        addLabel(&variants, p.variant);
+    for (const QString &v : std::as_const(variants)) {
+        QStringList at;
+        double count = 0, share = 0;
+        for (const PointSummary &p : medians) {
+            const int finished = p.completed + p.failed;
+            if (p.variant != v || p.rateLimited <= 0 || finished <= 0
+                || double(p.rateLimited) / finished <= t.rateLimitedShare)
+                continue;
+            at << p.label;
+            count += p.rateLimited;
+            share = std::max(share, double(p.rateLimited) / finished);
+        }
+        if (!at.isEmpty())
+            out->append({ QStringLiteral("rate-limited"), Kind::Problem, v, at,
+                { { QStringLiteral("rate_limited"), count }, { QStringLiteral("rate_limited_share"), share } },
+                Confirmation::NotApplicable });
+    }
+}
+
+void streamNotes(const QList<PointSummary> &medians, const FindingThresholds &t, QList<RunFinding> *out)
+{
+    QStringList early, shortened;
+    double gap = 0, shortShare = 0;
+    for (const PointSummary &p : medians) {
+        if (p.roleGapMs > t.roleGapMs) {
+            addLabel(&early, p.label);
+            gap = std::max(gap, p.roleGapMs);
+        }
+        if (p.shortOutputs >= 0 && p.completed > 0 && double(p.shortOutputs) / p.completed > t.shortOutputShare) {
+            addLabel(&shortened, p.label);
+            shortShare = std::max(shortShare, double(p.shortOutputs) / p.completed);
+        }
+    }
+    if (!early.isEmpty())
+        out->append({ QStringLiteral("role-chunk-before-token"), Kind::Caveat, QString(), early,
+            { { QStringLiteral("role_gap_ms"), gap } }, Confirmation::NotApplicable });
+    if (!shortened.isEmpty())
+        out->append({ QStringLiteral("ignore-eos-not-honoured"), Kind::Caveat, QString(), shortened,
+            { { QStringLiteral("short_share"), shortShare } }, Confirmation::NotApplicable });
+}
+
+} // namespace FindingRules
+
+} // namespace ServeScope

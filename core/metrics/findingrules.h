@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "metrics/findings.h"
+
+namespace ServeScope::FindingRules {
+
+/// Along one curve (a variant's points that differ in load alone, load order): ITL's tail (p99 /
+/// p50) grows with the load, as when prefills of joining prompts stall the decode steps of the
+/// running ones. Abstains at points whose ITL rests on too few gaps for a p99.
+void prefillInterference(const QString &variant, const QList<PointSummary> &points, const FindingThresholds &t,
+    const PrefillBudgets &budgets, QList<RunFinding> *out);
+
+/// Per variant, the points whose requests were answered 429 (medians across repeats, counts summed).
+void rateLimited(const QList<PointSummary> &medians, const FindingThresholds &t, QList<RunFinding> *out);
+
+/// One note per run for each stream caveat: a role chunk ahead of the first token, and
+/// `ignore_eos` not honoured; each lists the points concerned.
+void streamNotes(const QList<PointSummary> &medians, const FindingThresholds &t, QList<RunFinding> *out);
+
+} // namespace ServeScope::FindingRules
