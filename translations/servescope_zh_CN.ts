@@ -2308,10 +2308,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>%1 处请求最多晚发送 %2 毫秒（p99），客户端 CPU 占用 %3%：这些数字既反映服务器，也反映本机。请减少每台客户端主机的流数，或将负载分片。</translation>
     </message>
     <message>
-        <source>Thresholds: queueing when TTFT p50 grows ×%1 or more, faster than the load, while TPOT p50 grows less than ×%2; bandwidth-bound when TPOT p50 grows ×%3 while throughput falls; KV pressure at %4% usage with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; censored above %7% failed; p99 reliable from %8 requests; the client limited a point whose requests left more than %9 ms late (p99) or whose process used %10% of the host&apos;s cores. Findings are hypotheses along curves where only the load changes.</source>
-        <translation>阈值：TTFT p50 增长 ×%1 及以上且快于负载增长、同时 TPOT p50 增长小于 ×%2 时判为排队；TPOT p50 增长 ×%3 且吞吐下降时判为带宽受限；KV 占用达 %4% 且有抢占时判为 KV 压力；负载翻倍带来的吞吐增幅低于 %5% 处为拐点；命中率高于 %6% 判为缓存污染；失败超过 %7% 判为截尾；p99 需 %8 个请求才可靠；请求发送延迟（p99）超过 %9 毫秒或进程占用主机 %10% 的核心时，判为客户端限制了该负载点。发现是沿仅负载变化的曲线给出的假设。</translation>
-    </message>
-    <message>
         <source>Estimated input counts</source>
         <translation>输入计数为估计值</translation>
     </message>
@@ -2394,6 +2390,58 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>certificate verified against %1</source>
         <translation>已用 %1 验证证书</translation>
+    </message>
+    <message>
+        <source>Prefill interference</source>
+        <translation>预填充干扰</translation>
+    </message>
+    <message>
+        <source>Rate-limited (HTTP 429)</source>
+        <translation>被限流（HTTP 429）</translation>
+    </message>
+    <message>
+        <source>Role chunk before the first token</source>
+        <translation>角色块先于首个 token</translation>
+    </message>
+    <message>
+        <source>ignore_eos not honoured</source>
+        <translation>ignore_eos 未被遵守</translation>
+    </message>
+    <message>
+        <source>From %1, ITL p99 is ×%2 its p50 (%3 ms against %4 ms; ×%5 at the lightest load): prefills of joining prompts look like they stall the decode steps of running requests.</source>
+        <translation>从 %1 起，ITL P99 是其 p50 的 ×%2（%3 毫秒对 %4 毫秒；最轻负载时为 ×%5）：新加入提示的预填充似乎阻塞了正在运行请求的解码步。</translation>
+    </message>
+    <message>
+        <source>To confirm: rerun with a smaller max_num_batched_tokens than this variant&apos;s %1 (vLLM&apos;s chunked-prefill budget per step); ITL p99 should fall while TTFT rises.</source>
+        <translation>验证方法：用比该变体的 %1 更小的 max_num_batched_tokens（vLLM 每步的分块预填充预算）重跑；ITL P99 应下降而 TTFT 上升。</translation>
+    </message>
+    <message>
+        <source>To confirm: rerun with a smaller chunked_prefill_size than this variant&apos;s %1 (SGLang&apos;s chunked-prefill budget); ITL p99 should fall while TTFT rises.</source>
+        <translation>验证方法：用比该变体的 %1 更小的 chunked_prefill_size（SGLang 的分块预填充预算）重跑；ITL P99 应下降而 TTFT 上升。</translation>
+    </message>
+    <message>
+        <source>To confirm: rerun with a smaller chunked-prefill budget (vLLM --max-num-batched-tokens, SGLang --chunked-prefill-size); ITL p99 should fall while TTFT rises.</source>
+        <translation>验证方法：用更小的分块预填充预算（vLLM --max-num-batched-tokens，SGLang --chunked-prefill-size）重跑；ITL P99 应下降而 TTFT 上升。</translation>
+    </message>
+    <message>
+        <source>At %1 the server answered %2 requests with HTTP 429 (up to %3% of a point&apos;s requests): it refused load, and the latencies there leave those requests out.</source>
+        <translation>在 %1，服务器对 %2 个请求返回了 HTTP 429（最多占一个负载点请求的 %3%）：它拒绝了负载，这些负载点的延迟不含这些请求。</translation>
+    </message>
+    <message>
+        <source>At %1 the role-only first chunk arrives up to %2 ms (median) before the first content: TTFT under vLLM&apos;s definitions is then early, and the prefill time shows up in ITL. Read time to first content there.</source>
+        <translation>在 %1，只含角色的首个块比首个内容最多早到 %2 毫秒（中位数）：按 vLLM 定义的 TTFT 因此偏早，预填充时间会出现在 ITL 中。请看这些负载点的首个内容时间。</translation>
+    </message>
+    <message>
+        <source>At %1 up to %2% of requests stopped before the requested length although ignore_eos was sent: the endpoint drops or ignores it, so TPOT and throughput are not comparable across servers.</source>
+        <translation>在 %1，尽管发送了 ignore_eos，最多 %2% 的请求在达到请求长度前停止：端点丢弃或忽略了它，因此 TPOT 和吞吐无法跨服务器比较。</translation>
+    </message>
+    <message>
+        <source>Thresholds: queueing when TTFT p50 grows ×%1 or more, faster than the load, while TPOT p50 grows less than ×%2; bandwidth-bound when TPOT p50 grows ×%3 while throughput falls; KV pressure at %4% usage with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; censored above %7% failed; p99 reliable from %8 requests; the client limited a point whose requests left more than %9 ms late (p99) or whose process used %10% of the host&apos;s cores; prefill interference when ITL p99 reaches ×%11 its p50 and ×%12 its ratio at the lightest load; rate-limited above %13% of requests answered 429; the role chunk ahead when it leads the first content by more than %14 ms (median); ignore_eos not honoured above %15% shorter outputs. Findings are hypotheses along curves where only the load changes.</source>
+        <translation>阈值：TTFT p50 增长 ×%1 或以上且快于负载、而 TPOT p50 增长不到 ×%2 时为排队；TPOT p50 增长 ×%3 且吞吐下降时为带宽受限；KV 使用率达 %4% 且有抢占时为 KV 压力；负载翻倍带来的提升不足 %5% 处为拐点；命中率高于 %6% 为缓存污染；失败超过 %7% 为删失；P99 从 %8 个请求起可靠；请求发出延迟超过 %9 毫秒（P99）或进程占用主机 %10% 的核心时，客户端限制了该负载点；ITL P99 达到其 p50 的 ×%11 且为最轻负载时比值的 ×%12 时为预填充干扰；超过 %13% 的请求返回 429 为被限流；角色块比首个内容早到超过 %14 毫秒（中位数）时为角色块在前；短于请求长度的输出超过 %15% 时为 ignore_eos 未被遵守。发现均为沿仅负载变化的曲线所作的假设。</translation>
+    </message>
+    <message>
+        <source>The launched server had no /metrics: its server columns come from its scheduler log lines (vLLM&apos;s engine line, SGLang&apos;s batch lines).</source>
+        <translation>启动的服务器没有 /metrics：其服务器列来自调度器日志行（vLLM 的引擎行，SGLang 的批次行）。</translation>
     </message>
 </context>
 <context>
