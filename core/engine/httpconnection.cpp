@@ -60,6 +60,8 @@ void HttpConnection::closeSocket()
     // Removed explicitly: a child forked before its exec still holds the descriptor for a moment.
     epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_fd, nullptr);
     m_tls.reset(); // no close_notify: the socket closes at once, as a plain one
+    m_tlsOut.clear();
+    m_tlsOutSent = 0;
     m_handshaking = false;
     ::close(m_fd);
     m_fd = -1;
@@ -167,11 +169,13 @@ void HttpConnection::onEvents(quint32 generation, quint32 events)
         if (generation != m_generation || m_handshaking)
             return;
     } else if (m_handshaking) {
-        continueHandshake();
-        if (generation != m_generation || m_handshaking)
-            return;
+        if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+            return readAvailable(events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)); // it continues the handshake
+        if (events & EPOLLOUT)
+            flushTls();
+        return;
     }
-    if ((events & EPOLLOUT) && m_state && m_written < m_request.size()) {
+    if ((events & EPOLLOUT) && (m_tlsOutSent < m_tlsOut.size() || (m_state && m_written < m_request.size()))) {
         writePending();
         if (generation != m_generation)
             return;
@@ -186,14 +190,11 @@ void HttpConnection::writePending()
         const char *data = m_request.constData() + m_written;
         const size_t size = size_t(m_request.size() - m_written);
         if (m_tls) {
-            const ssize_t n = m_tls->write(data, size);
-            if (n > 0)
-                m_written += n;
-            else if (n == TlsSession::kWouldBlock)
-                return; // on a later edge (OpenSSL may also wait to read first)
-            else
+            // The whole request becomes records at once; they go out as the socket takes them.
+            if (!m_tls->write(data, size))
                 return onClosed();
-            continue;
+            m_written = m_request.size();
+            break;
         }
         const ssize_t n = ::send(m_fd, data, size, MSG_NOSIGNAL);
         if (n > 0) {
@@ -206,6 +207,8 @@ void HttpConnection::writePending()
             return onClosed();
         }
     }
+    if (m_tls)
+        flushTls();
 }
 
 // TCP is up: plain connections are ready, TLS ones start their handshake on this socket.
@@ -214,15 +217,41 @@ void HttpConnection::onSocketReady()
     if (!m_tlsContext)
         return onConnected();
     m_connecting = false;
-    m_tls = std::make_unique<TlsSession>(*m_tlsContext, m_fd, m_tlsHost);
+    m_tls = std::make_unique<TlsSession>(*m_tlsContext, m_tlsHost);
     m_handshaking = true;
     m_handshakeStartNs = monotonicNs();
     continueHandshake();
 }
 
+// Sends what the TLS session has for the socket; false when the socket failed (closed then).
+bool HttpConnection::flushTls()
+{
+    m_tls->takeOutgoing(&m_tlsOut);
+    while (m_tlsOutSent < m_tlsOut.size()) {
+        const ssize_t n
+            = ::send(m_fd, m_tlsOut.constData() + m_tlsOutSent, size_t(m_tlsOut.size() - m_tlsOutSent), MSG_NOSIGNAL);
+        if (n > 0) {
+            m_tlsOutSent += n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return true; // the rest on the next EPOLLOUT edge
+        } else {
+            onClosed();
+            return false;
+        }
+    }
+    m_tlsOut.clear();
+    m_tlsOutSent = 0;
+    return true;
+}
+
 void HttpConnection::continueHandshake()
 {
     const ssize_t rc = m_tls->handshake();
+    const quint32 generation = m_generation;
+    if (!flushTls() || generation != m_generation)
+        return;
     if (rc == TlsSession::kWouldBlock)
         return;
     m_handshaking = false;
@@ -280,51 +309,25 @@ void HttpConnection::onConnectFailed(int err)
     finish({ ErrorClass::Connect, QStringLiteral("connect failed: ") + why, false }, false);
 }
 
-// A read of the socket, or of its TLS session: bytes, 0 at the end, TlsSession::kWouldBlock when
-// there is nothing more now, kFailed when the connection broke.
-ssize_t HttpConnection::receive(char *data, size_t size)
-{
-    if (m_tls)
-        return m_tls->read(data, size);
-    for (;;) {
-        const ssize_t n = ::recv(m_fd, data, size, 0);
-        if (n >= 0)
-            return n;
-        if (errno == EINTR)
-            continue;
-        return errno == EAGAIN || errno == EWOULDBLOCK ? TlsSession::kWouldBlock : TlsSession::kFailed;
-    }
-}
-
-// Edge-triggered: reads until the kernel has nothing more. A plain read shorter than the buffer
+// Edge-triggered: reads until the kernel has nothing more. A read shorter than the buffer
 // emptied the socket, and anything arriving after it is a new edge, so there is no extra read
 // to see EAGAIN, except after a hang-up: its edge is this one, so read on to the end of file.
-// A TLS read returns at most a record, so TLS reads on until OpenSSL would block.
 void HttpConnection::readAvailable(bool hangup)
 {
     const quint32 generation = m_generation;
     QByteArray &buffer = *m_readBuffer;
     for (int reads = 0;;) {
-        const ssize_t n = receive(buffer.data(), size_t(buffer.size()));
+        const ssize_t n = ::recv(m_fd, buffer.data(), size_t(buffer.size()), 0);
         if (n > 0) {
             const qint64 now = monotonicNs(); // one time per read: its bytes arrived together
-            if (!onData(QByteArrayView(buffer.constData(), n), now) || generation != m_generation)
+            if (m_tls ? !onTlsBytes(n, now) : !onData(QByteArrayView(buffer.constData(), n), now))
                 return;
-            if (!m_tls && n < buffer.size() && !hangup)
+            if (generation != m_generation)
+                return;
+            if (n < buffer.size() && !hangup)
                 return;
             if (++reads == kReadsPerTurn) {
-                // Still more: re-arming makes epoll report the socket again in a later batch;
-                // what OpenSSL already holds makes no edge, so that is read from the event loop.
-                if (m_tls && m_tls->hasBuffered()) {
-                    QMetaObject::invokeMethod(
-                        this,
-                        [this, generation] {
-                            if (generation == m_generation && m_fd >= 0)
-                                readAvailable(false);
-                        },
-                        Qt::QueuedConnection);
-                    return;
-                }
+                // Still more: re-arming makes epoll report the socket again in a later batch.
                 epoll_event ev {};
                 ev.events = kEpollEvents;
                 ev.data.u64 = eventKey();
@@ -333,9 +336,39 @@ void HttpConnection::readAvailable(bool hangup)
             }
             continue;
         }
-        if (n == TlsSession::kWouldBlock)
+        if (n == 0)
+            return onClosed();
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
             return;
-        return onClosed(); // the end, or reset by the peer: the same as a close for the request
+        return onClosed(); // reset by the peer: the same as a close for the request
+    }
+}
+
+// The `n` bytes just read into the shared buffer belong to the TLS session: they continue the
+// handshake, or their plaintext is framed with the read's time. False when reading must stop.
+bool HttpConnection::onTlsBytes(ssize_t n, qint64 now)
+{
+    QByteArray &buffer = *m_readBuffer;
+    m_tls->feed(buffer.constData(), size_t(n)); // copied: the buffer is free for the plaintext
+    const quint32 generation = m_generation;
+    if (m_handshaking) {
+        continueHandshake();
+        if (generation != m_generation || m_handshaking)
+            return false;
+    }
+    for (;;) {
+        const ssize_t plain = m_tls->read(buffer.data(), size_t(buffer.size()));
+        if (plain > 0) {
+            if (!onData(QByteArrayView(buffer.constData(), plain), now) || generation != m_generation)
+                return false;
+            continue;
+        }
+        if (plain == TlsSession::kWouldBlock)
+            return flushTls() && generation == m_generation; // e.g. a key update's answer
+        onClosed(); // close_notify, or a broken record: for the request the same as a close
+        return false;
     }
 }
 

@@ -27,9 +27,9 @@ struct PeerAddress {
 /// non-blocking socket registered edge-triggered with its transport's epoll set, read in large
 /// reads until the kernel has nothing more. A reused connection that the server closed before
 /// answering is reopened once and the request resent; that is logged and counted, not failed.
-/// With a TLS context every socket is first a TLS session (handshake after connect, then
-/// OpenSSL's reads and writes on the same edges); a read's timestamp is taken when it returns
-/// decrypted bytes, as a plain read's when it returns bytes.
+/// With a TLS context every socket carries a TLS session whose records the connection reads and
+/// writes itself (handshake after connect, on the same edges): the reads, their timestamps and
+/// the framing after them are a plain connection's, with decryption between read and framing.
 class HttpConnection final : public QObject {
     Q_OBJECT
 public:
@@ -73,8 +73,9 @@ private:
     void onConnected();
     void onSocketReady();
     void continueHandshake();
+    bool flushTls();
+    bool onTlsBytes(ssize_t n, qint64 now);
     void onConnectFailed(int err);
-    ssize_t receive(char *data, size_t size);
     void readAvailable(bool hangup);
     bool onData(QByteArrayView data, qint64 now);
     void onClosed();
@@ -103,6 +104,8 @@ private:
     std::shared_ptr<const TlsContext> m_tlsContext;
     QByteArray m_tlsHost;
     std::unique_ptr<TlsSession> m_tls; ///< the current socket's session (https only)
+    QByteArray m_tlsOut; ///< records waiting for the socket to take them
+    qsizetype m_tlsOutSent = 0;
     bool m_handshaking = false;
     qint64 m_handshakeStartNs = 0;
     QString m_tlsError; ///< why the last handshake failed

@@ -3,12 +3,10 @@
 
 #include <QStringList>
 
+#include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
-
-#include <cerrno>
-#include <cstring>
 
 namespace ServeScope {
 
@@ -68,10 +66,13 @@ TlsContext::~TlsContext()
     SSL_CTX_free(m_ctx);
 }
 
-TlsSession::TlsSession(const TlsContext &context, int fd, const QByteArray &host)
+TlsSession::TlsSession(const TlsContext &context, const QByteArray &host)
     : m_ssl(SSL_new(context.get()))
+    , m_in(BIO_new(BIO_s_mem()))
+    , m_out(BIO_new(BIO_s_mem()))
 {
-    SSL_set_fd(m_ssl, fd);
+    BIO_set_mem_eof_return(m_in, -1); // an empty input is "more to come", not the end
+    SSL_set_bio(m_ssl, m_in, m_out);
     SSL_set_connect_state(m_ssl);
     // SNI needs a name; an IP literal is checked as an address instead.
     const bool literal = host.contains(':') || host.toStdString().find_first_not_of("0123456789.") == std::string::npos;
@@ -88,7 +89,7 @@ TlsSession::TlsSession(const TlsContext &context, int fd, const QByteArray &host
 
 TlsSession::~TlsSession()
 {
-    SSL_free(m_ssl);
+    SSL_free(m_ssl); // frees both BIOs
 }
 
 ssize_t TlsSession::result(int rc, bool handshake)
@@ -99,18 +100,10 @@ ssize_t TlsSession::result(int rc, bool handshake)
         return kWouldBlock;
     case SSL_ERROR_ZERO_RETURN:
         return 0;
-    case SSL_ERROR_SYSCALL:
-        // No close_notify: for a response the same as a plain close; in a handshake a failure.
-        ERR_clear_error();
-        if (!handshake)
-            return 0;
-        m_error = errno != 0 ? QStringLiteral("TLS handshake: %1").arg(QString::fromLocal8Bit(strerror(errno)))
-                             : QStringLiteral("TLS handshake: the server closed the connection");
-        return kFailed;
     default:
         break;
     }
-    const long verify = SSL_get_verify_result(m_ssl);
+    const long verify = handshake ? SSL_get_verify_result(m_ssl) : X509_V_OK;
     m_error = verify != X509_V_OK ? QStringLiteral("TLS: certificate verify failed: %1")
                                         .arg(QString::fromLatin1(X509_verify_cert_error_string(verify)))
                                   : QStringLiteral("TLS: ") + queuedErrors();
@@ -120,30 +113,37 @@ ssize_t TlsSession::result(int rc, bool handshake)
 
 ssize_t TlsSession::handshake()
 {
-    errno = 0;
     const int rc = SSL_do_handshake(m_ssl);
     return rc == 1 ? 1 : result(rc, true);
+}
+
+void TlsSession::feed(const char *data, size_t size)
+{
+    BIO_write(m_in, data, int(size));
 }
 
 ssize_t TlsSession::read(char *data, size_t size)
 {
     size_t n = 0;
-    errno = 0;
     const int rc = SSL_read_ex(m_ssl, data, size, &n);
     return rc == 1 ? ssize_t(n) : result(rc, false);
 }
 
-ssize_t TlsSession::write(const char *data, size_t size)
+bool TlsSession::write(const char *data, size_t size)
 {
     size_t n = 0;
-    errno = 0;
-    const int rc = SSL_write_ex(m_ssl, data, size, &n);
-    return rc == 1 ? ssize_t(n) : result(rc, false);
+    // A memory BIO takes everything: one call encrypts the whole request.
+    return SSL_write_ex(m_ssl, data, size, &n) == 1 && n == size ? true : (result(0, false), false);
 }
 
-bool TlsSession::hasBuffered() const
+void TlsSession::takeOutgoing(QByteArray *out)
 {
-    return SSL_pending(m_ssl) > 0;
+    char *data = nullptr;
+    const long n = BIO_get_mem_data(m_out, &data);
+    if (n <= 0)
+        return;
+    out->append(data, n);
+    (void)BIO_reset(m_out);
 }
 
 } // namespace ServeScope

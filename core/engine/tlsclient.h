@@ -9,6 +9,7 @@
 
 struct ssl_ctx_st;
 struct ssl_st;
+struct bio_st;
 
 namespace ServeScope {
 
@@ -32,32 +33,38 @@ private:
     bool m_verify;
 };
 
-/// One TLS session over a connected non-blocking socket. Every call returns at once: a positive
-/// count of bytes, 0 for a clean close by the peer, kWouldBlock when the socket must become
-/// readable or writable first, kFailed with error() set otherwise.
+/// One TLS session whose records the connection moves itself: bytes read from the socket are
+/// fed in, plaintext comes out, and what OpenSSL wants sent is taken out to write to the socket.
+/// The connection's reads and their timestamps are therefore those of a plain connection.
+/// Every call returns at once.
 class TlsSession {
 public:
-    static constexpr ssize_t kWouldBlock = -1;
+    static constexpr ssize_t kWouldBlock = -1; ///< needs more bytes from the socket
     static constexpr ssize_t kFailed = -2;
 
     /// `host` is the name sent by SNI and, when the context verifies, checked against the certificate.
-    TlsSession(const TlsContext &context, int fd, const QByteArray &host);
+    TlsSession(const TlsContext &context, const QByteArray &host);
     ~TlsSession();
     TlsSession(const TlsSession &) = delete;
     TlsSession &operator=(const TlsSession &) = delete;
 
     /// 1 when the handshake is done, kWouldBlock or kFailed otherwise.
     ssize_t handshake();
+    /// Bytes read from the socket.
+    void feed(const char *data, size_t size);
+    /// Plaintext: a count of bytes, 0 when the peer closed the session, kWouldBlock or kFailed.
     ssize_t read(char *data, size_t size);
-    ssize_t write(const char *data, size_t size);
-    /// Decrypted bytes already inside OpenSSL (the socket may have nothing more to say about them).
-    bool hasBuffered() const;
+    /// Encrypts all of `data` for sending.
+    bool write(const char *data, size_t size);
+    /// Appends what must be written to the socket (records, handshake messages) to `out`.
+    void takeOutgoing(QByteArray *out);
     /// Why the last call failed: the verification result or OpenSSL's error queue, in words.
     const QString &error() const noexcept { return m_error; }
 
 private:
     ssize_t result(int rc, bool handshake);
     ssl_st *m_ssl;
+    bio_st *m_in, *m_out; ///< owned by m_ssl
     QString m_error;
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Soak: `servescope-cli run` at many streams against `sim` for SERVESCOPE_SOAK_S seconds (default
-// 1800), as back-to-back repeats of one 60 s point (a point keeps its records until it is
-// aggregated, exactly as vLLM does; repeats show whether anything outlives its point). Prints the
+// 1800), as back-to-back 60 s points of the same load (a point keeps its records until it is
+// aggregated, exactly as vLLM does; what outlives a point shows as growth). Prints the
 // client's resident memory over time, its growth after warm-up, and whether every request the
 // simulator saw is in the project. `cmake --build build --target soak`; not part of `bench`.
 #include "procstats.h"
@@ -51,6 +51,15 @@ double simCounter(const SimProcess &sim, const QString &name)
 
 QString writeExperiment(const QString &dir, const QUrl &base, int streams, int seconds)
 {
+    // Back-to-back points of the same load, 60 s each: what a point holds is freed when it ends,
+    // so whatever outlives a point shows as growth. (Repeats of one point would measure the
+    // per-request samples its interval estimates pool across them, about 1 kB per request.)
+    QStringList points;
+    for (int i = 0; i < std::max(1, seconds / 60); ++i)
+        points << QStringLiteral("{\"label\":\"s%1\",\"concurrency\":%2,\"input_len\":64,\"output_len\":128,"
+                                 "\"max_seconds\":60}")
+                      .arg(i + 1)
+                      .arg(streams);
     const QString path = dir + QStringLiteral("/soak.json");
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly))
@@ -58,11 +67,8 @@ QString writeExperiment(const QString &dir, const QUrl &base, int streams, int s
     f.write(QStringLiteral("{\"name\":\"soak\",\"endpoint\":{\"base_url\":\"%1\",\"path\":\"/v1/completions\","
                            "\"model\":\"servescope-sim-7b\"},\"dataset\":{\"name\":\"random\",\"seed\":5,"
                            "\"ignore_eos\":true,\"range_ratio\":0.5},\"load\":{\"mode\":\"concurrency\","
-                           "\"warmup_requests\":0,\"repeat\":%3,\"points\":[{\"concurrency\":%2,\"input_len\":64,"
-                           "\"output_len\":128,\"max_seconds\":60}]},\"variants\":[{\"name\":\"baseline\"}]}")
-                .arg(base.toString())
-                .arg(streams)
-                .arg(std::max(1, seconds / 60))
+                           "\"warmup_requests\":0,\"points\":[%2]},\"variants\":[{\"name\":\"baseline\"}]}")
+                .arg(base.toString(), points.join(u','))
                 .toUtf8());
     return path;
 }
@@ -88,7 +94,7 @@ int main(int argc, char **argv)
     QTemporaryDir dir;
     const QString experiment = writeExperiment(dir.path(), sim.url(QString()), streams, seconds);
     const QString project = dir.filePath(QStringLiteral("soak.servescope"));
-    std::printf("soak: %d streams for %d s (repeats of a 60 s point), 64 -> 128 tokens (range 0.5), one event per "
+    std::printf("soak: %d streams for %d s (back-to-back 60 s points), 64 -> 128 tokens (range 0.5), one event per "
                 "stream every %s ms; warm-up %d s\n",
         streams, seconds, qPrintable(stepMs), warmupS);
     std::printf("   t_s   rss_MB (highest of the minute) threads    fds\n");
