@@ -480,12 +480,8 @@ void MainWindow::newProject(const Experiment &experiment)
 
 void MainWindow::openDemo()
 {
-    QFile file(QStringLiteral(":/demo/demo-experiment.json"));
-    if (!file.open(QIODevice::ReadOnly)) {
-        file.setFileName(
-            QCoreApplication::applicationDirPath() + QStringLiteral("/../../../resources/demo/demo-experiment.json"));
-        file.open(QIODevice::ReadOnly);
-    }
+    QFile file(QStringLiteral(":/demo/demo-experiment.json")); // compiled in
+    file.open(QIODevice::ReadOnly);
     const ExperimentReadResult r = readExperimentJson(file.readAll());
     if (!r.ok) {
         appendLog(QStringLiteral("error"),
