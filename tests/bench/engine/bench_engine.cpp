@@ -23,9 +23,9 @@
 #include <QMutex>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QProcess>
 #include <QSslConfiguration>
 #include <QSslSocket>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTimer>
 
