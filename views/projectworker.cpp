@@ -49,9 +49,7 @@ void ProjectWorker::exportPrompts(qint64 runId, const QString &variant, int poin
         || !writePointPrompts(prompts, dir, &custom, &shareGpt, &error))
         return emit promptsExported({}, {}, {}, error);
     QStringList warnings;
-    const std::optional<RunRow> row = m_store->run(runId);
-    const QStringList commands
-        = row ? replayCommands(row->resolvedConfig, prompts, custom, shareGpt, &warnings) : QStringList();
+    const QStringList commands = replayCommands(prompts, custom, shareGpt, &warnings);
     warnings.removeDuplicates();
     emit promptsExported({ custom, shareGpt }, commands, warnings, QString());
 }

@@ -80,7 +80,7 @@ int runExportPrompts(const QStringList &args)
         return ExitFailed;
     }
     QStringList warnings;
-    const QStringList commands = replayCommands(row->resolvedConfig, prompts, custom, shareGpt, &warnings);
+    const QStringList commands = replayCommands(prompts, custom, shareGpt, &warnings);
     warnings.removeDuplicates();
     out << custom << '\n' << shareGpt << '\n';
     for (const QString &c : commands)

@@ -184,31 +184,39 @@ void HttpConnection::onEvents(quint32 generation, quint32 events)
         readAvailable(events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR));
 }
 
-void HttpConnection::writePending()
+// Sends `bytes` from `*sent` on as far as the socket takes them; false when the socket failed
+// (closed then). What is left goes out on the next EPOLLOUT edge.
+bool HttpConnection::sendFrom(const QByteArray &bytes, qsizetype *sent)
 {
-    while (m_written < m_request.size()) {
-        const char *data = m_request.constData() + m_written;
-        const size_t size = size_t(m_request.size() - m_written);
-        if (m_tls) {
-            // The whole request becomes records at once; they go out as the socket takes them.
-            if (!m_tls->write(data, size))
-                return onClosed();
-            m_written = m_request.size();
-            break;
-        }
-        const ssize_t n = ::send(m_fd, data, size, MSG_NOSIGNAL);
+    while (*sent < bytes.size()) {
+        const ssize_t n = ::send(m_fd, bytes.constData() + *sent, size_t(bytes.size() - *sent), MSG_NOSIGNAL);
         if (n > 0) {
-            m_written += n;
+            *sent += n;
         } else if (n < 0 && errno == EINTR) {
             continue;
         } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            return; // the rest goes out on the next EPOLLOUT edge
+            return true;
         } else {
-            return onClosed();
+            onClosed();
+            return false;
         }
     }
-    if (m_tls)
-        flushTls();
+    return true;
+}
+
+void HttpConnection::writePending()
+{
+    if (!m_tls) {
+        sendFrom(m_request, &m_written);
+        return;
+    }
+    if (m_written < m_request.size()) {
+        // The whole request becomes records at once; they go out as the socket takes them.
+        if (!m_tls->write(m_request.constData() + m_written, size_t(m_request.size() - m_written)))
+            return onClosed();
+        m_written = m_request.size();
+    }
+    flushTls();
 }
 
 // TCP is up: plain connections are ready, TLS ones start their handshake on this socket.
@@ -227,22 +235,12 @@ void HttpConnection::onSocketReady()
 bool HttpConnection::flushTls()
 {
     m_tls->takeOutgoing(&m_tlsOut);
-    while (m_tlsOutSent < m_tlsOut.size()) {
-        const ssize_t n
-            = ::send(m_fd, m_tlsOut.constData() + m_tlsOutSent, size_t(m_tlsOut.size() - m_tlsOutSent), MSG_NOSIGNAL);
-        if (n > 0) {
-            m_tlsOutSent += n;
-        } else if (n < 0 && errno == EINTR) {
-            continue;
-        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            return true; // the rest on the next EPOLLOUT edge
-        } else {
-            onClosed();
-            return false;
-        }
+    if (!sendFrom(m_tlsOut, &m_tlsOutSent))
+        return false;
+    if (m_tlsOutSent == m_tlsOut.size()) {
+        m_tlsOut.clear();
+        m_tlsOutSent = 0;
     }
-    m_tlsOut.clear();
-    m_tlsOutSent = 0;
     return true;
 }
 

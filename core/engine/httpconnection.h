@@ -73,6 +73,7 @@ private:
     void onConnected();
     void onSocketReady();
     void continueHandshake();
+    bool sendFrom(const QByteArray &bytes, qsizetype *sent);
     bool flushTls();
     bool onTlsBytes(ssize_t n, qint64 now);
     void onConnectFailed(int err);

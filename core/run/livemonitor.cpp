@@ -8,7 +8,7 @@
 
 namespace ServeScope {
 
-void LiveMonitor::begin(qint64 runId, int variantCount, int pointCount, int repeatCount, int requestsPlanned)
+void LiveMonitor::begin(qint64 runId, int variantCount, int pointCount, int repeatCount)
 {
     m_clock.start();
     m_snapshot = RunSnapshot();
@@ -16,7 +16,6 @@ void LiveMonitor::begin(qint64 runId, int variantCount, int pointCount, int repe
     m_snapshot.variantCount = variantCount;
     m_snapshot.pointCount = pointCount;
     m_snapshot.repeatCount = repeatCount;
-    m_snapshot.requestsPlanned = requestsPlanned;
     m_pointsDone = 0;
     m_pointStartNs = 0;
     m_rollTtft.clear();
@@ -55,7 +54,6 @@ void LiveMonitor::observe(const RequestRecord &record)
 {
     if (record.warmup)
         return;
-    ++m_snapshot.requestsDone;
     if (record.status == RequestStatus::Failed) {
         const QString code = errorClassCode(record.errorClass);
         if (++m_snapshot.errorsByClass[code] == 1)

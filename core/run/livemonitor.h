@@ -17,8 +17,8 @@ namespace ServeScope {
 class LiveMonitor final : public QObject {
     Q_OBJECT
 public:
-    /// Starts the run's clock; `requestsPlanned` is every measured request the run will send.
-    void begin(qint64 runId, int variantCount, int pointCount, int repeatCount, int requestsPlanned);
+    /// Starts the run's clock for variantCount × pointCount × repeatCount measured points.
+    void begin(qint64 runId, int variantCount, int pointCount, int repeatCount);
     void setVariant(int index, const QString &name);
     void setPoint(int point, const QString &label, int repeat);
     /// Sets the phase ("starting server", "preparing prompts", "warmup", "measuring", "saving") and publishes.

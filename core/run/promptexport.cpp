@@ -76,9 +76,15 @@ bool loadPointPrompts(
     }
     std::sort(records.begin(), records.end(),
         [](const RequestRecord &a, const RequestRecord &b) { return a.index < b.index; });
-    PointPrompts p { variant, point, repeat, {}, {}, {} };
+    PointPrompts p;
+    p.variant = variant;
+    p.point = point;
+    p.repeat = repeat;
     const ExperimentReadResult read = deserializeExperiment(row->resolvedConfig);
-    p.pointLabel = read.ok ? read.experiment.pointLabel(point) : QString::number(point);
+    p.configured = read.ok && read.experiment.variantIndex(variant) >= 0;
+    if (p.configured)
+        p.resolved = resolveVariant(read.experiment, read.experiment.variantIndex(variant));
+    p.pointLabel = p.configured ? p.resolved.pointLabel(point) : QString::number(point);
     QHash<QByteArray, QString> texts;
     for (const RequestRecord &r : std::as_const(records)) {
         auto known = texts.constFind(r.promptHash);
@@ -153,15 +159,14 @@ bool writePointPrompts(
     return writeFile(*customPath, customJsonl(p), error) && writeFile(*shareGptPath, shareGptJson(p), error);
 }
 
-QStringList replayCommands(const QByteArray &resolvedConfig, const PointPrompts &p, const QString &customPath,
-    const QString &shareGptPath, QStringList *warnings)
+QStringList replayCommands(
+    const PointPrompts &p, const QString &customPath, const QString &shareGptPath, QStringList *warnings)
 {
-    const ExperimentReadResult read = deserializeExperiment(resolvedConfig);
-    if (!read.ok || read.experiment.variantIndex(p.variant) < 0) {
+    if (!p.configured) {
         warnings->append(QStringLiteral("the run's configuration cannot be read; no commands"));
         return {};
     }
-    Experiment x = resolveVariant(read.experiment, read.experiment.variantIndex(p.variant));
+    Experiment x = p.resolved;
     LoadPoint point = x.load.points.value(p.point);
     point.numPrompts = int(p.prompts.size());
     point.maxSeconds = 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/experiment.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -19,6 +21,10 @@ struct PointPrompts {
     QString pointLabel;
     QStringList prompts;
     QList<int> outputTokens;
+    /// The variant as the run ran it, read from the run's configuration once; `configured` is
+    /// false when that configuration could not be read.
+    Experiment resolved;
+    bool configured = false;
 };
 
 /// Reads them from the run's measured requests and the project's prompts table. Fails, saying
@@ -41,9 +47,9 @@ bool writePointPrompts(
     const PointPrompts &p, const QString &dir, QString *customPath, QString *shareGptPath, QString *error);
 
 /// The commands that replay `p` from `customPath` (vllm bench serve) and `shareGptPath`
-/// (sglang.bench_serving), built from the run's resolved experiment; `warnings` gets what a tool
-/// cannot reproduce (SGLang's shuffle, one output length for all prompts).
-QStringList replayCommands(const QByteArray &resolvedConfig, const PointPrompts &p, const QString &customPath,
-    const QString &shareGptPath, QStringList *warnings);
+/// (sglang.bench_serving), built from `p.resolved`; `warnings` gets what a tool cannot reproduce
+/// (SGLang's shuffle, one output length for all prompts).
+QStringList replayCommands(
+    const PointPrompts &p, const QString &customPath, const QString &shareGptPath, QStringList *warnings);
 
 } // namespace ServeScope

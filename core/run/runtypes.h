@@ -36,8 +36,6 @@ struct RunSnapshot {
     int repeat = 1, repeatCount = 1;
     bool warmup = false;
     QString phase; ///< "starting server", "preparing prompts", "warmup", "measuring", "saving"
-    int requestsPlanned = 0; ///< measured requests of the points that stop on a count
-    int requestsDone = 0;
     /// 0..1 of the run done: each (variant, point, repeat) counts once, the one under way by its
     /// requests, or by its clock when it stops on time (whichever is further).
     double fraction = 0;

@@ -112,11 +112,7 @@ void RunWorker::run()
         return fail(error);
 
     const int repeats = qMax(1, m_experiment.load.repeat);
-    int planned = 0;
-    for (const LoadPoint &p : std::as_const(m_experiment.load.points))
-        planned += qMax(0, shardLoad(p, m_options.shard).numPrompts) * repeats;
-    m_monitor.begin(m_result.runId, int(m_variants.size()), int(m_experiment.load.points.size()), repeats,
-        planned * int(m_variants.size()));
+    m_monitor.begin(m_result.runId, int(m_variants.size()), int(m_experiment.load.points.size()), repeats);
 
     m_generator = std::make_unique<LoadGenerator>();
     m_points = std::make_unique<PointRunner>(*m_generator, *m_writer, m_output, m_monitor, *m_cancel);

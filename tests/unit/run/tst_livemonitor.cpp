@@ -14,7 +14,7 @@ private Q_SLOTS:
     void fractionCountsPointsAndTime()
     {
         LiveMonitor m;
-        m.begin(1, 1, 2, 2, 20); // four (point, repeat) units
+        m.begin(1, 1, 2, 2); // four (point, repeat) units
         m.publish({});
         QCOMPARE(m.snapshot().fraction, 0.0);
         QCOMPARE(m.snapshot().etaSeconds, -1.0);
