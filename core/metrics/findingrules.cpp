@@ -42,6 +42,18 @@ double itlTail(const PointSummary &p, const FindingThresholds &t)
     return p.itl.p99 / p.itl.p50;
 }
 
+// The prompt a joining request brings: the measured mean, else the target.
+double meanPrompt(const PointSummary &p)
+{
+    return p.completed > 0 && p.totalInputTokens > 0 ? double(p.totalInputTokens) / p.completed : p.inputLen;
+}
+
+// The prefill a joining request adds to one step: its prompt, or the budget's chunk of it.
+double prefillChunk(const PointSummary &p, double budget)
+{
+    return budget > 0 ? std::min(meanPrompt(p), budget) : meanPrompt(p);
+}
+
 void addLabel(QStringList *labels, const QString &label)
 {
     if (!labels->contains(label))
@@ -61,9 +73,12 @@ void prefillInterference(const QString &variant, const QList<PointSummary> &poin
     if (usable.size() < 2)
         return;
     const double lightest = itlTail(usable.first(), t);
+    const auto known = budgets.constFind(variant);
+    const double budget = known != budgets.cend() ? known->second : -1;
     for (qsizetype k = 1; k < usable.size(); ++k) {
         const double tail = itlTail(usable[k], t);
-        if (tail < t.prefillItlTail || tail < t.prefillItlGrowth * lightest)
+        if (tail < t.prefillItlTail || tail < t.prefillItlGrowth * lightest
+            || prefillChunk(usable[k], budget) < t.prefillMinChunkTokens)
             continue;
         RunFinding f { QStringLiteral("prefill-interference"), Kind::Problem, variant, {}, {},
             Confirmation::NoEvidence };
@@ -78,9 +93,10 @@ void prefillInterference(const QString &variant, const QList<PointSummary> &poin
         }
         f.evidence = { { QStringLiteral("itl_tail_ratio"), worst }, { QStringLiteral("itl_tail_lightest"), lightest },
             { QStringLiteral("itl_p99_ms"), at->itl.p99 }, { QStringLiteral("itl_p50_ms"), at->itl.p50 } };
+        f.evidence.append({ QStringLiteral("prompt_tokens_mean"), std::round(meanPrompt(*at)) });
         // How to confirm: the budget that lets a prefill chunk into every decode step.
-        if (const auto it = budgets.constFind(variant); it != budgets.cend())
-            f.evidence.append({ it->first, it->second });
+        if (known != budgets.cend())
+            f.evidence.append({ known->first, known->second });
         out->append(f);
         return;
     }

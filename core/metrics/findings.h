@@ -24,7 +24,11 @@ struct FindingThresholds {
     double clientLagP99Ms = 5.0; ///< requests sent this late (p99) mean the client limited the point ...
     double clientCpuShare = 0.9; ///< ... as does a process using this share of all the host's cores
     double prefillItlTail = 3.0; ///< ITL p99 / p50 at least this at a heavier point ...
-    double prefillItlGrowth = 1.5; ///< ... and grown this much since the lightest: prefill interference
+    double prefillItlGrowth = 1.5; ///< ... and grown this much since the lightest ...
+    /// ... with joining prefill chunks (the mean prompt, capped by the chunked-prefill budget) at
+    /// least this long: prefill interference. A shorter chunk leaves a decode step memory-bound and
+    /// hardly longer, so a wider tail there is something else (at a time-scaled simulator, host jitter).
+    double prefillMinChunkTokens = 256;
     double rateLimitedShare = 0.0; ///< share of finished requests answered 429 above which a point is rate-limited
     double roleGapMs = 5.0; ///< median (TTFC - TTFT) above this: the role chunk runs ahead of the first token
     double shortOutputShare = 0.01; ///< with ignore_eos, a share of shorter outputs above this: not honoured

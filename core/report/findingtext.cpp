@@ -115,9 +115,9 @@ QString findingText(const RunFinding &f)
                    .arg(at, num(v("dispatch_lag_p99_ms"), 2), num(v("cpu_percent"), 0));
     } else if (f.code == QLatin1String("prefill-interference")) {
         text = tr("From %1, ITL p99 is ×%2 its p50 (%3 ms against %4 ms; ×%5 at the lightest load): prefills of "
-                  "joining prompts look like they stall the decode steps of running requests.")
+                  "joining prompts (%6 tokens on average) look like they stall the decode steps of running requests.")
                    .arg(at, num(v("itl_tail_ratio")), num(v("itl_p99_ms")), num(v("itl_p50_ms"), 2),
-                       num(v("itl_tail_lightest")));
+                       num(v("itl_tail_lightest")), num(v("prompt_tokens_mean"), 0));
         text += u' ';
         if (f.value(QStringLiteral("max_num_batched_tokens"), -1) >= 0)
             text += tr("To confirm: rerun with a smaller max_num_batched_tokens than this variant's %1 (vLLM's "
@@ -159,7 +159,8 @@ QString findingThresholdsText(const FindingThresholds &t)
               "with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; "
               "censored above %7% failed; p99 reliable from %8 requests; the client limited a point whose requests "
               "left more than %9 ms late (p99) or whose process used %10% of the host's cores; prefill "
-              "interference when ITL p99 reaches ×%11 its p50 and ×%12 its ratio at the lightest load; rate-limited "
+              "interference when ITL p99 reaches ×%11 its p50 and ×%12 its ratio at the lightest load with joining "
+              "prefill chunks of %16 tokens or more; rate-limited "
               "above %13% of requests answered 429; the role chunk ahead when it leads the first content by more "
               "than %14 ms (median); ignore_eos not honoured above %15% shorter outputs. Findings are hypotheses "
               "along curves where only the load changes.")
@@ -167,7 +168,7 @@ QString findingThresholdsText(const FindingThresholds &t)
             pct(t.kneeGain), num(t.cacheHitRate, 0), pct(t.censoredShare), num(t.reliableP99Requests, 0),
             num(t.clientLagP99Ms, 0))
         .arg(pct(t.clientCpuShare), num(t.prefillItlTail, 0), num(t.prefillItlGrowth), pct(t.rateLimitedShare),
-            num(t.roleGapMs, 0), pct(t.shortOutputShare));
+            num(t.roleGapMs, 0), pct(t.shortOutputShare), num(t.prefillMinChunkTokens, 0));
 }
 
 } // namespace ServeScope::Report

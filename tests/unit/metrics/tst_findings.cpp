@@ -133,6 +133,17 @@ private Q_SLOTS:
         QTest::newRow("a wide tail from the lightest load on did not grow") << QList<PointSummary> {
             ratePoint(QStringLiteral("w"), 1, 18, 90), ratePoint(QStringLiteral("w"), 16, 20, 110)
         } << QStringList {} << QStringList { QStringLiteral("prefill-interference@w") };
+        // The demo at --sim-time-scale 10: steps of 2 ms, where host jitter alone triples the ratio;
+        // 128-token prompts cannot stall a step.
+        QTest::newRow("short prompts: a wider tail is not prefill interference") << [] {
+            QList<PointSummary> jittery { ratePoint(QStringLiteral("j"), 1, 1.8, 4.3),
+                ratePoint(QStringLiteral("j"), 16, 2.2, 8.2) };
+            for (PointSummary &p : jittery) {
+                p.inputLen = 128;
+                p.totalInputTokens = 128LL * p.completed;
+            }
+            return jittery;
+        }() << QStringList { QStringLiteral("healthy@j") } << QStringList { QStringLiteral("prefill-interference@j") };
         QTest::newRow("too few ITL gaps for a p99: abstains") << QList<PointSummary> {
             ratePoint(QStringLiteral("f"), 1, 18, 30, 400), ratePoint(QStringLiteral("f"), 16, 22, 400, 900)
         } << QStringList {} << QStringList { QStringLiteral("prefill-interference@f") };
@@ -224,11 +235,15 @@ private Q_SLOTS:
         QCOMPARE(p->confirmation, RunFinding::Confirmation::NoEvidence);
         QCOMPARE(findingLine(*p),
             QStringLiteral("prefill-interference\tp\tr8,r16\titl_tail_ratio=10\titl_tail_lightest=2\titl_p99_ms=250"
-                           "\titl_p50_ms=25\tmax_num_batched_tokens=8192\tno-evidence"));
+                           "\titl_p50_ms=25\tprompt_tokens_mean=512\tmax_num_batched_tokens=8192\tno-evidence"));
         // Without the variant's budget the finding still stands, naming none.
         const RunFinding *bare = find(runFindings(curve, {}, true), QStringLiteral("prefill-interference"));
         QVERIFY(bare);
         QCOMPARE(bare->value(QStringLiteral("max_num_batched_tokens"), -1), -1.0);
+        // A budget of 128 tokens cuts every 512-token prompt into chunks too short to stall a step.
+        QVERIFY(!find(runFindings(curve, {}, true, {},
+                          { { QStringLiteral("p"), { QStringLiteral("max_num_batched_tokens"), 128 } } }),
+            QStringLiteral("prefill-interference")));
     }
 
     // The budget comes from each variant's server.args, under vLLM's or SGLang's name.

@@ -24,11 +24,13 @@ private Q_SLOTS:
         const RunFinding prefill { QStringLiteral("prefill-interference"), RunFinding::Kind::Problem,
             QStringLiteral("b"), { QStringLiteral("r8"), QStringLiteral("r16") },
             { { QStringLiteral("itl_tail_ratio"), 10 }, { QStringLiteral("itl_tail_lightest"), 2 },
-                { QStringLiteral("itl_p99_ms"), 250 }, { QStringLiteral("itl_p50_ms"), 25 } },
+                { QStringLiteral("itl_p99_ms"), 250 }, { QStringLiteral("itl_p50_ms"), 25 },
+                { QStringLiteral("prompt_tokens_mean"), 2048 } },
             RunFinding::Confirmation::NoEvidence };
         QTest::newRow("prefill interference without a known budget")
             << prefill << QStringLiteral("Prefill interference")
             << QStringList { QStringLiteral("From r8, r16, ITL p99 is ×10.0 its p50 (250.0 ms against 25.00 ms; ×2.0"),
+                   QStringLiteral("joining prompts (2048 tokens on average)"),
                    QStringLiteral("vLLM --max-num-batched-tokens, SGLang --chunked-prefill-size") };
         RunFinding vllm = prefill;
         vllm.evidence.append({ QStringLiteral("max_num_batched_tokens"), 8192 });
@@ -75,7 +77,9 @@ private Q_SLOTS:
     void thresholdsNameTheNewOnes()
     {
         const QString text = findingThresholdsText();
-        for (const char *part : { "prefill interference when ITL p99 reaches ×3 its p50 and ×1.5",
+        for (const char *part : { "prefill interference when ITL p99 reaches ×3 its p50 and ×1.5 its ratio at the "
+                                  "lightest load with joining "
+                                  "prefill chunks of 256 tokens or more",
                  "rate-limited above 0.0% of requests answered 429", "by more than 5 ms (median)",
                  "ignore_eos not honoured above 1.0% shorter outputs" })
             QVERIFY2(text.contains(QString::fromUtf8(part)), qPrintable(text));
