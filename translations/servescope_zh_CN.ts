@@ -1416,6 +1416,241 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     </message>
 </context>
 <context>
+    <name>ServeScope::Problem</name>
+    <message>
+        <source>must be at least %1</source>
+        <translation>不能小于 %1</translation>
+    </message>
+    <message>
+        <source>must be at most %1</source>
+        <translation>不能大于 %1</translation>
+    </message>
+    <message>
+        <source>must be a finite number</source>
+        <translation>必须是有限数值</translation>
+    </message>
+    <message>
+        <source>port &apos;%1&apos; is not a number in 1..65535</source>
+        <translation>端口“%1”不是 1..65535 之间的数字</translation>
+    </message>
+    <message>
+        <source>must be a URL starting with %1://</source>
+        <translation>必须是以 %1:// 开头的 URL</translation>
+    </message>
+    <message>
+        <source>must not contain a user name or password</source>
+        <translation>不能包含用户名或密码</translation>
+    </message>
+    <message>
+        <source>is required</source>
+        <translation>为必填项</translation>
+    </message>
+    <message>
+        <source>must start with /</source>
+        <translation>必须以 / 开头</translation>
+    </message>
+    <message>
+        <source>is neither a chat/completions nor a completions path</source>
+        <translation>既不是 chat/completions 路径，也不是 completions 路径</translation>
+    </message>
+    <message>
+        <source>has no effect: the base URL is not https://</source>
+        <translation>不起作用：基础 URL 不是 https://</translation>
+    </message>
+    <message>
+        <source>the server&apos;s certificate is not checked: anyone on the path can read the key and the answers</source>
+        <translation>不校验服务器证书：链路上的任何人都能读到密钥和响应</translation>
+    </message>
+    <message>
+        <source>is not used while tls_skip_verify is true</source>
+        <translation>tls_skip_verify 为 true 时不会使用</translation>
+    </message>
+    <message>
+        <source>must be an environment variable name</source>
+        <translation>必须是环境变量名</translation>
+    </message>
+    <message>
+        <source>cannot be combined with api_key_env</source>
+        <translation>不能与 api_key_env 同时使用</translation>
+    </message>
+    <message>
+        <source>is not a valid header name</source>
+        <translation>不是有效的请求头名称</translation>
+    </message>
+    <message>
+        <source>would hold a secret; use api_key_env or keychain_entry</source>
+        <translation>会存放密钥；请改用 api_key_env 或 keychain_entry</translation>
+    </message>
+    <message>
+        <source>is given twice</source>
+        <translation>重复出现</translation>
+    </message>
+    <message>
+        <source>carries the API key: use api_key_env or keychain_entry</source>
+        <translation>携带了 API 密钥：请改用 api_key_env 或 keychain_entry</translation>
+    </message>
+    <message>
+        <source>needs a name</source>
+        <translation>需要名称</translation>
+    </message>
+    <message>
+        <source>repeats the name %1</source>
+        <translation>名称 %1 重复</translation>
+    </message>
+    <message>
+        <source>must be one of %1</source>
+        <translation>必须是以下之一：%1</translation>
+    </message>
+    <message>
+        <source>is not a valid flag name</source>
+        <translation>不是有效的参数名</translation>
+    </message>
+    <message>
+        <source>must name a program</source>
+        <translation>必须指定一个程序</translation>
+    </message>
+    <message>
+        <source>placeholder {%1} names no server.args value</source>
+        <translation>占位符 {%1} 没有对应的 server.args 值</translation>
+    </message>
+    <message>
+        <source>must be a path starting with /</source>
+        <translation>必须是以 / 开头的路径</translation>
+    </message>
+    <message>
+        <source>is not an environment variable name</source>
+        <translation>不是环境变量名</translation>
+    </message>
+    <message>
+        <source>is required for the %1 dataset</source>
+        <translation>%1 数据集必须提供</translation>
+    </message>
+    <message>
+        <source>is not a valid parameter name</source>
+        <translation>不是有效的参数名</translation>
+    </message>
+    <message>
+        <source>must have a value</source>
+        <translation>必须有值</translation>
+    </message>
+    <message>
+        <source>is set by ServeScope itself</source>
+        <translation>由 ServeScope 自行设置</translation>
+    </message>
+    <message>
+        <source>is only allowed when load.mode is rate</source>
+        <translation>仅在 load.mode 为 rate 时允许</translation>
+    </message>
+    <message>
+        <source>must be greater than 0 (or &quot;inf&quot;)</source>
+        <translation>必须大于 0（或为 &quot;inf&quot;）</translation>
+    </message>
+    <message>
+        <source>is only allowed when load.mode is concurrency (use max_concurrency)</source>
+        <translation>仅在 load.mode 为 concurrency 时允许（请改用 max_concurrency）</translation>
+    </message>
+    <message>
+        <source>needs a stop rule: num_prompts and/or max_seconds</source>
+        <translation>需要停止条件：num_prompts 和/或 max_seconds</translation>
+    </message>
+    <message>
+        <source>is required with an infinite request_rate</source>
+        <translation>request_rate 为无穷大时必须提供</translation>
+    </message>
+    <message>
+        <source>fewer than 5 x concurrency (%1) prompts; the point barely leaves its ramp</source>
+        <translation>提示数少于 5 × 并发（%1）；该负载点几乎走不出爬坡阶段</translation>
+    </message>
+    <message>
+        <source>needs at least one point</source>
+        <translation>至少需要一个负载点</translation>
+    </message>
+    <message>
+        <source>repeats the point label %1</source>
+        <translation>负载点标签 %1 重复</translation>
+    </message>
+    <message>
+        <source>needs load.mode concurrency</source>
+        <translation>需要 load.mode 为 concurrency</translation>
+    </message>
+    <message>
+        <source>is longer than total_s</source>
+        <translation>比 total_s 还长</translation>
+    </message>
+    <message>
+        <source>needs at least one percentile</source>
+        <translation>至少需要一个百分位</translation>
+    </message>
+    <message>
+        <source>must be greater than 0 and at most 100</source>
+        <translation>必须大于 0 且不超过 100</translation>
+    </message>
+    <message>
+        <source>must be greater than the previous percentile</source>
+        <translation>必须大于前一个百分位</translation>
+    </message>
+    <message>
+        <source>must be one of ttft, tpot, itl, e2el</source>
+        <translation>必须是 ttft、tpot、itl、e2el 之一</translation>
+    </message>
+    <message>
+        <source>repeats a metric</source>
+        <translation>指标重复</translation>
+    </message>
+    <message>
+        <source>must be a positive number of milliseconds</source>
+        <translation>必须是正的毫秒数</translation>
+    </message>
+    <message>
+        <source>needs at least one variant</source>
+        <translation>至少需要一个变体</translation>
+    </message>
+    <message>
+        <source>repeats the variant name %1</source>
+        <translation>变体名 %1 重复</translation>
+    </message>
+    <message>
+        <source>is not a known variable</source>
+        <translation>不是已知变量</translation>
+    </message>
+    <message>
+        <source>more than one variant is marked baseline</source>
+        <translation>不止一个变体被标为基线</translation>
+    </message>
+    <message>
+        <source>must be an integer</source>
+        <translation>必须是整数</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation>必须是数字</translation>
+    </message>
+    <message>
+        <source>must be true or false</source>
+        <translation>必须是 true 或 false</translation>
+    </message>
+    <message>
+        <source>must be a string</source>
+        <translation>必须是字符串</translation>
+    </message>
+    <message>
+        <source>must be a list of strings</source>
+        <translation>必须是字符串列表</translation>
+    </message>
+    <message>
+        <source>changes %1 variables (%2) without a reason</source>
+        <translation>改动了 %1 个变量（%2）却没有说明理由</translation>
+    </message>
+    <message>
+        <source>no server.launch.argv to apply it; the server must be restarted with it by hand</source>
+        <translation>没有 server.launch.argv 来应用它；需要手动用它重启服务器</translation>
+    </message>
+    <message>
+        <source>server.launch.argv has no {%1} placeholder</source>
+        <translation>server.launch.argv 中没有 {%1} 占位符</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::ProfileDialog</name>
     <message>
         <source>Header</source>
@@ -2408,10 +2643,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>ignore_eos 未被遵守</translation>
     </message>
     <message>
-        <source>From %1, ITL p99 is ×%2 its p50 (%3 ms against %4 ms; ×%5 at the lightest load): prefills of joining prompts look like they stall the decode steps of running requests.</source>
-        <translation>从 %1 起，ITL P99 是其 p50 的 ×%2（%3 毫秒对 %4 毫秒；最轻负载时为 ×%5）：新加入提示的预填充似乎阻塞了正在运行请求的解码步。</translation>
-    </message>
-    <message>
         <source>To confirm: rerun with a smaller max_num_batched_tokens than this variant&apos;s %1 (vLLM&apos;s chunked-prefill budget per step); ITL p99 should fall while TTFT rises.</source>
         <translation>验证方法：用比该变体的 %1 更小的 max_num_batched_tokens（vLLM 每步的分块预填充预算）重跑；ITL P99 应下降而 TTFT 上升。</translation>
     </message>
@@ -2436,12 +2667,16 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>在 %1，尽管发送了 ignore_eos，最多 %2% 的请求在达到请求长度前停止：端点丢弃或忽略了它，因此 TPOT 和吞吐无法跨服务器比较。</translation>
     </message>
     <message>
-        <source>Thresholds: queueing when TTFT p50 grows ×%1 or more, faster than the load, while TPOT p50 grows less than ×%2; bandwidth-bound when TPOT p50 grows ×%3 while throughput falls; KV pressure at %4% usage with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; censored above %7% failed; p99 reliable from %8 requests; the client limited a point whose requests left more than %9 ms late (p99) or whose process used %10% of the host&apos;s cores; prefill interference when ITL p99 reaches ×%11 its p50 and ×%12 its ratio at the lightest load; rate-limited above %13% of requests answered 429; the role chunk ahead when it leads the first content by more than %14 ms (median); ignore_eos not honoured above %15% shorter outputs. Findings are hypotheses along curves where only the load changes.</source>
-        <translation>阈值：TTFT p50 增长 ×%1 或以上且快于负载、而 TPOT p50 增长不到 ×%2 时为排队；TPOT p50 增长 ×%3 且吞吐下降时为带宽受限；KV 使用率达 %4% 且有抢占时为 KV 压力；负载翻倍带来的提升不足 %5% 处为拐点；命中率高于 %6% 为缓存污染；失败超过 %7% 为删失；P99 从 %8 个请求起可靠；请求发出延迟超过 %9 毫秒（P99）或进程占用主机 %10% 的核心时，客户端限制了该负载点；ITL P99 达到其 p50 的 ×%11 且为最轻负载时比值的 ×%12 时为预填充干扰；超过 %13% 的请求返回 429 为被限流；角色块比首个内容早到超过 %14 毫秒（中位数）时为角色块在前；短于请求长度的输出超过 %15% 时为 ignore_eos 未被遵守。发现均为沿仅负载变化的曲线所作的假设。</translation>
-    </message>
-    <message>
         <source>The launched server had no /metrics: its server columns come from its scheduler log lines (vLLM&apos;s engine line, SGLang&apos;s batch lines).</source>
         <translation>启动的服务器没有 /metrics：其服务器列来自调度器日志行（vLLM 的引擎行，SGLang 的批次行）。</translation>
+    </message>
+    <message>
+        <source>From %1, ITL p99 is ×%2 its p50 (%3 ms against %4 ms; ×%5 at the lightest load): prefills of joining prompts (%6 tokens on average) look like they stall the decode steps of running requests.</source>
+        <translation>从 %1 起，ITL P99 是其 p50 的 ×%2（%3 毫秒对 %4 毫秒；最轻负载时为 ×%5）：新加入提示（平均 %6 个 token）的预填充似乎阻塞了正在运行请求的解码步。</translation>
+    </message>
+    <message>
+        <source>Thresholds: queueing when TTFT p50 grows ×%1 or more, faster than the load, while TPOT p50 grows less than ×%2; bandwidth-bound when TPOT p50 grows ×%3 while throughput falls; KV pressure at %4% usage with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; censored above %7% failed; p99 reliable from %8 requests; the client limited a point whose requests left more than %9 ms late (p99) or whose process used %10% of the host&apos;s cores; prefill interference when ITL p99 reaches ×%11 its p50 and ×%12 its ratio at the lightest load with joining prefill chunks of %16 tokens or more; rate-limited above %13% of requests answered 429; the role chunk ahead when it leads the first content by more than %14 ms (median); ignore_eos not honoured above %15% shorter outputs. Findings are hypotheses along curves where only the load changes.</source>
+        <translation>阈值：TTFT p50 增长 ×%1 或以上且快于负载、而 TPOT p50 增长不到 ×%2 时为排队；TPOT p50 增长 ×%3 且吞吐下降时为带宽受限；KV 使用率达 %4% 且有抢占时为 KV 压力；负载翻倍带来的提升不足 %5% 处为拐点；命中率高于 %6% 为缓存污染；失败超过 %7% 为删失；P99 从 %8 个请求起可靠；请求发出延迟超过 %9 毫秒（P99）或进程占用主机 %10% 的核心时，客户端限制了该负载点；ITL P99 达到其 p50 的 ×%11、为最轻负载时比值的 ×%12，且新加入的预填充块有 %16 个 token 或更多时为预填充干扰；超过 %13% 的请求返回 429 为被限流；角色块比首个内容早到超过 %14 毫秒（中位数）时为角色块在前；短于请求长度的输出超过 %15% 时为 ignore_eos 未被遵守。发现均为沿仅负载变化的曲线所作的假设。</translation>
     </message>
 </context>
 <context>

@@ -159,7 +159,7 @@ void FormBinder::showProblems(const QList<Problem> &problems)
         bool error = false;
         for (const Problem &p : problems) {
             if (p.variant < 0 && pathCovers(b.path, p.path)) {
-                lines.append(p.reason);
+                lines.append(p.translatedReason());
                 error = error || p.isError();
             }
         }

@@ -93,7 +93,7 @@ QVariant LoadPointsModel::data(const QModelIndex &index, int role) const
         QStringList reasons;
         for (const Problem &pr : m_problems) {
             if (pr.variant < 0 && FormBinder::pathCovers(path, pr.path))
-                reasons.append(pr.reason);
+                reasons.append(pr.translatedReason());
         }
         if (role == Qt::ToolTipRole)
             return reasons.isEmpty() ? QVariant() : QVariant(reasons.join(QLatin1Char('\n')));

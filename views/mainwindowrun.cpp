@@ -51,7 +51,7 @@ void MainWindow::documentChanged()
     m_tree->setExperiment(e);
     m_problems->clear();
     for (const Problem &p : m_document->problems()) {
-        auto *item = new QListWidgetItem(p.toString(), m_problems);
+        auto *item = new QListWidgetItem(p.translatedString(), m_problems);
         item->setIcon(
             style()->standardIcon(p.isError() ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning));
     }

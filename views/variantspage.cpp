@@ -153,7 +153,7 @@ void VariantsPage::showVariant()
         lines << QStringLiteral("<span style=\"color:%1\">%2</span>").arg(colour, p.toString().toHtmlEscaped());
         const int dot = p.path.indexOf(QLatin1String("changes."));
         if (dot >= 0)
-            rowProblems.insert(p.path.mid(dot + 8), p.reason);
+            rowProblems.insert(p.path.mid(dot + 8), p.translatedReason());
     }
     m_changes->setRowProblems(rowProblems);
     m_diff->setText(lines.join(QStringLiteral("<br>")));

@@ -4,10 +4,23 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 namespace ServeScope {
 
 enum class Severity : quint8 { Error, Warning };
+
+/// A reason as the sources write it: a C-locale template, marked with
+/// `QT_TRANSLATE_NOOP("ServeScope::Problem", ...)` so that the window can show it translated, and
+/// the arguments for its %1, %2, ... (paths, numbers, names: never translated).
+struct Reason {
+    const char *source = nullptr;
+    QStringList args;
+
+    bool isEmpty() const noexcept { return !source; }
+    QString text() const; ///< C locale: what the CLI prints and tests compare
+    QString translated() const; ///< in the application's language (the template's translation, if any)
+};
 
 /// One finding about an experiment: `path` is a file path such as `load.points[2].concurrency`,
 /// `reason` a C-locale sentence such as `must be at least 1` (printed as "path: reason").
@@ -16,11 +29,19 @@ struct Problem {
     QString reason;
     Severity severity = Severity::Error;
     int variant = -1; ///< the variant it concerns, -1 when it concerns the whole experiment
+    Reason source; ///< what `reason` was made from; empty for a reason with no template
 
+    static Problem of(const QString &path, const Reason &why, Severity severity = Severity::Error, int variant = -1);
     bool isError() const noexcept { return severity == Severity::Error; }
     /// "path: reason"
     QString toString() const;
-    bool operator==(const Problem &) const = default;
+    /// "path: reason" with the reason in the application's language (the path stays as written)
+    QString translatedString() const;
+    QString translatedReason() const;
+    bool operator==(const Problem &o) const
+    {
+        return path == o.path && reason == o.reason && severity == o.severity && variant == o.variant;
+    }
 };
 
 bool hasErrors(const QList<Problem> &problems);

@@ -17,23 +17,25 @@ class Checker {
 public:
     QList<Problem> problems;
 
-    void error(const QString &path, const QString &reason, int variant = -1)
+    void error(const QString &path, const Reason &reason, int variant = -1)
     {
-        problems << Problem { path, reason, Severity::Error, variant };
+        problems << Problem::of(path, reason, Severity::Error, variant);
     }
-    void warning(const QString &path, const QString &reason, int variant = -1)
+    void warning(const QString &path, const Reason &reason, int variant = -1)
     {
-        problems << Problem { path, reason, Severity::Warning, variant };
+        problems << Problem::of(path, reason, Severity::Warning, variant);
     }
     void atLeast(const QString &path, double value, double min)
     {
         if (std::isnan(value) || value < min)
-            error(path, QLatin1String("must be at least ") + formatNumber(min));
+            error(path,
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be at least %1"), { formatNumber(min) } });
     }
     void atMost(const QString &path, double value, double max)
     {
         if (value > max)
-            error(path, QLatin1String("must be at most ") + formatNumber(max));
+            error(
+                path, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be at most %1"), { formatNumber(max) } });
     }
     void range(const QString &path, double value, double min, double max)
     {
@@ -43,7 +45,7 @@ public:
     void finite(const QString &path, double value, double min, double max)
     {
         if (!std::isfinite(value))
-            error(path, QStringLiteral("must be a finite number"));
+            error(path, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a finite number") });
         else
             range(path, value, min, max);
     }
@@ -64,77 +66,89 @@ void checkUrl(Checker &c, const QString &path, const QString &text, const QStrin
         bool ok = false;
         const uint n = m.captured(2).toUInt(&ok);
         if (!ok || n < 1 || n > 65535) {
-            c.error(path, QStringLiteral("port '%1' is not a number in 1..65535").arg(m.captured(2)));
+            c.error(path,
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "port '%1' is not a number in 1..65535"),
+                    { m.captured(2) } });
             return;
         }
     }
     const QUrl url(text, QUrl::StrictMode);
     if (!url.isValid() || url.host().isEmpty() || !schemes.contains(url.scheme())) {
         c.error(path,
-            QLatin1String("must be a URL starting with ") + schemes.join(QLatin1String("://, "))
-                + QLatin1String("://"));
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a URL starting with %1://"),
+                { schemes.join(QLatin1String("://, ")) } });
         return;
     }
     // A password in a URL is a secret in a file.
     if (!url.userInfo().isEmpty())
-        c.error(path, QStringLiteral("must not contain a user name or password"));
+        c.error(path, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must not contain a user name or password") });
 }
 
 void checkEndpoint(Checker &c, const Endpoint &e)
 {
     if (e.baseUrl.isEmpty())
-        c.error(QStringLiteral("endpoint.base_url"), QStringLiteral("is required"));
+        c.error(
+            QStringLiteral("endpoint.base_url"), Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required") });
     else if (!e.isLocalSimulator())
         checkUrl(
             c, QStringLiteral("endpoint.base_url"), e.baseUrl, { QStringLiteral("http"), QStringLiteral("https") });
     if (!e.path.startsWith(QLatin1Char('/')))
-        c.error(QStringLiteral("endpoint.path"), QStringLiteral("must start with /"));
+        c.error(
+            QStringLiteral("endpoint.path"), Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must start with /") });
     else if (!e.path.endsWith(QLatin1String("/chat/completions")) && !e.path.endsWith(QLatin1String("/completions")))
-        c.warning(
-            QStringLiteral("endpoint.path"), QStringLiteral("is neither a chat/completions nor a completions path"));
+        c.warning(QStringLiteral("endpoint.path"),
+            Reason {
+                QT_TRANSLATE_NOOP("ServeScope::Problem", "is neither a chat/completions nor a completions path") });
     if (e.model.trimmed().isEmpty() && !e.isLocalSimulator())
-        c.error(QStringLiteral("endpoint.model"), QStringLiteral("is required"));
+        c.error(QStringLiteral("endpoint.model"), Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required") });
     if (!e.proxy.isEmpty())
         checkUrl(c, QStringLiteral("endpoint.proxy"), e.proxy,
             { QStringLiteral("http"), QStringLiteral("https"), QStringLiteral("socks5") });
     const bool https = e.baseUrl.startsWith(QLatin1String("https://"), Qt::CaseInsensitive);
     if (!https && (!e.caFile.isEmpty() || e.tlsSkipVerify))
         c.warning(e.caFile.isEmpty() ? QStringLiteral("endpoint.tls_skip_verify") : QStringLiteral("endpoint.ca_file"),
-            QStringLiteral("has no effect: the base URL is not https://"));
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "has no effect: the base URL is not https://") });
     else if (e.tlsSkipVerify)
         c.warning(QStringLiteral("endpoint.tls_skip_verify"),
-            QStringLiteral("the server's certificate is not checked: anyone on the path can read the key and the "
-                           "answers"));
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
+                "the server's certificate is not checked: anyone on the path can read the key and the answers") });
     if (e.tlsSkipVerify && !e.caFile.isEmpty())
-        c.warning(QStringLiteral("endpoint.ca_file"), QStringLiteral("is not used while tls_skip_verify is true"));
+        c.warning(QStringLiteral("endpoint.ca_file"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is not used while tls_skip_verify is true") });
     if (!e.apiKeyEnv.isEmpty() && !isValidEnvironmentName(e.apiKeyEnv))
-        c.error(QStringLiteral("endpoint.api_key_env"), QStringLiteral("must be an environment variable name"));
+        c.error(QStringLiteral("endpoint.api_key_env"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be an environment variable name") });
     if (!e.apiKeyEnv.isEmpty() && !e.keychainEntry.isEmpty())
-        c.error(QStringLiteral("endpoint.keychain_entry"), QStringLiteral("cannot be combined with api_key_env"));
+        c.error(QStringLiteral("endpoint.keychain_entry"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "cannot be combined with api_key_env") });
     QSet<QString> seen;
     for (const auto &h : e.headers) {
         const QString at = QLatin1String("endpoint.headers.") + h.first;
         if (!isToken(h.first))
-            c.error(at, QStringLiteral("is not a valid header name"));
+            c.error(at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is not a valid header name") });
         const QString lower = h.first.toLower();
         if (lower == QLatin1String("authorization") || lower == QLatin1String("x-api-key")
             || lower == QLatin1String("api-key"))
-            c.error(at, QStringLiteral("would hold a secret; use api_key_env or keychain_entry"));
+            c.error(at,
+                Reason { QT_TRANSLATE_NOOP(
+                    "ServeScope::Problem", "would hold a secret; use api_key_env or keychain_entry") });
         if (seen.contains(lower))
-            c.error(at, QStringLiteral("is given twice"));
+            c.error(at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is given twice") });
         seen.insert(lower);
     }
     for (const auto &h : e.headerEnv) {
         const QString at = QLatin1String("endpoint.header_env.") + h.first;
         if (!isToken(h.first))
-            c.error(at, QStringLiteral("is not a valid header name"));
+            c.error(at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is not a valid header name") });
         if (h.first.compare(QLatin1String("authorization"), Qt::CaseInsensitive) == 0)
-            c.error(at, QStringLiteral("carries the API key: use api_key_env or keychain_entry"));
+            c.error(at,
+                Reason { QT_TRANSLATE_NOOP(
+                    "ServeScope::Problem", "carries the API key: use api_key_env or keychain_entry") });
         // Never echoed: a value that is not a variable name is usually the secret itself.
         if (!isValidEnvironmentName(h.second))
-            c.error(at, QStringLiteral("must be an environment variable name"));
+            c.error(at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be an environment variable name") });
         if (seen.contains(h.first.toLower()))
-            c.error(at, QStringLiteral("is given twice"));
+            c.error(at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is given twice") });
         seen.insert(h.first.toLower());
     }
 }
@@ -146,26 +160,29 @@ void checkEnvAndServer(Checker &c, const Experiment &x)
         const QString at = QStringLiteral("env_snapshot[%1]").arg(i);
         const QString &key = x.envSnapshot.at(i).key;
         if (key.trimmed().isEmpty())
-            c.error(at, QStringLiteral("needs a name"));
+            c.error(at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "needs a name") });
         else if (keys.contains(key))
-            c.error(at, QLatin1String("repeats the name ") + key);
+            c.error(at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "repeats the name %1"), { key } });
         keys.insert(key);
     }
     const Server &s = x.server;
     static const QStringList engines { QStringLiteral("vllm"), QStringLiteral("sglang"), QStringLiteral("sim"),
         QStringLiteral("other") };
     if (!engines.contains(s.engine))
-        c.error(QStringLiteral("server.engine"), QLatin1String("must be one of ") + engines.join(QLatin1String(", ")));
+        c.error(QStringLiteral("server.engine"),
+            Reason {
+                QT_TRANSLATE_NOOP("ServeScope::Problem", "must be one of %1"), { engines.join(QLatin1String(", ")) } });
     for (const auto &arg : s.args.items()) {
         const QString path = QLatin1String("server.args.") + arg.first;
         const std::optional<VariableInfo> info = lookupVariable(path);
         if (!info)
-            c.error(path, QStringLiteral("is not a valid flag name"));
-        else if (const QString reason = checkVariableValue(*info, arg.second); !reason.isEmpty())
+            c.error(path, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is not a valid flag name") });
+        else if (const Reason reason = checkVariableValue(*info, arg.second); !reason.isEmpty())
             c.error(path, reason);
     }
     if (!s.launchArgv.isEmpty() && s.launchArgv.first().trimmed().isEmpty())
-        c.error(QStringLiteral("server.launch.argv[0]"), QStringLiteral("must name a program"));
+        c.error(QStringLiteral("server.launch.argv[0]"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must name a program") });
     static const QRegularExpression placeholder(QStringLiteral("\\{([^{}]*)\\}"));
     for (qsizetype i = 0; i < s.launchArgv.size(); ++i) {
         auto it = placeholder.globalMatch(s.launchArgv.at(i));
@@ -174,40 +191,43 @@ void checkEnvAndServer(Checker &c, const Experiment &x)
             const bool known = name.startsWith(QLatin1String("server.args.")) && s.args.contains(name.mid(12));
             if (!known && !(name == QLatin1String("endpoint.model") || name == QLatin1String("port")))
                 c.error(QStringLiteral("server.launch.argv[%1]").arg(i),
-                    QLatin1String("placeholder {") + name + QLatin1String("} names no server.args value"));
+                    Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "placeholder {%1} names no server.args value"),
+                        { name } });
         }
     }
     if (!s.dcgmUrl.isEmpty())
         checkUrl(c, QStringLiteral("server.dcgm_url"), s.dcgmUrl, { QStringLiteral("http"), QStringLiteral("https") });
     if (!s.launchArgv.isEmpty() && !s.readyPath.startsWith(QLatin1Char('/')))
-        c.error(QStringLiteral("server.launch.ready"), QStringLiteral("must be a path starting with /"));
+        c.error(QStringLiteral("server.launch.ready"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a path starting with /") });
     c.finite(QStringLiteral("server.launch.ready_timeout_s"), s.readyTimeoutS, 0.1, 86400);
     static const QRegularExpression variable(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     for (const auto &[name, value] : s.launchEnv) {
         if (!variable.match(name).hasMatch())
-            c.error(QLatin1String("server.launch.env.") + name, QStringLiteral("is not an environment variable name"));
+            c.error(QLatin1String("server.launch.env.") + name,
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is not an environment variable name") });
     }
 }
 
 void checkDatasetAndSampling(Checker &c, const Experiment &x)
 {
     const Dataset &d = x.dataset;
-    if (const QString r = checkVariableValue(*lookupVariable(QStringLiteral("dataset.name")), d.name); !r.isEmpty())
+    if (const Reason r = checkVariableValue(*lookupVariable(QStringLiteral("dataset.name")), d.name); !r.isEmpty())
         c.error(QStringLiteral("dataset.name"), r);
     c.atLeast(QStringLiteral("dataset.seed"), double(d.seed), 0);
     c.finite(QStringLiteral("dataset.range_ratio"), d.rangeRatio, 0, 0.999999);
     if ((d.name == QLatin1String("sharegpt") || d.name == QLatin1String("custom")) && d.path.isEmpty())
-        c.error(
-            QStringLiteral("dataset.path"), QLatin1String("is required for the ") + d.name + QLatin1String(" dataset"));
+        c.error(QStringLiteral("dataset.path"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required for the %1 dataset"), { d.name } });
     c.range(QStringLiteral("dataset.prefix_len"), d.prefixLen, 0, 10000000);
     for (const auto &param : x.sampling.items()) {
         const QString path = QLatin1String("sampling.") + param.first;
         const std::optional<VariableInfo> info = lookupVariable(path);
         if (!info)
-            c.error(path, QStringLiteral("is not a valid parameter name"));
+            c.error(path, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is not a valid parameter name") });
         else if (param.second.isNull())
-            c.error(path, QStringLiteral("must have a value"));
-        else if (const QString reason = checkVariableValue(*info, param.second); !reason.isEmpty())
+            c.error(path, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must have a value") });
+        else if (const Reason reason = checkVariableValue(*info, param.second); !reason.isEmpty())
             c.error(path, reason);
     }
     static const QStringList reserved { QStringLiteral("model"), QStringLiteral("messages"), QStringLiteral("prompt"),
@@ -215,7 +235,8 @@ void checkDatasetAndSampling(Checker &c, const Experiment &x)
         QStringLiteral("max_completion_tokens"), QStringLiteral("ignore_eos") };
     for (const QString &name : reserved) {
         if (x.sampling.contains(name))
-            c.error(QLatin1String("sampling.") + name, QStringLiteral("is set by ServeScope itself"));
+            c.error(QLatin1String("sampling.") + name,
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is set by ServeScope itself") });
     }
 }
 
@@ -224,18 +245,23 @@ void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at
     if (mode == LoadMode::Concurrency) {
         c.range(at + QLatin1String(".concurrency"), p.concurrency, 1, 1048576);
         if (p.requestRate != 0)
-            c.error(at + QLatin1String(".request_rate"), QStringLiteral("is only allowed when load.mode is rate"));
+            c.error(at + QLatin1String(".request_rate"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is only allowed when load.mode is rate") });
         if (p.maxConcurrency != 0)
-            c.error(at + QLatin1String(".max_concurrency"), QStringLiteral("is only allowed when load.mode is rate"));
+            c.error(at + QLatin1String(".max_concurrency"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is only allowed when load.mode is rate") });
     } else {
         if (std::isnan(p.requestRate) || p.requestRate <= 0)
-            c.error(at + QLatin1String(".request_rate"), QStringLiteral("must be greater than 0 (or \"inf\")"));
+            c.error(at + QLatin1String(".request_rate"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be greater than 0 (or \"inf\")") });
         if (std::isnan(p.burstiness) || p.burstiness <= 0)
-            c.error(at + QLatin1String(".burstiness"), QStringLiteral("must be greater than 0 (or \"inf\")"));
+            c.error(at + QLatin1String(".burstiness"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be greater than 0 (or \"inf\")") });
         c.range(at + QLatin1String(".max_concurrency"), p.maxConcurrency, 0, 1048576);
         if (p.concurrency != 0)
             c.error(at + QLatin1String(".concurrency"),
-                QStringLiteral("is only allowed when load.mode is concurrency (use max_concurrency)"));
+                Reason { QT_TRANSLATE_NOOP(
+                    "ServeScope::Problem", "is only allowed when load.mode is concurrency (use max_concurrency)") });
     }
     // custom and sharegpt prompts are the file's own (input_len 0 takes them as they are); a
     // sharegpt output_len of 0 is each conversation's reference completion length, as in vLLM.
@@ -244,13 +270,17 @@ void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at
     c.range(at + QLatin1String(".num_prompts"), p.numPrompts, 0, 100000000);
     c.finite(at + QLatin1String(".max_seconds"), p.maxSeconds, 0, 1e7);
     if (p.numPrompts == 0 && p.maxSeconds == 0)
-        c.error(at, QStringLiteral("needs a stop rule: num_prompts and/or max_seconds"));
+        c.error(at,
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "needs a stop rule: num_prompts and/or max_seconds") });
     if (std::isinf(p.requestRate) && p.numPrompts == 0)
-        c.error(at + QLatin1String(".num_prompts"), QStringLiteral("is required with an infinite request_rate"));
+        c.error(at + QLatin1String(".num_prompts"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required with an infinite request_rate") });
     const int lanes = mode == LoadMode::Concurrency ? p.concurrency : 0; // open loop rarely fills its cap
     if (lanes > 0 && p.numPrompts > 0 && qint64(p.numPrompts) < 5 * qint64(lanes))
         c.warning(at + QLatin1String(".num_prompts"),
-            QStringLiteral("fewer than 5 x concurrency (%1) prompts; the point barely leaves its ramp").arg(5 * lanes));
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
+                         "fewer than 5 x concurrency (%1) prompts; the point barely leaves its ramp"),
+                { QString::number(5 * lanes) } });
 }
 
 void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
@@ -258,7 +288,8 @@ void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
     const bool outputFromFile = dataset.name == QLatin1String("sharegpt");
     const bool fromFile = outputFromFile || dataset.name == QLatin1String("custom");
     if (load.points.isEmpty())
-        c.error(QStringLiteral("load.points"), QStringLiteral("needs at least one point"));
+        c.error(QStringLiteral("load.points"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "needs at least one point") });
     QSet<QString> labels;
     Experiment tmp; // pointLabel() needs the mode and points only
     tmp.load = load;
@@ -267,11 +298,13 @@ void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
         checkPoint(c, load.mode, load.points.at(i), at, fromFile, outputFromFile);
         const QString label = tmp.pointLabel(int(i));
         if (labels.contains(label))
-            c.error(at + QLatin1String(".label"), QLatin1String("repeats the point label ") + label);
+            c.error(at + QLatin1String(".label"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "repeats the point label %1"), { label } });
         labels.insert(label);
     }
     if (!load.gradient.isEmpty() && load.mode != LoadMode::Concurrency)
-        c.error(QStringLiteral("load.concurrency_gradient"), QStringLiteral("needs load.mode concurrency"));
+        c.error(QStringLiteral("load.concurrency_gradient"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "needs load.mode concurrency") });
     c.range(QStringLiteral("load.warmup_requests"), load.warmupRequests, 0, 10000000);
     c.finite(QStringLiteral("load.discard_ratio"), load.discardRatio, 0, 0.49);
     c.range(QStringLiteral("load.repeat"), load.repeat, 1, 1000);
@@ -282,29 +315,32 @@ void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
     c.finite(QStringLiteral("load.timeouts.idle_s"), t.idleS, 0, 1e7);
     c.finite(QStringLiteral("load.timeouts.total_s"), t.totalS, 0, 1e7);
     if (t.totalS > 0 && t.firstTokenS > t.totalS)
-        c.warning(QStringLiteral("load.timeouts.first_token_s"), QStringLiteral("is longer than total_s"));
+        c.warning(QStringLiteral("load.timeouts.first_token_s"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is longer than total_s") });
 }
 
 void checkMetrics(Checker &c, const MetricsConfig &m)
 {
     if (m.percentiles.isEmpty())
-        c.error(QStringLiteral("metrics.percentiles"), QStringLiteral("needs at least one percentile"));
+        c.error(QStringLiteral("metrics.percentiles"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "needs at least one percentile") });
     for (qsizetype i = 0; i < m.percentiles.size(); ++i) {
         const double p = m.percentiles.at(i);
         const QString at = QStringLiteral("metrics.percentiles[%1]").arg(i);
         if (!std::isfinite(p) || p <= 0 || p > 100)
-            c.error(at, QStringLiteral("must be greater than 0 and at most 100"));
+            c.error(at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be greater than 0 and at most 100") });
         else if (i > 0 && p <= m.percentiles.at(i - 1))
-            c.error(at, QStringLiteral("must be greater than the previous percentile"));
+            c.error(at,
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be greater than the previous percentile") });
     }
     static const QStringList metricNames { QStringLiteral("ttft"), QStringLiteral("tpot"), QStringLiteral("itl"),
         QStringLiteral("e2el") };
     for (qsizetype i = 0; i < m.percentileMetrics.size(); ++i) {
         const QString at = QStringLiteral("metrics.percentile_metrics[%1]").arg(i);
         if (!metricNames.contains(m.percentileMetrics.at(i)))
-            c.error(at, QStringLiteral("must be one of ttft, tpot, itl, e2el"));
+            c.error(at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be one of ttft, tpot, itl, e2el") });
         else if (m.percentileMetrics.indexOf(m.percentileMetrics.at(i)) < i)
-            c.error(at, QStringLiteral("repeats a metric"));
+            c.error(at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "repeats a metric") });
     }
     const std::pair<const char *, std::optional<double>> slos[] = {
         { "metrics.goodput.ttft_ms", m.goodput.ttftMs },
@@ -313,14 +349,16 @@ void checkMetrics(Checker &c, const MetricsConfig &m)
     };
     for (const auto &slo : slos) {
         if (slo.second && (!std::isfinite(*slo.second) || *slo.second <= 0))
-            c.error(QString::fromLatin1(slo.first), QStringLiteral("must be a positive number of milliseconds"));
+            c.error(QString::fromLatin1(slo.first),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a positive number of milliseconds") });
     }
 }
 
 void checkVariants(Checker &c, const Experiment &x)
 {
     if (x.variants.isEmpty()) {
-        c.error(QStringLiteral("variants"), QStringLiteral("needs at least one variant"));
+        c.error(QStringLiteral("variants"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "needs at least one variant") });
         return;
     }
     QSet<QString> names;
@@ -329,22 +367,26 @@ void checkVariants(Checker &c, const Experiment &x)
         const Variant &v = x.variants.at(i);
         const QString at = QStringLiteral("variants[%1]").arg(i);
         if (v.name.trimmed().isEmpty())
-            c.error(at + QLatin1String(".name"), QStringLiteral("is required"), i);
+            c.error(at + QLatin1String(".name"), Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required") }, i);
         else if (names.contains(sanitizeName(v.name)))
-            c.error(at + QLatin1String(".name"), QLatin1String("repeats the variant name ") + sanitizeName(v.name), i);
+            c.error(at + QLatin1String(".name"),
+                Reason {
+                    QT_TRANSLATE_NOOP("ServeScope::Problem", "repeats the variant name %1"), { sanitizeName(v.name) } },
+                i);
         names.insert(sanitizeName(v.name));
         baselines += v.baseline ? 1 : 0;
         for (const auto &change : v.changes.items()) {
             const QString where = at + QLatin1String(".changes.") + change.first;
             const std::optional<VariableInfo> info = lookupVariable(change.first);
             if (!info)
-                c.error(where, QStringLiteral("is not a known variable"), i);
-            else if (const QString reason = checkVariableValue(*info, change.second); !reason.isEmpty())
+                c.error(where, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is not a known variable") }, i);
+            else if (const Reason reason = checkVariableValue(*info, change.second); !reason.isEmpty())
                 c.error(where, reason, i);
         }
     }
     if (baselines > 1)
-        c.error(QStringLiteral("variants"), QStringLiteral("more than one variant is marked baseline"));
+        c.error(QStringLiteral("variants"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "more than one variant is marked baseline") });
     if (hasErrors(c.problems))
         return; // resolving variants over broken input would only repeat the errors
     for (int i = 0; i < x.variants.size(); ++i) {
@@ -371,7 +413,7 @@ QList<Problem> validate(const Experiment &x)
 {
     Checker c;
     if (x.name.trimmed().isEmpty())
-        c.error(QStringLiteral("name"), QStringLiteral("is required"));
+        c.error(QStringLiteral("name"), Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required") });
     checkEndpoint(c, x.endpoint);
     checkEnvAndServer(c, x);
     checkDatasetAndSampling(c, x);

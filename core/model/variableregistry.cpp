@@ -168,60 +168,63 @@ std::optional<VariableInfo> lookupVariable(const QString &path)
     return std::nullopt;
 }
 
-static QString checkNumber(const VariableInfo &info, const QJsonValue &value)
+static Reason checkNumber(const VariableInfo &info, const QJsonValue &value)
 {
     double d = 0;
     if (info.allowInfinity && value.isString() && value.toString() == QLatin1String("inf"))
         d = std::numeric_limits<double>::infinity();
     else if (!value.isDouble())
-        return info.type == VariableType::Int ? QStringLiteral("must be an integer")
-                                              : QStringLiteral("must be a number");
+        return info.type == VariableType::Int
+            ? Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be an integer") }
+            : Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a number") };
     else
         d = value.toDouble();
     if (std::isnan(d) || (std::isinf(d) && !info.allowInfinity))
-        return QStringLiteral("must be a finite number");
+        return Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a finite number") };
     if (info.type == VariableType::Int && d != std::floor(d))
-        return QStringLiteral("must be an integer");
+        return Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be an integer") };
     if (d < info.min)
-        return QLatin1String("must be at least ") + formatNumber(info.min);
+        return Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be at least %1"), { formatNumber(info.min) } };
     if (d > info.max && !std::isinf(d))
-        return QLatin1String("must be at most ") + formatNumber(info.max);
-    return QString();
+        return Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be at most %1"), { formatNumber(info.max) } };
+    return {};
 }
 
-QString checkVariableValue(const VariableInfo &info, const QJsonValue &value)
+Reason checkVariableValue(const VariableInfo &info, const QJsonValue &value)
 {
     if (value.isUndefined())
-        return QStringLiteral("must have a value");
+        return Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must have a value") };
     // null removes a member of a family (an arg, a sampling parameter, a header)
     if (value.isNull() && !familyOf(info.path).isEmpty())
-        return QString();
+        return {};
     switch (info.type) {
     case VariableType::Int:
     case VariableType::Double:
         return checkNumber(info, value);
     case VariableType::Bool:
-        return value.isBool() ? QString() : QStringLiteral("must be true or false");
+        return value.isBool() ? Reason {}
+                              : Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be true or false") };
     case VariableType::String:
-        return value.isString() ? QString() : QStringLiteral("must be a string");
+        return value.isString() ? Reason {} : Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a string") };
     case VariableType::StringList: {
         if (!value.isArray())
-            return QStringLiteral("must be a list of strings");
+            return Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a list of strings") };
         const QJsonArray a = value.toArray();
         for (const QJsonValue &item : a) {
             if (!item.isString())
-                return QStringLiteral("must be a list of strings");
+                return Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a list of strings") };
         }
-        return QString();
+        return {};
     }
     case VariableType::Enum:
         if (value.isString() && info.choices.contains(value.toString()))
-            return QString();
-        return QLatin1String("must be one of ") + info.choices.join(QLatin1String(", "));
+            return {};
+        return Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be one of %1"),
+            { info.choices.join(QLatin1String(", ")) } };
     case VariableType::Any:
-        return QString();
+        return {};
     }
-    return QString();
+    return {};
 }
 
 QString equivalentServerArg(const QString &argName, const QString &engine)

@@ -181,9 +181,8 @@ QString writeVariable(Experiment &x, const QString &path, const QJsonValue &valu
     const std::optional<VariableInfo> info = lookupVariable(path);
     if (!info)
         return QStringLiteral("unknown variable");
-    const QString reason = checkVariableValue(*info, value);
-    if (!reason.isEmpty())
-        return reason;
+    if (const Reason reason = checkVariableValue(*info, value); !reason.isEmpty())
+        return reason.text();
     if (const Accessor *a = accessorFor(path)) {
         a->set(x, value);
     } else if (path.startsWith(kArgs)) {
@@ -255,11 +254,10 @@ QList<Problem> variantWarnings(const Experiment &experiment, int variantIndex)
         QStringList paths;
         for (const VariableDifference &d : diffs)
             paths << d.path;
-        out << Problem { where,
-            QStringLiteral("changes %1 variables (%2) without a reason")
-                .arg(diffs.size())
-                .arg(paths.join(QLatin1String(", "))),
-            Severity::Warning, variantIndex };
+        out << Problem::of(where,
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "changes %1 variables (%2) without a reason"),
+                { QString::number(diffs.size()), paths.join(QLatin1String(", ")) } },
+            Severity::Warning, variantIndex);
     }
     const Experiment resolved = resolveVariant(experiment, variantIndex);
     if (resolved.endpoint.isLocalSimulator())
@@ -269,13 +267,16 @@ QList<Problem> variantWarnings(const Experiment &experiment, int variantIndex)
             continue; // a removed flag needs no placeholder
         const QString at = where + QLatin1String(".changes.") + d.path;
         if (resolved.server.launchArgv.isEmpty()) {
-            out << Problem { at,
-                QStringLiteral("no server.launch.argv to apply it; the server must be restarted with it by hand"),
-                Severity::Warning, variantIndex };
+            out << Problem::of(at,
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
+                    "no server.launch.argv to apply it; the server must be restarted with it by hand") },
+                Severity::Warning, variantIndex);
         } else if (!resolved.server.launchArgv.join(QLatin1Char(' '))
                         .contains(QLatin1Char('{') + d.path + QLatin1Char('}'))) {
-            out << Problem { at, QLatin1String("server.launch.argv has no {") + d.path + QLatin1String("} placeholder"),
-                Severity::Warning, variantIndex };
+            out << Problem::of(at,
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "server.launch.argv has no {%1} placeholder"),
+                    { d.path } },
+                Severity::Warning, variantIndex);
         }
     }
     return out;

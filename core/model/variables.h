@@ -32,7 +32,7 @@ const QList<VariableInfo> &knownVariables();
 /// The entry that governs a concrete path, or nullopt for an unknown path.
 std::optional<VariableInfo> lookupVariable(const QString &path);
 /// Empty when value suits info, else a reason such as "must be at least 1".
-QString checkVariableValue(const VariableInfo &info, const QJsonValue &value);
+Reason checkVariableValue(const VariableInfo &info, const QJsonValue &value);
 
 /// The value of a variable in an experiment (Undefined when unset). A `load.<field>` path
 /// reads the common value of all points, or an array of per-point values when they differ.

@@ -90,7 +90,7 @@ private Q_SLOTS:
         QFETCH(QString, path);
         QFETCH(QJsonValue, value);
         QFETCH(QString, reason);
-        QCOMPARE(checkVariableValue(*lookupVariable(path), value), reason);
+        QCOMPARE(checkVariableValue(*lookupVariable(path), value).text(), reason);
     }
 
     void readWrite()
