@@ -68,6 +68,14 @@ bool readSpec(const QCommandLineParser &parser, K8sJobSpec *spec)
     }
     // Resolved now: every pod gets the same absolute time, whenever it is scheduled.
     spec->startAt = utcIsoMs(startNs);
+    if (parser.isSet(QStringLiteral("point-slot"))) {
+        qint64 slotNs = 0;
+        if (!parsePointSlot(parser.value(QStringLiteral("point-slot")), &slotNs, &error)) {
+            err << "servescope-cli k8s-job: " << error << '\n';
+            return false;
+        }
+        spec->pointSlot = QString::number(double(slotNs) / 1e9);
+    }
     return true;
 }
 
@@ -85,6 +93,9 @@ int runK8sJob(const QStringList &args)
         { QStringLiteral("start-at"),
             QStringLiteral("UTC start of the first point (ISO-8601 with a zone, or now+SECONDS resolved now)"),
             QStringLiteral("TIME") },
+        { QStringLiteral("point-slot"),
+            QStringLiteral("Every pod's run --point-slot: measured point k starts at --start-at plus k x SECONDS"),
+            QStringLiteral("SECONDS") },
         { QStringLiteral("results-claim"),
             QStringLiteral("PersistentVolumeClaim mounted at /results for the shards' project files"),
             QStringLiteral("NAME") },

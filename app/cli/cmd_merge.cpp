@@ -29,6 +29,7 @@ void printMerge(const ShardMerge &m)
             << s.maxConcurrentRequests << '\n';
     }
     out << "start_spread_ms\t" << QString::number(m.startSpreadMs, 'f', 3) << '\n';
+    out << "point_start_spread_ms\t" << QString::number(m.pointSpreadMs, 'f', 3) << '\t' << m.pointSpreadAt << '\n';
     out << "merged\t" << m.runId << '\t' << m.shards << '\t' << m.completed << '\t' << m.failed << '\n';
 }
 

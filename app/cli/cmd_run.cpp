@@ -131,11 +131,17 @@ bool parseShardOptions(const QCommandLineParser &parser, const Experiment &x, Sh
         err << "servescope-cli run: --shard and --start-at go together\n";
         return false;
     }
+    if (!sharded && parser.isSet(QStringLiteral("point-slot"))) {
+        err << "servescope-cli run: --point-slot needs --shard and --start-at\n";
+        return false;
+    }
     if (!sharded)
         return true;
     QString error;
     if (!parseShard(parser.value(QStringLiteral("shard")), shard, &error)
-        || !parseStartAt(parser.value(QStringLiteral("start-at")), &shard->startAtUtcNs, &error)) {
+        || !parseStartAt(parser.value(QStringLiteral("start-at")), &shard->startAtUtcNs, &error)
+        || (parser.isSet(QStringLiteral("point-slot"))
+            && !parsePointSlot(parser.value(QStringLiteral("point-slot")), &shard->pointSlotNs, &error))) {
         err << "servescope-cli run: " << error << '\n';
         return false;
     }
@@ -179,6 +185,9 @@ int runRun(const QStringList &args)
         { QStringLiteral("start-at"),
             QStringLiteral("With --shard: the UTC time the first point starts (ISO-8601 with a zone, or now+SECONDS)"),
             QStringLiteral("TIME") },
+        { QStringLiteral("point-slot"),
+            QStringLiteral("With --shard: measured point k (run order, from 0) starts at --start-at plus k x SECONDS"),
+            QStringLiteral("SECONDS") },
         { QStringLiteral("check-against"),
             QStringLiteral("After the run, check point by point that it agrees within 5% with this stored run of the "
                            "project"),

@@ -30,9 +30,11 @@ QJsonObject metadata(const QString &name, const QString &ns)
 QJsonObject container(const K8sJobSpec &spec)
 {
     const QString index = QStringLiteral("$(JOB_COMPLETION_INDEX)");
-    const QJsonArray args { QStringLiteral("run"), QStringLiteral("/config/experiment.json"), QStringLiteral("--shard"),
+    QJsonArray args { QStringLiteral("run"), QStringLiteral("/config/experiment.json"), QStringLiteral("--shard"),
         QStringLiteral("%1/%2").arg(index).arg(spec.shards), QStringLiteral("--start-at"), spec.startAt,
         QStringLiteral("--project"), QStringLiteral("/results/shard-%1.servescope").arg(index) };
+    if (!spec.pointSlot.isEmpty())
+        args << QStringLiteral("--point-slot") << spec.pointSlot;
     // Keys come from the Secret by reference: their values never appear in the manifest.
     QJsonArray env;
     for (const QString &variable : spec.secretVariables) {

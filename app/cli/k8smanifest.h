@@ -14,6 +14,7 @@ struct K8sJobSpec {
     QString image;
     int shards = 1;
     QString startAt; ///< ISO-8601 UTC, the same for every pod
+    QString pointSlot; ///< seconds for every pod's `--point-slot`; empty: none
     QString resultsClaim; ///< PersistentVolumeClaim mounted at /results
     QString secret; ///< Secret holding the key variables; empty when none are needed
     QStringList secretVariables; ///< api_key_env and header_env variables, each a key of `secret`

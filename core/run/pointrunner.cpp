@@ -110,6 +110,8 @@ PointRunner::PointRunner(LoadGenerator &generator, StoreWriter &writer, RunOutpu
 PointOutcome PointRunner::run(const VariantContext &variant, int point, int repeat)
 {
     const Experiment &resolved = variant.resolved;
+    // Every shard calls run() for the same points in the same order, so the count is the slot.
+    const int slot = m_slots++;
     m_monitor.setPoint(point, resolved.pointLabel(point), repeat);
     m_monitor.setPhase(QStringLiteral("preparing prompts"));
 
@@ -162,7 +164,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     const qint64 serverFrom = monotonicNs();
     if (variant.scraper)
         variant.scraper->scrapeAndWait();
-    if (!waitForStart())
+    if (!waitForStart(slot))
         return outcome;
     m_monitor.setPointPlan(spec.load.numPrompts, spec.load.maxSeconds);
     const double cpuBefore = processCpuSeconds();
@@ -328,22 +330,27 @@ PointRunner::PromptSet PointRunner::shardPrompts(const PromptSet &all) const
     return mine;
 }
 
-bool PointRunner::waitForStart()
+bool PointRunner::waitForStart(int slot)
 {
-    if (!m_shard.active() || m_startAtPassed)
+    if (!m_shard.active() || (m_startAtPassed && m_shard.pointSlotNs <= 0))
         return true;
+    const qint64 at = m_shard.startAtUtcNs + (m_shard.pointSlotNs > 0 ? slot * m_shard.pointSlotNs : 0);
     m_monitor.setPhase(QStringLiteral("waiting for start-at"));
-    const qint64 lateNs = utcNowNs() - m_shard.startAtUtcNs;
-    if (!waitUntilUtc(m_shard.startAtUtcNs, m_cancelled))
+    const qint64 lateNs = utcNowNs() - at;
+    if (!waitUntilUtc(at, m_cancelled))
         return false;
     m_startAtPassed = true;
     m_monitor.setPhase(QStringLiteral("measuring"));
     if (lateNs > 0)
         Q_EMIT logged(QStringLiteral("warning"),
-            QStringLiteral("shard %1/%2 was ready %3 ms after --start-at %4: its first point starts late")
+            QStringLiteral("shard %1/%2 was ready %3 ms after the start of its point %4 (%5): it starts late%6")
                 .arg(m_shard.index)
                 .arg(m_shard.count)
-                .arg(QString::number(double(lateNs) / 1e6, 'f', 1), utcIsoMs(m_shard.startAtUtcNs)));
+                .arg(QString::number(double(lateNs) / 1e6, 'f', 1))
+                .arg(slot)
+                .arg(utcIsoMs(at),
+                    m_shard.pointSlotNs > 0 ? QStringLiteral("; the previous point outlasted --point-slot")
+                                            : QString()));
     return true;
 }
 

@@ -55,7 +55,8 @@ public:
     PointRunner(LoadGenerator &generator, StoreWriter &writer, RunOutput &output, LiveMonitor &monitor,
         const std::atomic<bool> &cancelled);
 
-    /// Runs this shard's share of every point; the first measured point waits for the shard's start time.
+    /// Runs this shard's share of every point; the first measured point waits for the shard's start
+    /// time, and with a point slot every later one for its own.
     void setShard(const ShardSpec &shard) { m_shard = shard; }
     PointOutcome run(const VariantContext &variant, int point, int repeat);
     /// Per variant: the model and system_fingerprint its streams said the server ran (first seen).
@@ -78,8 +79,9 @@ private:
     void storePrompts(const PromptSet &set);
     /// This shard's prompts out of the unsharded set (all of them when not sharded).
     PromptSet shardPrompts(const PromptSet &all) const;
-    /// Before the first measured point of a shard: waits for its start time; false when cancelled.
-    bool waitForStart();
+    /// Before a shard's first measured point (with a point slot: before each) waits for its start
+    /// time; false when cancelled. `slot` is the point's place in the run order.
+    bool waitForStart(int slot);
     /// A successful record without usage gets its input tokens from the prompt's count (marked
     /// estimated unless the count is exact) and, with `tokenizer`, its output tokens from `/tokenize`
     /// of its text before it is stored (no longer estimated).
@@ -99,6 +101,7 @@ private:
     const std::atomic<bool> &m_cancelled;
     ShardSpec m_shard;
     bool m_startAtPassed = false; ///< the first measured point has waited for the shard's start time
+    int m_slots = 0; ///< run() calls so far: the place of the next point in the run order
     QSet<QByteArray> m_storedPrompts; ///< prompt hashes enqueued for storing during this run
 };
 

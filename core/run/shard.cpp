@@ -145,12 +145,26 @@ QJsonValue clockStatus()
 
 } // namespace
 
+bool parsePointSlot(const QString &text, qint64 *ns, QString *error)
+{
+    bool ok = false;
+    const double s = text.toDouble(&ok);
+    if (!ok || !(s >= 1 && s <= 86400)) {
+        *error = QStringLiteral("--point-slot must be a number of seconds from 1 to 86400, not '%1'").arg(text);
+        return false;
+    }
+    *ns = qint64(s * 1e9);
+    return true;
+}
+
 QJsonObject shardHostInfo(const ShardSpec &shard)
 {
     QJsonObject o;
     o.insert(QStringLiteral("shard"), QStringLiteral("%1/%2").arg(shard.index).arg(shard.count));
     o.insert(QStringLiteral("start_at"), utcIsoMs(shard.startAtUtcNs));
     o.insert(QStringLiteral("start_at_utc_ns"), QString::number(shard.startAtUtcNs));
+    if (shard.pointSlotNs > 0)
+        o.insert(QStringLiteral("point_slot_s"), double(shard.pointSlotNs) / 1e9);
     // Both clocks read back to back: how merge maps this host's monotonic record times to UTC.
     const qint64 mono0 = monotonicNs();
     const qint64 utc = utcNowNs();

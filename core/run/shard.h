@@ -16,6 +16,9 @@ struct ShardSpec {
     int index = 0;
     int count = 0; ///< 0: not sharded
     qint64 startAtUtcNs = 0; ///< the first measured point waits until this UTC time (ns since the epoch)
+    /// With `--point-slot`: measured point k of the run (in run order, counting every variant, point
+    /// and repeat from 0) waits until startAtUtcNs + k × pointSlotNs; 0: only the first waits.
+    qint64 pointSlotNs = 0;
 
     bool active() const noexcept { return count > 0; }
     /// The record index of an unsharded run for this shard's local request `local`.
@@ -26,6 +29,8 @@ struct ShardSpec {
 bool parseShard(const QString &text, ShardSpec *out, QString *error);
 /// ISO-8601 with a zone (`2026-12-01T16:00:00Z`, `...+01:00`) or `now+SECONDS`; UTC ns since the epoch.
 bool parseStartAt(const QString &text, qint64 *utcNs, QString *error);
+/// `--point-slot SECONDS`: a number of seconds from 1 to 86400; ns.
+bool parsePointSlot(const QString &text, qint64 *ns, QString *error);
 /// The wall clock in ns since the epoch (UTC).
 qint64 utcNowNs();
 QString utcIsoMs(qint64 utcNs);

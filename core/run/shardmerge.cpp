@@ -127,6 +127,12 @@ bool checkShards(QList<ShardRun> *shards, QString *error)
             return false;
         }
         const QJsonObject other = QJsonDocument::fromJson(s.row.resolvedConfig).object();
+        if (s.host.value(QStringLiteral("point_slot_s")) != first.host.value(QStringLiteral("point_slot_s"))) {
+            *error = QStringLiteral("%1 and %2 ran with different --point-slot values; their points did not start "
+                                    "on one schedule")
+                         .arg(first.name(), s.name());
+            return false;
+        }
         if (other != config || s.row.variants != first.row.variants) {
             *error = QStringLiteral("%1 ran another experiment or configuration than %2 (experiment '%3' vs '%4'); "
                                     "only shards of one run's configuration merge")
@@ -157,6 +163,38 @@ QList<qint64> firstStartsUtc(const QList<ShardRun> &shards)
         out << (first == 0 ? 0 : s.toUtc(first));
     }
     return out;
+}
+
+/// The widest spread of the shards' first measured request over every (variant, point, repeat),
+/// in ms, and where it is.
+QPair<double, QString> widestPointSpread(const QList<ShardRun> &shards)
+{
+    std::map<GroupKey, std::pair<qint64, qint64>> range; // earliest and latest shard start (UTC)
+    std::map<GroupKey, QString> names;
+    for (const ShardRun &s : shards) {
+        std::map<GroupKey, qint64> first;
+        for (const RequestRecord &r : s.records) {
+            if (r.warmup)
+                continue;
+            const GroupKey key { int(shards.first().row.variants.indexOf(r.variant)), r.point, r.repeat };
+            const auto [it, fresh] = first.try_emplace(key, r.startNs);
+            if (!fresh)
+                it->second = std::min(it->second, r.startNs);
+            names.try_emplace(key, QStringLiteral("%1 point %2 r%3").arg(r.variant).arg(r.point).arg(r.repeat));
+        }
+        for (const auto &[key, mono] : first) {
+            const qint64 utc = s.toUtc(mono);
+            const auto [it, fresh] = range.try_emplace(key, utc, utc);
+            it->second = { std::min(it->second.first, utc), std::max(it->second.second, utc) };
+        }
+    }
+    QPair<double, QString> widest { 0.0, QString() };
+    for (const auto &[key, span] : range) {
+        const double ms = double(span.second - span.first) / 1e6;
+        if (widest.second.isEmpty() || ms > widest.first)
+            widest = { ms, names[key] };
+    }
+    return widest;
 }
 
 QStringList clockFindings(const ShardRun &s)
@@ -205,6 +243,10 @@ QJsonObject mergedHost(const QList<ShardRun> &shards, const QList<qint64> &start
     host.insert(QStringLiteral("time_base"),
         QStringLiteral("monotonic clock of shard 0; other shards shifted by their UTC clock anchors"));
     host.insert(QStringLiteral("start_spread_ms"), m.startSpreadMs);
+    host.insert(QStringLiteral("point_start_spread_ms"), m.pointSpreadMs);
+    host.insert(QStringLiteral("point_start_spread_at"), m.pointSpreadAt);
+    if (m.pointSlotS > 0)
+        host.insert(QStringLiteral("point_slot_s"), m.pointSlotS);
     host.insert(QStringLiteral("skew_bound_ms"), kShardSkewBoundMs);
     host.insert(QStringLiteral("findings"), QJsonArray::fromStringList(m.findings));
     return host;
@@ -388,6 +430,14 @@ ShardMerge mergeShards(const QList<ShardSource> &sources, const QString &targetP
         m.findings << QStringLiteral("shard-start-spread %1 ms between the first and last shard's first request "
                                      "exceeds %2 ms")
                           .arg(QString::number(m.startSpreadMs, 'f', 1), QString::number(kShardSkewBoundMs, 'f', 0));
+    std::tie(m.pointSpreadMs, m.pointSpreadAt) = widestPointSpread(shards);
+    m.pointSlotS = shards.first().host.value(QStringLiteral("point_slot_s")).toDouble();
+    // Without a slot later points start when each shard is ready: their spread is reported, not flagged.
+    if (m.pointSlotS > 0 && m.pointSpreadMs > kShardSkewBoundMs)
+        m.findings << QStringLiteral("shard-point-start-spread %1 ms between the shards' first requests at %2 "
+                                     "exceeds %3 ms: a point outlasted --point-slot %4 s")
+                          .arg(QString::number(m.pointSpreadMs, 'f', 1), m.pointSpreadAt,
+                              QString::number(kShardSkewBoundMs, 'f', 0), QString::number(m.pointSlotS));
     for (const ShardRun &s : std::as_const(shards))
         m.findings << clockFindings(s);
     m.ok = writeMerged(shards, targetProject, runName, mergedHost(shards, starts, m), &m);

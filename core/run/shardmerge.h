@@ -22,7 +22,13 @@ struct ShardMerge {
     qint64 runId = 0; ///< the merged run in the target project
     int shards = 0;
     double startSpreadMs = 0; ///< latest minus earliest first measured request of the shards, in UTC
-    QStringList findings; ///< "shard-start-spread ..." and "clock-unsynchronized ..." lines
+    /// The same spread at the point (any variant, point, repeat) where it is widest, and that point
+    /// ("VARIANT LABEL rN"); later points start together only with `--point-slot`.
+    double pointSpreadMs = 0;
+    QString pointSpreadAt;
+    double pointSlotS = 0; ///< the shards' `--point-slot`, 0 without
+    /// "shard-start-spread ...", "shard-point-start-spread ..." and "clock-unsynchronized ..." lines
+    QStringList findings;
     QList<PointSummary> points;
     int completed = 0, failed = 0;
 };

@@ -64,7 +64,7 @@ private Q_SLOTS:
             QStringLiteral("registry.example/servescope:0.1"), QStringLiteral("--start-at"),
             QStringLiteral("2030-01-02T03:04:05.000Z"), QStringLiteral("--results-claim"), QStringLiteral("shards"),
             QStringLiteral("--namespace"), QStringLiteral("bench"), QStringLiteral("--secret"),
-            QStringLiteral("bench-keys") };
+            QStringLiteral("bench-keys"), QStringLiteral("--point-slot"), QStringLiteral("120") };
         const Printed json = k8sJob(args + QStringList { QStringLiteral("--json") }, env);
         QVERIFY2(json.exitCode == 0, json.err.constData());
         const QJsonObject list = QJsonDocument::fromJson(json.out).object();
@@ -103,7 +103,8 @@ private Q_SLOTS:
             argv << a.toString();
         QCOMPARE(argv.join(QLatin1Char(' ')),
             QStringLiteral("servescope-cli run /config/experiment.json --shard $(JOB_COMPLETION_INDEX)/3 --start-at "
-                           "2030-01-02T03:04:05.000Z --project /results/shard-$(JOB_COMPLETION_INDEX).servescope"));
+                           "2030-01-02T03:04:05.000Z --project /results/shard-$(JOB_COMPLETION_INDEX).servescope "
+                           "--point-slot 120"));
         // The key comes from the Secret by reference, never as a value.
         const QJsonArray envList = c.value(QStringLiteral("env")).toArray();
         QCOMPARE(envList.size(), 1);

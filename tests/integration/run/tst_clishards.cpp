@@ -79,15 +79,17 @@ class TestCliShards final : public QObject {
     }
 
     /// Runs shards 0..N-1 of `experiment` as parallel processes with one --start-at; true when all exit 0.
-    bool runShards(const QString &experiment, const QString &prefix, int n, const QString &startAt)
+    bool runShards(
+        const QString &experiment, const QString &prefix, int n, const QString &startAt, const QStringList &extra = {})
     {
         std::vector<std::unique_ptr<QProcess>> procs;
         for (int i = 0; i < n; ++i) {
             procs.push_back(std::make_unique<QProcess>());
             procs.back()->start(SimChild::cli(),
-                { QStringLiteral("run"), experiment, QStringLiteral("--project"),
+                QStringList { QStringLiteral("run"), experiment, QStringLiteral("--project"),
                     path(QStringLiteral("%1%2.servescope").arg(prefix).arg(i)), QStringLiteral("--shard"),
-                    QStringLiteral("%1/%2").arg(i).arg(n), QStringLiteral("--start-at"), startAt });
+                    QStringLiteral("%1/%2").arg(i).arg(n), QStringLiteral("--start-at"), startAt }
+                    + extra);
         }
         bool ok = true;
         for (auto &p : procs) {
@@ -218,6 +220,70 @@ private Q_SLOTS:
         QCOMPARE(host.value(QStringLiteral("findings")).toArray().size(), int(merged.err.count("finding: ")));
     }
 
+    // Two points with --point-slot 3: each shard's second point starts 3 s after --start-at, not
+    // when that shard happens to finish its first; the merge states the widest per-point spread.
+    void laterPointsStartOnTheirSlot()
+    {
+        const QString file = path(QStringLiteral("slotted.json"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral(
+            "{\"name\": \"slotted\", \"endpoint\": {\"base_url\": \"%1\", \"path\": "
+            "\"/v1/completions\", \"model\": \"m\"}, \"dataset\": {\"name\": \"random\", \"seed\": 7, "
+            "\"range_ratio\": 0.5}, \"load\": {\"mode\": \"concurrency\", \"points\": [{\"concurrency\": "
+            "6, \"input_len\": 64, \"output_len\": 16, \"num_prompts\": 30}, {\"concurrency\": 12, "
+            "\"input_len\": 64, \"output_len\": 16, \"num_prompts\": 30}]}}\n")
+                    .arg(m_sim.url().toString())
+                    .toUtf8());
+        f.close();
+        const QDateTime start = QDateTime::currentDateTimeUtc().addSecs(2);
+        const QString startAt = start.toString(Qt::ISODateWithMs);
+        QVERIFY(runShards(
+            file, QStringLiteral("slot"), 3, startAt, { QStringLiteral("--point-slot"), QStringLiteral("3") }));
+        const qint64 secondSlotNs = (start.toMSecsSinceEpoch() + 3000) * 1000000LL;
+        for (int i = 0; i < 3; ++i) {
+            StoredRun s;
+            QVERIFY(readRun(path(QStringLiteral("slot%1.servescope").arg(i)), &s));
+            const QJsonObject host = QJsonDocument::fromJson(s.row.clientHost).object();
+            QCOMPARE(host.value(QStringLiteral("point_slot_s")).toDouble(), 3.0);
+            const QJsonObject anchor = host.value(QStringLiteral("clock_anchor")).toObject();
+            const qint64 shift = anchor.value(QStringLiteral("utc_ns")).toString().toLongLong()
+                - anchor.value(QStringLiteral("monotonic_ns")).toString().toLongLong();
+            qint64 first = 0, firstOfSecond = 0;
+            for (const RequestRecord &r : std::as_const(s.records)) {
+                qint64 &slot = r.point == 0 ? first : firstOfSecond;
+                if (!r.warmup && (slot == 0 || r.startNs < slot))
+                    slot = r.startNs;
+            }
+            QVERIFY(first > 0 && firstOfSecond > 0);
+            // The first point takes well under 3 s here: only the slot holds the second back.
+            QVERIFY2(
+                first + shift < secondSlotNs - 1000000000LL, qPrintable(QString::number(secondSlotNs - first - shift)));
+            QVERIFY2(firstOfSecond + shift >= secondSlotNs,
+                qPrintable(QString::number(secondSlotNs - firstOfSecond - shift)));
+            QVERIFY(firstOfSecond + shift < secondSlotNs + 500000000LL);
+        }
+        QProcess p;
+        p.start(SimChild::cli(),
+            { QStringLiteral("merge"), path(QStringLiteral("slot0.servescope")),
+                path(QStringLiteral("slot1.servescope")), path(QStringLiteral("slot2.servescope")),
+                QStringLiteral("--project"), path(QStringLiteral("slot-merged.servescope")) });
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray out = p.readAllStandardOutput(), err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 0, err.constData());
+        StoredRun m;
+        QVERIFY(readRun(path(QStringLiteral("slot-merged.servescope")), &m));
+        const QJsonObject host = QJsonDocument::fromJson(m.row.clientHost).object();
+        const double spread = host.value(QStringLiteral("point_start_spread_ms")).toDouble();
+        qInfo("widest per-point start spread %.3f ms at %s", spread,
+            qPrintable(host.value(QStringLiteral("point_start_spread_at")).toString()));
+        QVERIFY(spread >= host.value(QStringLiteral("start_spread_ms")).toDouble());
+        QVERIFY(spread < 500);
+        QVERIFY(out.contains("point_start_spread_ms\t"));
+        QCOMPARE(err.contains("finding: shard-point-start-spread"), spread > 50);
+        QCOMPARE(host.value(QStringLiteral("point_slot_s")).toDouble(), 3.0);
+    }
+
     void runRefusals_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -236,6 +302,11 @@ private Q_SLOTS:
         QTest::newRow("fewer streams than shards") << QStringList { QStringLiteral("--shard"), QStringLiteral("0/64"),
             QStringLiteral("--start-at"), QStringLiteral("now+1") }
                                                    << QStringLiteral("concurrency 48 is less than 64 shards");
+        QTest::newRow("slot without shard") << QStringList { QStringLiteral("--point-slot"), QStringLiteral("10") }
+                                            << QStringLiteral("--point-slot needs --shard and --start-at");
+        QTest::newRow("slot of no time") << QStringList { QStringLiteral("--shard"), QStringLiteral("0/3"),
+            QStringLiteral("--start-at"), QStringLiteral("now+1"), QStringLiteral("--point-slot"), QStringLiteral("0") }
+                                         << QStringLiteral("--point-slot must be a number of seconds from 1 to 86400");
     }
     void runRefusals()
     {
