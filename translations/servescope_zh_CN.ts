@@ -2678,6 +2678,14 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>Thresholds: queueing when TTFT p50 grows ×%1 or more, faster than the load, while TPOT p50 grows less than ×%2; bandwidth-bound when TPOT p50 grows ×%3 while throughput falls; KV pressure at %4% usage with preemptions; the knee where a doubling adds less than %5%; cache contamination above %6% hits; censored above %7% failed; p99 reliable from %8 requests; the client limited a point whose requests left more than %9 ms late (p99) or whose process used %10% of the host&apos;s cores; prefill interference when ITL p99 reaches ×%11 its p50 and ×%12 its ratio at the lightest load with joining prefill chunks of %16 tokens or more; rate-limited above %13% of requests answered 429; the role chunk ahead when it leads the first content by more than %14 ms (median); ignore_eos not honoured above %15% shorter outputs. Findings are hypotheses along curves where only the load changes.</source>
         <translation>阈值：TTFT p50 增长 ×%1 或以上且快于负载、而 TPOT p50 增长不到 ×%2 时为排队；TPOT p50 增长 ×%3 且吞吐下降时为带宽受限；KV 使用率达 %4% 且有抢占时为 KV 压力；负载翻倍带来的提升不足 %5% 处为拐点；命中率高于 %6% 为缓存污染；失败超过 %7% 为删失；P99 从 %8 个请求起可靠；请求发出延迟超过 %9 毫秒（P99）或进程占用主机 %10% 的核心时，客户端限制了该负载点；ITL P99 达到其 p50 的 ×%11、为最轻负载时比值的 ×%12，且新加入的预填充块有 %16 个 token 或更多时为预填充干扰；超过 %13% 的请求返回 429 为被限流；角色块比首个内容早到超过 %14 毫秒（中位数）时为角色块在前；短于请求长度的输出超过 %15% 时为 ignore_eos 未被遵守。发现均为沿仅负载变化的曲线所作的假设。</translation>
     </message>
+    <message>
+        <source>Total tok/s</source>
+        <translation>总 token/秒</translation>
+    </message>
+    <message>
+        <source>Output tok/s</source>
+        <translation>输出 token/秒</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>

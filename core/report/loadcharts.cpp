@@ -57,6 +57,21 @@ QString throughputTitle(ThroughputKind k)
     return tr("Output tokens/s");
 }
 
+// The y axis's shorter name: in the window a plot can be too short for "Output tokens/s", which Qt
+// then elides to "Output toke...".
+QString throughputAxisTitle(ThroughputKind k)
+{
+    switch (k) {
+    case ThroughputKind::Requests:
+        return tr("Requests/s");
+    case ThroughputKind::TotalTokens:
+        return tr("Total tok/s");
+    case ThroughputKind::OutputTokens:
+        break;
+    }
+    return tr("Output tok/s");
+}
+
 ChartSpec baseSpec(const QList<RunSeriesInput> &runs)
 {
     ChartSpec spec;
@@ -198,7 +213,7 @@ ChartSpec throughputVsLoad(const QList<RunSeriesInput> &inputs, ThroughputKind k
     spec.subtitle = tr("median across repeats (shaded: their min–max); hollow markers: points with failed or "
                        "cancelled requests");
     spec.x = loadAxis(plan.mode);
-    spec.y.title = throughputTitle(kind);
+    spec.y.title = throughputAxisTitle(kind);
     spec.y.scale = o.yScale;
     spec.notes = plan.notes;
     bool knee = false;
