@@ -357,13 +357,22 @@ bool HttpConnection::onTlsBytes(ssize_t n, qint64 now)
             return false;
     }
     for (;;) {
-        const ssize_t plain = m_tls->read(buffer.data(), size_t(buffer.size()));
-        if (plain > 0) {
-            if (!onData(QByteArrayView(buffer.constData(), plain), now) || generation != m_generation)
-                return false;
-            continue;
+        // Every record the read completed, decrypted back to back: its events reach the decoder in
+        // one call, as a plain read's do, instead of one call per record (a server's SSE event each).
+        qsizetype plainBytes = 0;
+        ssize_t rc = 0;
+        while (plainBytes < buffer.size()) {
+            rc = m_tls->read(buffer.data() + plainBytes, size_t(buffer.size() - plainBytes));
+            if (rc <= 0)
+                break;
+            plainBytes += rc;
         }
-        if (plain == TlsSession::kWouldBlock)
+        if (plainBytes > 0
+            && (!onData(QByteArrayView(buffer.constData(), plainBytes), now) || generation != m_generation))
+            return false;
+        if (rc > 0)
+            continue; // the buffer filled up: more plaintext may be waiting
+        if (rc == TlsSession::kWouldBlock)
             return flushTls() && generation == m_generation; // e.g. a key update's answer
         onClosed(); // close_notify, or a broken record: for the request the same as a close
         return false;
