@@ -44,32 +44,19 @@ double throughputOf(const PointSummary &p, ThroughputKind k)
     return p.outputThroughput;
 }
 
-QString throughputTitle(ThroughputKind k)
+// `axis`: the y axis's shorter name; in the window a plot can be too short for "Output tokens/s",
+// which Qt then elides to "Output toke...".
+QString throughputTitle(ThroughputKind k, bool axis = false)
 {
     switch (k) {
     case ThroughputKind::Requests:
         return tr("Requests/s");
     case ThroughputKind::TotalTokens:
-        return tr("Total tokens/s");
+        return axis ? tr("Total tok/s") : tr("Total tokens/s");
     case ThroughputKind::OutputTokens:
         break;
     }
-    return tr("Output tokens/s");
-}
-
-// The y axis's shorter name: in the window a plot can be too short for "Output tokens/s", which Qt
-// then elides to "Output toke...".
-QString throughputAxisTitle(ThroughputKind k)
-{
-    switch (k) {
-    case ThroughputKind::Requests:
-        return tr("Requests/s");
-    case ThroughputKind::TotalTokens:
-        return tr("Total tok/s");
-    case ThroughputKind::OutputTokens:
-        break;
-    }
-    return tr("Output tok/s");
+    return axis ? tr("Output tok/s") : tr("Output tokens/s");
 }
 
 ChartSpec baseSpec(const QList<RunSeriesInput> &runs)
@@ -213,7 +200,7 @@ ChartSpec throughputVsLoad(const QList<RunSeriesInput> &inputs, ThroughputKind k
     spec.subtitle = tr("median across repeats (shaded: their min–max); hollow markers: points with failed or "
                        "cancelled requests");
     spec.x = loadAxis(plan.mode);
-    spec.y.title = throughputAxisTitle(kind);
+    spec.y.title = throughputTitle(kind, true);
     spec.y.scale = o.yScale;
     spec.notes = plan.notes;
     bool knee = false;
