@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: MIT
-// servescope-cli runs: lists the runs stored in a project file (read-only; the file is never written).
+// servescope-cli runs: lists the runs stored in a project file (read-only; the file is never written), or
+// with --db the runs published to the team database.
 #include "command.h"
+#include "teamdbflags.h"
 
 #include "model/runorigin.h"
 
 #include "storage/projectstore.h"
+#include "teamdb/teamdbquery.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextStream>
+
+#include <tuple>
 
 #include <cstdio>
 
@@ -22,16 +27,6 @@ using namespace ServeScope::Cli;
 QString isoSeconds(const QDateTime &t)
 {
     return t.isValid() ? t.toUTC().toString(Qt::ISODate) : QString();
-}
-
-// Line output is one record per line and tab-separated: keep names from breaking either.
-QString oneField(QString s)
-{
-    for (QChar &c : s) {
-        if (c == QLatin1Char('\t') || c == QLatin1Char('\n') || c == QLatin1Char('\r'))
-            c = QLatin1Char(' ');
-    }
-    return s;
 }
 
 QJsonObject toJson(const RunListing &l)
@@ -58,16 +53,107 @@ QJsonObject toJson(const RunListing &l)
     };
 }
 
+QJsonObject toJson(const TeamRunListing &l)
+{
+    return QJsonObject {
+        { QStringLiteral("id"), l.uid },
+        { QStringLiteral("name"), l.name },
+        { QStringLiteral("status"), l.status },
+        { QStringLiteral("started"), isoSeconds(l.started) },
+        { QStringLiteral("experiment"), l.experiment },
+        { QStringLiteral("model"), l.model },
+        { QStringLiteral("engine"), l.engine },
+        { QStringLiteral("tags"), QJsonArray::fromStringList(l.tags) },
+        { QStringLiteral("variants"), l.variants },
+        { QStringLiteral("points"), l.points },
+        { QStringLiteral("requests"), l.requests },
+        { QStringLiteral("published_by"), l.publishedBy },
+        { QStringLiteral("published_at"), isoSeconds(l.publishedAt) },
+    };
+}
+
+// --since/--until: a UTC day (YYYY-MM-DD; --until includes it) or an ISO-8601 time with a zone.
+bool readDate(const QString &text, bool until, QDateTime *out)
+{
+    const QDate day = QDate::fromString(text, Qt::ISODate);
+    if (day.isValid() && text.size() == 10) {
+        *out = QDateTime(until ? day.addDays(1) : day, QTime(0, 0), Qt::UTC);
+        return true;
+    }
+    *out = QDateTime::fromString(text, Qt::ISODateWithMs);
+    const bool zoned = text.endsWith(QLatin1Char('Z')) || text.contains(QLatin1Char('+'))
+        || text.lastIndexOf(QLatin1Char('-')) > text.indexOf(QLatin1Char('T'));
+    return out->isValid() && text.contains(QLatin1Char('T')) && zoned;
+}
+
+int runTeamRuns(const QCommandLineParser &parser)
+{
+    QTextStream err(stderr);
+    TeamDbAccess access;
+    QString error;
+    TeamRunFilter filter;
+    filter.experiment = parser.value(QStringLiteral("experiment"));
+    filter.model = parser.value(QStringLiteral("model"));
+    filter.engine = parser.value(QStringLiteral("engine"));
+    filter.tags = parser.values(QStringLiteral("tag"));
+    for (const auto &[name, until, target] :
+        { std::tuple { "since", false, &filter.since }, std::tuple { "until", true, &filter.until } }) {
+        const QString option = QLatin1String(name);
+        if (parser.isSet(option) && !readDate(parser.value(option), until, target)) {
+            err << "servescope-cli runs: --" << option << " takes YYYY-MM-DD (UTC) or an ISO-8601 time with a zone\n";
+            return ExitUsage;
+        }
+    }
+    if (!readTeamDbAccess(parser, &access, &error)) {
+        err << "servescope-cli runs: " << error << '\n';
+        return ExitUsage;
+    }
+    QVector<TeamRunListing> runs;
+    if (!listTeamRuns(access.url, access.password, filter, &runs, &error)) {
+        err << "servescope-cli runs: " << error << '\n';
+        return ExitFailed;
+    }
+    QTextStream out(stdout);
+    if (parser.isSet(QStringLiteral("json"))) {
+        QJsonArray array;
+        for (const TeamRunListing &l : std::as_const(runs))
+            array.append(toJson(l));
+        out << QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
+        return ExitOk;
+    }
+    for (const TeamRunListing &l : std::as_const(runs)) {
+        out << l.uid << '\t' << oneField(l.name) << '\t' << l.status << '\t' << isoSeconds(l.started) << '\t'
+            << oneField(l.experiment) << '\t' << oneField(l.model) << '\t' << oneField(l.engine) << '\t'
+            << l.tags.join(QLatin1Char(',')) << '\t' << l.variants << '\t' << l.points << '\t' << l.requests << '\t'
+            << oneField(l.publishedBy) << '\n';
+    }
+    return ExitOk;
+}
+
 int runRuns(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Lists the runs of a project file: id, name, status, started "
-                                                    "(ISO-8601 UTC), variants, points; tab-separated."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Lists the runs of a project file: id, name, status, started (ISO-8601 UTC), variants, points; or with --db "
+        "the published runs: id, name, status, started, experiment, model, engine, tags, variants, points, requests, "
+        "published_by; tab-separated."));
     parser.addHelpOption();
     parser.addOptions({
         { QStringLiteral("project"), QStringLiteral("Project file (*.servescope)"), QStringLiteral("FILE") },
         { QStringLiteral("json"), QStringLiteral("Print a JSON array instead of lines") },
+        { QStringLiteral("experiment"), QStringLiteral("With --db: only runs of this experiment"),
+            QStringLiteral("NAME") },
+        { QStringLiteral("model"), QStringLiteral("With --db: only runs against this model"), QStringLiteral("ID") },
+        { QStringLiteral("engine"), QStringLiteral("With --db: only runs of this engine (vllm, sglang, ...)"),
+            QStringLiteral("ENGINE") },
+        { QStringLiteral("since"), QStringLiteral("With --db: started on or after (YYYY-MM-DD or ISO-8601 time)"),
+            QStringLiteral("DATE") },
+        { QStringLiteral("until"), QStringLiteral("With --db: started on or before (YYYY-MM-DD or ISO-8601 time)"),
+            QStringLiteral("DATE") },
+        { QStringLiteral("tag"), QStringLiteral("With --db: only runs with this tag (repeatable: all of them)"),
+            QStringLiteral("TAG") },
     });
+    parser.addOptions(teamDbOptions());
     QTextStream err(stderr);
     if (!parser.parse(args)) {
         err << "servescope-cli runs: " << parser.errorText() << '\n';
@@ -81,9 +167,19 @@ int runRuns(const QStringList &args)
         err << "servescope-cli runs: unexpected argument '" << parser.positionalArguments().first() << "'\n";
         return ExitUsage;
     }
-    if (!parser.isSet(QStringLiteral("project"))) {
-        err << "servescope-cli runs: --project FILE is required\n";
+    const bool db = parser.isSet(QStringLiteral("db"));
+    if (db == parser.isSet(QStringLiteral("project"))) {
+        err << "servescope-cli runs: give --project FILE or --db URL\n";
         return ExitUsage;
+    }
+    if (db)
+        return runTeamRuns(parser);
+    for (const char *option :
+        { "experiment", "model", "engine", "since", "until", "tag", "db-password", "db-password-env" }) {
+        if (parser.isSet(QLatin1String(option))) {
+            err << "servescope-cli runs: --" << option << " needs --db URL\n";
+            return ExitUsage;
+        }
     }
     ProjectStore store;
     QVector<RunListing> runs;

@@ -161,16 +161,21 @@ static QMap<QString, double> jsonMap(const QString &json)
     return out;
 }
 
-QString RowCodec::insertSummarySql()
+QStringList RowCodec::summaryInsertColumns()
 {
-    const QStringList cols = QStringList { QStringLiteral("run_id"), QStringLiteral("variant_id"),
-        QStringLiteral("point"), QStringLiteral("repeat") }
-        + summaryScalarColumns() + summaryDistColumns()
+    return QStringList { QStringLiteral("run_id"), QStringLiteral("variant_id"), QStringLiteral("point"),
+        QStringLiteral("repeat") }
+    + summaryScalarColumns() + summaryDistColumns()
         + QStringList { QStringLiteral("extra_percentiles"), QStringLiteral("derivation_version"),
               QStringLiteral("definitions"), QStringLiteral("steady"), QStringLiteral("server"),
               QStringLiteral("output_estimated"), QStringLiteral("client"), QStringLiteral("input_estimated"),
               QStringLiteral("usage_output_tokens"), QStringLiteral("rate_limited"), QStringLiteral("short_outputs"),
               QStringLiteral("role_gap_ms") };
+}
+
+QString RowCodec::insertSummarySql()
+{
+    const QStringList cols = summaryInsertColumns();
     return QStringLiteral("INSERT OR REPLACE INTO point_repeats (") % cols.join(QLatin1Char(','))
         % QStringLiteral(") VALUES (") % placeholders(int(cols.size())) % QLatin1Char(')');
 }

@@ -5,6 +5,7 @@
 
 #include <QSqlQuery>
 #include <QString>
+#include <QStringList>
 
 namespace ServeScope {
 
@@ -24,6 +25,8 @@ public:
 
     /// INSERT OR REPLACE INTO point_repeats, in bindSummary() order.
     static QString insertSummarySql();
+    /// The point_repeats columns bindSummary() binds, in its order (the team database inserts them too).
+    static QStringList summaryInsertColumns();
     static void bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId);
     /// Columns in readSummary() order for a file of that schema version; `p` aliases
     /// point_repeats, `v` variants.

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// servescope-cli pull: copies a published run from the team database into a local project file.
+#include "command.h"
+#include "teamdbflags.h"
+
+#include "teamdb/teamdbquery.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+namespace {
+
+using namespace ServeScope;
+using namespace ServeScope::Cli;
+
+int runPull(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Copies a published run into a project file as a local run and prints its local id. "
+                       "A run the project holds already (same stable id) is not copied again."));
+    parser.addHelpOption();
+    parser.addOptions({
+        { QStringLiteral("run"), QStringLiteral("Published run id (or a unique prefix of 8+ hex digits)"),
+            QStringLiteral("ID") },
+        { QStringLiteral("project"), QStringLiteral("Project file to copy it into (created when missing)"),
+            QStringLiteral("FILE") },
+    });
+    parser.addOptions(teamDbOptions());
+    QTextStream err(stderr);
+    const auto usage = [&err](const QString &message) {
+        err << "servescope-cli pull: " << message << '\n';
+        return ExitUsage;
+    };
+    if (!parser.parse(args))
+        return usage(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText();
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usage(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    if (!parser.isSet(QStringLiteral("project")) || !parser.isSet(QStringLiteral("run")))
+        return usage(QStringLiteral("--run ID and --project FILE are required"));
+    TeamDbAccess access;
+    QString error;
+    if (!readTeamDbAccess(parser, &access, &error))
+        return usage(error);
+    const QString project = parser.value(QStringLiteral("project"));
+    RunBundle bundle;
+    QString uid;
+    bool unknown = false;
+    if (!fetchTeamRun(
+            access.url, access.password, parser.value(QStringLiteral("run")), &bundle, &uid, &unknown, &error)) {
+        err << "servescope-cli pull: " << error << '\n';
+        return unknown ? ExitUsage : ExitFailed;
+    }
+    const qint64 existing = findLocalRun(project, uid, &error);
+    if (existing < 0)
+        return usage(error);
+    if (existing > 0) {
+        err << "info: " << project << " holds published run " << uid << " already as run " << existing << '\n';
+        QTextStream(stdout) << existing << '\n';
+        return ExitOk;
+    }
+    const qint64 id = writeRunBundle(project, bundle, &error);
+    if (id == 0) {
+        err << "servescope-cli pull: " << error << '\n';
+        return ExitFailed;
+    }
+    err << "info: published run " << uid << " copied into " << project << " as run " << id << " ("
+        << bundle.requests.size() << " requests)\n";
+    QTextStream(stdout) << id << '\n';
+    return ExitOk;
+}
+
+const CommandRegistration reg({ "pull", "Copy a published run from the team database into a project", &runPull });
+
+} // namespace

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+#include "teamdbconnection.h"
+
+#include "secrets/secretstore.h"
+
+#include <QSqlError>
+#include <QUuid>
+
+namespace ServeScope {
+
+TeamDbConnection::TeamDbConnection()
+    : m_name(QStringLiteral("servescope-teamdb-") + QUuid::createUuid().toString(QUuid::WithoutBraces))
+{
+}
+
+TeamDbConnection::~TeamDbConnection()
+{
+    close();
+}
+
+bool TeamDbConnection::open(const TeamDbUrl &url, const QByteArray &password, QString *error)
+{
+    close();
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL"))) {
+        *error = QStringLiteral("the PostgreSQL driver of Qt SQL (QPSQL) is not installed (Debian: libqt6sql6-psql)");
+        return false;
+    }
+    m_password = password;
+    m_db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), m_name);
+    m_db.setHostName(url.host);
+    m_db.setPort(url.port);
+    m_db.setUserName(url.user);
+    m_db.setDatabaseName(url.database);
+    m_db.setConnectOptions(url.connectOptions());
+    if (!password.isEmpty())
+        m_db.setPassword(QString::fromUtf8(password));
+    if (!m_db.open()) {
+        *error = QStringLiteral("cannot connect to %1: %2")
+                     .arg(url.toString(), scrub(m_db.lastError().databaseText().trimmed()));
+        close();
+        return false;
+    }
+    // Notices (`CREATE TABLE IF NOT EXISTS` on an existing table) would go to stderr through libpq.
+    return exec(QStringLiteral("SET client_min_messages = warning"), error);
+}
+
+void TeamDbConnection::close()
+{
+    if (m_db.isValid()) {
+        m_db.close();
+        m_db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(m_name);
+    }
+    m_password.fill('\0');
+    m_password.clear();
+}
+
+bool TeamDbConnection::failed(const QSqlError &e, QString *error)
+{
+    m_lastCode = e.nativeErrorCode();
+    QString text = e.databaseText().trimmed();
+    if (text.isEmpty())
+        text = e.text().trimmed();
+    *error = scrub(text);
+    return false;
+}
+
+bool TeamDbConnection::exec(const QString &sql, QString *error, const QVariantList &values)
+{
+    QSqlQuery q(m_db);
+    if (values.isEmpty()) {
+        if (q.exec(sql))
+            return true;
+        return failed(q.lastError(), error);
+    }
+    if (!q.prepare(sql))
+        return failed(q.lastError(), error);
+    for (int i = 0; i < values.size(); ++i)
+        q.bindValue(i, values.at(i));
+    return exec(q, error);
+}
+
+bool TeamDbConnection::exec(QSqlQuery &q, QString *error)
+{
+    if (q.exec())
+        return true;
+    return failed(q.lastError(), error);
+}
+
+bool TeamDbConnection::begin(QString *error)
+{
+    return exec(QStringLiteral("BEGIN"), error);
+}
+
+bool TeamDbConnection::commit(QString *error)
+{
+    return exec(QStringLiteral("COMMIT"), error);
+}
+
+void TeamDbConnection::rollback()
+{
+    QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
+}
+
+bool TeamDbConnection::lastFailureRetryable()
+{
+    const QString code = m_lastCode;
+    if (code.startsWith(QLatin1String("08")) || code.startsWith(QLatin1String("57P")) || code == u"40001"
+        || code == u"40P01" || code == u"23505")
+        return true;
+    // A connection the server dropped often reports no SQLSTATE at all: probe it.
+    QSqlQuery probe(m_db);
+    probe.exec(QStringLiteral("ROLLBACK"));
+    return !probe.exec(QStringLiteral("SELECT 1"));
+}
+
+QString TeamDbConnection::scrub(const QString &text) const
+{
+    return m_password.isEmpty() ? text : redactSecret(text, m_password);
+}
+
+} // namespace ServeScope
