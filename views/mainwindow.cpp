@@ -15,6 +15,7 @@
 #include "runmonitor.h"
 #include "runsession.h"
 #include "serverpage.h"
+#include "teamdbjobs.h"
 #include "variantspage.h"
 #include "welcomepage.h"
 
@@ -50,6 +51,7 @@ namespace ServeScope {
 MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     : QMainWindow(parent)
     , m_secrets(secrets)
+    , m_teamJobs(new TeamDbJobs(secrets, this))
     , m_profiles(new ProfileStore(this))
     , m_document(new ExperimentDocument(this))
     , m_session(new ProjectSession(this))
@@ -129,6 +131,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     });
     connect(m_tree, &ProjectTree::runsSelected, this, &MainWindow::showRuns);
     connect(m_tree, &ProjectTree::rerunRequested, this, &MainWindow::rerunToCheck);
+    connect(m_tree, &ProjectTree::publishRequested, this, &MainWindow::publishRun);
     connect(m_session, &ProjectSession::runConfigLoaded, this, [this](qint64 runId, const QByteArray &json) {
         const ExperimentReadResult r = deserializeExperiment(json);
         if (!r.ok || m_run->isRunning()) {
@@ -303,6 +306,7 @@ void MainWindow::createActions()
         connect(dialog, &QFileDialog::filesSelected, this, &MainWindow::importResults);
         dialog->open();
     });
+    file->addAction(tr("&Team runs…"), QKeySequence(tr("Ctrl+Shift+T")), this, &MainWindow::showTeamRuns);
     file->addAction(tr("&Export experiment…"), QKeySequence(tr("Ctrl+E")), this, [this] {
         chooseFile(true, tr("Export experiment"), tr("Experiment JSON (*.json)"),
             [this](const QString &p) { exportExperimentFile(p); });

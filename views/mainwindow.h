@@ -32,6 +32,8 @@ class ResultsView;
 class RunMonitor;
 class RunSession;
 class SecretStore;
+class TeamDbJobs;
+class TeamRunsDialog;
 class WelcomePage;
 struct Experiment;
 
@@ -83,6 +85,11 @@ public:
     bool startRun();
     void cancelRun();
     ProfileDialog *showProfiles();
+    /// File → Team runs…: published runs listed and copied into this project, then compared with
+    /// the local runs selected before.
+    TeamRunsDialog *showTeamRuns();
+    /// Publishes a stored run to the team database of the settings (docs/teamdb.md).
+    void publishRun(qint64 runId);
     /// Exports of what the Results tab shows; false with *error when there is nothing or writing failed.
     bool exportChart(const QString &path, QString *error);
     bool exportReport(const QString &path, QString *error);
@@ -146,6 +153,7 @@ private:
     bool hasUnsavedWork() const;
 
     SecretStore *m_secrets;
+    TeamDbJobs *m_teamJobs;
     ProfileStore *m_profiles;
     ExperimentDocument *m_document;
     ProjectSession *m_session;

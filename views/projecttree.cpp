@@ -77,6 +77,8 @@ void ProjectTree::contextMenuEvent(QContextMenuEvent *event)
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->addAction(tr("Rerun to check"), this, [this, id] { emit rerunRequested(id); })
         ->setToolTip(tr("Run this run's configuration again and check that the two agree within 5%"));
+    menu->addAction(tr("Publish to team database…"), this, [this, id] { emit publishRequested(id); })
+        ->setToolTip(tr("Copy this run, with every request, into the team database of File → Team runs"));
     QMenu *with = menu->addMenu(tr("Compare with"));
     with->setEnabled(m_runs.size() > 1);
     for (auto it = m_runs.crbegin(); it != m_runs.crend(); ++it) {

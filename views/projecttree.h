@@ -28,6 +28,7 @@ signals:
     /// The run selection changed: one run to show, or several to compare.
     void runsSelected(const QList<qint64> &ids);
     void rerunRequested(qint64 runId);
+    void publishRequested(qint64 runId);
 
 protected:
     void contextMenuEvent(QContextMenuEvent *event) override;

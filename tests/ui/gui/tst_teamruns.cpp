@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// The team database from the window, against a throwaway PostgreSQL cluster: a run published from
+// the project, listed with filters in File → Team runs…, and opened into another project with the
+// same statistics; a wrong password is refused without being shown.
+#include "../../integration/teamdb/teamdbfixture.h"
+#include "secrets/memorysecretstore.h"
+#include "storage/projectstore.h"
+#include "teamdbjobs.h"
+#include "teamrunsdialog.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace ServeScope;
+
+class TestTeamRuns final : public QObject {
+    Q_OBJECT
+
+    TeamDbFixture m_fx;
+    TeamDbUrl m_url;
+    MemorySecretStore m_secrets;
+
+    QVector<PointSummary> summaries(const QString &project, qint64 run)
+    {
+        ProjectStore store;
+        QVector<PointSummary> out;
+        if (!store.open(project) || !store.pointSummaries(run, &out))
+            qWarning("%s: %s", qPrintable(project), qPrintable(store.errorString()));
+        return out;
+    }
+
+    static QString status(const TeamRunsDialog &d)
+    {
+        QString longest;
+        for (const QLabel *l : d.findChildren<QLabel *>()) {
+            if (l->wordWrap())
+                longest = l->text();
+        }
+        return longest;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("teamdb"));
+        const QString problem = m_fx.setUp();
+        if (problem.startsWith(QLatin1String("skip: ")))
+            QSKIP(qPrintable(problem.mid(6)));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QString error;
+        m_url = *TeamDbUrl::parse(m_fx.url(), &error);
+        TeamDbJobs jobs(&m_secrets);
+        QSignalSpy stored(&jobs, &TeamDbJobs::passwordStored);
+        jobs.storePassword(m_url, m_fx.alicePassword.toUtf8());
+        QVERIFY(stored.wait(5000));
+        QVERIFY(stored.first().at(0).toBool());
+    }
+
+    // Publishing from the window's jobs: the stable id, every request, and once only.
+    void publishOnceWithEveryRequest()
+    {
+        TeamDbJobs jobs(&m_secrets);
+        QSignalSpy published(&jobs, &TeamDbJobs::published);
+        jobs.publish(m_url, m_fx.project, 1);
+        QVERIFY(published.wait(60000));
+        QCOMPARE(published.first().at(3).toString(), QString());
+        const QString uid = published.first().at(0).toString();
+        QCOMPARE(uid.size(), 64);
+        QCOMPARE(published.first().at(1).toBool(), false);
+        QCOMPARE(QString::number(published.first().at(2).toLongLong()),
+            m_fx.sql(QStringLiteral("SELECT count(*) FROM requests")));
+        jobs.publish(m_url, m_fx.project, 1);
+        QVERIFY(published.wait(60000));
+        QCOMPARE(published.at(1).at(0).toString(), uid);
+        QCOMPARE(published.at(1).at(1).toBool(), true);
+        QCOMPARE(m_fx.sql(QStringLiteral("SELECT count(*) FROM runs")), QStringLiteral("1"));
+    }
+
+    // The dialog lists what the filters match and opens the chosen run into a project, where its
+    // statistics are those of the run that was published.
+    void listFilterAndOpen()
+    {
+        TeamDbJobs::saveUrl(m_fx.url());
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("mine.servescope"));
+        TeamRunsDialog dialog(&m_secrets, target);
+        auto *table = dialog.findChild<QTableWidget *>();
+        auto *experiment = dialog.findChildren<QLineEdit *>().at(1);
+        QCOMPARE(dialog.findChildren<QLineEdit *>().at(0)->text(), m_fx.url());
+
+        experiment->setText(QStringLiteral("no such experiment"));
+        dialog.list();
+        QTRY_VERIFY_WITH_TIMEOUT(status(dialog).contains(QStringLiteral("No published run matches")), 30000);
+        QCOMPARE(table->rowCount(), 0);
+
+        experiment->setText(QStringLiteral("tiny"));
+        dialog.list();
+        QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 1, 30000);
+        QCOMPARE(table->item(0, 2)->text(), QStringLiteral("tiny"));
+        QCOMPARE(table->item(0, 3)->text(), QStringLiteral("m"));
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("vllm"));
+        QCOMPARE(table->item(0, 7)->text(), QStringLiteral("alice"));
+
+        QSignalSpy pulled(&dialog, &TeamRunsDialog::runsPulled);
+        table->selectRow(0);
+        QPushButton *open = nullptr;
+        for (QPushButton *b : dialog.findChildren<QPushButton *>()) {
+            if (b->text().contains(QStringLiteral("Open")))
+                open = b;
+        }
+        QVERIFY(open && open->isEnabled());
+        open->click();
+        QVERIFY(pulled.wait(60000));
+        const QList<qint64> ids = pulled.first().at(0).value<QList<qint64>>();
+        QCOMPARE(ids.size(), 1);
+        const QVector<PointSummary> mine = summaries(target, ids.first());
+        const QVector<PointSummary> theirs = summaries(m_fx.project, 1);
+        QCOMPARE(mine.size(), theirs.size());
+        QVERIFY(!mine.isEmpty());
+        for (int i = 0; i < mine.size(); ++i) {
+            QCOMPARE(mine[i].completed, theirs[i].completed);
+            QCOMPARE(mine[i].ttft.median, theirs[i].ttft.median);
+            QCOMPARE(mine[i].tpot.p99, theirs[i].tpot.p99);
+            QCOMPARE(mine[i].outputThroughput, theirs[i].outputThroughput);
+        }
+
+        // Opened again: the project has that run already (same stable id), so no second copy.
+        open->click();
+        QVERIFY(pulled.wait(60000));
+        QCOMPARE(pulled.at(1).at(0).value<QList<qint64>>(), ids);
+    }
+
+    void wrongPasswordIsRefusedUnshown()
+    {
+        const QByteArray wrong = "not-alices-password-123";
+        TeamDbJobs jobs(&m_secrets);
+        QSignalSpy stored(&jobs, &TeamDbJobs::passwordStored);
+        jobs.storePassword(m_url, wrong);
+        QVERIFY(stored.wait(5000));
+        TeamRunsDialog dialog(&m_secrets, QString());
+        dialog.list();
+        QTRY_VERIFY_WITH_TIMEOUT(status(dialog).contains(QStringLiteral("could not be read")), 30000);
+        QVERIFY2(!status(dialog).contains(QString::fromLatin1(wrong)), qPrintable(status(dialog)));
+        QCOMPARE(dialog.findChild<QTableWidget *>()->rowCount(), 0);
+        jobs.storePassword(m_url, m_fx.alicePassword.toUtf8());
+        QVERIFY(stored.wait(5000));
+    }
+};
+
+QTEST_MAIN(TestTeamRuns)
+#include "tst_teamruns.moc"
