@@ -306,7 +306,7 @@ void MainWindow::createActions()
         connect(dialog, &QFileDialog::filesSelected, this, &MainWindow::importResults);
         dialog->open();
     });
-    file->addAction(tr("&Team runs…"), QKeySequence(tr("Ctrl+Shift+T")), this, &MainWindow::showTeamRuns);
+    file->addAction(tr("&Team runs…"), QKeySequence(tr("Ctrl+Shift+D")), this, &MainWindow::showTeamRuns);
     file->addAction(tr("&Export experiment…"), QKeySequence(tr("Ctrl+E")), this, [this] {
         chooseFile(true, tr("Export experiment"), tr("Experiment JSON (*.json)"),
             [this](const QString &p) { exportExperimentFile(p); });
