@@ -1414,6 +1414,54 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>The language changes when ServeScope starts again.</source>
         <translation>语言将在 ServeScope 下次启动时生效。</translation>
     </message>
+    <message>
+        <source>&amp;Team runs…</source>
+        <translation>团队运行(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+D</source>
+        <translation>Ctrl+Shift+D</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) copied from the team database.</source>
+        <translation>
+            <numerusform>已从团队数据库复制 %n 个运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Publish to team database</source>
+        <translation>发布到团队数据库</translation>
+    </message>
+    <message>
+        <source>Set the team database in File → Team runs… first (%1).</source>
+        <translation>请先在“文件 → 团队运行…”中设置团队数据库（%1）。</translation>
+    </message>
+    <message>
+        <source>A publication is in progress.</source>
+        <translation>正在发布中。</translation>
+    </message>
+    <message>
+        <source>Publishing run %1 to %2…</source>
+        <translation>正在将运行 %1 发布到 %2…</translation>
+    </message>
+    <message>
+        <source>Run %1 was not published.</source>
+        <translation>运行 %1 未发布。</translation>
+    </message>
+    <message>
+        <source>Run %1 was not published to %2: %3</source>
+        <translation>运行 %1 未能发布到 %2：%3</translation>
+    </message>
+    <message>
+        <source>Run %1 was already in %2 as %3.</source>
+        <translation>运行 %1 已在 %2 中，ID 为 %3。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run %1 published to %2 as %3 (%n request(s)).</source>
+        <translation>
+            <numerusform>运行 %1 已发布到 %2，ID 为 %3（%n 个请求）。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Problem</name>
@@ -1905,6 +1953,14 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Imported from %1 (%2)</source>
         <translation>导入自 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Publish to team database…</source>
+        <translation>发布到团队数据库…</translation>
+    </message>
+    <message>
+        <source>Copy this run, with every request, into the team database of File → Team runs</source>
+        <translation>将此运行连同每个请求复制到“文件 → 团队运行”所设的团队数据库</translation>
     </message>
 </context>
 <context>
@@ -3359,6 +3415,169 @@ Qwen/Qwen2-7B-Instruct
     <message>
         <source>Edit DCGM exporter URL</source>
         <translation>编辑 DCGM exporter URL</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::TeamRunsDialog</name>
+    <message>
+        <source>any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>any, e.g. vllm</source>
+        <translation>任意，例如 vllm</translation>
+    </message>
+    <message>
+        <source>comma-separated, all must match</source>
+        <translation>逗号分隔，须全部匹配</translation>
+    </message>
+    <message>
+        <source>YYYY-MM-DD</source>
+        <translation>YYYY-MM-DD</translation>
+    </message>
+    <message>
+        <source>&amp;List</source>
+        <translation>列出(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Open in this project</source>
+        <translation>在本项目中打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Password…</source>
+        <translation>密码(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Team runs</source>
+        <translation>团队运行</translation>
+    </message>
+    <message>
+        <source>The team database (PostgreSQL). The password is kept in the OS keychain, never in the URL.</source>
+        <translation>团队数据库（PostgreSQL）。密码保存在系统钥匙串中，绝不写在 URL 里。</translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation>数据库</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>Started from</source>
+        <translation>开始于</translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation>早于</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Started (UTC)</source>
+        <translation>开始时间（UTC）</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>Published by</source>
+        <translation>发布者</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Save the project first: runs are copied into its file</source>
+        <translation>请先保存项目：运行会被复制到项目文件中</translation>
+    </message>
+    <message>
+        <source>Copy the selected runs into this project to compare them</source>
+        <translation>将选中的运行复制到本项目以便对比</translation>
+    </message>
+    <message>
+        <source>The password is stored in the OS keychain.</source>
+        <translation>密码已保存在系统钥匙串中。</translation>
+    </message>
+    <message>
+        <source>The password was not stored: %1</source>
+        <translation>密码未保存：%1</translation>
+    </message>
+    <message>
+        <source>Enter the team database&apos;s URL and its password, then List.</source>
+        <translation>请输入团队数据库的 URL 和密码，然后点击“列出”。</translation>
+    </message>
+    <message>
+        <source>List shows the published runs that match the filters.</source>
+        <translation>“列出”会显示符合筛选条件的已发布运行。</translation>
+    </message>
+    <message>
+        <source>The database URL is not usable: %1</source>
+        <translation>数据库 URL 无法使用：%1</translation>
+    </message>
+    <message>
+        <source>Dates are written YYYY-MM-DD, not &quot;%1&quot;.</source>
+        <translation>日期格式为 YYYY-MM-DD，而不是“%1”。</translation>
+    </message>
+    <message>
+        <source>Team database password</source>
+        <translation>团队数据库密码</translation>
+    </message>
+    <message>
+        <source>Password of %1 (kept in the OS keychain):</source>
+        <translation>%1 的密码（保存在系统钥匙串中）：</translation>
+    </message>
+    <message>
+        <source>Storing the password…</source>
+        <translation>正在保存密码…</translation>
+    </message>
+    <message>
+        <source>Listing the published runs of %1…</source>
+        <translation>正在列出 %1 中已发布的运行…</translation>
+    </message>
+    <message>
+        <source>The team database could not be read: %1</source>
+        <translation>无法读取团队数据库：%1</translation>
+    </message>
+    <message>
+        <source>No published run matches these filters.</source>
+        <translation>没有符合这些筛选条件的已发布运行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n published run(s). Select and Open to copy them into this project.</source>
+        <translation>
+            <numerusform>%n 个已发布的运行。选中后点击“打开”即可复制到本项目。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Copying run %1 into the project…</source>
+        <translation>正在将运行 %1 复制到项目中…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) copied into the project.</source>
+        <translation>
+            <numerusform>已将 %n 个运行复制到项目中。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not copied: %1</source>
+        <translation>未复制：%1</translation>
     </message>
 </context>
 <context>
