@@ -107,14 +107,14 @@ private Q_SLOTS:
     {
         QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set");
         QVERIFY(m_dir.isValid());
-        QVERIFY(m_sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--seed"),
-            QStringLiteral("7"), QStringLiteral("--time-scale"), QStringLiteral("4") }));
+        QVERIFY(m_sim.start(
+            { QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--seed"), QStringLiteral("7") }));
     }
 
-    // 48 streams and 960 prompts, once unsharded and once as 3 shards from one start time, then merged.
+    // 96 streams and 1,920 prompts, once unsharded and once as 3 shards from one start time, then merged.
     void shardsMergeIntoTheUnshardedLoad()
     {
-        const QString exp = writeExperiment(QStringLiteral("sharded"), 48, 960);
+        const QString exp = writeExperiment(QStringLiteral("sharded"), 96, 1920);
         const CliRun::Outcome full
             = CliRun::run({ exp, QStringLiteral("--project"), path(QStringLiteral("full.servescope")) });
         QVERIFY2(full.exitCode == 0, full.err.constData());
@@ -130,9 +130,9 @@ private Q_SLOTS:
             QCOMPARE(host.value(QStringLiteral("start_at")).toString(), startAt);
             QVERIFY(host.contains(QStringLiteral("clock")));
             QCOMPARE(s.summaries.size(), 1);
-            QCOMPARE(s.summaries[0].concurrency, 16); // 48 / 3
-            QCOMPARE(s.summaries[0].completed, 320);
-            QCOMPARE(s.summaries[0].maxConcurrentRequests, 16);
+            QCOMPARE(s.summaries[0].concurrency, 32); // 96 / 3
+            QCOMPARE(s.summaries[0].completed, 640);
+            QCOMPARE(s.summaries[0].maxConcurrentRequests, 32);
             for (const RequestRecord &r : std::as_const(s.records))
                 QCOMPARE(r.index % 3, i);
             shardCompleted += s.summaries[0].completed;
@@ -148,7 +148,7 @@ private Q_SLOTS:
             return CliRun::Outcome { p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError() };
         }();
         QVERIFY2(merged.exitCode == 0, merged.err.constData());
-        QVERIFY(merged.out.contains("merged\t1\t3\t960\t0\n"));
+        QVERIFY(merged.out.contains("merged\t1\t3\t1920\t0\n"));
 
         StoredRun m, u;
         QVERIFY(readRun(path(QStringLiteral("merged.servescope")), &m));
@@ -157,9 +157,9 @@ private Q_SLOTS:
         const PointSummary &ms = m.summaries[0];
         const PointSummary &us = u.summaries[0];
         QCOMPARE(ms.completed, shardCompleted);
-        QCOMPARE(ms.concurrency, 48);
-        // The sweep over the union on one time base sees all 48 streams at once.
-        QCOMPARE(ms.maxConcurrentRequests, 48);
+        QCOMPARE(ms.concurrency, 96);
+        // The sweep over the union on one time base sees all 96 streams at once.
+        QCOMPARE(ms.maxConcurrentRequests, 96);
 
         // The shards sent the unsharded run's prompts: index i carries the same prompt in both.
         QCOMPARE(m.records.size(), u.records.size());
@@ -172,14 +172,14 @@ private Q_SLOTS:
             seen.insert(r.index);
             QCOMPARE(r.promptHash, prompts.value(r.index));
         }
-        QCOMPARE(seen.size(), 960);
+        QCOMPARE(seen.size(), 1920);
 
-        // Unsharded, the TTFT median moves about 2.5% between runs at this load (10.6..10.9 ms) and
-        // merged runs measured 10.6..11.1 ms: 8% keeps two independent runs apart from noise. TPOT
-        // and throughput moved under 1%.
+        // The simulator at its own speed: three shard processes on the two cores of a test machine
+        // add about 1 ms to TTFT (3-5% of a time-scaled simulator's 15-30 ms, 0.6% of its 58 ms
+        // here); unsharded and merged TTFT medians were 57.9 vs 58.2 ms and 57.9 vs 57.9 ms.
         qInfo("unsharded ttft p50 %.3f tpot p50 %.3f out tok/s %.1f; merged ttft p50 %.3f tpot p50 %.3f out tok/s %.1f",
             us.ttft.median, us.tpot.median, us.outputThroughput, ms.ttft.median, ms.tpot.median, ms.outputThroughput);
-        QVERIFY(relative(ms.ttft.median, us.ttft.median) < 0.08);
+        QVERIFY(relative(ms.ttft.median, us.ttft.median) < 0.05);
         QVERIFY(relative(ms.tpot.median, us.tpot.median) < 0.05);
         QVERIFY(relative(ms.outputThroughput, us.outputThroughput) < 0.05);
         QVERIFY(relative(ms.requestThroughput, us.requestThroughput) < 0.05);
