@@ -46,14 +46,26 @@ void TeamDbJobs::storePassword(const TeamDbUrl &url, const QByteArray &password)
         [this](const SecretResult &r) { emit passwordStored(r.ok, r.ok ? QString() : r.message); });
 }
 
+bool TeamDbJobs::begin(const std::function<void(const QString &)> &refused)
+{
+    if (m_busy) {
+        refused(QStringLiteral("another team database job is in progress"));
+        return false;
+    }
+    m_busy = true;
+    return true;
+}
+
 void TeamDbJobs::withPassword(
     const TeamDbUrl &url, std::function<void(const QByteArray &)> job, std::function<void(const QString &)> failed)
 {
-    m_secrets->read(keychainEntry(url), this, [job, failed](const SecretResult &r) {
-        if (r.ok || r.error == SecretError::NotFound)
+    m_secrets->read(keychainEntry(url), this, [this, job, failed](const SecretResult &r) {
+        if (r.ok || r.error == SecretError::NotFound) {
             job(r.secret);
-        else
+        } else {
+            m_busy = false;
             failed(r.message);
+        }
     });
 }
 
@@ -63,6 +75,7 @@ void TeamDbJobs::runOnWorker(std::function<void()> work, std::function<void()> d
     connect(m_thread, &QThread::finished, this, [this, done] {
         m_thread->deleteLater();
         m_thread = nullptr;
+        m_busy = false;
         done();
     });
     m_thread->start();
@@ -70,6 +83,8 @@ void TeamDbJobs::runOnWorker(std::function<void()> work, std::function<void()> d
 
 void TeamDbJobs::list(const TeamDbUrl &url, const TeamRunFilter &filter)
 {
+    if (!begin([this](const QString &error) { emit listed({}, error); }))
+        return;
     withPassword(
         url,
         [this, url, filter](const QByteArray &password) {
@@ -83,6 +98,8 @@ void TeamDbJobs::list(const TeamDbUrl &url, const TeamRunFilter &filter)
 
 void TeamDbJobs::pull(const TeamDbUrl &url, const QString &uid, const QString &projectPath)
 {
+    if (!begin([this, uid](const QString &error) { emit pulled(0, uid, error); }))
+        return;
     withPassword(
         url,
         [this, url, uid, projectPath](const QByteArray &password) {
@@ -107,6 +124,8 @@ void TeamDbJobs::pull(const TeamDbUrl &url, const QString &uid, const QString &p
 
 void TeamDbJobs::publish(const TeamDbUrl &url, const QString &projectPath, qint64 runId)
 {
+    if (!begin([this](const QString &error) { emit published({}, false, 0, error); }))
+        return;
     withPassword(
         url,
         [this, url, projectPath, runId](const QByteArray &password) {

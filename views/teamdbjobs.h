@@ -38,7 +38,9 @@ public:
     void pull(const TeamDbUrl &url, const QString &uid, const QString &projectPath);
     /// Publishes run `runId` of `projectPath`.
     void publish(const TeamDbUrl &url, const QString &projectPath, qint64 runId);
-    bool busy() const { return m_thread != nullptr; }
+    /// From a list, pull or publish call until its signal: a second call meanwhile is refused
+    /// (it ends at once with an error).
+    bool busy() const { return m_busy; }
 
 Q_SIGNALS:
     void passwordStored(bool ok, const QString &error);
@@ -56,7 +58,11 @@ private:
     void runOnWorker(std::function<void()> work, std::function<void()> done);
 
     SecretStore *m_secrets;
+    /// Starts a job; false (and `refused` called) while another one is in flight.
+    bool begin(const std::function<void(const QString &)> &refused);
+
     QThread *m_thread = nullptr;
+    bool m_busy = false;
 };
 
 } // namespace ServeScope
