@@ -46,9 +46,7 @@ public:
         if (!m_db.begin(error) || !TeamDbSchema::ensure(m_db, error))
             return false;
         QSqlQuery q(m_db.database());
-        q.prepare(QStringLiteral("SELECT id FROM runs WHERE uid = ?"));
-        q.bindValue(0, m_uid);
-        if (!m_db.exec(q, error))
+        if (!m_db.select(q, QStringLiteral("SELECT id FROM runs WHERE uid = ?"), { m_uid }, error))
             return false;
         result->existed = q.next();
         m_runId = result->existed ? q.value(0).toLongLong() : 0;
@@ -68,20 +66,18 @@ private:
         const RunRow &r = m_bundle.run;
         const RunFacets f = runFacets(r);
         const QString started = r.started.toUTC().toString(Qt::ISODateWithMs);
-        QSqlQuery q(m_db.database());
-        q.prepare(QStringLiteral(
+        const QString sql = QStringLiteral(
             "INSERT INTO runs (uid, name, status, started, started_at, finished, resolved_config, definitions,"
             " points, client_host, env_snapshot, origin, experiment, model, engine, requests)"
-            " VALUES (?,?,?,?,CAST(? AS TIMESTAMPTZ),?,?,?,?,?,?,?,?,?,?,?) RETURNING id"));
+            " VALUES (?,?,?,?,CAST(? AS TIMESTAMPTZ),?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
         const QVariantList values { m_uid, ValuesBatch::text(r.name), runStatusCode(r.status), started, started,
             r.finished.isValid() ? QVariant(r.finished.toUTC().toString(Qt::ISODateWithMs))
                                  : QVariant(QMetaType::fromType<QString>()),
             QString::fromUtf8(r.resolvedConfig), r.definitions, r.points, QString::fromUtf8(r.clientHost),
             QString::fromUtf8(r.envSnapshot), QString::fromUtf8(r.origin), f.experiment, f.model, f.engine,
             qint64(m_bundle.requests.size()) };
-        for (int i = 0; i < values.size(); ++i)
-            q.bindValue(i, values.at(i));
-        if (!m_db.exec(q, error) || !q.next())
+        QSqlQuery q(m_db.database());
+        if (!m_db.select(q, sql, values, error) || !q.next())
             return false;
         m_runId = q.value(0).toLongLong();
         return true;
@@ -91,11 +87,10 @@ private:
     {
         QSqlQuery q(m_db.database());
         for (int i = 0; i < m_bundle.run.variants.size(); ++i) {
-            q.prepare(QStringLiteral("INSERT INTO variants (run_id, ordinal, name) VALUES (?,?,?) RETURNING id"));
-            q.bindValue(0, m_runId);
-            q.bindValue(1, i);
-            q.bindValue(2, m_bundle.run.variants.at(i));
-            if (!m_db.exec(q, error) || !q.next())
+            if (!m_db.select(q,
+                    QStringLiteral("INSERT INTO variants (run_id, ordinal, name) VALUES (?,?,?) RETURNING id"),
+                    { m_runId, i, m_bundle.run.variants.at(i) }, error)
+                || !q.next())
                 return false;
             m_variants.insert(m_bundle.run.variants.at(i), q.value(0).toLongLong());
         }
@@ -171,24 +166,19 @@ private:
 
     bool insertSummaries(QString *error)
     {
-        const QStringList cols = RowCodec::summaryInsertColumns();
-        QString marks;
-        for (int i = 0; i < cols.size(); ++i)
-            marks += i ? QLatin1String(",?") : QLatin1String("?");
-        QSqlQuery q(m_db.database());
-        if (!q.prepare(QStringLiteral("INSERT INTO point_repeats (") % cols.join(QLatin1Char(','))
-                % QStringLiteral(") VALUES (") % marks % QLatin1Char(')')))
-            return m_db.exec(q, error);
+        ValuesBatch batch(m_db,
+            QStringLiteral("INSERT INTO point_repeats (") % RowCodec::summaryInsertColumns().join(QLatin1Char(','))
+                % QLatin1Char(')'),
+            {}, 100);
         for (PointSummary s : m_bundle.summaries) {
             qint64 variant = 0;
             if (!variantId(s.variant, &variant, error))
                 return false;
             s.runId = m_runId;
-            RowCodec::bindSummary(q, s, variant);
-            if (!m_db.exec(q, error))
+            if (!batch.add(RowCodec::summaryValues(s, variant), error))
                 return false;
         }
-        return true;
+        return batch.finish(error);
     }
 
     bool insertEstimates(QString *error)

@@ -31,12 +31,7 @@ bool openForReading(TeamDbConnection &db, const TeamDbUrl &url, const QByteArray
 
 bool select(TeamDbConnection &db, QSqlQuery &q, const QString &sql, const QVariantList &values, QString *error)
 {
-    q.setForwardOnly(true);
-    if (!q.prepare(sql))
-        return db.exec(q, error);
-    for (int i = 0; i < values.size(); ++i)
-        q.bindValue(i, values.at(i));
-    return db.exec(q, error);
+    return db.select(q, sql, values, error);
 }
 
 bool readRow(TeamDbConnection &db, qint64 id, RunRow *r, QString *error)
