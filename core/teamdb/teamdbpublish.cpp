@@ -54,11 +54,17 @@ public:
             && !(insertRun(error) && insertVariants(error) && insertPrompts(error) && insertRequests(error)
                 && insertSummaries(error) && insertEstimates(error) && insertSeries(error)))
             return false;
-        if (!insertTags(tags, error) || !m_db.commit(error))
+        if (!insertTags(tags, error))
+            return false;
+        m_committing = true;
+        if (!m_db.commit(error))
             return false;
         result->requests = result->existed ? 0 : m_bundle.requests.size();
         return true;
     }
+
+    /// The failure was the COMMIT itself: on a lost connection the server may have committed.
+    bool failedCommitting() const { return m_committing; }
 
 private:
     bool insertRun(QString *error)
@@ -223,7 +229,20 @@ private:
     QString m_uid;
     qint64 m_runId = 0;
     QHash<QString, qint64> m_variants;
+    bool m_committing = false;
 };
+
+void waitBeforeRetry(const PublishOptions &options, int attempt, int attempts, const QString &why, int *delay)
+{
+    if (options.note)
+        options.note(QStringLiteral("try %1 of %2 failed (%3); trying again in %4 s")
+                         .arg(attempt)
+                         .arg(attempts)
+                         .arg(why)
+                         .arg(QString::number(*delay / 1000.0, 'g', 3)));
+    QThread::msleep(ulong(*delay));
+    *delay *= 2;
+}
 
 } // namespace
 
@@ -240,25 +259,25 @@ PublishResult publishRun(
         QString error;
         if (!db.open(url, password, &error)) {
             result.error = error;
-            return result;
+            // A refused first connection is a setting to fix; after a lost one the server may be coming back.
+            if (attempt == 1 || attempt == attempts)
+                return result;
+            waitBeforeRetry(options, attempt, attempts, error, &delay);
+            continue;
         }
-        if (Publisher(db, bundle, result.uid).run(options.tags, &result, &error)) {
+        Publisher publisher(db, bundle, result.uid);
+        if (publisher.run(options.tags, &result, &error)) {
             result.ok = true;
             return result;
         }
         const bool retry = db.lastFailureRetryable();
         db.rollback();
-        result.error = QStringLiteral("publishing failed, nothing was stored: ") + error;
+        result.error = publisher.failedCommitting()
+            ? QStringLiteral("the commit's outcome is unknown (publish again: a run is stored once): ") + error
+            : QStringLiteral("publishing failed, nothing was stored: ") + error;
         if (!retry || attempt == attempts)
             return result;
-        if (options.note)
-            options.note(QStringLiteral("try %1 of %2 failed (%3); trying again in %4 s")
-                             .arg(attempt)
-                             .arg(attempts)
-                             .arg(error)
-                             .arg(QString::number(delay / 1000.0, 'g', 3)));
-        QThread::msleep(ulong(delay));
-        delay *= 2;
+        waitBeforeRetry(options, attempt, attempts, error, &delay);
     }
     return result;
 }
