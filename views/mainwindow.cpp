@@ -303,8 +303,6 @@ void MainWindow::createActions()
         connect(dialog, &QFileDialog::filesSelected, this, &MainWindow::importResults);
         dialog->open();
     });
-    file->addAction(tr("&Publish run…"), this, &MainWindow::publishSelectedRun);
-    file->addAction(tr("&Team runs…"), this, &MainWindow::showTeamRuns);
     file->addAction(tr("&Export experiment…"), QKeySequence(tr("Ctrl+E")), this, [this] {
         chooseFile(true, tr("Export experiment"), tr("Experiment JSON (*.json)"),
             [this](const QString &p) { exportExperimentFile(p); });

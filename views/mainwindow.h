@@ -72,10 +72,6 @@ public:
     bool importExperimentFile(const QString &path);
     /// vLLM or SGLang result files into the project (a new one when none is open); lists the outcome.
     void importResults(const QStringList &files);
-    /// File → Publish run…: the run selected in the project tree (else the last run) to the team database.
-    void publishSelectedRun();
-    /// File → Team runs…: the team database's runs; Open copies one into the project.
-    void showTeamRuns();
     /// Opens the paste dialog with `text` (a server or benchmark command line); what it reads is
     /// merged into the experiment as one undoable edit (a new project when none is open).
     void pasteCommand(const QString &text);

@@ -14,6 +14,17 @@ namespace {
 using namespace ServeScope;
 using namespace ServeScope::Cli;
 
+bool validTag(const QString &tag)
+{
+    if (tag.isEmpty() || tag.size() > 64)
+        return false;
+    for (QChar c : tag) {
+        if (c.isSpace() || c.category() == QChar::Other_Control)
+            return false;
+    }
+    return true;
+}
+
 int runPublish(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -44,7 +55,7 @@ int runPublish(const QStringList &args)
         return usage(QStringLiteral("--project FILE and --run RUN are required"));
     PublishOptions options;
     for (const QString &tag : parser.values(QStringLiteral("tag"))) {
-        if (!isValidTag(tag))
+        if (!validTag(tag))
             return usage(QStringLiteral("a tag is 1 to 64 characters without spaces or control characters"));
         if (!options.tags.contains(tag))
             options.tags << tag;

@@ -246,17 +246,6 @@ void waitBeforeRetry(const PublishOptions &options, int attempt, int attempts, c
 
 } // namespace
 
-bool isValidTag(const QString &tag)
-{
-    if (tag.isEmpty() || tag.size() > 64)
-        return false;
-    for (QChar c : tag) {
-        if (c.isSpace() || c.category() == QChar::Other_Control)
-            return false;
-    }
-    return true;
-}
-
 PublishResult publishRun(
     const TeamDbUrl &url, const QByteArray &password, const RunBundle &bundle, const PublishOptions &options)
 {

@@ -18,9 +18,6 @@ struct PublishOptions {
     std::function<void(const QString &)> note;
 };
 
-/// A tag is 1 to 64 characters without spaces or control characters.
-bool isValidTag(const QString &tag);
-
 struct PublishResult {
     bool ok = false;
     QString error;
