@@ -33,7 +33,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # come with them: the xcb and offscreen platforms (libqt6gui6), the OpenSSL TLS backend
 # (libqt6network6, which depends on libssl3), the SVG image and icon engines (libqt6svg6).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite (>= 6.4), libsecret-1-0, qt6-translations-l10n, ca-certificates")
-# A Secret Service for the keychain, Wayland without XWayland, and a font for Chinese text.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnome-keyring, qt6-wayland, fonts-noto-cjk | fonts-wqy-microhei")
+# A Secret Service for the keychain, Wayland without XWayland, a font for Chinese text, and the PostgreSQL driver
+# for the optional team database (publish, pull, runs --db).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnome-keyring, qt6-wayland, fonts-noto-cjk | fonts-wqy-microhei, libqt6sql6-psql")
 
 include(CPack)

@@ -168,8 +168,12 @@ int runRuns(const QStringList &args)
         return ExitUsage;
     }
     const bool db = parser.isSet(QStringLiteral("db"));
-    if (db == parser.isSet(QStringLiteral("project"))) {
-        err << "servescope-cli runs: give --project FILE or --db URL\n";
+    if (db && parser.isSet(QStringLiteral("project"))) {
+        err << "servescope-cli runs: give either --project FILE or --db URL, not both\n";
+        return ExitUsage;
+    }
+    if (!db && !parser.isSet(QStringLiteral("project"))) {
+        err << "servescope-cli runs: --project FILE is required (or --db URL for the team database)\n";
         return ExitUsage;
     }
     if (db)

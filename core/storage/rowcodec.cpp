@@ -180,25 +180,18 @@ QString RowCodec::insertSummarySql()
         % QStringLiteral(") VALUES (") % placeholders(int(cols.size())) % QLatin1Char(')');
 }
 
-void RowCodec::bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId)
+QVariantList RowCodec::summaryValues(const PointSummary &s, qint64 variantId)
 {
-    const QVariantList scalars = { s.label, s.mode, s.concurrency, s.requestRate, s.inputLen, s.outputLen, s.completed,
-        s.failed, s.cancelled, s.warmup, s.discarded, s.duration, s.totalInputTokens, s.totalOutputTokens,
-        s.requestThroughput, s.outputThroughput, s.totalTokenThroughput, s.requestGoodput, s.maxConcurrentRequests,
-        s.averageConcurrency, s.maxOutputTokensPerS, s.successRate };
-    int i = 0;
-    q.bindValue(i++, s.runId);
-    q.bindValue(i++, variantId);
-    q.bindValue(i++, s.point);
-    q.bindValue(i++, s.repeat);
-    for (const QVariant &v : scalars)
-        q.bindValue(i++, v);
+    QVariantList values = { s.runId, variantId, s.point, s.repeat, s.label, s.mode, s.concurrency, s.requestRate,
+        s.inputLen, s.outputLen, s.completed, s.failed, s.cancelled, s.warmup, s.discarded, s.duration,
+        s.totalInputTokens, s.totalOutputTokens, s.requestThroughput, s.outputThroughput, s.totalTokenThroughput,
+        s.requestGoodput, s.maxConcurrentRequests, s.averageConcurrency, s.maxOutputTokensPerS, s.successRate };
     PointSummary copy = s;
     QJsonObject extra;
     for (int m = 0; m < Schema::distributionMetrics().size(); ++m) {
         const Distribution &d = *distributionOf(copy, m);
         for (double v : { double(d.count), d.mean, d.median, d.std, d.p1, d.p10, d.p25, d.p50, d.p75, d.p90, d.p99 })
-            q.bindValue(i++, v);
+            values << v;
         if (d.extra.isEmpty())
             continue;
         QJsonArray pairs;
@@ -206,18 +199,17 @@ void RowCodec::bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId
             pairs.append(QJsonArray { p, v });
         extra.insert(Schema::distributionMetrics().at(m), pairs);
     }
-    q.bindValue(i++, QString::fromUtf8(QJsonDocument(extra).toJson(QJsonDocument::Compact)));
-    q.bindValue(i++, s.derivationVersion);
-    q.bindValue(i++, s.definitions);
-    q.bindValue(i++, mapJson(s.steady));
-    q.bindValue(i++, mapJson(s.server));
-    q.bindValue(i++, s.outputEstimated);
-    q.bindValue(i++, mapJson(s.client));
-    q.bindValue(i++, s.inputEstimated);
-    q.bindValue(i++, s.usageOutputTokens);
-    q.bindValue(i++, s.rateLimited);
-    q.bindValue(i++, s.shortOutputs);
-    q.bindValue(i++, s.roleGapMs);
+    values << QString::fromUtf8(QJsonDocument(extra).toJson(QJsonDocument::Compact)) << s.derivationVersion
+           << s.definitions << mapJson(s.steady) << mapJson(s.server) << s.outputEstimated << mapJson(s.client)
+           << s.inputEstimated << s.usageOutputTokens << s.rateLimited << s.shortOutputs << s.roleGapMs;
+    return values;
+}
+
+void RowCodec::bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId)
+{
+    const QVariantList values = summaryValues(s, variantId);
+    for (int i = 0; i < values.size(); ++i)
+        q.bindValue(i, values.at(i));
 }
 
 QString RowCodec::summaryColumns(int schemaVersion)

@@ -6,6 +6,7 @@
 #include <QSqlQuery>
 #include <QString>
 #include <QStringList>
+#include <QVariantList>
 
 namespace ServeScope {
 
@@ -28,6 +29,8 @@ public:
     /// The point_repeats columns bindSummary() binds, in its order (the team database inserts them too).
     static QStringList summaryInsertColumns();
     static void bindSummary(QSqlQuery &q, const PointSummary &s, qint64 variantId);
+    /// The values bindSummary() binds, in summaryInsertColumns() order.
+    static QVariantList summaryValues(const PointSummary &s, qint64 variantId);
     /// Columns in readSummary() order for a file of that schema version; `p` aliases
     /// point_repeats, `v` variants.
     static QString summaryColumns(int schemaVersion);

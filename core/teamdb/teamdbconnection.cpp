@@ -3,7 +3,9 @@
 
 #include "secrets/secretstore.h"
 
+#include <QSqlDriver>
 #include <QSqlError>
+#include <QSqlField>
 #include <QUuid>
 
 namespace ServeScope {
@@ -36,7 +38,7 @@ bool TeamDbConnection::open(const TeamDbUrl &url, const QByteArray &password, QS
         m_db.setPassword(QString::fromUtf8(password));
     if (!m_db.open()) {
         *error = QStringLiteral("cannot connect to %1: %2")
-                     .arg(url.toString(), scrub(m_db.lastError().databaseText().trimmed()));
+                     .arg(url.toString(), scrub(m_db.lastError().databaseText().simplified()));
         close();
         return false;
     }
@@ -58,33 +60,42 @@ void TeamDbConnection::close()
 bool TeamDbConnection::failed(const QSqlError &e, QString *error)
 {
     m_lastCode = e.nativeErrorCode();
-    QString text = e.databaseText().trimmed();
+    // libpq's messages run over several lines (DETAIL, CONTEXT, hints): one line for logs and stderr.
+    QString text = e.databaseText().simplified();
     if (text.isEmpty())
-        text = e.text().trimmed();
+        text = e.text().simplified();
     *error = scrub(text);
     return false;
+}
+
+QString TeamDbConnection::literal(const QVariant &value) const
+{
+    QSqlField field(QString(), value.metaType());
+    field.setValue(value);
+    return m_db.driver()->formatValue(field);
+}
+
+bool TeamDbConnection::select(QSqlQuery &q, const QString &sql, const QVariantList &values, QString *error)
+{
+    QString text;
+    text.reserve(sql.size() + values.size() * 16);
+    qsizetype next = 0;
+    for (QChar c : sql) {
+        if (c == QLatin1Char('?') && next < values.size())
+            text += literal(values.at(next++));
+        else
+            text += c;
+    }
+    q.setForwardOnly(true);
+    if (q.exec(text))
+        return true;
+    return failed(q.lastError(), error);
 }
 
 bool TeamDbConnection::exec(const QString &sql, QString *error, const QVariantList &values)
 {
     QSqlQuery q(m_db);
-    if (values.isEmpty()) {
-        if (q.exec(sql))
-            return true;
-        return failed(q.lastError(), error);
-    }
-    if (!q.prepare(sql))
-        return failed(q.lastError(), error);
-    for (int i = 0; i < values.size(); ++i)
-        q.bindValue(i, values.at(i));
-    return exec(q, error);
-}
-
-bool TeamDbConnection::exec(QSqlQuery &q, QString *error)
-{
-    if (q.exec())
-        return true;
-    return failed(q.lastError(), error);
+    return select(q, sql, values, error);
 }
 
 bool TeamDbConnection::begin(QString *error)
@@ -99,7 +110,8 @@ bool TeamDbConnection::commit(QString *error)
 
 void TeamDbConnection::rollback()
 {
-    QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
+    if (m_db.isOpen())
+        QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
 }
 
 bool TeamDbConnection::lastFailureRetryable()
@@ -109,6 +121,8 @@ bool TeamDbConnection::lastFailureRetryable()
         || code == u"40P01" || code == u"23505")
         return true;
     // A connection the server dropped often reports no SQLSTATE at all: probe it.
+    if (!m_db.isOpen())
+        return true;
     QSqlQuery probe(m_db);
     probe.exec(QStringLiteral("ROLLBACK"));
     return !probe.exec(QStringLiteral("SELECT 1"));

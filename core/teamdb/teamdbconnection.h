@@ -25,10 +25,14 @@ public:
     void close();
     QSqlDatabase &database() { return m_db; }
 
-    /// Runs a statement (prepared when it has bound values); on failure *error is set, scrubbed.
+    /// Runs a statement whose `?` marks are replaced by `values`, each formatted by the driver (its
+    /// quoting and bytea escaping). Never a server-side prepared statement: QPSQL would warn on stderr
+    /// when it cannot deallocate one on a lost connection. On failure *error is set, on one line, scrubbed.
     bool exec(const QString &sql, QString *error, const QVariantList &values = {});
-    /// Same for a query the caller prepared and bound.
-    bool exec(QSqlQuery &q, QString *error);
+    /// The same into `q` (forward only), for a statement with rows to read.
+    bool select(QSqlQuery &q, const QString &sql, const QVariantList &values, QString *error);
+    /// One value formatted as an SQL literal.
+    QString literal(const QVariant &value) const;
 
     bool begin(QString *error);
     bool commit(QString *error);

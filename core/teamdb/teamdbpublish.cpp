@@ -46,9 +46,7 @@ public:
         if (!m_db.begin(error) || !TeamDbSchema::ensure(m_db, error))
             return false;
         QSqlQuery q(m_db.database());
-        q.prepare(QStringLiteral("SELECT id FROM runs WHERE uid = ?"));
-        q.bindValue(0, m_uid);
-        if (!m_db.exec(q, error))
+        if (!m_db.select(q, QStringLiteral("SELECT id FROM runs WHERE uid = ?"), { m_uid }, error))
             return false;
         result->existed = q.next();
         m_runId = result->existed ? q.value(0).toLongLong() : 0;
@@ -56,11 +54,17 @@ public:
             && !(insertRun(error) && insertVariants(error) && insertPrompts(error) && insertRequests(error)
                 && insertSummaries(error) && insertEstimates(error) && insertSeries(error)))
             return false;
-        if (!insertTags(tags, error) || !m_db.commit(error))
+        if (!insertTags(tags, error))
+            return false;
+        m_committing = true;
+        if (!m_db.commit(error))
             return false;
         result->requests = result->existed ? 0 : m_bundle.requests.size();
         return true;
     }
+
+    /// The failure was the COMMIT itself: on a lost connection the server may have committed.
+    bool failedCommitting() const { return m_committing; }
 
 private:
     bool insertRun(QString *error)
@@ -68,20 +72,18 @@ private:
         const RunRow &r = m_bundle.run;
         const RunFacets f = runFacets(r);
         const QString started = r.started.toUTC().toString(Qt::ISODateWithMs);
-        QSqlQuery q(m_db.database());
-        q.prepare(QStringLiteral(
+        const QString sql = QStringLiteral(
             "INSERT INTO runs (uid, name, status, started, started_at, finished, resolved_config, definitions,"
             " points, client_host, env_snapshot, origin, experiment, model, engine, requests)"
-            " VALUES (?,?,?,?,CAST(? AS TIMESTAMPTZ),?,?,?,?,?,?,?,?,?,?,?) RETURNING id"));
+            " VALUES (?,?,?,?,CAST(? AS TIMESTAMPTZ),?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
         const QVariantList values { m_uid, ValuesBatch::text(r.name), runStatusCode(r.status), started, started,
             r.finished.isValid() ? QVariant(r.finished.toUTC().toString(Qt::ISODateWithMs))
                                  : QVariant(QMetaType::fromType<QString>()),
             QString::fromUtf8(r.resolvedConfig), r.definitions, r.points, QString::fromUtf8(r.clientHost),
             QString::fromUtf8(r.envSnapshot), QString::fromUtf8(r.origin), f.experiment, f.model, f.engine,
             qint64(m_bundle.requests.size()) };
-        for (int i = 0; i < values.size(); ++i)
-            q.bindValue(i, values.at(i));
-        if (!m_db.exec(q, error) || !q.next())
+        QSqlQuery q(m_db.database());
+        if (!m_db.select(q, sql, values, error) || !q.next())
             return false;
         m_runId = q.value(0).toLongLong();
         return true;
@@ -91,11 +93,10 @@ private:
     {
         QSqlQuery q(m_db.database());
         for (int i = 0; i < m_bundle.run.variants.size(); ++i) {
-            q.prepare(QStringLiteral("INSERT INTO variants (run_id, ordinal, name) VALUES (?,?,?) RETURNING id"));
-            q.bindValue(0, m_runId);
-            q.bindValue(1, i);
-            q.bindValue(2, m_bundle.run.variants.at(i));
-            if (!m_db.exec(q, error) || !q.next())
+            if (!m_db.select(q,
+                    QStringLiteral("INSERT INTO variants (run_id, ordinal, name) VALUES (?,?,?) RETURNING id"),
+                    { m_runId, i, m_bundle.run.variants.at(i) }, error)
+                || !q.next())
                 return false;
             m_variants.insert(m_bundle.run.variants.at(i), q.value(0).toLongLong());
         }
@@ -171,24 +172,19 @@ private:
 
     bool insertSummaries(QString *error)
     {
-        const QStringList cols = RowCodec::summaryInsertColumns();
-        QString marks;
-        for (int i = 0; i < cols.size(); ++i)
-            marks += i ? QLatin1String(",?") : QLatin1String("?");
-        QSqlQuery q(m_db.database());
-        if (!q.prepare(QStringLiteral("INSERT INTO point_repeats (") % cols.join(QLatin1Char(','))
-                % QStringLiteral(") VALUES (") % marks % QLatin1Char(')')))
-            return m_db.exec(q, error);
+        ValuesBatch batch(m_db,
+            QStringLiteral("INSERT INTO point_repeats (") % RowCodec::summaryInsertColumns().join(QLatin1Char(','))
+                % QLatin1Char(')'),
+            {}, 100);
         for (PointSummary s : m_bundle.summaries) {
             qint64 variant = 0;
             if (!variantId(s.variant, &variant, error))
                 return false;
             s.runId = m_runId;
-            RowCodec::bindSummary(q, s, variant);
-            if (!m_db.exec(q, error))
+            if (!batch.add(RowCodec::summaryValues(s, variant), error))
                 return false;
         }
-        return true;
+        return batch.finish(error);
     }
 
     bool insertEstimates(QString *error)
@@ -233,7 +229,20 @@ private:
     QString m_uid;
     qint64 m_runId = 0;
     QHash<QString, qint64> m_variants;
+    bool m_committing = false;
 };
+
+void waitBeforeRetry(const PublishOptions &options, int attempt, int attempts, const QString &why, int *delay)
+{
+    if (options.note)
+        options.note(QStringLiteral("try %1 of %2 failed (%3); trying again in %4 s")
+                         .arg(attempt)
+                         .arg(attempts)
+                         .arg(why)
+                         .arg(QString::number(*delay / 1000.0, 'g', 3)));
+    QThread::msleep(ulong(*delay));
+    *delay *= 2;
+}
 
 } // namespace
 
@@ -250,25 +259,25 @@ PublishResult publishRun(
         QString error;
         if (!db.open(url, password, &error)) {
             result.error = error;
-            return result;
+            // A refused first connection is a setting to fix; after a lost one the server may be coming back.
+            if (attempt == 1 || attempt == attempts)
+                return result;
+            waitBeforeRetry(options, attempt, attempts, error, &delay);
+            continue;
         }
-        if (Publisher(db, bundle, result.uid).run(options.tags, &result, &error)) {
+        Publisher publisher(db, bundle, result.uid);
+        if (publisher.run(options.tags, &result, &error)) {
             result.ok = true;
             return result;
         }
         const bool retry = db.lastFailureRetryable();
         db.rollback();
-        result.error = QStringLiteral("publishing failed, nothing was stored: ") + error;
+        result.error = publisher.failedCommitting()
+            ? QStringLiteral("the commit's outcome is unknown (publish again: a run is stored once): ") + error
+            : QStringLiteral("publishing failed, nothing was stored: ") + error;
         if (!retry || attempt == attempts)
             return result;
-        if (options.note)
-            options.note(QStringLiteral("try %1 of %2 failed (%3); trying again in %4 s")
-                             .arg(attempt)
-                             .arg(attempts)
-                             .arg(error)
-                             .arg(QString::number(delay / 1000.0, 'g', 3)));
-        QThread::msleep(ulong(delay));
-        delay *= 2;
+        waitBeforeRetry(options, attempt, attempts, error, &delay);
     }
     return result;
 }

@@ -3,9 +3,6 @@
 
 #include "teamdbconnection.h"
 
-#include <QSqlDriver>
-#include <QSqlField>
-
 namespace ServeScope {
 
 namespace {
@@ -31,14 +28,11 @@ QString ValuesBatch::text(const QString &s)
 
 bool ValuesBatch::add(const QVariantList &row, QString *error)
 {
-    const QSqlDriver *driver = m_db.database().driver();
     m_sql += m_rows == 0 ? m_head + QStringLiteral(" VALUES (") : QStringLiteral(",(");
     for (int i = 0; i < row.size(); ++i) {
-        QSqlField field(QString(), row.at(i).metaType());
-        field.setValue(row.at(i));
         if (i)
             m_sql += QLatin1Char(',');
-        m_sql += driver->formatValue(field);
+        m_sql += m_db.literal(row.at(i));
     }
     m_sql += QLatin1Char(')');
     ++m_rows;

@@ -8,6 +8,7 @@
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <grp.h>
 #include <pwd.h>
@@ -122,6 +123,36 @@ public:
     bool dump(const QString &database, QString *out, QString *error = nullptr)
     {
         return client(QStringLiteral("pg_dump"), { QStringLiteral("-d"), database }, out, error);
+    }
+
+    /// Turns TLS on with this certificate and key (copied into the data directory) and makes the
+    /// cluster refuse `user` over a connection without TLS; waits until the server has reloaded.
+    bool installTls(const QString &certificate, const QString &key, const QString &user = QStringLiteral("alice"))
+    {
+        const QString crt = QDir(dataDir()).filePath(QStringLiteral("server.crt"));
+        const QString pem = QDir(dataDir()).filePath(QStringLiteral("server.key"));
+        QFile hba(QDir(dataDir()).filePath(QStringLiteral("pg_hba.conf")));
+        QString error;
+        if (!QFile::copy(certificate, crt) || !QFile::copy(key, pem) || !hba.open(QIODevice::ReadOnly))
+            return false;
+        const QByteArray rules = hba.readAll();
+        hba.close();
+        if (!hba.open(QIODevice::WriteOnly | QIODevice::Truncate)
+            || hba.write("hostnossl all " + user.toUtf8() + " 127.0.0.1/32 reject\n" + rules) < 0)
+            return false;
+        hba.close();
+        QFile::setPermissions(pem, QFile::ReadOwner | QFile::WriteOwner);
+        if ((geteuid() == 0 && !giveToNobody({ crt, pem }, &error))
+            || !psql(QStringLiteral("postgres"), QStringLiteral("ALTER SYSTEM SET ssl = on"))
+            || !psql(QStringLiteral("postgres"), QStringLiteral("SELECT pg_reload_conf()")))
+            return false;
+        for (int i = 0; i < 100; ++i) {
+            QString on;
+            if (psql(QStringLiteral("postgres"), QStringLiteral("SHOW ssl"), &on) && on.trimmed() == u"on")
+                return true;
+            QThread::msleep(50);
+        }
+        return false;
     }
 
 private:

@@ -93,6 +93,22 @@ private Q_SLOTS:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
+    void emptyDatabaseListsNothing()
+    {
+        const CliRun::Outcome o = m_fx.cli(QStringList { QStringLiteral("runs") } + m_fx.db());
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY(o.out.isEmpty() && o.err.isEmpty());
+        const CliRun::Outcome pull = m_fx.cli(
+            QStringList { QStringLiteral("pull"), QStringLiteral("--run"), QStringLiteral("0123456789abcdef"),
+                QStringLiteral("--project"), m_fx.dir.filePath(QStringLiteral("none.servescope")) }
+            + m_fx.db());
+        QCOMPARE(pull.exitCode, 2);
+        QVERIFY2(pull.err.contains("no published run 0123456789abcdef"), pull.err.constData());
+        // Readers create nothing: the schema comes with the first publish.
+        QCOMPARE(m_fx.sql(QStringLiteral("SELECT to_regclass('schema_version') IS NULL")), QStringLiteral("t"));
+        QVERIFY(!QFile::exists(m_fx.dir.filePath(QStringLiteral("none.servescope"))));
+    }
+
     void publishPrintsTheStableId()
     {
         const CliRun::Outcome o = m_fx.cli(publishArgs(m_fx.project, QStringLiteral("1"),
@@ -184,6 +200,34 @@ private Q_SLOTS:
         QVERIFY2(republished.exitCode == 0, republished.err.constData());
         QCOMPARE(QString::fromLatin1(republished.out.trimmed()), m_uid);
         QCOMPARE(m_fx.sql(QStringLiteral("SELECT count(*) FROM runs")), QStringLiteral("1"));
+    }
+
+    void concurrentPublishersStoreOneRun()
+    {
+        // Two publishers of one run into a fresh database race on the schema and on the run's id.
+        QVERIFY(m_fx.pg.psql(QStringLiteral("postgres"), QStringLiteral("CREATE DATABASE race OWNER alice")));
+        const QStringList args { QStringLiteral("publish"), QStringLiteral("--project"), m_fx.project,
+            QStringLiteral("--run"), QStringLiteral("1"), QStringLiteral("--db"),
+            QStringLiteral("postgresql://alice@127.0.0.1:%1/race").arg(m_fx.pg.port()),
+            QStringLiteral("--db-password-env"), QStringLiteral("TEAM_PW") };
+        QProcess a, b;
+        for (QProcess *p : { &a, &b }) {
+            p->setProcessEnvironment(m_fx.env);
+            p->start(SimChild::cli(), args);
+        }
+        for (QProcess *p : { &a, &b }) {
+            QVERIFY(p->waitForFinished(60000));
+            const QByteArray err = p->readAllStandardError();
+            QVERIFY2(p->exitCode() == 0, err.constData());
+            QCOMPARE(QString::fromLatin1(p->readAllStandardOutput().trimmed()), m_uid);
+            m_fx.everything += err;
+        }
+        QString out;
+        QVERIFY(m_fx.pg.psql(QStringLiteral("race"),
+            QStringLiteral("SELECT (SELECT count(*) FROM runs) || ' ' || (SELECT count(*) FROM schema_version) || ' '"
+                           " || (SELECT count(*) FROM requests)"),
+            &out));
+        QCOMPARE(out.trimmed(), QStringLiteral("1 1 %1").arg(load(m_fx.project, 1).requests.size()));
     }
 
     void listFilters_data()
