@@ -1462,6 +1462,54 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
             <numerusform>运行 %1 已发布到 %2，ID 为 %3（%n 个请求）。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Merge shards…</source>
+        <translation>合并分片(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Merge shards: one project file per shard</source>
+        <translation>合并分片：每个分片一个项目文件</translation>
+    </message>
+    <message>
+        <source>Merge shards</source>
+        <translation>合并分片</translation>
+    </message>
+    <message>
+        <source>Shards can be merged when the run in progress has ended.</source>
+        <translation>当前运行结束后才能合并分片。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Merging %n shard(s)…</source>
+        <translation>
+            <numerusform>正在合并 %n 个分片…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The shards were not merged.</source>
+        <translation>分片未合并。</translation>
+    </message>
+    <message>
+        <source>The shards were not merged: %1</source>
+        <translation>分片未合并：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shard(s) merged into run %1: %2 requests completed, %3 failed.</source>
+        <translation>
+            <numerusform>%n 个分片已合并为运行 %1：完成 %2 个请求，失败 %3 个。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The shards&apos; first requests were %1 ms apart; at the widest point (%2) %3 ms.</source>
+        <translation>各分片首个请求相差 %1 毫秒；相差最大的负载点（%2）为 %3 毫秒。</translation>
+    </message>
+    <message>
+        <source>Findings:</source>
+        <translation>发现：</translation>
+    </message>
+    <message>
+        <source>Shards merged into run %1.</source>
+        <translation>分片已合并为运行 %1。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Problem</name>

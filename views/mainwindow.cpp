@@ -306,6 +306,14 @@ void MainWindow::createActions()
         connect(dialog, &QFileDialog::filesSelected, this, &MainWindow::importResults);
         dialog->open();
     });
+    file->addAction(tr("&Merge shards…"), this, [this] {
+        auto *dialog = new QFileDialog(
+            this, tr("Merge shards: one project file per shard"), QString(), tr("ServeScope projects (*.servescope)"));
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->setFileMode(QFileDialog::ExistingFiles);
+        connect(dialog, &QFileDialog::filesSelected, this, &MainWindow::mergeShardFiles);
+        dialog->open();
+    });
     file->addAction(tr("&Team runs…"), QKeySequence(tr("Ctrl+Shift+D")), this, &MainWindow::showTeamRuns);
     file->addAction(tr("&Export experiment…"), QKeySequence(tr("Ctrl+E")), this, [this] {
         chooseFile(true, tr("Export experiment"), tr("Experiment JSON (*.json)"),

@@ -74,6 +74,9 @@ public:
     bool importExperimentFile(const QString &path);
     /// vLLM or SGLang result files into the project (a new one when none is open); lists the outcome.
     void importResults(const QStringList &files);
+    /// File → Merge shards…: one run in this project from the shard runs of these project files
+    /// (each file's latest run), on a worker thread; says what the merge found and selects the run.
+    void mergeShardFiles(const QStringList &files);
     /// Opens the paste dialog with `text` (a server or benchmark command line); what it reads is
     /// merged into the experiment as one undoable edit (a new project when none is open).
     void pasteCommand(const QString &text);

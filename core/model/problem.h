@@ -14,6 +14,12 @@ enum class Severity : quint8 { Error, Warning };
 /// `QT_TRANSLATE_NOOP("ServeScope::Problem", ...)` so that the window can show it translated, and
 /// the arguments for its %1, %2, ... (paths, numbers, names: never translated).
 struct Reason {
+    Reason() = default;
+    Reason(const char *source, QStringList args = {})
+        : source(source)
+        , args(std::move(args))
+    {
+    }
     const char *source = nullptr;
     QStringList args;
 
@@ -25,6 +31,16 @@ struct Reason {
 /// One finding about an experiment: `path` is a file path such as `load.points[2].concurrency`,
 /// `reason` a C-locale sentence such as `must be at least 1` (printed as "path: reason").
 struct Problem {
+    Problem() = default;
+    Problem(QString path, QString reason, Severity severity = Severity::Error, int variant = -1, Reason source = {})
+        : path(std::move(path))
+        , reason(std::move(reason))
+        , severity(severity)
+        , variant(variant)
+        , source(std::move(source))
+    {
+    }
+
     QString path;
     QString reason;
     Severity severity = Severity::Error;
