@@ -4,6 +4,8 @@
 #include "run/runcontroller.h"
 
 #include <QMainWindow>
+
+#include <functional>
 #include <QPointer>
 #include <QSet>
 
@@ -137,6 +139,8 @@ private:
     void showExportedPrompts(
         const QStringList &files, const QStringList &commands, const QStringList &warnings, const QString &error);
     void showWarning(const QString &title, const QString &text);
+    /// True when no project file is open yet: one is created and `then` runs once it is open.
+    bool needsProjectFirst(const std::function<void()> &then);
     void showFindings(const Report::ReportInput &input);
     void showServerLog();
     void runEnded(const RunResult &result);

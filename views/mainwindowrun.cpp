@@ -441,24 +441,29 @@ void MainWindow::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
 }
 
+bool MainWindow::needsProjectFirst(const std::function<void()> &then)
+{
+    if (m_hasProject && !m_session->path().isEmpty())
+        return false;
+    // A new project first; `then` follows once it is open.
+    auto *once = new QObject(this);
+    connect(m_session, &ProjectSession::opened, once, [once, then](const QString &, bool, const QString &error) {
+        once->deleteLater();
+        if (error.isEmpty())
+            then();
+    });
+    newProject(blankExperiment());
+    return true;
+}
+
 void MainWindow::importResults(const QStringList &files)
 {
     if (m_run->isRunning()) {
         showWarning(tr("Import results"), tr("Results can be imported when the run in progress has ended."));
         return;
     }
-    if (!m_hasProject || m_session->path().isEmpty()) {
-        // A new project first; the import follows once it is open.
-        auto *once = new QObject(this);
-        connect(
-            m_session, &ProjectSession::opened, once, [this, files, once](const QString &, bool, const QString &error) {
-                once->deleteLater();
-                if (error.isEmpty())
-                    importResults(files);
-            });
-        newProject(blankExperiment());
+    if (needsProjectFirst([this, files] { importResults(files); }))
         return;
-    }
     auto *dialog = new ResultImportDialog(m_session->path(), files, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ResultImportDialog::imported, m_session, &ProjectSession::listRuns);

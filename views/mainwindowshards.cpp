@@ -23,18 +23,8 @@ void MainWindow::mergeShardFiles(const QStringList &files)
         showWarning(tr("Merge shards"), tr("Shards can be merged when the run in progress has ended."));
         return;
     }
-    if (!m_hasProject || m_session->path().isEmpty()) {
-        // A new project first; the merge follows once it is open.
-        auto *once = new QObject(this);
-        connect(
-            m_session, &ProjectSession::opened, once, [this, files, once](const QString &, bool, const QString &error) {
-                once->deleteLater();
-                if (error.isEmpty())
-                    mergeShardFiles(files);
-            });
-        newProject(blankExperiment());
+    if (needsProjectFirst([this, files] { mergeShardFiles(files); }))
         return;
-    }
     QList<ShardSource> sources;
     for (const QString &f : files)
         sources << ShardSource { f, QString() };
