@@ -228,6 +228,1116 @@
     </message>
 </context>
 <context>
+    <name>ServeScope::Cli</name>
+    <message>
+        <source>--header needs &apos;Name: value&apos; with a valid header name</source>
+        <translation>--header 需要“名称: 值”的形式，且名称必须是合法的头部名</translation>
+    </message>
+    <message>
+        <source>--header-env needs Name=VAR with a valid header name</source>
+        <translation>--header-env 需要 名称=变量 的形式，且名称必须是合法的头部名</translation>
+    </message>
+    <message>
+        <source>--header-env %1 must name an environment variable ([A-Za-z_][A-Za-z0-9_]*), not hold its value</source>
+        <translation>--header-env %1 应当给出环境变量名（[A-Za-z_][A-Za-z0-9_]*），而不是它的值</translation>
+    </message>
+    <message>
+        <source>send the key with --api-key-env, not as an Authorization header</source>
+        <translation>请用 --api-key-env 传递密钥，不要写成 Authorization 头部</translation>
+    </message>
+    <message>
+        <source>header %1 is given twice</source>
+        <translation>头部 %1 重复给出</translation>
+    </message>
+    <message>
+        <source>Checks that an endpoint is usable for a benchmark.</source>
+        <translation>检查端点能否用于基准测试。</translation>
+    </message>
+    <message>
+        <source>Base URL, e.g. http://127.0.0.1:8000</source>
+        <translation>Base URL，例如 http://127.0.0.1:8000</translation>
+    </message>
+    <message>
+        <source>Model ID</source>
+        <translation>模型 ID</translation>
+    </message>
+    <message>
+        <source>Request path (default /v1/chat/completions)</source>
+        <translation>请求路径（默认 /v1/chat/completions）</translation>
+    </message>
+    <message>
+        <source>Environment variable holding the API key</source>
+        <translation>存放 API 密钥的环境变量</translation>
+    </message>
+    <message>
+        <source>Seconds per request (default 15)</source>
+        <translation>每个请求的超时秒数（默认 15）</translation>
+    </message>
+    <message>
+        <source>Extra header on every request, &apos;Name: value&apos; (repeatable)</source>
+        <translation>每个请求附加的头部，“名称: 值”（可重复）</translation>
+    </message>
+    <message>
+        <source>Extra header whose value is a secret read from an environment variable, Name=VAR (repeatable)</source>
+        <translation>附加头部，其值是从环境变量读取的机密，名称=变量（可重复）</translation>
+    </message>
+    <message>
+        <source>Also probe /tokenize, /metrics and ignore_eos</source>
+        <translation>同时探测 /tokenize、/metrics 和 ignore_eos</translation>
+    </message>
+    <message>
+        <source>https: trust the certificate authorities in this PEM file</source>
+        <translation>https：信任此 PEM 文件中的证书颁发机构</translation>
+    </message>
+    <message>
+        <source>https: do not check the server&apos;s certificate</source>
+        <translation>https：不校验服务器证书</translation>
+    </message>
+    <message>
+        <source>unexpected argument &apos;%1&apos;</source>
+        <translation>多余的参数“%1”</translation>
+    </message>
+    <message>
+        <source>--base-url and --model are required</source>
+        <translation>必须给出 --base-url 和 --model</translation>
+    </message>
+    <message>
+        <source>--timeout must be a positive number of seconds</source>
+        <translation>--timeout 必须是正的秒数</translation>
+    </message>
+    <message>
+        <source>whitespace around the API key was trimmed</source>
+        <translation>已去掉 API 密钥首尾的空白</translation>
+    </message>
+    <message>
+        <source>Check an endpoint: models, one streamed request, diagnosis</source>
+        <translation>检查端点：模型列表、一个流式请求、诊断</translation>
+    </message>
+    <message>
+        <source>Compares a candidate run with a baseline point by point (medians across repeats, 95% intervals) and, with --fail-if, gates on the changes. RUN is a run id or unique name of --project; DIR is a results folder written by `run --out-dir`.</source>
+        <translation>逐个负载点比较候选运行与基线运行（各重复的中位数，95% 区间），并可用 --fail-if 按变化设闸。RUN 是 --project 中的运行 ID 或唯一名称；DIR 是 `run --out-dir` 写出的结果目录。</translation>
+    </message>
+    <message>
+        <source>Baseline run or results folder</source>
+        <translation>基线运行或结果目录</translation>
+    </message>
+    <message>
+        <source>Candidate run or results folder</source>
+        <translation>候选运行或结果目录</translation>
+    </message>
+    <message>
+        <source>Project file holding stored runs</source>
+        <translation>存放已保存运行的项目文件</translation>
+    </message>
+    <message>
+        <source>Compare only this variant of the baseline</source>
+        <translation>只比较基线的这个变体</translation>
+    </message>
+    <message>
+        <source>Compare only this variant of the candidate</source>
+        <translation>只比较候选的这个变体</translation>
+    </message>
+    <message>
+        <source>Metric of the delta table (repeatable; default: headline metrics)</source>
+        <translation>差异表中的指标（可重复；默认：主要指标）</translation>
+    </message>
+    <message>
+        <source>Gate: METRIC (&gt;|&lt;) [+|-]NUMBER[%] (repeatable)</source>
+        <translation>闸门：METRIC (&gt;|&lt;) [+|-]NUMBER[%]（可重复）</translation>
+    </message>
+    <message>
+        <source>Practical threshold of a better/worse verdict, in % (default 5)</source>
+        <translation>判定变好/变差的实际阈值，单位 %（默认 5）</translation>
+    </message>
+    <message>
+        <source>Write one JUnit test case per point and condition</source>
+        <translation>为每个负载点和条件写一个 JUnit 测试用例</translation>
+    </message>
+    <message>
+        <source>Result set compared: vllm (every measured request) or steady (the steady window)</source>
+        <translation>比较的结果集：vllm（全部测量请求）或 steady（稳态窗口）</translation>
+    </message>
+    <message>
+        <source>Print JSON instead of lines</source>
+        <translation>输出 JSON 而不是文本行</translation>
+    </message>
+    <message>
+        <source>--baseline and --candidate are required</source>
+        <translation>必须给出 --baseline 和 --candidate</translation>
+    </message>
+    <message>
+        <source>--threshold takes a percentage &gt;= 0</source>
+        <translation>--threshold 需要一个 &gt;= 0 的百分比</translation>
+    </message>
+    <message>
+        <source>--set takes vllm or steady</source>
+        <translation>--set 只接受 vllm 或 steady</translation>
+    </message>
+    <message>
+        <source>baseline: %1</source>
+        <translation>基线：%1</translation>
+    </message>
+    <message>
+        <source>candidate: %1</source>
+        <translation>候选：%1</translation>
+    </message>
+    <message>
+        <source>%1: no point has a valid steady window (its slots were never all busy)</source>
+        <translation>%1：没有任何负载点有有效的稳态窗口（其并发槽从未全部占满）</translation>
+    </message>
+    <message>
+        <source>--%1: no variant named &apos;%2&apos;</source>
+        <translation>--%1：没有名为“%2”的变体</translation>
+    </message>
+    <message>
+        <source>baseline point %1/%2 has no match in the candidate</source>
+        <translation>基线负载点 %1/%2 在候选中没有对应</translation>
+    </message>
+    <message>
+        <source>candidate point %1/%2 has no match in the baseline</source>
+        <translation>候选负载点 %1/%2 在基线中没有对应</translation>
+    </message>
+    <message>
+        <source>metric &apos;%1&apos; is in neither run&apos;s results</source>
+        <translation>两个运行的结果中都没有指标“%1”</translation>
+    </message>
+    <message>
+        <source>%1: %2 is missing at point %3/%4</source>
+        <translation>%1：负载点 %3/%4 缺少 %2</translation>
+    </message>
+    <message>
+        <source>not reproducible at this point: %1</source>
+        <translation>此负载点不可复现：%1</translation>
+    </message>
+    <message>
+        <source>--junit: %1</source>
+        <translation>--junit：%1</translation>
+    </message>
+    <message>
+        <source>Compare two runs point by point; gate a candidate on a baseline</source>
+        <translation>逐个负载点比较两个运行；以基线为准给候选设闸</translation>
+    </message>
+    <message>
+        <source>Exports a chart (PNG, SVG, PDF), the per-point CSV (summary.csv columns) or a self-contained report (HTML or PDF) of a stored run, optionally compared with a second run.</source>
+        <translation>导出已保存运行的图表（PNG、SVG、PDF）、逐负载点 CSV（summary.csv 的列）或自包含报告（HTML 或 PDF），可与第二个运行对比。</translation>
+    </message>
+    <message>
+        <source>Project file (*.servescope)</source>
+        <translation>项目文件（*.servescope）</translation>
+    </message>
+    <message>
+        <source>Run: numeric id or unique name</source>
+        <translation>运行：数字 ID 或唯一名称</translation>
+    </message>
+    <message>
+        <source>Second run drawn on the same axes (B)</source>
+        <translation>画在同一坐标轴上的第二个运行（B）</translation>
+    </message>
+    <message>
+        <source>Write a chart: .png, .svg or .pdf</source>
+        <translation>写出图表：.png、.svg 或 .pdf</translation>
+    </message>
+    <message>
+        <source>Latency chart of ttft|tpot|itl|e2el (default: throughput)</source>
+        <translation>ttft|tpot|itl|e2el 的延迟图（默认：吞吐量）</translation>
+    </message>
+    <message>
+        <source>Chart kind: load (default), tradeoff (latency vs throughput)</source>
+        <translation>图表类型：load（默认），tradeoff（延迟对吞吐量）</translation>
+    </message>
+    <message>
+        <source>Chart size WxH in px/pt (default 1000x620)</source>
+        <translation>图表尺寸 WxH，单位 px/pt（默认 1000x620）</translation>
+    </message>
+    <message>
+        <source>PNG pixel scale (default 1)</source>
+        <translation>PNG 像素倍率（默认 1）</translation>
+    </message>
+    <message>
+        <source>Write per-point metrics as CSV</source>
+        <translation>把逐负载点的指标写成 CSV</translation>
+    </message>
+    <message>
+        <source>Write a report: .html or .pdf</source>
+        <translation>写出报告：.html 或 .pdf</translation>
+    </message>
+    <message>
+        <source>Write SGLang&apos;s bench_serving JSON lines (sglang definitions, one line per point)</source>
+        <translation>写出 SGLang bench_serving 的 JSON 行（SGLang 定义，每个负载点一行）</translation>
+    </message>
+    <message>
+        <source>--project FILE and --run RUN are required</source>
+        <translation>必须给出 --project FILE 和 --run RUN</translation>
+    </message>
+    <message>
+        <source>give exactly one of --chart FILE, --csv FILE, --report FILE, --sglang-jsonl FILE</source>
+        <translation>--chart FILE、--csv FILE、--report FILE、--sglang-jsonl FILE 只能给出其中一个</translation>
+    </message>
+    <message>
+        <source>--vs does not apply to --sglang-jsonl</source>
+        <translation>--vs 不适用于 --sglang-jsonl</translation>
+    </message>
+    <message>
+        <source>--metric applies to --chart only</source>
+        <translation>--metric 只用于 --chart</translation>
+    </message>
+    <message>
+        <source>--metric must be ttft, tpot, itl or e2el, not &apos;%1&apos;</source>
+        <translation>--metric 必须是 ttft、tpot、itl 或 e2el，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>--kind must be load or tradeoff</source>
+        <translation>--kind 必须是 load 或 tradeoff</translation>
+    </message>
+    <message>
+        <source>--chart file must end in .png, .svg or .pdf</source>
+        <translation>--chart 文件必须以 .png、.svg 或 .pdf 结尾</translation>
+    </message>
+    <message>
+        <source>--report file must end in .html or .pdf</source>
+        <translation>--report 文件必须以 .html 或 .pdf 结尾</translation>
+    </message>
+    <message>
+        <source>--size must be WxH, e.g. 1200x750</source>
+        <translation>--size 必须是 WxH，例如 1200x750</translation>
+    </message>
+    <message>
+        <source>--scale must be a number in (0, 8]</source>
+        <translation>--scale 必须是 (0, 8] 之间的数</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Export charts, CSV or a report of stored runs</source>
+        <translation>导出已保存运行的图表、CSV 或报告</translation>
+    </message>
+    <message>
+        <source>Prints one load point of an experiment as the command that replays it with vLLM&apos;s or SGLang&apos;s benchmark client. The key goes through OPENAI_API_KEY (set from the experiment&apos;s key variable), never its value. `import-command` reads the output back.</source>
+        <translation>把实验的一个负载点打印成用 vLLM 或 SGLang 基准客户端重放它的命令。密钥通过 OPENAI_API_KEY 传递（由实验的密钥变量设置），从不写出其值。`import-command` 可以把输出读回来。</translation>
+    </message>
+    <message>
+        <source>Experiment file (JSON or TOML).</source>
+        <translation>实验文件（JSON 或 TOML）。</translation>
+    </message>
+    <message>
+        <source>Load point label (default: the first)</source>
+        <translation>负载点标签（默认：第一个）</translation>
+    </message>
+    <message>
+        <source>Variant (default: the baseline)</source>
+        <translation>变体（默认：基线）</translation>
+    </message>
+    <message>
+        <source>vllm (vllm bench serve) or sglang (python -m sglang.bench_serving)</source>
+        <translation>vllm（vllm bench serve）或 sglang（python -m sglang.bench_serving）</translation>
+    </message>
+    <message>
+        <source>expected one EXPERIMENT file</source>
+        <translation>需要恰好一个 EXPERIMENT 文件</translation>
+    </message>
+    <message>
+        <source>--tool takes vllm or sglang</source>
+        <translation>--tool 只接受 vllm 或 sglang</translation>
+    </message>
+    <message>
+        <source>no variant named &apos;%1&apos;</source>
+        <translation>没有名为“%1”的变体</translation>
+    </message>
+    <message>
+        <source>no load point labelled &apos;%1&apos;</source>
+        <translation>没有标签为“%1”的负载点</translation>
+    </message>
+    <message>
+        <source>the experiment has no load point</source>
+        <translation>实验没有负载点</translation>
+    </message>
+    <message>
+        <source>Print a load point as a vllm bench serve or sglang.bench_serving command</source>
+        <translation>把一个负载点打印成 vllm bench serve 或 sglang.bench_serving 命令</translation>
+    </message>
+    <message>
+        <source>Writes the prompts one load point of a stored run sent, in the order it sent them, as vLLM&apos;s custom dataset (STEM.jsonl: prompt and output_tokens per line) and as a ShareGPT file for SGLang (STEM.sharegpt.json), and prints the vllm bench serve and sglang.bench_serving commands that replay them.</source>
+        <translation>按发送顺序写出已保存运行中一个负载点发送过的提示：vLLM 的 custom 数据集（STEM.jsonl：每行 prompt 和 output_tokens）和给 SGLang 的 ShareGPT 文件（STEM.sharegpt.json），并打印重放它们的 vllm bench serve 和 sglang.bench_serving 命令。</translation>
+    </message>
+    <message>
+        <source>Repeat, from 1 (default 1)</source>
+        <translation>第几次重复，从 1 开始（默认 1）</translation>
+    </message>
+    <message>
+        <source>Folder for the two files (created if missing)</source>
+        <translation>存放这两个文件的目录（不存在则创建）</translation>
+    </message>
+    <message>
+        <source>--project FILE, --run RUN and --out-dir DIR are required</source>
+        <translation>必须给出 --project FILE、--run RUN 和 --out-dir DIR</translation>
+    </message>
+    <message>
+        <source>--repeat must be a whole number from 1</source>
+        <translation>--repeat 必须是从 1 起的整数</translation>
+    </message>
+    <message>
+        <source>run %1 has no load point labelled &apos;%2&apos;</source>
+        <translation>运行 %1 没有标签为“%2”的负载点</translation>
+    </message>
+    <message>
+        <source>Write a stored point&apos;s exact prompts as datasets vllm bench serve and sglang.bench_serving replay</source>
+        <translation>把已保存负载点的原样提示写成 vllm bench serve 和 sglang.bench_serving 可重放的数据集</translation>
+    </message>
+    <message>
+        <source>Imports vLLM result files (--save-result, --append-result; every released key set) and SGLang&apos;s
+bench_serving JSON lines into a project. Lines of a file that differ only in rate or concurrency
+become the points of one run. Prints one line per run created: id, name, source (tab-separated).
+--verify recomputes each statistic from the file&apos;s per-request arrays and prints one line per key.
+Exit 0; 1 when --verify found a mismatch with no known reason; 2 when a file or line was malformed
+(the other files and lines are still imported) or on a usage error.</source>
+        <translation>把 vLLM 结果文件（--save-result、--append-result；所有已发布的键集）和 SGLang 的
+bench_serving JSON 行导入项目。仅速率或并发不同的各行成为同一运行的负载点。
+每创建一个运行输出一行：ID、名称、来源（制表符分隔）。
+--verify 根据文件中的逐请求数组重新计算每个统计量，每个键输出一行。
+退出码 0；--verify 发现无已知原因的不一致时为 1；文件或行格式错误时为 2
+（其余文件和行仍会导入），用法错误时也为 2。</translation>
+    </message>
+    <message>
+        <source>Result files (.json or .jsonl).</source>
+        <translation>结果文件（.json 或 .jsonl）。</translation>
+    </message>
+    <message>
+        <source>Project file to import into (created when missing).</source>
+        <translation>要导入的项目文件（不存在则创建）。</translation>
+    </message>
+    <message>
+        <source>Recompute every statistic from the per-request arrays.</source>
+        <translation>根据逐请求数组重新计算每个统计量。</translation>
+    </message>
+    <message>
+        <source>expected FILE... and --project P</source>
+        <translation>需要 FILE... 和 --project P</translation>
+    </message>
+    <message>
+        <source>Import vLLM or SGLang result files into a project</source>
+        <translation>把 vLLM 或 SGLang 结果文件导入项目</translation>
+    </message>
+    <message>
+        <source>Turns a server launch (vllm serve, python -m vllm.entrypoints.openai.api_server, python -m
+sglang.launch_server), a benchmark command (vllm bench serve, python benchmark_serving.py, python -m
+sglang.bench_serving) or a list of SGLang flags into an experiment; prints its JSON or writes --out.
+Exit 0 when read (warnings on stderr), 2 when nothing could be imported.</source>
+        <translation>把服务器启动命令（vllm serve、python -m vllm.entrypoints.openai.api_server、python -m
+sglang.launch_server）、基准命令（vllm bench serve、python benchmark_serving.py、python -m
+sglang.bench_serving）或一组 SGLang 参数转换成实验；打印其 JSON 或写入 --out。
+读取成功时退出码 0（警告输出到 stderr），什么都无法导入时为 2。</translation>
+    </message>
+    <message>
+        <source>Shell snippet, or - for standard input.</source>
+        <translation>Shell 片段，或用 - 表示标准输入。</translation>
+    </message>
+    <message>
+        <source>Write the experiment JSON to FILE.</source>
+        <translation>把实验 JSON 写入 FILE。</translation>
+    </message>
+    <message>
+        <source>expected one FILE (or -)</source>
+        <translation>需要恰好一个 FILE（或 -）</translation>
+    </message>
+    <message>
+        <source>larger than %1 bytes</source>
+        <translation>大于 %1 字节</translation>
+    </message>
+    <message>
+        <source>Turn a server or benchmark command line into an experiment</source>
+        <translation>把服务器或基准命令行转换成实验</translation>
+    </message>
+    <message>
+        <source>the endpoint&apos;s key is in a keychain entry, which a pod does not have; name an environment variable with endpoint.api_key_env instead</source>
+        <translation>端点的密钥在钥匙串条目中，而 Pod 里没有钥匙串；请改用 endpoint.api_key_env 指定环境变量</translation>
+    </message>
+    <message>
+        <source>the experiment reads %1 from the environment: give --secret NAME, a Secret with a key of each of those names</source>
+        <translation>实验从环境中读取 %1：请给出 --secret NAME，即一个以这些名称为键的 Secret</translation>
+    </message>
+    <message>
+        <source>--secret %1: the experiment reads no key or secret header from the environment</source>
+        <translation>--secret %1：实验并不从环境中读取任何密钥或机密头部</translation>
+    </message>
+    <message>
+        <source>--shards must be a whole number of at least 1</source>
+        <translation>--shards 必须是不小于 1 的整数</translation>
+    </message>
+    <message>
+        <source>--image, --results-claim and --start-at are required</source>
+        <translation>必须给出 --image、--results-claim 和 --start-at</translation>
+    </message>
+    <message>
+        <source>Prints a Kubernetes Indexed Job (YAML) that runs the experiment&apos;s N shards as pods from one start time.</source>
+        <translation>打印一个 Kubernetes Indexed Job（YAML），从同一开始时间以 Pod 运行实验的 N 个分片。</translation>
+    </message>
+    <message>
+        <source>Experiment file (JSON or TOML)</source>
+        <translation>实验文件（JSON 或 TOML）</translation>
+    </message>
+    <message>
+        <source>Number of shards (pods)</source>
+        <translation>分片（Pod）数</translation>
+    </message>
+    <message>
+        <source>Container image with servescope-cli on its PATH</source>
+        <translation>PATH 中带有 servescope-cli 的容器镜像</translation>
+    </message>
+    <message>
+        <source>UTC start of the first point (ISO-8601 with a zone, or now+SECONDS resolved now)</source>
+        <translation>第一个负载点的 UTC 开始时间（带时区的 ISO-8601，或 now+秒数，立即解析）</translation>
+    </message>
+    <message>
+        <source>Every pod&apos;s run --point-slot: measured point k starts at --start-at plus k x SECONDS</source>
+        <translation>每个 Pod 的 run --point-slot：第 k 个测量负载点在 --start-at 加 k × 秒数时开始</translation>
+    </message>
+    <message>
+        <source>PersistentVolumeClaim mounted at /results for the shards&apos; project files</source>
+        <translation>挂载在 /results、存放各分片项目文件的 PersistentVolumeClaim</translation>
+    </message>
+    <message>
+        <source>Namespace of the Job and its ConfigMap</source>
+        <translation>Job 及其 ConfigMap 所在的命名空间</translation>
+    </message>
+    <message>
+        <source>Secret with the experiment&apos;s key variables as keys</source>
+        <translation>以实验的密钥变量为键的 Secret</translation>
+    </message>
+    <message>
+        <source>Print the manifest as JSON (also valid YAML) instead</source>
+        <translation>改为以 JSON 打印清单（也是合法的 YAML）</translation>
+    </message>
+    <message>
+        <source>%1 is not a runnable experiment</source>
+        <translation>%1 不是可运行的实验</translation>
+    </message>
+    <message>
+        <source>Print a Kubernetes Indexed Job that runs an experiment&apos;s shards</source>
+        <translation>打印运行实验各分片的 Kubernetes Indexed Job</translation>
+    </message>
+    <message>
+        <source>Merges the shard runs of one sharded load (run --shard I/N), one PROJECT file per shard, into one run.</source>
+        <translation>把一次分片负载（run --shard I/N）的各分片运行合并成一个运行，每个分片一个 PROJECT 文件。</translation>
+    </message>
+    <message>
+        <source>A shard&apos;s project file</source>
+        <translation>一个分片的项目文件</translation>
+    </message>
+    <message>
+        <source>Project file to write the merged run into</source>
+        <translation>写入合并后运行的项目文件</translation>
+    </message>
+    <message>
+        <source>The shard run in each PROJECT, in order (repeat once per PROJECT; default: its latest)</source>
+        <translation>每个 PROJECT 中的分片运行，按顺序（每个 PROJECT 给一次；默认：其最新的运行）</translation>
+    </message>
+    <message>
+        <source>Merged run name (default: experiment, shard count, start)</source>
+        <translation>合并后运行的名称（默认：实验、分片数、开始时间）</translation>
+    </message>
+    <message>
+        <source>expected PROJECT... and --project FILE</source>
+        <translation>需要 PROJECT... 和 --project FILE</translation>
+    </message>
+    <message>
+        <source>--run is given %1 times for %2 projects; give it once per PROJECT or not at all</source>
+        <translation>--run 给了 %1 次，而项目有 %2 个；请每个 PROJECT 给一次，或者都不给</translation>
+    </message>
+    <message>
+        <source>Merge the shard runs of a sharded load into one run</source>
+        <translation>把一次分片负载的各分片运行合并成一个运行</translation>
+    </message>
+    <message>
+        <source>Publishes a stored run to the team database in one transaction and prints its stable id. Publishing the same run again stores nothing new but its tags.</source>
+        <translation>在一个事务中把已保存的运行发布到团队数据库，并打印其稳定 ID。再次发布同一运行只会保存新的标签。</translation>
+    </message>
+    <message>
+        <source>Project file holding the run</source>
+        <translation>存放该运行的项目文件</translation>
+    </message>
+    <message>
+        <source>Run id or unique name</source>
+        <translation>运行 ID 或唯一名称</translation>
+    </message>
+    <message>
+        <source>A tag to list the run by (repeatable)</source>
+        <translation>用于检索该运行的标签（可重复）</translation>
+    </message>
+    <message>
+        <source>a tag is 1 to 64 characters without spaces or control characters</source>
+        <translation>标签须为 1 到 64 个字符，不含空格或控制字符</translation>
+    </message>
+    <message>
+        <source>run %1 was published before as %2; nothing new stored</source>
+        <translation>运行 %1 之前已发布为 %2；没有保存新内容</translation>
+    </message>
+    <message>
+        <source>run %1 was published before as %2; nothing new stored but its tags</source>
+        <translation>运行 %1 之前已发布为 %2；除标签外没有保存新内容</translation>
+    </message>
+    <message>
+        <source>run %1 published as %2: %3 requests in %4 s</source>
+        <translation>运行 %1 已发布为 %2：%4 秒内写入 %3 个请求</translation>
+    </message>
+    <message>
+        <source>Publish a stored run to the team database (PostgreSQL)</source>
+        <translation>把已保存的运行发布到团队数据库（PostgreSQL）</translation>
+    </message>
+    <message>
+        <source>Copies a published run into a project file as a local run and prints its local id. A run the project holds already (same stable id) is not copied again.</source>
+        <translation>把已发布的运行作为本地运行复制到项目文件中，并打印其本地 ID。项目中已有的运行（稳定 ID 相同）不会再次复制。</translation>
+    </message>
+    <message>
+        <source>Published run id (or a unique prefix of 8+ hex digits)</source>
+        <translation>已发布运行的 ID（或至少 8 位十六进制的唯一前缀）</translation>
+    </message>
+    <message>
+        <source>Project file to copy it into (created when missing)</source>
+        <translation>复制到的项目文件（不存在则创建）</translation>
+    </message>
+    <message>
+        <source>--run ID and --project FILE are required</source>
+        <translation>必须给出 --run ID 和 --project FILE</translation>
+    </message>
+    <message>
+        <source>%1 holds published run %2 already as run %3</source>
+        <translation>%1 中已有已发布运行 %2，即运行 %3</translation>
+    </message>
+    <message>
+        <source>published run %1 copied into %2 as run %3 (%4 requests)</source>
+        <translation>已发布运行 %1 已复制到 %2，成为运行 %3（%4 个请求）</translation>
+    </message>
+    <message>
+        <source>Copy a published run from the team database into a project</source>
+        <translation>把团队数据库中已发布的运行复制到项目</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n measured request(s) failed:</source>
+        <translation>
+            <numerusform>%n 个测量请求失败：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>first: %1</source>
+        <translation>首条：%1</translation>
+    </message>
+    <message>
+        <source>%1 holds no environment snapshot</source>
+        <translation>%1 中没有环境快照</translation>
+    </message>
+    <message>
+        <source>--shard and --start-at go together</source>
+        <translation>--shard 和 --start-at 必须一起给出</translation>
+    </message>
+    <message>
+        <source>--point-slot needs --shard and --start-at</source>
+        <translation>--point-slot 需要 --shard 和 --start-at</translation>
+    </message>
+    <message>
+        <source>Runs an experiment: every variant through every point and repeat.</source>
+        <translation>运行实验：每个变体依次跑完每个负载点和每次重复。</translation>
+    </message>
+    <message>
+        <source>Run only this variant (repeatable)</source>
+        <translation>只运行这个变体（可重复）</translation>
+    </message>
+    <message>
+        <source>Project file (default: EXPERIMENT with .servescope)</source>
+        <translation>项目文件（默认：EXPERIMENT 改为 .servescope 扩展名）</translation>
+    </message>
+    <message>
+        <source>Results folder: manifest, vLLM result files, summary.csv</source>
+        <translation>结果目录：清单、vLLM 结果文件、summary.csv</translation>
+    </message>
+    <message>
+        <source>Start each variant&apos;s server from server.launch.argv (stopped after it)</source>
+        <translation>按 server.launch.argv 启动每个变体的服务器（变体结束后停止）</translation>
+    </message>
+    <message>
+        <source>Speed-up of the built-in simulator for a &quot;sim:&quot; endpoint</source>
+        <translation>“sim:” 端点内置模拟器的加速倍数</translation>
+    </message>
+    <message>
+        <source>Run name (default: experiment name and UTC time)</source>
+        <translation>运行名称（默认：实验名称加 UTC 时间）</translation>
+    </message>
+    <message>
+        <source>Send the requests here instead (&quot;sim:&quot; for the built-in simulator)</source>
+        <translation>改把请求发往这里（“sim:” 表示内置模拟器）</translation>
+    </message>
+    <message>
+        <source>Record this environment snapshot file with the run (fields replace same-named ones)</source>
+        <translation>随运行记录此环境快照文件（同名字段会被替换）</translation>
+    </message>
+    <message>
+        <source>Run shard I of N (0-based) of every point&apos;s streams and prompts (docs/shards.md)</source>
+        <translation>运行每个负载点的并发流和提示中的第 I 个分片（共 N 个，从 0 起；见 docs/shards.md）</translation>
+    </message>
+    <message>
+        <source>With --shard: the UTC time the first point starts (ISO-8601 with a zone, or now+SECONDS)</source>
+        <translation>与 --shard 一起用：第一个负载点开始的 UTC 时间（带时区的 ISO-8601，或 now+秒数）</translation>
+    </message>
+    <message>
+        <source>With --shard: measured point k (run order, from 0) starts at --start-at plus k x SECONDS</source>
+        <translation>与 --shard 一起用：第 k 个测量负载点（按运行顺序，从 0 起）在 --start-at 加 k × 秒数时开始</translation>
+    </message>
+    <message>
+        <source>After the run, check point by point that it agrees within 5% with this stored run of the project</source>
+        <translation>运行结束后逐个负载点检查它与项目中这个已保存运行的差异是否在 5% 以内</translation>
+    </message>
+    <message>
+        <source>--sim-time-scale must be a positive number</source>
+        <translation>--sim-time-scale 必须是正数</translation>
+    </message>
+    <message>
+        <source>%1 holds only an environment snapshot; record it with a run: run EXPERIMENT --env-snapshot %1</source>
+        <translation>%1 只包含环境快照；请随运行记录它：run EXPERIMENT --env-snapshot %1</translation>
+    </message>
+    <message>
+        <source>not running the experiment&apos;s launch command without --allow-launch; start the server yourself</source>
+        <translation>没有 --allow-launch 时不会执行实验的启动命令；请自行启动服务器</translation>
+    </message>
+    <message>
+        <source>interrupted; saving what was measured...</source>
+        <translation>已中断；正在保存已测量的数据……</translation>
+    </message>
+    <message>
+        <source>Run an experiment into a project (and a results folder)</source>
+        <translation>把实验运行到项目中（以及结果目录）</translation>
+    </message>
+    <message>
+        <source>--%1 takes YYYY-MM-DD (UTC) or an ISO-8601 time with a zone</source>
+        <translation>--%1 需要 YYYY-MM-DD（UTC）或带时区的 ISO-8601 时间</translation>
+    </message>
+    <message>
+        <source>Lists the runs of a project file: id, name, status, started (ISO-8601 UTC), variants, points; or with --db the published runs: id, name, status, started, experiment, model, engine, tags, variants, points, requests, published_by; tab-separated.</source>
+        <translation>列出项目文件中的运行：ID、名称、状态、开始时间（ISO-8601 UTC）、变体、负载点；或用 --db 列出已发布的运行：ID、名称、状态、开始时间、实验、模型、引擎、标签、变体、负载点、请求数、发布者；制表符分隔。</translation>
+    </message>
+    <message>
+        <source>Print a JSON array instead of lines</source>
+        <translation>输出 JSON 数组而不是文本行</translation>
+    </message>
+    <message>
+        <source>With --db: only runs of this experiment</source>
+        <translation>与 --db 一起用：只列这个实验的运行</translation>
+    </message>
+    <message>
+        <source>With --db: only runs against this model</source>
+        <translation>与 --db 一起用：只列针对这个模型的运行</translation>
+    </message>
+    <message>
+        <source>With --db: only runs of this engine (vllm, sglang, ...)</source>
+        <translation>与 --db 一起用：只列这个引擎的运行（vllm、sglang……）</translation>
+    </message>
+    <message>
+        <source>With --db: started on or after (YYYY-MM-DD or ISO-8601 time)</source>
+        <translation>与 --db 一起用：在此时间或之后开始（YYYY-MM-DD 或 ISO-8601 时间）</translation>
+    </message>
+    <message>
+        <source>With --db: started on or before (YYYY-MM-DD or ISO-8601 time)</source>
+        <translation>与 --db 一起用：在此时间或之前开始（YYYY-MM-DD 或 ISO-8601 时间）</translation>
+    </message>
+    <message>
+        <source>With --db: only runs with this tag (repeatable: all of them)</source>
+        <translation>与 --db 一起用：只列带这个标签的运行（可重复：须全部带有）</translation>
+    </message>
+    <message>
+        <source>give either --project FILE or --db URL, not both</source>
+        <translation>--project FILE 和 --db URL 只能给出一个</translation>
+    </message>
+    <message>
+        <source>--project FILE is required (or --db URL for the team database)</source>
+        <translation>必须给出 --project FILE（或团队数据库的 --db URL）</translation>
+    </message>
+    <message>
+        <source>--%1 needs --db URL</source>
+        <translation>--%1 需要 --db URL</translation>
+    </message>
+    <message>
+        <source>List the runs stored in a project file</source>
+        <translation>列出项目文件中保存的运行</translation>
+    </message>
+    <message>
+        <source>--root-path needs a path such as /gw</source>
+        <translation>--root-path 需要一个路径，例如 /gw</translation>
+    </message>
+    <message>
+        <source>--require-header needs &apos;Name: value&apos; with a valid header name</source>
+        <translation>--require-header 需要“名称: 值”的形式，且名称必须是合法的头部名</translation>
+    </message>
+    <message>
+        <source>Address to listen on (default 127.0.0.1).</source>
+        <translation>监听地址（默认 127.0.0.1）。</translation>
+    </message>
+    <message>
+        <source>Model ID served (default servescope-sim-7b).</source>
+        <translation>提供的模型 ID（默认 servescope-sim-7b）。</translation>
+    </message>
+    <message>
+        <source>Serve HTTPS with this PEM certificate (with --tls-key).</source>
+        <translation>用此 PEM 证书提供 HTTPS（与 --tls-key 一起用）。</translation>
+    </message>
+    <message>
+        <source>PEM private key of --tls-cert (unencrypted).</source>
+        <translation>--tls-cert 的 PEM 私钥（未加密）。</translation>
+    </message>
+    <message>
+        <source>Require `Authorization: Bearer &lt;key&gt;` on /v1, the key read from this environment variable.</source>
+        <translation>要求 /v1 请求带 `Authorization: Bearer &lt;key&gt;`，密钥从这个环境变量读取。</translation>
+    </message>
+    <message>
+        <source>Hardware/model preset: a100-7b (default), h100-7b, moe-3b-active.</source>
+        <translation>硬件/模型预设：a100-7b（默认）、h100-7b、moe-3b-active。</translation>
+    </message>
+    <message>
+        <source>Send the role-only chat delta on arrival (as some gateways).</source>
+        <translation>请求到达时就发送只含 role 的聊天增量（如某些网关）。</translation>
+    </message>
+    <message>
+        <source>Never send the usage chunk.</source>
+        <translation>从不发送 usage 块。</translation>
+    </message>
+    <message>
+        <source>Stop at the seeded EOS point even with ignore_eos.</source>
+        <translation>即使设置了 ignore_eos 也在预设的 EOS 位置停止。</translation>
+    </message>
+    <message>
+        <source>Write `: t=&lt;monotonic ns&gt;` before every data event.</source>
+        <translation>在每个 data 事件前写出 `: t=&lt;单调时钟 ns&gt;`。</translation>
+    </message>
+    <message>
+        <source>Answer /tokenize with 404 (most gateways).</source>
+        <translation>对 /tokenize 返回 404（大多数网关如此）。</translation>
+    </message>
+    <message>
+        <source>Answer /metrics with 404.</source>
+        <translation>对 /metrics 返回 404。</translation>
+    </message>
+    <message>
+        <source>Answer /v1/completions with 404 (a chat-only gateway).</source>
+        <translation>对 /v1/completions 返回 404（只支持 chat 的网关）。</translation>
+    </message>
+    <message>
+        <source>Start every answer with the prompt text.</source>
+        <translation>每个回答以提示文本开头。</translation>
+    </message>
+    <message>
+        <source>Answer 400 to any request without this exact header (repeatable).</source>
+        <translation>缺少这个确切头部的请求一律返回 400（可重复）。</translation>
+    </message>
+    <message>
+        <source>Serve every route under this path prefix, e.g. /gw (as behind a gateway); 404 elsewhere.</source>
+        <translation>所有路由都挂在这个路径前缀下，例如 /gw（如同在网关之后）；其他路径返回 404。</translation>
+    </message>
+    <message>
+        <source>Drop ignore_eos and min_tokens from every request, as a strict gateway.</source>
+        <translation>从每个请求中去掉 ignore_eos 和 min_tokens，如同严格的网关。</translation>
+    </message>
+    <message>
+        <source>Close every stream&apos;s connection after half of its tokens.</source>
+        <translation>每个流在发出一半 token 后关闭连接。</translation>
+    </message>
+    <message>
+        <source>Send generation answers unchunked with content-length: 256, whatever their length.</source>
+        <translation>生成类回答一律不分块、以 content-length: 256 发送，无论实际长度。</translation>
+    </message>
+    <message>
+        <source>Simulated vLLM- or SGLang-like OpenAI-compatible server.</source>
+        <translation>模拟 vLLM 或 SGLang 的 OpenAI 兼容服务器。</translation>
+    </message>
+    <message>
+        <source>unknown preset &apos;%1&apos; (known: %2)</source>
+        <translation>未知预设“%1”（可用：%2）</translation>
+    </message>
+    <message>
+        <source>--%1 needs a number &gt;= %2, got &apos;%3&apos;</source>
+        <translation>--%1 需要 &gt;= %2 的数，得到的是“%3”</translation>
+    </message>
+    <message>
+        <source>--port must be 0..65535</source>
+        <translation>--port 必须在 0..65535 之间</translation>
+    </message>
+    <message>
+        <source>--tls-cert and --tls-key go together</source>
+        <translation>--tls-cert 和 --tls-key 必须一起给出</translation>
+    </message>
+    <message>
+        <source>rates must be between 0 and 1</source>
+        <translation>比率必须在 0 到 1 之间</translation>
+    </message>
+    <message>
+        <source>--max-model-len (%1) exceeds --kv-cache-tokens (%2): a long request could never run</source>
+        <translation>--max-model-len（%1）超过 --kv-cache-tokens（%2）：长请求将永远无法运行</translation>
+    </message>
+    <message>
+        <source>--api-key-env: %1</source>
+        <translation>--api-key-env：%1</translation>
+    </message>
+    <message>
+        <source>cannot create the signal pipe</source>
+        <translation>无法创建信号管道</translation>
+    </message>
+    <message>
+        <source>Run the simulated OpenAI-compatible server</source>
+        <translation>运行模拟的 OpenAI 兼容服务器</translation>
+    </message>
+    <message>
+        <source>Check an experiment file (native JSON, bench_config.json, or either TOML layout) and show each
+variant&apos;s differences from the baseline. Exit 0 when valid (warnings allowed), 2 when the file
+is malformed or invalid.</source>
+        <translation>检查实验文件（原生 JSON、bench_config.json 或两种 TOML 布局之一），并显示每个
+变体与基线的差异。有效时退出码 0（允许警告），文件格式错误或无效时为 2。</translation>
+    </message>
+    <message>
+        <source>Force a layout: json, bench_config, toml-load-matrix, toml-bench, env-snapshot (default: auto).</source>
+        <translation>强制指定布局：json、bench_config、toml-load-matrix、toml-bench、env-snapshot（默认：auto）。</translation>
+    </message>
+    <message>
+        <source>Experiment file (.json or .toml).</source>
+        <translation>实验文件（.json 或 .toml）。</translation>
+    </message>
+    <message>
+        <source>unknown --format &apos;%1&apos;</source>
+        <translation>未知的 --format“%1”</translation>
+    </message>
+    <message>
+        <source>expected exactly one EXPERIMENT file (see --help)</source>
+        <translation>需要恰好一个 EXPERIMENT 文件（见 --help）</translation>
+    </message>
+    <message>
+        <source>Check an experiment file and show its variants</source>
+        <translation>检查实验文件并显示其变体</translation>
+    </message>
+    <message>
+        <source>Usage: servescope-cli &lt;command&gt; [options]</source>
+        <translation>用法：servescope-cli &lt;命令&gt; [选项]</translation>
+    </message>
+    <message>
+        <source>Design, run and compare benchmark experiments against OpenAI-compatible LLM endpoints.</source>
+        <translation>针对 OpenAI 兼容的 LLM 端点设计、运行和比较基准实验。</translation>
+    </message>
+    <message>
+        <source>Commands:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>Global options:
+  -h, --help     Show this help (or `servescope-cli &lt;command&gt; --help`)
+  -v, --version  Show the version
+
+Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request,
+2 bad input or usage, 130 interrupted.</source>
+        <translation>全局选项：
+  -h, --help     显示本帮助（或 `servescope-cli &lt;命令&gt; --help`）
+  -v, --version  显示版本
+
+退出码：0 成功，1 闸门未通过 / 端点不可用 / 没有成功的请求，
+2 输入或用法错误，130 被中断。</translation>
+    </message>
+    <message>
+        <source>servescope-cli: unknown command &apos;%1&apos;</source>
+        <translation>servescope-cli：未知命令“%1”</translation>
+    </message>
+    <message>
+        <source>run %1, %2 %3: no stored requests (imported without per-request arrays), so SGLang&apos;s figures cannot be computed</source>
+        <translation>运行 %1，%2 %3：没有保存的请求（导入时没有逐请求数组），因此无法计算 SGLang 的指标</translation>
+    </message>
+    <message>
+        <source>Concurrent sequences in the batch (default 256).</source>
+        <translation>批中的并发序列数（默认 256）。</translation>
+    </message>
+    <message>
+        <source>Token budget per step, decode and chunked prefill (default 8192).</source>
+        <translation>每步的 token 预算，含解码和分块预填充（默认 8192）。</translation>
+    </message>
+    <message>
+        <source>Prompt + output limit (preset default).</source>
+        <translation>提示 + 输出的长度上限（默认取预设值）。</translation>
+    </message>
+    <message>
+        <source>KV block (page) size in tokens (default 16).</source>
+        <translation>KV 块（页）大小，单位 token（默认 16）。</translation>
+    </message>
+    <message>
+        <source>Share of the GPU&apos;s memory for weights and KV cache; sets the KV cache size (default 0.9).</source>
+        <translation>GPU 显存中分给权重和 KV 缓存的比例；决定 KV 缓存大小（默认 0.9）。</translation>
+    </message>
+    <message>
+        <source>New requests&apos; prompt tokens per step (sglang flavour; default 16384).</source>
+        <translation>每步新请求的提示 token 数（sglang 风格；默认 16384）。</translation>
+    </message>
+    <message>
+        <source>Which server to pose as: vllm (default) or sglang (its flag and metric names, /get_server_info, /flush_cache, its log lines).</source>
+        <translation>模拟哪种服务器：vllm（默认）或 sglang（采用其参数名和指标名、/get_server_info、/flush_cache 及其日志行）。</translation>
+    </message>
+    <message>
+        <source>sglang flavour: %1</source>
+        <translation>sglang 风格：%1</translation>
+    </message>
+    <message>
+        <source>Block-hash prefix cache (vllm).</source>
+        <translation>基于块哈希的前缀缓存（vllm）。</translation>
+    </message>
+    <message>
+        <source>sglang flavour: no prefix cache (on by default, as SGLang&apos;s radix cache).</source>
+        <translation>sglang 风格：不用前缀缓存（默认开启，同 SGLang 的 radix cache）。</translation>
+    </message>
+    <message>
+        <source>--flavor must be vllm or sglang, got &apos;%1&apos;</source>
+        <translation>--flavor 必须是 vllm 或 sglang，得到的是“%1”</translation>
+    </message>
+    <message>
+        <source>--%1 is %2&apos;s name; the %3 flavour takes --%4</source>
+        <translation>--%1 是 %2 的参数名；%3 风格用 --%4</translation>
+    </message>
+    <message>
+        <source>--%1 needs --flavor sglang</source>
+        <translation>--%1 需要 --flavor sglang</translation>
+    </message>
+    <message>
+        <source>--%1 needs a number from %2 to %3, got &apos;%4&apos;</source>
+        <translation>--%1 需要 %2 到 %3 之间的数，得到的是“%4”</translation>
+    </message>
+    <message>
+        <source>--enable-prefix-caching is vLLM&apos;s; the sglang flavour caches prefixes unless --disable-radix-cache</source>
+        <translation>--enable-prefix-caching 是 vLLM 的参数；sglang 风格默认缓存前缀，除非给出 --disable-radix-cache</translation>
+    </message>
+    <message>
+        <source>--disable-radix-cache needs --flavor sglang</source>
+        <translation>--disable-radix-cache 需要 --flavor sglang</translation>
+    </message>
+    <message>
+        <source>--%1 %2 leaves no memory for the KV cache beside the weights</source>
+        <translation>--%1 %2 在权重之外没有给 KV 缓存留下显存</translation>
+    </message>
+    <message>
+        <source>Team database: postgresql://USER@HOST:PORT/DBNAME[?sslmode=MODE&amp;sslrootcert=FILE] (never with a password)</source>
+        <translation>团队数据库：postgresql://USER@HOST:PORT/DBNAME[?sslmode=MODE&amp;sslrootcert=FILE]（不得包含密码）</translation>
+    </message>
+    <message>
+        <source>Environment variable holding the database password</source>
+        <translation>存放数据库密码的环境变量</translation>
+    </message>
+    <message>
+        <source>Where the database password is: env:VAR or keychain:ID (OS keychain, service ServeScope)</source>
+        <translation>数据库密码所在位置：env:VAR 或 keychain:ID（系统钥匙串，服务名 ServeScope）</translation>
+    </message>
+    <message>
+        <source>--db URL is required</source>
+        <translation>必须给出 --db URL</translation>
+    </message>
+    <message>
+        <source>give either --db-password-env or --db-password, not both</source>
+        <translation>--db-password-env 和 --db-password 只能给出一个</translation>
+    </message>
+    <message>
+        <source>--db-password must be env:VAR or keychain:ID (the reference, never the password)</source>
+        <translation>--db-password 必须是 env:VAR 或 keychain:ID（只给引用，绝不给密码本身）</translation>
+    </message>
+    <message>
+        <source>TCP port; 0 picks a free one (default 8000).</source>
+        <translation>TCP 端口；0 表示自动选一个空闲端口（默认 8000）。</translation>
+    </message>
+    <message>
+        <source>Seed of every random draw (default 0).</source>
+        <translation>所有随机抽样的种子（默认 0）。</translation>
+    </message>
+    <message>
+        <source>KV cache size in tokens (preset default).</source>
+        <translation>KV 缓存大小，单位 token（默认取预设值）。</translation>
+    </message>
+    <message>
+        <source>Bytes of weights read per step.</source>
+        <translation>每步读取的权重字节数。</translation>
+    </message>
+    <message>
+        <source>KV bytes per token of context.</source>
+        <translation>每个上下文 token 的 KV 字节数。</translation>
+    </message>
+    <message>
+        <source>Effective memory bandwidth, bytes/s.</source>
+        <translation>有效显存带宽，字节/秒。</translation>
+    </message>
+    <message>
+        <source>Effective FLOP/s.</source>
+        <translation>有效 FLOP/s。</translation>
+    </message>
+    <message>
+        <source>Parameters active per token.</source>
+        <translation>每个 token 激活的参数量。</translation>
+    </message>
+    <message>
+        <source>Fixed cost of every step, ms.</source>
+        <translation>每步的固定开销，毫秒。</translation>
+    </message>
+    <message>
+        <source>Tokens per SSE event (default 1).</source>
+        <translation>每个 SSE 事件的 token 数（默认 1）。</translation>
+    </message>
+    <message>
+        <source>Content events of exactly N characters, splitting words (0 = off).</source>
+        <translation>每个内容事件恰好 N 个字符，可切断单词（0 = 关闭）。</translation>
+    </message>
+    <message>
+        <source>Start every stream with one content event (one line) of N bytes.</source>
+        <translation>每个流以一个 N 字节的内容事件（单行）开头。</translation>
+    </message>
+    <message>
+        <source>Also serve a DCGM-exporter-style /metrics on this port (0 picks one).</source>
+        <translation>同时在此端口提供 DCGM exporter 风格的 /metrics（0 表示自动选择）。</translation>
+    </message>
+    <message>
+        <source>Wait this long before listening, as a server loading its weights (wall clock).</source>
+        <translation>开始监听前先等待这么久，如同正在加载权重的服务器（墙钟时间）。</translation>
+    </message>
+    <message>
+        <source>Hold every stream&apos;s first token event this long (wall clock).</source>
+        <translation>每个流的第一个 token 事件推迟这么久（墙钟时间）。</translation>
+    </message>
+    <message>
+        <source>Mean output length without ignore_eos (default 256).</source>
+        <translation>不设 ignore_eos 时的平均输出长度（默认 256）。</translation>
+    </message>
+    <message>
+        <source>Run the model this many times faster than real time (default 1).</source>
+        <translation>让模型以实时的这么多倍速度运行（默认 1）。</translation>
+    </message>
+    <message>
+        <source>Idle keep-alive timeout, seconds (default 5).</source>
+        <translation>keep-alive 空闲超时，秒（默认 5）。</translation>
+    </message>
+    <message>
+        <source>Largest request body (default 16 MiB); larger gets 413.</source>
+        <translation>请求体上限（默认 16 MiB）；超过则返回 413。</translation>
+    </message>
+    <message>
+        <source>Share of requests answered 500.</source>
+        <translation>返回 500 的请求比例。</translation>
+    </message>
+    <message>
+        <source>Answer 429 (Retry-After: 1) when this many requests already wait.</source>
+        <translation>已有这么多请求在等待时返回 429（Retry-After: 1）。</translation>
+    </message>
+    <message>
+        <source>Share of streams cut mid-way.</source>
+        <translation>中途被切断的流的比例。</translation>
+    </message>
+    <message>
+        <source>Share of streams with one truncated JSON event.</source>
+        <translation>含一个截断 JSON 事件的流的比例。</translation>
+    </message>
+    <message>
+        <source>Pause a stream this long (wall clock) once, at a seeded token.</source>
+        <translation>在一个预设的 token 处让流暂停一次，持续这么久（墙钟时间）。</translation>
+    </message>
+    <message>
+        <source>Share of streams that stall when --stall-ms is set (default 1).</source>
+        <translation>设置 --stall-ms 时发生停顿的流的比例（默认 1）。</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::CommandDialog</name>
     <message>
         <source>Paste command line</source>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli check: models list and one tiny streamed request, with a diagnosis and a fix.
+#include "clitext.h"
 #include "command.h"
 
 #include "diagnosis/capabilities.h"
@@ -49,7 +50,8 @@ bool addHeaders(const QCommandLineParser &parser, PreflightRequest *request, QTe
         const qsizetype colon = spec.indexOf(u':');
         const QString name = spec.left(colon).trimmed();
         if (colon <= 0 || !isHeaderName(name)) {
-            err << "servescope-cli check: --header needs 'Name: value' with a valid header name\n";
+            err << "servescope-cli check: " << CliText::tr("--header needs 'Name: value' with a valid header name")
+                << '\n';
             return false;
         }
         request->headers.append({ name.toLatin1(), spec.mid(colon + 1).trimmed().toUtf8() });
@@ -59,12 +61,16 @@ bool addHeaders(const QCommandLineParser &parser, PreflightRequest *request, QTe
         const QString name = spec.left(eq).trimmed();
         const QString var = spec.mid(eq + 1).trimmed();
         if (eq <= 0 || !isHeaderName(name)) {
-            err << "servescope-cli check: --header-env needs Name=VAR with a valid header name\n";
+            err << "servescope-cli check: " << CliText::tr("--header-env needs Name=VAR with a valid header name")
+                << '\n';
             return false;
         }
         if (!isValidEnvironmentName(var)) { // never echoed: it may be the secret pasted in the wrong place
-            err << "servescope-cli check: --header-env " << name
-                << " must name an environment variable ([A-Za-z_][A-Za-z0-9_]*), not hold its value\n";
+            err << "servescope-cli check: "
+                << CliText::tr("--header-env %1 must name an environment variable ([A-Za-z_][A-Za-z0-9_]*), not "
+                               "hold its value")
+                       .arg(name)
+                << '\n';
             return false;
         }
         const SecretResult value = readApiKeyFromEnvironment(var);
@@ -83,11 +89,12 @@ bool addHeaders(const QCommandLineParser &parser, PreflightRequest *request, QTe
     }();
     for (const QString &n : names) {
         if (n == QLatin1String("authorization")) {
-            err << "servescope-cli check: send the key with --api-key-env, not as an Authorization header\n";
+            err << "servescope-cli check: "
+                << CliText::tr("send the key with --api-key-env, not as an Authorization header") << '\n';
             return false;
         }
         if (names.count(n) > 1) {
-            err << "servescope-cli check: header " << n << " is given twice\n";
+            err << "servescope-cli check: " << CliText::tr("header %1 is given twice").arg(n) << '\n';
             return false;
         }
     }
@@ -97,27 +104,27 @@ bool addHeaders(const QCommandLineParser &parser, PreflightRequest *request, QTe
 int runCheck(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Checks that an endpoint is usable for a benchmark."));
+    parser.setApplicationDescription(CliText::tr("Checks that an endpoint is usable for a benchmark."));
     parser.addHelpOption();
     parser.addOptions({
-        { QStringLiteral("base-url"), QStringLiteral("Base URL, e.g. http://127.0.0.1:8000"), QStringLiteral("URL") },
-        { QStringLiteral("model"), QStringLiteral("Model ID"), QStringLiteral("ID") },
-        { QStringLiteral("path"), QStringLiteral("Request path (default /v1/chat/completions)"), QStringLiteral("P"),
+        { QStringLiteral("base-url"), CliText::tr("Base URL, e.g. http://127.0.0.1:8000"), QStringLiteral("URL") },
+        { QStringLiteral("model"), CliText::tr("Model ID"), QStringLiteral("ID") },
+        { QStringLiteral("path"), CliText::tr("Request path (default /v1/chat/completions)"), QStringLiteral("P"),
             QStringLiteral("/v1/chat/completions") },
-        { QStringLiteral("api-key-env"), QStringLiteral("Environment variable holding the API key"),
+        { QStringLiteral("api-key-env"), CliText::tr("Environment variable holding the API key"),
             QStringLiteral("VAR") },
-        { QStringLiteral("timeout"), QStringLiteral("Seconds per request (default 15)"), QStringLiteral("S"),
+        { QStringLiteral("timeout"), CliText::tr("Seconds per request (default 15)"), QStringLiteral("S"),
             QStringLiteral("15") },
-        { QStringLiteral("header"), QStringLiteral("Extra header on every request, 'Name: value' (repeatable)"),
+        { QStringLiteral("header"), CliText::tr("Extra header on every request, 'Name: value' (repeatable)"),
             QStringLiteral("H") },
         { QStringLiteral("header-env"),
-            QStringLiteral("Extra header whose value is a secret read from an environment variable, Name=VAR "
-                           "(repeatable)"),
+            CliText::tr("Extra header whose value is a secret read from an environment variable, Name=VAR "
+                        "(repeatable)"),
             QStringLiteral("NAME=VAR") },
-        { QStringLiteral("smoke"), QStringLiteral("Also probe /tokenize, /metrics and ignore_eos") },
-        { QStringLiteral("ca-file"), QStringLiteral("https: trust the certificate authorities in this PEM file"),
+        { QStringLiteral("smoke"), CliText::tr("Also probe /tokenize, /metrics and ignore_eos") },
+        { QStringLiteral("ca-file"), CliText::tr("https: trust the certificate authorities in this PEM file"),
             QStringLiteral("FILE") },
-        { QStringLiteral("tls-skip-verify"), QStringLiteral("https: do not check the server's certificate") },
+        { QStringLiteral("tls-skip-verify"), CliText::tr("https: do not check the server's certificate") },
     });
     QTextStream err(stderr);
     if (!parser.parse(args)) {
@@ -129,17 +136,18 @@ int runCheck(const QStringList &args)
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        err << "servescope-cli check: unexpected argument '" << parser.positionalArguments().first() << "'\n";
+        err << "servescope-cli check: "
+            << CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()) << '\n';
         return ExitUsage;
     }
     if (!parser.isSet(QStringLiteral("base-url")) || !parser.isSet(QStringLiteral("model"))) {
-        err << "servescope-cli check: --base-url and --model are required\n";
+        err << "servescope-cli check: " << CliText::tr("--base-url and --model are required") << '\n';
         return ExitUsage;
     }
     bool ok = false;
     const double timeoutS = parser.value(QStringLiteral("timeout")).toDouble(&ok);
     if (!ok || timeoutS <= 0) {
-        err << "servescope-cli check: --timeout must be a positive number of seconds\n";
+        err << "servescope-cli check: " << CliText::tr("--timeout must be a positive number of seconds") << '\n';
         return ExitUsage;
     }
 
@@ -161,7 +169,7 @@ int runCheck(const QStringList &args)
         request.apiKey = key.secret;
         request.keyHadWhitespace = key.trimmed;
         if (key.trimmed)
-            err << "servescope-cli check: whitespace around the API key was trimmed\n";
+            err << "servescope-cli check: " << CliText::tr("whitespace around the API key was trimmed") << '\n';
     }
     if (!addHeaders(parser, &request, err))
         return ExitUsage;
@@ -191,6 +199,7 @@ int runCheck(const QStringList &args)
     return r.usable ? ExitOk : ExitFailed;
 }
 
-const CommandRegistration reg({ "check", "Check an endpoint: models, one streamed request, diagnosis", &runCheck });
+const CommandRegistration reg({ "check",
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Check an endpoint: models, one streamed request, diagnosis"), &runCheck });
 
 } // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli compare: the delta table of two runs (stored or results folders) and the CI gate.
+#include "clitext.h"
 #include "command.h"
 
 #include "compare/runsource.h"
@@ -119,31 +120,30 @@ int runCompare(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Compares a candidate run with a baseline point by point (medians across repeats, 95% "
-                       "intervals) and, with --fail-if, gates on the changes. RUN is a run id or unique name of "
-                       "--project; DIR is a results folder written by `run --out-dir`."));
+        CliText::tr("Compares a candidate run with a baseline point by point (medians across repeats, 95% "
+                    "intervals) and, with --fail-if, gates on the changes. RUN is a run id or unique name of "
+                    "--project; DIR is a results folder written by `run --out-dir`."));
     parser.addHelpOption();
     parser.addOptions({
-        { QStringLiteral("baseline"), QStringLiteral("Baseline run or results folder"), QStringLiteral("RUN|DIR") },
-        { QStringLiteral("candidate"), QStringLiteral("Candidate run or results folder"), QStringLiteral("RUN|DIR") },
-        { QStringLiteral("project"), QStringLiteral("Project file holding stored runs"), QStringLiteral("FILE") },
-        { QStringLiteral("baseline-variant"), QStringLiteral("Compare only this variant of the baseline"),
+        { QStringLiteral("baseline"), CliText::tr("Baseline run or results folder"), QStringLiteral("RUN|DIR") },
+        { QStringLiteral("candidate"), CliText::tr("Candidate run or results folder"), QStringLiteral("RUN|DIR") },
+        { QStringLiteral("project"), CliText::tr("Project file holding stored runs"), QStringLiteral("FILE") },
+        { QStringLiteral("baseline-variant"), CliText::tr("Compare only this variant of the baseline"),
             QStringLiteral("NAME") },
-        { QStringLiteral("candidate-variant"), QStringLiteral("Compare only this variant of the candidate"),
+        { QStringLiteral("candidate-variant"), CliText::tr("Compare only this variant of the candidate"),
             QStringLiteral("NAME") },
-        { QStringLiteral("metric"), QStringLiteral("Metric of the delta table (repeatable; default: headline metrics)"),
+        { QStringLiteral("metric"), CliText::tr("Metric of the delta table (repeatable; default: headline metrics)"),
             QStringLiteral("KEY") },
-        { QStringLiteral("fail-if"), QStringLiteral("Gate: METRIC (>|<) [+|-]NUMBER[%] (repeatable)"),
+        { QStringLiteral("fail-if"), CliText::tr("Gate: METRIC (>|<) [+|-]NUMBER[%] (repeatable)"),
             QStringLiteral("COND") },
-        { QStringLiteral("threshold"),
-            QStringLiteral("Practical threshold of a better/worse verdict, in % (default 5)"), QStringLiteral("PCT"),
-            QStringLiteral("5") },
-        { QStringLiteral("junit"), QStringLiteral("Write one JUnit test case per point and condition"),
+        { QStringLiteral("threshold"), CliText::tr("Practical threshold of a better/worse verdict, in % (default 5)"),
+            QStringLiteral("PCT"), QStringLiteral("5") },
+        { QStringLiteral("junit"), CliText::tr("Write one JUnit test case per point and condition"),
             QStringLiteral("FILE") },
         { QStringLiteral("set"),
-            QStringLiteral("Result set compared: vllm (every measured request) or steady (the steady window)"),
+            CliText::tr("Result set compared: vllm (every measured request) or steady (the steady window)"),
             QStringLiteral("SET"), QStringLiteral("vllm") },
-        { QStringLiteral("json"), QStringLiteral("Print JSON instead of lines") },
+        { QStringLiteral("json"), CliText::tr("Print JSON instead of lines") },
     });
     QTextStream err(stderr), out(stdout);
     const auto usage = [&err](const QString &message) {
@@ -157,16 +157,16 @@ int runCompare(const QStringList &args)
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty())
-        return usage(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     if (!parser.isSet(QStringLiteral("baseline")) || !parser.isSet(QStringLiteral("candidate")))
-        return usage(QStringLiteral("--baseline and --candidate are required"));
+        return usage(CliText::tr("--baseline and --candidate are required"));
     bool ok = false;
     const double threshold = parser.value(QStringLiteral("threshold")).toDouble(&ok) / 100;
     if (!ok || !(threshold >= 0))
-        return usage(QStringLiteral("--threshold takes a percentage >= 0"));
+        return usage(CliText::tr("--threshold takes a percentage >= 0"));
     ResultSet set = ResultSet::Vllm;
     if (!resultSetFromCode(parser.value(QStringLiteral("set")), &set))
-        return usage(QStringLiteral("--set takes vllm or steady"));
+        return usage(CliText::tr("--set takes vllm or steady"));
     QList<GateCondition> conditions;
     for (const QString &text : parser.values(QStringLiteral("fail-if"))) {
         QString error;
@@ -180,28 +180,32 @@ int runCompare(const QStringList &args)
     QString error;
     const QString project = parser.value(QStringLiteral("project"));
     if (!loadRunSource(parser.value(QStringLiteral("baseline")), project, &base, &error, set))
-        return usage(QStringLiteral("baseline: %1").arg(error));
+        return usage(CliText::tr("baseline: %1").arg(error));
     if (!loadRunSource(parser.value(QStringLiteral("candidate")), project, &cand, &error, set))
-        return usage(QStringLiteral("candidate: %1").arg(error));
+        return usage(CliText::tr("candidate: %1").arg(error));
     for (const auto &[side, source] : { std::pair { "baseline", &base }, std::pair { "candidate", &cand } }) {
         if (set == ResultSet::Steady && source->points.isEmpty())
-            return usage(QStringLiteral("%1: no point has a valid steady window (its slots were never all busy)")
+            return usage(CliText::tr("%1: no point has a valid steady window (its slots were never all busy)")
                              .arg(QString::fromLatin1(side)));
     }
     for (const auto &[option, source] :
         { std::pair { "baseline-variant", &base }, std::pair { "candidate-variant", &cand } }) {
         const QString v = parser.value(QString::fromLatin1(option));
         if (!v.isEmpty() && !keepVariant(source, v))
-            return usage(QStringLiteral("--%1: no variant named '%2'").arg(QString::fromLatin1(option), v));
+            return usage(CliText::tr("--%1: no variant named '%2'").arg(QString::fromLatin1(option), v));
     }
 
     const PointMatching matching = matchPoints(base.points, cand.points);
     for (int i : matching.unmatchedA)
-        err << "servescope-cli compare: baseline point " << base.points[i].variant << '/' << base.points[i].label
-            << " has no match in the candidate\n";
+        err << "servescope-cli compare: "
+            << CliText::tr("baseline point %1/%2 has no match in the candidate")
+                   .arg(base.points[i].variant, base.points[i].label)
+            << '\n';
     for (int j : matching.unmatchedB)
-        err << "servescope-cli compare: candidate point " << cand.points[j].variant << '/' << cand.points[j].label
-            << " has no match in the baseline\n";
+        err << "servescope-cli compare: "
+            << CliText::tr("candidate point %1/%2 has no match in the baseline")
+                   .arg(cand.points[j].variant, cand.points[j].label)
+            << '\n';
     if (!matching.unmatchedA.isEmpty() || !matching.unmatchedB.isEmpty())
         return ExitUsage;
 
@@ -215,7 +219,7 @@ int runCompare(const QStringList &args)
     const QList<DeltaRow> rows = deltaTable(base.points, cand.points, matching, metrics, threshold);
     for (const DeltaRow &r : rows) {
         if (r.a.repeats.n == 0 && r.b.repeats.n == 0 && parser.values(QStringLiteral("metric")).contains(r.metric))
-            return usage(QStringLiteral("metric '%1' is in neither run's results").arg(r.metric));
+            return usage(CliText::tr("metric '%1' is in neither run's results").arg(r.metric));
     }
 
     QList<GateLine> gates;
@@ -224,8 +228,7 @@ int runCompare(const QStringList &args)
             if (r.metric != c.metric)
                 continue;
             if (r.a.repeats.n == 0 || r.b.repeats.n == 0)
-                return usage(
-                    QStringLiteral("%1: %2 is missing at point %3/%4").arg(c.text, c.metric, r.variant, r.label));
+                return usage(CliText::tr("%1: %2 is missing at point %3/%4").arg(c.text, c.metric, r.variant, r.label));
             gates << GateLine { &r, &c, evaluateGate(c, r) };
         }
     }
@@ -239,12 +242,12 @@ int runCompare(const QStringList &args)
     const QStringList noisy = notReproducible(QStringLiteral("baseline"), base, shown)
         + notReproducible(QStringLiteral("candidate"), cand, shown);
     for (const QString &n : noisy)
-        err << "not reproducible at this point: " << n << '\n';
+        err << CliText::tr("not reproducible at this point: %1").arg(n) << '\n';
 
     if (!parser.value(QStringLiteral("junit")).isEmpty()
         && !writeJunit(
             parser.value(QStringLiteral("junit")), base.name + QStringLiteral(" vs ") + cand.name, gates, &error))
-        return usage(QStringLiteral("--junit: %1").arg(error));
+        return usage(CliText::tr("--junit: %1").arg(error));
 
     if (parser.isSet(QStringLiteral("json"))) {
         QJsonArray rowArray, gateArray, noisyArray;
@@ -300,7 +303,8 @@ int runCompare(const QStringList &args)
     return failures > 0 ? ExitFailed : ExitOk;
 }
 
-const CommandRegistration reg(
-    { "compare", "Compare two runs point by point; gate a candidate on a baseline", &runCompare });
+const CommandRegistration reg({ "compare",
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Compare two runs point by point; gate a candidate on a baseline"),
+    &runCompare });
 
 } // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli export: charts (PNG/SVG/PDF), summary CSV and self-contained reports from a project file.
+#include "clitext.h"
 #include "command.h"
 #include "sglangexport.h"
 
@@ -57,31 +58,32 @@ std::unique_ptr<QApplication> makeApplication()
     auto app = std::make_unique<QApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("servescope-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SERVESCOPE_VERSION));
+    installTranslations();
     return app;
 }
 
 int parse(const QStringList &args, ExportRequest *req)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
+    parser.setApplicationDescription(CliText::tr(
         "Exports a chart (PNG, SVG, PDF), the per-point CSV (summary.csv columns) or a self-contained report "
         "(HTML or PDF) of a stored run, optionally compared with a second run."));
     parser.addHelpOption();
     parser.addOptions({
-        { QStringLiteral("project"), QStringLiteral("Project file (*.servescope)"), QStringLiteral("FILE") },
-        { QStringLiteral("run"), QStringLiteral("Run: numeric id or unique name"), QStringLiteral("RUN") },
-        { QStringLiteral("vs"), QStringLiteral("Second run drawn on the same axes (B)"), QStringLiteral("RUN") },
-        { QStringLiteral("chart"), QStringLiteral("Write a chart: .png, .svg or .pdf"), QStringLiteral("FILE") },
-        { QStringLiteral("metric"), QStringLiteral("Latency chart of ttft|tpot|itl|e2el (default: throughput)"),
+        { QStringLiteral("project"), CliText::tr("Project file (*.servescope)"), QStringLiteral("FILE") },
+        { QStringLiteral("run"), CliText::tr("Run: numeric id or unique name"), QStringLiteral("RUN") },
+        { QStringLiteral("vs"), CliText::tr("Second run drawn on the same axes (B)"), QStringLiteral("RUN") },
+        { QStringLiteral("chart"), CliText::tr("Write a chart: .png, .svg or .pdf"), QStringLiteral("FILE") },
+        { QStringLiteral("metric"), CliText::tr("Latency chart of ttft|tpot|itl|e2el (default: throughput)"),
             QStringLiteral("M") },
-        { QStringLiteral("kind"), QStringLiteral("Chart kind: load (default), tradeoff (latency vs throughput)"),
+        { QStringLiteral("kind"), CliText::tr("Chart kind: load (default), tradeoff (latency vs throughput)"),
             QStringLiteral("K") },
-        { QStringLiteral("size"), QStringLiteral("Chart size WxH in px/pt (default 1000x620)"), QStringLiteral("WxH") },
-        { QStringLiteral("scale"), QStringLiteral("PNG pixel scale (default 1)"), QStringLiteral("X") },
-        { QStringLiteral("csv"), QStringLiteral("Write per-point metrics as CSV"), QStringLiteral("FILE") },
-        { QStringLiteral("report"), QStringLiteral("Write a report: .html or .pdf"), QStringLiteral("FILE") },
+        { QStringLiteral("size"), CliText::tr("Chart size WxH in px/pt (default 1000x620)"), QStringLiteral("WxH") },
+        { QStringLiteral("scale"), CliText::tr("PNG pixel scale (default 1)"), QStringLiteral("X") },
+        { QStringLiteral("csv"), CliText::tr("Write per-point metrics as CSV"), QStringLiteral("FILE") },
+        { QStringLiteral("report"), CliText::tr("Write a report: .html or .pdf"), QStringLiteral("FILE") },
         { QStringLiteral("sglang-jsonl"),
-            QStringLiteral("Write SGLang's bench_serving JSON lines (sglang definitions, one line per point)"),
+            CliText::tr("Write SGLang's bench_serving JSON lines (sglang definitions, one line per point)"),
             QStringLiteral("FILE") },
     });
     if (!parser.parse(args))
@@ -91,7 +93,7 @@ int parse(const QStringList &args, ExportRequest *req)
         return -1;
     }
     if (!parser.positionalArguments().isEmpty())
-        return usage(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     req->project = parser.value(QStringLiteral("project"));
     req->run = parser.value(QStringLiteral("run"));
     req->vs = parser.value(QStringLiteral("vs"));
@@ -101,45 +103,44 @@ int parse(const QStringList &args, ExportRequest *req)
     req->sglang = parser.value(QStringLiteral("sglang-jsonl"));
     req->kind = parser.isSet(QStringLiteral("kind")) ? parser.value(QStringLiteral("kind")) : QStringLiteral("load");
     if (req->project.isEmpty() || req->run.isEmpty())
-        return usage(QStringLiteral("--project FILE and --run RUN are required"));
+        return usage(CliText::tr("--project FILE and --run RUN are required"));
     if (int(!req->chart.isEmpty()) + int(!req->csv.isEmpty()) + int(!req->report.isEmpty())
             + int(!req->sglang.isEmpty())
         != 1)
-        return usage(
-            QStringLiteral("give exactly one of --chart FILE, --csv FILE, --report FILE, --sglang-jsonl FILE"));
+        return usage(CliText::tr("give exactly one of --chart FILE, --csv FILE, --report FILE, --sglang-jsonl FILE"));
     if (!req->sglang.isEmpty() && !req->vs.isEmpty())
-        return usage(QStringLiteral("--vs does not apply to --sglang-jsonl"));
+        return usage(CliText::tr("--vs does not apply to --sglang-jsonl"));
     if (parser.isSet(QStringLiteral("metric"))) {
         if (req->chart.isEmpty())
-            return usage(QStringLiteral("--metric applies to --chart only"));
+            return usage(CliText::tr("--metric applies to --chart only"));
         const QString m = parser.value(QStringLiteral("metric"));
         if (!metricFromCode(m, &req->metric)
             || (req->metric != Metric::Ttft && req->metric != Metric::Tpot && req->metric != Metric::Itl
                 && req->metric != Metric::E2el))
-            return usage(QStringLiteral("--metric must be ttft, tpot, itl or e2el, not '%1'").arg(m));
+            return usage(CliText::tr("--metric must be ttft, tpot, itl or e2el, not '%1'").arg(m));
         req->metricSet = true;
     }
     if (req->kind != QLatin1String("load") && req->kind != QLatin1String("tradeoff"))
-        return usage(QStringLiteral("--kind must be load or tradeoff"));
+        return usage(CliText::tr("--kind must be load or tradeoff"));
     ChartExporter::Format format;
     if (!req->chart.isEmpty() && !ChartExporter::formatForPath(req->chart, &format))
-        return usage(QStringLiteral("--chart file must end in .png, .svg or .pdf"));
+        return usage(CliText::tr("--chart file must end in .png, .svg or .pdf"));
     const QString reportSuffix = QFileInfo(req->report).suffix().toLower();
     if (!req->report.isEmpty() && reportSuffix != QLatin1String("html") && reportSuffix != QLatin1String("htm")
         && reportSuffix != QLatin1String("pdf"))
-        return usage(QStringLiteral("--report file must end in .html or .pdf"));
+        return usage(CliText::tr("--report file must end in .html or .pdf"));
     if (parser.isSet(QStringLiteral("size"))) {
         const QRegularExpressionMatch m
             = QRegularExpression(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$")).match(parser.value(QStringLiteral("size")));
         if (!m.hasMatch() || m.captured(1).toInt() > 20000 || m.captured(2).toInt() > 20000)
-            return usage(QStringLiteral("--size must be WxH, e.g. 1200x750"));
+            return usage(CliText::tr("--size must be WxH, e.g. 1200x750"));
         req->size.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
     }
     if (parser.isSet(QStringLiteral("scale"))) {
         bool ok = false;
         req->size.scale = parser.value(QStringLiteral("scale")).toDouble(&ok);
         if (!ok || req->size.scale <= 0 || req->size.scale > 8)
-            return usage(QStringLiteral("--scale must be a number in (0, 8]"));
+            return usage(CliText::tr("--scale must be a number in (0, 8]"));
     }
     return ExitOk;
 }
@@ -164,7 +165,7 @@ bool writeCsv(const ReportInput &input, const QString &path, QString *error)
     const QByteArray data = reportSummaryCsv(input);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        *error = CliText::tr("cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
     return true;
@@ -236,6 +237,7 @@ int runExport(const QStringList &args)
     return ExitOk;
 }
 
-const CommandRegistration reg({ "export", "Export charts, CSV or a report of stored runs", &runExport });
+const CommandRegistration reg(
+    { "export", QT_TRANSLATE_NOOP("ServeScope::Cli", "Export charts, CSV or a report of stored runs"), &runExport });
 
 } // namespace

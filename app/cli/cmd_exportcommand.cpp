@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli export-command EXPERIMENT --point LABEL: one load point as a vllm or SGLang benchmark command.
+#include "clitext.h"
 #include "command.h"
 
 #include "io/commandimport.h"
@@ -20,15 +21,15 @@ int runExportCommand(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Prints one load point of an experiment as the command that replays it with vLLM's or "
-                       "SGLang's benchmark client. The key goes through OPENAI_API_KEY (set from the experiment's "
-                       "key variable), never its value. `import-command` reads the output back."));
+        CliText::tr("Prints one load point of an experiment as the command that replays it with vLLM's or "
+                    "SGLang's benchmark client. The key goes through OPENAI_API_KEY (set from the experiment's "
+                    "key variable), never its value. `import-command` reads the output back."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("Experiment file (JSON or TOML)."));
+    parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), CliText::tr("Experiment file (JSON or TOML)."));
     parser.addOptions({
-        { QStringLiteral("point"), QStringLiteral("Load point label (default: the first)"), QStringLiteral("LABEL") },
-        { QStringLiteral("variant"), QStringLiteral("Variant (default: the baseline)"), QStringLiteral("NAME") },
-        { QStringLiteral("tool"), QStringLiteral("vllm (vllm bench serve) or sglang (python -m sglang.bench_serving)"),
+        { QStringLiteral("point"), CliText::tr("Load point label (default: the first)"), QStringLiteral("LABEL") },
+        { QStringLiteral("variant"), CliText::tr("Variant (default: the baseline)"), QStringLiteral("NAME") },
+        { QStringLiteral("tool"), CliText::tr("vllm (vllm bench serve) or sglang (python -m sglang.bench_serving)"),
             QStringLiteral("TOOL"), QStringLiteral("vllm") },
     });
     QTextStream err(stderr), out(stdout);
@@ -43,10 +44,10 @@ int runExportCommand(const QStringList &args)
         return ExitOk;
     }
     if (parser.positionalArguments().size() != 1)
-        return usage(QStringLiteral("expected one EXPERIMENT file"));
+        return usage(CliText::tr("expected one EXPERIMENT file"));
     const QString tool = parser.value(QStringLiteral("tool"));
     if (tool != QLatin1String("vllm") && tool != QLatin1String("sglang"))
-        return usage(QStringLiteral("--tool takes vllm or sglang"));
+        return usage(CliText::tr("--tool takes vllm or sglang"));
     const ExperimentReadResult read = loadExperimentFile(parser.positionalArguments().first());
     if (!read.ok)
         return usage(read.errors.join(QStringLiteral("; ")));
@@ -55,7 +56,7 @@ int runExportCommand(const QStringList &args)
     if (parser.isSet(QStringLiteral("variant"))) {
         variant = x.variantIndex(parser.value(QStringLiteral("variant")));
         if (variant < 0)
-            return usage(QStringLiteral("no variant named '%1'").arg(parser.value(QStringLiteral("variant"))));
+            return usage(CliText::tr("no variant named '%1'").arg(parser.value(QStringLiteral("variant"))));
     }
     const Experiment resolved = resolveVariant(x, variant);
     int point = 0;
@@ -66,10 +67,10 @@ int runExportCommand(const QStringList &args)
                 point = i;
         }
         if (point < 0)
-            return usage(QStringLiteral("no load point labelled '%1'").arg(parser.value(QStringLiteral("point"))));
+            return usage(CliText::tr("no load point labelled '%1'").arg(parser.value(QStringLiteral("point"))));
     }
     if (resolved.load.points.isEmpty())
-        return usage(QStringLiteral("the experiment has no load point"));
+        return usage(CliText::tr("the experiment has no load point"));
     QStringList warnings;
     out << benchCommandFor(
         resolved, point, tool == QLatin1String("sglang") ? BenchTool::Sglang : BenchTool::Vllm, &warnings);
@@ -79,6 +80,7 @@ int runExportCommand(const QStringList &args)
 }
 
 const CommandRegistration reg({ "export-command",
-    "Print a load point as a vllm bench serve or sglang.bench_serving command", &runExportCommand });
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Print a load point as a vllm bench serve or sglang.bench_serving command"),
+    &runExportCommand });
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli export-prompts: the exact prompts one point of a stored run sent, as datasets
 // vLLM's and SGLang's benchmark clients replay, with the commands that replay them.
+#include "clitext.h"
 #include "command.h"
 
 #include "run/promptexport.h"
@@ -19,19 +20,19 @@ using namespace ServeScope::Cli;
 int runExportPrompts(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
+    parser.setApplicationDescription(CliText::tr(
         "Writes the prompts one load point of a stored run sent, in the order it sent them, as vLLM's custom "
         "dataset (STEM.jsonl: prompt and output_tokens per line) and as a ShareGPT file for SGLang "
         "(STEM.sharegpt.json), and prints the vllm bench serve and sglang.bench_serving commands that replay them."));
     parser.addHelpOption();
     parser.addOptions({
-        { QStringLiteral("project"), QStringLiteral("Project file (*.servescope)"), QStringLiteral("FILE") },
-        { QStringLiteral("run"), QStringLiteral("Run: numeric id or unique name"), QStringLiteral("RUN") },
-        { QStringLiteral("variant"), QStringLiteral("Variant (default: the baseline)"), QStringLiteral("NAME") },
-        { QStringLiteral("point"), QStringLiteral("Load point label (default: the first)"), QStringLiteral("LABEL") },
-        { QStringLiteral("repeat"), QStringLiteral("Repeat, from 1 (default 1)"), QStringLiteral("N"),
+        { QStringLiteral("project"), CliText::tr("Project file (*.servescope)"), QStringLiteral("FILE") },
+        { QStringLiteral("run"), CliText::tr("Run: numeric id or unique name"), QStringLiteral("RUN") },
+        { QStringLiteral("variant"), CliText::tr("Variant (default: the baseline)"), QStringLiteral("NAME") },
+        { QStringLiteral("point"), CliText::tr("Load point label (default: the first)"), QStringLiteral("LABEL") },
+        { QStringLiteral("repeat"), CliText::tr("Repeat, from 1 (default 1)"), QStringLiteral("N"),
             QStringLiteral("1") },
-        { QStringLiteral("out-dir"), QStringLiteral("Folder for the two files (created if missing)"),
+        { QStringLiteral("out-dir"), CliText::tr("Folder for the two files (created if missing)"),
             QStringLiteral("DIR") },
     });
     QTextStream out(stdout), err(stderr);
@@ -46,14 +47,14 @@ int runExportPrompts(const QStringList &args)
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty())
-        return usage(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     const QString outDir = parser.value(QStringLiteral("out-dir"));
     if (!parser.isSet(QStringLiteral("project")) || !parser.isSet(QStringLiteral("run")) || outDir.isEmpty())
-        return usage(QStringLiteral("--project FILE, --run RUN and --out-dir DIR are required"));
+        return usage(CliText::tr("--project FILE, --run RUN and --out-dir DIR are required"));
     bool ok = false;
     const int repeat = parser.value(QStringLiteral("repeat")).toInt(&ok);
     if (!ok || repeat < 1)
-        return usage(QStringLiteral("--repeat must be a whole number from 1"));
+        return usage(CliText::tr("--repeat must be a whole number from 1"));
     ProjectStore store;
     if (!store.open(parser.value(QStringLiteral("project")), ProjectStore::Check::Full, ProjectStore::Follow::Snapshot))
         return usage(store.errorString());
@@ -67,7 +68,7 @@ int runExportPrompts(const QStringList &args)
     if (parser.isSet(QStringLiteral("point"))) {
         point = pointOfLabel(row->resolvedConfig, parser.value(QStringLiteral("point")));
         if (point < 0)
-            return usage(QStringLiteral("run %1 has no load point labelled '%2'")
+            return usage(CliText::tr("run %1 has no load point labelled '%2'")
                              .arg(row->name, parser.value(QStringLiteral("point"))));
     }
     PointPrompts prompts;
@@ -91,7 +92,8 @@ int runExportPrompts(const QStringList &args)
 }
 
 const CommandRegistration reg({ "export-prompts",
-    "Write a stored point's exact prompts as datasets vllm bench serve and sglang.bench_serving replay",
+    QT_TRANSLATE_NOOP("ServeScope::Cli",
+        "Write a stored point's exact prompts as datasets vllm bench serve and sglang.bench_serving replay"),
     &runExportPrompts });
 
 } // namespace

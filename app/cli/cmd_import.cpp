@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli import FILE... --project P [--verify]: vLLM and SGLang result files into a project.
+#include "clitext.h"
 #include "command.h"
 
 #include "import/resultimport.h"
@@ -47,7 +48,7 @@ QString verifyLine(const QString &path, const ResultRun &run, const KeyCheck &k)
 int runImport(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
+    parser.setApplicationDescription(CliText::tr(
         "Imports vLLM result files (--save-result, --append-result; every released key set) and SGLang's\n"
         "bench_serving JSON lines into a project. Lines of a file that differ only in rate or concurrency\n"
         "become the points of one run. Prints one line per run created: id, name, source (tab-separated).\n"
@@ -56,11 +57,11 @@ int runImport(const QStringList &args)
         "(the other files and lines are still imported) or on a usage error."));
     parser.addHelpOption();
     parser.addPositionalArgument(
-        QStringLiteral("FILE"), QStringLiteral("Result files (.json or .jsonl)."), QStringLiteral("FILE..."));
+        QStringLiteral("FILE"), CliText::tr("Result files (.json or .jsonl)."), QStringLiteral("FILE..."));
     const QCommandLineOption projectOption(QStringLiteral("project"),
-        QStringLiteral("Project file to import into (created when missing)."), QStringLiteral("P"));
+        CliText::tr("Project file to import into (created when missing)."), QStringLiteral("P"));
     const QCommandLineOption verifyOption(
-        QStringLiteral("verify"), QStringLiteral("Recompute every statistic from the per-request arrays."));
+        QStringLiteral("verify"), CliText::tr("Recompute every statistic from the per-request arrays."));
     parser.addOption(projectOption);
     parser.addOption(verifyOption);
     QTextStream err(stderr);
@@ -75,7 +76,7 @@ int runImport(const QStringList &args)
     }
     const QStringList files = parser.positionalArguments();
     if (files.isEmpty() || !parser.isSet(projectOption)) {
-        err << "servescope-cli import: expected FILE... and --project P\n";
+        err << "servescope-cli import: " << CliText::tr("expected FILE... and --project P") << '\n';
         return ExitUsage;
     }
     StoreWriter writer;
@@ -124,6 +125,7 @@ int runImport(const QStringList &args)
     return unexplained ? ExitFailed : ExitOk;
 }
 
-const CommandRegistration reg({ "import", "Import vLLM or SGLang result files into a project", &runImport });
+const CommandRegistration reg({ "import",
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Import vLLM or SGLang result files into a project"), &runImport });
 
 } // namespace

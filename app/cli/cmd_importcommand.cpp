@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli import-command FILE|-: a pasted server or benchmark command line as experiment JSON.
+#include "clitext.h"
 #include "command.h"
 
 #include "io/commandimport.h"
@@ -20,15 +21,15 @@ using namespace ServeScope::Cli;
 int runImportCommand(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
+    parser.setApplicationDescription(CliText::tr(
         "Turns a server launch (vllm serve, python -m vllm.entrypoints.openai.api_server, python -m\n"
         "sglang.launch_server), a benchmark command (vllm bench serve, python benchmark_serving.py, python -m\n"
         "sglang.bench_serving) or a list of SGLang flags into an experiment; prints its JSON or writes --out.\n"
         "Exit 0 when read (warnings on stderr), 2 when nothing could be imported."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Shell snippet, or - for standard input."));
+    parser.addPositionalArgument(QStringLiteral("FILE"), CliText::tr("Shell snippet, or - for standard input."));
     const QCommandLineOption outOption(
-        QStringLiteral("out"), QStringLiteral("Write the experiment JSON to FILE."), QStringLiteral("FILE"));
+        QStringLiteral("out"), CliText::tr("Write the experiment JSON to FILE."), QStringLiteral("FILE"));
     parser.addOption(outOption);
     QTextStream err(stderr);
     if (!parser.parse(args)) {
@@ -40,7 +41,7 @@ int runImportCommand(const QStringList &args)
         return ExitOk;
     }
     if (parser.positionalArguments().size() != 1) {
-        err << "servescope-cli import-command: expected one FILE (or -)\n";
+        err << "servescope-cli import-command: " << CliText::tr("expected one FILE (or -)") << '\n';
         return ExitUsage;
     }
     const QString path = parser.positionalArguments().first();
@@ -54,7 +55,8 @@ int runImportCommand(const QStringList &args)
     }
     const QByteArray text = in.read(kMaxExperimentFileBytes + 1);
     if (text.size() > kMaxExperimentFileBytes) {
-        err << "servescope-cli import-command: " << path << ": larger than " << kMaxExperimentFileBytes << " bytes\n";
+        err << "servescope-cli import-command: " << path << ": "
+            << CliText::tr("larger than %1 bytes").arg(kMaxExperimentFileBytes) << '\n';
         return ExitUsage;
     }
     const CommandImportResult r = importCommand(
@@ -79,7 +81,8 @@ int runImportCommand(const QStringList &args)
     return ExitOk;
 }
 
-const CommandRegistration reg(
-    { "import-command", "Turn a server or benchmark command line into an experiment", &runImportCommand });
+const CommandRegistration reg({ "import-command",
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Turn a server or benchmark command line into an experiment"),
+    &runImportCommand });
 
 } // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli k8s-job: an Indexed Job manifest that runs an experiment's shards as pods.
+#include "clitext.h"
 #include "command.h"
 #include "k8smanifest.h"
 
@@ -21,8 +22,10 @@ bool secretVariables(const Endpoint &ep, const QString &secret, QStringList *out
 {
     QTextStream err(stderr);
     if (!ep.keychainEntry.isEmpty()) {
-        err << "servescope-cli k8s-job: the endpoint's key is in a keychain entry, which a pod does not have; "
-               "name an environment variable with endpoint.api_key_env instead\n";
+        err << "servescope-cli k8s-job: "
+            << CliText::tr("the endpoint's key is in a keychain entry, which a pod does not have; name an "
+                           "environment variable with endpoint.api_key_env instead")
+            << '\n';
         return false;
     }
     if (!ep.apiKeyEnv.isEmpty())
@@ -31,13 +34,17 @@ bool secretVariables(const Endpoint &ep, const QString &secret, QStringList *out
         *out << variable;
     out->removeDuplicates();
     if (!out->isEmpty() && secret.isEmpty()) {
-        err << "servescope-cli k8s-job: the experiment reads " << out->join(QLatin1String(", "))
-            << " from the environment: give --secret NAME, a Secret with a key of each of those names\n";
+        err << "servescope-cli k8s-job: "
+            << CliText::tr("the experiment reads %1 from the environment: give --secret NAME, a Secret with a key "
+                           "of each of those names")
+                   .arg(out->join(QLatin1String(", ")))
+            << '\n';
         return false;
     }
     if (out->isEmpty() && !secret.isEmpty()) {
-        err << "servescope-cli k8s-job: --secret " << secret
-            << ": the experiment reads no key or secret header from the environment\n";
+        err << "servescope-cli k8s-job: "
+            << CliText::tr("--secret %1: the experiment reads no key or secret header from the environment").arg(secret)
+            << '\n';
         return false;
     }
     return true;
@@ -53,11 +60,12 @@ bool readSpec(const QCommandLineParser &parser, K8sJobSpec *spec)
     spec->namespaceName = parser.value(QStringLiteral("namespace"));
     spec->secret = parser.value(QStringLiteral("secret"));
     if (!ok || spec->shards < 1) {
-        err << "servescope-cli k8s-job: --shards must be a whole number of at least 1\n";
+        err << "servescope-cli k8s-job: " << CliText::tr("--shards must be a whole number of at least 1") << '\n';
         return false;
     }
     if (spec->image.isEmpty() || spec->resultsClaim.isEmpty() || !parser.isSet(QStringLiteral("start-at"))) {
-        err << "servescope-cli k8s-job: --image, --results-claim and --start-at are required\n";
+        err << "servescope-cli k8s-job: " << CliText::tr("--image, --results-claim and --start-at are required")
+            << '\n';
         return false;
     }
     qint64 startNs = 0;
@@ -82,27 +90,27 @@ bool readSpec(const QCommandLineParser &parser, K8sJobSpec *spec)
 int runK8sJob(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
+    parser.setApplicationDescription(CliText::tr(
         "Prints a Kubernetes Indexed Job (YAML) that runs the experiment's N shards as pods from one start time."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("Experiment file (JSON or TOML)"));
+    parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), CliText::tr("Experiment file (JSON or TOML)"));
     parser.addOptions({
-        { QStringLiteral("shards"), QStringLiteral("Number of shards (pods)"), QStringLiteral("N") },
-        { QStringLiteral("image"), QStringLiteral("Container image with servescope-cli on its PATH"),
+        { QStringLiteral("shards"), CliText::tr("Number of shards (pods)"), QStringLiteral("N") },
+        { QStringLiteral("image"), CliText::tr("Container image with servescope-cli on its PATH"),
             QStringLiteral("IMAGE") },
         { QStringLiteral("start-at"),
-            QStringLiteral("UTC start of the first point (ISO-8601 with a zone, or now+SECONDS resolved now)"),
+            CliText::tr("UTC start of the first point (ISO-8601 with a zone, or now+SECONDS resolved now)"),
             QStringLiteral("TIME") },
         { QStringLiteral("point-slot"),
-            QStringLiteral("Every pod's run --point-slot: measured point k starts at --start-at plus k x SECONDS"),
+            CliText::tr("Every pod's run --point-slot: measured point k starts at --start-at plus k x SECONDS"),
             QStringLiteral("SECONDS") },
         { QStringLiteral("results-claim"),
-            QStringLiteral("PersistentVolumeClaim mounted at /results for the shards' project files"),
+            CliText::tr("PersistentVolumeClaim mounted at /results for the shards' project files"),
             QStringLiteral("NAME") },
-        { QStringLiteral("namespace"), QStringLiteral("Namespace of the Job and its ConfigMap"), QStringLiteral("NS") },
-        { QStringLiteral("secret"), QStringLiteral("Secret with the experiment's key variables as keys"),
+        { QStringLiteral("namespace"), CliText::tr("Namespace of the Job and its ConfigMap"), QStringLiteral("NS") },
+        { QStringLiteral("secret"), CliText::tr("Secret with the experiment's key variables as keys"),
             QStringLiteral("NAME") },
-        { QStringLiteral("json"), QStringLiteral("Print the manifest as JSON (also valid YAML) instead") },
+        { QStringLiteral("json"), CliText::tr("Print the manifest as JSON (also valid YAML) instead") },
     });
     QTextStream err(stderr);
     if (!parser.parse(args)) {
@@ -114,7 +122,7 @@ int runK8sJob(const QStringList &args)
         return ExitOk;
     }
     if (parser.positionalArguments().size() != 1) {
-        err << "servescope-cli k8s-job: expected one EXPERIMENT file\n";
+        err << "servescope-cli k8s-job: " << CliText::tr("expected one EXPERIMENT file") << '\n';
         return ExitUsage;
     }
     K8sJobSpec spec;
@@ -125,12 +133,12 @@ int runK8sJob(const QStringList &args)
     if (!read.ok || read.format == ExperimentFormat::EnvSnapshot) {
         for (const QString &e : read.errors)
             err << path << ": " << e << '\n';
-        err << "servescope-cli k8s-job: " << path << " is not a runnable experiment\n";
+        err << "servescope-cli k8s-job: " << CliText::tr("%1 is not a runnable experiment").arg(path) << '\n';
         return ExitUsage;
     }
     const QList<Problem> problems = validate(read.experiment);
     for (const Problem &p : problems)
-        err << (p.isError() ? "error: " : "warning: ") << p.toString() << '\n';
+        err << (p.isError() ? "error: " : "warning: ") << p.translatedString() << '\n';
     if (hasErrors(problems))
         return ExitUsage;
     const QString problem = shardProblem(read.experiment, ShardSpec { 0, spec.shards, 0 });
@@ -147,7 +155,8 @@ int runK8sJob(const QStringList &args)
     return ExitOk;
 }
 
-const CommandRegistration reg(
-    { "k8s-job", "Print a Kubernetes Indexed Job that runs an experiment's shards", &runK8sJob });
+const CommandRegistration reg({ "k8s-job",
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Print a Kubernetes Indexed Job that runs an experiment's shards"),
+    &runK8sJob });
 
 } // namespace

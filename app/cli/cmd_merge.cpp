@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli merge: the stored runs of a sharded load (run --shard) as one run.
+#include "clitext.h"
 #include "command.h"
 
 #include "run/shardmerge.h"
@@ -36,18 +37,17 @@ void printMerge(const ShardMerge &m)
 int runMerge(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
+    parser.setApplicationDescription(CliText::tr(
         "Merges the shard runs of one sharded load (run --shard I/N), one PROJECT file per shard, into one run."));
     parser.addHelpOption();
     parser.addPositionalArgument(
-        QStringLiteral("PROJECT"), QStringLiteral("A shard's project file"), QStringLiteral("PROJECT..."));
+        QStringLiteral("PROJECT"), CliText::tr("A shard's project file"), QStringLiteral("PROJECT..."));
     parser.addOptions({
-        { QStringLiteral("project"), QStringLiteral("Project file to write the merged run into"),
-            QStringLiteral("FILE") },
+        { QStringLiteral("project"), CliText::tr("Project file to write the merged run into"), QStringLiteral("FILE") },
         { QStringLiteral("run"),
-            QStringLiteral("The shard run in each PROJECT, in order (repeat once per PROJECT; default: its latest)"),
+            CliText::tr("The shard run in each PROJECT, in order (repeat once per PROJECT; default: its latest)"),
             QStringLiteral("ID") },
-        { QStringLiteral("name"), QStringLiteral("Merged run name (default: experiment, shard count, start)"),
+        { QStringLiteral("name"), CliText::tr("Merged run name (default: experiment, shard count, start)"),
             QStringLiteral("NAME") },
     });
     QTextStream err(stderr);
@@ -62,12 +62,15 @@ int runMerge(const QStringList &args)
     const QStringList projects = parser.positionalArguments();
     const QStringList runs = parser.values(QStringLiteral("run"));
     if (projects.isEmpty() || !parser.isSet(QStringLiteral("project"))) {
-        err << "servescope-cli merge: expected PROJECT... and --project FILE\n";
+        err << "servescope-cli merge: " << CliText::tr("expected PROJECT... and --project FILE") << '\n';
         return ExitUsage;
     }
     if (!runs.isEmpty() && runs.size() != projects.size()) {
-        err << "servescope-cli merge: --run is given " << runs.size() << " times for " << projects.size()
-            << " projects; give it once per PROJECT or not at all\n";
+        err << "servescope-cli merge: "
+            << CliText::tr("--run is given %1 times for %2 projects; give it once per PROJECT or not at all")
+                   .arg(runs.size())
+                   .arg(projects.size())
+            << '\n';
         return ExitUsage;
     }
     QList<ShardSource> sources;
@@ -85,6 +88,7 @@ int runMerge(const QStringList &args)
     return ExitOk;
 }
 
-const CommandRegistration reg({ "merge", "Merge the shard runs of a sharded load into one run", &runMerge });
+const CommandRegistration reg({ "merge",
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Merge the shard runs of a sharded load into one run"), &runMerge });
 
 } // namespace

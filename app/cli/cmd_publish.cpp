@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli publish: copies a stored run into the team database (PostgreSQL), once.
+#include "clitext.h"
 #include "command.h"
 #include "teamdbflags.h"
 
@@ -29,13 +30,13 @@ int runPublish(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Publishes a stored run to the team database in one transaction and prints its stable id. "
-                       "Publishing the same run again stores nothing new but its tags."));
+        CliText::tr("Publishes a stored run to the team database in one transaction and prints its stable id. "
+                    "Publishing the same run again stores nothing new but its tags."));
     parser.addHelpOption();
     parser.addOptions({
-        { QStringLiteral("project"), QStringLiteral("Project file holding the run"), QStringLiteral("FILE") },
-        { QStringLiteral("run"), QStringLiteral("Run id or unique name"), QStringLiteral("RUN") },
-        { QStringLiteral("tag"), QStringLiteral("A tag to list the run by (repeatable)"), QStringLiteral("TAG") },
+        { QStringLiteral("project"), CliText::tr("Project file holding the run"), QStringLiteral("FILE") },
+        { QStringLiteral("run"), CliText::tr("Run id or unique name"), QStringLiteral("RUN") },
+        { QStringLiteral("tag"), CliText::tr("A tag to list the run by (repeatable)"), QStringLiteral("TAG") },
     });
     parser.addOptions(teamDbOptions());
     QTextStream err(stderr);
@@ -50,13 +51,13 @@ int runPublish(const QStringList &args)
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty())
-        return usage(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     if (!parser.isSet(QStringLiteral("project")) || !parser.isSet(QStringLiteral("run")))
-        return usage(QStringLiteral("--project FILE and --run RUN are required"));
+        return usage(CliText::tr("--project FILE and --run RUN are required"));
     PublishOptions options;
     for (const QString &tag : parser.values(QStringLiteral("tag"))) {
         if (!validTag(tag))
-            return usage(QStringLiteral("a tag is 1 to 64 characters without spaces or control characters"));
+            return usage(CliText::tr("a tag is 1 to 64 characters without spaces or control characters"));
         if (!options.tags.contains(tag))
             options.tags << tag;
     }
@@ -77,15 +78,26 @@ int runPublish(const QStringList &args)
     }
     const QString seconds = QString::number(double(clock.elapsed()) / 1000.0, 'f', 2);
     if (r.existed)
-        err << "info: run " << bundle.run.id << " was published before as " << r.uid << "; nothing new stored"
-            << (options.tags.isEmpty() ? "" : " but its tags") << '\n';
+        err << "info: "
+            << (options.tags.isEmpty()
+                       ? CliText::tr("run %1 was published before as %2; nothing new stored")
+                       : CliText::tr("run %1 was published before as %2; nothing new stored but its tags"))
+                   .arg(bundle.run.id)
+                   .arg(r.uid)
+            << '\n';
     else
-        err << "info: run " << bundle.run.id << " published as " << r.uid << ": " << r.requests << " requests in "
-            << seconds << " s\n";
+        err << "info: "
+            << CliText::tr("run %1 published as %2: %3 requests in %4 s")
+                   .arg(bundle.run.id)
+                   .arg(r.uid)
+                   .arg(r.requests)
+                   .arg(seconds)
+            << '\n';
     QTextStream(stdout) << r.uid << '\n';
     return ExitOk;
 }
 
-const CommandRegistration reg({ "publish", "Publish a stored run to the team database (PostgreSQL)", &runPublish });
+const CommandRegistration reg({ "publish",
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Publish a stored run to the team database (PostgreSQL)"), &runPublish });
 
 } // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli pull: copies a published run from the team database into a local project file.
+#include "clitext.h"
 #include "command.h"
 #include "teamdbflags.h"
 
@@ -17,13 +18,13 @@ int runPull(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Copies a published run into a project file as a local run and prints its local id. "
-                       "A run the project holds already (same stable id) is not copied again."));
+        CliText::tr("Copies a published run into a project file as a local run and prints its local id. "
+                    "A run the project holds already (same stable id) is not copied again."));
     parser.addHelpOption();
     parser.addOptions({
-        { QStringLiteral("run"), QStringLiteral("Published run id (or a unique prefix of 8+ hex digits)"),
+        { QStringLiteral("run"), CliText::tr("Published run id (or a unique prefix of 8+ hex digits)"),
             QStringLiteral("ID") },
-        { QStringLiteral("project"), QStringLiteral("Project file to copy it into (created when missing)"),
+        { QStringLiteral("project"), CliText::tr("Project file to copy it into (created when missing)"),
             QStringLiteral("FILE") },
     });
     parser.addOptions(teamDbOptions());
@@ -39,9 +40,9 @@ int runPull(const QStringList &args)
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty())
-        return usage(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     if (!parser.isSet(QStringLiteral("project")) || !parser.isSet(QStringLiteral("run")))
-        return usage(QStringLiteral("--run ID and --project FILE are required"));
+        return usage(CliText::tr("--run ID and --project FILE are required"));
     TeamDbAccess access;
     QString error;
     if (!readTeamDbAccess(parser, &access, &error))
@@ -59,7 +60,8 @@ int runPull(const QStringList &args)
     if (existing < 0)
         return usage(error);
     if (existing > 0) {
-        err << "info: " << project << " holds published run " << uid << " already as run " << existing << '\n';
+        err << "info: " << CliText::tr("%1 holds published run %2 already as run %3").arg(project, uid).arg(existing)
+            << '\n';
         QTextStream(stdout) << existing << '\n';
         return ExitOk;
     }
@@ -68,12 +70,17 @@ int runPull(const QStringList &args)
         err << "servescope-cli pull: " << error << '\n';
         return ExitFailed;
     }
-    err << "info: published run " << uid << " copied into " << project << " as run " << id << " ("
-        << bundle.requests.size() << " requests)\n";
+    err << "info: "
+        << CliText::tr("published run %1 copied into %2 as run %3 (%4 requests)")
+               .arg(uid, project)
+               .arg(id)
+               .arg(bundle.requests.size())
+        << '\n';
     QTextStream(stdout) << id << '\n';
     return ExitOk;
 }
 
-const CommandRegistration reg({ "pull", "Copy a published run from the team database into a project", &runPull });
+const CommandRegistration reg({ "pull",
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Copy a published run from the team database into a project"), &runPull });
 
 } // namespace

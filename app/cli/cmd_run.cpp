@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli run: runs an experiment into the project and, with --out-dir, a results folder.
+#include "clitext.h"
 #include "command.h"
 
 #include "compare/runsource.h"
@@ -68,7 +69,7 @@ void printFailures(const RunResult &result, const QByteArray &apiKey)
     int total = 0;
     for (const int n : result.errorsByClass)
         total += n;
-    err << "servescope-cli run: " << total << " measured request" << (total == 1 ? "" : "s") << " failed:\n";
+    err << "servescope-cli run: " << CliText::tr("%n measured request(s) failed:", nullptr, total) << '\n';
     static const QRegularExpression bearer(
         QStringLiteral("(Bearer\\s+)\\S+"), QRegularExpression::CaseInsensitiveOption);
     for (auto it = result.errorsByClass.cbegin(); it != result.errorsByClass.cend(); ++it) {
@@ -76,7 +77,7 @@ void printFailures(const RunResult &result, const QByteArray &apiKey)
         if (apiKey.size() >= 4)
             first.replace(QString::fromUtf8(apiKey), QStringLiteral("***"));
         first.replace(bearer, QStringLiteral("\\1***"));
-        err << "  " << it.key() << '\t' << it.value() << "\tfirst: " << first << '\n';
+        err << "  " << it.key() << '\t' << it.value() << '\t' << CliText::tr("first: %1").arg(first) << '\n';
     }
 }
 
@@ -106,7 +107,8 @@ bool applyOverrides(const QCommandLineParser &parser, Experiment *x)
     if (!env.ok || env.experiment.envSnapshot.isEmpty()) {
         for (const QString &e : env.errors)
             err << envPath << ": " << e << '\n';
-        err << "servescope-cli run: --env-snapshot: " << envPath << " holds no environment snapshot\n";
+        err << "servescope-cli run: --env-snapshot: " << CliText::tr("%1 holds no environment snapshot").arg(envPath)
+            << '\n';
         return false;
     }
     for (const QString &w : env.warnings)
@@ -128,11 +130,11 @@ bool parseShardOptions(const QCommandLineParser &parser, const Experiment &x, Sh
     QTextStream err(stderr);
     const bool sharded = parser.isSet(QStringLiteral("shard"));
     if (sharded != parser.isSet(QStringLiteral("start-at"))) {
-        err << "servescope-cli run: --shard and --start-at go together\n";
+        err << "servescope-cli run: " << CliText::tr("--shard and --start-at go together") << '\n';
         return false;
     }
     if (!sharded && parser.isSet(QStringLiteral("point-slot"))) {
-        err << "servescope-cli run: --point-slot needs --shard and --start-at\n";
+        err << "servescope-cli run: " << CliText::tr("--point-slot needs --shard and --start-at") << '\n';
         return false;
     }
     if (!sharded)
@@ -156,41 +158,39 @@ bool parseShardOptions(const QCommandLineParser &parser, const Experiment &x, Sh
 int runRun(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Runs an experiment: every variant through every point and repeat."));
+    parser.setApplicationDescription(CliText::tr("Runs an experiment: every variant through every point and repeat."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("Experiment file (JSON or TOML)"));
+    parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), CliText::tr("Experiment file (JSON or TOML)"));
     parser.addOptions({
-        { QStringLiteral("variant"), QStringLiteral("Run only this variant (repeatable)"), QStringLiteral("NAME") },
-        { QStringLiteral("project"), QStringLiteral("Project file (default: EXPERIMENT with .servescope)"),
+        { QStringLiteral("variant"), CliText::tr("Run only this variant (repeatable)"), QStringLiteral("NAME") },
+        { QStringLiteral("project"), CliText::tr("Project file (default: EXPERIMENT with .servescope)"),
             QStringLiteral("FILE") },
-        { QStringLiteral("out-dir"), QStringLiteral("Results folder: manifest, vLLM result files, summary.csv"),
+        { QStringLiteral("out-dir"), CliText::tr("Results folder: manifest, vLLM result files, summary.csv"),
             QStringLiteral("DIR") },
         { QStringLiteral("allow-launch"),
-            QStringLiteral("Start each variant's server from server.launch.argv (stopped after it)") },
-        { QStringLiteral("sim-time-scale"),
-            QStringLiteral("Speed-up of the built-in simulator for a \"sim:\" endpoint"), QStringLiteral("X"),
-            QStringLiteral("1") },
-        { QStringLiteral("name"), QStringLiteral("Run name (default: experiment name and UTC time)"),
+            CliText::tr("Start each variant's server from server.launch.argv (stopped after it)") },
+        { QStringLiteral("sim-time-scale"), CliText::tr("Speed-up of the built-in simulator for a \"sim:\" endpoint"),
+            QStringLiteral("X"), QStringLiteral("1") },
+        { QStringLiteral("name"), CliText::tr("Run name (default: experiment name and UTC time)"),
             QStringLiteral("NAME") },
         { QStringLiteral("base-url"),
-            QStringLiteral("Send the requests here instead (\"sim:\" for the built-in simulator)"),
+            CliText::tr("Send the requests here instead (\"sim:\" for the built-in simulator)"),
             QStringLiteral("URL") },
         { QStringLiteral("env-snapshot"),
-            QStringLiteral("Record this environment snapshot file with the run (fields replace same-named ones)"),
+            CliText::tr("Record this environment snapshot file with the run (fields replace same-named ones)"),
             QStringLiteral("FILE") },
         { QStringLiteral("shard"),
-            QStringLiteral("Run shard I of N (0-based) of every point's streams and prompts (docs/shards.md)"),
+            CliText::tr("Run shard I of N (0-based) of every point's streams and prompts (docs/shards.md)"),
             QStringLiteral("I/N") },
         { QStringLiteral("start-at"),
-            QStringLiteral("With --shard: the UTC time the first point starts (ISO-8601 with a zone, or now+SECONDS)"),
+            CliText::tr("With --shard: the UTC time the first point starts (ISO-8601 with a zone, or now+SECONDS)"),
             QStringLiteral("TIME") },
         { QStringLiteral("point-slot"),
-            QStringLiteral("With --shard: measured point k (run order, from 0) starts at --start-at plus k x SECONDS"),
+            CliText::tr("With --shard: measured point k (run order, from 0) starts at --start-at plus k x SECONDS"),
             QStringLiteral("SECONDS") },
         { QStringLiteral("check-against"),
-            QStringLiteral("After the run, check point by point that it agrees within 5% with this stored run of the "
-                           "project"),
+            CliText::tr("After the run, check point by point that it agrees within 5% with this stored run of the "
+                        "project"),
             QStringLiteral("RUN") },
     });
     QTextStream err(stderr);
@@ -203,13 +203,13 @@ int runRun(const QStringList &args)
         return ExitOk;
     }
     if (parser.positionalArguments().size() != 1) {
-        err << "servescope-cli run: expected one EXPERIMENT file\n";
+        err << "servescope-cli run: " << CliText::tr("expected one EXPERIMENT file") << '\n';
         return ExitUsage;
     }
     bool ok = false;
     const double timeScale = parser.value(QStringLiteral("sim-time-scale")).toDouble(&ok);
     if (!ok || timeScale <= 0) {
-        err << "servescope-cli run: --sim-time-scale must be a positive number\n";
+        err << "servescope-cli run: " << CliText::tr("--sim-time-scale must be a positive number") << '\n';
         return ExitUsage;
     }
 
@@ -223,8 +223,10 @@ int runRun(const QStringList &args)
     for (const QString &w : read.warnings)
         err << "warning: " << path << ": " << w << '\n';
     if (read.format == ExperimentFormat::EnvSnapshot) {
-        err << "servescope-cli run: " << path
-            << " holds only an environment snapshot; record it with a run: run EXPERIMENT --env-snapshot " << path
+        err << "servescope-cli run: "
+            << CliText::tr("%1 holds only an environment snapshot; record it with a run: run EXPERIMENT "
+                           "--env-snapshot %1")
+                   .arg(path)
             << '\n';
         return ExitUsage;
     }
@@ -233,7 +235,7 @@ int runRun(const QStringList &args)
     QList<Problem> problems = validate(read.experiment) + descriptorProblems(read.experiment);
     problems << checkDatasets(read.experiment);
     for (const Problem &p : problems)
-        err << (p.isError() ? "error: " : "warning: ") << p.toString() << '\n';
+        err << (p.isError() ? "error: " : "warning: ") << p.translatedString() << '\n';
     if (hasErrors(problems))
         return ExitUsage;
     ShardSpec shard;
@@ -242,8 +244,10 @@ int runRun(const QStringList &args)
     const bool allowLaunch = parser.isSet(QStringLiteral("allow-launch"));
     if (!read.experiment.server.launchArgv.isEmpty() && !read.experiment.endpoint.isLocalSimulator() && !allowLaunch) {
         // Running a command from a file needs the user's say-so; without it the server must already be up.
-        err << "servescope-cli run: not running the experiment's launch command without --allow-launch; "
-               "start the server yourself\n";
+        err << "servescope-cli run: "
+            << CliText::tr("not running the experiment's launch command without --allow-launch; start the server "
+                           "yourself")
+            << '\n';
     }
 
     RunOptions options;
@@ -267,7 +271,7 @@ int runRun(const QStringList &args)
             return ExitUsage;
         }
         if (key.trimmed)
-            err << "servescope-cli run: whitespace around the API key was trimmed\n";
+            err << "servescope-cli run: " << CliText::tr("whitespace around the API key was trimmed") << '\n';
         options.apiKey = key.secret;
     }
 
@@ -312,17 +316,16 @@ int runRun(const QStringList &args)
     });
     SigintWatcher sigint;
     QObject::connect(&sigint, &SigintWatcher::interrupted, &controller, [&controller, &err] {
-        err << "\nservescope-cli run: interrupted; saving what was measured...\n";
+        err << "\nservescope-cli run: " << CliText::tr("interrupted; saving what was measured...") << '\n';
         err.flush();
         controller.cancel();
     });
     controller.start();
     QCoreApplication::exec();
 
-    if (result.runId == 0) { // refused before a run existed: nothing was measured
-        err << "servescope-cli run: " << result.message << '\n';
+    // The run's own log line (already on stderr) says why it was refused or failed.
+    if (result.runId == 0) // refused before a run existed: nothing was measured
         return ExitUsage;
-    }
     printPoints(result);
     printFailures(result, options.apiKey);
     QTextStream(stdout) << "run\t" << result.runId << '\t'
@@ -347,11 +350,10 @@ int runRun(const QStringList &args)
     case RunResult::Status::Failed:
         break;
     }
-    if (!result.message.isEmpty())
-        err << "servescope-cli run: " << result.message << '\n';
     return ExitFailed;
 }
 
-const CommandRegistration reg({ "run", "Run an experiment into a project (and a results folder)", &runRun });
+const CommandRegistration reg({ "run",
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Run an experiment into a project (and a results folder)"), &runRun });
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli runs: lists the runs stored in a project file (read-only; the file is never written), or
 // with --db the runs published to the team database.
+#include "clitext.h"
 #include "command.h"
 #include "teamdbflags.h"
 
@@ -100,7 +101,8 @@ int runTeamRuns(const QCommandLineParser &parser)
         { std::tuple { "since", false, &filter.since }, std::tuple { "until", true, &filter.until } }) {
         const QString option = QLatin1String(name);
         if (parser.isSet(option) && !readDate(parser.value(option), until, target)) {
-            err << "servescope-cli runs: --" << option << " takes YYYY-MM-DD (UTC) or an ISO-8601 time with a zone\n";
+            err << "servescope-cli runs: "
+                << CliText::tr("--%1 takes YYYY-MM-DD (UTC) or an ISO-8601 time with a zone").arg(option) << '\n';
             return ExitUsage;
         }
     }
@@ -133,24 +135,24 @@ int runTeamRuns(const QCommandLineParser &parser)
 int runRuns(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
+    parser.setApplicationDescription(CliText::tr(
         "Lists the runs of a project file: id, name, status, started (ISO-8601 UTC), variants, points; or with --db "
         "the published runs: id, name, status, started, experiment, model, engine, tags, variants, points, requests, "
         "published_by; tab-separated."));
     parser.addHelpOption();
     parser.addOptions({
-        { QStringLiteral("project"), QStringLiteral("Project file (*.servescope)"), QStringLiteral("FILE") },
-        { QStringLiteral("json"), QStringLiteral("Print a JSON array instead of lines") },
-        { QStringLiteral("experiment"), QStringLiteral("With --db: only runs of this experiment"),
+        { QStringLiteral("project"), CliText::tr("Project file (*.servescope)"), QStringLiteral("FILE") },
+        { QStringLiteral("json"), CliText::tr("Print a JSON array instead of lines") },
+        { QStringLiteral("experiment"), CliText::tr("With --db: only runs of this experiment"),
             QStringLiteral("NAME") },
-        { QStringLiteral("model"), QStringLiteral("With --db: only runs against this model"), QStringLiteral("ID") },
-        { QStringLiteral("engine"), QStringLiteral("With --db: only runs of this engine (vllm, sglang, ...)"),
+        { QStringLiteral("model"), CliText::tr("With --db: only runs against this model"), QStringLiteral("ID") },
+        { QStringLiteral("engine"), CliText::tr("With --db: only runs of this engine (vllm, sglang, ...)"),
             QStringLiteral("ENGINE") },
-        { QStringLiteral("since"), QStringLiteral("With --db: started on or after (YYYY-MM-DD or ISO-8601 time)"),
+        { QStringLiteral("since"), CliText::tr("With --db: started on or after (YYYY-MM-DD or ISO-8601 time)"),
             QStringLiteral("DATE") },
-        { QStringLiteral("until"), QStringLiteral("With --db: started on or before (YYYY-MM-DD or ISO-8601 time)"),
+        { QStringLiteral("until"), CliText::tr("With --db: started on or before (YYYY-MM-DD or ISO-8601 time)"),
             QStringLiteral("DATE") },
-        { QStringLiteral("tag"), QStringLiteral("With --db: only runs with this tag (repeatable: all of them)"),
+        { QStringLiteral("tag"), CliText::tr("With --db: only runs with this tag (repeatable: all of them)"),
             QStringLiteral("TAG") },
     });
     parser.addOptions(teamDbOptions());
@@ -164,16 +166,18 @@ int runRuns(const QStringList &args)
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        err << "servescope-cli runs: unexpected argument '" << parser.positionalArguments().first() << "'\n";
+        err << "servescope-cli runs: "
+            << CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()) << '\n';
         return ExitUsage;
     }
     const bool db = parser.isSet(QStringLiteral("db"));
     if (db && parser.isSet(QStringLiteral("project"))) {
-        err << "servescope-cli runs: give either --project FILE or --db URL, not both\n";
+        err << "servescope-cli runs: " << CliText::tr("give either --project FILE or --db URL, not both") << '\n';
         return ExitUsage;
     }
     if (!db && !parser.isSet(QStringLiteral("project"))) {
-        err << "servescope-cli runs: --project FILE is required (or --db URL for the team database)\n";
+        err << "servescope-cli runs: " << CliText::tr("--project FILE is required (or --db URL for the team database)")
+            << '\n';
         return ExitUsage;
     }
     if (db)
@@ -181,7 +185,7 @@ int runRuns(const QStringList &args)
     for (const char *option :
         { "experiment", "model", "engine", "since", "until", "tag", "db-password", "db-password-env" }) {
         if (parser.isSet(QLatin1String(option))) {
-            err << "servescope-cli runs: --" << option << " needs --db URL\n";
+            err << "servescope-cli runs: " << CliText::tr("--%1 needs --db URL").arg(QLatin1String(option)) << '\n';
             return ExitUsage;
         }
     }
@@ -207,6 +211,7 @@ int runRuns(const QStringList &args)
     return ExitOk;
 }
 
-const CommandRegistration reg({ "runs", "List the runs stored in a project file", &runRuns });
+const CommandRegistration reg(
+    { "runs", QT_TRANSLATE_NOOP("ServeScope::Cli", "List the runs stored in a project file"), &runRuns });
 
 } // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `servescope-cli sim`: the simulated vLLM-like server (docs/simulator.md).
+#include "clitext.h"
 #include "command.h"
 #include "simflags.h"
 
@@ -62,7 +63,7 @@ bool applyMisbehaviour(const QCommandLineParser &parser, Sim::SimConfig *cfg, QS
         while (root.endsWith(u'/'))
             root.chop(1);
         if (!root.startsWith(u'/') || root.contains(u'?')) {
-            *error = QStringLiteral("--root-path needs a path such as /gw");
+            *error = CliText::tr("--root-path needs a path such as /gw");
             return false;
         }
         m.rootPath = root.toUtf8();
@@ -72,7 +73,7 @@ bool applyMisbehaviour(const QCommandLineParser &parser, Sim::SimConfig *cfg, QS
         const QByteArray name = spec.left(colon).trimmed().toLatin1().toLower();
         static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"));
         if (colon <= 0 || !token.match(QString::fromLatin1(name)).hasMatch()) {
-            *error = QStringLiteral("--require-header needs 'Name: value' with a valid header name");
+            *error = CliText::tr("--require-header needs 'Name: value' with a valid header name");
             return false;
         }
         m.requiredHeaders.append({ name, spec.mid(colon + 1).trimmed().toUtf8() });
@@ -87,40 +88,40 @@ static int runSim(const QStringList &args)
     Sim::SimConfig cfg;
     double port = 8000, seed = 0, overheadMs = 0, rateLimit = -1, maxBody = 16 << 20;
     const QList<QCommandLineOption> plain = {
-        { QStringLiteral("host"), QStringLiteral("Address to listen on (default 127.0.0.1)."), QStringLiteral("addr") },
-        { QStringLiteral("model"), QStringLiteral("Model ID served (default servescope-sim-7b)."),
+        { QStringLiteral("host"), CliText::tr("Address to listen on (default 127.0.0.1)."), QStringLiteral("addr") },
+        { QStringLiteral("model"), CliText::tr("Model ID served (default servescope-sim-7b)."),
             QStringLiteral("name") },
-        { QStringLiteral("tls-cert"), QStringLiteral("Serve HTTPS with this PEM certificate (with --tls-key)."),
+        { QStringLiteral("tls-cert"), CliText::tr("Serve HTTPS with this PEM certificate (with --tls-key)."),
             QStringLiteral("file") },
-        { QStringLiteral("tls-key"), QStringLiteral("PEM private key of --tls-cert (unencrypted)."),
+        { QStringLiteral("tls-key"), CliText::tr("PEM private key of --tls-cert (unencrypted)."),
             QStringLiteral("file") },
         { QStringLiteral("api-key-env"),
-            QStringLiteral("Require `Authorization: Bearer <key>` on /v1, the key read from "
-                           "this environment variable."),
+            CliText::tr("Require `Authorization: Bearer <key>` on /v1, the key read from "
+                        "this environment variable."),
             QStringLiteral("var") },
-        { QStringLiteral("preset"), QStringLiteral("Hardware/model preset: a100-7b (default), h100-7b, moe-3b-active."),
+        { QStringLiteral("preset"), CliText::tr("Hardware/model preset: a100-7b (default), h100-7b, moe-3b-active."),
             QStringLiteral("name") },
         { QStringLiteral("early-role-chunk"),
-            QStringLiteral("Send the role-only chat delta on arrival (as some gateways).") },
-        { QStringLiteral("no-usage"), QStringLiteral("Never send the usage chunk.") },
-        { QStringLiteral("ignore-ignore-eos"), QStringLiteral("Stop at the seeded EOS point even with ignore_eos.") },
-        { QStringLiteral("stamp"), QStringLiteral("Write `: t=<monotonic ns>` before every data event.") },
-        { QStringLiteral("no-tokenize"), QStringLiteral("Answer /tokenize with 404 (most gateways).") },
-        { QStringLiteral("no-metrics"), QStringLiteral("Answer /metrics with 404.") },
-        { QStringLiteral("no-completions"), QStringLiteral("Answer /v1/completions with 404 (a chat-only gateway).") },
-        { QStringLiteral("echo-prompt"), QStringLiteral("Start every answer with the prompt text.") },
+            CliText::tr("Send the role-only chat delta on arrival (as some gateways).") },
+        { QStringLiteral("no-usage"), CliText::tr("Never send the usage chunk.") },
+        { QStringLiteral("ignore-ignore-eos"), CliText::tr("Stop at the seeded EOS point even with ignore_eos.") },
+        { QStringLiteral("stamp"), CliText::tr("Write `: t=<monotonic ns>` before every data event.") },
+        { QStringLiteral("no-tokenize"), CliText::tr("Answer /tokenize with 404 (most gateways).") },
+        { QStringLiteral("no-metrics"), CliText::tr("Answer /metrics with 404.") },
+        { QStringLiteral("no-completions"), CliText::tr("Answer /v1/completions with 404 (a chat-only gateway).") },
+        { QStringLiteral("echo-prompt"), CliText::tr("Start every answer with the prompt text.") },
         { QStringLiteral("require-header"),
-            QStringLiteral("Answer 400 to any request without this exact header (repeatable)."),
+            CliText::tr("Answer 400 to any request without this exact header (repeatable)."),
             QStringLiteral("Name: value") },
         { QStringLiteral("root-path"),
-            QStringLiteral("Serve every route under this path prefix, e.g. /gw (as behind a gateway); 404 elsewhere."),
+            CliText::tr("Serve every route under this path prefix, e.g. /gw (as behind a gateway); 404 elsewhere."),
             QStringLiteral("path") },
         { QStringLiteral("drop-ignore-eos"),
-            QStringLiteral("Drop ignore_eos and min_tokens from every request, as a strict gateway.") },
+            CliText::tr("Drop ignore_eos and min_tokens from every request, as a strict gateway.") },
         { QStringLiteral("close-streams-midway"),
-            QStringLiteral("Close every stream's connection after half of its tokens.") },
+            CliText::tr("Close every stream's connection after half of its tokens.") },
         { QStringLiteral("wrong-content-length"),
-            QStringLiteral("Send generation answers unchunked with content-length: 256, whatever their length.") },
+            CliText::tr("Send generation answers unchunked with content-length: 256, whatever their length.") },
     };
     struct Num {
         const char *name, *help;
@@ -130,42 +131,73 @@ static int runSim(const QStringList &args)
     double kvTokens = -1, tokensPerChunk = 1;
     double stallMs = 0, chunkChars = 0, firstEventDelayMs = 0, hugeEventBytes = 0, listenDelayMs = 0, dcgmPort = -1;
     const Num nums[] = {
-        { "port", "TCP port; 0 picks a free one (default 8000).", &port, 0 },
-        { "seed", "Seed of every random draw (default 0).", &seed, 0 },
-        { "kv-cache-tokens", "KV cache size in tokens (preset default).", &kvTokens, 1 },
-        { "weight-bytes", "Bytes of weights read per step.", &cfg.model.weightBytes, 0 },
-        { "kv-bytes-per-token", "KV bytes per token of context.", &cfg.model.kvBytesPerToken, 0 },
-        { "memory-bandwidth", "Effective memory bandwidth, bytes/s.", &cfg.model.memoryBandwidth, 1 },
-        { "peak-flops", "Effective FLOP/s.", &cfg.model.peakFlops, 1 },
-        { "active-params", "Parameters active per token.", &cfg.model.activeParams, 0 },
-        { "step-overhead-ms", "Fixed cost of every step, ms.", &overheadMs, 0 },
-        { "tokens-per-chunk", "Tokens per SSE event (default 1).", &tokensPerChunk, 1 },
-        { "chunk-chars", "Content events of exactly N characters, splitting words (0 = off).", &chunkChars, 0 },
-        { "huge-event-bytes", "Start every stream with one content event (one line) of N bytes.", &hugeEventBytes, 0 },
-        { "dcgm-port", "Also serve a DCGM-exporter-style /metrics on this port (0 picks one).", &dcgmPort, 0 },
-        { "listen-delay-ms", "Wait this long before listening, as a server loading its weights (wall clock).",
+        { "port", QT_TRANSLATE_NOOP("ServeScope::Cli", "TCP port; 0 picks a free one (default 8000)."), &port, 0 },
+        { "seed", QT_TRANSLATE_NOOP("ServeScope::Cli", "Seed of every random draw (default 0)."), &seed, 0 },
+        { "kv-cache-tokens", QT_TRANSLATE_NOOP("ServeScope::Cli", "KV cache size in tokens (preset default)."),
+            &kvTokens, 1 },
+        { "weight-bytes", QT_TRANSLATE_NOOP("ServeScope::Cli", "Bytes of weights read per step."),
+            &cfg.model.weightBytes, 0 },
+        { "kv-bytes-per-token", QT_TRANSLATE_NOOP("ServeScope::Cli", "KV bytes per token of context."),
+            &cfg.model.kvBytesPerToken, 0 },
+        { "memory-bandwidth", QT_TRANSLATE_NOOP("ServeScope::Cli", "Effective memory bandwidth, bytes/s."),
+            &cfg.model.memoryBandwidth, 1 },
+        { "peak-flops", QT_TRANSLATE_NOOP("ServeScope::Cli", "Effective FLOP/s."), &cfg.model.peakFlops, 1 },
+        { "active-params", QT_TRANSLATE_NOOP("ServeScope::Cli", "Parameters active per token."),
+            &cfg.model.activeParams, 0 },
+        { "step-overhead-ms", QT_TRANSLATE_NOOP("ServeScope::Cli", "Fixed cost of every step, ms."), &overheadMs, 0 },
+        { "tokens-per-chunk", QT_TRANSLATE_NOOP("ServeScope::Cli", "Tokens per SSE event (default 1)."),
+            &tokensPerChunk, 1 },
+        { "chunk-chars",
+            QT_TRANSLATE_NOOP("ServeScope::Cli", "Content events of exactly N characters, splitting words (0 = off)."),
+            &chunkChars, 0 },
+        { "huge-event-bytes",
+            QT_TRANSLATE_NOOP("ServeScope::Cli", "Start every stream with one content event (one line) of N bytes."),
+            &hugeEventBytes, 0 },
+        { "dcgm-port",
+            QT_TRANSLATE_NOOP(
+                "ServeScope::Cli", "Also serve a DCGM-exporter-style /metrics on this port (0 picks one)."),
+            &dcgmPort, 0 },
+        { "listen-delay-ms",
+            QT_TRANSLATE_NOOP(
+                "ServeScope::Cli", "Wait this long before listening, as a server loading its weights (wall clock)."),
             &listenDelayMs, 0 },
-        { "first-event-delay-ms", "Hold every stream's first token event this long (wall clock).", &firstEventDelayMs,
+        { "first-event-delay-ms",
+            QT_TRANSLATE_NOOP("ServeScope::Cli", "Hold every stream's first token event this long (wall clock)."),
+            &firstEventDelayMs, 0 },
+        { "eos-mean-tokens",
+            QT_TRANSLATE_NOOP("ServeScope::Cli", "Mean output length without ignore_eos (default 256)."),
+            &cfg.stream.eosMeanTokens, 1 },
+        { "time-scale",
+            QT_TRANSLATE_NOOP("ServeScope::Cli", "Run the model this many times faster than real time (default 1)."),
+            &cfg.server.timeScale, 1e-6 },
+        { "keep-alive-timeout", QT_TRANSLATE_NOOP("ServeScope::Cli", "Idle keep-alive timeout, seconds (default 5)."),
+            &cfg.server.keepAliveSeconds, 0.01 },
+        { "max-body-bytes",
+            QT_TRANSLATE_NOOP("ServeScope::Cli", "Largest request body (default 16 MiB); larger gets 413."), &maxBody,
+            1 },
+        { "fail-rate", QT_TRANSLATE_NOOP("ServeScope::Cli", "Share of requests answered 500."), &cfg.faults.failRate,
             0 },
-        { "eos-mean-tokens", "Mean output length without ignore_eos (default 256).", &cfg.stream.eosMeanTokens, 1 },
-        { "time-scale", "Run the model this many times faster than real time (default 1).", &cfg.server.timeScale,
-            1e-6 },
-        { "keep-alive-timeout", "Idle keep-alive timeout, seconds (default 5).", &cfg.server.keepAliveSeconds, 0.01 },
-        { "max-body-bytes", "Largest request body (default 16 MiB); larger gets 413.", &maxBody, 1 },
-        { "fail-rate", "Share of requests answered 500.", &cfg.faults.failRate, 0 },
-        { "rate-limit", "Answer 429 (Retry-After: 1) when this many requests already wait.", &rateLimit, 0 },
-        { "disconnect-rate", "Share of streams cut mid-way.", &cfg.faults.disconnectRate, 0 },
-        { "malformed-rate", "Share of streams with one truncated JSON event.", &cfg.faults.malformedRate, 0 },
-        { "stall-ms", "Pause a stream this long (wall clock) once, at a seeded token.", &stallMs, 0 },
-        { "stall-rate", "Share of streams that stall when --stall-ms is set (default 1).", &cfg.faults.stallRate, 0 },
+        { "rate-limit",
+            QT_TRANSLATE_NOOP("ServeScope::Cli", "Answer 429 (Retry-After: 1) when this many requests already wait."),
+            &rateLimit, 0 },
+        { "disconnect-rate", QT_TRANSLATE_NOOP("ServeScope::Cli", "Share of streams cut mid-way."),
+            &cfg.faults.disconnectRate, 0 },
+        { "malformed-rate", QT_TRANSLATE_NOOP("ServeScope::Cli", "Share of streams with one truncated JSON event."),
+            &cfg.faults.malformedRate, 0 },
+        { "stall-ms",
+            QT_TRANSLATE_NOOP("ServeScope::Cli", "Pause a stream this long (wall clock) once, at a seeded token."),
+            &stallMs, 0 },
+        { "stall-rate",
+            QT_TRANSLATE_NOOP("ServeScope::Cli", "Share of streams that stall when --stall-ms is set (default 1)."),
+            &cfg.faults.stallRate, 0 },
     };
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Simulated vLLM- or SGLang-like OpenAI-compatible server."));
+    parser.setApplicationDescription(CliText::tr("Simulated vLLM- or SGLang-like OpenAI-compatible server."));
     const QCommandLineOption help = parser.addHelpOption();
     parser.addOptions(plain);
     parser.addOptions(schedulerOptions());
     for (const Num &n : nums)
-        parser.addOption({ QString::fromLatin1(n.name), QString::fromLatin1(n.help), QStringLiteral("x") });
+        parser.addOption({ QString::fromLatin1(n.name), CliText::tr(n.help), QStringLiteral("x") });
     if (!parser.parse(args))
         return usage(parser.errorText());
     if (parser.isSet(help)) {
@@ -173,11 +205,11 @@ static int runSim(const QStringList &args)
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty())
-        return usage(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     const QString preset
         = parser.isSet(QStringLiteral("preset")) ? parser.value(QStringLiteral("preset")) : QStringLiteral("a100-7b");
     if (!Sim::applyPreset(preset, &cfg))
-        return usage(QStringLiteral("unknown preset '%1' (known: %2)").arg(preset, Sim::presetNames().join(u", ")));
+        return usage(CliText::tr("unknown preset '%1' (known: %2)").arg(preset, Sim::presetNames().join(u", ")));
     overheadMs = cfg.model.overheadSeconds * 1000;
     for (const Num &n : nums) {
         const QString name = QString::fromLatin1(n.name);
@@ -187,7 +219,7 @@ static int runSim(const QStringList &args)
         const double v = parser.value(name).toDouble(&ok);
         if (!ok || !std::isfinite(v) || v < n.minimum)
             return usage(
-                QStringLiteral("--%1 needs a number >= %2, got '%3'").arg(name).arg(n.minimum).arg(parser.value(name)));
+                CliText::tr("--%1 needs a number >= %2, got '%3'").arg(name).arg(n.minimum).arg(parser.value(name)));
         *n.target = v;
     }
     const auto setInt = [](double v, int *target) {
@@ -204,7 +236,7 @@ static int runSim(const QStringList &args)
     setInt(firstEventDelayMs, &cfg.misbehaviour.firstEventDelayMs);
     cfg.misbehaviour.hugeEventBytes = qint64(std::min(hugeEventBytes, 1e12));
     if (port > 65535)
-        return usage(QStringLiteral("--port must be 0..65535"));
+        return usage(CliText::tr("--port must be 0..65535"));
     cfg.server.port = quint16(port);
     cfg.server.seed = quint64(seed);
     cfg.server.maxBodyBytes = qint64(maxBody);
@@ -220,28 +252,27 @@ static int runSim(const QStringList &args)
     cfg.server.tlsCert = parser.value(QStringLiteral("tls-cert"));
     cfg.server.tlsKey = parser.value(QStringLiteral("tls-key"));
     if (cfg.server.tlsCert.isEmpty() != cfg.server.tlsKey.isEmpty())
-        return usage(QStringLiteral("--tls-cert and --tls-key go together"));
+        return usage(CliText::tr("--tls-cert and --tls-key go together"));
     for (double rate :
         { cfg.faults.failRate, cfg.faults.disconnectRate, cfg.faults.malformedRate, cfg.faults.stallRate })
         if (rate > 1)
-            return usage(QStringLiteral("rates must be between 0 and 1"));
+            return usage(CliText::tr("rates must be between 0 and 1"));
     if (cfg.scheduler.maxModelLen > cfg.scheduler.kvCacheTokens)
-        return usage(
-            QStringLiteral("--max-model-len (%1) exceeds --kv-cache-tokens (%2): a long request could never run")
-                .arg(cfg.scheduler.maxModelLen)
-                .arg(cfg.scheduler.kvCacheTokens));
+        return usage(CliText::tr("--max-model-len (%1) exceeds --kv-cache-tokens (%2): a long request could never run")
+                         .arg(cfg.scheduler.maxModelLen)
+                         .arg(cfg.scheduler.kvCacheTokens));
     if (QString error; !applyMisbehaviour(parser, &cfg, &error))
         return usage(error);
     if (parser.isSet(QStringLiteral("api-key-env"))) {
         // The library's reading: same trimming as `run`, and a key pasted here is refused unechoed.
         const SecretResult key = readApiKeyFromEnvironment(parser.value(QStringLiteral("api-key-env")));
         if (!key.ok)
-            return usage(QStringLiteral("--api-key-env: %1").arg(key.message));
+            return usage(CliText::tr("--api-key-env: %1").arg(key.message));
         cfg.server.apiKey = key.secret;
     }
 
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
-        return usage(QStringLiteral("cannot create the signal pipe"));
+        return usage(CliText::tr("cannot create the signal pipe"));
     QSocketNotifier notifier(g_signalPipe[0], QSocketNotifier::Read);
     int received = 0;
     QObject::connect(&notifier, &QSocketNotifier::activated, [&received] {
@@ -296,4 +327,5 @@ static int runSim(const QStringList &args)
     return received == SIGINT ? ExitInterrupted : ExitOk;
 }
 
-static const CommandRegistration reg({ "sim", "Run the simulated OpenAI-compatible server", &runSim });
+static const CommandRegistration reg(
+    { "sim", QT_TRANSLATE_NOOP("ServeScope::Cli", "Run the simulated OpenAI-compatible server"), &runSim });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli validate EXPERIMENT: read an experiment file (any supported layout), print every
 // problem as "path: reason" and, per variant, the variables that differ from the baseline.
+#include "clitext.h"
 #include "command.h"
 #include "engine/fdlimit.h"
 
@@ -76,17 +77,16 @@ int printEnvSnapshot(QTextStream &out, const QString &path, const Experiment &x,
 static int runValidate(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Check an experiment file (native JSON, bench_config.json, or either TOML layout) and show each\n"
-        "variant's differences from the baseline. Exit 0 when valid (warnings allowed), 2 when the file\n"
-        "is malformed or invalid."));
+    parser.setApplicationDescription(
+        CliText::tr("Check an experiment file (native JSON, bench_config.json, or either TOML layout) and show each\n"
+                    "variant's differences from the baseline. Exit 0 when valid (warnings allowed), 2 when the file\n"
+                    "is malformed or invalid."));
     parser.addHelpOption();
     const QCommandLineOption formatOption(QStringLiteral("format"),
-        QStringLiteral(
-            "Force a layout: json, bench_config, toml-load-matrix, toml-bench, env-snapshot (default: auto)."),
+        CliText::tr("Force a layout: json, bench_config, toml-load-matrix, toml-bench, env-snapshot (default: auto)."),
         QStringLiteral("layout"), QStringLiteral("auto"));
     parser.addOption(formatOption);
-    parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("Experiment file (.json or .toml)."));
+    parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), CliText::tr("Experiment file (.json or .toml)."));
     QTextStream err(stderr);
     if (!parser.parse(args)) {
         err << "servescope-cli validate: " << parser.errorText() << "\n";
@@ -98,11 +98,12 @@ static int runValidate(const QStringList &args)
     }
     ExperimentFormat format = ExperimentFormat::Auto;
     if (!parseFormat(parser.value(formatOption), &format)) {
-        err << "servescope-cli validate: unknown --format '" << parser.value(formatOption) << "'\n";
+        err << "servescope-cli validate: " << CliText::tr("unknown --format '%1'").arg(parser.value(formatOption))
+            << '\n';
         return ExitUsage;
     }
     if (parser.positionalArguments().size() != 1) {
-        err << "servescope-cli validate: expected exactly one EXPERIMENT file (see --help)\n";
+        err << "servescope-cli validate: " << CliText::tr("expected exactly one EXPERIMENT file (see --help)") << '\n';
         return ExitUsage;
     }
     const QString path = parser.positionalArguments().first();
@@ -139,4 +140,5 @@ static int runValidate(const QStringList &args)
     return errors ? ExitUsage : ExitOk;
 }
 
-static const CommandRegistration reg({ "validate", "Check an experiment file and show its variants", &runValidate });
+static const CommandRegistration reg({ "validate",
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Check an experiment file and show its variants"), &runValidate });

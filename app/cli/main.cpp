@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "clitext.h"
 #include "command.h"
 
 #include "engine/fdlimit.h"
@@ -34,9 +35,9 @@ using namespace ServeScope::Cli;
 static void printUsage(FILE *out)
 {
     QTextStream s(out);
-    s << "Usage: servescope-cli <command> [options]\n\n"
-         "Design, run and compare benchmark experiments against OpenAI-compatible LLM endpoints.\n\n"
-         "Commands:\n";
+    s << CliText::tr("Usage: servescope-cli <command> [options]") << "\n\n"
+      << CliText::tr("Design, run and compare benchmark experiments against OpenAI-compatible LLM endpoints.") << "\n\n"
+      << CliText::tr("Commands:") << '\n';
     QList<Command> sorted = commands();
     std::sort(
         sorted.begin(), sorted.end(), [](const Command &a, const Command &b) { return qstrcmp(a.name, b.name) < 0; });
@@ -45,11 +46,14 @@ static void printUsage(FILE *out)
     for (const Command &c : sorted)
         width = std::max(width, qsizetype(qstrlen(c.name)));
     for (const Command &c : sorted)
-        s << "  " << QString::fromLatin1(c.name).leftJustified(width + 2) << QString::fromUtf8(c.summary) << '\n';
-    s << "\nGlobal options:\n  -h, --help     Show this help (or `servescope-cli <command> --help`)\n"
-         "  -v, --version  Show the version\n\n"
-         "Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request,\n"
-         "2 bad input or usage, 130 interrupted.\n";
+        s << "  " << QString::fromLatin1(c.name).leftJustified(width + 2) << summaryText(c.summary) << '\n';
+    s << '\n'
+      << CliText::tr("Global options:\n"
+                     "  -h, --help     Show this help (or `servescope-cli <command> --help`)\n"
+                     "  -v, --version  Show the version\n\n"
+                     "Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request,\n"
+                     "2 bad input or usage, 130 interrupted.")
+      << '\n';
 }
 
 int main(int argc, char *argv[])
@@ -59,15 +63,9 @@ int main(int argc, char *argv[])
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
 
-    if (args.size() < 2) {
-        printUsage(stderr);
-        return ExitUsage;
-    }
-    const QString first = args.at(1);
-    if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
-        printUsage(stdout);
-        return ExitOk;
-    }
+    const QString first = args.value(1);
+    const bool help
+        = first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help");
     if (first == QLatin1String("--version") || first == QLatin1String("-v")) {
         std::printf("servescope-cli %s\n", SERVESCOPE_VERSION);
         return ExitOk;
@@ -80,10 +78,18 @@ int main(int argc, char *argv[])
             QCoreApplication app(argc, argv);
             QCoreApplication::setApplicationName(QStringLiteral("servescope-cli"));
             QCoreApplication::setApplicationVersion(QStringLiteral(SERVESCOPE_VERSION));
+            installTranslations();
             return c.run(args.mid(1));
         }
     }
-    std::fprintf(stderr, "servescope-cli: unknown command '%s'\n\n", qPrintable(first));
+    QCoreApplication app(argc, argv);
+    installTranslations();
+    if (help) {
+        printUsage(stdout);
+        return ExitOk;
+    }
+    if (!first.isEmpty())
+        QTextStream(stderr) << CliText::tr("servescope-cli: unknown command '%1'").arg(first) << "\n\n";
     printUsage(stderr);
     return ExitUsage;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "sglangexport.h"
 
+#include "clitext.h"
+
 #include "io/experimentfile.h"
 #include "io/sglangresult.h"
 #include "metrics/aggregate.h"
@@ -59,8 +61,8 @@ bool writeSglangJsonl(ProjectStore &store, qint64 runId, const QString &path, QS
             return false;
         }
         if (records.isEmpty()) {
-            *error = QStringLiteral("run %1, %2 %3: no stored requests (imported without per-request arrays), so "
-                                    "SGLang's figures cannot be computed")
+            *error = Cli::CliText::tr("run %1, %2 %3: no stored requests (imported without per-request arrays), so "
+                                      "SGLang's figures cannot be computed")
                          .arg(runId)
                          .arg(p.variant, p.label);
             return false;
@@ -83,7 +85,7 @@ bool writeSglangJsonl(ProjectStore &store, qint64 runId, const QString &path, QS
     }
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(out) != out.size() || !f.commit()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+        *error = Cli::CliText::tr("cannot write %1: %2").arg(path, f.errorString());
         return false;
     }
     return true;

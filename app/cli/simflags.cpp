@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "simflags.h"
 
+#include "clitext.h"
+
 #include <QCommandLineParser>
 
 #include <cmath>
@@ -16,14 +18,22 @@ struct Flag {
 };
 // Index order is used below.
 constexpr Flag kFlags[] = {
-    { "max-num-seqs", "max-running-requests", "Concurrent sequences in the batch (default 256).", 1, 2e9 },
+    { "max-num-seqs", "max-running-requests",
+        QT_TRANSLATE_NOOP("ServeScope::Cli", "Concurrent sequences in the batch (default 256)."), 1, 2e9 },
     { "max-num-batched-tokens", "chunked-prefill-size",
-        "Token budget per step, decode and chunked prefill (default 8192).", 1, 2e9 },
-    { "max-model-len", "context-length", "Prompt + output limit (preset default).", 1, 2e9 },
-    { "block-size", "page-size", "KV block (page) size in tokens (default 16).", 1, 65536 },
+        QT_TRANSLATE_NOOP("ServeScope::Cli", "Token budget per step, decode and chunked prefill (default 8192)."), 1,
+        2e9 },
+    { "max-model-len", "context-length",
+        QT_TRANSLATE_NOOP("ServeScope::Cli", "Prompt + output limit (preset default)."), 1, 2e9 },
+    { "block-size", "page-size", QT_TRANSLATE_NOOP("ServeScope::Cli", "KV block (page) size in tokens (default 16)."),
+        1, 65536 },
     { "gpu-memory-utilization", "mem-fraction-static",
-        "Share of the GPU's memory for weights and KV cache; sets the KV cache size (default 0.9).", 0.01, 1 },
-    { nullptr, "max-prefill-tokens", "New requests' prompt tokens per step (sglang flavour; default 16384).", 1, 2e9 },
+        QT_TRANSLATE_NOOP("ServeScope::Cli",
+            "Share of the GPU's memory for weights and KV cache; sets the KV cache size (default 0.9)."),
+        0.01, 1 },
+    { nullptr, "max-prefill-tokens",
+        QT_TRANSLATE_NOOP("ServeScope::Cli", "New requests' prompt tokens per step (sglang flavour; default 16384)."),
+        1, 2e9 },
 };
 
 QString other(const Flag &f, bool sglang)
@@ -36,20 +46,19 @@ QString other(const Flag &f, bool sglang)
 QList<QCommandLineOption> schedulerOptions()
 {
     QList<QCommandLineOption> out { { QStringLiteral("flavor"),
-        QStringLiteral("Which server to pose as: vllm (default) or sglang (its flag and metric names, "
-                       "/get_server_info, /flush_cache, its log lines)."),
+        CliText::tr("Which server to pose as: vllm (default) or sglang (its flag and metric names, "
+                    "/get_server_info, /flush_cache, its log lines)."),
         QStringLiteral("name") } };
     for (const Flag &f : kFlags) {
         if (f.vllm)
-            out << QCommandLineOption(QString::fromLatin1(f.vllm), QString::fromLatin1(f.help), QStringLiteral("x"));
+            out << QCommandLineOption(QString::fromLatin1(f.vllm), CliText::tr(f.help), QStringLiteral("x"));
         if (f.sglang && (!f.vllm || qstrcmp(f.vllm, f.sglang) != 0))
             out << QCommandLineOption(QString::fromLatin1(f.sglang),
-                QStringLiteral("sglang flavour: ") + QString::fromLatin1(f.help), QStringLiteral("x"));
+                CliText::tr("sglang flavour: %1").arg(CliText::tr(f.help)), QStringLiteral("x"));
     }
-    out << QCommandLineOption(
-        QStringLiteral("enable-prefix-caching"), QStringLiteral("Block-hash prefix cache (vllm)."))
+    out << QCommandLineOption(QStringLiteral("enable-prefix-caching"), CliText::tr("Block-hash prefix cache (vllm)."))
         << QCommandLineOption(QStringLiteral("disable-radix-cache"),
-               QStringLiteral("sglang flavour: no prefix cache (on by default, as SGLang's radix cache)."));
+               CliText::tr("sglang flavour: no prefix cache (on by default, as SGLang's radix cache)."));
     return out;
 }
 
@@ -58,7 +67,7 @@ bool applySchedulerFlags(const QCommandLineParser &parser, bool kvTokensGiven, S
     const QString flavor
         = parser.isSet(QStringLiteral("flavor")) ? parser.value(QStringLiteral("flavor")) : QStringLiteral("vllm");
     if (flavor != QLatin1String("vllm") && flavor != QLatin1String("sglang")) {
-        *error = QStringLiteral("--flavor must be vllm or sglang, got '%1'").arg(flavor);
+        *error = CliText::tr("--flavor must be vllm or sglang, got '%1'").arg(flavor);
         return false;
     }
     const bool sglang = flavor == QLatin1String("sglang");
@@ -75,10 +84,10 @@ bool applySchedulerFlags(const QCommandLineParser &parser, bool kvTokensGiven, S
         const char *own = sglang ? f.sglang : f.vllm;
         const QString wrong = other(f, sglang);
         if (!wrong.isEmpty() && wrong != QLatin1String(own ? own : "") && parser.isSet(wrong)) {
-            *error = own ? QStringLiteral("--%1 is %2's name; the %3 flavour takes --%4")
+            *error = own ? CliText::tr("--%1 is %2's name; the %3 flavour takes --%4")
                                .arg(wrong, sglang ? QStringLiteral("vLLM") : QStringLiteral("SGLang"), flavor,
                                    QLatin1String(own))
-                         : QStringLiteral("--%1 needs --flavor sglang").arg(wrong);
+                         : CliText::tr("--%1 needs --flavor sglang").arg(wrong);
             return false;
         }
         if (!own || !parser.isSet(QLatin1String(own)))
@@ -86,7 +95,7 @@ bool applySchedulerFlags(const QCommandLineParser &parser, bool kvTokensGiven, S
         bool ok = false;
         values[i] = parser.value(QLatin1String(own)).toDouble(&ok);
         if (!ok || !std::isfinite(values[i]) || values[i] < f.minimum || values[i] > f.maximum) {
-            *error = QStringLiteral("--%1 needs a number from %2 to %3, got '%4'")
+            *error = CliText::tr("--%1 needs a number from %2 to %3, got '%4'")
                          .arg(QLatin1String(own))
                          .arg(f.minimum)
                          .arg(f.maximum)
@@ -103,9 +112,9 @@ bool applySchedulerFlags(const QCommandLineParser &parser, bool kvTokensGiven, S
     }
     if (sglang ? parser.isSet(QStringLiteral("enable-prefix-caching"))
                : parser.isSet(QStringLiteral("disable-radix-cache"))) {
-        *error = sglang ? QStringLiteral("--enable-prefix-caching is vLLM's; the sglang flavour caches prefixes "
-                                         "unless --disable-radix-cache")
-                        : QStringLiteral("--disable-radix-cache needs --flavor sglang");
+        *error = sglang ? CliText::tr("--enable-prefix-caching is vLLM's; the sglang flavour caches prefixes "
+                                      "unless --disable-radix-cache")
+                        : CliText::tr("--disable-radix-cache needs --flavor sglang");
         return false;
     }
     s.prefixCaching = sglang ? !parser.isSet(QStringLiteral("disable-radix-cache"))
@@ -116,7 +125,7 @@ bool applySchedulerFlags(const QCommandLineParser &parser, bool kvTokensGiven, S
             / std::max(1.0, cfg->model.kvBytesPerToken);
         if (!kvTokensGiven) {
             if (kv < s.blockSize) {
-                *error = QStringLiteral("--%1 %2 leaves no memory for the KV cache beside the weights")
+                *error = CliText::tr("--%1 %2 leaves no memory for the KV cache beside the weights")
                              .arg(QLatin1String(sglang ? kFlags[4].sglang : kFlags[4].vllm))
                              .arg(values[4]);
                 return false;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "teamdbflags.h"
 
+#include "clitext.h"
+
 #include "teamdb/teamdbpassword.h"
 
 namespace ServeScope::Cli {
@@ -9,13 +11,13 @@ QList<QCommandLineOption> teamDbOptions()
 {
     return {
         { QStringLiteral("db"),
-            QStringLiteral("Team database: postgresql://USER@HOST:PORT/DBNAME[?sslmode=MODE&sslrootcert=FILE] "
-                           "(never with a password)"),
+            CliText::tr("Team database: postgresql://USER@HOST:PORT/DBNAME[?sslmode=MODE&sslrootcert=FILE] "
+                        "(never with a password)"),
             QStringLiteral("URL") },
-        { QStringLiteral("db-password-env"), QStringLiteral("Environment variable holding the database password"),
+        { QStringLiteral("db-password-env"), CliText::tr("Environment variable holding the database password"),
             QStringLiteral("VAR") },
         { QStringLiteral("db-password"),
-            QStringLiteral("Where the database password is: env:VAR or keychain:ID (OS keychain, service ServeScope)"),
+            CliText::tr("Where the database password is: env:VAR or keychain:ID (OS keychain, service ServeScope)"),
             QStringLiteral("REF") },
     };
 }
@@ -23,7 +25,7 @@ QList<QCommandLineOption> teamDbOptions()
 bool readTeamDbAccess(const QCommandLineParser &parser, TeamDbAccess *out, QString *error)
 {
     if (!parser.isSet(QStringLiteral("db"))) {
-        *error = QStringLiteral("--db URL is required");
+        *error = CliText::tr("--db URL is required");
         return false;
     }
     const std::optional<TeamDbUrl> url = TeamDbUrl::parse(parser.value(QStringLiteral("db")), error);
@@ -33,7 +35,7 @@ bool readTeamDbAccess(const QCommandLineParser &parser, TeamDbAccess *out, QStri
     const bool env = parser.isSet(QStringLiteral("db-password-env"));
     const bool ref = parser.isSet(QStringLiteral("db-password"));
     if (env && ref) {
-        *error = QStringLiteral("give either --db-password-env or --db-password, not both");
+        *error = CliText::tr("give either --db-password-env or --db-password, not both");
         return false;
     }
     if (!env && !ref)
@@ -42,7 +44,7 @@ bool readTeamDbAccess(const QCommandLineParser &parser, TeamDbAccess *out, QStri
         ? KeyReference::environment(parser.value(QStringLiteral("db-password-env")))
         : KeyReference::parse(parser.value(QStringLiteral("db-password")));
     if (!reference) {
-        *error = QStringLiteral("--db-password must be env:VAR or keychain:ID (the reference, never the password)");
+        *error = CliText::tr("--db-password must be env:VAR or keychain:ID (the reference, never the password)");
         return false;
     }
     const SecretResult secret = resolveDbPasswordBlocking(*reference);
