@@ -813,12 +813,6 @@ sglang.bench_serving）或一组 SGLang 参数转换成实验；打印其 JSON �
         <source>Copy a published run from the team database into a project</source>
         <translation>把团队数据库中已发布的运行复制到项目</translation>
     </message>
-    <message numerus="yes">
-        <source>%n measured request(s) failed:</source>
-        <translation>
-            <numerusform>%n 个测量请求失败：</numerusform>
-        </translation>
-    </message>
     <message>
         <source>first: %1</source>
         <translation>首条：%1</translation>
@@ -1335,6 +1329,14 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>Share of streams that stall when --stall-ms is set (default 1).</source>
         <translation>设置 --stall-ms 时发生停顿的流的比例（默认 1）。</translation>
+    </message>
+    <message>
+        <source>1 measured request failed:</source>
+        <translation>1 个测量请求失败：</translation>
+    </message>
+    <message>
+        <source>%1 measured requests failed:</source>
+        <translation>%1 个测量请求失败：</translation>
     </message>
 </context>
 <context>
@@ -4298,6 +4300,101 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>The exact prompts this point sent, as files vLLM&apos;s and SGLang&apos;s benchmark clients replay</source>
         <translation>该负载点实际发送的提示，导出为 vLLM 和 SGLang 基准测试客户端可重放的文件</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::Run</name>
+    <message>
+        <source>prefix cache reset via %1 failed</source>
+        <translation>通过 %1 重置前缀缓存失败</translation>
+    </message>
+    <message>
+        <source>shard %1/%2 was ready %3 ms after the start of its point %4 (%5): it starts late; the previous point outlasted --point-slot</source>
+        <translation>分片 %1/%2 在其负载点 %4（%5）开始 %3 毫秒后才就绪：它晚开始了；上一个负载点超出了 --point-slot</translation>
+    </message>
+    <message>
+        <source>shard %1/%2 was ready %3 ms after the start of its point %4 (%5): it starts late</source>
+        <translation>分片 %1/%2 在其负载点 %4（%5）开始 %3 毫秒后才就绪：它晚开始了</translation>
+    </message>
+    <message>
+        <source>no variant named &apos;%1&apos;</source>
+        <translation>没有名为“%1”的变体</translation>
+    </message>
+    <message>
+        <source>the experiment has no variants to run</source>
+        <translation>实验中没有可运行的变体</translation>
+    </message>
+    <message>
+        <source>cannot open the project: %1</source>
+        <translation>无法打开项目：%1</translation>
+    </message>
+    <message>
+        <source>storage: %1</source>
+        <translation>存储：%1</translation>
+    </message>
+    <message>
+        <source>cannot record the run: %1</source>
+        <translation>无法记录运行：%1</translation>
+    </message>
+    <message>
+        <source>run %1 started: %2</source>
+        <translation>运行 %1 已开始：%2</translation>
+    </message>
+    <message>
+        <source>cancelled; everything measured so far is kept</source>
+        <translation>已取消；已测量的数据全部保留</translation>
+    </message>
+    <message>
+        <source>no request succeeded</source>
+        <translation>没有成功的请求</translation>
+    </message>
+    <message>
+        <source>%1 has no /tokenize: text prompts are sized by three max_tokens 1 calibration requests that read usage.prompt_tokens, and without usage in the stream input counts are estimates</source>
+        <translation>%1 没有 /tokenize：文本提示的长度由三次 max_tokens 为 1、读取 usage.prompt_tokens 的校准请求确定；若流中没有 usage，输入 token 数为估计值</translation>
+    </message>
+    <message>
+        <source>%1 has no /metrics with vllm:num_requests_running or sglang:num_running_reqs: after warmup the measured clock starts at once, without waiting for the server to drain</source>
+        <translation>%1 没有带 vllm:num_requests_running 或 sglang:num_running_reqs 的 /metrics：预热后立即开始测量计时，不等服务器排空</translation>
+    </message>
+    <message>
+        <source>simulator at %1: %2</source>
+        <translation>模拟器位于 %1：%2</translation>
+    </message>
+    <message>
+        <source>the server at %1 runs on this host and shares its CPUs with the client; see the dispatch lag and client CPU of each point (client-limited)</source>
+        <translation>%1 上的服务器与客户端运行在同一主机并共用 CPU；请查看每个负载点的调度延迟和客户端 CPU（客户端受限）</translation>
+    </message>
+    <message>
+        <source>launched server pid %1: %2</source>
+        <translation>已启动服务器，pid %1：%2</translation>
+    </message>
+    <message>
+        <source>server ready after %1 s (GET %2 answered 200)</source>
+        <translation>服务器在 %1 秒后就绪（GET %2 返回 200）</translation>
+    </message>
+    <message>
+        <source>the launched server reports none of its settings: nothing to check</source>
+        <translation>启动的服务器没有报告任何设置：无可检查</translation>
+    </message>
+    <message>
+        <source>the launched server runs with %1</source>
+        <translation>启动的服务器运行参数为 %1</translation>
+    </message>
+    <message>
+        <source>the launched server does not run with the variant&apos;s settings: %1; stopping the run (is a {server.args.NAME} placeholder missing from server.launch.argv?)</source>
+        <translation>启动的服务器没有按变体的设置运行：%1；停止运行（server.launch.argv 中是否缺少 {server.args.NAME} 占位符？）</translation>
+    </message>
+    <message>
+        <source>the results folder is incomplete: %1</source>
+        <translation>结果目录不完整：%1</translation>
+    </message>
+    <message>
+        <source>storage: the last records could not be committed</source>
+        <translation>存储：最后的记录未能提交</translation>
+    </message>
+    <message>
+        <source>%1 did not answer with known series: the server&apos;s running and waiting requests and KV cache usage come from its scheduler log lines</source>
+        <translation>%1 没有以已知序列应答：服务器的运行中和等待中请求数以及 KV 缓存使用率取自其调度器日志行</translation>
     </message>
 </context>
 <context>

@@ -69,7 +69,10 @@ void printFailures(const RunResult &result, const QByteArray &apiKey)
     int total = 0;
     for (const int n : result.errorsByClass)
         total += n;
-    err << "servescope-cli run: " << CliText::tr("%n measured request(s) failed:", nullptr, total) << '\n';
+    err << "servescope-cli run: "
+        << (total == 1 ? CliText::tr("1 measured request failed:")
+                       : CliText::tr("%1 measured requests failed:").arg(total))
+        << '\n';
     static const QRegularExpression bearer(
         QStringLiteral("(Bearer\\s+)\\S+"), QRegularExpression::CaseInsensitiveOption);
     for (auto it = result.errorsByClass.cbegin(); it != result.errorsByClass.cend(); ++it) {

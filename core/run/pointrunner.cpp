@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "pointrunner.h"
+#include "runtext.h"
 
 #include "engine/loadgenerator.h"
 #include "metrics/aggregate.h"
@@ -134,7 +135,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     if (resolved.load.resetPrefixCache) {
         QString path;
         if (!variant.calls.resetPrefixCache(resolved.server.engine, &path))
-            Q_EMIT logged(QStringLiteral("warning"), QStringLiteral("prefix cache reset via %1 failed").arg(path));
+            Q_EMIT logged(QStringLiteral("warning"), RunText::tr("prefix cache reset via %1 failed").arg(path));
     }
     const PromptGenerator prompts(resolved);
     if (!prompts.error().isEmpty()) {
@@ -343,14 +344,15 @@ bool PointRunner::waitForStart(int slot)
     m_monitor.setPhase(QStringLiteral("measuring"));
     if (lateNs > 0)
         Q_EMIT logged(QStringLiteral("warning"),
-            QStringLiteral("shard %1/%2 was ready %3 ms after the start of its point %4 (%5): it starts late%6")
+            (m_shard.pointSlotNs > 0 ? RunText::tr("shard %1/%2 was ready %3 ms after the start of its point %4 (%5): "
+                                                   "it starts late; the previous point outlasted --point-slot")
+                                     : RunText::tr("shard %1/%2 was ready %3 ms after the start of its point %4 (%5): "
+                                                   "it starts late"))
                 .arg(m_shard.index)
                 .arg(m_shard.count)
                 .arg(QString::number(double(lateNs) / 1e6, 'f', 1))
                 .arg(slot)
-                .arg(utcIsoMs(at),
-                    m_shard.pointSlotNs > 0 ? QStringLiteral("; the previous point outlasted --point-slot")
-                                            : QString()));
+                .arg(utcIsoMs(at)));
     return true;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "runworker.h"
+#include "runtext.h"
 #include "serverscraper.h"
 
 #include "engine/loadgenerator.h"
@@ -50,7 +51,7 @@ bool RunWorker::selectVariants(QString *error)
 {
     for (const QString &name : std::as_const(m_options.variants)) {
         if (m_experiment.variantIndex(name) < 0) {
-            *error = QStringLiteral("no variant named '%1'").arg(name);
+            *error = RunText::tr("no variant named '%1'").arg(name);
             return false;
         }
     }
@@ -59,7 +60,7 @@ bool RunWorker::selectVariants(QString *error)
             m_variants << i;
     }
     if (m_variants.isEmpty())
-        *error = QStringLiteral("the experiment has no variants to run");
+        *error = RunText::tr("the experiment has no variants to run");
     return !m_variants.isEmpty();
 }
 
@@ -70,11 +71,11 @@ bool RunWorker::record(QString *error)
         return false;
     m_writer = std::make_unique<StoreWriter>();
     if (!m_writer->open(m_options.projectPath, error)) {
-        *error = QStringLiteral("cannot open the project: %1").arg(*error);
+        *error = RunText::tr("cannot open the project: %1").arg(*error);
         return false;
     }
     connect(m_writer.get(), &StoreWriter::writeFailed, this,
-        [this](const QString &message) { log(QStringLiteral("error"), QStringLiteral("storage: %1").arg(message)); });
+        [this](const QString &message) { log(QStringLiteral("error"), RunText::tr("storage: %1").arg(message)); });
 
     m_identity.started = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     m_identity.name
@@ -98,10 +99,10 @@ bool RunWorker::record(QString *error)
     const RunRow row = newRunRow(m_experiment, m_identity);
     m_result.runId = m_writer->createRun(row, error);
     if (m_result.runId == 0) {
-        *error = QStringLiteral("cannot record the run: %1").arg(*error);
+        *error = RunText::tr("cannot record the run: %1").arg(*error);
         return false;
     }
-    log(QStringLiteral("info"), QStringLiteral("run %1 started: %2").arg(m_result.runId).arg(row.name));
+    log(QStringLiteral("info"), RunText::tr("run %1 started: %2").arg(m_result.runId).arg(row.name));
     return true;
 }
 
@@ -131,12 +132,12 @@ void RunWorker::run()
 
     if (m_cancel->load()) {
         m_result.status = RunResult::Status::Cancelled;
-        m_result.message = QStringLiteral("cancelled; everything measured so far is kept");
+        m_result.message = RunText::tr("cancelled; everything measured so far is kept");
     } else if (!ok) {
         m_result.status = RunResult::Status::Failed;
     } else if (m_result.completed == 0) {
         m_result.status = RunResult::Status::Failed;
-        m_result.message = QStringLiteral("no request succeeded");
+        m_result.message = RunText::tr("no request succeeded");
     }
     m_result.errorsByClass = m_monitor.snapshot().errorsByClass;
     m_result.firstErrorByClass = m_monitor.snapshot().firstErrorByClass;
@@ -152,14 +153,14 @@ void RunWorker::reportMissingRoutes(const Experiment &resolved, EndpointCalls &c
     // Only where the run would use them: /tokenize sizes text prompts, /metrics ends the drain after warmup.
     if (PromptGenerator(resolved).wantsTokenCounts() && !calls.hasTokenize())
         log(QStringLiteral("warning"),
-            QStringLiteral("%1 has no /tokenize: text prompts are sized by three max_tokens 1 calibration requests "
-                           "that read usage.prompt_tokens, and without usage in the stream input counts are "
-                           "estimates")
+            RunText::tr("%1 has no /tokenize: text prompts are sized by three max_tokens 1 calibration requests "
+                        "that read usage.prompt_tokens, and without usage in the stream input counts are "
+                        "estimates")
                 .arg(base));
     if (resolved.load.warmupRequests > 0 && !calls.hasRunningMetric())
         log(QStringLiteral("warning"),
-            QStringLiteral("%1 has no /metrics with vllm:num_requests_running or sglang:num_running_reqs: after "
-                           "warmup the measured clock starts at once, without waiting for the server to drain")
+            RunText::tr("%1 has no /metrics with vllm:num_requests_running or sglang:num_running_reqs: after "
+                        "warmup the measured clock starts at once, without waiting for the server to drain")
                 .arg(base));
 }
 
@@ -178,7 +179,7 @@ bool RunWorker::runVariant(int variantIndex)
     if (m_endpoint.startedSimulator()) {
         m_identity.simulatorArguments = m_endpoint.simulatorArguments();
         log(QStringLiteral("info"),
-            QStringLiteral("simulator at %1: %2")
+            RunText::tr("simulator at %1: %2")
                 .arg(m_endpoint.baseUrl().toString(), m_identity.simulatorArguments.join(QLatin1Char(' '))));
     }
     EndpointCalls calls(m_endpoint.config(), m_endpoint.baseUrl(), m_endpoint.model());
@@ -194,8 +195,8 @@ bool RunWorker::runVariant(int variantIndex)
         const QHostAddress address(host);
         if (host == QLatin1String("localhost") || address.isLoopback())
             log(QStringLiteral("warning"),
-                QStringLiteral("the server at %1 runs on this host and shares its CPUs with the client; see the "
-                               "dispatch lag and client CPU of each point (client-limited)")
+                RunText::tr("the server at %1 runs on this host and shares its CPUs with the client; see the "
+                            "dispatch lag and client CPU of each point (client-limited)")
                     .arg(m_endpoint.baseUrl().toString()));
     }
     ServerScraper scraper(
@@ -267,12 +268,12 @@ bool RunWorker::launchServer(const Experiment &resolved)
     // The project keeps which command wrote the lines that follow.
     m_writer->enqueue(ServerLogLine { m_result.runId, monotonicNs(), QStringLiteral("launch"),
         QStringLiteral("pid %1: %2").arg(server->pid()).arg(argv) });
-    log(QStringLiteral("info"), QStringLiteral("launched server pid %1: %2").arg(server->pid()).arg(argv));
+    log(QStringLiteral("info"), RunText::tr("launched server pid %1: %2").arg(server->pid()).arg(argv));
     const QUrl ready = joinUrlPath(m_endpoint.baseUrl(), resolved.server.readyPath);
     if (!server->waitReady(ready, m_endpoint.config(), resolved.server.readyTimeoutS, *m_cancel, &m_result.message))
         return false;
     log(QStringLiteral("info"),
-        QStringLiteral("server ready after %1 s (GET %2 answered 200)")
+        RunText::tr("server ready after %1 s (GET %2 answered 200)")
             .arg(QString::number(server->readySeconds(), 'f', 1), ready.toString()));
     return true;
 }
@@ -284,14 +285,14 @@ bool RunWorker::checkServerConfig(const Experiment &resolved, EndpointCalls &cal
     for (auto it = config.values.cbegin(); it != config.values.cend(); ++it)
         read << QStringLiteral("%1 %2 (%3)").arg(it.key(), it.value(), config.sources.value(it.key()));
     log(QStringLiteral("info"),
-        read.isEmpty() ? QStringLiteral("the launched server reports none of its settings: nothing to check")
-                       : QStringLiteral("the launched server runs with ") + read.join(QLatin1String(", ")));
+        read.isEmpty() ? RunText::tr("the launched server reports none of its settings: nothing to check")
+                       : RunText::tr("the launched server runs with %1").arg(read.join(QLatin1String(", "))));
     const QStringList mismatches = configMismatches(resolved.server.args, config);
     if (mismatches.isEmpty())
         return true;
-    m_result.message = QStringLiteral("the launched server does not run with the variant's settings: %1; "
-                                      "stopping the run (is a {server.args.NAME} placeholder missing from "
-                                      "server.launch.argv?)")
+    m_result.message = RunText::tr("the launched server does not run with the variant's settings: %1; "
+                                   "stopping the run (is a {server.args.NAME} placeholder missing from "
+                                   "server.launch.argv?)")
                            .arg(mismatches.join(QLatin1String("; ")));
     return false;
 }
@@ -328,7 +329,7 @@ bool RunWorker::failOnOutputError()
     if (m_output.firstError().isEmpty() || m_result.status != RunResult::Status::Finished)
         return false;
     m_result.status = RunResult::Status::Failed;
-    m_result.message = QStringLiteral("the results folder is incomplete: %1").arg(m_output.firstError());
+    m_result.message = RunText::tr("the results folder is incomplete: %1").arg(m_output.firstError());
     return true;
 }
 
@@ -381,7 +382,7 @@ void RunWorker::finish()
             ? QByteArray()
             : QJsonDocument(envSnapshotJson(m_experiment)).toJson(QJsonDocument::Compact));
     if (!m_writer->flush(30000)) {
-        log(QStringLiteral("error"), QStringLiteral("storage: the last records could not be committed"));
+        log(QStringLiteral("error"), RunText::tr("storage: the last records could not be committed"));
         m_result.status = RunResult::Status::Failed;
     }
     m_writer->close();

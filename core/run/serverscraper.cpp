@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "serverscraper.h"
+#include "runtext.h"
 
 #include "model/clock.h"
 #include "model/urls.h"
@@ -78,8 +79,8 @@ void ServerScraper::keepLog()
 {
     if (!m_pendingLog.empty() && !std::exchange(m_saidLog, true))
         Q_EMIT logged(QStringLiteral("info"),
-            QStringLiteral("%1 did not answer with known series: the server's running and waiting requests and KV "
-                           "cache usage come from its scheduler log lines")
+            RunText::tr("%1 did not answer with known series: the server's running and waiting requests and KV "
+                        "cache usage come from its scheduler log lines")
                 .arg(m_sources.first().url.toString()));
     for (const ServerSample &s : m_pendingLog) {
         m_writer.enqueue(ServerMetricSample { m_runId, s.timeNs, s.name, s.labels, s.value, QStringLiteral("log") });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Text for people follows the language: under zh_CN every command's help describes each option in
-// Chinese, and usage errors on stderr are Chinese; under the C locale both stay English.
+// Chinese, and usage errors and a run's log lines on stderr are Chinese; under the C locale all
+// stay English.
 #include "simchild.h"
 
 #include <QObject>
@@ -121,6 +122,12 @@ private Q_SLOTS:
                              << QStringLiteral("--port 必须在 0..65535 之间");
         QTest::newRow("run") << QStringList { QStringLiteral("run") } << QStringLiteral("expected one EXPERIMENT file")
                              << QStringLiteral("需要恰好一个 EXPERIMENT 文件");
+        // A run's own log line: the project cannot be created, so the run is refused.
+        QTest::newRow("run log") << QStringList { QStringLiteral("run"),
+            QStringLiteral(SERVESCOPE_SOURCE_DIR "/resources/demo/demo-experiment.json"), QStringLiteral("--project"),
+            QStringLiteral("/nonexistent-dir/p.servescope") }
+                                 << QStringLiteral("error: cannot open the project: ")
+                                 << QStringLiteral("error: 无法打开项目：");
         QTest::newRow("Qt's own parser message") << QStringList { QStringLiteral("runs"), QStringLiteral("--nope") }
                                                  << QStringLiteral("Unknown option 'nope'.") << QStringLiteral("nope");
     }
