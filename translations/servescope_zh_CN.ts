@@ -2624,6 +2624,29 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     </message>
 </context>
 <context>
+    <name>ServeScope::Merge</name>
+    <message>
+        <source>clock-unknown %1: its clock offset is not known</source>
+        <translation>clock-unknown %1：其时钟偏差未知</translation>
+    </message>
+    <message>
+        <source>clock-unsynchronized %1: adjtimex reports the clock not synchronized; the shards&apos; common start is only as good as their clocks&apos; agreement</source>
+        <translation>clock-unsynchronized %1：adjtimex 报告时钟未同步；各分片共同的开始时间只能和它们时钟的一致程度一样准确</translation>
+    </message>
+    <message>
+        <source>clock-skew %1: offset plus estimated error %2 ms exceeds %3 ms</source>
+        <translation>clock-skew %1：偏差加估计误差为 %2 毫秒，超过 %3 毫秒</translation>
+    </message>
+    <message>
+        <source>shard-start-spread %1 ms between the first and last shard&apos;s first request exceeds %2 ms</source>
+        <translation>shard-start-spread 最早与最晚分片的首个请求相差 %1 毫秒，超过 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>shard-point-start-spread %1 ms between the shards&apos; first requests at %2 exceeds %3 ms: a point outlasted --point-slot %4 s</source>
+        <translation>shard-point-start-spread 在 %2 各分片首个请求相差 %1 毫秒，超过 %3 毫秒：有负载点超出了 --point-slot %4 秒</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::Problem</name>
     <message>
         <source>must be at least %1</source>

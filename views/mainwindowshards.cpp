@@ -54,8 +54,11 @@ void MainWindow::mergeShardFiles(const QStringList &files)
             + tr("The shards' first requests were %1 ms apart; at the widest point (%2) %3 ms.")
                   .arg(QString::number(merge->startSpreadMs, 'f', 1), merge->pointSpreadAt,
                       QString::number(merge->pointSpreadMs, 'f', 1));
-        if (!merge->findings.isEmpty())
-            text += u'\n' + tr("Findings:") + u'\n' + merge->findings.join(u'\n');
+        if (!merge->findings.isEmpty()) {
+            text += u'\n' + tr("Findings:");
+            for (const Reason &f : std::as_const(merge->findings))
+                text += u'\n' + f.translated();
+        }
         statusBar()->showMessage(tr("Shards merged into run %1.").arg(merge->runId), 6000);
         auto *box = new QMessageBox(merge->findings.isEmpty() ? QMessageBox::Information : QMessageBox::Warning,
             tr("Merge shards"), text, QMessageBox::Ok, this);

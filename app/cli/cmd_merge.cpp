@@ -82,7 +82,7 @@ int runMerge(const QStringList &args)
         err << "servescope-cli merge: " << m.error << '\n';
         return m.runId == 0 ? ExitUsage : ExitFailed;
     }
-    for (const QString &f : m.findings)
+    for (const QString &f : m.findingTexts())
         err << "finding: " << f << '\n';
     printMerge(m);
     return ExitOk;

@@ -33,7 +33,7 @@ QString Reason::text() const
 
 QString Reason::translated() const
 {
-    return source ? fill(QCoreApplication::translate("ServeScope::Problem", source), args) : QString();
+    return source ? fill(QCoreApplication::translate(context, source), args) : QString();
 }
 
 Problem Problem::of(const QString &path, const Reason &why, Severity severity, int variant)

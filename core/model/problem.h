@@ -11,8 +11,8 @@ namespace ServeScope {
 enum class Severity : quint8 { Error, Warning };
 
 /// A reason as the sources write it: a C-locale template, marked with
-/// `QT_TRANSLATE_NOOP("ServeScope::Problem", ...)` so that the window can show it translated, and
-/// the arguments for its %1, %2, ... (paths, numbers, names: never translated).
+/// `QT_TRANSLATE_NOOP(context, ...)` (by default "ServeScope::Problem") so that the window can show
+/// it translated, and the arguments for its %1, %2, ... (paths, numbers, names: never translated).
 struct Reason {
     Reason() = default;
     Reason(const char *source, QStringList args = {})
@@ -20,8 +20,16 @@ struct Reason {
         , args(std::move(args))
     {
     }
+    /// A template marked in another translation context.
+    static Reason in(const char *context, const char *source, QStringList args)
+    {
+        Reason r(source, std::move(args));
+        r.context = context;
+        return r;
+    }
     const char *source = nullptr;
     QStringList args;
+    const char *context = "ServeScope::Problem";
 
     bool isEmpty() const noexcept { return !source; }
     QString text() const; ///< C locale: what the CLI prints and tests compare

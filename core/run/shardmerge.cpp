@@ -197,7 +197,7 @@ QPair<double, QString> widestPointSpread(const QList<ShardRun> &shards)
     return widest;
 }
 
-QStringList clockFindings(const ShardRun &s)
+QList<Reason> clockFindings(const ShardRun &s)
 {
     const QString who = QStringLiteral("shard %1/%2 (%3)")
                             .arg(s.index)
@@ -205,20 +205,24 @@ QStringList clockFindings(const ShardRun &s)
                             .arg(s.host.value(QStringLiteral("hostname")).toString());
     const QJsonValue clock = s.host.value(QStringLiteral("clock"));
     if (!clock.isObject())
-        return { QStringLiteral("clock-unknown %1: its clock offset is not known").arg(who) };
+        return { Reason::in("ServeScope::Merge",
+            QT_TRANSLATE_NOOP("ServeScope::Merge", "clock-unknown %1: its clock offset is not known"), { who }) };
     const QJsonObject c = clock.toObject();
     // Unsynchronized, the kernel's error estimate is its 16 s ceiling: saying so once is enough.
     if (!c.value(QStringLiteral("synchronized")).toBool())
-        return { QStringLiteral("clock-unsynchronized %1: adjtimex reports the clock not synchronized; the "
-                                "shards' common start is only as good as their clocks' agreement")
-                     .arg(who) };
+        return { Reason::in("ServeScope::Merge",
+            QT_TRANSLATE_NOOP("ServeScope::Merge",
+                "clock-unsynchronized %1: adjtimex reports the clock not synchronized; the shards' common start is "
+                "only as good as their clocks' agreement"),
+            { who }) };
     const double boundMs = (std::abs(c.value(QStringLiteral("offset_us")).toDouble())
                                + c.value(QStringLiteral("est_error_us")).toDouble())
         / 1000.0;
     if (boundMs <= kShardSkewBoundMs)
         return {};
-    return { QStringLiteral("clock-skew %1: offset plus estimated error %2 ms exceeds %3 ms")
-                 .arg(who, QString::number(boundMs, 'f', 1), QString::number(kShardSkewBoundMs, 'f', 0)) };
+    return { Reason::in("ServeScope::Merge",
+        QT_TRANSLATE_NOOP("ServeScope::Merge", "clock-skew %1: offset plus estimated error %2 ms exceeds %3 ms"),
+        { who, QString::number(boundMs, 'f', 1), QString::number(kShardSkewBoundMs, 'f', 0) }) };
 }
 
 QJsonObject mergedHost(const QList<ShardRun> &shards, const QList<qint64> &starts, const ShardMerge &m)
@@ -248,7 +252,7 @@ QJsonObject mergedHost(const QList<ShardRun> &shards, const QList<qint64> &start
     if (m.pointSlotS > 0)
         host.insert(QStringLiteral("point_slot_s"), m.pointSlotS);
     host.insert(QStringLiteral("skew_bound_ms"), kShardSkewBoundMs);
-    host.insert(QStringLiteral("findings"), QJsonArray::fromStringList(m.findings));
+    host.insert(QStringLiteral("findings"), QJsonArray::fromStringList(m.findingTexts()));
     return host;
 }
 
@@ -407,6 +411,14 @@ bool writeMerged(
 
 } // namespace
 
+QStringList ShardMerge::findingTexts() const
+{
+    QStringList out;
+    for (const Reason &r : findings)
+        out << r.text();
+    return out;
+}
+
 ShardMerge mergeShards(const QList<ShardSource> &sources, const QString &targetProject, const QString &runName)
 {
     ShardMerge m;
@@ -427,17 +439,20 @@ ShardMerge mergeShards(const QList<ShardSource> &sources, const QString &targetP
     const auto [lo, hi] = std::minmax_element(starts.cbegin(), starts.cend());
     m.startSpreadMs = double(*hi - *lo) / 1e6;
     if (m.startSpreadMs > kShardSkewBoundMs)
-        m.findings << QStringLiteral("shard-start-spread %1 ms between the first and last shard's first request "
-                                     "exceeds %2 ms")
-                          .arg(QString::number(m.startSpreadMs, 'f', 1), QString::number(kShardSkewBoundMs, 'f', 0));
+        m.findings << Reason::in("ServeScope::Merge",
+            QT_TRANSLATE_NOOP("ServeScope::Merge",
+                "shard-start-spread %1 ms between the first and last shard's first request exceeds %2 ms"),
+            { QString::number(m.startSpreadMs, 'f', 1), QString::number(kShardSkewBoundMs, 'f', 0) });
     std::tie(m.pointSpreadMs, m.pointSpreadAt) = widestPointSpread(shards);
     m.pointSlotS = shards.first().host.value(QStringLiteral("point_slot_s")).toDouble();
     // Without a slot later points start when each shard is ready: their spread is reported, not flagged.
     if (m.pointSlotS > 0 && m.pointSpreadMs > kShardSkewBoundMs)
-        m.findings << QStringLiteral("shard-point-start-spread %1 ms between the shards' first requests at %2 "
-                                     "exceeds %3 ms: a point outlasted --point-slot %4 s")
-                          .arg(QString::number(m.pointSpreadMs, 'f', 1), m.pointSpreadAt,
-                              QString::number(kShardSkewBoundMs, 'f', 0), QString::number(m.pointSlotS));
+        m.findings << Reason::in("ServeScope::Merge",
+            QT_TRANSLATE_NOOP("ServeScope::Merge",
+                "shard-point-start-spread %1 ms between the shards' first requests at %2 exceeds %3 ms: a point "
+                "outlasted --point-slot %4 s"),
+            { QString::number(m.pointSpreadMs, 'f', 1), m.pointSpreadAt, QString::number(kShardSkewBoundMs, 'f', 0),
+                QString::number(m.pointSlotS) });
     for (const ShardRun &s : std::as_const(shards))
         m.findings << clockFindings(s);
     m.ok = writeMerged(shards, targetProject, runName, mergedHost(shards, starts, m), &m);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/problem.h"
 #include "model/records.h"
 
 #include <QList>
@@ -27,8 +28,10 @@ struct ShardMerge {
     double pointSpreadMs = 0;
     QString pointSpreadAt;
     double pointSlotS = 0; ///< the shards' `--point-slot`, 0 without
-    /// "shard-start-spread ...", "shard-point-start-spread ..." and "clock-unsynchronized ..." lines
-    QStringList findings;
+    /// "shard-start-spread ...", "shard-point-start-spread ..." and "clock-unsynchronized ..." lines,
+    /// each starting with its code (context "ServeScope::Merge")
+    QList<Reason> findings;
+    QStringList findingTexts() const; ///< C locale: what the CLI prints and the merged run records
     QList<PointSummary> points;
     int completed = 0, failed = 0;
 };

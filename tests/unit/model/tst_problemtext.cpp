@@ -55,6 +55,24 @@ private slots:
         QCoreApplication::removeTranslator(&zh);
     }
 
+    // A template marked in another context is looked up there: a shard merge's finding.
+    void otherContext()
+    {
+        const Reason r
+            = Reason::in("ServeScope::Merge", "clock-skew %1: offset plus estimated error %2 ms exceeds %3 ms",
+                { QStringLiteral("shard 1/2 (h)"), QStringLiteral("71.5"), QStringLiteral("50") });
+        QTranslator zh;
+        QVERIFY(zh.load(QStringLiteral(":/i18n/servescope_zh_CN.qm")));
+        QVERIFY(QCoreApplication::installTranslator(&zh));
+        QCOMPARE(r.translated(), QStringLiteral("clock-skew shard 1/2 (h)：偏差加估计误差为 71.5 毫秒，超过 50 毫秒"));
+        QCOMPARE(
+            r.text(), QStringLiteral("clock-skew shard 1/2 (h): offset plus estimated error 71.5 ms exceeds 50 ms"));
+        // The same source under the default context has no translation there.
+        const Reason plain { r.source, r.args };
+        QCOMPARE(plain.translated(), r.text());
+        QCoreApplication::removeTranslator(&zh);
+    }
+
     // An argument holding a placeholder is copied as it is, never expanded again.
     void argumentsAreNotExpandedTwice()
     {
