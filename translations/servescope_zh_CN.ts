@@ -1644,6 +1644,10 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>Toggle certificate verification</source>
         <translation>切换证书验证</translation>
     </message>
+    <message>
+        <source>Choose a profile…</source>
+        <translation>选择配置…</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::KeyValueTable</name>

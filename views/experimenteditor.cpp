@@ -85,6 +85,9 @@ QWidget *ExperimentEditor::endpointTab()
     m_profileCombo->setObjectName(QStringLiteral("profileCombo"));
     auto *apply = new QPushButton(tr("Use profile"));
     apply->setObjectName(QStringLiteral("useProfileButton"));
+    m_useProfile = apply;
+    connect(m_profileCombo, &QComboBox::currentIndexChanged, this,
+        [this] { m_useProfile->setEnabled(!m_profileCombo->currentData().toString().isEmpty()); });
     auto *manage = new QPushButton(tr("Manage profiles…"));
     profileRow->addWidget(new QLabel(tr("Profile")));
     profileRow->addWidget(m_profileCombo, 1);
@@ -222,12 +225,26 @@ QWidget *ExperimentEditor::metricsTab()
 
 void ExperimentEditor::reloadProfiles()
 {
-    const QString keep = m_profileCombo->currentData().toString();
     m_profileCombo->clear();
+    // The first entry stands for an endpoint no profile holds, so the box never names a profile
+    // the experiment does not use.
+    m_profileCombo->addItem(tr("Choose a profile…"), QString());
     for (const EndpointProfile &p : m_profiles->profiles())
         m_profileCombo->addItem(p.name, p.id);
-    const int i = m_profileCombo->findData(keep);
-    m_profileCombo->setCurrentIndex(i < 0 ? 0 : i);
+    showMatchingProfile();
+}
+
+void ExperimentEditor::showMatchingProfile()
+{
+    const Endpoint &now = m_document->experiment().endpoint;
+    int match = 0;
+    for (int i = 1; i < m_profileCombo->count() && match == 0; ++i) {
+        const Endpoint p = m_profiles->profile(m_profileCombo->itemData(i).toString()).endpoint;
+        if (p.baseUrl == now.baseUrl && p.model == now.model && p.keychainEntry == now.keychainEntry)
+            match = i;
+    }
+    m_profileCombo->setCurrentIndex(match);
+    m_useProfile->setEnabled(match > 0);
 }
 
 void ExperimentEditor::applyProfile()
@@ -254,6 +271,7 @@ void ExperimentEditor::refresh()
     const Experiment &e = m_document->experiment();
     m_binder->refresh();
     m_binder->showProblems(m_document->problems());
+    showMatchingProfile();
     m_server->refresh();
     m_load->refresh();
     m_variants->refresh();

@@ -6,6 +6,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QTabWidget;
 
 namespace ServeScope {
@@ -42,6 +43,8 @@ private:
     QWidget *metricsTab();
     void refresh();
     void reloadProfiles();
+    /// Selects the profile whose endpoint the experiment uses, else "Choose a profile…".
+    void showMatchingProfile();
     void applyProfile();
 
     ExperimentDocument *m_document;
@@ -52,6 +55,7 @@ private:
     LoadPage *m_load;
     VariantsPage *m_variants;
     QComboBox *m_profileCombo = nullptr;
+    QPushButton *m_useProfile = nullptr;
     KeyValueTable *m_headers = nullptr;
     QLabel *m_keyLabel = nullptr;
     QLabel *m_summary;

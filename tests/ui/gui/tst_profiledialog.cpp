@@ -93,6 +93,17 @@ void TestProfileDialog::keyGoesToKeychainOnly()
     combo->setCurrentIndex(combo->findData(profile.id));
     QTest::mouseClick(w.findChild<QPushButton *>(QStringLiteral("useProfileButton")), Qt::LeftButton);
     QCOMPARE(w.document()->experiment().endpoint.keychainEntry, profile.endpoint.keychainEntry);
+    // The box names the profile the experiment uses, and none once the endpoint is edited away from it.
+    QCOMPARE(combo->currentData().toString(), profile.id);
+    auto *use = w.findChild<QPushButton *>(QStringLiteral("useProfileButton"));
+    QVERIFY(use->isEnabled());
+    Experiment edited = w.document()->experiment();
+    edited.endpoint.baseUrl = QStringLiteral("http://gateway.example:8080");
+    w.document()->apply(edited, QStringLiteral("edit"));
+    QCOMPARE(combo->currentData().toString(), QString());
+    QVERIFY(!use->isEnabled());
+    w.document()->undoStack()->undo();
+    QCOMPARE(combo->currentData().toString(), profile.id);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("p.servescope"));
     QSignalSpy projectSaved(&w, &MainWindow::projectSaved);
