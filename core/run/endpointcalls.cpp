@@ -39,6 +39,22 @@ EndpointCalls::EndpointCalls(const EndpointConfig &endpoint, const QUrl &baseUrl
 
 EndpointCalls::~EndpointCalls() = default;
 
+void EndpointCalls::exec(QEventLoop &loop)
+{
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [this, &loop] {
+        if (!cancelled())
+            return;
+        for (QNetworkReply *reply : m_nam->findChildren<QNetworkReply *>())
+            reply->abort();
+        loop.quit();
+    });
+    if (m_cancelled)
+        poll.start(50);
+    if (!cancelled())
+        loop.exec();
+}
+
 QNetworkRequest EndpointCalls::request(const QString &path) const
 {
     QNetworkRequest req(joinUrlPath(m_base, path));
@@ -57,7 +73,7 @@ QList<int> EndpointCalls::countTokens(const QStringList &texts)
     int next = 0;
     // At most kTokenizeInFlight at a time: a point of 100k prompts must not open 100k requests at once.
     std::function<void()> sendNext = [&] {
-        if (next >= texts.size())
+        if (next >= texts.size() || cancelled())
             return;
         const int i = next++;
         QNetworkRequest req = request(QStringLiteral("/tokenize"));
@@ -81,7 +97,7 @@ QList<int> EndpointCalls::countTokens(const QStringList &texts)
     for (int k = 0; k < kTokenizeInFlight; ++k)
         sendNext();
     if (pending > 0)
-        loop.exec();
+        exec(loop);
     return counts;
 }
 
@@ -97,7 +113,7 @@ QByteArray EndpointCalls::call(const QString &path, const QByteArray &postBody)
     }
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
+    exec(loop);
     const QByteArray body = reply->error() == QNetworkReply::NoError ? reply->readAll() : QByteArray();
     reply->deleteLater();
     return body;
@@ -160,7 +176,7 @@ std::optional<PromptCalibration> EndpointCalls::calibration(const QString &sampl
     QList<QPair<double, double>> points;
     int answered = 0; // 2xx replies, with or without usage
     for (const qsizetype n : { words.size() / 4, words.size() / 2, words.size() }) {
-        if (n < 1)
+        if (n < 1 || cancelled())
             continue;
         const QString text = QStringList(words.mid(0, n)).join(u' ');
         QJsonObject body { { QStringLiteral("model"), m_model }, { QStringLiteral("max_tokens"), 1 },
@@ -180,7 +196,7 @@ std::optional<PromptCalibration> EndpointCalls::calibration(const QString &sampl
         QNetworkReply *reply = m_nam->post(req, QJsonDocument(body).toJson(QJsonDocument::Compact));
         QEventLoop loop;
         QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
+        exec(loop);
         const QJsonObject usage
             = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("usage")).toObject();
         answered += reply->error() == QNetworkReply::NoError ? 1 : 0;
@@ -188,6 +204,8 @@ std::optional<PromptCalibration> EndpointCalls::calibration(const QString &sampl
             points.append({ double(n), usage.value(QLatin1String("prompt_tokens")).toDouble() });
         reply->deleteLater();
     }
+    if (cancelled()) // an aborted probe is no answer: nothing is cached
+        return std::nullopt;
     const std::optional<PromptCalibration> c = fit(points);
     // A fit, or three answers without usage, is the endpoint's answer; a failed request (a server
     // still starting, a refused key) is not, and the next point asks again.

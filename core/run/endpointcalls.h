@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 
+class QEventLoop;
 class QNetworkRequest;
 
 namespace ServeScope {
@@ -39,6 +40,10 @@ public:
     /// `baseUrl` is what API paths are appended to (for `sim:` the simulator's address).
     EndpointCalls(const EndpointConfig &endpoint, const QUrl &baseUrl, const QString &model);
     ~EndpointCalls();
+
+    /// Once `cancelled` is set, a blocking call aborts its requests within 50 ms and answers as if
+    /// the server could not say (a hanging server otherwise holds a cancel for the idle timeout).
+    void setCancel(const std::atomic<bool> *cancelled) { m_cancelled = cancelled; }
 
     /// Prompt tokens of each chat text as the server counts them (one `/tokenize` per text, at most
     /// 16 in flight); -1 where the server could not say.
@@ -73,6 +78,10 @@ private:
     QNetworkRequest request(const QString &path) const;
     /// GET (null body) or POST; returns the reply body, or a null array on any failure.
     QByteArray call(const QString &path, const QByteArray &postBody = {});
+    /// Runs `loop` until it quits, or until the run is cancelled: then every request in flight is
+    /// aborted and the loop left.
+    void exec(QEventLoop &loop);
+    bool cancelled() const { return m_cancelled && m_cancelled->load(); }
     void pumpCounts();
 
     struct PendingCount {
@@ -82,6 +91,7 @@ private:
     };
     std::deque<PendingCount> m_countQueue;
     int m_countsInFlight = 0;
+    const std::atomic<bool> *m_cancelled = nullptr;
     std::optional<bool> m_hasTokenize;
 
     EndpointConfig m_endpoint;

@@ -183,6 +183,7 @@ bool RunWorker::runVariant(int variantIndex)
                 .arg(m_endpoint.baseUrl().toString(), m_identity.simulatorArguments.join(QLatin1Char(' '))));
     }
     EndpointCalls calls(m_endpoint.config(), m_endpoint.baseUrl(), m_endpoint.model());
+    calls.setCancel(m_cancel.get());
     if (launch && !checkServerConfig(resolved, calls)) {
         log(QStringLiteral("error"), m_result.message);
         m_endpoint.close();
@@ -201,6 +202,7 @@ bool RunWorker::runVariant(int variantIndex)
     }
     ServerScraper scraper(
         m_endpoint.config(), m_endpoint.baseUrl(), QUrl(resolved.server.dcgmUrl), m_result.runId, *m_writer);
+    scraper.setCancel(m_cancel.get());
     if (LaunchedServer *server = m_endpoint.server()) { // its log lines stand in for a missing /metrics
         connect(server, &LaunchedServer::schedulerSampled, &scraper, &ServerScraper::addLogSamples);
         connect(&scraper, &ServerScraper::logged, this, &RunWorker::logged);

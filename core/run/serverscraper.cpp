@@ -53,10 +53,23 @@ void ServerScraper::scrapeAndWait()
         if (!inFlight())
             loop.quit();
     });
-    if (inFlight())
+    const auto cancelled = [this] { return m_cancelled && m_cancelled->load(); };
+    QTimer poll;
+    connect(&poll, &QTimer::timeout, &loop, [this, &loop, cancelled] {
+        if (!cancelled())
+            return;
+        for (QNetworkReply *reply : m_nam.findChildren<QNetworkReply *>())
+            reply->abort();
+        loop.quit();
+    });
+    if (m_cancelled)
+        poll.start(50);
+    if (inFlight() && !cancelled())
         loop.exec(); // those sent earlier land first
+    if (cancelled())
+        return;
     scrape();
-    if (inFlight())
+    if (inFlight() && !cancelled())
         loop.exec();
     // A point ends: a /metrics that has not answered by now is missing for this point.
     if (!m_sources.first().answered)

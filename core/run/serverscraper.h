@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <QUrl>
 
+#include <atomic>
 #include <deque>
 
 namespace ServeScope {
@@ -32,8 +33,10 @@ public:
     void start();
     void stop();
     /// Scrapes now and waits for the answer (at most the 2 s scrape timeout): at a point's start
-    /// and end, so every point has the two samples a counter's delta needs.
+    /// and end, so every point has the two samples a counter's delta needs. Once `cancelled` (see
+    /// setCancel) is set it aborts the scrape within 50 ms instead.
     void scrapeAndWait();
+    void setCancel(const std::atomic<bool> *cancelled) { m_cancelled = cancelled; }
     /// The point summary of the samples scraped in the window (monotonic ns), with `from_log` = 1
     /// when scheduler log samples gave some of it.
     QMap<QString, double> summarize(const ServerWindow &window) const;
@@ -76,6 +79,7 @@ private:
     std::deque<ServerSample> m_samples;
     std::deque<ServerSample> m_pendingLog, m_log;
     bool m_saidLog = false;
+    const std::atomic<bool> *m_cancelled = nullptr;
 };
 
 } // namespace ServeScope

@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
@@ -408,6 +409,37 @@ private Q_SLOTS:
         QVERIFY2(ok >= 10, qPrintable(QString::number(ok)));
         QVERIFY2(cancelled >= 1 && cancelled <= 8, qPrintable(QString::number(cancelled)));
         QCOMPARE(ok + cancelled, records.size());
+    }
+
+    // A server that accepts connections and never answers must not hold a cancel for its idle
+    // timeout: the side calls before the load (/tokenize, the calibration probes, /metrics) are
+    // aborted as soon as the run is cancelled.
+    void interruptAgainstSilentServer()
+    {
+        QTcpServer silent;
+        QVERIFY(silent.listen(QHostAddress::LocalHost));
+        const QString exp = writeExperiment(QStringLiteral("silent"),
+            QJsonObject {
+                { QStringLiteral("base_url"), QStringLiteral("http://127.0.0.1:%1").arg(silent.serverPort()) },
+                { QStringLiteral("path"), QStringLiteral("/v1/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"timeouts\": {\"idle_s\": 60}, \"points\": [\n"
+                           "                {\"concurrency\": 1, \"input_len\": 16, \"output_len\": 8, "
+                           "\"num_prompts\": 5}]}\n"));
+        const QString project = m_dir.filePath(QStringLiteral("silent.servescope"));
+        QProcess p;
+        p.start(SimChild::cli(), { QStringLiteral("run"), exp, QStringLiteral("--project"), project });
+        QVERIFY(p.waitForStarted());
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError(), err.contains("preparing prompts")), 30000);
+        QTest::qWait(500); // inside the first side call, which the server never answers
+        QElapsedTimer sinceSignal;
+        sinceSignal.start();
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 130);
+        // Far below the 60 s idle timeout a side call would otherwise wait out.
+        QVERIFY2(sinceSignal.elapsed() < 10000, qPrintable(QString::number(sinceSignal.elapsed())));
     }
 
     // Along an open-loop curve, a joining prompt's prefill chunk lengthens every running stream's
