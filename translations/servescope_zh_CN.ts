@@ -4538,6 +4538,30 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>First: %1</source>
         <translation>第一条：%1</translation>
     </message>
+    <message>
+        <source>Starting the server…</source>
+        <translation>正在启动服务器…</translation>
+    </message>
+    <message>
+        <source>Preparing prompts…</source>
+        <translation>正在准备提示…</translation>
+    </message>
+    <message>
+        <source>Warming up…</source>
+        <translation>正在预热…</translation>
+    </message>
+    <message>
+        <source>Waiting for the shards&apos; common start…</source>
+        <translation>正在等待各分片的共同开始时间…</translation>
+    </message>
+    <message>
+        <source>Measuring…</source>
+        <translation>正在测量…</translation>
+    </message>
+    <message>
+        <source>Saving the point…</source>
+        <translation>正在保存负载点…</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::RunSession</name>

@@ -170,6 +170,25 @@ void RunMonitor::runEnded(const RunResult &result)
     }
 }
 
+QString RunMonitor::phaseText(const QString &phase)
+{
+    static const struct {
+        const char *code, *text;
+    } kPhases[] = {
+        { "starting server", QT_TR_NOOP("Starting the server…") },
+        { "preparing prompts", QT_TR_NOOP("Preparing prompts…") },
+        { "warmup", QT_TR_NOOP("Warming up…") },
+        { "waiting for start-at", QT_TR_NOOP("Waiting for the shards' common start…") },
+        { "measuring", QT_TR_NOOP("Measuring…") },
+        { "saving", QT_TR_NOOP("Saving the point…") },
+    };
+    for (const auto &p : kPhases) {
+        if (phase == QLatin1String(p.code))
+            return tr(p.text);
+    }
+    return phase;
+}
+
 QString RunMonitor::formatEta(double seconds)
 {
     if (seconds < 0)
@@ -220,7 +239,7 @@ void RunMonitor::showSnapshot(const RunSnapshot &s)
                           .arg(s.completed)
                           .arg(s.failed)
                           .arg(s.requestsPerS, 0, 'f', 1));
-    m_state->setText(s.phase);
+    m_state->setText(phaseText(s.phase));
     m_errors->setRowCount(int(s.errorsByClass.size()));
     int row = 0;
     for (auto it = s.errorsByClass.cbegin(); it != s.errorsByClass.cend(); ++it, ++row) {

@@ -37,6 +37,8 @@ public:
     int chartRefreshes() const { return m_refreshes; }
 
     static QString formatEta(double seconds);
+    /// The run's phase code (LiveMonitor::setPhase) in words; an unknown code as it is.
+    static QString phaseText(const QString &phase);
 
 public slots:
     void showSnapshot(const ServeScope::RunSnapshot &snapshot);

@@ -21,6 +21,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTranslator>
 
 using namespace ServeScope;
 
@@ -32,6 +33,7 @@ private slots:
     void cancelKeepsFinishedRequests();
     void screenshotOfDemo();
     void closeAsksBeforeLosingChanges();
+    void phaseInWords();
 
 private:
     static Experiment smallSweep(int prompts);
@@ -196,6 +198,19 @@ void TestGuiRun::closeAsksBeforeLosingChanges()
     QTRY_VERIFY((box = w.findChild<QMessageBox *>()) != nullptr && box->isVisible());
     box->button(QMessageBox::Discard)->click();
     QTRY_VERIFY(!w.isVisible());
+}
+
+// The monitor names the run's phase in words, translated; a code it does not know stays as it is.
+void TestGuiRun::phaseInWords()
+{
+    QCOMPARE(RunMonitor::phaseText(QStringLiteral("measuring")), QStringLiteral("Measuring…"));
+    QCOMPARE(RunMonitor::phaseText(QStringLiteral("something new")), QStringLiteral("something new"));
+    QTranslator zh;
+    QVERIFY(zh.load(QStringLiteral(":/i18n/servescope_zh_CN.qm")));
+    QVERIFY(QCoreApplication::installTranslator(&zh));
+    QCOMPARE(RunMonitor::phaseText(QStringLiteral("preparing prompts")), QStringLiteral("正在准备提示…"));
+    QCOMPARE(RunMonitor::phaseText(QStringLiteral("warmup")), QStringLiteral("正在预热…"));
+    QCoreApplication::removeTranslator(&zh);
 }
 
 QTEST_MAIN(TestGuiRun)
