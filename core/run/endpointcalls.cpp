@@ -39,20 +39,25 @@ EndpointCalls::EndpointCalls(const EndpointConfig &endpoint, const QUrl &baseUrl
 
 EndpointCalls::~EndpointCalls() = default;
 
-void EndpointCalls::exec(QEventLoop &loop)
+void execUnlessCancelled(QEventLoop &loop, QNetworkAccessManager &nam, const std::atomic<bool> *cancelled)
 {
     QTimer poll;
-    QObject::connect(&poll, &QTimer::timeout, &loop, [this, &loop] {
-        if (!cancelled())
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&loop, &nam, cancelled] {
+        if (!cancelled->load())
             return;
-        for (QNetworkReply *reply : m_nam->findChildren<QNetworkReply *>())
+        for (QNetworkReply *reply : nam.findChildren<QNetworkReply *>())
             reply->abort();
         loop.quit();
     });
-    if (m_cancelled)
+    if (cancelled)
         poll.start(50);
-    if (!cancelled())
+    if (!cancelled || !cancelled->load())
         loop.exec();
+}
+
+void EndpointCalls::exec(QEventLoop &loop)
+{
+    execUnlessCancelled(loop, *m_nam, m_cancelled);
 }
 
 QNetworkRequest EndpointCalls::request(const QString &path) const

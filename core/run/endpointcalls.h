@@ -35,6 +35,10 @@ struct PromptCalibration {
 /// The small requests a run makes beside its streams: `/tokenize`, `/metrics`, the prefix-cache reset.
 /// Each goes to the endpoint's base URL (its path kept), with the endpoint's headers and proxy, and is
 /// bounded by the experiment's idle timeout. Calls block on a local event loop: run thread only.
+/// Runs `loop` until it quits or `cancelled` (may be null: never) is set; then every reply of `nam`
+/// still in flight is aborted (within 50 ms) and the loop left. Returns at once when already set.
+void execUnlessCancelled(QEventLoop &loop, QNetworkAccessManager &nam, const std::atomic<bool> *cancelled);
+
 class EndpointCalls {
 public:
     /// `baseUrl` is what API paths are appended to (for `sim:` the simulator's address).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "serverscraper.h"
+#include "endpointcalls.h"
 #include "runtext.h"
 
 #include "model/clock.h"
@@ -54,23 +55,13 @@ void ServerScraper::scrapeAndWait()
             loop.quit();
     });
     const auto cancelled = [this] { return m_cancelled && m_cancelled->load(); };
-    QTimer poll;
-    connect(&poll, &QTimer::timeout, &loop, [this, &loop, cancelled] {
-        if (!cancelled())
-            return;
-        for (QNetworkReply *reply : m_nam.findChildren<QNetworkReply *>())
-            reply->abort();
-        loop.quit();
-    });
-    if (m_cancelled)
-        poll.start(50);
-    if (inFlight() && !cancelled())
-        loop.exec(); // those sent earlier land first
+    if (inFlight())
+        execUnlessCancelled(loop, m_nam, m_cancelled); // those sent earlier land first
     if (cancelled())
         return;
     scrape();
-    if (inFlight() && !cancelled())
-        loop.exec();
+    if (inFlight())
+        execUnlessCancelled(loop, m_nam, m_cancelled);
     // A point ends: a /metrics that has not answered by now is missing for this point.
     if (!m_sources.first().answered)
         keepLog();
