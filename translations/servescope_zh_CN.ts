@@ -2626,6 +2626,12 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>Shards merged into run %1.</source>
         <translation>分片已合并为运行 %1。</translation>
     </message>
+    <message numerus="yes">
+        <source>Imported %1 with %n warning(s); see the log.</source>
+        <translation>
+            <numerusform>已导入 %1，有 %n 条警告；见日志。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Merge</name>
@@ -2883,6 +2889,94 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>server.launch.argv has no {%1} placeholder</source>
         <translation>server.launch.argv 中没有 {%1} 占位符</translation>
+    </message>
+    <message>
+        <source>unknown key; ignored</source>
+        <translation>未知的键；已忽略</translation>
+    </message>
+    <message>
+        <source>contradicts max_concurrency: give the concurrency levels once</source>
+        <translation>与 max_concurrency 矛盾：并发级别只需给出一次</translation>
+    </message>
+    <message>
+        <source>contradicts a finite request_rate: a gradient is closed loop</source>
+        <translation>与有限的 request_rate 矛盾：梯度是闭环负载</translation>
+    </message>
+    <message>
+        <source>must be numbers separated by commas</source>
+        <translation>必须是以逗号分隔的数字</translation>
+    </message>
+    <message>
+        <source>entries must look like ttft:500, tpot:50 or e2el:2000</source>
+        <translation>各项须形如 ttft:500、tpot:50 或 e2el:2000</translation>
+    </message>
+    <message>
+        <source>must be one of vllm, sglang</source>
+        <translation>必须是 vllm、sglang 之一</translation>
+    </message>
+    <message>
+        <source>must be one of vllm, sglang, openai-strict</source>
+        <translation>必须是 vllm、sglang、openai-strict 之一</translation>
+    </message>
+    <message>
+        <source>must be [name, value] or [name, value, source]</source>
+        <translation>必须是 [名称, 值] 或 [名称, 值, 来源]</translation>
+    </message>
+    <message>
+        <source>must be a string, number or boolean</source>
+        <translation>必须是字符串、数字或布尔值</translation>
+    </message>
+    <message>
+        <source>must be one of typed, captured, probe</source>
+        <translation>必须是 typed、captured、probe 之一</translation>
+    </message>
+    <message>
+        <source>has no value; ignored</source>
+        <translation>没有值；已忽略</translation>
+    </message>
+    <message>
+        <source>must be an object of fields or a list of [name, value, source]</source>
+        <translation>必须是字段对象，或 [名称, 值, 来源] 的列表</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>必须是对象</translation>
+    </message>
+    <message>
+        <source>cannot be combined with points</source>
+        <translation>不能与 points 同时使用</translation>
+    </message>
+    <message>
+        <source>is only allowed with concurrency_gradient (set it per point)</source>
+        <translation>只能与 concurrency_gradient 一起使用（请在各负载点中设置）</translation>
+    </message>
+    <message>
+        <source>needs at least one [load_matrix.NAME] table</source>
+        <translation>至少需要一个 [load_matrix.NAME] 表</translation>
+    </message>
+    <message>
+        <source>must be one of concurrency, rate</source>
+        <translation>必须是 concurrency、rate 之一</translation>
+    </message>
+    <message>
+        <source> (line %1)</source>
+        <translation>（第 %1 行）</translation>
+    </message>
+    <message>
+        <source>unknown key</source>
+        <translation>未知的键</translation>
+    </message>
+    <message>
+        <source>must be a list</source>
+        <translation>必须是列表</translation>
+    </message>
+    <message>
+        <source>must be an integer from %1 to %2</source>
+        <translation>必须是 %1 到 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>must be a number or &quot;inf&quot;</source>
+        <translation>必须是数字或 &quot;inf&quot;</translation>
     </message>
 </context>
 <context>

@@ -519,13 +519,20 @@ bool MainWindow::importExperimentFile(const QString &path)
 {
     const ExperimentReadResult r = loadExperimentFile(path);
     if (!r.ok) {
-        const QString why = r.errors.join(QLatin1Char('\n'));
+        const QString why = r.shownLines(r.errors).join(QLatin1Char('\n'));
         appendLog(QStringLiteral("error"), tr("Cannot import %1:\n%2").arg(QFileInfo(path).fileName(), why));
         statusBar()->showMessage(tr("Import failed; see the log."), 6000);
         return false;
     }
     m_document->apply(r.experiment, tr("Import %1").arg(QFileInfo(path).fileName()));
-    statusBar()->showMessage(tr("Imported %1").arg(QFileInfo(path).fileName()), 4000);
+    // What an imported layout held that ServeScope ignores is said, not dropped silently.
+    for (const QString &w : r.shownLines(r.warnings))
+        appendLog(QStringLiteral("warning"), QFileInfo(path).fileName() + QLatin1String(": ") + w);
+    statusBar()->showMessage(r.warnings.isEmpty()
+            ? tr("Imported %1").arg(QFileInfo(path).fileName())
+            : tr("Imported %1 with %n warning(s); see the log.", nullptr, int(r.warnings.size()))
+                  .arg(QFileInfo(path).fileName()),
+        4000);
     return true;
 }
 

@@ -50,7 +50,7 @@ int runExportCommand(const QStringList &args)
         return usage(CliText::tr("--tool takes vllm or sglang"));
     const ExperimentReadResult read = loadExperimentFile(parser.positionalArguments().first());
     if (!read.ok)
-        return usage(read.errors.join(QStringLiteral("; ")));
+        return usage(read.shownLines(read.errors).join(QStringLiteral("; ")));
     const Experiment &x = read.experiment;
     int variant = x.baselineIndex();
     if (parser.isSet(QStringLiteral("variant"))) {

@@ -131,7 +131,7 @@ int runK8sJob(const QStringList &args)
     const QString path = parser.positionalArguments().constFirst();
     const ExperimentReadResult read = loadExperimentFile(path);
     if (!read.ok || read.format == ExperimentFormat::EnvSnapshot) {
-        for (const QString &e : read.errors)
+        for (const QString &e : read.shownLines(read.errors))
             err << path << ": " << e << '\n';
         err << "servescope-cli k8s-job: " << CliText::tr("%1 is not a runnable experiment").arg(path) << '\n';
         return ExitUsage;

@@ -108,13 +108,13 @@ bool applyOverrides(const QCommandLineParser &parser, Experiment *x)
     const QString envPath = parser.value(QStringLiteral("env-snapshot"));
     const ExperimentReadResult env = loadExperimentFile(envPath, ExperimentFormat::Auto);
     if (!env.ok || env.experiment.envSnapshot.isEmpty()) {
-        for (const QString &e : env.errors)
+        for (const QString &e : env.shownLines(env.errors))
             err << envPath << ": " << e << '\n';
         err << "servescope-cli run: --env-snapshot: " << CliText::tr("%1 holds no environment snapshot").arg(envPath)
             << '\n';
         return false;
     }
-    for (const QString &w : env.warnings)
+    for (const QString &w : env.shownLines(env.warnings))
         err << "warning: " << envPath << ": " << w << '\n';
     for (const EnvEntry &e : env.experiment.envSnapshot) {
         auto same = std::find_if(
@@ -219,11 +219,11 @@ int runRun(const QStringList &args)
     const QString path = parser.positionalArguments().constFirst();
     ExperimentReadResult read = loadExperimentFile(path);
     if (!read.ok) {
-        for (const QString &e : read.errors)
+        for (const QString &e : read.shownLines(read.errors))
             err << path << ": " << e << '\n';
         return ExitUsage;
     }
-    for (const QString &w : read.warnings)
+    for (const QString &w : read.shownLines(read.warnings))
         err << "warning: " << path << ": " << w << '\n';
     if (read.format == ExperimentFormat::EnvSnapshot) {
         err << "servescope-cli run: "

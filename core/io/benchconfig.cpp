@@ -85,7 +85,8 @@ void checkKeys(TreeReader &r, const JsonNode &root, const QString &dataset)
     for (size_t i = 0; i < root.keys.size(); ++i) {
         const QString &key = root.keys[i];
         if (!known.contains(key)) {
-            r.warning(&root.children[i], key, QStringLiteral("unknown key; ignored"));
+            r.warning(
+                &root.children[i], key, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "unknown key; ignored") });
             continue;
         }
         const bool lengthFlag = key.endsWith(QLatin1String("_input_len")) || key.endsWith(QLatin1String("_output_len"));
@@ -101,7 +102,8 @@ void checkKeys(TreeReader &r, const JsonNode &root, const QString &dataset)
     }
     if (root.member(QLatin1String("max_concurrency")) && root.member(QLatin1String("concurrency_gradient")))
         r.error(root.member(QLatin1String("concurrency_gradient")), QStringLiteral("concurrency_gradient"),
-            QStringLiteral("contradicts max_concurrency: give the concurrency levels once"));
+            Reason { QT_TRANSLATE_NOOP(
+                "ServeScope::Problem", "contradicts max_concurrency: give the concurrency levels once") });
 }
 
 void readPoints(TreeReader &r, const JsonNode &root, const QString &dataset, Experiment &x)
@@ -139,7 +141,8 @@ void readPoints(TreeReader &r, const JsonNode &root, const QString &dataset, Exp
     const JsonNode *gradient = root.member(QLatin1String("concurrency_gradient"));
     if (finiteRate && gradient)
         r.error(gradient, QStringLiteral("concurrency_gradient"),
-            QStringLiteral("contradicts a finite request_rate: a gradient is closed loop"));
+            Reason { QT_TRANSLATE_NOOP(
+                "ServeScope::Problem", "contradicts a finite request_rate: a gradient is closed loop") });
     // vLLM's default rate is inf: then max_concurrency is a closed-loop concurrency.
     x.load.mode = finiteRate ? LoadMode::Rate : LoadMode::Concurrency;
     for (LoadPoint &pt : x.load.points) {
@@ -172,7 +175,7 @@ void readPercentiles(TreeReader &r, const JsonNode &root, Experiment &x)
             const double v = part.trimmed().toDouble(&ok);
             if (!ok)
                 r.error(root.member(QLatin1String("metric_percentiles")), QStringLiteral("metric_percentiles"),
-                    QStringLiteral("must be numbers separated by commas"));
+                    Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be numbers separated by commas") });
             x.metrics.percentiles << v;
         }
     }
@@ -200,7 +203,8 @@ void readMetricsFlat(TreeReader &r, const JsonNode &root, Experiment &x)
                                                                          : nullptr;
             if (!target || !ok)
                 r.error(root.member(QLatin1String("goodput")), QStringLiteral("goodput"),
-                    QStringLiteral("entries must look like ttft:500, tpot:50 or e2el:2000"));
+                    Reason { QT_TRANSLATE_NOOP(
+                        "ServeScope::Problem", "entries must look like ttft:500, tpot:50 or e2el:2000") });
             else
                 *target = v;
         }
@@ -209,7 +213,7 @@ void readMetricsFlat(TreeReader &r, const JsonNode &root, Experiment &x)
     if (r.stringAt(root, "definitions", QString(), &definitions) && !definitions.isEmpty()
         && !parseDefinitions(definitions, &x.metrics.definitions))
         r.error(root.member(QLatin1String("definitions")), QStringLiteral("definitions"),
-            QStringLiteral("must be one of vllm, sglang"));
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be one of vllm, sglang") });
 }
 
 void readSettings(TreeReader &r, const JsonNode &root, Experiment &x)
@@ -222,7 +226,7 @@ void readSettings(TreeReader &r, const JsonNode &root, Experiment &x)
     if (r.stringAt(root, "dialect", QString(), &dialect) && !dialect.isEmpty()
         && !parseDialect(dialect, &x.endpoint.dialect))
         r.error(root.member(QLatin1String("dialect")), QStringLiteral("dialect"),
-            QStringLiteral("must be one of vllm, sglang, openai-strict"));
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be one of vllm, sglang, openai-strict") });
     r.stringAt(root, "api_key_env", QString(), &x.endpoint.apiKeyEnv);
     r.stringAt(root, "keychain_entry", QString(), &x.endpoint.keychainEntry);
     r.stringAt(root, "dataset_path", QString(), &x.dataset.path);
@@ -268,6 +272,7 @@ ExperimentReadResult importBenchConfigTree(const JsonNode &root, const QString &
     }
     result.errors = r.errors;
     result.warnings = r.warnings;
+    result.shown = r.shown;
     result.ok = result.errors.isEmpty();
     return result;
 }

@@ -29,19 +29,20 @@ void readPairs(TreeReader &r, const JsonNode &n, const QString &p, EnvSnapshot *
         const JsonNode &pair = n.children[i];
         const QString at = p + QStringLiteral("[%1]").arg(i);
         if (!pair.isArray() || pair.children.size() < 2 || pair.children.size() > 3) {
-            r.error(&pair, at, QStringLiteral("must be [name, value] or [name, value, source]"));
+            r.error(&pair, at,
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be [name, value] or [name, value, source]") });
             continue;
         }
         EnvEntry entry;
         r.string(&pair.children[0], at + QLatin1String("[0]"), &entry.key);
         if (!scalarText(pair.children[1], &entry.value))
-            r.error(
-                &pair.children[1], at + QLatin1String("[1]"), QStringLiteral("must be a string, number or boolean"));
+            r.error(&pair.children[1], at + QLatin1String("[1]"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a string, number or boolean") });
         QString source;
         if (pair.children.size() == 3 && r.string(&pair.children[2], at + QLatin1String("[2]"), &source)
             && !parseEnvSource(source, &entry.source))
-            r.error(
-                &pair.children[2], at + QLatin1String("[2]"), QStringLiteral("must be one of typed, captured, probe"));
+            r.error(&pair.children[2], at + QLatin1String("[2]"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be one of typed, captured, probe") });
         env->append(entry);
     }
 }
@@ -61,11 +62,11 @@ void readObject(
         } else if (v.isObject() && v.member(QLatin1String("value"))) {
             if (!scalarText(*v.member(QLatin1String("value")), &entry.value))
                 r.error(v.member(QLatin1String("value")), at + QLatin1String(".value"),
-                    QStringLiteral("must be a string, number or boolean"));
+                    Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a string, number or boolean") });
             QString s;
             if (r.stringAt(v, "source", at, &s) && !s.isEmpty() && !parseEnvSource(s, &entry.source))
                 r.error(v.member(QLatin1String("source")), at + QLatin1String(".source"),
-                    QStringLiteral("must be one of typed, captured, probe"));
+                    Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be one of typed, captured, probe") });
             env->append(entry);
         } else if (v.isObject()) {
             readObject(r, v, at, key, source, env);
@@ -73,7 +74,7 @@ void readObject(
             entry.value = QString::fromUtf8(QJsonDocument(v.toJsonValue().toArray()).toJson(QJsonDocument::Compact));
             env->append(entry);
         } else {
-            r.warning(&v, at, QStringLiteral("has no value; ignored"));
+            r.warning(&v, at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "has no value; ignored") });
         }
     }
 }
@@ -88,7 +89,9 @@ void readEnvSnapshotNode(
     else if (n.isObject())
         readObject(r, n, path, QString(), objectSource, env);
     else
-        r.error(&n, path, QStringLiteral("must be an object of fields or a list of [name, value, source]"));
+        r.error(&n, path,
+            Reason { QT_TRANSLATE_NOOP(
+                "ServeScope::Problem", "must be an object of fields or a list of [name, value, source]") });
 }
 
 bool isEnvSnapshotOnly(const JsonNode &root)
@@ -112,10 +115,12 @@ ExperimentReadResult importEnvSnapshotTree(const JsonNode &root, const QString &
             // A file holding only the snapshot is what the env-probe script prints on the server host.
             readEnvSnapshotNode(r, *n, QStringLiteral("env_snapshot"), EnvSource::Probe, &x.envSnapshot);
         else
-            r.error(nullptr, QStringLiteral("env_snapshot"), QStringLiteral("is required"));
+            r.error(nullptr, QStringLiteral("env_snapshot"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required") });
     }
     result.errors = r.errors;
     result.warnings = r.warnings;
+    result.shown = r.shown;
     result.ok = result.errors.isEmpty();
     return result;
 }

@@ -4,6 +4,7 @@
 #include "model/experiment.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QString>
 #include <QStringList>
 
@@ -31,6 +32,17 @@ struct ExperimentReadResult {
     /// "path: reason (line N)" for what an imported layout held that ServeScope ignored (unknown
     /// keys, settings of another dataset); the experiment is still read.
     QStringList warnings;
+    /// The translated line of each error or warning that has one, keyed by its C-locale line.
+    QHash<QString, QString> shown;
+    /// `line` (one of `errors` or `warnings`) in the application's language where it has a translation.
+    QString shownLine(const QString &line) const { return shown.value(line, line); }
+    QStringList shownLines(const QStringList &lines) const
+    {
+        QStringList out;
+        for (const QString &l : lines)
+            out << shownLine(l);
+        return out;
+    }
 };
 
 /// Native JSON. A missing "variants" list reads as one variant named "baseline".

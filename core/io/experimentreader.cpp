@@ -29,7 +29,8 @@ public:
         enumAt(n, "dialect", p, &e->dialect, parseDialect, "vllm, sglang, openai-strict");
         enumAt(n, "protocol", p, &e->protocol, parseProtocol, "http1, http2");
         if (const JsonNode *h = n.member(QLatin1String("headers")); h && !h->isObject()) {
-            error(h, p + QLatin1String(".headers"), QStringLiteral("must be an object"));
+            error(h, p + QLatin1String(".headers"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be an object") });
         } else if (h) {
             for (size_t i = 0; i < h->keys.size(); ++i) {
                 QString value;
@@ -38,7 +39,8 @@ public:
             }
         }
         if (const JsonNode *h = n.member(QLatin1String("header_env")); h && !h->isObject()) {
-            error(h, p + QLatin1String(".header_env"), QStringLiteral("must be an object"));
+            error(h, p + QLatin1String(".header_env"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be an object") });
         } else if (h) {
             for (size_t i = 0; i < h->keys.size(); ++i) {
                 QString variable;
@@ -61,7 +63,7 @@ public:
     void readValues(const JsonNode &n, const QString &p, OrderedValues *out)
     {
         if (!n.isObject()) {
-            error(&n, p, QStringLiteral("must be an object"));
+            error(&n, p, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be an object") });
             return;
         }
         for (size_t i = 0; i < n.keys.size(); ++i)
@@ -72,7 +74,8 @@ public:
     {
         const JsonNode *e = l.member(QLatin1String("env"));
         if (e && !e->isObject()) {
-            error(e, lp + QLatin1String(".env"), QStringLiteral("must be an object"));
+            error(e, lp + QLatin1String(".env"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be an object") });
             return;
         }
         for (size_t i = 0; e && i < e->keys.size(); ++i) {
@@ -166,8 +169,8 @@ public:
         const JsonNode *points = n.member(QLatin1String("points"));
         const JsonNode *gradient = n.member(QLatin1String("concurrency_gradient"));
         if (points && gradient)
-            error(
-                gradient, p + QLatin1String(".concurrency_gradient"), QStringLiteral("cannot be combined with points"));
+            error(gradient, p + QLatin1String(".concurrency_gradient"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "cannot be combined with points") });
         if (gradient) {
             readGradient(n, *gradient, m);
         } else {
@@ -175,7 +178,8 @@ public:
                 { "input_len", "output_len", "num_prompts", "prompts_per_concurrency", "max_seconds" }) {
                 if (const JsonNode *s = n.member(QLatin1String(shared)))
                     error(s, join(p, shared),
-                        QStringLiteral("is only allowed with concurrency_gradient (set it per point)"));
+                        Reason { QT_TRANSLATE_NOOP(
+                            "ServeScope::Problem", "is only allowed with concurrency_gradient (set it per point)") });
             }
         }
         if (points && array(points, p + QLatin1String(".points"))) {
@@ -271,7 +275,7 @@ public:
         if (const JsonNode *n = root.member(QLatin1String("load")))
             readLoad(*n, &x->load);
         else
-            error(nullptr, QStringLiteral("load"), QStringLiteral("is required"));
+            error(nullptr, QStringLiteral("load"), Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required") });
         if (const JsonNode *n = root.member(QLatin1String("metrics")))
             readMetrics(*n, &x->metrics);
         if (const JsonNode *n = root.member(QLatin1String("variants")))
@@ -292,6 +296,7 @@ ExperimentReadResult readExperimentTree(const JsonNode &root)
     NativeReader reader;
     reader.readTop(root, &r.experiment);
     r.errors = reader.errors;
+    r.shown = reader.shown;
     r.ok = r.errors.isEmpty();
     return r;
 }

@@ -20,7 +20,8 @@ void readDialect(TreeReader &r, const JsonNode &obj, const char *key, const QStr
     QString s;
     if (const JsonNode *n = obj.member(QLatin1String(key)); n && r.string(n, TreeReader::join(base, key), &s)) {
         if (!parseDialect(s, out))
-            r.error(n, TreeReader::join(base, key), QStringLiteral("must be one of vllm, sglang, openai-strict"));
+            r.error(n, TreeReader::join(base, key),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be one of vllm, sglang, openai-strict") });
     }
 }
 
@@ -30,6 +31,7 @@ ExperimentReadResult finish(TreeReader &r, Experiment &x, ExperimentFormat forma
     result.format = format;
     result.errors = r.errors;
     result.warnings = r.warnings;
+    result.shown = r.shown;
     result.ok = r.errors.isEmpty();
     result.experiment = x;
     return result;
@@ -71,11 +73,12 @@ ExperimentReadResult importLoadMatrixToml(const JsonNode &root, const QString &n
                 x.sampling.set(QStringLiteral("temperature"), temperature);
         }
     } else {
-        r.error(nullptr, QStringLiteral("client"), QStringLiteral("is required"));
+        r.error(nullptr, QStringLiteral("client"), Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required") });
     }
     const JsonNode *m = root.member(QLatin1String("load_matrix"));
     if (!m) {
-        r.error(nullptr, QStringLiteral("load_matrix"), QStringLiteral("needs at least one [load_matrix.NAME] table"));
+        r.error(nullptr, QStringLiteral("load_matrix"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "needs at least one [load_matrix.NAME] table") });
     } else if (r.anyObject(m, QStringLiteral("load_matrix"))) { // any table name is a label
         for (size_t i = 0; i < m->keys.size(); ++i) {
             const JsonNode &t = m->children[i];
@@ -152,7 +155,7 @@ static void readBenchLoad(TreeReader &r, const JsonNode &l, int inputLen, int ou
     QString mode = QStringLiteral("concurrency");
     if (r.stringAt(l, "mode", p, &mode) && !parseLoadMode(mode, &x.load.mode))
         r.error(l.member(QLatin1String("mode")), p + QLatin1String(".mode"),
-            QStringLiteral("must be one of concurrency, rate"));
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be one of concurrency, rate") });
     LoadPoint shared;
     shared.inputLen = inputLen;
     shared.outputLen = outputLen;
@@ -165,7 +168,8 @@ static void readBenchLoad(TreeReader &r, const JsonNode &l, int inputLen, int ou
     const char *key = rate ? "request_rate" : "concurrency";
     const JsonNode *levels = l.member(QLatin1String(key));
     if (!levels) {
-        r.error(&l, p + QLatin1Char('.') + QLatin1String(key), QStringLiteral("is required"));
+        r.error(&l, p + QLatin1Char('.') + QLatin1String(key),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required") });
         return;
     }
     std::vector<JsonNode> items = levels->isArray() ? levels->children : std::vector<JsonNode> { *levels };
@@ -217,7 +221,7 @@ ExperimentReadResult importBenchToml(const JsonNode &root, const QString &name)
     if (r.stringAt(*b, "definitions", p, &definitions) && !definitions.isEmpty()
         && !parseDefinitions(definitions, &x.metrics.definitions))
         r.error(b->member(QLatin1String("definitions")), p + QLatin1String(".definitions"),
-            QStringLiteral("must be one of vllm, sglang"));
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be one of vllm, sglang") });
     if (const JsonNode *ps = b->member(QLatin1String("percentiles"));
         ps && r.array(ps, p + QLatin1String(".percentiles"))) {
         x.metrics.percentiles.clear();
@@ -252,7 +256,8 @@ ExperimentReadResult importBenchToml(const JsonNode &root, const QString &name)
     if (const JsonNode *l = b->member(QLatin1String("load")))
         readBenchLoad(r, *l, inputLen, outputLen, x);
     else
-        r.error(nullptr, QStringLiteral("bench.load"), QStringLiteral("is required"));
+        r.error(
+            nullptr, QStringLiteral("bench.load"), Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required") });
     return finish(r, x, ExperimentFormat::TomlBench);
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "treereader.h"
 
+#include <QCoreApplication>
+
 #include <cmath>
 
 namespace ServeScope {
@@ -10,27 +12,47 @@ QString TreeReader::join(const QString &base, const char *key)
     return base.isEmpty() ? QString::fromLatin1(key) : base + QLatin1Char('.') + QLatin1String(key);
 }
 
-void TreeReader::error(const JsonNode *node, const QString &path, const QString &reason)
+namespace {
+
+QString compose(const JsonNode *node, const QString &path, const QString &reason, bool translated)
 {
     QString line = path.isEmpty() ? reason : path + QLatin1String(": ") + reason;
     if (node && node->line > 0)
-        line += QStringLiteral(" (line %1)").arg(node->line);
-    errors << line;
+        line += (translated ? QCoreApplication::translate("ServeScope::Problem", " (line %1)")
+                            : QStringLiteral(" (line %1)"))
+                    .arg(node->line);
+    return line;
+}
+
+} // namespace
+
+void TreeReader::error(const JsonNode *node, const QString &path, const QString &reason)
+{
+    errors << compose(node, path, reason, false);
 }
 
 void TreeReader::warning(const JsonNode *node, const QString &path, const QString &reason)
 {
-    QString line = path.isEmpty() ? reason : path + QLatin1String(": ") + reason;
-    if (node && node->line > 0)
-        line += QStringLiteral(" (line %1)").arg(node->line);
-    warnings << line;
+    warnings << compose(node, path, reason, false);
+}
+
+void TreeReader::error(const JsonNode *node, const QString &path, const Reason &why)
+{
+    errors << compose(node, path, why.text(), false);
+    shown.insert(errors.last(), compose(node, path, why.translated(), true));
+}
+
+void TreeReader::warning(const JsonNode *node, const QString &path, const Reason &why)
+{
+    warnings << compose(node, path, why.text(), false);
+    shown.insert(warnings.last(), compose(node, path, why.translated(), true));
 }
 
 bool TreeReader::anyObject(const JsonNode *node, const QString &path)
 {
     if (node->isObject())
         return true;
-    error(node, path, QStringLiteral("must be an object"));
+    error(node, path, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be an object") });
     return false;
 }
 
@@ -46,9 +68,10 @@ bool TreeReader::object(const JsonNode *node, const QString &path, std::initiali
             continue;
         const QString at = path.isEmpty() ? node->keys[i] : path + QLatin1Char('.') + node->keys[i];
         if (warnUnknownKeys)
-            warning(&node->children[i], at, QStringLiteral("unknown key; ignored"));
+            warning(
+                &node->children[i], at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "unknown key; ignored") });
         else
-            error(&node->children[i], at, QStringLiteral("unknown key"));
+            error(&node->children[i], at, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "unknown key") });
     }
     return true;
 }
@@ -57,14 +80,14 @@ bool TreeReader::array(const JsonNode *node, const QString &path)
 {
     if (node->isArray())
         return true;
-    error(node, path, QStringLiteral("must be a list"));
+    error(node, path, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a list") });
     return false;
 }
 
 bool TreeReader::string(const JsonNode *node, const QString &path, QString *out)
 {
     if (!node->isString()) {
-        error(node, path, QStringLiteral("must be a string"));
+        error(node, path, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a string") });
         return false;
     }
     *out = node->string;
@@ -74,7 +97,7 @@ bool TreeReader::string(const JsonNode *node, const QString &path, QString *out)
 bool TreeReader::boolean(const JsonNode *node, const QString &path, bool *out)
 {
     if (!node->isBool()) {
-        error(node, path, QStringLiteral("must be true or false"));
+        error(node, path, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be true or false") });
         return false;
     }
     *out = node->boolean;
@@ -84,11 +107,13 @@ bool TreeReader::boolean(const JsonNode *node, const QString &path, bool *out)
 bool TreeReader::integer64(const JsonNode *node, const QString &path, qint64 *out, double min, double max)
 {
     if (!node->isNumber() || node->number != std::floor(node->number)) {
-        error(node, path, QStringLiteral("must be an integer"));
+        error(node, path, Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be an integer") });
         return false;
     }
     if (node->number < min || node->number > max) {
-        error(node, path, QStringLiteral("must be an integer from %1 to %2").arg(qint64(min)).arg(qint64(max)));
+        error(node, path,
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be an integer from %1 to %2"),
+                { QString::number(qint64(min)), QString::number(qint64(max)) } });
         return false;
     }
     *out = qint64(node->number);
@@ -113,8 +138,9 @@ bool TreeReader::number(const JsonNode *node, const QString &path, double *out, 
         return true;
     }
     if (!node->isNumber() || !std::isfinite(node->number)) {
-        error(
-            node, path, allowInf ? QStringLiteral("must be a number or \"inf\"") : QStringLiteral("must be a number"));
+        error(node, path,
+            allowInf ? Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a number or \"inf\"") }
+                     : Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a number") });
         return false;
     }
     *out = node->number;

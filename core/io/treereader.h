@@ -2,7 +2,9 @@
 #pragma once
 
 #include "io/jsontree.h"
+#include "model/problem.h"
 
+#include <QHash>
 #include <QStringList>
 
 namespace ServeScope {
@@ -13,12 +15,18 @@ class TreeReader {
 public:
     QStringList errors;
     QStringList warnings;
+    /// The line in the application's language of each message recorded from a Reason, keyed by its
+    /// C-locale line in `errors` or `warnings` (the CLI prints those; the window shows these).
+    QHash<QString, QString> shown;
     /// Imported layouts (files written for other tools) warn about keys they do not know and
     /// ignore them; the native schema refuses them.
     bool warnUnknownKeys = false;
 
     void error(const JsonNode *node, const QString &path, const QString &reason);
     void warning(const JsonNode *node, const QString &path, const QString &reason);
+    /// The same for a reason marked for translation (context "ServeScope::Problem").
+    void error(const JsonNode *node, const QString &path, const Reason &why);
+    void warning(const JsonNode *node, const QString &path, const Reason &why);
     /// Checks node is an object and reports each member not in allowed as an unknown key (an
     /// error, or with warnUnknownKeys a warning "unknown key; ignored").
     bool object(const JsonNode *node, const QString &path, std::initializer_list<const char *> allowed);
