@@ -3,8 +3,10 @@
 
 #include "model/clock.h"
 
+#include <QBuffer>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -25,7 +27,7 @@ std::string utf8(const QString &s)
 struct Row {
     qint64 in = 0, out = 0;
     double ttft = 0, latency = 0, start = 0, queue = 0;
-    Json itls = Json::array();
+    std::vector<double> itls;
     QString text, error;
 };
 
@@ -48,7 +50,7 @@ Row makeRow(const RequestRecord &r, qint64 origin)
         prev = t;
     }
     if (r.status != RequestStatus::Ok || first < 0) {
-        row.itls = Json::array();
+        row.itls.clear();
         row.error = r.errorText;
         if (row.error.isEmpty())
             row.error = first < 0 && r.status == RequestStatus::Ok ? QStringLiteral("stream without a token event")
@@ -88,33 +90,50 @@ void putTotals(Json &j, const PointSummary &s)
     j["total_token_throughput"] = s.totalTokenThroughput;
 }
 
-void putArrays(Json &j, std::span<const RequestRecord> records, qint64 origin)
+// vLLM's per-request arrays, in the file's order. The tree holds a null in their place; they
+// are streamed from compact rows (as JSON values each ITL took 16 bytes, its text a copy).
+constexpr const char *kArrays[] = { "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
+    "queue_times", "generated_texts", "errors" };
+
+std::vector<Row> measuredRows(std::span<const RequestRecord> records, qint64 origin)
 {
-    Json in = Json::array(), out = Json::array(), ttfts = Json::array(), itls = Json::array(), lat = Json::array(),
-         starts = Json::array(), queues = Json::array(), texts = Json::array(), errors = Json::array();
+    std::vector<Row> rows;
     for (const auto &r : records) {
-        if (r.warmup || r.status == RequestStatus::Cancelled)
-            continue;
-        Row row = makeRow(r, origin);
-        in.push_back(row.in);
-        out.push_back(row.out);
-        ttfts.push_back(row.ttft);
-        itls.push_back(std::move(row.itls));
-        lat.push_back(row.latency);
-        starts.push_back(row.start);
-        queues.push_back(row.queue);
-        texts.push_back(utf8(row.text));
-        errors.push_back(utf8(row.error));
+        if (!r.warmup && r.status != RequestStatus::Cancelled)
+            rows.push_back(makeRow(r, origin));
     }
-    j["input_lens"] = std::move(in);
-    j["output_lens"] = std::move(out);
-    j["ttfts"] = std::move(ttfts);
-    j["itls"] = std::move(itls);
-    j["latencies"] = std::move(lat);
-    j["start_times"] = std::move(starts);
-    j["queue_times"] = std::move(queues);
-    j["generated_texts"] = std::move(texts);
-    j["errors"] = std::move(errors);
+    return rows;
+}
+
+// Element `row` of array kArrays[which], typed as the file has always written it.
+Json arrayElement(const Row &row, int which)
+{
+    switch (which) {
+    case 0:
+        return row.in;
+    case 1:
+        return row.out;
+    case 2:
+        return row.ttft;
+    case 3:
+        return row.itls;
+    case 4:
+        return row.latency;
+    case 5:
+        return row.start;
+    case 6:
+        return row.queue;
+    case 7:
+        return utf8(row.text);
+    default:
+        return utf8(row.error);
+    }
+}
+
+void putArrayPlaces(Json &j)
+{
+    for (const char *key : kArrays)
+        j[key] = nullptr;
 }
 
 void putStatistics(Json &j, const PointSummary &s, const QVector<double> &percentiles, const char *prefix)
@@ -131,10 +150,9 @@ void putStatistics(Json &j, const PointSummary &s, const QVector<double> &percen
     }
 }
 
-} // namespace
-
-QByteArray writeVllmResult(
-    const ResultFileSetup &setup, std::span<const RequestRecord> records, const PointSummary &summary, QString *error)
+// The file's tree without the per-request arrays (nulls in their place); a null tree (and
+// *error) when `summary` cannot be written.
+Json vllmResult(const ResultFileSetup &setup, const PointSummary &summary, QString *error)
 {
     if (summary.definitions != QLatin1String("vllm")) {
         if (error)
@@ -151,7 +169,7 @@ QByteArray writeVllmResult(
     Json j = Json::object();
     putSetup(j, setup);
     putTotals(j, summary);
-    putArrays(j, records, setup.measuredStartNs);
+    putArrayPlaces(j);
     putStatistics(j, summary, setup.percentiles, "");
     j["max_output_tokens_per_s"] = summary.maxOutputTokensPerS;
     j["max_concurrent_requests"] = summary.maxConcurrentRequests;
@@ -175,23 +193,103 @@ QByteArray writeVllmResult(
         const QString k = key.startsWith(QLatin1String("servescope_")) ? key : QLatin1String("servescope_") + key;
         j[utf8(k)] = value;
     }
-    const std::string text = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-    return QByteArray(text.data(), qsizetype(text.size()));
+    return j;
+}
+
+// Collects the serialisation in a small buffer and hands it to a device: a point's file is tens
+// of MB, and holding its text (and its arrays as JSON values) raised the client's peak at every
+// point end (docs/engine.md, "Soak").
+class DeviceOutput final : public nlohmann::detail::output_adapter_protocol<char> {
+public:
+    explicit DeviceOutput(QIODevice &device)
+        : m_device(device)
+    {
+        m_buffer.reserve(kBuffer);
+    }
+    void write_character(char c) override
+    {
+        m_buffer.push_back(c);
+        if (m_buffer.size() >= kBuffer)
+            flush();
+    }
+    void write_characters(const char *s, std::size_t length) override
+    {
+        m_buffer.append(s, length);
+        if (m_buffer.size() >= kBuffer)
+            flush();
+    }
+    bool flush()
+    {
+        m_ok = m_ok && m_device.write(m_buffer.data(), qint64(m_buffer.size())) == qint64(m_buffer.size());
+        m_buffer.clear();
+        return m_ok;
+    }
+
+private:
+    static constexpr std::size_t kBuffer = 64 * 1024;
+    QIODevice &m_device;
+    std::string m_buffer;
+    bool m_ok = true;
+};
+
+// What Json::dump(-1) of the whole tree wrote: compact, invalid UTF-8 replaced; each array in
+// kArrays streamed element by element where the tree holds its null.
+bool writeTo(QIODevice &device, const Json &j, const std::vector<Row> &rows)
+{
+    const auto out = std::make_shared<DeviceOutput>(device);
+    nlohmann::detail::serializer<Json> s(out, ' ', Json::error_handler_t::replace);
+    const auto dump = [&s](const Json &v) { s.dump(v, false, false, 0); };
+    out->write_character('{');
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (it != j.begin())
+            out->write_character(',');
+        dump(Json(it.key()));
+        out->write_character(':');
+        const auto *place = std::find_if(std::begin(kArrays), std::end(kArrays),
+            [&](const char *key) { return it.value().is_null() && it.key() == key; });
+        if (place == std::end(kArrays)) {
+            dump(it.value());
+            continue;
+        }
+        out->write_character('[');
+        for (size_t i = 0; i < rows.size(); ++i) {
+            if (i > 0)
+                out->write_character(',');
+            dump(arrayElement(rows[i], int(place - std::begin(kArrays))));
+        }
+        out->write_character(']');
+    }
+    out->write_character('}');
+    return out->flush();
+}
+
+} // namespace
+
+QByteArray writeVllmResult(
+    const ResultFileSetup &setup, std::span<const RequestRecord> records, const PointSummary &summary, QString *error)
+{
+    const Json j = vllmResult(setup, summary, error);
+    if (j.is_null())
+        return {};
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    writeTo(buffer, j, measuredRows(records, setup.measuredStartNs));
+    return bytes;
 }
 
 bool saveVllmResult(const QString &path, const ResultFileSetup &setup, std::span<const RequestRecord> records,
     const PointSummary &summary, QString *error)
 {
-    const QByteArray bytes = writeVllmResult(setup, records, summary, error);
-    if (bytes.isEmpty())
+    const Json j = vllmResult(setup, summary, error);
+    if (j.is_null())
         return false;
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    const bool ok
+        = f.open(QIODevice::WriteOnly) && writeTo(f, j, measuredRows(records, setup.measuredStartNs)) && f.commit();
+    if (!ok && error)
+        *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+    return ok;
 }
 
 } // namespace ServeScope

@@ -11,6 +11,7 @@
 #include "model/variables.h"
 #include "run/clienthost.h"
 #include "run/endpointcalls.h"
+#include "run/heaptrim.h"
 #include "run/pointrunner.h"
 #include "run/runrecord.h"
 #include "run/serverreadback.h"
@@ -218,6 +219,7 @@ bool RunWorker::runVariant(int variantIndex)
             if (serverExited())
                 return false;
             const PointOutcome outcome = m_points->run(context, p, r);
+            releaseFreedHeap(); // the point's records and result file are freed by now
             if (!outcome.ok) {
                 m_result.message = outcome.error;
                 log(QStringLiteral("error"), outcome.error);

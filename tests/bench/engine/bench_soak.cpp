@@ -82,7 +82,9 @@ int main(int argc, char **argv)
     const int seconds = envInt("SERVESCOPE_SOAK_S", 1800);
     const int streams = envInt("SERVESCOPE_SOAK_STREAMS", 1024);
     const QString stepMs = QString::number(envInt("SERVESCOPE_SOAK_STEP_MS", 50));
-    const int warmupS = std::max(30, seconds / 10);
+    // The warm-up holds the first three points (or half a short soak): each point peaks when it
+    // is aggregated and written, so the baseline must include point ends.
+    const int warmupS = std::max(std::min(180, seconds / 2), seconds / 10);
     SimProcess sim;
     if (!sim.start({ QStringLiteral("--max-num-seqs"), QStringLiteral("8192"), QStringLiteral("--kv-cache-tokens"),
             QStringLiteral("40000000"), QStringLiteral("--weight-bytes"), QStringLiteral("0"),

@@ -7,10 +7,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 using namespace ServeScope;
 using namespace ServeScope::Test;
@@ -139,6 +141,54 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(checked, 28);
+    }
+
+    void savedFileIsTheWrittenBytes_data()
+    {
+        QTest::addColumn<int>("copies");
+        QTest::newRow("one point, below the write buffer") << 1;
+        // About 1 MB: the file is streamed in many buffers.
+        QTest::newRow("fifty points' requests, many buffers") << 50;
+    }
+
+    void savedFileIsTheWrittenBytes()
+    {
+        QFETCH(int, copies);
+        std::vector<RequestRecord> recs;
+        for (int c = 0; c < copies; ++c) {
+            for (RequestRecord r : pointRecords()) {
+                r.index += c * 40;
+                recs.push_back(r);
+            }
+        }
+        AggregateOptions o;
+        o.measuredStartNs = Origin;
+        const PointResult pr = aggregatePoint(recs, o);
+        ResultFileSetup setup;
+        setup.date = QStringLiteral("20261129-120000");
+        setup.measuredStartNs = Origin;
+        QString error;
+        const QByteArray bytes = writeVllmResult(setup, recs, pr.summary, &error);
+        QVERIFY2(!bytes.isEmpty(), qPrintable(error));
+        QVERIFY(copies == 1 || bytes.size() > 256 * 1024);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("point.json"));
+        QVERIFY2(saveVllmResult(path, setup, recs, pr.summary, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray saved = f.readAll();
+        QCOMPARE(saved.size(), bytes.size());
+        QVERIFY(saved == bytes);
+        // Streamed array by array, yet the bytes a dump of the whole tree writes (parsed back, in order).
+        const auto tree = nlohmann::ordered_json::parse(bytes.cbegin(), bytes.cend());
+        QCOMPARE(tree.at("itls").size(), size_t(38 * copies));
+        const std::string whole = tree.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+        QVERIFY(QByteArray::fromStdString(whole) == bytes);
+
+        const QString missing = dir.filePath(QStringLiteral("no/such/dir/point.json"));
+        QVERIFY(!saveVllmResult(missing, setup, recs, pr.summary, &error));
+        QVERIFY2(error.startsWith(QLatin1String("cannot write ")), qPrintable(error));
+        QVERIFY(!QFile::exists(missing));
     }
 
     void refusesSglangSummary()

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#include "heaptrim.h"
+
+#include <cstdlib> // defines __GLIBC__ on glibc
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace ServeScope {
+
+void releaseFreedHeap()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0); // also the free pages inside each arena, not only its top
+#endif
+}
+
+} // namespace ServeScope
