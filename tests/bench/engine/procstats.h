@@ -74,6 +74,27 @@ inline double cpuOfThreads(const std::vector<ThreadCpu> &threads, const QByteArr
     return s;
 }
 
+/// CPU and sleeps the threads named `prefix`* spent between two samples, thread by thread: a thread
+/// that ended between them (an earlier section's) must not subtract its whole life from the sum.
+struct ThreadDelta {
+    double seconds = 0;
+    qint64 sleeps = 0;
+};
+inline ThreadDelta deltaOfThreads(
+    const std::vector<ThreadCpu> &before, const std::vector<ThreadCpu> &after, const QByteArray &prefix)
+{
+    ThreadDelta d;
+    for (const ThreadCpu &t : after) {
+        if (!t.name.startsWith(prefix))
+            continue;
+        const auto was
+            = std::find_if(before.cbegin(), before.cend(), [&t](const ThreadCpu &b) { return b.tid == t.tid; });
+        d.seconds += t.seconds - (was != before.cend() ? was->seconds : 0);
+        d.sleeps += t.sleeps - (was != before.cend() ? was->sleeps : 0);
+    }
+    return d;
+}
+
 inline double processCpuSeconds(qint64 pid = 0)
 {
     return statCpuSeconds(
