@@ -243,8 +243,7 @@ void ExperimentEditor::showMatchingProfile()
         if (p.baseUrl == now.baseUrl && p.model == now.model && p.keychainEntry == now.keychainEntry)
             match = i;
     }
-    m_profileCombo->setCurrentIndex(match);
-    m_useProfile->setEnabled(match > 0);
+    m_profileCombo->setCurrentIndex(match); // Use profile follows the selection (currentIndexChanged)
 }
 
 void ExperimentEditor::applyProfile()

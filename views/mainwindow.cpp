@@ -298,21 +298,12 @@ void MainWindow::createActions()
         });
     });
     file->addAction(tr("Import &results…"), this, [this] {
-        // open(), as chooseFile does: no nested event loop.
-        auto *dialog = new QFileDialog(
-            this, tr("Import results"), QString(), tr("vLLM or SGLang result files (*.json *.jsonl)"));
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->setFileMode(QFileDialog::ExistingFiles);
-        connect(dialog, &QFileDialog::filesSelected, this, &MainWindow::importResults);
-        dialog->open();
+        chooseFiles(tr("Import results"), tr("vLLM or SGLang result files (*.json *.jsonl)"),
+            [this](const QStringList &paths) { importResults(paths); });
     });
     file->addAction(tr("&Merge shards…"), this, [this] {
-        auto *dialog = new QFileDialog(
-            this, tr("Merge shards: one project file per shard"), QString(), tr("ServeScope projects (*.servescope)"));
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->setFileMode(QFileDialog::ExistingFiles);
-        connect(dialog, &QFileDialog::filesSelected, this, &MainWindow::mergeShardFiles);
-        dialog->open();
+        chooseFiles(tr("Merge shards: one project file per shard"), tr("ServeScope projects (*.servescope)"),
+            [this](const QStringList &paths) { mergeShardFiles(paths); });
     });
     file->addAction(tr("&Team runs…"), QKeySequence(tr("Ctrl+Shift+D")), this, &MainWindow::showTeamRuns);
     file->addAction(tr("&Export experiment…"), QKeySequence(tr("Ctrl+E")), this, [this] {

@@ -133,6 +133,8 @@ private:
     void addRecent(const QString &path);
     void rebuildRecentMenu();
     void chooseFile(bool save, const QString &title, const QString &filter, std::function<void(const QString &)> done);
+    /// One or more existing files, as chooseFile (no nested event loop).
+    void chooseFiles(const QString &title, const QString &filter, std::function<void(const QStringList &)> done);
     void captureFromServer();
     void appendLog(const QString &level, const QString &text);
     void choosePromptsFolder(qint64 runId, const QString &variant, int point, int repeat, const QString &label);

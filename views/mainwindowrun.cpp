@@ -308,6 +308,15 @@ void MainWindow::chooseFile(
     dialog->open();
 }
 
+void MainWindow::chooseFiles(const QString &title, const QString &filter, std::function<void(const QStringList &)> done)
+{
+    auto *dialog = new QFileDialog(this, title, QString(), filter);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(QFileDialog::ExistingFiles);
+    connect(dialog, &QFileDialog::filesSelected, this, [done](const QStringList &paths) { done(paths); });
+    dialog->open();
+}
+
 void MainWindow::addRecent(const QString &path)
 {
     QSettings s;

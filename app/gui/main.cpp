@@ -6,15 +6,14 @@
 #include "model/problem.h"
 #include "resultimportdialog.h"
 #include "secrets/keychainsecretstore.h"
+#include "translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
-#include <QLibraryInfo>
 #include <QLocale>
 #include <QSettings>
 #include <QTimer>
-#include <QTranslator>
 
 #include <algorithm>
 #include <cstdio>
@@ -22,19 +21,13 @@
 using namespace ServeScope;
 
 // Picks the UI language: --lang, then SERVESCOPE_LANG, then View → Language, then the system locale.
-static void installTranslations(QApplication &app, const QString &override)
+static void installTranslations(const QString &override)
 {
     const QLocale locale = override.isEmpty() ? QLocale::system() : QLocale(override);
     if (override.isEmpty() && locale.language() == QLocale::English)
         return;
     QLocale::setDefault(locale);
-    auto *ours = new QTranslator(&app);
-    if (ours->load(locale, QStringLiteral("servescope"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QApplication::installTranslator(ours);
-    auto *qt = new QTranslator(&app);
-    if (qt->load(
-            locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(qt);
+    installTranslators(locale);
 }
 
 int main(int argc, char *argv[])
@@ -89,7 +82,7 @@ int main(int argc, char *argv[])
         language = qEnvironmentVariable("SERVESCOPE_LANG");
     if (language.isEmpty())
         language = QSettings().value(QStringLiteral("ui/language")).toString();
-    installTranslations(app, language);
+    installTranslations(language);
 
     KeychainSecretStore secrets;
     MainWindow window(&secrets);
