@@ -15,7 +15,7 @@ BUILD="$ROOT/build-fuzz"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 TIMEOUT="${FUZZ_TIMEOUT:-10}"
 RSS_MB="${FUZZ_RSS_MB:-2048}"
-ALL_TARGETS=(sseparser httpresponse experiment_json experiment_toml resultfile)
+ALL_TARGETS=(sseparser httpresponse experiment_json experiment_toml resultfile chunkjson)
 TARGETS=("$@")
 ((${#TARGETS[@]})) || TARGETS=("${ALL_TARGETS[@]}")
 for t in "${TARGETS[@]}"; do

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "streamstate.h"
 
+#include "chunkscan.h"
 #include "engineconfig.h"
 
 #include <QJsonArray>
@@ -95,42 +96,85 @@ void StreamState::onEvent(EventKind kind, QByteArrayView data)
     }
 }
 
-// Every waiting data event parsed fully with QJsonDocument: usage, finish_reason, generated text
-// and validity, the same whether it runs after each batch of reads or once at the end.
+namespace {
+
+// One data event read fully with QJsonDocument: usage, finish_reason, generated text and
+// validity. Only for what scanChunk() leaves to it, as its reading is the reference.
+void digestWithQt(EventDigest &d, qsizetype index, const QByteArray &payload, bool content)
+{
+    QJsonParseError err;
+    const QJsonObject o = QJsonDocument::fromJson(payload, &err).object();
+    if (err.error != QJsonParseError::NoError && d.malformed < 0) {
+        d.malformed = index;
+        d.malformedHead = QByteArray(payload.constData(), std::min<qsizetype>(payload.size(), 120));
+    }
+    // What the server says it ran: the model it answered with and its build.
+    if (d.model.isEmpty())
+        d.model = o.value(QLatin1String("model")).toString().left(256);
+    if (d.systemFingerprint.isEmpty())
+        d.systemFingerprint = o.value(QLatin1String("system_fingerprint")).toString().left(256);
+    const QJsonObject u = o.value(QLatin1String("usage")).toObject();
+    if (!u.isEmpty()) {
+        d.usage = true;
+        d.promptTokens = u.value(QLatin1String("prompt_tokens")).toInt();
+        d.completionTokens = u.value(QLatin1String("completion_tokens")).toInt();
+    }
+    const QJsonObject c = o.value(QLatin1String("choices")).toArray().at(0).toObject();
+    if (c.value(QLatin1String("finish_reason")).isString())
+        d.ended = true;
+    if (!content)
+        return;
+    ++d.contentEvents;
+    const QJsonObject delta = c.value(QLatin1String("delta")).toObject();
+    if (d.text.size() < kMaxKeptTextChars)
+        d.text += c.value(QLatin1String("text")).toString() + delta.value(QLatin1String("content")).toString()
+            + delta.value(QLatin1String("reasoning_content")).toString();
+}
+
+// The same from a scan that accepted the event (the usual case: no allocation but the text).
+void digestScanned(EventDigest &d, const ChunkFields &f, bool content)
+{
+    auto firstOf = [](QString &kept, QByteArrayView raw) {
+        if (!kept.isEmpty() || raw.isEmpty())
+            return;
+        appendJsonString(kept, raw);
+        kept.truncate(256);
+    };
+    firstOf(d.model, f.model);
+    firstOf(d.systemFingerprint, f.systemFingerprint);
+    if (f.usage) {
+        d.usage = true;
+        d.promptTokens = f.promptTokens;
+        d.completionTokens = f.completionTokens;
+    }
+    if (f.finishReason)
+        d.ended = true;
+    if (!content)
+        return;
+    ++d.contentEvents;
+    if (d.text.size() < kMaxKeptTextChars) {
+        appendJsonString(d.text, f.text);
+        appendJsonString(d.text, f.content);
+        appendJsonString(d.text, f.reasoning);
+    }
+}
+
+} // namespace
+
+// Every waiting data event parsed, the same whether it runs after each batch of reads or once at
+// the end.
 void StreamState::digest()
 {
-    EventDigest &d = parsed;
     qsizetype begin = 0;
     for (const auto &[index, end] : m_pending) {
-        const QByteArray payload = QByteArray::fromRawData(m_pendingBytes.constData() + begin, end - begin);
+        const QByteArrayView payload(m_pendingBytes.constData() + begin, end - begin);
         begin = end;
-        QJsonParseError err;
-        const QJsonObject o = QJsonDocument::fromJson(payload, &err).object();
-        if (err.error != QJsonParseError::NoError && d.malformed < 0) {
-            d.malformed = index;
-            d.malformedHead = QByteArray(payload.constData(), std::min<qsizetype>(payload.size(), 120));
-        }
-        // What the server says it ran: the model it answered with and its build.
-        if (d.model.isEmpty())
-            d.model = o.value(QLatin1String("model")).toString().left(256);
-        if (d.systemFingerprint.isEmpty())
-            d.systemFingerprint = o.value(QLatin1String("system_fingerprint")).toString().left(256);
-        const QJsonObject u = o.value(QLatin1String("usage")).toObject();
-        if (!u.isEmpty()) {
-            d.usage = true;
-            d.promptTokens = u.value(QLatin1String("prompt_tokens")).toInt();
-            d.completionTokens = u.value(QLatin1String("completion_tokens")).toInt();
-        }
-        const QJsonObject c = o.value(QLatin1String("choices")).toArray().at(0).toObject();
-        if (c.value(QLatin1String("finish_reason")).isString())
-            d.ended = true;
-        if (!isContentEvent(record.eventKinds[index]))
-            continue;
-        ++d.contentEvents;
-        const QJsonObject delta = c.value(QLatin1String("delta")).toObject();
-        if (d.text.size() < kMaxKeptTextChars)
-            d.text += c.value(QLatin1String("text")).toString() + delta.value(QLatin1String("content")).toString()
-                + delta.value(QLatin1String("reasoning_content")).toString();
+        const bool content = isContentEvent(record.eventKinds[index]);
+        ChunkFields fields;
+        if (scanChunk(payload, &fields))
+            digestScanned(parsed, fields, content);
+        else
+            digestWithQt(parsed, index, QByteArray::fromRawData(payload.data(), payload.size()), content);
     }
     m_pending.clear();
     m_pendingBytes.resize(0);

@@ -11,6 +11,7 @@ std::span<const Target> targets()
         { "experiment_json", &experimentJson },
         { "experiment_toml", &experimentToml },
         { "resultfile", &resultFile },
+        { "chunkjson", &chunkJson },
     };
     return all;
 }

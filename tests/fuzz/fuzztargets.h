@@ -18,6 +18,7 @@ QString httpResponse(QByteArrayView input);
 QString experimentJson(QByteArrayView input);
 QString experimentToml(QByteArrayView input);
 QString resultFile(QByteArrayView input);
+QString chunkJson(QByteArrayView input);
 
 struct Target {
     const char *name; ///< directory name under tests/fuzz/seeds and tests/data/fuzz-regressions
