@@ -8,9 +8,11 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 namespace ServeScope {
@@ -106,6 +108,7 @@ void HttpConnection::connectNow()
     ++m_generation;
     const int one = 1;
     setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    setsockopt(m_fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one); // arrival times from the kernel
     m_connecting = true;
     const int rc = ::connect(m_fd, reinterpret_cast<const sockaddr *>(&peer.addr), peer.len);
     startConnect(rc == 0 || errno == EINPROGRESS ? 0 : errno);
@@ -307,6 +310,34 @@ void HttpConnection::onConnectFailed(int err)
     finish({ ErrorClass::Connect, QStringLiteral("connect failed: ") + why, false }, false);
 }
 
+// When the kernel received the newest bytes of a read (its SO_TIMESTAMPNS stamp, on the
+// realtime clock, moved to the monotonic one by its age), so a read's time does not depend on how
+// soon this thread got to it. Without a stamp, or one that cannot be right, it is the moment the
+// read returned; it never goes back before the stream's previous event or its start.
+qint64 HttpConnection::arrivalNs(const msghdr &msg) const
+{
+    const qint64 returned = monotonicNs();
+    qint64 at = returned;
+    for (const cmsghdr *c = CMSG_FIRSTHDR(&msg); c;
+         c = CMSG_NXTHDR(const_cast<msghdr *>(&msg), const_cast<cmsghdr *>(c))) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS)
+            continue;
+        timespec stamp;
+        std::memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
+        timespec real;
+        clock_gettime(CLOCK_REALTIME, &real);
+        const qint64 age = (qint64(real.tv_sec) - qint64(stamp.tv_sec)) * 1000000000 + (real.tv_nsec - stamp.tv_nsec);
+        if (age >= 0)
+            at = returned - age;
+    }
+    if (m_state) {
+        const RequestRecord &r = m_state->record;
+        const qint64 floor = r.eventNs.isEmpty() ? r.startNs : r.startNs + r.eventNs.last();
+        at = std::max(at, floor);
+    }
+    return at;
+}
+
 // Edge-triggered: reads until the kernel has nothing more. A read shorter than the buffer
 // emptied the socket, and anything arriving after it is a new edge, so there is no extra read
 // to see EAGAIN, except after a hang-up: its edge is this one, so read on to the end of file.
@@ -314,10 +345,17 @@ void HttpConnection::readAvailable(bool hangup)
 {
     const quint32 generation = m_generation;
     QByteArray &buffer = *m_readBuffer;
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
     for (int reads = 0;;) {
-        const ssize_t n = ::recv(m_fd, buffer.data(), size_t(buffer.size()), 0);
+        iovec iov { buffer.data(), size_t(buffer.size()) };
+        msghdr msg {};
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control;
+        msg.msg_controllen = sizeof control;
+        const ssize_t n = ::recvmsg(m_fd, &msg, 0);
         if (n > 0) {
-            const qint64 now = monotonicNs(); // one time per read: its bytes arrived together
+            const qint64 now = arrivalNs(msg); // one time per read: its bytes arrived together
             if (m_tls ? !onTlsBytes(n, now) : !onData(QByteArrayView(buffer.constData(), n), now))
                 return;
             if (generation != m_generation)
