@@ -62,11 +62,10 @@ private Q_SLOTS:
             << QByteArray("{\"choices\":[{\"delta\":{\"reasoning_content\":\"c\",\"content\":\"b\"},\"text\":\"a\"}]}")
             << ""
             << "abc" << false << 0 << 0 << false;
-        QTest::newRow("only choices[0] counts")
-            << QByteArray("{\"choices\":[{\"delta\":{\"content\":\"x\"}},{\"delta\":{\"content\":\"y\"},\"finish_"
-                          "reason\":\"stop\"}]}")
-            << ""
-            << "x" << false << 0 << 0 << false;
+        QTest::newRow("only choices[0] counts") << QByteArray(
+            "{\"choices\":[{\"delta\":{\"content\":\"x\"}},{\"delta\":{\"content\":\"y\"},\"finish_"
+            "reason\":\"stop\"}]}") << ""
+                                                << "x" << false << 0 << 0 << false;
         QTest::newRow("members of the wrong type are not read")
             << QByteArray("{\"model\":7,\"choices\":[{\"text\":[\"t\"],\"delta\":\"d\",\"finish_reason\":false}]}")
             << ""
