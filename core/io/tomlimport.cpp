@@ -118,7 +118,8 @@ static void readBenchShared(TreeReader &r, const JsonNode &root, const JsonNode 
     const auto same = [&](const char *key, const JsonNode *other, const QString &otherPath) {
         const JsonNode *n = b.member(QLatin1String(key));
         if (n && other && n->toJsonValue() != other->toJsonValue())
-            r.error(n, TreeReader::join(p, key), QLatin1String("contradicts ") + otherPath);
+            r.error(n, TreeReader::join(p, key),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "contradicts %1"), { otherPath } });
     };
     same("endpoint", b.member(QLatin1String("path")), QStringLiteral("bench.path"));
     if (d && d->isObject()) {
