@@ -3215,6 +3215,14 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>contradicts %1</source>
         <translation>与 %1 矛盾</translation>
     </message>
+    <message>
+        <source>holds a literal bearer token; files may only name the key (api_key_env or keychain_entry)</source>
+        <translation>含有明文 bearer token；文件中只能写明密钥的来源（api_key_env 或 keychain_entry）</translation>
+    </message>
+    <message>
+        <source>a literal API key is not allowed; files may only name the key (api_key_env or keychain_entry)</source>
+        <translation>不允许写入明文 API 密钥；文件中只能写明密钥的来源（api_key_env 或 keychain_entry）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>

@@ -263,7 +263,7 @@ ExperimentReadResult importBenchConfigTree(const JsonNode &root, const QString &
     Experiment &x = result.experiment;
     x.name = name;
     x.variants = { Variant { QStringLiteral("baseline"), {}, QString(), false } };
-    if (!scanForSecrets(root, &result.errors))
+    if (!scanForSecrets(root, &result.errors, &result.shown))
         return result;
     if (r.anyObject(&root, QString())) {
         r.stringAt(root, "dataset_name", QString(), &x.dataset.name);

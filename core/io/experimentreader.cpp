@@ -292,7 +292,7 @@ ExperimentReadResult readExperimentTree(const JsonNode &root)
 {
     ExperimentReadResult r;
     r.format = ExperimentFormat::Json;
-    if (!scanForSecrets(root, &r.errors))
+    if (!scanForSecrets(root, &r.errors, &r.shown))
         return r;
     NativeReader reader;
     reader.readTop(root, &r.experiment);

@@ -44,7 +44,7 @@ ExperimentReadResult importLoadMatrixToml(const JsonNode &root, const QString &n
     TreeReader r;
     r.warnUnknownKeys = true;
     Experiment x = importedDefaults(name);
-    if (!scanForSecrets(root, &r.errors) || !r.object(&root, QString(), { "client", "load_matrix", "env_snapshot" }))
+    if (!scanForSecrets(root, &r.errors, &r.shown) || !r.object(&root, QString(), { "client", "load_matrix", "env_snapshot" }))
         return finish(r, x, ExperimentFormat::TomlLoadMatrix);
     if (const JsonNode *env = root.member(QLatin1String("env_snapshot")))
         readEnvSnapshotNode(r, *env, QStringLiteral("env_snapshot"), EnvSource::Typed, &x.envSnapshot);
@@ -200,7 +200,7 @@ ExperimentReadResult importBenchToml(const JsonNode &root, const QString &name)
     r.warnUnknownKeys = true;
     Experiment x = importedDefaults(name);
     const JsonNode *b = root.member(QLatin1String("bench"));
-    if (!scanForSecrets(root, &r.errors) || !r.object(&root, QString(), { "bench", "env_snapshot" }) || !b)
+    if (!scanForSecrets(root, &r.errors, &r.shown) || !r.object(&root, QString(), { "bench", "env_snapshot" }) || !b)
         return finish(r, x, ExperimentFormat::TomlBench);
     const QString p = QStringLiteral("bench");
     if (!r.object(b, p,

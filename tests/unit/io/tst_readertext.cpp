@@ -138,6 +138,18 @@ private Q_SLOTS:
         QTest::newRow("json invalid utf-8")
             << Source::Json << QByteArray("{\n\"name\": \"\xFF\"}") << QStringLiteral("line 2: invalid UTF-8")
             << QStringLiteral("第 2 行：无效的 UTF-8");
+        QTest::newRow("json value named")
+            << Source::Json
+            << QByteArray("{\"name\": \"x\", \"endpoint\": {\"base_url\": \"sim:\", \"model\": \"m\", "
+                          "\"protocol\": \"h9\"}, \"load\": {\"points\": [{\"concurrency\": 1}]}}")
+            << QStringLiteral("endpoint.protocol: must be one of http1, http2 (line 1)")
+            << QStringLiteral("endpoint.protocol: 必须是以下之一：http1, http2（第 1 行）");
+        QTest::newRow("json literal key")
+            << Source::Json << QByteArray("{\"endpoint\": {\"api_key\": \"k\"}}")
+            << QStringLiteral("endpoint.api_key: a literal API key is not allowed; files "
+                              "may only name the key (api_key_env or keychain_entry) (line 1)")
+            << QStringLiteral("endpoint.api_key: 不允许写入明文 API 密钥；文件中只能写明密钥"
+                              "的来源（api_key_env 或 keychain_entry）（第 1 行）");
         QTest::newRow("toml guard") << Source::Toml << QByteArray("a = \xC3\xA9\n")
                                     << QStringLiteral(
                                            "line 1, column 5: non-ASCII character outside a string or comment")
