@@ -44,7 +44,8 @@ ExperimentReadResult importLoadMatrixToml(const JsonNode &root, const QString &n
     TreeReader r;
     r.warnUnknownKeys = true;
     Experiment x = importedDefaults(name);
-    if (!scanForSecrets(root, &r.errors, &r.shown) || !r.object(&root, QString(), { "client", "load_matrix", "env_snapshot" }))
+    if (!scanForSecrets(root, &r.errors, &r.shown)
+        || !r.object(&root, QString(), { "client", "load_matrix", "env_snapshot" }))
         return finish(r, x, ExperimentFormat::TomlLoadMatrix);
     if (const JsonNode *env = root.member(QLatin1String("env_snapshot")))
         readEnvSnapshotNode(r, *env, QStringLiteral("env_snapshot"), EnvSource::Typed, &x.envSnapshot);

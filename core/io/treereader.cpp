@@ -212,8 +212,8 @@ bool holdsValue(const JsonNode &n)
     return !(n.isNull() || (n.isString() && n.string.trimmed().isEmpty()) || (n.isObject() && n.children.empty()));
 }
 
-const char *const kBearer = QT_TRANSLATE_NOOP("ServeScope::Problem",
-    "holds a literal bearer token; files may only name the key (api_key_env or keychain_entry)");
+const char *const kBearer = QT_TRANSLATE_NOOP(
+    "ServeScope::Problem", "holds a literal bearer token; files may only name the key (api_key_env or keychain_entry)");
 const char *const kLiteralKey = QT_TRANSLATE_NOOP("ServeScope::Problem",
     "a literal API key is not allowed; files may only name the key (api_key_env or keychain_entry)");
 
