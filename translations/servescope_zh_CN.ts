@@ -1338,6 +1338,117 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>%1 measured requests failed:</source>
         <translation>%1 个测量请求失败：</translation>
     </message>
+    <message>
+        <source>measuring</source>
+        <translation>测量中</translation>
+    </message>
+    <message>
+        <source>preparing prompts</source>
+        <translation>准备 prompt</translation>
+    </message>
+    <message>
+        <source>saving</source>
+        <translation>保存中</translation>
+    </message>
+    <message>
+        <source>starting server</source>
+        <translation>启动服务器</translation>
+    </message>
+    <message>
+        <source>waiting for start-at</source>
+        <translation>等待 start-at 时刻</translation>
+    </message>
+    <message>
+        <source>warmup</source>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <source>%1% %2 [%3/%4] %5 r%6/%7 %8 | in-flight %9 ok %10 fail %11 | %12 tok/s ttft p50 %13 ms | ETA %14</source>
+        <translation>%1% %2 [%3/%4] %5 r%6/%7 %8 | 在途 %9 成功 %10 失败 %11 | %12 token/s TTFT p50 %13 ms | 预计剩余 %14</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::Command</name>
+    <message>
+        <source>needs one number</source>
+        <translation>需要一个数字</translation>
+    </message>
+    <message>
+        <source>needs a whole number</source>
+        <translation>需要一个整数</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s native /generate API; read as its OpenAI API, /v1/completions</source>
+        <translation>SGLang 原生的 /generate API；按其 OpenAI API（/v1/completions）读取</translation>
+    </message>
+    <message>
+        <source>a backend ServeScope does not speak; the endpoint path is kept</source>
+        <translation>ServeScope 不支持的后端；保留端点路径</translation>
+    </message>
+    <message>
+        <source>must be numbers separated by commas</source>
+        <translation>必须是以逗号分隔的数字</translation>
+    </message>
+    <message>
+        <source>entries must look like ttft:500, tpot:50 or e2el:2000</source>
+        <translation>各项须形如 ttft:500、tpot:50 或 e2el:2000</translation>
+    </message>
+    <message>
+        <source>no release of %1 has this flag; read as --random-%2</source>
+        <translation>%1 的任何版本都没有此参数；按 --random-%2 读取</translation>
+    </message>
+    <message>
+        <source>ServeScope shuffles a dataset file with --seed; the file&apos;s order is not kept</source>
+        <translation>ServeScope 会按 --seed 打乱数据集文件；不保留文件中的顺序</translation>
+    </message>
+    <message>
+        <source>line %1: --random-range-ratio: SGLang&apos;s [L x %2, L] read as a spread of %3 around %4 input and %5 output tokens</source>
+        <translation>第 %1 行：--random-range-ratio：SGLang 的 [L x %2, L] 按以 %4 个输入 token、%5 个输出 token 为中心、幅度 %3 的分布读取</translation>
+    </message>
+    <message>
+        <source>the key itself is never kept</source>
+        <translation>密钥本身从不保存</translation>
+    </message>
+    <message>
+        <source>ignored: ServeScope keeps its own results (run --out-dir)</source>
+        <translation>已忽略：ServeScope 自行保存结果（run --out-dir）</translation>
+    </message>
+    <message>
+        <source>unknown flag; ignored</source>
+        <translation>未知参数；已忽略</translation>
+    </message>
+    <message>
+        <source>line %1: benchmark_serving.py defaults to the sharegpt dataset; the lengths given mean the random dataset</source>
+        <translation>第 %1 行：benchmark_serving.py 默认使用 sharegpt 数据集；给出的长度表示使用 random 数据集</translation>
+    </message>
+    <message>
+        <source>the key is not kept; name it with api_key_env</source>
+        <translation>不保存密钥；请用 api_key_env 指定其环境变量</translation>
+    </message>
+    <message>
+        <source>left out of the launch argv; the key&apos;s variable is kept as endpoint.api_key_env</source>
+        <translation>已从启动 argv 中移除；密钥所在的变量保存为 endpoint.api_key_env</translation>
+    </message>
+    <message>
+        <source>line %1: --%2: %3</source>
+        <translation>第 %1 行：--%2：%3</translation>
+    </message>
+    <message>
+        <source>line %1: a second server command; import one at a time</source>
+        <translation>第 %1 行：出现第二条服务器命令；请一次导入一条</translation>
+    </message>
+    <message>
+        <source>line %1: a second benchmark command; import one at a time</source>
+        <translation>第 %1 行：出现第二条压测命令；请一次导入一条</translation>
+    </message>
+    <message>
+        <source>line %1: not a server or benchmark command; ignored</source>
+        <translation>第 %1 行：不是服务器或压测命令；已忽略</translation>
+    </message>
+    <message>
+        <source>no vllm serve, sglang.launch_server, vllm bench serve, benchmark_serving.py or sglang.bench_serving command found</source>
+        <translation>未找到 vllm serve、sglang.launch_server、vllm bench serve、benchmark_serving.py 或 sglang.bench_serving 命令</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::CommandDialog</name>
@@ -1384,6 +1495,73 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>Error: %1</source>
         <translation>错误：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::Dataset</name>
+    <message>
+        <source>the sonnet file does not exist here; the built-in copy of vLLM&apos;s benchmarks/sonnet.txt is used</source>
+        <translation>此处不存在 sonnet 文件；改用内置的 vLLM benchmarks/sonnet.txt 副本</translation>
+    </message>
+    <message>
+        <source>cannot read the sonnet file: %1</source>
+        <translation>无法读取 sonnet 文件：%1</translation>
+    </message>
+    <message>
+        <source>the sonnet file has no lines</source>
+        <translation>sonnet 文件没有任何行</translation>
+    </message>
+    <message>
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>line %1: must be a JSON object</source>
+        <translation>第 %1 行：必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>line %1: needs a non-empty string &quot;prompt&quot;</source>
+        <translation>第 %1 行：需要非空字符串 &quot;prompt&quot;</translation>
+    </message>
+    <message>
+        <source>line %1: %2 must be a whole number of tokens from 1</source>
+        <translation>第 %1 行：%2 必须是不小于 1 的整数 token 数</translation>
+    </message>
+    <message>
+        <source>cannot read the custom dataset: %1</source>
+        <translation>无法读取自定义数据集：%1</translation>
+    </message>
+    <message>
+        <source>the custom dataset is larger than %1 bytes</source>
+        <translation>自定义数据集超过 %1 字节</translation>
+    </message>
+    <message>
+        <source>the custom dataset has no prompts</source>
+        <translation>自定义数据集中没有 prompt</translation>
+    </message>
+    <message>
+        <source>is not a dataset ServeScope can build</source>
+        <translation>不是 ServeScope 能构建的数据集</translation>
+    </message>
+    <message>
+        <source>the file must be a JSON list of conversations</source>
+        <translation>文件必须是由对话组成的 JSON 列表</translation>
+    </message>
+    <message>
+        <source>an entry ending after byte %1 is larger than %2 bytes</source>
+        <translation>在第 %1 字节之后结束的一项超过 %2 字节</translation>
+    </message>
+    <message>
+        <source>the file ends inside the list (truncated?)</source>
+        <translation>文件在列表中途结束（是否被截断？）</translation>
+    </message>
+    <message>
+        <source>cannot read the sharegpt file: %1</source>
+        <translation>无法读取 sharegpt 文件：%1</translation>
+    </message>
+    <message>
+        <source>the sharegpt file has no conversation with two turns</source>
+        <translation>sharegpt 文件中没有包含两轮的对话</translation>
     </message>
 </context>
 <context>
@@ -1647,6 +1825,53 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>Choose a profile…</source>
         <translation>选择配置…</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::Import</name>
+    <message>
+        <source>random_range_ratio %1: SGLang&apos;s lengths [L x %1, L] read as a spread of %2 around %3 input and %4 output tokens</source>
+        <translation>random_range_ratio %1：SGLang 的长度 [L x %1, L] 按以 %3 个输入 token、%4 个输出 token 为中心、幅度 %2 的分布读取</translation>
+    </message>
+    <message>
+        <source>line %1: not a vLLM or SGLang result (no &quot;completed&quot; count)</source>
+        <translation>第 %1 行：不是 vLLM 或 SGLang 的结果（没有 &quot;completed&quot; 计数）</translation>
+    </message>
+    <message>
+        <source>not a vLLM or SGLang result (no &quot;completed&quot; count)</source>
+        <translation>不是 vLLM 或 SGLang 的结果（没有 &quot;completed&quot; 计数）</translation>
+    </message>
+    <message>
+        <source>the run could not be stored: %1</source>
+        <translation>无法保存该运行：%1</translation>
+    </message>
+    <message>
+        <source>the imported runs could not be committed</source>
+        <translation>无法提交导入的运行</translation>
+    </message>
+    <message>
+        <source>not valid JSON</source>
+        <translation>不是有效的 JSON</translation>
+    </message>
+    <message>
+        <source>the JSON value is not an object</source>
+        <translation>JSON 值不是对象</translation>
+    </message>
+    <message>
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>cannot read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>line 1: not a JSON object on one line, and larger than %1 bytes to read whole</source>
+        <translation>第 1 行：不是单行的 JSON 对象，且超过 %1 字节，无法整体读取</translation>
+    </message>
+    <message>
+        <source>empty result file</source>
+        <translation>结果文件为空</translation>
     </message>
 </context>
 <context>
@@ -2977,6 +3202,26 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>must be a number or &quot;inf&quot;</source>
         <translation>必须是数字或 &quot;inf&quot;</translation>
+    </message>
+    <message>
+        <source>ignored: it applies to the %1 dataset, and dataset_name is %2</source>
+        <translation>已忽略：它只作用于 %1 数据集，而 dataset_name 是 %2</translation>
+    </message>
+    <message>
+        <source>has %1 values but another list has %2</source>
+        <translation>有 %1 个值，但另一个列表有 %2 个</translation>
+    </message>
+    <message>
+        <source>contradicts %1</source>
+        <translation>与 %1 矛盾</translation>
+    </message>
+    <message>
+        <source>holds a literal bearer token; files may only name the key (api_key_env or keychain_entry)</source>
+        <translation>含有明文 bearer token；文件中只能写明密钥的来源（api_key_env 或 keychain_entry）</translation>
+    </message>
+    <message>
+        <source>a literal API key is not allowed; files may only name the key (api_key_env or keychain_entry)</source>
+        <translation>不允许写入明文 API 密钥；文件中只能写明密钥的来源（api_key_env 或 keychain_entry）</translation>
     </message>
 </context>
 <context>
@@ -4815,6 +5060,161 @@ Qwen/Qwen2-7B-Instruct
     <message>
         <source>Edit DCGM exporter URL</source>
         <translation>编辑 DCGM exporter URL</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::Syntax</name>
+    <message>
+        <source> (a .json file is read as JSON only; TOML needs .toml)</source>
+        <translation>（.json 文件只按 JSON 读取；TOML 文件需用 .toml 扩展名）</translation>
+    </message>
+    <message>
+        <source>unexpected text after the JSON value</source>
+        <translation>JSON 值之后有多余的内容</translation>
+    </message>
+    <message>
+        <source>line %1, column %2: %3</source>
+        <translation>第 %1 行第 %2 列：%3</translation>
+    </message>
+    <message>
+        <source>line %1, column %2 (at %3): %4</source>
+        <translation>第 %1 行第 %2 列（位于 %3）：%4</translation>
+    </message>
+    <message>
+        <source>nesting deeper than %1 levels</source>
+        <translation>嵌套超过 %1 层</translation>
+    </message>
+    <message>
+        <source>unexpected end of file</source>
+        <translation>文件意外结束</translation>
+    </message>
+    <message>
+        <source>invalid literal</source>
+        <translation>无效的字面量</translation>
+    </message>
+    <message>
+        <source>NaN and Infinity are not JSON numbers (write &quot;inf&quot; where a rate allows it)</source>
+        <translation>NaN 和 Infinity 不是 JSON 数字（在允许的速率处写 &quot;inf&quot;）</translation>
+    </message>
+    <message>
+        <source>expected a value</source>
+        <translation>此处应为一个值</translation>
+    </message>
+    <message>
+        <source>numbers must not have leading zeros</source>
+        <translation>数字不能有前导零</translation>
+    </message>
+    <message>
+        <source>expected digits after the decimal point</source>
+        <translation>小数点后应为数字</translation>
+    </message>
+    <message>
+        <source>expected digits in the exponent</source>
+        <translation>指数部分应为数字</translation>
+    </message>
+    <message>
+        <source>number out of range</source>
+        <translation>数字超出范围</translation>
+    </message>
+    <message>
+        <source>incomplete \u escape</source>
+        <translation>\u 转义不完整</translation>
+    </message>
+    <message>
+        <source>invalid \u escape</source>
+        <translation>无效的 \u 转义</translation>
+    </message>
+    <message>
+        <source>unpaired surrogate in \u escape</source>
+        <translation>\u 转义中有未配对的代理项</translation>
+    </message>
+    <message>
+        <source>invalid escape in a string</source>
+        <translation>字符串中有无效的转义</translation>
+    </message>
+    <message>
+        <source>unterminated string</source>
+        <translation>字符串未结束</translation>
+    </message>
+    <message>
+        <source>control character in a string</source>
+        <translation>字符串中有控制字符</translation>
+    </message>
+    <message>
+        <source>expected &apos;,&apos; or &apos;]&apos;</source>
+        <translation>此处应为 &apos;,&apos; 或 &apos;]&apos;</translation>
+    </message>
+    <message>
+        <source>expected a member name in double quotes</source>
+        <translation>此处应为双引号括起的成员名</translation>
+    </message>
+    <message>
+        <source>duplicate key &quot;%1&quot;</source>
+        <translation>重复的键 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>expected &apos;:&apos; after a member name</source>
+        <translation>成员名之后应为 &apos;:&apos;</translation>
+    </message>
+    <message>
+        <source>expected &apos;,&apos; or &apos;}&apos;</source>
+        <translation>此处应为 &apos;,&apos; 或 &apos;}&apos;</translation>
+    </message>
+    <message>
+        <source>file is larger than %1 bytes</source>
+        <translation>文件超过 %1 字节</translation>
+    </message>
+    <message>
+        <source>line %1: invalid UTF-8</source>
+        <translation>第 %1 行：无效的 UTF-8</translation>
+    </message>
+    <message>
+        <source>a non-ASCII character cannot follow a backslash</source>
+        <translation>反斜杠后不能跟非 ASCII 字符</translation>
+    </message>
+    <message>
+        <source>a line-ending backslash cannot be followed by a non-ASCII character</source>
+        <translation>行尾反斜杠后不能跟非 ASCII 字符</translation>
+    </message>
+    <message>
+        <source>non-ASCII characters in keys are not supported</source>
+        <translation>键中不支持非 ASCII 字符</translation>
+    </message>
+    <message>
+        <source>expected a key in the table header</source>
+        <translation>表头中应有键名</translation>
+    </message>
+    <message>
+        <source>non-ASCII character outside a string or comment</source>
+        <translation>字符串或注释之外有非 ASCII 字符</translation>
+    </message>
+    <message>
+        <source>control character outside a string</source>
+        <translation>字符串之外有控制字符</translation>
+    </message>
+    <message>
+        <source>nesting deeper than 64 levels</source>
+        <translation>嵌套超过 64 层</translation>
+    </message>
+    <message>
+        <source>nan is not a number ServeScope accepts</source>
+        <translation>ServeScope 不接受 nan 作为数字</translation>
+    </message>
+    <message>
+        <source>dates and times are not supported here</source>
+        <translation>此处不支持日期和时间</translation>
+    </message>
+    <message>
+        <source>%1: file is larger than %2 bytes</source>
+        <translation>%1：文件超过 %2 字节</translation>
+    </message>
+    <message>
+        <source>unrecognised TOML layout: expected [bench] or [client] and [load_matrix.NAME]</source>
+        <translation>无法识别的 TOML 布局：应有 [bench]，或 [client] 与 [load_matrix.NAME]</translation>
+    </message>
+    <message>
+        <source>%1: no such file</source>
+        <translation>%1：文件不存在</translation>
     </message>
 </context>
 <context>

@@ -59,11 +59,11 @@ void CommandDialog::reread()
                      .arg(p.inputLen)
                      .arg(p.outputLen);
     }
-    // The core's words, as the CLI prints them.
-    for (const QString &w : std::as_const(m_result.warnings))
+    // The core's words, in the language the CLI's stderr shows them.
+    for (const QString &w : m_result.shownLines(m_result.warnings))
         lines << tr("Warning: %1").arg(w);
     if (!m_text->toPlainText().trimmed().isEmpty()) {
-        for (const QString &e : std::as_const(m_result.errors))
+        for (const QString &e : m_result.shownLines(m_result.errors))
             lines << tr("Error: %1").arg(e);
     }
     m_summary->setText(lines.join(u'\n'));

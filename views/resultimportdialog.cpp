@@ -191,9 +191,9 @@ void ResultImportDialog::showOutcomes(
             auto *item = new QTreeWidgetItem(file, { kind, text });
             item->setToolTip(1, text);
         };
-        for (const QString &w : o.warnings)
+        for (const QString &w : o.shownLines(o.warnings))
             add(tr("Warning"), w);
-        for (const QString &e : o.errors)
+        for (const QString &e : o.shownLines(o.errors))
             add(tr("Error"), e);
         if (const int mismatched = addChecks(file, checks.value(at)); mismatched > 0) {
             file->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxCritical));

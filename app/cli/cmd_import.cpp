@@ -110,9 +110,9 @@ int runImport(const QStringList &args)
         const ImportOutcome o = importer.importFile(file);
         for (const ImportedRun &r : o.runs)
             out << r.id << '\t' << oneField(r.name) << '\t' << oneField(r.source) << '\n';
-        for (const QString &w : o.warnings)
+        for (const QString &w : o.shownLines(o.warnings))
             err << "warning: " << w << '\n';
-        for (const QString &e : o.errors)
+        for (const QString &e : o.shownLines(o.errors))
             err << "error: " << e << '\n';
         malformed = malformed || o.failed();
         out.flush();

@@ -61,9 +61,9 @@ int runImportCommand(const QStringList &args)
     }
     const CommandImportResult r = importCommand(
         QString::fromUtf8(text), stdinInput ? QStringLiteral("command") : QFileInfo(path).completeBaseName());
-    for (const QString &w : r.warnings)
+    for (const QString &w : r.shownLines(r.warnings))
         err << "warning: " << w << '\n';
-    for (const QString &e : r.errors)
+    for (const QString &e : r.shownLines(r.errors))
         err << "error: " << e << '\n';
     if (!r.ok)
         return ExitUsage;

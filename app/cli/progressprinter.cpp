@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "progressprinter.h"
 
+#include "clitext.h"
+
 #include <cstdio>
 #include <unistd.h>
 
@@ -16,6 +18,27 @@ QString duration(double seconds)
     return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
+// The run's phase words in the user's language, for the bar on a terminal only.
+QString phaseText(const QString &phase)
+{
+    static const struct {
+        const char *phase;
+        const char *text;
+    } phases[] = {
+        { "measuring", QT_TRANSLATE_NOOP("ServeScope::Cli", "measuring") },
+        { "preparing prompts", QT_TRANSLATE_NOOP("ServeScope::Cli", "preparing prompts") },
+        { "saving", QT_TRANSLATE_NOOP("ServeScope::Cli", "saving") },
+        { "starting server", QT_TRANSLATE_NOOP("ServeScope::Cli", "starting server") },
+        { "waiting for start-at", QT_TRANSLATE_NOOP("ServeScope::Cli", "waiting for start-at") },
+        { "warmup", QT_TRANSLATE_NOOP("ServeScope::Cli", "warmup") },
+    };
+    for (const auto &p : phases) {
+        if (phase == QLatin1String(p.phase))
+            return CliText::tr(p.text);
+    }
+    return phase;
+}
+
 } // namespace
 
 ProgressPrinter::ProgressPrinter(QObject *parent)
@@ -25,19 +48,23 @@ ProgressPrinter::ProgressPrinter(QObject *parent)
     m_sinceLine.start();
 }
 
-QString ProgressPrinter::line(const RunSnapshot &s) const
+QString ProgressPrinter::line(const RunSnapshot &s, bool forPeople) const
 {
     const double fraction = s.fraction;
-    return QStringLiteral(
-        "%1% %2 [%3/%4] %5 r%6/%7 %8 | in-flight %9 ok %10 fail %11 | %12 tok/s ttft p50 %13 ms | ETA %14")
-        .arg(int(fraction * 100), 3)
+    // The plain `progress:` line is machine output (C locale); the bar on a terminal is for people.
+    const QString text = forPeople
+        ? CliText::tr(
+            "%1% %2 [%3/%4] %5 r%6/%7 %8 | in-flight %9 ok %10 fail %11 | %12 tok/s ttft p50 %13 ms | ETA %14")
+        : QStringLiteral(
+            "%1% %2 [%3/%4] %5 r%6/%7 %8 | in-flight %9 ok %10 fail %11 | %12 tok/s ttft p50 %13 ms | ETA %14");
+    return text.arg(int(fraction * 100), 3)
         .arg(s.variant)
         .arg(s.point + 1)
         .arg(s.pointCount)
         .arg(s.pointLabel)
         .arg(s.repeat)
         .arg(s.repeatCount)
-        .arg(s.phase)
+        .arg(forPeople ? phaseText(s.phase) : s.phase)
         .arg(s.inFlight)
         .arg(s.completed)
         .arg(s.failed)
@@ -54,11 +81,11 @@ void ProgressPrinter::update(const RunSnapshot &s)
         const int width = 24;
         const int filled = int(fraction * width);
         const QString bar = QString(filled, QLatin1Char('#')) + QString(width - filled, QLatin1Char('.'));
-        std::fprintf(stderr, "\r\033[K[%s] %s", qPrintable(bar), qPrintable(line(s)));
+        std::fprintf(stderr, "\r\033[K[%s] %s", qPrintable(bar), qPrintable(line(s, true)));
         std::fflush(stderr);
         m_barShown = true;
     } else if (point != m_lastPoint || m_sinceLine.elapsed() >= 2000) {
-        std::fprintf(stderr, "progress: %s\n", qPrintable(line(s)));
+        std::fprintf(stderr, "progress: %s\n", qPrintable(line(s, false)));
         m_sinceLine.restart();
     }
     m_lastPoint = point;

@@ -20,7 +20,8 @@ public:
     void done();
 
 private:
-    QString line(const RunSnapshot &s) const;
+    /// The status line; `forPeople` (the bar on a terminal) in the user's language, else C locale.
+    QString line(const RunSnapshot &s, bool forPeople) const;
     void clearBar();
 
     bool m_tty;

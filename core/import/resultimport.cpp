@@ -6,9 +6,11 @@
 #include "io/resultstream.h"
 #include "metrics/delta.h"
 #include "model/experiment.h"
+#include "model/problem.h"
 #include "model/runorigin.h"
 #include "storage/storewriter.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,6 +21,18 @@
 namespace ServeScope {
 
 namespace {
+
+constexpr const char *kCtx = "ServeScope::Import";
+
+// "FILE: error", and the same with the error in the application's language beside it.
+void addError(ImportOutcome &out, const QString &path, const QString &error, const QString &shown)
+{
+    const QString line = path + QLatin1String(": ") + error;
+    out.errors << line;
+    const QString shownLine = path + QLatin1String(": ") + (shown.isEmpty() ? error : shown);
+    if (shownLine != line)
+        out.shown.insert(line, shownLine);
+}
 
 // Keys that vary from line to line without making another run: the load, the count, the clock.
 bool variesPerPoint(const QString &key)
@@ -83,7 +97,7 @@ int lengthOf(const ResultRun &r, const char *number, const char *text)
 }
 
 // One load point per line; SGLang's random lengths [L r, L] become ServeScope's spread around a centre.
-LoadPoint loadPointOf(const ResultRun &r, Experiment &x, QStringList *warnings)
+LoadPoint loadPointOf(const ResultRun &r, Experiment &x, QList<Reason> *warnings)
 {
     LoadPoint p;
     p.inputLen = lengthOf(r, "random_input_len", "input_len");
@@ -105,18 +119,19 @@ LoadPoint loadPointOf(const ResultRun &r, Experiment &x, QStringList *warnings)
         p.inputLen = int(std::lround(in * (1 + q) / 2));
         p.outputLen = int(std::lround(out * (1 + q) / 2));
         if (warnings->isEmpty())
-            warnings->append(QStringLiteral("random_range_ratio %1: SGLang's lengths [L x %1, L] read as a spread of "
-                                            "%2 around %3 input and %4 output tokens")
-                                 .arg(formatNumber(q), formatNumber(x.dataset.rangeRatio))
-                                 .arg(p.inputLen)
-                                 .arg(p.outputLen));
+            warnings->append(Reason::in(kCtx,
+                QT_TRANSLATE_NOOP("ServeScope::Import",
+                    "random_range_ratio %1: SGLang's lengths [L x %1, L] read as a spread of %2 around %3 input and %4 "
+                    "output tokens"),
+                { formatNumber(q), formatNumber(x.dataset.rangeRatio), QString::number(p.inputLen),
+                    QString::number(p.outputLen) }));
     } else if (std::isfinite(ratio) && r.source == QLatin1String("vllm")) {
         x.dataset.rangeRatio = ratio;
     }
     return p;
 }
 
-Experiment experimentOf(Group &g, QStringList *warnings)
+Experiment experimentOf(Group &g, QList<Reason> *warnings)
 {
     const ResultRun &first = g.lines.first();
     Experiment x;
@@ -220,25 +235,32 @@ namespace {
 bool groupLines(const QString &path, ImportOutcome &out, QVector<Group> &groups, QVector<int> &groupOfItem)
 {
     ResultFileStream stream;
-    QString error;
-    if (!stream.open(path, &error)) {
-        out.errors << QStringLiteral("%1: %2").arg(path, error);
+    QString error, shown;
+    if (!stream.open(path, &error, &shown)) {
+        addError(out, path, error, shown);
         return false;
     }
     QHash<QString, int> byKey;
     ResultRun run;
     for (;;) {
-        const ResultFileStream::Item item = stream.next(&run, &error);
+        const ResultFileStream::Item item = stream.next(&run, &error, &shown);
         if (item == ResultFileStream::Item::End)
             break;
         if (item == ResultFileStream::Item::Error) {
-            out.errors << QStringLiteral("%1: %2").arg(path, error);
+            addError(out, path, error, shown);
             groupOfItem.append(-1);
             continue;
         }
         if (!run.numbers.contains(QStringLiteral("completed"))) {
-            const QString where = run.line > 0 ? QStringLiteral("line %1: ").arg(run.line) : QString();
-            out.errors << QStringLiteral("%1: %2not a vLLM or SGLang result (no \"completed\" count)").arg(path, where);
+            const Reason why = run.line > 0
+                ? Reason::in(kCtx,
+                    QT_TRANSLATE_NOOP(
+                        "ServeScope::Import", "line %1: not a vLLM or SGLang result (no \"completed\" count)"),
+                    { QString::number(run.line) })
+                : Reason::in(kCtx,
+                    QT_TRANSLATE_NOOP("ServeScope::Import", "not a vLLM or SGLang result (no \"completed\" count)"),
+                    {});
+            addError(out, path, why.text(), why.translated());
             groupOfItem.append(-1);
             continue;
         }
@@ -354,32 +376,40 @@ ImportOutcome ResultImporter::importFile(const QString &path)
     if (!groupLines(path, out, groups, groupOfItem))
         return out;
     nameGroups(groups, path);
+    QList<Reason> warnings;
     for (Group &g : groups) {
-        g.experiment = experimentOf(g, &out.warnings);
+        g.experiment = experimentOf(g, &warnings);
         ImportedRun created;
         QString error;
         if (createRun(m_writer, g, QFileInfo(path).absoluteFilePath(), &created, &error) == 0) {
-            out.errors << QStringLiteral("%1: the run could not be stored: %2").arg(path, error);
+            const Reason why = Reason::in(
+                kCtx, QT_TRANSLATE_NOOP("ServeScope::Import", "the run could not be stored: %1"), { error });
+            addError(out, path, why.text(), why.translated());
             finishAll(m_writer, groups, RunStatus::Failed);
             return out;
         }
         out.runs.append(created);
     }
-    for (QString &w : out.warnings)
-        w = path + QStringLiteral(": ") + w;
+    for (const Reason &w : std::as_const(warnings)) {
+        const QString line = path + QLatin1String(": ") + w.text();
+        out.warnings << line;
+        const QString shownLine = path + QLatin1String(": ") + w.translated();
+        if (shownLine != line)
+            out.shown.insert(line, shownLine);
+    }
 
     // Second pass: each line whole, stored as its point, then forgotten.
     ResultFileStream stream;
-    QString error;
-    if (!stream.open(path, &error)) {
-        out.errors << QStringLiteral("%1: %2").arg(path, error);
+    QString error, shown;
+    if (!stream.open(path, &error, &shown)) {
+        addError(out, path, error, shown);
         finishAll(m_writer, groups, RunStatus::Failed);
         return out;
     }
     QVector<int> nextPoint(groups.size(), 0);
     ResultRun run;
     for (int item = 0;; ++item) {
-        const ResultFileStream::Item got = stream.next(&run, &error);
+        const ResultFileStream::Item got = stream.next(&run, &error, &shown);
         if (got == ResultFileStream::Item::End)
             break;
         const int gi = item < groupOfItem.size() ? groupOfItem.at(item) : -1;
@@ -391,8 +421,11 @@ ImportOutcome ResultImporter::importFile(const QString &path)
             m_onLine(run, groups[gi].name);
     }
     finishAll(m_writer, groups, RunStatus::Finished);
-    if (!m_writer.flush(60000))
-        out.errors << QStringLiteral("%1: the imported runs could not be committed").arg(path);
+    if (!m_writer.flush(60000)) {
+        const Reason why
+            = Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Import", "the imported runs could not be committed"), {});
+        addError(out, path, why.text(), why.translated());
+    }
     return out;
 }
 

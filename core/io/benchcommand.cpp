@@ -4,6 +4,8 @@
 
 #include "shellwords.h"
 
+#include <QCoreApplication>
+
 #include <cmath>
 
 namespace ServeScope::CommandImport {
@@ -14,20 +16,20 @@ struct BenchState {
     QString tool;
     int line = 1;
     Experiment *x = nullptr;
-    QStringList *warnings = nullptr;
-    QStringList *errors = nullptr;
+    Messages warnings;
+    Messages errors;
     QString host, port;
     std::optional<int> inputLen, outputLen, numPrompts, maxConcurrency;
     std::optional<double> rate, burstiness, sglangRangeRatio;
     bool sglang() const { return tool == QLatin1String("sglang.bench_serving"); }
 
-    void warn(const Flag &f, const QString &reason) const
+    void warn(const Flag &f, const char *reason, const QStringList &args = {}) const
     {
-        warnings->append(QStringLiteral("line %1: --").arg(line) + f.name + QLatin1String(": ") + reason);
+        warnings.add(line, f.name, Reason::in("ServeScope::Command", reason, args));
     }
-    void fail(const Flag &f, const QString &reason) const
+    void fail(const Flag &f, const char *reason) const
     {
-        errors->append(QStringLiteral("line %1: --").arg(line) + f.name + QLatin1String(": ") + reason);
+        errors.add(line, f.name, Reason::in("ServeScope::Command", reason, {}));
     }
     std::optional<double> number(const Flag &f) const
     {
@@ -36,7 +38,7 @@ struct BenchState {
         const double d = v == QLatin1String("inf") ? INFINITY : v.toDouble(&ok);
         if ((ok || std::isinf(d)) && f.values.size() == 1)
             return d;
-        fail(f, QStringLiteral("needs one number"));
+        fail(f, QT_TRANSLATE_NOOP("ServeScope::Command", "needs one number"));
         return std::nullopt;
     }
     std::optional<int> integer(const Flag &f) const
@@ -45,7 +47,7 @@ struct BenchState {
         if (d && std::isfinite(*d) && *d == std::floor(*d) && std::abs(*d) < 2147483647.0)
             return int(*d);
         if (d)
-            fail(f, QStringLiteral("needs a whole number"));
+            fail(f, QT_TRANSLATE_NOOP("ServeScope::Command", "needs a whole number"));
         return std::nullopt;
     }
 };
@@ -59,10 +61,13 @@ void readBackend(BenchState &s, const Flag &f)
     else if (b == QLatin1String("openai") || b == QLatin1String("vllm") || b == QLatin1String("sglang-oai"))
         e.path = QStringLiteral("/v1/completions");
     else if (b == QLatin1String("sglang"))
-        s.warn(f, QStringLiteral("SGLang's native /generate API; read as its OpenAI API, /v1/completions")),
+        s.warn(f,
+            QT_TRANSLATE_NOOP(
+                "ServeScope::Command", "SGLang's native /generate API; read as its OpenAI API, /v1/completions")),
             e.path = QStringLiteral("/v1/completions");
     else
-        s.warn(f, QStringLiteral("a backend ServeScope does not speak; the endpoint path is kept"));
+        s.warn(f,
+            QT_TRANSLATE_NOOP("ServeScope::Command", "a backend ServeScope does not speak; the endpoint path is kept"));
     if (b.startsWith(QLatin1String("sglang")))
         e.dialect = Dialect::Sglang;
 }
@@ -74,7 +79,7 @@ void readPercentiles(BenchState &s, const Flag &f)
         bool ok = false;
         ps << part.trimmed().toDouble(&ok);
         if (!ok)
-            return s.fail(f, QStringLiteral("must be numbers separated by commas"));
+            return s.fail(f, QT_TRANSLATE_NOOP("ServeScope::Command", "must be numbers separated by commas"));
     }
     s.x->metrics.percentiles = ps;
 }
@@ -91,7 +96,8 @@ void readGoodput(BenchState &s, const Flag &f)
             : key == QLatin1String("e2el")                           ? &g.e2elMs
                                                                      : nullptr;
         if (!target || !ok)
-            return s.fail(f, QStringLiteral("entries must look like ttft:500, tpot:50 or e2el:2000"));
+            return s.fail(
+                f, QT_TRANSLATE_NOOP("ServeScope::Command", "entries must look like ttft:500, tpot:50 or e2el:2000"));
         *target = v;
     }
 }
@@ -105,7 +111,8 @@ bool readLength(BenchState &s, const Flag &f)
         return false;
     const QString family = n.section(QLatin1Char('-'), 0, 0);
     if (n == QLatin1String("input-len") || n == QLatin1String("output-len")) {
-        s.warn(f, QLatin1String("no release of ") + s.tool + QLatin1String(" has this flag; read as --random-") + n);
+        s.warn(f, QT_TRANSLATE_NOOP("ServeScope::Command", "no release of %1 has this flag; read as --random-%2"),
+            { s.tool, n });
     } else if (family != QLatin1String("random") && family != QLatin1String("sonnet")
         && family != QLatin1String("sharegpt") && family != QLatin1String("custom")) {
         return false;
@@ -138,7 +145,9 @@ bool readDataset(BenchState &s, const Flag &f)
     else if (n == QLatin1String("skip-chat-template"))
         return true; // ServeScope always sends a prompt as written
     else if (n == QLatin1String("disable-shuffle"))
-        s.warn(f, QStringLiteral("ServeScope shuffles a dataset file with --seed; the file's order is not kept"));
+        s.warn(f,
+            QT_TRANSLATE_NOOP(
+                "ServeScope::Command", "ServeScope shuffles a dataset file with --seed; the file's order is not kept"));
     else if (n == QLatin1String("random-range-ratio") && s.sglang())
         s.sglangRangeRatio = s.number(f);
     else if (n == QLatin1String("random-range-ratio"))
@@ -199,12 +208,12 @@ void finishPoint(BenchState &s)
         x.dataset.rangeRatio = std::min(0.999999, (1 - r) / (1 + r));
         p.inputLen = int(std::lround(p.inputLen * (1 + r) / 2));
         p.outputLen = int(std::lround(p.outputLen * (1 + r) / 2));
-        s.warnings->append(QStringLiteral("line %1: --random-range-ratio: SGLang's [L x %2, L] read as a spread of "
-                                          "%3 around %4 input and %5 output tokens")
-                               .arg(s.line)
-                               .arg(formatNumber(r), formatNumber(x.dataset.rangeRatio))
-                               .arg(p.inputLen)
-                               .arg(p.outputLen));
+        s.warnings.add(Reason::in("ServeScope::Command",
+            QT_TRANSLATE_NOOP("ServeScope::Command",
+                "line %1: --random-range-ratio: SGLang's [L x %2, L] read as a spread of %3 around %4 input and %5 "
+                "output tokens"),
+            { QString::number(s.line), formatNumber(r), formatNumber(x.dataset.rangeRatio), QString::number(p.inputLen),
+                QString::number(p.outputLen) }));
     }
     const double rate = s.rate.value_or(INFINITY);
     if (std::isfinite(rate) || !s.maxConcurrency) {
@@ -223,8 +232,8 @@ void finishPoint(BenchState &s)
 
 } // namespace
 
-void readBenchFlags(
-    const QList<Flag> &flags, const QString &tool, int line, Experiment *x, QStringList *warnings, QStringList *errors)
+void readBenchFlags(const QList<Flag> &flags, const QString &tool, int line, Experiment *x, const Messages &warnings,
+    const Messages &errors)
 {
     BenchState s { tool, line, x, warnings, errors, {}, {}, {}, {}, {}, {}, {}, {}, {} };
     x->endpoint.path = tool == QLatin1String("vllm bench serve") || tool == QLatin1String("benchmark_serving.py")
@@ -241,20 +250,23 @@ void readBenchFlags(
         datasetNamed = datasetNamed || f.name == QLatin1String("dataset-name");
         if (f.name == QLatin1String("api-key")) {
             x->endpoint.apiKeyEnv = shellVariableName(f.values.value(0));
-            s.warn(f, QStringLiteral("the key itself is never kept"));
+            s.warn(f, QT_TRANSLATE_NOOP("ServeScope::Command", "the key itself is never kept"));
         } else if (outputs.contains(f.name)) {
-            s.warn(f, QStringLiteral("ignored: ServeScope keeps its own results (run --out-dir)"));
+            s.warn(f,
+                QT_TRANSLATE_NOOP("ServeScope::Command", "ignored: ServeScope keeps its own results (run --out-dir)"));
         } else if (f.name == QLatin1String("temperature") || f.name == QLatin1String("top-p")
             || f.name == QLatin1String("top-k") || f.name == QLatin1String("min-p")) {
             x->sampling.set(QString(f.name).replace(QLatin1Char('-'), QLatin1Char('_')), typedValue(f.values));
         } else if (!readEndpointOrLoad(s, f) && !readDataset(s, f)) {
-            s.warn(f, QStringLiteral("unknown flag; ignored"));
+            s.warn(f, QT_TRANSLATE_NOOP("ServeScope::Command", "unknown flag; ignored"));
         }
     }
     if (!datasetNamed && tool == QLatin1String("benchmark_serving.py") && (s.inputLen || s.outputLen))
-        warnings->append(QStringLiteral("line %1: benchmark_serving.py defaults to the sharegpt dataset; the lengths "
-                                        "given mean the random dataset")
-                             .arg(line));
+        warnings.add(Reason::in("ServeScope::Command",
+            QT_TRANSLATE_NOOP("ServeScope::Command",
+                "line %1: benchmark_serving.py defaults to the sharegpt dataset; the lengths given mean the random "
+                "dataset"),
+            { QString::number(line) }));
     finishPoint(s);
 }
 

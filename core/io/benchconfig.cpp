@@ -97,8 +97,9 @@ void checkKeys(TreeReader &r, const JsonNode &root, const QString &dataset)
         if ((lengthFlag && !ownLength) || (key == QLatin1String("sonnet_prefix_len") && dataset != family)
             || (key == QLatin1String("random_range_ratio") && dataset != family && root.children[i].number != 0))
             r.warning(&root.children[i], key,
-                QLatin1String("ignored: it applies to the ") + family + QLatin1String(" dataset, and dataset_name is ")
-                    + dataset);
+                Reason { QT_TRANSLATE_NOOP(
+                             "ServeScope::Problem", "ignored: it applies to the %1 dataset, and dataset_name is %2"),
+                    { family, dataset } });
     }
     if (root.member(QLatin1String("max_concurrency")) && root.member(QLatin1String("concurrency_gradient")))
         r.error(root.member(QLatin1String("concurrency_gradient")), QStringLiteral("concurrency_gradient"),
@@ -118,8 +119,9 @@ void readPoints(TreeReader &r, const JsonNode &root, const QString &dataset, Exp
     for (const PerPointField &f : fields) {
         const JsonNode *n = root.member(f.key);
         if (n && n->isArray() && n->children.size() != 1 && n->children.size() != count)
-            r.error(
-                n, f.key, QStringLiteral("has %1 values but another list has %2").arg(n->children.size()).arg(count));
+            r.error(n, f.key,
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "has %1 values but another list has %2"),
+                    { QString::number(n->children.size()), QString::number(count) } });
     }
     if (!r.errors.isEmpty())
         return;
@@ -261,7 +263,7 @@ ExperimentReadResult importBenchConfigTree(const JsonNode &root, const QString &
     Experiment &x = result.experiment;
     x.name = name;
     x.variants = { Variant { QStringLiteral("baseline"), {}, QString(), false } };
-    if (!scanForSecrets(root, &result.errors))
+    if (!scanForSecrets(root, &result.errors, &result.shown))
         return result;
     if (r.anyObject(&root, QString())) {
         r.stringAt(root, "dataset_name", QString(), &x.dataset.name);

@@ -4,6 +4,7 @@
 
 #include "shellwords.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QRegularExpression>
 
@@ -117,14 +118,16 @@ bool isKeyFlag(const QString &flag)
     return flag == QLatin1String("api-key") || flag == QLatin1String("hf-token") || flag == QLatin1String("api_key");
 }
 
-QString where(int line, const QString &flag)
+constexpr const char *kCtx = "ServeScope::Command";
+
+Reason why(const char *source, const QStringList &args = {})
 {
-    return QStringLiteral("line %1: --").arg(line) + flag;
+    return Reason::in(kCtx, source, args);
 }
 
 /// A server launch: engine, args under their registry names, endpoint (model, host, port) and
 /// the argv with `{server.args.NAME}` placeholders for the scalar values.
-void readServer(const ShellCommand &c, qsizetype from, bool sglang, Experiment *x, QStringList *warnings)
+void readServer(const ShellCommand &c, qsizetype from, bool sglang, Experiment *x, const Messages &warnings)
 {
     Server &s = x->server;
     s.engine = sglang ? QStringLiteral("sglang") : QStringLiteral("vllm");
@@ -141,10 +144,11 @@ void readServer(const ShellCommand &c, qsizetype from, bool sglang, Experiment *
         const QString value = f.values.value(0);
         if (isKeyFlag(f.name)) {
             x->endpoint.apiKeyEnv = shellVariableName(value);
-            warnings->append(where(c.line, f.name)
-                + (x->endpoint.apiKeyEnv.isEmpty() ? QLatin1String(": the key is not kept; name it with api_key_env")
-                                                   : QLatin1String(": left out of the launch argv; the key's "
-                                                                   "variable is kept as endpoint.api_key_env")));
+            warnings.add(c.line, f.name,
+                why(x->endpoint.apiKeyEnv.isEmpty()
+                        ? QT_TRANSLATE_NOOP("ServeScope::Command", "the key is not kept; name it with api_key_env")
+                        : QT_TRANSLATE_NOOP("ServeScope::Command",
+                            "left out of the launch argv; the key's variable is kept as endpoint.api_key_env")));
             continue;
         }
         if (f.name == QLatin1String("model") || f.name == QLatin1String("model-path"))
@@ -176,13 +180,14 @@ void readServer(const ShellCommand &c, qsizetype from, bool sglang, Experiment *
 }
 
 /// `--a 1 --b 2 3`: SGLang flags tuned one at a time, one variant each.
-void readTuningFlags(const ShellCommand &c, Experiment *x, QStringList *warnings)
+void readTuningFlags(const ShellCommand &c, Experiment *x, const Messages &warnings)
 {
     QStringList positionals;
     x->server.engine = QStringLiteral("sglang");
     for (const Flag &f : parseFlags(c.words, 0, &positionals)) {
         if (isKeyFlag(f.name)) {
-            warnings->append(where(c.line, f.name) + QLatin1String(": the key is not kept; name it with api_key_env"));
+            warnings.add(c.line, f.name,
+                why(QT_TRANSLATE_NOOP("ServeScope::Command", "the key is not kept; name it with api_key_env")));
             continue;
         }
         const QString name = argName(f.name, true);
@@ -208,9 +213,31 @@ QString keyVariable(const QList<ShellCommand> &commands)
 
 } // namespace
 
+void CommandImport::Messages::add(const Reason &why) const
+{
+    const QString line = why.text();
+    lines->append(line);
+    const QString translated = why.translated();
+    if (shown && translated != line)
+        shown->insert(line, translated);
+}
+
+void CommandImport::Messages::add(int line, const QString &flag, const Reason &why) const
+{
+    Reason at = Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Command", "line %1: --%2: %3"),
+        { QString::number(line), flag, why.text() });
+    const QString text = at.text();
+    lines->append(text);
+    at.args.last() = why.translated();
+    const QString translated = at.translated();
+    if (shown && translated != text)
+        shown->insert(text, translated);
+}
+
 CommandImportResult importCommand(const QString &text, const QString &name)
 {
     CommandImportResult r;
+    const Messages warnings { &r.warnings, &r.shown }, errors { &r.errors, &r.shown };
     Experiment &x = r.experiment;
     x.name = name;
     x.variants = { Variant { QStringLiteral("baseline"), {}, QString(), false } };
@@ -223,33 +250,41 @@ CommandImportResult importCommand(const QString &text, const QString &name)
         const Kind kind = classify(c.words, &from);
         if (kind == Kind::VllmServer || kind == Kind::SglangServer) {
             if (server)
-                r.errors << QStringLiteral("line %1: a second server command; import one at a time").arg(c.line);
-            readServer(c, from, kind == Kind::SglangServer, &x, &r.warnings);
+                errors.add(why(
+                    QT_TRANSLATE_NOOP("ServeScope::Command", "line %1: a second server command; import one at a time"),
+                    { QString::number(c.line) }));
+            readServer(c, from, kind == Kind::SglangServer, &x, warnings);
             server = true;
         } else if (kind != Kind::None) {
             if (bench)
-                r.errors << QStringLiteral("line %1: a second benchmark command; import one at a time").arg(c.line);
+                errors.add(why(QT_TRANSLATE_NOOP(
+                                   "ServeScope::Command", "line %1: a second benchmark command; import one at a time"),
+                    { QString::number(c.line) }));
             QStringList positionals;
             const QString tool = kind == Kind::SglangBench ? QStringLiteral("sglang.bench_serving")
                 : kind == Kind::LegacyBench                ? QStringLiteral("benchmark_serving.py")
                                                            : QStringLiteral("vllm bench serve");
             const Endpoint launched = x.endpoint;
-            readBenchFlags(parseFlags(c.words, from, &positionals), tool, c.line, &x, &r.warnings, &r.errors);
+            readBenchFlags(parseFlags(c.words, from, &positionals), tool, c.line, &x, warnings, errors);
             if (server && x.endpoint.baseUrl.isEmpty())
                 x.endpoint.baseUrl = launched.baseUrl;
             bench = true;
         } else if (c.words.first().startsWith(QLatin1String("--"))) {
-            readTuningFlags(c, &x, &r.warnings);
+            readTuningFlags(c, &x, warnings);
             server = true;
         } else if (c.words.first() != QLatin1String("tail") && c.words.first() != QLatin1String("sleep")
             && c.words.first() != QLatin1String("wait") && c.words.first() != QLatin1String("cd")) {
             // The word itself is not repeated: a pasted line may be a key.
-            r.warnings << QStringLiteral("line %1: not a server or benchmark command; ignored").arg(c.line);
+            warnings.add(
+                why(QT_TRANSLATE_NOOP("ServeScope::Command", "line %1: not a server or benchmark command; ignored"),
+                    { QString::number(c.line) }));
         }
     }
     if (!server && !bench)
-        r.errors << QStringLiteral("no vllm serve, sglang.launch_server, vllm bench serve, benchmark_serving.py or "
-                                   "sglang.bench_serving command found");
+        errors.add(why(QT_TRANSLATE_NOOP("ServeScope::Command",
+            "no vllm serve, sglang.launch_server, vllm bench serve, benchmark_serving.py or sglang.bench_serving "
+            "command "
+            "found")));
     if (x.endpoint.apiKeyEnv.isEmpty())
         x.endpoint.apiKeyEnv = keyVariable(commands);
     r.ok = r.errors.isEmpty();

@@ -2,7 +2,9 @@
 #pragma once
 
 #include "model/experiment.h"
+#include "model/problem.h"
 
+#include <QHash>
 #include <QJsonValue>
 #include <QString>
 #include <QStringList>
@@ -18,6 +20,17 @@ struct CommandImportResult {
     QStringList warnings;
     bool hasServer = false; ///< a server command or a list of tuning flags was read
     bool hasBench = false; ///< a benchmark command was read
+    /// The line in the application's language of each error or warning, keyed by its C-locale line
+    /// (the window and `import-command`'s stderr show these).
+    QHash<QString, QString> shown;
+    QString shownLine(const QString &line) const { return shown.value(line, line); }
+    QStringList shownLines(const QStringList &lines) const
+    {
+        QStringList out;
+        for (const QString &l : lines)
+            out << shownLine(l);
+        return out;
+    }
 };
 
 /// Server and benchmark command lines (docs/experiment-files.md, "Command lines"): `vllm serve`,
@@ -52,6 +65,16 @@ QString benchCommandFor(const Experiment &resolved, int point, BenchTool tool, Q
 
 namespace CommandImport {
 
+/// Where the importer's messages go: each C-locale line in `lines`, and its translation (context
+/// "ServeScope::Command") in `shown` under it.
+struct Messages {
+    QStringList *lines = nullptr;
+    QHash<QString, QString> *shown = nullptr;
+    void add(const Reason &why) const;
+    /// "line N: --flag: reason"
+    void add(int line, const QString &flag, const Reason &why) const;
+};
+
 /// One `--name value...` of a command line (name without the dashes).
 struct Flag {
     QString name;
@@ -63,8 +86,8 @@ QList<Flag> parseFlags(const QStringList &words, qsizetype from, QStringList *po
 /// "8" -> 8, "0.9" -> 0.9, "true" -> true, other text as a string; several values -> a list.
 QJsonValue typedValue(const QStringList &values);
 /// Reads a benchmark client's flags into x (endpoint, dataset, one load point, metrics).
-void readBenchFlags(
-    const QList<Flag> &flags, const QString &tool, int line, Experiment *x, QStringList *warnings, QStringList *errors);
+void readBenchFlags(const QList<Flag> &flags, const QString &tool, int line, Experiment *x, const Messages &warnings,
+    const Messages &errors);
 
 } // namespace CommandImport
 

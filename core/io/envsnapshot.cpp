@@ -106,7 +106,7 @@ ExperimentReadResult importEnvSnapshotTree(const JsonNode &root, const QString &
     Experiment &x = result.experiment;
     x.name = name;
     x.variants = { Variant { QStringLiteral("baseline"), {}, QString(), false } };
-    if (!scanForSecrets(root, &result.errors))
+    if (!scanForSecrets(root, &result.errors, &result.shown))
         return result;
     TreeReader r;
     r.warnUnknownKeys = true;

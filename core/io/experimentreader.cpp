@@ -57,7 +57,8 @@ public:
         QString s;
         const JsonNode *m = n.member(QLatin1String(key));
         if (m && string(m, join(base, key), &s) && !parse(s, out))
-            error(m, join(base, key), QLatin1String("must be one of ") + QLatin1String(choices));
+            error(m, join(base, key),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be one of %1"), { QLatin1String(choices) } });
     }
 
     void readValues(const JsonNode &n, const QString &p, OrderedValues *out)
@@ -291,7 +292,7 @@ ExperimentReadResult readExperimentTree(const JsonNode &root)
 {
     ExperimentReadResult r;
     r.format = ExperimentFormat::Json;
-    if (!scanForSecrets(root, &r.errors))
+    if (!scanForSecrets(root, &r.errors, &r.shown))
         return r;
     NativeReader reader;
     reader.readTop(root, &r.experiment);
@@ -305,10 +306,13 @@ ExperimentReadResult readExperimentJson(const QByteArray &bytes)
 {
     JsonNode root;
     QString error;
-    if (!parseJsonTree(bytes, &root, &error, JsonLimits { kMaxExperimentFileBytes, 64 })) {
+    QString shown;
+    if (!parseJsonTree(bytes, &root, &error, JsonLimits { kMaxExperimentFileBytes, 64 }, &shown)) {
         ExperimentReadResult r;
         r.format = ExperimentFormat::Json;
         r.errors << error;
+        if (shown != error)
+            r.shown.insert(error, shown);
         return r;
     }
     return readExperimentTree(root);

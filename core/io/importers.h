@@ -21,10 +21,12 @@ bool isEnvSnapshotOnly(const JsonNode &root);
 void readEnvSnapshotNode(
     TreeReader &r, const JsonNode &n, const QString &path, EnvSource objectSource, EnvSnapshot *env);
 /// Refuses the TOML text Debian's toml++ 3.3.0 cannot parse without undefined behaviour
-/// (tomlguard.cpp); *error "line L, column C: reason".
-bool checkTomlForParser(const QByteArray &bytes, QString *error);
-/// TOML text to a tree (tables keep file order); false with *error "line L, column C: reason".
-bool parseTomlTree(const QByteArray &bytes, JsonNode *out, QString *error);
+/// (tomlguard.cpp); *error "line L, column C: reason", *shown (when given) the same translated.
+bool checkTomlForParser(const QByteArray &bytes, QString *error, QString *shown = nullptr);
+/// TOML text to a tree (tables keep file order); false with *error "line L, column C: reason" and
+/// *shown (when given) the line in the application's language. toml++'s own descriptions of a
+/// syntax error are English text from the library; only their "line L, column C" part is translated.
+bool parseTomlTree(const QByteArray &bytes, JsonNode *out, QString *error, QString *shown = nullptr);
 /// The sampling parameters bench_config.json carries as top-level keys.
 const QStringList &benchConfigSamplingKeys();
 /// "<dataset>_input_len" / "<dataset>_output_len", the length flags vLLM reads for a dataset.

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The strict JSON parser behind parseJsonTree() (see jsontree.h for why it exists).
 #include "jsontree.h"
+#include "model/problem.h"
+
+#include <QCoreApplication>
 
 #include <QStringList>
 
@@ -9,6 +12,13 @@
 namespace ServeScope {
 
 namespace {
+
+constexpr const char *kCtx = "ServeScope::Syntax";
+
+Reason syntax(const char *source)
+{
+    return Reason::in(kCtx, source, {});
+}
 
 class Parser {
 public:
@@ -26,11 +36,12 @@ public:
             return false;
         skipSpace();
         if (m_p != m_end)
-            return fail(QStringLiteral("unexpected text after the JSON value"));
+            return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "unexpected text after the JSON value")));
         return true;
     }
 
     QString error;
+    QString shown; ///< `error` in the application's language
 
 private:
     const char *m_p;
@@ -42,13 +53,20 @@ private:
 
     int column() const { return int(m_p - m_lineStart) + 1; }
 
-    bool fail(const QString &reason)
+    bool fail(const Reason &why)
     {
         if (error.isEmpty()) {
-            error = QStringLiteral("line %1, column %2").arg(m_line).arg(column());
-            if (!m_path.isEmpty())
-                error += QLatin1String(" (at ") + m_path.join(QString()) + QLatin1Char(')');
-            error += QLatin1String(": ") + reason;
+            const QString line = QString::number(m_line);
+            const QString col = QString::number(column());
+            const Reason c = m_path.isEmpty()
+                ? Reason::in(
+                    kCtx, QT_TRANSLATE_NOOP("ServeScope::Syntax", "line %1, column %2: %3"), { line, col, why.text() })
+                : Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Syntax", "line %1, column %2 (at %3): %4"),
+                    { line, col, m_path.join(QString()), why.text() });
+            error = c.text();
+            Reason t = c;
+            t.args.last() = why.translated();
+            shown = t.translated();
         }
         return false;
     }
@@ -79,9 +97,10 @@ private:
     bool parseValue(JsonNode *out, int depth)
     {
         if (depth > m_limits.maxDepth)
-            return fail(QStringLiteral("nesting deeper than %1 levels").arg(m_limits.maxDepth));
+            return fail(Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Syntax", "nesting deeper than %1 levels"),
+                { QString::number(m_limits.maxDepth) }));
         if (m_p == m_end)
-            return fail(QStringLiteral("unexpected end of file"));
+            return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "unexpected end of file")));
         out->line = m_line;
         out->column = column();
         switch (*m_p) {
@@ -102,14 +121,15 @@ private:
             } else if (literal("null")) {
                 out->type = JsonNode::Type::Null;
             } else {
-                return fail(QStringLiteral("invalid literal"));
+                return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "invalid literal")));
             }
             out->line = m_line;
             out->column = column();
             return true;
         case 'N':
         case 'I':
-            return fail(QStringLiteral("NaN and Infinity are not JSON numbers (write \"inf\" where a rate allows it)"));
+            return fail(syntax(QT_TRANSLATE_NOOP(
+                "ServeScope::Syntax", "NaN and Infinity are not JSON numbers (write \"inf\" where a rate allows it)")));
         default:
             return parseNumber(out);
         }
@@ -121,7 +141,8 @@ private:
         if (m_p != m_end && *m_p == '-')
             ++m_p;
         if (m_p != m_end && *m_p == 'I')
-            return fail(QStringLiteral("NaN and Infinity are not JSON numbers (write \"inf\" where a rate allows it)"));
+            return fail(syntax(QT_TRANSLATE_NOOP(
+                "ServeScope::Syntax", "NaN and Infinity are not JSON numbers (write \"inf\" where a rate allows it)")));
         auto digits = [this] {
             const char *s = m_p;
             while (m_p != m_end && *m_p >= '0' && *m_p <= '9')
@@ -130,25 +151,25 @@ private:
         };
         const char *intStart = m_p;
         if (digits() == 0)
-            return fail(QStringLiteral("expected a value"));
+            return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "expected a value")));
         if (*intStart == '0' && m_p - intStart > 1)
-            return fail(QStringLiteral("numbers must not have leading zeros"));
+            return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "numbers must not have leading zeros")));
         if (m_p != m_end && *m_p == '.') {
             ++m_p;
             if (digits() == 0)
-                return fail(QStringLiteral("expected digits after the decimal point"));
+                return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "expected digits after the decimal point")));
         }
         if (m_p != m_end && (*m_p == 'e' || *m_p == 'E')) {
             ++m_p;
             if (m_p != m_end && (*m_p == '+' || *m_p == '-'))
                 ++m_p;
             if (digits() == 0)
-                return fail(QStringLiteral("expected digits in the exponent"));
+                return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "expected digits in the exponent")));
         }
         bool ok = false;
         const double d = QByteArray(start, m_p - start).toDouble(&ok);
         if (!ok || !std::isfinite(d))
-            return fail(QStringLiteral("number out of range"));
+            return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "number out of range")));
         *out = JsonNode::makeNumber(d);
         out->line = m_line;
         out->column = int(start - m_lineStart) + 1;
@@ -158,7 +179,7 @@ private:
     bool hex4(char16_t *out)
     {
         if (m_end - m_p < 4)
-            return fail(QStringLiteral("incomplete \\u escape"));
+            return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "incomplete \\u escape")));
         char16_t v = 0;
         for (int i = 0; i < 4; ++i) {
             const char c = *m_p++;
@@ -170,7 +191,7 @@ private:
             else if (c >= 'A' && c <= 'F')
                 v |= char16_t(c - 'A' + 10);
             else
-                return fail(QStringLiteral("invalid \\u escape"));
+                return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "invalid \\u escape")));
         }
         *out = v;
         return true;
@@ -205,11 +226,11 @@ private:
             if (!hex4(&hi))
                 return false;
             if (QChar::isLowSurrogate(hi))
-                return fail(QStringLiteral("unpaired surrogate in \\u escape"));
+                return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "unpaired surrogate in \\u escape")));
             if (QChar::isHighSurrogate(hi)) {
                 char16_t lo = 0;
                 if (!literal("\\u") || !hex4(&lo) || !QChar::isLowSurrogate(lo))
-                    return fail(QStringLiteral("unpaired surrogate in \\u escape"));
+                    return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "unpaired surrogate in \\u escape")));
                 *out += QChar(hi);
                 *out += QChar(lo);
             } else {
@@ -218,7 +239,7 @@ private:
             return true;
         }
         default:
-            return fail(QStringLiteral("invalid escape in a string"));
+            return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "invalid escape in a string")));
         }
     }
 
@@ -229,7 +250,7 @@ private:
         out->clear();
         while (true) {
             if (m_p == m_end)
-                return fail(QStringLiteral("unterminated string"));
+                return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "unterminated string")));
             const char c = *m_p;
             if (c == '"') {
                 *out += utf8Text(QByteArrayView(runStart, m_p - runStart));
@@ -237,12 +258,12 @@ private:
                 return true;
             }
             if (static_cast<unsigned char>(c) < 0x20)
-                return fail(QStringLiteral("control character in a string"));
+                return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "control character in a string")));
             if (c == '\\') {
                 *out += utf8Text(QByteArrayView(runStart, m_p - runStart));
                 ++m_p;
                 if (m_p == m_end)
-                    return fail(QStringLiteral("unterminated string"));
+                    return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "unterminated string")));
                 if (!parseEscape(out))
                     return false;
                 runStart = m_p;
@@ -278,7 +299,7 @@ private:
                 ++m_p;
                 return true;
             }
-            return fail(QStringLiteral("expected ',' or ']'"));
+            return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "expected ',' or ']'")));
         }
     }
 
@@ -294,16 +315,16 @@ private:
         while (true) {
             skipSpace();
             if (m_p == m_end || *m_p != '"')
-                return fail(QStringLiteral("expected a member name in double quotes"));
+                return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "expected a member name in double quotes")));
             QString key;
             if (!parseString(&key))
                 return false;
             const QString part = m_path.isEmpty() ? key : QLatin1Char('.') + key;
             if (out->member(key))
-                return fail(QLatin1String("duplicate key \"") + key + QLatin1Char('"'));
+                return fail(Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Syntax", "duplicate key \"%1\""), { key }));
             skipSpace();
             if (m_p == m_end || *m_p != ':')
-                return fail(QStringLiteral("expected ':' after a member name"));
+                return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "expected ':' after a member name")));
             ++m_p;
             skipSpace();
             m_path.append(part);
@@ -321,23 +342,31 @@ private:
                 ++m_p;
                 return true;
             }
-            return fail(QStringLiteral("expected ',' or '}'"));
+            return fail(syntax(QT_TRANSLATE_NOOP("ServeScope::Syntax", "expected ',' or '}'")));
         }
     }
 };
 
 } // namespace
 
-bool parseJsonTree(const QByteArray &bytes, JsonNode *out, QString *error, const JsonLimits &limits)
+bool syntaxFailure(const Reason &why, QString *error, QString *shown)
 {
-    if (bytes.size() > limits.maxBytes) {
-        *error = QStringLiteral("file is larger than %1 bytes").arg(limits.maxBytes);
-        return false;
-    }
-    if (const int line = firstInvalidUtf8Line(bytes)) {
-        *error = QStringLiteral("line %1: invalid UTF-8").arg(line);
-        return false;
-    }
+    *error = why.text();
+    if (shown)
+        *shown = why.translated();
+    return false;
+}
+
+bool parseJsonTree(const QByteArray &bytes, JsonNode *out, QString *error, const JsonLimits &limits, QString *shown)
+{
+    if (bytes.size() > limits.maxBytes)
+        return syntaxFailure(Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Syntax", "file is larger than %1 bytes"),
+                                 { QString::number(limits.maxBytes) }),
+            error, shown);
+    if (const int line = firstInvalidUtf8Line(bytes))
+        return syntaxFailure(Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Syntax", "line %1: invalid UTF-8"),
+                                 { QString::number(line) }),
+            error, shown);
     QByteArray body = bytes;
     if (body.startsWith("\xEF\xBB\xBF"))
         body.remove(0, 3);
@@ -345,6 +374,8 @@ bool parseJsonTree(const QByteArray &bytes, JsonNode *out, QString *error, const
     JsonNode root;
     if (!parser.parseDocument(&root)) {
         *error = parser.error;
+        if (shown)
+            *shown = parser.shown;
         return false;
     }
     *out = std::move(root);

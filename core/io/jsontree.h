@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/problem.h"
+
 #include <QByteArray>
 #include <QJsonValue>
 #include <QString>
@@ -51,8 +53,13 @@ struct JsonLimits {
 
 /// Strict RFC 8259 parse with limits: size, depth, valid UTF-8, no duplicate keys, no NaN or
 /// Infinity. On failure returns false and sets *error to "line L, column C: reason" (with the
-/// JSON path when known); the message never quotes string values from the input.
-bool parseJsonTree(const QByteArray &bytes, JsonNode *out, QString *error, const JsonLimits &limits = {});
+/// JSON path when known); the message never quotes string values from the input. `shown`, when
+/// given, receives the same line in the application's language (context "ServeScope::Syntax").
+bool parseJsonTree(
+    const QByteArray &bytes, JsonNode *out, QString *error, const JsonLimits &limits = {}, QString *shown = nullptr);
+
+/// Sets *error to why's C-locale line and, when `shown` is given, *shown to its translation; returns false.
+bool syntaxFailure(const Reason &why, QString *error, QString *shown);
 
 /// Pretty-printed UTF-8 JSON, members in the node's order, scalar arrays on one line.
 QByteArray writeJsonTree(const JsonNode &node);

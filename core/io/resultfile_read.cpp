@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "io/resultfile.h"
+#include "model/problem.h"
 
+#include <QCoreApplication>
 #include <QFile>
 
 #include <cmath>
@@ -167,14 +169,19 @@ ResultRun readRun(const Json &obj, int line)
 
 } // namespace
 
-bool readResultObject(const QByteArray &json, int line, ResultRun *out, QString *error)
+bool readResultObject(const QByteArray &json, int line, ResultRun *out, QString *error, QString *shown)
 {
     const QByteArray text = quoteNonFinite(json);
     Json obj = Json::parse(text.constBegin(), text.constEnd(), nullptr, false);
     if (obj.is_discarded() || !obj.is_object()) {
+        const Reason why = Reason::in("ServeScope::Import",
+            obj.is_discarded() ? QT_TRANSLATE_NOOP("ServeScope::Import", "not valid JSON")
+                               : QT_TRANSLATE_NOOP("ServeScope::Import", "the JSON value is not an object"),
+            {});
         if (error)
-            *error = obj.is_discarded() ? QStringLiteral("not valid JSON")
-                                        : QStringLiteral("the JSON value is not an object");
+            *error = why.text();
+        if (shown)
+            *shown = why.translated();
         return false;
     }
     *out = readRun(obj, line);

@@ -1,13 +1,41 @@
 // SPDX-License-Identifier: MIT
 #include "io/resultstream.h"
+#include "model/problem.h"
+
+#include <QCoreApplication>
 
 namespace ServeScope {
 
-bool ResultFileStream::open(const QString &path, QString *error)
+namespace {
+
+constexpr const char *kCtx = "ServeScope::Import";
+
+void say(const Reason &why, QString *error, QString *shown)
+{
+    *error = why.text();
+    if (shown)
+        *shown = why.translated();
+}
+
+// "line N: why" where why is already in both languages.
+void sayAtLine(int line, const QString &why, const QString &whyShown, QString *error, QString *shown)
+{
+    Reason at
+        = Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Import", "line %1: %2"), { QString::number(line), why });
+    *error = at.text();
+    at.args.last() = whyShown;
+    if (shown)
+        *shown = at.translated();
+}
+
+} // namespace
+
+bool ResultFileStream::open(const QString &path, QString *error, QString *shown)
 {
     m_file.setFileName(path);
     if (!m_file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read: %1").arg(m_file.errorString());
+        say(Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Import", "cannot read: %1"), { m_file.errorString() }),
+            error, shown);
         return false;
     }
     m_line = 0;
@@ -17,46 +45,49 @@ bool ResultFileStream::open(const QString &path, QString *error)
     return true;
 }
 
-ResultFileStream::Item ResultFileStream::readWhole(ResultRun *run, QString *error)
+ResultFileStream::Item ResultFileStream::readWhole(ResultRun *run, QString *error, QString *shown)
 {
     m_done = true;
     ++m_items;
     if (m_file.size() > kMaxObjectBytes) {
-        *error = QStringLiteral("line 1: not a JSON object on one line, and larger than %1 bytes to read whole")
-                     .arg(kMaxObjectBytes);
+        say(Reason::in(kCtx,
+                QT_TRANSLATE_NOOP("ServeScope::Import",
+                    "line 1: not a JSON object on one line, and larger than %1 bytes to read whole"),
+                { QString::number(kMaxObjectBytes) }),
+            error, shown);
         return Item::Error;
     }
     m_file.seek(0);
-    QString why;
-    if (readResultObject(m_file.readAll(), 0, run, &why))
+    QString why, whyShown;
+    if (readResultObject(m_file.readAll(), 0, run, &why, &whyShown))
         return Item::Run;
-    *error = QStringLiteral("line 1: %1").arg(why);
+    sayAtLine(1, why, whyShown, error, shown);
     return Item::Error;
 }
 
-ResultFileStream::Item ResultFileStream::next(ResultRun *run, QString *error)
+ResultFileStream::Item ResultFileStream::next(ResultRun *run, QString *error, QString *shown)
 {
     while (!m_done && !m_file.atEnd()) {
         const QByteArray line = m_file.readLine().trimmed();
         ++m_line;
         if (line.isEmpty())
             continue;
-        QString why;
-        if (readResultObject(line, m_line, run, &why)) {
+        QString why, whyShown;
+        if (readResultObject(line, m_line, run, &why, &whyShown)) {
             ++m_items;
             return Item::Run;
         }
         // vLLM writes one object per line; an object that opens a file and does not close on its
         // line is a single pretty-printed object.
         if (m_items == 0 && line.startsWith('{') && !line.endsWith('}'))
-            return readWhole(run, error);
+            return readWhole(run, error, shown);
         ++m_items;
-        *error = QStringLiteral("line %1: %2").arg(m_line).arg(why);
+        sayAtLine(m_line, why, whyShown, error, shown);
         return Item::Error;
     }
     if (m_items == 0 && !m_done) {
         m_done = true;
-        *error = QStringLiteral("empty result file");
+        say(Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Import", "empty result file"), {}), error, shown);
         return Item::Error;
     }
     m_done = true;

@@ -19,14 +19,15 @@ public:
 
     enum class Item { Run, Error, End };
 
-    /// False and *error when the file cannot be opened.
-    bool open(const QString &path, QString *error);
+    /// False and *error when the file cannot be opened. `shown`, when given, receives each error
+    /// in the application's language (context "ServeScope::Import").
+    bool open(const QString &path, QString *error, QString *shown = nullptr);
     /// The next run; Error leaves *error naming the line ("line 4: not valid JSON") and the
     /// stream goes on with the following line; End after the last line.
-    Item next(ResultRun *run, QString *error);
+    Item next(ResultRun *run, QString *error, QString *shown = nullptr);
 
 private:
-    Item readWhole(ResultRun *run, QString *error);
+    Item readWhole(ResultRun *run, QString *error, QString *shown);
 
     QFile m_file;
     int m_line = 0;

@@ -10,6 +10,8 @@
 // reason" form. Found by fuzz_experiment_toml and fuzz_experiment_json.
 #include "importers.h"
 
+#include <QCoreApplication>
+
 namespace ServeScope {
 
 namespace {
@@ -23,7 +25,7 @@ public:
         : m_s(bytes)
     {
     }
-    bool run(QString *error);
+    bool run(QString *error, QString *shown);
 
 private:
     char at(qsizetype i) const { return i < m_s.size() ? m_s.at(i) : '\0'; }
@@ -47,6 +49,7 @@ private:
     bool m_inValue = false; // after a key's '=' until the end of its value
     bool m_bare = false; // inside a bare key or bare value: toml++ reads on to its terminator, quotes included
     QString m_error;
+    QString m_shown; // m_error in the application's language
 };
 
 bool TomlGuard::fail(qsizetype i, const char *reason)
@@ -60,7 +63,12 @@ bool TomlGuard::fail(qsizetype i, const char *reason)
             ++column;
         }
     }
-    m_error = QStringLiteral("line %1, column %2: ").arg(line).arg(column) + QLatin1String(reason);
+    const Reason why = Reason::in("ServeScope::Syntax", reason, {});
+    Reason at = Reason::in("ServeScope::Syntax", QT_TRANSLATE_NOOP("ServeScope::Syntax", "line %1, column %2: %3"),
+        { QString::number(line), QString::number(column), why.text() });
+    m_error = at.text();
+    at.args.last() = why.translated();
+    m_shown = at.translated();
     return false;
 }
 
@@ -86,19 +94,23 @@ bool TomlGuard::string(char quote)
         if (basic && c == '\\') {
             ++m_i;
             if (multi && nonAscii(at(m_i)))
-                return fail(m_i, "a non-ASCII character cannot follow a backslash");
+                return fail(
+                    m_i, QT_TRANSLATE_NOOP("ServeScope::Syntax", "a non-ASCII character cannot follow a backslash"));
             if (multi && space(at(m_i))) {
                 while (space(at(m_i)))
                     ++m_i;
                 if (nonAscii(at(m_i)))
-                    return fail(m_i, "a line-ending backslash cannot be followed by a non-ASCII character");
+                    return fail(m_i,
+                        QT_TRANSLATE_NOOP("ServeScope::Syntax",
+                            "a line-ending backslash cannot be followed by a non-ASCII character"));
                 continue;
             }
         }
         ++m_i;
     }
     if (m_key && firstNonAscii >= 0)
-        return fail(firstNonAscii, "non-ASCII characters in keys are not supported");
+        return fail(
+            firstNonAscii, QT_TRANSLATE_NOOP("ServeScope::Syntax", "non-ASCII characters in keys are not supported"));
     return true;
 }
 
@@ -111,7 +123,7 @@ bool TomlGuard::header()
         ++m_i;
     const char c = at(m_i);
     if (!bareKeyChar(c) && c != '"' && c != '\'' && c != ']')
-        return fail(m_i, "expected a key in the table header");
+        return fail(m_i, QT_TRANSLATE_NOOP("ServeScope::Syntax", "expected a key in the table header"));
     m_key = true; // the header's key goes through the main loop
     return true;
 }
@@ -148,7 +160,7 @@ bool TomlGuard::structural(char c, bool lineStart)
     return true;
 }
 
-bool TomlGuard::run(QString *error)
+bool TomlGuard::run(QString *error, QString *shown)
 {
     bool lineStart = true;
     if (m_s.startsWith("\xEF\xBB\xBF"))
@@ -156,9 +168,9 @@ bool TomlGuard::run(QString *error)
     while (m_i < m_s.size() && m_error.isEmpty()) {
         const char c = m_s.at(m_i);
         if (nonAscii(c)) {
-            fail(m_i, "non-ASCII character outside a string or comment");
+            fail(m_i, QT_TRANSLATE_NOOP("ServeScope::Syntax", "non-ASCII character outside a string or comment"));
         } else if (quint8(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-            fail(m_i, "control character outside a string");
+            fail(m_i, QT_TRANSLATE_NOOP("ServeScope::Syntax", "control character outside a string"));
         } else if (m_bare && !bareEnds(c) && !(m_key && (c == '"' || c == '\''))) {
             ++m_i; // inside a bare token, quotes included
         } else if (c == '#') {
@@ -185,6 +197,8 @@ bool TomlGuard::run(QString *error)
     }
     if (!m_error.isEmpty()) {
         *error = m_error;
+        if (shown)
+            *shown = m_shown;
         return false;
     }
     return true;
@@ -192,9 +206,9 @@ bool TomlGuard::run(QString *error)
 
 } // namespace
 
-bool checkTomlForParser(const QByteArray &bytes, QString *error)
+bool checkTomlForParser(const QByteArray &bytes, QString *error, QString *shown)
 {
-    return TomlGuard(bytes).run(error);
+    return TomlGuard(bytes).run(error, shown);
 }
 
 } // namespace ServeScope

@@ -44,7 +44,8 @@ ExperimentReadResult importLoadMatrixToml(const JsonNode &root, const QString &n
     TreeReader r;
     r.warnUnknownKeys = true;
     Experiment x = importedDefaults(name);
-    if (!scanForSecrets(root, &r.errors) || !r.object(&root, QString(), { "client", "load_matrix", "env_snapshot" }))
+    if (!scanForSecrets(root, &r.errors, &r.shown)
+        || !r.object(&root, QString(), { "client", "load_matrix", "env_snapshot" }))
         return finish(r, x, ExperimentFormat::TomlLoadMatrix);
     if (const JsonNode *env = root.member(QLatin1String("env_snapshot")))
         readEnvSnapshotNode(r, *env, QStringLiteral("env_snapshot"), EnvSource::Typed, &x.envSnapshot);
@@ -118,7 +119,8 @@ static void readBenchShared(TreeReader &r, const JsonNode &root, const JsonNode 
     const auto same = [&](const char *key, const JsonNode *other, const QString &otherPath) {
         const JsonNode *n = b.member(QLatin1String(key));
         if (n && other && n->toJsonValue() != other->toJsonValue())
-            r.error(n, TreeReader::join(p, key), QLatin1String("contradicts ") + otherPath);
+            r.error(n, TreeReader::join(p, key),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "contradicts %1"), { otherPath } });
     };
     same("endpoint", b.member(QLatin1String("path")), QStringLiteral("bench.path"));
     if (d && d->isObject()) {
@@ -199,7 +201,7 @@ ExperimentReadResult importBenchToml(const JsonNode &root, const QString &name)
     r.warnUnknownKeys = true;
     Experiment x = importedDefaults(name);
     const JsonNode *b = root.member(QLatin1String("bench"));
-    if (!scanForSecrets(root, &r.errors) || !r.object(&root, QString(), { "bench", "env_snapshot" }) || !b)
+    if (!scanForSecrets(root, &r.errors, &r.shown) || !r.object(&root, QString(), { "bench", "env_snapshot" }) || !b)
         return finish(r, x, ExperimentFormat::TomlBench);
     const QString p = QStringLiteral("bench");
     if (!r.object(b, p,

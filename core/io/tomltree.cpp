@@ -11,6 +11,8 @@
 #endif
 #include <toml++/toml.h>
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -19,21 +21,34 @@ namespace ServeScope {
 
 namespace {
 
+constexpr const char *kCtx = "ServeScope::Syntax";
+
+// "line L, column C: reason" in the C locale and in the application's language.
+void located(const toml::source_region &at, const Reason &why, QString *error, QString *shown)
+{
+    Reason line = Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Syntax", "line %1, column %2: %3"),
+        { QString::number(at.begin.line), QString::number(at.begin.column), why.text() });
+    *error = line.text();
+    line.args.last() = why.translated();
+    if (shown)
+        *shown = line.translated();
+}
+
 struct Converter {
     QString error;
+    QString shown;
 
-    bool fail(const toml::node &n, const QString &reason)
+    bool fail(const toml::node &n, const char *reason)
     {
         if (error.isEmpty())
-            error = QStringLiteral("line %1, column %2: ").arg(n.source().begin.line).arg(n.source().begin.column)
-                + reason;
+            located(n.source(), Reason::in(kCtx, reason, {}), &error, &shown);
         return false;
     }
 
     bool convert(const toml::node &n, JsonNode *out, int depth)
     {
         if (depth > 64)
-            return fail(n, QStringLiteral("nesting deeper than 64 levels"));
+            return fail(n, QT_TRANSLATE_NOOP("ServeScope::Syntax", "nesting deeper than 64 levels"));
         out->line = int(n.source().begin.line);
         out->column = int(n.source().begin.column);
         if (const toml::table *t = n.as_table())
@@ -60,7 +75,7 @@ struct Converter {
         }
         if (const auto *f = n.as_floating_point()) {
             if (std::isnan(f->get()))
-                return fail(n, QStringLiteral("nan is not a number ServeScope accepts"));
+                return fail(n, QT_TRANSLATE_NOOP("ServeScope::Syntax", "nan is not a number ServeScope accepts"));
             out->type = JsonNode::Type::Number;
             out->number = f->get();
             return true;
@@ -70,7 +85,7 @@ struct Converter {
             out->line = int(n.source().begin.line);
             return true;
         }
-        return fail(n, QStringLiteral("dates and times are not supported here"));
+        return fail(n, QT_TRANSLATE_NOOP("ServeScope::Syntax", "dates and times are not supported here"));
     }
 
     bool convertTable(const toml::table &t, JsonNode *out, int depth)
@@ -97,31 +112,33 @@ struct Converter {
 
 } // namespace
 
-bool parseTomlTree(const QByteArray &bytes, JsonNode *out, QString *error)
+bool parseTomlTree(const QByteArray &bytes, JsonNode *out, QString *error, QString *shown)
 {
-    if (bytes.size() > kMaxExperimentFileBytes) {
-        *error = QStringLiteral("file is larger than %1 bytes").arg(kMaxExperimentFileBytes);
-        return false;
-    }
-    if (const int line = firstInvalidUtf8Line(bytes)) {
-        *error = QStringLiteral("line %1: invalid UTF-8").arg(line);
-        return false;
-    }
-    if (!checkTomlForParser(bytes, error))
+    if (bytes.size() > kMaxExperimentFileBytes)
+        return syntaxFailure(Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Syntax", "file is larger than %1 bytes"),
+                                 { QString::number(kMaxExperimentFileBytes) }),
+            error, shown);
+    if (const int line = firstInvalidUtf8Line(bytes))
+        return syntaxFailure(Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Syntax", "line %1: invalid UTF-8"),
+                                 { QString::number(line) }),
+            error, shown);
+    if (!checkTomlForParser(bytes, error, shown))
         return false;
     try {
         const toml::table table = toml::parse(std::string_view(bytes.constData(), size_t(bytes.size())));
         Converter c;
         if (!c.convert(table, out, 0)) {
             *error = c.error;
+            if (shown)
+                *shown = c.shown;
             return false;
         }
         out->line = 0;
         return true;
     } catch (const toml::parse_error &e) {
         // toml++'s description names the problem but not the offending value.
-        *error = QStringLiteral("line %1, column %2: ").arg(e.source().begin.line).arg(e.source().begin.column)
-            + QString::fromUtf8(e.description().data(), qsizetype(e.description().size()));
+        const QString description = QString::fromUtf8(e.description().data(), qsizetype(e.description().size()));
+        located(e.source(), Reason::in(kCtx, "%1", { description }), error, shown);
         return false;
     }
 }

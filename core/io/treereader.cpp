@@ -212,25 +212,31 @@ bool holdsValue(const JsonNode &n)
     return !(n.isNull() || (n.isString() && n.string.trimmed().isEmpty()) || (n.isObject() && n.children.empty()));
 }
 
-void scan(const JsonNode &n, const QString &path, QStringList *errors)
+const char *const kBearer = QT_TRANSLATE_NOOP(
+    "ServeScope::Problem", "holds a literal bearer token; files may only name the key (api_key_env or keychain_entry)");
+const char *const kLiteralKey = QT_TRANSLATE_NOOP("ServeScope::Problem",
+    "a literal API key is not allowed; files may only name the key (api_key_env or keychain_entry)");
+
+void scan(const JsonNode &n, const QString &path, QStringList *errors, QHash<QString, QString> *shown)
 {
     const QString where = path.isEmpty() ? QStringLiteral("(top)") : path;
     auto refuse = [&](const JsonNode &at, const QString &p, const char *what) {
-        errors->append(p + QLatin1String(": ") + QLatin1String(what)
-            + QLatin1String("; files may only name the key (api_key_env or keychain_entry)")
-            + (at.line > 0 ? QStringLiteral(" (line %1)").arg(at.line) : QString()));
+        const Reason why(what);
+        errors->append(compose(&at, p, why.text(), false));
+        if (shown)
+            shown->insert(errors->last(), compose(&at, p, why.translated(), true));
     };
     if (n.isString() && n.string.trimmed().startsWith(QLatin1String("Bearer "), Qt::CaseInsensitive)) {
-        refuse(n, where, "holds a literal bearer token");
+        refuse(n, where, kBearer);
         return;
     }
     if (n.isObject()) {
         for (size_t i = 0; i < n.keys.size(); ++i) {
             const QString p = path.isEmpty() ? n.keys[i] : path + QLatin1Char('.') + n.keys[i];
             if (isSecretKeyName(n.keys[i]) && holdsValue(n.children[i]))
-                refuse(n.children[i], p, "a literal API key is not allowed");
+                refuse(n.children[i], p, kLiteralKey);
             else
-                scan(n.children[i], p, errors);
+                scan(n.children[i], p, errors, shown);
         }
         return;
     }
@@ -245,25 +251,25 @@ void scan(const JsonNode &n, const QString &path, QStringList *errors)
             const JsonNode &next = n.children[i + 1];
             const bool flagLike = isSecretKeyName(flag.startsWith(QLatin1String("--")) ? flag.mid(2) : flag);
             if (flagLike && holdsValue(next) && !(next.isString() && next.string.startsWith(QLatin1Char('{')))) {
-                refuse(next, where + QStringLiteral("[%1]").arg(i + 1), "a literal API key is not allowed");
+                refuse(next, where + QStringLiteral("[%1]").arg(i + 1), kLiteralKey);
                 ++i;
                 continue;
             }
         }
         if (c.isString() && c.string.startsWith(QLatin1String("--api-key="))) {
-            refuse(c, p, "a literal API key is not allowed");
+            refuse(c, p, kLiteralKey);
             continue;
         }
-        scan(c, p, errors);
+        scan(c, p, errors, shown);
     }
 }
 
 } // namespace
 
-bool scanForSecrets(const JsonNode &root, QStringList *errors)
+bool scanForSecrets(const JsonNode &root, QStringList *errors, QHash<QString, QString> *shown)
 {
     const qsizetype before = errors->size();
-    scan(root, QString(), errors);
+    scan(root, QString(), errors, shown);
     return errors->size() == before;
 }
 

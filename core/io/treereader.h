@@ -55,7 +55,8 @@ public:
 
 /// False (with one error per finding) when the tree holds a literal credential: a non-empty
 /// value under a key such as api_key, apiKey, authorization or x-api-key, an `--api-key VALUE`
-/// pair in an argv list, or a "Bearer ..." string. Messages name the path, never the value.
-bool scanForSecrets(const JsonNode &root, QStringList *errors);
+/// pair in an argv list, or a "Bearer ..." string. Messages name the path, never the value;
+/// `shown`, when given, receives each one's translated line keyed by it.
+bool scanForSecrets(const JsonNode &root, QStringList *errors, QHash<QString, QString> *shown = nullptr);
 
 } // namespace ServeScope

@@ -3,6 +3,7 @@
 
 #include "model/variables.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -21,40 +22,52 @@ QStringList readLines(QIODevice &f)
     return lines;
 }
 
-bool loadSonnet(const Dataset &d, DatasetContent *out, QString *error)
+constexpr const char *kCtx = "ServeScope::Dataset";
+
+Reason why(const char *source, const QStringList &args = {})
+{
+    return Reason::in(kCtx, source, args);
+}
+
+bool loadSonnet(const Dataset &d, DatasetContent *out, Reason *error)
 {
     QString path = d.path;
     if (!path.isEmpty() && !QFileInfo::exists(path)) {
-        out->warning = QStringLiteral("the sonnet file does not exist here; the built-in copy of vLLM's "
-                                      "benchmarks/sonnet.txt is used");
+        out->warningReason = why(QT_TRANSLATE_NOOP("ServeScope::Dataset",
+            "the sonnet file does not exist here; the built-in copy of vLLM's benchmarks/sonnet.txt is used"));
+        out->warning = out->warningReason.text();
         path.clear();
     }
     QFile f(path.isEmpty() ? QStringLiteral(":/servescope/workload/sonnet.txt") : path);
     if (!f.open(QIODevice::ReadOnly)) {
-        *error = QLatin1String("cannot read the sonnet file: ") + f.errorString();
+        *error = why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "cannot read the sonnet file: %1"), { f.errorString() });
         return false;
     }
     out->lines = readLines(f);
     if (out->lines.isEmpty()) {
-        *error = QStringLiteral("the sonnet file has no lines");
+        *error = why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "the sonnet file has no lines"));
         return false;
     }
     return true;
 }
 
-bool parseCustomLine(const QByteArray &bytes, int lineNo, CustomPrompt *out, QString *error)
+bool parseCustomLine(const QByteArray &bytes, int lineNo, CustomPrompt *out, Reason *error)
 {
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
-    const QString where = QStringLiteral("line %1: ").arg(lineNo);
+    const QString line = QString::number(lineNo);
     if (!doc.isObject()) {
-        *error = where + (doc.isNull() ? pe.errorString() : QStringLiteral("must be a JSON object"));
+        // Qt's own description of the JSON error (translated by Qt's catalogue, if any).
+        *error = doc.isNull()
+            ? why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "line %1: %2"), { line, pe.errorString() })
+            : why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "line %1: must be a JSON object"), { line });
         return false;
     }
     const QJsonObject o = doc.object();
     const QJsonValue prompt = o.value(QLatin1String("prompt"));
     if (!prompt.isString() || prompt.toString().isEmpty()) {
-        *error = where + QStringLiteral("needs a non-empty string \"prompt\"");
+        *error
+            = why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "line %1: needs a non-empty string \"prompt\""), { line });
         return false;
     }
     out->prompt = prompt.toString();
@@ -64,7 +77,9 @@ bool parseCustomLine(const QByteArray &bytes, int lineNo, CustomPrompt *out, QSt
             continue;
         const double n = v.toDouble(-1);
         if (!v.isDouble() || n < 1 || n > 10000000 || n != double(qint64(n))) {
-            *error = where + QLatin1String(key) + QLatin1String(" must be a whole number of tokens from 1");
+            *error
+                = why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "line %1: %2 must be a whole number of tokens from 1"),
+                    { line, QLatin1String(key) });
             return false;
         }
         out->outputLen = int(n);
@@ -72,15 +87,17 @@ bool parseCustomLine(const QByteArray &bytes, int lineNo, CustomPrompt *out, QSt
     return true;
 }
 
-bool loadCustom(const Dataset &d, DatasetContent *out, QString *error)
+bool loadCustom(const Dataset &d, DatasetContent *out, Reason *error)
 {
     QFile f(d.path);
     if (!f.open(QIODevice::ReadOnly)) {
-        *error = QLatin1String("cannot read the custom dataset: ") + f.errorString();
+        *error
+            = why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "cannot read the custom dataset: %1"), { f.errorString() });
         return false;
     }
     if (f.size() > kMaxCustomDatasetBytes) {
-        *error = QStringLiteral("the custom dataset is larger than %1 bytes").arg(kMaxCustomDatasetBytes);
+        *error = why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "the custom dataset is larger than %1 bytes"),
+            { QString::number(kMaxCustomDatasetBytes) });
         return false;
     }
     int lineNo = 0;
@@ -95,7 +112,7 @@ bool loadCustom(const Dataset &d, DatasetContent *out, QString *error)
         out->prompts << p;
     }
     if (out->prompts.isEmpty()) {
-        *error = QStringLiteral("the custom dataset has no prompts");
+        *error = why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "the custom dataset has no prompts"));
         return false;
     }
     return true;
@@ -103,21 +120,30 @@ bool loadCustom(const Dataset &d, DatasetContent *out, QString *error)
 
 } // namespace
 
-bool loadDataset(const Dataset &d, DatasetContent *out, QString *error)
+bool loadDataset(const Dataset &d, DatasetContent *out, QString *error, Reason *reason)
 {
     *out = DatasetContent();
-    if (d.name == QLatin1String("random"))
+    Reason failed;
+    bool ok = true;
+    if (d.name == QLatin1String("random")) {
         return true;
-    if (d.name == QLatin1String("sonnet"))
-        return loadSonnet(d, out, error);
-    if (d.name == QLatin1String("custom"))
-        return loadCustom(d, out, error);
-    if (d.name == QLatin1String("sharegpt")) {
-        out->shareGpt = loadShareGpt(d.path, d.seed, error);
-        return out->shareGpt != nullptr;
+    } else if (d.name == QLatin1String("sonnet")) {
+        ok = loadSonnet(d, out, &failed);
+    } else if (d.name == QLatin1String("custom")) {
+        ok = loadCustom(d, out, &failed);
+    } else if (d.name == QLatin1String("sharegpt")) {
+        out->shareGpt = loadShareGpt(d.path, d.seed, error, &failed);
+        ok = out->shareGpt != nullptr;
+    } else {
+        failed = why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "is not a dataset ServeScope can build"));
+        ok = false;
     }
-    *error = QStringLiteral("is not a dataset ServeScope can build");
-    return false;
+    if (!ok) {
+        *error = failed.text();
+        if (reason)
+            *reason = failed;
+    }
+    return ok;
 }
 
 QList<Problem> checkDatasets(const Experiment &experiment)
@@ -131,16 +157,17 @@ QList<Problem> checkDatasets(const Experiment &experiment)
         seen << d;
         DatasetContent content;
         QString error;
+        Reason reason;
         const QString path
             = i < 0 ? QStringLiteral("dataset") : QStringLiteral("variants[%1] (resolved) dataset").arg(i);
-        if (!loadDataset(d, &content, &error)) {
+        if (!loadDataset(d, &content, &error, &reason)) {
             const bool fileBased
                 = QStringList { QStringLiteral("sonnet"), QStringLiteral("custom"), QStringLiteral("sharegpt") }
                       .contains(d.name);
-            problems << Problem { path + (fileBased ? QLatin1String(".path") : QLatin1String(".name")), error,
-                Severity::Error, i };
+            problems << Problem::of(
+                path + (fileBased ? QLatin1String(".path") : QLatin1String(".name")), reason, Severity::Error, i);
         } else if (!content.warning.isEmpty())
-            problems << Problem { path + QLatin1String(".path"), content.warning, Severity::Warning, i };
+            problems << Problem::of(path + QLatin1String(".path"), content.warningReason, Severity::Warning, i);
     }
     return problems;
 }

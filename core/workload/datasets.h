@@ -31,6 +31,7 @@ struct DatasetContent {
     QList<CustomPrompt> prompts;
     std::shared_ptr<const ShareGptSet> shareGpt;
     QString warning; ///< e.g. the sonnet file was not found and the built-in copy is used
+    Reason warningReason; ///< what `warning` was made from (context "ServeScope::Dataset")
 };
 
 /// Largest custom JSONL file read, in bytes (the prompts are held in memory).
@@ -39,8 +40,9 @@ inline constexpr qint64 kMaxCustomDatasetBytes = 256LL * 1024 * 1024;
 /// Reads the dataset `d` names. random needs nothing; sonnet reads d.path, or the built-in copy of
 /// vLLM's benchmarks/sonnet.txt when the path is empty or missing (with a warning); custom reads
 /// d.path as JSONL; sharegpt streams d.path (see loadShareGpt()). False with *error saying why it
-/// cannot run.
-bool loadDataset(const Dataset &d, DatasetContent *out, QString *error);
+/// cannot run (C locale) and, when `reason` is given, *reason what it was made from, for the
+/// window and stderr to show translated (context "ServeScope::Dataset").
+bool loadDataset(const Dataset &d, DatasetContent *out, QString *error, Reason *reason = nullptr);
 
 /// The dataset problems of every variant (files that cannot be read, malformed custom lines,
 /// datasets ServeScope cannot build), as validate reports them before a run.

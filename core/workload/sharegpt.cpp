@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sharegpt.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
@@ -16,6 +17,8 @@
 namespace ServeScope {
 
 namespace {
+
+constexpr const char *kCtx = "ServeScope::Dataset";
 
 quint64 mix(quint64 x)
 {
@@ -35,7 +38,7 @@ struct Kept {
 /// object, as its own bytes, to the caller; nothing else of the file is held.
 class EntryScanner {
 public:
-    QString error;
+    Reason error;
 
     template<typename F> bool scan(QIODevice &in, F onEntry)
     {
@@ -62,7 +65,9 @@ public:
                     inString = true;
                 } else if (c == '[' || c == '{') {
                     if (depth == 0 && c != '[')
-                        return fail(QStringLiteral("the file must be a JSON list of conversations"));
+                        return fail(Reason::in(kCtx,
+                            QT_TRANSLATE_NOOP("ServeScope::Dataset", "the file must be a JSON list of conversations"),
+                            {}));
                     started = true;
                     if (++depth == 2)
                         entry = QByteArray(1, c);
@@ -72,21 +77,24 @@ public:
                     if (depth == 1)
                         entry.clear();
                 } else if (depth == 0 && !QByteArrayView(" \t\r\n\xEF\xBB\xBF").contains(c)) {
-                    return fail(QStringLiteral("the file must be a JSON list of conversations"));
+                    return fail(Reason::in(kCtx,
+                        QT_TRANSLATE_NOOP("ServeScope::Dataset", "the file must be a JSON list of conversations"), {}));
                 }
                 if (entry.size() > kShareGptMaxEntryBytes)
-                    return fail(QStringLiteral("an entry ending after byte %1 is larger than %2 bytes")
-                                    .arg(offset)
-                                    .arg(kShareGptMaxEntryBytes));
+                    return fail(Reason::in(kCtx,
+                        QT_TRANSLATE_NOOP(
+                            "ServeScope::Dataset", "an entry ending after byte %1 is larger than %2 bytes"),
+                        { QString::number(offset), QString::number(kShareGptMaxEntryBytes) }));
             }
         }
         if (!started || depth != 0)
-            return fail(QStringLiteral("the file ends inside the list (truncated?)"));
+            return fail(Reason::in(
+                kCtx, QT_TRANSLATE_NOOP("ServeScope::Dataset", "the file ends inside the list (truncated?)"), {}));
         return true;
     }
 
 private:
-    bool fail(const QString &why)
+    bool fail(const Reason &why)
     {
         error = why;
         return false;
@@ -104,11 +112,12 @@ bool firstTurns(const QByteArray &entry, ShareGptPair *out)
     return true;
 }
 
-std::shared_ptr<const ShareGptSet> read(const QString &path, qint64 seed, QString *error)
+std::shared_ptr<const ShareGptSet> read(const QString &path, qint64 seed, Reason *error)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        *error = QLatin1String("cannot read the sharegpt file: ") + f.errorString();
+        *error = Reason::in(
+            kCtx, QT_TRANSLATE_NOOP("ServeScope::Dataset", "cannot read the sharegpt file: %1"), { f.errorString() });
         return nullptr;
     }
     // The kShareGptKeep entries with the smallest seeded keys: a seeded shuffle's first ones.
@@ -133,7 +142,8 @@ std::shared_ptr<const ShareGptSet> read(const QString &path, qint64 seed, QStrin
         return nullptr;
     }
     if (index == 0) {
-        *error = QStringLiteral("the sharegpt file has no conversation with two turns");
+        *error = Reason::in(
+            kCtx, QT_TRANSLATE_NOOP("ServeScope::Dataset", "the sharegpt file has no conversation with two turns"), {});
         return nullptr;
     }
     auto set = std::make_shared<ShareGptSet>();
@@ -151,7 +161,7 @@ std::shared_ptr<const ShareGptSet> read(const QString &path, qint64 seed, QStrin
 
 } // namespace
 
-std::shared_ptr<const ShareGptSet> loadShareGpt(const QString &path, qint64 seed, QString *error)
+std::shared_ptr<const ShareGptSet> loadShareGpt(const QString &path, qint64 seed, QString *error, Reason *reason)
 {
     static QMutex mutex;
     static QHash<QString, std::shared_ptr<const ShareGptSet>> cache;
@@ -161,9 +171,15 @@ std::shared_ptr<const ShareGptSet> loadShareGpt(const QString &path, qint64 seed
     QMutexLocker lock(&mutex);
     if (const auto hit = cache.constFind(key); hit != cache.constEnd())
         return *hit;
-    std::shared_ptr<const ShareGptSet> set = read(path, seed, error);
-    if (set)
+    Reason failed;
+    std::shared_ptr<const ShareGptSet> set = read(path, seed, &failed);
+    if (set) {
         cache.insert(key, set);
+    } else {
+        *error = failed.text();
+        if (reason)
+            *reason = failed;
+    }
     return set;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/problem.h"
+
 #include <QList>
 #include <QString>
 
@@ -31,7 +33,9 @@ inline constexpr qsizetype kShareGptMaxEntryBytes = 16 * 1024 * 1024;
 /// entry is parsed at a time, so memory stays bounded whatever the file's size. The result is
 /// cached per (file, size, modification time, seed) for the life of the process. Null with
 /// *error when the file cannot be read or holds no such conversation.
-std::shared_ptr<const ShareGptSet> loadShareGpt(const QString &path, qint64 seed, QString *error);
+/// `reason`, when given, receives what *error was made from (context "ServeScope::Dataset").
+std::shared_ptr<const ShareGptSet> loadShareGpt(
+    const QString &path, qint64 seed, QString *error, Reason *reason = nullptr);
 
 /// vLLM's length filter (is_valid_sequence): prompt 4..1024 tokens, output at least 4 (unless
 /// the output length is fixed), prompt + output at most 2048.
