@@ -163,8 +163,10 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     QVector<RequestRecord> records;
     // The server's series over the measured requests, with a scrape on each side of them.
     const qint64 serverFrom = monotonicNs();
-    if (variant.scraper)
+    if (variant.scraper) {
+        variant.scraper->forgetBefore(serverFrom); // a soak's memory stays one point's samples
         variant.scraper->scrapeAndWait();
+    }
     if (!waitForStart(slot))
         return outcome;
     m_monitor.setPointPlan(spec.load.numPrompts, spec.load.maxSeconds);

@@ -149,6 +149,13 @@ void ServerScraper::scrape(Source &source)
     });
 }
 
+void ServerScraper::forgetBefore(qint64 ns)
+{
+    for (std::deque<ServerSample> *kept : { &m_samples, &m_log })
+        while (!kept->empty() && kept->front().timeNs < ns)
+            kept->pop_front();
+}
+
 QMap<QString, double> ServerScraper::summarize(const ServerWindow &window) const
 {
     std::vector<ServerSample> samples(m_samples.cbegin(), m_samples.cend());

@@ -40,6 +40,9 @@ public:
     /// The point summary of the samples scraped in the window (monotonic ns), with `from_log` = 1
     /// when scheduler log samples gave some of it.
     QMap<QString, double> summarize(const ServerWindow &window) const;
+    /// Drops the samples (scraped and from the log) taken before `ns`: a point's windows all start
+    /// at its own first scrape, so what came before it is never summarised again.
+    void forgetBefore(qint64 ns);
     /// A launched server's scheduler log samples (schedulerlog.h), the fallback series: held back
     /// while the server's `/metrics` has not answered, stored (source "log") and summarised once it
     /// is known to be missing or, at the latest, when a point ends without it having answered; dropped
@@ -48,7 +51,7 @@ public:
 
     /// Largest reply body read; a longer one is aborted and the scrape skipped.
     static constexpr qint64 kMaxBodyBytes = 8 * 1024 * 1024;
-    /// Samples kept in memory for summaries (about an hour of a busy vLLM at 1 Hz).
+    /// Samples kept in memory for the point under way (about an hour of a busy vLLM at 1 Hz).
     static constexpr size_t kMaxKeptSamples = 200000;
 
 Q_SIGNALS:
