@@ -130,18 +130,40 @@ private:
         }
     }
 
-    bool object(Ctx ctx, int depth)
+    // Enters the container at m_p ('{' or '['): false past the depth limit, *empty when `close`
+    // follows at once (then consumed).
+    bool open(char close, int depth, bool *empty)
     {
         if (depth > kMaxDepth)
             return false;
-        ++m_p; // '{'
+        ++m_p;
         skipSpace();
-        if (at('}')) {
+        *empty = at(close);
+        if (*empty)
             ++m_p;
+        return true;
+    }
+
+    // After a member or an element: a ',' (*more) or the container's `close` (consumed); false otherwise.
+    bool next(char close, bool *more)
+    {
+        skipSpace();
+        *more = at(',');
+        if (!*more && !at(close))
+            return false;
+        ++m_p;
+        return true;
+    }
+
+    bool object(Ctx ctx, int depth)
+    {
+        bool empty = false;
+        if (!open('}', depth, &empty))
+            return false;
+        if (empty)
             return true;
-        }
         unsigned seen = 0;
-        for (;;) {
+        for (bool more = true; more;) {
             skipSpace();
             QByteArrayView key;
             bool escaped = false;
@@ -161,15 +183,8 @@ private:
             } else if (!value(depth)) {
                 return false;
             }
-            skipSpace();
-            if (at(',')) {
-                ++m_p;
-                continue;
-            }
-            if (!at('}'))
+            if (!next('}', &more))
                 return false;
-            ++m_p;
-            break;
         }
         if (ctx == Ctx::Usage)
             m_out->usage = true; // at least one member
@@ -216,15 +231,10 @@ private:
 
     bool array(bool choices, int depth)
     {
-        if (depth > kMaxDepth)
+        bool empty = false;
+        if (!open(']', depth, &empty))
             return false;
-        ++m_p; // '['
-        skipSpace();
-        if (at(']')) {
-            ++m_p;
-            return true;
-        }
-        for (bool first = true;; first = false) {
+        for (bool first = true, more = !empty; more; first = false) {
             skipSpace();
             if (choices && first && at('{')) {
                 if (!object(Ctx::Choice0, depth + 1))
@@ -232,16 +242,10 @@ private:
             } else if (!value(depth)) {
                 return false;
             }
-            skipSpace();
-            if (at(',')) {
-                ++m_p;
-                continue;
-            }
-            if (!at(']'))
+            if (!next(']', &more))
                 return false;
-            ++m_p;
-            return true;
         }
+        return true;
     }
 
     // A token count as QJsonValue::toInt() reads it: a number's value, 0 for any other type.

@@ -314,12 +314,11 @@ void HttpConnection::onConnectFailed(int err)
 // realtime clock, moved to the monotonic one by its age), so a read's time does not depend on how
 // soon this thread got to it. Without a stamp, or one that cannot be right, it is the moment the
 // read returned; it never goes back before the stream's previous event or its start.
-qint64 HttpConnection::arrivalNs(const msghdr &msg) const
+qint64 HttpConnection::arrivalNs(msghdr &msg) const
 {
     const qint64 returned = monotonicNs();
     qint64 at = returned;
-    for (const cmsghdr *c = CMSG_FIRSTHDR(&msg); c;
-         c = CMSG_NXTHDR(const_cast<msghdr *>(&msg), const_cast<cmsghdr *>(c))) {
+    for (cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
         if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS)
             continue;
         timespec stamp;

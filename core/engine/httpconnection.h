@@ -76,7 +76,7 @@ private:
     bool sendFrom(const QByteArray &bytes, qsizetype *sent);
     bool flushTls();
     bool onTlsBytes(ssize_t n, qint64 now);
-    qint64 arrivalNs(const msghdr &msg) const;
+    qint64 arrivalNs(msghdr &msg) const;
     void onConnectFailed(int err);
     void readAvailable(bool hangup);
     bool onData(QByteArrayView data, qint64 now);

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "io/resultfile.h"
+#include "model/problem.h"
 
-#include <QHash>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -24,23 +24,12 @@ struct ImportedRun {
 };
 
 /// What importing one file did.
-struct ImportOutcome {
+struct ImportOutcome : ShownLines {
     QString path;
     QVector<ImportedRun> runs;
     QStringList warnings; ///< "FILE: ..." lines
     QStringList errors; ///< "FILE: line N: ..." lines; the file's other lines were still imported
-    /// The line in the application's language of each warning or error, keyed by its C-locale line
-    /// (the CLI's stdout and the tests use those; stderr and the window show these).
-    QHash<QString, QString> shown;
     bool failed() const { return !errors.isEmpty(); }
-    QString shownLine(const QString &line) const { return shown.value(line, line); }
-    QStringList shownLines(const QStringList &lines) const
-    {
-        QStringList out;
-        for (const QString &l : lines)
-            out << shownLine(l);
-        return out;
-    }
 };
 
 /// Imports vLLM and SGLang result files into a project through its writer (docs/import.md). Each

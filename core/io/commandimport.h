@@ -12,7 +12,7 @@
 namespace ServeScope {
 
 /// What importCommand() made of a pasted snippet.
-struct CommandImportResult {
+struct CommandImportResult : ShownLines {
     bool ok = false;
     Experiment experiment;
     QStringList errors;
@@ -20,17 +20,6 @@ struct CommandImportResult {
     QStringList warnings;
     bool hasServer = false; ///< a server command or a list of tuning flags was read
     bool hasBench = false; ///< a benchmark command was read
-    /// The line in the application's language of each error or warning, keyed by its C-locale line
-    /// (the window and `import-command`'s stderr show these).
-    QHash<QString, QString> shown;
-    QString shownLine(const QString &line) const { return shown.value(line, line); }
-    QStringList shownLines(const QStringList &lines) const
-    {
-        QStringList out;
-        for (const QString &l : lines)
-            out << shownLine(l);
-        return out;
-    }
 };
 
 /// Server and benchmark command lines (docs/experiment-files.md, "Command lines"): `vllm serve`,

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "model/experiment.h"
+#include "model/problem.h"
 
 #include <QByteArray>
-#include <QHash>
 #include <QString>
 #include <QStringList>
 
@@ -24,7 +24,7 @@ QString experimentFormatName(ExperimentFormat f);
 
 /// Outcome of reading a file. On failure `errors` holds one "path: reason (line N)" per line
 /// (or "line L, column C: reason" for syntax errors); messages never repeat string values.
-struct ExperimentReadResult {
+struct ExperimentReadResult : ShownLines {
     bool ok = false;
     Experiment experiment;
     ExperimentFormat format = ExperimentFormat::Auto;
@@ -32,17 +32,6 @@ struct ExperimentReadResult {
     /// "path: reason (line N)" for what an imported layout held that ServeScope ignored (unknown
     /// keys, settings of another dataset); the experiment is still read.
     QStringList warnings;
-    /// The translated line of each error or warning that has one, keyed by its C-locale line.
-    QHash<QString, QString> shown;
-    /// `line` (one of `errors` or `warnings`) in the application's language where it has a translation.
-    QString shownLine(const QString &line) const { return shown.value(line, line); }
-    QStringList shownLines(const QStringList &lines) const
-    {
-        QStringList out;
-        for (const QString &l : lines)
-            out << shownLine(l);
-        return out;
-    }
 };
 
 /// Native JSON. A missing "variants" list reads as one variant named "baseline".

@@ -31,6 +31,15 @@ QString Reason::text() const
     return source ? fill(QString::fromUtf8(source), args) : QString();
 }
 
+QStringList ShownLines::shownLines(const QStringList &lines) const
+{
+    QStringList out;
+    out.reserve(lines.size());
+    for (const QString &l : lines)
+        out << shownLine(l);
+    return out;
+}
+
 QString Reason::translated() const
 {
     return source ? fill(QCoreApplication::translate(context, source), args) : QString();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QHash>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -34,6 +35,15 @@ struct Reason {
     bool isEmpty() const noexcept { return !source; }
     QString text() const; ///< C locale: what the CLI prints and tests compare
     QString translated() const; ///< in the application's language (the template's translation, if any)
+};
+
+/// A result's messages in the application's language: the translated line of each C-locale line
+/// that has one (the CLI's stdout and the tests use the C lines; stderr and the window show these).
+struct ShownLines {
+    QHash<QString, QString> shown;
+    /// `line` in the application's language where it has a translation, else `line` itself.
+    QString shownLine(const QString &line) const { return shown.value(line, line); }
+    QStringList shownLines(const QStringList &lines) const;
 };
 
 /// One finding about an experiment: `path` is a file path such as `load.points[2].concurrency`,
