@@ -153,6 +153,35 @@
     </message>
 </context>
 <context>
+    <name>OriginWords</name>
+    <message numerus="yes">
+        <source>The file has no per-request arrays for its %n point(s): only the statistics it gives are stored (no requests, so no bands, scatter or recomputed percentiles).</source>
+        <translation>
+            <numerusform>该文件的 %n 个点都没有逐请求数组：只保存了文件给出的统计值（没有请求，因此没有分位带、散点图，也无法重算百分位）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The file has no per-request arrays for %1 of its %n point(s): only the statistics it gives are stored for those (no requests, so no bands, scatter or recomputed percentiles).</source>
+        <translation>
+            <numerusform>该文件的 %n 个点中有 %1 个没有逐请求数组：这些点只保存了文件给出的统计值（没有请求，因此没有分位带、散点图，也无法重算百分位）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Imported from %1 (%2)</source>
+        <translation>导入自 %1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported from %1 (%2), line(s) %3</source>
+        <translation>
+            <numerusform>导入自 %1（%2），第 %3 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::Capabilities</name>
     <message>
         <source>token counts come from the server&apos;s usage chunk</source>
@@ -1498,6 +1527,25 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     </message>
 </context>
 <context>
+    <name>ServeScope::Compare</name>
+    <message>
+        <source>%1: no manifest.json (not a results folder of `run --out-dir`)</source>
+        <translation>%1：没有 manifest.json（不是 `run --out-dir` 生成的结果目录）</translation>
+    </message>
+    <message>
+        <source>%1/manifest.json: the experiment does not read: %2</source>
+        <translation>%1/manifest.json：其中的实验无法读取：%2</translation>
+    </message>
+    <message>
+        <source>%1: no result files (&lt;variant&gt;/&lt;point&gt;-r&lt;k&gt;.json)</source>
+        <translation>%1：没有结果文件（&lt;variant&gt;/&lt;point&gt;-r&lt;k&gt;.json）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a results folder; a stored run needs --project</source>
+        <translation>“%1”不是结果目录；要读取已保存的运行，需要指定 --project</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::Dataset</name>
     <message>
         <source>the sonnet file does not exist here; the built-in copy of vLLM&apos;s benchmarks/sonnet.txt is used</source>
@@ -1562,6 +1610,26 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>the sharegpt file has no conversation with two turns</source>
         <translation>sharegpt 文件中没有包含两轮的对话</translation>
+    </message>
+    <message>
+        <source>dataset %1: %2</source>
+        <translation>数据集 %1：%2</translation>
+    </message>
+    <message>
+        <source>sharegpt: none of %1 conversations passes vLLM&apos;s length filter (prompt 4 to 1024 tokens, output at least 4, both at most 2048)</source>
+        <translation>sharegpt：%1 条对话都没有通过 vLLM 的长度过滤（提示 4 到 1024 个 token，输出至少 4 个，两者都不超过 2048）</translation>
+    </message>
+    <message>
+        <source>sonnet: input_len %1 must be greater than the instruction&apos;s %2 tokens</source>
+        <translation>sonnet：input_len %1 必须大于指令本身的 %2 个 token</translation>
+    </message>
+    <message>
+        <source>sonnet: prefix_len %1 is longer than input_len %2</source>
+        <translation>sonnet：prefix_len %1 大于 input_len %2</translation>
+    </message>
+    <message>
+        <source>sonnet: %1 of %2 prompts stayed longer than input_len %3 after %4 draws</source>
+        <translation>sonnet：抽取 %4 次后，%2 个提示中仍有 %1 个长于 input_len %3</translation>
     </message>
 </context>
 <context>
@@ -1872,6 +1940,18 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>empty result file</source>
         <translation>结果文件为空</translation>
+    </message>
+    <message>
+        <source>not a result file: the JSON value is not an object</source>
+        <translation>不是结果文件：JSON 值不是对象</translation>
+    </message>
+    <message>
+        <source>line %1: not a JSON object</source>
+        <translation>第 %1 行：不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -3475,10 +3555,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>imported (%1)</source>
         <translation>已导入（%1）</translation>
-    </message>
-    <message>
-        <source>Imported from %1 (%2)</source>
-        <translation>导入自 %1（%2）</translation>
     </message>
     <message>
         <source>Publish to team database…</source>

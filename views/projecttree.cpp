@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "projecttree.h"
+#include "origintext.h"
 
 #include "model/runorigin.h"
 #include <QContextMenuEvent>
@@ -161,8 +162,7 @@ void ProjectTree::rebuild()
         const RunOrigin origin = RunOrigin::fromJson(it->run.origin);
         QString tip = it->run.name;
         if (origin.isImported())
-            tip += u'\n' + tr("Imported from %1 (%2)").arg(origin.file, origin.format)
-                + (origin.note.isEmpty() ? QString() : u'\n' + origin.note);
+            tip += u'\n' + importedFromText(origin);
         r->setData(0, Qt::ToolTipRole, tip);
     }
     expandAll();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "resultimportdialog.h"
+#include "origintext.h"
 
 #include "import/resultverify.h"
 #include "storage/storewriter.h"
@@ -177,7 +178,7 @@ void ResultImportDialog::showOutcomes(
                 { tr("Run %1: %2").arg(r.id).arg(r.name),
                     r.arrays ? tr("%n point(s), requests stored", nullptr, r.points)
                              : tr("%n point(s), statistics only", nullptr, r.points) });
-            item->setToolTip(0, r.source);
+            item->setToolTip(0, importedFromText(r.origin));
             item->setToolTip(1,
                 r.arrays ? tr("The file's per-request arrays are stored as requests: every statistic recomputes.")
                          : tr("The file has no per-request arrays: only the statistics it gives are stored, so "

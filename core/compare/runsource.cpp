@@ -23,6 +23,12 @@ namespace ServeScope {
 
 namespace {
 
+// A source that cannot be loaded is told to people only (compare, export, run --check-against).
+QString shown(const char *source, const QStringList &args)
+{
+    return Reason::in("ServeScope::Compare", source, args).translated();
+}
+
 PointRepeats *pointFor(QList<PointRepeats> &points, const QString &variant, const QString &label)
 {
     for (PointRepeats &p : points) {
@@ -214,14 +220,17 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
 {
     QFile manifestFile(QDir(dir).filePath(QStringLiteral("manifest.json")));
     if (!manifestFile.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: no manifest.json (not a results folder of `run --out-dir`)").arg(dir);
+        *error = shown(
+            QT_TRANSLATE_NOOP("ServeScope::Compare", "%1: no manifest.json (not a results folder of `run --out-dir`)"),
+            { dir });
         return false;
     }
     const QJsonObject manifest = QJsonDocument::fromJson(manifestFile.readAll()).object();
     const ExperimentReadResult read
         = readExperimentJson(QJsonDocument(manifest.value(QLatin1String("experiment")).toObject()).toJson());
     if (!read.ok) {
-        *error = QStringLiteral("%1/manifest.json: the experiment does not read: %2").arg(dir, read.errors.value(0));
+        *error = shown(QT_TRANSLATE_NOOP("ServeScope::Compare", "%1/manifest.json: the experiment does not read: %2"),
+            { dir, read.shownLine(read.errors.value(0)) });
         return false;
     }
     const Experiment &x = read.experiment;
@@ -262,7 +271,8 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
         }
     }
     if (out->points.isEmpty()) {
-        *error = QStringLiteral("%1: no result files (<variant>/<point>-r<k>.json)").arg(dir);
+        *error = shown(
+            QT_TRANSLATE_NOOP("ServeScope::Compare", "%1: no result files (<variant>/<point>-r<k>.json)"), { dir });
         return false;
     }
     return true;
@@ -273,11 +283,15 @@ bool loadRunSource(const QString &spec, const QString &projectPath, RunSource *o
     if (QFileInfo(QDir(spec).filePath(QStringLiteral("manifest.json"))).isFile())
         return loadResultsFolder(spec, out, error, set);
     if (QFileInfo(spec).isDir()) {
-        *error = QStringLiteral("%1: no manifest.json (not a results folder of `run --out-dir`)").arg(spec);
+        *error = shown(
+            QT_TRANSLATE_NOOP("ServeScope::Compare", "%1: no manifest.json (not a results folder of `run --out-dir`)"),
+            { spec });
         return false;
     }
     if (projectPath.isEmpty()) {
-        *error = QStringLiteral("'%1' is not a results folder; a stored run needs --project").arg(spec);
+        *error = shown(
+            QT_TRANSLATE_NOOP("ServeScope::Compare", "'%1' is not a results folder; a stored run needs --project"),
+            { spec });
         return false;
     }
     return loadStoredRun(projectPath, spec, out, error, set);

@@ -288,10 +288,14 @@ bool groupLines(const QString &path, ImportOutcome &out, QVector<Group> &groups,
     return true;
 }
 
+int pointsWithoutArrays(const Group &g)
+{
+    return int(std::count_if(g.lines.cbegin(), g.lines.cend(), [](const ResultRun &r) { return !r.hasArrays; }));
+}
+
 QString originNote(const Group &g)
 {
-    const auto without
-        = std::count_if(g.lines.cbegin(), g.lines.cend(), [](const ResultRun &r) { return !r.hasArrays; });
+    const int without = pointsWithoutArrays(g);
     if (without == 0)
         return {};
     const QString which = without == g.lines.size()
@@ -315,6 +319,7 @@ qint64 createRun(StoreWriter &writer, Group &g, const QString &absolute, Importe
     for (const ResultRun &r : std::as_const(g.lines))
         origin.lines.append(r.line);
     origin.arrays = std::all_of(g.lines.cbegin(), g.lines.cend(), [](const ResultRun &r) { return r.hasArrays; });
+    origin.pointsWithoutArrays = pointsWithoutArrays(g);
     origin.note = originNote(g);
     RunRow row;
     row.name = g.name;
@@ -328,7 +333,7 @@ qint64 createRun(StoreWriter &writer, Group &g, const QString &absolute, Importe
     row.envSnapshot = envJson(g.experiment);
     row.origin = origin.toJson();
     g.runId = writer.createRun(row, error);
-    *created = ImportedRun { g.runId, g.name, origin.describe(), row.points, origin.arrays };
+    *created = ImportedRun { g.runId, g.name, origin.describe(), row.points, origin.arrays, origin };
     return g.runId;
 }
 

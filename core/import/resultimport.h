@@ -3,6 +3,7 @@
 
 #include "io/resultfile.h"
 #include "model/problem.h"
+#include "model/runorigin.h"
 
 #include <QString>
 #include <QStringList>
@@ -21,6 +22,7 @@ struct ImportedRun {
     QString source; ///< RunOrigin::describe(): "imported from FILE (vllm), lines 1,2,3"
     int points = 0;
     bool arrays = false;
+    RunOrigin origin; ///< for the window's own words
 };
 
 /// What importing one file did.

@@ -14,6 +14,12 @@ namespace ServeScope {
 
 namespace {
 
+// readResultFile's errors reach people only (compare, export, run --check-against on stderr).
+QString shown(const char *source, const QStringList &args = {})
+{
+    return Reason::in("ServeScope::Import", source, args).translated();
+}
+
 using Json = nlohmann::json;
 
 // Python's json.dumps writes bare Infinity, -Infinity and NaN (SGLang's request_rate); strict
@@ -196,7 +202,8 @@ QVector<ResultRun> readResultFile(const QByteArray &data, QString *error)
     if (!whole.is_discarded()) {
         if (!whole.is_object()) {
             if (error)
-                *error = QStringLiteral("not a result file: the JSON value is not an object");
+                *error = shown(
+                    QT_TRANSLATE_NOOP("ServeScope::Import", "not a result file: the JSON value is not an object"));
             return {};
         }
         runs.append(readRun(whole, 0));
@@ -210,13 +217,14 @@ QVector<ResultRun> readResultFile(const QByteArray &data, QString *error)
         Json obj = Json::parse(line.constBegin(), line.constEnd(), nullptr, false);
         if (obj.is_discarded() || !obj.is_object()) {
             if (error)
-                *error = QStringLiteral("line %1: not a JSON object").arg(i + 1);
+                *error = shown(
+                    QT_TRANSLATE_NOOP("ServeScope::Import", "line %1: not a JSON object"), { QString::number(i + 1) });
             return {};
         }
         runs.append(readRun(obj, i + 1));
     }
     if (runs.isEmpty() && error)
-        *error = QStringLiteral("empty result file");
+        *error = shown(QT_TRANSLATE_NOOP("ServeScope::Import", "empty result file"));
     return runs;
 }
 
@@ -225,7 +233,7 @@ QVector<ResultRun> readResultFilePath(const QString &path, QString *error)
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         if (error)
-            *error = QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
+            *error = shown(QT_TRANSLATE_NOOP("ServeScope::Import", "cannot read %1: %2"), { path, f.errorString() });
         return {};
     }
     return readResultFile(f.readAll(), error);

@@ -16,9 +16,11 @@ QByteArray RunOrigin::toJson() const
     QJsonArray l;
     for (int line : lines)
         l.append(line);
-    const QJsonObject o { { QStringLiteral("kind"), QStringLiteral("import") }, { QStringLiteral("format"), format },
+    QJsonObject o { { QStringLiteral("kind"), QStringLiteral("import") }, { QStringLiteral("format"), format },
         { QStringLiteral("file"), file }, { QStringLiteral("lines"), l }, { QStringLiteral("arrays"), arrays },
         { QStringLiteral("note"), note } };
+    if (pointsWithoutArrays >= 0)
+        o.insert(QStringLiteral("points_without_arrays"), pointsWithoutArrays);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
@@ -33,6 +35,7 @@ RunOrigin RunOrigin::fromJson(const QByteArray &json)
     for (const QJsonValue &v : o.value(QLatin1String("lines")).toArray())
         r.lines.append(v.toInt());
     r.arrays = o.value(QLatin1String("arrays")).toBool();
+    r.pointsWithoutArrays = o.value(QLatin1String("points_without_arrays")).toInt(-1);
     r.note = o.value(QLatin1String("note")).toString();
     return r;
 }

@@ -14,7 +14,8 @@ struct RunOrigin {
     QString file; ///< absolute path of the imported file
     QList<int> lines; ///< per point, the file line it came from (0: a single-object file)
     bool arrays = false; ///< the file had per-request arrays: requests are stored
-    QString note; ///< what is missing and why (no arrays: no bands, only the file's percentiles)
+    int pointsWithoutArrays = -1; ///< points whose line had no arrays; -1: not stored (older projects)
+    QString note; ///< C locale: what is missing and why (no arrays: no bands, only the file's percentiles)
 
     bool isImported() const { return !format.isEmpty(); }
     QByteArray toJson() const;

@@ -51,8 +51,11 @@ PromptGenerator::PromptGenerator(const Experiment &experiment)
     : m_experiment(experiment)
     , m_pool(loadPool())
 {
-    if (!loadDataset(experiment.dataset, &m_content, &m_error))
-        m_error = QLatin1String("dataset ") + experiment.dataset.name + QLatin1String(": ") + m_error;
+    Reason why;
+    if (!loadDataset(experiment.dataset, &m_content, &m_error, &why))
+        m_error = Reason::in("ServeScope::Dataset", QT_TRANSLATE_NOOP("ServeScope::Dataset", "dataset %1: %2"),
+            { experiment.dataset.name, why.translated() })
+                      .translated();
 }
 
 bool PromptGenerator::isChat() const
@@ -264,9 +267,12 @@ QList<PreparedRequest> PromptGenerator::shareGpt(const LoadPoint &lp, quint64 se
         at += batch;
     }
     if (out.isEmpty()) {
-        *error = QStringLiteral("sharegpt: none of %1 conversations passes vLLM's length filter (prompt 4 to 1024 "
-                                "tokens, output at least 4, both at most 2048)")
-                     .arg(pairs.size());
+        *error = Reason::in("ServeScope::Dataset",
+            QT_TRANSLATE_NOOP("ServeScope::Dataset",
+                "sharegpt: none of %1 conversations passes vLLM's length filter (prompt 4 to 1024 tokens, output at "
+                "least 4, both at most 2048)"),
+            { QString::number(pairs.size()) })
+                     .translated();
         return {};
     }
     // Fewer than asked for: repeat them, as vLLM oversamples.

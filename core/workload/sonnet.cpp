@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "sonnet.h"
 
+#include "model/problem.h"
+
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -12,6 +14,12 @@
 namespace ServeScope {
 
 namespace {
+
+// The errors end a run's point: they are written in the application's language, as its log lines.
+QString shown(const char *source, const QStringList &args)
+{
+    return Reason::in("ServeScope::Dataset", source, args).translated();
+}
 
 quint64 mix(quint64 x)
 {
@@ -86,14 +94,15 @@ bool SonnetPrompts::build(
     quint64 seed, int inputLen, int count, QStringList *prompts, QList<int> *lengths, QString *error) const
 {
     if (inputLen <= m_baseOffset) {
-        *error = QStringLiteral("sonnet: input_len %1 must be greater than the instruction's %2 tokens")
-                     .arg(inputLen)
-                     .arg(m_baseOffset);
+        *error = shown(QT_TRANSLATE_NOOP("ServeScope::Dataset",
+                           "sonnet: input_len %1 must be greater than the instruction's %2 tokens"),
+            { QString::number(inputLen), QString::number(m_baseOffset) });
         return false;
     }
     const int lines = inputLines(inputLen);
     if (prefixLines() > lines) {
-        *error = QStringLiteral("sonnet: prefix_len %1 is longer than input_len %2").arg(m_prefixLen).arg(inputLen);
+        *error = shown(QT_TRANSLATE_NOOP("ServeScope::Dataset", "sonnet: prefix_len %1 is longer than input_len %2"),
+            { QString::number(m_prefixLen), QString::number(inputLen) });
         return false;
     }
     prompts->clear();
@@ -117,11 +126,10 @@ bool SonnetPrompts::build(
                 longer << pending[k];
         }
         if (!longer.isEmpty() && attempt == kMaxDraws) {
-            *error = QStringLiteral("sonnet: %1 of %2 prompts stayed longer than input_len %3 after %4 draws")
-                         .arg(longer.size())
-                         .arg(count)
-                         .arg(inputLen)
-                         .arg(kMaxDraws);
+            *error = shown(QT_TRANSLATE_NOOP("ServeScope::Dataset",
+                               "sonnet: %1 of %2 prompts stayed longer than input_len %3 after %4 draws"),
+                { QString::number(longer.size()), QString::number(count), QString::number(inputLen),
+                    QString::number(kMaxDraws) });
             return false;
         }
         for (int i : std::as_const(longer))

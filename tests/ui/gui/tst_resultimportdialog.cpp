@@ -3,11 +3,13 @@
 // imported runs reach the project tree.
 #include "guitesthelpers.h"
 #include "mainwindow.h"
+#include "origintext.h"
 #include "resultimportdialog.h"
 #include "secrets/memorysecretstore.h"
 
 #include <QApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -87,10 +89,42 @@ private Q_SLOTS:
         QCOMPARE(tree->topLevelItem(0)->child(0)->text(1), QStringLiteral("1 point(s), requests stored"));
         QCOMPARE(tree->topLevelItem(1)->text(1), QStringLiteral("3 run(s) created"));
         QCOMPARE(tree->topLevelItem(1)->child(0)->text(1), QStringLiteral("3 point(s), statistics only"));
+        const QStringList tip = tree->topLevelItem(1)->child(0)->toolTip(0).split(u'\n');
+        QCOMPARE(tip.size(), 2);
+        QVERIFY2(tip[0].startsWith(QStringLiteral("Imported from /")), qPrintable(tip[0]));
+        QVERIFY2(tip[0].contains(QFileInfo(kNerd).fileName() + QStringLiteral(" (vllm)")), qPrintable(tip[0]));
+        QVERIFY2(tip[0].endsWith(QStringLiteral("), line(s) 1, 2, 3")), qPrintable(tip[0]));
+        QCOMPARE(tip[1],
+            QStringLiteral("The file has no per-request arrays for its 3 point(s): only the statistics it gives are "
+                           "stored (no requests, so no bands, scatter or recomputed percentiles)."));
+        QCOMPARE(tree->topLevelItem(0)->child(0)->toolTip(0).count(u'\n'), 0); // arrays: nothing lacking
         QCOMPARE(tree->topLevelItem(2)->text(1), QStringLiteral("1 run(s) created, 1 error(s)"));
         QTreeWidgetItem *error = tree->topLevelItem(2)->child(1);
         QCOMPARE(error->text(0), QStringLiteral("Error"));
         QCOMPARE(error->text(1), QStringLiteral("line 2: not valid JSON"));
+    }
+
+    // Some of a file's points without arrays say how many; a run imported before the count was
+    // stored shows the sentence it stored.
+    void wordsWhatAnImportLacked()
+    {
+        RunOrigin o;
+        o.format = QStringLiteral("vllm");
+        o.file = QStringLiteral("/x/r.jsonl");
+        o.lines = { 1, 2, 3, 4 };
+        o.pointsWithoutArrays = 1;
+        QCOMPARE(importedFromText(o),
+            QStringLiteral("Imported from /x/r.jsonl (vllm), line(s) 1, 2, 3, 4\nThe file has no per-request arrays "
+                           "for 1 of its 4 point(s): only the statistics it gives are stored for those (no requests, "
+                           "so no bands, scatter or recomputed percentiles)."));
+        o.pointsWithoutArrays = -1;
+        o.note = QStringLiteral("stored sentence");
+        QCOMPARE(importedFromText(o),
+            QStringLiteral("Imported from /x/r.jsonl (vllm), line(s) 1, 2, 3, 4\nstored sentence"));
+        o.lines = { 0 };
+        o.arrays = true;
+        QCOMPARE(importedFromText(o), QStringLiteral("Imported from /x/r.jsonl (vllm)"));
+        QCOMPARE(importedFromText(RunOrigin()), QString());
     }
 
     // As `import --verify`: a file with arrays is checked against them, and one altered digit shows.

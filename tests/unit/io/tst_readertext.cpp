@@ -2,11 +2,13 @@
 // A reader's, importer's or dataset's messages: the C-locale line is what the CLI prints on stdout
 // and tests compare, whatever translator is installed; the window and stderr show the translated
 // line the result carries beside it.
+#include "compare/runsource.h"
 #include "import/resultimport.h"
 #include "io/commandimport.h"
 #include "io/experimentfile.h"
 #include "storage/storewriter.h"
 #include "workload/datasets.h"
+#include "workload/sonnet.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -207,6 +209,39 @@ private Q_SLOTS:
         QCOMPARE(english.shown, cLine);
         QCOMPARE(chinese.c, cLine);
         QCOMPARE(chinese.shown, shownLine);
+    }
+
+    // What a run or a comparison stops on is told to people only: one line, in the language
+    // installed when it is made.
+    void runAndSourceLinesFollowTheLanguage()
+    {
+        const auto lines = [this] {
+            QStringList out;
+            const SonnetPrompts sonnet({ QStringLiteral("a b c"), QStringLiteral("d e f") }, 4, {});
+            QStringList prompts;
+            QList<int> lengths;
+            QString error;
+            if (!sonnet.build(1, 2, 1, &prompts, &lengths, &error))
+                out << error;
+            RunSource source;
+            if (!loadRunSource(m_dir.path(), {}, &source, &error))
+                out << error.replace(m_dir.path(), QStringLiteral("DIR"));
+            return out;
+        };
+        const QStringList english = lines();
+        QTranslator zh;
+        QVERIFY(zh.load(QStringLiteral(":/i18n/servescope_zh_CN.qm")));
+        QVERIFY(QCoreApplication::installTranslator(&zh));
+        const QStringList chinese = lines();
+        QCoreApplication::removeTranslator(&zh);
+        const int base = SonnetPrompts({ QStringLiteral("a") }, 0, {}).baseTokens();
+        QCOMPARE(english,
+            QStringList(
+                { QStringLiteral("sonnet: input_len 2 must be greater than the instruction's %1 tokens").arg(base),
+                    QStringLiteral("DIR: no manifest.json (not a results folder of `run --out-dir`)") }));
+        QCOMPARE(chinese,
+            QStringList({ QStringLiteral("sonnet：input_len 2 必须大于指令本身的 %1 个 token").arg(base),
+                QStringLiteral("DIR：没有 manifest.json（不是 `run --out-dir` 生成的结果目录）") }));
     }
 };
 
