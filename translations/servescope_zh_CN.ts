@@ -5139,6 +5139,93 @@ Qwen/Qwen2-7B-Instruct
     </message>
 </context>
 <context>
+    <name>ServeScope::Storage</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>was written by a newer ServeScope (schema %1; this version reads up to %2)</source>
+        <translation>由更新版本的 ServeScope 写入（架构版本 %1；本版本最高只能读取 %2）</translation>
+    </message>
+    <message>
+        <source>cannot be read (%1)</source>
+        <translation>无法读取（%1）</translation>
+    </message>
+    <message>
+        <source>is empty; not a ServeScope project</source>
+        <translation>文件为空；不是 ServeScope 项目</translation>
+    </message>
+    <message>
+        <source>not a ServeScope project (not an SQLite database)</source>
+        <translation>不是 ServeScope 项目（不是 SQLite 数据库）</translation>
+    </message>
+    <message>
+        <source>not a ServeScope project (SQLite database with application id 0x%1)</source>
+        <translation>不是 ServeScope 项目（应用 ID 为 0x%1 的 SQLite 数据库）</translation>
+    </message>
+    <message>
+        <source>is corrupt or not a database (%1)</source>
+        <translation>文件已损坏或不是数据库（%1）</translation>
+    </message>
+    <message>
+        <source>not a ServeScope project</source>
+        <translation>不是 ServeScope 项目</translation>
+    </message>
+    <message>
+        <source>has no ServeScope schema</source>
+        <translation>没有 ServeScope 的数据库架构</translation>
+    </message>
+    <message>
+        <source>is corrupt (tables missing)</source>
+        <translation>文件已损坏（缺少数据表）</translation>
+    </message>
+    <message>
+        <source>is corrupt (%1)</source>
+        <translation>文件已损坏（%1）</translation>
+    </message>
+    <message>
+        <source>already exists</source>
+        <translation>已存在</translation>
+    </message>
+    <message>
+        <source>cannot be created (%1)</source>
+        <translation>无法创建（%1）</translation>
+    </message>
+    <message>
+        <source>cannot enable WAL (%1)</source>
+        <translation>无法启用 WAL（%1）</translation>
+    </message>
+    <message>
+        <source>cannot be opened (%1)</source>
+        <translation>无法打开（%1）</translation>
+    </message>
+    <message>
+        <source>%1: no such file</source>
+        <translation>%1：文件不存在</translation>
+    </message>
+    <message>
+        <source>%1: not a file</source>
+        <translation>%1：不是文件</translation>
+    </message>
+    <message>
+        <source>no run %1</source>
+        <translation>没有运行 %1</translation>
+    </message>
+    <message>
+        <source>no run &apos;%1&apos;</source>
+        <translation>没有名为“%1”的运行</translation>
+    </message>
+    <message>
+        <source>more than one run is named &apos;%1&apos;; use its id</source>
+        <translation>有多个运行名为“%1”；请改用其 ID</translation>
+    </message>
+    <message>
+        <source>the project was written by a newer ServeScope (schema %1, this build reads up to %2)</source>
+        <translation>该项目由更新版本的 ServeScope 写入（架构版本 %1，本版本最高只能读取 %2）</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::Syntax</name>
     <message>
         <source> (a .json file is read as JSON only; TOML needs .toml)</source>
@@ -5291,6 +5378,13 @@ Qwen/Qwen2-7B-Instruct
     <message>
         <source>%1: no such file</source>
         <translation>%1：文件不存在</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::TeamDbJobs</name>
+    <message>
+        <source>Another team database job is in progress.</source>
+        <translation>另一个团队数据库任务正在进行中。</translation>
     </message>
 </context>
 <context>

@@ -49,7 +49,7 @@ void TeamDbJobs::storePassword(const TeamDbUrl &url, const QByteArray &password)
 bool TeamDbJobs::begin(const std::function<void(const QString &)> &refused)
 {
     if (m_busy) {
-        refused(QStringLiteral("another team database job is in progress"));
+        refused(tr("Another team database job is in progress."));
         return false;
     }
     m_busy = true;

@@ -4,6 +4,8 @@
 #include "projectstore.h"
 #include "schema.h"
 
+#include "model/problem.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -20,15 +22,23 @@ namespace {
 
 std::atomic<int> s_checkCounter { 0 };
 
+// Why a file is refused is told to people (a dialog, the CLI's stderr): in the application's language.
+QString said(const char *source, const QStringList &args = {})
+{
+    return Reason::in("ServeScope::Storage", source, args).translated();
+}
+
 bool refuse(QString *error, const QString &path, const QString &why)
 {
-    *error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), why);
+    *error = said(QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: %2"), { QDir::toNativeSeparators(path), why });
     return false;
 }
 
-QString notOurs()
+QString newer(qint64 version)
 {
-    return QStringLiteral("not a ServeScope project");
+    return said(QT_TRANSLATE_NOOP(
+                    "ServeScope::Storage", "was written by a newer ServeScope (schema %1; this version reads up to %2)"),
+        { QString::number(version), QString::number(Schema::Version) });
 }
 
 // Reads the 100-byte SQLite header directly, so a foreign or newer file is refused before SQLite
@@ -38,29 +48,27 @@ bool checkRawHeader(const QString &path, QString *error)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return refuse(error, path, QStringLiteral("cannot be read (%1)").arg(f.errorString()));
+        return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be read (%1)"), { f.errorString() }));
     const QByteArray header = f.read(100);
     const bool hasWal = QFileInfo::exists(path + QStringLiteral("-wal"));
     if (header.isEmpty() && hasWal)
         return true;
     if (header.isEmpty())
-        return refuse(error, path, QStringLiteral("is empty; ") % notOurs());
+        return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is empty; not a ServeScope project")));
     if (header.size() < 100 || !header.startsWith(QByteArrayView("SQLite format 3\0", 16)))
-        return refuse(error, path, notOurs() % QStringLiteral(" (not an SQLite database)"));
+        return refuse(error, path,
+            said(QT_TRANSLATE_NOOP("ServeScope::Storage", "not a ServeScope project (not an SQLite database)")));
     const auto *bytes = reinterpret_cast<const uchar *>(header.constData());
     const quint32 userVersion = qFromBigEndian<quint32>(bytes + 60);
     const quint32 applicationId = qFromBigEndian<quint32>(bytes + 68);
     if (applicationId != Schema::ApplicationId && (applicationId != 0 || !hasWal)) {
         return refuse(error, path,
-            notOurs()
-                % QStringLiteral(" (SQLite database with application id 0x%1)")
-                      .arg(applicationId, 8, 16, QLatin1Char('0')));
+            said(QT_TRANSLATE_NOOP(
+                     "ServeScope::Storage", "not a ServeScope project (SQLite database with application id 0x%1)"),
+                { QStringLiteral("%1").arg(applicationId, 8, 16, QLatin1Char('0')) }));
     }
     if (applicationId == Schema::ApplicationId && userVersion > quint32(Schema::Version)) {
-        return refuse(error, path,
-            QStringLiteral("was written by a newer ServeScope (schema %1; this version reads up to %2)")
-                .arg(userVersion)
-                .arg(Schema::Version));
+        return refuse(error, path, newer(userVersion));
     }
     return true;
 }
@@ -69,28 +77,29 @@ bool checkOpenConnection(QSqlDatabase &db, const QString &path, ProjectStore::Ch
 {
     const qint64 applicationId = Schema::pragmaValue(db, QStringLiteral("application_id"));
     if (applicationId < 0)
-        return refuse(error, path, QStringLiteral("is corrupt or not a database (%1)").arg(db.lastError().text()));
+        return refuse(error, path,
+            said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt or not a database (%1)"),
+                { db.lastError().text() }));
     if (quint32(applicationId) != Schema::ApplicationId)
-        return refuse(error, path, notOurs());
+        return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "not a ServeScope project")));
     const qint64 version = Schema::pragmaValue(db, QStringLiteral("user_version"));
     if (version > Schema::Version) {
-        return refuse(error, path,
-            QStringLiteral("was written by a newer ServeScope (schema %1; this version reads up to %2)")
-                .arg(version)
-                .arg(Schema::Version));
+        return refuse(error, path, newer(version));
     }
     if (version < 1)
-        return refuse(error, path, QStringLiteral("has no ServeScope schema"));
+        return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "has no ServeScope schema")));
     QSqlQuery q(db);
     if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN"
                                " ('experiments','runs','variants','point_repeats','requests','request_events')"))
         || !q.next() || q.value(0).toInt() != 6)
-        return refuse(error, path, QStringLiteral("is corrupt (tables missing)"));
+        return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (tables missing)")));
     if (check == ProjectStore::Check::Full) {
         if (!q.exec(QStringLiteral("PRAGMA quick_check")) || !q.next())
-            return refuse(error, path, QStringLiteral("is corrupt (%1)").arg(q.lastError().text()));
+            return refuse(
+                error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"), { q.lastError().text() }));
         if (q.value(0).toString() != QLatin1String("ok"))
-            return refuse(error, path, QStringLiteral("is corrupt (%1)").arg(q.value(0).toString()));
+            return refuse(error, path,
+                said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"), { q.value(0).toString() }));
     }
     return true;
 }
@@ -100,19 +109,21 @@ bool checkOpenConnection(QSqlDatabase &db, const QString &path, ProjectStore::Ch
 bool ProjectStore::create(const QString &path, QString *error)
 {
     if (QFileInfo::exists(path))
-        return refuse(error, path, QStringLiteral("already exists"));
+        return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "already exists")));
     const QString name = QStringLiteral("servescope-create-%1").arg(s_checkCounter++);
     bool ok = false;
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
         db.setDatabaseName(path);
         if (!db.open()) {
-            refuse(error, path, QStringLiteral("cannot be created (%1)").arg(db.lastError().text()));
+            refuse(error, path,
+                said(QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be created (%1)"), { db.lastError().text() }));
         } else {
             QSqlQuery q(db);
             // WAL must be chosen outside a transaction, before the first migration.
             if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL"))) {
-                refuse(error, path, QStringLiteral("cannot enable WAL (%1)").arg(q.lastError().text()));
+                refuse(error, path,
+                    said(QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot enable WAL (%1)"), { q.lastError().text() }));
             } else {
                 q.finish(); // an unfinished statement would make the migration's commit fail
                 ok = Schema::migrate(db, error);
@@ -148,7 +159,8 @@ static bool openReadOnly(QSqlDatabase &db, const QString &path, bool immutable, 
     }
     if (db.open())
         return true;
-    return refuse(error, path, QStringLiteral("cannot be opened (%1)").arg(db.lastError().text()));
+    return refuse(
+        error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be opened (%1)"), { db.lastError().text() }));
 }
 
 bool ProjectStore::open(const QString &path, Check check, Follow follow)
@@ -157,9 +169,9 @@ bool ProjectStore::open(const QString &path, Check check, Follow follow)
     m_error.clear();
     const QFileInfo info(path);
     if (!info.exists())
-        return fail(QStringLiteral("%1: no such file").arg(QDir::toNativeSeparators(path)));
+        return fail(said(QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: no such file"), { QDir::toNativeSeparators(path) }));
     if (!info.isFile())
-        return fail(QStringLiteral("%1: not a file").arg(QDir::toNativeSeparators(path)));
+        return fail(said(QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: not a file"), { QDir::toNativeSeparators(path) }));
     QString why;
     if (!checkRawHeader(path, &why))
         return fail(why);

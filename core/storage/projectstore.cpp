@@ -4,6 +4,8 @@
 #include "rowcodec.h"
 #include "runowner.h"
 
+#include "model/problem.h"
+
 #include <QHash>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -137,7 +139,8 @@ std::optional<RunRow> ProjectStore::run(qint64 id)
     if (!execQuery(q, &m_error))
         return std::nullopt;
     if (!q.next()) {
-        fail(QStringLiteral("no run %1").arg(id));
+        fail(Reason::in("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "no run %1"), { QString::number(id) })
+                .translated());
         return std::nullopt;
     }
     RunRow r;
@@ -177,12 +180,15 @@ qint64 ProjectStore::resolveRun(const QString &idOrName)
     if (!execQuery(q, &m_error))
         return 0;
     if (!q.next()) {
-        fail(QStringLiteral("no run '%1'").arg(idOrName));
+        fail(Reason::in("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "no run '%1'"), { idOrName })
+                .translated());
         return 0;
     }
     const qint64 found = q.value(0).toLongLong();
     if (q.next()) {
-        fail(QStringLiteral("more than one run is named '%1'; use its id").arg(idOrName));
+        fail(Reason::in("ServeScope::Storage",
+            QT_TRANSLATE_NOOP("ServeScope::Storage", "more than one run is named '%1'; use its id"), { idOrName })
+                .translated());
         return 0;
     }
     return found;

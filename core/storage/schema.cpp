@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "schema.h"
 
+#include "model/problem.h"
+
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -195,9 +197,11 @@ bool Schema::migrate(QSqlDatabase &db, const QVector<Step> &steps, QString *erro
     }
     const int newest = steps.isEmpty() ? 0 : steps.constLast().version;
     if (current > newest) {
-        *error = QStringLiteral("the project was written by a newer ServeScope (schema %1, this build reads up to %2)")
-                     .arg(current)
-                     .arg(newest);
+        *error = Reason::in("ServeScope::Storage",
+            QT_TRANSLATE_NOOP("ServeScope::Storage",
+                "the project was written by a newer ServeScope (schema %1, this build reads up to %2)"),
+            { QString::number(current), QString::number(newest) })
+                     .translated();
         return false;
     }
     for (const Step &step : steps) {

@@ -128,6 +128,11 @@ private Q_SLOTS:
             QStringLiteral("/nonexistent-dir/p.servescope") }
                                  << QStringLiteral("error: cannot open the project: ")
                                  << QStringLiteral("error: 无法打开项目：");
+        // The store's refusal of a file that is not a project (here, an experiment file).
+        QTest::newRow("not a project") << QStringList { QStringLiteral("runs"), QStringLiteral("--project"),
+            QStringLiteral(SERVESCOPE_SOURCE_DIR "/resources/demo/demo-experiment.json") }
+                                       << QStringLiteral("not a ServeScope project (not an SQLite database)")
+                                       << QStringLiteral("不是 ServeScope 项目（不是 SQLite 数据库）");
         QTest::newRow("Qt's own parser message") << QStringList { QStringLiteral("runs"), QStringLiteral("--nope") }
                                                  << QStringLiteral("Unknown option 'nope'.") << QStringLiteral("nope");
     }
