@@ -36,8 +36,8 @@ bool refuse(QString *error, const QString &path, const QString &why)
 
 QString newer(qint64 version)
 {
-    return said(QT_TRANSLATE_NOOP(
-                    "ServeScope::Storage", "was written by a newer ServeScope (schema %1; this version reads up to %2)"),
+    return said(QT_TRANSLATE_NOOP("ServeScope::Storage",
+                    "was written by a newer ServeScope (schema %1; this version reads up to %2)"),
         { QString::number(version), QString::number(Schema::Version) });
 }
 
@@ -48,13 +48,15 @@ bool checkRawHeader(const QString &path, QString *error)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be read (%1)"), { f.errorString() }));
+        return refuse(
+            error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be read (%1)"), { f.errorString() }));
     const QByteArray header = f.read(100);
     const bool hasWal = QFileInfo::exists(path + QStringLiteral("-wal"));
     if (header.isEmpty() && hasWal)
         return true;
     if (header.isEmpty())
-        return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is empty; not a ServeScope project")));
+        return refuse(
+            error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is empty; not a ServeScope project")));
     if (header.size() < 100 || !header.startsWith(QByteArrayView("SQLite format 3\0", 16)))
         return refuse(error, path,
             said(QT_TRANSLATE_NOOP("ServeScope::Storage", "not a ServeScope project (not an SQLite database)")));
@@ -95,8 +97,8 @@ bool checkOpenConnection(QSqlDatabase &db, const QString &path, ProjectStore::Ch
         return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (tables missing)")));
     if (check == ProjectStore::Check::Full) {
         if (!q.exec(QStringLiteral("PRAGMA quick_check")) || !q.next())
-            return refuse(
-                error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"), { q.lastError().text() }));
+            return refuse(error, path,
+                said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"), { q.lastError().text() }));
         if (q.value(0).toString() != QLatin1String("ok"))
             return refuse(error, path,
                 said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"), { q.value(0).toString() }));
@@ -159,8 +161,8 @@ static bool openReadOnly(QSqlDatabase &db, const QString &path, bool immutable, 
     }
     if (db.open())
         return true;
-    return refuse(
-        error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be opened (%1)"), { db.lastError().text() }));
+    return refuse(error, path,
+        said(QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be opened (%1)"), { db.lastError().text() }));
 }
 
 bool ProjectStore::open(const QString &path, Check check, Follow follow)
@@ -169,9 +171,11 @@ bool ProjectStore::open(const QString &path, Check check, Follow follow)
     m_error.clear();
     const QFileInfo info(path);
     if (!info.exists())
-        return fail(said(QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: no such file"), { QDir::toNativeSeparators(path) }));
+        return fail(
+            said(QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: no such file"), { QDir::toNativeSeparators(path) }));
     if (!info.isFile())
-        return fail(said(QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: not a file"), { QDir::toNativeSeparators(path) }));
+        return fail(
+            said(QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: not a file"), { QDir::toNativeSeparators(path) }));
     QString why;
     if (!checkRawHeader(path, &why))
         return fail(why);
