@@ -1896,6 +1896,57 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     </message>
 </context>
 <context>
+    <name>ServeScope::Gui</name>
+    <message>
+        <source>ServeScope: benchmark experiments for OpenAI-compatible LLM endpoints</source>
+        <translation>ServeScope：面向 OpenAI 兼容 LLM 端点的基准测试实验</translation>
+    </message>
+    <message>
+        <source>Open the demo experiment in a new unsaved project.</source>
+        <translation>在新的未保存项目中打开演示实验。</translation>
+    </message>
+    <message>
+        <source>UI language, e.g. zh_CN (default: SERVESCOPE_LANG, then View &gt; Language, then the system locale).</source>
+        <translation>界面语言，例如 zh_CN（默认依次取 SERVESCOPE_LANG、“视图 &gt; 语言”、系统区域设置）。</translation>
+    </message>
+    <message>
+        <source>Run the local simulator this many times faster than real time (default 1, demo 8).</source>
+        <translation>本地模拟器以实时速度的多少倍运行（默认 1，演示为 8）。</translation>
+    </message>
+    <message>
+        <source>Start the run as soon as the experiment is loaded.</source>
+        <translation>实验加载完成后立即开始运行。</translation>
+    </message>
+    <message>
+        <source>Quit when the run ends; with SERVESCOPE_STALL_PROBE=1 print the longest GUI-thread stall.</source>
+        <translation>运行结束后退出；设置 SERVESCOPE_STALL_PROBE=1 时打印 GUI 线程最长的卡顿时间。</translation>
+    </message>
+    <message>
+        <source>Start the experiment&apos;s server launch commands without asking.</source>
+        <translation>不经询问直接执行实验中的服务器启动命令。</translation>
+    </message>
+    <message>
+        <source>A project (.servescope) or experiment file (.json, .toml) to open; vLLM or SGLang result files are imported into a new project.</source>
+        <translation>要打开的项目（.servescope）或实验文件（.json、.toml）；vLLM 或 SGLang 结果文件会导入到新项目中。</translation>
+    </message>
+    <message>
+        <source>file...</source>
+        <translation>文件...</translation>
+    </message>
+    <message>
+        <source>--time-scale needs a positive number</source>
+        <translation>--time-scale 需要一个正数</translation>
+    </message>
+    <message>
+        <source>the experiment cannot run:</source>
+        <translation>实验无法运行：</translation>
+    </message>
+    <message>
+        <source>the run did not finish: %1</source>
+        <translation>运行未完成：%1</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::Import</name>
     <message>
         <source>random_range_ratio %1: SGLang&apos;s lengths [L x %1, L] read as a spread of %2 around %3 input and %4 output tokens</source>

@@ -10,6 +10,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLocale>
 #include <QSettings>
@@ -20,8 +21,31 @@
 
 using namespace ServeScope;
 
-// Picks the UI language: --lang, then SERVESCOPE_LANG, then View → Language, then the system locale.
-static void installTranslations(const QString &override)
+namespace {
+
+/// Text for people on the terminal: --help and the scripted run's messages on stderr.
+class GuiText {
+    Q_DECLARE_TR_FUNCTIONS(ServeScope::Gui)
+};
+
+// The UI language: --lang, then SERVESCOPE_LANG, then View → Language, then the system locale. It is
+// read before the command line is parsed, so that --help is written in it too.
+QString chosenLanguage(const QStringList &args)
+{
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const QString &a = args.at(i);
+        if (a == QLatin1String("--"))
+            break;
+        if (a.startsWith(QLatin1String("--lang=")))
+            return a.mid(7);
+        if (a == QLatin1String("--lang"))
+            return args.value(i + 1);
+    }
+    const QString fromEnv = qEnvironmentVariable("SERVESCOPE_LANG");
+    return fromEnv.isEmpty() ? QSettings().value(QStringLiteral("ui/language")).toString() : fromEnv;
+}
+
+void installTranslations(const QString &override)
 {
     const QLocale locale = override.isEmpty() ? QLocale::system() : QLocale(override);
     if (override.isEmpty() && locale.language() == QLocale::English)
@@ -29,6 +53,8 @@ static void installTranslations(const QString &override)
     QLocale::setDefault(locale);
     installTranslators(locale);
 }
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -39,32 +65,33 @@ int main(int argc, char *argv[])
     QApplication::setApplicationVersion(QStringLiteral(SERVESCOPE_VERSION));
     // The installed desktop entry's id (packaging/): Wayland compositors match windows to it for the icon.
     QApplication::setDesktopFileName(QStringLiteral("io.github.servescope.ServeScope"));
+    installTranslations(chosenLanguage(QApplication::arguments()));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("ServeScope: benchmark experiments for OpenAI-compatible LLM endpoints"));
+        GuiText::tr("ServeScope: benchmark experiments for OpenAI-compatible LLM endpoints"));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption demo(
-        QStringLiteral("demo"), QStringLiteral("Open the demo experiment in a new unsaved project."));
+        QStringLiteral("demo"), GuiText::tr("Open the demo experiment in a new unsaved project."));
     const QCommandLineOption lang(QStringLiteral("lang"),
-        QStringLiteral("UI language, e.g. zh_CN (default: SERVESCOPE_LANG, then View > Language, then the system "
-                       "locale)."),
+        GuiText::tr(
+            "UI language, e.g. zh_CN (default: SERVESCOPE_LANG, then View > Language, then the system locale)."),
         QStringLiteral("locale"));
     const QCommandLineOption scale(QStringLiteral("time-scale"),
-        QStringLiteral("Run the local simulator this many times faster than real time (default 1, demo 8)."),
+        GuiText::tr("Run the local simulator this many times faster than real time (default 1, demo 8)."),
         QStringLiteral("x"));
     const QCommandLineOption runNow(
-        QStringLiteral("run"), QStringLiteral("Start the run as soon as the experiment is loaded."));
+        QStringLiteral("run"), GuiText::tr("Start the run as soon as the experiment is loaded."));
     const QCommandLineOption quitAfter(QStringLiteral("quit-after-run"),
-        QStringLiteral("Quit when the run ends; with SERVESCOPE_STALL_PROBE=1 print the longest GUI-thread stall."));
-    const QCommandLineOption allowLaunch(QStringLiteral("allow-launch"),
-        QStringLiteral("Start the experiment's server launch commands without asking."));
+        GuiText::tr("Quit when the run ends; with SERVESCOPE_STALL_PROBE=1 print the longest GUI-thread stall."));
+    const QCommandLineOption allowLaunch(
+        QStringLiteral("allow-launch"), GuiText::tr("Start the experiment's server launch commands without asking."));
     parser.addOptions({ demo, lang, scale, runNow, quitAfter, allowLaunch });
     parser.addPositionalArgument(QStringLiteral("file"),
-        QStringLiteral("A project (.servescope) or experiment file (.json, .toml) to open; vLLM or SGLang "
-                       "result files are imported into a new project."),
-        QStringLiteral("file..."));
+        GuiText::tr("A project (.servescope) or experiment file (.json, .toml) to open; vLLM or SGLang result files "
+                    "are imported into a new project."),
+        GuiText::tr("file..."));
     if (!parser.parse(QApplication::arguments())) {
         std::fprintf(stderr, "servescope: %s\n", qPrintable(parser.errorText()));
         return 2;
@@ -77,19 +104,12 @@ int main(int argc, char *argv[])
         std::printf("servescope %s\n", SERVESCOPE_VERSION);
         return 0;
     }
-    QString language = parser.value(lang);
-    if (language.isEmpty())
-        language = qEnvironmentVariable("SERVESCOPE_LANG");
-    if (language.isEmpty())
-        language = QSettings().value(QStringLiteral("ui/language")).toString();
-    installTranslations(language);
-
     KeychainSecretStore secrets;
     MainWindow window(&secrets);
     bool ok = true;
     const double timeScale = parser.isSet(scale) ? parser.value(scale).toDouble(&ok) : (parser.isSet(demo) ? 8.0 : 1.0);
     if (!ok || timeScale <= 0) {
-        std::fprintf(stderr, "servescope: --time-scale needs a positive number\n");
+        std::fprintf(stderr, "servescope: %s\n", qPrintable(GuiText::tr("--time-scale needs a positive number")));
         return 2;
     }
     window.setTimeScale(timeScale);
@@ -126,10 +146,10 @@ int main(int argc, char *argv[])
             QTimer::singleShot(500, &window, [&window, scripted] {
                 if (window.startRun() || !scripted)
                     return;
-                std::fprintf(stderr, "servescope: the experiment cannot run:\n");
+                std::fprintf(stderr, "servescope: %s\n", qPrintable(GuiText::tr("the experiment cannot run:")));
                 for (const Problem &p : window.document()->problems()) {
                     if (p.isError())
-                        std::fprintf(stderr, "  %s\n", qPrintable(p.toString()));
+                        std::fprintf(stderr, "  %s\n", qPrintable(p.translatedString()));
                 }
                 QApplication::exit(2);
             });
@@ -150,7 +170,8 @@ int main(int argc, char *argv[])
                 : r.status == RunResult::Status::Cancelled           ? 130
                                                                      : 1;
             if (code != 0)
-                std::fprintf(stderr, "servescope: the run did not finish: %s\n", qPrintable(r.message));
+                std::fprintf(
+                    stderr, "servescope: %s\n", qPrintable(GuiText::tr("the run did not finish: %1").arg(r.message)));
             QTimer::singleShot(200, &app, [code] { QApplication::exit(code); });
         });
     }

@@ -23,12 +23,6 @@ namespace ServeScope {
 
 namespace {
 
-// A source that cannot be loaded is told to people only (compare, export, run --check-against).
-QString shown(const char *source, const QStringList &args)
-{
-    return Reason::in("ServeScope::Compare", source, args).translated();
-}
-
 PointRepeats *pointFor(QList<PointRepeats> &points, const QString &variant, const QString &label)
 {
     for (PointRepeats &p : points) {
@@ -220,7 +214,7 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
 {
     QFile manifestFile(QDir(dir).filePath(QStringLiteral("manifest.json")));
     if (!manifestFile.open(QIODevice::ReadOnly)) {
-        *error = shown(
+        *error = Reason::shown("ServeScope::Compare",
             QT_TRANSLATE_NOOP("ServeScope::Compare", "%1: no manifest.json (not a results folder of `run --out-dir`)"),
             { dir });
         return false;
@@ -229,7 +223,8 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
     const ExperimentReadResult read
         = readExperimentJson(QJsonDocument(manifest.value(QLatin1String("experiment")).toObject()).toJson());
     if (!read.ok) {
-        *error = shown(QT_TRANSLATE_NOOP("ServeScope::Compare", "%1/manifest.json: the experiment does not read: %2"),
+        *error = Reason::shown("ServeScope::Compare",
+            QT_TRANSLATE_NOOP("ServeScope::Compare", "%1/manifest.json: the experiment does not read: %2"),
             { dir, read.shownLine(read.errors.value(0)) });
         return false;
     }
@@ -271,7 +266,7 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
         }
     }
     if (out->points.isEmpty()) {
-        *error = shown(
+        *error = Reason::shown("ServeScope::Compare",
             QT_TRANSLATE_NOOP("ServeScope::Compare", "%1: no result files (<variant>/<point>-r<k>.json)"), { dir });
         return false;
     }
@@ -283,13 +278,13 @@ bool loadRunSource(const QString &spec, const QString &projectPath, RunSource *o
     if (QFileInfo(QDir(spec).filePath(QStringLiteral("manifest.json"))).isFile())
         return loadResultsFolder(spec, out, error, set);
     if (QFileInfo(spec).isDir()) {
-        *error = shown(
+        *error = Reason::shown("ServeScope::Compare",
             QT_TRANSLATE_NOOP("ServeScope::Compare", "%1: no manifest.json (not a results folder of `run --out-dir`)"),
             { spec });
         return false;
     }
     if (projectPath.isEmpty()) {
-        *error = shown(
+        *error = Reason::shown("ServeScope::Compare",
             QT_TRANSLATE_NOOP("ServeScope::Compare", "'%1' is not a results folder; a stored run needs --project"),
             { spec });
         return false;

@@ -14,12 +14,6 @@ namespace ServeScope {
 
 namespace {
 
-// readResultFile's errors reach people only (compare, export, run --check-against on stderr).
-QString shown(const char *source, const QStringList &args = {})
-{
-    return Reason::in("ServeScope::Import", source, args).translated();
-}
-
 using Json = nlohmann::json;
 
 // Python's json.dumps writes bare Infinity, -Infinity and NaN (SGLang's request_rate); strict
@@ -202,7 +196,7 @@ QVector<ResultRun> readResultFile(const QByteArray &data, QString *error)
     if (!whole.is_discarded()) {
         if (!whole.is_object()) {
             if (error)
-                *error = shown(
+                *error = Reason::shown("ServeScope::Import",
                     QT_TRANSLATE_NOOP("ServeScope::Import", "not a result file: the JSON value is not an object"));
             return {};
         }
@@ -217,14 +211,14 @@ QVector<ResultRun> readResultFile(const QByteArray &data, QString *error)
         Json obj = Json::parse(line.constBegin(), line.constEnd(), nullptr, false);
         if (obj.is_discarded() || !obj.is_object()) {
             if (error)
-                *error = shown(
+                *error = Reason::shown("ServeScope::Import",
                     QT_TRANSLATE_NOOP("ServeScope::Import", "line %1: not a JSON object"), { QString::number(i + 1) });
             return {};
         }
         runs.append(readRun(obj, i + 1));
     }
     if (runs.isEmpty() && error)
-        *error = shown(QT_TRANSLATE_NOOP("ServeScope::Import", "empty result file"));
+        *error = Reason::shown("ServeScope::Import", QT_TRANSLATE_NOOP("ServeScope::Import", "empty result file"));
     return runs;
 }
 
@@ -233,7 +227,8 @@ QVector<ResultRun> readResultFilePath(const QString &path, QString *error)
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         if (error)
-            *error = shown(QT_TRANSLATE_NOOP("ServeScope::Import", "cannot read %1: %2"), { path, f.errorString() });
+            *error = Reason::shown("ServeScope::Import", QT_TRANSLATE_NOOP("ServeScope::Import", "cannot read %1: %2"),
+                { path, f.errorString() });
         return {};
     }
     return readResultFile(f.readAll(), error);

@@ -28,6 +28,11 @@ struct Reason {
         r.context = context;
         return r;
     }
+    /// `in(context, source, args).translated()`: a message written for people, in the application's language.
+    static QString shown(const char *context, const char *source, QStringList args = {})
+    {
+        return in(context, source, std::move(args)).translated();
+    }
     const char *source = nullptr;
     QStringList args;
     const char *context = "ServeScope::Problem";

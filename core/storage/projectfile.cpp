@@ -22,22 +22,18 @@ namespace {
 
 std::atomic<int> s_checkCounter { 0 };
 
-// Why a file is refused is told to people (a dialog, the CLI's stderr): in the application's language.
-QString said(const char *source, const QStringList &args = {})
-{
-    return Reason::in("ServeScope::Storage", source, args).translated();
-}
-
 bool refuse(QString *error, const QString &path, const QString &why)
 {
-    *error = said(QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: %2"), { QDir::toNativeSeparators(path), why });
+    *error = Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: %2"),
+        { QDir::toNativeSeparators(path), why });
     return false;
 }
 
 QString newer(qint64 version)
 {
-    return said(QT_TRANSLATE_NOOP("ServeScope::Storage",
-                    "was written by a newer ServeScope (schema %1; this version reads up to %2)"),
+    return Reason::shown("ServeScope::Storage",
+        QT_TRANSLATE_NOOP(
+            "ServeScope::Storage", "was written by a newer ServeScope (schema %1; this version reads up to %2)"),
         { QString::number(version), QString::number(Schema::Version) });
 }
 
@@ -48,25 +44,29 @@ bool checkRawHeader(const QString &path, QString *error)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return refuse(
-            error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be read (%1)"), { f.errorString() }));
+        return refuse(error, path,
+            Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be read (%1)"),
+                { f.errorString() }));
     const QByteArray header = f.read(100);
     const bool hasWal = QFileInfo::exists(path + QStringLiteral("-wal"));
     if (header.isEmpty() && hasWal)
         return true;
     if (header.isEmpty())
-        return refuse(
-            error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is empty; not a ServeScope project")));
+        return refuse(error, path,
+            Reason::shown(
+                "ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "is empty; not a ServeScope project")));
     if (header.size() < 100 || !header.startsWith(QByteArrayView("SQLite format 3\0", 16)))
         return refuse(error, path,
-            said(QT_TRANSLATE_NOOP("ServeScope::Storage", "not a ServeScope project (not an SQLite database)")));
+            Reason::shown("ServeScope::Storage",
+                QT_TRANSLATE_NOOP("ServeScope::Storage", "not a ServeScope project (not an SQLite database)")));
     const auto *bytes = reinterpret_cast<const uchar *>(header.constData());
     const quint32 userVersion = qFromBigEndian<quint32>(bytes + 60);
     const quint32 applicationId = qFromBigEndian<quint32>(bytes + 68);
     if (applicationId != Schema::ApplicationId && (applicationId != 0 || !hasWal)) {
         return refuse(error, path,
-            said(QT_TRANSLATE_NOOP(
-                     "ServeScope::Storage", "not a ServeScope project (SQLite database with application id 0x%1)"),
+            Reason::shown("ServeScope::Storage",
+                QT_TRANSLATE_NOOP(
+                    "ServeScope::Storage", "not a ServeScope project (SQLite database with application id 0x%1)"),
                 { QStringLiteral("%1").arg(applicationId, 8, 16, QLatin1Char('0')) }));
     }
     if (applicationId == Schema::ApplicationId && userVersion > quint32(Schema::Version)) {
@@ -80,28 +80,35 @@ bool checkOpenConnection(QSqlDatabase &db, const QString &path, ProjectStore::Ch
     const qint64 applicationId = Schema::pragmaValue(db, QStringLiteral("application_id"));
     if (applicationId < 0)
         return refuse(error, path,
-            said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt or not a database (%1)"),
+            Reason::shown("ServeScope::Storage",
+                QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt or not a database (%1)"),
                 { db.lastError().text() }));
     if (quint32(applicationId) != Schema::ApplicationId)
-        return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "not a ServeScope project")));
+        return refuse(error, path,
+            Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "not a ServeScope project")));
     const qint64 version = Schema::pragmaValue(db, QStringLiteral("user_version"));
     if (version > Schema::Version) {
         return refuse(error, path, newer(version));
     }
     if (version < 1)
-        return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "has no ServeScope schema")));
+        return refuse(error, path,
+            Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "has no ServeScope schema")));
     QSqlQuery q(db);
     if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN"
                                " ('experiments','runs','variants','point_repeats','requests','request_events')"))
         || !q.next() || q.value(0).toInt() != 6)
-        return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (tables missing)")));
+        return refuse(error, path,
+            Reason::shown(
+                "ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (tables missing)")));
     if (check == ProjectStore::Check::Full) {
         if (!q.exec(QStringLiteral("PRAGMA quick_check")) || !q.next())
             return refuse(error, path,
-                said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"), { q.lastError().text() }));
+                Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"),
+                    { q.lastError().text() }));
         if (q.value(0).toString() != QLatin1String("ok"))
             return refuse(error, path,
-                said(QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"), { q.value(0).toString() }));
+                Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"),
+                    { q.value(0).toString() }));
     }
     return true;
 }
@@ -111,7 +118,8 @@ bool checkOpenConnection(QSqlDatabase &db, const QString &path, ProjectStore::Ch
 bool ProjectStore::create(const QString &path, QString *error)
 {
     if (QFileInfo::exists(path))
-        return refuse(error, path, said(QT_TRANSLATE_NOOP("ServeScope::Storage", "already exists")));
+        return refuse(error, path,
+            Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "already exists")));
     const QString name = QStringLiteral("servescope-create-%1").arg(s_checkCounter++);
     bool ok = false;
     {
@@ -119,13 +127,15 @@ bool ProjectStore::create(const QString &path, QString *error)
         db.setDatabaseName(path);
         if (!db.open()) {
             refuse(error, path,
-                said(QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be created (%1)"), { db.lastError().text() }));
+                Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be created (%1)"),
+                    { db.lastError().text() }));
         } else {
             QSqlQuery q(db);
             // WAL must be chosen outside a transaction, before the first migration.
             if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL"))) {
                 refuse(error, path,
-                    said(QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot enable WAL (%1)"), { q.lastError().text() }));
+                    Reason::shown("ServeScope::Storage",
+                        QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot enable WAL (%1)"), { q.lastError().text() }));
             } else {
                 q.finish(); // an unfinished statement would make the migration's commit fail
                 ok = Schema::migrate(db, error);
@@ -162,7 +172,8 @@ static bool openReadOnly(QSqlDatabase &db, const QString &path, bool immutable, 
     if (db.open())
         return true;
     return refuse(error, path,
-        said(QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be opened (%1)"), { db.lastError().text() }));
+        Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be opened (%1)"),
+            { db.lastError().text() }));
 }
 
 bool ProjectStore::open(const QString &path, Check check, Follow follow)
@@ -171,11 +182,11 @@ bool ProjectStore::open(const QString &path, Check check, Follow follow)
     m_error.clear();
     const QFileInfo info(path);
     if (!info.exists())
-        return fail(
-            said(QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: no such file"), { QDir::toNativeSeparators(path) }));
+        return fail(Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: no such file"),
+            { QDir::toNativeSeparators(path) }));
     if (!info.isFile())
-        return fail(
-            said(QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: not a file"), { QDir::toNativeSeparators(path) }));
+        return fail(Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "%1: not a file"),
+            { QDir::toNativeSeparators(path) }));
     QString why;
     if (!checkRawHeader(path, &why))
         return fail(why);

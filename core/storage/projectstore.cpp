@@ -139,9 +139,8 @@ std::optional<RunRow> ProjectStore::run(qint64 id)
     if (!execQuery(q, &m_error))
         return std::nullopt;
     if (!q.next()) {
-        fail(Reason::in(
-            "ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "no run %1"), { QString::number(id) })
-                 .translated());
+        fail(Reason::shown(
+            "ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "no run %1"), { QString::number(id) }));
         return std::nullopt;
     }
     RunRow r;
@@ -181,15 +180,14 @@ qint64 ProjectStore::resolveRun(const QString &idOrName)
     if (!execQuery(q, &m_error))
         return 0;
     if (!q.next()) {
-        fail(Reason::in("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "no run '%1'"), { idOrName })
-                 .translated());
+        fail(Reason::shown(
+            "ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "no run '%1'"), { idOrName }));
         return 0;
     }
     const qint64 found = q.value(0).toLongLong();
     if (q.next()) {
-        fail(Reason::in("ServeScope::Storage",
-            QT_TRANSLATE_NOOP("ServeScope::Storage", "more than one run is named '%1'; use its id"), { idOrName })
-                 .translated());
+        fail(Reason::shown("ServeScope::Storage",
+            QT_TRANSLATE_NOOP("ServeScope::Storage", "more than one run is named '%1'; use its id"), { idOrName }));
         return 0;
     }
     return found;

@@ -197,11 +197,10 @@ bool Schema::migrate(QSqlDatabase &db, const QVector<Step> &steps, QString *erro
     }
     const int newest = steps.isEmpty() ? 0 : steps.constLast().version;
     if (current > newest) {
-        *error = Reason::in("ServeScope::Storage",
+        *error = Reason::shown("ServeScope::Storage",
             QT_TRANSLATE_NOOP("ServeScope::Storage",
                 "the project was written by a newer ServeScope (schema %1, this build reads up to %2)"),
-            { QString::number(current), QString::number(newest) })
-                     .translated();
+            { QString::number(current), QString::number(newest) });
         return false;
     }
     for (const Step &step : steps) {

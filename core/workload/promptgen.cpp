@@ -53,9 +53,8 @@ PromptGenerator::PromptGenerator(const Experiment &experiment)
 {
     Reason why;
     if (!loadDataset(experiment.dataset, &m_content, &m_error, &why))
-        m_error = Reason::in("ServeScope::Dataset", QT_TRANSLATE_NOOP("ServeScope::Dataset", "dataset %1: %2"),
-            { experiment.dataset.name, why.translated() })
-                      .translated();
+        m_error = Reason::shown("ServeScope::Dataset", QT_TRANSLATE_NOOP("ServeScope::Dataset", "dataset %1: %2"),
+            { experiment.dataset.name, why.translated() });
 }
 
 bool PromptGenerator::isChat() const
@@ -267,12 +266,11 @@ QList<PreparedRequest> PromptGenerator::shareGpt(const LoadPoint &lp, quint64 se
         at += batch;
     }
     if (out.isEmpty()) {
-        *error = Reason::in("ServeScope::Dataset",
+        *error = Reason::shown("ServeScope::Dataset",
             QT_TRANSLATE_NOOP("ServeScope::Dataset",
                 "sharegpt: none of %1 conversations passes vLLM's length filter (prompt 4 to 1024 tokens, output at "
                 "least 4, both at most 2048)"),
-            { QString::number(pairs.size()) })
-                     .translated();
+            { QString::number(pairs.size()) });
         return {};
     }
     // Fewer than asked for: repeat them, as vLLM oversamples.

@@ -15,12 +15,6 @@ namespace ServeScope {
 
 namespace {
 
-// The errors end a run's point: they are written in the application's language, as its log lines.
-QString shown(const char *source, const QStringList &args)
-{
-    return Reason::in("ServeScope::Dataset", source, args).translated();
-}
-
 quint64 mix(quint64 x)
 {
     x += 0x9e3779b97f4a7c15ULL;
@@ -94,14 +88,16 @@ bool SonnetPrompts::build(
     quint64 seed, int inputLen, int count, QStringList *prompts, QList<int> *lengths, QString *error) const
 {
     if (inputLen <= m_baseOffset) {
-        *error = shown(QT_TRANSLATE_NOOP("ServeScope::Dataset",
-                           "sonnet: input_len %1 must be greater than the instruction's %2 tokens"),
+        *error = Reason::shown("ServeScope::Dataset",
+            QT_TRANSLATE_NOOP(
+                "ServeScope::Dataset", "sonnet: input_len %1 must be greater than the instruction's %2 tokens"),
             { QString::number(inputLen), QString::number(m_baseOffset) });
         return false;
     }
     const int lines = inputLines(inputLen);
     if (prefixLines() > lines) {
-        *error = shown(QT_TRANSLATE_NOOP("ServeScope::Dataset", "sonnet: prefix_len %1 is longer than input_len %2"),
+        *error = Reason::shown("ServeScope::Dataset",
+            QT_TRANSLATE_NOOP("ServeScope::Dataset", "sonnet: prefix_len %1 is longer than input_len %2"),
             { QString::number(m_prefixLen), QString::number(inputLen) });
         return false;
     }
@@ -126,8 +122,9 @@ bool SonnetPrompts::build(
                 longer << pending[k];
         }
         if (!longer.isEmpty() && attempt == kMaxDraws) {
-            *error = shown(QT_TRANSLATE_NOOP("ServeScope::Dataset",
-                               "sonnet: %1 of %2 prompts stayed longer than input_len %3 after %4 draws"),
+            *error = Reason::shown("ServeScope::Dataset",
+                QT_TRANSLATE_NOOP(
+                    "ServeScope::Dataset", "sonnet: %1 of %2 prompts stayed longer than input_len %3 after %4 draws"),
                 { QString::number(longer.size()), QString::number(count), QString::number(inputLen),
                     QString::number(kMaxDraws) });
             return false;

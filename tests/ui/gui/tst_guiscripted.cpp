@@ -32,14 +32,17 @@ class TestGuiScripted final : public QObject {
     struct Outcome {
         int exitCode = -1;
         QByteArray err;
+        QByteArray out;
     };
 
-    Outcome gui(const QStringList &args)
+    Outcome gui(const QStringList &args, const QString &language = QString())
     {
         QProcess p;
         // The window's settings (recent projects, profiles) go to a folder of the test, not the user's.
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
+        if (!language.isEmpty())
+            env.insert(QStringLiteral("SERVESCOPE_LANG"), language);
         p.setProcessEnvironment(env);
         p.start(qEnvironmentVariable("SERVESCOPE_GUI"), args);
         if (!p.waitForFinished(120000)) {
@@ -47,7 +50,8 @@ class TestGuiScripted final : public QObject {
             p.waitForFinished();
             return {};
         }
-        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardError() };
+        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardError(),
+            p.readAllStandardOutput() };
     }
 
     static int cli(const QStringList &args)
@@ -104,6 +108,26 @@ private Q_SLOTS:
         QFile again(path);
         QVERIFY(again.open(QIODevice::ReadOnly));
         QCOMPARE(again.readAll(), content); // left as it was
+    }
+
+    // --help is written in the language the window would use: --lang first, then SERVESCOPE_LANG.
+    void helpFollowsTheLanguage()
+    {
+        const QByteArray english("Open the demo experiment in a new unsaved project.");
+        const QByteArray chinese = QStringLiteral("在新的未保存项目中打开演示实验。").toUtf8();
+        const Outcome en = gui({ QStringLiteral("--help") }, QStringLiteral("en"));
+        QCOMPARE(en.exitCode, 0);
+        QVERIFY2(en.out.contains(english), en.out.constData());
+        const Outcome zh = gui({ QStringLiteral("--help") }, QStringLiteral("zh_CN"));
+        QCOMPARE(zh.exitCode, 0);
+        QVERIFY2(zh.out.contains(chinese), zh.out.constData());
+        QVERIFY(!zh.out.contains(english));
+        QVERIFY(zh.out.contains("--demo")); // option names stay as typed
+        const Outcome flag = gui({ QStringLiteral("--lang=zh_CN"), QStringLiteral("--help") }, QStringLiteral("en"));
+        QCOMPARE(flag.out, zh.out);
+        const Outcome spaced = gui(
+            { QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("en") }, QStringLiteral("zh_CN"));
+        QCOMPARE(spaced.out, en.out);
     }
 
     // Every request of the run fails (nothing listens on port 1): the run ends failed, exit 1.
