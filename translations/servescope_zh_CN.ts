@@ -4395,6 +4395,18 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>Output tok/s</source>
         <translation>输出 token/秒</translation>
     </message>
+    <message>
+        <source>%1 (served: %2)</source>
+        <translation>%1（服务端报告：%2）</translation>
+    </message>
+    <message>
+        <source> (simulator at %1x speed: times are scaled)</source>
+        <translation>（模拟器以 %1 倍速运行：时间已缩放）</translation>
+    </message>
+    <message>
+        <source> (TLS certificate not verified)</source>
+        <translation>（未验证 TLS 证书）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>

@@ -119,7 +119,7 @@ ChartFooter reportFooter(const ReportRun &run)
     ChartFooter f { {}, {}, run.baseUrl,
         run.servedModel.isEmpty() || run.servedModel == run.model
             ? run.model
-            : run.model + QStringLiteral(" (served: ") + run.servedModel + QLatin1Char(')'),
+            : tr("%1 (served: %2)").arg(run.model, run.servedModel),
         isoUtc(run.started), run.definitions, {} };
     int estimated = 0, inputEstimated = 0, completed = 0;
     qint64 counted = 0, usage = 0; // output tokens as the definitions count them, and as the server did

@@ -94,7 +94,8 @@ ReportRun reportRunFromStore(
     const double timeScale
         = QJsonDocument::fromJson(row.clientHost).object().value(QLatin1String("simulator_time_scale")).toDouble(1);
     if (timeScale != 1)
-        r.baseUrl += QStringLiteral(" (simulator at %1x speed: times are scaled)").arg(timeScale);
+        r.baseUrl += QCoreApplication::translate("ServeScope::Report", " (simulator at %1x speed: times are scaled)")
+                         .arg(timeScale);
     r.model = endpoint.value(QLatin1String("model")).toString();
     if (r.baseUrl.startsWith(QLatin1String("https://"), Qt::CaseInsensitive)) {
         const QString ca = endpoint.value(QLatin1String("ca_file")).toString();
@@ -103,7 +104,7 @@ ReportRun reportRunFromStore(
                                                                                 : ca;
         // Every chart footer carries the base URL: an unverified one says so there too.
         if (r.tlsVerify == QLatin1String("none"))
-            r.baseUrl += QStringLiteral(" (TLS certificate not verified)");
+            r.baseUrl += QCoreApplication::translate("ServeScope::Report", " (TLS certificate not verified)");
     }
     r.envSnapshot = keyValues(row.envSnapshot);
     // What the streams said the server ran (the run adds served_model, or one per variant, when it ends).
