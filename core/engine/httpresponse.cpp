@@ -161,27 +161,34 @@ bool HttpResponseDecoder::bodyBytes(const char *&p, const char *end, QByteArray 
         }
         return true;
     }
-    // Chunk size line, the CRLF after a chunk's data, or trailer lines: all line-based.
+    // Chunk size line, the CRLF after a chunk's data, or trailer lines: all line-based. A line
+    // that is whole in this read is read where it lies: two such lines come with every event.
     const char *nl = static_cast<const char *>(std::memchr(p, '\n', size_t(end - p)));
     if (!nl) {
         m_line.append(p, end - p);
         p = end;
         return m_line.size() <= kMaxChunkLine || fail("malformed chunk framing");
     }
-    m_line.append(p, nl - p);
+    QByteArrayView line(p, nl - p);
     p = nl + 1;
-    if (m_line.size() > kMaxChunkLine)
-        return fail("malformed chunk framing");
-    if (m_line.endsWith('\r'))
-        m_line.chop(1);
-    const QByteArray line = std::exchange(m_line, QByteArray());
+    if (!m_line.isEmpty()) {
+        m_line.append(line);
+        line = m_line;
+    }
+    const bool ok = line.size() <= kMaxChunkLine ? chunkLine(line) : fail("malformed chunk framing");
+    m_line.resize(0); // keeps its capacity
+    return ok;
+}
+
+bool HttpResponseDecoder::chunkLine(QByteArrayView line)
+{
+    if (line.endsWith('\r'))
+        line.chop(1);
     switch (m_chunk) {
     case ChunkState::Size: {
         const qsizetype semi = line.indexOf(';');
         bool ok = false;
-        const qint64 size = trimmed(semi < 0 ? QByteArrayView(line) : QByteArrayView(line).first(semi))
-                                .toByteArray()
-                                .toLongLong(&ok, 16);
+        const qint64 size = trimmed(semi < 0 ? line : line.first(semi)).toLongLong(&ok, 16);
         if (!ok || size < 0)
             return fail("malformed chunk size");
         m_remaining = size;

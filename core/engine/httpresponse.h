@@ -38,6 +38,7 @@ private:
     bool headerLine(QByteArrayView line);
     bool finishHeaders();
     bool bodyBytes(const char *&p, const char *end, QByteArray &body);
+    bool chunkLine(QByteArrayView line);
     bool fail(const char *why);
 
     enum class ChunkState : quint8 { Size, Data, DataEnd, Trailer };

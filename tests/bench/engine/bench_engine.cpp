@@ -162,7 +162,7 @@ void benchEnginePoint(const SimProcess &sim, const QString &transport, int strea
     gen.setEventTap([stamps](qint64 arrival, EventKind kind, QByteArrayView payload) {
         thread_local qint64 lastStamp = 0;
         if (kind == EventKind::Comment && payload.startsWith("t=")) {
-            lastStamp = payload.sliced(2).toByteArray().toLongLong();
+            lastStamp = payload.sliced(2).toLongLong();
         } else if (lastStamp) {
             stamps->local()->push_back(arrival - lastStamp);
             lastStamp = 0;

@@ -85,6 +85,14 @@ private Q_SLOTS:
             QCOMPARE(d.keepAlive(), keepAlive);
             QCOMPARE(d.trailingBytes(), 0);
         }
+        // And one byte per read: every line is then put together from pieces.
+        HttpResponseDecoder d;
+        QByteArray out;
+        for (qsizetype at = 0; at < wire.size(); ++at)
+            QVERIFY(d.feed(QByteArrayView(wire).sliced(at, 1), out));
+        QCOMPARE(d.status(), status);
+        QCOMPARE(out, body);
+        QCOMPARE(d.complete(), complete);
     }
 
     void locationAndType()
