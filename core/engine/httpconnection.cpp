@@ -6,6 +6,7 @@
 
 #include <QLoggingCategory>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -74,12 +75,12 @@ void HttpConnection::closeSocket()
 void HttpConnection::open()
 {
     if (m_fd >= 0) {
-        if (!m_connecting) {
+        if (isConnected()) {
             if (auto cb = std::exchange(opened, nullptr))
                 cb(this, true);
             return;
         }
-        m_opening = true; // the connect under way reports to `opened`
+        m_opening = true; // the connect or TLS handshake under way reports to `opened`
         return;
     }
     m_opening = true;
@@ -152,7 +153,11 @@ void HttpConnection::send(StreamState *state, const QByteArray &request)
     } else {
         m_reusedSocket = false;
         state->connectStartNs = state->record.startNs;
-        connectNow();
+        m_written = 0;
+        if (m_fd < 0)
+            connectNow();
+        // Else a connect or handshake begun by warm() is under way: the request goes out when it
+        // is done, and its wait for it counts from now, not from the connect's start.
     }
 }
 
@@ -257,7 +262,7 @@ void HttpConnection::continueHandshake()
         return;
     m_handshaking = false;
     if (m_state)
-        m_state->record.tlsNs += monotonicNs() - m_handshakeStartNs;
+        m_state->record.tlsNs += monotonicNs() - std::max(m_handshakeStartNs, m_state->record.startNs);
     if (rc == TlsSession::kFailed) {
         m_tlsError = m_tls->error();
         m_peer = m_peers->size(); // another address of the host would not change the certificate

@@ -18,6 +18,9 @@ namespace ServeScope {
 namespace {
 constexpr qsizetype kReadBytes = 256 * 1024; ///< one read takes everything a socket has, as a rule
 constexpr int kEventsPerWait = 256;
+// Connections warm() opens at once. A server's handshakes (TLS above all) then queue in waves
+// instead of all at once, so each finishes within the connect timeout however many are asked.
+constexpr int kOpensInFlight = 256;
 
 // Every address of host:port in the resolver's order (an IP literal resolves to itself).
 std::vector<PeerAddress> resolve(const QString &host, int port)
@@ -41,12 +44,28 @@ std::vector<PeerAddress> resolve(const QString &host, int port)
 }
 } // namespace
 
+struct LeanTransport::Warming {
+    QVector<HttpConnection *> queue; ///< the connections to open, in order
+    qsizetype next = 0; ///< the first of `queue` not yet asked to open
+    int inFlight = 0;
+    int opened = 0;
+    qint64 progressNs = 0; ///< when the last connection opened or failed (or the warm() began)
+    bool opening = false;
+    std::function<void(int)> ready;
+};
+
 LeanTransport::LeanTransport(QObject *parent)
     : StreamTransport(parent)
 {
     m_sweep.setInterval(20);
     m_sweep.setTimerType(Qt::CoarseTimer);
     connect(&m_sweep, &QTimer::timeout, this, &LeanTransport::sweep);
+    m_warmWatch.setInterval(100);
+    connect(&m_warmWatch, &QTimer::timeout, this, [this] {
+        const double limit = m_endpoint.timeouts.connectS > 0 ? m_endpoint.timeouts.connectS : 10;
+        if (m_warming && monotonicNs() - m_warming->progressNs > qint64(limit * 1e9))
+            endWarming(); // a peer that stopped answering: start anyway
+    });
 }
 
 LeanTransport::~LeanTransport()
@@ -163,6 +182,7 @@ bool LeanTransport::tlsBroken() const
 
 void LeanTransport::warm(int connections, std::function<void(int)> ready)
 {
+    endWarming(); // a warm() still under way reports what it opened
     if (tlsBroken()) {
         ready(0); // every request then fails with the reason
         return;
@@ -183,26 +203,47 @@ void LeanTransport::warm(int connections, std::function<void(int)> ready)
         ready(0);
         return;
     }
-    struct Pending {
-        int left;
-        int opened = 0;
-        std::function<void(int)> ready;
-    };
-    auto pending = std::make_shared<Pending>(Pending { int(toOpen.size()), 0, std::move(ready) });
-    for (HttpConnection *c : toOpen) {
-        c->opened = [pending](HttpConnection *, bool ok) {
-            pending->opened += ok;
-            if (--pending->left == 0 && pending->ready)
-                std::exchange(pending->ready, nullptr)(pending->opened);
+    m_warming = std::make_shared<Warming>();
+    m_warming->queue = std::move(toOpen);
+    m_warming->ready = std::move(ready);
+    m_warming->progressNs = monotonicNs();
+    m_warmWatch.start();
+    openMore(m_warming);
+}
+
+// Opens queued connections while fewer than kOpensInFlight are opening; each one that opens (or
+// fails to) lets the next start. The last one ends the warm().
+void LeanTransport::openMore(const std::shared_ptr<Warming> &w)
+{
+    if (w->opening)
+        return; // a connection that reported at once, from inside the loop below
+    w->opening = true;
+    while (m_warming == w && w->inFlight < kOpensInFlight && w->next < w->queue.size()) {
+        HttpConnection *c = w->queue[w->next++];
+        ++w->inFlight;
+        c->opened = [this, w](HttpConnection *, bool ok) {
+            if (m_warming != w)
+                return; // that warm() ended (timed out or cancelled)
+            --w->inFlight;
+            w->opened += ok;
+            w->progressNs = monotonicNs();
+            openMore(w);
         };
         c->open();
     }
-    // A peer that never answers the connect: start anyway after the connect timeout.
-    const double limit = m_endpoint.timeouts.connectS > 0 ? m_endpoint.timeouts.connectS : 10;
-    QTimer::singleShot(int(limit * 1000), this, [pending] {
-        if (pending->ready)
-            std::exchange(pending->ready, nullptr)(pending->opened);
-    });
+    w->opening = false;
+    if (m_warming == w && w->inFlight == 0 && w->next == w->queue.size())
+        endWarming();
+}
+
+void LeanTransport::endWarming()
+{
+    if (!m_warming)
+        return;
+    const std::shared_ptr<Warming> w = std::exchange(m_warming, nullptr);
+    m_warmWatch.stop();
+    if (w->ready)
+        std::exchange(w->ready, nullptr)(w->opened);
 }
 
 void LeanTransport::start(StreamRequest req)
@@ -289,6 +330,7 @@ void LeanTransport::sweep()
 
 void LeanTransport::cancelAll()
 {
+    endWarming();
     const qint64 now = monotonicNs();
     auto active = std::move(m_active);
     m_active.clear();

@@ -40,6 +40,9 @@ private:
     void sweep();
     bool tlsBroken() const; ///< https whose TLS settings could not be made
     void complete(std::unique_ptr<StreamState> s, const StreamEnd &end);
+    struct Warming;
+    void openMore(const std::shared_ptr<Warming> &w);
+    void endWarming();
 
     int m_epollFd = -1;
     QSocketNotifier *m_notifier = nullptr;
@@ -54,6 +57,8 @@ private:
     std::vector<HttpConnection *> m_unparsed; ///< read from in this dispatch, events to parse
     std::unordered_map<HttpConnection *, std::unique_ptr<StreamState>> m_active;
     QTimer m_sweep { this };
+    std::shared_ptr<Warming> m_warming; ///< the warm() under way, if any
+    QTimer m_warmWatch { this }; ///< ends a warm() in which no connection opened for the connect timeout
 };
 
 } // namespace ServeScope

@@ -203,9 +203,10 @@ void LoadGenerator::cancel()
         return;
     m_cancelRequested = true;
     m_outcome.cancelled = true;
-    if (!m_schedule)
-        return; // still opening connections: onWarmed ends the point
-    m_schedule->stop();
+    if (m_schedule)
+        m_schedule->stop();
+    // While connections are still opening, a worker's cancel ends its warm-up at once and onWarmed
+    // ends the point.
     for (const WorkerThread &w : m_workers) {
         EngineWorker *worker = w.worker;
         QMetaObject::invokeMethod(worker, [worker] { worker->cancel(); });

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Failure classes (docs/metrics.md), produced by a real `servescope-cli sim` with seeded faults.
+#include "engine/fdlimit.h"
 #include "pointrunner.h"
 #include "simprocess.h"
 
+#include <QElapsedTimer>
 #include <QRegularExpression>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 
 using namespace ServeScope;
@@ -206,6 +209,39 @@ private Q_SLOTS:
         QVERIFY(!res.outcome.ok);
         QVERIFY2(res.outcome.message.contains(QStringLiteral("file descriptors")), qPrintable(res.outcome.message));
         QVERIFY(res.records.isEmpty());
+    }
+
+    // A server whose TLS handshakes never finish: warm-up opens a bounded wave of connections
+    // (256), not the 400 asked at once, and a cancel ends it at once, not after the connect timeout.
+    void warmUpOpensInWavesAndCancelEndsIt()
+    {
+        raiseOpenFileLimit();
+        QTcpServer server; // accepts, reads nothing, answers nothing
+        server.setListenBacklogSize(1024);
+        server.setMaxPendingConnections(1024);
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        QList<QTcpSocket *> accepted;
+        connect(&server, &QTcpServer::newConnection, this, [&] {
+            while (QTcpSocket *s = server.nextPendingConnection())
+                accepted << s;
+        });
+        EndpointConfig ep;
+        ep.url = QUrl(QStringLiteral("https://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        ep.transport = TransportKind::Lean;
+        ep.tlsSkipVerify = true;
+        ep.timeouts.connectS = 60;
+        LoadSpec spec;
+        spec.load.concurrency = 400;
+        spec.load.numPrompts = 400;
+        LoadGenerator gen(1);
+        QElapsedTimer clock;
+        clock.start();
+        const PointResult res = runPoint(gen, ep, completionBodies(400, 4, 4), spec, 1500, 20000);
+        QVERIFY(!res.timedOut);
+        QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY(res.outcome.cancelled);
+        QVERIFY(res.records.isEmpty()); // no request had left
+        QCOMPARE(accepted.size(), 256);
     }
 };
 
