@@ -145,15 +145,14 @@ void HttpConnection::send(StreamState *state, const QByteArray &request)
     m_request = request;
     m_retried = false;
     m_decoder.reset();
+    m_written = 0;
     state->record.startNs = monotonicNs();
     if (isConnected()) {
         m_reusedSocket = true;
-        m_written = 0;
         writePending();
     } else {
         m_reusedSocket = false;
         state->connectStartNs = state->record.startNs;
-        m_written = 0;
         if (m_fd < 0)
             connectNow();
         // Else a connect or handshake begun by warm() is under way: the request goes out when it

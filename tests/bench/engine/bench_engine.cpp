@@ -14,6 +14,7 @@
 #include "pointrunner.h"
 #include "procstats.h"
 #include "simprocess.h"
+#include "throwawaycert.h"
 
 #include "engine/fdlimit.h"
 #include "model/clock.h"
@@ -26,7 +27,6 @@
 #include <QMutex>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QProcess>
 #include <QSslConfiguration>
 #include <QSslSocket>
 #include <QTemporaryDir>
@@ -343,17 +343,11 @@ int main(int argc, char **argv)
         }
         QTemporaryDir certs;
         if (o.transports.contains(QLatin1String("tls")) || o.transports.contains(QLatin1String("pool-tls"))) {
-            // A throwaway certificate: the simulator serves HTTPS, the client skips verification. ECDSA
-            // P-256, as gateways commonly serve: with RSA 2048 the simulator's one core signs 4,096
-            // handshakes in more than the engine's 10 s connect timeout.
-            QProcess openssl;
-            openssl.start(QStringLiteral("openssl"),
-                { QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
-                    QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"),
-                    QStringLiteral("-nodes"), QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"),
-                    QStringLiteral("/CN=localhost"), QStringLiteral("-keyout"), certs.filePath(QStringLiteral("k.pem")),
-                    QStringLiteral("-out"), certs.filePath(QStringLiteral("c.pem")) });
-            openssl.waitForFinished(60000);
+            // A throwaway certificate: the simulator serves HTTPS, the client skips verification.
+            if (!makeThrowawayCertificate(certs)) {
+                std::fprintf(stderr, "bench_engine: openssl req could not make a certificate\n");
+                return 1;
+            }
             if (!tlsSim.start(simArgs(o.stepMs, true)
                         + QStringList { QStringLiteral("--tls-cert"), certs.filePath(QStringLiteral("c.pem")),
                             QStringLiteral("--tls-key"), certs.filePath(QStringLiteral("k.pem")) },

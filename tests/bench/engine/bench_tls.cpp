@@ -7,11 +7,12 @@
 // (one session stays in the caches; a thousand do not). Figures are printed, not asserted.
 //
 //   bench_tls [--sessions 1,256,1024] [--records 200000] [--bytes 180]
+#include "throwawaycert.h"
+
 #include "engine/tlsclient.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QProcess>
 #include <QTemporaryDir>
 
 #include <openssl/bio.h>
@@ -23,6 +24,7 @@
 #include <vector>
 
 using namespace ServeScope;
+using namespace ServeScope::Testing;
 
 namespace {
 
@@ -43,9 +45,13 @@ void drain(BIO *bio, QByteArray &out)
     (void)BIO_reset(bio);
 }
 
+struct SslFree {
+    void operator()(SSL *ssl) const { SSL_free(ssl); }
+};
+
 struct Pair {
     std::unique_ptr<TlsSession> client;
-    SSL *server = nullptr;
+    std::unique_ptr<SSL, SslFree> server;
     BIO *serverIn = nullptr, *serverOut = nullptr; ///< owned by `server`
     QByteArray toServer, toClient;
 };
@@ -62,12 +68,12 @@ Figures measure(SSL_CTX *serverCtx, const TlsContext &clientCtx, int sessions, i
     double handshakeS = 0;
     for (Pair &p : pairs) {
         p.client = std::make_unique<TlsSession>(clientCtx, QByteArrayLiteral("localhost"));
-        p.server = SSL_new(serverCtx);
+        p.server.reset(SSL_new(serverCtx));
         p.serverIn = BIO_new(BIO_s_mem());
         p.serverOut = BIO_new(BIO_s_mem());
         BIO_set_mem_eof_return(p.serverIn, -1);
-        SSL_set_bio(p.server, p.serverIn, p.serverOut);
-        SSL_set_accept_state(p.server);
+        SSL_set_bio(p.server.get(), p.serverIn, p.serverOut);
+        SSL_set_accept_state(p.server.get());
         bool done = false;
         for (int turn = 0; turn < 8 && !done; ++turn) {
             const double t0 = threadCpuS();
@@ -76,7 +82,7 @@ Figures measure(SSL_CTX *serverCtx, const TlsContext &clientCtx, int sessions, i
             p.client->takeOutgoing(&p.toServer);
             handshakeS += threadCpuS() - t0;
             BIO_write(p.serverIn, p.toServer.constData(), int(p.toServer.size()));
-            SSL_do_handshake(p.server);
+            SSL_do_handshake(p.server.get());
             p.toClient.clear();
             drain(p.serverOut, p.toClient);
             const double t1 = threadCpuS();
@@ -102,7 +108,7 @@ Figures measure(SSL_CTX *serverCtx, const TlsContext &clientCtx, int sessions, i
         for (int r = 0; r < batch; ++r) {
             for (size_t i = 0; i < pairs.size(); ++i) {
                 size_t written = 0;
-                SSL_write_ex(pairs[i].server, event.constData(), size_t(event.size()), &written);
+                SSL_write_ex(pairs[i].server.get(), event.constData(), size_t(event.size()), &written);
                 QByteArray &w = wire[size_t(r) * pairs.size() + i];
                 w.resize(0);
                 drain(pairs[i].serverOut, w);
@@ -120,8 +126,6 @@ Figures measure(SSL_CTX *serverCtx, const TlsContext &clientCtx, int sessions, i
         }
         recordS += threadCpuS() - t0;
     }
-    for (Pair &p : pairs)
-        SSL_free(p.server);
     Figures f;
     f.handshakeUs = handshakeS / sessions * 1e6;
     f.recordUs = recordS / (double(rounds) * sessions) * 1e6;
@@ -159,14 +163,7 @@ int main(int argc, char **argv)
     }
 
     QTemporaryDir certs;
-    QProcess openssl;
-    openssl.start(QStringLiteral("openssl"),
-        { QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
-            QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
-            QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=localhost"),
-            QStringLiteral("-keyout"), certs.filePath(QStringLiteral("k.pem")), QStringLiteral("-out"),
-            certs.filePath(QStringLiteral("c.pem")) });
-    if (!openssl.waitForFinished(60000) || openssl.exitCode() != 0) {
+    if (!makeThrowawayCertificate(certs)) {
         std::fprintf(stderr, "bench_tls: openssl req could not make a certificate\n");
         return 1;
     }
