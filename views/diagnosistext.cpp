@@ -62,6 +62,12 @@ QString diagnosisText(Diagnosis d)
         return DiagnosisWords::tr("Responses do not match their Content-Length. Every request of a run would fail.");
     case Diagnosis::StreamFailed:
         return DiagnosisWords::tr("A stream sent the way a run sends it failed; see the details.");
+    case Diagnosis::Compressed:
+        return DiagnosisWords::tr("The answer came compressed although none was asked for. A run cannot time a "
+                                  "compressed stream: turn compression off for this route.");
+    case Diagnosis::NotStreamed:
+        return DiagnosisWords::tr("The server ignored stream: true and sent the whole answer at once. Time to first "
+                                  "token and the gaps between tokens cannot be measured on this route.");
     case Diagnosis::Other:
         break;
     }

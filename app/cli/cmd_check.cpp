@@ -121,7 +121,8 @@ int runCheck(const QStringList &args)
             CliText::tr("Extra header whose value is a secret read from an environment variable, Name=VAR "
                         "(repeatable)"),
             QStringLiteral("NAME=VAR") },
-        { QStringLiteral("smoke"), CliText::tr("Also probe /tokenize, /metrics and ignore_eos") },
+        { QStringLiteral("smoke"),
+            CliText::tr("Also probe /tokenize, /metrics, ignore_eos and whether the stream arrives buffered") },
         { QStringLiteral("ca-file"), CliText::tr("https: trust the certificate authorities in this PEM file"),
             QStringLiteral("FILE") },
         { QStringLiteral("tls-skip-verify"), CliText::tr("https: do not check the server's certificate") },
@@ -195,6 +196,9 @@ int runCheck(const QStringList &args)
         printCapability(out, "tokenize", r.tokenizeAvailable);
         printCapability(out, "metrics", r.metricsAvailable);
         printCapability(out, "ignore_eos", r.ignoreEosHonoured);
+        printCapability(out, "stream_buffered", r.streamBuffered);
+        if (r.streamBuffered >= 0)
+            out << "events_per_read\t" << QString::number(r.eventsPerRead, 'f', 1) << '\n';
     }
     return r.usable ? ExitOk : ExitFailed;
 }

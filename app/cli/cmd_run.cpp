@@ -9,6 +9,8 @@
 #include "sigintwatcher.h"
 
 #include "io/experimentfile.h"
+#include "metrics/findings.h"
+#include "model/redaction.h"
 #include "model/validation.h"
 #include "run/runcontroller.h"
 #include "secrets/apikey.h"
@@ -73,13 +75,9 @@ void printFailures(const RunResult &result, const QByteArray &apiKey)
         << (total == 1 ? CliText::tr("1 measured request failed:")
                        : CliText::tr("%1 measured requests failed:").arg(total))
         << '\n';
-    static const QRegularExpression bearer(
-        QStringLiteral("(Bearer\\s+)\\S+"), QRegularExpression::CaseInsensitiveOption);
+    const Redactor redactor({ apiKey });
     for (auto it = result.errorsByClass.cbegin(); it != result.errorsByClass.cend(); ++it) {
-        QString first = result.firstErrorByClass.value(it.key()).simplified();
-        if (apiKey.size() >= 4)
-            first.replace(QString::fromUtf8(apiKey), QStringLiteral("***"));
-        first.replace(bearer, QStringLiteral("\\1***"));
+        const QString first = redactor.apply(result.firstErrorByClass.value(it.key()).simplified());
         err << "  " << it.key() << '\t' << it.value() << '\t' << CliText::tr("first: %1").arg(first) << '\n';
     }
 }
@@ -90,10 +88,13 @@ void printPoints(const RunResult &result)
     out << "variant\tpoint\trepeat\tcompleted\tfailed\trequest_throughput\toutput_throughput\t"
            "median_ttft_ms\tp99_ttft_ms\tmedian_tpot_ms\tmedian_itl_ms\tp99_itl_ms\n";
     for (const PointSummary &s : result.points) {
+        // A buffered stream's decode timings are its buffer's: not printed as measured (buffered-stream).
+        const bool buffered = bufferedStream(s);
+        const auto decode = [buffered](double v) { return buffered ? QStringLiteral("nan") : ms(v); };
         out << s.variant << '\t' << s.label << '\t' << s.repeat << '\t' << s.completed << '\t' << s.failed << '\t'
             << QString::number(s.requestThroughput, 'f', 3) << '\t' << QString::number(s.outputThroughput, 'f', 1)
-            << '\t' << ms(s.ttft.median) << '\t' << ms(s.ttft.p99) << '\t' << ms(s.tpot.median) << '\t'
-            << ms(s.itl.median) << '\t' << ms(s.itl.p99) << '\n';
+            << '\t' << ms(s.ttft.median) << '\t' << ms(s.ttft.p99) << '\t' << decode(s.tpot.median) << '\t'
+            << decode(s.itl.median) << '\t' << decode(s.itl.p99) << '\n';
     }
 }
 

@@ -80,6 +80,19 @@ constexpr NoteText kNotes[] = {
             "the answer carried no usage: whether outputs reach the requested length is unknown"),
         QT_TRANSLATE_NOOP(
             "ServeScope::Capabilities", "run one short point and look at the output lengths in its result file") },
+    { "stream_buffered", 1,
+        QT_TRANSLATE_NOOP("ServeScope::Capabilities",
+            "the stream arrives in blocks, many token events per read: something between client and server "
+            "buffers it, so a run's TPOT and ITL would describe that buffer and its TTFT would be late "
+            "(buffered-stream; those points' TPOT and ITL are marked invalid)"),
+        QT_TRANSLATE_NOOP("ServeScope::Capabilities",
+            "turn buffering off for this route (nginx: proxy_buffering off) or measure the server directly") },
+    { "stream_buffered", 0,
+        QT_TRANSLATE_NOOP(
+            "ServeScope::Capabilities", "token events arrive as the server sends them: TPOT and ITL are the server's"),
+        "" },
+    { "stream_buffered", -1,
+        QT_TRANSLATE_NOOP("ServeScope::Capabilities", "the answer had too few token events to tell"), "" },
     { "tokenize", -1, QT_TRANSLATE_NOOP("ServeScope::Capabilities", "not probed"), "" },
     { "metrics", -1, QT_TRANSLATE_NOOP("ServeScope::Capabilities", "not probed"), "" },
 };

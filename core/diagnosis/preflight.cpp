@@ -64,6 +64,12 @@ constexpr DiagnosisText kTexts[] = {
         "gateway is rewriting bodies without fixing the header, or sends a stream with a length." },
     { Diagnosis::StreamFailed, "stream_failed",
         "A stream sent as a run sends it failed (see the detail): a run would fail the same way." },
+    { Diagnosis::Compressed, "compressed",
+        "The answer came compressed although identity was asked: a run cannot time a compressed stream; turn "
+        "compression off for this route in the gateway or proxy." },
+    { Diagnosis::NotStreamed, "not_streamed",
+        "The server ignored stream: true and sent the whole answer at once: TTFT, TPOT and ITL cannot be measured; "
+        "use a server or gateway route that streams." },
     { Diagnosis::Other, "other", "Unexpected answer: see the detail." },
 };
 
@@ -189,22 +195,37 @@ QNetworkReply *Preflight::send(const QString &suffix, const QByteArray &body)
     return reply;
 }
 
-QString Preflight::scrub(QString text) const
+QString Preflight::scrub(const QString &text) const
 {
-    if (m_request.apiKey.size() >= 4)
-        text.replace(QString::fromUtf8(m_request.apiKey), QStringLiteral("[key]"));
-    for (const QByteArray &secret : m_request.secretHeaderValues)
-        if (secret.size() >= 4)
-            text.replace(QString::fromUtf8(secret), QStringLiteral("[secret]"));
-    return text;
+    QList<QByteArray> secrets = m_request.secretHeaderValues;
+    secrets.prepend(m_request.apiKey);
+    return Redactor(secrets).apply(text);
 }
 
 bool Preflight::failedByTransport(QNetworkReply *reply)
 {
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     m_result.httpStatus = status;
-    if (status != 0)
+    const bool timedOut
+        = reply->error() == QNetworkReply::TimeoutError || reply->error() == QNetworkReply::OperationCanceledError;
+    if (status != 0 && timedOut && !m_done) {
+        finish(Diagnosis::Timeout,
+            QStringLiteral("HTTP %1 headers arrived, then nothing more within %2 ms")
+                .arg(status)
+                .arg(m_request.timeoutMs));
+        return true;
+    }
+    if (status != 0) {
+        const QByteArray encoding = reply->rawHeader("Content-Encoding").trimmed().toLower();
+        if (!encoding.isEmpty() && encoding != "identity") {
+            finish(Diagnosis::Compressed,
+                QStringLiteral("HTTP %1 with Content-Encoding: %2 although Accept-Encoding: identity was sent")
+                    .arg(status)
+                    .arg(QString::fromLatin1(encoding)));
+            return true;
+        }
         return false;
+    }
     switch (reply->error()) {
     case QNetworkReply::ConnectionRefusedError:
         finish(Diagnosis::ConnectionRefused, reply->errorString());
@@ -317,6 +338,11 @@ void Preflight::postStream()
             }
         }
         if (!sawData) {
+            const QJsonObject whole = QJsonDocument::fromJson(payload).object();
+            if (whole.value(QLatin1String("choices")).isArray())
+                return finish(Diagnosis::NotStreamed,
+                    QStringLiteral("HTTP 200 with one JSON completion (%1 bytes) instead of an event stream")
+                        .arg(payload.size()));
             if (payload.trimmed().startsWith('{') && !message.isEmpty())
                 return finish(Diagnosis::ErrorBody, QStringLiteral("HTTP 200 with a JSON body: %1").arg(message));
             return finish(

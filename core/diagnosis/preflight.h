@@ -44,6 +44,8 @@ enum class Diagnosis {
     StreamTruncated, ///< a stream read through the run's transport ended before its end
     LengthMismatch, ///< a response longer or shorter than its framing (Content-Length)
     StreamFailed, ///< a stream through the run's transport failed another way
+    Compressed, ///< the answer came compressed although `Accept-Encoding: identity` was sent
+    NotStreamed, ///< a 200 with one JSON completion: the server ignored `stream: true`
     Other,
 };
 
@@ -85,6 +87,10 @@ struct PreflightResult {
     int tokenizeAvailable = -1;
     int metricsAvailable = -1;
     int ignoreEosHonoured = -1;
+    /// A 32-token stream read as a run reads it arrived in blocks (metrics' bufferedStream rule);
+    /// -1 when it had too few token events to tell.
+    int streamBuffered = -1;
+    double eventsPerRead = 0; ///< of that stream: token events per socket read
 };
 
 /// Runs the preflight asynchronously on the calling thread's event loop: models list, then one
@@ -111,10 +117,17 @@ private:
     void probeTokenize();
     void probeMetrics();
     void probeIgnoreEos();
+    void probeStreamArrival();
+    /// The endpoint as the engine reaches it for a run (key, headers, TLS, proxy, timeouts).
+    EndpointConfig engineEndpoint() const;
+    /// Runs `count` streams of `body` (asking `maxTokens`), one at a time, through the run's own
+    /// transport into m_runRecords; then `done`.
+    void runStreams(const QByteArray &body, int maxTokens, int count, void (Preflight::*done)(const LoadOutcome &));
+    void onArrivalStreamFinished(const ServeScope::LoadOutcome &outcome);
     void finish(Diagnosis d, const QString &detail = {});
     QNetworkReply *send(const QString &suffix, const QByteArray &body);
     bool failedByTransport(QNetworkReply *reply);
-    QString scrub(QString text) const;
+    QString scrub(const QString &text) const;
 
     PreflightRequest m_request;
     PreflightResult m_result;

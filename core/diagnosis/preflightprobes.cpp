@@ -4,6 +4,8 @@
 #include "preflight.h"
 
 #include "engine/loadgenerator.h"
+#include "metrics/clienthealth.h"
+#include "metrics/findings.h"
 #include "model/urls.h"
 
 #include <QJsonArray>
@@ -17,6 +19,7 @@ namespace ServeScope {
 namespace {
 constexpr int kRunStreams = 2; // the second reuses the first's connection, as a run's requests do
 constexpr int kIgnoreEosTokens = 64;
+constexpr int kArrivalTokens = 32;
 } // namespace
 
 QByteArray Preflight::streamBody(int maxTokens) const
@@ -33,7 +36,7 @@ QByteArray Preflight::streamBody(int maxTokens) const
     return QJsonDocument(body).toJson(QJsonDocument::Compact);
 }
 
-void Preflight::readStreamsAsRun()
+EndpointConfig Preflight::engineEndpoint() const
 {
     EndpointConfig endpoint;
     endpoint.url = joinUrlPath(m_request.baseUrl, m_request.path);
@@ -50,15 +53,27 @@ void Preflight::readStreamsAsRun()
     }
     const double s = m_request.timeoutMs / 1000.0;
     endpoint.timeouts = Timeouts { s, s, s, 0 };
+    return endpoint;
+}
+
+void Preflight::runStreams(
+    const QByteArray &body, int maxTokens, int count, void (Preflight::*done)(const LoadOutcome &))
+{
     LoadSpec spec;
     spec.mode = LoadMode::Concurrency;
     spec.load.concurrency = 1;
-    spec.load.numPrompts = kRunStreams;
+    spec.load.numPrompts = count;
     m_runRecords.clear();
+    delete m_engine;
     m_engine = new LoadGenerator(1, this);
     connect(m_engine, &LoadGenerator::requestFinished, this, [this](const RequestRecord &r) { m_runRecords << r; });
-    connect(m_engine, &LoadGenerator::finished, this, &Preflight::onRunStreamsFinished);
-    m_engine->start(endpoint, { PreparedRequest { streamBody(4), 0, 4, QByteArray() } }, spec);
+    connect(m_engine, &LoadGenerator::finished, this, done);
+    m_engine->start(engineEndpoint(), { PreparedRequest { body, 0, maxTokens, QByteArray() } }, spec);
+}
+
+void Preflight::readStreamsAsRun()
+{
+    runStreams(streamBody(4), 4, kRunStreams, &Preflight::onRunStreamsFinished);
 }
 
 void Preflight::onRunStreamsFinished(const LoadOutcome &outcome)
@@ -150,8 +165,31 @@ void Preflight::probeIgnoreEos()
         else if (!usage.isEmpty())
             m_result.ignoreEosHonoured
                 = usage.value(QLatin1String("completion_tokens")).toInt() == kIgnoreEosTokens ? 1 : 0;
-        finish(Diagnosis::Ok);
+        probeStreamArrival();
     });
+}
+
+void Preflight::probeStreamArrival()
+{
+    // Long enough to tell a buffered stream from one sent token by token; ignore_eos where honoured.
+    QJsonObject body = QJsonDocument::fromJson(streamBody(kArrivalTokens)).object();
+    if (m_result.ignoreEosHonoured == 1)
+        body.insert(QStringLiteral("ignore_eos"), true);
+    runStreams(
+        QJsonDocument(body).toJson(QJsonDocument::Compact), kArrivalTokens, 1, &Preflight::onArrivalStreamFinished);
+}
+
+void Preflight::onArrivalStreamFinished(const LoadOutcome &)
+{
+    if (m_done)
+        return;
+    PointSummary point;
+    point.client = streamArrival(std::span<const RequestRecord>(m_runRecords.constData(), m_runRecords.size()));
+    if (!point.client.isEmpty()) {
+        m_result.streamBuffered = bufferedStream(point) ? 1 : 0;
+        m_result.eventsPerRead = point.client.value(QStringLiteral("stream_events_per_read"));
+    }
+    finish(Diagnosis::Ok);
 }
 
 } // namespace ServeScope

@@ -41,6 +41,13 @@ void applyTls(QNetworkRequest *request, const EndpointConfig &endpoint)
         request->setSslConfiguration(endpoint.tls);
 }
 
+Redactor endpointRedactor(const EndpointConfig &endpoint)
+{
+    QList<QByteArray> secrets = endpoint.secretValues;
+    secrets.prepend(endpoint.apiKey);
+    return Redactor(secrets);
+}
+
 QByteArray bearerAuthorization(const QByteArray &apiKey)
 {
     return "Bearer " + apiKey;

@@ -3,6 +3,7 @@
 
 #include "model/experiment.h"
 #include "model/records.h"
+#include "model/redaction.h"
 
 #include <QByteArray>
 #include <QList>
@@ -53,6 +54,8 @@ TransportKind resolveTransport(const EndpointConfig &endpoint);
 
 /// The value of the `Authorization` header for an API key: "Bearer <key>".
 QByteArray bearerAuthorization(const QByteArray &apiKey);
+/// The redaction rule for everything this endpoint's server answers: its key and every secret header value.
+Redactor endpointRedactor(const EndpointConfig &endpoint);
 /// What every request to the endpoint carries: Authorization (when there is a key), then the extra headers.
 QList<QPair<QByteArray, QByteArray>> endpointHeaders(const EndpointConfig &endpoint);
 

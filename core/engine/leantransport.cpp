@@ -110,6 +110,7 @@ void LeanTransport::configure(const EndpointConfig &endpoint)
         m_tls = TlsContext::make(endpoint.caFile, endpoint.tlsSkipVerify, &m_tlsError);
     }
     m_endpoint = endpoint;
+    m_redactor = endpointRedactor(endpoint);
     QByteArray path = endpoint.url.path(QUrl::FullyEncoded).toLatin1();
     if (path.isEmpty())
         path = "/";
@@ -300,7 +301,7 @@ void LeanTransport::complete(std::unique_ptr<StreamState> s, const StreamEnd &en
         s->record.endNs = monotonicNs();
     if (m_freed)
         m_freed(s->record.slot, s->record.endNs);
-    finalizeRecord(*s, end, m_endpoint);
+    finalizeRecord(*s, end, m_redactor);
     if (m_active.empty())
         m_sweep.stop();
     if (m_done)

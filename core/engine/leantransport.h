@@ -51,6 +51,7 @@ private:
     std::shared_ptr<const TlsContext> m_tls; ///< https: OpenSSL's settings for every connection
     QString m_tlsError; ///< why m_tls could not be made
     EndpointConfig m_endpoint;
+    Redactor m_redactor; ///< endpointRedactor(m_endpoint)
     QByteArray m_head; ///< request line and fixed headers, up to the per-request ones
     std::vector<HttpConnection *> m_connections; ///< index = the connection's epoll key
     std::vector<HttpConnection *> m_idle; ///< not busy, most recently freed last

@@ -67,6 +67,7 @@ PoolTransport::~PoolTransport()
 void PoolTransport::configure(const EndpointConfig &endpoint)
 {
     m_endpoint = endpoint;
+    m_redactor = endpointRedactor(endpoint);
     for (Manager &m : m_managers)
         m.nam->setProxy(endpoint.useProxy ? endpoint.proxy : QNetworkProxy(QNetworkProxy::NoProxy));
 }
@@ -201,7 +202,7 @@ void PoolTransport::complete(QNetworkReply *reply, const StreamEnd &end, qint64 
     a.state->record.endNs = endNs;
     if (m_freed)
         m_freed(a.state->record.slot, endNs);
-    finalizeRecord(*a.state, end, m_endpoint);
+    finalizeRecord(*a.state, end, m_redactor);
     drainQueue();
     if (m_active.empty())
         m_sweep.stop();
@@ -248,8 +249,8 @@ void PoolTransport::cancelAll()
     // Queued requests held a slot but were never sent: cancelled at the moment of cancelling.
     for (auto &[s, body] : queued) {
         s->record.startNs = s->record.endNs = now;
-        finalizeRecord(*s, StreamEnd { ErrorClass::Cancelled, QStringLiteral("cancelled before sending"), false },
-            QByteArrayView());
+        finalizeRecord(
+            *s, StreamEnd { ErrorClass::Cancelled, QStringLiteral("cancelled before sending"), false }, m_redactor);
         if (m_done)
             m_done(std::move(s->record));
     }

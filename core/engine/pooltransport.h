@@ -56,6 +56,7 @@ private:
     void sweep();
 
     EndpointConfig m_endpoint;
+    Redactor m_redactor; ///< endpointRedactor(m_endpoint)
     std::vector<Manager> m_managers;
     std::unordered_map<QNetworkReply *, Active> m_active;
     std::deque<std::pair<std::unique_ptr<StreamState>, QByteArray>> m_queue;

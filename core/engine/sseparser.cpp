@@ -122,6 +122,8 @@ void SseParser::reset()
     m_hasData = false;
     m_errorEvent = false;
     m_afterCr = false;
+    m_started = false;
+    m_bomBytes = 0;
 }
 
 void SseParser::feed(QByteArrayView chunk, SseSink &out)
@@ -130,6 +132,16 @@ void SseParser::feed(QByteArrayView chunk, SseSink &out)
         return;
     const char *p = chunk.data();
     const char *end = p + chunk.size();
+    static constexpr char kBom[] = "\xEF\xBB\xBF";
+    while (!m_started && p < end) {
+        if (*p == kBom[m_bomBytes]) {
+            ++p;
+            m_started = ++m_bomBytes == 3;
+            continue;
+        }
+        m_line.append(kBom, m_bomBytes); // a start that only looked like a BOM is text
+        m_started = true;
+    }
     if (m_afterCr && p < end && *p == '\n')
         ++p; // the LF of a CRLF split across chunks
     m_afterCr = false;

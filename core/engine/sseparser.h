@@ -32,7 +32,8 @@ protected:
 class SseParser {
 public:
     /// Frames the bytes of `chunk`, handing every event it completes to `sink` (no allocation
-    /// per event: the data buffer is reused).
+    /// per event: the data buffer is reused). A UTF-8 byte order mark that starts the stream is
+    /// dropped, as the SSE standard says.
     void feed(QByteArrayView chunk, SseSink &sink);
     /// Frames the bytes of `chunk`, appending every event it completes to `out`.
     void feed(QByteArrayView chunk, QVector<SseEvent> &out);
@@ -65,6 +66,8 @@ private:
     bool m_errorEvent = false;
     bool m_afterCr = false;
     bool m_overflowed = false;
+    bool m_started = false; ///< past the stream's first bytes, where a UTF-8 BOM is dropped
+    quint8 m_bomBytes = 0; ///< bytes of a BOM matched so far at the start
     qsizetype m_maxEventBytes = kDefaultMaxEventBytes;
     void overflow();
 };

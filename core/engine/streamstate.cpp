@@ -13,10 +13,9 @@ namespace ServeScope {
 namespace {
 constexpr qsizetype kBodyHead = 16 * 1024;
 
-QString scrub(QString text, QByteArrayView secret)
+QString scrub(QString text, const Redactor &redactor)
 {
-    if (!secret.isEmpty())
-        text.replace(QString::fromUtf8(secret), QStringLiteral("***"));
+    text = redactor.apply(text);
     if (text.size() > 400)
         text = text.left(400) + QStringLiteral("...");
     return text;
@@ -49,11 +48,11 @@ ErrorClass classifyErrorEvent(const QByteArray &payload)
     return ErrorClass::Protocol;
 }
 
-void fail(RequestRecord &r, ErrorClass c, const QString &text, QByteArrayView secret)
+void fail(RequestRecord &r, ErrorClass c, const QString &text, const Redactor &redactor)
 {
     r.status = c == ErrorClass::Cancelled ? RequestStatus::Cancelled : RequestStatus::Failed;
     r.errorClass = c;
-    r.errorText = scrub(text, secret);
+    r.errorText = scrub(text, redactor);
 }
 
 } // namespace
@@ -187,14 +186,6 @@ StreamEnd StreamState::overflowEnd() const
         false };
 }
 
-void finalizeRecord(StreamState &s, const StreamEnd &end, const EndpointConfig &endpoint)
-{
-    finalizeRecord(s, end, endpoint.apiKey);
-    for (const QByteArray &secret : endpoint.secretValues)
-        if (!secret.isEmpty())
-            s.record.errorText.replace(QString::fromUtf8(secret), QStringLiteral("***"));
-}
-
 ErrorClass expiredTimeout(const StreamState &s, const Timeouts &t, qint64 now, QString *text)
 {
     auto over
@@ -231,7 +222,7 @@ ErrorClass classifyHttpStatus(int status)
     return ErrorClass::Protocol;
 }
 
-void finalizeRecord(StreamState &s, const StreamEnd &end, QByteArrayView secret)
+void finalizeRecord(StreamState &s, const StreamEnd &end, const Redactor &redactor)
 {
     RequestRecord &r = s.record;
     if (!end.truncated && end.transportError == ErrorClass::None) {
@@ -244,7 +235,7 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, QByteArrayView secret)
     bool ended = d.ended;
     for (EventKind k : r.eventKinds)
         ended = ended || k == EventKind::Done;
-    r.generatedText = d.text.left(kMaxKeptTextChars);
+    r.generatedText = redactor.apply(d.text.left(kMaxKeptTextChars));
     r.servedModel = d.model;
     r.systemFingerprint = d.systemFingerprint;
     if (d.usage) {
@@ -258,37 +249,37 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, QByteArrayView secret)
     r.status = RequestStatus::Ok;
     r.errorClass = ErrorClass::None;
     if (end.transportError != ErrorClass::None)
-        return fail(r, end.transportError, end.transportText, secret);
+        return fail(r, end.transportError, end.transportText, redactor);
     if (r.httpStatus < 200 || r.httpStatus >= 300) {
         QString text = QStringLiteral("HTTP %1").arg(r.httpStatus);
         if (!s.bodyHead.isEmpty())
             text += QStringLiteral(": ")
                 + (looksLikeJsonError(s.bodyHead) ? errorMessage(s.bodyHead) : QString::fromUtf8(s.bodyHead.left(300)));
-        return fail(r, classifyHttpStatus(r.httpStatus), text, secret);
+        return fail(r, classifyHttpStatus(r.httpStatus), text, redactor);
     }
     if (d.hasError)
-        return fail(
-            r, classifyErrorEvent(d.firstError), QStringLiteral("error event: ") + errorMessage(d.firstError), secret);
+        return fail(r, classifyErrorEvent(d.firstError), QStringLiteral("error event: ") + errorMessage(d.firstError),
+            redactor);
     if (d.malformed >= 0)
         return fail(r, ErrorClass::Protocol,
             QStringLiteral("malformed JSON in event %1: ").arg(d.malformed) + QString::fromUtf8(d.malformedHead),
-            secret);
+            redactor);
     if (end.truncated)
         return fail(r, ErrorClass::Protocol,
             end.transportText.isEmpty() ? QStringLiteral("stream truncated: connection closed mid-body")
                                         : end.transportText,
-            secret);
+            redactor);
     if (!s.sawToken) {
         if (looksLikeJsonError(s.bodyHead))
             return fail(r, ErrorClass::Protocol,
                 QStringLiteral("HTTP %1 with a JSON error body: ").arg(r.httpStatus) + errorMessage(s.bodyHead),
-                secret);
-        return fail(r, ErrorClass::Protocol, QStringLiteral("2xx stream without any token event"), secret);
+                redactor);
+        return fail(r, ErrorClass::Protocol, QStringLiteral("2xx stream without any token event"), redactor);
     }
     // A body that ended by its framing but not by the stream's own word lost its end on the way.
     if (!ended)
         return fail(
-            r, ErrorClass::Protocol, QStringLiteral("stream truncated: no [DONE] and no finish_reason"), secret);
+            r, ErrorClass::Protocol, QStringLiteral("stream truncated: no [DONE] and no finish_reason"), redactor);
 }
 
 } // namespace ServeScope

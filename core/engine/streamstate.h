@@ -63,7 +63,7 @@ struct StreamState final : SseSink {
     void onEvent(EventKind kind, QByteArrayView data) override;
 
 private:
-    friend void finalizeRecord(StreamState &, const StreamEnd &, QByteArrayView);
+    friend void finalizeRecord(StreamState &, const StreamEnd &, const Redactor &);
     QByteArray m_pendingBytes; ///< waiting payloads back to back
     std::vector<std::pair<qsizetype, qsizetype>> m_pending; ///< (event index, end in m_pendingBytes)
     qint64 m_nowNs = 0; ///< the arrival time of the bytes being framed
@@ -77,10 +77,9 @@ inline constexpr qsizetype kMaxKeptTextChars = 1 << 20;
 
 /// Builds the complete record after the request ended: flushes the parser, maps status and
 /// transport errors to failure classes (docs/metrics.md), parses every event's JSON for usage and the
-/// generated text. `secret` is scrubbed from any error text taken from the server.
-void finalizeRecord(StreamState &state, const StreamEnd &end, QByteArrayView secret);
-/// The same as finalizeRecord(), scrubbing the endpoint's key and every secret header value.
-void finalizeRecord(StreamState &state, const StreamEnd &end, const EndpointConfig &endpoint);
+/// generated text. The error text and the kept generated text pass through `redactor`
+/// (endpointRedactor(): the key and every secret header value).
+void finalizeRecord(StreamState &state, const StreamEnd &end, const Redactor &redactor);
 
 /// The timeout a request has run into at `nowNs`, or None. `connecting` is the connect phase.
 ErrorClass expiredTimeout(const StreamState &state, const Timeouts &timeouts, qint64 nowNs, QString *text);

@@ -27,9 +27,51 @@ QMap<QString, double> clientHealth(
         out.insert(QStringLiteral("dispatch_lag_max_ms"), lag.back());
     }
     if (wallSeconds > 0) {
-        out.insert(QStringLiteral("cpu_percent"), 100 * cpuSeconds / wallSeconds);
+        // CPU spent just before or after a very short point (one where every request failed at
+        // once) would read as more cores than the host has.
+        out.insert(QStringLiteral("cpu_percent"), std::min(100.0 * std::max(1, cores), 100 * cpuSeconds / wallSeconds));
         out.insert(QStringLiteral("cores"), double(cores));
     }
+    out.insert(streamArrival(records));
+    return out;
+}
+
+QMap<QString, double> streamArrival(std::span<const RequestRecord> records)
+{
+    qint64 events = 0, reads = 0, gaps = 0, zeroGaps = 0;
+    std::vector<double> ttftShare;
+    for (const RequestRecord &r : records) {
+        if (r.warmup || !r.ok() || r.endNs <= r.startNs)
+            continue;
+        qint64 n = 0, arrivals = 0, zero = 0, last = -1, first = -1;
+        for (qsizetype i = 0; i < r.eventNs.size() && i < r.eventKinds.size(); ++i) {
+            if (!isTokenEvent(r.eventKinds[i]))
+                continue;
+            const qint64 t = r.eventNs[i];
+            if (n == 0)
+                first = t;
+            else if (t == last)
+                ++zero;
+            if (n == 0 || t != last)
+                ++arrivals;
+            last = t;
+            ++n;
+        }
+        if (n < 3)
+            continue;
+        events += n;
+        reads += arrivals;
+        gaps += n - 1;
+        zeroGaps += zero;
+        ttftShare.push_back(double(first) / double(r.endNs - r.startNs));
+    }
+    QMap<QString, double> out;
+    if (reads == 0)
+        return out;
+    std::sort(ttftShare.begin(), ttftShare.end());
+    out.insert(QStringLiteral("stream_events_per_read"), double(events) / double(reads));
+    out.insert(QStringLiteral("stream_same_read_share"), double(zeroGaps) / double(gaps));
+    out.insert(QStringLiteral("stream_ttft_e2el_p50"), Stats::percentileSorted(ttftShare, 50));
     return out;
 }
 

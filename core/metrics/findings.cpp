@@ -167,9 +167,9 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
             if (p.variant == v)
                 mine << p;
         }
-        QStringList censored, estimated, inputEstimated, cached, noisy, limited;
+        QStringList censored, estimated, inputEstimated, cached, noisy, limited, buffered;
         double worstCensored = 0, estimatedShare = 0, inputShare = 0, hits = 0, worstSpread = 0, worstLag = 0,
-               worstCpu = 0;
+               worstCpu = 0, eventsPerRead = 0, sameRead = 0, ttftShare = 0;
         for (const PointSummary &p : std::as_const(mine)) {
             const int finished = p.completed + p.failed;
             if (finished > 0 && double(p.failed) / finished > t.censoredShare) {
@@ -187,7 +187,14 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
             const double lag = p.client.value(QStringLiteral("dispatch_lag_p99_ms"), 0);
             const double cpu = p.client.value(QStringLiteral("cpu_percent"), 0);
             const double cores = std::max(1.0, p.client.value(QStringLiteral("cores"), 1));
-            if (lag > t.clientLagP99Ms || cpu >= 100 * cores * t.clientCpuShare) {
+            if (bufferedStream(p, t)) {
+                buffered << p.label;
+                eventsPerRead = std::max(eventsPerRead, p.client.value(QStringLiteral("stream_events_per_read")));
+                sameRead = std::max(sameRead, p.client.value(QStringLiteral("stream_same_read_share")));
+                ttftShare = std::max(ttftShare, p.client.value(QStringLiteral("stream_ttft_e2el_p50")));
+            }
+            // A point whose every request failed says nothing about the client: it ended at once.
+            if (p.completed > 0 && (lag > t.clientLagP99Ms || cpu >= 100 * cores * t.clientCpuShare)) {
                 limited << p.label;
                 worstLag = std::max(worstLag, lag);
                 worstCpu = std::max(worstCpu, cpu);
@@ -214,6 +221,11 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
         add("cache-contaminated", Kind::Problem, cached, "prefix_cache_hit_rate", hits);
         add("output-estimated", Kind::Caveat, estimated, "estimated_share", estimatedShare);
         add("input-estimated", Kind::Caveat, inputEstimated, "estimated_share", inputShare);
+        if (!buffered.isEmpty())
+            out->append({ QStringLiteral("buffered-stream"), Kind::Problem, v, buffered,
+                { { QStringLiteral("events_per_read"), eventsPerRead }, { QStringLiteral("same_read_share"), sameRead },
+                    { QStringLiteral("ttft_e2el_p50"), ttftShare } },
+                Confirmation::NotApplicable });
         if (!limited.isEmpty())
             out->append({ QStringLiteral("client-limited"), Kind::Problem, v, limited,
                 { { QStringLiteral("dispatch_lag_p99_ms"), worstLag }, { QStringLiteral("cpu_percent"), worstCpu } },
@@ -235,6 +247,12 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
 }
 
 } // namespace
+
+bool bufferedStream(const PointSummary &point, const FindingThresholds &t)
+{
+    return point.client.value(QStringLiteral("stream_events_per_read"), 0) >= t.bufferedEventsPerRead
+        && point.client.value(QStringLiteral("stream_same_read_share"), 0) >= t.bufferedSameReadShare;
+}
 
 double RunFinding::value(const QString &key, double fallback) const
 {
@@ -269,7 +287,10 @@ QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<Poi
                 { { QStringLiteral("preemptions"), serverMax(pressured, "preemptions") },
                     { QStringLiteral("kv_usage_max"), serverMax(pressured, "kv_usage_max") } },
                 Confirmation::Confirmed });
-        const bool problems = out.size() > before;
+        // Along a curve with a buffered point the decode timings are the buffer's, not the server's.
+        const bool problems = out.size() > before
+            || std::any_of(
+                c.points.cbegin(), c.points.cend(), [&t](const PointSummary &p) { return bufferedStream(p, t); });
         knee(c, t, &out);
         // Nothing wrong along a curve whose throughput rises: decode-bound, the normal regime.
         if (!problems && c.points.last().outputThroughput > c.points.first().outputThroughput)

@@ -32,7 +32,16 @@ struct FindingThresholds {
     double rateLimitedShare = 0.0; ///< share of finished requests answered 429 above which a point is rate-limited
     double roleGapMs = 5.0; ///< median (TTFC - TTFT) above this: the role chunk runs ahead of the first token
     double shortOutputShare = 0.01; ///< with ignore_eos, a share of shorter outputs above this: not honoured
+    /// A stream whose token events arrive this many per socket read on average ...
+    double bufferedEventsPerRead = 4.0;
+    /// ... with at least this share of zero gaps between them was buffered on its way: its TPOT and
+    /// ITL are the buffer's release pattern, not the server's (docs/metrics.md#buffered-streams).
+    double bufferedSameReadShare = 0.5;
 };
+
+/// True when the point's streams arrived buffered (its client map's stream_* evidence): its TPOT
+/// and ITL are not the server's and are marked invalid wherever they are shown.
+bool bufferedStream(const PointSummary &point, const FindingThresholds &thresholds = {});
 
 /// Per variant: the chunked-prefill budget its server was given, as (server.args name, tokens), for
 /// the prefill-interference finding's "how to confirm".
@@ -45,7 +54,7 @@ PrefillBudgets prefillBudgets(const Experiment &experiment);
 /// Codes are words only when shown: queueing, bandwidth-bound-decode, kv-cache-pressure,
 /// capacity-knee, prefill-interference, healthy, censored, noisy-repeats, cache-contaminated,
 /// unreliable-percentiles, output-estimated, input-estimated, client-limited, rate-limited,
-/// role-chunk-before-token, ignore-eos-not-honoured.
+/// role-chunk-before-token, ignore-eos-not-honoured, buffered-stream.
 struct RunFinding {
     enum class Kind { Problem, Caveat, Info };
     enum class Confirmation { NotApplicable, Confirmed, NotConfirmed, NoEvidence };

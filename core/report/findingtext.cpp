@@ -43,6 +43,7 @@ QString findingTitle(const RunFinding &f)
         { "rate-limited", QT_TRANSLATE_NOOP("ServeScope::Report", "Rate-limited (HTTP 429)") },
         { "role-chunk-before-token", QT_TRANSLATE_NOOP("ServeScope::Report", "Role chunk before the first token") },
         { "ignore-eos-not-honoured", QT_TRANSLATE_NOOP("ServeScope::Report", "ignore_eos not honoured") },
+        { "buffered-stream", QT_TRANSLATE_NOOP("ServeScope::Report", "Buffered stream: TPOT and ITL invalid") },
     };
     for (const auto &[code, title] : titles) {
         if (f.code == QLatin1String(code))
@@ -143,6 +144,13 @@ QString findingText(const RunFinding &f)
         text = tr("At %1 up to %2% of requests stopped before the requested length although ignore_eos was sent: the "
                   "endpoint drops or ignores it, so TPOT and throughput are not comparable across servers.")
                    .arg(at, pct(v("short_share")));
+    } else if (f.code == QLatin1String("buffered-stream")) {
+        text = tr("At %1 the stream arrived in blocks: %2 token events per socket read, %3% of the gaps between "
+                  "them zero, TTFT %4% of the end-to-end latency (median). Something between the client and the "
+                  "server (a gateway, proxy or load balancer) buffers the stream, so TPOT and ITL there describe "
+                  "its buffer, not the server, and TTFT is late. Turn buffering off for this route (nginx: "
+                  "proxy_buffering off) or measure the server directly.")
+                   .arg(at, num(v("events_per_read")), pct(v("same_read_share")), pct(v("ttft_e2el_p50")));
     } else if (f.code == QLatin1String("unreliable-percentiles")) {
         text = tr("p99 needs 1,000 requests; %1 had fewer (the fewest %2): read p90 or the median there.")
                    .arg(at, num(v("fewest_requests"), 0));

@@ -27,7 +27,7 @@ namespace ServeScope {
 LaunchedServer::LaunchedServer(qint64 runId, StoreWriter &writer, QList<QByteArray> secrets)
     : m_runId(runId)
     , m_writer(writer)
-    , m_secrets(std::move(secrets))
+    , m_redactor(secrets)
 {
 }
 
@@ -104,11 +104,7 @@ void LaunchedServer::storeLine(int channel, QByteArray line)
 {
     if (line.endsWith('\r'))
         line.chop(1);
-    for (const QByteArray &secret : std::as_const(m_secrets)) {
-        if (!secret.isEmpty())
-            line.replace(secret, QByteArrayLiteral("***"));
-    }
-    QString text = QString::fromUtf8(line);
+    QString text = m_redactor.apply(QString::fromUtf8(line));
     m_tail.push_back(text);
     while (m_tail.size() > kTailLines)
         m_tail.pop_front();

@@ -67,7 +67,7 @@ private:
 
     qint64 m_runId;
     StoreWriter &m_writer;
-    QList<QByteArray> m_secrets;
+    Redactor m_redactor; ///< the run's key and secret header values
     std::unique_ptr<QProcess> m_process;
     QByteArray m_partial[2];
     std::deque<QString> m_tail;

@@ -3,6 +3,7 @@
 
 #include "io/experimentfile.h"
 
+#include <cmath>
 #include <QDateTime>
 #include <QJsonDocument>
 
@@ -50,6 +51,30 @@ QJsonObject runManifest(
     m.insert(QStringLiteral("failed"), result.failed);
     m.insert(QStringLiteral("cancelled"), result.cancelled);
     return m;
+}
+
+qint64 estimatedRunBytes(const Experiment &experiment, int variants)
+{
+    // Per stored request: the row (~200 bytes), its event blob and generated text (~9 bytes per
+    // output token together); per measured prompt, once for every variant: its text and token ids
+    // (~10 bytes per input token). Plus the -wal file's default checkpoint size.
+    constexpr double kRowBytes = 200, kPerOutputToken = 9, kPerInputToken = 10;
+    constexpr qint64 kWalBytes = 8 << 20;
+    const LoadMatrix &load = experiment.load;
+    double bytes = 0;
+    for (const LoadPoint &p : load.points) {
+        double n = p.numPrompts;
+        if (n <= 0) {
+            const double perSecond = load.mode == LoadMode::Rate && std::isfinite(p.requestRate)
+                ? p.requestRate
+                : std::max(1, p.concurrencyFor(load.mode));
+            n = perSecond * p.maxSeconds;
+        }
+        n += load.warmupRequests;
+        bytes += std::max(1, load.repeat) * n
+            * (variants * (kRowBytes + kPerOutputToken * std::max(1, p.outputLen)) + kPerInputToken * p.inputLen);
+    }
+    return qint64(bytes) + kWalBytes;
 }
 
 } // namespace ServeScope

@@ -23,6 +23,10 @@ struct RunIdentity {
 QJsonArray envSnapshotJson(const Experiment &experiment);
 /// The run's row in the project: the experiment as run (never a key), variants, client host, env snapshot.
 RunRow newRunRow(const Experiment &experiment, const RunIdentity &identity);
+/// What a run of `variants` variants of the experiment adds to its project file, in bytes (a rough
+/// upper estimate from the planned requests and their lengths, docs/project-file.md#disk-space);
+/// a point limited by time alone counts one request per second per slot or its request rate.
+qint64 estimatedRunBytes(const Experiment &experiment, int variants);
 /// `manifest.json` of the results folder, with the run's status and totals.
 QJsonObject runManifest(
     const Experiment &experiment, const RunIdentity &identity, const RunResult &result, const QString &status);

@@ -19,15 +19,18 @@
 #include "workload/promptgen.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QHostAddress>
 #include <QJsonDocument>
+#include <QStorageInfo>
 
 namespace ServeScope {
 
-RunWorker::RunWorker(Experiment experiment, RunOptions options, std::shared_ptr<const std::atomic<bool>> cancel)
+RunWorker::RunWorker(Experiment experiment, RunOptions options, std::shared_ptr<std::atomic<bool>> cancel)
     : m_experiment(std::move(experiment))
     , m_options(std::move(options))
     , m_cancel(std::move(cancel))
+    , m_redactor({ m_options.apiKey })
 {
     connect(&m_monitor, &LiveMonitor::snapshotUpdated, this, &RunWorker::snapshotUpdated);
 }
@@ -38,6 +41,14 @@ void RunWorker::cancelNow()
 {
     if (m_generator && m_generator->isRunning())
         m_generator->cancel();
+}
+
+void RunWorker::stopOnStorageFailure(const QString &)
+{
+    if (m_storageFailed.exchange(true))
+        return;
+    *m_cancel = true;
+    QMetaObject::invokeMethod(this, &RunWorker::cancelNow, Qt::QueuedConnection);
 }
 
 void RunWorker::fail(const QString &message)
@@ -75,8 +86,23 @@ bool RunWorker::record(QString *error)
         *error = RunText::tr("cannot open the project: %1").arg(*error);
         return false;
     }
+    // Before any load is sent: a disk that cannot hold the run refuses it, a tight one is named.
+    const qint64 needed = estimatedRunBytes(m_experiment, int(m_variants.size()));
+    const qint64 free = QStorageInfo(QFileInfo(m_options.projectPath).absolutePath()).bytesAvailable();
+    const auto mib = [](qint64 bytes) { return QString::number(double(bytes) / (1 << 20), 'f', 1); };
+    if (free >= 0 && needed > free) {
+        *error = RunText::tr("the disk of %1 has %2 MiB free and this run needs about %3 MiB: free space or "
+                             "choose another project file; nothing was sent")
+                     .arg(m_options.projectPath, mib(free), mib(needed));
+        return false;
+    }
+    if (free >= 0 && needed > free / 2)
+        log(QStringLiteral("warning"),
+            RunText::tr("the disk of %1 has %2 MiB free and this run needs about %3 MiB")
+                .arg(m_options.projectPath, mib(free), mib(needed)));
     connect(m_writer.get(), &StoreWriter::writeFailed, this,
         [this](const QString &message) { log(QStringLiteral("error"), RunText::tr("storage: %1").arg(message)); });
+    connect(m_writer.get(), &StoreWriter::commitFailed, this, &RunWorker::stopOnStorageFailure, Qt::DirectConnection);
 
     m_identity.started = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     m_identity.name
@@ -120,7 +146,7 @@ void RunWorker::run()
     m_points = std::make_unique<PointRunner>(*m_generator, *m_writer, m_output, m_monitor, *m_cancel);
     m_points->setShard(m_options.shard);
     connect(m_points.get(), &PointRunner::pointFinished, this, &RunWorker::pointFinished);
-    connect(m_points.get(), &PointRunner::logged, this, &RunWorker::logged);
+    connect(m_points.get(), &PointRunner::logged, this, &RunWorker::log);
     bool ok = true;
     for (int i = 0; i < m_variants.size() && ok && !m_cancel->load(); ++i) {
         m_monitor.setVariant(i, m_experiment.variants[m_variants[i]].name);
@@ -131,7 +157,13 @@ void RunWorker::run()
     m_generator.reset();
     m_endpoint.close();
 
-    if (m_cancel->load()) {
+    if (m_storageFailed.load()) {
+        m_result.status = RunResult::Status::Failed;
+        m_result.message = RunText::tr("the project could not store the run (%1): the load was stopped; %2 "
+                                       "requests are kept")
+                               .arg(m_writer->commitFailure())
+                               .arg(m_writer->committedRequests());
+    } else if (m_cancel->load()) {
         m_result.status = RunResult::Status::Cancelled;
         m_result.message = RunText::tr("cancelled; everything measured so far is kept");
     } else if (!ok) {
@@ -177,6 +209,9 @@ bool RunWorker::runVariant(int variantIndex)
         return false;
     }
     resolved.endpoint.model = m_endpoint.model();
+    QList<QByteArray> secrets = m_endpoint.config().secretValues;
+    secrets << m_options.apiKey << m_endpoint.config().apiKey;
+    m_redactor = Redactor(secrets);
     if (m_endpoint.startedSimulator()) {
         m_identity.simulatorArguments = m_endpoint.simulatorArguments();
         log(QStringLiteral("info"),
@@ -206,7 +241,7 @@ bool RunWorker::runVariant(int variantIndex)
     scraper.setCancel(m_cancel.get());
     if (LaunchedServer *server = m_endpoint.server()) { // its log lines stand in for a missing /metrics
         connect(server, &LaunchedServer::schedulerSampled, &scraper, &ServerScraper::addLogSamples);
-        connect(&scraper, &ServerScraper::logged, this, &RunWorker::logged);
+        connect(&scraper, &ServerScraper::logged, this, &RunWorker::log);
     }
     scraper.start();
     const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,

@@ -3,6 +3,7 @@
 
 #include "metrics/delta.h"
 #include "model/experiment.h"
+#include "model/redaction.h"
 #include "run/livemonitor.h"
 #include "run/runoutput.h"
 #include "run/runrecord.h"
@@ -26,12 +27,15 @@ class StoreWriter;
 class RunWorker final : public QObject {
     Q_OBJECT
 public:
-    RunWorker(Experiment experiment, RunOptions options, std::shared_ptr<const std::atomic<bool>> cancel);
+    RunWorker(Experiment experiment, RunOptions options, std::shared_ptr<std::atomic<bool>> cancel);
     ~RunWorker() override;
 
     void run();
     /// Ends the running point's in-flight requests as `cancelled` (after the cancel flag is set).
     void cancelNow();
+    /// The project could not store what the run measured (a full disk, an I/O error): the load
+    /// stops at once, as on cancel, and the run ends failed. Any thread.
+    void stopOnStorageFailure(const QString &why);
 
 Q_SIGNALS:
     void snapshotUpdated(const ServeScope::RunSnapshot &snapshot);
@@ -58,11 +62,13 @@ private:
     /// Marks a finished run failed when a results-folder write failed; true when it did so.
     bool failOnOutputError();
     void fail(const QString &message);
-    void log(const QString &level, const QString &text) { Q_EMIT logged(level, text); }
+    /// Every line of the run's log passes the redaction rule for the run's key and the open
+    /// endpoint's secret header values.
+    void log(const QString &level, const QString &text) { Q_EMIT logged(level, m_redactor.apply(text)); }
 
     Experiment m_experiment;
     RunOptions m_options;
-    std::shared_ptr<const std::atomic<bool>> m_cancel;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
     QList<int> m_variants;
     RunIdentity m_identity;
     QList<PointEstimate> m_estimates; ///< every finished point's statistics across repeats
@@ -77,6 +83,8 @@ private:
     LiveMonitor m_monitor;
     RunResult m_result;
     QStringList m_probedBases;
+    Redactor m_redactor;
+    std::atomic<bool> m_storageFailed { false };
 };
 
 } // namespace ServeScope

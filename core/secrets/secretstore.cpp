@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "secrets/secretstore.h"
 
+#include "model/redaction.h"
+
 #include <QEventLoop>
 #include <QPointer>
 
@@ -39,17 +41,6 @@ SecretResult SecretResult::failure(SecretError error, QString message)
     return r;
 }
 
-QString redactSecret(const QString &text, const QByteArray &secret)
-{
-    QString out = text;
-    const QByteArray trimmed = secret.trimmed();
-    for (const QByteArray &s : { secret, trimmed }) {
-        if (!s.isEmpty())
-            out.replace(QString::fromUtf8(s), QStringLiteral("***"));
-    }
-    return out;
-}
-
 namespace {
 
 // Wraps a caller's callback: skips it once the context is gone and scrubs the secret from the message, so no
@@ -63,7 +54,7 @@ SecretStore::Callback guarded(QObject *context, SecretStore::Callback done, QByt
         if (!done)
             return;
         SecretResult r = result;
-        r.message = redactSecret(redactSecret(r.message, secret), r.secret);
+        r.message = Redactor({ secret, r.secret }).apply(r.message);
         done(r);
     };
 }

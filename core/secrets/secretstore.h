@@ -75,7 +75,4 @@ SecretResult readSecretBlocking(SecretStore &store, const QString &keyId);
 SecretResult writeSecretBlocking(SecretStore &store, const QString &keyId, const QByteArray &secret);
 SecretResult removeSecretBlocking(SecretStore &store, const QString &keyId);
 
-/// Replaces every occurrence of `secret` (and of its trimmed form) in `text` with "***".
-QString redactSecret(const QString &text, const QByteArray &secret);
-
 } // namespace ServeScope

@@ -9,8 +9,8 @@ namespace ServeScope::RunOwner {
 
 namespace {
 
-// Field 22 of /proc/<pid>/stat (starttime); the command name before it may hold spaces and
-// parentheses, so fields are counted after its last ')'. Empty when the process does not exist.
+// Field 22 of /proc/<pid>/stat (starttime), empty when the process does not exist or has exited; the command name
+// before it may hold spaces and parentheses, so fields are counted after its last ')'.
 QByteArray startTime(qint64 pid)
 {
     QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
@@ -21,7 +21,10 @@ QByteArray startTime(qint64 pid)
     if (close < 0)
         return {};
     const QList<QByteArray> fields = stat.mid(close + 2).split(' ');
-    // After the name: state is field 3, so starttime (22) is index 22 - 3.
+    // After the name: state is field 3, so starttime (22) is index 22 - 3. A zombie (Z) or dead (X)
+    // process has exited; only its parent has not reaped it yet.
+    if (fields.isEmpty() || fields.at(0) == "Z" || fields.at(0) == "X")
+        return {};
     return fields.size() > 19 ? fields.at(19) : QByteArray();
 }
 

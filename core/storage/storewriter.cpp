@@ -56,6 +56,7 @@ struct StoreWriter::Private {
     int flushWaiters = 0;
     bool stopping = false;
     bool broken = false; ///< a commit failed; acknowledged data is safe, the rest is not
+    QString firstFailure; ///< why it broke
 
     std::atomic<quint64> committedSequence { 0 };
     std::atomic<quint64> committedRequests { 0 };
@@ -93,7 +94,11 @@ struct StoreWriter::Private {
     void loop(WriterSession &session);
     bool apply(WriterSession &session, Item &item, quint64 *requests);
     bool commit(WriterSession &session, quint64 sequence, quint64 requests);
-    void runTask(WriterSession &session, Item &item, quint64 *lastSequence, quint64 *requests);
+    void runTask(WriterSession &session, Item &item);
+    /// Writes `pending` in one transaction and commits it; empties it.
+    void writeBatch(WriterSession &session, std::deque<Item> &pending);
+    /// A transaction could not be begun or committed: the writer is broken from now on.
+    void fail(const QString &message);
     void acknowledge(quint64 sequence);
     void reportFailure(const QString &message);
 };
@@ -134,12 +139,7 @@ bool StoreWriter::Private::commit(WriterSession &session, quint64 sequence, quin
 {
     QString error;
     if (!session.commit(&error)) {
-        {
-            std::lock_guard lock(mutex);
-            broken = true;
-        }
-        acked.notify_all();
-        reportFailure(QStringLiteral("commit failed: ") % error);
+        fail(QStringLiteral("commit failed: ") % error);
         return false;
     }
     committedRequests += requests;
@@ -154,15 +154,10 @@ bool StoreWriter::Private::commit(WriterSession &session, quint64 sequence, quin
     return true;
 }
 
-void StoreWriter::Private::runTask(WriterSession &session, Item &item, quint64 *lastSequence, quint64 *requests)
+void StoreWriter::Private::runTask(WriterSession &session, Item &item)
 {
     Task &task = std::get<Task>(item.payload);
     QString error;
-    // Commit what came before, so a failing task cannot roll back acknowledged-to-be work.
-    if (session.inTransaction())
-        commit(session, *lastSequence, *requests);
-    *requests = 0;
-    *lastSequence = item.sequence;
     qint64 id = 0;
     if (session.begin(&error)) {
         id = task.work(session, &error);
@@ -170,10 +165,42 @@ void StoreWriter::Private::runTask(WriterSession &session, Item &item, quint64 *
             id = 0;
         else if (id <= 0)
             session.rollback();
+    } else {
+        fail(QStringLiteral("cannot write: ") % error);
     }
     if (id <= 0)
         acknowledge(item.sequence);
     task.answer->set_value({ id, id > 0 ? QString() : error });
+}
+
+void StoreWriter::Private::writeBatch(WriterSession &session, std::deque<Item> &pending)
+{
+    QString error;
+    const quint64 last = pending.back().sequence;
+    if (!session.begin(&error)) {
+        // Not stored: flush() returns false from now on, and the run learns that its records are lost.
+        fail(QStringLiteral("cannot write: ") % error);
+        pending.clear();
+        return;
+    }
+    quint64 requests = 0;
+    for (Item &item : pending)
+        apply(session, item, &requests);
+    pending.clear();
+    commit(session, last, requests);
+}
+
+void StoreWriter::Private::fail(const QString &message)
+{
+    {
+        std::lock_guard lock(mutex);
+        broken = true;
+        if (firstFailure.isEmpty())
+            firstFailure = message;
+    }
+    acked.notify_all();
+    reportFailure(message);
+    Q_EMIT q->commitFailed(message);
 }
 
 void StoreWriter::Private::acknowledge(quint64 sequence)
@@ -185,25 +212,26 @@ void StoreWriter::Private::acknowledge(quint64 sequence)
     acked.notify_all();
 }
 
+// Items wait in memory (at most commitRows of them, for at most commitIntervalMs) and are written in
+// one short IMMEDIATE transaction: another process writing the same project waits for SQLite's lock
+// only while a batch is written, never for a whole commit interval.
 void StoreWriter::Private::loop(WriterSession &session)
 {
-    Clock::time_point transactionStart;
+    Clock::time_point firstPending;
     const auto interval = std::chrono::milliseconds(options.commitIntervalMs);
-    int rows = 0;
-    quint64 lastSequence = 0;
-    quint64 requests = 0;
+    std::deque<Item> pending;
     std::deque<Item> batch;
     for (;;) {
         bool stop = false, flushWanted = false;
         {
             std::unique_lock lock(mutex);
-            const bool open = session.inTransaction();
-            auto ready = [&] { return !queue.empty() || stopping || (open && flushWaiters > 0); };
-            if (open)
-                wake.wait_until(lock, transactionStart + interval, ready);
+            auto ready = [&] { return !queue.empty() || stopping || (!pending.empty() && flushWaiters > 0); };
+            if (!pending.empty())
+                wake.wait_until(lock, firstPending + interval, ready);
             else
                 wake.wait(lock, ready);
-            const size_t take = std::min(queue.size(), size_t(std::max(1, options.commitRows - rows)));
+            const size_t take = std::min(
+                queue.size(), size_t(std::max<qsizetype>(1, options.commitRows - qsizetype(pending.size()))));
             batch.insert(batch.end(), std::make_move_iterator(queue.begin()),
                 std::make_move_iterator(queue.begin() + qsizetype(take)));
             queue.erase(queue.begin(), queue.begin() + qsizetype(take));
@@ -212,31 +240,21 @@ void StoreWriter::Private::loop(WriterSession &session)
         }
         for (Item &item : batch) {
             if (std::holds_alternative<Task>(item.payload)) {
-                runTask(session, item, &lastSequence, &requests);
-                rows = 0;
+                // What came before is committed first, so a failing task cannot roll it back.
+                if (!pending.empty())
+                    writeBatch(session, pending);
+                runTask(session, item);
                 continue;
             }
-            QString error;
-            if (!session.inTransaction()) {
-                if (!session.begin(&error)) {
-                    reportFailure(error);
-                    acknowledge(item.sequence); // refused, not stored: flush() must not hang on it
-                    continue;
-                }
-                transactionStart = Clock::now();
-            }
-            apply(session, item, &requests);
-            lastSequence = item.sequence;
-            ++rows;
+            if (pending.empty())
+                firstPending = Clock::now();
+            pending.push_back(std::move(item));
         }
         batch.clear();
-        const bool due = rows >= options.commitRows || Clock::now() - transactionStart >= interval;
-        if (session.inTransaction() && (due || flushWanted || stop)) {
-            commit(session, lastSequence, requests);
-            requests = 0;
-            rows = 0;
-        }
-        if (stop && !session.inTransaction())
+        const bool due = qsizetype(pending.size()) >= options.commitRows || Clock::now() - firstPending >= interval;
+        if (!pending.empty() && (due || flushWanted || stop))
+            writeBatch(session, pending);
+        if (stop && pending.empty())
             return;
     }
 }
@@ -282,6 +300,7 @@ bool StoreWriter::open(const QString &path, QString *error)
         std::lock_guard lock(d->mutex);
         d->stopping = false;
         d->broken = false;
+        d->firstFailure.clear();
     }
     d->thread = QThread::create([this, path, &opened] {
         WriterSession session;
@@ -394,7 +413,7 @@ bool StoreWriter::flush(int timeoutMs)
     else
         ok = d->acked.wait_for(lock, std::chrono::milliseconds(timeoutMs), done);
     --d->flushWaiters;
-    return ok && d->committedSequence >= target;
+    return ok && d->committedSequence >= target && !d->broken;
 }
 
 quint64 StoreWriter::enqueuedSequence() const
@@ -411,6 +430,12 @@ quint64 StoreWriter::committedSequence() const
 quint64 StoreWriter::committedRequests() const
 {
     return d->committedRequests;
+}
+
+QString StoreWriter::commitFailure() const
+{
+    std::lock_guard lock(d->mutex);
+    return d->firstFailure;
 }
 
 quint64 StoreWriter::failedItems() const

@@ -15,9 +15,10 @@ namespace ServeScope {
 /// The one writer of a project file, on its own thread (Qt SQL connections are per thread).
 ///
 /// Any thread may enqueue by value; each enqueued item gets a sequence number. The writer commits
-/// at least every `commitIntervalMs` (250) or `commitRows` items (2,000), whichever comes first, and
-/// then acknowledges: committedSequence() advances, the callback runs and committed() is emitted.
-/// Everything acknowledged survives a killed process (WAL with synchronous=NORMAL; see
+/// at least every `commitIntervalMs` (250) or `commitRows` items (2,000), whichever comes first, each
+/// batch in one short IMMEDIATE transaction (so other processes may write the same project between
+/// batches, docs/project-file.md#several-writers), and then acknowledges: committedSequence() advances, the callback
+/// runs and committed() is emitted. Everything acknowledged survives a killed process (WAL with synchronous=NORMAL; see
 /// docs/project-file.md for the power-loss caveat).
 class StoreWriter final : public QObject {
     Q_OBJECT
@@ -62,7 +63,7 @@ public:
     quint64 finishRun(qint64 runId, RunStatus status, const QDateTime &finished, const QByteArray &envSnapshot = {});
 
     /// Blocks until everything enqueued before the call is committed; false on timeout or when a
-    /// commit failed.
+    /// commit has failed (now or earlier: see commitFailure()).
     bool flush(int timeoutMs = -1);
 
     quint64 enqueuedSequence() const;
@@ -70,12 +71,18 @@ public:
     quint64 committedRequests() const;
     /// Items the database refused (each also reported by writeFailed()).
     quint64 failedItems() const;
+    /// Why a transaction could not be begun or committed (a full disk, an I/O error, a lock held too
+    /// long by another writer); empty while every commit succeeded. What it held is not stored.
+    QString commitFailure() const;
 
 Q_SIGNALS:
     /// Emitted on the writer thread after each commit.
     void committed(quint64 sequence, quint64 requests);
     /// An item or a commit failed; emitted on the writer thread.
     void writeFailed(const QString &message);
+    /// A transaction could not be begun or committed (see commitFailure()); emitted on the writer
+    /// thread, after writeFailed().
+    void commitFailed(const QString &message);
 
 private:
     struct Private;

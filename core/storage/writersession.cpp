@@ -72,7 +72,7 @@ bool WriterSession::open(const QString &path, QString *error)
         return false;
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
     m_db.setDatabaseName(path);
-    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=30000"));
     if (!m_db.open()) {
         *error = m_db.lastError().text();
         return false;
@@ -107,8 +107,7 @@ bool WriterSession::open(const QString &path, QString *error)
         && prepare(
             m_insertLog, QStringLiteral("INSERT INTO server_logs (run_id, t_ns, stream, line) VALUES (?,?,?,?)"), error)
         && prepare(
-            m_insertPrompt, QStringLiteral("INSERT OR IGNORE INTO prompts (hash, text, tokens) VALUES (?,?,?)"), error)
-        && loadNextRequestId(error);
+            m_insertPrompt, QStringLiteral("INSERT OR IGNORE INTO prompts (hash, text, tokens) VALUES (?,?,?)"), error);
 }
 
 void WriterSession::close()
@@ -140,11 +139,18 @@ bool WriterSession::loadNextRequestId(QString *error)
 
 bool WriterSession::begin(QString *error)
 {
-    if (!m_db.transaction()) {
-        *error = m_db.lastError().text();
+    // IMMEDIATE takes the write lock now (waiting up to the busy timeout for another writer's batch),
+    // so the next request id read below cannot be taken by another process before this commit.
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE"))) {
+        *error = q.lastError().text();
         return false;
     }
     m_inTransaction = true;
+    if (!loadNextRequestId(error)) {
+        rollback();
+        return false;
+    }
     return true;
 }
 
@@ -178,8 +184,6 @@ void WriterSession::rollback()
     m_pendingRequests.clear();
     m_pendingCount = 0;
     m_variants.clear(); // variants inserted in the rolled-back transaction are gone
-    QString ignored;
-    loadNextRequestId(&ignored);
 }
 
 std::optional<qint64> WriterSession::variantId(qint64 runId, const QString &name, QString *error)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "teamdbconnection.h"
 
+#include "model/redaction.h"
 #include "secrets/secretstore.h"
 
 #include <QSqlDriver>
@@ -130,7 +131,7 @@ bool TeamDbConnection::lastFailureRetryable()
 
 QString TeamDbConnection::scrub(const QString &text) const
 {
-    return m_password.isEmpty() ? text : redactSecret(text, m_password);
+    return m_password.isEmpty() ? text : Redactor({ m_password }).apply(text);
 }
 
 } // namespace ServeScope

@@ -35,6 +35,7 @@ public:
         m_process.waitForFinished(1000);
     }
     QUrl url() const { return m_url; }
+    qint64 pid() const { return m_process.processId(); }
 
     static QString cli() { return qEnvironmentVariable("SERVESCOPE_CLI"); }
 

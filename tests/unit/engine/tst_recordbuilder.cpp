@@ -29,7 +29,7 @@ private:
         s.onBody(QByteArrayView(body).first(body.size() / 2), 1500, {});
         s.onBody(QByteArrayView(body).sliced(body.size() / 2), 2500, {});
         s.record.endNs = 3000;
-        finalizeRecord(s, end, secret);
+        finalizeRecord(s, end, Redactor({ secret.toByteArray() }));
         return s.record;
     }
 

@@ -157,6 +157,42 @@ private Q_SLOTS:
         QCOMPARE(err[2].data, QByteArray("upstream disconnected"));
     }
 
+    // The SSE standard: a UTF-8 BOM that starts the stream is ignored, also when it is split across
+    // reads; a start that only resembles one is kept as text.
+    void leadingBomIsDropped_data()
+    {
+        QTest::addColumn<QList<QByteArray>>("pieces");
+        QTest::addColumn<int>("events");
+        QTest::addColumn<QByteArray>("firstData");
+        const QByteArray bom = "\xEF\xBB\xBF";
+        const QByteArray body = "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: [DONE]\n\n";
+        QTest::newRow("whole") << QList<QByteArray> { bom + body } << 2 << body.mid(6, body.indexOf('\n') - 6);
+        QTest::newRow("split BOM") << QList<QByteArray> { bom.left(1), bom.mid(1, 1), bom.mid(2) + body } << 2
+                                   << body.mid(6, body.indexOf('\n') - 6);
+        QTest::newRow("no BOM") << QList<QByteArray> { body } << 2 << body.mid(6, body.indexOf('\n') - 6);
+        // Not a BOM: the bytes stay part of the first line, which is then not a data line.
+        QTest::newRow("BOM-like start") << QList<QByteArray> { "\xEF\xBB" + body } << 1 << QByteArray("[DONE]");
+        QTest::newRow("BOM later") << QList<QByteArray> { body + bom + "data: x\n\n" } << 2
+                                   << body.mid(6, body.indexOf('\n') - 6);
+    }
+    void leadingBomIsDropped()
+    {
+        QFETCH(QList<QByteArray>, pieces);
+        QFETCH(int, events);
+        QFETCH(QByteArray, firstData);
+        SseParser p;
+        QVector<SseEvent> out;
+        for (const QByteArray &piece : pieces)
+            p.feed(piece, out);
+        p.finish(out);
+        QVector<SseEvent> data;
+        for (const SseEvent &e : out)
+            if (e.kind != EventKind::Comment && e.kind != EventKind::Other)
+                data << e;
+        QCOMPARE(data.size(), events);
+        QCOMPARE(data.first().data, firstData);
+    }
+
     void unterminatedEventIsFlushedAtFinish()
     {
         SseParser p;

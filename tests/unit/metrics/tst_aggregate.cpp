@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/aggregate.h"
+#include "metrics/clienthealth.h"
 #include "metrics/numpystats.h"
 #include "recordbuilder.h"
 
@@ -32,6 +33,58 @@ class TestAggregate final : public QObject {
 
 private Q_SLOTS:
     void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+
+    // Events that share a read share their time: per read, zero gaps and TTFT / E2EL tell a stream
+    // sent token by token from one a gateway held back.
+    void streamArrival()
+    {
+        std::vector<RequestRecord> live { makeStream(0, 0, 100, 10, 11), makeStream(1, 0, 100, 20, 6) };
+        QMap<QString, double> a = ServeScope::streamArrival(live);
+        // Each stream: 11 and 6 token events + finish-only at the last token's time.
+        QCOMPARE(a.value(QStringLiteral("stream_same_read_share")), 2.0 / (11 + 6));
+        QCOMPARE(a.value(QStringLiteral("stream_events_per_read")), (12.0 + 7.0) / (11 + 6));
+
+        std::vector<RequestRecord> whole;
+        for (int i = 0; i < 3; ++i) {
+            RequestRecord r = makeRecord(i, 0, {}, 20);
+            for (int t = 0; t < 20; ++t) {
+                r.eventNs.append(900 * Ms);
+                r.eventKinds.append(K::Content);
+            }
+            r.endNs = r.startNs + 900 * Ms;
+            whole.push_back(r);
+        }
+        whole.push_back(makeFailed(3, 0, 5)); // failures and warmups say nothing of the stream
+        RequestRecord warm = makeStream(4, 0, 10, 10, 20);
+        warm.warmup = true;
+        whole.push_back(warm);
+        whole.push_back(makeStream(5, 0, 10, 10, 1)); // two token events: too short to tell
+        a = ServeScope::streamArrival(whole);
+        QCOMPARE(a.value(QStringLiteral("stream_events_per_read")), 20.0);
+        QCOMPARE(a.value(QStringLiteral("stream_same_read_share")), 1.0);
+        QCOMPARE(a.value(QStringLiteral("stream_ttft_e2el_p50")), 1.0);
+
+        // Released in blocks of five events.
+        RequestRecord blocks = makeRecord(0, 0, {}, 20);
+        for (int t = 0; t < 20; ++t) {
+            blocks.eventNs.append((100 + 50 * (t / 5)) * Ms);
+            blocks.eventKinds.append(K::Content);
+        }
+        blocks.endNs = blocks.startNs + 300 * Ms;
+        a = ServeScope::streamArrival(std::vector<RequestRecord> { blocks });
+        QCOMPARE(a.value(QStringLiteral("stream_events_per_read")), 5.0);
+        QCOMPARE(a.value(QStringLiteral("stream_same_read_share")), 16.0 / 19);
+        QCOMPARE(a.value(QStringLiteral("stream_ttft_e2el_p50")), 100.0 / 300);
+        QVERIFY(ServeScope::streamArrival(std::vector<RequestRecord> { makeFailed(0, 0, 5) }).isEmpty());
+    }
+
+    // CPU spent around a point that ended at once is never more than the host's cores.
+    void clientCpuIsCappedAtTheHost()
+    {
+        const std::vector<RequestRecord> failed { makeFailed(0, 0, 5) };
+        QCOMPARE(clientHealth(failed, 3.0, 0.001, 2).value(QStringLiteral("cpu_percent")), 200.0);
+        QCOMPARE(clientHealth(failed, 0.5, 1.0, 2).value(QStringLiteral("cpu_percent")), 50.0);
+    }
 
     void totals()
     {

@@ -185,6 +185,29 @@ private Q_SLOTS:
         QTest::newRow("ignore_eos dropped: one note for the run")
             << QList<PointSummary> { shortened, nearlyAll, notAsked }
             << QStringList { QStringLiteral("ignore-eos-not-honoured@") } << QStringList {};
+        // Every request failed at once: no wall time, CPU around it; nothing said about the client.
+        PointSummary allFailed = point(QStringLiteral("d"), 64, 0, 0, 0);
+        allFailed.completed = 0;
+        allFailed.failed = 312;
+        allFailed.client = { { QStringLiteral("cpu_percent"), 200 }, { QStringLiteral("cores"), 2 },
+            { QStringLiteral("dispatch_lag_p99_ms"), 40 } };
+        QTest::newRow("a point that failed at once limits nothing")
+            << QList<PointSummary> { allFailed } << QStringList { QStringLiteral("censored@d") }
+            << QStringList { QStringLiteral("client-limited@d") };
+        const auto arrival = [](PointSummary p, double perRead, double zeroShare) {
+            p.client.insert(QStringLiteral("stream_events_per_read"), perRead);
+            p.client.insert(QStringLiteral("stream_same_read_share"), zeroShare);
+            p.client.insert(QStringLiteral("stream_ttft_e2el_p50"), 0.97);
+            return p;
+        };
+        QTest::newRow("buffered stream: named, and the curve is not healthy")
+            << QList<PointSummary> { arrival(point(QStringLiteral("g"), 1, 10, 0.1, 200), 60, 0.98),
+                   arrival(point(QStringLiteral("g"), 8, 40, 0.1, 1500), 20, 0.95) }
+            << QStringList { QStringLiteral("buffered-stream@g") } << QStringList { QStringLiteral("healthy@g") };
+        QTest::newRow("events one per read, some pairs: not buffered")
+            << QList<PointSummary> { arrival(point(QStringLiteral("h"), 1, 10, 5, 200), 1.0, 0.0),
+                   arrival(point(QStringLiteral("h"), 8, 40, 6, 1500), 1.6, 0.35) }
+            << QStringList { QStringLiteral("healthy@h") } << QStringList { QStringLiteral("buffered-stream@h") };
         QTest::newRow("ignore_eos honoured, or not asked for: no note") << QList<PointSummary> { nearlyAll,
             notAsked } << QStringList {} << QStringList { QStringLiteral("ignore-eos-not-honoured@") };
     }

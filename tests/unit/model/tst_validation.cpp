@@ -250,6 +250,20 @@ private Q_SLOTS:
         QVERIFY(validate(x).isEmpty());
     }
 
+    // total_s shorter than the default first-token timeout: no warning about a value nobody set;
+    // a first_token_s the experiment sets longer than total_s is still named.
+    void firstTokenTimeoutWarnsOnlyWhenSet()
+    {
+        Experiment x = Testing::validExperiment();
+        x.load.timeouts.totalS = 60;
+        QVERIFY(validate(x).isEmpty());
+        x.load.timeouts.firstTokenS = 90;
+        const QList<Problem> problems = validate(x);
+        QCOMPARE(problems.size(), 1);
+        QCOMPARE(problems.first().severity, Severity::Warning);
+        QCOMPARE(problems.first().toString(), QStringLiteral("load.timeouts.first_token_s: is longer than total_s"));
+    }
+
     void simulatorNeedsNoModel()
     {
         Experiment x = Testing::validExperiment();

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "model/redaction.h"
 #include "model/validation.h"
 #include "secrets/apikey.h"
 #include "secrets/memorysecretstore.h"
