@@ -2206,6 +2206,10 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>Copy as sglang.bench_serving command</source>
         <translation>复制为 sglang.bench_serving 命令</translation>
     </message>
+    <message>
+        <source>Point %1: %2</source>
+        <translation>第 %1 个负载点：%2</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::LoadPointsModel</name>
@@ -2264,6 +2268,22 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>Apply concurrency gradient</source>
         <translation>应用并发梯度</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is not a number or &quot;inf&quot;.</source>
+        <translation>%1：“%2”不是数字，也不是“inf”。</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is not a number.</source>
+        <translation>%1：“%2”不是数字。</translation>
+    </message>
+    <message>
+        <source>%1 must be a whole number; %2 was not applied.</source>
+        <translation>%1 必须是整数；%2 未被采用。</translation>
+    </message>
+    <message>
+        <source>%1 must be between %2 and %3; %4 was not applied.</source>
+        <translation>%1 必须介于 %2 与 %3 之间；%4 未被采用。</translation>
     </message>
 </context>
 <context>
@@ -2543,14 +2563,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <translation>Ctrl+Shift+S</translation>
     </message>
     <message>
-        <source>As shown in the window</source>
-        <translation>与窗口中显示的一致</translation>
-    </message>
-    <message>
-        <source>Report (1000 × 620)</source>
-        <translation>报告（1000 × 620）</translation>
-    </message>
-    <message>
         <source>Slide (1600 × 900)</source>
         <translation>幻灯片（1600 × 900）</translation>
     </message>
@@ -2637,10 +2649,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>Chart copied to the clipboard.</source>
-        <translation>图表已复制到剪贴板。</translation>
     </message>
     <message numerus="yes">
         <source>Comparing %n runs…</source>
@@ -2987,6 +2995,74 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <translation>
             <numerusform>已导入 %1，有 %n 条警告；见日志。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The project was not saved</source>
+        <translation>项目未保存</translation>
+    </message>
+    <message>
+        <source>&amp;Reset layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Layout reset.</source>
+        <translation>布局已重置。</translation>
+    </message>
+    <message>
+        <source>As shown in the window (at least 1200 × 700)</source>
+        <translation>与窗口中显示的一致（至少 1200 × 700）</translation>
+    </message>
+    <message>
+        <source>Report (1200 × 700)</source>
+        <translation>报告（1200 × 700）</translation>
+    </message>
+    <message>
+        <source>Custom size…</source>
+        <translation>自定义尺寸…</translation>
+    </message>
+    <message>
+        <source>Chart size</source>
+        <translation>图表尺寸</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source>Charts are legible from 1200 × 700; a smaller size is used as typed, for copy and every export.</source>
+        <translation>图表在 1200 × 700 及以上清晰可读；更小的尺寸将按输入原样用于复制和所有导出。</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>Height</source>
+        <translation>高度</translation>
+    </message>
+    <message>
+        <source>Custom size (%1 × %2)…</source>
+        <translation>自定义尺寸（%1 × %2）…</translation>
+    </message>
+    <message>
+        <source>Chart copied to the clipboard (%1 × %2 px).</source>
+        <translation>图表已复制到剪贴板（%1 × %2 像素）。</translation>
+    </message>
+    <message>
+        <source>A run is in progress</source>
+        <translation>有运行正在进行</translation>
+    </message>
+    <message>
+        <source>Closing the window cancels the run in progress. Requests that finished are kept.</source>
+        <translation>关闭窗口将取消正在进行的运行。已完成的请求会被保留。</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>Cancel run and close</source>
+        <translation>取消运行并关闭</translation>
     </message>
 </context>
 <context>
@@ -4657,10 +4733,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>E2EL p99（毫秒）</translation>
     </message>
     <message>
-        <source>Partial: the run was cancelled here; %1 of %2 requests completed.</source>
-        <translation>不完整：运行在此处被取消；%2 个请求中完成了 %1 个。</translation>
-    </message>
-    <message>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
@@ -4805,6 +4877,10 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>The exact prompts this point sent, as files vLLM&apos;s and SGLang&apos;s benchmark clients replay</source>
         <translation>该负载点实际发送的提示，导出为 vLLM 和 SGLang 基准测试客户端可重放的文件</translation>
+    </message>
+    <message>
+        <source>Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 were cancelled.</source>
+        <translation>不完整：运行在此处被取消；计划的 %2 个请求中完成了 %1 个，%3 个被取消。</translation>
     </message>
 </context>
 <context>

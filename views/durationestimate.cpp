@@ -48,7 +48,8 @@ DurationEstimate estimateDuration(const Experiment &experiment, double timeScale
         out.seconds += (measured * repeats + warm) * variants;
         out.requests += qint64(prompts) * repeats * variants;
         out.warmupRequests += qint64(experiment.load.warmupRequests) * variants;
-        if (experiment.load.mode == LoadMode::Concurrency && p.numPrompts > 0 && p.numPrompts < 5 * p.concurrency)
+        if (experiment.load.mode == LoadMode::Concurrency && p.numPrompts > 0
+            && qint64(p.numPrompts) < 5 * qint64(p.concurrency))
             out.underSampledPoints.append(i);
     }
     out.runsOfPoints = int(points.size()) * repeats * variants;

@@ -14,6 +14,7 @@
 #include "resultsview.h"
 #include "runmonitor.h"
 #include "runsession.h"
+#include "screenfit.h"
 #include "serverpage.h"
 #include "teamdbjobs.h"
 #include "variantspage.h"
@@ -75,6 +76,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     auto *welcome = new WelcomePage;
     auto *split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("editorSplit"));
+    split->setChildrenCollapsible(false); // a pane never shrinks to nothing
     auto *editorArea = new QWidget;
     auto *editorLayout = new QVBoxLayout(editorArea);
     editorLayout->setContentsMargins(0, 0, 0, 0);
@@ -163,10 +165,13 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
                 emit projectOpenFailed(path, error);
                 return;
             }
-            if (!json.isEmpty()) {
-                const ExperimentReadResult r = deserializeExperiment(json);
-                if (r.ok)
-                    m_document->reset(r.experiment);
+            // The project is replaced only now that the new one is open; a new project's experiment is
+            // already in the editor.
+            if (!temporary) {
+                const ExperimentReadResult r = json.isEmpty() ? ExperimentReadResult() : deserializeExperiment(json);
+                m_document->reset(r.ok ? r.experiment : Experiment());
+                clearShownRuns();
+                applyTimeScale(m_chosenTimeScale > 0 ? m_chosenTimeScale : 1.0);
             }
             if (!temporary)
                 addRecent(path);
@@ -214,16 +219,23 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
             statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
         } else {
             appendLog(QStringLiteral("error"), tr("Save failed: %1").arg(error));
+            showWarning(tr("The project was not saved"), tr("Save failed: %1").arg(error));
         }
         updateTitle();
         emit projectSaved(path, error);
+        continueAfterSave(error);
     });
     connect(m_session, &ProjectSession::experimentSaved, this, [this](const QString &error) {
-        if (!error.isEmpty())
+        if (!error.isEmpty()) {
             appendLog(QStringLiteral("error"), tr("Saving the experiment failed: %1").arg(error));
-        else if (!m_session->isTemporary()) {
+            showWarning(tr("The project was not saved"), tr("Saving the experiment failed: %1").arg(error));
+            continueAfterSave(error);
+        } else if (!m_session->isTemporary()) {
             m_document->markSaved();
+            updateTitle();
+            statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(m_session->path()).fileName()), 4000);
             emit projectSaved(m_session->path(), error);
+            continueAfterSave(error);
         }
     });
     connect(m_session, &ProjectSession::runsListed, this, [this](const QVector<RunListing> &runs) {
@@ -253,9 +265,8 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     if (!settings.contains(QStringLiteral("window/geometry"))) {
-        // A first start fills a laptop screen rather than overflowing it.
-        const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1280, 720);
-        resize(QSize(1280, 860).boundedTo(screen.size()));
+        // A first start fills a laptop screen, frame and status bar inside it, rather than overflowing it.
+        fitWindowToScreen(this, QSize(1280, 860));
         // Docks only take their sizes once the window is laid out.
         QTimer::singleShot(0, this, [this] {
             if (auto *log = findChild<QDockWidget *>(QStringLiteral("logDock")))
@@ -423,6 +434,8 @@ void MainWindow::createDocks()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(treeDock->toggleViewAction());
     view->addAction(logDock->toggleViewAction());
+    QAction *reset = view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
+    reset->setObjectName(QStringLiteral("resetLayoutAction"));
     view->addSeparator();
     QMenu *language = view->addMenu(tr("&Language"));
     auto *languages = new QActionGroup(language);
@@ -444,6 +457,36 @@ void MainWindow::createDocks()
     }
     resizeDocks({ treeDock }, { 260 }, Qt::Horizontal);
     resizeDocks({ logDock }, { 130 }, Qt::Vertical);
+}
+
+// View → Reset layout: every dock back in place and shown, the editor and the results sharing the
+// window as on a first start; what was remembered is forgotten.
+void MainWindow::resetLayout()
+{
+    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    if (auto *tree = findChild<QDockWidget *>(QStringLiteral("projectDock")))
+        addDockWidget(Qt::LeftDockWidgetArea, tree);
+    if (auto *log = findChild<QDockWidget *>(QStringLiteral("logDock")))
+        addDockWidget(Qt::BottomDockWidgetArea, log);
+    for (QToolBar *bar : findChildren<QToolBar *>())
+        bar->show();
+    if (auto *split = findChild<QSplitter *>(QStringLiteral("editorSplit")))
+        split->setSizes({ 280, 440 });
+    if (auto *split = findChild<QSplitter *>(QStringLiteral("chartSplit")))
+        split->setSizes({ 300, 110 });
+    const QList<QDockWidget *> docks { findChild<QDockWidget *>(QStringLiteral("projectDock")),
+        findChild<QDockWidget *>(QStringLiteral("logDock")) };
+    if (docks[0] && docks[1]) {
+        resizeDocks({ docks[0] }, { std::min(260, width() / 4) }, Qt::Horizontal);
+        resizeDocks({ docks[1] }, { 110 }, Qt::Vertical);
+    }
+    QSettings s;
+    for (const char *key : { "window/state", "window/split" })
+        s.remove(QLatin1String(key));
+    statusBar()->showMessage(tr("Layout reset."), 3000);
 }
 
 Experiment MainWindow::blankExperiment()
@@ -469,6 +512,12 @@ Experiment MainWindow::blankExperiment()
 
 void MainWindow::setTimeScale(double scale)
 {
+    m_chosenTimeScale = scale;
+    applyTimeScale(scale);
+}
+
+void MainWindow::applyTimeScale(double scale)
+{
     m_timeScale = scale;
     m_editor->setTimeScale(scale);
 }
@@ -476,9 +525,20 @@ void MainWindow::setTimeScale(double scale)
 void MainWindow::newProject(const Experiment &experiment)
 {
     m_document->reset(experiment);
+    clearShownRuns();
+    applyTimeScale(m_chosenTimeScale > 0 ? m_chosenTimeScale : 1.0);
+    m_session->newTemporary();
+}
+
+// The runs, findings and server log of the project being left.
+void MainWindow::clearShownRuns()
+{
     m_results->clear();
     m_tree->setRuns({});
-    m_session->newTemporary();
+    m_runCount = 0;
+    m_findings->clear();
+    m_serverLogLines.clear();
+    showServerLog();
 }
 
 void MainWindow::openDemo()
@@ -493,6 +553,9 @@ void MainWindow::openDemo()
         return;
     }
     newProject(r.experiment);
+    // The demo runs as `--demo` does, whichever way it was opened, unless a time scale was chosen.
+    if (m_chosenTimeScale <= 0)
+        applyTimeScale(kDemoTimeScale);
     m_editor->showPage(m_editor->loadPage());
     statusBar()->showMessage(tr("Demo loaded: press Run (Ctrl+R) to measure it against the local simulator."));
 }
@@ -501,8 +564,7 @@ void MainWindow::openProject(const QString &path)
 {
     if (m_run->isRunning())
         return;
-    m_results->clear();
-    m_document->reset(Experiment());
+    // Nothing of the open project changes until the file is open (ProjectSession::opened).
     m_session->open(path);
 }
 
@@ -540,9 +602,12 @@ void MainWindow::saveProject()
     if (!m_hasProject)
         return;
     if (m_session->isTemporary()) {
-        chooseFile(true, tr("Save project as"), tr("ServeScope projects (*.servescope)"), [this](const QString &p) {
-            saveProjectAs(p.endsWith(QLatin1String(".servescope")) ? p : p + QStringLiteral(".servescope"));
-        });
+        QFileDialog *dialog = chooseFile(
+            true, tr("Save project as"), tr("ServeScope projects (*.servescope)"), [this](const QString &p) {
+                saveProjectAs(p.endsWith(QLatin1String(".servescope")) ? p : p + QStringLiteral(".servescope"));
+            });
+        // No file chosen: whatever waited for the save does not happen.
+        connect(dialog, &QDialog::rejected, this, [this] { m_afterSave = nullptr; });
         return;
     }
     m_session->saveExperiment(m_document->experiment().name, serializeExperiment(m_document->experiment()));

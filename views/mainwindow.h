@@ -8,8 +8,10 @@
 #include <functional>
 #include <QPointer>
 #include <QSet>
+#include <QSize>
 
 class QAction;
+class QFileDialog;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -61,8 +63,10 @@ public:
     /// Export chart, report, table, copy chart: enabled while the Results tab shows something.
     const QList<QAction *> &exportActions() const { return m_exportActions; }
 
-    /// Time scale for the local simulator (demo and tests run faster than real time).
+    /// Time scale for the local simulator (demo and tests run faster than real time); without one,
+    /// the demo runs at kDemoTimeScale and everything else at 1.
     void setTimeScale(double scale);
+    static constexpr double kDemoTimeScale = 8.0;
     /// Whether a variant's `server.launch.argv` is started: ask once per set of commands (the
     /// window's default), always (`servescope --allow-launch`) or never (a scripted run without it).
     enum class LaunchPolicy { Ask, Allow, Never };
@@ -100,12 +104,20 @@ public:
     bool exportReport(const QString &path, QString *error);
     bool exportTable(const QString &path, QString *error);
     void copyChart();
+    /// Charts are exported and copied at least this large unless the user types a smaller custom size.
+    static constexpr QSize kMinimumChartSize { 1200, 700 };
+    /// The size and scale a chart is exported and copied at (File → Export results → Chart size).
+    Report::ExportOptions chartExportOptions() const;
+    /// Chart size → Custom size…: exports and copies at exactly `size` from now on.
+    void setCustomChartSize(const QSize &size);
     /// Selects these stored runs in the project tree: the results compare them (A is the oldest).
     void compareRuns(const QList<qint64> &ids);
     /// Runs a stored run's configuration again, then shows both compared and says, point by point,
     /// whether they agree within 5% (the result also arrives as checkFinished()).
     void rerunToCheck(qint64 runId);
     static Experiment blankExperiment();
+    /// View → Reset layout: docks shown and in place, panes at their first-start sizes.
+    void resetLayout();
 
 signals:
     void projectOpened(const QString &path);
@@ -132,7 +144,8 @@ private:
     void documentChanged();
     void addRecent(const QString &path);
     void rebuildRecentMenu();
-    void chooseFile(bool save, const QString &title, const QString &filter, std::function<void(const QString &)> done);
+    QFileDialog *chooseFile(
+        bool save, const QString &title, const QString &filter, std::function<void(const QString &)> done);
     /// One or more existing files, as chooseFile (no nested event loop).
     void chooseFiles(const QString &title, const QString &filter, std::function<void(const QStringList &)> done);
     void captureFromServer();
@@ -144,10 +157,13 @@ private:
     /// True when no project file is open yet: one is created and `then` runs once it is open.
     bool needsProjectFirst(const std::function<void()> &then);
     void showFindings(const Report::ReportInput &input);
+    void clearShownRuns();
+    void applyTimeScale(double scale);
     void showServerLog();
     void runEnded(const RunResult &result);
     void createExportActions(QMenu *file);
-    Report::ExportOptions chartExportOptions() const;
+    void chooseCustomChartSize();
+    void syncChartSizeMenu();
     void chooseExportFile(
         const QString &title, const QString &filter, const QString &suffix, std::function<void(const QString &)> done);
     void reportExport(bool ok, const QString &path);
@@ -158,6 +174,10 @@ private:
     void reportCheck(const Report::ReportInput &input);
     /// Runs `proceed` once unsaved edits or runs are saved or knowingly discarded; not on Cancel.
     void whenSafeToLeave(std::function<void()> proceed);
+    /// Closing while a run is in progress: Keep running, or Cancel run and close.
+    void askCloseDuringRun();
+    /// Runs the continuation saved by whenSafeToLeave()'s Save once the save succeeded.
+    void continueAfterSave(const QString &error);
     bool hasUnsavedRuns() const;
     bool hasUnsavedWork() const;
 
@@ -185,8 +205,10 @@ private:
     QAction *m_runAction = nullptr, *m_cancelAction = nullptr, *m_saveAction = nullptr, *m_newAction = nullptr;
     QList<QAction *> m_exportActions;
     QString m_exportError;
+    std::function<void()> m_afterSave; ///< what Save in the unsaved-changes question was on its way to
     QPointer<ProfileDialog> m_profileDialog;
-    double m_timeScale = 1.0;
+    double m_timeScale = 1.0; ///< the local simulator's speed for the open project
+    double m_chosenTimeScale = 0; ///< setTimeScale()'s, 0 when none was chosen
     LaunchPolicy m_launchPolicy = LaunchPolicy::Ask;
     QSet<QString> m_approvedLaunches; ///< launch commands the user approved in this session
     qint64 m_lastRunId = 0;

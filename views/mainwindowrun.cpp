@@ -179,8 +179,11 @@ void MainWindow::runEnded(const RunResult &result)
 {
     m_runBanner->hide();
     statusBar()->clearMessage();
-    if (result.runId > 0)
+    if (result.runId > 0) {
         m_lastRunId = result.runId;
+        // Counted before the listing comes back: closing right after the run must still ask about it.
+        ++m_runCount;
+    }
     m_monitor->runEnded(result);
     updateRunnable();
     if (result.status == RunResult::Status::Failed)
@@ -209,8 +212,10 @@ void MainWindow::runEnded(const RunResult &result)
     m_lower->setCurrentWidget(m_results);
     m_session->listRuns();
     emit runFinished(result);
-    if (m_closing)
+    if (m_closing) {
+        m_closing = false;
         close();
+    }
 }
 
 // Non-modal: a refusal must be seen, but must not stop a scripted --run --quit-after-run.
@@ -296,7 +301,7 @@ void MainWindow::captureFromServer()
     });
 }
 
-void MainWindow::chooseFile(
+QFileDialog *MainWindow::chooseFile(
     bool save, const QString &title, const QString &filter, std::function<void(const QString &)> done)
 {
     // open() instead of exec(): no nested event loop, so a running benchmark keeps flowing.
@@ -306,6 +311,7 @@ void MainWindow::chooseFile(
     dialog->setFileMode(save ? QFileDialog::AnyFile : QFileDialog::ExistingFile);
     connect(dialog, &QFileDialog::fileSelected, this, [done](const QString &path) { done(path); });
     dialog->open();
+    return dialog;
 }
 
 void MainWindow::chooseFiles(const QString &title, const QString &filter, std::function<void(const QStringList &)> done)
@@ -344,10 +350,11 @@ void MainWindow::rebuildRecentMenu()
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     if (m_run->isRunning()) {
-        // Cancel first; the window closes when the run has saved what it measured.
-        m_closing = true;
-        cancelRun();
+        // Nothing is cancelled before the user answers; the window closes once the run has saved what
+        // it measured.
         event->ignore();
+        if (!m_closing)
+            askCloseDuringRun();
         return;
     }
     // The same question as New or Open: leaving the project is what closing does.
@@ -365,6 +372,30 @@ void MainWindow::closeEvent(QCloseEvent *event)
     if (auto *split = findChild<QSplitter *>(QStringLiteral("editorSplit")))
         s.setValue(QStringLiteral("window/split"), split->saveState());
     event->accept();
+}
+
+void MainWindow::askCloseDuringRun()
+{
+    if (findChild<QMessageBox *>(QStringLiteral("closeDuringRunBox")))
+        return;
+    auto *box = new QMessageBox(QMessageBox::Question, tr("A run is in progress"),
+        tr("Closing the window cancels the run in progress. Requests that finished are kept."), QMessageBox::NoButton,
+        this);
+    box->setObjectName(QStringLiteral("closeDuringRunBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *keep = box->addButton(tr("Keep running"), QMessageBox::RejectRole);
+    QPushButton *cancel = box->addButton(tr("Cancel run and close"), QMessageBox::DestructiveRole);
+    keep->setObjectName(QStringLiteral("keepRunning"));
+    cancel->setObjectName(QStringLiteral("cancelRunAndClose"));
+    box->setDefaultButton(keep);
+    box->setEscapeButton(keep);
+    connect(box, &QMessageBox::finished, this, [this, box, cancel] {
+        if (box->clickedButton() != cancel || !m_run->isRunning())
+            return;
+        m_closing = true;
+        cancelRun();
+    });
+    box->open();
 }
 
 namespace {

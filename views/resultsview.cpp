@@ -141,6 +141,7 @@ ResultsView::ResultsView(QWidget *parent)
     chartLayout->setContentsMargins(0, 0, 0, 0);
     auto *split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("chartSplit"));
+    split->setChildrenCollapsible(false); // a pane never shrinks to nothing
     split->addWidget(m_chartView);
     split->addWidget(m_delta);
     split->setStretchFactor(0, 3);
@@ -369,17 +370,22 @@ void ResultsView::rebuildTable()
             for (const TableColumn &c : kColumns)
                 items << valueItem(values, c);
             items << new QTableWidgetItem;
-            // A cancelled point shows what it measured of what it sent: "192/320".
-            const int sent = p.completed + p.failed + p.cancelled;
+            // A cancelled point shows what it completed of what it was to send: "192/320" (of the
+            // requests it sent when the configuration does not say how many were planned).
+            const qint64 planned = run.plannedPrompts.value(
+                Report::plannedKey(p.variant, p.point), qint64(p.completed) + p.failed + p.cancelled);
             if (!steady && p.cancelled > 0) {
-                items[kFirstValueColumn]->setText(QStringLiteral("%1/%2").arg(p.completed).arg(sent));
+                items[kFirstValueColumn]->setText(QStringLiteral("%1/%2").arg(p.completed).arg(planned));
                 for (QTableWidgetItem *item : std::as_const(items)) {
                     QFont f = item->font();
                     f.setItalic(true);
                     item->setFont(f);
-                    item->setToolTip(tr("Partial: the run was cancelled here; %1 of %2 requests completed.")
-                                         .arg(p.completed)
-                                         .arg(sent));
+                    item->setToolTip(
+                        tr("Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 were "
+                           "cancelled.")
+                            .arg(p.completed)
+                            .arg(planned)
+                            .arg(p.cancelled));
                 }
             }
             if (!steady && p.failed > 0)
