@@ -5809,8 +5809,8 @@ Qwen/Qwen2-7B-Instruct
         <translation>最近的项目</translation>
     </message>
     <message>
-        <source>Design a benchmark of an OpenAI-compatible endpoint (vLLM, SGLang or a gateway), run it, and compare variants with reproducible numbers.&lt;br&gt;&lt;br&gt;New here? Open the demo: a concurrency sweep against the built-in simulator, vLLM against SGLang and one variant that changes &lt;tt&gt;max_num_seqs&lt;/tt&gt;. It needs no GPU and finishes in about a minute.</source>
-        <translation>为兼容 OpenAI 的端点（vLLM、SGLang 或网关）设计基准测试、运行它，并用可复现的数字比较各个变体。&lt;br&gt;&lt;br&gt;第一次使用？打开演示：针对内置模拟器的并发扫描，对比 vLLM 与 SGLang，外加一个修改 &lt;tt&gt;max_num_seqs&lt;/tt&gt; 的变体。无需 GPU，约一分钟完成。</translation>
+        <source>Design a benchmark of an OpenAI-compatible endpoint (vLLM, SGLang or a gateway), run it, and compare variants with reproducible numbers.&lt;br&gt;&lt;br&gt;New here? Open the demo: a concurrency sweep against the built-in simulator, vLLM against SGLang and one variant that changes &lt;tt&gt;max_num_seqs&lt;/tt&gt;. It needs no GPU and finishes in under a minute.</source>
+        <translation>为兼容 OpenAI 的端点（vLLM、SGLang 或网关）设计基准测试、运行它，并用可复现的数字比较各个变体。&lt;br&gt;&lt;br&gt;第一次使用？打开演示：针对内置模拟器的并发扫描，对比 vLLM 与 SGLang，外加一个修改 &lt;tt&gt;max_num_seqs&lt;/tt&gt; 的变体。无需 GPU，不到一分钟即可完成。</translation>
     </message>
 </context>
 </TS>

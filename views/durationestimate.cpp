@@ -53,7 +53,8 @@ DurationEstimate estimateDuration(const Experiment &experiment, double timeScale
             out.underSampledPoints.append(i);
     }
     out.runsOfPoints = int(points.size()) * repeats * variants;
-    out.seconds = out.seconds / std::max(1e-6, timeScale) + out.runsOfPoints * 0.5;
+    // The pause around each point (warmup drain, server start) runs on the same scaled clock.
+    out.seconds = (out.seconds + out.runsOfPoints * 0.5) / std::max(1e-6, timeScale);
     return out;
 }
 

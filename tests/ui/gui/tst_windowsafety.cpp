@@ -4,6 +4,7 @@
 // user was going, New clears the findings; load inputs refuse values beyond their limits; a
 // cancelled point reads completed/planned; charts are copied and exported at a legible size; the
 // window and the profiles dialog fit the screen, frame included; the demo runs at the demo's speed.
+#include "durationestimate.h"
 #include "experimentdocument.h"
 #include "guitesthelpers.h"
 #include "loadpage.h"
@@ -24,6 +25,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
 #include <QImage>
@@ -40,6 +42,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace ServeScope;
 
@@ -481,6 +485,29 @@ private Q_SLOTS:
         w.findChild<QAction *>(QStringLiteral("resetLayoutAction"))->trigger();
         QVERIFY(dock->isVisible());
         QVERIFY(dock->width() > 100);
+    }
+
+    // The estimate the editor shows before the demo runs is within 25% of how long the demo takes.
+    // Runs the whole demo (about 40 s): only in the `slow` ctest entry tst_windowsafety_demo.
+    void demoEstimateKeepsItsPromise()
+    {
+        if (qEnvironmentVariableIntValue("SERVESCOPE_DEMO_TIMING") != 1)
+            QSKIP("the demo's timing runs in tst_windowsafety_demo");
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        w.openDemo();
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        const double estimate = estimateDuration(w.document()->experiment(), w.timeScale()).seconds;
+        QElapsedTimer clock;
+        clock.start();
+        const RunResult result = runOnce(w);
+        const double real = clock.elapsed() / 1000.0;
+        qInfo("demo at %gx: estimate %.1f s, real %.1f s (%+.0f%%)", w.timeScale(), estimate, real,
+            (estimate - real) / real * 100);
+        QCOMPARE(result.status, RunResult::Status::Finished);
+        QVERIFY2(std::abs(estimate - real) <= 0.25 * real,
+            qPrintable(QStringLiteral("estimate %1 s, real %2 s").arg(estimate).arg(real)));
     }
 
     void welcomeDemoRunsAtTheDemoSpeed()
