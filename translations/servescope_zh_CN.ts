@@ -2289,10 +2289,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
 <context>
     <name>ServeScope::MainWindow</name>
     <message>
-        <source>Run monitor</source>
-        <translation>运行监视</translation>
-    </message>
-    <message>
         <source>Results</source>
         <translation>结果</translation>
     </message>
@@ -3063,6 +3059,18 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>Cancel run and close</source>
         <translation>取消运行并关闭</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Design</source>
+        <translation>设计</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
     </message>
 </context>
 <context>
@@ -5811,6 +5819,13 @@ Qwen/Qwen2-7B-Instruct
     <message>
         <source>Design a benchmark of an OpenAI-compatible endpoint (vLLM, SGLang or a gateway), run it, and compare variants with reproducible numbers.&lt;br&gt;&lt;br&gt;New here? Open the demo: a concurrency sweep against the built-in simulator, vLLM against SGLang and one variant that changes &lt;tt&gt;max_num_seqs&lt;/tt&gt;. It needs no GPU and finishes in under a minute.</source>
         <translation>为兼容 OpenAI 的端点（vLLM、SGLang 或网关）设计基准测试、运行它，并用可复现的数字比较各个变体。&lt;br&gt;&lt;br&gt;第一次使用？打开演示：针对内置模拟器的并发扫描，对比 vLLM 与 SGLang，外加一个修改 &lt;tt&gt;max_num_seqs&lt;/tt&gt; 的变体。无需 GPU，不到一分钟即可完成。</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::WindowPages</name>
+    <message>
+        <source>Pages</source>
+        <translation>页面</translation>
     </message>
 </context>
 </TS>

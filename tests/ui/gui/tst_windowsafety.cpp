@@ -6,6 +6,7 @@
 // window and the profiles dialog fit the screen, frame included; the demo runs at the demo's speed.
 #include "durationestimate.h"
 #include "experimentdocument.h"
+#include "experimenteditor.h"
 #include "guitesthelpers.h"
 #include "loadpage.h"
 #include "loadpointsmodel.h"
@@ -17,6 +18,7 @@
 #include "runmonitor.h"
 #include "screenfit.h"
 #include "secrets/memorysecretstore.h"
+#include "windowpages.h"
 
 #include "charts/chartexporter.h"
 #include "model/validation.h"
@@ -38,6 +40,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -485,6 +488,57 @@ private Q_SLOTS:
         w.findChild<QAction *>(QStringLiteral("resetLayoutAction"))->trigger();
         QVERIFY(dock->isVisible());
         QVERIFY(dock->width() > 100);
+    }
+
+    // Full-window pages: Start until a project is open, then Design; Ctrl+1..4 switch; a run shows
+    // the Run page and its results the Results page; a project comes back on the page it was left on.
+    void pagesSwitchAndAreRemembered()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("pages.servescope"));
+        MemorySecretStore secrets;
+        {
+            MainWindow w(&secrets);
+            w.setTimeScale(20);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QCOMPARE(w.currentPage(), int(WindowPages::Start));
+            auto *stack = w.findChild<QStackedWidget *>(QStringLiteral("pageStack"));
+            QVERIFY(stack && stack->currentWidget()->objectName() == QLatin1String("welcomePage"));
+            QTest::keyClick(&w, Qt::Key_3, Qt::ControlModifier); // no project: Run is not there yet
+            QCOMPARE(w.currentPage(), int(WindowPages::Start));
+            QVERIFY(openNew(w, sweep(4)));
+            QCOMPARE(w.currentPage(), int(WindowPages::Design));
+            QCOMPARE(stack->currentWidget()->findChild<ExperimentEditor *>(), w.editor());
+            for (int page : { 3, 1, 4, 2 }) {
+                QTest::keyClick(&w, Qt::Key(Qt::Key_0 + page), Qt::ControlModifier);
+                QCOMPARE(w.currentPage(), page - 1);
+            }
+            // The page takes the whole window: nothing else shares the central area.
+            QCOMPARE(w.centralWidget(), stack);
+            QSignalSpy finished(&w, &MainWindow::runFinished);
+            QSignalSpy shown(&w, &MainWindow::resultsShown);
+            QVERIFY(w.startRun());
+            QCOMPARE(w.currentPage(), int(WindowPages::Run));
+            QCOMPARE(stack->currentWidget(), w.runMonitor());
+            QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+            QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 20000);
+            QCOMPARE(w.currentPage(), int(WindowPages::Results));
+            QCOMPARE(stack->currentWidget(), w.results());
+            QVERIFY(saveAs(w, path));
+            w.showPage(WindowPages::Results);
+            // Hidden and shown again, the project panel keeps its place.
+            auto *panel = w.findChild<QDockWidget *>(QStringLiteral("projectDock"));
+            panel->toggleViewAction()->trigger();
+            QVERIFY(!panel->isVisible());
+            panel->toggleViewAction()->trigger();
+            QVERIFY(panel->isVisible());
+        }
+        MainWindow again(&secrets);
+        QSignalSpy opened(&again, &MainWindow::projectOpened);
+        again.openProject(path);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        QCOMPARE(again.currentPage(), int(WindowPages::Results));
     }
 
     // The estimate the editor shows before the demo runs is within 25% of how long the demo takes.

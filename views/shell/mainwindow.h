@@ -39,9 +39,11 @@ class SecretStore;
 class TeamDbJobs;
 class TeamRunsDialog;
 class WelcomePage;
+class WindowPages;
 struct Experiment;
 
-/// The ServeScope window: project tree, experiment editor, run monitor, results, log dock.
+/// The ServeScope window: a shell of full-window pages (Start, Design, Run, Results) with the project
+/// panel and the log dock beside them.
 class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
@@ -60,7 +62,7 @@ public:
     qint64 lastRunId() const { return m_lastRunId; }
     QAction *runAction() const { return m_runAction; }
     QAction *newAction() const { return m_newAction; }
-    /// Export chart, report, table, copy chart: enabled while the Results tab shows something.
+    /// Export chart, report, table, copy chart: enabled while the Results page shows something.
     const QList<QAction *> &exportActions() const { return m_exportActions; }
 
     /// Time scale for the local simulator (demo and tests run faster than real time); without one,
@@ -99,7 +101,7 @@ public:
     TeamRunsDialog *showTeamRuns();
     /// Publishes a stored run to the team database of the settings (docs/teamdb.md).
     void publishRun(qint64 runId);
-    /// Exports of what the Results tab shows; false with *error when there is nothing or writing failed.
+    /// Exports of what the Results page shows; false with *error when there is nothing or writing failed.
     bool exportChart(const QString &path, QString *error);
     bool exportReport(const QString &path, QString *error);
     bool exportTable(const QString &path, QString *error);
@@ -116,6 +118,9 @@ public:
     /// whether they agree within 5% (the result also arrives as checkFinished()).
     void rerunToCheck(qint64 runId);
     static Experiment blankExperiment();
+    /// The shown page (WindowPages::Page: Start, Design, Run, Results; Ctrl+1..4).
+    int currentPage() const;
+    void showPage(int page);
     /// View → Reset layout: docks shown and in place, panes at their first-start sizes.
     void resetLayout();
 
@@ -126,7 +131,7 @@ signals:
     void projectSaved(const QString &path, const QString &error);
     void runFinished(const ServeScope::RunResult &result);
     void runsListed(int count);
-    /// The Results tab shows runs loaded from the project (one, or several compared).
+    /// The Results page shows runs loaded from the project (one, or several compared).
     void resultsShown();
     /// A rerun to check ended: one line per point ("c8: agree", "c16: differ (median_ttft_ms +12.0%)").
     void checkFinished(const QStringList &points, bool allAgree);
@@ -158,6 +163,8 @@ private:
     bool needsProjectFirst(const std::function<void()> &then);
     void showFindings(const Report::ReportInput &input);
     void clearShownRuns();
+    void showProjectPage(const QString &path);
+    void rememberPage(int page);
     void applyTimeScale(double scale);
     void showServerLog();
     void runEnded(const RunResult &result);
@@ -187,11 +194,10 @@ private:
     ExperimentDocument *m_document;
     ProjectSession *m_session;
     RunSession *m_run;
-    QStackedWidget *m_stack;
+    WindowPages *m_pages;
     ExperimentEditor *m_editor;
     RunMonitor *m_monitor;
     ResultsView *m_results;
-    QTabWidget *m_lower;
     ProjectTree *m_tree;
     QPlainTextEdit *m_log;
     QListWidget *m_problems;

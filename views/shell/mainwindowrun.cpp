@@ -21,6 +21,7 @@
 #include "runsession.h"
 #include "secrets/apikey.h"
 #include "welcomepage.h"
+#include "windowpages.h"
 
 #include <QCloseEvent>
 #include <QDateTime>
@@ -159,7 +160,7 @@ bool MainWindow::startRunOf(const Experiment &e)
     m_monitor->runStarted(estimateDuration(e, e.endpoint.isLocalSimulator() ? m_timeScale : 1.0).seconds);
     m_runBanner->hide();
     statusBar()->showMessage(tr("Running %1…").arg(e.name));
-    m_lower->setCurrentWidget(m_monitor);
+    m_pages->show(WindowPages::Run);
     appendLog(QStringLiteral("info"), tr("Run started: %1").arg(e.name));
     m_run->start(e, m_session->path(), m_timeScale, allowLaunch);
     updateRunnable();
@@ -209,7 +210,7 @@ void MainWindow::runEnded(const RunResult &result)
         showRuns({ result.runId });
     if (result.status != RunResult::Status::Finished)
         m_checkAgainst = 0;
-    m_lower->setCurrentWidget(m_results);
+    m_pages->show(WindowPages::Results);
     m_session->listRuns();
     emit runFinished(result);
     if (m_closing) {
@@ -369,8 +370,6 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());
-    if (auto *split = findChild<QSplitter *>(QStringLiteral("editorSplit")))
-        s.setValue(QStringLiteral("window/split"), split->saveState());
     event->accept();
 }
 

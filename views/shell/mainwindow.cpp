@@ -19,6 +19,7 @@
 #include "teamdbjobs.h"
 #include "variantspage.h"
 #include "welcomepage.h"
+#include "windowpages.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -57,11 +58,10 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     , m_document(new ExperimentDocument(this))
     , m_session(new ProjectSession(this))
     , m_run(new RunSession(secrets, this))
-    , m_stack(new QStackedWidget)
+    , m_pages(new WindowPages(this))
     , m_editor(new ExperimentEditor(m_document, m_profiles))
     , m_monitor(new RunMonitor)
     , m_results(new ResultsView)
-    , m_lower(new QTabWidget)
     , m_tree(new ProjectTree)
     , m_log(new QPlainTextEdit)
     , m_problems(new QListWidget)
@@ -74,9 +74,6 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/servescope.svg")));
     setAcceptDrops(true);
     auto *welcome = new WelcomePage;
-    auto *split = new QSplitter(Qt::Vertical);
-    split->setObjectName(QStringLiteral("editorSplit"));
-    split->setChildrenCollapsible(false); // a pane never shrinks to nothing
     auto *editorArea = new QWidget;
     auto *editorLayout = new QVBoxLayout(editorArea);
     editorLayout->setContentsMargins(0, 0, 0, 0);
@@ -88,17 +85,15 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     m_runBanner->hide();
     editorLayout->addWidget(m_runBanner);
     editorLayout->addWidget(m_editor, 1);
-    split->addWidget(editorArea);
-    m_lower->addTab(m_monitor, tr("Run monitor"));
-    m_lower->addTab(m_results, tr("Results"));
-    split->addWidget(m_lower);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
-    split->setSizes({ 280, 440 });
-    split->restoreState(QSettings().value(QStringLiteral("window/split")).toByteArray());
-    m_stack->addWidget(welcome);
-    m_stack->addWidget(split);
-    setCentralWidget(m_stack);
+    // Full-window pages: each part of the work gets the whole window, one at a time.
+    m_pages->addPage(WindowPages::Start, welcome, tr("Start"));
+    m_pages->addPage(WindowPages::Design, editorArea, tr("Design"));
+    m_pages->addPage(WindowPages::Run, m_monitor, tr("Run"));
+    m_pages->addPage(WindowPages::Results, m_results, tr("Results"));
+    m_pages->setProjectPagesEnabled(false);
+    setCentralWidget(m_pages->stack());
+    addToolBar(Qt::TopToolBarArea, m_pages->bar());
+    connect(m_pages, &WindowPages::pageShown, this, &MainWindow::rememberPage);
     createActions();
     createDocks();
 
@@ -176,7 +171,8 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
             if (!temporary)
                 addRecent(path);
             m_hasProject = true;
-            m_stack->setCurrentIndex(1);
+            m_pages->setProjectPagesEnabled(true);
+            showProjectPage(temporary ? QString() : path);
             updateTitle();
             updateRunnable();
             m_session->listRuns();
@@ -216,6 +212,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         if (error.isEmpty()) {
             m_document->markSaved();
             addRecent(path);
+            rememberPage(m_pages->current()); // the copy opens on the page it was saved from
             statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
         } else {
             appendLog(QStringLiteral("error"), tr("Save failed: %1").arg(error));
@@ -245,14 +242,14 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     });
     connect(m_session, &ProjectSession::runsLoaded, this, [this](const Report::ReportInput &input) {
         if (m_run->isRunning())
-            return; // the Results tab follows the run until it ends
+            return; // the Results page follows the run until it ends
         m_results->setInput(input);
         showFindings(input);
         m_serverLogLines.clear();
         showServerLog();
         if (input.runs.size() == 1)
             m_session->loadServerLogs(input.runs.first().id);
-        m_lower->setCurrentWidget(m_results);
+        m_pages->show(WindowPages::Results);
         if (m_checkAgainst > 0 && input.runs.size() == 2 && input.runs[0].id == m_checkAgainst) {
             reportCheck(input);
             m_checkAgainst = 0;
@@ -473,8 +470,6 @@ void MainWindow::resetLayout()
         addDockWidget(Qt::BottomDockWidgetArea, log);
     for (QToolBar *bar : findChildren<QToolBar *>())
         bar->show();
-    if (auto *split = findChild<QSplitter *>(QStringLiteral("editorSplit")))
-        split->setSizes({ 280, 440 });
     if (auto *split = findChild<QSplitter *>(QStringLiteral("chartSplit")))
         split->setSizes({ 300, 110 });
     const QList<QDockWidget *> docks { findChild<QDockWidget *>(QStringLiteral("projectDock")),
@@ -528,6 +523,32 @@ void MainWindow::newProject(const Experiment &experiment)
     clearShownRuns();
     applyTimeScale(m_chosenTimeScale > 0 ? m_chosenTimeScale : 1.0);
     m_session->newTemporary();
+}
+
+// The page a project was left on comes back with it (Design for a new project, or one never opened).
+void MainWindow::showProjectPage(const QString &path)
+{
+    const int page = path.isEmpty()
+        ? int(WindowPages::Design)
+        : QSettings().value(QStringLiteral("pages/") + path, int(WindowPages::Design)).toInt();
+    m_pages->show(
+        page > WindowPages::Start && page < WindowPages::PageCount ? WindowPages::Page(page) : WindowPages::Design);
+}
+
+void MainWindow::rememberPage(int page)
+{
+    if (m_hasProject && !m_session->isTemporary() && page != WindowPages::Start)
+        QSettings().setValue(QStringLiteral("pages/") + m_session->path(), page);
+}
+
+void MainWindow::showPage(int page)
+{
+    m_pages->show(WindowPages::Page(page));
+}
+
+int MainWindow::currentPage() const
+{
+    return m_pages->current();
 }
 
 // The runs, findings and server log of the project being left.

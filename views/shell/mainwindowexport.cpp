@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// MainWindow: exports of what the Results tab shows, comparing runs, and asking before a project
+// MainWindow: exports of what the Results page shows, comparing runs, and asking before a project
 // with unsaved edits or runs is left.
 #include "mainwindow.h"
 

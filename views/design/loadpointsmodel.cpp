@@ -164,8 +164,8 @@ struct ColumnLimit {
 ColumnLimit columnLimit(int column)
 {
     switch (column) {
-    case LoadPointsModel::Concurrency:
-        return { 1, 1048576, true, false };
+    case LoadPointsModel::Concurrency: // 0 is typed and flagged by validate() under the field
+        return { 0, 1048576, true, false };
     case LoadPointsModel::MaxConcurrency:
         return { 0, 1048576, true, false };
     case LoadPointsModel::InputLen:
