@@ -3097,6 +3097,57 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     </message>
 </context>
 <context>
+    <name>ServeScope::MetricName</name>
+    <message>
+        <source>Output throughput</source>
+        <translation>输出吞吐</translation>
+    </message>
+    <message>
+        <source>tok/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <source>Total token throughput</source>
+        <translation>总 token 吞吐</translation>
+    </message>
+    <message>
+        <source>Request throughput</source>
+        <translation>请求吞吐</translation>
+    </message>
+    <message>
+        <source>req/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Success rate</source>
+        <translation>成功率</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>std dev</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::Problem</name>
     <message>
         <source>must be at least %1</source>
@@ -4889,6 +4940,18 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 were cancelled.</source>
         <translation>不完整：运行在此处被取消；计划的 %2 个请求中完成了 %1 个，%3 个被取消。</translation>
+    </message>
+    <message>
+        <source>All metrics</source>
+        <translation>全部指标</translation>
+    </message>
+    <message>
+        <source>Decided only (better or worse)</source>
+        <translation>仅有结论的（更好或更差）</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
     </message>
 </context>
 <context>

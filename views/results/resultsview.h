@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QAction;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QTableWidget;
@@ -66,6 +67,7 @@ private:
     void rebuildChart();
     void rebuildDelta();
     void copyDelta();
+    void applyDeltaFilter();
 
     Report::ReportInput m_input;
     qint64 m_timeSeriesRun = 0; ///< the run m_timeSeries belongs to; 0: none
@@ -74,6 +76,9 @@ private:
     QTabWidget *m_tabs;
     QTableWidget *m_table;
     QTableWidget *m_delta;
+    QWidget *m_deltaPane;
+    QComboBox *m_deltaFamily;
+    QCheckBox *m_decidedOnly;
     QLabel *m_empty;
     QLabel *m_note;
     QComboBox *m_chartKind;

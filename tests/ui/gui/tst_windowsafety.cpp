@@ -25,7 +25,9 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
@@ -36,6 +38,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
@@ -539,6 +542,67 @@ private Q_SLOTS:
         again.openProject(path);
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QCOMPARE(again.currentPage(), int(WindowPages::Results));
+    }
+
+    // Two runs compared: the delta table names each metric with its unit, one precision per metric,
+    // no "-0.0", and filters by metric family and by verdict; Copy takes the rows shown.
+    void deltaTableReadsAtAGlance()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.setTimeScale(20);
+        QVERIFY(openNew(w, sweep(12)));
+        const qint64 a = runOnce(w).runId, b = runOnce(w).runId;
+        QVERIFY(a > 0 && b > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(w.projectTree()->runCount(), 2, 10000);
+        QSignalSpy shown(&w, &MainWindow::resultsShown);
+        w.compareRuns({ a, b });
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && w.results()->input().runs.size() == 2, 20000);
+        QTableWidget *t = w.results()->deltaTable();
+        QCOMPARE(t->rowCount(), 2 * 20); // 2 points x every headline metric
+        const QRegularExpression oneDecimal(QStringLiteral("^\\d+\\.\\d$"));
+        const QRegularExpression signedChange(QStringLiteral("^([+\u2212]\\d+\\.\\d+|0\\.0+)$"));
+        QStringList metrics;
+        for (int r = 0; r < t->rowCount(); ++r) {
+            const QString metric = t->item(r, 3)->text();
+            metrics << metric;
+            QVERIFY2(!metric.contains(u'_'), qPrintable(metric)); // no raw keys
+            for (int c = 4; c < 8; ++c)
+                QVERIFY2(!t->item(r, c)->text().startsWith(QStringLiteral("-0")), qPrintable(t->item(r, c)->text()));
+            QVERIFY2(signedChange.match(t->item(r, 6)->text()).hasMatch(), qPrintable(t->item(r, 6)->text()));
+            if (metric.endsWith(QStringLiteral("(ms)"))) {
+                QVERIFY2(oneDecimal.match(t->item(r, 4)->text()).hasMatch(), qPrintable(t->item(r, 4)->text()));
+                QVERIFY2(oneDecimal.match(t->item(r, 5)->text()).hasMatch(), qPrintable(t->item(r, 5)->text()));
+            }
+        }
+        for (const char *name : { "TTFT p50 (ms)", "TPOT p90 (ms)", "E2EL p99 (ms)", "Output throughput (tok/s)",
+                 "Request throughput (req/s)", "Success rate (%)" })
+            QVERIFY2(metrics.contains(QLatin1String(name)), name);
+        const auto visible = [t] {
+            QStringList rows;
+            for (int r = 0; r < t->rowCount(); ++r) {
+                if (!t->isRowHidden(r))
+                    rows << t->item(r, 3)->text();
+            }
+            return rows;
+        };
+        auto *family = w.findChild<QComboBox *>(QStringLiteral("deltaFamily"));
+        auto *decided = w.findChild<QCheckBox *>(QStringLiteral("decidedOnly"));
+        QVERIFY(family && decided);
+        family->setCurrentIndex(family->findText(QStringLiteral("TTFT")));
+        QCOMPARE(visible().size(), 2 * 4); // mean, p50, p90, p99 at two points
+        for (const QString &m : visible())
+            QVERIFY(m.startsWith(QStringLiteral("TTFT ")));
+        // One repeat each: core decides nothing, so "decided only" shows no row.
+        decided->setChecked(true);
+        QCOMPARE(visible().size(), 0);
+        decided->setChecked(false);
+        QVERIFY(!t->actions().isEmpty() && t->actions().first()->shortcut() == QKeySequence(QKeySequence::Copy));
+        t->actions().first()->trigger();
+        const QStringList copied = QApplication::clipboard()->text().split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(copied.size(), 1 + 2 * 4);
+        family->setCurrentIndex(0);
+        QCOMPARE(visible().size(), 2 * 20);
     }
 
     // The estimate the editor shows before the demo runs is within 25% of how long the demo takes.
