@@ -4542,6 +4542,14 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source> (TLS certificate not verified)</source>
         <translation>（未验证 TLS 证书）</translation>
     </message>
+    <message>
+        <source>burst: all %1 requests at once</source>
+        <translation>突发：%1 个请求同时发出</translation>
+    </message>
+    <message>
+        <source> burst</source>
+        <translation> 突发</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -4659,6 +4667,10 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>
             <numerusform>；%n 项统计量与文件的数组不一致</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>every request failed: imported as a failed run</source>
+        <translation>所有请求均失败：已作为失败的运行导入</translation>
     </message>
 </context>
 <context>

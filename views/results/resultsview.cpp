@@ -398,8 +398,13 @@ void ResultsView::rebuildTable()
             };
             QList<QTableWidgetItem *> items = identity(QString::number(p.repeat), p.repeat);
             items[0]->setData(kPointRole, QVariantList { p.runId, p.variant, p.point, p.repeat, p.label });
-            for (const TableColumn &c : kColumns)
-                items << valueItem(values, c);
+            for (const TableColumn &c : kColumns) {
+                // No request completed: there is no latency to show, not a latency of 0.
+                if (c.decimals < 0 && p.completed == 0)
+                    items << numberItem(QStringLiteral("—"), -1);
+                else
+                    items << valueItem(values, c);
+            }
             items << new QTableWidgetItem;
             // A cancelled point shows what it completed of what it was to send: "192/320" (of the
             // requests it sent when the configuration does not say how many were planned).

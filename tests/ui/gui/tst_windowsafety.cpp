@@ -22,6 +22,7 @@
 
 #include "charts/chartexporter.h"
 #include "model/validation.h"
+#include "report/chartbuilders.h"
 
 #include <QAction>
 #include <QApplication>
@@ -50,6 +51,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace ServeScope;
 
@@ -603,6 +605,39 @@ private Q_SLOTS:
         QCOMPARE(copied.size(), 1 + 2 * 4);
         family->setCurrentIndex(0);
         QCOMPARE(visible().size(), 2 * 20);
+    }
+
+    // vLLM's default request_rate inf without max_concurrency sends every prompt at once: the chart
+    // places it on the concurrency axis at its number of prompts, labelled burst, instead of dropping it.
+    void burstPointIsPlacedAtItsPrompts()
+    {
+        PointSummary p;
+        p.mode = QStringLiteral("rate");
+        p.requestRate = std::numeric_limits<double>::infinity();
+        p.concurrency = 0;
+        p.completed = 880;
+        p.failed = 20;
+        p.inputLen = 1000;
+        p.outputLen = 500;
+        p.outputThroughput = 4321;
+        p.successRate = 880.0 / 900;
+        Report::RunSeriesInput run;
+        run.name = QStringLiteral("imported");
+        run.points = { p };
+        const Report::ChartSpec spec = Report::throughputVsLoad({ run }, Report::ThroughputKind::OutputTokens);
+        QVERIFY2(spec.notes.join(u' ').indexOf(QStringLiteral("not shown")) < 0, qPrintable(spec.notes.join(u' ')));
+        QVERIFY(spec.x.title.startsWith(QStringLiteral("Concurrency")));
+        bool placed = false;
+        for (const Report::SeriesSpec &s : spec.series) {
+            for (int i = 0; i < s.points.size(); ++i) {
+                if (s.points[i] != QPointF(900, 4321))
+                    continue;
+                placed = true;
+                QVERIFY2(s.tooltips.value(i).contains(QStringLiteral("burst: all 900 requests at once")),
+                    qPrintable(s.tooltips.value(i)));
+            }
+        }
+        QVERIFY(placed);
     }
 
     // The estimate the editor shows before the demo runs is within 25% of how long the demo takes.
