@@ -3072,6 +3072,30 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>Run</source>
         <translation>运行</translation>
     </message>
+    <message>
+        <source>Checking %1 before the run…</source>
+        <translation>运行前正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>Checking the endpoint before the run, as Test connection does.</source>
+        <translation>运行前正在检查端点，与“测试连接”的检查相同。</translation>
+    </message>
+    <message>
+        <source>The endpoint did not pass the check</source>
+        <translation>端点未通过检查</translation>
+    </message>
+    <message>
+        <source>Before the run, the same check as Test connection failed:
+
+%1</source>
+        <translation>运行前，与“测试连接”相同的检查失败了：
+
+%1</translation>
+    </message>
+    <message>
+        <source>Run anyway</source>
+        <translation>仍然运行</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Merge</name>

@@ -95,7 +95,7 @@ CurvePlan planCurves(const QList<RunSeriesInput> &runs, LoadMode requested)
         QList<Curve> curves;
         QStringList keys;
         for (PointSummary p : medianAcrossRepeats(r.points)) {
-            if (isBurst(p) && plan.mode == LoadMode::Concurrency) {
+            if (isBurst(p) && plan.mode == LoadMode::Concurrency && !anyFiniteRate) {
                 p.mode = QStringLiteral("burst"); // its own curve, placed at its number of prompts
                 p.concurrency = p.completed + p.failed + p.cancelled;
             }

@@ -177,6 +177,7 @@ private:
     void exportReportWithProgress(const QString &path);
     void showRuns(const QList<qint64> &ids);
     bool startRunOf(const Experiment &experiment);
+    void beginRun(const Experiment &experiment, bool allowLaunch);
     bool approveLaunch(const Experiment &experiment, bool *allow);
     void reportCheck(const Report::ReportInput &input);
     /// Runs `proceed` once unsaved edits or runs are saved or knowingly discarded; not on Cancel.
@@ -220,6 +221,7 @@ private:
     qint64 m_lastRunId = 0;
     qint64 m_checkAgainst = 0; ///< the stored run a rerun checks, 0 when none
     bool m_closing = false;
+    bool m_checking = false; ///< the endpoint check before a run is under way
     bool m_closeConfirmed = false; ///< the user chose to discard unsaved changes
     bool m_hasProject = false;
     int m_runCount = 0;

@@ -5,6 +5,7 @@
 #include "commanddialog.h"
 #include "diagnosistext.h"
 #include "durationestimate.h"
+#include "endpointcheck.h"
 #include "endpointprofiles.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
@@ -66,7 +67,7 @@ void MainWindow::updateRunnable()
         why = tr("Open or create a project first.");
     else if (hasErrors(m_document->problems()))
         why = tr("Fix the problems listed under the fields before running.");
-    const bool running = m_run->isRunning();
+    const bool running = m_run->isRunning() || m_checking;
     m_monitor->setRunnable(why.isEmpty(), why.isEmpty() ? tr("Ready to run.") : why);
     m_runAction->setEnabled(why.isEmpty() && !running);
     m_cancelAction->setEnabled(running);
@@ -83,7 +84,7 @@ void MainWindow::updateTitle()
 
 bool MainWindow::startRun()
 {
-    if (m_run->isRunning() || !m_hasProject || hasErrors(m_document->problems()))
+    if (m_run->isRunning() || m_checking || !m_hasProject || hasErrors(m_document->problems()))
         return false;
     m_checkAgainst = 0;
     return startRunOf(m_document->experiment());
@@ -156,6 +157,49 @@ bool MainWindow::startRunOf(const Experiment &e)
     bool allowLaunch = false;
     if (!approveLaunch(e, &allowLaunch))
         return false;
+    // Against a server it does not start itself, a run first makes Test connection's check: a dead
+    // endpoint is said in words before hundreds of requests fail. A scripted run goes straight on.
+    if (e.endpoint.isLocalSimulator() || allowLaunch || m_launchPolicy == LaunchPolicy::Never) {
+        beginRun(e, allowLaunch);
+        return true;
+    }
+    m_checking = true;
+    updateRunnable();
+    statusBar()->showMessage(tr("Checking %1 before the run…").arg(e.endpoint.baseUrl));
+    appendLog(QStringLiteral("info"), tr("Checking the endpoint before the run, as Test connection does."));
+    checkEndpoint(this, e.endpoint, m_secrets, [this, e](const PreflightResult &r) {
+        m_checking = false;
+        statusBar()->clearMessage();
+        if (r.usable) {
+            beginRun(e, false);
+            return;
+        }
+        appendLog(QStringLiteral("warning"), preflightSummary(r));
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("The endpoint did not pass the check"),
+            tr("Before the run, the same check as Test connection failed:\n\n%1").arg(diagnosisText(r.diagnosis)),
+            QMessageBox::NoButton, this);
+        box->setObjectName(QStringLiteral("runCheckBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setDetailedText(preflightSummary(r));
+        QPushButton *anyway = box->addButton(tr("Run anyway"), QMessageBox::AcceptRole);
+        anyway->setObjectName(QStringLiteral("runAnyway"));
+        QPushButton *cancel = box->addButton(QMessageBox::Cancel);
+        box->setDefaultButton(cancel);
+        connect(box, &QMessageBox::finished, this, [this, box, anyway, e] {
+            if (box->clickedButton() == anyway && !m_run->isRunning())
+                beginRun(e, false);
+            else
+                m_checkAgainst = 0;
+            updateRunnable();
+        });
+        box->open();
+        updateRunnable();
+    });
+    return true;
+}
+
+void MainWindow::beginRun(const Experiment &e, bool allowLaunch)
+{
     m_results->startLive(e.name);
     m_monitor->runStarted(estimateDuration(e, e.endpoint.isLocalSimulator() ? m_timeScale : 1.0).seconds);
     m_runBanner->hide();
@@ -164,7 +208,6 @@ bool MainWindow::startRunOf(const Experiment &e)
     appendLog(QStringLiteral("info"), tr("Run started: %1").arg(e.name));
     m_run->start(e, m_session->path(), m_timeScale, allowLaunch);
     updateRunnable();
-    return true;
 }
 
 void MainWindow::cancelRun()
@@ -252,53 +295,21 @@ void MainWindow::captureFromServer()
         statusBar()->showMessage(tr("The local simulator describes itself in every run's client-host record."), 5000);
         return;
     }
-    const KeyReference ref = KeyReference::forEndpoint(endpoint);
-    auto run = [this, endpoint](const QByteArray &key) {
-        PreflightRequest req;
-        req.baseUrl = QUrl(endpoint.baseUrl);
-        req.path = endpoint.path;
-        req.model = endpoint.model;
-        req.apiKey = key;
-        req.proxy = endpoint.proxy;
-        req.caFile = endpoint.caFile;
-        req.tlsSkipVerify = endpoint.tlsSkipVerify;
-        for (const auto &[name, value] : endpoint.headers)
-            req.headers.append({ name.toUtf8(), value.toUtf8() });
-        for (const auto &[name, variable] : endpoint.headerEnv) {
-            if (const SecretResult value = readApiKeyFromEnvironment(variable); value.ok) {
-                req.headers.append({ name.toUtf8(), value.secret });
-                req.secretHeaderValues.append(value.secret);
-            }
+    checkEndpoint(this, endpoint, m_secrets, [this](const PreflightResult &r) {
+        if (!r.usable) {
+            appendLog(QStringLiteral("warning"), preflightSummary(r));
+            return;
         }
-        auto *preflight = new Preflight(req, this);
-        connect(preflight, &Preflight::finished, this, [this, preflight](const PreflightResult &r) {
-            preflight->deleteLater();
-            if (!r.usable) {
-                appendLog(QStringLiteral("warning"), preflightSummary(r));
-                return;
-            }
-            Experiment e = m_document->experiment();
-            const auto put = [&e](const QString &key, const QString &value) {
-                e.envSnapshot.removeIf([&](const EnvEntry &x) { return x.key == key; });
-                e.envSnapshot.append({ key, value, EnvSource::Captured });
-            };
-            if (!r.models.isEmpty())
-                put(QStringLiteral("model"), r.models.constFirst());
-            if (r.maxModelLen > 0)
-                put(QStringLiteral("max_model_len"), QString::number(r.maxModelLen));
-            m_document->apply(e, tr("Capture environment from server"));
-        });
-        preflight->start();
-    };
-    if (ref.isNull()) {
-        run({});
-        return;
-    }
-    resolveApiKey(ref, *m_secrets, this, [this, run](const SecretResult &r) {
-        if (!r.ok)
-            appendLog(QStringLiteral("error"), secretErrorText(r.error));
-        else
-            run(r.secret);
+        Experiment e = m_document->experiment();
+        const auto put = [&e](const QString &key, const QString &value) {
+            e.envSnapshot.removeIf([&](const EnvEntry &x) { return x.key == key; });
+            e.envSnapshot.append({ key, value, EnvSource::Captured });
+        };
+        if (!r.models.isEmpty())
+            put(QStringLiteral("model"), r.models.constFirst());
+        if (r.maxModelLen > 0)
+            put(QStringLiteral("max_model_len"), QString::number(r.maxModelLen));
+        m_document->apply(e, tr("Capture environment from server"));
     });
 }
 

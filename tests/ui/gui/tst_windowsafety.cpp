@@ -4,6 +4,7 @@
 // user was going, New clears the findings; load inputs refuse values beyond their limits; a
 // cancelled point reads completed/planned; charts are copied and exported at a legible size; the
 // window and the profiles dialog fit the screen, frame included; the demo runs at the demo's speed.
+#include "diagnosistext.h"
 #include "durationestimate.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
@@ -47,6 +48,7 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -605,6 +607,44 @@ private Q_SLOTS:
         QCOMPARE(copied.size(), 1 + 2 * 4);
         family->setCurrentIndex(0);
         QCOMPARE(visible().size(), 2 * 20);
+    }
+
+    // Before a run against a server it does not start, the window makes Test connection's check: a
+    // refused connection is said in words with Run anyway / Cancel, and nothing runs until the answer.
+    void runChecksTheEndpointFirst()
+    {
+        QTcpServer closed;
+        QVERIFY(closed.listen(QHostAddress::LocalHost));
+        const quint16 port = closed.serverPort();
+        closed.close(); // nothing listens there now
+        Experiment e = sweep(2);
+        e.endpoint.baseUrl = QStringLiteral("http://127.0.0.1:%1").arg(port);
+        e.endpoint.model = QStringLiteral("m");
+        e.load.warmupRequests = 0;
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QVERIFY(openNew(w, e));
+        w.show();
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun());
+        QVERIFY(!w.runAction()->isEnabled()); // checking
+        QMessageBox *box = visibleBox(w, QStringLiteral("runCheckBox"));
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(diagnosisText(Diagnosis::ConnectionRefused)), qPrintable(box->text()));
+        QCOMPARE(w.currentPage(), int(WindowPages::Design)); // no run page before the answer
+        box->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY(w.findChild<QMessageBox *>(QStringLiteral("runCheckBox")) == nullptr);
+        QTest::qWait(300);
+        QCOMPARE(finished.size(), 0);
+        QVERIFY(w.runAction()->isEnabled());
+        // Run anyway: the run goes ahead and ends with its failed requests.
+        QVERIFY(w.startRun());
+        box = visibleBox(w, QStringLiteral("runCheckBox"));
+        QVERIFY(box);
+        box->findChild<QPushButton *>(QStringLiteral("runAnyway"))->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        const RunResult result = finished.at(0).at(0).value<RunResult>();
+        QCOMPARE(result.completed, 0);
     }
 
     // vLLM's default request_rate inf without max_concurrency sends every prompt at once: the chart
