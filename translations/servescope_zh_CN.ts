@@ -2287,6 +2287,41 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     </message>
 </context>
 <context>
+    <name>ServeScope::LogDock</name>
+    <message>
+        <source>Log and findings</source>
+        <translation>日志与发现</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>Filter the server&apos;s output</source>
+        <translation>筛选服务器输出</translation>
+    </message>
+    <message>
+        <source>Select one run: the output of the servers it launched appears here.</source>
+        <translation>选择一次运行：它启动的服务器的输出会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Server log</source>
+        <translation>服务器日志</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>No findings for the shown runs: they need a curve of two or more loads.</source>
+        <translation>所显示的运行没有发现：发现需要至少两个负载点组成的曲线。</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::MainWindow</name>
     <message>
         <source>Results</source>
@@ -2443,18 +2478,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>Project</source>
         <translation>项目</translation>
-    </message>
-    <message>
-        <source>Log and findings</source>
-        <translation>日志与发现</translation>
-    </message>
-    <message>
-        <source>Problems</source>
-        <translation>问题</translation>
-    </message>
-    <message>
-        <source>Log</source>
-        <translation>日志</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -2737,28 +2760,8 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
 能读取的内容已显示，但结果可能缺失或有误。损坏的文件不接受新的运行：请为新运行创建新项目。</translation>
     </message>
     <message>
-        <source>No findings for the shown runs: they need a curve of two or more loads.</source>
-        <translation>所显示的运行没有发现：发现需要至少两个负载点组成的曲线。</translation>
-    </message>
-    <message>
-        <source>Findings</source>
-        <translation>发现</translation>
-    </message>
-    <message>
         <source>This run launched no server: only launched servers&apos; output is kept.</source>
         <translation>本次运行没有启动服务器：只保留由 ServeScope 启动的服务器的输出。</translation>
-    </message>
-    <message>
-        <source>Filter the server&apos;s output</source>
-        <translation>筛选服务器输出</translation>
-    </message>
-    <message>
-        <source>Select one run: the output of the servers it launched appears here.</source>
-        <translation>选择一次运行：它启动的服务器的输出会显示在这里。</translation>
-    </message>
-    <message>
-        <source>Server log</source>
-        <translation>服务器日志</translation>
     </message>
     <message>
         <source>Not starting the experiment&apos;s launch commands (start the servers yourself, or pass --allow-launch).</source>

@@ -6,6 +6,7 @@
 #include "experimenteditor.h"
 #include "io/experimentfile.h"
 #include "loadpage.h"
+#include "logdock.h"
 #include "model/validation.h"
 #include "profiledialog.h"
 #include "projectsession.h"
@@ -63,11 +64,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     , m_monitor(new RunMonitor)
     , m_results(new ResultsView)
     , m_tree(new ProjectTree)
-    , m_log(new QPlainTextEdit)
-    , m_problems(new QListWidget)
-    , m_findings(new QListWidget)
-    , m_serverLogFilter(new QLineEdit)
-    , m_serverLog(new QPlainTextEdit)
+    , m_logDock(new LogDock(this))
     , m_runBanner(new QLabel)
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -196,10 +193,9 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
                 .arg(error));
     });
     connect(m_session, &ProjectSession::serverLogsLoaded, this, [this](qint64, const QStringList &lines) {
-        m_serverLogLines = lines;
-        if (lines.isEmpty())
-            m_serverLogLines << tr("This run launched no server: only launched servers' output is kept.");
-        showServerLog();
+        m_logDock->setServerLog(lines.isEmpty()
+                ? QStringList { tr("This run launched no server: only launched servers' output is kept.") }
+                : lines);
     });
     connect(m_session, &ProjectSession::timeSeriesLoaded, m_results, &ResultsView::setTimeSeries);
     connect(m_session, &ProjectSession::runLoadFailed, this, [this](qint64 runId, const QString &error) {
@@ -244,9 +240,8 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         if (m_run->isRunning())
             return; // the Results page follows the run until it ends
         m_results->setInput(input);
-        showFindings(input);
-        m_serverLogLines.clear();
-        showServerLog();
+        m_logDock->clearRunOutput();
+        m_logDock->showFindings(input);
         if (input.runs.size() == 1)
             m_session->loadServerLogs(input.runs.first().id);
         m_pages->show(WindowPages::Results);
@@ -276,6 +271,11 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+QPlainTextEdit *MainWindow::log() const
+{
+    return m_logDock->log();
+}
 
 void MainWindow::createActions()
 {
@@ -353,80 +353,13 @@ void MainWindow::createActions()
     bar->addAction(m_cancelAction);
 }
 
-// The kept lines that contain the filter (case-insensitive), at most the last 20,000.
-void MainWindow::showServerLog()
-{
-    const QString filter = m_serverLogFilter->text();
-    QStringList shown;
-    for (const QString &line : std::as_const(m_serverLogLines)) {
-        if (filter.isEmpty() || line.contains(filter, Qt::CaseInsensitive))
-            shown << line;
-    }
-    if (shown.size() > 20000)
-        shown = shown.mid(shown.size() - 20000);
-    m_serverLog->setPlainText(shown.join(u'\n'));
-}
-
-// The shown runs' findings, worded as the report words them; the numbers behind each in its tooltip.
-void MainWindow::showFindings(const Report::ReportInput &input)
-{
-    m_findings->clear();
-    const bool several = input.runs.size() > 1;
-    for (qsizetype r = 0; r < input.runs.size(); ++r) {
-        for (const RunFinding &f : input.runs[r].findings) {
-            QString who = several ? QString(QChar(char16_t(u'A' + r))) + QStringLiteral(" · ") : QString();
-            if (!f.variant.isEmpty())
-                who += f.variant + QStringLiteral(" · ");
-            auto *item = new QListWidgetItem(
-                QStringLiteral("%1%2: %3").arg(who, Report::findingTitle(f), Report::findingText(f)), m_findings);
-            item->setToolTip(findingLine(f));
-            item->setData(Qt::UserRole, f.code);
-            if (f.kind == RunFinding::Kind::Problem)
-                item->setForeground(QColor(176, 0, 32));
-            else if (f.kind == RunFinding::Kind::Caveat)
-                item->setForeground(QColor(0x99, 0x55, 0x00));
-        }
-    }
-    if (m_findings->count() == 0)
-        new QListWidgetItem(tr("No findings for the shown runs: they need a curve of two or more loads."), m_findings);
-}
-
 void MainWindow::createDocks()
 {
     auto *treeDock = new QDockWidget(tr("Project"), this);
     treeDock->setObjectName(QStringLiteral("projectDock"));
     treeDock->setWidget(m_tree);
     addDockWidget(Qt::LeftDockWidgetArea, treeDock);
-    auto *logDock = new QDockWidget(tr("Log and findings"), this);
-    logDock->setObjectName(QStringLiteral("logDock"));
-    auto *tabs = new QTabWidget;
-    m_log->setReadOnly(true);
-    m_log->setObjectName(QStringLiteral("logView"));
-    m_log->setMaximumBlockCount(5000);
-    m_problems->setObjectName(QStringLiteral("problemList"));
-    tabs->addTab(m_problems, tr("Problems"));
-    m_findings->setObjectName(QStringLiteral("findingList"));
-    m_findings->setWordWrap(true);
-    tabs->addTab(m_findings, tr("Findings"));
-    auto *serverLogPage = new QWidget;
-    auto *serverLogLayout = new QVBoxLayout(serverLogPage);
-    serverLogLayout->setContentsMargins(0, 0, 0, 0);
-    m_serverLogFilter->setObjectName(QStringLiteral("serverLogFilter"));
-    m_serverLogFilter->setPlaceholderText(tr("Filter the server's output"));
-    m_serverLogFilter->setClearButtonEnabled(true);
-    m_serverLog->setObjectName(QStringLiteral("serverLog"));
-    m_serverLog->setReadOnly(true);
-    m_serverLog->setLineWrapMode(QPlainTextEdit::NoWrap);
-    // The dock stays as short as the other tabs let it be: the window must fit a laptop screen.
-    m_serverLog->setMinimumHeight(24);
-    serverLogLayout->setSpacing(2);
-    m_serverLog->setPlaceholderText(tr("Select one run: the output of the servers it launched appears here."));
-    connect(m_serverLogFilter, &QLineEdit::textChanged, this, &MainWindow::showServerLog);
-    serverLogLayout->addWidget(m_serverLogFilter);
-    serverLogLayout->addWidget(m_serverLog, 1);
-    tabs->addTab(serverLogPage, tr("Server log"));
-    tabs->addTab(m_log, tr("Log"));
-    logDock->setWidget(tabs);
+    auto *logDock = m_logDock;
     addDockWidget(Qt::BottomDockWidgetArea, logDock);
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(treeDock->toggleViewAction());
@@ -557,9 +490,7 @@ void MainWindow::clearShownRuns()
     m_results->clear();
     m_tree->setRuns({});
     m_runCount = 0;
-    m_findings->clear();
-    m_serverLogLines.clear();
-    showServerLog();
+    m_logDock->clearRunOutput();
 }
 
 void MainWindow::openDemo()

@@ -28,6 +28,7 @@ struct ReportInput;
 } // namespace Report
 class ExperimentDocument;
 class ExperimentEditor;
+class LogDock;
 class ProfileDialog;
 class ProfileStore;
 class ProjectSession;
@@ -58,7 +59,7 @@ public:
     ResultsView *results() const { return m_results; }
     ProjectTree *projectTree() const { return m_tree; }
     ProfileStore *profiles() const { return m_profiles; }
-    QPlainTextEdit *log() const { return m_log; }
+    QPlainTextEdit *log() const;
     qint64 lastRunId() const { return m_lastRunId; }
     QAction *runAction() const { return m_runAction; }
     QAction *newAction() const { return m_newAction; }
@@ -161,12 +162,10 @@ private:
     void showWarning(const QString &title, const QString &text);
     /// True when no project file is open yet: one is created and `then` runs once it is open.
     bool needsProjectFirst(const std::function<void()> &then);
-    void showFindings(const Report::ReportInput &input);
     void clearShownRuns();
     void showProjectPage(const QString &path);
     void rememberPage(int page);
     void applyTimeScale(double scale);
-    void showServerLog();
     void runEnded(const RunResult &result);
     void createExportActions(QMenu *file);
     void chooseCustomChartSize();
@@ -200,12 +199,7 @@ private:
     RunMonitor *m_monitor;
     ResultsView *m_results;
     ProjectTree *m_tree;
-    QPlainTextEdit *m_log;
-    QListWidget *m_problems;
-    QListWidget *m_findings;
-    QLineEdit *m_serverLogFilter;
-    QPlainTextEdit *m_serverLog;
-    QStringList m_serverLogLines;
+    LogDock *m_logDock;
     QLabel *m_runBanner;
     WelcomePage *m_welcome = nullptr;
     QMenu *m_recentMenu = nullptr;

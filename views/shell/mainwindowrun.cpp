@@ -10,6 +10,7 @@
 #include "experimentdocument.h"
 #include "experimenteditor.h"
 #include "io/experimentfile.h"
+#include "logdock.h"
 #include "model/validation.h"
 #include "model/variables.h"
 #include "profiledialog.h"
@@ -51,12 +52,7 @@ void MainWindow::documentChanged()
         m_runBanner->show();
     const Experiment &e = m_document->experiment();
     m_tree->setExperiment(e);
-    m_problems->clear();
-    for (const Problem &p : m_document->problems()) {
-        auto *item = new QListWidgetItem(p.translatedString(), m_problems);
-        item->setIcon(
-            style()->standardIcon(p.isError() ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning));
-    }
+    m_logDock->showProblems(m_document->problems());
     updateRunnable();
 }
 
@@ -273,8 +269,7 @@ void MainWindow::showWarning(const QString &title, const QString &text)
 
 void MainWindow::appendLog(const QString &level, const QString &text)
 {
-    const QString time = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
-    m_log->appendPlainText(QStringLiteral("%1  %2  %3").arg(time, level, text));
+    m_logDock->appendLog(level, text);
 }
 
 ProfileDialog *MainWindow::showProfiles()
