@@ -1947,6 +1947,29 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     </message>
 </context>
 <context>
+    <name>ServeScope::HeadlinePanel</name>
+    <message>
+        <source>Compared</source>
+        <translation>对比对象</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>%1: A %2, B %3 %4</source>
+        <translation>%1：A %2，B %3 %4</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::Import</name>
     <message>
         <source>random_range_ratio %1: SGLang&apos;s lengths [L x %1, L] read as a spread of %2 around %3 input and %4 output tokens</source>

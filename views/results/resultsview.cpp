@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "resultsview.h"
 
+#include "headlinepanel.h"
 #include "metricnames.h"
 
 #include "charts/chartview.h"
@@ -80,6 +81,7 @@ ResultsView::ResultsView(QWidget *parent)
     , m_table(new QTableWidget(this))
     , m_delta(new QTableWidget(this))
     , m_deltaPane(new QWidget(this))
+    , m_headline(new HeadlinePanel(this))
     , m_deltaFamily(new QComboBox(this))
     , m_decidedOnly(new QCheckBox(this))
     , m_empty(new QLabel(this))
@@ -151,7 +153,17 @@ ResultsView::ResultsView(QWidget *parent)
     auto *split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("chartSplit"));
     split->setChildrenCollapsible(false); // a pane never shrinks to nothing
-    split->addWidget(m_chartView);
+    // The chart with the headline panel beside it: what changed, at a glance.
+    auto *top = new QSplitter(Qt::Horizontal);
+    top->setObjectName(QStringLiteral("headlineSplit"));
+    top->setChildrenCollapsible(false);
+    top->addWidget(m_chartView);
+    top->addWidget(m_headline);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 1);
+    m_headline->setMinimumWidth(200);
+    m_headline->hide();
+    split->addWidget(top);
     // The delta table with its filters: a metric family, and only the rows with a verdict.
     auto *filters = new QHBoxLayout;
     filters->setContentsMargins(0, 0, 0, 0);
@@ -618,6 +630,7 @@ void ResultsView::rebuildDelta()
     m_delta->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_deltaPane->setVisible(rows > 0);
     applyDeltaFilter();
+    m_headline->setSections(deltas, m_input.runs.size() > 1);
 }
 
 void ResultsView::applyDeltaFilter()

@@ -14,6 +14,8 @@ class QTableWidgetItem;
 class QTabWidget;
 
 namespace ServeScope {
+
+class HeadlinePanel;
 namespace Report {
 class ChartView;
 }
@@ -47,6 +49,7 @@ public:
 
     QTableWidget *table() const { return m_table; }
     QTableWidget *deltaTable() const { return m_delta; }
+    HeadlinePanel *headlinePanel() const { return m_headline; }
     Report::ChartView *chartView() const { return m_chartView; }
     int pointCount() const;
     bool steadySet() const; ///< the result-set switch shows the steady window's set
@@ -77,6 +80,7 @@ private:
     QTableWidget *m_table;
     QTableWidget *m_delta;
     QWidget *m_deltaPane;
+    HeadlinePanel *m_headline;
     QComboBox *m_deltaFamily;
     QCheckBox *m_decidedOnly;
     QLabel *m_empty;

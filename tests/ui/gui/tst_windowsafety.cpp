@@ -9,6 +9,7 @@
 #include "experimentdocument.h"
 #include "experimenteditor.h"
 #include "guitesthelpers.h"
+#include "headlinepanel.h"
 #include "loadpage.h"
 #include "loadpointsmodel.h"
 #include "mainwindow.h"
@@ -38,6 +39,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMap>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -590,6 +592,30 @@ private Q_SLOTS:
             }
             return rows;
         };
+        // Beside the chart, the headline panel: B against A at each point, seven headline metrics, with
+        // the verdicts of the delta table (core's), word for word.
+        HeadlinePanel *panel = w.results()->headlinePanel();
+        QVERIFY(panel->isVisibleTo(w.results()));
+        QCOMPARE(panel->rowCount(), 2 * 7);
+        QMap<QString, QString> deltaVerdicts; // "point|metric" -> verdict, from the delta table
+        for (int r = 0; r < t->rowCount(); ++r)
+            deltaVerdicts.insert(t->item(r, 2)->text() + u'|' + t->item(r, 3)->text(), t->item(r, 8)->text());
+        QStringList panelMetrics;
+        for (int r = 0; r < panel->rowCount(); ++r) {
+            const QString point = panel->item(r, 0)->text().section(QStringLiteral(" · "), -1);
+            QVERIFY2(panel->item(r, 0)->text().startsWith(QStringLiteral("B · baseline · ")),
+                qPrintable(panel->item(r, 0)->text()));
+            const QString metric = panel->item(r, 1)->text();
+            panelMetrics << metric;
+            QCOMPARE(panel->item(r, 3)->text(), deltaVerdicts.value(point + u'|' + metric));
+            QVERIFY2(
+                panel->item(r, 2)->text().endsWith(u'%') && !panel->item(r, 2)->text().startsWith(QStringLiteral("-0")),
+                qPrintable(panel->item(r, 2)->text()));
+        }
+        QCOMPARE(panelMetrics.mid(0, 7),
+            (QStringList { QStringLiteral("Output throughput (tok/s)"), QStringLiteral("TTFT p50 (ms)"),
+                QStringLiteral("TTFT p90 (ms)"), QStringLiteral("TPOT p50 (ms)"), QStringLiteral("TPOT p90 (ms)"),
+                QStringLiteral("E2EL p90 (ms)"), QStringLiteral("Success rate (%)") }));
         auto *family = w.findChild<QComboBox *>(QStringLiteral("deltaFamily"));
         auto *decided = w.findChild<QCheckBox *>(QStringLiteral("decidedOnly"));
         QVERIFY(family && decided);
