@@ -159,8 +159,9 @@ ResultsView::ResultsView(QWidget *parent)
     top->setChildrenCollapsible(false);
     top->addWidget(m_chartView);
     top->addWidget(m_headline);
-    top->setStretchFactor(0, 3);
+    top->setStretchFactor(0, 1);
     top->setStretchFactor(1, 1);
+    top->setSizes({ 540, 470 }); // the panel's four columns readable without scrolling at 1280 x 720
     m_headline->setMinimumWidth(200);
     m_headline->hide();
     split->addWidget(top);
