@@ -5249,6 +5249,16 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>Saving the point…</source>
         <translation>正在保存负载点…</translation>
     </message>
+    <message numerus="yes">
+        <source>%n request(s) failed with %1. The first said: %2</source>
+        <translation>
+            <numerusform>%n 个请求以 %1 失败。第一个返回：%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(no message)</source>
+        <translation>（无信息）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::RunSession</name>

@@ -244,7 +244,8 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         m_logDock->showFindings(input);
         if (input.runs.size() == 1)
             m_session->loadServerLogs(input.runs.first().id);
-        m_pages->show(WindowPages::Results);
+        if (!std::exchange(m_stayOnRunPage, false))
+            m_pages->show(WindowPages::Results);
         if (m_checkAgainst > 0 && input.runs.size() == 2 && input.runs[0].id == m_checkAgainst) {
             reportCheck(input);
             m_checkAgainst = 0;

@@ -216,6 +216,7 @@ private:
     qint64 m_checkAgainst = 0; ///< the stored run a rerun checks, 0 when none
     bool m_closing = false;
     bool m_checking = false; ///< the endpoint check before a run is under way
+    bool m_stayOnRunPage = false; ///< the run just ended completed nothing: its results do not take over
     bool m_closeConfirmed = false; ///< the user chose to discard unsaved changes
     bool m_hasProject = false;
     int m_runCount = 0;

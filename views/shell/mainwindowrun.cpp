@@ -249,7 +249,11 @@ void MainWindow::runEnded(const RunResult &result)
         showRuns({ result.runId });
     if (result.status != RunResult::Status::Finished)
         m_checkAgainst = 0;
-    m_pages->show(WindowPages::Results);
+    // A run of which nothing completed stays on the Run page, its first error in view.
+    const bool nothingCompleted
+        = result.completed == 0 && (result.failed > 0 || result.status == RunResult::Status::Failed);
+    m_stayOnRunPage = nothingCompleted;
+    m_pages->show(nothingCompleted ? WindowPages::Run : WindowPages::Results);
     m_session->listRuns();
     emit runFinished(result);
     if (m_closing) {

@@ -671,6 +671,15 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
         const RunResult result = finished.at(0).at(0).value<RunResult>();
         QCOMPARE(result.completed, 0);
+        // Nothing completed: the Run page stays, its first error class said prominently.
+        QVERIFY(!result.errorsByClass.isEmpty());
+        QTest::qWait(500); // the stored run is loaded meanwhile; it does not take the window over
+        QCOMPARE(w.currentPage(), int(WindowPages::Run));
+        auto *first = w.runMonitor()->findChild<QLabel *>(QStringLiteral("firstError"));
+        QVERIFY(first && first->isVisibleTo(w.runMonitor()));
+        const QString cls = result.errorsByClass.firstKey();
+        QVERIFY2(first->text().contains(cls) && first->text().contains(QString::number(result.errorsByClass.first())),
+            qPrintable(first->text()));
     }
 
     // vLLM's default request_rate inf without max_concurrency sends every prompt at once: the chart
