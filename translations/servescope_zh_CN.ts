@@ -3122,6 +3122,22 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>Run anyway</source>
         <translation>仍然运行</translation>
     </message>
+    <message>
+        <source>Already imported</source>
+        <translation>已经导入过</translation>
+    </message>
+    <message>
+        <source>This project already holds the runs imported from %1.</source>
+        <translation>本项目已包含从 %1 导入的运行。</translation>
+    </message>
+    <message>
+        <source>Open the existing runs</source>
+        <translation>打开已有的运行</translation>
+    </message>
+    <message>
+        <source>Import again</source>
+        <translation>再次导入</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Merge</name>

@@ -7,6 +7,7 @@
 #include "io/experimentfile.h"
 #include "loadpage.h"
 #include "logdock.h"
+#include "model/runorigin.h"
 #include "model/validation.h"
 #include "profiledialog.h"
 #include "projectsession.h"
@@ -234,6 +235,12 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     connect(m_session, &ProjectSession::runsListed, this, [this](const QVector<RunListing> &runs) {
         m_tree->setRuns(runs);
         m_runCount = int(runs.size());
+        // Which file each imported run came from: importing one again asks first.
+        m_importedFrom.clear();
+        for (const RunListing &r : runs) {
+            if (const RunOrigin origin = RunOrigin::fromJson(r.run.origin); origin.isImported())
+                m_importedFrom.insert(origin.file, r.run.id);
+        }
         emit runsListed(m_runCount);
     });
     connect(m_session, &ProjectSession::runsLoaded, this, [this](const Report::ReportInput &input) {
@@ -491,6 +498,7 @@ void MainWindow::clearShownRuns()
     m_results->clear();
     m_tree->setRuns({});
     m_runCount = 0;
+    m_importedFrom.clear();
     m_logDock->clearRunOutput();
 }
 

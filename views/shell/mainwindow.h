@@ -6,6 +6,7 @@
 #include <QMainWindow>
 
 #include <functional>
+#include <QMultiHash>
 #include <QPointer>
 #include <QSet>
 #include <QSize>
@@ -177,6 +178,7 @@ private:
     void showRuns(const QList<qint64> &ids);
     bool startRunOf(const Experiment &experiment);
     void beginRun(const Experiment &experiment, bool allowLaunch);
+    void openImportDialog(const QStringList &files);
     bool approveLaunch(const Experiment &experiment, bool *allow);
     void reportCheck(const Report::ReportInput &input);
     /// Runs `proceed` once unsaved edits or runs are saved or knowingly discarded; not on Cancel.
@@ -216,6 +218,7 @@ private:
     qint64 m_checkAgainst = 0; ///< the stored run a rerun checks, 0 when none
     bool m_closing = false;
     bool m_checking = false; ///< the endpoint check before a run is under way
+    QMultiHash<QString, qint64> m_importedFrom; ///< imported file (absolute path) -> the runs made from it
     bool m_stayOnRunPage = false; ///< the run just ended completed nothing: its results do not take over
     bool m_closeConfirmed = false; ///< the user chose to discard unsaved changes
     bool m_hasProject = false;

@@ -513,6 +513,42 @@ void MainWindow::importResults(const QStringList &files)
     }
     if (needsProjectFirst([this, files] { importResults(files); }))
         return;
+    QList<qint64> existing;
+    QStringList again;
+    for (const QString &f : files) {
+        const QList<qint64> ids = m_importedFrom.values(QFileInfo(f).absoluteFilePath());
+        if (!ids.isEmpty()) {
+            existing << ids;
+            again << QFileInfo(f).fileName();
+        }
+    }
+    if (!existing.isEmpty()) {
+        // The same file twice makes duplicate runs: ask whether the runs it made are what is wanted.
+        auto *box = new QMessageBox(QMessageBox::Question, tr("Already imported"),
+            tr("This project already holds the runs imported from %1.").arg(again.join(QStringLiteral(", "))),
+            QMessageBox::NoButton, this);
+        box->setObjectName(QStringLiteral("reimportBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        QPushButton *open = box->addButton(tr("Open the existing runs"), QMessageBox::AcceptRole);
+        QPushButton *import = box->addButton(tr("Import again"), QMessageBox::ActionRole);
+        open->setObjectName(QStringLiteral("openExisting"));
+        import->setObjectName(QStringLiteral("importAgain"));
+        box->addButton(QMessageBox::Cancel);
+        box->setDefaultButton(open);
+        connect(box, &QMessageBox::finished, this, [this, box, open, import, existing, files] {
+            if (box->clickedButton() == open)
+                compareRuns(existing);
+            else if (box->clickedButton() == import)
+                openImportDialog(files);
+        });
+        box->open();
+        return;
+    }
+    openImportDialog(files);
+}
+
+void MainWindow::openImportDialog(const QStringList &files)
+{
     auto *dialog = new ResultImportDialog(m_session->path(), files, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ResultImportDialog::imported, m_session, &ProjectSession::listRuns);

@@ -4,7 +4,9 @@
 #include "guitesthelpers.h"
 #include "mainwindow.h"
 #include "origintext.h"
+#include "projecttree.h"
 #include "resultimportdialog.h"
+#include "resultsview.h"
 #include "secrets/memorysecretstore.h"
 #include "storage/projectstore.h"
 
@@ -12,7 +14,9 @@
 #include <QColor>
 #include <QFile>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -129,6 +133,30 @@ private Q_SLOTS:
         QCOMPARE(runs.size(), 2);
         QCOMPARE(runs[0].run.status, RunStatus::Failed);
         QCOMPARE(runs[1].run.status, RunStatus::Finished);
+    }
+
+    // The same file imported again asks: open the runs it made before, or import it again.
+    void importingTheSameFileAgainAsks()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QSignalSpy listed(&w, &MainWindow::runsListed);
+        w.importResults({ kNerd });
+        QTRY_VERIFY_WITH_TIMEOUT(!listed.isEmpty() && listed.last().at(0).toInt() == 3, 30000);
+        w.importResults({ kNerd });
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = w.findChild<QMessageBox *>(QStringLiteral("reimportBox"))) != nullptr && box->isVisible());
+        QVERIFY2(box->text().contains(QFileInfo(kNerd).fileName()), qPrintable(box->text()));
+        QSignalSpy shown(&w, &MainWindow::resultsShown);
+        box->findChild<QPushButton *>(QStringLiteral("openExisting"))->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 20000);
+        QCOMPARE(w.results()->input().runs.size(), 3); // the runs it made, compared
+        QCOMPARE(w.projectTree()->runCount(), 3); // and none made again
+        w.importResults({ kNerd });
+        QTRY_VERIFY((box = w.findChild<QMessageBox *>(QStringLiteral("reimportBox"))) != nullptr && box->isVisible());
+        const qsizetype before = listed.size();
+        box->findChild<QPushButton *>(QStringLiteral("importAgain"))->click();
+        QTRY_VERIFY_WITH_TIMEOUT(listed.size() > before && listed.last().at(0).toInt() == 6, 30000);
     }
 
     // Some of a file's points without arrays say how many; a run imported before the count was
