@@ -1947,6 +1947,29 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     </message>
 </context>
 <context>
+    <name>ServeScope::HeadlinePanel</name>
+    <message>
+        <source>Compared</source>
+        <translation>对比对象</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>%1: A %2, B %3 %4</source>
+        <translation>%1：A %2，B %3 %4</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::Import</name>
     <message>
         <source>random_range_ratio %1: SGLang&apos;s lengths [L x %1, L] read as a spread of %2 around %3 input and %4 output tokens</source>
@@ -2206,6 +2229,10 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>Copy as sglang.bench_serving command</source>
         <translation>复制为 sglang.bench_serving 命令</translation>
     </message>
+    <message>
+        <source>Point %1: %2</source>
+        <translation>第 %1 个负载点：%2</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::LoadPointsModel</name>
@@ -2265,13 +2292,60 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>Apply concurrency gradient</source>
         <translation>应用并发梯度</translation>
     </message>
+    <message>
+        <source>%1: &quot;%2&quot; is not a number or &quot;inf&quot;.</source>
+        <translation>%1：“%2”不是数字，也不是“inf”。</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is not a number.</source>
+        <translation>%1：“%2”不是数字。</translation>
+    </message>
+    <message>
+        <source>%1 must be a whole number; %2 was not applied.</source>
+        <translation>%1 必须是整数；%2 未被采用。</translation>
+    </message>
+    <message>
+        <source>%1 must be between %2 and %3; %4 was not applied.</source>
+        <translation>%1 必须介于 %2 与 %3 之间；%4 未被采用。</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::LogDock</name>
+    <message>
+        <source>Log and findings</source>
+        <translation>日志与发现</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>Filter the server&apos;s output</source>
+        <translation>筛选服务器输出</translation>
+    </message>
+    <message>
+        <source>Select one run: the output of the servers it launched appears here.</source>
+        <translation>选择一次运行：它启动的服务器的输出会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Server log</source>
+        <translation>服务器日志</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>No findings for the shown runs: they need a curve of two or more loads.</source>
+        <translation>所显示的运行没有发现：发现需要至少两个负载点组成的曲线。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::MainWindow</name>
-    <message>
-        <source>Run monitor</source>
-        <translation>运行监视</translation>
-    </message>
     <message>
         <source>Results</source>
         <translation>结果</translation>
@@ -2429,18 +2503,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <translation>项目</translation>
     </message>
     <message>
-        <source>Log and findings</source>
-        <translation>日志与发现</translation>
-    </message>
-    <message>
-        <source>Problems</source>
-        <translation>问题</translation>
-    </message>
-    <message>
-        <source>Log</source>
-        <translation>日志</translation>
-    </message>
-    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -2543,14 +2605,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <translation>Ctrl+Shift+S</translation>
     </message>
     <message>
-        <source>As shown in the window</source>
-        <translation>与窗口中显示的一致</translation>
-    </message>
-    <message>
-        <source>Report (1000 × 620)</source>
-        <translation>报告（1000 × 620）</translation>
-    </message>
-    <message>
         <source>Slide (1600 × 900)</source>
         <translation>幻灯片（1600 × 900）</translation>
     </message>
@@ -2637,10 +2691,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>Chart copied to the clipboard.</source>
-        <translation>图表已复制到剪贴板。</translation>
     </message>
     <message numerus="yes">
         <source>Comparing %n runs…</source>
@@ -2733,28 +2783,8 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
 能读取的内容已显示，但结果可能缺失或有误。损坏的文件不接受新的运行：请为新运行创建新项目。</translation>
     </message>
     <message>
-        <source>No findings for the shown runs: they need a curve of two or more loads.</source>
-        <translation>所显示的运行没有发现：发现需要至少两个负载点组成的曲线。</translation>
-    </message>
-    <message>
-        <source>Findings</source>
-        <translation>发现</translation>
-    </message>
-    <message>
         <source>This run launched no server: only launched servers&apos; output is kept.</source>
         <translation>本次运行没有启动服务器：只保留由 ServeScope 启动的服务器的输出。</translation>
-    </message>
-    <message>
-        <source>Filter the server&apos;s output</source>
-        <translation>筛选服务器输出</translation>
-    </message>
-    <message>
-        <source>Select one run: the output of the servers it launched appears here.</source>
-        <translation>选择一次运行：它启动的服务器的输出会显示在这里。</translation>
-    </message>
-    <message>
-        <source>Server log</source>
-        <translation>服务器日志</translation>
     </message>
     <message>
         <source>Not starting the experiment&apos;s launch commands (start the servers yourself, or pass --allow-launch).</source>
@@ -2988,6 +3018,126 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
             <numerusform>已导入 %1，有 %n 条警告；见日志。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The project was not saved</source>
+        <translation>项目未保存</translation>
+    </message>
+    <message>
+        <source>&amp;Reset layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Layout reset.</source>
+        <translation>布局已重置。</translation>
+    </message>
+    <message>
+        <source>As shown in the window (at least 1200 × 700)</source>
+        <translation>与窗口中显示的一致（至少 1200 × 700）</translation>
+    </message>
+    <message>
+        <source>Report (1200 × 700)</source>
+        <translation>报告（1200 × 700）</translation>
+    </message>
+    <message>
+        <source>Custom size…</source>
+        <translation>自定义尺寸…</translation>
+    </message>
+    <message>
+        <source>Chart size</source>
+        <translation>图表尺寸</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source>Charts are legible from 1200 × 700; a smaller size is used as typed, for copy and every export.</source>
+        <translation>图表在 1200 × 700 及以上清晰可读；更小的尺寸将按输入原样用于复制和所有导出。</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>Height</source>
+        <translation>高度</translation>
+    </message>
+    <message>
+        <source>Custom size (%1 × %2)…</source>
+        <translation>自定义尺寸（%1 × %2）…</translation>
+    </message>
+    <message>
+        <source>Chart copied to the clipboard (%1 × %2 px).</source>
+        <translation>图表已复制到剪贴板（%1 × %2 像素）。</translation>
+    </message>
+    <message>
+        <source>A run is in progress</source>
+        <translation>有运行正在进行</translation>
+    </message>
+    <message>
+        <source>Closing the window cancels the run in progress. Requests that finished are kept.</source>
+        <translation>关闭窗口将取消正在进行的运行。已完成的请求会被保留。</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>Cancel run and close</source>
+        <translation>取消运行并关闭</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Design</source>
+        <translation>设计</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Checking %1 before the run…</source>
+        <translation>运行前正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>Checking the endpoint before the run, as Test connection does.</source>
+        <translation>运行前正在检查端点，与“测试连接”的检查相同。</translation>
+    </message>
+    <message>
+        <source>The endpoint did not pass the check</source>
+        <translation>端点未通过检查</translation>
+    </message>
+    <message>
+        <source>Before the run, the same check as Test connection failed:
+
+%1</source>
+        <translation>运行前，与“测试连接”相同的检查失败了：
+
+%1</translation>
+    </message>
+    <message>
+        <source>Run anyway</source>
+        <translation>仍然运行</translation>
+    </message>
+    <message>
+        <source>Already imported</source>
+        <translation>已经导入过</translation>
+    </message>
+    <message>
+        <source>This project already holds the runs imported from %1.</source>
+        <translation>本项目已包含从 %1 导入的运行。</translation>
+    </message>
+    <message>
+        <source>Open the existing runs</source>
+        <translation>打开已有的运行</translation>
+    </message>
+    <message>
+        <source>Import again</source>
+        <translation>再次导入</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Merge</name>
@@ -3010,6 +3160,57 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>shard-point-start-spread %1 ms between the shards&apos; first requests at %2 exceeds %3 ms: a point outlasted --point-slot %4 s</source>
         <translation>shard-point-start-spread 在 %2 各分片首个请求相差 %1 毫秒，超过 %3 毫秒：有负载点超出了 --point-slot %4 秒</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::MetricName</name>
+    <message>
+        <source>Output throughput</source>
+        <translation>输出吞吐</translation>
+    </message>
+    <message>
+        <source>tok/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <source>Total token throughput</source>
+        <translation>总 token 吞吐</translation>
+    </message>
+    <message>
+        <source>Request throughput</source>
+        <translation>请求吞吐</translation>
+    </message>
+    <message>
+        <source>req/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Success rate</source>
+        <translation>成功率</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>std dev</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
     </message>
 </context>
 <context>
@@ -4407,6 +4608,14 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source> (TLS certificate not verified)</source>
         <translation>（未验证 TLS 证书）</translation>
     </message>
+    <message>
+        <source>burst: all %1 requests at once</source>
+        <translation>突发：%1 个请求同时发出</translation>
+    </message>
+    <message>
+        <source> burst</source>
+        <translation> 突发</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -4524,6 +4733,10 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>
             <numerusform>；%n 项统计量与文件的数组不一致</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>every request failed: imported as a failed run</source>
+        <translation>所有请求均失败：已作为失败的运行导入</translation>
     </message>
 </context>
 <context>
@@ -4655,10 +4868,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>E2EL p99 (ms)</source>
         <translation>E2EL p99（毫秒）</translation>
-    </message>
-    <message>
-        <source>Partial: the run was cancelled here; %1 of %2 requests completed.</source>
-        <translation>不完整：运行在此处被取消；%2 个请求中完成了 %1 个。</translation>
     </message>
     <message>
         <source>Comparison</source>
@@ -4805,6 +5014,22 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>The exact prompts this point sent, as files vLLM&apos;s and SGLang&apos;s benchmark clients replay</source>
         <translation>该负载点实际发送的提示，导出为 vLLM 和 SGLang 基准测试客户端可重放的文件</translation>
+    </message>
+    <message>
+        <source>Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 were cancelled.</source>
+        <translation>不完整：运行在此处被取消；计划的 %2 个请求中完成了 %1 个，%3 个被取消。</translation>
+    </message>
+    <message>
+        <source>All metrics</source>
+        <translation>全部指标</translation>
+    </message>
+    <message>
+        <source>Decided only (better or worse)</source>
+        <translation>仅有结论的（更好或更差）</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
     </message>
 </context>
 <context>
@@ -5039,6 +5264,16 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Saving the point…</source>
         <translation>正在保存负载点…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n request(s) failed with %1. The first said: %2</source>
+        <translation>
+            <numerusform>%n 个请求以 %1 失败。第一个返回：%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(no message)</source>
+        <translation>（无信息）</translation>
     </message>
 </context>
 <context>
@@ -5733,8 +5968,15 @@ Qwen/Qwen2-7B-Instruct
         <translation>最近的项目</translation>
     </message>
     <message>
-        <source>Design a benchmark of an OpenAI-compatible endpoint (vLLM, SGLang or a gateway), run it, and compare variants with reproducible numbers.&lt;br&gt;&lt;br&gt;New here? Open the demo: a concurrency sweep against the built-in simulator, vLLM against SGLang and one variant that changes &lt;tt&gt;max_num_seqs&lt;/tt&gt;. It needs no GPU and finishes in about a minute.</source>
-        <translation>为兼容 OpenAI 的端点（vLLM、SGLang 或网关）设计基准测试、运行它，并用可复现的数字比较各个变体。&lt;br&gt;&lt;br&gt;第一次使用？打开演示：针对内置模拟器的并发扫描，对比 vLLM 与 SGLang，外加一个修改 &lt;tt&gt;max_num_seqs&lt;/tt&gt; 的变体。无需 GPU，约一分钟完成。</translation>
+        <source>Design a benchmark of an OpenAI-compatible endpoint (vLLM, SGLang or a gateway), run it, and compare variants with reproducible numbers.&lt;br&gt;&lt;br&gt;New here? Open the demo: a concurrency sweep against the built-in simulator, vLLM against SGLang and one variant that changes &lt;tt&gt;max_num_seqs&lt;/tt&gt;. It needs no GPU and finishes in under a minute.</source>
+        <translation>为兼容 OpenAI 的端点（vLLM、SGLang 或网关）设计基准测试、运行它，并用可复现的数字比较各个变体。&lt;br&gt;&lt;br&gt;第一次使用？打开演示：针对内置模拟器的并发扫描，对比 vLLM 与 SGLang，外加一个修改 &lt;tt&gt;max_num_seqs&lt;/tt&gt; 的变体。无需 GPU，不到一分钟即可完成。</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::WindowPages</name>
+    <message>
+        <source>Pages</source>
+        <translation>页面</translation>
     </message>
 </context>
 </TS>

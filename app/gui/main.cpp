@@ -107,12 +107,15 @@ int main(int argc, char *argv[])
     KeychainSecretStore secrets;
     MainWindow window(&secrets);
     bool ok = true;
-    const double timeScale = parser.isSet(scale) ? parser.value(scale).toDouble(&ok) : (parser.isSet(demo) ? 8.0 : 1.0);
-    if (!ok || timeScale <= 0) {
-        std::fprintf(stderr, "servescope: %s\n", qPrintable(GuiText::tr("--time-scale needs a positive number")));
-        return 2;
+    // Without --time-scale the window picks it: the demo at MainWindow::kDemoTimeScale, the rest at 1.
+    if (parser.isSet(scale)) {
+        const double timeScale = parser.value(scale).toDouble(&ok);
+        if (!ok || timeScale <= 0) {
+            std::fprintf(stderr, "servescope: %s\n", qPrintable(GuiText::tr("--time-scale needs a positive number")));
+            return 2;
+        }
+        window.setTimeScale(timeScale);
     }
-    window.setTimeScale(timeScale);
     window.setLaunchPolicy(parser.isSet(allowLaunch) ? MainWindow::LaunchPolicy::Allow
             : parser.isSet(quitAfter)                ? MainWindow::LaunchPolicy::Never
                                                      : MainWindow::LaunchPolicy::Ask);

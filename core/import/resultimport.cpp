@@ -412,6 +412,7 @@ ImportOutcome ResultImporter::importFile(const QString &path)
         return out;
     }
     QVector<int> nextPoint(groups.size(), 0);
+    QVector<bool> anyCompleted(groups.size(), false); ///< a run none of whose requests completed failed
     ResultRun run;
     for (int item = 0;; ++item) {
         const ResultFileStream::Item got = stream.next(&run, &error, &shown);
@@ -422,10 +423,18 @@ ImportOutcome ResultImporter::importFile(const QString &path)
         if (got == ResultFileStream::Item::Error || gi < 0 || nextPoint[gi] >= groups[gi].lines.size())
             continue;
         storePoint(m_writer, groups[gi], nextPoint[gi]++, run);
+        // A file without the count says nothing against its requests.
+        anyCompleted[gi] = anyCompleted[gi] || run.number(QStringLiteral("completed"), -1) != 0;
         if (m_onLine)
             m_onLine(run, groups[gi].name);
     }
-    finishAll(m_writer, groups, RunStatus::Finished);
+    for (int i = 0; i < groups.size(); ++i) {
+        if (groups[i].runId > 0)
+            m_writer.finishRun(groups[i].runId, anyCompleted[i] ? RunStatus::Finished : RunStatus::Failed,
+                QDateTime::currentDateTimeUtc());
+        if (i < out.runs.size())
+            out.runs[i].failed = !anyCompleted[i];
+    }
     if (!m_writer.flush(60000)) {
         const Reason why
             = Reason::in(kCtx, QT_TRANSLATE_NOOP("ServeScope::Import", "the imported runs could not be committed"), {});

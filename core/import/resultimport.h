@@ -23,6 +23,7 @@ struct ImportedRun {
     int points = 0;
     bool arrays = false;
     RunOrigin origin; ///< for the window's own words
+    bool failed = false; ///< no request of the file's run completed: stored as a failed run
 };
 
 /// What importing one file did.

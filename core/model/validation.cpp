@@ -280,7 +280,7 @@ void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at
         c.warning(at + QLatin1String(".num_prompts"),
             Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
                          "fewer than 5 x concurrency (%1) prompts; the point barely leaves its ramp"),
-                { QString::number(5 * lanes) } });
+                { QString::number(5 * qint64(lanes)) } });
 }
 
 void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)

@@ -46,8 +46,18 @@ AxisSpec loadAxis(LoadMode mode)
     return a;
 }
 
+// vLLM's default `request_rate: inf` without `max_concurrency` sends every prompt at once: in
+// effect a closed loop whose concurrency is the number of prompts.
+static bool isBurst(const PointSummary &p)
+{
+    return isRate(p) && std::isinf(p.requestRate) && p.concurrency <= 0
+        && qint64(p.completed) + p.failed + p.cancelled > 0;
+}
+
 QString loadText(const PointSummary &p)
 {
+    if (p.mode == QLatin1String("burst"))
+        return QCoreApplication::translate("ServeScope::Report", "burst: all %1 requests at once").arg(p.concurrency);
     if (isRate(p)) {
         QString s = std::isinf(p.requestRate)
             ? QCoreApplication::translate("ServeScope::Report", "rate inf")
@@ -70,15 +80,25 @@ CurvePlan planCurves(const QList<RunSeriesInput> &runs, LoadMode requested)
 {
     CurvePlan plan;
     bool anyConcurrency = false;
+    bool anyFiniteRate = false;
     for (const RunSeriesInput &r : runs)
-        for (const PointSummary &p : r.points)
+        for (const PointSummary &p : r.points) {
             anyConcurrency = anyConcurrency || !isRate(p);
-    plan.mode = requested != LoadMode::Auto ? requested : (anyConcurrency ? LoadMode::Concurrency : LoadMode::Rate);
+            anyFiniteRate = anyFiniteRate || (isRate(p) && !isBurst(p));
+        }
+    // Bursts alone are drawn on the concurrency axis; beside real request rates they stay off it.
+    plan.mode = requested != LoadMode::Auto  ? requested
+        : (anyConcurrency || !anyFiniteRate) ? LoadMode::Concurrency
+                                             : LoadMode::Rate;
     int otherMode = 0, infinite = 0;
     for (const RunSeriesInput &r : runs) {
         QList<Curve> curves;
         QStringList keys;
-        for (const PointSummary &p : medianAcrossRepeats(r.points)) {
+        for (PointSummary p : medianAcrossRepeats(r.points)) {
+            if (isBurst(p) && plan.mode == LoadMode::Concurrency && !anyFiniteRate) {
+                p.mode = QStringLiteral("burst"); // its own curve, placed at its number of prompts
+                p.concurrency = p.completed + p.failed + p.cancelled;
+            }
             if (isRate(p) != (plan.mode == LoadMode::Rate)) {
                 ++otherMode;
                 continue;
@@ -104,6 +124,8 @@ CurvePlan planCurves(const QList<RunSeriesInput> &runs, LoadMode requested)
                 c.suffix = QCoreApplication::translate("ServeScope::Report", " (in %1 / out %2)")
                                .arg(c.points.first().inputLen)
                                .arg(c.points.first().outputLen);
+            if (curves.size() > 1 && c.points.first().mode == QLatin1String("burst"))
+                c.suffix += QCoreApplication::translate("ServeScope::Report", " burst");
             if (curves.size() > 1 && isRate(c.points.first()) && c.points.first().concurrency > 0)
                 c.suffix
                     += QCoreApplication::translate("ServeScope::Report", " cap %1").arg(c.points.first().concurrency);

@@ -6,6 +6,7 @@
 #include "report/chartbuilders.h"
 
 #include <QDateTime>
+#include <QHash>
 
 namespace ServeScope::Report {
 
@@ -30,7 +31,15 @@ struct ReportRun {
     /// run stored before they were kept (pointEstimates() then derives them from the summaries).
     QList<PointEstimate> estimates;
     QList<RunFinding> findings; ///< what the run's curves say (runFindings)
+    /// Prompts each (variant, point) was to send by its configuration, keyed by plannedKey(); absent
+    /// when the point stops on time only or the configuration is unknown (an imported run).
+    QHash<QString, qint64> plannedPrompts;
 };
+
+inline QString plannedKey(const QString &variant, int point)
+{
+    return variant + u'\n' + QString::number(point);
+}
 
 struct ReportInput {
     QString title;

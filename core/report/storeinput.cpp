@@ -130,6 +130,18 @@ ReportRun reportRunFromStore(
     r.findings = runFindings(points, estimates, dataset == QLatin1String("random"), {},
         read.ok ? prefillBudgets(read.experiment) : PrefillBudgets());
     r.variants = variantChanges(row.resolvedConfig);
+    if (read.ok) {
+        // The prompts each point was to send, as the variant resolved them: a cancelled point reads
+        // completed/planned.
+        for (int v = 0; v < read.experiment.variants.size(); ++v) {
+            const Experiment resolved = resolveVariant(read.experiment, v);
+            for (int i = 0; i < resolved.load.points.size(); ++i) {
+                if (resolved.load.points[i].numPrompts > 0)
+                    r.plannedPrompts.insert(
+                        plannedKey(read.experiment.variants[v].name, i), qint64(resolved.load.points[i].numPrompts));
+            }
+        }
+    }
     return r;
 }
 

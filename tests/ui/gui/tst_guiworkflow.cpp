@@ -163,7 +163,7 @@ private Q_SLOTS:
         }
         // Not blank: the PNG has the series' colours, not one background colour.
         const QImage png(dir.filePath(QStringLiteral("chart.png")));
-        QCOMPARE(png.size(), QSize(1000, 620));
+        QCOMPARE(png.size(), QSize(1200, 700)); // the Report preset: the legible minimum
         QSet<QRgb> colours;
         for (int y = 0; y < png.height(); y += 7) {
             for (int x = 0; x < png.width(); x += 7)
@@ -297,14 +297,14 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(w.runMonitor()->lastSnapshot().completed >= 5, 120000);
         // Editing during a run is possible, and the window says the run keeps its configuration.
         auto *banner = w.findChild<QLabel *>(QStringLiteral("runBanner"));
-        QVERIFY(banner && !banner->isVisibleTo(&w));
+        QVERIFY(banner && !banner->isVisibleTo(banner->parentWidget()));
         Experiment edited = w.document()->experiment();
         edited.load.points[0].numPrompts = 7;
         w.document()->apply(edited, QStringLiteral("Edit during a run"));
-        QVERIFY(banner->isVisibleTo(&w));
+        QVERIFY(banner->isVisibleTo(banner->parentWidget()));
         w.cancelRun();
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
-        QVERIFY(!banner->isVisibleTo(&w));
+        QVERIFY(!banner->isVisibleTo(banner->parentWidget()));
         QCOMPARE(w.document()->experiment().load.points[0].numPrompts, 7);
         QTRY_VERIFY_WITH_TIMEOUT(w.results()->pointCount() >= 1, 20000);
         QTableWidget *t = w.results()->table();

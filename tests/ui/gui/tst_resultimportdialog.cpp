@@ -4,13 +4,19 @@
 #include "guitesthelpers.h"
 #include "mainwindow.h"
 #include "origintext.h"
+#include "projecttree.h"
 #include "resultimportdialog.h"
+#include "resultsview.h"
 #include "secrets/memorysecretstore.h"
+#include "storage/projectstore.h"
 
 #include <QApplication>
+#include <QColor>
 #include <QFile>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -102,6 +108,55 @@ private Q_SLOTS:
         QTreeWidgetItem *error = tree->topLevelItem(2)->child(1);
         QCOMPARE(error->text(0), QStringLiteral("Error"));
         QCOMPARE(error->text(1), QStringLiteral("line 2: not valid JSON"));
+    }
+
+    // A file whose requests all failed is a failed run, said in red, not a tick over latencies of 0.
+    void allFailedFileImportsAsFailed()
+    {
+        const QString path = write(QStringLiteral("all-failed.jsonl"),
+            "{\"backend\": \"vllm\", \"completed\": 0, \"failed\": 20, \"num_prompts\": 20, \"duration\": 5, "
+            "\"request_rate\": \"inf\", \"mean_ttft_ms\": 0.0, \"median_ttft_ms\": 0.0}\n");
+        const QString project = m_dir.filePath(QStringLiteral("failed.servescope"));
+        ResultImportDialog dialog(project, { path, kLambda });
+        QSignalSpy done(&dialog, &ResultImportDialog::imported);
+        QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 30000);
+        auto *tree = dialog.findChild<QTreeWidget *>(QStringLiteral("importOutcomes"));
+        QVERIFY(tree);
+        QTreeWidgetItem *run = tree->topLevelItem(0)->child(0);
+        QCOMPARE(run->text(1), QStringLiteral("every request failed: imported as a failed run"));
+        QCOMPARE(run->foreground(1).color(), QColor(176, 0, 32));
+        QCOMPARE(tree->topLevelItem(1)->child(0)->text(1), QStringLiteral("1 point(s), requests stored"));
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<RunListing> runs;
+        QVERIFY(store.listRuns(&runs));
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs[0].run.status, RunStatus::Failed);
+        QCOMPARE(runs[1].run.status, RunStatus::Finished);
+    }
+
+    // The same file imported again asks: open the runs it made before, or import it again.
+    void importingTheSameFileAgainAsks()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QSignalSpy listed(&w, &MainWindow::runsListed);
+        w.importResults({ kNerd });
+        QTRY_VERIFY_WITH_TIMEOUT(!listed.isEmpty() && listed.last().at(0).toInt() == 3, 30000);
+        w.importResults({ kNerd });
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = w.findChild<QMessageBox *>(QStringLiteral("reimportBox"))) != nullptr && box->isVisible());
+        QVERIFY2(box->text().contains(QFileInfo(kNerd).fileName()), qPrintable(box->text()));
+        QSignalSpy shown(&w, &MainWindow::resultsShown);
+        box->findChild<QPushButton *>(QStringLiteral("openExisting"))->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 20000);
+        QCOMPARE(w.results()->input().runs.size(), 3); // the runs it made, compared
+        QCOMPARE(w.projectTree()->runCount(), 3); // and none made again
+        w.importResults({ kNerd });
+        QTRY_VERIFY((box = w.findChild<QMessageBox *>(QStringLiteral("reimportBox"))) != nullptr && box->isVisible());
+        const qsizetype before = listed.size();
+        box->findChild<QPushButton *>(QStringLiteral("importAgain"))->click();
+        QTRY_VERIFY_WITH_TIMEOUT(listed.size() > before && listed.last().at(0).toInt() == 6, 30000);
     }
 
     // Some of a file's points without arrays say how many; a run imported before the count was

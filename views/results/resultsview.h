@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QAction;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QTableWidget;
@@ -13,6 +14,8 @@ class QTableWidgetItem;
 class QTabWidget;
 
 namespace ServeScope {
+
+class HeadlinePanel;
 namespace Report {
 class ChartView;
 }
@@ -46,6 +49,7 @@ public:
 
     QTableWidget *table() const { return m_table; }
     QTableWidget *deltaTable() const { return m_delta; }
+    HeadlinePanel *headlinePanel() const { return m_headline; }
     Report::ChartView *chartView() const { return m_chartView; }
     int pointCount() const;
     bool steadySet() const; ///< the result-set switch shows the steady window's set
@@ -66,6 +70,7 @@ private:
     void rebuildChart();
     void rebuildDelta();
     void copyDelta();
+    void applyDeltaFilter();
 
     Report::ReportInput m_input;
     qint64 m_timeSeriesRun = 0; ///< the run m_timeSeries belongs to; 0: none
@@ -74,6 +79,10 @@ private:
     QTabWidget *m_tabs;
     QTableWidget *m_table;
     QTableWidget *m_delta;
+    QWidget *m_deltaPane;
+    HeadlinePanel *m_headline;
+    QComboBox *m_deltaFamily;
+    QCheckBox *m_decidedOnly;
     QLabel *m_empty;
     QLabel *m_note;
     QComboBox *m_chartKind;

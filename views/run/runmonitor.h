@@ -57,7 +57,7 @@ private:
 
     QPushButton *m_start, *m_cancel;
     QProgressBar *m_overall;
-    QLabel *m_eta, *m_where, *m_counts, *m_state;
+    QLabel *m_eta, *m_where, *m_counts, *m_state, *m_firstError;
     double m_estimateSeconds = 0;
     QTableWidget *m_errors;
     QLineSeries *m_ttft50, *m_ttft99, *m_itl50, *m_itl99, *m_tput;

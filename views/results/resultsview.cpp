@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "resultsview.h"
 
+#include "headlinepanel.h"
+#include "metricnames.h"
+
 #include "charts/chartview.h"
 #include "report/chartbuilders.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMap>
@@ -27,6 +32,8 @@ namespace {
 
 /// On a point row's first cell: run id, variant, point index, repeat and label.
 constexpr int kPointRole = Qt::UserRole + 1;
+constexpr int kFamilyRole = Qt::UserRole + 2; ///< a delta row's MetricName::Family
+constexpr int kVerdictRole = Qt::UserRole + 3; ///< a delta row's Verdict
 
 QString ms(double v)
 {
@@ -73,6 +80,10 @@ ResultsView::ResultsView(QWidget *parent)
     , m_tabs(new QTabWidget(this))
     , m_table(new QTableWidget(this))
     , m_delta(new QTableWidget(this))
+    , m_deltaPane(new QWidget(this))
+    , m_headline(new HeadlinePanel(this))
+    , m_deltaFamily(new QComboBox(this))
+    , m_decidedOnly(new QCheckBox(this))
     , m_empty(new QLabel(this))
     , m_note(new QLabel(this))
     , m_chartKind(new QComboBox(this))
@@ -141,8 +152,42 @@ ResultsView::ResultsView(QWidget *parent)
     chartLayout->setContentsMargins(0, 0, 0, 0);
     auto *split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("chartSplit"));
-    split->addWidget(m_chartView);
-    split->addWidget(m_delta);
+    split->setChildrenCollapsible(false); // a pane never shrinks to nothing
+    // The chart with the headline panel beside it: what changed, at a glance.
+    auto *top = new QSplitter(Qt::Horizontal);
+    top->setObjectName(QStringLiteral("headlineSplit"));
+    top->setChildrenCollapsible(false);
+    top->addWidget(m_chartView);
+    top->addWidget(m_headline);
+    top->setStretchFactor(0, 1);
+    top->setStretchFactor(1, 1);
+    top->setSizes({ 540, 470 }); // the panel's four columns readable without scrolling at 1280 x 720
+    m_headline->setMinimumWidth(200);
+    m_headline->hide();
+    split->addWidget(top);
+    // The delta table with its filters: a metric family, and only the rows with a verdict.
+    auto *filters = new QHBoxLayout;
+    filters->setContentsMargins(0, 0, 0, 0);
+    m_deltaFamily->setObjectName(QStringLiteral("deltaFamily"));
+    m_deltaFamily->addItem(tr("All metrics"), -1);
+    using Family = MetricName::Family;
+    for (Family f : { Family::Throughput, Family::Ttft, Family::Tpot, Family::Itl, Family::E2el, Family::Success })
+        m_deltaFamily->addItem(MetricName::familyName(f), int(f));
+    m_decidedOnly->setObjectName(QStringLiteral("decidedOnly"));
+    m_decidedOnly->setText(tr("Decided only (better or worse)"));
+    filters->addWidget(new QLabel(tr("Show")));
+    filters->addWidget(m_deltaFamily);
+    filters->addWidget(m_decidedOnly);
+    filters->addStretch();
+    connect(m_deltaFamily, &QComboBox::currentIndexChanged, this, &ResultsView::applyDeltaFilter);
+    connect(m_decidedOnly, &QCheckBox::toggled, this, &ResultsView::applyDeltaFilter);
+    auto *deltaLayout = new QVBoxLayout(m_deltaPane);
+    deltaLayout->setContentsMargins(0, 0, 0, 0);
+    deltaLayout->setSpacing(2);
+    deltaLayout->addLayout(filters);
+    deltaLayout->addWidget(m_delta, 1);
+    m_deltaPane->setObjectName(QStringLiteral("deltaPane"));
+    split->addWidget(m_deltaPane);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({ 300, 110 });
@@ -366,20 +411,30 @@ void ResultsView::rebuildTable()
             };
             QList<QTableWidgetItem *> items = identity(QString::number(p.repeat), p.repeat);
             items[0]->setData(kPointRole, QVariantList { p.runId, p.variant, p.point, p.repeat, p.label });
-            for (const TableColumn &c : kColumns)
-                items << valueItem(values, c);
+            for (const TableColumn &c : kColumns) {
+                // No request completed: there is no latency to show, not a latency of 0.
+                if (c.decimals < 0 && p.completed == 0)
+                    items << numberItem(QStringLiteral("—"), -1);
+                else
+                    items << valueItem(values, c);
+            }
             items << new QTableWidgetItem;
-            // A cancelled point shows what it measured of what it sent: "192/320".
-            const int sent = p.completed + p.failed + p.cancelled;
+            // A cancelled point shows what it completed of what it was to send: "192/320" (of the
+            // requests it sent when the configuration does not say how many were planned).
+            const qint64 planned = run.plannedPrompts.value(
+                Report::plannedKey(p.variant, p.point), qint64(p.completed) + p.failed + p.cancelled);
             if (!steady && p.cancelled > 0) {
-                items[kFirstValueColumn]->setText(QStringLiteral("%1/%2").arg(p.completed).arg(sent));
+                items[kFirstValueColumn]->setText(QStringLiteral("%1/%2").arg(p.completed).arg(planned));
                 for (QTableWidgetItem *item : std::as_const(items)) {
                     QFont f = item->font();
                     f.setItalic(true);
                     item->setFont(f);
-                    item->setToolTip(tr("Partial: the run was cancelled here; %1 of %2 requests completed.")
-                                         .arg(p.completed)
-                                         .arg(sent));
+                    item->setToolTip(
+                        tr("Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 were "
+                           "cancelled.")
+                            .arg(p.completed)
+                            .arg(planned)
+                            .arg(p.cancelled));
                 }
             }
             if (!steady && p.failed > 0)
@@ -546,25 +601,27 @@ void ResultsView::rebuildDelta()
         // Compared runs are known by their letters (legend, footer); one run's variants by name.
         const QString title = m_input.runs.size() > 1 ? tr("%1 vs A").arg(QChar(char16_t(u'B' + k))) : s.title;
         for (const DeltaRow &r : s.rows) {
+            // Words and precision only: every value, change and verdict is core's (metrics/delta).
             const QString verdict = Report::verdictText(r);
+            const MetricName name = MetricName::of(r.metric);
             const QList<QTableWidgetItem *> items { new QTableWidgetItem(title), new QTableWidgetItem(r.variant),
-                new QTableWidgetItem(r.label), new QTableWidgetItem(r.metric),
-                numberItem(QString::number(r.a.repeats.median, 'g', 5), r.a.repeats.median),
-                numberItem(QString::number(r.b.repeats.median, 'g', 5), r.b.repeats.median),
-                numberItem(QString::number(r.change, 'g', 4), r.change),
-                numberItem(std::isnan(r.relative) ? QString() : QString::number(r.relative * 100, 'f', 1),
-                    std::isnan(r.relative) ? 0 : r.relative),
+                new QTableWidgetItem(r.label), new QTableWidgetItem(name.title()),
+                numberItem(name.format(r.a.repeats.median), r.a.repeats.median),
+                numberItem(name.format(r.b.repeats.median), r.b.repeats.median),
+                numberItem(name.formatChange(r.change), r.change),
+                numberItem(MetricName::formatPercent(r.relative), std::isnan(r.relative) ? 0 : r.relative),
                 new QTableWidgetItem(verdict) };
+            items[0]->setData(kFamilyRole, int(name.family));
+            items[0]->setData(kVerdictRole, int(r.verdict));
+            items[3]->setToolTip(r.metric); // the key as the CLI and CSV name it
             const QColor bg = verdictColour(r.verdict);
             for (int c = 0; c < items.size(); ++c) {
                 if (bg.isValid())
                     items[c]->setBackground(bg);
                 if (r.a.ci.valid && r.b.ci.valid)
                     items[c]->setToolTip(tr("95% intervals: A [%1, %2], B [%3, %4]")
-                                             .arg(r.a.ci.low, 0, 'g', 5)
-                                             .arg(r.a.ci.high, 0, 'g', 5)
-                                             .arg(r.b.ci.low, 0, 'g', 5)
-                                             .arg(r.b.ci.high, 0, 'g', 5));
+                                             .arg(name.format(r.a.ci.low), name.format(r.a.ci.high),
+                                                 name.format(r.b.ci.low), name.format(r.b.ci.high)));
                 m_delta->setItem(row, c, items[c]);
             }
             ++row;
@@ -572,7 +629,24 @@ void ResultsView::rebuildDelta()
     }
     m_delta->setSortingEnabled(true);
     m_delta->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_delta->setVisible(rows > 0);
+    m_deltaPane->setVisible(rows > 0);
+    applyDeltaFilter();
+    m_headline->setSections(deltas, m_input.runs.size() > 1);
+}
+
+void ResultsView::applyDeltaFilter()
+{
+    const int family = m_deltaFamily->currentData().toInt();
+    const bool decided = m_decidedOnly->isChecked();
+    for (int r = 0; r < m_delta->rowCount(); ++r) {
+        const QTableWidgetItem *first = m_delta->item(r, 0);
+        if (!first)
+            continue;
+        const auto verdict = Verdict(first->data(kVerdictRole).toInt());
+        const bool shown = (family < 0 || first->data(kFamilyRole).toInt() == family)
+            && (!decided || verdict == Verdict::Better || verdict == Verdict::Worse);
+        m_delta->setRowHidden(r, !shown);
+    }
 }
 
 void ResultsView::copyDelta()
@@ -583,6 +657,8 @@ void ResultsView::copyDelta()
         head << m_delta->horizontalHeaderItem(c)->text();
     lines << head.join(u'\t');
     for (int r = 0; r < m_delta->rowCount(); ++r) {
+        if (m_delta->isRowHidden(r)) // what is shown is what is copied
+            continue;
         QStringList cells;
         for (int c = 0; c < m_delta->columnCount(); ++c)
             cells << (m_delta->item(r, c) ? m_delta->item(r, c)->text() : QString());

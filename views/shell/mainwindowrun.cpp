@@ -5,10 +5,12 @@
 #include "commanddialog.h"
 #include "diagnosistext.h"
 #include "durationestimate.h"
+#include "endpointcheck.h"
 #include "endpointprofiles.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
 #include "io/experimentfile.h"
+#include "logdock.h"
 #include "model/validation.h"
 #include "model/variables.h"
 #include "profiledialog.h"
@@ -21,6 +23,7 @@
 #include "runsession.h"
 #include "secrets/apikey.h"
 #include "welcomepage.h"
+#include "windowpages.h"
 
 #include <QCloseEvent>
 #include <QDateTime>
@@ -49,12 +52,7 @@ void MainWindow::documentChanged()
         m_runBanner->show();
     const Experiment &e = m_document->experiment();
     m_tree->setExperiment(e);
-    m_problems->clear();
-    for (const Problem &p : m_document->problems()) {
-        auto *item = new QListWidgetItem(p.translatedString(), m_problems);
-        item->setIcon(
-            style()->standardIcon(p.isError() ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning));
-    }
+    m_logDock->showProblems(m_document->problems());
     updateRunnable();
 }
 
@@ -65,7 +63,7 @@ void MainWindow::updateRunnable()
         why = tr("Open or create a project first.");
     else if (hasErrors(m_document->problems()))
         why = tr("Fix the problems listed under the fields before running.");
-    const bool running = m_run->isRunning();
+    const bool running = m_run->isRunning() || m_checking;
     m_monitor->setRunnable(why.isEmpty(), why.isEmpty() ? tr("Ready to run.") : why);
     m_runAction->setEnabled(why.isEmpty() && !running);
     m_cancelAction->setEnabled(running);
@@ -82,7 +80,7 @@ void MainWindow::updateTitle()
 
 bool MainWindow::startRun()
 {
-    if (m_run->isRunning() || !m_hasProject || hasErrors(m_document->problems()))
+    if (m_run->isRunning() || m_checking || !m_hasProject || hasErrors(m_document->problems()))
         return false;
     m_checkAgainst = 0;
     return startRunOf(m_document->experiment());
@@ -155,15 +153,57 @@ bool MainWindow::startRunOf(const Experiment &e)
     bool allowLaunch = false;
     if (!approveLaunch(e, &allowLaunch))
         return false;
+    // Against a server it does not start itself, a run first makes Test connection's check: a dead
+    // endpoint is said in words before hundreds of requests fail. A scripted run goes straight on.
+    if (e.endpoint.isLocalSimulator() || allowLaunch || m_launchPolicy == LaunchPolicy::Never) {
+        beginRun(e, allowLaunch);
+        return true;
+    }
+    m_checking = true;
+    updateRunnable();
+    statusBar()->showMessage(tr("Checking %1 before the run…").arg(e.endpoint.baseUrl));
+    appendLog(QStringLiteral("info"), tr("Checking the endpoint before the run, as Test connection does."));
+    checkEndpoint(this, e.endpoint, m_secrets, [this, e](const PreflightResult &r) {
+        m_checking = false;
+        statusBar()->clearMessage();
+        if (r.usable) {
+            beginRun(e, false);
+            return;
+        }
+        appendLog(QStringLiteral("warning"), preflightSummary(r));
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("The endpoint did not pass the check"),
+            tr("Before the run, the same check as Test connection failed:\n\n%1").arg(diagnosisText(r.diagnosis)),
+            QMessageBox::NoButton, this);
+        box->setObjectName(QStringLiteral("runCheckBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setDetailedText(preflightSummary(r));
+        QPushButton *anyway = box->addButton(tr("Run anyway"), QMessageBox::AcceptRole);
+        anyway->setObjectName(QStringLiteral("runAnyway"));
+        QPushButton *cancel = box->addButton(QMessageBox::Cancel);
+        box->setDefaultButton(cancel);
+        connect(box, &QMessageBox::finished, this, [this, box, anyway, e] {
+            if (box->clickedButton() == anyway && !m_run->isRunning())
+                beginRun(e, false);
+            else
+                m_checkAgainst = 0;
+            updateRunnable();
+        });
+        box->open();
+        updateRunnable();
+    });
+    return true;
+}
+
+void MainWindow::beginRun(const Experiment &e, bool allowLaunch)
+{
     m_results->startLive(e.name);
     m_monitor->runStarted(estimateDuration(e, e.endpoint.isLocalSimulator() ? m_timeScale : 1.0).seconds);
     m_runBanner->hide();
     statusBar()->showMessage(tr("Running %1…").arg(e.name));
-    m_lower->setCurrentWidget(m_monitor);
+    m_pages->show(WindowPages::Run);
     appendLog(QStringLiteral("info"), tr("Run started: %1").arg(e.name));
     m_run->start(e, m_session->path(), m_timeScale, allowLaunch);
     updateRunnable();
-    return true;
 }
 
 void MainWindow::cancelRun()
@@ -179,8 +219,11 @@ void MainWindow::runEnded(const RunResult &result)
 {
     m_runBanner->hide();
     statusBar()->clearMessage();
-    if (result.runId > 0)
+    if (result.runId > 0) {
         m_lastRunId = result.runId;
+        // Counted before the listing comes back: closing right after the run must still ask about it.
+        ++m_runCount;
+    }
     m_monitor->runEnded(result);
     updateRunnable();
     if (result.status == RunResult::Status::Failed)
@@ -206,11 +249,17 @@ void MainWindow::runEnded(const RunResult &result)
         showRuns({ result.runId });
     if (result.status != RunResult::Status::Finished)
         m_checkAgainst = 0;
-    m_lower->setCurrentWidget(m_results);
+    // A run of which nothing completed stays on the Run page, its first error in view.
+    const bool nothingCompleted
+        = result.completed == 0 && (result.failed > 0 || result.status == RunResult::Status::Failed);
+    m_stayOnRunPage = nothingCompleted;
+    m_pages->show(nothingCompleted ? WindowPages::Run : WindowPages::Results);
     m_session->listRuns();
     emit runFinished(result);
-    if (m_closing)
+    if (m_closing) {
+        m_closing = false;
         close();
+    }
 }
 
 // Non-modal: a refusal must be seen, but must not stop a scripted --run --quit-after-run.
@@ -224,8 +273,7 @@ void MainWindow::showWarning(const QString &title, const QString &text)
 
 void MainWindow::appendLog(const QString &level, const QString &text)
 {
-    const QString time = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
-    m_log->appendPlainText(QStringLiteral("%1  %2  %3").arg(time, level, text));
+    m_logDock->appendLog(level, text);
 }
 
 ProfileDialog *MainWindow::showProfiles()
@@ -246,57 +294,25 @@ void MainWindow::captureFromServer()
         statusBar()->showMessage(tr("The local simulator describes itself in every run's client-host record."), 5000);
         return;
     }
-    const KeyReference ref = KeyReference::forEndpoint(endpoint);
-    auto run = [this, endpoint](const QByteArray &key) {
-        PreflightRequest req;
-        req.baseUrl = QUrl(endpoint.baseUrl);
-        req.path = endpoint.path;
-        req.model = endpoint.model;
-        req.apiKey = key;
-        req.proxy = endpoint.proxy;
-        req.caFile = endpoint.caFile;
-        req.tlsSkipVerify = endpoint.tlsSkipVerify;
-        for (const auto &[name, value] : endpoint.headers)
-            req.headers.append({ name.toUtf8(), value.toUtf8() });
-        for (const auto &[name, variable] : endpoint.headerEnv) {
-            if (const SecretResult value = readApiKeyFromEnvironment(variable); value.ok) {
-                req.headers.append({ name.toUtf8(), value.secret });
-                req.secretHeaderValues.append(value.secret);
-            }
+    checkEndpoint(this, endpoint, m_secrets, [this](const PreflightResult &r) {
+        if (!r.usable) {
+            appendLog(QStringLiteral("warning"), preflightSummary(r));
+            return;
         }
-        auto *preflight = new Preflight(req, this);
-        connect(preflight, &Preflight::finished, this, [this, preflight](const PreflightResult &r) {
-            preflight->deleteLater();
-            if (!r.usable) {
-                appendLog(QStringLiteral("warning"), preflightSummary(r));
-                return;
-            }
-            Experiment e = m_document->experiment();
-            const auto put = [&e](const QString &key, const QString &value) {
-                e.envSnapshot.removeIf([&](const EnvEntry &x) { return x.key == key; });
-                e.envSnapshot.append({ key, value, EnvSource::Captured });
-            };
-            if (!r.models.isEmpty())
-                put(QStringLiteral("model"), r.models.constFirst());
-            if (r.maxModelLen > 0)
-                put(QStringLiteral("max_model_len"), QString::number(r.maxModelLen));
-            m_document->apply(e, tr("Capture environment from server"));
-        });
-        preflight->start();
-    };
-    if (ref.isNull()) {
-        run({});
-        return;
-    }
-    resolveApiKey(ref, *m_secrets, this, [this, run](const SecretResult &r) {
-        if (!r.ok)
-            appendLog(QStringLiteral("error"), secretErrorText(r.error));
-        else
-            run(r.secret);
+        Experiment e = m_document->experiment();
+        const auto put = [&e](const QString &key, const QString &value) {
+            e.envSnapshot.removeIf([&](const EnvEntry &x) { return x.key == key; });
+            e.envSnapshot.append({ key, value, EnvSource::Captured });
+        };
+        if (!r.models.isEmpty())
+            put(QStringLiteral("model"), r.models.constFirst());
+        if (r.maxModelLen > 0)
+            put(QStringLiteral("max_model_len"), QString::number(r.maxModelLen));
+        m_document->apply(e, tr("Capture environment from server"));
     });
 }
 
-void MainWindow::chooseFile(
+QFileDialog *MainWindow::chooseFile(
     bool save, const QString &title, const QString &filter, std::function<void(const QString &)> done)
 {
     // open() instead of exec(): no nested event loop, so a running benchmark keeps flowing.
@@ -306,6 +322,7 @@ void MainWindow::chooseFile(
     dialog->setFileMode(save ? QFileDialog::AnyFile : QFileDialog::ExistingFile);
     connect(dialog, &QFileDialog::fileSelected, this, [done](const QString &path) { done(path); });
     dialog->open();
+    return dialog;
 }
 
 void MainWindow::chooseFiles(const QString &title, const QString &filter, std::function<void(const QStringList &)> done)
@@ -344,10 +361,11 @@ void MainWindow::rebuildRecentMenu()
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     if (m_run->isRunning()) {
-        // Cancel first; the window closes when the run has saved what it measured.
-        m_closing = true;
-        cancelRun();
+        // Nothing is cancelled before the user answers; the window closes once the run has saved what
+        // it measured.
         event->ignore();
+        if (!m_closing)
+            askCloseDuringRun();
         return;
     }
     // The same question as New or Open: leaving the project is what closing does.
@@ -362,9 +380,31 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());
-    if (auto *split = findChild<QSplitter *>(QStringLiteral("editorSplit")))
-        s.setValue(QStringLiteral("window/split"), split->saveState());
     event->accept();
+}
+
+void MainWindow::askCloseDuringRun()
+{
+    if (findChild<QMessageBox *>(QStringLiteral("closeDuringRunBox")))
+        return;
+    auto *box = new QMessageBox(QMessageBox::Question, tr("A run is in progress"),
+        tr("Closing the window cancels the run in progress. Requests that finished are kept."), QMessageBox::NoButton,
+        this);
+    box->setObjectName(QStringLiteral("closeDuringRunBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *keep = box->addButton(tr("Keep running"), QMessageBox::RejectRole);
+    QPushButton *cancel = box->addButton(tr("Cancel run and close"), QMessageBox::DestructiveRole);
+    keep->setObjectName(QStringLiteral("keepRunning"));
+    cancel->setObjectName(QStringLiteral("cancelRunAndClose"));
+    box->setDefaultButton(keep);
+    box->setEscapeButton(keep);
+    connect(box, &QMessageBox::finished, this, [this, box, cancel] {
+        if (box->clickedButton() != cancel || !m_run->isRunning())
+            return;
+        m_closing = true;
+        cancelRun();
+    });
+    box->open();
 }
 
 namespace {
@@ -473,6 +513,42 @@ void MainWindow::importResults(const QStringList &files)
     }
     if (needsProjectFirst([this, files] { importResults(files); }))
         return;
+    QList<qint64> existing;
+    QStringList again;
+    for (const QString &f : files) {
+        const QList<qint64> ids = m_importedFrom.values(QFileInfo(f).absoluteFilePath());
+        if (!ids.isEmpty()) {
+            existing << ids;
+            again << QFileInfo(f).fileName();
+        }
+    }
+    if (!existing.isEmpty()) {
+        // The same file twice makes duplicate runs: ask whether the runs it made are what is wanted.
+        auto *box = new QMessageBox(QMessageBox::Question, tr("Already imported"),
+            tr("This project already holds the runs imported from %1.").arg(again.join(QStringLiteral(", "))),
+            QMessageBox::NoButton, this);
+        box->setObjectName(QStringLiteral("reimportBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        QPushButton *open = box->addButton(tr("Open the existing runs"), QMessageBox::AcceptRole);
+        QPushButton *import = box->addButton(tr("Import again"), QMessageBox::ActionRole);
+        open->setObjectName(QStringLiteral("openExisting"));
+        import->setObjectName(QStringLiteral("importAgain"));
+        box->addButton(QMessageBox::Cancel);
+        box->setDefaultButton(open);
+        connect(box, &QMessageBox::finished, this, [this, box, open, import, existing, files] {
+            if (box->clickedButton() == open)
+                compareRuns(existing);
+            else if (box->clickedButton() == import)
+                openImportDialog(files);
+        });
+        box->open();
+        return;
+    }
+    openImportDialog(files);
+}
+
+void MainWindow::openImportDialog(const QStringList &files)
+{
     auto *dialog = new ResultImportDialog(m_session->path(), files, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ResultImportDialog::imported, m_session, &ProjectSession::listRuns);

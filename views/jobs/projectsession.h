@@ -63,6 +63,8 @@ private:
     ProjectWorker *m_worker;
     QString m_path;
     QString m_tempDir;
+    QString m_pendingTempDir; ///< the folder of a temporary project being created
+    enum class Opening { None, File, Temporary } m_opening = Opening::None;
     bool m_temporary = false;
 };
 

@@ -58,6 +58,7 @@ VariantsPage::VariantsPage(ExperimentDocument *document, QWidget *parent)
     form->addRow(tr("Differs from baseline"), m_diff);
 
     auto *split = new QSplitter(this);
+    split->setChildrenCollapsible(false); // a pane never shrinks to nothing
     split->addWidget(left);
     split->addWidget(right);
     split->setStretchFactor(1, 2);

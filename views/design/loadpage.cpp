@@ -19,10 +19,12 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -44,6 +46,31 @@ LoadPage::LoadPage(ExperimentDocument *document, QWidget *parent)
     layout->addWidget(matrixBox(), 1);
     layout->addLayout(top);
 }
+
+namespace {
+
+// Numbers are typed as text: a spin box would silently cut 9999999999 to its last fitting digits,
+// while the model refuses a value beyond its column's limit and says which limit.
+class PointDelegate final : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QWidget *createEditor(QWidget *parent, const QStyleOptionViewItem &, const QModelIndex &) const override
+    {
+        auto *edit = new QLineEdit(parent);
+        edit->setFrame(false);
+        return edit;
+    }
+    void setEditorData(QWidget *editor, const QModelIndex &index) const override
+    {
+        static_cast<QLineEdit *>(editor)->setText(index.data(Qt::EditRole).toString());
+    }
+    void setModelData(QWidget *editor, QAbstractItemModel *model, const QModelIndex &index) const override
+    {
+        model->setData(index, static_cast<QLineEdit *>(editor)->text(), Qt::EditRole);
+    }
+};
+
+} // namespace
 
 static QSpinBox *intSpin(int min, int max)
 {
@@ -165,7 +192,19 @@ QWidget *LoadPage::matrixBox()
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setMinimumHeight(170);
+    m_view->setItemDelegate(new PointDelegate(m_view));
     layout->addWidget(m_binder->problemSlot(m_view, QStringLiteral("load.points")));
+    auto *refused = new QLabel;
+    refused->setObjectName(QStringLiteral("pointRefusal"));
+    refused->setWordWrap(true);
+    refused->setStyleSheet(QStringLiteral("color: #b00020;"));
+    refused->hide();
+    layout->addWidget(refused);
+    connect(m_model, &LoadPointsModel::valueRefused, refused, [refused](int row, int, const QString &message) {
+        refused->setText(tr("Point %1: %2").arg(row + 1).arg(message));
+        refused->show();
+    });
+    connect(m_document, &ExperimentDocument::changed, refused, &QLabel::hide);
     const auto row = [this] { return m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1; };
     // Any point as the command that replays it with vLLM's or SGLang's client (the baseline variant).
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);

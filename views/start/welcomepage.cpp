@@ -18,7 +18,7 @@ WelcomePage::WelcomePage(QWidget *parent)
                         "and compare variants with reproducible numbers.<br><br>"
                         "New here? Open the demo: a concurrency sweep against the built-in simulator, vLLM "
                         "against SGLang and one variant that changes <tt>max_num_seqs</tt>. It needs no GPU and "
-                        "finishes in about a minute."));
+                        "finishes in under a minute."));
     text->setWordWrap(true);
     // A fixed width and the height that width needs: no line is cut at any window size.
     text->setFixedWidth(560);

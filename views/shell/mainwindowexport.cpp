@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// MainWindow: exports of what the Results tab shows, comparing runs, and asking before a project
+// MainWindow: exports of what the Results page shows, comparing runs, and asking before a project
 // with unsaved edits or runs is left.
 #include "mainwindow.h"
 
@@ -15,9 +15,13 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QClipboard>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QLabel>
 #include <QMap>
 #include <QMenu>
 #include <QMessageBox>
@@ -25,6 +29,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -35,16 +40,17 @@ namespace {
 
 struct SizePreset {
     const char *label;
-    QSize size; ///< empty: the chart's size in the window
+    QSize size; ///< empty: the chart's size in the window (at least the legible minimum)
     qreal scale;
 };
 
 const SizePreset kPresets[] = {
-    { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "As shown in the window"), QSize(), 1.0 },
-    { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "Report (1000 × 620)"), QSize(1000, 620), 1.0 },
+    { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "As shown in the window (at least 1200 × 700)"), QSize(), 1.0 },
+    { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "Report (1200 × 700)"), QSize(1200, 700), 1.0 },
     { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "Slide (1600 × 900)"), QSize(1600, 900), 1.0 },
     { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "Slide, high DPI (1600 × 900 at 2×)"), QSize(1600, 900), 2.0 },
 };
+const int kCustomPreset = int(std::size(kPresets)); ///< the size the user typed (export/customSize)
 
 } // namespace
 
@@ -75,6 +81,12 @@ void MainWindow::createExportActions(QMenu *file)
         group->addAction(a);
         connect(a, &QAction::triggered, this, [i] { QSettings().setValue(QStringLiteral("export/chartPreset"), i); });
     }
+    QAction *custom = sizes->addAction(tr("Custom size…"));
+    custom->setObjectName(QStringLiteral("customChartSize"));
+    custom->setCheckable(true);
+    custom->setChecked(chosen == kCustomPreset);
+    group->addAction(custom);
+    connect(custom, &QAction::triggered, this, &MainWindow::chooseCustomChartSize);
     m_exportActions = { chart, report, table, copy };
     for (QAction *a : std::as_const(m_exportActions))
         a->setEnabled(false);
@@ -125,10 +137,72 @@ void MainWindow::showExportedPrompts(
 
 Report::ExportOptions MainWindow::chartExportOptions() const
 {
-    const int i = std::clamp(
-        QSettings().value(QStringLiteral("export/chartPreset"), 1).toInt(), 0, int(std::size(kPresets)) - 1);
+    const QSettings settings;
+    const int i = std::clamp(settings.value(QStringLiteral("export/chartPreset"), 1).toInt(), 0, kCustomPreset);
+    if (i == kCustomPreset) // what the user typed, even below the legible minimum
+        return { settings.value(QStringLiteral("export/customSize"), kMinimumChartSize).toSize(), 1.0 };
     const SizePreset &p = kPresets[i];
-    return Report::ExportOptions { p.size.isEmpty() ? m_results->chartViewSize() : p.size, p.scale };
+    // "As shown" keeps what the window shows (series, zoom, scale) but lays it out at least at the
+    // legible minimum: a laptop's chart view is far shorter than a readable exported chart.
+    return { p.size.isEmpty() ? m_results->chartViewSize().expandedTo(kMinimumChartSize) : p.size, p.scale };
+}
+
+void MainWindow::chooseCustomChartSize()
+{
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("customSizeDialog"));
+    dialog->setWindowTitle(tr("Chart size"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const QSize current = QSettings().value(QStringLiteral("export/customSize"), kMinimumChartSize).toSize();
+    auto *width = new QSpinBox;
+    auto *height = new QSpinBox;
+    width->setObjectName(QStringLiteral("customWidth"));
+    height->setObjectName(QStringLiteral("customHeight"));
+    for (QSpinBox *spin : { width, height }) {
+        spin->setRange(200, 8000);
+        spin->setSuffix(tr(" px"));
+    }
+    width->setValue(current.width());
+    height->setValue(current.height());
+    auto *form = new QFormLayout(dialog);
+    auto *note = new QLabel(
+        tr("Charts are legible from 1200 × 700; a smaller size is used as typed, for copy and every export."));
+    note->setWordWrap(true);
+    form->addRow(note);
+    form->addRow(tr("Width"), width);
+    form->addRow(tr("Height"), height);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    connect(dialog, &QDialog::accepted, this, [this, width, height] {
+        setCustomChartSize({ width->value(), height->value() });
+    });
+    // Cancel keeps the size that was chosen before, and its tick in the menu.
+    connect(dialog, &QDialog::rejected, this, [this] { syncChartSizeMenu(); });
+    dialog->open();
+}
+
+void MainWindow::setCustomChartSize(const QSize &size)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("export/customSize"), size);
+    settings.setValue(QStringLiteral("export/chartPreset"), kCustomPreset);
+    syncChartSizeMenu();
+}
+
+void MainWindow::syncChartSizeMenu()
+{
+    auto *custom = findChild<QAction *>(QStringLiteral("customChartSize"));
+    if (!custom || !custom->actionGroup())
+        return;
+    const int chosen = QSettings().value(QStringLiteral("export/chartPreset"), 1).toInt();
+    const QList<QAction *> actions = custom->actionGroup()->actions();
+    for (int i = 0; i < actions.size(); ++i)
+        actions[i]->setChecked(i == chosen);
+    const QSize size = QSettings().value(QStringLiteral("export/customSize"), kMinimumChartSize).toSize();
+    custom->setText(chosen == kCustomPreset ? tr("Custom size (%1 × %2)…").arg(size.width()).arg(size.height())
+                                            : tr("Custom size…"));
 }
 
 void MainWindow::chooseExportFile(
@@ -204,9 +278,12 @@ void MainWindow::copyChart()
 {
     if (!m_results->hasResults())
         return;
-    const Report::ExportOptions o { m_results->chartViewSize(), devicePixelRatioF() };
-    QApplication::clipboard()->setImage(Report::ChartExporter::renderImage(m_results->visibleChart(), o));
-    statusBar()->showMessage(tr("Chart copied to the clipboard."), 4000);
+    // The size chosen under Chart size, as every export uses it.
+    const Report::ExportOptions o = chartExportOptions();
+    const QImage image = Report::ChartExporter::renderImage(m_results->visibleChart(), o);
+    QApplication::clipboard()->setImage(image);
+    statusBar()->showMessage(
+        tr("Chart copied to the clipboard (%1 × %2 px).").arg(image.width()).arg(image.height()), 4000);
 }
 
 void MainWindow::compareRuns(const QList<qint64> &ids)
@@ -268,6 +345,13 @@ void MainWindow::showRuns(const QList<qint64> &ids)
     m_session->loadRuns(ids);
 }
 
+void MainWindow::continueAfterSave(const QString &error)
+{
+    std::function<void()> next = std::exchange(m_afterSave, nullptr);
+    if (next && error.isEmpty() && !hasUnsavedWork())
+        next();
+}
+
 bool MainWindow::hasUnsavedRuns() const
 {
     // An unsaved project lives in a temporary file: leaving it loses its runs.
@@ -304,7 +388,8 @@ void MainWindow::whenSafeToLeave(std::function<void()> proceed)
             proceed();
             break;
         case QMessageBox::Save:
-            saveProject(); // the user leaves once it is saved
+            m_afterSave = proceed; // the user leaves once it is saved
+            saveProject();
             break;
         default:
             break;

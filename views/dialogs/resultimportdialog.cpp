@@ -179,6 +179,14 @@ void ResultImportDialog::showOutcomes(
                     r.arrays ? tr("%n point(s), requests stored", nullptr, r.points)
                              : tr("%n point(s), statistics only", nullptr, r.points) });
             item->setToolTip(0, importedFromText(r.origin));
+            if (r.failed) {
+                // Nothing completed: a failed run, not a green tick over latencies of 0.
+                item->setText(1, tr("every request failed: imported as a failed run"));
+                item->setForeground(1, QColor(176, 0, 32));
+                item->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxCritical));
+                file->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxCritical));
+                continue;
+            }
             item->setToolTip(1,
                 r.arrays ? tr("The file's per-request arrays are stored as requests: every statistic recomputes.")
                          : tr("The file has no per-request arrays: only the statistics it gives are stored, so "

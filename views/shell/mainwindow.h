@@ -6,10 +6,13 @@
 #include <QMainWindow>
 
 #include <functional>
+#include <QMultiHash>
 #include <QPointer>
 #include <QSet>
+#include <QSize>
 
 class QAction;
+class QFileDialog;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -26,6 +29,7 @@ struct ReportInput;
 } // namespace Report
 class ExperimentDocument;
 class ExperimentEditor;
+class LogDock;
 class ProfileDialog;
 class ProfileStore;
 class ProjectSession;
@@ -37,9 +41,11 @@ class SecretStore;
 class TeamDbJobs;
 class TeamRunsDialog;
 class WelcomePage;
+class WindowPages;
 struct Experiment;
 
-/// The ServeScope window: project tree, experiment editor, run monitor, results, log dock.
+/// The ServeScope window: a shell of full-window pages (Start, Design, Run, Results) with the project
+/// panel and the log dock beside them.
 class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
@@ -54,15 +60,17 @@ public:
     ResultsView *results() const { return m_results; }
     ProjectTree *projectTree() const { return m_tree; }
     ProfileStore *profiles() const { return m_profiles; }
-    QPlainTextEdit *log() const { return m_log; }
+    QPlainTextEdit *log() const;
     qint64 lastRunId() const { return m_lastRunId; }
     QAction *runAction() const { return m_runAction; }
     QAction *newAction() const { return m_newAction; }
-    /// Export chart, report, table, copy chart: enabled while the Results tab shows something.
+    /// Export chart, report, table, copy chart: enabled while the Results page shows something.
     const QList<QAction *> &exportActions() const { return m_exportActions; }
 
-    /// Time scale for the local simulator (demo and tests run faster than real time).
+    /// Time scale for the local simulator (demo and tests run faster than real time); without one,
+    /// the demo runs at kDemoTimeScale and everything else at 1.
     void setTimeScale(double scale);
+    static constexpr double kDemoTimeScale = 8.0;
     /// Whether a variant's `server.launch.argv` is started: ask once per set of commands (the
     /// window's default), always (`servescope --allow-launch`) or never (a scripted run without it).
     enum class LaunchPolicy { Ask, Allow, Never };
@@ -95,17 +103,28 @@ public:
     TeamRunsDialog *showTeamRuns();
     /// Publishes a stored run to the team database of the settings (docs/teamdb.md).
     void publishRun(qint64 runId);
-    /// Exports of what the Results tab shows; false with *error when there is nothing or writing failed.
+    /// Exports of what the Results page shows; false with *error when there is nothing or writing failed.
     bool exportChart(const QString &path, QString *error);
     bool exportReport(const QString &path, QString *error);
     bool exportTable(const QString &path, QString *error);
     void copyChart();
+    /// Charts are exported and copied at least this large unless the user types a smaller custom size.
+    static constexpr QSize kMinimumChartSize { 1200, 700 };
+    /// The size and scale a chart is exported and copied at (File → Export results → Chart size).
+    Report::ExportOptions chartExportOptions() const;
+    /// Chart size → Custom size…: exports and copies at exactly `size` from now on.
+    void setCustomChartSize(const QSize &size);
     /// Selects these stored runs in the project tree: the results compare them (A is the oldest).
     void compareRuns(const QList<qint64> &ids);
     /// Runs a stored run's configuration again, then shows both compared and says, point by point,
     /// whether they agree within 5% (the result also arrives as checkFinished()).
     void rerunToCheck(qint64 runId);
     static Experiment blankExperiment();
+    /// The shown page (WindowPages::Page: Start, Design, Run, Results; Ctrl+1..4).
+    int currentPage() const;
+    void showPage(int page);
+    /// View → Reset layout: docks shown and in place, panes at their first-start sizes.
+    void resetLayout();
 
 signals:
     void projectOpened(const QString &path);
@@ -114,7 +133,7 @@ signals:
     void projectSaved(const QString &path, const QString &error);
     void runFinished(const ServeScope::RunResult &result);
     void runsListed(int count);
-    /// The Results tab shows runs loaded from the project (one, or several compared).
+    /// The Results page shows runs loaded from the project (one, or several compared).
     void resultsShown();
     /// A rerun to check ended: one line per point ("c8: agree", "c16: differ (median_ttft_ms +12.0%)").
     void checkFinished(const QStringList &points, bool allAgree);
@@ -132,7 +151,8 @@ private:
     void documentChanged();
     void addRecent(const QString &path);
     void rebuildRecentMenu();
-    void chooseFile(bool save, const QString &title, const QString &filter, std::function<void(const QString &)> done);
+    QFileDialog *chooseFile(
+        bool save, const QString &title, const QString &filter, std::function<void(const QString &)> done);
     /// One or more existing files, as chooseFile (no nested event loop).
     void chooseFiles(const QString &title, const QString &filter, std::function<void(const QStringList &)> done);
     void captureFromServer();
@@ -143,21 +163,30 @@ private:
     void showWarning(const QString &title, const QString &text);
     /// True when no project file is open yet: one is created and `then` runs once it is open.
     bool needsProjectFirst(const std::function<void()> &then);
-    void showFindings(const Report::ReportInput &input);
-    void showServerLog();
+    void clearShownRuns();
+    void showProjectPage(const QString &path);
+    void rememberPage(int page);
+    void applyTimeScale(double scale);
     void runEnded(const RunResult &result);
     void createExportActions(QMenu *file);
-    Report::ExportOptions chartExportOptions() const;
+    void chooseCustomChartSize();
+    void syncChartSizeMenu();
     void chooseExportFile(
         const QString &title, const QString &filter, const QString &suffix, std::function<void(const QString &)> done);
     void reportExport(bool ok, const QString &path);
     void exportReportWithProgress(const QString &path);
     void showRuns(const QList<qint64> &ids);
     bool startRunOf(const Experiment &experiment);
+    void beginRun(const Experiment &experiment, bool allowLaunch);
+    void openImportDialog(const QStringList &files);
     bool approveLaunch(const Experiment &experiment, bool *allow);
     void reportCheck(const Report::ReportInput &input);
     /// Runs `proceed` once unsaved edits or runs are saved or knowingly discarded; not on Cancel.
     void whenSafeToLeave(std::function<void()> proceed);
+    /// Closing while a run is in progress: Keep running, or Cancel run and close.
+    void askCloseDuringRun();
+    /// Runs the continuation saved by whenSafeToLeave()'s Save once the save succeeded.
+    void continueAfterSave(const QString &error);
     bool hasUnsavedRuns() const;
     bool hasUnsavedWork() const;
 
@@ -167,31 +196,30 @@ private:
     ExperimentDocument *m_document;
     ProjectSession *m_session;
     RunSession *m_run;
-    QStackedWidget *m_stack;
+    WindowPages *m_pages;
     ExperimentEditor *m_editor;
     RunMonitor *m_monitor;
     ResultsView *m_results;
-    QTabWidget *m_lower;
     ProjectTree *m_tree;
-    QPlainTextEdit *m_log;
-    QListWidget *m_problems;
-    QListWidget *m_findings;
-    QLineEdit *m_serverLogFilter;
-    QPlainTextEdit *m_serverLog;
-    QStringList m_serverLogLines;
+    LogDock *m_logDock;
     QLabel *m_runBanner;
     WelcomePage *m_welcome = nullptr;
     QMenu *m_recentMenu = nullptr;
     QAction *m_runAction = nullptr, *m_cancelAction = nullptr, *m_saveAction = nullptr, *m_newAction = nullptr;
     QList<QAction *> m_exportActions;
     QString m_exportError;
+    std::function<void()> m_afterSave; ///< what Save in the unsaved-changes question was on its way to
     QPointer<ProfileDialog> m_profileDialog;
-    double m_timeScale = 1.0;
+    double m_timeScale = 1.0; ///< the local simulator's speed for the open project
+    double m_chosenTimeScale = 0; ///< setTimeScale()'s, 0 when none was chosen
     LaunchPolicy m_launchPolicy = LaunchPolicy::Ask;
     QSet<QString> m_approvedLaunches; ///< launch commands the user approved in this session
     qint64 m_lastRunId = 0;
     qint64 m_checkAgainst = 0; ///< the stored run a rerun checks, 0 when none
     bool m_closing = false;
+    bool m_checking = false; ///< the endpoint check before a run is under way
+    QMultiHash<QString, qint64> m_importedFrom; ///< imported file (absolute path) -> the runs made from it
+    bool m_stayOnRunPage = false; ///< the run just ended completed nothing: its results do not take over
     bool m_closeConfirmed = false; ///< the user chose to discard unsaved changes
     bool m_hasProject = false;
     int m_runCount = 0;

@@ -45,8 +45,14 @@ public:
     /// Replaces the points with a closed-loop gradient sharing the first point's lengths.
     void applyGradient(const QList<int> &levels);
 
+signals:
+    /// A typed value was not applied: `message` names the column, its limits and what was typed.
+    void valueRefused(int row, int column, const QString &message);
+
 private:
     void reload();
+    /// Empty when `value` fits `column`'s limits (then *out holds it); the refusal otherwise.
+    QString checkValue(int column, const QVariant &value, double *out) const;
 
     ExperimentDocument *m_document;
     int m_rows = 0;

@@ -29,6 +29,7 @@ RunMonitor::RunMonitor(QWidget *parent)
     , m_where(new QLabel)
     , m_counts(new QLabel)
     , m_state(new QLabel)
+    , m_firstError(new QLabel)
     , m_errors(new QTableWidget(0, 2))
     , m_ttft50(new QLineSeries)
     , m_ttft99(new QLineSeries)
@@ -66,6 +67,13 @@ RunMonitor::RunMonitor(QWidget *parent)
     info->addWidget(m_where);
     info->addWidget(m_counts);
     info->addWidget(m_state);
+    // The failure that ended or spoiled a run, where it cannot be missed.
+    m_firstError->setObjectName(QStringLiteral("firstError"));
+    m_firstError->setWordWrap(true);
+    m_firstError->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_firstError->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold;"));
+    m_firstError->hide();
+    info->addWidget(m_firstError);
     info->addWidget(m_errors, 1);
     auto *charts = new QHBoxLayout;
     charts->addLayout(info);
@@ -142,6 +150,7 @@ void RunMonitor::runStarted(double estimateSeconds)
     m_overall->setValue(0);
     m_errors->setRowCount(0);
     m_state->setText(tr("Starting…"));
+    m_firstError->hide();
     m_refresh.start();
 }
 
@@ -167,6 +176,20 @@ void RunMonitor::runEnded(const RunResult &result)
     case RunResult::Status::Failed:
         m_state->setText(tr("Run failed: %1").arg(result.message));
         break;
+    }
+    // The most frequent error class, its count and the first message the server gave for it.
+    QString cls;
+    int count = 0;
+    for (auto it = result.errorsByClass.cbegin(); it != result.errorsByClass.cend(); ++it) {
+        if (it.value() > count) {
+            cls = it.key();
+            count = int(it.value());
+        }
+    }
+    if (count > 0) {
+        m_firstError->setText(tr("%n request(s) failed with %1. The first said: %2", nullptr, count)
+                                  .arg(cls, result.firstErrorByClass.value(cls, tr("(no message)"))));
+        m_firstError->show();
     }
 }
 

@@ -95,13 +95,15 @@ void ProjectWorker::create(const QString &path)
 
 void ProjectWorker::open(const QString &path)
 {
-    QString error;
-    m_path = path;
-    m_experimentId = 0;
-    if (!reopen(&error)) {
-        emit opened(path, error, {});
+    // The file is checked on its own connection first: a refused file leaves the open project as it was.
+    auto store = std::make_unique<ProjectStore>();
+    if (!store->open(path, ProjectStore::Check::Header)) {
+        emit opened(path, store->errorString(), {});
         return;
     }
+    m_store = std::move(store);
+    m_path = path;
+    m_experimentId = 0;
     QVector<ExperimentRow> rows;
     QByteArray json;
     QVector<RunListing> runs;

@@ -5,6 +5,7 @@
 #include "formbinder.h"
 
 #include <QColor>
+#include <QLocale>
 
 #include <cmath>
 #include <limits>
@@ -149,14 +150,71 @@ Qt::ItemFlags LoadPointsModel::flags(const QModelIndex &index) const
     return f | Qt::ItemIsEditable;
 }
 
-static double parseRate(const QVariant &v, bool *ok)
+namespace {
+
+// The largest value each column takes: the bounds `validate()` checks (core/model/validation.cpp), so a
+// typed value never wraps around an int on its way there.
+struct ColumnLimit {
+    double min;
+    double max;
+    bool whole;
+    bool infinite; ///< "inf" is a value (request rate, burstiness)
+};
+
+ColumnLimit columnLimit(int column)
 {
-    const QString s = v.toString().trimmed();
-    if (s.compare(QLatin1String("inf"), Qt::CaseInsensitive) == 0) {
-        *ok = true;
-        return std::numeric_limits<double>::infinity();
+    switch (column) {
+    case LoadPointsModel::Concurrency: // 0 is typed and flagged by validate() under the field
+        return { 0, 1048576, true, false };
+    case LoadPointsModel::MaxConcurrency:
+        return { 0, 1048576, true, false };
+    case LoadPointsModel::InputLen:
+    case LoadPointsModel::OutputLen:
+        return { 0, 10000000, true, false };
+    case LoadPointsModel::Prompts:
+        return { 0, 100000000, true, false };
+    case LoadPointsModel::MaxSeconds:
+        return { 0, 1e7, false, false };
+    case LoadPointsModel::Rate:
+    case LoadPointsModel::Burstiness:
+        return { 0, 1e9, false, true };
+    default:
+        return { 0, 0, false, false };
     }
-    return s.toDouble(ok);
+}
+
+// A number as typed: the user's locale first (group separators included), then the C locale.
+bool parseNumber(const QString &text, double *value)
+{
+    bool ok = false;
+    *value = QLocale().toDouble(text, &ok);
+    if (!ok)
+        *value = QLocale::c().toDouble(text, &ok);
+    return ok && std::isfinite(*value);
+}
+
+} // namespace
+
+QString LoadPointsModel::checkValue(int column, const QVariant &value, double *out) const
+{
+    const QString text = value.toString().trimmed();
+    const ColumnLimit limit = columnLimit(column);
+    const QString name = headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+    if (limit.infinite && text.compare(QLatin1String("inf"), Qt::CaseInsensitive) == 0) {
+        *out = std::numeric_limits<double>::infinity();
+        return {};
+    }
+    const QLocale locale;
+    const auto number = [&](double v) { return limit.whole ? locale.toString(qint64(v)) : locale.toString(v); };
+    if (!parseNumber(text, out))
+        return limit.infinite ? tr("%1: \"%2\" is not a number or \"inf\".").arg(name, text)
+                              : tr("%1: \"%2\" is not a number.").arg(name, text);
+    if (limit.whole && std::floor(*out) != *out)
+        return tr("%1 must be a whole number; %2 was not applied.").arg(name, text);
+    if (*out < limit.min || *out > limit.max)
+        return tr("%1 must be between %2 and %3; %4 was not applied.")
+            .arg(name, number(limit.min), number(limit.max), text);
+    return {};
 }
 
 bool LoadPointsModel::setData(const QModelIndex &index, const QVariant &value, int role)
@@ -165,40 +223,46 @@ bool LoadPointsModel::setData(const QModelIndex &index, const QVariant &value, i
         return false;
     Experiment e = m_document->experiment();
     LoadPoint &p = e.load.points[index.row()];
-    bool ok = true;
+    double v = 0;
+    if (index.column() != Label) {
+        // A value beyond its column's limit is refused as typed, with the limit, never clamped or wrapped.
+        const QString refusal = checkValue(index.column(), value, &v);
+        if (!refusal.isEmpty()) {
+            emit valueRefused(index.row(), index.column(), refusal);
+            return false;
+        }
+    }
     switch (index.column()) {
     case Label:
         p.label = value.toString().trimmed();
         break;
     case Concurrency:
-        p.concurrency = value.toInt(&ok);
+        p.concurrency = int(v);
         break;
     case Rate:
-        p.requestRate = parseRate(value, &ok);
+        p.requestRate = v;
         break;
     case Burstiness:
-        p.burstiness = parseRate(value, &ok);
+        p.burstiness = v;
         break;
     case MaxConcurrency:
-        p.maxConcurrency = value.toInt(&ok);
+        p.maxConcurrency = int(v);
         break;
     case InputLen:
-        p.inputLen = value.toInt(&ok);
+        p.inputLen = int(v);
         break;
     case OutputLen:
-        p.outputLen = value.toInt(&ok);
+        p.outputLen = int(v);
         break;
     case Prompts:
-        p.numPrompts = value.toInt(&ok);
+        p.numPrompts = int(v);
         break;
     case MaxSeconds:
-        p.maxSeconds = value.toDouble(&ok);
+        p.maxSeconds = v;
         break;
     default:
         return false;
     }
-    if (!ok)
-        return false;
     m_document->apply(e, tr("Edit load point %1").arg(index.row() + 1));
     return true;
 }

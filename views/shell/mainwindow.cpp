@@ -6,6 +6,8 @@
 #include "experimenteditor.h"
 #include "io/experimentfile.h"
 #include "loadpage.h"
+#include "logdock.h"
+#include "model/runorigin.h"
 #include "model/validation.h"
 #include "profiledialog.h"
 #include "projectsession.h"
@@ -14,10 +16,12 @@
 #include "resultsview.h"
 #include "runmonitor.h"
 #include "runsession.h"
+#include "screenfit.h"
 #include "serverpage.h"
 #include "teamdbjobs.h"
 #include "variantspage.h"
 #include "welcomepage.h"
+#include "windowpages.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -56,25 +60,18 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     , m_document(new ExperimentDocument(this))
     , m_session(new ProjectSession(this))
     , m_run(new RunSession(secrets, this))
-    , m_stack(new QStackedWidget)
+    , m_pages(new WindowPages(this))
     , m_editor(new ExperimentEditor(m_document, m_profiles))
     , m_monitor(new RunMonitor)
     , m_results(new ResultsView)
-    , m_lower(new QTabWidget)
     , m_tree(new ProjectTree)
-    , m_log(new QPlainTextEdit)
-    , m_problems(new QListWidget)
-    , m_findings(new QListWidget)
-    , m_serverLogFilter(new QLineEdit)
-    , m_serverLog(new QPlainTextEdit)
+    , m_logDock(new LogDock(this))
     , m_runBanner(new QLabel)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/servescope.svg")));
     setAcceptDrops(true);
     auto *welcome = new WelcomePage;
-    auto *split = new QSplitter(Qt::Vertical);
-    split->setObjectName(QStringLiteral("editorSplit"));
     auto *editorArea = new QWidget;
     auto *editorLayout = new QVBoxLayout(editorArea);
     editorLayout->setContentsMargins(0, 0, 0, 0);
@@ -86,17 +83,15 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     m_runBanner->hide();
     editorLayout->addWidget(m_runBanner);
     editorLayout->addWidget(m_editor, 1);
-    split->addWidget(editorArea);
-    m_lower->addTab(m_monitor, tr("Run monitor"));
-    m_lower->addTab(m_results, tr("Results"));
-    split->addWidget(m_lower);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
-    split->setSizes({ 280, 440 });
-    split->restoreState(QSettings().value(QStringLiteral("window/split")).toByteArray());
-    m_stack->addWidget(welcome);
-    m_stack->addWidget(split);
-    setCentralWidget(m_stack);
+    // Full-window pages: each part of the work gets the whole window, one at a time.
+    m_pages->addPage(WindowPages::Start, welcome, tr("Start"));
+    m_pages->addPage(WindowPages::Design, editorArea, tr("Design"));
+    m_pages->addPage(WindowPages::Run, m_monitor, tr("Run"));
+    m_pages->addPage(WindowPages::Results, m_results, tr("Results"));
+    m_pages->setProjectPagesEnabled(false);
+    setCentralWidget(m_pages->stack());
+    addToolBar(Qt::TopToolBarArea, m_pages->bar());
+    connect(m_pages, &WindowPages::pageShown, this, &MainWindow::rememberPage);
     createActions();
     createDocks();
 
@@ -163,15 +158,19 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
                 emit projectOpenFailed(path, error);
                 return;
             }
-            if (!json.isEmpty()) {
-                const ExperimentReadResult r = deserializeExperiment(json);
-                if (r.ok)
-                    m_document->reset(r.experiment);
+            // The project is replaced only now that the new one is open; a new project's experiment is
+            // already in the editor.
+            if (!temporary) {
+                const ExperimentReadResult r = json.isEmpty() ? ExperimentReadResult() : deserializeExperiment(json);
+                m_document->reset(r.ok ? r.experiment : Experiment());
+                clearShownRuns();
+                applyTimeScale(m_chosenTimeScale > 0 ? m_chosenTimeScale : 1.0);
             }
             if (!temporary)
                 addRecent(path);
             m_hasProject = true;
-            m_stack->setCurrentIndex(1);
+            m_pages->setProjectPagesEnabled(true);
+            showProjectPage(temporary ? QString() : path);
             updateTitle();
             updateRunnable();
             m_session->listRuns();
@@ -195,10 +194,9 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
                 .arg(error));
     });
     connect(m_session, &ProjectSession::serverLogsLoaded, this, [this](qint64, const QStringList &lines) {
-        m_serverLogLines = lines;
-        if (lines.isEmpty())
-            m_serverLogLines << tr("This run launched no server: only launched servers' output is kept.");
-        showServerLog();
+        m_logDock->setServerLog(lines.isEmpty()
+                ? QStringList { tr("This run launched no server: only launched servers' output is kept.") }
+                : lines);
     });
     connect(m_session, &ProjectSession::timeSeriesLoaded, m_results, &ResultsView::setTimeSeries);
     connect(m_session, &ProjectSession::runLoadFailed, this, [this](qint64 runId, const QString &error) {
@@ -211,36 +209,50 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         if (error.isEmpty()) {
             m_document->markSaved();
             addRecent(path);
+            rememberPage(m_pages->current()); // the copy opens on the page it was saved from
             statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
         } else {
             appendLog(QStringLiteral("error"), tr("Save failed: %1").arg(error));
+            showWarning(tr("The project was not saved"), tr("Save failed: %1").arg(error));
         }
         updateTitle();
         emit projectSaved(path, error);
+        continueAfterSave(error);
     });
     connect(m_session, &ProjectSession::experimentSaved, this, [this](const QString &error) {
-        if (!error.isEmpty())
+        if (!error.isEmpty()) {
             appendLog(QStringLiteral("error"), tr("Saving the experiment failed: %1").arg(error));
-        else if (!m_session->isTemporary()) {
+            showWarning(tr("The project was not saved"), tr("Saving the experiment failed: %1").arg(error));
+            continueAfterSave(error);
+        } else if (!m_session->isTemporary()) {
             m_document->markSaved();
+            updateTitle();
+            statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(m_session->path()).fileName()), 4000);
             emit projectSaved(m_session->path(), error);
+            continueAfterSave(error);
         }
     });
     connect(m_session, &ProjectSession::runsListed, this, [this](const QVector<RunListing> &runs) {
         m_tree->setRuns(runs);
         m_runCount = int(runs.size());
+        // Which file each imported run came from: importing one again asks first.
+        m_importedFrom.clear();
+        for (const RunListing &r : runs) {
+            if (const RunOrigin origin = RunOrigin::fromJson(r.run.origin); origin.isImported())
+                m_importedFrom.insert(origin.file, r.run.id);
+        }
         emit runsListed(m_runCount);
     });
     connect(m_session, &ProjectSession::runsLoaded, this, [this](const Report::ReportInput &input) {
         if (m_run->isRunning())
-            return; // the Results tab follows the run until it ends
+            return; // the Results page follows the run until it ends
         m_results->setInput(input);
-        showFindings(input);
-        m_serverLogLines.clear();
-        showServerLog();
+        m_logDock->clearRunOutput();
+        m_logDock->showFindings(input);
         if (input.runs.size() == 1)
             m_session->loadServerLogs(input.runs.first().id);
-        m_lower->setCurrentWidget(m_results);
+        if (!std::exchange(m_stayOnRunPage, false))
+            m_pages->show(WindowPages::Results);
         if (m_checkAgainst > 0 && input.runs.size() == 2 && input.runs[0].id == m_checkAgainst) {
             reportCheck(input);
             m_checkAgainst = 0;
@@ -253,9 +265,8 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     if (!settings.contains(QStringLiteral("window/geometry"))) {
-        // A first start fills a laptop screen rather than overflowing it.
-        const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1280, 720);
-        resize(QSize(1280, 860).boundedTo(screen.size()));
+        // A first start fills a laptop screen, frame and status bar inside it, rather than overflowing it.
+        fitWindowToScreen(this, QSize(1280, 860));
         // Docks only take their sizes once the window is laid out.
         QTimer::singleShot(0, this, [this] {
             if (auto *log = findChild<QDockWidget *>(QStringLiteral("logDock")))
@@ -268,6 +279,11 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+QPlainTextEdit *MainWindow::log() const
+{
+    return m_logDock->log();
+}
 
 void MainWindow::createActions()
 {
@@ -345,84 +361,19 @@ void MainWindow::createActions()
     bar->addAction(m_cancelAction);
 }
 
-// The kept lines that contain the filter (case-insensitive), at most the last 20,000.
-void MainWindow::showServerLog()
-{
-    const QString filter = m_serverLogFilter->text();
-    QStringList shown;
-    for (const QString &line : std::as_const(m_serverLogLines)) {
-        if (filter.isEmpty() || line.contains(filter, Qt::CaseInsensitive))
-            shown << line;
-    }
-    if (shown.size() > 20000)
-        shown = shown.mid(shown.size() - 20000);
-    m_serverLog->setPlainText(shown.join(u'\n'));
-}
-
-// The shown runs' findings, worded as the report words them; the numbers behind each in its tooltip.
-void MainWindow::showFindings(const Report::ReportInput &input)
-{
-    m_findings->clear();
-    const bool several = input.runs.size() > 1;
-    for (qsizetype r = 0; r < input.runs.size(); ++r) {
-        for (const RunFinding &f : input.runs[r].findings) {
-            QString who = several ? QString(QChar(char16_t(u'A' + r))) + QStringLiteral(" · ") : QString();
-            if (!f.variant.isEmpty())
-                who += f.variant + QStringLiteral(" · ");
-            auto *item = new QListWidgetItem(
-                QStringLiteral("%1%2: %3").arg(who, Report::findingTitle(f), Report::findingText(f)), m_findings);
-            item->setToolTip(findingLine(f));
-            item->setData(Qt::UserRole, f.code);
-            if (f.kind == RunFinding::Kind::Problem)
-                item->setForeground(QColor(176, 0, 32));
-            else if (f.kind == RunFinding::Kind::Caveat)
-                item->setForeground(QColor(0x99, 0x55, 0x00));
-        }
-    }
-    if (m_findings->count() == 0)
-        new QListWidgetItem(tr("No findings for the shown runs: they need a curve of two or more loads."), m_findings);
-}
-
 void MainWindow::createDocks()
 {
     auto *treeDock = new QDockWidget(tr("Project"), this);
     treeDock->setObjectName(QStringLiteral("projectDock"));
     treeDock->setWidget(m_tree);
     addDockWidget(Qt::LeftDockWidgetArea, treeDock);
-    auto *logDock = new QDockWidget(tr("Log and findings"), this);
-    logDock->setObjectName(QStringLiteral("logDock"));
-    auto *tabs = new QTabWidget;
-    m_log->setReadOnly(true);
-    m_log->setObjectName(QStringLiteral("logView"));
-    m_log->setMaximumBlockCount(5000);
-    m_problems->setObjectName(QStringLiteral("problemList"));
-    tabs->addTab(m_problems, tr("Problems"));
-    m_findings->setObjectName(QStringLiteral("findingList"));
-    m_findings->setWordWrap(true);
-    tabs->addTab(m_findings, tr("Findings"));
-    auto *serverLogPage = new QWidget;
-    auto *serverLogLayout = new QVBoxLayout(serverLogPage);
-    serverLogLayout->setContentsMargins(0, 0, 0, 0);
-    m_serverLogFilter->setObjectName(QStringLiteral("serverLogFilter"));
-    m_serverLogFilter->setPlaceholderText(tr("Filter the server's output"));
-    m_serverLogFilter->setClearButtonEnabled(true);
-    m_serverLog->setObjectName(QStringLiteral("serverLog"));
-    m_serverLog->setReadOnly(true);
-    m_serverLog->setLineWrapMode(QPlainTextEdit::NoWrap);
-    // The dock stays as short as the other tabs let it be: the window must fit a laptop screen.
-    m_serverLog->setMinimumHeight(24);
-    serverLogLayout->setSpacing(2);
-    m_serverLog->setPlaceholderText(tr("Select one run: the output of the servers it launched appears here."));
-    connect(m_serverLogFilter, &QLineEdit::textChanged, this, &MainWindow::showServerLog);
-    serverLogLayout->addWidget(m_serverLogFilter);
-    serverLogLayout->addWidget(m_serverLog, 1);
-    tabs->addTab(serverLogPage, tr("Server log"));
-    tabs->addTab(m_log, tr("Log"));
-    logDock->setWidget(tabs);
+    auto *logDock = m_logDock;
     addDockWidget(Qt::BottomDockWidgetArea, logDock);
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(treeDock->toggleViewAction());
     view->addAction(logDock->toggleViewAction());
+    QAction *reset = view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
+    reset->setObjectName(QStringLiteral("resetLayoutAction"));
     view->addSeparator();
     QMenu *language = view->addMenu(tr("&Language"));
     auto *languages = new QActionGroup(language);
@@ -444,6 +395,34 @@ void MainWindow::createDocks()
     }
     resizeDocks({ treeDock }, { 260 }, Qt::Horizontal);
     resizeDocks({ logDock }, { 130 }, Qt::Vertical);
+}
+
+// View → Reset layout: every dock back in place and shown, the editor and the results sharing the
+// window as on a first start; what was remembered is forgotten.
+void MainWindow::resetLayout()
+{
+    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    if (auto *tree = findChild<QDockWidget *>(QStringLiteral("projectDock")))
+        addDockWidget(Qt::LeftDockWidgetArea, tree);
+    if (auto *log = findChild<QDockWidget *>(QStringLiteral("logDock")))
+        addDockWidget(Qt::BottomDockWidgetArea, log);
+    for (QToolBar *bar : findChildren<QToolBar *>())
+        bar->show();
+    if (auto *split = findChild<QSplitter *>(QStringLiteral("chartSplit")))
+        split->setSizes({ 300, 110 });
+    const QList<QDockWidget *> docks { findChild<QDockWidget *>(QStringLiteral("projectDock")),
+        findChild<QDockWidget *>(QStringLiteral("logDock")) };
+    if (docks[0] && docks[1]) {
+        resizeDocks({ docks[0] }, { std::min(260, width() / 4) }, Qt::Horizontal);
+        resizeDocks({ docks[1] }, { 110 }, Qt::Vertical);
+    }
+    QSettings s;
+    for (const char *key : { "window/state", "window/split" })
+        s.remove(QLatin1String(key));
+    statusBar()->showMessage(tr("Layout reset."), 3000);
 }
 
 Experiment MainWindow::blankExperiment()
@@ -469,6 +448,12 @@ Experiment MainWindow::blankExperiment()
 
 void MainWindow::setTimeScale(double scale)
 {
+    m_chosenTimeScale = scale;
+    applyTimeScale(scale);
+}
+
+void MainWindow::applyTimeScale(double scale)
+{
     m_timeScale = scale;
     m_editor->setTimeScale(scale);
 }
@@ -476,9 +461,45 @@ void MainWindow::setTimeScale(double scale)
 void MainWindow::newProject(const Experiment &experiment)
 {
     m_document->reset(experiment);
+    clearShownRuns();
+    applyTimeScale(m_chosenTimeScale > 0 ? m_chosenTimeScale : 1.0);
+    m_session->newTemporary();
+}
+
+// The page a project was left on comes back with it (Design for a new project, or one never opened).
+void MainWindow::showProjectPage(const QString &path)
+{
+    const int page = path.isEmpty()
+        ? int(WindowPages::Design)
+        : QSettings().value(QStringLiteral("pages/") + path, int(WindowPages::Design)).toInt();
+    m_pages->show(
+        page > WindowPages::Start && page < WindowPages::PageCount ? WindowPages::Page(page) : WindowPages::Design);
+}
+
+void MainWindow::rememberPage(int page)
+{
+    if (m_hasProject && !m_session->isTemporary() && page != WindowPages::Start)
+        QSettings().setValue(QStringLiteral("pages/") + m_session->path(), page);
+}
+
+void MainWindow::showPage(int page)
+{
+    m_pages->show(WindowPages::Page(page));
+}
+
+int MainWindow::currentPage() const
+{
+    return m_pages->current();
+}
+
+// The runs, findings and server log of the project being left.
+void MainWindow::clearShownRuns()
+{
     m_results->clear();
     m_tree->setRuns({});
-    m_session->newTemporary();
+    m_runCount = 0;
+    m_importedFrom.clear();
+    m_logDock->clearRunOutput();
 }
 
 void MainWindow::openDemo()
@@ -493,6 +514,9 @@ void MainWindow::openDemo()
         return;
     }
     newProject(r.experiment);
+    // The demo runs as `--demo` does, whichever way it was opened, unless a time scale was chosen.
+    if (m_chosenTimeScale <= 0)
+        applyTimeScale(kDemoTimeScale);
     m_editor->showPage(m_editor->loadPage());
     statusBar()->showMessage(tr("Demo loaded: press Run (Ctrl+R) to measure it against the local simulator."));
 }
@@ -501,8 +525,7 @@ void MainWindow::openProject(const QString &path)
 {
     if (m_run->isRunning())
         return;
-    m_results->clear();
-    m_document->reset(Experiment());
+    // Nothing of the open project changes until the file is open (ProjectSession::opened).
     m_session->open(path);
 }
 
@@ -540,9 +563,12 @@ void MainWindow::saveProject()
     if (!m_hasProject)
         return;
     if (m_session->isTemporary()) {
-        chooseFile(true, tr("Save project as"), tr("ServeScope projects (*.servescope)"), [this](const QString &p) {
-            saveProjectAs(p.endsWith(QLatin1String(".servescope")) ? p : p + QStringLiteral(".servescope"));
-        });
+        QFileDialog *dialog = chooseFile(
+            true, tr("Save project as"), tr("ServeScope projects (*.servescope)"), [this](const QString &p) {
+                saveProjectAs(p.endsWith(QLatin1String(".servescope")) ? p : p + QStringLiteral(".servescope"));
+            });
+        // No file chosen: whatever waited for the save does not happen.
+        connect(dialog, &QDialog::rejected, this, [this] { m_afterSave = nullptr; });
         return;
     }
     m_session->saveExperiment(m_document->experiment().name, serializeExperiment(m_document->experiment()));

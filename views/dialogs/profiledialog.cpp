@@ -3,6 +3,7 @@
 
 #include "diagnosistext.h"
 #include "keyvaluetable.h"
+#include "screenfit.h"
 #include "secrets/apikey.h"
 #include "secrets/keychainsecretstore.h"
 
@@ -17,6 +18,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -105,9 +107,17 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     form->addRow(m_status);
     form->addRow(m_result);
 
+    // The form scrolls when the screen is shorter than it: the Close button stays on screen.
+    auto *scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("profileFormScroll"));
+    scroll->setWidget(right);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *split = new QSplitter;
+    split->setChildrenCollapsible(false);
     split->addWidget(left);
-    split->addWidget(right);
+    split->addWidget(scroll);
     split->setStretchFactor(1, 3);
     auto *close = new QDialogButtonBox(QDialogButtonBox::Close);
     auto *layout = new QVBoxLayout(this);
@@ -123,7 +133,7 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
             showProfile(item->data(Qt::UserRole).toString());
     });
     reloadList();
-    resize(860, 620);
+    fitWindowToScreen(this, QSize(860, 680));
 }
 
 void ProfileDialog::reloadList()

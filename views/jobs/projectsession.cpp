@@ -23,9 +23,21 @@ ProjectSession::ProjectSession(QObject *parent)
     m_thread.start();
     connect(m_worker, &ProjectWorker::opened, this,
         [this](const QString &path, const QString &error, const QByteArray &json) {
-            if (error.isEmpty())
+            const bool temporary = m_opening == Opening::Temporary;
+            m_opening = Opening::None;
+            // A refused file changes nothing: the open project keeps its path, its file and its temporary folder.
+            if (error.isEmpty()) {
+                // The project left behind was a temporary one (or its copy was saved elsewhere): its folder goes.
+                if (!m_tempDir.isEmpty())
+                    QDir(m_tempDir).removeRecursively();
+                m_tempDir = temporary ? m_pendingTempDir : QString();
                 m_path = path;
-            emit opened(path, m_temporary, error, json);
+                m_temporary = temporary;
+            } else if (temporary && !m_pendingTempDir.isEmpty()) {
+                QDir(m_pendingTempDir).removeRecursively();
+            }
+            m_pendingTempDir.clear();
+            emit opened(path, temporary, error, json);
         });
     connect(m_worker, &ProjectWorker::experimentSaved, this, &ProjectSession::experimentSaved);
     connect(m_worker, &ProjectWorker::vacuumed, this, [this](const QString &target, const QString &error) {
@@ -58,17 +70,15 @@ void ProjectSession::newTemporary()
 {
     QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/servescope-XXXXXX"));
     dir.setAutoRemove(false);
-    if (!m_tempDir.isEmpty() && m_temporary)
-        QDir(m_tempDir).removeRecursively();
-    m_tempDir = dir.path();
-    m_temporary = true;
-    const QString path = m_tempDir + QStringLiteral("/untitled.servescope");
+    m_pendingTempDir = dir.path();
+    m_opening = Opening::Temporary;
+    const QString path = m_pendingTempDir + QStringLiteral("/untitled.servescope");
     QMetaObject::invokeMethod(m_worker, [w = m_worker, path] { w->create(path); });
 }
 
 void ProjectSession::open(const QString &path)
 {
-    m_temporary = false;
+    m_opening = Opening::File;
     QMetaObject::invokeMethod(m_worker, [w = m_worker, path] { w->open(path); });
 }
 

@@ -48,11 +48,13 @@ DurationEstimate estimateDuration(const Experiment &experiment, double timeScale
         out.seconds += (measured * repeats + warm) * variants;
         out.requests += qint64(prompts) * repeats * variants;
         out.warmupRequests += qint64(experiment.load.warmupRequests) * variants;
-        if (experiment.load.mode == LoadMode::Concurrency && p.numPrompts > 0 && p.numPrompts < 5 * p.concurrency)
+        if (experiment.load.mode == LoadMode::Concurrency && p.numPrompts > 0
+            && qint64(p.numPrompts) < 5 * qint64(p.concurrency))
             out.underSampledPoints.append(i);
     }
     out.runsOfPoints = int(points.size()) * repeats * variants;
-    out.seconds = out.seconds / std::max(1e-6, timeScale) + out.runsOfPoints * 0.5;
+    // The pause around each point (warmup drain, server start) runs on the same scaled clock.
+    out.seconds = (out.seconds + out.runsOfPoints * 0.5) / std::max(1e-6, timeScale);
     return out;
 }
 

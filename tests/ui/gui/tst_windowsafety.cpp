@@ -1,0 +1,786 @@
+// SPDX-License-Identifier: MIT
+// Nothing is lost and nothing pretends: a refused Open leaves the open project as it was, closing
+// during a run asks before cancelling, Save in the unsaved-changes question goes on to where the
+// user was going, New clears the findings; load inputs refuse values beyond their limits; a
+// cancelled point reads completed/planned; charts are copied and exported at a legible size; the
+// window and the profiles dialog fit the screen, frame included; the demo runs at the demo's speed.
+#include "diagnosistext.h"
+#include "durationestimate.h"
+#include "experimentdocument.h"
+#include "experimenteditor.h"
+#include "guitesthelpers.h"
+#include "headlinepanel.h"
+#include "loadpage.h"
+#include "loadpointsmodel.h"
+#include "mainwindow.h"
+#include "profiledialog.h"
+#include "projectsession.h"
+#include "projecttree.h"
+#include "resultsview.h"
+#include "runmonitor.h"
+#include "screenfit.h"
+#include "secrets/memorysecretstore.h"
+#include "windowpages.h"
+
+#include "charts/chartexporter.h"
+#include "model/validation.h"
+#include "report/chartbuilders.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileDialog>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMap>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScreen>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace ServeScope;
+
+namespace {
+
+Experiment sweep(int prompts, const QString &name = QStringLiteral("kept"))
+{
+    Experiment e = MainWindow::blankExperiment();
+    e.name = name;
+    e.load.points.clear();
+    for (int c : { 1, 4 }) {
+        LoadPoint p;
+        p.concurrency = c;
+        p.inputLen = 32;
+        p.outputLen = 16;
+        p.numPrompts = prompts;
+        e.load.points.append(p);
+    }
+    e.load.warmupRequests = 2;
+    return e;
+}
+
+bool openNew(MainWindow &w, const Experiment &e)
+{
+    QSignalSpy opened(&w, &MainWindow::projectOpened);
+    w.newProject(e);
+    return QTest::qWaitFor([&] { return opened.size() == 1; }, 10000);
+}
+
+bool saveAs(MainWindow &w, const QString &path)
+{
+    QSignalSpy saved(&w, &MainWindow::projectSaved);
+    w.saveProjectAs(path);
+    return QTest::qWaitFor([&] { return saved.size() == 1; }, 10000) && saved.at(0).at(1).toString().isEmpty();
+}
+
+RunResult runOnce(MainWindow &w)
+{
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    if (!w.startRun() || !QTest::qWaitFor([&] { return finished.size() == 1; }, 120000))
+        return {};
+    return finished.at(0).at(0).value<RunResult>();
+}
+
+QMessageBox *visibleBox(QWidget &w, const QString &name)
+{
+    QMessageBox *box = nullptr;
+    const auto shown = [&] { return (box = w.findChild<QMessageBox *>(name)) != nullptr && box->isVisible(); };
+    return QTest::qWaitFor(shown, 10000) ? box : nullptr;
+}
+
+} // namespace
+
+class TestWindowSafety final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { TestHelpers::initGuiTest(); }
+    void init() { QSettings().clear(); }
+
+    void failedOpenKeepsTheProject_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<bool>("truncate");
+        QTest::newRow("truncated project") << QByteArray() << true;
+        QTest::newRow("text file") << QByteArray("just some notes\n") << false;
+        QTest::newRow("empty file") << QByteArray() << false;
+    }
+    void failedOpenKeepsTheProject()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(bool, truncate);
+        QTemporaryDir dir;
+        const QString good = dir.filePath(QStringLiteral("kept.servescope"));
+        const QString bad = dir.filePath(QStringLiteral("bad.servescope"));
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.setTimeScale(20);
+        QVERIFY(openNew(w, sweep(4)));
+        QVERIFY(saveAs(w, good));
+        const RunResult run = runOnce(w);
+        QVERIFY(run.runId > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(w.projectTree()->runCount(), 1, 10000);
+        if (truncate) {
+            QFile in(good);
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            bytes = in.readAll().left(3000); // the header survives, the pages do not
+        }
+        QFile out(bad);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(bytes);
+        out.close();
+
+        QSignalSpy failed(&w, &MainWindow::projectOpenFailed);
+        w.openProject(bad);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+        // The error is in a dialog ...
+        QMessageBox *box = visibleBox(w, QStringLiteral("projectWarning"));
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(QStringLiteral("bad.servescope")), qPrintable(box->text()));
+        // ... and the project that was open is still open, unchanged: editor, title, runs, results, Save.
+        QCOMPARE(w.document()->experiment().name, QStringLiteral("kept"));
+        QCOMPARE(w.session()->path(), good);
+        QVERIFY(!w.session()->isTemporary());
+        QVERIFY2(w.windowTitle().contains(QStringLiteral("kept.servescope")), qPrintable(w.windowTitle()));
+        QCOMPARE(w.projectTree()->runCount(), 1);
+        QSignalSpy listed(&w, &MainWindow::runsListed);
+        w.session()->listRuns();
+        QTRY_COMPARE_WITH_TIMEOUT(listed.size(), 1, 10000);
+        QCOMPARE(listed.at(0).at(0).toInt(), 1);
+        QSignalSpy shown(&w, &MainWindow::resultsShown);
+        w.compareRuns({ run.runId });
+        QTRY_COMPARE_WITH_TIMEOUT(shown.size(), 1, 10000);
+        QCOMPARE(w.results()->input().runs.size(), 1);
+        QVERIFY(w.results()->pointCount() > 0);
+        Experiment edited = w.document()->experiment();
+        edited.name = QStringLiteral("kept and edited");
+        w.document()->apply(edited, QStringLiteral("Rename"));
+        QSignalSpy saved(&w, &MainWindow::projectSaved);
+        w.saveProject();
+        QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 1, 10000);
+        QCOMPARE(saved.at(0).at(0).toString(), good);
+        QVERIFY(saved.at(0).at(1).toString().isEmpty());
+        QVERIFY(!w.document()->isModified());
+        // The next Open works without a detour through Discard.
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        w.openProject(good);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        QCOMPARE(w.document()->experiment().name, QStringLiteral("kept and edited"));
+    }
+
+    void closingDuringARunAsksFirst()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.setTimeScale(2);
+        QVERIFY(openNew(w, sweep(400)));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun());
+        QTRY_VERIFY_WITH_TIMEOUT(w.runMonitor()->lastSnapshot().completed >= 2, 60000);
+        QVERIFY(!w.close());
+        QMessageBox *box = visibleBox(w, QStringLiteral("closeDuringRunBox"));
+        QVERIFY(box);
+        // Nothing is cancelled while the question is open.
+        const qint64 before = w.runMonitor()->lastSnapshot().completed;
+        QTRY_VERIFY_WITH_TIMEOUT(w.runMonitor()->lastSnapshot().completed > before, 30000);
+        QCOMPARE(finished.size(), 0);
+        QVERIFY(w.runMonitor()->lastSnapshot().cancelled == 0);
+        // Keep running: the run goes on and the window stays.
+        box->findChild<QPushButton *>(QStringLiteral("keepRunning"))->click();
+        QTRY_VERIFY(w.findChild<QMessageBox *>(QStringLiteral("closeDuringRunBox")) == nullptr);
+        const qint64 kept = w.runMonitor()->lastSnapshot().completed;
+        QTRY_VERIFY_WITH_TIMEOUT(w.runMonitor()->lastSnapshot().completed > kept, 30000);
+        QCOMPARE(finished.size(), 0);
+        QVERIFY(w.isVisible());
+        // Cancel run and close: the run ends cancelled, then the unsaved runs are asked about.
+        QVERIFY(!w.close());
+        box = visibleBox(w, QStringLiteral("closeDuringRunBox"));
+        QVERIFY(box);
+        box->findChild<QPushButton *>(QStringLiteral("cancelRunAndClose"))->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(finished.at(0).at(0).value<RunResult>().status, RunResult::Status::Cancelled);
+        QMessageBox *unsaved = visibleBox(w, QStringLiteral("unsavedBox"));
+        QVERIFY(unsaved);
+        unsaved->button(QMessageBox::Discard)->click();
+        QTRY_VERIFY(!w.isVisible());
+    }
+
+    void saveInTheQuestionContinuesToTheNewProject()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("first.servescope"));
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QVERIFY(openNew(w, sweep(4, QStringLiteral("first"))));
+        w.show();
+        Experiment first = w.document()->experiment();
+        first.load.points[0].numPrompts = 5;
+        w.document()->apply(first, QStringLiteral("Edit"));
+        w.newAction()->trigger();
+        QMessageBox *box = visibleBox(w, QStringLiteral("unsavedBox"));
+        QVERIFY(box);
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        box->button(QMessageBox::Save)->click();
+        QFileDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = w.findChild<QFileDialog *>()) != nullptr && dialog->isVisible());
+        dialog->selectFile(path);
+        static_cast<QDialog *>(dialog)->accept(); // QFileDialog's own accept() is protected
+        // Saved, then on to the new project the user asked for.
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000); // the new project, once the copy is saved
+        QVERIFY(QFile::exists(path));
+        QVERIFY(w.session()->isTemporary());
+        QCOMPARE(w.document()->experiment().name, MainWindow::blankExperiment().name);
+
+        // A saved project with an edit: Save stores it, then New goes on.
+        QVERIFY(saveAs(w, path));
+        Experiment edited = w.document()->experiment();
+        edited.name = QStringLiteral("edited");
+        w.document()->apply(edited, QStringLiteral("Rename"));
+        w.newAction()->trigger();
+        box = visibleBox(w, QStringLiteral("unsavedBox"));
+        QVERIFY(box);
+        QSignalSpy reopened(&w, &MainWindow::projectOpened);
+        box->button(QMessageBox::Save)->click();
+        QTRY_COMPARE_WITH_TIMEOUT(reopened.size(), 1, 10000);
+        QVERIFY(w.session()->isTemporary());
+        MainWindow again(&secrets);
+        QSignalSpy read(&again, &MainWindow::projectOpened);
+        again.openProject(path);
+        QTRY_COMPARE_WITH_TIMEOUT(read.size(), 1, 10000);
+        QCOMPARE(again.document()->experiment().name, QStringLiteral("edited"));
+
+        // Cancel in the file dialog: nothing is saved and nothing happens later.
+        Experiment fresh = w.document()->experiment();
+        fresh.name = QStringLiteral("fresh");
+        w.document()->apply(fresh, QStringLiteral("Rename"));
+        w.newAction()->trigger();
+        box = visibleBox(w, QStringLiteral("unsavedBox"));
+        QVERIFY(box);
+        QSignalSpy none(&w, &MainWindow::projectOpened);
+        box->button(QMessageBox::Save)->click();
+        QTRY_VERIFY((dialog = w.findChild<QFileDialog *>()) != nullptr && dialog->isVisible());
+        static_cast<QDialog *>(dialog)->reject();
+        QTest::qWait(300);
+        QCOMPARE(none.size(), 0);
+        QCOMPARE(w.document()->experiment().name, QStringLiteral("fresh"));
+    }
+
+    void newClearsTheFindings()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.setTimeScale(20);
+        QVERIFY(openNew(w, sweep(8)));
+        QSignalSpy shown(&w, &MainWindow::resultsShown);
+        QVERIFY(runOnce(w).runId > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 20000);
+        auto *findings = w.findChild<QListWidget *>(QStringLiteral("findingList"));
+        QVERIFY(findings && findings->count() > 0);
+        QVERIFY(openNew(w, MainWindow::blankExperiment()));
+        QCOMPARE(findings->count(), 0);
+        QCOMPARE(w.results()->pointCount(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(w.projectTree()->runCount(), 0, 10000);
+        QCOMPARE(findings->count(), 0);
+    }
+
+    void loadInputsRefuseValuesBeyondTheirLimits_data()
+    {
+        QTest::addColumn<int>("column");
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("limit");
+        QTest::newRow("prompts") << int(LoadPointsModel::Prompts) << QStringLiteral("9999999999")
+                                 << QLocale().toString(qint64(100000000));
+        QTest::newRow("concurrency") << int(LoadPointsModel::Concurrency) << QStringLiteral("999999999")
+                                     << QLocale().toString(qint64(1048576));
+        QTest::newRow("output tokens") << int(LoadPointsModel::OutputLen) << QStringLiteral("2147483648")
+                                       << QLocale().toString(qint64(10000000));
+        QTest::newRow("negative input") << int(LoadPointsModel::InputLen) << QStringLiteral("-5")
+                                        << QLocale().toString(qint64(10000000));
+    }
+    void loadInputsRefuseValuesBeyondTheirLimits()
+    {
+        QFETCH(int, column);
+        QFETCH(QString, typed);
+        QFETCH(QString, limit);
+        ExperimentDocument document;
+        document.reset(MainWindow::blankExperiment());
+        LoadPage page(&document);
+        LoadPointsModel *model = page.pointsModel();
+        const Experiment before = document.experiment();
+        QSignalSpy refused(model, &LoadPointsModel::valueRefused);
+        // Typed in the table: a plain text editor, so nothing is cut to fit before the model sees it.
+        QTableView *view = page.pointsView();
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        const QModelIndex cell = model->index(0, column);
+        view->setCurrentIndex(cell);
+        view->edit(cell);
+        QLineEdit *editor = nullptr;
+        QTRY_VERIFY((editor = view->findChild<QLineEdit *>()) != nullptr && editor->isVisible());
+        editor->selectAll();
+        QTest::keyClicks(editor, typed);
+        QCOMPARE(editor->text(), typed);
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_COMPARE(refused.size(), 1);
+        const QString message = refused.at(0).at(2).toString();
+        QVERIFY2(message.contains(limit) && message.contains(typed), qPrintable(message));
+        QVERIFY(!message.contains(QStringLiteral("705032699")));
+        // Nothing applied, nothing on the undo stack.
+        QCOMPARE(document.experiment().load.points[0].numPrompts, before.load.points[0].numPrompts);
+        QCOMPARE(document.experiment().load.points[0].concurrency, before.load.points[0].concurrency);
+        QCOMPARE(document.experiment().load.points[0].inputLen, before.load.points[0].inputLen);
+        QCOMPARE(document.experiment().load.points[0].outputLen, before.load.points[0].outputLen);
+        QVERIFY(!document.isModified());
+        auto *note = page.findChild<QLabel *>(QStringLiteral("pointRefusal"));
+        QVERIFY(note && note->isVisible() && note->text().contains(limit));
+        // A value inside the limit is applied, and the note goes.
+        QVERIFY(model->setData(model->index(0, LoadPointsModel::Prompts), QStringLiteral("40"), Qt::EditRole));
+        QCOMPARE(document.experiment().load.points[0].numPrompts, 40);
+        QVERIFY(!note->isVisible());
+    }
+
+    void underSampledWarningDoesNotOverflow()
+    {
+        Experiment e = MainWindow::blankExperiment();
+        e.load.points[0].concurrency = 999999999;
+        e.load.points[0].numPrompts = 50;
+        QStringList reasons;
+        for (const Problem &p : validate(e))
+            reasons << p.translatedString();
+        const QString all = reasons.join(u'\n');
+        QVERIFY2(!all.contains(QStringLiteral("705032699")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("4999999995")), qPrintable(all));
+    }
+
+    void cancelledPointReadsCompletedOfPlanned()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.setTimeScale(2);
+        QVERIFY(openNew(w, sweep(400)));
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QSignalSpy shown(&w, &MainWindow::resultsShown);
+        QVERIFY(w.startRun());
+        QTRY_VERIFY_WITH_TIMEOUT(w.runMonitor()->lastSnapshot().completed >= 5, 60000);
+        w.cancelRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 20000);
+        QTableWidget *t = w.results()->table();
+        int partial = 0;
+        for (int r = 0; r < t->rowCount(); ++r) {
+            const QTableWidgetItem *requests = t->item(r, 5);
+            if (!requests->text().contains(u'/'))
+                continue;
+            ++partial;
+            const QStringList parts = requests->text().split(u'/');
+            QCOMPARE(parts[1], QStringLiteral("400")); // the planned count, not what was sent
+            QVERIFY(parts[0].toInt() >= 5 && parts[0].toInt() < 400);
+            QVERIFY2(requests->toolTip().contains(QStringLiteral("400 planned")), qPrintable(requests->toolTip()));
+        }
+        QCOMPARE(partial, 1);
+    }
+
+    void chartsAreCopiedAndExportedLegibly()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.setTimeScale(20);
+        w.resize(1280, 720);
+        QVERIFY(openNew(w, sweep(8)));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy shown(&w, &MainWindow::resultsShown);
+        QVERIFY(runOnce(w).runId > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && w.results()->hasResults(), 20000);
+        // The chart on a 1280x720 window is far smaller than a legible export.
+        QVERIFY(w.results()->chartViewSize().height() < 700);
+        QTemporaryDir dir;
+        QString error;
+        for (int preset : { 0, 1 }) {
+            QSettings().setValue(QStringLiteral("export/chartPreset"), preset);
+            w.copyChart();
+            const QImage copied = QApplication::clipboard()->image();
+            QVERIFY2(copied.width() >= 1200 && copied.height() >= 700,
+                qPrintable(QStringLiteral("%1x%2").arg(copied.width()).arg(copied.height())));
+            const QString png = dir.filePath(QStringLiteral("chart%1.png").arg(preset));
+            QVERIFY2(w.exportChart(png, &error), qPrintable(error));
+            const QImage exported(png);
+            QVERIFY(exported.width() >= 1200 && exported.height() >= 700);
+        }
+        QSettings().setValue(QStringLiteral("export/chartPreset"), 2);
+        w.copyChart();
+        QCOMPARE(QApplication::clipboard()->image().size(), QSize(1600, 900));
+        // A custom size is used as typed, even below the minimum, for copy and export alike.
+        w.setCustomChartSize(QSize(800, 500));
+        w.copyChart();
+        QCOMPARE(QApplication::clipboard()->image().size(), QSize(800, 500));
+        const QString small = dir.filePath(QStringLiteral("small.png"));
+        QVERIFY(w.exportChart(small, &error));
+        QCOMPARE(QImage(small).size(), QSize(800, 500));
+        auto *custom = w.findChild<QAction *>(QStringLiteral("customChartSize"));
+        QVERIFY(custom && custom->isChecked() && custom->text().contains(QStringLiteral("800")));
+    }
+
+    void frameFitsInsideTheScreen_data()
+    {
+        QTest::addColumn<QRect>("available");
+        QTest::addColumn<QMargins>("frame");
+        QTest::addColumn<QRect>("client");
+        QTest::newRow("1024x640") << QRect(0, 0, 1024, 640) << QMargins(4, 30, 4, 4) << QRect(4, 30, 1016, 606);
+        QTest::newRow("1280x720 with a panel")
+            << QRect(0, 32, 1280, 688) << QMargins(1, 28, 1, 1) << QRect(1, 60, 1278, 659);
+        QTest::newRow("1920x1080") << QRect(0, 0, 1920, 1080) << QMargins(4, 30, 4, 4) << QRect(0, 0, 1280, 860);
+    }
+    void frameFitsInsideTheScreen()
+    {
+        QFETCH(QRect, available);
+        QFETCH(QMargins, frame);
+        QFETCH(QRect, client);
+        const QRect fitted = fitClientInside(available, frame, QSize(1280, 860));
+        QCOMPARE(fitted.size(), client.size());
+        QVERIFY(available.contains(fitted.marginsAdded(frame)));
+    }
+
+    void firstStartFitsTheScreen()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QRect available = w.screen()->availableGeometry();
+        // The laptop screen of main() with real frames, not the platform's default.
+        const QStringList wh = qEnvironmentVariable("SERVESCOPE_TEST_SCREEN", QStringLiteral("1024x640")).split(u'x');
+        QCOMPARE(available.size(), QSize(wh.value(0).toInt(), wh.value(1).toInt()));
+        QVERIFY(w.frameGeometry().height() > w.geometry().height());
+        QTRY_VERIFY2(available.contains(w.frameGeometry()),
+            qPrintable(QStringLiteral("frame %1x%2 at %3,%4")
+                           .arg(w.frameGeometry().width())
+                           .arg(w.frameGeometry().height())
+                           .arg(w.frameGeometry().x())
+                           .arg(w.frameGeometry().y())));
+        // No splitter lets a pane collapse to nothing.
+        for (QSplitter *split : w.findChildren<QSplitter *>())
+            QVERIFY2(!split->childrenCollapsible(), qPrintable(split->objectName()));
+        // The profiles dialog fits a 1024x640 screen, its form scrolling, its Close button inside.
+        ProfileDialog *profiles = w.showProfiles();
+        QVERIFY(QTest::qWaitForWindowExposed(profiles));
+        QVERIFY2(profiles->minimumSizeHint().height() <= 560,
+            qPrintable(QString::number(profiles->minimumSizeHint().height())));
+        QVERIFY(profiles->minimumSizeHint().width() <= 1000);
+        QVERIFY(available.contains(profiles->frameGeometry()));
+        profiles->close();
+        // View → Reset layout brings a hidden dock back.
+        auto *dock = w.findChild<QDockWidget *>(QStringLiteral("projectDock"));
+        QVERIFY(dock);
+        dock->hide();
+        w.findChild<QAction *>(QStringLiteral("resetLayoutAction"))->trigger();
+        QVERIFY(dock->isVisible());
+        QVERIFY(dock->width() > 100);
+    }
+
+    // Full-window pages: Start until a project is open, then Design; Ctrl+1..4 switch; a run shows
+    // the Run page and its results the Results page; a project comes back on the page it was left on.
+    void pagesSwitchAndAreRemembered()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("pages.servescope"));
+        MemorySecretStore secrets;
+        {
+            MainWindow w(&secrets);
+            w.setTimeScale(20);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QCOMPARE(w.currentPage(), int(WindowPages::Start));
+            auto *stack = w.findChild<QStackedWidget *>(QStringLiteral("pageStack"));
+            QVERIFY(stack && stack->currentWidget()->objectName() == QLatin1String("welcomePage"));
+            QTest::keyClick(&w, Qt::Key_3, Qt::ControlModifier); // no project: Run is not there yet
+            QCOMPARE(w.currentPage(), int(WindowPages::Start));
+            QVERIFY(openNew(w, sweep(4)));
+            QCOMPARE(w.currentPage(), int(WindowPages::Design));
+            QCOMPARE(stack->currentWidget()->findChild<ExperimentEditor *>(), w.editor());
+            for (int page : { 3, 1, 4, 2 }) {
+                QTest::keyClick(&w, Qt::Key(Qt::Key_0 + page), Qt::ControlModifier);
+                QCOMPARE(w.currentPage(), page - 1);
+            }
+            // The page takes the whole window: nothing else shares the central area.
+            QCOMPARE(w.centralWidget(), stack);
+            QSignalSpy finished(&w, &MainWindow::runFinished);
+            QSignalSpy shown(&w, &MainWindow::resultsShown);
+            QVERIFY(w.startRun());
+            QCOMPARE(w.currentPage(), int(WindowPages::Run));
+            QCOMPARE(stack->currentWidget(), w.runMonitor());
+            QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+            QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 20000);
+            QCOMPARE(w.currentPage(), int(WindowPages::Results));
+            QCOMPARE(stack->currentWidget(), w.results());
+            QVERIFY(saveAs(w, path));
+            w.showPage(WindowPages::Results);
+            // Hidden and shown again, the project panel keeps its place.
+            auto *panel = w.findChild<QDockWidget *>(QStringLiteral("projectDock"));
+            panel->toggleViewAction()->trigger();
+            QVERIFY(!panel->isVisible());
+            panel->toggleViewAction()->trigger();
+            QVERIFY(panel->isVisible());
+        }
+        MainWindow again(&secrets);
+        QSignalSpy opened(&again, &MainWindow::projectOpened);
+        again.openProject(path);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        QCOMPARE(again.currentPage(), int(WindowPages::Results));
+    }
+
+    // Two runs compared: the delta table names each metric with its unit, one precision per metric,
+    // no "-0.0", and filters by metric family and by verdict; Copy takes the rows shown.
+    void deltaTableReadsAtAGlance()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.setTimeScale(20);
+        QVERIFY(openNew(w, sweep(12)));
+        const qint64 a = runOnce(w).runId, b = runOnce(w).runId;
+        QVERIFY(a > 0 && b > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(w.projectTree()->runCount(), 2, 10000);
+        QSignalSpy shown(&w, &MainWindow::resultsShown);
+        w.compareRuns({ a, b });
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && w.results()->input().runs.size() == 2, 20000);
+        QTableWidget *t = w.results()->deltaTable();
+        QCOMPARE(t->rowCount(), 2 * 20); // 2 points x every headline metric
+        const QRegularExpression oneDecimal(QStringLiteral("^\\d+\\.\\d$"));
+        const QRegularExpression signedChange(QStringLiteral("^([+\u2212]\\d+\\.\\d+|0\\.0+)$"));
+        QStringList metrics;
+        for (int r = 0; r < t->rowCount(); ++r) {
+            const QString metric = t->item(r, 3)->text();
+            metrics << metric;
+            QVERIFY2(!metric.contains(u'_'), qPrintable(metric)); // no raw keys
+            for (int c = 4; c < 8; ++c)
+                QVERIFY2(!t->item(r, c)->text().startsWith(QStringLiteral("-0")), qPrintable(t->item(r, c)->text()));
+            QVERIFY2(signedChange.match(t->item(r, 6)->text()).hasMatch(), qPrintable(t->item(r, 6)->text()));
+            if (metric.endsWith(QStringLiteral("(ms)"))) {
+                QVERIFY2(oneDecimal.match(t->item(r, 4)->text()).hasMatch(), qPrintable(t->item(r, 4)->text()));
+                QVERIFY2(oneDecimal.match(t->item(r, 5)->text()).hasMatch(), qPrintable(t->item(r, 5)->text()));
+            }
+        }
+        for (const char *name : { "TTFT p50 (ms)", "TPOT p90 (ms)", "E2EL p99 (ms)", "Output throughput (tok/s)",
+                 "Request throughput (req/s)", "Success rate (%)" })
+            QVERIFY2(metrics.contains(QLatin1String(name)), name);
+        const auto visible = [t] {
+            QStringList rows;
+            for (int r = 0; r < t->rowCount(); ++r) {
+                if (!t->isRowHidden(r))
+                    rows << t->item(r, 3)->text();
+            }
+            return rows;
+        };
+        // Beside the chart, the headline panel: B against A at each point, seven headline metrics, with
+        // the verdicts of the delta table (core's), word for word.
+        HeadlinePanel *panel = w.results()->headlinePanel();
+        QVERIFY(panel->isVisibleTo(w.results()));
+        QCOMPARE(panel->rowCount(), 2 * 7);
+        QMap<QString, QString> deltaVerdicts; // "point|metric" -> verdict, from the delta table
+        for (int r = 0; r < t->rowCount(); ++r)
+            deltaVerdicts.insert(t->item(r, 2)->text() + u'|' + t->item(r, 3)->text(), t->item(r, 8)->text());
+        QStringList panelMetrics;
+        for (int r = 0; r < panel->rowCount(); ++r) {
+            const QString point = panel->item(r, 0)->text().section(QStringLiteral(" · "), -1);
+            QVERIFY2(panel->item(r, 0)->text().startsWith(QStringLiteral("B · baseline · ")),
+                qPrintable(panel->item(r, 0)->text()));
+            const QString metric = panel->item(r, 1)->text();
+            panelMetrics << metric;
+            QCOMPARE(panel->item(r, 3)->text(), deltaVerdicts.value(point + u'|' + metric));
+            QVERIFY2(
+                panel->item(r, 2)->text().endsWith(u'%') && !panel->item(r, 2)->text().startsWith(QStringLiteral("-0")),
+                qPrintable(panel->item(r, 2)->text()));
+        }
+        QCOMPARE(panelMetrics.mid(0, 7),
+            (QStringList { QStringLiteral("Output throughput (tok/s)"), QStringLiteral("TTFT p50 (ms)"),
+                QStringLiteral("TTFT p90 (ms)"), QStringLiteral("TPOT p50 (ms)"), QStringLiteral("TPOT p90 (ms)"),
+                QStringLiteral("E2EL p90 (ms)"), QStringLiteral("Success rate (%)") }));
+        auto *family = w.findChild<QComboBox *>(QStringLiteral("deltaFamily"));
+        auto *decided = w.findChild<QCheckBox *>(QStringLiteral("decidedOnly"));
+        QVERIFY(family && decided);
+        family->setCurrentIndex(family->findText(QStringLiteral("TTFT")));
+        QCOMPARE(visible().size(), 2 * 4); // mean, p50, p90, p99 at two points
+        for (const QString &m : visible())
+            QVERIFY(m.startsWith(QStringLiteral("TTFT ")));
+        // One repeat each: core decides nothing, so "decided only" shows no row.
+        decided->setChecked(true);
+        QCOMPARE(visible().size(), 0);
+        decided->setChecked(false);
+        QVERIFY(!t->actions().isEmpty() && t->actions().first()->shortcut() == QKeySequence(QKeySequence::Copy));
+        t->actions().first()->trigger();
+        const QStringList copied = QApplication::clipboard()->text().split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(copied.size(), 1 + 2 * 4);
+        family->setCurrentIndex(0);
+        QCOMPARE(visible().size(), 2 * 20);
+    }
+
+    // Before a run against a server it does not start, the window makes Test connection's check: a
+    // refused connection is said in words with Run anyway / Cancel, and nothing runs until the answer.
+    void runChecksTheEndpointFirst()
+    {
+        QTcpServer closed;
+        QVERIFY(closed.listen(QHostAddress::LocalHost));
+        const quint16 port = closed.serverPort();
+        closed.close(); // nothing listens there now
+        Experiment e = sweep(2);
+        e.endpoint.baseUrl = QStringLiteral("http://127.0.0.1:%1").arg(port);
+        e.endpoint.model = QStringLiteral("m");
+        e.load.warmupRequests = 0;
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QVERIFY(openNew(w, e));
+        w.show();
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun());
+        QVERIFY(!w.runAction()->isEnabled()); // checking
+        QMessageBox *box = visibleBox(w, QStringLiteral("runCheckBox"));
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(diagnosisText(Diagnosis::ConnectionRefused)), qPrintable(box->text()));
+        QCOMPARE(w.currentPage(), int(WindowPages::Design)); // no run page before the answer
+        box->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY(w.findChild<QMessageBox *>(QStringLiteral("runCheckBox")) == nullptr);
+        QTest::qWait(300);
+        QCOMPARE(finished.size(), 0);
+        QVERIFY(w.runAction()->isEnabled());
+        // Run anyway: the run goes ahead and ends with its failed requests.
+        QVERIFY(w.startRun());
+        box = visibleBox(w, QStringLiteral("runCheckBox"));
+        QVERIFY(box);
+        box->findChild<QPushButton *>(QStringLiteral("runAnyway"))->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        const RunResult result = finished.at(0).at(0).value<RunResult>();
+        QCOMPARE(result.completed, 0);
+        // Nothing completed: the Run page stays, its first error class said prominently.
+        QVERIFY(!result.errorsByClass.isEmpty());
+        QTest::qWait(500); // the stored run is loaded meanwhile; it does not take the window over
+        QCOMPARE(w.currentPage(), int(WindowPages::Run));
+        auto *first = w.runMonitor()->findChild<QLabel *>(QStringLiteral("firstError"));
+        QVERIFY(first && first->isVisibleTo(w.runMonitor()));
+        const QString cls = result.errorsByClass.firstKey();
+        QVERIFY2(first->text().contains(cls) && first->text().contains(QString::number(result.errorsByClass.first())),
+            qPrintable(first->text()));
+    }
+
+    // vLLM's default request_rate inf without max_concurrency sends every prompt at once: the chart
+    // places it on the concurrency axis at its number of prompts, labelled burst, instead of dropping it.
+    void burstPointIsPlacedAtItsPrompts()
+    {
+        PointSummary p;
+        p.mode = QStringLiteral("rate");
+        p.requestRate = std::numeric_limits<double>::infinity();
+        p.concurrency = 0;
+        p.completed = 880;
+        p.failed = 20;
+        p.inputLen = 1000;
+        p.outputLen = 500;
+        p.outputThroughput = 4321;
+        p.successRate = 880.0 / 900;
+        Report::RunSeriesInput run;
+        run.name = QStringLiteral("imported");
+        run.points = { p };
+        const Report::ChartSpec spec = Report::throughputVsLoad({ run }, Report::ThroughputKind::OutputTokens);
+        QVERIFY2(spec.notes.join(u' ').indexOf(QStringLiteral("not shown")) < 0, qPrintable(spec.notes.join(u' ')));
+        QVERIFY(spec.x.title.startsWith(QStringLiteral("Concurrency")));
+        bool placed = false;
+        for (const Report::SeriesSpec &s : spec.series) {
+            for (int i = 0; i < s.points.size(); ++i) {
+                if (s.points[i] != QPointF(900, 4321))
+                    continue;
+                placed = true;
+                QVERIFY2(s.tooltips.value(i).contains(QStringLiteral("burst: all 900 requests at once")),
+                    qPrintable(s.tooltips.value(i)));
+            }
+        }
+        QVERIFY(placed);
+    }
+
+    // The estimate the editor shows before the demo runs is within 25% of how long the demo takes.
+    // Runs the whole demo (about 40 s): only in the `slow` ctest entry tst_windowsafety_demo.
+    void demoEstimateKeepsItsPromise()
+    {
+        if (qEnvironmentVariableIntValue("SERVESCOPE_DEMO_TIMING") != 1)
+            QSKIP("the demo's timing runs in tst_windowsafety_demo");
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        w.openDemo();
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        const double estimate = estimateDuration(w.document()->experiment(), w.timeScale()).seconds;
+        QElapsedTimer clock;
+        clock.start();
+        const RunResult result = runOnce(w);
+        const double real = clock.elapsed() / 1000.0;
+        qInfo("demo at %gx: estimate %.1f s, real %.1f s (%+.0f%%)", w.timeScale(), estimate, real,
+            (estimate - real) / real * 100);
+        QCOMPARE(result.status, RunResult::Status::Finished);
+        QVERIFY2(std::abs(estimate - real) <= 0.25 * real,
+            qPrintable(QStringLiteral("estimate %1 s, real %2 s").arg(estimate).arg(real)));
+    }
+
+    void welcomeDemoRunsAtTheDemoSpeed()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QCOMPARE(w.timeScale(), 1.0);
+        QVERIFY(openNew(w, MainWindow::blankExperiment()));
+        QCOMPARE(w.timeScale(), 1.0);
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        w.openDemo();
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        QCOMPARE(w.timeScale(), MainWindow::kDemoTimeScale);
+        QCOMPARE(MainWindow::kDemoTimeScale, 8.0); // what `servescope --demo` runs at
+        QVERIFY(openNew(w, MainWindow::blankExperiment()));
+        QCOMPARE(w.timeScale(), 1.0);
+        // A chosen scale wins over the demo's.
+        w.setTimeScale(3);
+        w.openDemo();
+        QCOMPARE(w.timeScale(), 3.0);
+    }
+};
+
+// The offscreen screen is a laptop's: SERVESCOPE_TEST_SCREEN (1024x640 unless set), with window
+// frames, so "the frame inside the screen" means something.
+int main(int argc, char **argv)
+{
+    const QString screen = qEnvironmentVariable("SERVESCOPE_TEST_SCREEN", QStringLiteral("1024x640"));
+    const QStringList wh = screen.split(u'x');
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("screen.json"));
+    if (qEnvironmentVariable("QT_QPA_PLATFORM") == QLatin1String("offscreen") && wh.size() == 2) {
+        QFile f(config);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(QStringLiteral("{\"windowFrameMargins\": true, \"screens\": [{\"name\": \"laptop\", \"x\": 0, "
+                                   "\"y\": 0, \"width\": %1, \"height\": %2, \"logicalDpi\": 96, \"dpr\": 1}]}")
+                        .arg(wh[0], wh[1])
+                        .toUtf8());
+        f.close();
+        qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.toUtf8());
+    }
+    QApplication app(argc, argv);
+    QTEST_DISABLE_KEYPAD_NAVIGATION
+    TestWindowSafety test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+#include "tst_windowsafety.moc"

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+#include "metricnames.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+namespace ServeScope {
+
+namespace {
+
+// Rounds to `decimals` and drops the sign of a value that rounds to zero.
+QString fixed(double value, int decimals, bool sign)
+{
+    const double p = std::pow(10.0, decimals);
+    double rounded = std::round(value * p) / p;
+    if (rounded == 0)
+        rounded = 0; // -0.0 → 0.0
+    QString text = QString::number(std::abs(rounded), 'f', decimals);
+    if (rounded < 0)
+        text.prepend(QChar(0x2212)); // minus sign
+    else if (sign && rounded > 0)
+        text.prepend(u'+');
+    return text;
+}
+
+} // namespace
+
+MetricName MetricName::of(const QString &key)
+{
+    MetricName m;
+    m.key = key;
+    m.name = key;
+    if (key == QLatin1String("output_throughput"))
+        m = { key, tr("Output throughput"), tr("tok/s"), Family::Throughput, 1, 1 };
+    else if (key == QLatin1String("total_token_throughput"))
+        m = { key, tr("Total token throughput"), tr("tok/s"), Family::Throughput, 1, 1 };
+    else if (key == QLatin1String("request_throughput"))
+        m = { key, tr("Request throughput"), tr("req/s"), Family::Throughput, 2, 1 };
+    else if (key == QLatin1String("success_rate"))
+        m = { key, tr("Success rate"), QStringLiteral("%"), Family::Success, 1, 100 };
+    else if (key.endsWith(QLatin1String("_ms"))) {
+        // STAT_METRIC_ms: mean, median, p90, p99 … of TTFT, TPOT, ITL, E2EL
+        const QStringList parts = key.chopped(3).split(u'_');
+        if (parts.size() == 2) {
+            static const QList<std::pair<QString, Family>> families { { QStringLiteral("ttft"), Family::Ttft },
+                { QStringLiteral("tpot"), Family::Tpot }, { QStringLiteral("itl"), Family::Itl },
+                { QStringLiteral("e2el"), Family::E2el } };
+            for (const auto &[code, family] : families) {
+                if (parts[1] != code)
+                    continue;
+                const QString stat = parts[0] == QLatin1String("median") ? QStringLiteral("p50")
+                    : parts[0] == QLatin1String("mean")                  ? tr("mean")
+                    : parts[0] == QLatin1String("std")                   ? tr("std dev")
+                                                                         : parts[0];
+                m = { key,
+                    QStringLiteral("%1 %2").arg(
+                        code == QLatin1String("e2el") ? QStringLiteral("E2EL") : code.toUpper(), stat),
+                    tr("ms"), family, 1, 1 };
+            }
+        }
+    }
+    return m;
+}
+
+QString MetricName::familyName(Family family)
+{
+    switch (family) {
+    case Family::Throughput:
+        return tr("Throughput");
+    case Family::Ttft:
+        return QStringLiteral("TTFT");
+    case Family::Tpot:
+        return QStringLiteral("TPOT");
+    case Family::Itl:
+        return QStringLiteral("ITL");
+    case Family::E2el:
+        return QStringLiteral("E2EL");
+    case Family::Success:
+        return tr("Success rate");
+    case Family::Other:
+        break;
+    }
+    return tr("Other");
+}
+
+QString MetricName::title() const
+{
+    return unit.isEmpty() ? name : tr("%1 (%2)").arg(name, unit);
+}
+
+QString MetricName::format(double value) const
+{
+    return std::isfinite(value) ? fixed(value * scale, decimals, false) : QStringLiteral("—");
+}
+
+QString MetricName::formatChange(double change) const
+{
+    return std::isfinite(change) ? fixed(change * scale, decimals, true) : QStringLiteral("—");
+}
+
+QString MetricName::formatPercent(double relative)
+{
+    return std::isfinite(relative) ? fixed(relative * 100, 1, true) : QString();
+}
+
+} // namespace ServeScope

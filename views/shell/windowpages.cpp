@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#include "windowpages.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QKeySequence>
+#include <QStackedWidget>
+#include <QToolBar>
+
+namespace ServeScope {
+
+WindowPages::WindowPages(QObject *parent)
+    : QObject(parent)
+    , m_stack(new QStackedWidget)
+    , m_bar(new QToolBar(tr("Pages")))
+    , m_group(new QActionGroup(this))
+    , m_actions(PageCount, nullptr)
+{
+    m_stack->setObjectName(QStringLiteral("pageStack"));
+    m_bar->setObjectName(QStringLiteral("pageBar"));
+    m_bar->setMovable(false);
+    m_bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_group->setExclusive(true);
+}
+
+void WindowPages::addPage(Page page, QWidget *widget, const QString &title)
+{
+    m_stack->insertWidget(int(page), widget);
+    auto *action = new QAction(title, this);
+    action->setObjectName(QStringLiteral("page%1").arg(int(page) + 1));
+    action->setCheckable(true);
+    action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(page))));
+    action->setToolTip(QStringLiteral("%1 (%2)").arg(title, action->shortcut().toString(QKeySequence::NativeText)));
+    m_group->addAction(action);
+    m_bar->addAction(action);
+    m_actions[page] = action;
+    connect(action, &QAction::triggered, this, [this, page] { show(page); });
+}
+
+WindowPages::Page WindowPages::current() const
+{
+    return Page(m_stack->currentIndex());
+}
+
+void WindowPages::show(Page page)
+{
+    if (QAction *a = m_actions.value(page); !a || !a->isEnabled())
+        return;
+    m_actions[page]->setChecked(true);
+    if (m_stack->currentIndex() == int(page))
+        return;
+    m_stack->setCurrentIndex(int(page));
+    emit pageShown(page);
+}
+
+void WindowPages::setProjectPagesEnabled(bool enabled)
+{
+    for (Page p : { Design, Run, Results }) {
+        if (QAction *a = m_actions.value(p))
+            a->setEnabled(enabled);
+    }
+    if (!enabled)
+        show(Start);
+}
+
+} // namespace ServeScope
