@@ -151,6 +151,14 @@
         <source>Fix: %1</source>
         <translation>解决办法：%1</translation>
     </message>
+    <message>
+        <source>The answer came compressed although none was asked for. A run cannot time a compressed stream: turn compression off for this route.</source>
+        <translation>应答被压缩了，尽管请求中并未要求压缩。运行无法为压缩的流计时：请为此路由关闭压缩。</translation>
+    </message>
+    <message>
+        <source>The server ignored stream: true and sent the whole answer at once. Time to first token and the gaps between tokens cannot be measured on this route.</source>
+        <translation>服务器忽略了 stream: true，一次性发送了完整应答。此路由上无法测量首 token 时间和 token 之间的间隔。</translation>
+    </message>
 </context>
 <context>
     <name>OriginWords</name>
@@ -255,6 +263,22 @@
         <source>not probed</source>
         <translation>未探测</translation>
     </message>
+    <message>
+        <source>the stream arrives in blocks, many token events per read: something between client and server buffers it, so a run&apos;s TPOT and ITL would describe that buffer and its TTFT would be late (buffered-stream; those points&apos; TPOT and ITL are marked invalid)</source>
+        <translation>流成块到达，每次读取包含多个 token 事件：客户端与服务器之间有环节在缓冲它，运行测得的 TPOT 和 ITL 将描述该缓冲区，TTFT 也会偏晚（buffered-stream；这些负载点的 TPOT 和 ITL 被标记为无效）</translation>
+    </message>
+    <message>
+        <source>turn buffering off for this route (nginx: proxy_buffering off) or measure the server directly</source>
+        <translation>为此路由关闭缓冲（nginx：proxy_buffering off），或直接测量服务器</translation>
+    </message>
+    <message>
+        <source>token events arrive as the server sends them: TPOT and ITL are the server&apos;s</source>
+        <translation>token 事件按服务器发送的节奏到达：TPOT 和 ITL 反映的是服务器</translation>
+    </message>
+    <message>
+        <source>the answer had too few token events to tell</source>
+        <translation>应答中的 token 事件太少，无法判断</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Cli</name>
@@ -309,10 +333,6 @@
     <message>
         <source>Extra header whose value is a secret read from an environment variable, Name=VAR (repeatable)</source>
         <translation>附加头部，其值是从环境变量读取的机密，名称=变量（可重复）</translation>
-    </message>
-    <message>
-        <source>Also probe /tokenize, /metrics and ignore_eos</source>
-        <translation>同时探测 /tokenize、/metrics 和 ignore_eos</translation>
     </message>
     <message>
         <source>https: trust the certificate authorities in this PEM file</source>
@@ -1394,6 +1414,10 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>%1% %2 [%3/%4] %5 r%6/%7 %8 | in-flight %9 ok %10 fail %11 | %12 tok/s ttft p50 %13 ms | ETA %14</source>
         <translation>%1% %2 [%3/%4] %5 r%6/%7 %8 | 在途 %9 成功 %10 失败 %11 | %12 token/s TTFT p50 %13 ms | 预计剩余 %14</translation>
+    </message>
+    <message>
+        <source>Also probe /tokenize, /metrics, ignore_eos and whether the stream arrives buffered</source>
+        <translation>同时探测 /tokenize、/metrics、ignore_eos，以及流是否被缓冲</translation>
     </message>
 </context>
 <context>
@@ -4616,6 +4640,14 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source> burst</source>
         <translation> 突发</translation>
     </message>
+    <message>
+        <source>Buffered stream: TPOT and ITL invalid</source>
+        <translation>流被缓冲：TPOT 与 ITL 无效</translation>
+    </message>
+    <message>
+        <source>At %1 the stream arrived in blocks: %2 token events per socket read, %3% of the gaps between them zero, TTFT %4% of the end-to-end latency (median). Something between the client and the server (a gateway, proxy or load balancer) buffers the stream, so TPOT and ITL there describe its buffer, not the server, and TTFT is late. Turn buffering off for this route (nginx: proxy_buffering off) or measure the server directly.</source>
+        <translation>在 %1，流是成块到达的：每次套接字读取 %2 个 token 事件，事件间隔中 %3% 为零，TTFT 占端到端延迟的 %4%（中位数）。客户端与服务器之间的某个环节（网关、代理或负载均衡器）缓冲了流，因此那里的 TPOT 和 ITL 描述的是该缓冲区而不是服务器，TTFT 也偏晚。请为此路由关闭缓冲（nginx：proxy_buffering off），或直接测量服务器。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -5125,6 +5157,18 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>%1 did not answer with known series: the server&apos;s running and waiting requests and KV cache usage come from its scheduler log lines</source>
         <translation>%1 没有以已知序列应答：服务器的运行中和等待中请求数以及 KV 缓存使用率取自其调度器日志行</translation>
+    </message>
+    <message>
+        <source>the disk of %1 has %2 MiB free and this run needs about %3 MiB: free space or choose another project file; nothing was sent</source>
+        <translation>%1 所在磁盘剩余 %2 MiB，本次运行约需 %3 MiB：请释放空间或选择其他项目文件；未发送任何请求</translation>
+    </message>
+    <message>
+        <source>the disk of %1 has %2 MiB free and this run needs about %3 MiB</source>
+        <translation>%1 所在磁盘剩余 %2 MiB，本次运行约需 %3 MiB</translation>
+    </message>
+    <message>
+        <source>the project could not store the run (%1): the load was stopped; %2 requests are kept</source>
+        <translation>项目无法保存本次运行（%1）：负载已停止；保留了 %2 个请求</translation>
     </message>
 </context>
 <context>

@@ -21,6 +21,11 @@ ProjectSession::ProjectSession(QObject *parent)
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread.setObjectName(QStringLiteral("project-queries"));
     m_thread.start();
+    // Runs another process writes into the project (or this window's run) appear as they are stored.
+    m_watch.setInterval(2000);
+    connect(&m_watch, &QTimer::timeout, this,
+        [this] { QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->listRunsIfChanged(); }); });
+    m_watch.start();
     connect(m_worker, &ProjectWorker::opened, this,
         [this](const QString &path, const QString &error, const QByteArray &json) {
             const bool temporary = m_opening == Opening::Temporary;

@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QThread>
+#include <QTimer>
 #include <QVector>
 
 namespace ServeScope {
@@ -61,6 +62,7 @@ signals:
 private:
     QThread m_thread;
     ProjectWorker *m_worker;
+    QTimer m_watch;
     QString m_path;
     QString m_tempDir;
     QString m_pendingTempDir; ///< the folder of a temporary project being created

@@ -8,6 +8,7 @@
 #include "storage/writersession.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 namespace ServeScope {
 
@@ -160,6 +161,41 @@ void ProjectWorker::listRuns()
         if (reopen(&error))
             m_store->listRuns(&runs);
     }
+    emitRuns(runs, true);
+}
+
+QString ProjectWorker::fileStamp() const
+{
+    QString stamp;
+    for (const QString &path : QStringList { m_path, m_path + QStringLiteral("-wal") }) {
+        const QFileInfo info(path);
+        stamp += QStringLiteral("%1:%2;").arg(info.size()).arg(info.lastModified().toMSecsSinceEpoch());
+    }
+    return stamp;
+}
+
+void ProjectWorker::listRunsIfChanged()
+{
+    if (m_path.isEmpty() || !m_store)
+        return;
+    const QString stamp = fileStamp();
+    if (stamp == m_lastStamp)
+        return;
+    m_lastStamp = stamp;
+    QString error;
+    QVector<RunListing> runs;
+    if (reopen(&error) && m_store->listRuns(&runs))
+        emitRuns(runs, false);
+}
+
+void ProjectWorker::emitRuns(const QVector<RunListing> &runs, bool always)
+{
+    QString listing;
+    for (const RunListing &r : runs)
+        listing += QStringLiteral("%1 %2 %3;").arg(r.run.id).arg(int(r.run.status)).arg(r.requests);
+    if (!always && listing == m_lastListing)
+        return;
+    m_lastListing = listing;
     emit runsListed(runs);
 }
 

@@ -28,6 +28,10 @@ public slots:
     void saveExperiment(const QString &name, const QByteArray &json);
     void vacuumInto(const QString &target);
     void listRuns();
+    /// Lists the runs again only when the project file or its -wal changed since the last look
+    /// (another process, or this window's run, wrote), and emits them only when a run appeared,
+    /// changed status or gained requests.
+    void listRunsIfChanged();
     /// Runs as a report shows them (run rows, point summaries) and, for several runs or variants,
     /// their comparisons computed from the stored requests.
     void loadRuns(const QList<qint64> &runIds);
@@ -61,10 +65,15 @@ signals:
 
 private:
     bool reopen(QString *error);
+    /// Size and modification time of the project file and its -wal.
+    QString fileStamp() const;
+    void emitRuns(const QVector<RunListing> &runs, bool always);
 
     std::unique_ptr<ProjectStore> m_store;
     QString m_path;
     qint64 m_experimentId = 0;
+    QString m_lastStamp;
+    QString m_lastListing; ///< (id, status, requests) of every run last emitted
 };
 
 } // namespace ServeScope

@@ -138,6 +138,8 @@ QString ProjectTree::runText(const RunListing &r) const
 void ProjectTree::rebuild()
 {
     const QSignalBlocker block(this);
+    // A listing that arrives while runs are selected (another process stored a run) keeps them selected.
+    const QList<qint64> selected = selectedRuns();
     clear();
     if (m_experiment.name.isEmpty() && m_experiment.variants.isEmpty() && m_runs.isEmpty())
         return;
@@ -164,6 +166,7 @@ void ProjectTree::rebuild()
         if (origin.isImported())
             tip += u'\n' + importedFromText(origin);
         r->setData(0, Qt::ToolTipRole, tip);
+        r->setSelected(selected.contains(it->run.id));
     }
     expandAll();
 }

@@ -221,7 +221,7 @@ private Q_SLOTS:
                 { QStringLiteral("run"), exp, QStringLiteral("--project"), project, QStringLiteral("--sim-time-scale"),
                     QStringLiteral("20") });
             QVERIFY(p.waitForStarted(10000));
-            QTest::qWait(int(random.bounded(100, 2500)));
+            QTest::qWait(int(random.bounded(600, 2500)));
             ::kill(pid_t(p.processId()), SIGKILL);
             p.waitForFinished(10000);
         }
