@@ -206,9 +206,17 @@ bool Schema::migrate(QSqlDatabase &db, const QVector<Step> &steps, QString *erro
     for (const Step &step : steps) {
         if (step.version <= current)
             continue;
-        if (!db.transaction()) {
-            *error = QStringLiteral("cannot begin a migration: ") % db.lastError().text();
+        // IMMEDIATE, then the version read again: another process opening the same new project may
+        // have run this step since the read above.
+        QSqlQuery begin(db);
+        if (!begin.exec(QStringLiteral("BEGIN IMMEDIATE"))) {
+            *error = QStringLiteral("cannot begin a migration: ") % begin.lastError().text();
             return false;
+        }
+        begin.finish();
+        if (pragmaValue(db, QStringLiteral("user_version")) >= step.version) {
+            db.rollback();
+            continue;
         }
         QStringList statements = step.statements;
         statements << QStringLiteral("PRAGMA application_id = %1").arg(ApplicationId)

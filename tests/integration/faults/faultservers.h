@@ -148,7 +148,7 @@ private:
         QByteArray joined;
         for (const QByteArray &form : f)
             joined += form + ' ';
-        const auto response = [](const char *status, const QByteArray &type, const QByteArray &body) {
+        const auto response = [](const char *status, const QByteArray &type, const QByteArray &body) -> QByteArray {
             return QByteArray("HTTP/1.1 ") + status + "\r\nContent-Type: " + type
                 + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
         };

@@ -244,7 +244,8 @@ private Q_SLOTS:
     void pausedServerLosesNothing()
     {
         SimChild sim;
-        QVERIFY(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("20") }));
+        QVERIFY(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("20"), QStringLiteral("--model"),
+            QStringLiteral("servescope-sim") }));
         const QDir dir(m_dir.path());
         const QString exp = writeExperiment(dir, QStringLiteral("paused"),
             endpointAt(sim.url().toString(), QStringLiteral("servescope-sim")), load(4, 400, 16));
@@ -277,7 +278,8 @@ private Q_SLOTS:
     {
         QFETCH(int, mode);
         SimChild sim;
-        QVERIFY(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("2") }));
+        QVERIFY(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("2"), QStringLiteral("--model"),
+            QStringLiteral("servescope-sim") }));
         std::unique_ptr<BufferingProxy> proxy;
         QString base = sim.url().toString();
         if (mode >= 0) {
