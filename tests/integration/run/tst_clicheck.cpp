@@ -243,10 +243,11 @@ private Q_SLOTS:
             QVERIFY2(calls >= 1, route.constData());
             QCOMPARE(rejected, 0.0);
         }
-        // Models, the first stream, two streams as a run sends them and the ignore_eos probe.
+        // The first stream, two streams as a run sends them, the ignore_eos probe and the 32-token
+        // stream that tells whether the route buffers.
         QCOMPARE(routeMetric(after, "servescope_sim:route_requests_total", "/v1/chat/completions")
                 - routeMetric(before, "servescope_sim:route_requests_total", "/v1/chat/completions"),
-            4.0);
+            5.0);
     }
 
     // A key (or secret) pasted where a variable name belongs is refused, and never echoed, by every command.
