@@ -10,14 +10,14 @@ namespace {
 constexpr qsizetype kMinSecret = 4;
 constexpr qsizetype kMinRun = 8;
 
-// One character of a secret in every form it may take in text: itself, `\` + itself (JSON's `\/`),
-// `\uXXXX` and `%XX` (either case).
-QString charPattern(char16_t c)
+// One character (code point) of a secret in every form it may take in text: itself, `\` + itself
+// (JSON's `\/`), `\uXXXX` (in the BMP) and `%XX` (ASCII; either case).
+QString charPattern(char32_t c)
 {
-    const QString hex4 = QStringLiteral("%1").arg(uint(c), 4, 16, QLatin1Char('0'));
-    QStringList forms { QRegularExpression::escape(QString(QChar(c))),
-        QStringLiteral("\\\\") + QRegularExpression::escape(QString(QChar(c))),
-        QStringLiteral("\\\\u(?i:") + hex4 + u')' };
+    const QString self = QRegularExpression::escape(QString::fromUcs4(&c, 1));
+    QStringList forms { self, QStringLiteral("\\\\") + self };
+    if (c <= 0xFFFF)
+        forms << QStringLiteral("\\\\u(?i:%1)").arg(uint(c), 4, 16, QLatin1Char('0'));
     if (c < 0x80)
         forms << QStringLiteral("%(?i:%1)").arg(uint(c), 2, 16, QLatin1Char('0'));
     return QStringLiteral("(?:") + forms.join(u'|') + u')';
@@ -86,8 +86,8 @@ Redactor::Redactor(const QList<QByteArray> &secrets)
             if (text.size() < kMinSecret)
                 continue;
             QList<QString> chars;
-            for (const QChar c : text)
-                chars << charPattern(c.unicode());
+            for (const char32_t c : text.toUcs4())
+                chars << charPattern(c);
             alternatives << leadingRuns(chars);
             if (const QString t = trailingRuns(chars); !t.isEmpty())
                 alternatives << t;
@@ -101,7 +101,14 @@ Redactor::Redactor(const QList<QByteArray> &secrets)
         [](const QString &a, const QString &b) { return a.size() > b.size(); });
     alternatives.prepend(QStringLiteral("(?<=\\b(?i:bearer) |\\b(?i:basic) )[^\\s\"',;]+"));
     m_pattern.setPattern(alternatives.join(u'|'));
-    Q_ASSERT(m_pattern.isValid());
+    if (!m_pattern.isValid()) {
+        // Cannot happen for UTF-8 secrets; should it, the secrets as written are still replaced.
+        QStringList literal;
+        for (const QByteArray &raw : secrets)
+            if (raw.trimmed().size() >= kMinSecret)
+                literal << QRegularExpression::escape(QString::fromUtf8(raw.trimmed()));
+        m_pattern.setPattern(literal.isEmpty() ? QStringLiteral("(?!)") : literal.join(u'|'));
+    }
     m_pattern.optimize();
 }
 

@@ -96,6 +96,17 @@ private Q_SLOTS:
         QCOMPARE(redactSecret(QStringLiteral("x sk-1 y"), " sk-1\n"), QStringLiteral("x *** y"));
     }
 
+    // Code points outside ASCII and the BMP: still one valid rule, the secret replaced as written
+    // and in its \uXXXX form.
+    void nonAsciiSecret()
+    {
+        const QString text = QStringLiteral("cl\u00e9-\U0001F511-\u0441\u0435\u043a\u0440\u0435\u0442-42");
+        const Redactor r({ text.toUtf8() });
+        QCOMPARE(r.apply(QStringLiteral("k=") + text + QStringLiteral(" ok")), QStringLiteral("k=*** ok"));
+        const QString escaped = QStringLiteral("cl\\u00e9-\U0001F511-\\u0441\\u0435\\u043a\\u0440\\u0435\\u0442-42");
+        QCOMPARE(r.apply(QStringLiteral("k=") + escaped), QStringLiteral("k=***"));
+    }
+
     void everySecretAndTheBytesForm()
     {
         const Redactor r({ kKey, "header-secret-42" });
