@@ -212,7 +212,7 @@ private Q_SLOTS:
     {
         const QDir dir(m_dir.path());
         const QString exp = writeExperiment(
-            dir, QStringLiteral("killed"), endpointAt(QStringLiteral("sim:"), QStringLiteral("m")), load(8, 3000, 8));
+            dir, QStringLiteral("killed"), endpointAt(QStringLiteral("sim:"), QStringLiteral("m")), load(8, 20000, 8));
         const QString project = dir.filePath(QStringLiteral("killed.servescope"));
         QRandomGenerator random(31);
         for (int i = 0; i < 10; ++i) {
