@@ -4648,6 +4648,26 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>At %1 the stream arrived in blocks: %2 token events per socket read, %3% of the gaps between them zero, TTFT %4% of the end-to-end latency (median). Something between the client and the server (a gateway, proxy or load balancer) buffers the stream, so TPOT and ITL there describe its buffer, not the server, and TTFT is late. Turn buffering off for this route (nginx: proxy_buffering off) or measure the server directly.</source>
         <translation>在 %1，流是成块到达的：每次套接字读取 %2 个 token 事件，事件间隔中 %3% 为零，TTFT 占端到端延迟的 %4%（中位数）。客户端与服务器之间的某个环节（网关、代理或负载均衡器）缓冲了流，因此那里的 TPOT 和 ITL 描述的是该缓冲区而不是服务器，TTFT 也偏晚。请为此路由关闭缓冲（nginx：proxy_buffering off），或直接测量服务器。</translation>
     </message>
+    <message>
+        <source>Ended</source>
+        <translation>结束方式</translation>
+    </message>
+    <message>
+        <source>%1 before its end: only the points it completed are reported</source>
+        <translation>在结束前%1：报告只包含它完成的负载点</translation>
+    </message>
+    <message>
+        <source>interrupted (its process stopped)</source>
+        <translation>被中断（其进程已停止）</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>被取消</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>

@@ -426,6 +426,8 @@ QString reportBodyHtml(const ReportInput &input)
             meta.append({ tr("Model answered by the server"), run.servedModel });
         if (!run.origin.isEmpty())
             meta.append({ tr("Origin"), run.origin });
+        if (!run.ended.isEmpty())
+            meta.append({ tr("Ended"), run.ended });
         if (!run.tlsVerify.isEmpty())
             meta.append({ tr("TLS"),
                 run.tlsVerify == QLatin1String("none")

@@ -21,6 +21,9 @@ struct ReportRun {
     /// "none" for tls_skip_verify); empty for http and the simulator.
     QString tlsVerify;
     QString origin; ///< RunOrigin::describe() and its note for an imported run; empty for a measured one
+    /// For a run that did not finish (interrupted, cancelled, failed): how it ended and that only the
+    /// points it completed are reported; empty otherwise.
+    QString ended;
     QDateTime started, finished; ///< UTC
     QString definitions = QStringLiteral("vllm");
     KeyValues envSnapshot; ///< GPU, engine version, server flags, ... with their source when known

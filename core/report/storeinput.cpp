@@ -117,6 +117,17 @@ ReportRun reportRunFromStore(
             perVariant << key.mid(14).chopped(1) + QStringLiteral(": ") + value;
     }
     r.servedModel = served.isEmpty() ? perVariant.join(QStringLiteral(", ")) : served;
+    const auto endedAs = [](const char *how) {
+        return QCoreApplication::translate(
+            "ServeScope::Report", "%1 before its end: only the points it completed are reported")
+            .arg(QCoreApplication::translate("ServeScope::Report", how));
+    };
+    if (row.status == RunStatus::Interrupted)
+        r.ended = endedAs(QT_TRANSLATE_NOOP("ServeScope::Report", "interrupted (its process stopped)"));
+    else if (row.status == RunStatus::Cancelled)
+        r.ended = endedAs(QT_TRANSLATE_NOOP("ServeScope::Report", "cancelled"));
+    else if (row.status == RunStatus::Failed)
+        r.ended = endedAs(QT_TRANSLATE_NOOP("ServeScope::Report", "failed"));
     if (const RunOrigin origin = RunOrigin::fromJson(row.origin); origin.isImported())
         r.origin = origin.note.isEmpty() ? origin.describe() : origin.describe() + QStringLiteral("; ") + origin.note;
     r.clientHost = keyValues(row.clientHost);

@@ -54,6 +54,24 @@ private Q_SLOTS:
         QVERIFY(!Report::reportBodyHtml(input).contains(QStringLiteral("<th>Origin</th>")));
     }
 
+    // A run that did not finish says so in its report; a finished one has no such row.
+    void unfinishedRunSaysHowItEnded()
+    {
+        RunRow row;
+        row.resolvedConfig = serializeExperiment(Testing::validExperiment());
+        row.status = RunStatus::Interrupted;
+        Report::ReportInput input;
+        input.runs << Report::reportRunFromStore(row, {});
+        QCOMPARE(input.runs[0].ended,
+            QStringLiteral("interrupted (its process stopped) before its end: only the points it completed are "
+                           "reported"));
+        QVERIFY(Report::reportBodyHtml(input).contains(QStringLiteral("<th>Ended</th><td>interrupted")));
+        row.status = RunStatus::Finished;
+        input.runs[0] = Report::reportRunFromStore(row, {});
+        QVERIFY(input.runs[0].ended.isEmpty());
+        QVERIFY(!Report::reportBodyHtml(input).contains(QStringLiteral("<th>Ended</th>")));
+    }
+
     // The headline table puts the server's figures beside the client's, medians across repeats with
     // their range, and only the columns the server answered.
     void headlineHasTheServerSide()
