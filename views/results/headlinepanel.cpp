@@ -10,13 +10,11 @@
 
 namespace ServeScope {
 
-namespace {
-
-QColor verdictColour(Verdict v)
+QColor HeadlinePanel::verdictColour(Verdict v)
 {
     switch (v) {
     case Verdict::Better:
-        return QColor(0xd8, 0xf0, 0xdc); // as the delta table colours it
+        return QColor(0xd8, 0xf0, 0xdc);
     case Verdict::Worse:
         return QColor(0xf8, 0xd7, 0xda);
     case Verdict::Noise:
@@ -26,8 +24,6 @@ QColor verdictColour(Verdict v)
     }
     return QColor();
 }
-
-} // namespace
 
 HeadlinePanel::HeadlinePanel(QWidget *parent)
     : QTableWidget(parent)

@@ -15,6 +15,9 @@ class HeadlinePanel final : public QTableWidget {
 public:
     explicit HeadlinePanel(QWidget *parent = nullptr);
 
+    /// The background of a verdict wherever the window shows one (this panel, the delta table);
+    /// invalid for undecided.
+    static QColor verdictColour(Verdict v);
     /// The metric keys shown, in order.
     static const QStringList &headlineKeys();
     /// `lettered`: runs are compared (sections are B, C, … against A); else one run's variants.

@@ -58,21 +58,6 @@ QTableWidgetItem *numberItem(const QString &text, double sortValue)
     return item;
 }
 
-QColor verdictColour(Verdict v)
-{
-    switch (v) {
-    case Verdict::Better:
-        return QColor(0xd8, 0xf0, 0xdc);
-    case Verdict::Worse:
-        return QColor(0xf8, 0xd7, 0xda);
-    case Verdict::Noise:
-        return QColor(0xee, 0xee, 0xee);
-    case Verdict::Undecided:
-        break;
-    }
-    return QColor();
-}
-
 } // namespace
 
 ResultsView::ResultsView(QWidget *parent)
@@ -614,7 +599,7 @@ void ResultsView::rebuildDelta()
             items[0]->setData(kFamilyRole, int(name.family));
             items[0]->setData(kVerdictRole, int(r.verdict));
             items[3]->setToolTip(r.metric); // the key as the CLI and CSV name it
-            const QColor bg = verdictColour(r.verdict);
+            const QColor bg = HeadlinePanel::verdictColour(r.verdict);
             for (int c = 0; c < items.size(); ++c) {
                 if (bg.isValid())
                     items[c]->setBackground(bg);

@@ -3,12 +3,8 @@
 
 #include <QByteArray>
 #include <QHash>
-#include <QPointer>
 #include <QTcpServer>
 #include <QTcpSocket>
-#include <QTimer>
-
-#include <functional>
 
 /// A gateway in front of an upstream HTTP server that holds each response back: `Whole` sends it
 /// when it is complete, `Blocks` in blocks of `blockBytes` (the rest when complete). Requests pass
