@@ -5586,6 +5586,10 @@ Qwen/Qwen2-7B-Instruct
         <source>the project was written by a newer ServeScope (schema %1, this build reads up to %2)</source>
         <translation>该项目由更新版本的 ServeScope 写入（架构版本 %1，本版本最高只能读取 %2）</translation>
     </message>
+    <message>
+        <source>cannot be created (its journal was not written back)</source>
+        <translation>无法创建（日志未写回）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Syntax</name>

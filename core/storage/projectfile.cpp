@@ -6,6 +6,7 @@
 
 #include "model/problem.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -15,6 +16,10 @@
 #include <QUrl>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include <unistd.h>
 
 namespace ServeScope {
 
@@ -115,16 +120,23 @@ bool checkOpenConnection(QSqlDatabase &db, const QString &path, ProjectStore::Ch
 
 } // namespace
 
+// The project is built under a temporary name beside its final one and linked into place only
+// when complete: another process never sees a half-created project, and of two creating at once
+// exactly one wins (link() refuses an existing name; the other finds a whole project there).
 bool ProjectStore::create(const QString &path, QString *error)
 {
     if (QFileInfo::exists(path))
         return refuse(error, path,
             Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "already exists")));
+    const QString staging = QStringLiteral("%1.creating-%2-%3")
+                                .arg(path)
+                                .arg(QCoreApplication::applicationPid())
+                                .arg(s_checkCounter.load());
     const QString name = QStringLiteral("servescope-create-%1").arg(s_checkCounter++);
     bool ok = false;
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(path);
+        db.setDatabaseName(staging);
         if (!db.open()) {
             refuse(error, path,
                 Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be created (%1)"),
@@ -141,10 +153,31 @@ bool ProjectStore::create(const QString &path, QString *error)
                 ok = Schema::migrate(db, error);
             }
             q = QSqlQuery();
-            db.close();
+            db.close(); // the last connection checkpoints: the whole project is in the staging file
         }
     }
     QSqlDatabase::removeDatabase(name);
+    if (ok && QFileInfo::exists(staging + QStringLiteral("-wal"))) {
+        ok = refuse(error, path,
+            Reason::shown("ServeScope::Storage",
+                QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be created (its journal was not written back)")));
+    }
+    if (ok) {
+        const QByteArray from = QFile::encodeName(staging), to = QFile::encodeName(path);
+        if (::link(from.constData(), to.constData()) != 0) {
+            const int err = errno;
+            if (err == EEXIST)
+                ok = refuse(error, path,
+                    Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "already exists")));
+            else if (!QFile::rename(staging, path)) // a filesystem without hard links: rename refuses an existing name
+                ok = refuse(error, path,
+                    Reason::shown("ServeScope::Storage",
+                        QT_TRANSLATE_NOOP("ServeScope::Storage", "cannot be created (%1)"),
+                        { QString::fromLocal8Bit(std::strerror(err)) }));
+        }
+    }
+    for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
+        QFile::remove(staging + suffix);
     return ok;
 }
 

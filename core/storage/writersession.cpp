@@ -7,10 +7,8 @@
 #include "runowner.h"
 #include "schema.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QSqlError>
-#include <QThread>
 #include <QVariant>
 
 #include <atomic>
@@ -29,15 +27,6 @@ QString isoUtc(const QDateTime &t)
 QString text(const QByteArray &utf8)
 {
     return utf8.isEmpty() ? QString(QLatin1String("")) : QString::fromUtf8(utf8);
-}
-
-// Empty, or a small SQLite file: what a project looks like while ProjectStore::create() writes it.
-bool beingCreated(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return false;
-    return f.size() == 0 || (f.size() < 64 * 1024 && f.read(16) == QByteArray("SQLite format 3", 16));
 }
 
 QVariant nullIfEmpty(const QDateTime &t)
@@ -76,26 +65,11 @@ bool WriterSession::exec(QSqlQuery &q, QString *error)
 bool WriterSession::open(const QString &path, QString *error)
 {
     close();
-    // A project another writer is creating at this moment may still be empty or without its schema:
-    // it gets a moment to finish before the file is judged.
-    bool ready = false;
-    for (int attempt = 0; attempt < 20 && !ready; ++attempt) {
-        if (attempt > 0)
-            QThread::msleep(100);
-        const QFileInfo info(path);
-        if (!info.exists()) {
-            ready = ProjectStore::create(path, error);
-            if (!ready && QFileInfo::exists(path))
-                continue; // created by another writer in between
-            if (!ready)
-                return false;
-            continue;
-        }
-        ready = ProjectStore::verify(path, ProjectStore::Check::Full, error);
-        if (!ready && !beingCreated(path))
-            return false; // a file that is refused for what it is: no waiting
-    }
-    if (!ready)
+    // A project appears whole (ProjectStore::create links it into place complete): if another
+    // writer creates it first, this one opens what that one made.
+    if (!QFileInfo::exists(path) && !ProjectStore::create(path, error) && !QFileInfo::exists(path))
+        return false;
+    if (!ProjectStore::verify(path, ProjectStore::Check::Full, error))
         return false;
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
     m_db.setDatabaseName(path);

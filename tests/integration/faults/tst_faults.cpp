@@ -148,7 +148,7 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
     }
 
-    // Two runs into one project at once: both finish and keep every request (ids cannot collide).
+    // Two runs into one new project at once: both finish and keep every request (ids cannot collide).
     void twoWritersKeepEveryRequest()
     {
         const QDir dir(m_dir.path());
@@ -166,6 +166,8 @@ private Q_SLOTS:
         QVERIFY(!oa.err.contains("UNIQUE") && !ob.err.contains("UNIQUE"));
         const QMap<qint64, StoredRun> runs = storedRuns(project);
         QCOMPARE(runs.size(), 2);
+        // One of them created the project whole; the other's staging copy is gone.
+        QCOMPARE(dir.entryList({ QStringLiteral("two.servescope.creating-*") }, QDir::Files), QStringList());
         for (const StoredRun &r : runs) {
             QCOMPARE(r.status, QStringLiteral("finished"));
             QCOMPARE(r.stored, qint64(620)); // 600 measured + 20 warmup
