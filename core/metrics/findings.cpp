@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ServeScope {
 
@@ -252,6 +253,26 @@ bool bufferedStream(const PointSummary &point, const FindingThresholds &t)
 {
     return point.client.value(QStringLiteral("stream_events_per_read"), 0) >= t.bufferedEventsPerRead
         && point.client.value(QStringLiteral("stream_same_read_share"), 0) >= t.bufferedSameReadShare;
+}
+
+bool withholdBufferedDecode(PointSummary *point)
+{
+    if (!bufferedStream(*point))
+        return false;
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    for (Distribution *d : { &point->tpot, &point->itl, &point->citl }) {
+        for (double *v :
+            { &d->mean, &d->median, &d->std, &d->p1, &d->p10, &d->p25, &d->p50, &d->p75, &d->p90, &d->p99 })
+            *v = nan;
+        for (auto &extra : d->extra)
+            extra.second = nan;
+    }
+    for (auto it = point->steady.begin(); it != point->steady.end(); ++it) {
+        if (it.key().endsWith(QLatin1String("_tpot_ms")) || it.key().endsWith(QLatin1String("_itl_ms"))
+            || it.key().endsWith(QLatin1String("_citl_ms")))
+            it.value() = nan;
+    }
+    return true;
 }
 
 double RunFinding::value(const QString &key, double fallback) const

@@ -5,6 +5,7 @@
 #include "engine/loadgenerator.h"
 #include "metrics/aggregate.h"
 #include "metrics/clienthealth.h"
+#include "metrics/findings.h"
 #include "model/clock.h"
 #include "run/endpointcalls.h"
 #include "run/livemonitor.h"
@@ -255,6 +256,7 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     summary.steady = steadyValues(steadyWindow(records, opts, steadyOptions));
     summary.server = server;
     summary.client = client;
+    const bool buffered = withholdBufferedDecode(&summary);
     m_writer.enqueue(summary);
     for (const Finding &f : result.findings) {
         // Grouped once per run by runFindings (unreliable-percentiles, output- and input-estimated, the
@@ -283,6 +285,8 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
             vllm = withIdentityOf(summary, aggregatePoint(records, vllmOpts).summary);
             // Its steady set too: the file's servescope_steady_* keys stand beside vLLM's figures.
             vllm.steady = steadyValues(steadyWindow(records, vllmOpts, steadyOptions));
+            if (buffered)
+                withholdBufferedDecode(&vllm);
         }
         if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, &error))
             Q_EMIT logged(QStringLiteral("error"), error);

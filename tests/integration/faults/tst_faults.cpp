@@ -11,6 +11,8 @@
 #include <QDirIterator>
 #include <QEventLoop>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QSqlDatabase>
@@ -19,6 +21,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <cmath>
 #include <csignal>
 #include <sys/resource.h>
 
@@ -291,10 +294,11 @@ private Q_SLOTS:
         const QDir dir(m_dir.path());
         const QString exp = writeExperiment(
             dir, QStringLiteral("buffered"), endpointAt(base, QStringLiteral("servescope-sim")), load(2, 8, 64));
+        const QString project = dir.filePath(QStringLiteral("buffered-%1.servescope").arg(mode));
+        const QString results = dir.filePath(QStringLiteral("buffered-%1-results").arg(mode));
         QProcess p;
         p.start(cli(),
-            { QStringLiteral("run"), exp, QStringLiteral("--project"),
-                dir.filePath(QStringLiteral("buffered-%1.servescope").arg(mode)) });
+            { QStringLiteral("run"), exp, QStringLiteral("--project"), project, QStringLiteral("--out-dir"), results });
         const Outcome o = finish(p);
         QVERIFY2(o.exitCode == 0, o.err.constData());
         const QList<QByteArray> fields = pointLine(o.out).split('\t');
@@ -306,6 +310,38 @@ private Q_SLOTS:
         QCOMPARE(fields.at(10) == "nan", buffered); // median_itl_ms
         if (!buffered)
             QVERIFY(fields.at(9).toDouble() > 0);
+
+        // Every output holds the same verdict on the decode timings: the stored summary, the point's
+        // result file and summary.csv (NaN, null, an empty field); TTFT and E2EL stay.
+        ProjectStore store;
+        QVERIFY2(store.open(project), qPrintable(store.errorString()));
+        QVector<PointSummary> stored;
+        QVERIFY(store.pointSummaries(1, &stored));
+        QCOMPARE(stored.size(), 1);
+        QCOMPARE(std::isnan(stored[0].tpot.median), buffered);
+        QCOMPARE(std::isnan(stored[0].itl.p99), buffered);
+        QCOMPARE(std::isnan(stored[0].citl.mean), buffered);
+        QVERIFY(stored[0].ttft.median > 0 && stored[0].e2el.median > 0);
+        QDirIterator files(results, { QStringLiteral("*.json") }, QDir::Files, QDirIterator::Subdirectories);
+        QJsonObject point;
+        while (files.hasNext()) {
+            QFile f(files.next());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+            if (o.contains(QStringLiteral("median_tpot_ms")))
+                point = o;
+        }
+        QVERIFY(!point.isEmpty());
+        QCOMPARE(point.value(QStringLiteral("median_tpot_ms")).isNull(), buffered);
+        QCOMPARE(point.value(QStringLiteral("p99_itl_ms")).isNull(), buffered);
+        QVERIFY(point.value(QStringLiteral("median_ttft_ms")).toDouble() > 0);
+        QFile csv(QDir(results).filePath(QStringLiteral("summary.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> csvLines = csv.readAll().split('\n');
+        const QList<QByteArray> header = csvLines.value(0).split(',');
+        const qsizetype tpotColumn = header.indexOf("p50_tpot_ms");
+        QVERIFY(tpotColumn > 0);
+        QCOMPARE(csvLines.value(1).split(',').value(tpotColumn).isEmpty(), buffered); // unknown: an empty field
 
         QProcess check;
         check.start(cli(),
