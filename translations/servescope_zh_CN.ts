@@ -1920,6 +1920,13 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     </message>
 </context>
 <context>
+    <name>ServeScope::FindingsList</name>
+    <message>
+        <source>No findings for the shown runs: they need a curve of two or more loads.</source>
+        <translation>所显示的运行没有发现：发现需要至少两个负载点组成的曲线。</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::Gui</name>
     <message>
         <source>ServeScope: benchmark experiments for OpenAI-compatible LLM endpoints</source>
@@ -2336,16 +2343,8 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
 <context>
     <name>ServeScope::LogDock</name>
     <message>
-        <source>Log and findings</source>
-        <translation>日志与发现</translation>
-    </message>
-    <message>
         <source>Problems</source>
         <translation>问题</translation>
-    </message>
-    <message>
-        <source>Findings</source>
-        <translation>发现</translation>
     </message>
     <message>
         <source>Filter the server&apos;s output</source>
@@ -2362,10 +2361,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>Log</source>
         <translation>日志</translation>
-    </message>
-    <message>
-        <source>No findings for the shown runs: they need a curve of two or more loads.</source>
-        <translation>所显示的运行没有发现：发现需要至少两个负载点组成的曲线。</translation>
     </message>
 </context>
 <context>
@@ -5082,6 +5077,18 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Show</source>
         <translation>显示</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>Findings (%1)</source>
+        <translation>发现（%1）</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "resultsview.h"
 
+#include "findingslist.h"
 #include "headlinepanel.h"
 #include "metricnames.h"
 
@@ -67,6 +68,7 @@ ResultsView::ResultsView(QWidget *parent)
     , m_delta(new QTableWidget(this))
     , m_deltaPane(new QWidget(this))
     , m_headline(new HeadlinePanel(this))
+    , m_findings(new FindingsList(this))
     , m_deltaFamily(new QComboBox(this))
     , m_decidedOnly(new QCheckBox(this))
     , m_empty(new QLabel(this))
@@ -135,13 +137,10 @@ ResultsView::ResultsView(QWidget *parent)
     auto *chartPage = new QWidget;
     auto *chartLayout = new QVBoxLayout(chartPage);
     chartLayout->setContentsMargins(0, 0, 0, 0);
-    auto *split = new QSplitter(Qt::Vertical);
-    split->setObjectName(QStringLiteral("chartSplit"));
-    split->setChildrenCollapsible(false); // a pane never shrinks to nothing
-    // The chart with the headline panel beside it: what changed, at a glance.
+    // The chart with the headline panel beside it: what changed, at a glance, with the whole page.
     auto *top = new QSplitter(Qt::Horizontal);
     top->setObjectName(QStringLiteral("headlineSplit"));
-    top->setChildrenCollapsible(false);
+    top->setChildrenCollapsible(false); // a pane never shrinks to nothing
     top->addWidget(m_chartView);
     top->addWidget(m_headline);
     top->setStretchFactor(0, 1);
@@ -149,8 +148,7 @@ ResultsView::ResultsView(QWidget *parent)
     top->setSizes({ 540, 470 }); // the panel's four columns readable without scrolling at 1280 x 720
     m_headline->setMinimumWidth(200);
     m_headline->hide();
-    split->addWidget(top);
-    // The delta table with its filters: a metric family, and only the rows with a verdict.
+    // The full delta table, one click away, with its filters: a metric family, and only the rows with a verdict.
     auto *filters = new QHBoxLayout;
     filters->setContentsMargins(0, 0, 0, 0);
     m_deltaFamily->setObjectName(QStringLiteral("deltaFamily"));
@@ -172,13 +170,11 @@ ResultsView::ResultsView(QWidget *parent)
     deltaLayout->addLayout(filters);
     deltaLayout->addWidget(m_delta, 1);
     m_deltaPane->setObjectName(QStringLiteral("deltaPane"));
-    split->addWidget(m_deltaPane);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    split->setSizes({ 300, 110 });
     chartLayout->addWidget(m_chartKind);
-    chartLayout->addWidget(split, 1);
+    chartLayout->addWidget(top, 1);
     m_tabs->addTab(chartPage, tr("Charts"));
+    m_tabs->addTab(m_deltaPane, tr("Changes"));
+    m_tabs->addTab(m_findings, tr("Findings"));
     m_resultSet->setObjectName(QStringLiteral("resultSet"));
     m_resultSet->addItem(tr("vLLM's result set (every measured request)"), QStringLiteral("vllm"));
     m_resultSet->addItem(tr("Steady window (all slots busy)"), QStringLiteral("steady"));
@@ -282,6 +278,8 @@ void ResultsView::rebuild()
     rebuildTable();
     rebuildChart();
     rebuildDelta();
+    const int found = m_findings->showFindings(m_input);
+    m_tabs->setTabText(m_tabs->indexOf(m_findings), found > 0 ? tr("Findings (%1)").arg(found) : tr("Findings"));
     // Times against a time-scaled simulator are that many times shorter than the modelled GPU's.
     QMap<QString, QStringList> runsByScale; // time scale -> run letters
     for (qsizetype i = 0; i < m_input.runs.size(); ++i) {
@@ -614,7 +612,7 @@ void ResultsView::rebuildDelta()
     }
     m_delta->setSortingEnabled(true);
     m_delta->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_deltaPane->setVisible(rows > 0);
+    m_tabs->setTabVisible(m_tabs->indexOf(m_deltaPane), rows > 0);
     applyDeltaFilter();
     m_headline->setSections(deltas, m_input.runs.size() > 1);
 }

@@ -15,15 +15,17 @@ class QTabWidget;
 
 namespace ServeScope {
 
+class FindingsList;
 class HeadlinePanel;
 namespace Report {
 class ChartView;
 }
 
-/// The results of one run, or of several runs compared: the charts of core/report (one colour per
-/// run and variant, lettered A, B, … when runs are compared) with the comparison's delta table
-/// under them, and a table of every (run, variant, point, repeat) summary — vLLM's result set or
-/// the steady window's — with a median row and the spread across repeats under each repeated point.
+/// The results of one run, or of several runs compared, in tabs: Charts (core/report's charts, one
+/// colour per run and variant, lettered A, B, … when runs are compared, with the headline panel
+/// beside them), Changes (the comparison's full delta table, when there is one), Findings, and
+/// Table (every (run, variant, point, repeat) summary — vLLM's result set or the steady window's —
+/// with a median row and the spread across repeats under each repeated point).
 class ResultsView final : public QWidget {
     Q_OBJECT
 public:
@@ -81,6 +83,7 @@ private:
     QTableWidget *m_delta;
     QWidget *m_deltaPane;
     HeadlinePanel *m_headline;
+    FindingsList *m_findings;
     QComboBox *m_deltaFamily;
     QCheckBox *m_decidedOnly;
     QLabel *m_empty;

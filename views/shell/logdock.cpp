@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "logdock.h"
 
-#include "report/findingtext.h"
-#include "report/reportdocument.h"
-
 #include <QApplication>
 #include <QDateTime>
 #include <QLineEdit>
@@ -16,10 +13,9 @@
 namespace ServeScope {
 
 LogDock::LogDock(QWidget *parent)
-    : QDockWidget(tr("Log and findings"), parent)
+    : QDockWidget(tr("Log"), parent)
     , m_log(new QPlainTextEdit)
     , m_problems(new QListWidget)
-    , m_findings(new QListWidget)
     , m_serverLogFilter(new QLineEdit)
     , m_serverLog(new QPlainTextEdit)
 {
@@ -30,9 +26,6 @@ LogDock::LogDock(QWidget *parent)
     m_log->setMaximumBlockCount(5000);
     m_problems->setObjectName(QStringLiteral("problemList"));
     tabs->addTab(m_problems, tr("Problems"));
-    m_findings->setObjectName(QStringLiteral("findingList"));
-    m_findings->setWordWrap(true);
-    tabs->addTab(m_findings, tr("Findings"));
     auto *serverLogPage = new QWidget;
     auto *serverLogLayout = new QVBoxLayout(serverLogPage);
     serverLogLayout->setContentsMargins(0, 0, 0, 0);
@@ -70,28 +63,10 @@ void LogDock::showProblems(const QList<Problem> &problems)
     }
 }
 
-// The numbers behind each finding are in its tooltip.
-void LogDock::showFindings(const Report::ReportInput &input)
+void LogDock::closeEvent(QCloseEvent *event)
 {
-    m_findings->clear();
-    const bool several = input.runs.size() > 1;
-    for (qsizetype r = 0; r < input.runs.size(); ++r) {
-        for (const RunFinding &f : input.runs[r].findings) {
-            QString who = several ? QString(QChar(char16_t(u'A' + r))) + QStringLiteral(" · ") : QString();
-            if (!f.variant.isEmpty())
-                who += f.variant + QStringLiteral(" · ");
-            auto *item = new QListWidgetItem(
-                QStringLiteral("%1%2: %3").arg(who, Report::findingTitle(f), Report::findingText(f)), m_findings);
-            item->setToolTip(findingLine(f));
-            item->setData(Qt::UserRole, f.code);
-            if (f.kind == RunFinding::Kind::Problem)
-                item->setForeground(QColor(176, 0, 32));
-            else if (f.kind == RunFinding::Kind::Caveat)
-                item->setForeground(QColor(0x99, 0x55, 0x00));
-        }
-    }
-    if (m_findings->count() == 0)
-        new QListWidgetItem(tr("No findings for the shown runs: they need a curve of two or more loads."), m_findings);
+    QDockWidget::closeEvent(event);
+    emit closedByUser();
 }
 
 void LogDock::setServerLog(const QStringList &lines)
@@ -102,7 +77,6 @@ void LogDock::setServerLog(const QStringList &lines)
 
 void LogDock::clearRunOutput()
 {
-    m_findings->clear();
     setServerLog({});
 }
 

@@ -12,12 +12,8 @@ class QPlainTextEdit;
 
 namespace ServeScope {
 
-namespace Report {
-struct ReportInput;
-} // namespace Report
-
-/// The dock under every page: the experiment's problems, the shown runs' findings, the output of the
-/// servers a run launched (filterable) and the window's log.
+/// The dock under the pages (shown on the Run page unless the user chose otherwise per page): the
+/// experiment's problems, the output of the servers a run launched (filterable) and the window's log.
 class LogDock final : public QDockWidget {
     Q_OBJECT
 public:
@@ -26,19 +22,23 @@ public:
     QPlainTextEdit *log() const { return m_log; }
     void appendLog(const QString &level, const QString &text);
     void showProblems(const QList<Problem> &problems);
-    /// The shown runs' findings, worded as the report words them, lettered when runs are compared.
-    void showFindings(const Report::ReportInput &input);
     /// A run's launched-server output, one display line each.
     void setServerLog(const QStringList &lines);
-    /// Findings and server output of the runs shown before: gone with the project they belonged to.
+    /// Server output of the runs shown before: gone with the project it belonged to.
     void clearRunOutput();
+
+signals:
+    /// The dock's own close button was used (not a page switch hiding it).
+    void closedByUser();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
 
 private:
     void showServerLog();
 
     QPlainTextEdit *m_log;
     QListWidget *m_problems;
-    QListWidget *m_findings;
     QLineEdit *m_serverLogFilter;
     QPlainTextEdit *m_serverLog;
     QStringList m_serverLogLines;

@@ -248,7 +248,6 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
             return; // the Results page follows the run until it ends
         m_results->setInput(input);
         m_logDock->clearRunOutput();
-        m_logDock->showFindings(input);
         if (input.runs.size() == 1)
             m_session->loadServerLogs(input.runs.first().id);
         if (!std::exchange(m_stayOnRunPage, false))
@@ -264,6 +263,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_logDock->setVisible(logShownOn(m_pages->current()));
     if (!settings.contains(QStringLiteral("window/geometry"))) {
         // A first start fills a laptop screen, frame and status bar inside it, rather than overflowing it.
         fitWindowToScreen(this, QSize(1280, 860));
@@ -395,15 +395,32 @@ void MainWindow::createDocks()
     }
     resizeDocks({ treeDock }, { 260 }, Qt::Horizontal);
     resizeDocks({ logDock }, { 130 }, Qt::Vertical);
+    // The log belongs to the Run page; the other pages get the whole window unless the user shows it
+    // there (View → Log, or closes it on the Run page), which is remembered per page.
+    connect(m_pages, &WindowPages::pageShown, logDock,
+        [logDock](WindowPages::Page page) { logDock->setVisible(logShownOn(page)); });
+    const auto logChosen = [this](bool shown) {
+        QSettings().setValue(QStringLiteral("window/logOnPage%1").arg(int(m_pages->current())), shown);
+    };
+    connect(logDock->toggleViewAction(), &QAction::triggered, this, logChosen);
+    connect(logDock, &LogDock::closedByUser, this, [logChosen] { logChosen(false); });
 }
 
-// View → Reset layout: every dock back in place and shown, the editor and the results sharing the
-// window as on a first start; what was remembered is forgotten.
+bool MainWindow::logShownOn(int page)
+{
+    return QSettings().value(QStringLiteral("window/logOnPage%1").arg(page), page == WindowPages::Run).toBool();
+}
+
+// View → Reset layout: every dock back in place and shown (the log on the Run page only), as on a
+// first start; what was remembered is forgotten.
 void MainWindow::resetLayout()
 {
+    QSettings s;
+    for (int page = 0; page < WindowPages::PageCount; ++page)
+        s.remove(QStringLiteral("window/logOnPage%1").arg(page));
     for (QDockWidget *dock : findChildren<QDockWidget *>()) {
         dock->setFloating(false);
-        dock->show();
+        dock->setVisible(dock != m_logDock || logShownOn(m_pages->current()));
     }
     if (auto *tree = findChild<QDockWidget *>(QStringLiteral("projectDock")))
         addDockWidget(Qt::LeftDockWidgetArea, tree);
@@ -411,15 +428,12 @@ void MainWindow::resetLayout()
         addDockWidget(Qt::BottomDockWidgetArea, log);
     for (QToolBar *bar : findChildren<QToolBar *>())
         bar->show();
-    if (auto *split = findChild<QSplitter *>(QStringLiteral("chartSplit")))
-        split->setSizes({ 300, 110 });
     const QList<QDockWidget *> docks { findChild<QDockWidget *>(QStringLiteral("projectDock")),
         findChild<QDockWidget *>(QStringLiteral("logDock")) };
     if (docks[0] && docks[1]) {
         resizeDocks({ docks[0] }, { std::min(260, width() / 4) }, Qt::Horizontal);
         resizeDocks({ docks[1] }, { 110 }, Qt::Vertical);
     }
-    QSettings s;
     for (const char *key : { "window/state", "window/split" })
         s.remove(QLatin1String(key));
     statusBar()->showMessage(tr("Layout reset."), 3000);

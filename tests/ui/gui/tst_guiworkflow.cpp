@@ -26,6 +26,7 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableWidget>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -153,8 +154,15 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(unreliable, 2); // one note per run, not one per point
-        // The delta table under the charts: B against A at every point.
-        QVERIFY(w.results()->deltaTable()->isVisibleTo(w.results()));
+        // The full delta table one click away, on the Changes tab: B against A at every point.
+        auto *tabs = w.results()->findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        const int changes = tabs->indexOf(w.results()->findChild<QWidget *>(QStringLiteral("deltaPane")));
+        QVERIFY(changes > 0 && tabs->isTabVisible(changes));
+        // The findings sit on the same page, their count on their tab.
+        const int found = tabs->indexOf(findings);
+        QVERIFY(found > 0);
+        QCOMPARE(tabs->tabText(found), QStringLiteral("Findings (%1)").arg(findings->count()));
         QCOMPARE(w.results()->deltaTable()->rowCount(), 2 * 2 * int(headlineMetrics().size()));
         for (QAction *action : w.exportActions())
             QVERIFY(action->isEnabled());

@@ -536,6 +536,28 @@ private Q_SLOTS:
             QCOMPARE(stack->currentWidget(), w.results());
             QVERIFY(saveAs(w, path));
             w.showPage(WindowPages::Results);
+            // The log belongs to the Run page; shown on Results by the user, it stays shown there only.
+            auto *log = w.findChild<QDockWidget *>(QStringLiteral("logDock"));
+            QVERIFY(log && !log->isVisible());
+            w.showPage(WindowPages::Run);
+            QVERIFY(log->isVisible());
+            w.showPage(WindowPages::Results);
+            log->toggleViewAction()->trigger();
+            QVERIFY(log->isVisible());
+            w.showPage(WindowPages::Design);
+            QVERIFY(!log->isVisible());
+            w.showPage(WindowPages::Results);
+            QVERIFY(log->isVisible());
+            w.showPage(WindowPages::Run);
+            log->close(); // its own close button, on the Run page
+            w.showPage(WindowPages::Results);
+            w.showPage(WindowPages::Run);
+            QVERIFY(!log->isVisible());
+            // Reset layout forgets the choices: the log on the Run page only.
+            w.findChild<QAction *>(QStringLiteral("resetLayoutAction"))->trigger();
+            QVERIFY(log->isVisible());
+            w.showPage(WindowPages::Results);
+            QVERIFY(!log->isVisible());
             // Hidden and shown again, the project panel keeps its place.
             auto *panel = w.findChild<QDockWidget *>(QStringLiteral("projectDock"));
             panel->toggleViewAction()->trigger();
