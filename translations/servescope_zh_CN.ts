@@ -3157,6 +3157,18 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>Import again</source>
         <translation>再次导入</translation>
     </message>
+    <message>
+        <source>The rerun of run %1 could not be checked: %2</source>
+        <translation>无法检查运行 %1 的重跑：%2</translation>
+    </message>
+    <message>
+        <source>%1: missing from the rerun</source>
+        <translation>%1：重跑中缺少</translation>
+    </message>
+    <message>
+        <source>environment: %1</source>
+        <translation>环境：%1</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Merge</name>

@@ -36,29 +36,18 @@ QString ms(double v)
     return QString::number(v, 'f', 2);
 }
 
-/// `run --check-against`: one line per point (agree, or differ with the metrics that differ), the
-/// environment and client-host differences; true when every point agrees.
+/// `run --check-against`: one line per point (agree, or differ with the metrics that differ, or
+/// missing), the environment and client-host differences; true when every point agrees.
 bool printCheck(const RunSource &earlier, const RunSource &now)
 {
     QTextStream out(stdout);
-    const PointMatching matching = matchPoints(earlier.points, now.points);
-    const QList<DeltaRow> rows = deltaTable(earlier.points, now.points, matching, headlineMetrics());
-    bool all = matching.unmatchedA.isEmpty() && matching.unmatchedB.isEmpty();
-    for (const auto &[i, j] : matching.pairs) {
-        QStringList differing;
-        for (const DeltaRow &r : rows) {
-            if (r.variant == earlier.points[i].variant && r.label == earlier.points[i].label && !agrees(r))
-                differing << QStringLiteral("%1 %2%").arg(r.metric).arg(r.relative * 100, 0, 'f', 1);
-        }
-        all = all && differing.isEmpty();
-        out << "check\t" << earlier.points[i].variant << '\t' << earlier.points[i].label << '\t'
-            << (differing.isEmpty() ? "agree" : "differ") << '\t' << differing.join(QStringLiteral(", ")) << '\n';
-    }
-    for (int i : matching.unmatchedA)
-        out << "check\t" << earlier.points[i].variant << '\t' << earlier.points[i].label << "\tmissing\t\n";
-    for (const QString &d : environmentDifferences(earlier, now))
+    const RerunCheck check = checkRerun(earlier, now);
+    for (const RerunCheck::Point &p : check.points)
+        out << "check\t" << p.variant << '\t' << p.label << '\t' << p.outcome << '\t'
+            << p.differing.join(QStringLiteral(", ")) << '\n';
+    for (const QString &d : check.environment)
         out << "environment\t" << d << '\n';
-    return all;
+    return check.allAgree();
 }
 
 /// Failed measured requests per failure class, each with the first server message of that class, on

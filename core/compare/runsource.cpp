@@ -334,6 +334,37 @@ QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
     return out;
 }
 
+bool RerunCheck::allAgree() const
+{
+    return extraPoints == 0 && !points.isEmpty() && std::all_of(points.cbegin(), points.cend(), [](const Point &p) {
+        return p.outcome == QLatin1String("agree");
+    });
+}
+
+RerunCheck checkRerun(const RunSource &earlier, const RunSource &now)
+{
+    RerunCheck check;
+    const PointMatching matching = matchPoints(earlier.points, now.points);
+    const QList<DeltaRow> rows = deltaTable(earlier.points, now.points, matching, headlineMetrics());
+    for (const auto &[i, j] : matching.pairs) {
+        RerunCheck::Point p { earlier.points[i].variant, earlier.points[i].label, QString(), {} };
+        for (const DeltaRow &r : rows) {
+            if (r.variant == p.variant && r.label == p.label && !agrees(r))
+                p.differing << QStringLiteral("%1 %2%3%")
+                                   .arg(r.metric, r.relative >= 0 ? QStringLiteral("+") : QString())
+                                   .arg(r.relative * 100, 0, 'f', 1);
+        }
+        p.outcome = p.differing.isEmpty() ? QStringLiteral("agree") : QStringLiteral("differ");
+        check.points << p;
+    }
+    for (int i : matching.unmatchedA)
+        check.points << RerunCheck::Point { earlier.points[i].variant, earlier.points[i].label,
+            QStringLiteral("missing"), {} };
+    check.extraPoints = int(matching.unmatchedB.size());
+    check.environment = environmentDifferences(earlier, now);
+    return check;
+}
+
 QStringList environmentDifferences(const RunSource &a, const RunSource &b)
 {
     const QMap<QString, QString> fa = flatten(a), fb = flatten(b);

@@ -48,6 +48,24 @@ bool keepVariant(RunSource *source, const QString &variant);
 /// matched by name), or for one run every variant against its first. Unmatched points are left out.
 QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set = ResultSet::Vllm);
 
+/// A rerun checked against the run it repeats (`run --check-against`, the window's *Rerun to
+/// check*): per point of the earlier run, `agree` when every headline metric agrees (agrees(): within
+/// 5% or within noise), `differ` with the metrics that do not, or `missing` from the rerun; and how
+/// the environments differ.
+struct RerunCheck {
+    struct Point {
+        QString variant, label;
+        QString outcome; ///< "agree", "differ" or "missing" (machine words)
+        QStringList differing; ///< "median_ttft_ms +7.2%", in the headline metrics' order
+    };
+    QList<Point> points;
+    QStringList environment; ///< environmentDifferences(earlier, now)
+    int extraPoints = 0; ///< points of the rerun the earlier run does not have
+    /// Every point agrees, none is missing and the rerun has no other point.
+    bool allAgree() const;
+};
+RerunCheck checkRerun(const RunSource &earlier, const RunSource &now);
+
 /// Differences between two sources' environment snapshots and client hosts, one "key: a -> b" each
 /// (keys present on one side only say "(none)").
 QStringList environmentDifferences(const RunSource &a, const RunSource &b);

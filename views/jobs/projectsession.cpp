@@ -60,6 +60,7 @@ ProjectSession::ProjectSession(QObject *parent)
     connect(m_worker, &ProjectWorker::runsLoaded, this, &ProjectSession::runsLoaded);
     connect(m_worker, &ProjectWorker::runLoadFailed, this, &ProjectSession::runLoadFailed);
     connect(m_worker, &ProjectWorker::runConfigLoaded, this, &ProjectSession::runConfigLoaded);
+    connect(m_worker, &ProjectWorker::rerunChecked, this, &ProjectSession::rerunChecked);
     connect(m_worker, &ProjectWorker::requestsCounted, this, &ProjectSession::requestsCounted);
 }
 
@@ -105,6 +106,11 @@ void ProjectSession::listRuns()
 void ProjectSession::loadRuns(const QList<qint64> &runIds)
 {
     QMetaObject::invokeMethod(m_worker, [w = m_worker, runIds] { w->loadRuns(runIds); });
+}
+
+void ProjectSession::checkRerun(qint64 earlierId, qint64 nowId)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, earlierId, nowId] { w->checkRerun(earlierId, nowId); });
 }
 
 void ProjectSession::loadRunConfig(qint64 runId)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "compare/runsource.h"
 #include "model/records.h"
 #include "report/reportdocument.h"
 #include "storage/storetypes.h"
@@ -37,6 +38,7 @@ public:
     void loadRuns(const QList<qint64> &runIds);
     void countRequests(qint64 runId);
     void loadRunConfig(qint64 runId);
+    void checkRerun(qint64 earlierId, qint64 nowId);
     /// Checks every page of the open file in the background; answers with integrityChecked().
     void checkIntegrity();
     void loadServerLogs(qint64 runId);
@@ -51,6 +53,7 @@ signals:
     void runsLoaded(const ServeScope::Report::ReportInput &input);
     void runLoadFailed(qint64 runId, const QString &error);
     void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
+    void rerunChecked(qint64 earlierId, const ServeScope::RerunCheck &check, const QString &error);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
     /// `error` is empty when the file passed.
     void integrityChecked(const QString &path, const QString &error);

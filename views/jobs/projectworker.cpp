@@ -230,6 +230,17 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
     emit runsLoaded(input);
 }
 
+void ProjectWorker::checkRerun(qint64 earlierId, qint64 nowId)
+{
+    RunSource earlier, now;
+    QString error;
+    if (loadStoredRun(m_path, QString::number(earlierId), &earlier, &error)
+        && loadStoredRun(m_path, QString::number(nowId), &now, &error))
+        emit rerunChecked(earlierId, ServeScope::checkRerun(earlier, now), QString());
+    else
+        emit rerunChecked(earlierId, {}, error);
+}
+
 void ProjectWorker::loadRunConfig(qint64 runId)
 {
     const std::optional<RunRow> row = m_store ? m_store->run(runId) : std::nullopt;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "compare/runsource.h"
 #include "model/records.h"
 #include "report/reportdocument.h"
 #include "storage/storetypes.h"
@@ -37,6 +38,8 @@ public slots:
     void loadRuns(const QList<qint64> &runIds);
     void countRequests(qint64 runId);
     void loadRunConfig(qint64 runId);
+    /// A rerun (`nowId`) checked against the run it repeats (core's checkRerun).
+    void checkRerun(qint64 earlierId, qint64 nowId);
     /// The full check `run` and `runs` make (`PRAGMA quick_check`, every page) on the open file.
     void checkIntegrity();
     /// A run's launched-server output as display lines: "+SECONDS  STREAM  TEXT", oldest first.
@@ -55,6 +58,8 @@ signals:
     void runsLoaded(const ServeScope::Report::ReportInput &input);
     void runLoadFailed(qint64 runId, const QString &error);
     void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
+    /// `error` is empty when both runs were read.
+    void rerunChecked(qint64 earlierId, const ServeScope::RerunCheck &check, const QString &error);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
     void integrityChecked(const QString &path, const QString &error);
     void serverLogsLoaded(qint64 runId, const QStringList &lines);

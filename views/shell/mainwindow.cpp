@@ -127,6 +127,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     connect(m_tree, &ProjectTree::runsSelected, this, &MainWindow::showRuns);
     connect(m_tree, &ProjectTree::rerunRequested, this, &MainWindow::rerunToCheck);
     connect(m_tree, &ProjectTree::publishRequested, this, &MainWindow::publishRun);
+    connect(m_session, &ProjectSession::rerunChecked, this, &MainWindow::reportCheck);
     connect(m_session, &ProjectSession::runConfigLoaded, this, [this](qint64 runId, const QByteArray &json) {
         const ExperimentReadResult r = deserializeExperiment(json);
         if (!r.ok || m_run->isRunning()) {
@@ -253,7 +254,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         if (!std::exchange(m_stayOnRunPage, false))
             m_pages->show(WindowPages::Results);
         if (m_checkAgainst > 0 && input.runs.size() == 2 && input.runs[0].id == m_checkAgainst) {
-            reportCheck(input);
+            m_session->checkRerun(m_checkAgainst, input.runs[1].id);
             m_checkAgainst = 0;
         }
         statusBar()->showMessage(input.runs.size() > 1 ? tr("Comparing %1").arg(input.title) : input.title, 6000);

@@ -38,6 +38,7 @@ class ResultsView;
 class RunMonitor;
 class RunSession;
 class SecretStore;
+struct RerunCheck;
 class TeamDbJobs;
 class TeamRunsDialog;
 class WelcomePage;
@@ -182,7 +183,8 @@ private:
     void beginRun(const Experiment &experiment, bool allowLaunch);
     void openImportDialog(const QStringList &files);
     bool approveLaunch(const Experiment &experiment, bool *allow);
-    void reportCheck(const Report::ReportInput &input);
+    /// Words core's check of a rerun in the log and the status bar.
+    void reportCheck(qint64 earlierId, const RerunCheck &check, const QString &error);
     /// Runs `proceed` once unsaved edits or runs are saved or knowingly discarded; not on Cancel.
     void whenSafeToLeave(std::function<void()> proceed);
     /// Closing while a run is in progress: Keep running, or Cancel run and close.

@@ -302,35 +302,29 @@ void MainWindow::rerunToCheck(qint64 runId)
     m_session->loadRunConfig(runId);
 }
 
-void MainWindow::reportCheck(const Report::ReportInput &input)
+void MainWindow::reportCheck(qint64 earlierId, const RerunCheck &check, const QString &error)
 {
-    // Point by point: agree when every headline metric is within 5% or within noise.
-    QStringList points;
-    bool all = !input.deltas.isEmpty();
-    QMap<QString, QStringList> differing;
-    QStringList order;
-    for (const DeltaSection &s : input.deltas) {
-        for (const DeltaRow &r : s.rows) {
-            const QString point = r.variant + QLatin1Char('/') + r.label;
-            if (!order.contains(point))
-                order << point;
-            if (!agrees(r))
-                differing[point] << QStringLiteral("%1 %2%3%")
-                                        .arg(r.metric, r.relative >= 0 ? QStringLiteral("+") : QString())
-                                        .arg(r.relative * 100, 0, 'f', 1);
-        }
+    if (!error.isEmpty()) {
+        appendLog(
+            QStringLiteral("error"), tr("The rerun of run %1 could not be checked: %2").arg(earlierId).arg(error));
+        return;
     }
-    for (const QString &point : std::as_const(order)) {
-        const QStringList d = differing.value(point);
-        all = all && d.isEmpty();
-        points << (d.isEmpty() ? tr("%1: agree").arg(point)
-                               : tr("%1: differ (%2)").arg(point, d.join(QStringLiteral(", "))));
+    QStringList points;
+    for (const RerunCheck::Point &p : check.points) {
+        const QString point = p.variant + QLatin1Char('/') + p.label;
+        points << (p.outcome == QLatin1String("agree") ? tr("%1: agree").arg(point)
+                : p.outcome == QLatin1String("missing")
+                ? tr("%1: missing from the rerun").arg(point)
+                : tr("%1: differ (%2)").arg(point, p.differing.join(QStringLiteral(", "))));
     }
     for (const QString &p : std::as_const(points))
         appendLog(QStringLiteral("check"), p);
+    for (const QString &d : check.environment)
+        appendLog(QStringLiteral("check"), tr("environment: %1").arg(d));
+    const bool all = check.allAgree();
     const QString summary = all
-        ? tr("Rerun agrees with run %1 within 5% at every point.").arg(input.runs[0].id)
-        : tr("Rerun differs from run %1 at some points; see the log and the delta table.").arg(input.runs[0].id);
+        ? tr("Rerun agrees with run %1 within 5% at every point.").arg(earlierId)
+        : tr("Rerun differs from run %1 at some points; see the log and the delta table.").arg(earlierId);
     appendLog(all ? QStringLiteral("info") : QStringLiteral("warning"), summary);
     statusBar()->showMessage(summary, 10000);
     emit checkFinished(points, all);

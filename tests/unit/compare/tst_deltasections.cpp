@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compare/runsource.h"
 
+#include <QJsonArray>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -74,6 +75,41 @@ private Q_SLOTS:
         QCOMPARE(sections[0].title, QStringLiteral("B: sglang vs A: vllm"));
         QCOMPARE(sections[0].rows.size(), headlineMetrics().size());
         QCOMPARE(deltaSections({ a }).size(), 0); // one run with one variant: nothing to compare
+    }
+
+    // The rerun check the CLI's --check-against and the window's Rerun to check both state.
+    void rerunCheckStatesEachPoint()
+    {
+        RunSource earlier, now;
+        earlier.points << point(QStringLiteral("baseline"), 1, 10, 1000)
+                       << point(QStringLiteral("baseline"), 8, 20, 800)
+                       << point(QStringLiteral("baseline"), 16, 30, 700);
+        now.points << point(QStringLiteral("baseline"), 1, 10, 1000) << point(QStringLiteral("baseline"), 8, 30, 800);
+        earlier.envSnapshot = QJsonArray { QJsonArray { QStringLiteral("engine"), QStringLiteral("vllm 0.11") } };
+        now.envSnapshot = QJsonArray { QJsonArray { QStringLiteral("engine"), QStringLiteral("vllm 0.12") } };
+        RerunCheck check = checkRerun(earlier, now);
+        QCOMPARE(check.points.size(), 3);
+        QCOMPARE(check.points[0].label, QStringLiteral("c1"));
+        QCOMPARE(check.points[0].outcome, QStringLiteral("agree"));
+        QVERIFY(check.points[0].differing.isEmpty());
+        QCOMPARE(check.points[1].outcome, QStringLiteral("differ"));
+        QVERIFY2(check.points[1].differing.contains(QStringLiteral("median_ttft_ms +50.0%")),
+            qPrintable(check.points[1].differing.join(u',')));
+        QCOMPARE(check.points[2].label, QStringLiteral("c16"));
+        QCOMPARE(check.points[2].outcome, QStringLiteral("missing"));
+        QCOMPARE(check.environment.size(), 1);
+        QVERIFY2(check.environment[0].contains(QStringLiteral("vllm 0.11")), qPrintable(check.environment[0]));
+        QVERIFY(!check.allAgree());
+
+        // The same points again agree; a point only the rerun has makes it not agree.
+        check = checkRerun(now, now);
+        QCOMPARE(check.points.size(), 2);
+        QVERIFY(check.allAgree());
+        RunSource more = now;
+        more.points << point(QStringLiteral("baseline"), 32, 40, 600);
+        check = checkRerun(now, more);
+        QCOMPARE(check.extraPoints, 1);
+        QVERIFY(!check.allAgree());
     }
 };
 
