@@ -1568,6 +1568,14 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>&apos;%1&apos; is not a results folder; a stored run needs --project</source>
         <translation>“%1”不是结果目录；要读取已保存的运行，需要指定 --project</translation>
     </message>
+    <message>
+        <source>%1: %2 vs A: %3</source>
+        <translation>%1：%2 对比 A：%3</translation>
+    </message>
+    <message>
+        <source>B: %1 vs A: %2</source>
+        <translation>B：%1 对比 A：%2</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Dataset</name>

@@ -9,6 +9,7 @@
 #include "model/variables.h"
 #include "storage/projectstore.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -309,10 +310,10 @@ QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
     const QStringList metrics = headlineMetrics(set);
     for (qsizetype k = 1; k < runs.size(); ++k) {
         const PointMatching m = matchPoints(runs[0].points, runs[k].points);
-        out << DeltaSection {
-            QStringLiteral("%1: %2 vs A: %3").arg(QChar(char16_t(u'A' + k))).arg(runs[k].name, runs[0].name),
-            deltaTable(runs[0].points, runs[k].points, m, metrics)
-        };
+        out << DeltaSection { QCoreApplication::translate("ServeScope::Compare", "%1: %2 vs A: %3")
+                                  .arg(QChar(char16_t(u'A' + k)))
+                                  .arg(runs[k].name, runs[0].name),
+            deltaTable(runs[0].points, runs[k].points, m, metrics) };
     }
     if (runs.size() != 1)
         return out;
@@ -329,7 +330,9 @@ QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
         QList<DeltaRow> rows = deltaTable(base.points, other.points, m, metrics);
         for (DeltaRow &r : rows)
             r.variant = variants[v];
-        out << DeltaSection { QStringLiteral("B: %1 vs A: %2").arg(variants[v], variants[0]), rows };
+        out << DeltaSection {
+            QCoreApplication::translate("ServeScope::Compare", "B: %1 vs A: %2").arg(variants[v], variants[0]), rows
+        };
     }
     return out;
 }

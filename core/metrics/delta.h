@@ -100,7 +100,7 @@ QList<DeltaRow> deltaTable(const QList<PointRepeats> &a, const QList<PointRepeat
 
 /// One comparison stated as a whole: B against A, every matched point.
 struct DeltaSection {
-    QString title; ///< e.g. "B: run 2 vs A: run 1" or "seqs-8 vs baseline"
+    QString title; ///< e.g. "B: run 2 vs A: run 1" or "B: seqs-8 vs A: baseline", in the UI's language
     QList<DeltaRow> rows;
 };
 
