@@ -1855,18 +1855,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <translation>使用端点配置“%1”</translation>
     </message>
     <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 小时 %2 分钟</translation>
-    </message>
-    <message>
         <source>no key in the keychain (use a profile to attach one)</source>
         <translation>密钥环中没有密钥（可通过配置关联一个）</translation>
     </message>
@@ -5217,6 +5205,18 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>the project could not store the run (%1): the load was stopped; %2 requests are kept</source>
         <translation>项目无法保存本次运行（%1）：负载已停止；保留了 %2 个请求</translation>
     </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::RunMonitor</name>
@@ -5365,6 +5365,30 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>(no message)</source>
         <translation>（无信息）</translation>
+    </message>
+    <message>
+        <source>%1 (baseline)</source>
+        <translation>%1（基线）</translation>
+    </message>
+    <message>
+        <source>Endpoint:</source>
+        <translation>端点：</translation>
+    </message>
+    <message>
+        <source>Variants:</source>
+        <translation>变体：</translation>
+    </message>
+    <message>
+        <source>Load points:</source>
+        <translation>负载点：</translation>
+    </message>
+    <message>
+        <source>Measured requests:</source>
+        <translation>测量请求：</translation>
+    </message>
+    <message>
+        <source>Estimated time:</source>
+        <translation>预计时间：</translation>
     </message>
 </context>
 <context>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "experimenteditor.h"
 
-#include "durationestimate.h"
 #include "endpointprofiles.h"
 #include "experimentdocument.h"
 #include "formbinder.h"
 #include "keyvaluetable.h"
 #include "loadpage.h"
+#include "run/durationestimate.h"
 #include "serverpage.h"
 #include "variantspage.h"
 
@@ -254,15 +254,6 @@ void ExperimentEditor::applyProfile()
     Experiment e = m_document->experiment();
     e.endpoint = p.endpoint;
     m_document->apply(e, tr("Use endpoint profile \"%1\"").arg(p.name));
-}
-
-static QString formatDuration(double s)
-{
-    if (s < 90)
-        return ExperimentEditor::tr("%1 s").arg(qRound(s));
-    if (s < 5400)
-        return ExperimentEditor::tr("%1 min").arg(qRound(s / 60));
-    return ExperimentEditor::tr("%1 h %2 min").arg(int(s / 3600)).arg(qRound(std::fmod(s, 3600) / 60));
 }
 
 void ExperimentEditor::refresh()

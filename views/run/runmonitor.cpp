@@ -8,11 +8,14 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
+
+#include "run/durationestimate.h"
 
 #include <algorithm>
 
@@ -30,6 +33,7 @@ RunMonitor::RunMonitor(QWidget *parent)
     , m_counts(new QLabel)
     , m_state(new QLabel)
     , m_firstError(new QLabel)
+    , m_plan(new QLabel)
     , m_errors(new QTableWidget(0, 2))
     , m_ttft50(new QLineSeries)
     , m_ttft99(new QLineSeries)
@@ -75,6 +79,14 @@ RunMonitor::RunMonitor(QWidget *parent)
     m_firstError->hide();
     info->addWidget(m_firstError);
     info->addWidget(m_errors, 1);
+    // What is (or will be) run, so this page needs no trip to Design to be read.
+    m_plan->setObjectName(QStringLiteral("runPlan"));
+    m_plan->setWordWrap(true);
+    m_plan->setTextFormat(Qt::RichText);
+    m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_plan->setMaximumWidth(260);
+    m_plan->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    info->addWidget(m_plan);
     auto *charts = new QHBoxLayout;
     charts->addLayout(info);
     charts->addWidget(makeChart(tr("TTFT (rolling)"), tr("ms"), { m_ttft50, m_ttft99 }), 1);
@@ -128,6 +140,25 @@ QChartView *RunMonitor::makeChart(const QString &title, const QString &unit, QLi
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(200, 120);
     return view;
+}
+
+void RunMonitor::setPlan(const Experiment &e, double timeScale)
+{
+    QStringList variants;
+    for (int i = 0; i < e.variants.size(); ++i)
+        variants << (i == e.baselineIndex() ? tr("%1 (baseline)").arg(e.variants[i].name) : e.variants[i].name);
+    QStringList points;
+    for (int i = 0; i < e.load.points.size(); ++i)
+        points << e.pointLabel(i);
+    const DurationEstimate est = estimateDuration(e, e.endpoint.isLocalSimulator() ? timeScale : 1.0);
+    const auto esc = [](const QString &s) { return s.toHtmlEscaped(); };
+    const QString line = QStringLiteral("<b>%1</b> %2<br>");
+    m_plan->setText(QStringLiteral("<p style=\"margin-top:8px\"><b>%1</b><br>").arg(esc(e.name))
+        + line.arg(esc(tr("Endpoint:")), esc(e.endpoint.baseUrl + QStringLiteral(" · ") + e.endpoint.model))
+        + line.arg(esc(tr("Variants:")), esc(variants.join(QStringLiteral(", "))))
+        + line.arg(esc(tr("Load points:")), esc(points.join(QStringLiteral(", "))))
+        + line.arg(esc(tr("Measured requests:")), QLocale().toString(est.requests))
+        + QStringLiteral("<b>%1</b> %2</p>").arg(esc(tr("Estimated time:")), esc(formatDuration(est.seconds))));
 }
 
 void RunMonitor::setRunnable(bool runnable, const QString &why)

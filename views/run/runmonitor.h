@@ -28,6 +28,9 @@ public:
     explicit RunMonitor(QWidget *parent = nullptr);
 
     void setRunnable(bool runnable, const QString &why = {});
+    /// The designed experiment, read-only: name, endpoint, variants, load points and core's estimate
+    /// of the measured requests and the time they take (at `timeScale` against the local simulator).
+    void setPlan(const Experiment &experiment, double timeScale);
     /// A run started: clears the charts and switches Start to Cancel.
     /// `estimateSeconds` (the editor's duration estimate, <= 0 when none) is the ETA until measured
     /// progress can say better.
@@ -57,7 +60,7 @@ private:
 
     QPushButton *m_start, *m_cancel;
     QProgressBar *m_overall;
-    QLabel *m_eta, *m_where, *m_counts, *m_state, *m_firstError;
+    QLabel *m_eta, *m_where, *m_counts, *m_state, *m_firstError, *m_plan;
     double m_estimateSeconds = 0;
     QTableWidget *m_errors;
     QLineSeries *m_ttft50, *m_ttft99, *m_itl50, *m_itl99, *m_tput;

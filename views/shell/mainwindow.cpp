@@ -471,6 +471,7 @@ void MainWindow::applyTimeScale(double scale)
 {
     m_timeScale = scale;
     m_editor->setTimeScale(scale);
+    updateRunnable(); // the Run page's estimate follows the scale
 }
 
 void MainWindow::newProject(const Experiment &experiment)

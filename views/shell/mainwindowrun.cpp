@@ -4,7 +4,6 @@
 
 #include "commanddialog.h"
 #include "diagnosistext.h"
-#include "durationestimate.h"
 #include "endpointcheck.h"
 #include "endpointprofiles.h"
 #include "experimentdocument.h"
@@ -18,6 +17,7 @@
 #include "projecttree.h"
 #include "resultimportdialog.h"
 #include "resultsview.h"
+#include "run/durationestimate.h"
 #include "run/launchtemplate.h"
 #include "runmonitor.h"
 #include "runsession.h"
@@ -65,6 +65,8 @@ void MainWindow::updateRunnable()
         why = tr("Fix the problems listed under the fields before running.");
     const bool running = m_run->isRunning() || m_checking;
     m_monitor->setRunnable(why.isEmpty(), why.isEmpty() ? tr("Ready to run.") : why);
+    if (m_hasProject)
+        m_monitor->setPlan(m_document->experiment(), m_timeScale);
     m_runAction->setEnabled(why.isEmpty() && !running);
     m_cancelAction->setEnabled(running);
 }

@@ -5,7 +5,6 @@
 // cancelled point reads completed/planned; charts are copied and exported at a legible size; the
 // window and the profiles dialog fit the screen, frame included; the demo runs at the demo's speed.
 #include "diagnosistext.h"
-#include "durationestimate.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
 #include "guitesthelpers.h"
@@ -17,6 +16,7 @@
 #include "projectsession.h"
 #include "projecttree.h"
 #include "resultsview.h"
+#include "run/durationestimate.h"
 #include "runmonitor.h"
 #include "screenfit.h"
 #include "secrets/memorysecretstore.h"
@@ -39,6 +39,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QMap>
 #include <QMessageBox>
 #include <QPushButton>
@@ -518,6 +519,14 @@ private Q_SLOTS:
             QCOMPARE(w.currentPage(), int(WindowPages::Start));
             QVERIFY(openNew(w, sweep(4)));
             QCOMPARE(w.currentPage(), int(WindowPages::Design));
+            // The Run page reads the designed experiment without a trip to Design.
+            auto *plan = w.findChild<QLabel *>(QStringLiteral("runPlan"));
+            QVERIFY(plan);
+            const Experiment &designed = w.document()->experiment();
+            QVERIFY2(plan->text().contains(designed.name.toHtmlEscaped()), qPrintable(plan->text()));
+            QVERIFY2(plan->text().contains(designed.pointLabel(0)), qPrintable(plan->text()));
+            QVERIFY2(plan->text().contains(QLocale().toString(estimateDuration(designed, w.timeScale()).requests)),
+                qPrintable(plan->text()));
             QCOMPARE(stack->currentWidget()->findChild<ExperimentEditor *>(), w.editor());
             for (int page : { 3, 1, 4, 2 }) {
                 QTest::keyClick(&w, Qt::Key(Qt::Key_0 + page), Qt::ControlModifier);

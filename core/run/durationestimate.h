@@ -16,5 +16,7 @@ struct DurationEstimate {
 };
 
 DurationEstimate estimateDuration(const Experiment &experiment, double timeScale = 1.0);
+/// An estimate's duration in words: "45 s", "5 min", "2 h 10 min".
+QString formatDuration(double seconds);
 
 } // namespace ServeScope

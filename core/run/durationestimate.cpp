@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "durationestimate.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cmath>
 
@@ -56,6 +58,17 @@ DurationEstimate estimateDuration(const Experiment &experiment, double timeScale
     // The pause around each point (warmup drain, server start) runs on the same scaled clock.
     out.seconds = (out.seconds + out.runsOfPoints * 0.5) / std::max(1e-6, timeScale);
     return out;
+}
+
+QString formatDuration(double s)
+{
+    if (s < 90)
+        return QCoreApplication::translate("ServeScope::Run", "%1 s").arg(qRound(s));
+    if (s < 5400)
+        return QCoreApplication::translate("ServeScope::Run", "%1 min").arg(qRound(s / 60));
+    return QCoreApplication::translate("ServeScope::Run", "%1 h %2 min")
+        .arg(int(s / 3600))
+        .arg(qRound(std::fmod(s, 3600) / 60));
 }
 
 } // namespace ServeScope
