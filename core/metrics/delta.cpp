@@ -192,6 +192,37 @@ PointEstimate storedEstimate(qint64 runId, const PointRepeats &point, const Metr
     return s;
 }
 
+QMap<QString, RepeatStat> repeatStats(const QList<PointEstimate> &stored, const QList<QMap<QString, double>> &repeats)
+{
+    QMap<QString, RepeatStat> stats;
+    for (const PointEstimate &e : stored)
+        stats.insert(e.metric, metricEstimate(e).repeats);
+    QStringList keys;
+    for (const auto &values : repeats)
+        keys << values.keys();
+    keys.removeDuplicates();
+    for (const QString &key : std::as_const(keys)) {
+        if (stats.contains(key))
+            continue;
+        std::vector<double> perRepeat;
+        for (const auto &values : repeats)
+            perRepeat.push_back(values.value(key, kNaN));
+        if (const RepeatStat s = acrossRepeats(perRepeat); s.n > 0)
+            stats.insert(key, s);
+    }
+    return stats;
+}
+
+QString widestSpread(const QMap<QString, RepeatStat> &stats)
+{
+    QString widest;
+    for (auto it = stats.cbegin(); it != stats.cend(); ++it) {
+        if (headlineMetrics().contains(it.key()) && (widest.isEmpty() || it->spread() > stats.value(widest).spread()))
+            widest = it.key();
+    }
+    return widest;
+}
+
 MetricEstimate metricEstimate(const PointEstimate &s)
 {
     MetricEstimate e;

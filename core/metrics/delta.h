@@ -63,6 +63,12 @@ MetricEstimate estimateMetric(const PointRepeats &point, const QString &key);
 PointEstimate storedEstimate(qint64 runId, const PointRepeats &point, const MetricEstimate &estimate);
 /// Back from storage: the estimate a report or table reads (no request samples needed).
 MetricEstimate metricEstimate(const PointEstimate &stored);
+/// The statistics across repeats of every key a point's repeats hold: the stored estimates where
+/// there are some, the rest from the repeats' values (keys without a value are left out).
+QMap<QString, RepeatStat> repeatStats(const QList<PointEstimate> &stored, const QList<QMap<QString, double>> &repeats);
+/// Of the headline metrics in `stats`, the one whose repeats spread widest ((max − min) / median);
+/// empty when there is none.
+QString widestSpread(const QMap<QString, RepeatStat> &stats);
 
 /// Spread across repeats above which a point's metric is "not reproducible at this point".
 constexpr double kReproducibleSpread = 0.05;

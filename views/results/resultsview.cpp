@@ -25,7 +25,6 @@
 #include <QVBoxLayout>
 
 #include <cmath>
-#include <limits>
 
 namespace ServeScope {
 
@@ -478,32 +477,17 @@ void ResultsView::rebuildTable()
 QList<QTableWidgetItem *> ResultsView::medianRow(QList<QTableWidgetItem *> items, const QList<PointEstimate> &stored,
     const QList<QMap<QString, double>> &repeats) const
 {
-    QMap<QString, RepeatStat> stats;
-    for (const PointEstimate &e : stored)
-        stats.insert(e.metric, metricEstimate(e).repeats);
-    for (const TableColumn &c : kColumns) {
-        const QString key = QLatin1String(c.key);
-        if (stats.contains(key))
-            continue;
-        std::vector<double> perRepeat;
-        for (const auto &values : repeats)
-            perRepeat.push_back(values.value(key, std::numeric_limits<double>::quiet_NaN()));
-        if (const RepeatStat s = acrossRepeats(perRepeat); s.n > 0)
-            stats.insert(key, s);
-    }
+    // Every statistic is core's; this row only words and colours them.
+    const QMap<QString, RepeatStat> stats = repeatStats(stored, repeats);
     QMap<QString, double> medians;
     for (auto it = stats.cbegin(); it != stats.cend(); ++it)
         medians.insert(it.key(), it->median);
     for (const TableColumn &c : kColumns)
         items << valueItem(medians, c);
-    QString widest;
+    const QString widest = widestSpread(stats);
     QStringList unreproducible;
     for (auto it = stats.cbegin(); it != stats.cend(); ++it) {
-        if (!headlineMetrics().contains(it.key()))
-            continue;
-        if (widest.isEmpty() || it->spread() > stats.value(widest).spread())
-            widest = it.key();
-        if (!reproducible(*it))
+        if (headlineMetrics().contains(it.key()) && !reproducible(*it))
             unreproducible << tr("%1: spread %2%, CV %3%")
                                   .arg(metricWords(it.key()), QString::number(it->spread() * 100, 'f', 1),
                                       QString::number(it->cv * 100, 'f', 1));

@@ -300,6 +300,33 @@ private Q_SLOTS:
         r.verdict = Verdict::Noise;
         QVERIFY(agrees(r));
     }
+
+    // A point's repeats: stored estimates win, other keys come from the repeats' values, and the
+    // widest spread is looked for among the headline metrics only.
+    void repeatStatsAndWidestSpread()
+    {
+        const QList<QMap<QString, double>> repeats {
+            { { QStringLiteral("median_ttft_ms"), 10 }, { QStringLiteral("output_throughput"), 1000 },
+                { QStringLiteral("server_waiting_max"), 1 } },
+            { { QStringLiteral("median_ttft_ms"), 12 }, { QStringLiteral("output_throughput"), 1010 },
+                { QStringLiteral("server_waiting_max"), 9 } },
+            { { QStringLiteral("median_ttft_ms"), 11 }, { QStringLiteral("output_throughput"), 990 } },
+        };
+        PointEstimate stored;
+        stored.metric = QStringLiteral("output_throughput");
+        stored.repeats = 3;
+        stored.median = 1005;
+        stored.min = 990;
+        stored.max = 1010;
+        QMap<QString, RepeatStat> stats = repeatStats({ stored }, repeats);
+        QCOMPARE(stats.value(QStringLiteral("output_throughput")).median, 1005.0); // the stored one
+        QCOMPARE(stats.value(QStringLiteral("median_ttft_ms")).median, 11.0);
+        QCOMPARE(stats.value(QStringLiteral("median_ttft_ms")).n, 3);
+        QCOMPARE(stats.value(QStringLiteral("server_waiting_max")).n, 2); // the third repeat has no value
+        // server_waiting_max spreads 160% but is no headline metric: TTFT's 18% is the widest.
+        QCOMPARE(widestSpread(stats), QStringLiteral("median_ttft_ms"));
+        QCOMPARE(widestSpread({}), QString());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDelta)
