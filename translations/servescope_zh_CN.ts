@@ -1665,6 +1665,53 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     </message>
 </context>
 <context>
+    <name>ServeScope::DeltaTableModel</name>
+    <message>
+        <source>%1 vs A</source>
+        <translation>%1 对比 A</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>Point</source>
+        <translation>负载点</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Change (%)</source>
+        <translation>变化（%）</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>95% intervals: A [%1, %2], B [%3, %4]</source>
+        <translation>95% 置信区间：A [%1, %2]，B [%3, %4]</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::ExperimentEditor</name>
     <message>
         <source>Endpoint</source>
@@ -4925,48 +4972,12 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>E2EL p99（毫秒）</translation>
     </message>
     <message>
-        <source>Comparison</source>
-        <translation>对比</translation>
-    </message>
-    <message>
-        <source>Metric</source>
-        <translation>指标</translation>
-    </message>
-    <message>
-        <source>A</source>
-        <translation>A</translation>
-    </message>
-    <message>
-        <source>B</source>
-        <translation>B</translation>
-    </message>
-    <message>
-        <source>Change</source>
-        <translation>变化</translation>
-    </message>
-    <message>
-        <source>Change (%)</source>
-        <translation>变化（%）</translation>
-    </message>
-    <message>
-        <source>Verdict</source>
-        <translation>结论</translation>
-    </message>
-    <message>
-        <source>95% intervals: A [%1, %2], B [%3, %4]</source>
-        <translation>95% 置信区间：A [%1, %2]，B [%3, %4]</translation>
-    </message>
-    <message>
         <source>This run</source>
         <translation>本次运行</translation>
     </message>
     <message>
         <source>%1: simulator at %2× speed, times %2× shorter than the modelled hardware</source>
         <translation>%1：模拟器以 %2 倍速运行，时间比所模拟的硬件短 %2 倍</translation>
-    </message>
-    <message>
-        <source>%1 vs A</source>
-        <translation>%1 对比 A</translation>
     </message>
     <message>
         <source>vLLM&apos;s result set (every measured request)</source>

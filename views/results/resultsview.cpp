@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "resultsview.h"
 
+#include "deltatable.h"
 #include "findingslist.h"
 #include "headlinepanel.h"
 #include "metricnames.h"
@@ -20,6 +21,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QSplitter>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -32,8 +34,6 @@ namespace {
 
 /// On a point row's first cell: run id, variant, point index, repeat and label.
 constexpr int kPointRole = Qt::UserRole + 1;
-constexpr int kFamilyRole = Qt::UserRole + 2; ///< a delta row's MetricName::Family
-constexpr int kVerdictRole = Qt::UserRole + 3; ///< a delta row's Verdict
 
 QString ms(double v)
 {
@@ -64,7 +64,9 @@ ResultsView::ResultsView(QWidget *parent)
     : QWidget(parent)
     , m_tabs(new QTabWidget(this))
     , m_table(new QTableWidget(this))
-    , m_delta(new QTableWidget(this))
+    , m_delta(new QTableView(this))
+    , m_deltaModel(new DeltaTableModel(this))
+    , m_deltaFilter(new DeltaTableFilter(this))
     , m_deltaPane(new QWidget(this))
     , m_headline(new HeadlinePanel(this))
     , m_findings(new FindingsList(this))
@@ -81,6 +83,10 @@ ResultsView::ResultsView(QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
     m_delta->setObjectName(QStringLiteral("deltaTable"));
+    m_deltaFilter->setSourceModel(m_deltaModel);
+    m_delta->setModel(m_deltaFilter);
+    m_delta->setSortingEnabled(true);
+    m_delta->sortByColumn(-1, Qt::AscendingOrder); // core's order until a header is clicked
     m_delta->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_delta->verticalHeader()->hide();
     m_delta->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -551,87 +557,21 @@ void ResultsView::rebuildChart()
 
 void ResultsView::rebuildDelta()
 {
-    const QStringList headers { tr("Comparison"), tr("Variant"), tr("Point"), tr("Metric"), tr("A"), tr("B"),
-        tr("Change"), tr("Change (%)"), tr("Verdict") };
-    m_delta->setSortingEnabled(false);
-    m_delta->clear();
-    m_delta->setColumnCount(int(headers.size()));
-    m_delta->setHorizontalHeaderLabels(headers);
     const QList<DeltaSection> &deltas = steadySet() ? m_input.steadyDeltas : m_input.deltas;
-    int rows = 0;
-    for (const DeltaSection &s : deltas)
-        rows += int(s.rows.size());
-    m_delta->setRowCount(rows);
-    int row = 0;
-    for (qsizetype k = 0; k < deltas.size(); ++k) {
-        const DeltaSection &s = deltas[k];
-        // Compared runs are known by their letters (legend, footer); one run's variants by name.
-        const QString title = m_input.runs.size() > 1 ? tr("%1 vs A").arg(QChar(char16_t(u'B' + k))) : s.title;
-        for (const DeltaRow &r : s.rows) {
-            // Words and precision only: every value, change and verdict is core's (metrics/delta).
-            const QString verdict = Report::verdictText(r);
-            const MetricName name = MetricName::of(r.metric);
-            const QList<QTableWidgetItem *> items { new QTableWidgetItem(title), new QTableWidgetItem(r.variant),
-                new QTableWidgetItem(r.label), new QTableWidgetItem(name.title()),
-                numberItem(name.format(r.a.repeats.median), r.a.repeats.median),
-                numberItem(name.format(r.b.repeats.median), r.b.repeats.median),
-                numberItem(name.formatChange(r.change), r.change),
-                numberItem(MetricName::formatPercent(r.relative), std::isnan(r.relative) ? 0 : r.relative),
-                new QTableWidgetItem(verdict) };
-            items[0]->setData(kFamilyRole, int(name.family));
-            items[0]->setData(kVerdictRole, int(r.verdict));
-            items[3]->setToolTip(r.metric); // the key as the CLI and CSV name it
-            const QColor bg = HeadlinePanel::verdictColour(r.verdict);
-            for (int c = 0; c < items.size(); ++c) {
-                if (bg.isValid())
-                    items[c]->setBackground(bg);
-                if (r.a.ci.valid && r.b.ci.valid)
-                    items[c]->setToolTip(tr("95% intervals: A [%1, %2], B [%3, %4]")
-                                             .arg(name.format(r.a.ci.low), name.format(r.a.ci.high),
-                                                 name.format(r.b.ci.low), name.format(r.b.ci.high)));
-                m_delta->setItem(row, c, items[c]);
-            }
-            ++row;
-        }
-    }
-    m_delta->setSortingEnabled(true);
+    m_deltaModel->setSections(deltas, m_input.runs.size() > 1);
     m_delta->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_tabs->setTabVisible(m_tabs->indexOf(m_deltaPane), rows > 0);
-    applyDeltaFilter();
+    m_tabs->setTabVisible(m_tabs->indexOf(m_deltaPane), m_deltaModel->rowCount() > 0);
     m_headline->setSections(deltas, m_input.runs.size() > 1);
 }
 
 void ResultsView::applyDeltaFilter()
 {
-    const int family = m_deltaFamily->currentData().toInt();
-    const bool decided = m_decidedOnly->isChecked();
-    for (int r = 0; r < m_delta->rowCount(); ++r) {
-        const QTableWidgetItem *first = m_delta->item(r, 0);
-        if (!first)
-            continue;
-        const auto verdict = Verdict(first->data(kVerdictRole).toInt());
-        const bool shown = (family < 0 || first->data(kFamilyRole).toInt() == family)
-            && (!decided || verdict == Verdict::Better || verdict == Verdict::Worse);
-        m_delta->setRowHidden(r, !shown);
-    }
+    m_deltaFilter->setFilter(m_deltaFamily->currentData().toInt(), m_decidedOnly->isChecked());
 }
 
 void ResultsView::copyDelta()
 {
-    QStringList lines;
-    QStringList head;
-    for (int c = 0; c < m_delta->columnCount(); ++c)
-        head << m_delta->horizontalHeaderItem(c)->text();
-    lines << head.join(u'\t');
-    for (int r = 0; r < m_delta->rowCount(); ++r) {
-        if (m_delta->isRowHidden(r)) // what is shown is what is copied
-            continue;
-        QStringList cells;
-        for (int c = 0; c < m_delta->columnCount(); ++c)
-            cells << (m_delta->item(r, c) ? m_delta->item(r, c)->text() : QString());
-        lines << cells.join(u'\t');
-    }
-    QApplication::clipboard()->setText(lines.join(u'\n') + u'\n');
+    QApplication::clipboard()->setText(m_deltaFilter->shownText()); // what is shown is what is copied
 }
 
 QByteArray ResultsView::tableCsv() const

@@ -9,12 +9,15 @@ class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QTableView;
 class QTableWidget;
 class QTableWidgetItem;
 class QTabWidget;
 
 namespace ServeScope {
 
+class DeltaTableFilter;
+class DeltaTableModel;
 class FindingsList;
 class HeadlinePanel;
 namespace Report {
@@ -50,7 +53,8 @@ public:
     void setChartActions(const QList<QAction *> &actions);
 
     QTableWidget *table() const { return m_table; }
-    QTableWidget *deltaTable() const { return m_delta; }
+    /// The full delta table (a view of core's rows through the family and "decided only" filter).
+    QTableView *deltaTable() const { return m_delta; }
     HeadlinePanel *headlinePanel() const { return m_headline; }
     Report::ChartView *chartView() const { return m_chartView; }
     int pointCount() const;
@@ -80,7 +84,9 @@ private:
     Report::TimeSeriesInput m_timeSeries;
     QTabWidget *m_tabs;
     QTableWidget *m_table;
-    QTableWidget *m_delta;
+    QTableView *m_delta;
+    DeltaTableModel *m_deltaModel;
+    DeltaTableFilter *m_deltaFilter;
     QWidget *m_deltaPane;
     HeadlinePanel *m_headline;
     FindingsList *m_findings;

@@ -25,6 +25,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -163,7 +164,7 @@ private Q_SLOTS:
         const int found = tabs->indexOf(findings);
         QVERIFY(found > 0);
         QCOMPARE(tabs->tabText(found), QStringLiteral("Findings (%1)").arg(findings->count()));
-        QCOMPARE(w.results()->deltaTable()->rowCount(), 2 * 2 * int(headlineMetrics().size()));
+        QCOMPARE(w.results()->deltaTable()->model()->rowCount(), 2 * 2 * int(headlineMetrics().size()));
         for (QAction *action : w.exportActions())
             QVERIFY(action->isEnabled());
 

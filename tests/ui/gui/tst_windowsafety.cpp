@@ -47,6 +47,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -595,36 +596,38 @@ private Q_SLOTS:
         QSignalSpy shown(&w, &MainWindow::resultsShown);
         w.compareRuns({ a, b });
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && w.results()->input().runs.size() == 2, 20000);
-        QTableWidget *t = w.results()->deltaTable();
-        QCOMPARE(t->rowCount(), 2 * 20); // 2 points x every headline metric
+        QTableView *view = w.results()->deltaTable();
+        const QAbstractItemModel *filtered = view->model(); // what the table shows, filtered
+        const QAbstractItemModel *all = qobject_cast<const QSortFilterProxyModel *>(filtered)->sourceModel();
+        const auto cell = [](const QAbstractItemModel *m, int r, int c) { return m->index(r, c).data().toString(); };
+        QCOMPARE(all->rowCount(), 2 * 20); // 2 points x every headline metric
+        QCOMPARE(filtered->rowCount(), all->rowCount());
         const QRegularExpression oneDecimal(QStringLiteral("^\\d+\\.\\d$"));
         const QRegularExpression signedChange(QStringLiteral("^([+\u2212]\\d+\\.\\d+|0\\.0+)$"));
         QStringList metrics;
-        for (int r = 0; r < t->rowCount(); ++r) {
-            const QString metric = t->item(r, 3)->text();
+        for (int r = 0; r < all->rowCount(); ++r) {
+            const QString metric = cell(all, r, 3);
             metrics << metric;
             QVERIFY2(!metric.contains(u'_'), qPrintable(metric)); // no raw keys
             for (int c = 4; c < 8; ++c)
-                QVERIFY2(!t->item(r, c)->text().startsWith(QStringLiteral("-0")), qPrintable(t->item(r, c)->text()));
-            QVERIFY2(signedChange.match(t->item(r, 6)->text()).hasMatch(), qPrintable(t->item(r, 6)->text()));
+                QVERIFY2(!cell(all, r, c).startsWith(QStringLiteral("-0")), qPrintable(cell(all, r, c)));
+            QVERIFY2(signedChange.match(cell(all, r, 6)).hasMatch(), qPrintable(cell(all, r, 6)));
             if (metric.endsWith(QStringLiteral("(ms)"))) {
-                QVERIFY2(oneDecimal.match(t->item(r, 4)->text()).hasMatch(), qPrintable(t->item(r, 4)->text()));
-                QVERIFY2(oneDecimal.match(t->item(r, 5)->text()).hasMatch(), qPrintable(t->item(r, 5)->text()));
+                QVERIFY2(oneDecimal.match(cell(all, r, 4)).hasMatch(), qPrintable(cell(all, r, 4)));
+                QVERIFY2(oneDecimal.match(cell(all, r, 5)).hasMatch(), qPrintable(cell(all, r, 5)));
             }
         }
-        for (int r = 0; r < t->rowCount(); ++r) {
-            if (t->item(r, 3)->text() == QLatin1String("Output throughput (tok/s)"))
-                QCOMPARE(t->item(r, 8)->text(), QStringLiteral("undecided: one repeat"));
+        for (int r = 0; r < all->rowCount(); ++r) {
+            if (cell(all, r, 3) == QLatin1String("Output throughput (tok/s)"))
+                QCOMPARE(cell(all, r, 8), QStringLiteral("undecided: one repeat"));
         }
         for (const char *name : { "TTFT p50 (ms)", "TPOT p90 (ms)", "E2EL p99 (ms)", "Output throughput (tok/s)",
                  "Request throughput (req/s)", "Success rate (%)" })
             QVERIFY2(metrics.contains(QLatin1String(name)), name);
-        const auto visible = [t] {
+        const auto visible = [filtered, cell] {
             QStringList rows;
-            for (int r = 0; r < t->rowCount(); ++r) {
-                if (!t->isRowHidden(r))
-                    rows << t->item(r, 3)->text();
-            }
+            for (int r = 0; r < filtered->rowCount(); ++r)
+                rows << cell(filtered, r, 3);
             return rows;
         };
         // Beside the chart, the headline panel: B against A at each point, seven headline metrics, with
@@ -633,8 +636,8 @@ private Q_SLOTS:
         QVERIFY(panel->isVisibleTo(w.results()));
         QCOMPARE(panel->rowCount(), 2 * 7);
         QMap<QString, QString> deltaVerdicts; // "point|metric" -> verdict, from the delta table
-        for (int r = 0; r < t->rowCount(); ++r)
-            deltaVerdicts.insert(t->item(r, 2)->text() + u'|' + t->item(r, 3)->text(), t->item(r, 8)->text());
+        for (int r = 0; r < all->rowCount(); ++r)
+            deltaVerdicts.insert(cell(all, r, 2) + u'|' + cell(all, r, 3), cell(all, r, 8));
         QStringList panelMetrics;
         for (int r = 0; r < panel->rowCount(); ++r) {
             const QString point = panel->item(r, 0)->text().section(QStringLiteral(" · "), -1);
@@ -661,16 +664,16 @@ private Q_SLOTS:
         // "Decided only" keeps exactly the TTFT rows core called better or worse. With one repeat each,
         // throughput stays undecided; a latency can still be decided from its requests' intervals.
         QStringList decidedTtft;
-        for (int r = 0; r < t->rowCount(); ++r) {
-            const QString verdict = t->item(r, 8)->text();
-            if (!t->isRowHidden(r) && (verdict == QLatin1String("better") || verdict == QLatin1String("worse")))
-                decidedTtft << t->item(r, 3)->text();
+        for (int r = 0; r < filtered->rowCount(); ++r) {
+            const QString verdict = cell(filtered, r, 8);
+            if (verdict == QLatin1String("better") || verdict == QLatin1String("worse"))
+                decidedTtft << cell(filtered, r, 3);
         }
         decided->setChecked(true);
         QCOMPARE(visible(), decidedTtft);
         decided->setChecked(false);
-        QVERIFY(!t->actions().isEmpty() && t->actions().first()->shortcut() == QKeySequence(QKeySequence::Copy));
-        t->actions().first()->trigger();
+        QVERIFY(!view->actions().isEmpty() && view->actions().first()->shortcut() == QKeySequence(QKeySequence::Copy));
+        view->actions().first()->trigger();
         const QStringList copied = QApplication::clipboard()->text().split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(copied.size(), 1 + 2 * 4);
         family->setCurrentIndex(0);
