@@ -2666,94 +2666,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>Ctrl+Shift+S</source>
         <translation>Ctrl+Shift+S</translation>
     </message>
-    <message>
-        <source>Slide (1600 × 900)</source>
-        <translation>幻灯片（1600 × 900）</translation>
-    </message>
-    <message>
-        <source>Slide, high DPI (1600 × 900 at 2×)</source>
-        <translation>幻灯片，高分屏（1600 × 900，2 倍）</translation>
-    </message>
-    <message>
-        <source>E&amp;xport results</source>
-        <translation>导出结果(&amp;X)</translation>
-    </message>
-    <message>
-        <source>Export &amp;chart…</source>
-        <translation>导出图表(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+E</source>
-        <translation>Ctrl+Shift+E</translation>
-    </message>
-    <message>
-        <source>Export chart</source>
-        <translation>导出图表</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
-        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
-    </message>
-    <message>
-        <source>Export &amp;report…</source>
-        <translation>导出报告(&amp;R)…</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+R</source>
-        <translation>Ctrl+Shift+R</translation>
-    </message>
-    <message>
-        <source>Export report</source>
-        <translation>导出报告</translation>
-    </message>
-    <message>
-        <source>HTML report (*.html);;PDF report (*.pdf)</source>
-        <translation>HTML 报告 (*.html);;PDF 报告 (*.pdf)</translation>
-    </message>
-    <message>
-        <source>Export &amp;table (CSV)…</source>
-        <translation>导出表格（CSV）(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+T</source>
-        <translation>Ctrl+Shift+T</translation>
-    </message>
-    <message>
-        <source>Export table</source>
-        <translation>导出表格</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>C&amp;opy chart</source>
-        <translation>复制图表(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+C</source>
-        <translation>Ctrl+Shift+C</translation>
-    </message>
-    <message>
-        <source>Chart &amp;size</source>
-        <translation>图表尺寸(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>there are no results to export yet</source>
-        <translation>还没有可导出的结果</translation>
-    </message>
-    <message>
-        <source>Writing the report…</source>
-        <translation>正在生成报告…</translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
     <message numerus="yes">
         <source>Comparing %n runs…</source>
         <translation>
@@ -2929,44 +2841,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>无法读取运行 %1，请查看日志。</translation>
     </message>
     <message>
-        <source>Folder for the prompts of %1, %2, repeat %3</source>
-        <translation>存放 %1、%2、第 %3 次重复的提示的文件夹</translation>
-    </message>
-    <message>
-        <source>Exporting the prompts…</source>
-        <translation>正在导出提示…</translation>
-    </message>
-    <message>
-        <source>Prompt export failed: %1</source>
-        <translation>提示导出失败：%1</translation>
-    </message>
-    <message>
-        <source>The prompts cannot be exported</source>
-        <translation>无法导出提示</translation>
-    </message>
-    <message>
-        <source>Prompts exported</source>
-        <translation>提示已导出</translation>
-    </message>
-    <message>
-        <source>The point&apos;s prompts, in the order it sent them:
-
-%1 — vLLM&apos;s custom dataset
-%2 — ShareGPT, for SGLang
-
-The commands that replay them are below; the key goes through OPENAI_API_KEY.</source>
-        <translation>该负载点发送的提示，按发送顺序：
-
-%1 —— vLLM 的 custom 数据集
-%2 —— ShareGPT，供 SGLang 使用
-
-重放它们的命令见下方详情；密钥通过 OPENAI_API_KEY 传入。</translation>
-    </message>
-    <message>
-        <source>Copy commands</source>
-        <translation>复制命令</translation>
-    </message>
-    <message>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
@@ -3091,46 +2965,6 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>Layout reset.</source>
         <translation>布局已重置。</translation>
-    </message>
-    <message>
-        <source>As shown in the window (at least 1200 × 700)</source>
-        <translation>与窗口中显示的一致（至少 1200 × 700）</translation>
-    </message>
-    <message>
-        <source>Report (1200 × 700)</source>
-        <translation>报告（1200 × 700）</translation>
-    </message>
-    <message>
-        <source>Custom size…</source>
-        <translation>自定义尺寸…</translation>
-    </message>
-    <message>
-        <source>Chart size</source>
-        <translation>图表尺寸</translation>
-    </message>
-    <message>
-        <source> px</source>
-        <translation> 像素</translation>
-    </message>
-    <message>
-        <source>Charts are legible from 1200 × 700; a smaller size is used as typed, for copy and every export.</source>
-        <translation>图表在 1200 × 700 及以上清晰可读；更小的尺寸将按输入原样用于复制和所有导出。</translation>
-    </message>
-    <message>
-        <source>Width</source>
-        <translation>宽度</translation>
-    </message>
-    <message>
-        <source>Height</source>
-        <translation>高度</translation>
-    </message>
-    <message>
-        <source>Custom size (%1 × %2)…</source>
-        <translation>自定义尺寸（%1 × %2）…</translation>
-    </message>
-    <message>
-        <source>Chart copied to the clipboard (%1 × %2 px).</source>
-        <translation>图表已复制到剪贴板（%1 × %2 像素）。</translation>
     </message>
     <message>
         <source>A run is in progress</source>
@@ -4839,6 +4673,179 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>every request failed: imported as a failed run</source>
         <translation>所有请求均失败：已作为失败的运行导入</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::ResultsExport</name>
+    <message>
+        <source>As shown in the window (at least 1200 × 700)</source>
+        <translation>与窗口中显示的一致（至少 1200 × 700）</translation>
+    </message>
+    <message>
+        <source>Report (1200 × 700)</source>
+        <translation>报告（1200 × 700）</translation>
+    </message>
+    <message>
+        <source>Slide (1600 × 900)</source>
+        <translation>幻灯片（1600 × 900）</translation>
+    </message>
+    <message>
+        <source>Slide, high DPI (1600 × 900 at 2×)</source>
+        <translation>幻灯片，高分屏（1600 × 900，2 倍）</translation>
+    </message>
+    <message>
+        <source>E&amp;xport results</source>
+        <translation>导出结果(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Export &amp;chart…</source>
+        <translation>导出图表(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export &amp;report…</source>
+        <translation>导出报告(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+R</source>
+        <translation>Ctrl+Shift+R</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>HTML report (*.html);;PDF report (*.pdf)</source>
+        <translation>HTML 报告 (*.html);;PDF 报告 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export &amp;table (CSV)…</source>
+        <translation>导出表格（CSV）(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+T</source>
+        <translation>Ctrl+Shift+T</translation>
+    </message>
+    <message>
+        <source>Export table</source>
+        <translation>导出表格</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>C&amp;opy chart</source>
+        <translation>复制图表(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <source>Chart &amp;size</source>
+        <translation>图表尺寸(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Custom size…</source>
+        <translation>自定义尺寸…</translation>
+    </message>
+    <message>
+        <source>Folder for the prompts of %1, %2, repeat %3</source>
+        <translation>存放 %1、%2、第 %3 次重复的提示的文件夹</translation>
+    </message>
+    <message>
+        <source>Exporting the prompts…</source>
+        <translation>正在导出提示…</translation>
+    </message>
+    <message>
+        <source>Prompt export failed: %1</source>
+        <translation>提示导出失败：%1</translation>
+    </message>
+    <message>
+        <source>The prompts cannot be exported</source>
+        <translation>无法导出提示</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Prompts exported</source>
+        <translation>提示已导出</translation>
+    </message>
+    <message>
+        <source>The point&apos;s prompts, in the order it sent them:
+
+%1 — vLLM&apos;s custom dataset
+%2 — ShareGPT, for SGLang
+
+The commands that replay them are below; the key goes through OPENAI_API_KEY.</source>
+        <translation>该负载点发送的提示，按发送顺序：
+
+%1 —— vLLM 的 custom 数据集
+%2 —— ShareGPT，供 SGLang 使用
+
+重放它们的命令见下方详情；密钥通过 OPENAI_API_KEY 传入。</translation>
+    </message>
+    <message>
+        <source>Copy commands</source>
+        <translation>复制命令</translation>
+    </message>
+    <message>
+        <source>Chart size</source>
+        <translation>图表尺寸</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source>Charts are legible from 1200 × 700; a smaller size is used as typed, for copy and every export.</source>
+        <translation>图表在 1200 × 700 及以上清晰可读；更小的尺寸将按输入原样用于复制和所有导出。</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>Height</source>
+        <translation>高度</translation>
+    </message>
+    <message>
+        <source>Custom size (%1 × %2)…</source>
+        <translation>自定义尺寸（%1 × %2）…</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>there are no results to export yet</source>
+        <translation>还没有可导出的结果</translation>
+    </message>
+    <message>
+        <source>Writing the report…</source>
+        <translation>正在生成报告…</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Chart copied to the clipboard (%1 × %2 px).</source>
+        <translation>图表已复制到剪贴板（%1 × %2 像素）。</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,7 @@
 #include "projectsession.h"
 #include "projecttree.h"
 #include "report/findingtext.h"
+#include "resultsexport.h"
 #include "resultsview.h"
 #include "runmonitor.h"
 #include "runsession.h"
@@ -140,7 +141,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
         startRunOf(r.experiment);
     });
     connect(m_results, &ResultsView::resultsChanged, this, [this] {
-        for (QAction *a : std::as_const(m_exportActions))
+        for (QAction *a : m_export->actions())
             a->setEnabled(m_results->hasResults());
     });
     connect(m_monitor, &RunMonitor::startRequested, this, &MainWindow::startRun);
@@ -327,7 +328,16 @@ void MainWindow::createActions()
         chooseFile(true, tr("Export experiment"), tr("Experiment JSON (*.json)"),
             [this](const QString &p) { exportExperimentFile(p); });
     });
-    createExportActions(file);
+    m_export = new ResultsExport(m_results, m_session, this);
+    m_export->createActions(file);
+    connect(m_export, &ResultsExport::status, statusBar(), [this](const QString &text, int timeoutMs) {
+        if (text.isEmpty())
+            statusBar()->clearMessage();
+        else
+            statusBar()->showMessage(text, timeoutMs);
+    });
+    connect(m_export, &ResultsExport::logged, this, &MainWindow::appendLog);
+    connect(m_export, &ResultsExport::warning, this, &MainWindow::showWarning);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -34,6 +34,7 @@ class ProfileDialog;
 class ProfileStore;
 class ProjectSession;
 class ProjectTree;
+class ResultsExport;
 class ResultsView;
 class RunMonitor;
 class RunSession;
@@ -59,14 +60,14 @@ public:
     ProjectSession *session() const { return m_session; }
     RunMonitor *runMonitor() const { return m_monitor; }
     ResultsView *results() const { return m_results; }
+    /// Exports and copies of what the Results page shows (File → Export results).
+    ResultsExport *resultsExport() const { return m_export; }
     ProjectTree *projectTree() const { return m_tree; }
     ProfileStore *profiles() const { return m_profiles; }
     QPlainTextEdit *log() const;
     qint64 lastRunId() const { return m_lastRunId; }
     QAction *runAction() const { return m_runAction; }
     QAction *newAction() const { return m_newAction; }
-    /// Export chart, report, table, copy chart: enabled while the Results page shows something.
-    const QList<QAction *> &exportActions() const { return m_exportActions; }
 
     /// Time scale for the local simulator (demo and tests run faster than real time); without one,
     /// the demo runs at kDemoTimeScale and everything else at 1.
@@ -104,17 +105,6 @@ public:
     TeamRunsDialog *showTeamRuns();
     /// Publishes a stored run to the team database of the settings (docs/teamdb.md).
     void publishRun(qint64 runId);
-    /// Exports of what the Results page shows; false with *error when there is nothing or writing failed.
-    bool exportChart(const QString &path, QString *error);
-    bool exportReport(const QString &path, QString *error);
-    bool exportTable(const QString &path, QString *error);
-    void copyChart();
-    /// Charts are exported and copied at least this large unless the user types a smaller custom size.
-    static constexpr QSize kMinimumChartSize { 1200, 700 };
-    /// The size and scale a chart is exported and copied at (File → Export results → Chart size).
-    Report::ExportOptions chartExportOptions() const;
-    /// Chart size → Custom size…: exports and copies at exactly `size` from now on.
-    void setCustomChartSize(const QSize &size);
     /// Selects these stored runs in the project tree: the results compare them (A is the oldest).
     void compareRuns(const QList<qint64> &ids);
     /// Runs a stored run's configuration again, then shows both compared and says, point by point,
@@ -160,9 +150,6 @@ private:
     void chooseFiles(const QString &title, const QString &filter, std::function<void(const QStringList &)> done);
     void captureFromServer();
     void appendLog(const QString &level, const QString &text);
-    void choosePromptsFolder(qint64 runId, const QString &variant, int point, int repeat, const QString &label);
-    void showExportedPrompts(
-        const QStringList &files, const QStringList &commands, const QStringList &warnings, const QString &error);
     void showWarning(const QString &title, const QString &text);
     /// True when no project file is open yet: one is created and `then` runs once it is open.
     bool needsProjectFirst(const std::function<void()> &then);
@@ -171,13 +158,6 @@ private:
     void rememberPage(int page);
     void applyTimeScale(double scale);
     void runEnded(const RunResult &result);
-    void createExportActions(QMenu *file);
-    void chooseCustomChartSize();
-    void syncChartSizeMenu();
-    void chooseExportFile(
-        const QString &title, const QString &filter, const QString &suffix, std::function<void(const QString &)> done);
-    void reportExport(bool ok, const QString &path);
-    void exportReportWithProgress(const QString &path);
     void showRuns(const QList<qint64> &ids);
     bool startRunOf(const Experiment &experiment);
     void beginRun(const Experiment &experiment, bool allowLaunch);
@@ -204,14 +184,13 @@ private:
     ExperimentEditor *m_editor;
     RunMonitor *m_monitor;
     ResultsView *m_results;
+    ResultsExport *m_export = nullptr;
     ProjectTree *m_tree;
     LogDock *m_logDock;
     QLabel *m_runBanner;
     WelcomePage *m_welcome = nullptr;
     QMenu *m_recentMenu = nullptr;
     QAction *m_runAction = nullptr, *m_cancelAction = nullptr, *m_saveAction = nullptr, *m_newAction = nullptr;
-    QList<QAction *> m_exportActions;
-    QString m_exportError;
     std::function<void()> m_afterSave; ///< what Save in the unsaved-changes question was on its way to
     QPointer<ProfileDialog> m_profileDialog;
     double m_timeScale = 1.0; ///< the local simulator's speed for the open project

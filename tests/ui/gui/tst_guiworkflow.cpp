@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "projectsession.h"
 #include "projecttree.h"
+#include "resultsexport.h"
 #include "resultsview.h"
 #include "runmonitor.h"
 #include "secrets/memorysecretstore.h"
@@ -165,16 +166,16 @@ private Q_SLOTS:
         QVERIFY(found > 0);
         QCOMPARE(tabs->tabText(found), QStringLiteral("Findings (%1)").arg(findings->count()));
         QCOMPARE(w.results()->deltaTable()->model()->rowCount(), 2 * 2 * int(headlineMetrics().size()));
-        for (QAction *action : w.exportActions())
+        for (QAction *action : w.resultsExport()->actions())
             QVERIFY(action->isEnabled());
 
         QTemporaryDir dir;
         QString error;
         for (const char *name : { "chart.png", "chart.svg", "chart.pdf", "report.html", "report.pdf", "table.csv" }) {
             const QString path = dir.filePath(QLatin1String(name));
-            const bool ok = path.endsWith(QLatin1String(".csv")) ? w.exportTable(path, &error)
-                : path.contains(QLatin1String("report"))         ? w.exportReport(path, &error)
-                                                                 : w.exportChart(path, &error);
+            const bool ok = path.endsWith(QLatin1String(".csv")) ? w.resultsExport()->exportTable(path, &error)
+                : path.contains(QLatin1String("report"))         ? w.resultsExport()->exportReport(path, &error)
+                                                                 : w.resultsExport()->exportChart(path, &error);
             QVERIFY2(ok, qPrintable(path + u' ' + error));
             QVERIFY2(QFileInfo(path).size() > 1000, name);
         }

@@ -15,6 +15,7 @@
 #include "profiledialog.h"
 #include "projectsession.h"
 #include "projecttree.h"
+#include "resultsexport.h"
 #include "resultsview.h"
 #include "run/durationestimate.h"
 #include "runmonitor.h"
@@ -421,24 +422,24 @@ private Q_SLOTS:
         QString error;
         for (int preset : { 0, 1 }) {
             QSettings().setValue(QStringLiteral("export/chartPreset"), preset);
-            w.copyChart();
+            w.resultsExport()->copyChart();
             const QImage copied = QApplication::clipboard()->image();
             QVERIFY2(copied.width() >= 1200 && copied.height() >= 700,
                 qPrintable(QStringLiteral("%1x%2").arg(copied.width()).arg(copied.height())));
             const QString png = dir.filePath(QStringLiteral("chart%1.png").arg(preset));
-            QVERIFY2(w.exportChart(png, &error), qPrintable(error));
+            QVERIFY2(w.resultsExport()->exportChart(png, &error), qPrintable(error));
             const QImage exported(png);
             QVERIFY(exported.width() >= 1200 && exported.height() >= 700);
         }
         QSettings().setValue(QStringLiteral("export/chartPreset"), 2);
-        w.copyChart();
+        w.resultsExport()->copyChart();
         QCOMPARE(QApplication::clipboard()->image().size(), QSize(1600, 900));
         // A custom size is used as typed, even below the minimum, for copy and export alike.
-        w.setCustomChartSize(QSize(800, 500));
-        w.copyChart();
+        w.resultsExport()->setCustomChartSize(QSize(800, 500));
+        w.resultsExport()->copyChart();
         QCOMPARE(QApplication::clipboard()->image().size(), QSize(800, 500));
         const QString small = dir.filePath(QStringLiteral("small.png"));
-        QVERIFY(w.exportChart(small, &error));
+        QVERIFY(w.resultsExport()->exportChart(small, &error));
         QCOMPARE(QImage(small).size(), QSize(800, 500));
         auto *custom = w.findChild<QAction *>(QStringLiteral("customChartSize"));
         QVERIFY(custom && custom->isChecked() && custom->text().contains(QStringLiteral("800")));

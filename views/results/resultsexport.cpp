@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: MIT
-// MainWindow: exports of what the Results page shows, comparing runs, and asking before a project
-// with unsaved edits or runs is left.
-#include "mainwindow.h"
+#include "resultsexport.h"
+
+#include "projectsession.h"
+#include "resultsview.h"
 
 #include "charts/chartexporter.h"
 #include "charts/reportwriter.h"
-#include "experimentdocument.h"
-#include "metrics/delta.h"
-#include "projectsession.h"
-#include "projecttree.h"
-#include "resultsview.h"
-#include "runsession.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -22,7 +17,6 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
-#include <QMap>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
@@ -30,8 +24,6 @@
 #include <QSaveFile>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStatusBar>
-#include <QTabWidget>
 #include <QTimer>
 
 namespace ServeScope {
@@ -45,16 +37,24 @@ struct SizePreset {
 };
 
 const SizePreset kPresets[] = {
-    { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "As shown in the window (at least 1200 × 700)"), QSize(), 1.0 },
-    { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "Report (1200 × 700)"), QSize(1200, 700), 1.0 },
-    { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "Slide (1600 × 900)"), QSize(1600, 900), 1.0 },
-    { QT_TRANSLATE_NOOP("ServeScope::MainWindow", "Slide, high DPI (1600 × 900 at 2×)"), QSize(1600, 900), 2.0 },
+    { QT_TRANSLATE_NOOP("ServeScope::ResultsExport", "As shown in the window (at least 1200 × 700)"), QSize(), 1.0 },
+    { QT_TRANSLATE_NOOP("ServeScope::ResultsExport", "Report (1200 × 700)"), QSize(1200, 700), 1.0 },
+    { QT_TRANSLATE_NOOP("ServeScope::ResultsExport", "Slide (1600 × 900)"), QSize(1600, 900), 1.0 },
+    { QT_TRANSLATE_NOOP("ServeScope::ResultsExport", "Slide, high DPI (1600 × 900 at 2×)"), QSize(1600, 900), 2.0 },
 };
 const int kCustomPreset = int(std::size(kPresets)); ///< the size the user typed (export/customSize)
 
 } // namespace
 
-void MainWindow::createExportActions(QMenu *file)
+ResultsExport::ResultsExport(ResultsView *results, ProjectSession *session, QWidget *window)
+    : QObject(window)
+    , m_results(results)
+    , m_session(session)
+    , m_window(window)
+{
+}
+
+void ResultsExport::createActions(QMenu *file)
 {
     QMenu *exports = file->addMenu(tr("E&xport results"));
     QAction *chart = exports->addAction(tr("Export &chart…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
@@ -70,7 +70,7 @@ void MainWindow::createExportActions(QMenu *file)
             [this](const QString &p) { reportExport(exportTable(p, &m_exportError), p); });
     });
     QAction *copy
-        = exports->addAction(tr("C&opy chart"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::copyChart);
+        = exports->addAction(tr("C&opy chart"), QKeySequence(tr("Ctrl+Shift+C")), this, &ResultsExport::copyChart);
     QMenu *sizes = exports->addMenu(tr("Chart &size"));
     auto *group = new QActionGroup(this);
     const int chosen = QSettings().value(QStringLiteral("export/chartPreset"), 1).toInt();
@@ -81,50 +81,52 @@ void MainWindow::createExportActions(QMenu *file)
         group->addAction(a);
         connect(a, &QAction::triggered, this, [i] { QSettings().setValue(QStringLiteral("export/chartPreset"), i); });
     }
-    QAction *custom = sizes->addAction(tr("Custom size…"));
+    QAction *custom = m_custom = sizes->addAction(tr("Custom size…"));
     custom->setObjectName(QStringLiteral("customChartSize"));
     custom->setCheckable(true);
     custom->setChecked(chosen == kCustomPreset);
     group->addAction(custom);
-    connect(custom, &QAction::triggered, this, &MainWindow::chooseCustomChartSize);
-    m_exportActions = { chart, report, table, copy };
-    for (QAction *a : std::as_const(m_exportActions))
+    connect(custom, &QAction::triggered, this, &ResultsExport::chooseCustomChartSize);
+    m_actions = { chart, report, table, copy };
+    for (QAction *a : std::as_const(m_actions))
         a->setEnabled(false);
     m_results->setChartActions({ chart, copy });
-    connect(m_results, &ResultsView::promptsExportWanted, this, &MainWindow::choosePromptsFolder);
-    connect(m_session, &ProjectSession::promptsExported, this, &MainWindow::showExportedPrompts);
+    connect(m_results, &ResultsView::promptsExportWanted, this, &ResultsExport::choosePromptsFolder);
+    connect(m_session, &ProjectSession::promptsExported, this, &ResultsExport::showExportedPrompts);
 }
 
-void MainWindow::choosePromptsFolder(qint64 runId, const QString &variant, int point, int repeat, const QString &label)
+void ResultsExport::choosePromptsFolder(
+    qint64 runId, const QString &variant, int point, int repeat, const QString &label)
 {
     auto *dialog
-        = new QFileDialog(this, tr("Folder for the prompts of %1, %2, repeat %3").arg(variant, label).arg(repeat),
+        = new QFileDialog(m_window, tr("Folder for the prompts of %1, %2, repeat %3").arg(variant, label).arg(repeat),
             QSettings().value(QStringLiteral("export/dir")).toString());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setFileMode(QFileDialog::Directory);
     dialog->setOption(QFileDialog::ShowDirsOnly);
     connect(dialog, &QFileDialog::fileSelected, this, [=, this](const QString &dir) {
         QSettings().setValue(QStringLiteral("export/dir"), dir);
-        statusBar()->showMessage(tr("Exporting the prompts…"));
+        emit status(tr("Exporting the prompts…"), 0);
         m_session->exportPrompts(runId, variant, point, repeat, dir);
     });
     dialog->open();
 }
 
-void MainWindow::showExportedPrompts(
+void ResultsExport::showExportedPrompts(
     const QStringList &files, const QStringList &commands, const QStringList &warnings, const QString &error)
 {
     if (!error.isEmpty()) {
-        statusBar()->clearMessage();
-        appendLog(QStringLiteral("error"), tr("Prompt export failed: %1").arg(error));
-        return showWarning(tr("The prompts cannot be exported"), error);
+        emit status(QString(), 0);
+        emit logged(QStringLiteral("error"), tr("Prompt export failed: %1").arg(error));
+        emit warning(tr("The prompts cannot be exported"), error);
+        return;
     }
-    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(files.value(0))), 6000);
+    emit status(tr("Exported %1").arg(QDir::toNativeSeparators(files.value(0))), 6000);
     auto *box = new QMessageBox(QMessageBox::Information, tr("Prompts exported"),
         tr("The point's prompts, in the order it sent them:\n\n%1 — vLLM's custom dataset\n%2 — ShareGPT, "
            "for SGLang\n\nThe commands that replay them are below; the key goes through OPENAI_API_KEY.")
             .arg(QDir::toNativeSeparators(files.value(0)), QDir::toNativeSeparators(files.value(1))),
-        QMessageBox::Close, this);
+        QMessageBox::Close, m_window);
     box->setAttribute(Qt::WA_DeleteOnClose);
     // Machine text: the commands and their warnings stay as the tools read them.
     box->setDetailedText(commands.join(u'\n') + (warnings.isEmpty() ? QString() : u'\n' + warnings.join(u'\n')));
@@ -135,7 +137,7 @@ void MainWindow::showExportedPrompts(
     box->open();
 }
 
-Report::ExportOptions MainWindow::chartExportOptions() const
+Report::ExportOptions ResultsExport::chartExportOptions() const
 {
     const QSettings settings;
     const int i = std::clamp(settings.value(QStringLiteral("export/chartPreset"), 1).toInt(), 0, kCustomPreset);
@@ -147,9 +149,9 @@ Report::ExportOptions MainWindow::chartExportOptions() const
     return { p.size.isEmpty() ? m_results->chartViewSize().expandedTo(kMinimumChartSize) : p.size, p.scale };
 }
 
-void MainWindow::chooseCustomChartSize()
+void ResultsExport::chooseCustomChartSize()
 {
-    auto *dialog = new QDialog(this);
+    auto *dialog = new QDialog(m_window);
     dialog->setObjectName(QStringLiteral("customSizeDialog"));
     dialog->setWindowTitle(tr("Chart size"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -183,7 +185,7 @@ void MainWindow::chooseCustomChartSize()
     dialog->open();
 }
 
-void MainWindow::setCustomChartSize(const QSize &size)
+void ResultsExport::setCustomChartSize(const QSize &size)
 {
     QSettings settings;
     settings.setValue(QStringLiteral("export/customSize"), size);
@@ -191,9 +193,9 @@ void MainWindow::setCustomChartSize(const QSize &size)
     syncChartSizeMenu();
 }
 
-void MainWindow::syncChartSizeMenu()
+void ResultsExport::syncChartSizeMenu()
 {
-    auto *custom = findChild<QAction *>(QStringLiteral("customChartSize"));
+    QAction *custom = m_custom;
     if (!custom || !custom->actionGroup())
         return;
     const int chosen = QSettings().value(QStringLiteral("export/chartPreset"), 1).toInt();
@@ -205,10 +207,10 @@ void MainWindow::syncChartSizeMenu()
                                             : tr("Custom size…"));
 }
 
-void MainWindow::chooseExportFile(
+void ResultsExport::chooseExportFile(
     const QString &title, const QString &filter, const QString &suffix, std::function<void(const QString &)> done)
 {
-    auto *dialog = new QFileDialog(this, title, QSettings().value(QStringLiteral("export/dir")).toString(), filter);
+    auto *dialog = new QFileDialog(m_window, title, QSettings().value(QStringLiteral("export/dir")).toString(), filter);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setDefaultSuffix(suffix);
@@ -219,15 +221,15 @@ void MainWindow::chooseExportFile(
     dialog->open();
 }
 
-void MainWindow::reportExport(bool ok, const QString &path)
+void ResultsExport::reportExport(bool ok, const QString &path)
 {
     if (ok)
-        statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
+        emit status(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
     else
-        appendLog(QStringLiteral("error"), tr("Export failed: %1").arg(m_exportError));
+        emit logged(QStringLiteral("error"), tr("Export failed: %1").arg(m_exportError));
 }
 
-bool MainWindow::exportChart(const QString &path, QString *error)
+bool ResultsExport::exportChart(const QString &path, QString *error)
 {
     if (!m_results->hasResults()) {
         *error = tr("there are no results to export yet");
@@ -236,7 +238,7 @@ bool MainWindow::exportChart(const QString &path, QString *error)
     return Report::ChartExporter::exportToFile(m_results->visibleChart(), path, chartExportOptions(), error);
 }
 
-bool MainWindow::exportReport(const QString &path, QString *error)
+bool ResultsExport::exportReport(const QString &path, QString *error)
 {
     if (!m_results->hasResults()) {
         *error = tr("there are no results to export yet");
@@ -245,10 +247,10 @@ bool MainWindow::exportReport(const QString &path, QString *error)
     return Report::ReportWriter::writeFile(m_results->input(), path, error);
 }
 
-void MainWindow::exportReportWithProgress(const QString &path)
+void ResultsExport::exportReportWithProgress(const QString &path)
 {
     // The report renders every chart: say so while it is written.
-    auto *progress = new QProgressDialog(tr("Writing the report…"), QString(), 0, 0, this);
+    auto *progress = new QProgressDialog(tr("Writing the report…"), QString(), 0, 0, m_window);
     progress->setAttribute(Qt::WA_DeleteOnClose);
     progress->setWindowModality(Qt::WindowModal);
     progress->setMinimumDuration(0);
@@ -259,7 +261,7 @@ void MainWindow::exportReportWithProgress(const QString &path)
     });
 }
 
-bool MainWindow::exportTable(const QString &path, QString *error)
+bool ResultsExport::exportTable(const QString &path, QString *error)
 {
     if (!m_results->hasResults()) {
         *error = tr("there are no results to export yet");
@@ -274,7 +276,7 @@ bool MainWindow::exportTable(const QString &path, QString *error)
     return true;
 }
 
-void MainWindow::copyChart()
+void ResultsExport::copyChart()
 {
     if (!m_results->hasResults())
         return;
@@ -282,114 +284,7 @@ void MainWindow::copyChart()
     const Report::ExportOptions o = chartExportOptions();
     const QImage image = Report::ChartExporter::renderImage(m_results->visibleChart(), o);
     QApplication::clipboard()->setImage(image);
-    statusBar()->showMessage(
-        tr("Chart copied to the clipboard (%1 × %2 px).").arg(image.width()).arg(image.height()), 4000);
-}
-
-void MainWindow::compareRuns(const QList<qint64> &ids)
-{
-    m_tree->selectRuns(ids);
-}
-
-void MainWindow::rerunToCheck(qint64 runId)
-{
-    if (!m_hasProject)
-        return;
-    if (m_run->isRunning()) {
-        statusBar()->showMessage(tr("A run is in progress: cancel it first."), 5000);
-        return;
-    }
-    m_session->loadRunConfig(runId);
-}
-
-void MainWindow::reportCheck(qint64 earlierId, const RerunCheck &check, const QString &error)
-{
-    if (!error.isEmpty()) {
-        appendLog(
-            QStringLiteral("error"), tr("The rerun of run %1 could not be checked: %2").arg(earlierId).arg(error));
-        return;
-    }
-    QStringList points;
-    for (const RerunCheck::Point &p : check.points) {
-        const QString point = p.variant + QLatin1Char('/') + p.label;
-        points << (p.outcome == QLatin1String("agree") ? tr("%1: agree").arg(point)
-                : p.outcome == QLatin1String("missing")
-                ? tr("%1: missing from the rerun").arg(point)
-                : tr("%1: differ (%2)").arg(point, p.differing.join(QStringLiteral(", "))));
-    }
-    for (const QString &p : std::as_const(points))
-        appendLog(QStringLiteral("check"), p);
-    for (const QString &d : check.environment)
-        appendLog(QStringLiteral("check"), tr("environment: %1").arg(d));
-    const bool all = check.allAgree();
-    const QString summary = all
-        ? tr("Rerun agrees with run %1 within 5% at every point.").arg(earlierId)
-        : tr("Rerun differs from run %1 at some points; see the log and the delta table.").arg(earlierId);
-    appendLog(all ? QStringLiteral("info") : QStringLiteral("warning"), summary);
-    statusBar()->showMessage(summary, 10000);
-    emit checkFinished(points, all);
-}
-
-void MainWindow::showRuns(const QList<qint64> &ids)
-{
-    if (ids.isEmpty())
-        return;
-    statusBar()->showMessage(
-        ids.size() > 1 ? tr("Comparing %n runs…", nullptr, int(ids.size())) : tr("Loading the run…"));
-    m_session->loadRuns(ids);
-}
-
-void MainWindow::continueAfterSave(const QString &error)
-{
-    std::function<void()> next = std::exchange(m_afterSave, nullptr);
-    if (next && error.isEmpty() && !hasUnsavedWork())
-        next();
-}
-
-bool MainWindow::hasUnsavedRuns() const
-{
-    // An unsaved project lives in a temporary file: leaving it loses its runs.
-    return m_hasProject && m_session->isTemporary() && m_runCount > 0;
-}
-
-bool MainWindow::hasUnsavedWork() const
-{
-    return m_hasProject && (m_document->isModified() || hasUnsavedRuns());
-}
-
-void MainWindow::whenSafeToLeave(std::function<void()> proceed)
-{
-    if (m_run->isRunning()) {
-        statusBar()->showMessage(tr("A run is in progress: cancel it first."), 5000);
-        return;
-    }
-    if (!hasUnsavedWork()) {
-        proceed();
-        return;
-    }
-    const bool unsavedRuns = hasUnsavedRuns();
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Unsaved changes"),
-        unsavedRuns ? tr("This project has not been saved yet; its runs will be lost.")
-                    : tr("The experiment has changes that are not saved."),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
-    box->setObjectName(QStringLiteral("unsavedBox"));
-    box->setInformativeText(tr("Save before leaving this project?"));
-    box->setDefaultButton(QMessageBox::Save);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, box, proceed] {
-        switch (box->standardButton(box->clickedButton())) {
-        case QMessageBox::Discard:
-            proceed();
-            break;
-        case QMessageBox::Save:
-            m_afterSave = proceed; // the user leaves once it is saved
-            saveProject();
-            break;
-        default:
-            break;
-        }
-    });
-    box->open();
+    emit status(tr("Chart copied to the clipboard (%1 × %2 px).").arg(image.width()).arg(image.height()), 4000);
 }
 
 } // namespace ServeScope
