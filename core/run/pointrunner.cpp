@@ -99,6 +99,28 @@ AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &l
     return opts;
 }
 
+PointResult summarisePoint(
+    const Experiment &resolved, const LoadSpec &spec, const QVector<RequestRecord> &records, qint64 clockStartNs)
+{
+    const AggregateOptions opts = aggregateOptions(resolved, spec.load, clockStartNs);
+    PointResult result = aggregatePoint(records, opts);
+    PointSummary &s = result.summary;
+    s.point = spec.point;
+    s.repeat = spec.repeat;
+    s.label = resolved.pointLabel(spec.point);
+    s.mode = loadModeName(spec.mode);
+    s.concurrency = spec.load.concurrencyFor(spec.mode);
+    s.requestRate = spec.mode == LoadMode::Rate ? spec.load.requestRate : 0;
+    s.inputLen = spec.load.inputLen;
+    s.outputLen = spec.load.outputLen;
+    s.definitions = definitionsName(resolved.metrics.definitions);
+    // The steady window opens when the point's slots (or cap) are first all busy; an uncapped
+    // open loop has no such level and opens with its first request. discard_ratio trims by start time instead.
+    const SteadyOptions steady { std::max(1, s.concurrency), resolved.load.discardRatio };
+    s.steady = steadyValues(steadyWindow(records, opts, steady));
+    return result;
+}
+
 PointRunner::PointRunner(LoadGenerator &generator, StoreWriter &writer, RunOutput &output, LiveMonitor &monitor,
     const std::atomic<bool> &cancelled)
     : m_generator(generator)
@@ -235,25 +257,11 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     const Experiment &resolved = variant.resolved;
     std::sort(records.begin(), records.end(),
         [](const RequestRecord &a, const RequestRecord &b) { return a.index < b.index; });
-    const AggregateOptions opts = aggregateOptions(resolved, spec.load, clockStartNs);
-    const PointResult result = aggregatePoint(records, opts);
+    const PointResult result = summarisePoint(resolved, spec, records, clockStartNs);
     PointSummary summary = result.summary;
     summary.runId = variant.runId;
     summary.variant = variant.variant;
-    summary.point = spec.point;
-    summary.repeat = spec.repeat;
-    summary.label = resolved.pointLabel(spec.point);
-    summary.mode = loadModeName(spec.mode);
-    summary.concurrency = spec.load.concurrencyFor(spec.mode);
-    summary.requestRate = spec.mode == LoadMode::Rate ? spec.load.requestRate : 0;
-    summary.inputLen = spec.load.inputLen;
-    summary.outputLen = spec.load.outputLen;
-    summary.definitions = definitionsName(resolved.metrics.definitions);
     summary.warmup = warmupCount;
-    // The steady window opens when the point's slots (or cap) are first all busy; an uncapped
-    // open loop has no such level and opens with its first request. discard_ratio trims by start time instead.
-    const SteadyOptions steadyOptions { std::max(1, summary.concurrency), resolved.load.discardRatio };
-    summary.steady = steadyValues(steadyWindow(records, opts, steadyOptions));
     summary.server = server;
     summary.client = client;
     const bool buffered = withholdBufferedDecode(&summary);
@@ -279,12 +287,13 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     if (m_output.isOpen()) {
         // Result files carry vLLM's key set under every profile: the same records, vLLM's definitions.
         PointSummary vllm = summary;
-        if (opts.profile != DefinitionsProfile::Vllm) {
-            AggregateOptions vllmOpts = opts;
-            vllmOpts.profile = DefinitionsProfile::Vllm;
-            vllm = withIdentityOf(summary, aggregatePoint(records, vllmOpts).summary);
+        if (resolved.metrics.definitions != Definitions::Vllm) {
+            Experiment asVllm = resolved;
+            asVllm.metrics.definitions = Definitions::Vllm;
+            const PointSummary figures = summarisePoint(asVllm, spec, records, clockStartNs).summary;
+            vllm = withIdentityOf(summary, figures);
             // Its steady set too: the file's servescope_steady_* keys stand beside vLLM's figures.
-            vllm.steady = steadyValues(steadyWindow(records, vllmOpts, steadyOptions));
+            vllm.steady = figures.steady;
             if (buffered)
                 withholdBufferedDecode(&vllm);
         }

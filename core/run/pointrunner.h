@@ -37,6 +37,12 @@ struct VariantContext {
 /// (0: its earliest scheduled request).
 AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &lp, qint64 clockStartNs);
 
+/// The one way a (point, repeat) is summarised from its records, by a live run and by a shard merge
+/// alike: core's aggregate and findings, the point's identity from the experiment and the load it ran
+/// under (`spec`: mode, point, repeat), and its steady-window set. `records` must be in request order.
+PointResult summarisePoint(
+    const Experiment &resolved, const LoadSpec &spec, const QVector<RequestRecord> &records, qint64 clockStartNs);
+
 /// How one (point, repeat) ended.
 struct PointOutcome {
     bool ok = true; ///< false: the point could not run (see error); the run stops

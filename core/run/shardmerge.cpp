@@ -287,21 +287,12 @@ std::map<GroupKey, QVector<RequestRecord>> unionRecords(const QList<ShardRun> &s
 
 PointSummary mergedSummary(const Experiment &resolved, int point, int repeat, const QVector<RequestRecord> &records)
 {
-    const LoadPoint &lp = resolved.load.points.at(point);
-    const AggregateOptions opts = aggregateOptions(resolved, lp, 0);
-    PointSummary s = aggregatePoint(records, opts).summary;
-    s.point = point;
-    s.repeat = repeat;
-    s.label = resolved.pointLabel(point);
-    s.mode = loadModeName(resolved.load.mode);
-    s.concurrency = lp.concurrencyFor(resolved.load.mode);
-    s.requestRate = resolved.load.mode == LoadMode::Rate ? lp.requestRate : 0;
-    s.inputLen = lp.inputLen;
-    s.outputLen = lp.outputLen;
-    s.definitions = definitionsName(resolved.metrics.definitions);
-    const SteadyOptions steady { std::max(1, s.concurrency), resolved.load.discardRatio };
-    s.steady = steadyValues(steadyWindow(records, opts, steady));
-    return s;
+    LoadSpec spec;
+    spec.mode = resolved.load.mode;
+    spec.load = resolved.load.points.at(point);
+    spec.point = point;
+    spec.repeat = repeat;
+    return summarisePoint(resolved, spec, records, 0).summary;
 }
 
 RunRow mergedRow(const QList<ShardRun> &shards, const QString &name, const QJsonObject &host)
