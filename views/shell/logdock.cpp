@@ -63,12 +63,6 @@ void LogDock::showProblems(const QList<Problem> &problems)
     }
 }
 
-void LogDock::closeEvent(QCloseEvent *event)
-{
-    QDockWidget::closeEvent(event);
-    emit closedByUser();
-}
-
 void LogDock::setServerLog(const QStringList &lines)
 {
     m_serverLogLines = lines;

@@ -12,7 +12,7 @@ class QPlainTextEdit;
 
 namespace ServeScope {
 
-/// The dock under the pages (shown on the Run page unless the user chose otherwise per page): the
+/// The dock under the pages (on the Run page unless the user chose otherwise, WindowPages::bindDock): the
 /// experiment's problems, the output of the servers a run launched (filterable) and the window's log.
 class LogDock final : public QDockWidget {
     Q_OBJECT
@@ -26,13 +26,6 @@ public:
     void setServerLog(const QStringList &lines);
     /// Server output of the runs shown before: gone with the project it belonged to.
     void clearRunOutput();
-
-signals:
-    /// The dock's own close button was used (not a page switch hiding it).
-    void closedByUser();
-
-protected:
-    void closeEvent(QCloseEvent *event) override;
 
 private:
     void showServerLog();

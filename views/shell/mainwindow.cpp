@@ -265,7 +265,7 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    m_logDock->setVisible(logShownOn(m_pages->current()));
+    m_pages->applyDocks();
     if (!settings.contains(QStringLiteral("window/geometry"))) {
         // A first start fills a laptop screen, frame and status bar inside it, rather than overflowing it.
         fitWindowToScreen(this, QSize(1280, 860));
@@ -406,33 +406,19 @@ void MainWindow::createDocks()
     }
     resizeDocks({ treeDock }, { 260 }, Qt::Horizontal);
     resizeDocks({ logDock }, { 130 }, Qt::Vertical);
-    // The log belongs to the Run page; the other pages get the whole window unless the user shows it
-    // there (View → Log, or closes it on the Run page), which is remembered per page.
-    connect(m_pages, &WindowPages::pageShown, logDock,
-        [logDock](WindowPages::Page page) { logDock->setVisible(logShownOn(page)); });
-    const auto logChosen = [this](bool shown) {
-        QSettings().setValue(QStringLiteral("window/logOnPage%1").arg(int(m_pages->current())), shown);
-    };
-    connect(logDock->toggleViewAction(), &QAction::triggered, this, logChosen);
-    connect(logDock, &LogDock::closedByUser, this, [logChosen] { logChosen(false); });
-}
-
-bool MainWindow::logShownOn(int page)
-{
-    return QSettings().value(QStringLiteral("window/logOnPage%1").arg(page), page == WindowPages::Run).toBool();
+    // The project panel beside the project's pages (the Start page has none), the log under the Run
+    // page; shown or closed elsewhere by the user, that is remembered per page.
+    m_pages->bindDock(treeDock, { WindowPages::Design, WindowPages::Run, WindowPages::Results });
+    m_pages->bindDock(logDock, { WindowPages::Run });
 }
 
 // View → Reset layout: every dock back in place and shown (the log on the Run page only), as on a
 // first start; what was remembered is forgotten.
 void MainWindow::resetLayout()
 {
-    QSettings s;
-    for (int page = 0; page < WindowPages::PageCount; ++page)
-        s.remove(QStringLiteral("window/logOnPage%1").arg(page));
-    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
         dock->setFloating(false);
-        dock->setVisible(dock != m_logDock || logShownOn(m_pages->current()));
-    }
+    m_pages->resetDocks();
     if (auto *tree = findChild<QDockWidget *>(QStringLiteral("projectDock")))
         addDockWidget(Qt::LeftDockWidgetArea, tree);
     if (auto *log = findChild<QDockWidget *>(QStringLiteral("logDock")))
@@ -445,6 +431,7 @@ void MainWindow::resetLayout()
         resizeDocks({ docks[0] }, { std::min(260, width() / 4) }, Qt::Horizontal);
         resizeDocks({ docks[1] }, { 110 }, Qt::Vertical);
     }
+    QSettings s;
     for (const char *key : { "window/state", "window/split" })
         s.remove(QLatin1String(key));
     statusBar()->showMessage(tr("Layout reset."), 3000);

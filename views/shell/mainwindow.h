@@ -116,8 +116,6 @@ public:
     void showPage(int page);
     /// View → Reset layout: docks shown and in place, panes at their first-start sizes.
     void resetLayout();
-    /// Whether the log dock shows on `page`: on the Run page unless the user chose otherwise there.
-    static bool logShownOn(int page);
 
 signals:
     void projectOpened(const QString &path);

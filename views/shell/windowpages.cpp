@@ -3,7 +3,10 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QDockWidget>
+#include <QEvent>
 #include <QKeySequence>
+#include <QSettings>
 #include <QStackedWidget>
 #include <QToolBar>
 
@@ -50,7 +53,59 @@ void WindowPages::show(Page page)
     if (m_stack->currentIndex() == int(page))
         return;
     m_stack->setCurrentIndex(int(page));
+    applyDocks();
     emit pageShown(page);
+}
+
+static QString dockKey(const QDockWidget *dock, int page)
+{
+    return QStringLiteral("window/%1OnPage%2").arg(dock->objectName()).arg(page);
+}
+
+void WindowPages::bindDock(QDockWidget *dock, const QList<Page> &shownOn)
+{
+    m_docks.append({ dock, shownOn });
+    connect(
+        dock->toggleViewAction(), &QAction::triggered, this, [this, dock](bool shown) { rememberDock(dock, shown); });
+    dock->installEventFilter(this); // its close button
+    dock->setVisible(dockShownOn(m_docks.constLast(), current()));
+}
+
+bool WindowPages::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Close) {
+        for (const BoundDock &b : std::as_const(m_docks)) {
+            if (b.dock == watched)
+                rememberDock(b.dock, false);
+        }
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+bool WindowPages::dockShownOn(const BoundDock &bound, Page page) const
+{
+    return QSettings().value(dockKey(bound.dock, page), bound.shownOn.contains(page)).toBool();
+}
+
+void WindowPages::rememberDock(QDockWidget *dock, bool shown)
+{
+    QSettings().setValue(dockKey(dock, current()), shown);
+}
+
+void WindowPages::applyDocks()
+{
+    for (const BoundDock &b : std::as_const(m_docks))
+        b.dock->setVisible(dockShownOn(b, current()));
+}
+
+void WindowPages::resetDocks()
+{
+    QSettings settings;
+    for (const BoundDock &b : std::as_const(m_docks)) {
+        for (int page = 0; page < PageCount; ++page)
+            settings.remove(dockKey(b.dock, page));
+    }
+    applyDocks();
 }
 
 void WindowPages::setProjectPagesEnabled(bool enabled)

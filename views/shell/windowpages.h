@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QList>
 #include <QObject>
 #include <QVector>
 
 class QAction;
 class QActionGroup;
+class QDockWidget;
 class QStackedWidget;
 class QToolBar;
 class QWidget;
@@ -31,11 +33,29 @@ public:
     void show(Page page);
     /// Design, Run and Results need an open project; Start is always there.
     void setProjectPagesEnabled(bool enabled);
+    /// Shows `dock` on the pages in `shownOn` and hides it on the others; where the user shows or
+    /// closes it (View menu, its close button), that choice is remembered for that page.
+    void bindDock(QDockWidget *dock, const QList<Page> &shownOn);
+    /// Forgets the users' choices: every bound dock back to its default pages.
+    void resetDocks();
+    /// Shows or hides each bound dock as chosen for the current page (after a restored window state).
+    void applyDocks();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 signals:
     void pageShown(ServeScope::WindowPages::Page page);
 
 private:
+    struct BoundDock {
+        QDockWidget *dock;
+        QList<Page> shownOn;
+    };
+    bool dockShownOn(const BoundDock &bound, Page page) const;
+    void rememberDock(QDockWidget *dock, bool shown);
+
+    QList<BoundDock> m_docks;
     QStackedWidget *m_stack;
     QToolBar *m_bar;
     QActionGroup *m_group;

@@ -493,10 +493,17 @@ private Q_SLOTS:
         QVERIFY(profiles->minimumSizeHint().width() <= 1000);
         QVERIFY(available.contains(profiles->frameGeometry()));
         profiles->close();
-        // View → Reset layout brings a hidden dock back.
+        // The Start page has no project to list: the project panel is beside the project's pages only.
         auto *dock = w.findChild<QDockWidget *>(QStringLiteral("projectDock"));
-        QVERIFY(dock);
-        dock->hide();
+        QVERIFY(dock && !dock->isVisible());
+        QVERIFY(openNew(w, sweep(2)));
+        QCOMPARE(w.currentPage(), int(WindowPages::Design));
+        QVERIFY(dock->isVisible());
+        // Closed with its close button it stays closed on that page; View → Reset layout brings it back.
+        dock->close();
+        w.showPage(WindowPages::Results);
+        w.showPage(WindowPages::Design);
+        QVERIFY(!dock->isVisible());
         w.findChild<QAction *>(QStringLiteral("resetLayoutAction"))->trigger();
         QVERIFY(dock->isVisible());
         QVERIFY(dock->width() > 100);
