@@ -2,10 +2,10 @@
 #include "resultsview.h"
 
 #include "headlinepanel.h"
-#include "metricnames.h"
 
 #include "charts/chartview.h"
 #include "report/chartbuilders.h"
+#include "report/metricnames.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -599,7 +599,7 @@ void ResultsView::rebuildDelta()
             items[0]->setData(kFamilyRole, int(name.family));
             items[0]->setData(kVerdictRole, int(r.verdict));
             items[3]->setToolTip(r.metric); // the key as the CLI and CSV name it
-            const QColor bg = HeadlinePanel::verdictColour(r.verdict);
+            const QColor bg = Report::verdictColour(r.verdict);
             for (int c = 0; c < items.size(); ++c) {
                 if (bg.isValid())
                     items[c]->setBackground(bg);
