@@ -3901,10 +3901,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>TTFT p50（毫秒）</translation>
     </message>
     <message>
-        <source>TTFT p90 (ms)</source>
-        <translation>TTFT p90（毫秒）</translation>
-    </message>
-    <message>
         <source>TPOT p50 (ms)</source>
         <translation>TPOT p50（毫秒）</translation>
     </message>
@@ -3935,26 +3931,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>undecided: too few requests</source>
         <translation>无法判断：请求数太少</translation>
-    </message>
-    <message>
-        <source>Metric</source>
-        <translation>指标</translation>
-    </message>
-    <message>
-        <source>A</source>
-        <translation>A</translation>
-    </message>
-    <message>
-        <source>B</source>
-        <translation>B</translation>
-    </message>
-    <message>
-        <source>Change</source>
-        <translation>变化</translation>
-    </message>
-    <message>
-        <source>Verdict</source>
-        <translation>结论</translation>
     </message>
     <message>
         <source>Generated %1 by ServeScope %2. Rates and latencies per point are medians across repeats, request counts are totals; rows marked * have more than 0.5% failed requests (censored: latencies describe only the survivors).</source>
@@ -3989,14 +3965,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>指标定义</translation>
     </message>
     <message>
-        <source>Headline (medians across repeats, min–max)</source>
-        <translation>核心指标（各次重复的中位数，最小–最大）</translation>
-    </message>
-    <message>
-        <source>Per-point results</source>
-        <translation>各负载点结果</translation>
-    </message>
-    <message>
         <source>Environment snapshot</source>
         <translation>环境快照</translation>
     </message>
@@ -4007,10 +3975,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Changes: %1</source>
         <translation>变化：%1</translation>
-    </message>
-    <message>
-        <source>Better or worse only when the 95% intervals separate and the change is at least 5%; latencies in ms, throughput in tokens/s.</source>
-        <translation>只有当 95% 置信区间不重叠且变化至少 5% 时才判为更好或更差；延迟单位为毫秒，吞吐单位为 token/秒。</translation>
     </message>
     <message>
         <source>%1 in flight</source>
@@ -4137,20 +4101,8 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <translation>输入/输出（token）</translation>
     </message>
     <message>
-        <source>Success (%)</source>
-        <translation>成功率（%）</translation>
-    </message>
-    <message>
-        <source>Latencies per point</source>
-        <translation>各负载点的延迟</translation>
-    </message>
-    <message>
         <source>TTFT p99 (ms)</source>
         <translation>TTFT p99（毫秒）</translation>
-    </message>
-    <message>
-        <source>TPOT p90 (ms)</source>
-        <translation>TPOT p90（毫秒）</translation>
     </message>
     <message>
         <source>TPOT p99 (ms)</source>
@@ -4551,6 +4503,26 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>failed</source>
         <translation>失败</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>%1 against A</source>
+        <translation>%1 对比 A</translation>
+    </message>
+    <message>
+        <source>Change of B against A in %; better or worse only when the 95% intervals separate and the change is at least 5%. Each run&apos;s per-point table below has the values; compare --json has every metric.</source>
+        <translation>B 相对 A 的变化（%）；仅当 95% 区间分离且变化至少为 5% 时才判定为更好或更差。数值见下方各运行的负载点表；compare --json 包含所有指标。</translation>
+    </message>
+    <message>
+        <source>Per-point results (medians across repeats, min–max)</source>
+        <translation>各负载点结果（各次重复的中位数，最小–最大）</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include "metrics/repeats.h"
 #include "report/chartbuilders.h"
 #include "report/findingtext.h"
+#include "report/metricnames.h"
 
 #include <QCoreApplication>
 
@@ -38,13 +39,22 @@ QString isoUtc(const QDateTime &t)
     return t.isValid() ? t.toUTC().toString(Qt::ISODate) : QString();
 }
 
-QString keyValueTable(const KeyValues &kv)
+// `pairs` key-value pairs side by side on a row keep a short list short.
+QString keyValueTable(const KeyValues &kv, int pairs = 1)
 {
     if (kv.isEmpty())
         return QStringLiteral("<p class=\"muted\">") + tr("Not recorded.") + QStringLiteral("</p>\n");
-    QString out = QStringLiteral("<table class=\"kv\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n");
-    for (const auto &[k, v] : kv)
-        out += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>\n").arg(esc(k), esc(v));
+    QString out = QStringLiteral("<table class=\"kv\" border=\"1\" cellspacing=\"0\" cellpadding=\"1\">\n");
+    for (qsizetype i = 0; i < kv.size(); i += pairs) {
+        out += QStringLiteral("<tr>");
+        for (qsizetype j = i; j < i + pairs; ++j) {
+            if (j < kv.size())
+                out += QStringLiteral("<th nowrap>%1</th><td>%2</td>").arg(esc(kv[j].first), esc(kv[j].second));
+            else
+                out += QStringLiteral("<th></th><td></td>");
+        }
+        out += QStringLiteral("</tr>\n");
+    }
     return out + QStringLiteral("</table>\n");
 }
 
@@ -56,12 +66,15 @@ QString loadCell(const PointSummary &p)
     return QStringLiteral("c=%1").arg(p.concurrency);
 }
 
-QString tableHead(const QStringList &head)
+// A table whose header row repeats on every page it runs over (<thead>: the PDF's header rows).
+QString tableHead(const QStringList &head, const QString &cls = QStringLiteral("points"))
 {
-    QString out = QStringLiteral("<table class=\"points\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>");
+    QString out = QStringLiteral("<table class=\"%1\" border=\"1\" cellspacing=\"0\" cellpadding=\"1\"%2>\n"
+                                 "<thead><tr>")
+                      .arg(cls, cls == QLatin1String("runs") ? QString() : QStringLiteral(" width=\"100%\""));
     for (const QString &h : head)
-        out += QStringLiteral("<th nowrap>%1</th>").arg(esc(h));
-    return out + QStringLiteral("</tr>\n");
+        out += QStringLiteral("<th>%1</th>").arg(esc(h));
+    return out + QStringLiteral("</tr></thead>\n");
 }
 
 QString row(const QStringList &cells, bool censored)
@@ -77,34 +90,6 @@ bool censored(const PointSummary &p)
 {
     const int total = p.completed + p.failed;
     return total > 0 && double(p.failed) / total > 0.005;
-}
-
-// Two tables rather than one of twenty columns: each fits a landscape page without breaking a word.
-QString pointTable(const ReportRun &run)
-{
-    QString out = tableHead({ tr("Variant"), tr("Point"), tr("Load"), tr("Input/output (tokens)"), tr("Repeats"),
-        tr("Completed"), tr("Failed"), tr("Success (%)"), tr("Requests/s"), tr("Output (tok/s)") });
-    const QList<PointSummary> points = medianAcrossRepeats(run.points);
-    for (const PointSummary &p : points) {
-        out += row(
-            { esc(p.variant), esc(p.label), esc(loadCell(p)), QStringLiteral("%1/%2").arg(p.inputLen).arg(p.outputLen),
-                QString::number(p.repeat), QString::number(p.completed), QString::number(p.failed),
-                num(p.successRate * 100, 2) + (censored(p) ? QStringLiteral(" *") : QString()),
-                num(p.requestThroughput, 2),
-                (p.outputEstimated > 0 ? QStringLiteral("≈ ") : QString()) + num(p.outputThroughput) },
-            censored(p));
-    }
-    out += QStringLiteral("</table>\n<h3>%1</h3>\n").arg(esc(tr("Latencies per point")));
-    out += tableHead({ tr("Variant"), tr("Point"), tr("TTFT p50 (ms)"), tr("TTFT p90 (ms)"), tr("TTFT p99 (ms)"),
-        tr("TPOT p50 (ms)"), tr("TPOT p90 (ms)"), tr("TPOT p99 (ms)"), tr("ITL p50 (ms)"), tr("ITL p99 (ms)"),
-        tr("E2EL p50 (ms)"), tr("E2EL p99 (ms)") });
-    for (const PointSummary &p : points) {
-        out += row({ esc(p.variant), esc(p.label), num(p.ttft.p50), num(p.ttft.p90), num(p.ttft.p99),
-                       num(p.tpot.p50, 2), num(p.tpot.p90, 2), num(p.tpot.p99, 2), num(p.itl.p50, 2), num(p.itl.p99, 2),
-                       num(p.e2el.p50), num(p.e2el.p99) },
-            censored(p));
-    }
-    return out + QStringLiteral("</table>\n");
 }
 
 } // namespace
@@ -206,6 +191,17 @@ QList<ReportChart> reportCharts(const ReportInput &input)
     return out;
 }
 
+// A metric's median across repeats at its precision, with the range the repeats spanned.
+QString withRange(const MetricName &name, const RepeatStat &s)
+{
+    if (s.n == 0)
+        return QString();
+    if (s.n < 2)
+        return name.format(s.median);
+    return name.format(s.median) + QStringLiteral(" (") + name.format(s.min) + QStringLiteral("–") + name.format(s.max)
+        + u')';
+}
+
 QString withRange(const RepeatStat &s, int decimals)
 {
     if (s.n == 0)
@@ -216,8 +212,6 @@ QString withRange(const RepeatStat &s, int decimals)
         + num(s.max, decimals) + u')';
 }
 
-// What engineers put in their reports: load, TTFT, TPOT, output throughput, medians across repeats
-// with the range the repeats spanned.
 // One key of a point's repeats in one of its key-value sets (server, steady); a repeat without the
 // key is left out.
 RepeatStat acrossRepeatsOf(
@@ -231,15 +225,22 @@ RepeatStat acrossRepeatsOf(
     return acrossRepeats(perRepeat);
 }
 
-QString headlineTable(const ReportRun &run)
+// One row per point, medians across repeats: what engineers put in their reports (the load, the
+// headline metrics of the Results page with the range the repeats spanned), the request counts, the
+// other latency percentiles and the server's side.
+QString pointTable(const ReportRun &run)
 {
     // The server side beside the client's figures, where the server's /metrics answered.
     const std::pair<const char *, QString> serverColumns[]
         = { { "running_mean", tr("Server running (mean)") }, { "waiting_max", tr("Server waiting (max)") },
               { "kv_usage_max", tr("KV cache (max %)") }, { "gpu_util_mean", tr("GPU util (%)") } };
     QList<const char *> serverKeys;
-    QStringList heads { tr("Variant"), tr("Point"), tr("Load"), tr("Repeats"), tr("TTFT p50 (ms)"), tr("TTFT p90 (ms)"),
-        tr("TPOT p50 (ms)"), tr("Output (tok/s)") };
+    QStringList heads { tr("Variant"), tr("Point"), tr("Load"), tr("Input/output (tokens)"), tr("Repeats"),
+        tr("Completed"), tr("Failed"), tr("Requests/s") };
+    for (const QString &key : headlineKeys())
+        heads << MetricName::of(key).title();
+    heads << tr("TTFT p99 (ms)") << tr("TPOT p99 (ms)") << tr("ITL p50 (ms)") << tr("ITL p99 (ms)")
+          << tr("E2EL p50 (ms)") << tr("E2EL p99 (ms)");
     for (const auto &[key, head] : serverColumns) {
         if (std::any_of(run.points.cbegin(), run.points.cend(),
                 [key = key](const PointSummary &p) { return p.server.contains(QLatin1String(key)); })) {
@@ -248,32 +249,40 @@ QString headlineTable(const ReportRun &run)
         }
     }
     heads << tr("Repeats agree within 5%");
-    QString out = QStringLiteral("<table class=\"points\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>");
-    for (const QString &h : std::as_const(heads))
-        out += QStringLiteral("<th>%1</th>").arg(esc(h));
-    out += QStringLiteral("</tr>\n");
+    QString out = tableHead(heads);
     for (const PointSummary &m : medianAcrossRepeats(run.points)) {
         QMap<QString, RepeatStat> stats;
         QStringList spread;
         for (const PointEstimate &e : pointEstimates(run, m.variant, m.point)) {
             stats.insert(e.metric, metricEstimate(e).repeats);
             if (!reproducible(stats.value(e.metric)))
-                spread << tr("%1 %2%").arg(e.metric, num(e.spread() * 100, 1));
+                spread << tr("%1 %2%").arg(MetricName::of(e.metric).name, num(e.spread() * 100, 1));
         }
-        const auto cell
-            = [&](const char *key, int decimals) { return esc(withRange(stats.value(QLatin1String(key)), decimals)); };
         const QString agree = m.repeat < 2 ? tr("one repeat")
             : spread.isEmpty()             ? tr("yes")
                                            : tr("no: %1").arg(spread.join(QStringLiteral(", ")));
-        QStringList cells { esc(m.variant), esc(m.label), esc(loadCell(m)), QString::number(m.repeat),
-            cell("median_ttft_ms", 1), cell("p90_ttft_ms", 1), cell("median_tpot_ms", 2),
-            cell("output_throughput", 0) };
+        QStringList cells { esc(m.variant), esc(m.label), esc(loadCell(m)),
+            QStringLiteral("%1/%2").arg(m.inputLen).arg(m.outputLen), QString::number(m.repeat),
+            QString::number(m.completed), QString::number(m.failed), num(m.requestThroughput, 2) };
+        for (const QString &key : headlineKeys()) {
+            QString cell = withRange(MetricName::of(key), stats.value(key));
+            if (key == QLatin1String("output_throughput") && m.outputEstimated > 0)
+                cell.prepend(QStringLiteral("≈ "));
+            if (key == QLatin1String("success_rate") && censored(m))
+                cell += QStringLiteral(" *");
+            cells << esc(cell);
+        }
+        cells << num(m.ttft.p99) << num(m.tpot.p99, 2) << num(m.itl.p50, 2) << num(m.itl.p99, 2) << num(m.e2el.p50)
+              << num(m.e2el.p99);
         for (const char *key : std::as_const(serverKeys))
             cells << esc(withRange(acrossRepeatsOf(run, m, &PointSummary::server, key), 1));
         cells << esc(agree);
-        out += QStringLiteral("<tr>");
-        for (const QString &c : std::as_const(cells))
-            out += QStringLiteral("<td>%1</td>").arg(c);
+        // Names and single numbers never wrap; a range or a sentence may, at its spaces.
+        out += censored(m) ? QStringLiteral("<tr class=\"censored\">") : QStringLiteral("<tr>");
+        for (const QString &c : std::as_const(cells)) {
+            out += c.size() > 16 ? QStringLiteral("<td>%1</td>").arg(c)
+                                 : QStringLiteral("<td nowrap>%1</td>").arg(QString(c).replace(u' ', QChar(0x00a0)));
+        }
         out += QStringLiteral("</tr>\n");
     }
     out += QStringLiteral("</table>\n");
@@ -316,7 +325,7 @@ QString steadyTable(const ReportRun &run)
         + body + QStringLiteral("</table>\n");
 }
 
-QString findingsSection(const ReportRun &run)
+QString findingsSection(const ReportRun &run, bool thresholds)
 {
     if (run.findings.isEmpty())
         return QString();
@@ -325,31 +334,113 @@ QString findingsSection(const ReportRun &run)
         const QString who = f.variant.isEmpty() ? QString() : f.variant + QStringLiteral(": ");
         out += QStringLiteral("<li><b>%1</b> — %2%3</li>\n").arg(esc(findingTitle(f)), esc(who), esc(findingText(f)));
     }
-    return out + QStringLiteral("</ul>\n<p class=\"muted\">%1</p>\n").arg(esc(findingThresholdsText()));
+    out += QStringLiteral("</ul>\n");
+    if (thresholds)
+        out += QStringLiteral("<p class=\"muted\">%1</p>\n").arg(esc(findingThresholdsText()));
+    return out;
 }
 
-QString deltaSection(const DeltaSection &delta)
+// The headline rows of one comparison (Report::headlineRows, as the Results page's headline panel
+// lists them), a point per line and a metric per column: each cell the change and core's verdict,
+// coloured by the verdict.
+QString headlineChanges(const DeltaSection &delta)
 {
-    // The metrics a reader scans first; compare --json has every headline metric.
-    static const QStringList shown { QStringLiteral("output_throughput"), QStringLiteral("median_ttft_ms"),
-        QStringLiteral("p90_ttft_ms"), QStringLiteral("median_tpot_ms"), QStringLiteral("p90_tpot_ms"),
-        QStringLiteral("median_itl_ms"), QStringLiteral("median_e2el_ms"), QStringLiteral("success_rate") };
-    QString out = QStringLiteral("<table class=\"delta\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>");
-    for (const QString &h : { tr("Variant"), tr("Point"), tr("Metric"), tr("A"), tr("B"), tr("Change"), tr("Verdict") })
-        out += QStringLiteral("<th>%1</th>").arg(esc(h));
-    out += QStringLiteral("</tr>\n");
-    for (const DeltaRow &r : delta.rows) {
-        if (!shown.contains(r.metric))
-            continue;
-        const QString change = std::isnan(r.relative)
-            ? num(r.change, 2)
-            : (r.relative >= 0 ? QStringLiteral("+") : QString()) + num(r.relative * 100, 1) + u'%';
-        out += QStringLiteral("<tr class=\"%1\"><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
-                              "<td>%8</td></tr>\n")
-                   .arg(verdictCode(r.verdict), esc(r.variant), esc(r.label), esc(r.metric), num(r.a.repeats.median, 2),
-                       num(r.b.repeats.median, 2), esc(change), esc(verdictText(r)));
+    const QList<DeltaRow> rows = headlineRows(delta);
+    QStringList keys;
+    for (const QString &key : headlineKeys()) {
+        if (std::any_of(rows.cbegin(), rows.cend(), [&key](const DeltaRow &r) { return r.metric == key; }))
+            keys << key;
+    }
+    QStringList heads { tr("Variant"), tr("Point") };
+    for (const QString &key : std::as_const(keys))
+        heads << MetricName::of(key).title();
+    QString out = tableHead(heads, QStringLiteral("delta"));
+    for (qsizetype i = 0; i < rows.size();) {
+        const DeltaRow &first = rows[i];
+        QString line
+            = QStringLiteral("<tr><td nowrap>%1</td><td nowrap>%2</td>").arg(esc(first.variant), esc(first.label));
+        for (const QString &key : std::as_const(keys)) {
+            if (i < rows.size() && rows[i].metric == key && rows[i].variant == first.variant
+                && rows[i].label == first.label) {
+                const DeltaRow &r = rows[i++];
+                const QColor bg = verdictColour(r.verdict);
+                line += QStringLiteral(
+                    "<td class=\"%1\"%2><span class=\"change\">%3</span><br><span class=\"verdict\">%4</span></td>")
+                            .arg(verdictCode(r.verdict),
+                                bg.isValid() ? QStringLiteral(" style=\"background-color: %1\"").arg(bg.name())
+                                             : QString(),
+                                esc(changeText(r)), esc(verdictText(r)));
+            } else {
+                line += QStringLiteral("<td></td>");
+            }
+        }
+        out += line + QStringLiteral("</tr>\n");
     }
     return out + QStringLiteral("</table>\n");
+}
+
+// Before the details: what is compared, the headline changes and what the findings say, on one page.
+QString summarySection(const ReportInput &input)
+{
+    const bool several = input.runs.size() > 1;
+    QString out = QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Summary")));
+    QStringList heads;
+    if (several)
+        heads << QString();
+    heads << tr("Run") << tr("Model") << tr("Base URL") << tr("Started (UTC)");
+    out += tableHead(heads, QStringLiteral("runs"));
+    for (qsizetype i = 0; i < input.runs.size(); ++i) {
+        const ReportRun &run = input.runs[i];
+        out += QStringLiteral("<tr>");
+        if (several)
+            out += QStringLiteral("<th nowrap>%1</th>").arg(QChar(char16_t(u'A' + i)));
+        out += QStringLiteral("<td>%1</td><td>%2</td><td>%3</td><td nowrap>%4</td></tr>\n")
+                   .arg(esc(tr("Run %1: %2").arg(run.id).arg(run.name)), esc(reportFooter(run).model), esc(run.baseUrl),
+                       esc(isoUtc(run.started)));
+    }
+    out += QStringLiteral("</table>\n");
+    for (qsizetype k = 0; k < input.deltas.size(); ++k) {
+        // Compared runs are known by their letters (the table above); one run's variants by name.
+        const QString title = several ? tr("%1 against A").arg(QChar(char16_t(u'B' + k))) : input.deltas[k].title;
+        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Changes: %1").arg(title)))
+            + headlineChanges(input.deltas[k]);
+    }
+    if (!input.deltas.isEmpty())
+        out += QStringLiteral("<p class=\"muted\">%1</p>\n")
+                   .arg(esc(tr("Change of B against A in %; better or worse only when the 95% intervals separate and "
+                               "the change is at least 5%. Each run's per-point table below has the values; compare "
+                               "--json has every metric.")));
+    // The findings' headlines, a line each with the runs and variants it was found in; their text is
+    // in each run's details.
+    QStringList titles;
+    QMap<QString, QStringList> where;
+    for (qsizetype i = 0; i < input.runs.size(); ++i) {
+        for (const RunFinding &f : input.runs[i].findings) {
+            const QString title = findingTitle(f);
+            if (!titles.contains(title))
+                titles << title;
+            QStringList parts;
+            if (several)
+                parts << QString(QChar(char16_t(u'A' + i)));
+            if (!f.variant.isEmpty())
+                parts << f.variant;
+            const QString who = parts.join(QStringLiteral(" · "));
+            if (!who.isEmpty() && !where[title].contains(who))
+                where[title] << who;
+        }
+    }
+    if (!titles.isEmpty()) {
+        QStringList items;
+        for (const QString &title : std::as_const(titles)) {
+            const QStringList who = where.value(title);
+            items << (who.isEmpty()
+                    ? QStringLiteral("<b>%1</b>").arg(esc(title))
+                    : QStringLiteral("<b>%1</b> (%2)").arg(esc(title), esc(who.join(QStringLiteral(", ")))));
+        }
+        out += QStringLiteral("<p class=\"findings\"><b>%1:</b> %2</p>\n")
+                   .arg(esc(tr("Findings")), items.join(QStringLiteral("; ")));
+    }
+    return out;
 }
 
 QString verdictText(const DeltaRow &r)
@@ -419,8 +510,14 @@ QString reportBodyHtml(const ReportInput &input)
                                  "repeats, request counts are totals; rows marked * have more than 0.5% failed "
                                  "requests (censored: latencies describe only the survivors).")
                                   .arg(isoUtc(generated), QStringLiteral(SERVESCOPE_VERSION))));
-    for (const ReportRun &run : input.runs) {
-        out += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Run %1: %2").arg(run.id).arg(run.name)));
+    out += summarySection(input);
+    bool thresholdsShown = false; // the findings' thresholds, once: they are the same for every run
+    for (qsizetype i = 0; i < input.runs.size(); ++i) {
+        const ReportRun &run = input.runs[i];
+        // The details start on a page of their own: the summary keeps the first.
+        out += QStringLiteral("<h2%1>%2</h2>\n")
+                   .arg(i == 0 ? QStringLiteral(" style=\"page-break-before: always\"") : QString(),
+                       esc(tr("Run %1: %2").arg(run.id).arg(run.name)));
         KeyValues meta { { tr("Base URL"), run.baseUrl }, { tr("Model"), run.model } };
         if (!run.servedModel.isEmpty())
             meta.append({ tr("Model answered by the server"), run.servedModel });
@@ -438,22 +535,15 @@ QString reportBodyHtml(const ReportInput &input)
         meta.append({ tr("Started (UTC)"), isoUtc(run.started) });
         meta.append({ tr("Finished (UTC)"), isoUtc(run.finished) });
         meta.append({ tr("Definitions profile"), run.definitions });
-        out += keyValueTable(meta);
+        out += keyValueTable(meta, 2);
         if (!run.variants.isEmpty())
             out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Variants (what each changes from the baseline)")))
                 + keyValueTable(run.variants);
-        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Headline (medians across repeats, min–max)")))
-            + headlineTable(run) + findingsSection(run);
-        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results"))) + pointTable(run) + steadyTable(run);
-        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Environment snapshot"))) + keyValueTable(run.envSnapshot);
-        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Client host"))) + keyValueTable(run.clientHost);
-    }
-    for (const DeltaSection &d : input.deltas) {
-        out += QStringLiteral("<h2>%1</h2>\n<p class=\"muted\">%2</p>\n")
-                   .arg(esc(tr("Changes: %1").arg(d.title)),
-                       esc(tr("Better or worse only when the 95% intervals separate and the change is at least 5%; "
-                              "latencies in ms, throughput in tokens/s.")))
-            + deltaSection(d);
+        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results (medians across repeats, min–max)")))
+            + pointTable(run) + steadyTable(run) + findingsSection(run, !thresholdsShown);
+        thresholdsShown = thresholdsShown || !run.findings.isEmpty();
+        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Environment snapshot"))) + keyValueTable(run.envSnapshot, 2);
+        out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Client host"))) + keyValueTable(run.clientHost, 2);
     }
     return out;
 }

@@ -68,8 +68,10 @@ QList<ReportChart> reportCharts(const ReportInput &input);
 /// One chart series input per run and variant, palette colours in run order.
 QList<RunSeriesInput> reportSeriesInputs(const ReportInput &input);
 ChartFooter reportFooter(const ReportRun &run);
-/// The report's text part (metadata, env snapshots, client host, per-point tables) as HTML that
-/// QTextDocument can lay out; the writers add styles and the charts around it.
+/// The report's text part as HTML that QTextDocument can lay out: a summary first (the runs compared,
+/// the headline changes as the Results page shows them, the findings' headlines), then each run's
+/// details (metadata, variants, per-point tables, findings, env snapshot, client host); the writers
+/// add styles and the charts around it.
 QString reportBodyHtml(const ReportInput &input);
 /// A delta row's verdict in words ("better", "within noise (small change)", "undecided: one repeat", …).
 QString verdictText(const DeltaRow &row);

@@ -58,9 +58,9 @@ bool ChartExporter::formatForPath(const QString &path, Format *format)
     return true;
 }
 
-void ChartExporter::paint(const ChartSpec &spec, QPainter *painter, const QRectF &target)
+void ChartExporter::paint(const ChartSpec &spec, QPainter *painter, const QRectF &target, const QSizeF &layout)
 {
-    ChartScene scene(spec, target.size());
+    ChartScene scene(spec, layout.isEmpty() ? target.size() : layout);
     scene.render(painter, target);
 }
 

@@ -28,8 +28,9 @@ public:
     static QImage renderImage(const ChartSpec &spec, const ExportOptions &o = {});
     static QByteArray renderSvg(const ChartSpec &spec, const ExportOptions &o = {});
     static QByteArray renderPdf(const ChartSpec &spec, const ExportOptions &o = {});
-    /// Draws the chart into target on any painter (used for multi-page PDF reports).
-    static void paint(const ChartSpec &spec, QPainter *painter, const QRectF &target);
+    /// Draws the chart into target on any painter (used for multi-page PDF reports), laid out for
+    /// `layout` (points; the target's size when empty) and scaled to fit the target.
+    static void paint(const ChartSpec &spec, QPainter *painter, const QRectF &target, const QSizeF &layout = {});
 
     /// Writes by suffix; on failure returns false and sets *error (a sentence, no secrets).
     static bool exportToFile(const ChartSpec &spec, const QString &path, const ExportOptions &o, QString *error);

@@ -2,15 +2,49 @@
 #include "charts/chartexporter.h"
 #include "charts/reportwriter.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QRegularExpression>
+#include <QTextCursor>
 #include <QTextDocument>
 
 namespace ServeScope::Report {
 
-// A4 landscape in points: text pages laid out by QTextDocument, then one chart per page, all vector.
+void ReportWriter::layoutPdfText(
+    const ReportInput &input, QTextDocument *doc, QPaintDevice *device, const QSizeF &pageSize)
+{
+    // Point sizes at the device's resolution, not the screen's.
+    doc->documentLayout()->setPaintDevice(device);
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPointSizeF(7.5);
+    doc->setDefaultFont(font);
+    // Words break at spaces only, never inside: a column too narrow for a word widens instead.
+    QTextOption option = doc->defaultTextOption();
+    option.setWrapMode(QTextOption::WordWrap);
+    doc->setDefaultTextOption(option);
+    doc->setDefaultStyleSheet(QStringLiteral(
+        "table { border-collapse: collapse; } td, th { font-size: 6.5pt; } th { background-color: #f3f3f3; } "
+        "h1 { font-size: 12pt; margin-top: 0px; margin-bottom: 4px; } h2 { font-size: 10pt; margin-top: 8px; "
+        "margin-bottom: 4px; } h3 { font-size: 8pt; margin-top: 6px; margin-bottom: 3px; } "
+        "p { margin-top: 2px; margin-bottom: 4px; } .muted { color: #777; } "
+        "tr.censored td { color: #a04000; } span.change { font-weight: bold; } span.verdict { font-size: 6pt; }"));
+    doc->setHtml(reportBodyHtml(input));
+    // "completions-api", "Requests/s", "server.args.max_num_seqs": a word joiner after a hyphen or a
+    // slash inside a word keeps the line breaker from splitting the word there.
+    QTextCursor at(doc);
+    const QRegularExpression joint(QStringLiteral("(?<=\\w)[-/](?=\\w)"));
+    while (!(at = doc->find(joint, at)).isNull()) {
+        at.clearSelection();
+        at.insertText(QString(QChar(0x2060)));
+    }
+    doc->setPageSize(pageSize);
+}
+
+// A4 landscape in points: the text pages laid out by QTextDocument, then the charts, four to a page,
+// all vector.
 QByteArray ReportWriter::pdf(const ReportInput &input)
 {
     QByteArray out;
@@ -25,6 +59,7 @@ QByteArray ReportWriter::pdf(const ReportInput &input)
     const QRectF page = writer.pageLayout().paintRectPoints();
     // Every page ends with a footer line: what the report is about, the definitions, the page.
     constexpr qreal kFooter = 14;
+    constexpr qreal kChartGap = 8;
     const QSizeF area(page.width(), page.height() - kFooter);
     QStringList definitions;
     for (const ReportRun &r : input.runs) {
@@ -39,19 +74,16 @@ QByteArray ReportWriter::pdf(const ReportInput &input)
     QPainter painter(&writer);
     painter.setRenderHint(QPainter::Antialiasing);
     QTextDocument doc;
-    QFont font(QStringLiteral("DejaVu Sans"));
-    font.setPointSizeF(7.5);
-    doc.setDefaultFont(font);
-    doc.setDefaultStyleSheet(QStringLiteral("th { background-color: #f3f3f3; } h1 { font-size: 16pt; } "
-                                            "h2 { font-size: 12pt; } h3 { font-size: 9pt; } .muted { color: #777; } "
-                                            "tr.censored td { color: #a04000; } tr.worse td { color: #b00020; } "
-                                            "tr.better td { color: #1b7f3b; } tr.undecided td { color: #777; }"));
-    doc.setHtml(reportBodyHtml(input));
-    doc.setPageSize(area);
+    layoutPdfText(input, &doc, &writer, area);
     const int textPages = doc.pageCount();
     const QList<ReportChart> charts = reportCharts(input);
-    const int pages = textPages + int(charts.size());
-    QFont footerFont = font;
+    // Four charts to a page: each laid out for a larger page and drawn at 75% into its quarter, so
+    // that its plot keeps most of the space beside its legend and footer.
+    constexpr int kChartsPerPage = 4;
+    constexpr qreal kChartScale = 0.75;
+    const int chartPages = int((charts.size() + kChartsPerPage - 1) / kChartsPerPage);
+    const int pages = textPages + chartPages;
+    QFont footerFont(QStringLiteral("DejaVu Sans"));
     footerFont.setPointSizeF(6.5);
     const auto drawFooter = [&](int pageNumber) {
         painter.save();
@@ -72,10 +104,15 @@ QByteArray ReportWriter::pdf(const ReportInput &input)
         painter.restore();
         drawFooter(i + 1);
     }
-    for (qsizetype k = 0; k < charts.size(); ++k) {
+    const QSizeF cell((area.width() - kChartGap) / 2, (area.height() - kChartGap) / 2);
+    for (int page = 0; page < chartPages; ++page) {
         writer.newPage();
-        ChartExporter::paint(charts[k].spec, &painter, QRectF(QPointF(0, 0), area));
-        drawFooter(textPages + int(k) + 1);
+        for (int k = 0; k < kChartsPerPage && page * kChartsPerPage + k < charts.size(); ++k) {
+            const QPointF at((k % 2) * (cell.width() + kChartGap), (k / 2) * (cell.height() + kChartGap));
+            ChartExporter::paint(
+                charts[page * kChartsPerPage + k].spec, &painter, QRectF(at, cell), cell / kChartScale);
+        }
+        drawFooter(textPages + page + 1);
     }
     painter.end();
     return out;

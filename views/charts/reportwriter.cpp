@@ -32,8 +32,8 @@ h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin-top: 28
 table { border-collapse: collapse; font-size: 12px; margin: 6px 0 14px; }
 th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: right; } th { background: #f3f3f3; }
 table.kv th, table.kv td { text-align: left; }
-tr.censored td { color: #a04000; }
-tr.worse td { color: #b00020; } tr.better td { color: #1b7f3b; } tr.undecided td { color: #777; }
+tr.censored td { color: #a04000; } span.change { font-weight: bold; }
+td { white-space: normal; } td[nowrap], th[nowrap] { white-space: nowrap; }
 .muted { color: #777; } figure { margin: 18px 0; } svg.chart { width: 100%; max-width: 1000px; height: auto; }
 figcaption { font-size: 12px; color: #555; }
 )";

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "deltatable.h"
 
-#include "headlinepanel.h"
-#include "metricnames.h"
-
+#include "report/metricnames.h"
 #include "report/reportdocument.h"
 
 #include <cmath>
@@ -121,7 +119,7 @@ QVariant DeltaTableModel::data(const QModelIndex &index, int role) const
     case Qt::TextAlignmentRole:
         return column >= A && column <= ChangePercent ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::BackgroundRole:
-        if (const QColor bg = HeadlinePanel::verdictColour(r.verdict); bg.isValid())
+        if (const QColor bg = Report::verdictColour(r.verdict); bg.isValid())
             return bg;
         return {};
     case Qt::ToolTipRole:

@@ -4,10 +4,10 @@
 #include "deltatable.h"
 #include "findingslist.h"
 #include "headlinepanel.h"
-#include "metricnames.h"
 
 #include "charts/chartview.h"
 #include "report/chartbuilders.h"
+#include "report/metricnames.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -195,7 +195,7 @@ private Q_SLOTS:
         QFile html(dir.filePath(QStringLiteral("report.html")));
         QVERIFY(html.open(QIODevice::ReadOnly));
         const QByteArray report = html.readAll();
-        QVERIFY(report.contains("Changes: B: "));
+        QVERIFY(report.contains("Changes: B against A"));
         QVERIFY(report.contains("<h3>Findings</h3>") && report.contains("Unreliable p99"));
 
         // New after a run in an unsaved project asks; Cancel keeps everything.

@@ -47,7 +47,7 @@ private Q_SLOTS:
         input.runs << Report::reportRunFromStore(row, {});
         QCOMPARE(input.runs[0].origin, QStringLiteral("imported from /r/x.jsonl (sglang), lines 2,3; no arrays"));
         QVERIFY(Report::reportBodyHtml(input).contains(
-            QStringLiteral("<th>Origin</th><td>imported from /r/x.jsonl (sglang), lines 2,3; no arrays</td>")));
+            QStringLiteral("<th nowrap>Origin</th><td>imported from /r/x.jsonl (sglang), lines 2,3; no arrays</td>")));
         row.origin.clear();
         input.runs[0] = Report::reportRunFromStore(row, {});
         QVERIFY(input.runs[0].origin.isEmpty());
@@ -65,7 +65,7 @@ private Q_SLOTS:
         QCOMPARE(input.runs[0].ended,
             QStringLiteral("interrupted (its process stopped) before its end: only the points it completed are "
                            "reported"));
-        QVERIFY(Report::reportBodyHtml(input).contains(QStringLiteral("<th>Ended</th><td>interrupted")));
+        QVERIFY(Report::reportBodyHtml(input).contains(QStringLiteral("<th nowrap>Ended</th><td>interrupted")));
         row.status = RunStatus::Finished;
         input.runs[0] = Report::reportRunFromStore(row, {});
         QVERIFY(input.runs[0].ended.isEmpty());
@@ -92,7 +92,9 @@ private Q_SLOTS:
         const QString html = Report::reportBodyHtml(input);
         QVERIFY(html.contains(QStringLiteral("<th>Server waiting (max)</th><th>KV cache (max %)</th>")));
         QVERIFY(!html.contains(QStringLiteral("GPU util")));
-        QVERIFY2(html.contains(QStringLiteral("<td>2.0 (1.0–3.0)</td><td>42.0 (41.0–43.0)</td>")), qPrintable(html));
+        QVERIFY2(
+            html.contains(QStringLiteral("<td nowrap>2.0\u00a0(1.0–3.0)</td><td nowrap>42.0\u00a0(41.0–43.0)</td>")),
+            qPrintable(html));
         input.runs[0].points[0].server.clear();
         input.runs[0].points[1].server.clear();
         input.runs[0].points[2].server.clear();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "metricnames.h"
+#include "report/metricnames.h"
 
 #include <QLocale>
 
@@ -103,5 +103,58 @@ QString MetricName::formatPercent(double relative)
 {
     return std::isfinite(relative) ? fixed(relative * 100, 1, true) : QString();
 }
+
+namespace Report {
+
+const QStringList &headlineKeys()
+{
+    static const QStringList keys { QStringLiteral("output_throughput"), QStringLiteral("median_ttft_ms"),
+        QStringLiteral("p90_ttft_ms"), QStringLiteral("median_tpot_ms"), QStringLiteral("p90_tpot_ms"),
+        QStringLiteral("p90_e2el_ms"), QStringLiteral("success_rate") };
+    return keys;
+}
+
+QList<DeltaRow> headlineRows(const DeltaSection &section)
+{
+    QStringList points;
+    for (const DeltaRow &r : section.rows) {
+        const QString where = r.variant + u'\n' + r.label;
+        if (!points.contains(where))
+            points << where;
+    }
+    QList<DeltaRow> out;
+    for (const QString &where : std::as_const(points)) {
+        for (const QString &key : headlineKeys()) {
+            for (const DeltaRow &r : section.rows) {
+                if (r.metric == key && r.variant + u'\n' + r.label == where)
+                    out << r;
+            }
+        }
+    }
+    return out;
+}
+
+QString changeText(const DeltaRow &row)
+{
+    const QString percent = MetricName::formatPercent(row.relative);
+    return percent.isEmpty() ? MetricName::of(row.metric).formatChange(row.change) : percent + u'%';
+}
+
+QColor verdictColour(Verdict v)
+{
+    switch (v) {
+    case Verdict::Better:
+        return QColor(0xd8, 0xf0, 0xdc);
+    case Verdict::Worse:
+        return QColor(0xf8, 0xd7, 0xda);
+    case Verdict::Noise:
+        return QColor(0xee, 0xee, 0xee);
+    case Verdict::Undecided:
+        break;
+    }
+    return QColor();
+}
+
+} // namespace Report
 
 } // namespace ServeScope
