@@ -77,10 +77,10 @@ QByteArray ReportWriter::pdf(const ReportInput &input)
     layoutPdfText(input, &doc, &writer, area);
     const int textPages = doc.pageCount();
     const QList<ReportChart> charts = reportCharts(input);
-    // Four charts to a page: each laid out for a larger page and drawn at 75% into its quarter, so
-    // that its plot keeps most of the space beside its legend and footer.
+    // Four charts to a page: each laid out for a larger page and drawn at 60% into its quarter, so
+    // that its plot keeps most of the space and its legend entries are not cut short.
     constexpr int kChartsPerPage = 4;
-    constexpr qreal kChartScale = 0.75;
+    constexpr qreal kChartScale = 0.6;
     const int chartPages = int((charts.size() + kChartsPerPage - 1) / kChartsPerPage);
     const int pages = textPages + chartPages;
     QFont footerFont(QStringLiteral("DejaVu Sans"));
