@@ -4524,6 +4524,10 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>Per-point results (medians across repeats, min–max)</source>
         <translation>各负载点结果（各次重复的中位数，最小–最大）</translation>
     </message>
+    <message>
+        <source>undecided: no value</source>
+        <translation>无法判断：无数值</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>

@@ -455,7 +455,11 @@ QString verdictText(const DeltaRow &r)
     case Verdict::Undecided:
         break;
     }
-    return r.reason == QLatin1String("single-repeat") ? tr("undecided: one repeat") : tr("undecided: too few requests");
+    if (r.reason == QLatin1String("single-repeat"))
+        return tr("undecided: one repeat");
+    if (r.reason == QLatin1String("missing")) // a side without the value (e.g. a buffered stream's TPOT)
+        return tr("undecided: no value");
+    return tr("undecided: too few requests");
 }
 
 QList<PointEstimate> pointEstimates(const ReportRun &run, const QString &variant, int point)

@@ -15,6 +15,25 @@ class TestStoreInput final : public QObject {
 private Q_SLOTS:
     void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
 
+    // A verdict in words, by core's reason: a value missing on a side (a buffered stream's
+    // withheld TPOT) is said so, not blamed on too few requests.
+    void verdictWordsFollowTheReason()
+    {
+        DeltaRow r;
+        const auto words = [&r](Verdict v, const char *reason) {
+            r.verdict = v;
+            r.reason = QLatin1String(reason);
+            return Report::verdictText(r);
+        };
+        QCOMPARE(words(Verdict::Better, "significant"), QStringLiteral("better"));
+        QCOMPARE(words(Verdict::Worse, "significant"), QStringLiteral("worse"));
+        QCOMPARE(words(Verdict::Noise, "below-threshold"), QStringLiteral("within noise (small change)"));
+        QCOMPARE(words(Verdict::Noise, "intervals-overlap"), QStringLiteral("within noise"));
+        QCOMPARE(words(Verdict::Undecided, "single-repeat"), QStringLiteral("undecided: one repeat"));
+        QCOMPARE(words(Verdict::Undecided, "missing"), QStringLiteral("undecided: no value"));
+        QCOMPARE(words(Verdict::Undecided, "too-few-samples"), QStringLiteral("undecided: too few requests"));
+    }
+
     void storedRunListsWhatEachVariantChanges()
     {
         RunRow row;
