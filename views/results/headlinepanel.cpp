@@ -18,7 +18,13 @@ HeadlinePanel::HeadlinePanel(QWidget *parent)
     setWordWrap(false);
     setColumnCount(4);
     setHorizontalHeaderLabels({ tr("Compared"), tr("Metric"), tr("Change"), tr("Verdict") });
-    horizontalHeader()->setStretchLastSection(true);
+    // The verdict takes what the other columns leave, elided (whole in the tooltip): at 1024 px or
+    // scaled 1.25× it stays in view without a horizontal scroll bar.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setTextElideMode(Qt::ElideRight);
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
 }
 
 void HeadlinePanel::setSections(const QList<DeltaSection> &sections, bool lettered)
@@ -43,12 +49,11 @@ void HeadlinePanel::setSections(const QList<DeltaSection> &sections, bool letter
                 if (bg.isValid())
                     items[c]->setBackground(bg);
                 items[c]->setData(Qt::UserRole, int(r.verdict));
-                items[c]->setToolTip(tip);
+                items[c]->setToolTip(tip + u'\n' + Report::verdictText(r));
                 setItem(row, c, items[c]);
             }
         }
     }
-    resizeColumnsToContents();
     setVisible(rowCount() > 0);
 }
 

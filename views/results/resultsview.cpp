@@ -89,6 +89,7 @@ ResultsView::ResultsView(QWidget *parent)
     m_delta->sortByColumn(-1, Qt::AscendingOrder); // core's order until a header is clicked
     m_delta->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_delta->verticalHeader()->hide();
+    m_delta->verticalHeader()->setDefaultSectionSize(m_delta->fontMetrics().height() + 6);
     m_delta->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_delta->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_delta, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
