@@ -3731,6 +3731,10 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>Cannot replace %1.</source>
         <translation>无法替换 %1。</translation>
     </message>
+    <message>
+        <source> vs </source>
+        <translation> 对比 </translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report</name>

@@ -226,7 +226,7 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
         input.deltas = deltaSections(sources);
     if (steadySources.size() == input.runs.size())
         input.steadyDeltas = deltaSections(steadySources, ResultSet::Steady);
-    input.title = names.join(QStringLiteral(" vs "));
+    input.title = names.join(tr(" vs ")); // read by people: the report's title, the status bar
     emit runsLoaded(input);
 }
 
