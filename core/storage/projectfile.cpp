@@ -128,11 +128,10 @@ bool ProjectStore::create(const QString &path, QString *error)
     if (QFileInfo::exists(path))
         return refuse(error, path,
             Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "already exists")));
-    const QString staging = QStringLiteral("%1.creating-%2-%3")
-                                .arg(path)
-                                .arg(QCoreApplication::applicationPid())
-                                .arg(s_checkCounter.load());
-    const QString name = QStringLiteral("servescope-create-%1").arg(s_checkCounter++);
+    const int n = s_checkCounter++;
+    const QString staging
+        = QStringLiteral("%1.creating-%2-%3").arg(path).arg(QCoreApplication::applicationPid()).arg(n);
+    const QString name = QStringLiteral("servescope-create-%1").arg(n);
     bool ok = false;
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
