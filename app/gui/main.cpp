@@ -2,9 +2,11 @@
 // The desktop app: translations, the keychain store and the main window.
 #include "engine/fdlimit.h"
 #include "experimentdocument.h"
+#include "importflow.h"
 #include "mainwindow.h"
 #include "model/problem.h"
 #include "resultimportdialog.h"
+#include "runpagecontroller.h"
 #include "secrets/keychainsecretstore.h"
 #include "translations.h"
 
@@ -116,9 +118,9 @@ int main(int argc, char *argv[])
         }
         window.setTimeScale(timeScale);
     }
-    window.setLaunchPolicy(parser.isSet(allowLaunch) ? MainWindow::LaunchPolicy::Allow
-            : parser.isSet(quitAfter)                ? MainWindow::LaunchPolicy::Never
-                                                     : MainWindow::LaunchPolicy::Ask);
+    window.runs()->setLaunchPolicy(parser.isSet(allowLaunch) ? RunPageController::LaunchPolicy::Allow
+            : parser.isSet(quitAfter)                        ? RunPageController::LaunchPolicy::Never
+                                                             : RunPageController::LaunchPolicy::Ask);
     window.show();
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(demo)) {
@@ -127,10 +129,10 @@ int main(int argc, char *argv[])
         if (files.constFirst().endsWith(QLatin1String(".servescope"))) {
             window.openProject(files.constFirst());
         } else if (std::all_of(files.cbegin(), files.cend(), &ResultImportDialog::isResultFile)) {
-            window.importResults(files);
+            window.imports()->importResults(files);
         } else {
             window.newProject(MainWindow::blankExperiment());
-            window.importExperimentFile(files.constFirst());
+            window.imports()->importExperimentFile(files.constFirst());
         }
     }
     // Responsiveness probe: a 5 ms timer; the longest gap between ticks is the longest stall.

@@ -1,52 +1,45 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "diagnosistext.h"
+#include "endpointcheck.h"
 #include "endpointprofiles.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
+#include "filedialogs.h"
+#include "importflow.h"
 #include "io/experimentfile.h"
 #include "loadpage.h"
 #include "logdock.h"
-#include "model/runorigin.h"
-#include "model/validation.h"
 #include "profiledialog.h"
+#include "projectcontroller.h"
 #include "projectsession.h"
 #include "projecttree.h"
-#include "report/findingtext.h"
+#include "report/reportdocument.h"
 #include "resultsexport.h"
 #include "resultsview.h"
 #include "runmonitor.h"
-#include "runsession.h"
+#include "runpagecontroller.h"
 #include "screenfit.h"
 #include "serverpage.h"
-#include "teamdbjobs.h"
+#include "teamflow.h"
 #include "variantspage.h"
 #include "welcomepage.h"
 #include "windowpages.h"
 
 #include <QActionGroup>
-#include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QLabel>
-#include <QLineEdit>
-#include <QListWidget>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QMimeData>
-#include <QPlainTextEdit>
-#include <QScreen>
 #include <QSettings>
-#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QTabWidget>
-#include <QTime>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -56,36 +49,31 @@ namespace ServeScope {
 MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     : QMainWindow(parent)
     , m_secrets(secrets)
-    , m_teamJobs(new TeamDbJobs(secrets, this))
     , m_profiles(new ProfileStore(this))
     , m_document(new ExperimentDocument(this))
     , m_session(new ProjectSession(this))
-    , m_run(new RunSession(secrets, this))
     , m_pages(new WindowPages(this))
     , m_editor(new ExperimentEditor(m_document, m_profiles))
     , m_monitor(new RunMonitor)
     , m_results(new ResultsView)
     , m_tree(new ProjectTree)
     , m_logDock(new LogDock(this))
-    , m_runBanner(new QLabel)
+    , m_runs(new RunPageController(this, secrets, m_document, m_session, m_monitor, m_results, m_pages))
+    , m_project(new ProjectController(this, m_document, m_session, m_runs))
+    , m_imports(new ImportFlow(this, m_document, m_session, m_project, m_runs))
+    , m_team(new TeamFlow(this, secrets, m_session, m_project))
+    , m_welcome(new WelcomePage)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/servescope.svg")));
     setAcceptDrops(true);
-    auto *welcome = new WelcomePage;
     auto *editorArea = new QWidget;
     auto *editorLayout = new QVBoxLayout(editorArea);
     editorLayout->setContentsMargins(0, 0, 0, 0);
-    m_runBanner->setObjectName(QStringLiteral("runBanner"));
-    m_runBanner->setWordWrap(true);
-    m_runBanner->setStyleSheet(QStringLiteral("background: #fff4ce; color: #5c4400; padding: 4px;"));
-    m_runBanner->setText(tr("The run in progress uses the configuration it started with; these edits apply to "
-                            "the next run."));
-    m_runBanner->hide();
-    editorLayout->addWidget(m_runBanner);
+    editorLayout->addWidget(m_runs->banner());
     editorLayout->addWidget(m_editor, 1);
     // Full-window pages: each part of the work gets the whole window, one at a time.
-    m_pages->addPage(WindowPages::Start, welcome, tr("Start"));
+    m_pages->addPage(WindowPages::Start, m_welcome, tr("Start"));
     m_pages->addPage(WindowPages::Design, editorArea, tr("Design"));
     m_pages->addPage(WindowPages::Run, m_monitor, tr("Run"));
     m_pages->addPage(WindowPages::Results, m_results, tr("Results"));
@@ -95,172 +83,8 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     connect(m_pages, &WindowPages::pageShown, this, &MainWindow::rememberPage);
     createActions();
     createDocks();
-
-    m_welcome = welcome;
-    connect(m_editor->loadPage(), &LoadPage::commandCopied, this, [this](const QString &, const QStringList &warnings) {
-        for (const QString &w : warnings)
-            appendLog(QStringLiteral("warning"), w);
-        statusBar()->showMessage(tr("Command copied to the clipboard"), 4000);
-    });
-    connect(welcome, &WelcomePage::recentRequested, this, &MainWindow::openProject);
-    connect(welcome, &WelcomePage::demoRequested, this, [this] { whenSafeToLeave([this] { openDemo(); }); });
-    connect(welcome, &WelcomePage::newRequested, this,
-        [this] { whenSafeToLeave([this] { newProject(blankExperiment()); }); });
-    connect(welcome, &WelcomePage::openRequested, this, [this] {
-        chooseFile(false, tr("Open project"), tr("ServeScope projects (*.servescope)"),
-            [this](const QString &p) { openProject(p); });
-    });
-    connect(welcome, &WelcomePage::importRequested, this, [this] {
-        chooseFile(false, tr("Import experiment"), tr("Experiment files (*.json *.toml)"), [this](const QString &p) {
-            if (!m_hasProject)
-                newProject(blankExperiment());
-            importExperimentFile(p);
-        });
-    });
-    connect(m_document, &ExperimentDocument::changed, this, &MainWindow::documentChanged);
-    connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
-    connect(m_editor, &ExperimentEditor::manageProfilesRequested, this, &MainWindow::showProfiles);
-    connect(m_editor->serverPage(), &ServerPage::captureRequested, this, &MainWindow::captureFromServer);
-    connect(m_tree, &ProjectTree::variantActivated, this, [this](int i) {
-        m_editor->showPage(m_editor->variantsPage());
-        m_editor->variantsPage()->selectVariant(i);
-    });
-    connect(m_tree, &ProjectTree::runsSelected, this, &MainWindow::showRuns);
-    connect(m_tree, &ProjectTree::rerunRequested, this, &MainWindow::rerunToCheck);
-    connect(m_tree, &ProjectTree::publishRequested, this, &MainWindow::publishRun);
-    connect(m_session, &ProjectSession::rerunChecked, this, &MainWindow::reportCheck);
-    connect(m_session, &ProjectSession::runConfigLoaded, this, [this](qint64 runId, const QByteArray &json) {
-        const ExperimentReadResult r = deserializeExperiment(json);
-        if (!r.ok || m_run->isRunning()) {
-            appendLog(
-                QStringLiteral("error"), tr("Run %1 cannot be rerun: its configuration does not read.").arg(runId));
-            return;
-        }
-        m_checkAgainst = runId;
-        appendLog(QStringLiteral("info"), tr("Rerunning run %1 to check it.").arg(runId));
-        startRunOf(r.experiment);
-    });
-    connect(m_results, &ResultsView::resultsChanged, this, [this] {
-        for (QAction *a : m_export->actions())
-            a->setEnabled(m_results->hasResults());
-    });
-    connect(m_monitor, &RunMonitor::startRequested, this, &MainWindow::startRun);
-    connect(m_monitor, &RunMonitor::cancelRequested, this, &MainWindow::cancelRun);
-    connect(m_run, &RunSession::snapshotUpdated, m_monitor, &RunMonitor::showSnapshot);
-    connect(m_run, &RunSession::snapshotUpdated, this, [this](const RunSnapshot &s) { m_lastRunId = s.runId; });
-    connect(m_run, &RunSession::pointFinished, m_results, &ResultsView::addPoint);
-    connect(m_run, &RunSession::logged, this, &MainWindow::appendLog);
-    connect(m_run, &RunSession::finished, this, &MainWindow::runEnded);
-    connect(m_session, &ProjectSession::opened, this,
-        [this](const QString &path, bool temporary, const QString &error, const QByteArray &json) {
-            if (!error.isEmpty()) {
-                appendLog(QStringLiteral("error"), tr("Cannot open %1: %2").arg(path, error));
-                statusBar()->showMessage(tr("Cannot open %1").arg(QFileInfo(path).fileName()));
-                showWarning(tr("Cannot open the project"), tr("%1 was not opened: %2").arg(path, error));
-                emit projectOpenFailed(path, error);
-                return;
-            }
-            // The project is replaced only now that the new one is open; a new project's experiment is
-            // already in the editor.
-            if (!temporary) {
-                const ExperimentReadResult r = json.isEmpty() ? ExperimentReadResult() : deserializeExperiment(json);
-                m_document->reset(r.ok ? r.experiment : Experiment());
-                clearShownRuns();
-                applyTimeScale(m_chosenTimeScale > 0 ? m_chosenTimeScale : 1.0);
-            }
-            if (!temporary)
-                addRecent(path);
-            m_hasProject = true;
-            m_pages->setProjectPagesEnabled(true);
-            showProjectPage(temporary ? QString() : path);
-            updateTitle();
-            updateRunnable();
-            m_session->listRuns();
-            // The header was checked before opening; every page is checked now, behind the listing.
-            if (!temporary) {
-                statusBar()->showMessage(tr("Checking %1…").arg(QFileInfo(path).fileName()));
-                m_session->checkIntegrity();
-            }
-            emit projectOpened(path);
-        });
-    connect(m_session, &ProjectSession::integrityChecked, this, [this](const QString &path, const QString &error) {
-        if (error.isEmpty()) {
-            statusBar()->showMessage(tr("%1 checked: no damage found").arg(QFileInfo(path).fileName()), 4000);
-            return;
-        }
-        appendLog(QStringLiteral("error"), tr("Integrity check failed: %1").arg(error));
-        statusBar()->showMessage(tr("%1 is damaged").arg(QFileInfo(path).fileName()));
-        showWarning(tr("The project file is damaged"),
-            tr("%1\n\nWhat can be read is shown, but results may be missing or wrong. Runs are refused into "
-               "a damaged file: create a new project for new runs.")
-                .arg(error));
-    });
-    connect(m_session, &ProjectSession::serverLogsLoaded, this, [this](qint64, const QStringList &lines) {
-        m_logDock->setServerLog(lines.isEmpty()
-                ? QStringList { tr("This run launched no server: only launched servers' output is kept.") }
-                : lines);
-    });
-    connect(m_session, &ProjectSession::timeSeriesLoaded, m_results, &ResultsView::setTimeSeries);
-    connect(m_session, &ProjectSession::runLoadFailed, this, [this](qint64 runId, const QString &error) {
-        appendLog(QStringLiteral("error"), tr("Run %1 cannot be read: %2").arg(runId).arg(error));
-        statusBar()->showMessage(tr("Run %1 cannot be read; see the log.").arg(runId), 8000);
-    });
-    // Every request with its events: read only when the chart over time is asked for.
-    connect(m_results, &ResultsView::timeSeriesWanted, m_session, &ProjectSession::loadTimeSeries);
-    connect(m_session, &ProjectSession::savedAs, this, [this](const QString &path, const QString &error) {
-        if (error.isEmpty()) {
-            m_document->markSaved();
-            addRecent(path);
-            rememberPage(m_pages->current()); // the copy opens on the page it was saved from
-            statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
-        } else {
-            appendLog(QStringLiteral("error"), tr("Save failed: %1").arg(error));
-            showWarning(tr("The project was not saved"), tr("Save failed: %1").arg(error));
-        }
-        updateTitle();
-        emit projectSaved(path, error);
-        continueAfterSave(error);
-    });
-    connect(m_session, &ProjectSession::experimentSaved, this, [this](const QString &error) {
-        if (!error.isEmpty()) {
-            appendLog(QStringLiteral("error"), tr("Saving the experiment failed: %1").arg(error));
-            showWarning(tr("The project was not saved"), tr("Saving the experiment failed: %1").arg(error));
-            continueAfterSave(error);
-        } else if (!m_session->isTemporary()) {
-            m_document->markSaved();
-            updateTitle();
-            statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(m_session->path()).fileName()), 4000);
-            emit projectSaved(m_session->path(), error);
-            continueAfterSave(error);
-        }
-    });
-    connect(m_session, &ProjectSession::runsListed, this, [this](const QVector<RunListing> &runs) {
-        m_tree->setRuns(runs);
-        m_runCount = int(runs.size());
-        // Which file each imported run came from: importing one again asks first.
-        m_importedFrom.clear();
-        for (const RunListing &r : runs) {
-            if (const RunOrigin origin = RunOrigin::fromJson(r.run.origin); origin.isImported())
-                m_importedFrom.insert(origin.file, r.run.id);
-        }
-        emit runsListed(m_runCount);
-    });
-    connect(m_session, &ProjectSession::runsLoaded, this, [this](const Report::ReportInput &input) {
-        if (m_run->isRunning())
-            return; // the Results page follows the run until it ends
-        m_results->setInput(input);
-        m_logDock->clearRunOutput();
-        if (input.runs.size() == 1)
-            m_session->loadServerLogs(input.runs.first().id);
-        if (!std::exchange(m_stayOnRunPage, false))
-            m_pages->show(WindowPages::Results);
-        if (m_checkAgainst > 0 && input.runs.size() == 2 && input.runs[0].id == m_checkAgainst) {
-            m_session->checkRerun(m_checkAgainst, input.runs[1].id);
-            m_checkAgainst = 0;
-        }
-        statusBar()->showMessage(input.runs.size() > 1 ? tr("Comparing %1").arg(input.title) : input.title, 6000);
-        emit resultsShown();
-    });
+    connectControllers();
+    connectSession();
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -275,69 +99,172 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
                 resizeDocks({ log }, { 110 }, Qt::Vertical);
         });
     }
-    rebuildRecentMenu();
+    rebuildRecentMenu(m_project->recent());
     updateTitle();
-    updateRunnable();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::connectControllers()
+{
+    connect(m_runs, &RunPageController::status, this, &MainWindow::showStatus);
+    connect(m_project, &ProjectController::status, this, &MainWindow::showStatus);
+    connect(m_imports, &ImportFlow::status, this, &MainWindow::showStatus);
+    connect(m_team, &TeamFlow::status, this, &MainWindow::showStatus);
+    connect(m_export, &ResultsExport::status, this, &MainWindow::showStatus);
+    connect(m_runs, &RunPageController::logged, this, &MainWindow::appendLog);
+    connect(m_project, &ProjectController::logged, this, &MainWindow::appendLog);
+    connect(m_imports, &ImportFlow::logged, this, &MainWindow::appendLog);
+    connect(m_export, &ResultsExport::logged, this, &MainWindow::appendLog);
+    connect(m_export, &ResultsExport::warning, this,
+        [this](const QString &title, const QString &text) { showWarning(this, title, text); });
+    connect(m_runs, &RunPageController::showRunsWanted, this, &MainWindow::showRuns);
+    connect(m_runs, &RunPageController::closeWanted, this, &QWidget::close);
+    connect(m_runs, &RunPageController::runFinished, this, [this](const RunResult &result) {
+        if (result.runId > 0)
+            m_project->runStored();
+        m_session->listRuns();
+        emit runFinished(result);
+    });
+    connect(m_imports, &ImportFlow::compareWanted, this, &MainWindow::compareRuns);
+    connect(m_team, &TeamFlow::runsPulled, this, [this](const QList<qint64> &pulled) {
+        // The pulled runs beside the local ones selected before.
+        QList<qint64> ids = m_tree->selectedRuns();
+        for (qint64 id : pulled) {
+            if (!ids.contains(id))
+                ids << id;
+        }
+        compareRuns(ids);
+    });
+    connect(m_project, &ProjectController::leaving, this, [this] {
+        clearShownRuns();
+        applyTimeScale(m_chosenTimeScale > 0 ? m_chosenTimeScale : 1.0);
+    });
+    connect(m_project, &ProjectController::opened, this, [this](const QString &path, bool temporary) {
+        m_pages->setProjectPagesEnabled(true);
+        showProjectPage(temporary ? QString() : path);
+        emit projectOpened(path);
+    });
+    connect(m_project, &ProjectController::openFailed, this, &MainWindow::projectOpenFailed);
+    connect(m_project, &ProjectController::saved, this, [this](const QString &path, const QString &error) {
+        if (error.isEmpty())
+            rememberPage(m_pages->current()); // a copy opens on the page it was saved from
+        emit projectSaved(path, error);
+    });
+    connect(m_project, &ProjectController::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_project, &ProjectController::recentChanged, this, &MainWindow::rebuildRecentMenu);
+    connect(m_project, &ProjectController::runsListed, this, [this](const QVector<RunListing> &runs) {
+        m_tree->setRuns(runs);
+        emit runsListed(int(runs.size()));
+    });
+    connect(m_welcome, &WelcomePage::recentRequested, m_project, &ProjectController::openProject);
+    connect(
+        m_welcome, &WelcomePage::demoRequested, this, [this] { m_project->whenSafeToLeave([this] { openDemo(); }); });
+    connect(m_welcome, &WelcomePage::newRequested, this,
+        [this] { m_project->whenSafeToLeave([this] { newProject(blankExperiment()); }); });
+    connect(m_welcome, &WelcomePage::openRequested, this, [this] {
+        chooseFile(this, false, tr("Open project"), tr("ServeScope projects (*.servescope)"),
+            [this](const QString &p) { openProject(p); });
+    });
+    connect(m_welcome, &WelcomePage::importRequested, m_imports, &ImportFlow::chooseExperimentFile);
+    connect(m_editor->loadPage(), &LoadPage::commandCopied, this, [this](const QString &, const QStringList &warnings) {
+        for (const QString &w : warnings)
+            appendLog(QStringLiteral("warning"), w);
+        showStatus(tr("Command copied to the clipboard"), 4000);
+    });
+    connect(m_editor, &ExperimentEditor::manageProfilesRequested, this, &MainWindow::showProfiles);
+    connect(m_editor->serverPage(), &ServerPage::captureRequested, this, &MainWindow::captureFromServer);
+    connect(m_document, &ExperimentDocument::changed, this, [this] {
+        m_tree->setExperiment(m_document->experiment());
+        m_logDock->showProblems(m_document->problems());
+    });
+    connect(m_tree, &ProjectTree::variantActivated, this, [this](int i) {
+        m_editor->showPage(m_editor->variantsPage());
+        m_editor->variantsPage()->selectVariant(i);
+    });
+    connect(m_tree, &ProjectTree::runsSelected, this, &MainWindow::showRuns);
+    connect(m_tree, &ProjectTree::rerunRequested, m_runs, &RunPageController::rerunToCheck);
+    connect(m_tree, &ProjectTree::publishRequested, m_team, &TeamFlow::publishRun);
+    connect(m_results, &ResultsView::resultsChanged, this, [this] {
+        for (QAction *a : m_export->actions())
+            a->setEnabled(m_results->hasResults());
+    });
+}
+
+// What the project file's thread reads for the Results page and the log.
+void MainWindow::connectSession()
+{
+    connect(m_session, &ProjectSession::serverLogsLoaded, this, [this](qint64, const QStringList &lines) {
+        m_logDock->setServerLog(lines.isEmpty()
+                ? QStringList { tr("This run launched no server: only launched servers' output is kept.") }
+                : lines);
+    });
+    connect(m_session, &ProjectSession::timeSeriesLoaded, m_results, &ResultsView::setTimeSeries);
+    // Every request with its events: read only when the chart over time is asked for.
+    connect(m_results, &ResultsView::timeSeriesWanted, m_session, &ProjectSession::loadTimeSeries);
+    connect(m_session, &ProjectSession::runLoadFailed, this, [this](qint64 runId, const QString &error) {
+        appendLog(QStringLiteral("error"), tr("Run %1 cannot be read: %2").arg(runId).arg(error));
+        showStatus(tr("Run %1 cannot be read; see the log.").arg(runId), 8000);
+    });
+    connect(m_session, &ProjectSession::runsLoaded, this, [this](const Report::ReportInput &input) {
+        const bool takeOver = m_runs->resultsMayTakeOver();
+        if (m_runs->isRunning())
+            return; // the Results page follows the run until it ends
+        m_results->setInput(input);
+        m_logDock->clearRunOutput();
+        if (input.runs.size() == 1)
+            m_session->loadServerLogs(input.runs.first().id);
+        if (takeOver)
+            m_pages->show(WindowPages::Results);
+        showStatus(input.runs.size() > 1 ? tr("Comparing %1").arg(input.title) : input.title, 6000);
+        emit resultsShown();
+    });
+}
 
 QPlainTextEdit *MainWindow::log() const
 {
     return m_logDock->log();
 }
 
+QAction *MainWindow::runAction() const
+{
+    return m_runs->runAction();
+}
+
 void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     m_newAction = file->addAction(tr("&New project"), QKeySequence::New, this,
-        [this] { whenSafeToLeave([this] { newProject(blankExperiment()); }); });
+        [this] { m_project->whenSafeToLeave([this] { newProject(blankExperiment()); }); });
     file->addAction(tr("&Open project…"), QKeySequence::Open, this, [this] {
-        whenSafeToLeave([this] {
-            chooseFile(false, tr("Open project"), tr("ServeScope projects (*.servescope)"),
+        m_project->whenSafeToLeave([this] {
+            chooseFile(this, false, tr("Open project"), tr("ServeScope projects (*.servescope)"),
                 [this](const QString &p) { openProject(p); });
         });
     });
     m_recentMenu = file->addMenu(tr("Open &recent"));
-    file->addAction(tr("Open the &demo"), this, [this] { whenSafeToLeave([this] { openDemo(); }); });
+    file->addAction(tr("Open the &demo"), this, [this] { m_project->whenSafeToLeave([this] { openDemo(); }); });
     file->addSeparator();
-    m_saveAction = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::saveProject);
-    file->addAction(tr("Save &as…"), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
-        chooseFile(true, tr("Save project as"), tr("ServeScope projects (*.servescope)"), [this](const QString &p) {
-            saveProjectAs(p.endsWith(QLatin1String(".servescope")) ? p : p + QStringLiteral(".servescope"));
-        });
-    });
+    file->addAction(tr("&Save"), QKeySequence::Save, m_project, &ProjectController::saveProject);
+    file->addAction(tr("Save &as…"), QKeySequence(tr("Ctrl+Shift+S")), m_project, &ProjectController::chooseSaveAs);
     file->addSeparator();
-    file->addAction(tr("&Import experiment…"), QKeySequence(tr("Ctrl+I")), this, [this] {
-        chooseFile(false, tr("Import experiment"), tr("Experiment files (*.json *.toml)"), [this](const QString &p) {
-            if (!m_hasProject)
-                newProject(blankExperiment());
-            importExperimentFile(p);
-        });
-    });
+    file->addAction(
+        tr("&Import experiment…"), QKeySequence(tr("Ctrl+I")), m_imports, &ImportFlow::chooseExperimentFile);
     file->addAction(tr("Import &results…"), this, [this] {
-        chooseFiles(tr("Import results"), tr("vLLM or SGLang result files (*.json *.jsonl)"),
-            [this](const QStringList &paths) { importResults(paths); });
+        chooseFiles(this, tr("Import results"), tr("vLLM or SGLang result files (*.json *.jsonl)"),
+            [this](const QStringList &paths) { m_imports->importResults(paths); });
     });
     file->addAction(tr("&Merge shards…"), this, [this] {
-        chooseFiles(tr("Merge shards: one project file per shard"), tr("ServeScope projects (*.servescope)"),
-            [this](const QStringList &paths) { mergeShardFiles(paths); });
+        chooseFiles(this, tr("Merge shards: one project file per shard"), tr("ServeScope projects (*.servescope)"),
+            [this](const QStringList &paths) { m_imports->mergeShardFiles(paths); });
     });
-    file->addAction(tr("&Team runs…"), QKeySequence(tr("Ctrl+Shift+D")), this, &MainWindow::showTeamRuns);
+    file->addAction(tr("&Team runs…"), QKeySequence(tr("Ctrl+Shift+D")), m_team, &TeamFlow::showTeamRuns);
     file->addAction(tr("&Export experiment…"), QKeySequence(tr("Ctrl+E")), this, [this] {
-        chooseFile(true, tr("Export experiment"), tr("Experiment JSON (*.json)"),
-            [this](const QString &p) { exportExperimentFile(p); });
+        chooseFile(this, true, tr("Export experiment"), tr("Experiment JSON (*.json)"),
+            [this](const QString &p) { m_imports->exportExperimentFile(p); });
     });
     m_export = new ResultsExport(m_results, m_session, this);
     m_export->createActions(file);
-    connect(m_export, &ResultsExport::status, statusBar(), [this](const QString &text, int timeoutMs) {
-        if (text.isEmpty())
-            statusBar()->clearMessage();
-        else
-            statusBar()->showMessage(text, timeoutMs);
-    });
-    connect(m_export, &ResultsExport::logged, this, &MainWindow::appendLog);
-    connect(m_export, &ResultsExport::warning, this, &MainWindow::showWarning);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -352,24 +279,18 @@ void MainWindow::createActions()
     edit->addAction(redo);
     edit->addSeparator();
     edit->addAction(tr("Paste &command line…"), QKeySequence(tr("Ctrl+Shift+V")), this,
-        [this] { pasteCommand(QGuiApplication::clipboard()->text()); });
+        [this] { m_imports->pasteCommand(QGuiApplication::clipboard()->text()); });
     edit->addAction(tr("Endpoint &profiles…"), QKeySequence(tr("Ctrl+Shift+P")), this, &MainWindow::showProfiles);
 
-    QMenu *run = menuBar()->addMenu(tr("&Run"));
-    m_runAction = run->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run experiment"),
-        QKeySequence(tr("Ctrl+R")), this, &MainWindow::startRun);
-    m_cancelAction = run->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel run"),
-        QKeySequence(tr("Ctrl+.")), this, &MainWindow::cancelRun);
-    m_cancelAction->setEnabled(false);
-
+    m_runs->createActions(menuBar()->addMenu(tr("&Run")));
     QToolBar *bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(undo);
     bar->addAction(redo);
     bar->addSeparator();
-    bar->addAction(m_runAction);
-    bar->addAction(m_cancelAction);
+    bar->addAction(m_runs->runAction());
+    bar->addAction(m_runs->cancelAction());
 }
 
 void MainWindow::createDocks()
@@ -439,23 +360,7 @@ void MainWindow::resetLayout()
 
 Experiment MainWindow::blankExperiment()
 {
-    Experiment e;
-    e.name = tr("New experiment");
-    e.endpoint = ProfileStore::localSimulator().endpoint;
-    e.dataset.seed = 1000;
-    e.sampling.set(QStringLiteral("temperature"), 0.0);
-    LoadPoint p;
-    p.concurrency = 1;
-    p.inputLen = 512;
-    p.outputLen = 128;
-    p.numPrompts = 50;
-    e.load.points.append(p);
-    e.load.warmupRequests = 5;
-    Variant v;
-    v.name = QStringLiteral("baseline");
-    v.baseline = true;
-    e.variants.append(v);
-    return e;
+    return ProjectController::blankExperiment();
 }
 
 void MainWindow::setTimeScale(double scale)
@@ -468,15 +373,49 @@ void MainWindow::applyTimeScale(double scale)
 {
     m_timeScale = scale;
     m_editor->setTimeScale(scale);
-    updateRunnable(); // the Run page's estimate follows the scale
+    m_runs->setTimeScale(scale);
 }
 
 void MainWindow::newProject(const Experiment &experiment)
 {
-    m_document->reset(experiment);
-    clearShownRuns();
-    applyTimeScale(m_chosenTimeScale > 0 ? m_chosenTimeScale : 1.0);
-    m_session->newTemporary();
+    m_project->newProject(experiment);
+}
+
+void MainWindow::openProject(const QString &path)
+{
+    m_project->openProject(path);
+}
+
+bool MainWindow::startRun()
+{
+    return m_runs->start();
+}
+
+void MainWindow::cancelRun()
+{
+    m_runs->cancel();
+}
+
+void MainWindow::compareRuns(const QList<qint64> &ids)
+{
+    m_tree->selectRuns(ids);
+}
+
+void MainWindow::showRuns(const QList<qint64> &ids)
+{
+    if (ids.isEmpty())
+        return;
+    showStatus(ids.size() > 1 ? tr("Comparing %n runs…", nullptr, int(ids.size())) : tr("Loading the run…"), 0);
+    m_session->loadRuns(ids);
+}
+
+void MainWindow::updateTitle()
+{
+    QString name = tr("no project");
+    if (m_project->hasProject())
+        name = m_session->isTemporary() ? tr("unsaved project") : QFileInfo(m_session->path()).fileName();
+    setWindowTitle(tr("%1[*] — ServeScope").arg(name));
+    setWindowModified(m_project->hasProject() && (m_document->isModified() || m_session->isTemporary()));
 }
 
 // The page a project was left on comes back with it (Design for a new project, or one never opened).
@@ -491,7 +430,7 @@ void MainWindow::showProjectPage(const QString &path)
 
 void MainWindow::rememberPage(int page)
 {
-    if (m_hasProject && !m_session->isTemporary() && page != WindowPages::Start)
+    if (m_project->hasProject() && !m_session->isTemporary() && page != WindowPages::Start)
         QSettings().setValue(QStringLiteral("pages/") + m_session->path(), page);
 }
 
@@ -505,13 +444,10 @@ int MainWindow::currentPage() const
     return m_pages->current();
 }
 
-// The runs, findings and server log of the project being left.
 void MainWindow::clearShownRuns()
 {
     m_results->clear();
     m_tree->setRuns({});
-    m_runCount = 0;
-    m_importedFrom.clear();
     m_logDock->clearRunOutput();
 }
 
@@ -531,69 +467,104 @@ void MainWindow::openDemo()
     if (m_chosenTimeScale <= 0)
         applyTimeScale(kDemoTimeScale);
     m_editor->showPage(m_editor->loadPage());
-    statusBar()->showMessage(tr("Demo loaded: press Run (Ctrl+R) to measure it against the local simulator."));
+    showStatus(tr("Demo loaded: press Run (Ctrl+R) to measure it against the local simulator."), 0);
 }
 
-void MainWindow::openProject(const QString &path)
+void MainWindow::appendLog(const QString &level, const QString &text)
 {
-    if (m_run->isRunning())
-        return;
-    // Nothing of the open project changes until the file is open (ProjectSession::opened).
-    m_session->open(path);
+    m_logDock->appendLog(level, text);
 }
 
-bool MainWindow::importExperimentFile(const QString &path)
+void MainWindow::showStatus(const QString &text, int timeoutMs)
 {
-    const ExperimentReadResult r = loadExperimentFile(path);
-    if (!r.ok) {
-        const QString why = r.shownLines(r.errors).join(QLatin1Char('\n'));
-        appendLog(QStringLiteral("error"), tr("Cannot import %1:\n%2").arg(QFileInfo(path).fileName(), why));
-        statusBar()->showMessage(tr("Import failed; see the log."), 6000);
-        return false;
+    if (text.isEmpty())
+        statusBar()->clearMessage();
+    else
+        statusBar()->showMessage(text, timeoutMs);
+}
+
+ProfileDialog *MainWindow::showProfiles()
+{
+    if (!m_profileDialog) {
+        m_profileDialog = new ProfileDialog(m_profiles, m_secrets, this);
+        m_profileDialog->setAttribute(Qt::WA_DeleteOnClose);
     }
-    m_document->apply(r.experiment, tr("Import %1").arg(QFileInfo(path).fileName()));
-    // What an imported layout held that ServeScope ignores is said, not dropped silently.
-    for (const QString &w : r.shownLines(r.warnings))
-        appendLog(QStringLiteral("warning"), QFileInfo(path).fileName() + QLatin1String(": ") + w);
-    statusBar()->showMessage(r.warnings.isEmpty()
-            ? tr("Imported %1").arg(QFileInfo(path).fileName())
-            : tr("Imported %1 with %n warning(s); see the log.", nullptr, int(r.warnings.size()))
-                  .arg(QFileInfo(path).fileName()),
-        4000);
-    return true;
+    m_profileDialog->show();
+    m_profileDialog->raise();
+    return m_profileDialog;
 }
 
-bool MainWindow::exportExperimentFile(const QString &path)
+void MainWindow::captureFromServer()
 {
-    const QString error = saveExperimentFile(path, m_document->experiment());
-    if (!error.isEmpty())
-        appendLog(QStringLiteral("error"), tr("Export failed: %1").arg(error));
-    return error.isEmpty();
-}
-
-void MainWindow::saveProject()
-{
-    if (!m_hasProject)
-        return;
-    if (m_session->isTemporary()) {
-        QFileDialog *dialog = chooseFile(
-            true, tr("Save project as"), tr("ServeScope projects (*.servescope)"), [this](const QString &p) {
-                saveProjectAs(p.endsWith(QLatin1String(".servescope")) ? p : p + QStringLiteral(".servescope"));
-            });
-        // No file chosen: whatever waited for the save does not happen.
-        connect(dialog, &QDialog::rejected, this, [this] { m_afterSave = nullptr; });
+    const Endpoint endpoint = m_document->experiment().endpoint;
+    if (endpoint.isLocalSimulator()) {
+        showStatus(tr("The local simulator describes itself in every run's client-host record."), 5000);
         return;
     }
-    m_session->saveExperiment(m_document->experiment().name, serializeExperiment(m_document->experiment()));
+    checkEndpoint(this, endpoint, m_secrets, [this](const PreflightResult &r) {
+        if (!r.usable) {
+            appendLog(QStringLiteral("warning"), preflightSummary(r));
+            return;
+        }
+        Experiment e = m_document->experiment();
+        const auto put = [&e](const QString &key, const QString &value) {
+            e.envSnapshot.removeIf([&](const EnvEntry &x) { return x.key == key; });
+            e.envSnapshot.append({ key, value, EnvSource::Captured });
+        };
+        if (!r.models.isEmpty())
+            put(QStringLiteral("model"), r.models.constFirst());
+        if (r.maxModelLen > 0)
+            put(QStringLiteral("max_model_len"), QString::number(r.maxModelLen));
+        m_document->apply(e, tr("Capture environment from server"));
+    });
 }
 
-void MainWindow::saveProjectAs(const QString &path)
+void MainWindow::rebuildRecentMenu(const QStringList &recent)
 {
-    if (!m_hasProject || m_run->isRunning())
+    m_recentMenu->clear();
+    for (const QString &path : recent)
+        m_recentMenu
+            ->addAction(QFileInfo(path).fileName(), this,
+                [this, path] { m_project->whenSafeToLeave([this, path] { openProject(path); }); })
+            ->setToolTip(path);
+    m_recentMenu->setEnabled(!recent.isEmpty());
+    m_welcome->setRecent(recent);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_runs->isRunning()) {
+        // Nothing is cancelled before the user answers; the window closes once the run has saved what
+        // it measured.
+        event->ignore();
+        m_runs->askCloseDuringRun();
         return;
-    // Both go to the project thread in order: the experiment row lands before the copy is made.
-    m_session->saveExperiment(m_document->experiment().name, serializeExperiment(m_document->experiment()));
-    m_session->saveAs(path);
+    }
+    // The same question as New or Open: leaving the project is what closing does.
+    if (!m_closeConfirmed && m_project->hasUnsavedWork()) {
+        event->ignore();
+        m_project->whenSafeToLeave([this] {
+            m_closeConfirmed = true;
+            close();
+        });
+        return;
+    }
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (ImportFlow::accepts(event->mimeData()))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    m_imports->drop(event->mimeData());
+    event->acceptProposedAction();
 }
 
 } // namespace ServeScope

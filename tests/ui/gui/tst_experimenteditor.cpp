@@ -4,6 +4,7 @@
 #include "experimentdocument.h"
 #include "experimenteditor.h"
 #include "guitesthelpers.h"
+#include "importflow.h"
 #include "loadpage.h"
 #include "loadpointsmodel.h"
 #include "mainwindow.h"
@@ -265,7 +266,7 @@ void TestExperimentEditor::pastedCommandIsOneEdit()
     const Experiment start = w.document()->experiment();
     QFile f(QStringLiteral(SERVESCOPE_TEST_DATA "/seed-configs/vllm_bench_serve.sh"));
     QVERIFY(f.open(QIODevice::ReadOnly));
-    w.pasteCommand(QString::fromUtf8(f.readAll()));
+    w.imports()->pasteCommand(QString::fromUtf8(f.readAll()));
     CommandDialog *dialog = nullptr;
     QTRY_VERIFY((dialog = w.findChild<CommandDialog *>(QStringLiteral("commandDialog"))) != nullptr);
     const QString summary = dialog->findChild<QLabel *>(QStringLiteral("commandSummary"))->text();
@@ -284,7 +285,7 @@ void TestExperimentEditor::pastedCommandIsOneEdit()
     QVERIFY(w.document()->experiment() == start);
     QTRY_VERIFY(w.findChild<CommandDialog *>(QStringLiteral("commandDialog")) == nullptr); // closed and gone
     // Text that is no command cannot be applied.
-    w.pasteCommand(QStringLiteral("echo hello"));
+    w.imports()->pasteCommand(QStringLiteral("echo hello"));
     QTRY_VERIFY((dialog = w.findChild<CommandDialog *>(QStringLiteral("commandDialog"))) != nullptr);
     QVERIFY(!dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok)->isEnabled());
     QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("commandSummary"))->text().contains(QStringLiteral("Error:")));

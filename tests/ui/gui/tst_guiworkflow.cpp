@@ -5,11 +5,13 @@
 #include "experimentdocument.h"
 #include "guitesthelpers.h"
 #include "mainwindow.h"
+#include "projectcontroller.h"
 #include "projectsession.h"
 #include "projecttree.h"
 #include "resultsexport.h"
 #include "resultsview.h"
 #include "runmonitor.h"
+#include "runpagecontroller.h"
 #include "secrets/memorysecretstore.h"
 
 #include "charts/chartview.h"
@@ -357,7 +359,7 @@ private Q_SLOTS:
             w.newProject(sweep(4));
             QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
             QSignalSpy saved(&w, &MainWindow::projectSaved);
-            w.saveProjectAs(path);
+            w.project()->saveProjectAs(path);
             QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 1, 10000);
             QVERIFY(saved.at(0).at(1).toString().isEmpty());
             // An edit that is run but never saved.
@@ -401,8 +403,8 @@ private Q_SLOTS:
         Experiment edited = w.document()->experiment();
         edited.load.points[0].numPrompts = 3;
         w.document()->apply(edited, QStringLiteral("Edit"));
-        QSignalSpy checked(&w, &MainWindow::checkFinished);
-        w.rerunToCheck(first);
+        QSignalSpy checked(w.runs(), &RunPageController::checkFinished);
+        w.runs()->rerunToCheck(first);
         QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 120000);
         const QStringList points = checked.at(0).at(0).toStringList();
         QCOMPARE(points.size(), 4); // 2 variants x 2 points

@@ -3,6 +3,7 @@
 // simulator become one run of the window's project, listed in the tree and described.
 #include "../../integration/run/clirunner.h"
 #include "guitesthelpers.h"
+#include "importflow.h"
 #include "mainwindow.h"
 #include "secrets/memorysecretstore.h"
 #include "storage/projectstore.h"
@@ -56,7 +57,7 @@ private Q_SLOTS:
         w.show();
         QSignalSpy listed(&w, &MainWindow::runsListed);
         QSignalSpy shown(&w, &MainWindow::resultsShown);
-        w.mergeShardFiles(m_shards);
+        w.imports()->mergeShardFiles(m_shards);
         // No project was open: one is created, then the merge runs and its result is shown.
         QTRY_VERIFY_WITH_TIMEOUT(w.findChild<QMessageBox *>(QStringLiteral("mergeShardsResult")), 30000);
         const QString text = w.findChild<QMessageBox *>(QStringLiteral("mergeShardsResult"))->text();
@@ -69,7 +70,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 30000);
 
         // The same files again are refused with the reason: one of them is no shard run of a set.
-        w.mergeShardFiles({ m_shards[0], m_shards[1] });
+        w.imports()->mergeShardFiles({ m_shards[0], m_shards[1] });
         const auto refusal = [&w] {
             for (const QMessageBox *box : w.findChildren<QMessageBox *>(QStringLiteral("projectWarning"))) {
                 if (box->text().startsWith(QStringLiteral("The shards were not merged: ")))

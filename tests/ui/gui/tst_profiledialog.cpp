@@ -7,6 +7,7 @@
 #include "guitesthelpers.h"
 #include "mainwindow.h"
 #include "profiledialog.h"
+#include "projectcontroller.h"
 #include "secrets/keychainsecretstore.h"
 #include "secrets/memorysecretstore.h"
 
@@ -107,7 +108,7 @@ void TestProfileDialog::keyGoesToKeychainOnly()
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("p.servescope"));
     QSignalSpy projectSaved(&w, &MainWindow::projectSaved);
-    w.saveProjectAs(path);
+    w.project()->saveProjectAs(path);
     QTRY_VERIFY_WITH_TIMEOUT(!projectSaved.isEmpty() && projectSaved.constLast().at(0).toString() == path, 15000);
     QCOMPARE(projectSaved.constLast().at(1).toString(), QString());
     QVERIFY(QFile(path).size() > 0);

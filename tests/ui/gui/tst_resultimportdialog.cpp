@@ -2,6 +2,7 @@
 // File → Import results and dropped result files: the dialog lists each file's outcome and the
 // imported runs reach the project tree.
 #include "guitesthelpers.h"
+#include "importflow.h"
 #include "mainwindow.h"
 #include "origintext.h"
 #include "projecttree.h"
@@ -141,9 +142,9 @@ private Q_SLOTS:
         MemorySecretStore secrets;
         MainWindow w(&secrets);
         QSignalSpy listed(&w, &MainWindow::runsListed);
-        w.importResults({ kNerd });
+        w.imports()->importResults({ kNerd });
         QTRY_VERIFY_WITH_TIMEOUT(!listed.isEmpty() && listed.last().at(0).toInt() == 3, 30000);
-        w.importResults({ kNerd });
+        w.imports()->importResults({ kNerd });
         QMessageBox *box = nullptr;
         QTRY_VERIFY((box = w.findChild<QMessageBox *>(QStringLiteral("reimportBox"))) != nullptr && box->isVisible());
         QVERIFY2(box->text().contains(QFileInfo(kNerd).fileName()), qPrintable(box->text()));
@@ -152,7 +153,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 20000);
         QCOMPARE(w.results()->input().runs.size(), 3); // the runs it made, compared
         QCOMPARE(w.projectTree()->runCount(), 3); // and none made again
-        w.importResults({ kNerd });
+        w.imports()->importResults({ kNerd });
         QTRY_VERIFY((box = w.findChild<QMessageBox *>(QStringLiteral("reimportBox"))) != nullptr && box->isVisible());
         const qsizetype before = listed.size();
         box->findChild<QPushButton *>(QStringLiteral("importAgain"))->click();

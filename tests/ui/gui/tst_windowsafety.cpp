@@ -13,6 +13,7 @@
 #include "loadpointsmodel.h"
 #include "mainwindow.h"
 #include "profiledialog.h"
+#include "projectcontroller.h"
 #include "projectsession.h"
 #include "projecttree.h"
 #include "resultsexport.h"
@@ -91,7 +92,7 @@ bool openNew(MainWindow &w, const Experiment &e)
 bool saveAs(MainWindow &w, const QString &path)
 {
     QSignalSpy saved(&w, &MainWindow::projectSaved);
-    w.saveProjectAs(path);
+    w.project()->saveProjectAs(path);
     return QTest::qWaitFor([&] { return saved.size() == 1; }, 10000) && saved.at(0).at(1).toString().isEmpty();
 }
 
@@ -178,7 +179,7 @@ private Q_SLOTS:
         edited.name = QStringLiteral("kept and edited");
         w.document()->apply(edited, QStringLiteral("Rename"));
         QSignalSpy saved(&w, &MainWindow::projectSaved);
-        w.saveProject();
+        w.project()->saveProject();
         QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 1, 10000);
         QCOMPARE(saved.at(0).at(0).toString(), good);
         QVERIFY(saved.at(0).at(1).toString().isEmpty());

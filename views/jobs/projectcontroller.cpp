@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+#include "projectcontroller.h"
+
+#include "endpointprofiles.h"
+#include "experimentdocument.h"
+#include "filedialogs.h"
+#include "io/experimentfile.h"
+#include "model/runorigin.h"
+#include "projectsession.h"
+#include "runpagecontroller.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSettings>
+
+namespace ServeScope {
+
+ProjectController::ProjectController(
+    QWidget *window, ExperimentDocument *document, ProjectSession *session, RunPageController *run)
+    : QObject(window)
+    , m_window(window)
+    , m_document(document)
+    , m_session(session)
+    , m_run(run)
+{
+    connect(m_session, &ProjectSession::opened, this, &ProjectController::sessionOpened);
+    connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &ProjectController::modifiedChanged);
+    connect(m_session, &ProjectSession::integrityChecked, this, [this](const QString &path, const QString &error) {
+        if (error.isEmpty()) {
+            emit status(tr("%1 checked: no damage found").arg(QFileInfo(path).fileName()), 4000);
+            return;
+        }
+        emit logged(QStringLiteral("error"), tr("Integrity check failed: %1").arg(error));
+        emit status(tr("%1 is damaged").arg(QFileInfo(path).fileName()), 0);
+        showWarning(m_window, tr("The project file is damaged"),
+            tr("%1\n\nWhat can be read is shown, but results may be missing or wrong. Runs are refused into "
+               "a damaged file: create a new project for new runs.")
+                .arg(error));
+    });
+    connect(m_session, &ProjectSession::savedAs, this, [this](const QString &path, const QString &error) {
+        if (error.isEmpty()) {
+            m_document->markSaved();
+            addRecent(path);
+            emit status(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
+        } else {
+            emit logged(QStringLiteral("error"), tr("Save failed: %1").arg(error));
+            showWarning(m_window, tr("The project was not saved"), tr("Save failed: %1").arg(error));
+        }
+        emit modifiedChanged();
+        emit saved(path, error);
+        continueAfterSave(error);
+    });
+    connect(m_session, &ProjectSession::experimentSaved, this, [this](const QString &error) {
+        if (!error.isEmpty()) {
+            emit logged(QStringLiteral("error"), tr("Saving the experiment failed: %1").arg(error));
+            showWarning(m_window, tr("The project was not saved"), tr("Saving the experiment failed: %1").arg(error));
+            continueAfterSave(error);
+        } else if (!m_session->isTemporary()) {
+            m_document->markSaved();
+            emit modifiedChanged();
+            emit status(tr("Saved %1").arg(QFileInfo(m_session->path()).fileName()), 4000);
+            emit saved(m_session->path(), error);
+            continueAfterSave(error);
+        }
+    });
+    connect(m_session, &ProjectSession::runsListed, this, [this](const QVector<RunListing> &runs) {
+        m_runCount = int(runs.size());
+        // Which file each imported run came from: importing one again asks first.
+        m_importedFrom.clear();
+        for (const RunListing &r : runs) {
+            if (const RunOrigin origin = RunOrigin::fromJson(r.run.origin); origin.isImported())
+                m_importedFrom.insert(origin.file, r.run.id);
+        }
+        emit runsListed(runs);
+    });
+}
+
+Experiment ProjectController::blankExperiment()
+{
+    Experiment e;
+    e.name = tr("New experiment");
+    e.endpoint = ProfileStore::localSimulator().endpoint;
+    e.dataset.seed = 1000;
+    e.sampling.set(QStringLiteral("temperature"), 0.0);
+    LoadPoint p;
+    p.concurrency = 1;
+    p.inputLen = 512;
+    p.outputLen = 128;
+    p.numPrompts = 50;
+    e.load.points.append(p);
+    e.load.warmupRequests = 5;
+    Variant v;
+    v.name = QStringLiteral("baseline");
+    v.baseline = true;
+    e.variants.append(v);
+    return e;
+}
+
+void ProjectController::newProject(const Experiment &experiment)
+{
+    m_document->reset(experiment);
+    m_runCount = 0;
+    m_importedFrom.clear();
+    emit leaving();
+    m_session->newTemporary();
+}
+
+void ProjectController::openProject(const QString &path)
+{
+    if (m_run->isRunning())
+        return;
+    // Nothing of the open project changes until the file is open (sessionOpened).
+    m_session->open(path);
+}
+
+void ProjectController::sessionOpened(const QString &path, bool temporary, const QString &error, const QByteArray &json)
+{
+    if (!error.isEmpty()) {
+        emit logged(QStringLiteral("error"), tr("Cannot open %1: %2").arg(path, error));
+        emit status(tr("Cannot open %1").arg(QFileInfo(path).fileName()), 0);
+        showWarning(m_window, tr("Cannot open the project"), tr("%1 was not opened: %2").arg(path, error));
+        emit openFailed(path, error);
+        return;
+    }
+    // The project is replaced only now that the new one is open; a new project's experiment is
+    // already in the document.
+    if (!temporary) {
+        const ExperimentReadResult r = json.isEmpty() ? ExperimentReadResult() : deserializeExperiment(json);
+        m_document->reset(r.ok ? r.experiment : Experiment());
+        m_runCount = 0;
+        m_importedFrom.clear();
+        emit leaving();
+        addRecent(path);
+    }
+    m_hasProject = true;
+    m_run->setProjectOpen(true);
+    emit opened(path, temporary);
+    emit modifiedChanged();
+    m_session->listRuns();
+    // The header was checked before opening; every page is checked now, behind the listing.
+    if (!temporary) {
+        emit status(tr("Checking %1…").arg(QFileInfo(path).fileName()), 0);
+        m_session->checkIntegrity();
+    }
+}
+
+void ProjectController::saveProject()
+{
+    if (!m_hasProject)
+        return;
+    if (m_session->isTemporary()) {
+        chooseSaveAs();
+        return;
+    }
+    m_session->saveExperiment(m_document->experiment().name, serializeExperiment(m_document->experiment()));
+}
+
+void ProjectController::chooseSaveAs()
+{
+    QFileDialog *dialog = chooseFile(
+        m_window, true, tr("Save project as"), tr("ServeScope projects (*.servescope)"), [this](const QString &p) {
+            saveProjectAs(p.endsWith(QLatin1String(".servescope")) ? p : p + QStringLiteral(".servescope"));
+        });
+    // No file chosen: whatever waited for the save does not happen.
+    connect(dialog, &QDialog::rejected, this, [this] { m_afterSave = nullptr; });
+}
+
+void ProjectController::saveProjectAs(const QString &path)
+{
+    if (!m_hasProject || m_run->isRunning())
+        return;
+    // Both go to the project thread in order: the experiment row lands before the copy is made.
+    m_session->saveExperiment(m_document->experiment().name, serializeExperiment(m_document->experiment()));
+    m_session->saveAs(path);
+}
+
+void ProjectController::runStored()
+{
+    ++m_runCount;
+}
+
+QStringList ProjectController::recent() const
+{
+    return QSettings().value(QStringLiteral("recentProjects")).toStringList();
+}
+
+void ProjectController::addRecent(const QString &path)
+{
+    QStringList list = recent();
+    list.removeAll(path);
+    list.prepend(path);
+    QSettings().setValue(QStringLiteral("recentProjects"), list.mid(0, 8));
+    emit recentChanged(recent());
+}
+
+void ProjectController::continueAfterSave(const QString &error)
+{
+    std::function<void()> next = std::exchange(m_afterSave, nullptr);
+    if (next && error.isEmpty() && !hasUnsavedWork())
+        next();
+}
+
+bool ProjectController::hasUnsavedRuns() const
+{
+    // An unsaved project lives in a temporary file: leaving it loses its runs.
+    return m_hasProject && m_session->isTemporary() && m_runCount > 0;
+}
+
+bool ProjectController::hasUnsavedWork() const
+{
+    return m_hasProject && (m_document->isModified() || hasUnsavedRuns());
+}
+
+void ProjectController::whenSafeToLeave(std::function<void()> proceed)
+{
+    if (m_run->isRunning()) {
+        emit status(tr("A run is in progress: cancel it first."), 5000);
+        return;
+    }
+    if (!hasUnsavedWork()) {
+        proceed();
+        return;
+    }
+    const bool unsavedRuns = hasUnsavedRuns();
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Unsaved changes"),
+        unsavedRuns ? tr("This project has not been saved yet; its runs will be lost.")
+                    : tr("The experiment has changes that are not saved."),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
+    box->setObjectName(QStringLiteral("unsavedBox"));
+    box->setInformativeText(tr("Save before leaving this project?"));
+    box->setDefaultButton(QMessageBox::Save);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, proceed] {
+        switch (box->standardButton(box->clickedButton())) {
+        case QMessageBox::Discard:
+            proceed();
+            break;
+        case QMessageBox::Save:
+            m_afterSave = proceed; // the user leaves once it is saved
+            saveProject();
+            break;
+        default:
+            break;
+        }
+    });
+    box->open();
+}
+
+bool ProjectController::needsProjectFirst(const std::function<void()> &then)
+{
+    if (m_hasProject && !m_session->path().isEmpty())
+        return false;
+    // A new project first; `then` follows once it is open.
+    auto *once = new QObject(this);
+    connect(m_session, &ProjectSession::opened, once, [once, then](const QString &, bool, const QString &error) {
+        once->deleteLater();
+        if (error.isEmpty())
+            then();
+    });
+    newProject(blankExperiment());
+    return true;
+}
+
+} // namespace ServeScope
