@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The desktop app: translations, the keychain store and the main window.
+#include "designpagecontroller.h"
 #include "engine/fdlimit.h"
 #include "experimentdocument.h"
 #include "importflow.h"
 #include "mainwindow.h"
 #include "model/problem.h"
+#include "projectcontroller.h"
 #include "resultimportdialog.h"
 #include "runpagecontroller.h"
 #include "secrets/keychainsecretstore.h"
@@ -109,14 +111,14 @@ int main(int argc, char *argv[])
     KeychainSecretStore secrets;
     MainWindow window(&secrets);
     bool ok = true;
-    // Without --time-scale the window picks it: the demo at MainWindow::kDemoTimeScale, the rest at 1.
+    // Without --time-scale the window picks it: the demo at ProjectController::kDemoTimeScale, the rest at 1.
     if (parser.isSet(scale)) {
         const double timeScale = parser.value(scale).toDouble(&ok);
         if (!ok || timeScale <= 0) {
             std::fprintf(stderr, "servescope: %s\n", qPrintable(GuiText::tr("--time-scale needs a positive number")));
             return 2;
         }
-        window.setTimeScale(timeScale);
+        window.project()->setTimeScale(timeScale);
     }
     window.runs()->setLaunchPolicy(parser.isSet(allowLaunch) ? RunPageController::LaunchPolicy::Allow
             : parser.isSet(quitAfter)                        ? RunPageController::LaunchPolicy::Never
@@ -127,11 +129,11 @@ int main(int argc, char *argv[])
         window.openDemo();
     } else if (!files.isEmpty()) {
         if (files.constFirst().endsWith(QLatin1String(".servescope"))) {
-            window.openProject(files.constFirst());
+            window.project()->openProject(files.constFirst());
         } else if (std::all_of(files.cbegin(), files.cend(), &ResultImportDialog::isResultFile)) {
             window.imports()->importResults(files);
         } else {
-            window.newProject(MainWindow::blankExperiment());
+            window.project()->newProject(ProjectController::blankExperiment());
             window.imports()->importExperimentFile(files.constFirst());
         }
     }
@@ -149,7 +151,7 @@ int main(int argc, char *argv[])
     if (parser.isSet(runNow)) {
         QObject::connect(&window, &MainWindow::projectOpened, &window, [&window, scripted] {
             QTimer::singleShot(500, &window, [&window, scripted] {
-                if (window.startRun() || !scripted)
+                if (window.runs()->start() || !scripted)
                     return;
                 std::fprintf(stderr, "servescope: %s\n", qPrintable(GuiText::tr("the experiment cannot run:")));
                 for (const Problem &p : window.document()->problems()) {

@@ -9,6 +9,7 @@
 #include "projectsession.h"
 #include "runpagecontroller.h"
 
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -100,10 +101,47 @@ Experiment ProjectController::blankExperiment()
 void ProjectController::newProject(const Experiment &experiment)
 {
     m_document->reset(experiment);
+    leave();
+    m_session->newTemporary();
+}
+
+void ProjectController::leave()
+{
     m_runCount = 0;
     m_importedFrom.clear();
     emit leaving();
-    m_session->newTemporary();
+    applyTimeScale(m_chosenTimeScale > 0 ? m_chosenTimeScale : 1.0);
+}
+
+void ProjectController::setTimeScale(double scale)
+{
+    m_chosenTimeScale = scale;
+    applyTimeScale(scale);
+}
+
+void ProjectController::applyTimeScale(double scale)
+{
+    m_timeScale = scale;
+    emit timeScaleChanged(scale);
+}
+
+bool ProjectController::openDemo()
+{
+    QFile file(QStringLiteral(":/demo/demo-experiment.json")); // compiled in
+    file.open(QIODevice::ReadOnly);
+    const ExperimentReadResult r = readExperimentJson(file.readAll());
+    if (!r.ok) {
+        emit logged(QStringLiteral("error"),
+            tr("The demo experiment could not be read: %1").arg(r.errors.join(QStringLiteral("; "))));
+        newProject(blankExperiment());
+        return false;
+    }
+    newProject(r.experiment);
+    // The demo runs as `--demo` does, whichever way it was opened, unless a time scale was chosen.
+    if (m_chosenTimeScale <= 0)
+        applyTimeScale(kDemoTimeScale);
+    emit status(tr("Demo loaded: press Run (Ctrl+R) to measure it against the local simulator."), 0);
+    return true;
 }
 
 void ProjectController::openProject(const QString &path)
@@ -128,9 +166,7 @@ void ProjectController::sessionOpened(const QString &path, bool temporary, const
     if (!temporary) {
         const ExperimentReadResult r = json.isEmpty() ? ExperimentReadResult() : deserializeExperiment(json);
         m_document->reset(r.ok ? r.experiment : Experiment());
-        m_runCount = 0;
-        m_importedFrom.clear();
-        emit leaving();
+        leave();
         addRecent(path);
     }
     m_hasProject = true;

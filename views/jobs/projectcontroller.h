@@ -42,6 +42,13 @@ public:
     void whenSafeToLeave(std::function<void()> proceed);
     /// True when no project file is open yet: one is created and `then` runs once it is open.
     bool needsProjectFirst(const std::function<void()> &then);
+    /// The local simulator's speed chosen for every project (demo and tests run faster than real time;
+    /// `servescope --time-scale`); without one, the demo runs at kDemoTimeScale and the rest at 1.
+    void setTimeScale(double scale);
+    double timeScale() const { return m_timeScale; }
+    static constexpr double kDemoTimeScale = 8.0; ///< what `servescope --demo` runs at
+    /// A new project with the demo experiment, at the demo's time scale unless one was chosen.
+    bool openDemo();
     /// A run was stored (counted before the listing comes back: leaving right after must still ask).
     void runStored();
     static Experiment blankExperiment();
@@ -58,10 +65,15 @@ signals:
     void recentChanged(const QStringList &recent);
     /// Whether the window's title shows unsaved changes.
     void modifiedChanged();
+    /// The open project's simulator speed changed (a new project, the demo, a chosen scale).
+    void timeScaleChanged(double scale);
     void logged(const QString &level, const QString &text);
     void status(const QString &text, int timeoutMs);
 
 private:
+    /// The project being left goes: its runs, and a scale it alone had.
+    void leave();
+    void applyTimeScale(double scale);
     void sessionOpened(const QString &path, bool temporary, const QString &error, const QByteArray &json);
     void addRecent(const QString &path);
     /// Runs the continuation saved by whenSafeToLeave()'s Save once the save succeeded.
@@ -75,6 +87,8 @@ private:
     std::function<void()> m_afterSave; ///< what Save in the unsaved-changes question was on its way to
     QMultiHash<QString, qint64> m_importedFrom; ///< imported file (absolute path) -> the runs made from it
     int m_runCount = 0;
+    double m_timeScale = 1.0; ///< the local simulator's speed for the open project
+    double m_chosenTimeScale = 0; ///< setTimeScale()'s, 0 when none was chosen
     bool m_hasProject = false;
 };
 

@@ -3,11 +3,11 @@
 
 #include "run/runcontroller.h"
 
+#include <QLabel>
 #include <QObject>
 #include <QSet>
 
 class QAction;
-class QLabel;
 class QMenu;
 class QWidget;
 
@@ -44,7 +44,7 @@ public:
     QAction *runAction() const { return m_runAction; }
     QAction *cancelAction() const { return m_cancelAction; }
     /// Shown above the experiment editor while a run goes on and the experiment is edited.
-    QLabel *banner() const { return m_banner; }
+    QWidget *banner() const { return m_banner; }
 
     void setLaunchPolicy(LaunchPolicy policy) { m_launchPolicy = policy; }
     /// The local simulator's speed for the next run (the estimate on the Run page follows it).

@@ -5,14 +5,13 @@
 
 #include <QMainWindow>
 
-#include <QPointer>
-
 class QAction;
 class QMenu;
 class QPlainTextEdit;
 
 namespace ServeScope {
 
+class DesignPageController;
 class ExperimentDocument;
 class ExperimentEditor;
 class ImportFlow;
@@ -23,6 +22,7 @@ class ProjectController;
 class ProjectSession;
 class ProjectTree;
 class ResultsExport;
+class ResultsPageController;
 class ResultsView;
 class RunMonitor;
 class RunPageController;
@@ -50,36 +50,23 @@ public:
     RunPageController *runs() const { return m_runs; }
     ImportFlow *imports() const { return m_imports; }
     TeamFlow *team() const { return m_team; }
+    DesignPageController *design() const { return m_design; }
     RunMonitor *runMonitor() const { return m_monitor; }
     ResultsView *results() const { return m_results; }
     /// Exports and copies of what the Results page shows (File → Export results).
-    ResultsExport *resultsExport() const { return m_export; }
+    ResultsExport *resultsExport() const;
     ProjectTree *projectTree() const { return m_tree; }
     ProfileStore *profiles() const { return m_profiles; }
     QPlainTextEdit *log() const;
     QAction *runAction() const;
     QAction *newAction() const { return m_newAction; }
 
-    /// Time scale for the local simulator (demo and tests run faster than real time); without one,
-    /// the demo runs at kDemoTimeScale and everything else at 1.
-    void setTimeScale(double scale);
-    static constexpr double kDemoTimeScale = 8.0;
-    double timeScale() const { return m_timeScale; }
-
-    void newProject(const Experiment &experiment);
     void openDemo();
-    void openProject(const QString &path);
-    bool startRun();
-    void cancelRun();
-    ProfileDialog *showProfiles();
     /// Selects these stored runs in the project tree: the results compare them (A is the oldest).
     void compareRuns(const QList<qint64> &ids);
-    static Experiment blankExperiment();
     /// The shown page (WindowPages::Page: Start, Design, Run, Results; Ctrl+1..4).
     int currentPage() const;
     void showPage(int page);
-    /// View → Reset layout: docks shown and in place, panes at their first-start sizes.
-    void resetLayout();
 
 signals:
     void projectOpened(const QString &path);
@@ -100,18 +87,14 @@ private:
     void createActions();
     void createDocks();
     void connectControllers();
-    void connectSession();
     void updateTitle();
     void rebuildRecentMenu(const QStringList &recent);
-    void captureFromServer();
     void appendLog(const QString &level, const QString &text);
     void showStatus(const QString &text, int timeoutMs);
     void showProjectPage(const QString &path);
     void rememberPage(int page);
-    void applyTimeScale(double scale);
     /// The runs, findings and server log of the project being left.
     void clearShownRuns();
-    void showRuns(const QList<qint64> &ids);
 
     SecretStore *m_secrets;
     ProfileStore *m_profiles;
@@ -127,13 +110,11 @@ private:
     ProjectController *m_project;
     ImportFlow *m_imports;
     TeamFlow *m_team;
-    ResultsExport *m_export = nullptr;
+    DesignPageController *m_design;
+    ResultsPageController *m_resultsPage;
     WelcomePage *m_welcome = nullptr;
     QMenu *m_recentMenu = nullptr;
     QAction *m_newAction = nullptr;
-    QPointer<ProfileDialog> m_profileDialog;
-    double m_timeScale = 1.0; ///< the local simulator's speed for the open project
-    double m_chosenTimeScale = 0; ///< setTimeScale()'s, 0 when none was chosen
     bool m_closeConfirmed = false; ///< the user chose to discard unsaved changes
 };
 

@@ -7,7 +7,9 @@
 //   bench_guistall [--streams N] [--tokens N] [--time-scale X]   (SERVESCOPE_CLI: the simulator)
 #include "mainwindow.h"
 #include "model/clock.h"
+#include "projectcontroller.h"
 #include "runmonitor.h"
+#include "runpagecontroller.h"
 #include "secrets/memorysecretstore.h"
 
 #include <QApplication>
@@ -55,7 +57,7 @@ struct Stalls {
 
 Experiment bigPoint(int streams, int tokens)
 {
-    Experiment e = MainWindow::blankExperiment();
+    Experiment e = ProjectController::blankExperiment();
     e.name = QStringLiteral("gui stall");
     e.load.points.clear();
     LoadPoint p;
@@ -98,10 +100,10 @@ int main(int argc, char **argv)
 
     MemorySecretStore secrets;
     MainWindow w(&secrets);
-    w.setTimeScale(cli.value(QStringLiteral("time-scale")).toDouble());
+    w.project()->setTimeScale(cli.value(QStringLiteral("time-scale")).toDouble());
     w.resize(1280, 720);
     QSignalSpy opened(&w, &MainWindow::projectOpened);
-    w.newProject(bigPoint(streams, tokens));
+    w.project()->newProject(bigPoint(streams, tokens));
     if (!opened.wait(10000)) {
         std::fprintf(stderr, "bench_guistall: the project did not open\n");
         return 1;
@@ -131,7 +133,7 @@ int main(int argc, char **argv)
         QTimer::singleShot(3000, &app, [] { QCoreApplication::exit(0); });
     });
     ticker.start();
-    if (!w.startRun()) {
+    if (!w.runs()->start()) {
         std::fprintf(stderr, "bench_guistall: the run did not start\n");
         return 1;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Builds an experiment through the real forms and checks every edit is one undo step.
 #include "commanddialog.h"
+#include "designpagecontroller.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
 #include "guitesthelpers.h"
@@ -8,6 +9,8 @@
 #include "loadpage.h"
 #include "loadpointsmodel.h"
 #include "mainwindow.h"
+#include "projectcontroller.h"
+#include "runpagecontroller.h"
 #include "secrets/memorysecretstore.h"
 #include "serverpage.h"
 #include "variantspage.h"
@@ -58,7 +61,7 @@ void TestExperimentEditor::wheelScrollsPastFields()
 {
     MemorySecretStore secrets;
     MainWindow w(&secrets);
-    w.newProject(MainWindow::blankExperiment());
+    w.project()->newProject(ProjectController::blankExperiment());
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     auto *seed = w.findChild<QSpinBox *>(QStringLiteral("seedSpin"));
@@ -86,7 +89,7 @@ void TestExperimentEditor::buildThroughForms()
 {
     MemorySecretStore secrets;
     MainWindow w(&secrets);
-    w.newProject(MainWindow::blankExperiment());
+    w.project()->newProject(ProjectController::blankExperiment());
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QAbstractItemModelTester tester(w.editor()->loadPage()->pointsModel());
@@ -130,7 +133,7 @@ void TestExperimentEditor::undoRedoEveryEdit()
 {
     MemorySecretStore secrets;
     MainWindow w(&secrets);
-    w.newProject(MainWindow::blankExperiment());
+    w.project()->newProject(ProjectController::blankExperiment());
     QUndoStack *undo = w.document()->undoStack();
     const Experiment start = w.document()->experiment();
 
@@ -174,7 +177,7 @@ void TestExperimentEditor::validationShowsNextToField()
 {
     MemorySecretStore secrets;
     MainWindow w(&secrets);
-    w.newProject(MainWindow::blankExperiment());
+    w.project()->newProject(ProjectController::blankExperiment());
     w.show();
     LoadPointsModel *points = w.editor()->loadPage()->pointsModel();
     QVERIFY(points->setData(points->index(0, LoadPointsModel::Concurrency), 0, Qt::EditRole));
@@ -199,7 +202,7 @@ void TestExperimentEditor::gradientPreset()
     QFETCH(QList<int>, levels);
     MemorySecretStore secrets;
     MainWindow w(&secrets);
-    w.newProject(MainWindow::blankExperiment());
+    w.project()->newProject(ProjectController::blankExperiment());
     w.editor()->loadPage()->pointsModel()->applyGradient(levels);
     const auto &points = w.document()->experiment().load.points;
     QCOMPARE(points.size(), levels.size());
@@ -262,7 +265,7 @@ void TestExperimentEditor::pastedCommandIsOneEdit()
 {
     MemorySecretStore secrets;
     MainWindow w(&secrets);
-    w.newProject(MainWindow::blankExperiment());
+    w.project()->newProject(ProjectController::blankExperiment());
     const Experiment start = w.document()->experiment();
     QFile f(QStringLiteral(SERVESCOPE_TEST_DATA "/seed-configs/vllm_bench_serve.sh"));
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -297,11 +300,11 @@ void TestExperimentEditor::pointCopiesAsCommand()
 {
     MemorySecretStore secrets;
     MainWindow w(&secrets);
-    Experiment x = MainWindow::blankExperiment();
+    Experiment x = ProjectController::blankExperiment();
     x.endpoint.baseUrl = QStringLiteral("http://10.1.2.3:8000");
     x.load.points[0].concurrency = 12;
     x.load.points[0].numPrompts = 96;
-    w.newProject(x);
+    w.project()->newProject(x);
     LoadPage *page = w.editor()->loadPage();
     page->pointsView()->setCurrentIndex(page->pointsModel()->index(0, 0));
     QSignalSpy copied(page, &LoadPage::commandCopied);

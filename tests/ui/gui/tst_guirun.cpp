@@ -2,13 +2,16 @@
 // Runs an experiment from the window against the local simulator (a real servescope-cli sim
 // child process), finds the requests in the project store, cancels a run and finds the finished
 // requests kept, and renders the window with a finished run to a PNG under the build tree.
+#include "designpagecontroller.h"
 #include "experimentdocument.h"
 #include "guitesthelpers.h"
 #include "mainwindow.h"
 #include "model/validation.h"
+#include "projectcontroller.h"
 #include "projectsession.h"
 #include "resultsview.h"
 #include "runmonitor.h"
+#include "runpagecontroller.h"
 #include "runsession.h"
 #include "secrets/memorysecretstore.h"
 #include "storage/projectstore.h"
@@ -50,7 +53,7 @@ void TestGuiRun::initTestCase()
 
 Experiment TestGuiRun::smallSweep(int prompts)
 {
-    Experiment e = MainWindow::blankExperiment();
+    Experiment e = ProjectController::blankExperiment();
     e.name = QStringLiteral("gui run");
     e.load.points.clear();
     for (int c : { 1, 4 }) {
@@ -85,16 +88,16 @@ void TestGuiRun::runAgainstSimulator()
 {
     MemorySecretStore secrets;
     MainWindow w(&secrets);
-    w.setTimeScale(20);
+    w.project()->setTimeScale(20);
     w.resize(1440, 920);
     QSignalSpy opened(&w, &MainWindow::projectOpened);
-    w.newProject(smallSweep(20));
+    w.project()->newProject(smallSweep(20));
     QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
 
     QSignalSpy finished(&w, &MainWindow::runFinished);
-    w.startRun();
+    w.runs()->start();
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 300000);
     const auto result = finished.at(0).at(0).value<RunResult>();
     QVERIFY2(result.status == RunResult::Status::Finished, qPrintable(result.message));
@@ -123,14 +126,14 @@ void TestGuiRun::cancelKeepsFinishedRequests()
 {
     MemorySecretStore secrets;
     MainWindow w(&secrets);
-    w.setTimeScale(2);
+    w.project()->setTimeScale(2);
     QSignalSpy opened(&w, &MainWindow::projectOpened);
-    w.newProject(smallSweep(400));
+    w.project()->newProject(smallSweep(400));
     QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
     QSignalSpy finished(&w, &MainWindow::runFinished);
-    w.startRun();
+    w.runs()->start();
     QTRY_VERIFY_WITH_TIMEOUT(w.runMonitor()->lastSnapshot().completed >= 5, 120000);
-    w.cancelRun();
+    w.runs()->cancel();
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
     const auto result = finished.at(0).at(0).value<RunResult>();
     QCOMPARE(result.status, RunResult::Status::Cancelled);
@@ -148,7 +151,8 @@ void TestGuiRun::screenshotOfDemo()
     MemorySecretStore secrets;
     MainWindow w(&secrets);
     // Time scale 1 gives the simulator's real-time figures (for the docs); tests use 40.
-    w.setTimeScale(qEnvironmentVariable("SERVESCOPE_SCREENSHOT_TIME_SCALE", QStringLiteral("40")).toDouble());
+    w.project()->setTimeScale(
+        qEnvironmentVariable("SERVESCOPE_SCREENSHOT_TIME_SCALE", QStringLiteral("40")).toDouble());
     w.resize(1440, 960);
     QSignalSpy opened(&w, &MainWindow::projectOpened);
     w.openDemo();
@@ -158,7 +162,7 @@ void TestGuiRun::screenshotOfDemo()
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QSignalSpy finished(&w, &MainWindow::runFinished);
-    w.startRun();
+    w.runs()->start();
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 300000);
     const auto result = finished.at(0).at(0).value<RunResult>();
     QVERIFY2(result.status == RunResult::Status::Finished, qPrintable(result.message));
@@ -174,7 +178,7 @@ void TestGuiRun::closeAsksBeforeLosingChanges()
     MemorySecretStore secrets;
     MainWindow w(&secrets);
     QSignalSpy opened(&w, &MainWindow::projectOpened);
-    w.newProject(smallSweep(4));
+    w.project()->newProject(smallSweep(4));
     QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));

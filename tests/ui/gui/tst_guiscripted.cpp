@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Project files the window must refuse or warn about, and the scripted `servescope --run
 // --quit-after-run` ending with an exit code that says how the run went.
+#include "designpagecontroller.h"
 #include "experimentdocument.h"
 #include "guitesthelpers.h"
 #include "mainwindow.h"
 #include "model/validation.h"
+#include "projectcontroller.h"
 #include "run/runtypes.h"
+#include "runpagecontroller.h"
 #include "secrets/memorysecretstore.h"
 #include "storage/storewriter.h"
 
@@ -153,7 +156,7 @@ private Q_SLOTS:
 
     static Experiment launchedExperiment(int port)
     {
-        Experiment e = MainWindow::blankExperiment();
+        Experiment e = ProjectController::blankExperiment();
         e.name = QStringLiteral("launched");
         e.endpoint.baseUrl = QStringLiteral("http://127.0.0.1:%1").arg(port);
         e.endpoint.path = QStringLiteral("/v1/completions");
@@ -182,7 +185,7 @@ private Q_SLOTS:
         MainWindow w(&secrets);
         QSignalSpy opened(&w, &MainWindow::projectOpened);
         const int port = freePort();
-        w.newProject(launchedExperiment(port));
+        w.project()->newProject(launchedExperiment(port));
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QVERIFY2(!hasErrors(w.document()->problems()), qPrintable(w.document()->problems().value(0).toString()));
         QString asked;
@@ -197,7 +200,7 @@ private Q_SLOTS:
             }
         });
         QSignalSpy finished(&w, &MainWindow::runFinished);
-        QVERIFY(w.startRun());
+        QVERIFY(w.runs()->start());
         QVERIFY2(
             asked.contains(QStringLiteral("sim --port %1 --model m --max-num-seqs 4").arg(port)), qPrintable(asked));
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
@@ -220,7 +223,7 @@ private Q_SLOTS:
         QSignalSpy again(&w, &MainWindow::runFinished);
         bool questioned = false;
         QTimer::singleShot(200, &w, [&questioned] { questioned = QApplication::activeModalWidget() != nullptr; });
-        QVERIFY(w.startRun());
+        QVERIFY(w.runs()->start());
         QTRY_COMPARE_WITH_TIMEOUT(again.size(), 1, 120000);
         QVERIFY(!questioned);
     }
@@ -235,10 +238,10 @@ private Q_SLOTS:
         Experiment e = launchedExperiment(1); // port 1: nothing listens there
         e.server.launchArgv.clear();
         e.server.readyPath.clear();
-        w.newProject(e);
+        w.project()->newProject(e);
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QSignalSpy finished(&w, &MainWindow::runFinished);
-        QVERIFY(w.startRun());
+        QVERIFY(w.runs()->start());
         // The check before the run finds nothing listening and asks; the run goes ahead anyway.
         QMessageBox *check = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((check = w.findChild<QMessageBox *>(QStringLiteral("runCheckBox"))) != nullptr, 20000);
@@ -292,7 +295,7 @@ private Q_SLOTS:
         MemorySecretStore secrets;
         MainWindow w(&secrets);
         QSignalSpy opened(&w, &MainWindow::projectOpened);
-        w.openProject(path);
+        w.project()->openProject(path);
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QMessageBox *box = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT(

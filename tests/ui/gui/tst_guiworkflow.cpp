@@ -2,6 +2,7 @@
 // The window as a laptop user meets it: it fits 1280x720, Run is ready after the demo opens, charts,
 // reports and tables export from the window, two runs compare with both named, a cancelled point is
 // marked partial, and New after a run asks before dropping it.
+#include "designpagecontroller.h"
 #include "experimentdocument.h"
 #include "guitesthelpers.h"
 #include "mainwindow.h"
@@ -101,10 +102,10 @@ private Q_SLOTS:
     {
         MemorySecretStore secrets;
         MainWindow w(&secrets);
-        w.setTimeScale(20);
+        w.project()->setTimeScale(20);
         w.resize(1280, 720);
         QSignalSpy opened(&w, &MainWindow::projectOpened);
-        w.newProject(sweep(12));
+        w.project()->newProject(sweep(12));
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -114,7 +115,7 @@ private Q_SLOTS:
         w.resize(1280, 720);
         QSignalSpy finished(&w, &MainWindow::runFinished);
         for (int i = 1; i <= 2; ++i) {
-            w.startRun();
+            w.runs()->start();
             // The window never grows by itself during a run.
             QTRY_COMPARE_WITH_TIMEOUT(finished.size(), i, 120000);
             QCOMPARE(w.size(), QSize(1280, 720));
@@ -308,12 +309,12 @@ private Q_SLOTS:
     {
         MemorySecretStore secrets;
         MainWindow w(&secrets);
-        w.setTimeScale(2);
+        w.project()->setTimeScale(2);
         QSignalSpy opened(&w, &MainWindow::projectOpened);
-        w.newProject(sweep(400));
+        w.project()->newProject(sweep(400));
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QSignalSpy finished(&w, &MainWindow::runFinished);
-        w.startRun();
+        w.runs()->start();
         QTRY_VERIFY_WITH_TIMEOUT(w.runMonitor()->lastSnapshot().completed >= 5, 120000);
         // Editing during a run is possible, and the window says the run keeps its configuration.
         auto *banner = w.findChild<QLabel *>(QStringLiteral("runBanner"));
@@ -322,7 +323,7 @@ private Q_SLOTS:
         edited.load.points[0].numPrompts = 7;
         w.document()->apply(edited, QStringLiteral("Edit during a run"));
         QVERIFY(banner->isVisibleTo(banner->parentWidget()));
-        w.cancelRun();
+        w.runs()->cancel();
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
         QVERIFY(!banner->isVisibleTo(banner->parentWidget()));
         QCOMPARE(w.document()->experiment().load.points[0].numPrompts, 7);
@@ -354,9 +355,9 @@ private Q_SLOTS:
         {
             MemorySecretStore secrets;
             MainWindow w(&secrets);
-            w.setTimeScale(20);
+            w.project()->setTimeScale(20);
             QSignalSpy opened(&w, &MainWindow::projectOpened);
-            w.newProject(sweep(4));
+            w.project()->newProject(sweep(4));
             QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
             QSignalSpy saved(&w, &MainWindow::projectSaved);
             w.project()->saveProjectAs(path);
@@ -367,7 +368,7 @@ private Q_SLOTS:
             edited.name = QStringLiteral("edited, not saved");
             w.document()->apply(edited, QStringLiteral("Rename"));
             QSignalSpy finished(&w, &MainWindow::runFinished);
-            w.startRun();
+            w.runs()->start();
             QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
             w.show();
             QVERIFY(!w.close());
@@ -380,7 +381,7 @@ private Q_SLOTS:
         MainWindow again(&secrets);
         QSignalSpy opened(&again, &MainWindow::projectOpened);
         QSignalSpy listed(&again, &MainWindow::runsListed);
-        again.openProject(path);
+        again.project()->openProject(path);
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QCOMPARE(again.document()->experiment().name, QStringLiteral("workflow"));
         // The run is kept, with the configuration it ran with.
@@ -391,12 +392,12 @@ private Q_SLOTS:
     {
         MemorySecretStore secrets;
         MainWindow w(&secrets);
-        w.setTimeScale(20);
+        w.project()->setTimeScale(20);
         QSignalSpy opened(&w, &MainWindow::projectOpened);
-        w.newProject(sweep(12));
+        w.project()->newProject(sweep(12));
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QSignalSpy finished(&w, &MainWindow::runFinished);
-        w.startRun();
+        w.runs()->start();
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
         const qint64 first = finished.at(0).at(0).value<RunResult>().runId;
         // The rerun uses the stored run's configuration, not the editor's.
@@ -419,7 +420,7 @@ private Q_SLOTS:
 private:
     static Experiment sweep(int prompts)
     {
-        Experiment e = MainWindow::blankExperiment();
+        Experiment e = ProjectController::blankExperiment();
         e.name = QStringLiteral("workflow");
         e.load.points.clear();
         for (int c : { 1, 4 }) {

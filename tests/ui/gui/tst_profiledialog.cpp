@@ -2,12 +2,14 @@
 // Creates an endpoint profile through the dialog: the key reaches the real keychain (a throwaway
 // gnome-keyring, see KEYCHAIN in tests/CMakeLists.txt) and its bytes appear nowhere in the project.
 #include "../../integration/run/simchild.h"
+#include "designpagecontroller.h"
 #include "endpointprofiles.h"
 #include "experimentdocument.h"
 #include "guitesthelpers.h"
 #include "mainwindow.h"
 #include "profiledialog.h"
 #include "projectcontroller.h"
+#include "runpagecontroller.h"
 #include "secrets/keychainsecretstore.h"
 #include "secrets/memorysecretstore.h"
 
@@ -61,11 +63,11 @@ void TestProfileDialog::keyGoesToKeychainOnly()
     KeychainSecretStore secrets(
         QStringLiteral("servescope-test-") + QUuid::createUuid().toString(QUuid::WithoutBraces));
     MainWindow w(&secrets);
-    w.newProject(MainWindow::blankExperiment());
+    w.project()->newProject(ProjectController::blankExperiment());
     QSignalSpy opened(&w, &MainWindow::projectOpened);
     QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
 
-    ProfileDialog *d = w.showProfiles();
+    ProfileDialog *d = w.design()->showProfiles();
     d->newProfile();
     const QString key = QStringLiteral("sk-test-") + QUuid::createUuid().toString(QUuid::Id128);
     fillProfile(d, QStringLiteral("  ") + key + QStringLiteral("  "));

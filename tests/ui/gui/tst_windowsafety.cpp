@@ -4,6 +4,7 @@
 // user was going, New clears the findings; load inputs refuse values beyond their limits; a
 // cancelled point reads completed/planned; charts are copied and exported at a legible size; the
 // window and the profiles dialog fit the screen, frame included; the demo runs at the demo's speed.
+#include "designpagecontroller.h"
 #include "diagnosistext.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
@@ -20,6 +21,7 @@
 #include "resultsview.h"
 #include "run/durationestimate.h"
 #include "runmonitor.h"
+#include "runpagecontroller.h"
 #include "screenfit.h"
 #include "secrets/memorysecretstore.h"
 #include "windowpages.h"
@@ -67,7 +69,7 @@ namespace {
 
 Experiment sweep(int prompts, const QString &name = QStringLiteral("kept"))
 {
-    Experiment e = MainWindow::blankExperiment();
+    Experiment e = ProjectController::blankExperiment();
     e.name = name;
     e.load.points.clear();
     for (int c : { 1, 4 }) {
@@ -85,7 +87,7 @@ Experiment sweep(int prompts, const QString &name = QStringLiteral("kept"))
 bool openNew(MainWindow &w, const Experiment &e)
 {
     QSignalSpy opened(&w, &MainWindow::projectOpened);
-    w.newProject(e);
+    w.project()->newProject(e);
     return QTest::qWaitFor([&] { return opened.size() == 1; }, 10000);
 }
 
@@ -99,7 +101,7 @@ bool saveAs(MainWindow &w, const QString &path)
 RunResult runOnce(MainWindow &w)
 {
     QSignalSpy finished(&w, &MainWindow::runFinished);
-    if (!w.startRun() || !QTest::qWaitFor([&] { return finished.size() == 1; }, 120000))
+    if (!w.runs()->start() || !QTest::qWaitFor([&] { return finished.size() == 1; }, 120000))
         return {};
     return finished.at(0).at(0).value<RunResult>();
 }
@@ -137,7 +139,7 @@ private Q_SLOTS:
         const QString bad = dir.filePath(QStringLiteral("bad.servescope"));
         MemorySecretStore secrets;
         MainWindow w(&secrets);
-        w.setTimeScale(20);
+        w.project()->setTimeScale(20);
         QVERIFY(openNew(w, sweep(4)));
         QVERIFY(saveAs(w, good));
         const RunResult run = runOnce(w);
@@ -154,7 +156,7 @@ private Q_SLOTS:
         out.close();
 
         QSignalSpy failed(&w, &MainWindow::projectOpenFailed);
-        w.openProject(bad);
+        w.project()->openProject(bad);
         QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
         // The error is in a dialog ...
         QMessageBox *box = visibleBox(w, QStringLiteral("projectWarning"));
@@ -186,7 +188,7 @@ private Q_SLOTS:
         QVERIFY(!w.document()->isModified());
         // The next Open works without a detour through Discard.
         QSignalSpy opened(&w, &MainWindow::projectOpened);
-        w.openProject(good);
+        w.project()->openProject(good);
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QCOMPARE(w.document()->experiment().name, QStringLiteral("kept and edited"));
     }
@@ -195,12 +197,12 @@ private Q_SLOTS:
     {
         MemorySecretStore secrets;
         MainWindow w(&secrets);
-        w.setTimeScale(2);
+        w.project()->setTimeScale(2);
         QVERIFY(openNew(w, sweep(400)));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QSignalSpy finished(&w, &MainWindow::runFinished);
-        QVERIFY(w.startRun());
+        QVERIFY(w.runs()->start());
         QTRY_VERIFY_WITH_TIMEOUT(w.runMonitor()->lastSnapshot().completed >= 2, 60000);
         QVERIFY(!w.close());
         QMessageBox *box = visibleBox(w, QStringLiteral("closeDuringRunBox"));
@@ -254,7 +256,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000); // the new project, once the copy is saved
         QVERIFY(QFile::exists(path));
         QVERIFY(w.session()->isTemporary());
-        QCOMPARE(w.document()->experiment().name, MainWindow::blankExperiment().name);
+        QCOMPARE(w.document()->experiment().name, ProjectController::blankExperiment().name);
 
         // A saved project with an edit: Save stores it, then New goes on.
         QVERIFY(saveAs(w, path));
@@ -270,7 +272,7 @@ private Q_SLOTS:
         QVERIFY(w.session()->isTemporary());
         MainWindow again(&secrets);
         QSignalSpy read(&again, &MainWindow::projectOpened);
-        again.openProject(path);
+        again.project()->openProject(path);
         QTRY_COMPARE_WITH_TIMEOUT(read.size(), 1, 10000);
         QCOMPARE(again.document()->experiment().name, QStringLiteral("edited"));
 
@@ -294,14 +296,14 @@ private Q_SLOTS:
     {
         MemorySecretStore secrets;
         MainWindow w(&secrets);
-        w.setTimeScale(20);
+        w.project()->setTimeScale(20);
         QVERIFY(openNew(w, sweep(8)));
         QSignalSpy shown(&w, &MainWindow::resultsShown);
         QVERIFY(runOnce(w).runId > 0);
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 20000);
         auto *findings = w.findChild<QListWidget *>(QStringLiteral("findingList"));
         QVERIFY(findings && findings->count() > 0);
-        QVERIFY(openNew(w, MainWindow::blankExperiment()));
+        QVERIFY(openNew(w, ProjectController::blankExperiment()));
         QCOMPARE(findings->count(), 0);
         QCOMPARE(w.results()->pointCount(), 0);
         QTRY_COMPARE_WITH_TIMEOUT(w.projectTree()->runCount(), 0, 10000);
@@ -328,7 +330,7 @@ private Q_SLOTS:
         QFETCH(QString, typed);
         QFETCH(QString, limit);
         ExperimentDocument document;
-        document.reset(MainWindow::blankExperiment());
+        document.reset(ProjectController::blankExperiment());
         LoadPage page(&document);
         LoadPointsModel *model = page.pointsModel();
         const Experiment before = document.experiment();
@@ -366,7 +368,7 @@ private Q_SLOTS:
 
     void underSampledWarningDoesNotOverflow()
     {
-        Experiment e = MainWindow::blankExperiment();
+        Experiment e = ProjectController::blankExperiment();
         e.load.points[0].concurrency = 999999999;
         e.load.points[0].numPrompts = 50;
         QStringList reasons;
@@ -381,13 +383,13 @@ private Q_SLOTS:
     {
         MemorySecretStore secrets;
         MainWindow w(&secrets);
-        w.setTimeScale(2);
+        w.project()->setTimeScale(2);
         QVERIFY(openNew(w, sweep(400)));
         QSignalSpy finished(&w, &MainWindow::runFinished);
         QSignalSpy shown(&w, &MainWindow::resultsShown);
-        QVERIFY(w.startRun());
+        QVERIFY(w.runs()->start());
         QTRY_VERIFY_WITH_TIMEOUT(w.runMonitor()->lastSnapshot().completed >= 5, 60000);
-        w.cancelRun();
+        w.runs()->cancel();
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 20000);
         QTableWidget *t = w.results()->table();
@@ -409,7 +411,7 @@ private Q_SLOTS:
     {
         MemorySecretStore secrets;
         MainWindow w(&secrets);
-        w.setTimeScale(20);
+        w.project()->setTimeScale(20);
         w.resize(1280, 720);
         QVERIFY(openNew(w, sweep(8)));
         w.show();
@@ -487,7 +489,7 @@ private Q_SLOTS:
         for (QSplitter *split : w.findChildren<QSplitter *>())
             QVERIFY2(!split->childrenCollapsible(), qPrintable(split->objectName()));
         // The profiles dialog fits a 1024x640 screen, its form scrolling, its Close button inside.
-        ProfileDialog *profiles = w.showProfiles();
+        ProfileDialog *profiles = w.design()->showProfiles();
         QVERIFY(QTest::qWaitForWindowExposed(profiles));
         QVERIFY2(profiles->minimumSizeHint().height() <= 560,
             qPrintable(QString::number(profiles->minimumSizeHint().height())));
@@ -519,7 +521,7 @@ private Q_SLOTS:
         MemorySecretStore secrets;
         {
             MainWindow w(&secrets);
-            w.setTimeScale(20);
+            w.project()->setTimeScale(20);
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
             QCOMPARE(w.currentPage(), int(WindowPages::Start));
@@ -535,7 +537,8 @@ private Q_SLOTS:
             const Experiment &designed = w.document()->experiment();
             QVERIFY2(plan->text().contains(designed.name.toHtmlEscaped()), qPrintable(plan->text()));
             QVERIFY2(plan->text().contains(designed.pointLabel(0)), qPrintable(plan->text()));
-            QVERIFY2(plan->text().contains(QLocale().toString(estimateDuration(designed, w.timeScale()).requests)),
+            QVERIFY2(plan->text().contains(
+                         QLocale().toString(estimateDuration(designed, w.project()->timeScale()).requests)),
                 qPrintable(plan->text()));
             QCOMPARE(stack->currentWidget()->findChild<ExperimentEditor *>(), w.editor());
             for (int page : { 3, 1, 4, 2 }) {
@@ -546,7 +549,7 @@ private Q_SLOTS:
             QCOMPARE(w.centralWidget(), stack);
             QSignalSpy finished(&w, &MainWindow::runFinished);
             QSignalSpy shown(&w, &MainWindow::resultsShown);
-            QVERIFY(w.startRun());
+            QVERIFY(w.runs()->start());
             QCOMPARE(w.currentPage(), int(WindowPages::Run));
             QCOMPARE(stack->currentWidget(), w.runMonitor());
             QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
@@ -586,7 +589,7 @@ private Q_SLOTS:
         }
         MainWindow again(&secrets);
         QSignalSpy opened(&again, &MainWindow::projectOpened);
-        again.openProject(path);
+        again.project()->openProject(path);
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QCOMPARE(again.currentPage(), int(WindowPages::Results));
     }
@@ -597,7 +600,7 @@ private Q_SLOTS:
     {
         MemorySecretStore secrets;
         MainWindow w(&secrets);
-        w.setTimeScale(20);
+        w.project()->setTimeScale(20);
         QVERIFY(openNew(w, sweep(12)));
         const qint64 a = runOnce(w).runId, b = runOnce(w).runId;
         QVERIFY(a > 0 && b > 0);
@@ -706,7 +709,7 @@ private Q_SLOTS:
         QVERIFY(openNew(w, e));
         w.show();
         QSignalSpy finished(&w, &MainWindow::runFinished);
-        QVERIFY(w.startRun());
+        QVERIFY(w.runs()->start());
         QVERIFY(!w.runAction()->isEnabled()); // checking
         QMessageBox *box = visibleBox(w, QStringLiteral("runCheckBox"));
         QVERIFY(box);
@@ -718,7 +721,7 @@ private Q_SLOTS:
         QCOMPARE(finished.size(), 0);
         QVERIFY(w.runAction()->isEnabled());
         // Run anyway: the run goes ahead and ends with its failed requests.
-        QVERIFY(w.startRun());
+        QVERIFY(w.runs()->start());
         box = visibleBox(w, QStringLiteral("runCheckBox"));
         QVERIFY(box);
         box->findChild<QPushButton *>(QStringLiteral("runAnyway"))->click();
@@ -780,12 +783,12 @@ private Q_SLOTS:
         QSignalSpy opened(&w, &MainWindow::projectOpened);
         w.openDemo();
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
-        const double estimate = estimateDuration(w.document()->experiment(), w.timeScale()).seconds;
+        const double estimate = estimateDuration(w.document()->experiment(), w.project()->timeScale()).seconds;
         QElapsedTimer clock;
         clock.start();
         const RunResult result = runOnce(w);
         const double real = clock.elapsed() / 1000.0;
-        qInfo("demo at %gx: estimate %.1f s, real %.1f s (%+.0f%%)", w.timeScale(), estimate, real,
+        qInfo("demo at %gx: estimate %.1f s, real %.1f s (%+.0f%%)", w.project()->timeScale(), estimate, real,
             (estimate - real) / real * 100);
         QCOMPARE(result.status, RunResult::Status::Finished);
         QVERIFY2(std::abs(estimate - real) <= 0.25 * real,
@@ -796,20 +799,20 @@ private Q_SLOTS:
     {
         MemorySecretStore secrets;
         MainWindow w(&secrets);
-        QCOMPARE(w.timeScale(), 1.0);
-        QVERIFY(openNew(w, MainWindow::blankExperiment()));
-        QCOMPARE(w.timeScale(), 1.0);
+        QCOMPARE(w.project()->timeScale(), 1.0);
+        QVERIFY(openNew(w, ProjectController::blankExperiment()));
+        QCOMPARE(w.project()->timeScale(), 1.0);
         QSignalSpy opened(&w, &MainWindow::projectOpened);
         w.openDemo();
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
-        QCOMPARE(w.timeScale(), MainWindow::kDemoTimeScale);
-        QCOMPARE(MainWindow::kDemoTimeScale, 8.0); // what `servescope --demo` runs at
-        QVERIFY(openNew(w, MainWindow::blankExperiment()));
-        QCOMPARE(w.timeScale(), 1.0);
+        QCOMPARE(w.project()->timeScale(), ProjectController::kDemoTimeScale);
+        QCOMPARE(ProjectController::kDemoTimeScale, 8.0); // what `servescope --demo` runs at
+        QVERIFY(openNew(w, ProjectController::blankExperiment()));
+        QCOMPARE(w.project()->timeScale(), 1.0);
         // A chosen scale wins over the demo's.
-        w.setTimeScale(3);
+        w.project()->setTimeScale(3);
         w.openDemo();
-        QCOMPARE(w.timeScale(), 3.0);
+        QCOMPARE(w.project()->timeScale(), 3.0);
     }
 };
 

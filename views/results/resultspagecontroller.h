@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QStringList>
+
+class QWidget;
+
+namespace ServeScope {
+
+class ProjectSession;
+class ResultsExport;
+class ResultsView;
+class RunPageController;
+class WindowPages;
+
+/// The Results page's controller: loads the stored runs to show or compare on the project's thread,
+/// hands them to the page (unless a run is being followed), reads a run's chart over time and its
+/// launched server's log when asked, and owns what leaves the page (ResultsExport).
+class ResultsPageController final : public QObject {
+    Q_OBJECT
+public:
+    ResultsPageController(
+        QWidget *window, ResultsView *results, ProjectSession *session, RunPageController *runs, WindowPages *pages);
+
+    ResultsExport *exports() const { return m_export; }
+    /// Loads these stored runs (one, or several compared: A is the oldest) for the page.
+    void showRuns(const QList<qint64> &ids);
+
+signals:
+    /// The page shows runs loaded from the project.
+    void shown();
+    /// The launched server's output of the one run shown (empty: the run launched none).
+    void serverLogLoaded(const QStringList &lines);
+    void logged(const QString &level, const QString &text);
+    void status(const QString &text, int timeoutMs);
+
+private:
+    ResultsView *m_results;
+    ProjectSession *m_session;
+    RunPageController *m_runs;
+    WindowPages *m_pages;
+    ResultsExport *m_export;
+};
+
+} // namespace ServeScope
