@@ -1712,6 +1712,21 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     </message>
 </context>
 <context>
+    <name>ServeScope::DesignPageController</name>
+    <message>
+        <source>Command copied to the clipboard</source>
+        <translation>命令已复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>The local simulator describes itself in every run&apos;s client-host record.</source>
+        <translation>本地模拟器会在每次运行的客户端主机记录中描述自身。</translation>
+    </message>
+    <message>
+        <source>Capture environment from server</source>
+        <translation>从服务器采集环境</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::ExperimentEditor</name>
     <message>
         <source>Endpoint</source>
@@ -2103,6 +2118,125 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     </message>
 </context>
 <context>
+    <name>ServeScope::ImportFlow</name>
+    <message>
+        <source>Cannot import %1:
+%2</source>
+        <translation>无法导入 %1：
+%2</translation>
+    </message>
+    <message>
+        <source>Import failed; see the log.</source>
+        <translation>导入失败，请查看日志。</translation>
+    </message>
+    <message>
+        <source>Import %1</source>
+        <translation>导入 %1</translation>
+    </message>
+    <message>
+        <source>Imported %1</source>
+        <translation>已导入 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %1 with %n warning(s); see the log.</source>
+        <translation>
+            <numerusform>已导入 %1，有 %n 条警告；见日志。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Import experiment</source>
+        <translation>导入实验</translation>
+    </message>
+    <message>
+        <source>Experiment files (*.json *.toml)</source>
+        <translation>实验文件 (*.json *.toml)</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>Paste command line</source>
+        <translation>粘贴命令行</translation>
+    </message>
+    <message>
+        <source>The experiment can be changed when the run in progress has ended.</source>
+        <translation>正在进行的运行结束后才能修改实验。</translation>
+    </message>
+    <message>
+        <source>Command line applied to the experiment</source>
+        <translation>命令行已应用到实验</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Import results</source>
+        <translation>导入结果</translation>
+    </message>
+    <message>
+        <source>Results can be imported when the run in progress has ended.</source>
+        <translation>正在进行的运行结束后才能导入结果。</translation>
+    </message>
+    <message>
+        <source>Already imported</source>
+        <translation>已经导入过</translation>
+    </message>
+    <message>
+        <source>This project already holds the runs imported from %1.</source>
+        <translation>本项目已包含从 %1 导入的运行。</translation>
+    </message>
+    <message>
+        <source>Open the existing runs</source>
+        <translation>打开已有的运行</translation>
+    </message>
+    <message>
+        <source>Import again</source>
+        <translation>再次导入</translation>
+    </message>
+    <message>
+        <source>Merge shards</source>
+        <translation>合并分片</translation>
+    </message>
+    <message>
+        <source>Shards can be merged when the run in progress has ended.</source>
+        <translation>当前运行结束后才能合并分片。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Merging %n shard(s)…</source>
+        <translation>
+            <numerusform>正在合并 %n 个分片…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The shards were not merged.</source>
+        <translation>分片未合并。</translation>
+    </message>
+    <message>
+        <source>The shards were not merged: %1</source>
+        <translation>分片未合并：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shard(s) merged into run %1: %2 requests completed, %3 failed.</source>
+        <translation>
+            <numerusform>%n 个分片已合并为运行 %1：完成 %2 个请求，失败 %3 个。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The shards&apos; first requests were %1 ms apart; at the widest point (%2) %3 ms.</source>
+        <translation>各分片首个请求相差 %1 毫秒；相差最大的负载点（%2）为 %3 毫秒。</translation>
+    </message>
+    <message>
+        <source>Findings:</source>
+        <translation>发现：</translation>
+    </message>
+    <message>
+        <source>Shards merged into run %1.</source>
+        <translation>分片已合并为运行 %1。</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::KeyValueTable</name>
     <message>
         <source>Add</source>
@@ -2421,34 +2555,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <translation>ServeScope 项目 (*.servescope)</translation>
     </message>
     <message>
-        <source>Import experiment</source>
-        <translation>导入实验</translation>
-    </message>
-    <message>
-        <source>Experiment files (*.json *.toml)</source>
-        <translation>实验文件 (*.json *.toml)</translation>
-    </message>
-    <message>
-        <source>Cannot open %1: %2</source>
-        <translation>无法打开 %1：%2</translation>
-    </message>
-    <message>
-        <source>Cannot open %1</source>
-        <translation>无法打开 %1</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
-    </message>
-    <message>
-        <source>Save failed: %1</source>
-        <translation>保存失败：%1</translation>
-    </message>
-    <message>
-        <source>Saving the experiment failed: %1</source>
-        <translation>保存实验失败：%1</translation>
-    </message>
-    <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2475,18 +2581,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>Save project as</source>
-        <translation>项目另存为</translation>
-    </message>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>未保存的更改</translation>
-    </message>
-    <message>
-        <source>The experiment has changes that are not saved.</source>
-        <translation>实验有尚未保存的更改。</translation>
     </message>
     <message>
         <source>&amp;Import experiment…</source>
@@ -2541,22 +2635,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <source>&amp;Run experiment</source>
-        <translation>运行实验(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Ctrl+R</source>
-        <translation>Ctrl+R</translation>
-    </message>
-    <message>
-        <source>&amp;Cancel run</source>
-        <translation>取消运行(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Ctrl+.</source>
-        <translation>Ctrl+.</translation>
-    </message>
-    <message>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2567,52 +2645,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>New experiment</source>
-        <translation>新建实验</translation>
-    </message>
-    <message>
-        <source>The demo experiment could not be read: %1</source>
-        <translation>无法读取演示实验：%1</translation>
-    </message>
-    <message>
-        <source>Demo loaded: press Run (Ctrl+R) to measure it against the local simulator.</source>
-        <translation>演示已加载：按“运行”（Ctrl+R）即可针对本地模拟器进行测量。</translation>
-    </message>
-    <message>
-        <source>Cannot import %1:
-%2</source>
-        <translation>无法导入 %1：
-%2</translation>
-    </message>
-    <message>
-        <source>Import failed; see the log.</source>
-        <translation>导入失败，请查看日志。</translation>
-    </message>
-    <message>
-        <source>Import %1</source>
-        <translation>导入 %1</translation>
-    </message>
-    <message>
-        <source>Imported %1</source>
-        <translation>已导入 %1</translation>
-    </message>
-    <message>
-        <source>Export failed: %1</source>
-        <translation>导出失败：%1</translation>
-    </message>
-    <message>
-        <source>Open or create a project first.</source>
-        <translation>请先打开或新建项目。</translation>
-    </message>
-    <message>
-        <source>Fix the problems listed under the fields before running.</source>
-        <translation>运行前请修复字段下方列出的问题。</translation>
-    </message>
-    <message>
-        <source>Ready to run.</source>
-        <translation>可以运行。</translation>
     </message>
     <message>
         <source>no project</source>
@@ -2627,170 +2659,12 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <translation>%1[*] — ServeScope</translation>
     </message>
     <message>
-        <source>Run started: %1</source>
-        <translation>运行已开始：%1</translation>
-    </message>
-    <message>
-        <source>Cancelling: requests in flight end as cancelled; everything finished is kept.</source>
-        <translation>正在取消：进行中的请求将标记为已取消，已完成的全部保留。</translation>
-    </message>
-    <message>
-        <source>Run failed: %1</source>
-        <translation>运行失败：%1</translation>
-    </message>
-    <message>
-        <source>Run %1: %2 completed, %3 failed, %4 cancelled.</source>
-        <translation>运行%1：%2 个完成，%3 个失败，%4 个取消。</translation>
-    </message>
-    <message>
-        <source>finished</source>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>The local simulator describes itself in every run&apos;s client-host record.</source>
-        <translation>本地模拟器会在每次运行的客户端主机记录中描述自身。</translation>
-    </message>
-    <message>
-        <source>Capture environment from server</source>
-        <translation>从服务器采集环境</translation>
-    </message>
-    <message>
-        <source>Comparing %1</source>
-        <translation>正在对比 %1</translation>
-    </message>
-    <message>
         <source>Ctrl+Shift+S</source>
         <translation>Ctrl+Shift+S</translation>
-    </message>
-    <message numerus="yes">
-        <source>Comparing %n runs…</source>
-        <translation>
-            <numerusform>正在对比 %n 次运行…</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Loading the run…</source>
-        <translation>正在加载运行…</translation>
-    </message>
-    <message>
-        <source>A run is in progress: cancel it first.</source>
-        <translation>有运行正在进行：请先取消。</translation>
-    </message>
-    <message>
-        <source>This project has not been saved yet; its runs will be lost.</source>
-        <translation>此项目尚未保存；其中的运行记录将会丢失。</translation>
-    </message>
-    <message>
-        <source>Save before leaving this project?</source>
-        <translation>离开此项目前先保存吗？</translation>
-    </message>
-    <message>
-        <source>The run in progress uses the configuration it started with; these edits apply to the next run.</source>
-        <translation>正在进行的运行使用它开始时的配置；这些修改将在下一次运行时生效。</translation>
-    </message>
-    <message>
-        <source>Running %1…</source>
-        <translation>正在运行 %1…</translation>
-    </message>
-    <message>
-        <source>Run %1 cannot be rerun: its configuration does not read.</source>
-        <translation>运行 %1 无法重跑：其配置无法读取。</translation>
-    </message>
-    <message>
-        <source>Rerunning run %1 to check it.</source>
-        <translation>正在重跑运行 %1 以进行核对。</translation>
-    </message>
-    <message>
-        <source>%1: agree</source>
-        <translation>%1：一致</translation>
-    </message>
-    <message>
-        <source>%1: differ (%2)</source>
-        <translation>%1：不一致（%2）</translation>
-    </message>
-    <message>
-        <source>Rerun agrees with run %1 within 5% at every point.</source>
-        <translation>重跑结果在每个负载点上都与运行 %1 相差不超过 5%。</translation>
-    </message>
-    <message>
-        <source>Rerun differs from run %1 at some points; see the log and the delta table.</source>
-        <translation>重跑结果在部分负载点上与运行 %1 不一致；请查看日志和对比表。</translation>
-    </message>
-    <message>
-        <source>Cannot open the project</source>
-        <translation>无法打开项目</translation>
-    </message>
-    <message>
-        <source>%1 was not opened: %2</source>
-        <translation>未打开 %1：%2</translation>
-    </message>
-    <message>
-        <source>Checking %1…</source>
-        <translation>正在检查 %1…</translation>
-    </message>
-    <message>
-        <source>%1 checked: no damage found</source>
-        <translation>%1 已检查：未发现损坏</translation>
-    </message>
-    <message>
-        <source>Integrity check failed: %1</source>
-        <translation>完整性检查失败：%1</translation>
-    </message>
-    <message>
-        <source>%1 is damaged</source>
-        <translation>%1 已损坏</translation>
-    </message>
-    <message>
-        <source>The project file is damaged</source>
-        <translation>项目文件已损坏</translation>
-    </message>
-    <message>
-        <source>%1
-
-What can be read is shown, but results may be missing or wrong. Runs are refused into a damaged file: create a new project for new runs.</source>
-        <translation>%1
-
-能读取的内容已显示，但结果可能缺失或有误。损坏的文件不接受新的运行：请为新运行创建新项目。</translation>
     </message>
     <message>
         <source>This run launched no server: only launched servers&apos; output is kept.</source>
         <translation>本次运行没有启动服务器：只保留由 ServeScope 启动的服务器的输出。</translation>
-    </message>
-    <message>
-        <source>Not starting the experiment&apos;s launch commands (start the servers yourself, or pass --allow-launch).</source>
-        <translation>不执行实验的启动命令（请自行启动服务器，或使用 --allow-launch）。</translation>
-    </message>
-    <message>
-        <source>Launch the servers?</source>
-        <translation>启动服务器吗？</translation>
-    </message>
-    <message>
-        <source>Each variant starts its own server with the command below (no shell), waits until it is ready, and stops it afterwards. Start them?</source>
-        <translation>每个变体都会用下面的命令（不经过 shell）启动自己的服务器，等待其就绪，结束后将其停止。要启动吗？</translation>
-    </message>
-    <message>
-        <source>Launch and run</source>
-        <translation>启动并运行</translation>
-    </message>
-    <message>
-        <source>Run without launching</source>
-        <translation>不启动，直接运行</translation>
-    </message>
-    <message>
-        <source>%1 × %2, the first said: %3</source>
-        <translation>%1 × %2，第一条信息：%3</translation>
-    </message>
-    <message>
-        <source>(no message)</source>
-        <translation>（无信息）</translation>
-    </message>
-    <message>
-        <source>Command copied to the clipboard</source>
-        <translation>命令已复制到剪贴板</translation>
     </message>
     <message>
         <source>Import &amp;results…</source>
@@ -2813,92 +2687,12 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>Ctrl+Shift+V</translation>
     </message>
     <message>
-        <source>Paste command line</source>
-        <translation>粘贴命令行</translation>
-    </message>
-    <message>
-        <source>The experiment can be changed when the run in progress has ended.</source>
-        <translation>正在进行的运行结束后才能修改实验。</translation>
-    </message>
-    <message>
-        <source>Command line applied to the experiment</source>
-        <translation>命令行已应用到实验</translation>
-    </message>
-    <message>
-        <source>Cannot read %1: %2</source>
-        <translation>无法读取 %1：%2</translation>
-    </message>
-    <message>
-        <source>Results can be imported when the run in progress has ended.</source>
-        <translation>正在进行的运行结束后才能导入结果。</translation>
-    </message>
-    <message>
-        <source>Run %1 cannot be read: %2</source>
-        <translation>无法读取运行 %1：%2</translation>
-    </message>
-    <message>
-        <source>Run %1 cannot be read; see the log.</source>
-        <translation>无法读取运行 %1，请查看日志。</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-        <source>System default</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <source>The language changes when ServeScope starts again.</source>
-        <translation>语言将在 ServeScope 下次启动时生效。</translation>
-    </message>
-    <message>
         <source>&amp;Team runs…</source>
         <translation>团队运行(&amp;T)…</translation>
     </message>
     <message>
         <source>Ctrl+Shift+D</source>
         <translation>Ctrl+Shift+D</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n run(s) copied from the team database.</source>
-        <translation>
-            <numerusform>已从团队数据库复制 %n 个运行。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Publish to team database</source>
-        <translation>发布到团队数据库</translation>
-    </message>
-    <message>
-        <source>Set the team database in File → Team runs… first (%1).</source>
-        <translation>请先在“文件 → 团队运行…”中设置团队数据库（%1）。</translation>
-    </message>
-    <message>
-        <source>A publication is in progress.</source>
-        <translation>正在发布中。</translation>
-    </message>
-    <message>
-        <source>Publishing run %1 to %2…</source>
-        <translation>正在将运行 %1 发布到 %2…</translation>
-    </message>
-    <message>
-        <source>Run %1 was not published.</source>
-        <translation>运行 %1 未发布。</translation>
-    </message>
-    <message>
-        <source>Run %1 was not published to %2: %3</source>
-        <translation>运行 %1 未能发布到 %2：%3</translation>
-    </message>
-    <message>
-        <source>Run %1 was already in %2 as %3.</source>
-        <translation>运行 %1 已在 %2 中，ID 为 %3。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Run %1 published to %2 as %3 (%n request(s)).</source>
-        <translation>
-            <numerusform>运行 %1 已发布到 %2，ID 为 %3（%n 个请求）。</numerusform>
-        </translation>
     </message>
     <message>
         <source>&amp;Merge shards…</source>
@@ -2907,80 +2701,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>Merge shards: one project file per shard</source>
         <translation>合并分片：每个分片一个项目文件</translation>
-    </message>
-    <message>
-        <source>Merge shards</source>
-        <translation>合并分片</translation>
-    </message>
-    <message>
-        <source>Shards can be merged when the run in progress has ended.</source>
-        <translation>当前运行结束后才能合并分片。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Merging %n shard(s)…</source>
-        <translation>
-            <numerusform>正在合并 %n 个分片…</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The shards were not merged.</source>
-        <translation>分片未合并。</translation>
-    </message>
-    <message>
-        <source>The shards were not merged: %1</source>
-        <translation>分片未合并：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n shard(s) merged into run %1: %2 requests completed, %3 failed.</source>
-        <translation>
-            <numerusform>%n 个分片已合并为运行 %1：完成 %2 个请求，失败 %3 个。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The shards&apos; first requests were %1 ms apart; at the widest point (%2) %3 ms.</source>
-        <translation>各分片首个请求相差 %1 毫秒；相差最大的负载点（%2）为 %3 毫秒。</translation>
-    </message>
-    <message>
-        <source>Findings:</source>
-        <translation>发现：</translation>
-    </message>
-    <message>
-        <source>Shards merged into run %1.</source>
-        <translation>分片已合并为运行 %1。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Imported %1 with %n warning(s); see the log.</source>
-        <translation>
-            <numerusform>已导入 %1，有 %n 条警告；见日志。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The project was not saved</source>
-        <translation>项目未保存</translation>
-    </message>
-    <message>
-        <source>&amp;Reset layout</source>
-        <translation>重置布局(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Layout reset.</source>
-        <translation>布局已重置。</translation>
-    </message>
-    <message>
-        <source>A run is in progress</source>
-        <translation>有运行正在进行</translation>
-    </message>
-    <message>
-        <source>Closing the window cancels the run in progress. Requests that finished are kept.</source>
-        <translation>关闭窗口将取消正在进行的运行。已完成的请求会被保留。</translation>
-    </message>
-    <message>
-        <source>Keep running</source>
-        <translation>继续运行</translation>
-    </message>
-    <message>
-        <source>Cancel run and close</source>
-        <translation>取消运行并关闭</translation>
     </message>
     <message>
         <source>Start</source>
@@ -2993,58 +2713,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>Run</source>
         <translation>运行</translation>
-    </message>
-    <message>
-        <source>Checking %1 before the run…</source>
-        <translation>运行前正在检查 %1…</translation>
-    </message>
-    <message>
-        <source>Checking the endpoint before the run, as Test connection does.</source>
-        <translation>运行前正在检查端点，与“测试连接”的检查相同。</translation>
-    </message>
-    <message>
-        <source>The endpoint did not pass the check</source>
-        <translation>端点未通过检查</translation>
-    </message>
-    <message>
-        <source>Before the run, the same check as Test connection failed:
-
-%1</source>
-        <translation>运行前，与“测试连接”相同的检查失败了：
-
-%1</translation>
-    </message>
-    <message>
-        <source>Run anyway</source>
-        <translation>仍然运行</translation>
-    </message>
-    <message>
-        <source>Already imported</source>
-        <translation>已经导入过</translation>
-    </message>
-    <message>
-        <source>This project already holds the runs imported from %1.</source>
-        <translation>本项目已包含从 %1 导入的运行。</translation>
-    </message>
-    <message>
-        <source>Open the existing runs</source>
-        <translation>打开已有的运行</translation>
-    </message>
-    <message>
-        <source>Import again</source>
-        <translation>再次导入</translation>
-    </message>
-    <message>
-        <source>The rerun of run %1 could not be checked: %2</source>
-        <translation>无法检查运行 %1 的重跑：%2</translation>
-    </message>
-    <message>
-        <source>%1: missing from the rerun</source>
-        <translation>%1：重跑中缺少</translation>
-    </message>
-    <message>
-        <source>environment: %1</source>
-        <translation>环境：%1</translation>
     </message>
 </context>
 <context>
@@ -3660,6 +3328,109 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Local simulator</source>
         <translation>本地模拟器</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::ProjectController</name>
+    <message>
+        <source>%1 checked: no damage found</source>
+        <translation>%1 已检查：未发现损坏</translation>
+    </message>
+    <message>
+        <source>Integrity check failed: %1</source>
+        <translation>完整性检查失败：%1</translation>
+    </message>
+    <message>
+        <source>%1 is damaged</source>
+        <translation>%1 已损坏</translation>
+    </message>
+    <message>
+        <source>The project file is damaged</source>
+        <translation>项目文件已损坏</translation>
+    </message>
+    <message>
+        <source>%1
+
+What can be read is shown, but results may be missing or wrong. Runs are refused into a damaged file: create a new project for new runs.</source>
+        <translation>%1
+
+能读取的内容已显示，但结果可能缺失或有误。损坏的文件不接受新的运行：请为新运行创建新项目。</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Save failed: %1</source>
+        <translation>保存失败：%1</translation>
+    </message>
+    <message>
+        <source>The project was not saved</source>
+        <translation>项目未保存</translation>
+    </message>
+    <message>
+        <source>Saving the experiment failed: %1</source>
+        <translation>保存实验失败：%1</translation>
+    </message>
+    <message>
+        <source>New experiment</source>
+        <translation>新建实验</translation>
+    </message>
+    <message>
+        <source>The demo experiment could not be read: %1</source>
+        <translation>无法读取演示实验：%1</translation>
+    </message>
+    <message>
+        <source>Demo loaded: press Run (Ctrl+R) to measure it against the local simulator.</source>
+        <translation>演示已加载：按“运行”（Ctrl+R）即可针对本地模拟器进行测量。</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open the project</source>
+        <translation>无法打开项目</translation>
+    </message>
+    <message>
+        <source>%1 was not opened: %2</source>
+        <translation>未打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>Save project as</source>
+        <translation>项目另存为</translation>
+    </message>
+    <message>
+        <source>ServeScope projects (*.servescope)</source>
+        <translation>ServeScope 项目 (*.servescope)</translation>
+    </message>
+    <message>
+        <source>A run is in progress: cancel it first.</source>
+        <translation>有运行正在进行：请先取消。</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>This project has not been saved yet; its runs will be lost.</source>
+        <translation>此项目尚未保存；其中的运行记录将会丢失。</translation>
+    </message>
+    <message>
+        <source>The experiment has changes that are not saved.</source>
+        <translation>实验有尚未保存的更改。</translation>
+    </message>
+    <message>
+        <source>Save before leaving this project?</source>
+        <translation>离开此项目前先保存吗？</translation>
     </message>
 </context>
 <context>
@@ -4829,6 +4600,31 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     </message>
 </context>
 <context>
+    <name>ServeScope::ResultsPageController</name>
+    <message>
+        <source>Run %1 cannot be read: %2</source>
+        <translation>无法读取运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>Run %1 cannot be read; see the log.</source>
+        <translation>无法读取运行 %1，请查看日志。</translation>
+    </message>
+    <message>
+        <source>Comparing %1</source>
+        <translation>正在对比 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Comparing %n runs…</source>
+        <translation>
+            <numerusform>正在对比 %n 次运行…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Loading the run…</source>
+        <translation>正在加载运行…</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::ResultsView</name>
     <message>
         <source>Output throughput vs load</source>
@@ -5390,6 +5186,177 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     </message>
 </context>
 <context>
+    <name>ServeScope::RunPageController</name>
+    <message>
+        <source>The run in progress uses the configuration it started with; these edits apply to the next run.</source>
+        <translation>正在进行的运行使用它开始时的配置；这些修改将在下一次运行时生效。</translation>
+    </message>
+    <message>
+        <source>&amp;Run experiment</source>
+        <translation>运行实验(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Ctrl+R</source>
+        <translation>Ctrl+R</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel run</source>
+        <translation>取消运行(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+.</source>
+        <translation>Ctrl+.</translation>
+    </message>
+    <message>
+        <source>Open or create a project first.</source>
+        <translation>请先打开或新建项目。</translation>
+    </message>
+    <message>
+        <source>Fix the problems listed under the fields before running.</source>
+        <translation>运行前请修复字段下方列出的问题。</translation>
+    </message>
+    <message>
+        <source>Ready to run.</source>
+        <translation>可以运行。</translation>
+    </message>
+    <message>
+        <source>Not starting the experiment&apos;s launch commands (start the servers yourself, or pass --allow-launch).</source>
+        <translation>不执行实验的启动命令（请自行启动服务器，或使用 --allow-launch）。</translation>
+    </message>
+    <message>
+        <source>Launch the servers?</source>
+        <translation>启动服务器吗？</translation>
+    </message>
+    <message>
+        <source>Each variant starts its own server with the command below (no shell), waits until it is ready, and stops it afterwards. Start them?</source>
+        <translation>每个变体都会用下面的命令（不经过 shell）启动自己的服务器，等待其就绪，结束后将其停止。要启动吗？</translation>
+    </message>
+    <message>
+        <source>Launch and run</source>
+        <translation>启动并运行</translation>
+    </message>
+    <message>
+        <source>Run without launching</source>
+        <translation>不启动，直接运行</translation>
+    </message>
+    <message>
+        <source>Checking %1 before the run…</source>
+        <translation>运行前正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>Checking the endpoint before the run, as Test connection does.</source>
+        <translation>运行前正在检查端点，与“测试连接”的检查相同。</translation>
+    </message>
+    <message>
+        <source>The endpoint did not pass the check</source>
+        <translation>端点未通过检查</translation>
+    </message>
+    <message>
+        <source>Before the run, the same check as Test connection failed:
+
+%1</source>
+        <translation>运行前，与“测试连接”相同的检查失败了：
+
+%1</translation>
+    </message>
+    <message>
+        <source>Run anyway</source>
+        <translation>仍然运行</translation>
+    </message>
+    <message>
+        <source>Running %1…</source>
+        <translation>正在运行 %1…</translation>
+    </message>
+    <message>
+        <source>Run started: %1</source>
+        <translation>运行已开始：%1</translation>
+    </message>
+    <message>
+        <source>Cancelling: requests in flight end as cancelled; everything finished is kept.</source>
+        <translation>正在取消：进行中的请求将标记为已取消，已完成的全部保留。</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>Run %1: %2 completed, %3 failed, %4 cancelled.</source>
+        <translation>运行%1：%2 个完成，%3 个失败，%4 个取消。</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>%1 × %2, the first said: %3</source>
+        <translation>%1 × %2，第一条信息：%3</translation>
+    </message>
+    <message>
+        <source>(no message)</source>
+        <translation>（无信息）</translation>
+    </message>
+    <message>
+        <source>A run is in progress: cancel it first.</source>
+        <translation>有运行正在进行：请先取消。</translation>
+    </message>
+    <message>
+        <source>Run %1 cannot be rerun: its configuration does not read.</source>
+        <translation>运行 %1 无法重跑：其配置无法读取。</translation>
+    </message>
+    <message>
+        <source>Rerunning run %1 to check it.</source>
+        <translation>正在重跑运行 %1 以进行核对。</translation>
+    </message>
+    <message>
+        <source>The rerun of run %1 could not be checked: %2</source>
+        <translation>无法检查运行 %1 的重跑：%2</translation>
+    </message>
+    <message>
+        <source>%1: agree</source>
+        <translation>%1：一致</translation>
+    </message>
+    <message>
+        <source>%1: missing from the rerun</source>
+        <translation>%1：重跑中缺少</translation>
+    </message>
+    <message>
+        <source>%1: differ (%2)</source>
+        <translation>%1：不一致（%2）</translation>
+    </message>
+    <message>
+        <source>environment: %1</source>
+        <translation>环境：%1</translation>
+    </message>
+    <message>
+        <source>Rerun agrees with run %1 within 5% at every point.</source>
+        <translation>重跑结果在每个负载点上都与运行 %1 相差不超过 5%。</translation>
+    </message>
+    <message>
+        <source>Rerun differs from run %1 at some points; see the log and the delta table.</source>
+        <translation>重跑结果在部分负载点上与运行 %1 不一致；请查看日志和对比表。</translation>
+    </message>
+    <message>
+        <source>A run is in progress</source>
+        <translation>有运行正在进行</translation>
+    </message>
+    <message>
+        <source>Closing the window cancels the run in progress. Requests that finished are kept.</source>
+        <translation>关闭窗口将取消正在进行的运行。已完成的请求会被保留。</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>Cancel run and close</source>
+        <translation>取消运行并关闭</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::RunSession</name>
     <message>
         <source>The API key could not be read: %1</source>
@@ -5803,6 +5770,49 @@ Qwen/Qwen2-7B-Instruct
     </message>
 </context>
 <context>
+    <name>ServeScope::TeamFlow</name>
+    <message numerus="yes">
+        <source>%n run(s) copied from the team database.</source>
+        <translation>
+            <numerusform>已从团队数据库复制 %n 个运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Publish to team database</source>
+        <translation>发布到团队数据库</translation>
+    </message>
+    <message>
+        <source>Set the team database in File → Team runs… first (%1).</source>
+        <translation>请先在“文件 → 团队运行…”中设置团队数据库（%1）。</translation>
+    </message>
+    <message>
+        <source>A publication is in progress.</source>
+        <translation>正在发布中。</translation>
+    </message>
+    <message>
+        <source>Publishing run %1 to %2…</source>
+        <translation>正在将运行 %1 发布到 %2…</translation>
+    </message>
+    <message>
+        <source>Run %1 was not published.</source>
+        <translation>运行 %1 未发布。</translation>
+    </message>
+    <message>
+        <source>Run %1 was not published to %2: %3</source>
+        <translation>运行 %1 未能发布到 %2：%3</translation>
+    </message>
+    <message>
+        <source>Run %1 was already in %2 as %3.</source>
+        <translation>运行 %1 已在 %2 中，ID 为 %3。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run %1 published to %2 as %3 (%n request(s)).</source>
+        <translation>
+            <numerusform>运行 %1 已发布到 %2，ID 为 %3（%n 个请求）。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::TeamRunsDialog</name>
     <message>
         <source>any</source>
@@ -6052,6 +6062,29 @@ Qwen/Qwen2-7B-Instruct
     <message>
         <source>Change baseline</source>
         <translation>更改基线</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::ViewMenu</name>
+    <message>
+        <source>&amp;Reset layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>The language changes when ServeScope starts again.</source>
+        <translation>语言将在 ServeScope 下次启动时生效。</translation>
+    </message>
+    <message>
+        <source>Layout reset.</source>
+        <translation>布局已重置。</translation>
     </message>
 </context>
 <context>
