@@ -2790,6 +2790,167 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     </message>
 </context>
 <context>
+    <name>ServeScope::PointTableModel</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>Point</source>
+        <translation>负载点</translation>
+    </message>
+    <message>
+        <source>Repeat</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Success (%)</source>
+        <translation>成功率（%）</translation>
+    </message>
+    <message>
+        <source>Requests/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Output (tok/s)</source>
+        <translation>输出（token/秒）</translation>
+    </message>
+    <message>
+        <source>Goodput (req/s)</source>
+        <translation>有效吞吐（请求/秒）</translation>
+    </message>
+    <message>
+        <source>TTFT p50 (ms)</source>
+        <translation>TTFT p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>TTFT p99 (ms)</source>
+        <translation>TTFT p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>TPOT p50 (ms)</source>
+        <translation>TPOT p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>TPOT p99 (ms)</source>
+        <translation>TPOT p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>ITL p50 (ms)</source>
+        <translation>ITL p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>ITL p99 (ms)</source>
+        <translation>ITL p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>E2EL p50 (ms)</source>
+        <translation>E2EL p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>E2EL p99 (ms)</source>
+        <translation>E2EL p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>Server running (mean)</source>
+        <translation>服务器运行中（均值）</translation>
+    </message>
+    <message>
+        <source>Server waiting (max)</source>
+        <translation>服务器等待中（最大）</translation>
+    </message>
+    <message>
+        <source>KV cache (max %)</source>
+        <translation>KV 缓存（最大 %）</translation>
+    </message>
+    <message>
+        <source>Preemptions</source>
+        <translation>抢占次数</translation>
+    </message>
+    <message>
+        <source>GPU util (%)</source>
+        <translation>GPU 利用率（%）</translation>
+    </message>
+    <message>
+        <source>Dispatch lag p99 (ms)</source>
+        <translation>派发延迟 p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>Client CPU (%)</source>
+        <translation>客户端 CPU（%）</translation>
+    </message>
+    <message>
+        <source>Spread across repeats</source>
+        <translation>各次重复的离散度</translation>
+    </message>
+    <message>
+        <source>rate inf</source>
+        <translation>速率 inf</translation>
+    </message>
+    <message>
+        <source>%1 req/s</source>
+        <translation>%1 请求/秒</translation>
+    </message>
+    <message>
+        <source>c=%1</source>
+        <translation>c=%1</translation>
+    </message>
+    <message>
+        <source>Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 were cancelled.</source>
+        <translation>不完整：运行在此处被取消；计划的 %2 个请求中完成了 %1 个，%3 个被取消。</translation>
+    </message>
+    <message>
+        <source>Estimated: %1 of %2 requests had no usage and the server no /tokenize, so their output tokens are the number of content events.</source>
+        <translation>估计值：%2 个请求中有 %1 个没有用量信息，且服务器没有 /tokenize，因此其输出 token 数按内容事件数计。</translation>
+    </message>
+    <message>
+        <source>Estimated input: %1 of %2 requests had no usage and the server no /tokenize, so their input tokens are an estimate (calibrated with max_tokens 1 probes, else the target length).</source>
+        <translation>输入为估计值：%2 个请求中有 %1 个没有 usage 且服务器没有 /tokenize，因此其输入 token 数为估计值（用 max_tokens 为 1 的探测校准，否则取目标长度）。</translation>
+    </message>
+    <message>
+        <source>No steady window: the point never had all its slots busy at once.</source>
+        <translation>没有稳态窗口：该负载点的槽位从未同时全部忙碌。</translation>
+    </message>
+    <message>
+        <source>median of %1</source>
+        <translation>%1 次的中位数</translation>
+    </message>
+    <message>
+        <source>%1: spread %2%, CV %3%</source>
+        <translation>%1：离散度 %2%，变异系数 %3%</translation>
+    </message>
+    <message>
+        <source>%1% (%2)</source>
+        <translation>%1%（%2）</translation>
+    </message>
+    <message>
+        <source>Every headline metric&apos;s repeats agree within 5% ((max − min) / median and CV).</source>
+        <translation>每项主要指标的各次重复都相差在 5% 以内（（最大 − 最小）/ 中位数及变异系数）。</translation>
+    </message>
+    <message>
+        <source>Not reproducible at this point:
+%1</source>
+        <translation>该负载点不可复现：
+%1</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::Problem</name>
     <message>
         <source>must be at least %1</source>
@@ -4659,100 +4820,12 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <translation>表格</translation>
     </message>
     <message>
-        <source>Variant</source>
-        <translation>变体</translation>
-    </message>
-    <message>
-        <source>Point</source>
-        <translation>负载点</translation>
-    </message>
-    <message>
-        <source>Repeat</source>
-        <translation>重复</translation>
-    </message>
-    <message>
-        <source>Load</source>
-        <translation>负载</translation>
-    </message>
-    <message>
-        <source>Failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>rate inf</source>
-        <translation>速率 inf</translation>
-    </message>
-    <message>
-        <source>%1 req/s</source>
-        <translation>%1 请求/秒</translation>
-    </message>
-    <message>
-        <source>c=%1</source>
-        <translation>c=%1</translation>
-    </message>
-    <message>
         <source>Copy table</source>
         <translation>复制表格</translation>
     </message>
     <message>
         <source>No results yet. Run the experiment, or pick a run in the project tree (Ctrl-click a second run to compare them).</source>
         <translation>还没有结果。请运行实验，或在项目树中选择一次运行（按住 Ctrl 再点选另一次运行即可对比）。</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>Requests</source>
-        <translation>请求数</translation>
-    </message>
-    <message>
-        <source>Success (%)</source>
-        <translation>成功率（%）</translation>
-    </message>
-    <message>
-        <source>Requests/s</source>
-        <translation>请求/秒</translation>
-    </message>
-    <message>
-        <source>Output (tok/s)</source>
-        <translation>输出（token/秒）</translation>
-    </message>
-    <message>
-        <source>Goodput (req/s)</source>
-        <translation>有效吞吐（请求/秒）</translation>
-    </message>
-    <message>
-        <source>TTFT p50 (ms)</source>
-        <translation>TTFT p50（毫秒）</translation>
-    </message>
-    <message>
-        <source>TTFT p99 (ms)</source>
-        <translation>TTFT p99（毫秒）</translation>
-    </message>
-    <message>
-        <source>TPOT p50 (ms)</source>
-        <translation>TPOT p50（毫秒）</translation>
-    </message>
-    <message>
-        <source>TPOT p99 (ms)</source>
-        <translation>TPOT p99（毫秒）</translation>
-    </message>
-    <message>
-        <source>ITL p50 (ms)</source>
-        <translation>ITL p50（毫秒）</translation>
-    </message>
-    <message>
-        <source>ITL p99 (ms)</source>
-        <translation>ITL p99（毫秒）</translation>
-    </message>
-    <message>
-        <source>E2EL p50 (ms)</source>
-        <translation>E2EL p50（毫秒）</translation>
-    </message>
-    <message>
-        <source>E2EL p99 (ms)</source>
-        <translation>E2EL p99（毫秒）</translation>
     </message>
     <message>
         <source>This run</source>
@@ -4771,78 +4844,12 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <translation>稳态窗口（所有槽位都忙）</translation>
     </message>
     <message>
-        <source>Estimated: %1 of %2 requests had no usage and the server no /tokenize, so their output tokens are the number of content events.</source>
-        <translation>估计值：%2 个请求中有 %1 个没有用量信息，且服务器没有 /tokenize，因此其输出 token 数按内容事件数计。</translation>
-    </message>
-    <message>
-        <source>Server running (mean)</source>
-        <translation>服务器运行中（均值）</translation>
-    </message>
-    <message>
-        <source>Server waiting (max)</source>
-        <translation>服务器等待中（最大）</translation>
-    </message>
-    <message>
-        <source>KV cache (max %)</source>
-        <translation>KV 缓存（最大 %）</translation>
-    </message>
-    <message>
-        <source>Preemptions</source>
-        <translation>抢占次数</translation>
-    </message>
-    <message>
-        <source>GPU util (%)</source>
-        <translation>GPU 利用率（%）</translation>
-    </message>
-    <message>
-        <source>Spread across repeats</source>
-        <translation>各次重复的离散度</translation>
-    </message>
-    <message>
-        <source>No steady window: the point never had all its slots busy at once.</source>
-        <translation>没有稳态窗口：该负载点的槽位从未同时全部忙碌。</translation>
-    </message>
-    <message>
-        <source>median of %1</source>
-        <translation>%1 次的中位数</translation>
-    </message>
-    <message>
-        <source>%1: spread %2%, CV %3%</source>
-        <translation>%1：离散度 %2%，变异系数 %3%</translation>
-    </message>
-    <message>
-        <source>%1% (%2)</source>
-        <translation>%1%（%2）</translation>
-    </message>
-    <message>
-        <source>Every headline metric&apos;s repeats agree within 5% ((max − min) / median and CV).</source>
-        <translation>每项主要指标的各次重复都相差在 5% 以内（（最大 − 最小）/ 中位数及变异系数）。</translation>
-    </message>
-    <message>
-        <source>Not reproducible at this point:
-%1</source>
-        <translation>该负载点不可复现：
-%1</translation>
-    </message>
-    <message>
-        <source>Dispatch lag p99 (ms)</source>
-        <translation>派发延迟 p99（毫秒）</translation>
-    </message>
-    <message>
-        <source>Client CPU (%)</source>
-        <translation>客户端 CPU（%）</translation>
-    </message>
-    <message>
         <source>Run over time (client and server)</source>
         <translation>运行随时间变化（客户端与服务器）</translation>
     </message>
     <message>
         <source>The result set the table, the charts and the comparison show. The steady window leaves out the ramp-up and drain: it opens when every slot is first busy and closes at the last dispatch (see docs/metrics.md).</source>
         <translation>表格、图表和对比所显示的结果集。稳态窗口去掉了爬坡和排空阶段：从所有槽位首次占满时开始，到最后一次派发时结束（见 docs/metrics.md）。</translation>
-    </message>
-    <message>
-        <source>Estimated input: %1 of %2 requests had no usage and the server no /tokenize, so their input tokens are an estimate (calibrated with max_tokens 1 probes, else the target length).</source>
-        <translation>输入为估计值：%2 个请求中有 %1 个没有 usage 且服务器没有 /tokenize，因此其输入 token 数为估计值（用 max_tokens 为 1 的探测校准，否则取目标长度）。</translation>
     </message>
     <message>
         <source>Loading the run&apos;s requests…</source>
@@ -4863,10 +4870,6 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>The exact prompts this point sent, as files vLLM&apos;s and SGLang&apos;s benchmark clients replay</source>
         <translation>该负载点实际发送的提示，导出为 vLLM 和 SGLang 基准测试客户端可重放的文件</translation>
-    </message>
-    <message>
-        <source>Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 were cancelled.</source>
-        <translation>不完整：运行在此处被取消；计划的 %2 个请求中完成了 %1 个，%3 个被取消。</translation>
     </message>
     <message>
         <source>All metrics</source>

@@ -4,6 +4,7 @@
 #include "deltatable.h"
 #include "findingslist.h"
 #include "headlinepanel.h"
+#include "pointtable.h"
 
 #include "charts/chartview.h"
 #include "report/chartbuilders.h"
@@ -18,11 +19,8 @@
 #include <QLabel>
 #include <QMap>
 #include <QMenu>
-#include <QRegularExpression>
-#include <QSet>
 #include <QSplitter>
 #include <QTableView>
-#include <QTableWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -30,40 +28,12 @@
 
 namespace ServeScope {
 
-namespace {
-
-/// On a point row's first cell: run id, variant, point index, repeat and label.
-constexpr int kPointRole = Qt::UserRole + 1;
-
-QString ms(double v)
-{
-    return QString::number(v, 'f', v < 10 ? 2 : 1);
-}
-
-// Sorts by its value, not by its text.
-class NumberItem final : public QTableWidgetItem {
-public:
-    using QTableWidgetItem::QTableWidgetItem;
-    bool operator<(const QTableWidgetItem &other) const override
-    {
-        return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
-    }
-};
-
-QTableWidgetItem *numberItem(const QString &text, double sortValue)
-{
-    auto *item = new NumberItem(text);
-    item->setData(Qt::UserRole, sortValue);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
-
-} // namespace
-
 ResultsView::ResultsView(QWidget *parent)
     : QWidget(parent)
     , m_tabs(new QTabWidget(this))
-    , m_table(new QTableWidget(this))
+    , m_table(new QTableView(this))
+    , m_pointModel(new PointTableModel(this))
+    , m_pointSorter(new PointTableSorter(this))
     , m_delta(new QTableView(this))
     , m_deltaModel(new DeltaTableModel(this))
     , m_deltaFilter(new DeltaTableFilter(this))
@@ -79,6 +49,12 @@ ResultsView::ResultsView(QWidget *parent)
     , m_chartView(new Report::ChartView)
 {
     m_table->setObjectName(QStringLiteral("resultsTable"));
+    m_pointSorter->setSourceModel(m_pointModel);
+    m_table->setModel(m_pointSorter);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // run, variant, point and repeat order until a header is clicked
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
@@ -100,10 +76,10 @@ ResultsView::ResultsView(QWidget *parent)
     });
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
-        const QTableWidgetItem *first = m_table->item(m_table->rowAt(at.y()), 0);
-        const QVariantList point = first ? first->data(kPointRole).toList() : QVariantList();
+        const QVariantList point = m_table->indexAt(at).siblingAtColumn(0).data(PointTableModel::PointRole).toList();
         auto *menu = new QMenu(m_table);
         menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->addAction(tr("Copy table"), this, &ResultsView::copyTable);
         QAction *exportPrompts = menu->addAction(tr("Export prompts as dataset…"), this, [this, point] {
             emit promptsExportWanted(point.value(0).toLongLong(), point.value(1).toString(), point.value(2).toInt(),
                 point.value(3).toInt(), point.value(4).toString());
@@ -118,6 +94,11 @@ ResultsView::ResultsView(QWidget *parent)
     copy->setShortcutContext(Qt::WidgetShortcut);
     connect(copy, &QAction::triggered, this, &ResultsView::copyDelta);
     m_delta->addAction(copy);
+    auto *copyPoints = new QAction(tr("Copy table"), m_table);
+    copyPoints->setShortcut(QKeySequence::Copy);
+    copyPoints->setShortcutContext(Qt::WidgetShortcut);
+    connect(copyPoints, &QAction::triggered, this, &ResultsView::copyTable);
+    m_table->addAction(copyPoints);
 
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
@@ -307,215 +288,21 @@ void ResultsView::rebuild()
     emit resultsChanged();
 }
 
-namespace {
-
-// The table's value columns by result-file key; success_rate shows as a percentage.
-struct TableColumn {
-    const char *key;
-    int decimals; ///< -1: latency formatting
-};
-constexpr TableColumn kColumns[] = { { "completed", 0 }, { "failed", 0 }, { "success_rate", 1 },
-    { "request_throughput", 2 }, { "output_throughput", 1 }, { "request_goodput", 2 }, { "median_ttft_ms", -1 },
-    { "p99_ttft_ms", -1 }, { "median_tpot_ms", -1 }, { "p99_tpot_ms", -1 }, { "median_itl_ms", -1 },
-    { "p99_itl_ms", -1 }, { "median_e2el_ms", -1 }, { "p99_e2el_ms", -1 }, { "server_running_mean", 1 },
-    { "server_waiting_max", 0 }, { "server_kv_usage_max", 1 }, { "server_preemptions", 0 },
-    { "server_gpu_util_mean", 1 }, { "client_dispatch_lag_p99_ms", 2 }, { "client_cpu_percent", 0 } };
-constexpr int kFirstValueColumn = 5;
-
-QTableWidgetItem *valueItem(const QMap<QString, double> &values, const TableColumn &c)
-{
-    const auto it = values.constFind(QLatin1String(c.key));
-    if (it == values.cend() || std::isnan(*it) || (*it < 0 && qstrcmp(c.key, "request_goodput") == 0))
-        return numberItem(QStringLiteral("—"), -1);
-    const double v = qstrcmp(c.key, "success_rate") == 0 ? *it * 100 : *it;
-    return numberItem(c.decimals < 0 ? ms(v) : QString::number(v, 'f', c.decimals), v);
-}
-
-// Without usage and without /tokenize the output count is the number of content events: output
-// throughput and TPOT are estimates (ITL, per event, is not).
-void markEstimated(const QList<QTableWidgetItem *> &items, const PointSummary &p)
-{
-    for (int c = 0; c < int(std::size(kColumns)); ++c) {
-        const QLatin1String key(kColumns[c].key);
-        if (key != QLatin1String("output_throughput") && !key.contains(QLatin1String("_tpot_")))
-            continue;
-        QTableWidgetItem *item = items[kFirstValueColumn + c];
-        item->setText(QStringLiteral("≈ ") + item->text());
-        item->setToolTip(ResultsView::tr("Estimated: %1 of %2 requests had no usage and the server no /tokenize, so "
-                                         "their output tokens are the number of content events.")
-                             .arg(p.outputEstimated)
-                             .arg(p.completed));
-    }
-}
-
-// "TTFT p99" for "p99_ttft_ms", "output throughput" for "output_throughput".
-QString metricWords(const QString &key)
-{
-    static const QRegularExpression latency(QStringLiteral("^(mean|median|p[0-9.]+)_([a-z0-9]+)_ms$"));
-    const QRegularExpressionMatch m = latency.match(key);
-    if (m.hasMatch())
-        return m.captured(2).toUpper() + u' ' + m.captured(1);
-    return QString(key).replace(u'_', u' ');
-}
-
-} // namespace
-
 void ResultsView::rebuildTable()
 {
-    const bool several = m_input.runs.size() > 1;
-    const bool steady = steadySet();
-    const QStringList headers { tr("Run"), tr("Variant"), tr("Point"), tr("Repeat"), tr("Load"), tr("Requests"),
-        tr("Failed"), tr("Success (%)"), tr("Requests/s"), tr("Output (tok/s)"), tr("Goodput (req/s)"),
-        tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)"), tr("TPOT p50 (ms)"), tr("TPOT p99 (ms)"), tr("ITL p50 (ms)"),
-        tr("ITL p99 (ms)"), tr("E2EL p50 (ms)"), tr("E2EL p99 (ms)"), tr("Server running (mean)"),
-        tr("Server waiting (max)"), tr("KV cache (max %)"), tr("Preemptions"), tr("GPU util (%)"),
-        tr("Dispatch lag p99 (ms)"), tr("Client CPU (%)"), tr("Spread across repeats") };
-    QList<QList<QTableWidgetItem *>> rows;
-    bool goodput = false, anyRepeats = false;
-    QSet<QString> shownServer; // server and client columns some point has
-    for (qsizetype r = 0; r < m_input.runs.size(); ++r) {
-        const Report::ReportRun &run = m_input.runs.at(r);
-        QList<QMap<QString, double>> repeats; // of the point being listed
-        for (qsizetype i = 0; i < run.points.size(); ++i) {
-            const PointSummary &p = run.points.at(i);
-            goodput = goodput || (!steady && p.requestGoodput >= 0);
-            const QString load = p.mode == QLatin1String("rate")
-                ? (std::isinf(p.requestRate) ? tr("rate inf") : tr("%1 req/s").arg(p.requestRate))
-                : tr("c=%1").arg(p.concurrency);
-            // The server's series do not depend on the set: they describe the whole point.
-            QMap<QString, double> values = steady ? p.steady : summaryValues(p);
-            for (auto it = p.server.cbegin(); it != p.server.cend(); ++it) {
-                values.insert(QStringLiteral("server_") + it.key(), it.value());
-                shownServer.insert(QStringLiteral("server_") + it.key());
-            }
-            for (auto it = p.client.cbegin(); it != p.client.cend(); ++it) {
-                values.insert(QStringLiteral("client_") + it.key(), it.value());
-                shownServer.insert(QStringLiteral("client_") + it.key());
-            }
-            repeats << values;
-            const auto identity = [&](const QString &repeat, double sortValue) {
-                return QList<QTableWidgetItem *> { new QTableWidgetItem(QString(QChar(char16_t(u'A' + r)))),
-                    new QTableWidgetItem(p.variant), new QTableWidgetItem(p.label), numberItem(repeat, sortValue),
-                    new QTableWidgetItem(load) };
-            };
-            QList<QTableWidgetItem *> items = identity(QString::number(p.repeat), p.repeat);
-            items[0]->setData(kPointRole, QVariantList { p.runId, p.variant, p.point, p.repeat, p.label });
-            for (const TableColumn &c : kColumns) {
-                // No request completed: there is no latency to show, not a latency of 0.
-                if (c.decimals < 0 && p.completed == 0)
-                    items << numberItem(QStringLiteral("—"), -1);
-                else
-                    items << valueItem(values, c);
-            }
-            items << new QTableWidgetItem;
-            // A cancelled point shows what it completed of what it was to send: "192/320" (of the
-            // requests it sent when the configuration does not say how many were planned).
-            const qint64 planned = run.plannedPrompts.value(
-                Report::plannedKey(p.variant, p.point), qint64(p.completed) + p.failed + p.cancelled);
-            if (!steady && p.cancelled > 0) {
-                items[kFirstValueColumn]->setText(QStringLiteral("%1/%2").arg(p.completed).arg(planned));
-                for (QTableWidgetItem *item : std::as_const(items)) {
-                    QFont f = item->font();
-                    f.setItalic(true);
-                    item->setFont(f);
-                    item->setToolTip(
-                        tr("Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 were "
-                           "cancelled.")
-                            .arg(p.completed)
-                            .arg(planned)
-                            .arg(p.cancelled));
-                }
-            }
-            if (!steady && p.failed > 0)
-                items[kFirstValueColumn + 1]->setForeground(QColor(176, 0, 32));
-            if (p.outputEstimated > 0)
-                markEstimated(items, p);
-            if (p.inputEstimated > 0 && !steady) {
-                // Input counts appear in no column; the requests cell carries the mark.
-                QTableWidgetItem *requests = items[kFirstValueColumn];
-                requests->setText(QStringLiteral("≈ ") + requests->text());
-                requests->setToolTip(tr("Estimated input: %1 of %2 requests had no usage and the server no /tokenize, "
-                                        "so their input tokens are an estimate (calibrated with max_tokens 1 probes, "
-                                        "else the target length).")
-                                         .arg(p.inputEstimated)
-                                         .arg(p.completed));
-            }
-            if (steady && p.steady.value(QStringLiteral("valid")) != 1.0) {
-                for (QTableWidgetItem *item : std::as_const(items))
-                    item->setToolTip(tr("No steady window: the point never had all its slots busy at once."));
-            }
-            rows << items;
-
-            const bool last = i + 1 == run.points.size() || run.points.at(i + 1).point != p.point
-                || run.points.at(i + 1).variant != p.variant;
-            if (!last)
-                continue;
-            if (repeats.size() > 1) {
-                anyRepeats = true;
-                rows << medianRow(identity(tr("median of %1").arg(repeats.size()), p.repeat + 0.5),
-                    steady ? QList<PointEstimate>() : Report::pointEstimates(run, p.variant, p.point), repeats);
-            }
-            repeats.clear();
-        }
-    }
-    m_table->setSortingEnabled(false);
-    m_table->clear();
-    m_table->setColumnCount(int(headers.size()));
-    m_table->setHorizontalHeaderLabels(headers);
-    m_table->setColumnHidden(0, !several);
-    m_table->setRowCount(int(rows.size()));
-    for (int row = 0; row < rows.size(); ++row) {
-        for (int c = 0; c < rows[row].size(); ++c)
-            m_table->setItem(row, c, rows[row][c]);
-    }
-    m_table->setColumnHidden(10, !goodput);
-    for (int c = 0; c < int(std::size(kColumns)); ++c) {
-        const QString key = QLatin1String(kColumns[c].key);
-        if (key.startsWith(QLatin1String("server_")) || key.startsWith(QLatin1String("client_")))
-            m_table->setColumnHidden(kFirstValueColumn + c, !shownServer.contains(key));
-    }
-    m_table->setColumnHidden(int(headers.size()) - 1, !anyRepeats);
+    m_pointModel->setInput(m_input, steadySet());
+    for (int c = 0; c < m_pointModel->columnCount(); ++c)
+        m_table->setColumnHidden(c, !m_pointModel->columnShown(c));
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 }
 
-// The row under a point's repeats: each value's median across them (the stored estimate of vLLM's
-// set; for the steady set, computed here), and the widest spread of a headline metric, red with
-// every metric named when the point is not reproducible.
-QList<QTableWidgetItem *> ResultsView::medianRow(QList<QTableWidgetItem *> items, const QList<PointEstimate> &stored,
-    const QList<QMap<QString, double>> &repeats) const
+void ResultsView::copyTable()
 {
-    // Every statistic is core's; this row only words and colours them.
-    const QMap<QString, RepeatStat> stats = repeatStats(stored, repeats);
-    QMap<QString, double> medians;
-    for (auto it = stats.cbegin(); it != stats.cend(); ++it)
-        medians.insert(it.key(), it->median);
-    for (const TableColumn &c : kColumns)
-        items << valueItem(medians, c);
-    const QString widest = widestSpread(stats);
-    QStringList unreproducible;
-    for (auto it = stats.cbegin(); it != stats.cend(); ++it) {
-        if (headlineMetrics().contains(it.key()) && !reproducible(*it))
-            unreproducible << tr("%1: spread %2%, CV %3%")
-                                  .arg(metricWords(it.key()), QString::number(it->spread() * 100, 'f', 1),
-                                      QString::number(it->cv * 100, 'f', 1));
-    }
-    auto *spread = widest.isEmpty()
-        ? numberItem(QString(), -1)
-        : numberItem(
-            tr("%1% (%2)").arg(QString::number(stats.value(widest).spread() * 100, 'f', 1), metricWords(widest)),
-            stats.value(widest).spread());
-    spread->setToolTip(unreproducible.isEmpty()
-            ? tr("Every headline metric's repeats agree within 5% ((max − min) / median and CV).")
-            : tr("Not reproducible at this point:\n%1").arg(unreproducible.join(u'\n')));
-    if (!unreproducible.isEmpty())
-        spread->setForeground(QColor(176, 0, 32));
-    items << spread;
-    for (QTableWidgetItem *item : std::as_const(items)) {
-        QFont f = item->font();
-        f.setBold(true);
-        item->setFont(f);
-    }
-    return items;
+    // What is shown, in the order shown, is what is copied.
+    QList<int> rows;
+    for (int r = 0; r < m_pointSorter->rowCount(); ++r)
+        rows << m_pointSorter->mapToSource(m_pointSorter->index(r, 0)).row();
+    QApplication::clipboard()->setText(m_pointModel->text(rows));
 }
 
 void ResultsView::rebuildChart()

@@ -10,8 +10,6 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QTableView;
-class QTableWidget;
-class QTableWidgetItem;
 class QTabWidget;
 
 namespace ServeScope {
@@ -20,6 +18,8 @@ class DeltaTableFilter;
 class DeltaTableModel;
 class FindingsList;
 class HeadlinePanel;
+class PointTableModel;
+class PointTableSorter;
 namespace Report {
 class ChartView;
 }
@@ -52,7 +52,9 @@ public:
     /// Actions appended to the chart's context menu (export, copy).
     void setChartActions(const QList<QAction *> &actions);
 
-    QTableWidget *table() const { return m_table; }
+    /// The Table tab: every point summary (PointTableModel, sorted by PointTableSorter).
+    QTableView *table() const { return m_table; }
+    PointTableModel *pointModel() const { return m_pointModel; }
     /// The full delta table (a view of core's rows through the family and "decided only" filter).
     QTableView *deltaTable() const { return m_delta; }
     HeadlinePanel *headlinePanel() const { return m_headline; }
@@ -71,11 +73,10 @@ signals:
 private:
     void rebuild();
     void rebuildTable();
-    QList<QTableWidgetItem *> medianRow(QList<QTableWidgetItem *> items, const QList<PointEstimate> &stored,
-        const QList<QMap<QString, double>> &repeats) const;
     void rebuildChart();
     void rebuildDelta();
     void copyDelta();
+    void copyTable();
     void applyDeltaFilter();
 
     Report::ReportInput m_input;
@@ -83,7 +84,9 @@ private:
     qint64 m_timeSeriesAsked = 0; ///< the run whose requests were asked for
     Report::TimeSeriesInput m_timeSeries;
     QTabWidget *m_tabs;
-    QTableWidget *m_table;
+    QTableView *m_table;
+    PointTableModel *m_pointModel;
+    PointTableSorter *m_pointSorter;
     QTableView *m_delta;
     DeltaTableModel *m_deltaModel;
     DeltaTableFilter *m_deltaFilter;

@@ -6,6 +6,7 @@
 #include "experimentdocument.h"
 #include "guitesthelpers.h"
 #include "mainwindow.h"
+#include "pointtable.h"
 #include "projectcontroller.h"
 #include "projectsession.h"
 #include "projecttree.h"
@@ -30,7 +31,6 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
-#include <QTableWidget>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -263,11 +263,11 @@ private Q_SLOTS:
 
         ResultsView view;
         view.setInput(input);
-        QTableWidget *t = view.table();
+        const PointTableModel *t = view.pointModel();
         QCOMPARE(t->rowCount(), 4);
         const auto column = [t](const QString &header) {
             for (int c = 0; c < t->columnCount(); ++c) {
-                if (t->horizontalHeaderItem(c)->text() == header)
+                if (t->headerData(c, Qt::Horizontal).toString() == header)
                     return c;
             }
             return -1;
@@ -276,33 +276,40 @@ private Q_SLOTS:
                   spread = column(QStringLiteral("Spread across repeats"));
         const int p99Column = column(QStringLiteral("TTFT p99 (ms)"));
         QVERIFY(output > 0 && spread > 0 && p99Column > 0);
-        QVERIFY(!t->isColumnHidden(spread));
-        QTableWidgetItem *median = t->item(3, output);
-        QCOMPARE(t->item(3, 3)->text(), QStringLiteral("median of 3"));
-        QCOMPARE(median->text(), QStringLiteral("1020.0"));
-        QVERIFY(median->font().bold());
-        QCOMPARE(t->item(3, p99Column)->text(), QStringLiteral("30.0"));
+        QVERIFY(!view.table()->isColumnHidden(spread));
+        const QModelIndex median = t->index(3, output);
+        QCOMPARE(t->index(3, 3).data().toString(), QStringLiteral("median of 3"));
+        QCOMPARE(median.data().toString(), QStringLiteral("1020.0"));
+        QVERIFY(median.data(Qt::FontRole).value<QFont>().bold());
+        QCOMPARE(t->index(3, p99Column).data().toString(), QStringLiteral("30.0"));
         // Server columns appear when the server was scraped, only those it answered.
         const int waiting = column(QStringLiteral("Server waiting (max)")),
                   gpu = column(QStringLiteral("GPU util (%)"));
         QVERIFY(waiting > 0 && gpu > 0);
-        QVERIFY(!t->isColumnHidden(waiting));
-        QVERIFY(t->isColumnHidden(gpu));
-        QCOMPARE(t->item(0, waiting)->text(), QStringLiteral("2"));
-        QCOMPARE(t->item(3, waiting)->text(), QStringLiteral("4")); // median of 2, 4, 6
-        QTableWidgetItem *widest = t->item(3, spread);
-        QCOMPARE(widest->text(), QStringLiteral("33.3% (TTFT p99)"));
-        QCOMPARE(widest->foreground().color(), QColor(176, 0, 32));
-        QVERIFY(widest->toolTip().contains(QStringLiteral("Not reproducible")));
-        QVERIFY(!widest->toolTip().contains(QStringLiteral("output throughput")));
+        QVERIFY(!view.table()->isColumnHidden(waiting));
+        QVERIFY(view.table()->isColumnHidden(gpu));
+        // Copy reads the model: the shown columns, tab-separated, the median row last.
+        const QStringList copied = t->text().trimmed().split(u'\n');
+        QCOMPARE(copied.size(), 5);
+        QVERIFY(copied[0].contains(QStringLiteral("Output (tok/s)")));
+        QVERIFY(!copied[0].contains(QStringLiteral("GPU util")));
+        QVERIFY(copied[4].contains(QStringLiteral("median of 3")));
+        QVERIFY(copied[4].contains(QStringLiteral("1020.0")));
+        QCOMPARE(t->index(0, waiting).data().toString(), QStringLiteral("2"));
+        QCOMPARE(t->index(3, waiting).data().toString(), QStringLiteral("4")); // median of 2, 4, 6
+        const QModelIndex widest = t->index(3, spread);
+        QCOMPARE(widest.data().toString(), QStringLiteral("33.3% (TTFT p99)"));
+        QCOMPARE(widest.data(Qt::ForegroundRole).value<QColor>(), QColor(176, 0, 32));
+        QVERIFY(widest.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Not reproducible")));
+        QVERIFY(!widest.data(Qt::ToolTipRole).toString().contains(QStringLiteral("output throughput")));
 
         auto *set = view.findChild<QComboBox *>(QStringLiteral("resultSet"));
         QVERIFY(set);
         set->setCurrentIndex(set->findData(QStringLiteral("steady")));
         QCOMPARE(t->rowCount(), 4);
-        QCOMPARE(t->item(0, output)->text(), QStringLiteral("1101.0"));
-        QCOMPARE(t->item(0, p99Column)->text(), QStringLiteral("—"));
-        QCOMPARE(t->item(3, output)->text(), QStringLiteral("1102.0")); // median of 1101, 1102, 1103
+        QCOMPARE(t->index(0, output).data().toString(), QStringLiteral("1101.0"));
+        QCOMPARE(t->index(0, p99Column).data().toString(), QStringLiteral("—"));
+        QCOMPARE(t->index(3, output).data().toString(), QStringLiteral("1102.0")); // median of 1101, 1102, 1103
     }
 
     void cancelledPointIsMarkedPartial()
@@ -328,15 +335,15 @@ private Q_SLOTS:
         QVERIFY(!banner->isVisibleTo(banner->parentWidget()));
         QCOMPARE(w.document()->experiment().load.points[0].numPrompts, 7);
         QTRY_VERIFY_WITH_TIMEOUT(w.results()->pointCount() >= 1, 20000);
-        QTableWidget *t = w.results()->table();
+        const PointTableModel *t = w.results()->pointModel();
         bool partial = false;
         for (int r = 0; r < t->rowCount(); ++r) {
-            const QTableWidgetItem *requests = t->item(r, 5);
-            if (requests->text().contains(u'/')) {
+            const QModelIndex requests = t->index(r, PointTableModel::kRequestsColumn);
+            if (requests.data().toString().contains(u'/')) {
                 partial = true;
-                QVERIFY(requests->font().italic());
-                QVERIFY(requests->toolTip().contains(QStringLiteral("cancelled")));
-                const QStringList parts = requests->text().split(u'/');
+                QVERIFY(requests.data(Qt::FontRole).value<QFont>().italic());
+                QVERIFY(requests.data(Qt::ToolTipRole).toString().contains(QStringLiteral("cancelled")));
+                const QStringList parts = requests.data().toString().split(u'/');
                 QVERIFY(parts[0].toInt() < parts[1].toInt());
             }
         }
