@@ -19,7 +19,7 @@ int memberSlot(Ctx ctx, QByteArrayView key) noexcept
     static constexpr QByteArrayView top[] = { "model", "system_fingerprint", "usage", "choices" };
     static constexpr QByteArrayView usage[] = { "prompt_tokens", "completion_tokens" };
     static constexpr QByteArrayView choice[] = { "finish_reason", "text", "delta" };
-    static constexpr QByteArrayView delta[] = { "content", "reasoning_content" };
+    static constexpr QByteArrayView delta[] = { "content", "reasoning_content", "reasoning" };
     auto find = [key](const auto &names) {
         for (int i = 0; i < int(std::size(names)); ++i)
             if (key.size() == names[i].size() && std::memcmp(key.data(), names[i].data(), size_t(key.size())) == 0)
@@ -221,7 +221,10 @@ private:
             break;
         case Ctx::Delta:
             if (at('"'))
-                return string(slot == 0 ? &m_out->content : &m_out->reasoning, nullptr);
+                return string(slot == 0 ? &m_out->content
+                        : slot == 1     ? &m_out->reasoningContent
+                                        : &m_out->reasoning,
+                    nullptr);
             break;
         case Ctx::Other:
             break;

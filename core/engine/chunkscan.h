@@ -11,7 +11,10 @@ namespace ServeScope {
 /// is missing or not a string.
 struct ChunkFields {
     QByteArrayView model, systemFingerprint; ///< top-level "model", "system_fingerprint"
-    QByteArrayView text, content, reasoning; ///< choices[0].text, .delta.content, .delta.reasoning_content
+    QByteArrayView text, content; ///< choices[0].text, choices[0].delta.content
+    /// choices[0].delta.reasoning_content and .delta.reasoning: vLLM renamed the first to the second and
+    /// for a while sends both with the same text, other servers one or the other.
+    QByteArrayView reasoningContent, reasoning;
     bool usage = false; ///< "usage" is an object with at least one member
     int promptTokens = 0, completionTokens = 0; ///< its members (0 when missing or not a number)
     bool finishReason = false; ///< choices[0].finish_reason is a string

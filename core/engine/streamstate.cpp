@@ -125,9 +125,13 @@ void digestWithQt(EventDigest &d, qsizetype index, const QByteArray &payload, bo
         return;
     ++d.contentEvents;
     const QJsonObject delta = c.value(QLatin1String("delta")).toObject();
-    if (d.text.size() < kMaxKeptTextChars)
-        d.text += c.value(QLatin1String("text")).toString() + delta.value(QLatin1String("content")).toString()
-            + delta.value(QLatin1String("reasoning_content")).toString();
+    if (d.text.size() < kMaxKeptTextChars) {
+        QString reasoning = delta.value(QLatin1String("reasoning_content")).toString();
+        if (reasoning.isEmpty())
+            reasoning = delta.value(QLatin1String("reasoning")).toString();
+        d.text
+            += c.value(QLatin1String("text")).toString() + delta.value(QLatin1String("content")).toString() + reasoning;
+    }
 }
 
 // The same from a scan that accepted the event (the usual case: no allocation but the text).
@@ -154,7 +158,8 @@ void digestScanned(EventDigest &d, const ChunkFields &f, bool content)
     if (d.text.size() < kMaxKeptTextChars) {
         appendJsonString(d.text, f.text);
         appendJsonString(d.text, f.content);
-        appendJsonString(d.text, f.reasoning);
+        // One reasoning text per event: a server that sends both names sends the same text twice.
+        appendJsonString(d.text, f.reasoningContent.isEmpty() ? f.reasoning : f.reasoningContent);
     }
 }
 

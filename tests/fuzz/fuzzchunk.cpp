@@ -57,8 +57,9 @@ QString chunkJson(QByteArrayView input)
                  o.value(QLatin1String("system_fingerprint")).toString()),
              differs("text", decoded(f.text), c.value(QLatin1String("text")).toString()),
              differs("content", decoded(f.content), delta.value(QLatin1String("content")).toString()),
-             differs(
-                 "reasoning_content", decoded(f.reasoning), delta.value(QLatin1String("reasoning_content")).toString()),
+             differs("reasoning_content", decoded(f.reasoningContent),
+                 delta.value(QLatin1String("reasoning_content")).toString()),
+             differs("reasoning", decoded(f.reasoning), delta.value(QLatin1String("reasoning")).toString()),
          })
         if (!broken.isEmpty())
             return broken;

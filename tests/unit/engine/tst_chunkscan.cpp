@@ -62,6 +62,9 @@ private Q_SLOTS:
             << QByteArray("{\"choices\":[{\"delta\":{\"reasoning_content\":\"c\",\"content\":\"b\"},\"text\":\"a\"}]}")
             << ""
             << "abc" << false << 0 << 0 << false;
+        QTest::newRow("reasoning, vLLM's newer name")
+            << QByteArray("{\"choices\":[{\"delta\":{\"reasoning\":\"r\"}}]}") << ""
+            << "r" << false << 0 << 0 << false;
         QTest::newRow("only choices[0] counts") << QByteArray(
             "{\"choices\":[{\"delta\":{\"content\":\"x\"}},{\"delta\":{\"content\":\"y\"},\"finish_"
             "reason\":\"stop\"}]}") << ""
@@ -93,7 +96,7 @@ private Q_SLOTS:
         ChunkFields f;
         QVERIFY(scanChunk(json, &f));
         QCOMPARE(decoded(f.model), model);
-        QCOMPARE(decoded(f.text) + decoded(f.content) + decoded(f.reasoning), text);
+        QCOMPARE(decoded(f.text) + decoded(f.content) + decoded(f.reasoningContent) + decoded(f.reasoning), text);
         QCOMPARE(f.usage, usage);
         QCOMPARE(f.promptTokens, promptTokens);
         QCOMPARE(f.completionTokens, completionTokens);

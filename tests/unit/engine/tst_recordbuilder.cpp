@@ -52,6 +52,12 @@ private Q_SLOTS:
                                      << QStringLiteral(" The end") << false;
         QTest::newRow("reasoning") << 200 << fixture(QStringLiteral("reasoning.sse")) << none << 20 << 4
                                    << QStringLiteral("Let me think.42") << false;
+        // vLLM's newer name for the reasoning text, without usage: the reasoning is part of the output.
+        QTest::newRow("reasoning field, no usage") << 200 << fixture(QStringLiteral("reasoning_field.sse")) << none
+                                                   << 77 << 3 << QStringLiteral("Let me think.42") << true;
+        // Both names with the same text (vLLM while it renames the field): counted once.
+        QTest::newRow("reasoning under both names") << 200 << fixture(QStringLiteral("reasoning_both.sse")) << none
+                                                    << 20 << 4 << QStringLiteral("Let me think.42") << false;
         QTest::newRow("no usage: estimated") << 200 << fixture(QStringLiteral("gateway_early_role.sse")) << none << 77
                                              << 2 << QStringLiteral("AB") << true;
         QTest::newRow("error event 500") << 200 << fixture(QStringLiteral("error_event.sse"))
