@@ -2038,10 +2038,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
 <context>
     <name>ServeScope::HeadlinePanel</name>
     <message>
-        <source>Compared</source>
-        <translation>对比对象</translation>
-    </message>
-    <message>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
@@ -2054,8 +2050,8 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <translation>结论</translation>
     </message>
     <message>
-        <source>%1: A %2, B %3 %4</source>
-        <translation>%1：A %2，B %3 %4</translation>
+        <source>%1, %2: A %3, B %4 %5</source>
+        <translation>%1，%2：A %3，B %4 %5</translation>
     </message>
 </context>
 <context>

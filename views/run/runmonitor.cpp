@@ -51,7 +51,10 @@ RunMonitor::RunMonitor(QWidget *parent)
     m_overall->setRange(0, 1000);
     m_overall->setValue(0);
     m_overall->setFormat(tr("%p%"));
-    m_state->setWordWrap(true);
+    // The column beside the charts keeps its width; its lines wrap (a 1024-wide screen holds the page
+    // beside the project panel).
+    for (QLabel *label : { m_where, m_counts, m_state })
+        label->setWordWrap(true);
     m_errors->setHorizontalHeaderLabels({ tr("Error"), tr("Requests") });
     m_errors->horizontalHeader()->setStretchLastSection(true);
     m_errors->verticalHeader()->hide();
@@ -87,8 +90,12 @@ RunMonitor::RunMonitor(QWidget *parent)
     m_plan->setMaximumWidth(260);
     m_plan->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     info->addWidget(m_plan);
+    auto *infoColumn = new QWidget;
+    infoColumn->setLayout(info);
+    info->setContentsMargins(0, 0, 0, 0);
+    infoColumn->setFixedWidth(260);
     auto *charts = new QHBoxLayout;
-    charts->addLayout(info);
+    charts->addWidget(infoColumn);
     charts->addWidget(makeChart(tr("TTFT (rolling)"), tr("ms"), { m_ttft50, m_ttft99 }), 1);
     charts->addWidget(makeChart(tr("ITL (rolling)"), tr("ms"), { m_itl50, m_itl99 }), 1);
     charts->addWidget(makeChart(tr("Throughput"), tr("tok/s"), { m_tput }), 1);
@@ -138,7 +145,7 @@ QChartView *RunMonitor::makeChart(const QString &title, const QString &unit, QLi
     m_charts.append(chart);
     auto *view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(200, 120);
+    view->setMinimumSize(140, 120);
     return view;
 }
 

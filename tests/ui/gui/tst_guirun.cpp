@@ -118,7 +118,7 @@ void TestGuiRun::runAgainstSimulator()
     const QString dir = qEnvironmentVariable("SERVESCOPE_BUILD_DIR", QDir::tempPath()) + QStringLiteral("/screenshots");
     QDir().mkpath(dir);
     const QImage shot = w.grab().toImage();
-    QVERIFY(shot.width() >= 1000);
+    QVERIFY2(shot.width() >= 780, qPrintable(QString::number(shot.width()))); // the 800-wide offscreen screen
     QVERIFY(shot.save(dir + QStringLiteral("/mainwindow-finished-run.png")));
 }
 

@@ -513,6 +513,42 @@ private Q_SLOTS:
         QVERIFY(dock->width() > 100);
     }
 
+    // Every page, with a comparison of two variants on the Results page and the plan on the Run page,
+    // fits the screen beside the project panel at its narrowest: no page is wider than what is left.
+    void pagesFitTheScreen()
+    {
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.project()->setTimeScale(20);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        Experiment e = sweep(8);
+        Variant v;
+        v.name = QStringLiteral("max_num_seqs 8 with a longer name");
+        v.changes.set(QStringLiteral("server.args.max_num_seqs"), 8);
+        e.variants.append(v);
+        QVERIFY(openNew(w, e));
+        QSignalSpy shown(&w, &MainWindow::resultsShown);
+        QVERIFY(runOnce(w).runId > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 20000);
+        QVERIFY(w.results()->headlinePanel()->isVisibleTo(w.results()));
+        const int available = w.screen()->availableGeometry().width();
+        const int frame = w.frameGeometry().width() - w.geometry().width();
+        auto *dock = w.findChild<QDockWidget *>(QStringLiteral("projectDock"));
+        auto *stack = w.findChild<QStackedWidget *>(QStringLiteral("pageStack"));
+        for (int page : { int(WindowPages::Design), int(WindowPages::Run), int(WindowPages::Results) }) {
+            w.showPage(page);
+            QCoreApplication::processEvents();
+            // The stack is as wide as its widest page: one page too wide clips them all.
+            const int needed = stack->minimumSizeHint().width()
+                + (dock->isVisible() ? dock->minimumSizeHint().width() : 0) + frame + 8;
+            qInfo("page %d needs %d px of %d (page %d, panel %d)", page, needed, available,
+                stack->currentWidget()->minimumSizeHint().width(), dock->minimumSizeHint().width());
+            QVERIFY2(needed <= available, qPrintable(QStringLiteral("page %1 needs %2 px").arg(page).arg(needed)));
+            QVERIFY(stack->currentWidget()->width() >= stack->currentWidget()->minimumSizeHint().width());
+        }
+    }
+
     // Full-window pages: Start until a project is open, then Design; Ctrl+1..4 switch; a run shows
     // the Run page and its results the Results page; a project comes back on the page it was left on.
     void pagesSwitchAndAreRemembered()
@@ -647,22 +683,27 @@ private Q_SLOTS:
         // the verdicts of the delta table (core's), word for word.
         HeadlinePanel *panel = w.results()->headlinePanel();
         QVERIFY(panel->isVisibleTo(w.results()));
-        QCOMPARE(panel->rowCount(), 2 * 7);
+        QCOMPARE(panel->rowCount(), 2 * (1 + 7)); // a heading row per point, then its seven metrics
         QMap<QString, QString> deltaVerdicts; // "point|metric" -> verdict, from the delta table
         for (int r = 0; r < all->rowCount(); ++r)
             deltaVerdicts.insert(cell(all, r, 2) + u'|' + cell(all, r, 3), cell(all, r, 8));
-        QStringList panelMetrics;
+        QStringList panelMetrics, headings;
         for (int r = 0; r < panel->rowCount(); ++r) {
-            const QString point = panel->item(r, 0)->text().section(QStringLiteral(" · "), -1);
-            QVERIFY2(panel->item(r, 0)->text().startsWith(QStringLiteral("B · baseline · ")),
-                qPrintable(panel->item(r, 0)->text()));
-            const QString metric = panel->item(r, 1)->text();
+            const QString side = panel->item(r, 0)->data(HeadlinePanel::SideRole).toString();
+            QVERIFY2(side.startsWith(QStringLiteral("B · baseline · ")), qPrintable(side));
+            if (panel->columnSpan(r, 0) == panel->columnCount()) {
+                QCOMPARE(panel->item(r, 0)->text(), side);
+                headings << side;
+                continue;
+            }
+            const QString point = side.section(QStringLiteral(" · "), -1);
+            const QString metric = panel->item(r, HeadlinePanel::MetricColumn)->text();
             panelMetrics << metric;
-            QCOMPARE(panel->item(r, 3)->text(), deltaVerdicts.value(point + u'|' + metric));
-            QVERIFY2(
-                panel->item(r, 2)->text().endsWith(u'%') && !panel->item(r, 2)->text().startsWith(QStringLiteral("-0")),
-                qPrintable(panel->item(r, 2)->text()));
+            QCOMPARE(panel->item(r, HeadlinePanel::VerdictColumn)->text(), deltaVerdicts.value(point + u'|' + metric));
+            const QString change = panel->item(r, HeadlinePanel::ChangeColumn)->text();
+            QVERIFY2(change.endsWith(u'%') && !change.startsWith(QStringLiteral("-0")), qPrintable(change));
         }
+        QCOMPARE(headings.size(), 2);
         QCOMPARE(panelMetrics.mid(0, 7),
             (QStringList { QStringLiteral("Output throughput (tok/s)"), QStringLiteral("TTFT p50 (ms)"),
                 QStringLiteral("TTFT p90 (ms)"), QStringLiteral("TPOT p50 (ms)"), QStringLiteral("TPOT p90 (ms)"),
