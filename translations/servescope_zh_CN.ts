@@ -4891,6 +4891,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>Findings (%1)</source>
         <translation>发现（%1）</translation>
     </message>
+    <message>
+        <source>Open the folder</source>
+        <translation>打开所在文件夹</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Run</name>

@@ -223,10 +223,15 @@ void ResultsExport::chooseExportFile(
 
 void ResultsExport::reportExport(bool ok, const QString &path)
 {
-    if (ok)
+    // Said on the page, not only in the status bar or the log (which the Results page does not show).
+    if (ok) {
         emit status(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
-    else
+        m_results->showNotice(
+            tr("Exported %1").arg(QDir::toNativeSeparators(path)), false, QFileInfo(path).absolutePath());
+    } else {
         emit logged(QStringLiteral("error"), tr("Export failed: %1").arg(m_exportError));
+        m_results->showNotice(tr("Export failed: %1").arg(m_exportError), true);
+    }
 }
 
 bool ResultsExport::exportChart(const QString &path, QString *error)
@@ -284,7 +289,9 @@ void ResultsExport::copyChart()
     const Report::ExportOptions o = chartExportOptions();
     const QImage image = Report::ChartExporter::renderImage(m_results->visibleChart(), o);
     QApplication::clipboard()->setImage(image);
-    emit status(tr("Chart copied to the clipboard (%1 × %2 px).").arg(image.width()).arg(image.height()), 4000);
+    const QString done = tr("Chart copied to the clipboard (%1 × %2 px).").arg(image.width()).arg(image.height());
+    emit status(done, 4000);
+    m_results->showNotice(done, false);
 }
 
 } // namespace ServeScope

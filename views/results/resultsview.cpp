@@ -22,6 +22,8 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTabWidget>
+#include <QTimer>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -44,6 +46,8 @@ ResultsView::ResultsView(QWidget *parent)
     , m_decidedOnly(new QCheckBox(this))
     , m_empty(new QLabel(this))
     , m_note(new QLabel(this))
+    , m_notice(new QLabel(this))
+    , m_noticeTimer(new QTimer(this))
     , m_chartKind(new QComboBox(this))
     , m_resultSet(new QComboBox(this))
     , m_chartView(new Report::ChartView)
@@ -184,6 +188,14 @@ ResultsView::ResultsView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_empty);
     layout->addWidget(m_note);
+    m_notice->setObjectName(QStringLiteral("resultsNotice"));
+    m_notice->setWordWrap(true);
+    m_notice->setTextFormat(Qt::RichText);
+    m_notice->setOpenExternalLinks(true);
+    m_notice->hide();
+    m_noticeTimer->setSingleShot(true);
+    connect(m_noticeTimer, &QTimer::timeout, m_notice, &QWidget::hide);
+    layout->addWidget(m_notice);
     layout->addWidget(m_tabs, 1);
     // Beside the tabs, so the switch costs no height: it governs both of them.
     m_tabs->setCornerWidget(m_resultSet, Qt::TopRightCorner);
@@ -286,6 +298,23 @@ void ResultsView::rebuild()
     m_empty->setVisible(!any);
     m_tabs->setVisible(any);
     emit resultsChanged();
+}
+
+void ResultsView::showNotice(const QString &text, bool failed, const QString &folder)
+{
+    QString html = text.toHtmlEscaped();
+    if (!folder.isEmpty())
+        html += QStringLiteral(" <a href=\"%1\">%2</a>")
+                    .arg(QUrl::fromLocalFile(folder).toString(QUrl::FullyEncoded), tr("Open the folder"));
+    m_notice->setText(html);
+    m_notice->setStyleSheet(failed ? QStringLiteral("background: #fde7e9; color: #8a1020; padding: 4px;")
+                                   : QStringLiteral("background: #e6f4ea; color: #1e5b2e; padding: 4px;"));
+    m_notice->show();
+    // A success goes after a while; a failure stays until the next export says otherwise.
+    if (failed)
+        m_noticeTimer->stop();
+    else
+        m_noticeTimer->start(10000);
 }
 
 void ResultsView::rebuildTable()

@@ -11,6 +11,7 @@ class QComboBox;
 class QLabel;
 class QTableView;
 class QTabWidget;
+class QTimer;
 
 namespace ServeScope {
 
@@ -49,6 +50,9 @@ public:
     QSize chartViewSize() const;
     /// Every summary of the table as summary.csv (with the run in the variant column when runs are compared).
     QByteArray tableCsv() const;
+    /// A line on the page saying what an export or copy did (a failure in red, kept until the next);
+    /// `folder`, when given, is offered as a link.
+    void showNotice(const QString &text, bool failed, const QString &folder = {});
     /// Actions appended to the chart's context menu (export, copy).
     void setChartActions(const QList<QAction *> &actions);
 
@@ -97,6 +101,8 @@ private:
     QCheckBox *m_decidedOnly;
     QLabel *m_empty;
     QLabel *m_note;
+    QLabel *m_notice;
+    QTimer *m_noticeTimer;
     QComboBox *m_chartKind;
     QComboBox *m_resultSet;
     Report::ChartView *m_chartView;

@@ -442,6 +442,10 @@ private Q_SLOTS:
         w.resultsExport()->setCustomChartSize(QSize(800, 500));
         w.resultsExport()->copyChart();
         QCOMPARE(QApplication::clipboard()->image().size(), QSize(800, 500));
+        // Said on the page, not only in the status bar.
+        auto *notice = w.findChild<QLabel *>(QStringLiteral("resultsNotice"));
+        QVERIFY(notice && notice->isVisible());
+        QVERIFY2(notice->text().contains(QStringLiteral("800 × 500")), qPrintable(notice->text()));
         const QString small = dir.filePath(QStringLiteral("small.png"));
         QVERIFY(w.resultsExport()->exportChart(small, &error));
         QCOMPARE(QImage(small).size(), QSize(800, 500));
