@@ -11,6 +11,7 @@
 #include <QClipboard>
 #include <QGuiApplication>
 
+#include <QBoxLayout>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -39,12 +40,40 @@ LoadPage::LoadPage(ExperimentDocument *document, QWidget *parent)
     , m_view(new QTableView(this))
     , m_sampling(new KeyValueTable(tr("Parameter"), tr("Value"), this))
 {
-    auto *top = new QHBoxLayout;
-    top->addWidget(datasetBox(), 1);
-    top->addWidget(runBox(), 1);
+    m_datasetBox = datasetBox();
+    m_runBox = runBox();
+    m_boxes = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_boxes->addWidget(m_datasetBox, 1);
+    m_boxes->addWidget(m_runBox, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(matrixBox(), 1);
-    layout->addLayout(top);
+    layout->addLayout(m_boxes);
+}
+
+void LoadPage::arrangeBoxes()
+{
+    // In a scroll area the page is never narrower than its minimum: the view it is shown in decides.
+    const QWidget *view = parentWidget() ? parentWidget() : this;
+    const int sideBySide = m_datasetBox->minimumSizeHint().width() + m_runBox->minimumSizeHint().width()
+        + m_boxes->spacing() + layout()->contentsMargins().left() + layout()->contentsMargins().right();
+    const auto direction = view->width() >= sideBySide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_boxes->direction() != direction)
+        m_boxes->setDirection(direction);
+}
+
+void LoadPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (parentWidget())
+        parentWidget()->installEventFilter(this); // the scroll area's view: its width decides
+    arrangeBoxes();
+}
+
+bool LoadPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == parentWidget() && event->type() == QEvent::Resize)
+        arrangeBoxes();
+    return QWidget::eventFilter(watched, event);
 }
 
 namespace {

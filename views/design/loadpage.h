@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QBoxLayout;
 class QTableView;
 
 namespace ServeScope {
@@ -29,7 +30,14 @@ public:
 signals:
     void commandCopied(const QString &command, const QStringList &warnings);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+
 private:
+    /// The dataset and run boxes side by side where the page's view is wide enough for both, else one
+    /// under the other (a 1024-wide screen beside the project panel).
+    void arrangeBoxes();
     QWidget *datasetBox();
     QWidget *matrixBox();
     QWidget *runBox();
@@ -39,6 +47,8 @@ private:
     LoadPointsModel *m_model;
     QTableView *m_view;
     KeyValueTable *m_sampling;
+    QBoxLayout *m_boxes = nullptr;
+    QWidget *m_datasetBox = nullptr, *m_runBox = nullptr;
 };
 
 } // namespace ServeScope
