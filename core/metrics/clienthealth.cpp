@@ -32,7 +32,6 @@ QMap<QString, double> clientHealth(
         out.insert(QStringLiteral("cpu_percent"), std::min(100.0 * std::max(1, cores), 100 * cpuSeconds / wallSeconds));
         out.insert(QStringLiteral("cores"), double(cores));
     }
-    out.insert(streamArrival(records));
     return out;
 }
 

@@ -14,7 +14,7 @@ namespace ServeScope {
 /// `dispatch_lag_p50_ms`, `dispatch_lag_p99_ms`, `dispatch_lag_max_ms` — how late measured
 /// requests were sent, start − max(scheduled, slot) — and, when `wallSeconds` > 0, `cpu_percent`
 /// (the process's CPU time over the point's wall time, 100 = one core busy, never more than the
-/// host's cores) and `cores`; and how the measured streams arrived (streamArrival()).
+/// host's cores) and `cores`. How the streams arrived is summarisePoint()'s (streamArrival()).
 QMap<QString, double> clientHealth(
     std::span<const RequestRecord> records, double cpuSeconds, double wallSeconds, int cores);
 

@@ -6,6 +6,7 @@
 #include "metrics/aggregate.h"
 #include "metrics/clienthealth.h"
 #include "metrics/findings.h"
+#include "metrics/pointsummary.h"
 #include "model/clock.h"
 #include "run/endpointcalls.h"
 #include "run/livemonitor.h"
@@ -82,44 +83,6 @@ PointSummary withIdentityOf(const PointSummary &point, PointSummary figures)
 }
 
 } // namespace
-
-AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &lp, qint64 clockStartNs)
-{
-    AggregateOptions opts;
-    opts.profile
-        = resolved.metrics.definitions == Definitions::Sglang ? DefinitionsProfile::Sglang : DefinitionsProfile::Vllm;
-    opts.measuredStartNs = clockStartNs;
-    opts.percentiles = QVector<double>(resolved.metrics.percentiles.cbegin(), resolved.metrics.percentiles.cend());
-    opts.sloTtftMs = resolved.metrics.goodput.ttftMs.value_or(-1);
-    opts.sloTpotMs = resolved.metrics.goodput.tpotMs.value_or(-1);
-    opts.sloE2elMs = resolved.metrics.goodput.e2elMs.value_or(-1);
-    opts.ignoreEos = resolved.dataset.ignoreEos;
-    opts.targetInputLen = lp.inputLen;
-    opts.targetOutputLen = lp.outputLen;
-    return opts;
-}
-
-PointResult summarisePoint(
-    const Experiment &resolved, const LoadSpec &spec, const QVector<RequestRecord> &records, qint64 clockStartNs)
-{
-    const AggregateOptions opts = aggregateOptions(resolved, spec.load, clockStartNs);
-    PointResult result = aggregatePoint(records, opts);
-    PointSummary &s = result.summary;
-    s.point = spec.point;
-    s.repeat = spec.repeat;
-    s.label = resolved.pointLabel(spec.point);
-    s.mode = loadModeName(spec.mode);
-    s.concurrency = spec.load.concurrencyFor(spec.mode);
-    s.requestRate = spec.mode == LoadMode::Rate ? spec.load.requestRate : 0;
-    s.inputLen = spec.load.inputLen;
-    s.outputLen = spec.load.outputLen;
-    s.definitions = definitionsName(resolved.metrics.definitions);
-    // The steady window opens when the point's slots (or cap) are first all busy; an uncapped
-    // open loop has no such level and opens with its first request. discard_ratio trims by start time instead.
-    const SteadyOptions steady { std::max(1, s.concurrency), resolved.load.discardRatio };
-    s.steady = steadyValues(steadyWindow(records, opts, steady));
-    return result;
-}
 
 PointRunner::PointRunner(LoadGenerator &generator, StoreWriter &writer, RunOutput &output, LiveMonitor &monitor,
     const std::atomic<bool> &cancelled)
@@ -257,14 +220,14 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     const Experiment &resolved = variant.resolved;
     std::sort(records.begin(), records.end(),
         [](const RequestRecord &a, const RequestRecord &b) { return a.index < b.index; });
-    const PointResult result = summarisePoint(resolved, spec, records, clockStartNs);
+    const PointResult result
+        = summarisePoint(resolved, spec.mode, spec.load, spec.point, spec.repeat, records, clockStartNs);
     PointSummary summary = result.summary;
     summary.runId = variant.runId;
     summary.variant = variant.variant;
     summary.warmup = warmupCount;
     summary.server = server;
-    summary.client = client;
-    const bool buffered = withholdBufferedDecode(&summary);
+    summary.client.insert(client); // the process's health beside how the streams arrived
     m_writer.enqueue(summary);
     for (const Finding &f : result.findings) {
         // Grouped once per run by runFindings (unreliable-percentiles, output- and input-estimated, the
@@ -290,12 +253,11 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
         if (resolved.metrics.definitions != Definitions::Vllm) {
             Experiment asVllm = resolved;
             asVllm.metrics.definitions = Definitions::Vllm;
-            const PointSummary figures = summarisePoint(asVllm, spec, records, clockStartNs).summary;
+            const PointSummary figures
+                = summarisePoint(asVllm, spec.mode, spec.load, spec.point, spec.repeat, records, clockStartNs).summary;
             vllm = withIdentityOf(summary, figures);
             // Its steady set too: the file's servescope_steady_* keys stand beside vLLM's figures.
             vllm.steady = figures.steady;
-            if (buffered)
-                withholdBufferedDecode(&vllm);
         }
         if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, &error))
             Q_EMIT logged(QStringLiteral("error"), error);

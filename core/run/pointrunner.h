@@ -4,6 +4,7 @@
 #include "engine/engineconfig.h"
 #include "metrics/aggregate.h"
 #include "metrics/delta.h"
+#include "metrics/pointsummary.h"
 #include "model/experiment.h"
 #include "run/shard.h"
 
@@ -32,16 +33,6 @@ struct VariantContext {
     QString variant;
     ServerScraper *scraper = nullptr; ///< the server's /metrics while the variant runs
 };
-
-/// How a point of the resolved experiment is summarised, its measured clock starting at `clockStartNs`
-/// (0: its earliest scheduled request).
-AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &lp, qint64 clockStartNs);
-
-/// The one way a (point, repeat) is summarised from its records, by a live run and by a shard merge
-/// alike: core's aggregate and findings, the point's identity from the experiment and the load it ran
-/// under (`spec`: mode, point, repeat), and its steady-window set. `records` must be in request order.
-PointResult summarisePoint(
-    const Experiment &resolved, const LoadSpec &spec, const QVector<RequestRecord> &records, qint64 clockStartNs);
 
 /// How one (point, repeat) ended.
 struct PointOutcome {

@@ -287,12 +287,8 @@ std::map<GroupKey, QVector<RequestRecord>> unionRecords(const QList<ShardRun> &s
 
 PointSummary mergedSummary(const Experiment &resolved, int point, int repeat, const QVector<RequestRecord> &records)
 {
-    LoadSpec spec;
-    spec.mode = resolved.load.mode;
-    spec.load = resolved.load.points.at(point);
-    spec.point = point;
-    spec.repeat = repeat;
-    return summarisePoint(resolved, spec, records, 0).summary;
+    return summarisePoint(resolved, resolved.load.mode, resolved.load.points.at(point), point, repeat, records, 0)
+        .summary;
 }
 
 RunRow mergedRow(const QList<ShardRun> &shards, const QString &name, const QJsonObject &host)

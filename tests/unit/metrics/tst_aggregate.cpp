@@ -2,6 +2,7 @@
 #include "metrics/aggregate.h"
 #include "metrics/clienthealth.h"
 #include "metrics/numpystats.h"
+#include "metrics/pointsummary.h"
 #include "recordbuilder.h"
 
 #include <QElapsedTimer>
@@ -76,6 +77,39 @@ private Q_SLOTS:
         QCOMPARE(a.value(QStringLiteral("stream_same_read_share")), 16.0 / 19);
         QCOMPARE(a.value(QStringLiteral("stream_ttft_e2el_p50")), 100.0 / 300);
         QVERIFY(ServeScope::streamArrival(std::vector<RequestRecord> { makeFailed(0, 0, 5) }).isEmpty());
+    }
+
+    // Wherever a point is summarised (a live run, merged shards, an interrupted run's last point), how
+    // its streams arrived comes with it and a buffered stream's TPOT and ITL are withheld.
+    void summarisePointWithholdsABufferedStream()
+    {
+        Experiment e;
+        LoadPoint lp;
+        lp.concurrency = 4;
+        lp.inputLen = 16;
+        lp.outputLen = 20;
+        e.load.points << lp;
+        QVector<RequestRecord> buffered;
+        for (int i = 0; i < 4; ++i) {
+            RequestRecord r = makeRecord(i, 0, {}, 20);
+            for (int t = 0; t < 20; ++t) {
+                r.eventNs.append(900 * Ms);
+                r.eventKinds.append(K::Content);
+            }
+            r.endNs = r.startNs + 900 * Ms;
+            buffered << r;
+        }
+        PointSummary s = summarisePoint(e, LoadMode::Concurrency, lp, 0, 1, buffered, 0).summary;
+        QCOMPARE(s.client.value(QStringLiteral("stream_events_per_read")), 20.0);
+        QVERIFY(std::isnan(s.tpot.median) && std::isnan(s.itl.p99));
+        QCOMPARE(s.completed, 4);
+        QCOMPARE(s.ttft.median, 900.0); // TTFT is what the client saw: kept
+        const QVector<RequestRecord> live { makeStream(0, 0, 100, 10, 11), makeStream(1, 0, 100, 20, 6),
+            makeStream(2, 0, 100, 10, 11), makeStream(3, 0, 100, 20, 6) };
+        s = summarisePoint(e, LoadMode::Concurrency, lp, 0, 1, live, 0).summary;
+        QVERIFY(!std::isnan(s.tpot.median) && s.tpot.median > 0);
+        QCOMPARE(s.concurrency, 4);
+        QCOMPARE(s.label, QStringLiteral("c4"));
     }
 
     // CPU spent around a point that ended at once is never more than the host's cores.

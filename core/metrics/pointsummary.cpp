@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include "pointsummary.h"
+
+#include "metrics/clienthealth.h"
+#include "metrics/findings.h"
+
+namespace ServeScope {
+
+AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &lp, qint64 clockStartNs)
+{
+    AggregateOptions opts;
+    opts.profile
+        = resolved.metrics.definitions == Definitions::Sglang ? DefinitionsProfile::Sglang : DefinitionsProfile::Vllm;
+    opts.measuredStartNs = clockStartNs;
+    opts.percentiles = QVector<double>(resolved.metrics.percentiles.cbegin(), resolved.metrics.percentiles.cend());
+    opts.sloTtftMs = resolved.metrics.goodput.ttftMs.value_or(-1);
+    opts.sloTpotMs = resolved.metrics.goodput.tpotMs.value_or(-1);
+    opts.sloE2elMs = resolved.metrics.goodput.e2elMs.value_or(-1);
+    opts.ignoreEos = resolved.dataset.ignoreEos;
+    opts.targetInputLen = lp.inputLen;
+    opts.targetOutputLen = lp.outputLen;
+    return opts;
+}
+
+PointResult summarisePoint(const Experiment &resolved, LoadMode mode, const LoadPoint &load, int point, int repeat,
+    const QVector<RequestRecord> &records, qint64 clockStartNs)
+{
+    const AggregateOptions opts = aggregateOptions(resolved, load, clockStartNs);
+    PointResult result = aggregatePoint(records, opts);
+    PointSummary &s = result.summary;
+    s.point = point;
+    s.repeat = repeat;
+    s.label = resolved.pointLabel(point);
+    s.mode = loadModeName(mode);
+    s.concurrency = load.concurrencyFor(mode);
+    s.requestRate = mode == LoadMode::Rate ? load.requestRate : 0;
+    s.inputLen = load.inputLen;
+    s.outputLen = load.outputLen;
+    s.definitions = definitionsName(resolved.metrics.definitions);
+    // The steady window opens when the point's slots (or cap) are first all busy; an uncapped
+    // open loop has no such level and opens with its first request. discard_ratio trims by start time instead.
+    const SteadyOptions steady { std::max(1, s.concurrency), resolved.load.discardRatio };
+    s.steady = steadyValues(steadyWindow(records, opts, steady));
+    // Wherever a point is summarised, a buffered stream's decode timings are not shown as measured.
+    s.client = streamArrival(records);
+    withholdBufferedDecode(&s);
+    return result;
+}
+
+} // namespace ServeScope
