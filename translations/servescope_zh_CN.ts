@@ -2945,6 +2945,10 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <translation>该负载点不可复现：
 %1</translation>
     </message>
+    <message>
+        <source>Partial: the run&apos;s process stopped here; %1 of the %2 planned requests completed and were stored, and are summarised here.</source>
+        <translation>不完整：运行的进程在此停止；计划的 %2 个请求中有 %1 个已完成并保存，此处据此汇总。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Problem</name>
@@ -4459,6 +4463,12 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>undecided: no value</source>
         <translation>无法判断：无数值</translation>
+    </message>
+    <message numerus="yes">
+        <source>interrupted (its process stopped) before its end: the point it was running is summarised from the %n request(s) it stored, marked partial</source>
+        <translation>
+            <numerusform>已中断（其进程已停止），未到结束：正在运行的负载点按其保存的 %n 个请求汇总，标为不完整</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -150,14 +150,7 @@ bool loadRun(ProjectStore &store, const QString &idOrName, ReportRun *out)
     const qint64 id = store.resolveRun(idOrName);
     if (id == 0)
         return false;
-    const std::optional<RunRow> row = store.run(id);
-    QVector<PointSummary> points;
-    QVector<PointEstimate> estimates;
-    if (!row || !store.pointSummaries(id, &points) || !store.pointEstimates(id, &estimates))
-        return false;
-    *out = reportRunFromStore(*row, QList<PointSummary>(points.begin(), points.end()),
-        QList<PointEstimate>(estimates.begin(), estimates.end()));
-    return true;
+    return loadReportRun(store, id, out);
 }
 
 bool writeCsv(const ReportInput &input, const QString &path, QString *error)

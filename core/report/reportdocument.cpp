@@ -487,19 +487,31 @@ QList<PointEstimate> pointEstimates(const ReportRun &run, const QString &variant
 
 QByteArray reportSummaryCsv(const ReportInput &input)
 {
-    QByteArray data = summaryCsvHeader();
+    // summary.csv's columns, then how the run ended and whether the row's point is partial (summarised
+    // from an interrupted run's stored requests): a run that did not finish says so on every row.
+    const auto withEnd = [](const QByteArray &rows, const QByteArray &status, bool partial) {
+        QByteArray out;
+        for (const QByteArray &line : rows.split('\n')) {
+            if (!line.isEmpty())
+                out += line + ',' + status + ',' + (partial ? '1' : '0') + '\n';
+        }
+        return out;
+    };
+    QByteArray data = summaryCsvHeader().chopped(1) + ",run_status,partial\n";
     for (const ReportRun &run : input.runs) {
+        const QByteArray status = run.status.isEmpty() ? QByteArrayLiteral("finished") : run.status.toUtf8();
         for (qsizetype i = 0; i < run.points.size(); ++i) {
             PointSummary p = run.points.at(i);
             // Several runs share one file: the variant column names the run too.
             const QString variant = p.variant;
             if (input.runs.size() > 1)
                 p.variant = run.name + QLatin1Char('/') + p.variant;
-            data += summaryCsvRows(p);
+            const bool partial = run.partialPoints.contains(partialKey(variant, p.point, p.repeat));
+            data += withEnd(summaryCsvRows(p), status, partial);
             const bool lastRepeat = i + 1 == run.points.size() || run.points.at(i + 1).point != p.point
                 || run.points.at(i + 1).variant != variant;
             if (lastRepeat)
-                data += summaryCsvStatRows(p, pointEstimates(run, variant, p.point));
+                data += withEnd(summaryCsvStatRows(p, pointEstimates(run, variant, p.point)), status, partial);
         }
     }
     return data;

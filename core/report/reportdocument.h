@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QSet>
 
 namespace ServeScope::Report {
 
@@ -37,7 +38,16 @@ struct ReportRun {
     /// Prompts each (variant, point) was to send by its configuration, keyed by plannedKey(); absent
     /// when the point stops on time only or the configuration is unknown (an imported run).
     QHash<QString, qint64> plannedPrompts;
+    QString status; ///< how the run ended, as the project stores it: finished, interrupted, cancelled, failed
+    /// (variant, point, repeat) summaries made when the run was read, from the requests an interrupted
+    /// run stored of the point it was running (keyed partialKey()); the run kept no summary of them.
+    QSet<QString> partialPoints;
 };
+
+inline QString partialKey(const QString &variant, int point, int repeat)
+{
+    return variant + u'\n' + QString::number(point) + u'\n' + QString::number(repeat);
+}
 
 inline QString plannedKey(const QString &variant, int point)
 {

@@ -2,13 +2,17 @@
 #include "report/storeinput.h"
 
 #include "io/experimentfile.h"
+#include "metrics/pointsummary.h"
 #include "model/runorigin.h"
 #include "model/variables.h"
+#include "storage/projectstore.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <algorithm>
 
 namespace ServeScope::Report {
 
@@ -122,6 +126,7 @@ ReportRun reportRunFromStore(
             "ServeScope::Report", "%1 before its end: only the points it completed are reported")
             .arg(QCoreApplication::translate("ServeScope::Report", how));
     };
+    r.status = runStatusCode(row.status);
     if (row.status == RunStatus::Interrupted)
         r.ended = endedAs(QT_TRANSLATE_NOOP("ServeScope::Report", "interrupted (its process stopped)"));
     else if (row.status == RunStatus::Cancelled)
@@ -154,6 +159,71 @@ ReportRun reportRunFromStore(
         }
     }
     return r;
+}
+
+bool loadReportRun(ProjectStore &store, qint64 runId, ReportRun *out)
+{
+    const std::optional<RunRow> row = store.run(runId);
+    QVector<PointSummary> stored;
+    QVector<PointEstimate> estimates;
+    if (!row || !store.pointSummaries(runId, &stored) || !store.pointEstimates(runId, &estimates))
+        return false;
+    QList<PointSummary> points(stored.cbegin(), stored.cend());
+    QSet<QString> partial;
+    const ExperimentReadResult read = deserializeExperiment(row->resolvedConfig);
+    if (row->status == RunStatus::Interrupted && read.ok) {
+        // The point the process was running when it stopped kept its requests but no summary.
+        QSet<QString> summarised;
+        for (const PointSummary &p : std::as_const(points))
+            summarised.insert(partialKey(p.variant, p.point, p.repeat));
+        for (int v = 0; v < read.experiment.variants.size(); ++v) {
+            const Experiment resolved = resolveVariant(read.experiment, v);
+            const QString name = read.experiment.variants[v].name;
+            for (int point = 0; point < resolved.load.points.size(); ++point) {
+                for (int repeat = 1; repeat <= std::max(1, resolved.load.repeat); ++repeat) {
+                    if (summarised.contains(partialKey(name, point, repeat)))
+                        continue;
+                    RequestFilter filter;
+                    filter.variant = name;
+                    filter.point = point;
+                    filter.repeat = repeat;
+                    filter.includeWarmup = false;
+                    QVector<RequestRecord> records;
+                    if (!store.requests(runId, filter, &records))
+                        return false;
+                    if (records.isEmpty())
+                        continue;
+                    std::sort(records.begin(), records.end(),
+                        [](const RequestRecord &a, const RequestRecord &b) { return a.index < b.index; });
+                    PointSummary s = summarisePoint(
+                        resolved, resolved.load.mode, resolved.load.points.at(point), point, repeat, records, 0)
+                                         .summary;
+                    s.runId = runId;
+                    s.variant = name;
+                    points << s;
+                    partial.insert(partialKey(name, point, repeat));
+                }
+            }
+        }
+        const auto order = [&read](const PointSummary &p) {
+            return std::tuple(read.experiment.variantIndex(p.variant), p.point, p.repeat);
+        };
+        std::stable_sort(points.begin(), points.end(),
+            [&order](const PointSummary &a, const PointSummary &b) { return order(a) < order(b); });
+    }
+    *out = reportRunFromStore(*row, points, QList<PointEstimate>(estimates.cbegin(), estimates.cend()));
+    out->partialPoints = partial;
+    int partialRequests = 0;
+    for (const PointSummary &p : std::as_const(points)) {
+        if (partial.contains(partialKey(p.variant, p.point, p.repeat)))
+            partialRequests += p.completed + p.failed;
+    }
+    if (!partial.isEmpty())
+        out->ended = QCoreApplication::translate("ServeScope::Report",
+            "interrupted (its process stopped) before its end: the point it was running is summarised from the "
+            "%n request(s) it stored, marked partial",
+            nullptr, partialRequests);
+    return true;
 }
 
 } // namespace ServeScope::Report

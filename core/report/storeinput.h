@@ -4,6 +4,10 @@
 #include "report/reportdocument.h"
 #include "storage/storetypes.h"
 
+namespace ServeScope {
+class ProjectStore;
+}
+
 namespace ServeScope::Report {
 
 /// A stored run as the report shows it: base URL and model from the resolved configuration
@@ -11,5 +15,11 @@ namespace ServeScope::Report {
 /// (a JSON object), the run's point summaries and its statistics across repeats.
 ReportRun reportRunFromStore(
     const RunRow &row, const QList<PointSummary> &points, const QList<PointEstimate> &estimates = {});
+
+/// Stored run `runId` as reportRunFromStore() makes it, read from `store`; an interrupted run's points
+/// that have stored requests but no summary (the point its process was running) are summarised from
+/// those requests (summarisePoint) and listed in ReportRun::partialPoints. False when the run or its
+/// summaries cannot be read (store.errorString() says why).
+bool loadReportRun(ProjectStore &store, qint64 runId, ReportRun *out);
 
 } // namespace ServeScope::Report

@@ -205,16 +205,13 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
     QList<RunSource> sources, steadySources;
     QStringList names;
     for (qint64 id : runIds) {
-        QVector<PointSummary> points;
-        QVector<PointEstimate> estimates;
-        const std::optional<RunRow> row = m_store ? m_store->run(id) : std::nullopt;
-        if (!row || !m_store->pointSummaries(id, &points) || !m_store->pointEstimates(id, &estimates)) {
+        Report::ReportRun run;
+        if (!m_store || !Report::loadReportRun(*m_store, id, &run)) {
             emit runLoadFailed(id, m_store ? m_store->errorString() : QString());
             continue;
         }
-        input.runs << Report::reportRunFromStore(*row, QList<PointSummary>(points.cbegin(), points.cend()),
-            QList<PointEstimate>(estimates.cbegin(), estimates.cend()));
-        names << row->name;
+        input.runs << run;
+        names << run.name;
         RunSource source, steady;
         QString error;
         if (loadStoredRunSets(m_path, QString::number(id), &source, &steady, &error)) {

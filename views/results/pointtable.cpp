@@ -141,6 +141,17 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
                                    .arg(p.cancelled);
                 }
             }
+            if (run.partialPoints.contains(Report::partialKey(p.variant, p.point, p.repeat))) {
+                // An interrupted run's last point, summarised from what it stored when it was read.
+                cells[kFirstValueColumn].text = QStringLiteral("%1/%2").arg(p.completed).arg(planned);
+                for (Cell &cell : cells) {
+                    cell.italic = true;
+                    cell.tip = tr("Partial: the run's process stopped here; %1 of the %2 planned requests "
+                                  "completed and were stored, and are summarised here.")
+                                   .arg(p.completed)
+                                   .arg(planned);
+                }
+            }
             if (!steady && p.failed > 0)
                 cells[kFirstValueColumn + 1].foreground = QColor(176, 0, 32);
             if (p.outputEstimated > 0) {

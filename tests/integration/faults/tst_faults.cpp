@@ -245,6 +245,94 @@ private Q_SLOTS:
         QVERIFY(interrupted >= 9);
     }
 
+    // Killed while its second point runs: the CSV and the report say the run was interrupted, and the
+    // second point is summarised from the requests it stored, marked partial, its counts those rows.
+    void interruptedRunReportsItsStoredRequests()
+    {
+        const QDir dir(m_dir.path());
+        const QString exp
+            = writeExperiment(dir, QStringLiteral("cut"), endpointAt(QStringLiteral("sim:"), QStringLiteral("m")),
+                QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 8, \"input_len\": 16, "
+                               "\"output_len\": 8, \"num_prompts\": 200}, {\"concurrency\": 16, \"input_len\": 16, "
+                               "\"output_len\": 8, \"num_prompts\": 100000}]}"));
+        const QString project = dir.filePath(QStringLiteral("cut.servescope"));
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(cli(),
+            { QStringLiteral("run"), exp, QStringLiteral("--project"), project, QStringLiteral("--sim-time-scale"),
+                QStringLiteral("20") });
+        QVERIFY(p.waitForStarted(10000));
+        // Killed once the second point has stored some requests.
+        QByteArray seen;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                seen += p.readAll();
+                return seen.contains("[2/2] c16 r1/1 measuring | in-flight 16 ok ") && !seen.endsWith(" ok 0");
+            },
+            60000));
+        QTest::qWait(1500);
+        ::kill(pid_t(p.processId()), SIGKILL);
+        p.waitForFinished(10000);
+        qint64 storedSecond = 0;
+        {
+            const QString name = QStringLiteral("cut-count");
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+            db.setDatabaseName(project);
+            db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM requests WHERE point = 1 AND warmup = 0")) && q.next());
+            storedSecond = q.value(0).toLongLong();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("cut-count"));
+        QVERIFY2(storedSecond > 0 && storedSecond < 100000, qPrintable(QString::number(storedSecond)));
+
+        const QString csv = dir.filePath(QStringLiteral("cut.csv"));
+        QProcess e;
+        e.start(cli(),
+            { QStringLiteral("export"), QStringLiteral("--project"), project, QStringLiteral("--run"),
+                QStringLiteral("1"), QStringLiteral("--csv"), csv });
+        const Outcome o = finish(e);
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QVERIFY(lines.first().endsWith(",run_status,partial"));
+        const QList<QByteArray> header = lines.first().split(',');
+        const int completed = int(header.indexOf("completed")), failed = int(header.indexOf("failed"));
+        int partialRows = 0, wholeRows = 0;
+        for (const QByteArray &line : lines.mid(1)) {
+            const QList<QByteArray> cells = line.split(',');
+            QCOMPARE(cells.value(cells.size() - 2), QByteArray("interrupted"));
+            if (cells.value(7) != "value" || cells.value(6) != "vllm")
+                continue;
+            if (cells.value(1) == "c16") {
+                ++partialRows;
+                QCOMPARE(cells.last(), QByteArray("1"));
+                QCOMPARE(cells.value(completed).toLongLong() + cells.value(failed).toLongLong(), storedSecond);
+            } else {
+                ++wholeRows;
+                QCOMPARE(cells.last(), QByteArray("0"));
+                QCOMPARE(cells.value(completed).toLongLong(), 200);
+            }
+        }
+        QCOMPARE(partialRows, 1);
+        QCOMPARE(wholeRows, 1);
+
+        const QString html = dir.filePath(QStringLiteral("cut.html"));
+        QProcess r;
+        r.start(cli(),
+            { QStringLiteral("export"), QStringLiteral("--project"), project, QStringLiteral("--run"),
+                QStringLiteral("1"), QStringLiteral("--report"), html });
+        QCOMPARE(finish(r).exitCode, 0);
+        QFile h(html);
+        QVERIFY(h.open(QIODevice::ReadOnly));
+        const QByteArray report = h.readAll();
+        QVERIFY(report.contains("interrupted (its process stopped)"));
+        QVERIFY(report.contains(QByteArray(QByteArray::number(storedSecond) + " request")));
+    }
+
     // A server stopped with SIGSTOP for 2 s, then resumed: every request is accounted for.
     void pausedServerLosesNothing()
     {
