@@ -442,7 +442,8 @@ private Q_SLOTS:
     }
 
     // A server echoing the key raw, JSON-escaped, percent-encoded, base64, cut short and by its tail:
-    // none of it reaches the project, the result files, stdout or stderr.
+    // none of it reaches the project, the result files, the reports and CSV exported from the run,
+    // stdout or stderr.
     void echoedKeyIsNowhere()
     {
         KeyEchoServer server;
@@ -470,6 +471,20 @@ private Q_SLOTS:
             if (f.open(QIODevice::ReadOnly))
                 outputs << qMakePair(path, f.readAll());
         }
+        // The run's exports: the report (HTML: the PDF's text is the same document, compressed) and CSV.
+        for (const auto &[option, name] :
+            { std::pair { "--report", "echo.html" }, std::pair { "--csv", "echo.csv" } }) {
+            QProcess e;
+            e.start(cli(),
+                { QStringLiteral("export"), QStringLiteral("--project"), project, QStringLiteral("--run"),
+                    QStringLiteral("1"), QLatin1String(option), dir.filePath(QLatin1String(name)) });
+            const Outcome x = finish(e);
+            QVERIFY2(x.exitCode == 0, x.err.constData());
+            outputs << qMakePair(QStringLiteral("export stderr"), x.err);
+            QFile f(dir.filePath(QLatin1String(name)));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            outputs << qMakePair(f.fileName(), f.readAll());
+        }
         QDirIterator files(results, QDir::Files, QDirIterator::Subdirectories);
         while (files.hasNext()) {
             const QString path = files.next();
@@ -477,7 +492,7 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::ReadOnly));
             outputs << qMakePair(path, f.readAll());
         }
-        QVERIFY(outputs.size() >= 5);
+        QVERIFY(outputs.size() >= 9);
         // Every echoed form, and the key's longer runs in any of them.
         QList<QByteArray> forbidden = KeyEchoServer::forms(key);
         forbidden << key.mid(4, 12) << key.right(8);
