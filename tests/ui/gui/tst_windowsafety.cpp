@@ -10,6 +10,7 @@
 #include "experimenteditor.h"
 #include "guitesthelpers.h"
 #include "headlinepanel.h"
+#include "importflow.h"
 #include "loadpage.h"
 #include "loadpointsmodel.h"
 #include "mainwindow.h"
@@ -47,6 +48,7 @@
 #include <QLocale>
 #include <QMap>
 #include <QMessageBox>
+#include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScreen>
@@ -54,6 +56,8 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTcpServer>
@@ -551,6 +555,54 @@ private Q_SLOTS:
             QVERIFY2(needed <= available, qPrintable(QStringLiteral("page %1 needs %2 px").arg(page).arg(needed)));
             QVERIFY(stack->currentWidget()->width() >= stack->currentWidget()->minimumSizeHint().width());
         }
+    }
+
+    // The window and the CLI run into one project at once: both keep every request, and the window
+    // lists the CLI's run as it appears, without reopening the file.
+    void windowBesideTheCli()
+    {
+        const QString cliPath = qEnvironmentVariable("SERVESCOPE_CLI");
+        QVERIFY2(!cliPath.isEmpty(), "SERVESCOPE_CLI is not set");
+        QTemporaryDir dir;
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.project()->setTimeScale(20);
+        QVERIFY(openNew(w, sweep(150)));
+        const QString path = dir.filePath(QStringLiteral("both.servescope"));
+        QVERIFY(saveAs(w, path));
+        const QString exp = dir.filePath(QStringLiteral("both.json"));
+        QVERIFY(w.imports()->exportExperimentFile(exp));
+        QSignalSpy listed(&w, &MainWindow::runsListed);
+        QProcess cli;
+        cli.setProcessChannelMode(QProcess::MergedChannels);
+        cli.start(cliPath,
+            { QStringLiteral("run"), exp, QStringLiteral("--project"), path, QStringLiteral("--sim-time-scale"),
+                QStringLiteral("20") });
+        QVERIFY(cli.waitForStarted(10000));
+        const RunResult mine = runOnce(w);
+        QCOMPARE(mine.status, RunResult::Status::Finished);
+        QVERIFY(QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAll().constData());
+        QTRY_VERIFY_WITH_TIMEOUT(!listed.isEmpty() && listed.last().at(0).toInt() == 2, 10000);
+        // Every measured and warmup request of both runs is in the file.
+        const QString name = QStringLiteral("both-count");
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+            db.setDatabaseName(path);
+            db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("SELECT runs.status, count(requests.id) FROM runs LEFT JOIN requests ON "
+                                          "requests.run_id = runs.id AND requests.warmup = 0 GROUP BY runs.id")));
+            int runs = 0;
+            while (q.next()) {
+                ++runs;
+                QCOMPARE(q.value(0).toString(), QStringLiteral("finished"));
+                QCOMPARE(q.value(1).toInt(), 2 * 150);
+            }
+            QCOMPARE(runs, 2);
+        }
+        QSqlDatabase::removeDatabase(name);
     }
 
     // Full-window pages: Start until a project is open, then Design; Ctrl+1..4 switch; a run shows
