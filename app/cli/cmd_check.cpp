@@ -54,7 +54,7 @@ bool addHeaders(const QCommandLineParser &parser, PreflightRequest *request, QTe
                 << '\n';
             return false;
         }
-        request->headers.append({ name.toLatin1(), spec.mid(colon + 1).trimmed().toUtf8() });
+        request->endpoint.extraHeaders.append({ name.toLatin1(), spec.mid(colon + 1).trimmed().toUtf8() });
     }
     for (const QString &spec : parser.values(QStringLiteral("header-env"))) {
         const qsizetype eq = spec.indexOf(u'=');
@@ -78,12 +78,12 @@ bool addHeaders(const QCommandLineParser &parser, PreflightRequest *request, QTe
             err << "servescope-cli check: --header-env " << name << ": " << value.message << '\n';
             return false;
         }
-        request->headers.append({ name.toLatin1(), value.secret });
-        request->secretHeaderValues.append(value.secret);
+        request->endpoint.extraHeaders.append({ name.toLatin1(), value.secret });
+        request->endpoint.secretValues.append(value.secret);
     }
     const QStringList names = [&] {
         QStringList n;
-        for (const auto &h : std::as_const(request->headers))
+        for (const auto &h : std::as_const(request->endpoint.extraHeaders))
             n << QString::fromLatin1(h.first).toLower();
         return n;
     }();
@@ -152,14 +152,15 @@ int runCheck(const QStringList &args)
         return ExitUsage;
     }
 
-    PreflightRequest request;
-    request.baseUrl = QUrl(parser.value(QStringLiteral("base-url")));
-    request.model = parser.value(QStringLiteral("model"));
-    request.path = parser.value(QStringLiteral("path"));
-    request.smoke = parser.isSet(QStringLiteral("smoke"));
-    request.caFile = parser.value(QStringLiteral("ca-file"));
-    request.tlsSkipVerify = parser.isSet(QStringLiteral("tls-skip-verify"));
-    request.timeoutMs = int(timeoutS * 1000);
+    // The endpoint as an experiment would hold it, reached as a run reaches it.
+    Endpoint endpoint;
+    endpoint.baseUrl = parser.value(QStringLiteral("base-url"));
+    endpoint.model = parser.value(QStringLiteral("model"));
+    endpoint.path = parser.value(QStringLiteral("path"));
+    endpoint.caFile = parser.value(QStringLiteral("ca-file"));
+    endpoint.tlsSkipVerify = parser.isSet(QStringLiteral("tls-skip-verify"));
+    QByteArray apiKey;
+    bool keyTrimmed = false;
     if (parser.isSet(QStringLiteral("api-key-env"))) {
         // The library's reading, as `run` does: same trimming, and a pasted key is refused unechoed.
         const SecretResult key = readApiKeyFromEnvironment(parser.value(QStringLiteral("api-key-env")));
@@ -167,11 +168,15 @@ int runCheck(const QStringList &args)
             err << "servescope-cli check: --api-key-env: " << key.message << '\n';
             return ExitUsage;
         }
-        request.apiKey = key.secret;
-        request.keyHadWhitespace = key.trimmed;
+        apiKey = key.secret;
+        keyTrimmed = key.trimmed;
         if (key.trimmed)
             err << "servescope-cli check: " << CliText::tr("whitespace around the API key was trimmed") << '\n';
     }
+    PreflightRequest request = PreflightRequest::of(endpoint, apiKey);
+    request.keyHadWhitespace = keyTrimmed;
+    request.smoke = parser.isSet(QStringLiteral("smoke"));
+    request.timeoutMs = int(timeoutS * 1000);
     if (!addHeaders(parser, &request, err))
         return ExitUsage;
 

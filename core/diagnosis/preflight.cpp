@@ -116,21 +116,23 @@ QString diagnosisFix(Diagnosis d)
     return QString::fromLatin1(textOf(d).fix);
 }
 
+PreflightRequest PreflightRequest::of(const Endpoint &endpoint, const QByteArray &key)
+{
+    PreflightRequest r;
+    r.baseUrl = QUrl(endpoint.baseUrl);
+    r.path = endpoint.path;
+    r.model = endpoint.model;
+    r.endpoint = endpointConfig(endpoint, r.baseUrl, key, &r.tlsError);
+    return r;
+}
+
 Preflight::Preflight(PreflightRequest request, QObject *parent)
     : QObject(parent)
     , m_request(std::move(request))
     , m_nam(new QNetworkAccessManager(this))
 {
     m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-    if (!m_request.proxy.isEmpty()) {
-        const QUrl p = QUrl::fromUserInput(m_request.proxy);
-        m_nam->setProxy(QNetworkProxy(QNetworkProxy::HttpProxy, p.host(), quint16(p.port(8080))));
-    } else {
-        m_nam->setProxy(QNetworkProxy::NoProxy);
-    }
-    m_tls.caFile = m_request.caFile;
-    m_tls.tlsSkipVerify = m_request.tlsSkipVerify;
-    makeTlsConfiguration(&m_tls, &m_tlsError);
+    m_nam->setProxy(m_request.endpoint.useProxy ? m_request.endpoint.proxy : QNetworkProxy(QNetworkProxy::NoProxy));
 }
 
 Preflight::~Preflight()
@@ -157,8 +159,8 @@ void Preflight::start()
                 .arg(joinUrlPath(base, m_request.path).toString(QUrl::RemoveUserInfo)));
         return;
     }
-    if (!m_tlsError.isEmpty() && base.scheme() == QLatin1String("https")) {
-        finish(Diagnosis::Tls, m_tlsError);
+    if (!m_request.tlsError.isEmpty() && base.scheme() == QLatin1String("https")) {
+        finish(Diagnosis::Tls, m_request.tlsError);
         return;
     }
     getModels();
@@ -177,11 +179,9 @@ QNetworkReply *Preflight::send(const QString &suffix, const QByteArray &body)
 {
     QNetworkRequest req(joinUrlPath(m_request.baseUrl, suffix));
     req.setTransferTimeout(m_request.timeoutMs);
-    applyTls(&req, m_tls);
+    applyTls(&req, m_request.endpoint);
     req.setRawHeader("Accept-Encoding", "identity");
-    if (!m_request.apiKey.isEmpty())
-        req.setRawHeader("Authorization", bearerAuthorization(m_request.apiKey));
-    for (const auto &[name, value] : m_request.headers)
+    for (const auto &[name, value] : endpointHeaders(m_request.endpoint))
         req.setRawHeader(name, value);
     QNetworkReply *reply;
     if (body.isNull()) {
@@ -197,9 +197,7 @@ QNetworkReply *Preflight::send(const QString &suffix, const QByteArray &body)
 
 QString Preflight::scrub(const QString &text) const
 {
-    QList<QByteArray> secrets = m_request.secretHeaderValues;
-    secrets.prepend(m_request.apiKey);
-    return Redactor(secrets).apply(text);
+    return endpointRedactor(m_request.endpoint).apply(text);
 }
 
 bool Preflight::failedByTransport(QNetworkReply *reply)

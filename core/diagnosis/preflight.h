@@ -54,20 +54,21 @@ QString diagnosisCode(Diagnosis d);
 QString diagnosisFix(Diagnosis d);
 
 struct PreflightRequest {
-    QUrl baseUrl;
+    QUrl baseUrl; ///< what the models list and the probes are appended to
     QString path = QStringLiteral("/v1/chat/completions");
     QString model;
-    QByteArray apiKey; ///< handed over by value; never logged or echoed
-    bool keyHadWhitespace = false; ///< the caller trimmed it; a 401 then says so
-    /// Extra headers, in order, on every request (models, streams, probes). Values may be secrets:
-    /// they are scrubbed from every detail text like the key.
-    QList<QPair<QByteArray, QByteArray>> headers;
-    QList<QByteArray> secretHeaderValues; ///< the header values to scrub (those read from the environment)
-    QString proxy; ///< "host:port", empty for none
-    QString caFile; ///< https: PEM certificate authorities to trust instead of the system's
-    bool tlsSkipVerify = false; ///< https without checking the server's certificate
+    /// Every request of the check goes out as the run's would: its URL, key (handed over by value; never
+    /// logged or echoed), extra headers (secret values scrubbed from every detail like the key), proxy
+    /// and TLS settings — endpointConfig(), the run's own reading of the endpoint.
+    EndpointConfig endpoint;
+    QString tlsError; ///< the CA file could not be used (endpointConfig's)
+    bool keyHadWhitespace = false; ///< the caller trimmed the key; a 401 then says so
     int timeoutMs = 15000;
     bool smoke = false; ///< also probe /tokenize, /metrics, ignore_eos
+
+    /// A check of `endpoint` (its base URL, path and model) with `key`, reaching it as a run does;
+    /// secret headers are the caller's to add (addSecretHeaders()).
+    static PreflightRequest of(const Endpoint &endpoint, const QByteArray &key);
 };
 
 struct PreflightResult {
@@ -132,8 +133,6 @@ private:
     PreflightRequest m_request;
     PreflightResult m_result;
     QNetworkAccessManager *m_nam;
-    EndpointConfig m_tls; ///< only its TLS settings: the requests' (applyTls)
-    QString m_tlsError; ///< the CA file could not be used
     QPointer<QNetworkReply> m_reply;
     LoadGenerator *m_engine = nullptr;
     QList<RequestRecord> m_runRecords;

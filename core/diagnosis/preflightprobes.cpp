@@ -38,19 +38,7 @@ QByteArray Preflight::streamBody(int maxTokens) const
 
 EndpointConfig Preflight::engineEndpoint() const
 {
-    EndpointConfig endpoint;
-    endpoint.url = joinUrlPath(m_request.baseUrl, m_request.path);
-    endpoint.apiKey = m_request.apiKey;
-    endpoint.extraHeaders = m_request.headers;
-    endpoint.secretValues = m_request.secretHeaderValues;
-    endpoint.caFile = m_request.caFile;
-    endpoint.tlsSkipVerify = m_request.tlsSkipVerify;
-    endpoint.tls = m_tls.tls;
-    if (!m_request.proxy.isEmpty()) {
-        const QUrl p = QUrl::fromUserInput(m_request.proxy);
-        endpoint.useProxy = true;
-        endpoint.proxy = QNetworkProxy(QNetworkProxy::HttpProxy, p.host(), quint16(p.port(8080)));
-    }
+    EndpointConfig endpoint = m_request.endpoint;
     const double s = m_request.timeoutMs / 1000.0;
     endpoint.timeouts = Timeouts { s, s, s, 0 };
     return endpoint;

@@ -1,12 +1,35 @@
 // SPDX-License-Identifier: MIT
 #include "engineconfig.h"
 
+#include "model/urls.h"
+
 #include <QSslCertificate>
 
 #include <algorithm>
 #include <cmath>
 
 namespace ServeScope {
+
+EndpointConfig endpointConfig(const Endpoint &endpoint, const QUrl &base, const QByteArray &key, QString *tlsError)
+{
+    EndpointConfig config;
+    config.url = joinUrlPath(base, endpoint.path);
+    config.apiKey = key;
+    config.http2 = endpoint.protocol == HttpProtocol::Http2;
+    if (!endpoint.proxy.isEmpty()) {
+        const QUrl proxy = QUrl::fromUserInput(endpoint.proxy);
+        config.useProxy = true;
+        config.proxy = QNetworkProxy(QNetworkProxy::HttpProxy, proxy.host(), quint16(proxy.port(8080)));
+    }
+    for (const auto &[name, value] : endpoint.headers)
+        config.extraHeaders.append({ name.toUtf8(), value.toUtf8() });
+    config.caFile = endpoint.caFile;
+    config.tlsSkipVerify = endpoint.tlsSkipVerify;
+    QString error;
+    if (!makeTlsConfiguration(&config, &error) && tlsError)
+        *tlsError = error;
+    return config;
+}
 
 TransportKind resolveTransport(const EndpointConfig &endpoint)
 {

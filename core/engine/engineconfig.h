@@ -43,6 +43,12 @@ struct EndpointConfig {
     QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
 };
 
+/// The one reading of an experiment's endpoint for requests, by the run, `check` and Test connection
+/// alike: the stream URL (`base` with the endpoint's path, the base URL's own path kept), the key,
+/// HTTP/2 opt-in, the proxy, the extra headers, the CA file and skip-verify with their `tls`
+/// (`tlsError` says why a CA file cannot be used). Timeouts and secret headers are the caller's.
+EndpointConfig endpointConfig(const Endpoint &endpoint, const QUrl &base, const QByteArray &key, QString *tlsError);
+
 /// `tls` for an endpoint's CA file and skip-verify setting; false (with the reason) when the CA
 /// file holds no PEM certificate.
 bool makeTlsConfiguration(EndpointConfig *endpoint, QString *error);

@@ -11,6 +11,8 @@ namespace {
 
 constexpr const char *kSimulatorDefaultModel = "servescope-sim";
 
+} // namespace
+
 bool addSecretHeaders(const Endpoint &endpoint, EndpointConfig *config, QString *error)
 {
     // Read when the run starts, trimmed like a key, and kept only in memory: the experiment names the variable.
@@ -26,25 +28,11 @@ bool addSecretHeaders(const Endpoint &endpoint, EndpointConfig *config, QString 
     return true;
 }
 
-} // namespace
-
-EndpointConfig endpointConfigFor(const Experiment &resolved, const QUrl &base, const QByteArray &key)
+EndpointConfig endpointConfigFor(const Experiment &resolved, const QUrl &base, const QByteArray &key, QString *tlsError)
 {
-    EndpointConfig endpoint;
-    endpoint.url = joinUrlPath(base, resolved.endpoint.path);
-    endpoint.apiKey = key;
-    endpoint.http2 = resolved.endpoint.protocol == HttpProtocol::Http2;
+    EndpointConfig endpoint = endpointConfig(resolved.endpoint, base, key, tlsError);
     endpoint.timeouts = resolved.load.timeouts;
     endpoint.maxEventBytes = resolved.load.maxEventBytes;
-    if (!resolved.endpoint.proxy.isEmpty()) {
-        const QUrl proxy = QUrl::fromUserInput(resolved.endpoint.proxy);
-        endpoint.useProxy = true;
-        endpoint.proxy = QNetworkProxy(QNetworkProxy::HttpProxy, proxy.host(), quint16(proxy.port(8080)));
-    }
-    for (const auto &[name, value] : resolved.endpoint.headers)
-        endpoint.extraHeaders.append({ name.toUtf8(), value.toUtf8() });
-    endpoint.caFile = resolved.endpoint.caFile;
-    endpoint.tlsSkipVerify = resolved.endpoint.tlsSkipVerify;
     return endpoint;
 }
 
@@ -55,8 +43,13 @@ bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options
     if (!resolved.endpoint.isLocalSimulator()) {
         m_model = resolved.endpoint.model;
         m_base = QUrl(resolved.endpoint.baseUrl);
-        m_config = endpointConfigFor(resolved, m_base, options.apiKey);
-        return makeTlsConfiguration(&m_config, error) && addSecretHeaders(resolved.endpoint, &m_config, error);
+        QString tlsError;
+        m_config = endpointConfigFor(resolved, m_base, options.apiKey, &tlsError);
+        if (!tlsError.isEmpty()) {
+            *error = tlsError;
+            return false;
+        }
+        return addSecretHeaders(resolved.endpoint, &m_config, error);
     }
     const QString program
         = options.simulatorProgram.isEmpty() ? SimProcess::defaultProgram() : options.simulatorProgram;
@@ -70,7 +63,7 @@ bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options
     }
     m_startedSimulator = true;
     m_base = m_sim.baseUrl();
-    m_config = endpointConfigFor(resolved, m_base, m_sim.apiKey());
+    m_config = endpointConfigFor(resolved, m_base, m_sim.apiKey(), nullptr);
     return addSecretHeaders(resolved.endpoint, &m_config, error);
 }
 

@@ -12,9 +12,13 @@
 
 namespace ServeScope {
 
-/// The request settings of an experiment's endpoint at `base` with `key`: the full stream URL (the
-/// base URL's path kept), HTTP/2 opt-in, proxy, extra headers and the experiment's timeouts.
-EndpointConfig endpointConfigFor(const Experiment &resolved, const QUrl &base, const QByteArray &key);
+/// The request settings of an experiment's endpoint at `base` with `key` (endpointConfig()) with the
+/// experiment's timeouts and event cap.
+EndpointConfig endpointConfigFor(
+    const Experiment &resolved, const QUrl &base, const QByteArray &key, QString *tlsError = nullptr);
+/// The endpoint's secret headers (`header_env`), read from the environment now, trimmed like a key, into
+/// `config`'s extra headers and its secret values; false with the variable's problem otherwise.
+bool addSecretHeaders(const Endpoint &endpoint, EndpointConfig *config, QString *error);
 
 /// Where one variant's requests go: the configured endpoint, or for `sim:` a simulator child started
 /// with the variant's server.args; and the variant's launched server, when it has one (both stopped

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "profiledialog.h"
 
+#include "run/variantendpoint.h"
+
 #include "diagnosistext.h"
 #include "keyvaluetable.h"
 #include "screenfit.h"
@@ -372,18 +374,16 @@ void ProfileDialog::runPreflight(const EndpointProfile &profile, const QByteArra
 {
     if (m_preflight)
         m_preflight->abort();
-    PreflightRequest req;
-    req.baseUrl = QUrl(profile.endpoint.baseUrl);
-    req.path = profile.endpoint.path;
-    req.model = profile.endpoint.model;
-    req.apiKey = key;
+    // The endpoint reached as a run reaches it (PreflightRequest::of, the run's reading).
+    PreflightRequest req = PreflightRequest::of(profile.endpoint, key);
     req.keyHadWhitespace = trimmed;
     req.smoke = true; // /tokenize, /metrics and ignore_eos too: each answer says what it means for a run
-    req.proxy = profile.endpoint.proxy;
-    req.caFile = profile.endpoint.caFile;
-    req.tlsSkipVerify = profile.endpoint.tlsSkipVerify;
-    for (const auto &[name, value] : profile.endpoint.headers)
-        req.headers.append({ name.toUtf8(), value.toUtf8() });
+    QString headerError;
+    if (!addSecretHeaders(profile.endpoint, &req.endpoint, &headerError)) {
+        setStatus(tr("Connection test failed."), true);
+        m_result->setPlainText(headerError);
+        return;
+    }
     auto *preflight = new Preflight(req, this);
     m_preflight = preflight;
     m_test->setEnabled(false);

@@ -2,6 +2,7 @@
 #include "endpointcheck.h"
 
 #include "diagnosistext.h"
+#include "run/variantendpoint.h"
 #include "secrets/apikey.h"
 
 #include <QUrl>
@@ -12,21 +13,15 @@ void checkEndpoint(
     QObject *owner, const Endpoint &endpoint, SecretStore *secrets, std::function<void(const PreflightResult &)> done)
 {
     auto run = [owner, endpoint, done](const QByteArray &key) {
-        PreflightRequest req;
-        req.baseUrl = QUrl(endpoint.baseUrl);
-        req.path = endpoint.path;
-        req.model = endpoint.model;
-        req.apiKey = key;
-        req.proxy = endpoint.proxy;
-        req.caFile = endpoint.caFile;
-        req.tlsSkipVerify = endpoint.tlsSkipVerify;
-        for (const auto &[name, value] : endpoint.headers)
-            req.headers.append({ name.toUtf8(), value.toUtf8() });
-        for (const auto &[name, variable] : endpoint.headerEnv) {
-            if (const SecretResult value = readApiKeyFromEnvironment(variable); value.ok) {
-                req.headers.append({ name.toUtf8(), value.secret });
-                req.secretHeaderValues.append(value.secret);
-            }
+        // Reached as the run reaches it, secret headers included: a header the run could not read
+        // fails the check in the run's words.
+        PreflightRequest req = PreflightRequest::of(endpoint, key);
+        QString error;
+        if (!addSecretHeaders(endpoint, &req.endpoint, &error)) {
+            PreflightResult failed;
+            failed.detail = error;
+            done(failed);
+            return;
         }
         auto *preflight = new Preflight(req, owner);
         QObject::connect(preflight, &Preflight::finished, owner, [preflight, done](const PreflightResult &r) {
