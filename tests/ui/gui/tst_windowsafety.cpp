@@ -584,23 +584,33 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 120000));
         QVERIFY2(cli.exitCode() == 0, cli.readAll().constData());
         QTRY_VERIFY_WITH_TIMEOUT(!listed.isEmpty() && listed.last().at(0).toInt() == 2, 10000);
-        // Every measured and warmup request of both runs is in the file.
+        // Every measured request of both runs is in the file, and both runs read finished.
         const QString name = QStringLiteral("both-count");
+        QString seen;
         {
             QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
             db.setDatabaseName(path);
             db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
             QVERIFY(db.open());
-            QSqlQuery q(db);
-            QVERIFY(q.exec(QStringLiteral("SELECT runs.status, count(requests.id) FROM runs LEFT JOIN requests ON "
-                                          "requests.run_id = runs.id AND requests.warmup = 0 GROUP BY runs.id")));
-            int runs = 0;
-            while (q.next()) {
-                ++runs;
-                QCOMPARE(q.value(0).toString(), QStringLiteral("finished"));
-                QCOMPARE(q.value(1).toInt(), 2 * 150);
-            }
-            QCOMPARE(runs, 2);
+            const auto finished = [&] {
+                QSqlQuery q(db);
+                q.exec(QStringLiteral("SELECT runs.id, runs.status, count(requests.id) FROM runs LEFT JOIN requests "
+                                      "ON requests.run_id = runs.id AND requests.warmup = 0 GROUP BY runs.id"));
+                QStringList rows;
+                bool all = true;
+                while (q.next()) {
+                    rows << QStringLiteral("run %1%2: %3, %4 requests")
+                                .arg(q.value(0).toLongLong())
+                                .arg(q.value(0).toLongLong() == mine.runId ? QStringLiteral(" (the window's)")
+                                                                           : QString())
+                                .arg(q.value(1).toString())
+                                .arg(q.value(2).toInt());
+                    all = all && q.value(1).toString() == QLatin1String("finished") && q.value(2).toInt() == 2 * 150;
+                }
+                seen = rows.join(QStringLiteral("; "));
+                return all && rows.size() == 2;
+            };
+            QVERIFY2(QTest::qWaitFor(finished, 20000), qPrintable(seen));
         }
         QSqlDatabase::removeDatabase(name);
     }
@@ -760,6 +770,27 @@ private Q_SLOTS:
             QVERIFY2(change.endsWith(u'%') && !change.startsWith(QStringLiteral("-0")), qPrintable(change));
         }
         QCOMPARE(headings.size(), 2);
+        // The report exported from this window says the same: each headline row's change and verdict,
+        // in the panel's order.
+        QTemporaryDir out;
+        const QString reportPath = out.filePath(QStringLiteral("compare.html"));
+        QString exportError;
+        QVERIFY2(w.resultsExport()->exportReport(reportPath, &exportError), qPrintable(exportError));
+        QFile reportFile(reportPath);
+        QVERIFY(reportFile.open(QIODevice::ReadOnly));
+        const QString report = QString::fromUtf8(reportFile.readAll());
+        qsizetype at = report.indexOf(QStringLiteral("Changes: B against A"));
+        QVERIFY(at > 0);
+        for (int r = 0; r < panel->rowCount(); ++r) {
+            if (panel->columnSpan(r, 0) == panel->columnCount())
+                continue;
+            const QString cell = QStringLiteral("<span class=\"change\">%1</span><br><span class=\"verdict\">%2</span>")
+                                     .arg(panel->item(r, HeadlinePanel::ChangeColumn)->text(),
+                                         panel->item(r, HeadlinePanel::VerdictColumn)->text());
+            const qsizetype next = report.indexOf(cell, at + 1);
+            QVERIFY2(next > at, qPrintable(cell));
+            at = next;
+        }
         QCOMPARE(panelMetrics.mid(0, 7),
             (QStringList { QStringLiteral("Output throughput (tok/s)"), QStringLiteral("TTFT p50 (ms)"),
                 QStringLiteral("TTFT p90 (ms)"), QStringLiteral("TPOT p50 (ms)"), QStringLiteral("TPOT p90 (ms)"),
