@@ -67,9 +67,11 @@ QByteArray setOf(const PointSummary &s)
     return s.definitions.isEmpty() ? QByteArrayLiteral("vllm") : s.definitions.toUtf8();
 }
 
-// `estimated`: the output_estimated and input_estimated fields, given on value rows only.
+// `estimated`: the output_estimated and input_estimated fields, given on value rows only; `extra`: the
+// caller's further fields (",a,b"), after them.
 QByteArray row(const PointSummary &id, const QByteArray &repeat, const QByteArray &set, const char *stat,
-    const std::function<std::optional<double>(const QString &)> &value, const QByteArray &estimated = ",")
+    const std::function<std::optional<double>(const QString &)> &value, const QByteArray &extra,
+    const QByteArray &estimated = ",")
 {
     QByteArray out = field(id.variant) + ',' + field(id.label) + ',' + field(id.mode) + ','
         + QByteArray::number(id.concurrency) + ',' + num(id.requestRate) + ',' + repeat + ',' + set + ',' + stat;
@@ -78,20 +80,20 @@ QByteArray row(const PointSummary &id, const QByteArray &repeat, const QByteArra
         if (const std::optional<double> v = value(c.key); v && !std::isnan(*v))
             out += num(*v); // an unknown statistic (an imported file without it) is an empty field
     }
-    return out + ',' + estimated + '\n';
+    return out + ',' + estimated + extra + '\n';
 }
 
 } // namespace
 
-QByteArray summaryCsvHeader()
+QByteArray summaryCsvHeader(const QByteArray &extra)
 {
     QByteArray h("variant,label,mode,concurrency,request_rate,repeat,set,stat");
     for (const Column &c : valueColumns())
         h += ',' + c.header;
-    return h + ",output_estimated,input_estimated\n";
+    return h + ",output_estimated,input_estimated" + extra + '\n';
 }
 
-QByteArray summaryCsvRows(const PointSummary &s)
+QByteArray summaryCsvRows(const PointSummary &s, const QByteArray &extra)
 {
     const auto vllm = [&s](const QString &key) -> std::optional<double> {
         const std::pair<const char *, double> scalars[] = { { "completed", s.completed }, { "failed", s.failed },
@@ -113,18 +115,22 @@ QByteArray summaryCsvRows(const PointSummary &s)
         return std::nullopt;
     };
     const QByteArray repeat = QByteArray::number(s.repeat);
-    QByteArray out = row(s, repeat, setOf(s), "value", vllm,
+    QByteArray out = row(s, repeat, setOf(s), "value", vllm, extra,
         QByteArray::number(s.outputEstimated) + ',' + QByteArray::number(s.inputEstimated));
     if (s.steady.value(QStringLiteral("valid")) == 1.0) {
-        out += row(s, repeat, "steady", "value", [&s](const QString &key) -> std::optional<double> {
-            const auto it = s.steady.constFind(key);
-            return it == s.steady.cend() ? std::nullopt : std::optional<double>(*it);
-        });
+        out += row(
+            s, repeat, "steady", "value",
+            [&s](const QString &key) -> std::optional<double> {
+                const auto it = s.steady.constFind(key);
+                return it == s.steady.cend() ? std::nullopt : std::optional<double>(*it);
+            },
+            extra);
     }
     return out;
 }
 
-QByteArray summaryCsvStatRows(const PointSummary &identity, const QList<PointEstimate> &estimates)
+QByteArray summaryCsvStatRows(
+    const PointSummary &identity, const QList<PointEstimate> &estimates, const QByteArray &extra)
 {
     using Pick = double (*)(const PointEstimate &);
     const std::pair<const char *, Pick> stats[] = {
@@ -141,13 +147,16 @@ QByteArray summaryCsvStatRows(const PointSummary &identity, const QList<PointEst
         const char *stat = entry.first;
         const Pick pick = entry.second;
         const bool interval = qstrncmp(stat, "ci_", 3) == 0;
-        out += row(identity, QByteArray(), setOf(identity), stat, [&](const QString &key) -> std::optional<double> {
-            for (const PointEstimate &e : estimates) {
-                if (e.metric == key && e.repeats > 0 && (!interval || e.hasInterval()))
-                    return pick(e);
-            }
-            return std::nullopt;
-        });
+        out += row(
+            identity, QByteArray(), setOf(identity), stat,
+            [&](const QString &key) -> std::optional<double> {
+                for (const PointEstimate &e : estimates) {
+                    if (e.metric == key && e.repeats > 0 && (!interval || e.hasInterval()))
+                        return pick(e);
+                }
+                return std::nullopt;
+            },
+            extra);
     }
     return out;
 }

@@ -489,15 +489,7 @@ QByteArray reportSummaryCsv(const ReportInput &input)
 {
     // summary.csv's columns, then how the run ended and whether the row's point is partial (summarised
     // from an interrupted run's stored requests): a run that did not finish says so on every row.
-    const auto withEnd = [](const QByteArray &rows, const QByteArray &status, bool partial) {
-        QByteArray out;
-        for (const QByteArray &line : rows.split('\n')) {
-            if (!line.isEmpty())
-                out += line + ',' + status + ',' + (partial ? '1' : '0') + '\n';
-        }
-        return out;
-    };
-    QByteArray data = summaryCsvHeader().chopped(1) + ",run_status,partial\n";
+    QByteArray data = summaryCsvHeader(",run_status,partial");
     for (const ReportRun &run : input.runs) {
         const QByteArray status = run.status.isEmpty() ? QByteArrayLiteral("finished") : run.status.toUtf8();
         for (qsizetype i = 0; i < run.points.size(); ++i) {
@@ -507,11 +499,12 @@ QByteArray reportSummaryCsv(const ReportInput &input)
             if (input.runs.size() > 1)
                 p.variant = run.name + QLatin1Char('/') + p.variant;
             const bool partial = run.partialPoints.contains(partialKey(variant, p.point, p.repeat));
-            data += withEnd(summaryCsvRows(p), status, partial);
+            const QByteArray extra = ',' + status + (partial ? ",1" : ",0");
+            data += summaryCsvRows(p, extra);
             const bool lastRepeat = i + 1 == run.points.size() || run.points.at(i + 1).point != p.point
                 || run.points.at(i + 1).variant != variant;
             if (lastRepeat)
-                data += withEnd(summaryCsvStatRows(p, pointEstimates(run, variant, p.point)), status, partial);
+                data += summaryCsvStatRows(p, pointEstimates(run, variant, p.point), extra);
         }
     }
     return data;

@@ -126,32 +126,29 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
                     cells << valueCell(values, c);
             }
             cells << textCell(QString());
-            // A cancelled point shows what it completed of what it was to send: "192/320" (of the
-            // requests it sent when the configuration does not say how many were planned).
+            // A point that stopped short shows what it completed of what it was to send: "192/320" (of the
+            // requests it sent when the configuration does not say how many were planned), in italics, with why.
             const qint64 planned = run.plannedPrompts.value(
                 Report::plannedKey(p.variant, p.point), qint64(p.completed) + p.failed + p.cancelled);
-            if (!steady && p.cancelled > 0) {
+            const auto markPartial = [&cells, &p, planned](const QString &why) {
                 cells[kFirstValueColumn].text = QStringLiteral("%1/%2").arg(p.completed).arg(planned);
                 for (Cell &cell : cells) {
                     cell.italic = true;
-                    cell.tip = tr("Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 "
-                                  "were cancelled.")
-                                   .arg(p.completed)
-                                   .arg(planned)
-                                   .arg(p.cancelled);
+                    cell.tip = why;
                 }
-            }
-            if (run.partialPoints.contains(Report::partialKey(p.variant, p.point, p.repeat))) {
-                // An interrupted run's last point, summarised from what it stored when it was read.
-                cells[kFirstValueColumn].text = QStringLiteral("%1/%2").arg(p.completed).arg(planned);
-                for (Cell &cell : cells) {
-                    cell.italic = true;
-                    cell.tip = tr("Partial: the run's process stopped here; %1 of the %2 planned requests "
-                                  "completed and were stored, and are summarised here.")
-                                   .arg(p.completed)
-                                   .arg(planned);
-                }
-            }
+            };
+            if (!steady && p.cancelled > 0)
+                markPartial(tr("Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 "
+                               "were cancelled.")
+                                .arg(p.completed)
+                                .arg(planned)
+                                .arg(p.cancelled));
+            // An interrupted run's last point, summarised from what it stored when the run was read.
+            if (run.partialPoints.contains(Report::partialKey(p.variant, p.point, p.repeat)))
+                markPartial(tr("Partial: the run's process stopped here; %1 of the %2 planned requests "
+                               "completed and were stored, and are summarised here.")
+                                .arg(p.completed)
+                                .arg(planned));
             if (!steady && p.failed > 0)
                 cells[kFirstValueColumn + 1].foreground = QColor(176, 0, 32);
             if (p.outputEstimated > 0) {

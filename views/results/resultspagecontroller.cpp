@@ -37,13 +37,12 @@ ResultsPageController::ResultsPageController(
         emit status(tr("Run %1 cannot be read; see the log.").arg(runId), 8000);
     });
     connect(m_session, &ProjectSession::runsLoaded, this, [this](const Report::ReportInput &input) {
-        const bool takeOver = m_runs->resultsMayTakeOver();
         if (m_runs->isRunning())
             return; // the Results page follows the run until it ends
         m_results->setInput(input);
         if (input.runs.size() == 1)
             m_session->loadServerLogs(input.runs.first().id);
-        if (takeOver)
+        if (m_runs->resultsMayTakeOver())
             m_pages->show(WindowPages::Results);
         emit status(input.runs.size() > 1 ? tr("Comparing %1").arg(input.title) : input.title, 6000);
         emit shown();

@@ -87,7 +87,6 @@ RunMonitor::RunMonitor(QWidget *parent)
     m_plan->setWordWrap(true);
     m_plan->setTextFormat(Qt::RichText);
     m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_plan->setMaximumWidth(260);
     m_plan->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     info->addWidget(m_plan);
     auto *infoColumn = new QWidget;

@@ -83,7 +83,6 @@ RunPageController::RunPageController(QWidget *window, SecretStore *secrets, Expe
     connect(m_monitor, &RunMonitor::startRequested, this, &RunPageController::start);
     connect(m_monitor, &RunMonitor::cancelRequested, this, &RunPageController::cancel);
     connect(m_run, &RunSession::snapshotUpdated, m_monitor, &RunMonitor::showSnapshot);
-    connect(m_run, &RunSession::snapshotUpdated, this, [this](const RunSnapshot &s) { m_lastRunId = s.runId; });
     connect(m_run, &RunSession::pointFinished, m_results, &ResultsView::addPoint);
     connect(m_run, &RunSession::logged, this, &RunPageController::logged);
     connect(m_run, &RunSession::finished, this, &RunPageController::runEnded);
@@ -261,8 +260,6 @@ void RunPageController::runEnded(const RunResult &result)
 {
     m_banner->hide();
     emit status(QString(), 0);
-    if (result.runId > 0)
-        m_lastRunId = result.runId;
     m_monitor->runEnded(result);
     updateRunnable();
     if (result.status == RunResult::Status::Failed)
@@ -300,7 +297,7 @@ void RunPageController::runEnded(const RunResult &result)
 
 bool RunPageController::resultsMayTakeOver()
 {
-    return !m_run->isRunning() && !std::exchange(m_stayOnRunPage, false);
+    return !std::exchange(m_stayOnRunPage, false);
 }
 
 void RunPageController::rerunToCheck(qint64 runId)

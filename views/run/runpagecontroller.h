@@ -53,7 +53,6 @@ public:
     void setProjectOpen(bool open);
 
     bool isRunning() const;
-    qint64 lastRunId() const { return m_lastRunId; }
     /// Starts the experiment as edited; false when it cannot start (a run in progress, no project,
     /// validation errors).
     bool start();
@@ -64,8 +63,8 @@ public:
     /// Closing while a run is in progress: Keep running, or Cancel run and close (closeWanted() once
     /// the run has saved what it measured). Nothing is cancelled before the answer.
     void askCloseDuringRun();
-    /// Called when the Results page is about to show stored runs: false while the run goes on (the
-    /// page follows it) or once after a run that completed nothing (its first error stays in view).
+    /// Called when the Results page is about to show stored runs after a run: false once after a run
+    /// that completed nothing (its first error stays in view).
     bool resultsMayTakeOver();
 
 signals:
@@ -103,7 +102,6 @@ private:
     double m_timeScale = 1.0;
     LaunchPolicy m_launchPolicy = LaunchPolicy::Ask;
     QSet<QString> m_approvedLaunches; ///< launch commands the user approved in this session
-    qint64 m_lastRunId = 0;
     qint64 m_checkAgainst = 0; ///< the stored run a rerun checks, 0 when none
     bool m_projectOpen = false;
     bool m_checking = false; ///< the endpoint check before a run is under way

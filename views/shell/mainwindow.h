@@ -49,7 +49,6 @@ public:
     ProjectController *project() const { return m_project; }
     RunPageController *runs() const { return m_runs; }
     ImportFlow *imports() const { return m_imports; }
-    TeamFlow *team() const { return m_team; }
     DesignPageController *design() const { return m_design; }
     RunMonitor *runMonitor() const { return m_monitor; }
     ResultsView *results() const { return m_results; }
