@@ -272,8 +272,9 @@ private Q_SLOTS:
         QCOMPARE(countLines(logsOf(x), QStringLiteral("stderr"), QStringLiteral("Unknown option 'no-such-flag'")), 1);
     }
 
-    // The launch env and cwd reach the server; the run's API key never reaches the project, even when
-    // the server prints it (here a shell the experiment asks for prints it before exec'ing the simulator).
+    // The launch env and cwd reach the server; the run's API key never reaches the project or the
+    // output, even when the server prints it raw, JSON-escaped, percent-encoded, base64, cut short or
+    // by its tail (here a shell the experiment asks for prints each before exec'ing the simulator).
     void environmentFolderAndScrubbing()
     {
         const quint16 port = freePort();
@@ -290,8 +291,13 @@ private Q_SLOTS:
         QJsonObject launch = server.value(QStringLiteral("launch")).toObject();
         launch.insert(QStringLiteral("argv"),
             QJsonArray { QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                QStringLiteral("echo \"env=$SIM_NOTE cwd=$(pwd) key=$SERVESCOPE_TEST_LAUNCH_KEY\"; exec \"$0\" sim "
-                               "--port {port} --model m --time-scale 20"),
+                QStringLiteral(
+                    "K=$SERVESCOPE_TEST_LAUNCH_KEY; echo \"env=$SIM_NOTE cwd=$(pwd) key=$K\"; "
+                    "echo \"json=$(printf %s \"$K\" | sed 's,/,\\\\/,g')\"; "
+                    "echo \"pct=$(printf %s \"$K\" | sed 's,/,%2F,g; s,+,%2B,g; s,=,%3D,g')\"; "
+                    "echo \"b64=$(printf %s \"$K\" | base64 -w0)\"; "
+                    "echo \"short=$(printf %s \"$K\" | head -c -4) tail=$(printf %s \"$K\" | cut -c5-)\" >&2; "
+                    "exec \"$0\" sim --port {port} --model m --time-scale 20"),
                 SimChild::cli() });
         server.insert(QStringLiteral("launch"), launch);
         doc.insert(QStringLiteral("server"), server);
@@ -301,18 +307,30 @@ private Q_SLOTS:
 
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("SERVESCOPE_TEST_LAUNCH_KEY"), QStringLiteral("sk-launch-secret-1234"));
+        const QByteArray key = "sk-launch/Secret+1234=abcdEFGH";
+        env.insert(QStringLiteral("SERVESCOPE_TEST_LAUNCH_KEY"), QString::fromLatin1(key));
         p.setProcessEnvironment(env);
         p.start(SimChild::cli(), { QStringLiteral("run"), x, QStringLiteral("--allow-launch") });
         QVERIFY(p.waitForFinished(60000));
         const QByteArray err = p.readAllStandardError();
         QVERIFY2(p.exitCode() == 0, err.constData());
-        QVERIFY(!err.contains("sk-launch-secret-1234"));
+        const QVector<ServerLogLine> logs = logsOf(x);
         const QString expected = QStringLiteral("env=x cwd=%1 key=***").arg(m_dir.path());
-        QCOMPARE(countLines(logsOf(x), QStringLiteral("stdout"), expected), 1);
+        QCOMPARE(countLines(logs, QStringLiteral("stdout"), expected), 1);
+        QCOMPARE(countLines(logs, QStringLiteral("stdout"), QStringLiteral("json=***")), 1);
+        QCOMPARE(countLines(logs, QStringLiteral("stdout"), QStringLiteral("pct=***")), 1);
+        QCOMPARE(countLines(logs, QStringLiteral("stdout"), QStringLiteral("b64=***")), 1);
+        QCOMPARE(countLines(logs, QStringLiteral("stderr"), QStringLiteral("short=*** tail=***")), 1);
         QFile project(QString(x).replace(QStringLiteral(".json"), QStringLiteral(".servescope")));
         QVERIFY(project.open(QIODevice::ReadOnly));
-        QVERIFY(!project.readAll().contains("sk-launch-secret-1234"));
+        const QByteArray stored = project.readAll();
+        QByteArray slashed = key;
+        slashed.replace("/", "\\/");
+        for (const QByteArray &form : { key, slashed, key.toPercentEncoding(), key.toBase64(), key.left(key.size() - 4),
+                 key.mid(4), key.mid(4, 12), key.right(8) }) {
+            QVERIFY2(!err.contains(form), form.constData());
+            QVERIFY2(!stored.contains(form), form.constData());
+        }
     }
 
     // Never ready within server.launch.ready_timeout_s: the run stops and the server is stopped.

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: MIT
 // The team database's refusals and failures against a real PostgreSQL (pgcluster.h): bad URLs and password
 // references, a wrong password, an unreachable server, a connection lost in the middle of a publish
-// (retried; nothing stored when every try fails), TLS with verify-full, and no secret anywhere.
+// (retried; nothing stored when every try fails), TLS with verify-full, and no secret anywhere, in any
+// encoding, even from a run against a server that echoes its key.
+#include "../faults/faultservers.h"
 #include "teamdbfixture.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QTest>
+#include <QTimer>
 
 class TestTeamDbErrors final : public QObject {
     Q_OBJECT
 
     TeamDbFixture m_fx;
     QStringList m_secrets; ///< every password and key these tests used
+    QByteArray m_echoKey; ///< the key a server echoed back in transformed forms
 
     QStringList publish(const QString &run, const QStringList &db) const
     {
@@ -265,16 +270,56 @@ private Q_SLOTS:
         QVERIFY2(otherCa.err.contains("certificate verify failed"), otherCa.err.constData());
     }
 
+    // A run against a server that echoes the key in every form it has (raw, JSON-escaped,
+    // percent-encoded, base64, cut short, its tail), published: the database holds the run's
+    // redacted failures, and none of the forms.
+    void echoedKeyRunIsPublishedRedacted()
+    {
+        KeyEchoServer server;
+        m_echoKey = "sk-team/Echo+Key=0123456789abcdefXYZ";
+        QProcessEnvironment env = m_fx.env;
+        env.insert(QStringLiteral("ECHO_KEY"), QString::fromLatin1(m_echoKey));
+        const QString exp = CliRun::writeExperiment(QDir(m_fx.dir.path()), QStringLiteral("echo"),
+            QJsonObject { { QStringLiteral("base_url"), QStringLiteral("http://127.0.0.1:%1").arg(server.port()) },
+                { QStringLiteral("path"), QStringLiteral("/v1/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") },
+                { QStringLiteral("api_key_env"), QStringLiteral("ECHO_KEY") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 1, \"input_len\": 16, "
+                           "\"output_len\": 8, \"num_prompts\": 9}]}"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(SimChild::cli(), { QStringLiteral("run"), exp, QStringLiteral("--project"), m_fx.project });
+        QEventLoop loop; // the echo server answers from this thread
+        QObject::connect(&p, &QProcess::finished, &loop, &QEventLoop::quit);
+        QTimer::singleShot(120000, &loop, &QEventLoop::quit);
+        loop.exec();
+        QCOMPARE(p.state(), QProcess::NotRunning);
+        const QByteArray out = p.readAllStandardOutput();
+        m_fx.everything += out + p.readAllStandardError();
+        const QRegularExpressionMatch run
+            = QRegularExpression(QStringLiteral("^run\\t(\\d+)\\t"), QRegularExpression::MultilineOption)
+                  .match(QString::fromUtf8(out));
+        QVERIFY2(run.hasMatch(), out.constData());
+        const CliRun::Outcome o = m_fx.cli(publish(run.captured(1), m_fx.db()));
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        // The server's echoes were kept, redacted: its 401 bodies as request errors.
+        QVERIFY(m_fx.sql(QStringLiteral("SELECT count(*) FROM requests WHERE error_text LIKE '%***%'")).toInt() > 0);
+    }
+
     void noSecretReachesTheDatabaseOrOutput()
     {
         QString dump;
         QVERIFY(m_fx.pg.dump(QStringLiteral("team"), &dump));
         QVERIFY(dump.contains(QLatin1String("COPY public.requests")) && dump.size() > 10000);
         const QByteArray serverLog = CliRun::readAll(m_fx.pg.logFile());
-        for (const QString &secret : std::as_const(m_secrets)) {
-            QVERIFY2(!dump.contains(secret), qPrintable(secret));
-            QVERIFY2(!serverLog.contains(secret.toUtf8()), qPrintable(secret));
-            QVERIFY2(!m_fx.everything.contains(secret.toUtf8()), qPrintable(secret));
+        QList<QByteArray> forms = KeyEchoServer::forms(m_echoKey);
+        forms << m_echoKey.mid(4, 12) << m_echoKey.right(8);
+        for (const QString &secret : std::as_const(m_secrets))
+            forms << KeyEchoServer::forms(secret.toUtf8());
+        for (const QByteArray &form : std::as_const(forms)) {
+            QVERIFY2(!dump.toUtf8().contains(form), form.constData());
+            QVERIFY2(!serverLog.contains(form), form.constData());
+            QVERIFY2(!m_fx.everything.contains(form), form.constData());
         }
     }
 };
