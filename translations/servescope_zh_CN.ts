@@ -2053,6 +2053,10 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>%1, %2: A %3, B %4 %5</source>
         <translation>%1，%2：A %3，B %4 %5</translation>
     </message>
+    <message>
+        <source>Copy table</source>
+        <translation>复制表格</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Import</name>

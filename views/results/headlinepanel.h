@@ -3,26 +3,58 @@
 
 #include "metrics/delta.h"
 
-#include <QTableWidget>
+#include <QAbstractTableModel>
+#include <QTableView>
 
 namespace ServeScope {
 
-/// Beside the chart: for each compared side against its baseline and each load point (a row across
-/// the panel heads them), the headline metrics (output tok/s, TTFT p50 and p90, TPOT p50 and p90, E2EL p90, success
-/// rate) with their change in % and core's verdict, coloured. Shows core's rows (Report::headlineRows, the report's
-/// summary lists the same); computes nothing.
-class HeadlinePanel final : public QTableWidget {
+/// The headline panel's rows: per compared side and load point a heading row, then that side's headline
+/// metrics with their change and core's verdict (Report::headlineRows; the report's summary lists the
+/// same). Computes nothing.
+class HeadlineModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    using QAbstractTableModel::QAbstractTableModel;
+
+    enum Column { MetricColumn, ChangeColumn, VerdictColumn, ColumnCount };
+    /// On every cell: the compared side and point its row belongs to ("B · baseline · c8").
+    static constexpr int SideRole = Qt::UserRole + 1;
+    /// On every cell of a metric row: its DeltaVerdict as an int.
+    static constexpr int VerdictRole = Qt::UserRole;
+
+    /// `lettered`: runs are compared (sections are B, C, … against A); else one run's variants.
+    void setSections(const QList<DeltaSection> &sections, bool lettered);
+    bool isHeading(int row) const;
+    /// Every row as tab-separated text under a header line (what Copy copies).
+    QString text() const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row {
+        QString side;
+        bool heading = false;
+        DeltaRow delta;
+    };
+    QString cellText(const Row &row, int column) const;
+    QList<Row> m_rows;
+};
+
+/// Beside the chart: the headline model as a table whose heading rows span it, coloured by verdict;
+/// Ctrl+C copies it.
+class HeadlinePanel final : public QTableView {
     Q_OBJECT
 public:
     explicit HeadlinePanel(QWidget *parent = nullptr);
 
-    /// `lettered`: runs are compared (sections are B, C, … against A); else one run's variants.
     void setSections(const QList<DeltaSection> &sections, bool lettered);
+    HeadlineModel *headline() const { return m_model; }
 
-    enum Column { MetricColumn, ChangeColumn, VerdictColumn };
-    /// On every item: the compared side and point its row belongs to ("B · baseline · c8"). A row
-    /// whose first item spans the panel heads the rows of one side and point.
-    static constexpr int SideRole = Qt::UserRole + 1;
+private:
+    HeadlineModel *m_model;
 };
 
 } // namespace ServeScope

@@ -748,27 +748,42 @@ private Q_SLOTS:
         // Beside the chart, the headline panel: B against A at each point, seven headline metrics, with
         // the verdicts of the delta table (core's), word for word.
         HeadlinePanel *panel = w.results()->headlinePanel();
+        const HeadlineModel *headline = panel->headline();
+        const auto headlineCell = [headline](int r, int c, int role = Qt::DisplayRole) {
+            return headline->index(r, c).data(role).toString();
+        };
         QVERIFY(panel->isVisibleTo(w.results()));
-        QCOMPARE(panel->rowCount(), 2 * (1 + 7)); // a heading row per point, then its seven metrics
+        QCOMPARE(headline->rowCount(), 2 * (1 + 7)); // a heading row per point, then its seven metrics
         QMap<QString, QString> deltaVerdicts; // "point|metric" -> verdict, from the delta table
         for (int r = 0; r < all->rowCount(); ++r)
             deltaVerdicts.insert(cell(all, r, 2) + u'|' + cell(all, r, 3), cell(all, r, 8));
         QStringList panelMetrics, headings;
-        for (int r = 0; r < panel->rowCount(); ++r) {
-            const QString side = panel->item(r, 0)->data(HeadlinePanel::SideRole).toString();
+        for (int r = 0; r < headline->rowCount(); ++r) {
+            const QString side = headlineCell(r, 0, HeadlineModel::SideRole);
             QVERIFY2(side.startsWith(QStringLiteral("B · baseline · ")), qPrintable(side));
-            if (panel->columnSpan(r, 0) == panel->columnCount()) {
-                QCOMPARE(panel->item(r, 0)->text(), side);
+            if (headline->isHeading(r)) {
+                QCOMPARE(panel->columnSpan(r, 0), HeadlineModel::ColumnCount);
+                QCOMPARE(headlineCell(r, 0), side);
                 headings << side;
                 continue;
             }
+            QCOMPARE(panel->columnSpan(r, 0), 1);
             const QString point = side.section(QStringLiteral(" · "), -1);
-            const QString metric = panel->item(r, HeadlinePanel::MetricColumn)->text();
+            const QString metric = headlineCell(r, HeadlineModel::MetricColumn);
             panelMetrics << metric;
-            QCOMPARE(panel->item(r, HeadlinePanel::VerdictColumn)->text(), deltaVerdicts.value(point + u'|' + metric));
-            const QString change = panel->item(r, HeadlinePanel::ChangeColumn)->text();
+            QCOMPARE(headlineCell(r, HeadlineModel::VerdictColumn), deltaVerdicts.value(point + u'|' + metric));
+            const QString change = headlineCell(r, HeadlineModel::ChangeColumn);
             QVERIFY2(change.endsWith(u'%') && !change.startsWith(QStringLiteral("-0")), qPrintable(change));
         }
+        // Copy reads the model: a header line, then each row as shown.
+        QApplication::clipboard()->clear();
+        panel->setFocus();
+        panel->actions().constFirst()->trigger();
+        const QStringList copiedHeadline = QApplication::clipboard()->text().split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(copiedHeadline.size(), 1 + headline->rowCount());
+        QCOMPARE(copiedHeadline.value(0), QStringLiteral("Metric\tChange\tVerdict"));
+        QCOMPARE(copiedHeadline.value(2),
+            QStringList({ headlineCell(1, 0), headlineCell(1, 1), headlineCell(1, 2) }).join(u'\t'));
         QCOMPARE(headings.size(), 2);
         // The report exported from this window says the same: each headline row's change and verdict,
         // in the panel's order.
@@ -781,12 +796,12 @@ private Q_SLOTS:
         const QString report = QString::fromUtf8(reportFile.readAll());
         qsizetype at = report.indexOf(QStringLiteral("Changes: B against A"));
         QVERIFY(at > 0);
-        for (int r = 0; r < panel->rowCount(); ++r) {
-            if (panel->columnSpan(r, 0) == panel->columnCount())
+        for (int r = 0; r < headline->rowCount(); ++r) {
+            if (headline->isHeading(r))
                 continue;
-            const QString cell = QStringLiteral("<span class=\"change\">%1</span><br><span class=\"verdict\">%2</span>")
-                                     .arg(panel->item(r, HeadlinePanel::ChangeColumn)->text(),
-                                         panel->item(r, HeadlinePanel::VerdictColumn)->text());
+            const QString cell
+                = QStringLiteral("<span class=\"change\">%1</span><br><span class=\"verdict\">%2</span>")
+                      .arg(headlineCell(r, HeadlineModel::ChangeColumn), headlineCell(r, HeadlineModel::VerdictColumn));
             const qsizetype next = report.indexOf(cell, at + 1);
             QVERIFY2(next > at, qPrintable(cell));
             at = next;
