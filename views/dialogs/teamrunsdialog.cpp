@@ -3,6 +3,8 @@
 
 #include "teamdbjobs.h"
 
+#include <algorithm>
+
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -11,7 +13,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QTableWidget>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTimeZone>
 #include <QVBoxLayout>
 
@@ -29,6 +32,76 @@ QLineEdit *filterEdit(const QString &placeholder)
 
 } // namespace
 
+void TeamRunsModel::setRuns(const QVector<TeamRunListing> &runs)
+{
+    beginResetModel();
+    m_runs = runs;
+    endResetModel();
+}
+
+int TeamRunsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_runs.size());
+}
+
+int TeamRunsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant TeamRunsModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_runs.size())
+        return {};
+    const TeamRunListing &r = m_runs[index.row()];
+    if (role == Qt::UserRole)
+        return r.uid;
+    if (role == Qt::ToolTipRole && index.column() == Id)
+        return r.uid;
+    if (role == Qt::TextAlignmentRole && index.column() == Requests)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == SortRole) {
+        if (index.column() == Started)
+            return r.started;
+        if (index.column() == Requests)
+            return r.requests;
+        return data(index, Qt::DisplayRole);
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case Started:
+        return r.started.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    case Name:
+        return r.name;
+    case Experiment:
+        return r.experiment;
+    case Model:
+        return r.model;
+    case Engine:
+        return r.engine;
+    case Tags:
+        return r.tags.join(QLatin1String(", "));
+    case Requests:
+        return QString::number(r.requests);
+    case PublishedBy:
+        return r.publishedBy;
+    default:
+        return r.uid.left(12);
+    }
+}
+
+QVariant TeamRunsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    const QStringList titles { TeamRunsDialog::tr("Started (UTC)"), TeamRunsDialog::tr("Name"),
+        TeamRunsDialog::tr("Experiment"), TeamRunsDialog::tr("Model"), TeamRunsDialog::tr("Engine"),
+        TeamRunsDialog::tr("Tags"), TeamRunsDialog::tr("Requests"), TeamRunsDialog::tr("Published by"),
+        TeamRunsDialog::tr("Id") };
+    return titles.value(section);
+}
+
 TeamRunsDialog::TeamRunsDialog(SecretStore *secrets, const QString &projectPath, QWidget *parent)
     : QDialog(parent)
     , m_project(projectPath)
@@ -40,7 +113,8 @@ TeamRunsDialog::TeamRunsDialog(SecretStore *secrets, const QString &projectPath,
     , m_tags(filterEdit(tr("comma-separated, all must match")))
     , m_since(filterEdit(tr("YYYY-MM-DD")))
     , m_until(filterEdit(tr("YYYY-MM-DD")))
-    , m_table(new QTableWidget(0, 9))
+    , m_runs(new TeamRunsModel(this))
+    , m_table(new QTableView)
     , m_status(new QLabel)
     , m_listButton(new QPushButton(tr("&List")))
     , m_openButton(new QPushButton(tr("&Open in this project")))
@@ -68,8 +142,12 @@ TeamRunsDialog::TeamRunsDialog(SecretStore *secrets, const QString &projectPath,
     row2->addWidget(m_until, 1);
     filters->addRow(tr("Experiment"), row1);
     filters->addRow(tr("Tags"), row2);
-    m_table->setHorizontalHeaderLabels({ tr("Started (UTC)"), tr("Name"), tr("Experiment"), tr("Model"), tr("Engine"),
-        tr("Tags"), tr("Requests"), tr("Published by"), tr("Id") });
+    auto *sorted = new QSortFilterProxyModel(this);
+    sorted->setSourceModel(m_runs);
+    sorted->setSortRole(TeamRunsModel::SortRole);
+    m_table->setModel(sorted);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(TeamRunsModel::Started, Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
@@ -93,10 +171,10 @@ TeamRunsDialog::TeamRunsDialog(SecretStore *secrets, const QString &projectPath,
     connect(m_listButton, &QPushButton::clicked, this, &TeamRunsDialog::list);
     connect(m_openButton, &QPushButton::clicked, this, &TeamRunsDialog::pullSelected);
     connect(m_passwordButton, &QPushButton::clicked, this, &TeamRunsDialog::askPassword);
-    connect(m_table, &QTableWidget::itemSelectionChanged, this, [this] {
-        m_openButton->setEnabled(!m_project.isEmpty() && !m_jobs->busy() && !m_table->selectedItems().isEmpty());
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        m_openButton->setEnabled(!m_project.isEmpty() && !m_jobs->busy() && m_table->selectionModel()->hasSelection());
     });
-    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this] { pullSelected(); });
+    connect(m_table, &QTableView::doubleClicked, this, [this] { pullSelected(); });
     connect(m_jobs, &TeamDbJobs::listed, this, &TeamRunsDialog::showRuns);
     connect(m_jobs, &TeamDbJobs::passwordStored, this, [this](bool ok, const QString &error) {
         setBusy(false,
@@ -125,7 +203,7 @@ void TeamRunsDialog::setBusy(bool busy, const QString &status)
     m_listButton->setEnabled(!busy);
     m_passwordButton->setEnabled(!busy);
     m_url->setEnabled(!busy);
-    m_openButton->setEnabled(!busy && !m_project.isEmpty() && !m_table->selectedItems().isEmpty());
+    m_openButton->setEnabled(!busy && !m_project.isEmpty() && m_table->selectionModel()->hasSelection());
     m_status->setText(status);
 }
 
@@ -195,21 +273,10 @@ void TeamRunsDialog::list()
 
 void TeamRunsDialog::showRuns(const QVector<TeamRunListing> &runs, const QString &error)
 {
-    m_table->setRowCount(0);
+    m_runs->setRuns(error.isEmpty() ? runs : QVector<TeamRunListing> {});
     if (!error.isEmpty()) {
         setBusy(false, tr("The team database could not be read: %1").arg(error));
         return;
-    }
-    m_table->setRowCount(int(runs.size()));
-    for (int i = 0; i < runs.size(); ++i) {
-        const TeamRunListing &r = runs[i];
-        const QStringList cells { r.started.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")), r.name, r.experiment,
-            r.model, r.engine, r.tags.join(QLatin1String(", ")), QString::number(r.requests), r.publishedBy,
-            r.uid.left(12) };
-        for (int c = 0; c < cells.size(); ++c)
-            m_table->setItem(i, c, new QTableWidgetItem(cells[c]));
-        m_table->item(i, 0)->setData(Qt::UserRole, r.uid);
-        m_table->item(i, 8)->setToolTip(r.uid);
     }
     m_table->resizeColumnsToContents();
     setBusy(false,
@@ -225,10 +292,11 @@ void TeamRunsDialog::pullSelected()
     m_toPull.clear();
     m_pulled.clear();
     m_pullErrors.clear();
-    for (int row = 0; row < m_table->rowCount(); ++row) {
-        if (m_table->item(row, 0) && m_table->item(row, 0)->isSelected())
-            m_toPull << m_table->item(row, 0)->data(Qt::UserRole).toString();
-    }
+    // In the order shown.
+    QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+    for (const QModelIndex &row : std::as_const(rows))
+        m_toPull << row.data(Qt::UserRole).toString();
     pullNext();
 }
 

@@ -3,6 +3,7 @@
 
 #include "teamdb/teamdbquery.h"
 
+#include <QAbstractTableModel>
 #include <QDialog>
 #include <QList>
 #include <QStringList>
@@ -10,12 +11,33 @@
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QTableWidget;
+class QTableView;
 
 namespace ServeScope {
 
 class SecretStore;
 class TeamDbJobs;
+
+/// The published runs a listing returned, one row each; sorts by each column's value (dates and
+/// request counts as such). Qt::UserRole holds the run's stable id.
+class TeamRunsModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    using QAbstractTableModel::QAbstractTableModel;
+
+    enum Column { Started, Name, Experiment, Model, Engine, Tags, Requests, PublishedBy, Id, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole + 1;
+
+    void setRuns(const QVector<TeamRunListing> &runs);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QVector<TeamRunListing> m_runs;
+};
 
 /// File → Team runs…: the team database's URL and password, published runs listed with filters
 /// (experiment, model, engine, start date, tags), and the chosen ones copied into the open project
@@ -47,7 +69,8 @@ private:
     TeamDbJobs *m_jobs;
     QLineEdit *m_url;
     QLineEdit *m_experiment, *m_model, *m_engine, *m_tags, *m_since, *m_until;
-    QTableWidget *m_table;
+    TeamRunsModel *m_runs;
+    QTableView *m_table;
     QLabel *m_status;
     QPushButton *m_listButton, *m_openButton, *m_passwordButton;
     QStringList m_toPull; ///< stable ids still to copy

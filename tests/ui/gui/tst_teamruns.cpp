@@ -15,7 +15,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTest>
 
 using namespace ServeScope;
@@ -92,22 +92,39 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString target = dir.filePath(QStringLiteral("mine.servescope"));
         TeamRunsDialog dialog(&m_secrets, target);
-        auto *table = dialog.findChild<QTableWidget *>();
+        auto *table = dialog.findChild<QTableView *>();
+        const QAbstractItemModel *rows = table->model();
+        const auto cell = [rows](int r, int c) { return rows->index(r, c).data().toString(); };
         auto *experiment = dialog.findChildren<QLineEdit *>().at(1);
         QCOMPARE(dialog.findChildren<QLineEdit *>().at(0)->text(), m_fx.url());
 
         experiment->setText(QStringLiteral("no such experiment"));
         dialog.list();
         QTRY_VERIFY_WITH_TIMEOUT(status(dialog).contains(QStringLiteral("No published run matches")), 30000);
-        QCOMPARE(table->rowCount(), 0);
+        QCOMPARE(rows->rowCount(), 0);
+
+        // Both runs published: listed oldest first, and sorted by request count as numbers.
+        TeamDbJobs jobs(&m_secrets);
+        QSignalSpy published(&jobs, &TeamDbJobs::published);
+        jobs.publish(m_url, m_fx.project, 2);
+        QVERIFY(published.wait(60000));
+        experiment->clear();
+        dialog.list();
+        QTRY_COMPARE_WITH_TIMEOUT(rows->rowCount(), 2, 30000);
+        QCOMPARE(cell(0, TeamRunsModel::Experiment), QStringLiteral("tiny"));
+        QCOMPARE(cell(1, TeamRunsModel::Experiment), QStringLiteral("other"));
+        table->sortByColumn(TeamRunsModel::Requests, Qt::AscendingOrder);
+        QVERIFY2(cell(0, TeamRunsModel::Requests).toLongLong() < cell(1, TeamRunsModel::Requests).toLongLong(),
+            qPrintable(cell(0, TeamRunsModel::Requests) + u' ' + cell(1, TeamRunsModel::Requests)));
+        QCOMPARE(cell(0, TeamRunsModel::Experiment), QStringLiteral("other"));
 
         experiment->setText(QStringLiteral("tiny"));
         dialog.list();
-        QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 1, 30000);
-        QCOMPARE(table->item(0, 2)->text(), QStringLiteral("tiny"));
-        QCOMPARE(table->item(0, 3)->text(), QStringLiteral("m"));
-        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("vllm"));
-        QCOMPARE(table->item(0, 7)->text(), QStringLiteral("alice"));
+        QTRY_COMPARE_WITH_TIMEOUT(rows->rowCount(), 1, 30000);
+        QCOMPARE(cell(0, TeamRunsModel::Experiment), QStringLiteral("tiny"));
+        QCOMPARE(cell(0, TeamRunsModel::Model), QStringLiteral("m"));
+        QCOMPARE(cell(0, TeamRunsModel::Engine), QStringLiteral("vllm"));
+        QCOMPARE(cell(0, TeamRunsModel::PublishedBy), QStringLiteral("alice"));
 
         QSignalSpy pulled(&dialog, &TeamRunsDialog::runsPulled);
         table->selectRow(0);
@@ -149,7 +166,7 @@ private Q_SLOTS:
         dialog.list();
         QTRY_VERIFY_WITH_TIMEOUT(status(dialog).contains(QStringLiteral("could not be read")), 30000);
         QVERIFY2(!status(dialog).contains(QString::fromLatin1(wrong)), qPrintable(status(dialog)));
-        QCOMPARE(dialog.findChild<QTableWidget *>()->rowCount(), 0);
+        QCOMPARE(dialog.findChild<QTableView *>()->model()->rowCount(), 0);
         jobs.storePassword(m_url, m_fx.alicePassword.toUtf8());
         QVERIFY(stored.wait(5000));
     }
