@@ -11,6 +11,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QTextLayout>
 #include <QValueAxis>
 
 #include <cmath>
@@ -21,7 +22,8 @@ namespace {
 
 const char *kTooltips = "servescopeTooltips";
 const char *kGroup = "servescopeGroup";
-const char *kReservedBottom = "servescopeReservedBottom";
+const char *kBaseMargins = "servescopeBaseMargins";
+const char *kFooterRoom = "servescopeFooterRoom"; ///< pixels the notes and footer take under the plot
 
 QFont font(qreal points, bool bold = false)
 {
@@ -109,30 +111,52 @@ QAbstractSeries *makeSeries(const SeriesSpec &s, QChart *chart)
     return out;
 }
 
-// Notes and footer are scene items of the chart, so PNG, SVG and PDF all carry them.
+// `text` broken into lines no wider than `width` (at word boundaries, or anywhere in a word longer
+// than a line; the Unicode rules, so Chinese breaks between characters).
+QString wrapToWidth(const QString &text, const QFont &f, qreal width)
+{
+    QStringList out;
+    QTextOption option;
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    for (const QString &paragraph : text.split(QLatin1Char('\n'))) {
+        QTextLayout layout(paragraph, f);
+        layout.setTextOption(option);
+        layout.beginLayout();
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(width);
+            out << paragraph.mid(line.textStart(), line.textLength()).trimmed();
+        }
+        layout.endLayout();
+    }
+    return out.join(QLatin1Char('\n'));
+}
+
+// Notes and footer are scene items of the chart, so PNG, SVG and PDF all carry them. They wrap to
+// the chart's width whenever it changes, and the bottom margin grows by what they take.
 void addFooter(QChart *chart, const ChartSpec &spec, const RenderOptions &o)
 {
-    QStringList lines;
-    if (o.notes)
-        lines << spec.notes;
-    const QString footer = o.footer ? spec.footerText() : QString();
-    if (lines.isEmpty() && footer.isEmpty())
+    const QString noteText = o.notes ? spec.notes.join(QLatin1Char('\n')) : QString();
+    const QString footText = o.footer ? spec.footerText() : QString();
+    if (noteText.isEmpty() && footText.isEmpty())
         return;
-    auto *notes = new QGraphicsSimpleTextItem(lines.join(QLatin1Char('\n')), chart);
+    auto *notes = new QGraphicsSimpleTextItem(chart);
     notes->setFont(font(8));
     notes->setBrush(QColor(0x99, 0x55, 0x00));
-    auto *foot = new QGraphicsSimpleTextItem(footer, chart);
+    auto *foot = new QGraphicsSimpleTextItem(chart);
     foot->setFont(font(8));
     foot->setBrush(QColor(0x55, 0x55, 0x55));
-    const qreal extra = (lines.isEmpty() ? 0 : notes->boundingRect().height() + 2)
-        + (footer.isEmpty() ? 0 : foot->boundingRect().height() + 4);
-    QMargins m = chart->margins();
-    m.setBottom(m.bottom() + int(std::ceil(extra)));
-    chart->setMargins(m);
-    // What a view that changes the margins must keep free at the bottom (the items sit 6 px above it).
-    chart->setProperty(kReservedBottom, int(std::ceil(extra)) + 6);
-    auto place = [chart, notes, foot]() {
+    auto place = [chart, notes, foot, noteText, footText]() {
         const QRectF r = chart->rect();
+        const qreal width = std::max<qreal>(120, r.width() - 24);
+        notes->setText(wrapToWidth(noteText, notes->font(), width));
+        foot->setText(wrapToWidth(footText, foot->font(), width));
+        const qreal extra = (noteText.isEmpty() ? 0 : notes->boundingRect().height() + 2)
+            + (footText.isEmpty() ? 0 : foot->boundingRect().height() + 4);
+        chart->setProperty(kFooterRoom, int(std::ceil(extra)) + 6);
+        QMargins m = chart->property(kBaseMargins).value<QMargins>();
+        m.setBottom(m.bottom() + chart->property(kFooterRoom).toInt());
+        if (chart->margins() != m)
+            chart->setMargins(m);
         foot->setPos(r.left() + 12, r.bottom() - foot->boundingRect().height() - 6);
         notes->setPos(r.left() + 12, foot->pos().y() - notes->boundingRect().height() - 2);
     };
@@ -175,6 +199,7 @@ QChart *createChart(const ChartSpec &spec, const RenderOptions &options)
         for (QLegendMarker *m : chart->legend()->markers(series))
             m->setVisible(!s.name.isEmpty());
     }
+    chart->setProperty(kBaseMargins, QVariant::fromValue(chart->margins()));
     addFooter(chart, spec, options);
     return chart;
 }
@@ -184,9 +209,10 @@ QStringList seriesTooltips(const QAbstractSeries *series)
     return series ? series->property(kTooltips).toStringList() : QStringList();
 }
 
-int reservedBottom(const QChart *chart)
+void setBaseMargins(QChart *chart, const QMargins &margins)
 {
-    return chart ? chart->property(kReservedBottom).toInt() : 0;
+    chart->setProperty(kBaseMargins, QVariant::fromValue(margins));
+    chart->setMargins(margins + QMargins(0, 0, 0, chart->property(kFooterRoom).toInt()));
 }
 
 QString seriesGroup(const QAbstractSeries *series)

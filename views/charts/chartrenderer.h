@@ -3,6 +3,8 @@
 
 #include "report/chartspec.h"
 
+#include <QMargins>
+
 QT_BEGIN_NAMESPACE
 class QChart;
 class QXYSeries;
@@ -20,9 +22,9 @@ struct RenderOptions {
 /// Builds a QChart (a QGraphicsWidget: needs a QApplication) from a spec. Bands become QAreaSeries with
 /// explicit upper and lower line series; series are added in spec order, which is z-order.
 QChart *createChart(const ChartSpec &spec, const RenderOptions &options = {});
-/// Pixels under the plot that the notes and footer of a created chart need; a view that sets its
-/// own margins keeps at least this much at the bottom.
-int reservedBottom(const QChart *chart);
+/// Sets a created chart's margins, to which the room its notes and footer take (wrapped to the
+/// chart's width, again on every resize) is added at the bottom.
+void setBaseMargins(QChart *chart, const QMargins &margins);
 
 /// Tooltip texts and legend group a rendered series carries (stored as dynamic properties).
 QStringList seriesTooltips(const QAbstractSeries *series);

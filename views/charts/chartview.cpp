@@ -161,7 +161,7 @@ void ChartView::rebuild()
     c->setTitle(m_shown.title);
     setToolTip(m_shown.subtitle);
     c->legend()->setAlignment(Qt::AlignRight);
-    c->setMargins(QMargins(2, 2, 2, std::max(2, reservedBottom(c))));
+    setBaseMargins(c, QMargins(2, 2, 2, 2));
     c->layout()->setContentsMargins(0, 0, 0, 0);
     setChart(c);
     delete old;

@@ -5,6 +5,7 @@
 #include "report/chartbuilders.h"
 
 #include <QAreaSeries>
+#include <QGraphicsSimpleTextItem>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -56,6 +57,53 @@ private slots:
         QCOMPARE(firstArea->lowerSeries()->count(), 5);
         QCOMPARE(chart->animationOptions(), QChart::NoAnimation);
         QVERIFY(qobject_cast<QLogValueAxis *>(chart->axes(Qt::Horizontal).first()));
+        delete chart;
+    }
+
+    // Notes and the footer wrap to the chart's width, again when it is resized, and the plot gives up
+    // the room they take: a narrow chart keeps every word inside it, Chinese broken between characters.
+    void notesAndFooterWrapToTheWidth()
+    {
+        ChartSpec spec = abChart();
+        const QString english = QStringLiteral("3 point(s) with an infinite or zero load value not shown: the "
+                                               "burst points of run B, variant baseline, at every load level");
+        const QString chinese
+            = QStringLiteral("有三个负载值为无穷大或零的点未显示这些点来自运行乙的基线变体在每一个负载级别上都是如此");
+        spec.notes = { english, chinese };
+        ChartFooter f;
+        f.label = QStringLiteral("A");
+        f.runName = QStringLiteral("a run with a long name");
+        f.baseUrl = QStringLiteral("https://gateway.example.com/v1");
+        f.model = QStringLiteral("Qwen/Qwen3.5-35B-A3B");
+        spec.footers = { f };
+        QChart *chart = createChart(spec);
+        const auto items = [chart] {
+            QList<QGraphicsSimpleTextItem *> out;
+            for (QGraphicsItem *i : chart->childItems()) {
+                if (auto *t = dynamic_cast<QGraphicsSimpleTextItem *>(i); t && !t->text().isEmpty())
+                    out << t;
+            }
+            return out;
+        };
+        chart->resize(1400, 700);
+        const int wideBottom = chart->margins().bottom();
+        chart->resize(420, 700);
+        QCOMPARE(items().size(), 2);
+        QString all;
+        for (QGraphicsSimpleTextItem *t : items()) {
+            QVERIFY2(t->pos().x() + t->boundingRect().width() <= 420, qPrintable(t->text()));
+            QVERIFY(t->pos().y() + t->boundingRect().height() <= 700);
+            all += t->text() + u'\n';
+        }
+        QVERIFY(chart->margins().bottom() > wideBottom);
+        QVERIFY(chart->plotArea().bottom() < items().constFirst()->pos().y());
+        // Nothing lost: the wrapped English reads the same with its breaks as spaces, the Chinese
+        // without them.
+        QVERIFY2(all.simplified().contains(english), qPrintable(all));
+        QString joined = all;
+        QVERIFY2(joined.remove(u'\n').contains(chinese), qPrintable(all));
+        chart->resize(1400, 700);
+        QCOMPARE(chart->margins().bottom(), wideBottom);
         delete chart;
     }
 
