@@ -147,7 +147,9 @@ void addFooter(QChart *chart, const ChartSpec &spec, const RenderOptions &o)
     foot->setBrush(QColor(0x55, 0x55, 0x55));
     auto place = [chart, notes, foot, noteText, footText]() {
         const QRectF r = chart->rect();
-        const qreal width = std::max<qreal>(120, r.width() - 24);
+        // Before the chart has a size, unwrapped: a guess at a tiny width would make the margin, and
+        // with it the chart's minimum height, larger than the size it is then given.
+        const qreal width = r.width() < 1 ? qreal(1e6) : std::max<qreal>(120, r.width() - 24);
         notes->setText(wrapToWidth(noteText, notes->font(), width));
         foot->setText(wrapToWidth(footText, foot->font(), width));
         const qreal extra = (noteText.isEmpty() ? 0 : notes->boundingRect().height() + 2)
