@@ -5,6 +5,7 @@
 #include "report/chartbuilders.h"
 
 #include <QAreaSeries>
+#include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -75,7 +76,11 @@ private slots:
         f.runName = QStringLiteral("a run with a long name");
         f.baseUrl = QStringLiteral("https://gateway.example.com/v1");
         f.model = QStringLiteral("Qwen/Qwen3.5-35B-A3B");
-        spec.footers = { f };
+        f.runTime = QStringLiteral("2026-12-04T12:16:52Z");
+        f.definitions = QStringLiteral("vllm");
+        ChartFooter g = f;
+        g.label = QStringLiteral("B");
+        spec.footers = { f, g };
         QChart *chart = createChart(spec);
         const auto items = [chart] {
             QList<QGraphicsSimpleTextItem *> out;
@@ -107,10 +112,13 @@ private slots:
         delete chart;
         // A new chart given a small size gets that size: its footer room is not guessed before it
         // has a width (which made its minimum height larger than what an export then gave it).
+        QGraphicsScene scene; // as an export lays it out
         QChart *small = createChart(spec);
-        small->resize(520, 420);
+        scene.addItem(small);
+        small->setGeometry(QRectF(0, 0, 520, 420));
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
         QCOMPARE(small->size(), QSizeF(520, 420));
-        delete small;
     }
 
     void legendToggleHidesGroup()
