@@ -21,6 +21,7 @@
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSettings>
 #include <QSpinBox>
@@ -59,14 +60,15 @@ void ResultsExport::createActions(QMenu *file)
     QMenu *exports = file->addMenu(tr("E&xport results"));
     QAction *chart = exports->addAction(tr("Export &chart…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
         chooseExportFile(tr("Export chart"), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
-            QStringLiteral("png"), [this](const QString &p) { reportExport(exportChart(p, &m_exportError), p); });
+            QStringLiteral("png"), QStringLiteral("chart"),
+            [this](const QString &p) { reportExport(exportChart(p, &m_exportError), p); });
     });
     QAction *report = exports->addAction(tr("Export &report…"), QKeySequence(tr("Ctrl+Shift+R")), this, [this] {
         chooseExportFile(tr("Export report"), tr("HTML report (*.html);;PDF report (*.pdf)"), QStringLiteral("html"),
-            [this](const QString &p) { exportReportWithProgress(p); });
+            QStringLiteral("report"), [this](const QString &p) { exportReportWithProgress(p); });
     });
     QAction *table = exports->addAction(tr("Export &table (CSV)…"), QKeySequence(tr("Ctrl+Shift+T")), this, [this] {
-        chooseExportFile(tr("Export table"), tr("CSV (*.csv)"), QStringLiteral("csv"),
+        chooseExportFile(tr("Export table"), tr("CSV (*.csv)"), QStringLiteral("csv"), QStringLiteral("table"),
             [this](const QString &p) { reportExport(exportTable(p, &m_exportError), p); });
     });
     QAction *copy
@@ -207,13 +209,49 @@ void ResultsExport::syncChartSizeMenu()
                                             : tr("Custom size…"));
 }
 
-void ResultsExport::chooseExportFile(
-    const QString &title, const QString &filter, const QString &suffix, std::function<void(const QString &)> done)
+QString ResultsExport::projectFolder() const
 {
-    auto *dialog = new QFileDialog(m_window, title, QSettings().value(QStringLiteral("export/dir")).toString(), filter);
+    // An unsaved project lives in a temporary folder, which is no place for a report.
+    return m_session->path().isEmpty() || m_session->isTemporary() ? QString()
+                                                                   : QFileInfo(m_session->path()).absolutePath();
+}
+
+QString ResultsExport::suggestedName(const QString &kind, const QString &suffix) const
+{
+    // "<project>-run1-vs-run2-report.html": what is shown and what the file holds.
+    QString name
+        = projectFolder().isEmpty() ? QStringLiteral("servescope") : QFileInfo(m_session->path()).completeBaseName();
+    QStringList runs;
+    for (const Report::ReportRun &run : m_results->input().runs) {
+        if (run.id > 0)
+            runs << QStringLiteral("run%1").arg(run.id);
+    }
+    if (!runs.isEmpty())
+        name += u'-' + runs.join(QStringLiteral("-vs-"));
+    return name + u'-' + kind + u'.' + suffix;
+}
+
+void ResultsExport::chooseExportFile(const QString &title, const QString &filter, const QString &suffix,
+    const QString &kind, std::function<void(const QString &)> done)
+{
+    // The folder of the last export, else the project's, else home.
+    QString dir = QSettings().value(QStringLiteral("export/dir")).toString();
+    if (dir.isEmpty() || !QFileInfo(dir).isDir())
+        dir = projectFolder().isEmpty() ? QDir::homePath() : projectFolder();
+    auto *dialog = new QFileDialog(m_window, title, dir, filter);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setDefaultSuffix(suffix);
+    dialog->selectFile(suggestedName(kind, suffix));
+    connect(dialog, &QFileDialog::filterSelected, dialog, [dialog](const QString &chosenFilter) {
+        static const QRegularExpression extension(QStringLiteral("\\*\\.(\\w+)"));
+        const QRegularExpressionMatch m = extension.match(chosenFilter);
+        const QStringList files = dialog->selectedFiles();
+        if (!m.hasMatch() || files.isEmpty())
+            return;
+        dialog->setDefaultSuffix(m.captured(1));
+        dialog->selectFile(QFileInfo(files.first()).completeBaseName() + u'.' + m.captured(1));
+    });
     connect(dialog, &QFileDialog::fileSelected, this, [done](const QString &path) {
         QSettings().setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
         done(path);

@@ -55,8 +55,14 @@ private:
         const QStringList &files, const QStringList &commands, const QStringList &warnings, const QString &error);
     void chooseCustomChartSize();
     void syncChartSizeMenu();
-    void chooseExportFile(
-        const QString &title, const QString &filter, const QString &suffix, std::function<void(const QString &)> done);
+    /// A save dialog in the last export's folder (else the project's) with a suggested name
+    /// (suggestedName); choosing another file type changes the name's suffix.
+    void chooseExportFile(const QString &title, const QString &filter, const QString &suffix, const QString &kind,
+        std::function<void(const QString &)> done);
+    /// "<project>-run1-vs-run2-<kind>.<suffix>" for the runs shown.
+    QString suggestedName(const QString &kind, const QString &suffix) const;
+    /// The saved project's folder; empty for an unsaved one.
+    QString projectFolder() const;
     void reportExport(bool ok, const QString &path);
     void exportReportWithProgress(const QString &path);
 

@@ -806,6 +806,24 @@ private Q_SLOTS:
             QVERIFY2(next > at, qPrintable(cell));
             at = next;
         }
+        // File → Export report, before any export: in the saved project's folder, named for the runs
+        // shown (an unsaved project's temporary folder is not offered).
+        QTemporaryDir saved;
+        QVERIFY(saveAs(w, saved.filePath(QStringLiteral("sweep.servescope"))));
+        QSettings().remove(QStringLiteral("export/dir"));
+        QAction *exportReport = nullptr;
+        for (QAction *action : w.findChildren<QAction *>()) {
+            if (action->text() == QStringLiteral("Export &report…"))
+                exportReport = action;
+        }
+        QVERIFY(exportReport);
+        exportReport->trigger();
+        QFileDialog *saveDialog = nullptr;
+        QTRY_VERIFY((saveDialog = w.findChild<QFileDialog *>()) != nullptr && saveDialog->isVisible());
+        QCOMPARE(QDir(saveDialog->directory()).canonicalPath(), QDir(saved.path()).canonicalPath());
+        QCOMPARE(QFileInfo(saveDialog->selectedFiles().value(0)).fileName(),
+            QStringLiteral("sweep-run%1-vs-run%2-report.html").arg(a).arg(b));
+        static_cast<QDialog *>(saveDialog)->reject();
         QCOMPARE(panelMetrics.mid(0, 7),
             (QStringList { QStringLiteral("Output throughput (tok/s)"), QStringLiteral("TTFT p50 (ms)"),
                 QStringLiteral("TTFT p90 (ms)"), QStringLiteral("TPOT p50 (ms)"), QStringLiteral("TPOT p90 (ms)"),
