@@ -10,6 +10,8 @@
 
 #include <QAction>
 
+#include <utility>
+
 namespace ServeScope {
 
 ResultsPageController::ResultsPageController(
@@ -42,7 +44,7 @@ ResultsPageController::ResultsPageController(
         m_results->setInput(input);
         if (input.runs.size() == 1)
             m_session->loadServerLogs(input.runs.first().id);
-        if (m_runs->resultsMayTakeOver())
+        if (std::exchange(m_turnToPage, true) && m_runs->resultsMayTakeOver())
             m_pages->show(WindowPages::Results);
         emit status(input.runs.size() > 1 ? tr("Comparing %1").arg(input.title) : input.title, 6000);
         emit shown();
@@ -54,7 +56,22 @@ void ResultsPageController::showRuns(const QList<qint64> &ids)
     if (ids.isEmpty())
         return;
     emit status(ids.size() > 1 ? tr("Comparing %n runs…", nullptr, int(ids.size())) : tr("Loading the run…"), 0);
+    m_turnToPage = true;
     m_session->loadRuns(ids);
+}
+
+qint64 ResultsPageController::showNewest(const QVector<RunListing> &runs)
+{
+    const RunListing *newest = nullptr;
+    for (const RunListing &r : runs) {
+        if (r.run.status == RunStatus::Finished && (!newest || r.run.id > newest->run.id))
+            newest = &r;
+    }
+    if (!newest || m_runs->isRunning())
+        return 0;
+    m_turnToPage = false;
+    m_session->loadRuns({ newest->run.id });
+    return newest->run.id;
 }
 
 } // namespace ServeScope

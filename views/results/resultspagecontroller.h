@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "storage/storetypes.h"
+
 #include <QList>
 #include <QObject>
 #include <QStringList>
@@ -25,8 +27,12 @@ public:
         QWidget *window, ResultsView *results, ProjectSession *session, RunPageController *runs, WindowPages *pages);
 
     ResultsExport *exports() const { return m_export; }
-    /// Loads these stored runs (one, or several compared: A is the oldest) for the page.
+    /// Loads these stored runs (one, or several compared: A is the oldest) for the page, and turns to
+    /// it when no run is going on.
     void showRuns(const QList<qint64> &ids);
+    /// A project just opened: its newest finished run, loaded for the Results page without turning
+    /// to it. Returns that run's id, 0 when there is none.
+    qint64 showNewest(const QVector<RunListing> &runs);
 
 signals:
     /// The page shows runs loaded from the project.
@@ -42,6 +48,7 @@ private:
     RunPageController *m_runs;
     WindowPages *m_pages;
     ResultsExport *m_export;
+    bool m_turnToPage = true; ///< the runs being loaded were asked for, not shown on opening
 };
 
 } // namespace ServeScope

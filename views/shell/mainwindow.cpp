@@ -141,6 +141,7 @@ void MainWindow::connectControllers()
     });
     connect(m_project, &ProjectController::opened, this, [this](const QString &path, bool temporary) {
         m_pages->setProjectPagesEnabled(true);
+        m_justOpened = true;
         showProjectPage(temporary ? QString() : path);
         emit projectOpened(path);
     });
@@ -154,6 +155,10 @@ void MainWindow::connectControllers()
     connect(m_project, &ProjectController::recentChanged, this, &MainWindow::rebuildRecentMenu);
     connect(m_project, &ProjectController::runsListed, this, [this](const QVector<RunListing> &runs) {
         m_tree->setRuns(runs);
+        if (std::exchange(m_justOpened, false)) { // its newest results are ready on the Results page
+            const QSignalBlocker quiet(m_tree);
+            m_tree->selectRuns({ m_resultsPage->showNewest(runs) });
+        }
         emit runsListed(int(runs.size()));
     });
     connect(m_welcome, &WelcomePage::recentRequested, m_project, &ProjectController::openProject);
@@ -338,10 +343,7 @@ void MainWindow::appendLog(const QString &level, const QString &text)
 
 void MainWindow::showStatus(const QString &text, int timeoutMs)
 {
-    if (text.isEmpty())
-        statusBar()->clearMessage();
-    else
-        statusBar()->showMessage(text, timeoutMs);
+    text.isEmpty() ? statusBar()->clearMessage() : statusBar()->showMessage(text, timeoutMs);
 }
 
 void MainWindow::rebuildRecentMenu(const QStringList &recent)

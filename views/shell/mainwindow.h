@@ -115,6 +115,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     QAction *m_newAction = nullptr;
     bool m_closeConfirmed = false; ///< the user chose to discard unsaved changes
+    bool m_justOpened = false; ///< a project opened and its runs are not listed yet
 };
 
 } // namespace ServeScope

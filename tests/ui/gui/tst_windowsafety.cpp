@@ -296,6 +296,38 @@ private Q_SLOTS:
         QCOMPARE(w.document()->experiment().name, QStringLiteral("fresh"));
     }
 
+    // Opening a project with runs: its newest finished run is ready on the Results page and selected
+    // in the tree, while the window opens on the page the project was left on.
+    void openingShowsTheNewestRun()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("runs.servescope"));
+        MemorySecretStore secrets;
+        qint64 older = 0, newest = 0;
+        {
+            MainWindow w(&secrets);
+            w.project()->setTimeScale(20);
+            QVERIFY(openNew(w, sweep(4)));
+            older = runOnce(w).runId;
+            newest = runOnce(w).runId;
+            QVERIFY(older > 0 && newest > older);
+            QVERIFY(saveAs(w, path));
+            w.showPage(WindowPages::Design);
+        }
+        MainWindow again(&secrets);
+        QSignalSpy shown(&again, &MainWindow::resultsShown);
+        again.project()->openProject(path);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 20000);
+        QCOMPARE(again.results()->input().runs.size(), 1);
+        QCOMPARE(again.results()->input().runs.first().id, newest);
+        QCOMPARE(again.projectTree()->selectedRuns(), QList<qint64> { newest });
+        QCOMPARE(again.currentPage(), int(WindowPages::Design));
+        // Choosing a run afterwards still turns to the Results page.
+        again.compareRuns({ older });
+        QTRY_COMPARE_WITH_TIMEOUT(again.currentPage(), int(WindowPages::Results), 20000);
+        QCOMPARE(again.results()->input().runs.first().id, older);
+    }
+
     void newClearsTheFindings()
     {
         MemorySecretStore secrets;
