@@ -111,8 +111,9 @@ RunMonitor::RunMonitor(QWidget *parent)
 
 QChartView *RunMonitor::makeChart(const QString &title, const QString &unit, QList<QLineSeries *> series)
 {
-    // Small charts on a laptop screen: small fonts, the legend beside the plot, the unit in the title,
-    // so no axis title or label is elided.
+    // Small charts on a laptop screen (three side by side at 1024 px, or scaled 1.25×): small fonts,
+    // the legend under the plot (none for one series: the title names it), the unit in the title and
+    // round y ticks, so the plot keeps the width and no axis label is elided.
     QFont small = font();
     small.setPointSizeF(7.5);
     auto *chart = new QChart;
@@ -121,8 +122,9 @@ QChartView *RunMonitor::makeChart(const QString &title, const QString &unit, QLi
     titleFont.setBold(true);
     chart->setTitleFont(titleFont);
     chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignRight);
+    chart->legend()->setAlignment(Qt::AlignBottom);
     chart->legend()->setFont(small);
+    chart->legend()->setVisible(series.size() > 1);
     chart->setMargins(QMargins(0, 0, 0, 0));
     auto *x = new QValueAxis;
     x->setLabelFormat(QStringLiteral("%.0f s"));
@@ -132,7 +134,7 @@ QChartView *RunMonitor::makeChart(const QString &title, const QString &unit, QLi
     auto *y = new QValueAxis;
     y->setLabelFormat(QStringLiteral("%.3g"));
     y->setLabelsFont(small);
-    y->setTickCount(4);
+    y->setTickCount(3);
     y->setRange(0, 1);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
@@ -346,8 +348,12 @@ void RunMonitor::refreshCharts()
             auto *v = static_cast<QValueAxis *>(a);
             if (a->alignment() == Qt::AlignBottom)
                 v->setRange(xmin > xmax ? 0 : xmin, std::max(xmax, xmin + 1));
-            else
-                v->setRange(0, ymax * 1.1);
+            else {
+                v->setRange(0, ymax * 1.05);
+                v->applyNiceNumbers();
+                // 20000, not 2e+04; 0.25, not 0.250000.
+                v->setLabelFormat(v->max() >= 1000 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
+            }
         }
     }
 }
