@@ -116,7 +116,10 @@ void MainWindow::connectControllers()
     connect(m_imports, &ImportFlow::logged, this, &MainWindow::appendLog);
     connect(m_resultsPage->exports(), &ResultsExport::warning, this,
         [this](const QString &title, const QString &text) { showWarning(this, title, text); });
-    connect(m_runs, &RunPageController::showRunsWanted, m_resultsPage, &ResultsPageController::showRuns);
+    connect(m_runs, &RunPageController::showRunsWanted, this, [this](const QList<qint64> &ids) {
+        m_tree->selectRuns(ids, false); // the tree says which runs the Results page shows
+        m_resultsPage->showRuns(ids);
+    });
     connect(m_runs, &RunPageController::closeWanted, this, &QWidget::close);
     connect(m_runs, &RunPageController::runFinished, this, [this](const RunResult &result) {
         if (result.runId > 0)
@@ -155,10 +158,8 @@ void MainWindow::connectControllers()
     connect(m_project, &ProjectController::recentChanged, this, &MainWindow::rebuildRecentMenu);
     connect(m_project, &ProjectController::runsListed, this, [this](const QVector<RunListing> &runs) {
         m_tree->setRuns(runs);
-        if (std::exchange(m_justOpened, false)) { // its newest results are ready on the Results page
-            const QSignalBlocker quiet(m_tree);
-            m_tree->selectRuns({ m_resultsPage->showNewest(runs) });
-        }
+        if (std::exchange(m_justOpened, false)) // its newest results are ready on the Results page
+            m_tree->selectRuns({ m_resultsPage->showNewest(runs) }, false);
         emit runsListed(int(runs.size()));
     });
     connect(m_welcome, &WelcomePage::recentRequested, m_project, &ProjectController::openProject);

@@ -55,7 +55,7 @@ QList<qint64> ProjectTree::selectedRuns() const
     return ids;
 }
 
-void ProjectTree::selectRuns(const QList<qint64> &ids)
+void ProjectTree::selectRuns(const QList<qint64> &ids, bool announce)
 {
     {
         const QSignalBlocker block(this);
@@ -65,7 +65,8 @@ void ProjectTree::selectRuns(const QList<qint64> &ids)
                 (*it)->setSelected(true);
         }
     }
-    emit runsSelected(selectedRuns());
+    if (announce)
+        emit runsSelected(selectedRuns());
 }
 
 void ProjectTree::contextMenuEvent(QContextMenuEvent *event)

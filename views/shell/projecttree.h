@@ -17,8 +17,9 @@ public:
     void setExperiment(const Experiment &experiment);
     void setRuns(const QVector<RunListing> &runs);
     int runCount() const { return int(m_runs.size()); }
-    /// Selects exactly these runs (the results then show them, compared when there are several).
-    void selectRuns(const QList<qint64> &ids);
+    /// Selects exactly these runs; `announce`: runsSelected says so (the results then show them,
+    /// compared when there are several), else the tree only follows what is shown.
+    void selectRuns(const QList<qint64> &ids, bool announce = true);
     /// The selected runs, oldest first (A is the oldest).
     QList<qint64> selectedRuns() const;
 

@@ -326,6 +326,10 @@ private Q_SLOTS:
         again.compareRuns({ older });
         QTRY_COMPARE_WITH_TIMEOUT(again.currentPage(), int(WindowPages::Results), 20000);
         QCOMPARE(again.results()->input().runs.first().id, older);
+        // A run that finishes is shown, and selected in the tree in place of the run shown before.
+        const qint64 third = runOnce(again).runId;
+        QTRY_COMPARE_WITH_TIMEOUT(again.results()->input().runs.value(0).id, third, 20000);
+        QCOMPARE(again.projectTree()->selectedRuns(), QList<qint64> { third });
     }
 
     void newClearsTheFindings()
