@@ -11,6 +11,7 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -92,9 +93,16 @@ RunMonitor::RunMonitor(QWidget *parent)
     auto *infoColumn = new QWidget;
     infoColumn->setLayout(info);
     info->setContentsMargins(0, 0, 0, 0);
-    infoColumn->setFixedWidth(260);
+    // On a short screen (640 px, or scaled 1.25×) the column scrolls instead of making the page
+    // taller than the screen.
+    auto *infoScroll = new QScrollArea;
+    infoScroll->setWidget(infoColumn);
+    infoScroll->setWidgetResizable(true);
+    infoScroll->setFrameShape(QFrame::NoFrame);
+    infoScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    infoScroll->setFixedWidth(248 + style()->pixelMetric(QStyle::PM_ScrollBarExtent));
     auto *charts = new QHBoxLayout;
-    charts->addWidget(infoColumn);
+    charts->addWidget(infoScroll);
     charts->addWidget(makeChart(tr("TTFT (rolling)"), tr("ms"), { m_ttft50, m_ttft99 }), 1);
     charts->addWidget(makeChart(tr("ITL (rolling)"), tr("ms"), { m_itl50, m_itl99 }), 1);
     charts->addWidget(makeChart(tr("Throughput"), tr("tok/s"), { m_tput }), 1);
@@ -146,7 +154,7 @@ QChartView *RunMonitor::makeChart(const QString &title, const QString &unit, QLi
     m_charts.append(chart);
     auto *view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(140, 120);
+    view->setMinimumSize(120, 120);
     return view;
 }
 

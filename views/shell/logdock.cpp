@@ -35,8 +35,10 @@ LogDock::LogDock(QWidget *parent)
     m_serverLog->setObjectName(QStringLiteral("serverLog"));
     m_serverLog->setReadOnly(true);
     m_serverLog->setLineWrapMode(QPlainTextEdit::NoWrap);
-    // The dock stays as short as the other tabs let it be: the window must fit a laptop screen.
-    m_serverLog->setMinimumHeight(24);
+    // The dock can be as short as a line or two: the window must fit a laptop screen (640 px, or
+    // 768 px scaled 1.25×) with the dock under the Run page.
+    for (QWidget *view : std::initializer_list<QWidget *> { m_serverLog, m_log, m_problems })
+        view->setMinimumHeight(24);
     serverLogLayout->setSpacing(2);
     m_serverLog->setPlaceholderText(tr("Select one run: the output of the servers it launched appears here."));
     connect(m_serverLogFilter, &QLineEdit::textChanged, this, &LogDock::showServerLog);
