@@ -28,7 +28,9 @@ WindowPages::WindowPages(QObject *parent)
 
 void WindowPages::addPage(Page page, QWidget *widget, const QString &title)
 {
+    m_policies.insert(widget, widget->sizePolicy());
     m_stack->insertWidget(int(page), widget);
+    sizeStackToCurrentPage();
     auto *action = new QAction(title, this);
     action->setObjectName(QStringLiteral("page%1").arg(int(page) + 1));
     action->setCheckable(true);
@@ -53,8 +55,21 @@ void WindowPages::show(Page page)
     if (m_stack->currentIndex() == int(page))
         return;
     m_stack->setCurrentIndex(int(page));
+    sizeStackToCurrentPage();
     applyDocks();
     emit pageShown(page);
+}
+
+void WindowPages::sizeStackToCurrentPage()
+{
+    // A page's minimum (the Run page's charts, the Results page's chart) does not hold the window
+    // large on the others: at 1024 × 640 scaled 1.25× every page has the room it needs, not the
+    // largest of all.
+    for (int i = 0; i < m_stack->count(); ++i) {
+        QWidget *page = m_stack->widget(i);
+        page->setSizePolicy(i == m_stack->currentIndex() ? m_policies.value(page, page->sizePolicy())
+                                                         : QSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored));
+    }
 }
 
 static QString dockKey(const QDockWidget *dock, int page)

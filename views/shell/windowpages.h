@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QHash>
 #include <QList>
 #include <QObject>
+#include <QSizePolicy>
 #include <QVector>
 
 class QAction;
@@ -54,12 +56,16 @@ private:
     };
     bool dockShownOn(const BoundDock &bound, Page page) const;
     void rememberDock(QDockWidget *dock, bool shown);
+    /// The stack takes its current page's minimum size, not its largest page's: hidden pages' size
+    /// policies are Ignored (their own come back when shown).
+    void sizeStackToCurrentPage();
 
     QList<BoundDock> m_docks;
     QStackedWidget *m_stack;
     QToolBar *m_bar;
     QActionGroup *m_group;
     QVector<QAction *> m_actions;
+    QHash<QWidget *, QSizePolicy> m_policies; ///< each page's own size policy
 };
 
 } // namespace ServeScope

@@ -586,7 +586,7 @@ private Q_SLOTS:
         for (int page : { int(WindowPages::Design), int(WindowPages::Run), int(WindowPages::Results) }) {
             w.showPage(page);
             QCoreApplication::processEvents();
-            // The stack is as wide as its widest page: one page too wide clips them all.
+            // The stack takes the page shown's minimum (the others' policies are Ignored).
             const int needed = stack->minimumSizeHint().width()
                 + (dock->isVisible() ? dock->minimumSizeHint().width() : 0) + frame + 8;
             qInfo("page %d needs %d px of %d (page %d, panel %d)", page, needed, available,
