@@ -23,16 +23,17 @@ namespace {
 // A chart laid out in its own scene at the logical size: what every format renders from.
 class ChartScene {
 public:
-    ChartScene(const ChartSpec &spec, QSizeF size)
+    ChartScene(const ChartSpec &spec, QSizeF size, bool footer = true)
         : m_size(size)
     {
-        m_chart = createChart(spec, RenderOptions {});
+        RenderOptions options;
+        options.footer = footer;
+        m_chart = createChart(spec, options);
         m_scene.addItem(m_chart);
         m_chart->setGeometry(QRectF(QPointF(0, 0), size));
         m_scene.setSceneRect(QRectF(QPointF(0, 0), size));
         // Layout and series geometry are updated through posted events.
         QCoreApplication::sendPostedEvents();
-        QCoreApplication::processEvents();
     }
     void render(QPainter *p, const QRectF &target) { m_scene.render(p, target, QRectF(QPointF(0, 0), m_size)); }
 
@@ -58,9 +59,10 @@ bool ChartExporter::formatForPath(const QString &path, Format *format)
     return true;
 }
 
-void ChartExporter::paint(const ChartSpec &spec, QPainter *painter, const QRectF &target, const QSizeF &layout)
+void ChartExporter::paint(
+    const ChartSpec &spec, QPainter *painter, const QRectF &target, const QSizeF &layout, bool footer)
 {
-    ChartScene scene(spec, layout.isEmpty() ? target.size() : layout);
+    ChartScene scene(spec, layout.isEmpty() ? target.size() : layout, footer);
     scene.render(painter, target);
 }
 

@@ -29,8 +29,10 @@ public:
     static QByteArray renderSvg(const ChartSpec &spec, const ExportOptions &o = {});
     static QByteArray renderPdf(const ChartSpec &spec, const ExportOptions &o = {});
     /// Draws the chart into target on any painter (used for multi-page PDF reports), laid out for
-    /// `layout` (points; the target's size when empty) and scaled to fit the target.
-    static void paint(const ChartSpec &spec, QPainter *painter, const QRectF &target, const QSizeF &layout = {});
+    /// `layout` (points; the target's size when empty) and scaled to fit the target. `footer`: the
+    /// runs' footer lines under the plot (a report's pages say them once instead).
+    static void paint(
+        const ChartSpec &spec, QPainter *painter, const QRectF &target, const QSizeF &layout = {}, bool footer = true);
 
     /// Writes by suffix; on failure returns false and sets *error (a sentence, no secrets).
     static bool exportToFile(const ChartSpec &spec, const QString &path, const ExportOptions &o, QString *error);

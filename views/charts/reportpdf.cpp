@@ -109,8 +109,9 @@ QByteArray ReportWriter::pdf(const ReportInput &input)
         writer.newPage();
         for (int k = 0; k < kChartsPerPage && page * kChartsPerPage + k < charts.size(); ++k) {
             const QPointF at((k % 2) * (cell.width() + kChartGap), (k / 2) * (cell.height() + kChartGap));
+            // The runs are named in the summary and each page's footer, not under each of four charts.
             ChartExporter::paint(
-                charts[page * kChartsPerPage + k].spec, &painter, QRectF(at, cell), cell / kChartScale);
+                charts[page * kChartsPerPage + k].spec, &painter, QRectF(at, cell), cell / kChartScale, false);
         }
         drawFooter(textPages + page + 1);
     }

@@ -148,57 +148,64 @@ bool RunPageController::start()
     if (m_run->isRunning() || m_checking || !m_projectOpen || hasErrors(m_document->problems()))
         return false;
     m_checkAgainst = 0;
-    return startExperiment(m_document->experiment());
+    startExperiment(m_document->experiment());
+    return true;
 }
 
-// Asks once per set of commands (until they change) whether ServeScope may start them; false when
-// the user cancelled the run.
-bool RunPageController::approveLaunch(const Experiment &e, bool *allow)
+// Asks once per set of commands (until they change) whether ServeScope may start them, then goes on
+// with go(allowLaunch); a cancelled question goes nowhere. The question is opened, not exec'd.
+void RunPageController::approveLaunch(const Experiment &e, std::function<void(bool)> go)
 {
-    *allow = false;
     const QStringList lines = launchLines(e);
     if (lines.isEmpty())
-        return true;
+        return go(false);
     const QString key = lines.join(u'\n');
     if (m_launchPolicy == LaunchPolicy::Never) {
         emit logged(QStringLiteral("warning"),
             tr("Not starting the experiment's launch commands (start the servers yourself, or pass --allow-launch)."));
-        return true;
+        return go(false);
     }
-    if (m_launchPolicy == LaunchPolicy::Allow || m_approvedLaunches.contains(key)) {
-        *allow = true;
-        return true;
-    }
-    QMessageBox box(QMessageBox::Question, tr("Launch the servers?"),
+    if (m_launchPolicy == LaunchPolicy::Allow || m_approvedLaunches.contains(key))
+        return go(true);
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Launch the servers?"),
         tr("Each variant starts its own server with the command below (no shell), waits until it is ready, and stops "
            "it afterwards. Start them?"),
         QMessageBox::NoButton, m_window);
-    box.setObjectName(QStringLiteral("launchQuestion"));
-    box.setDetailedText(lines.join(u'\n'));
-    box.setInformativeText(lines.join(u'\n'));
-    QPushButton *launch = box.addButton(tr("Launch and run"), QMessageBox::AcceptRole);
-    QPushButton *without = box.addButton(tr("Run without launching"), QMessageBox::ActionRole);
-    box.addButton(QMessageBox::Cancel);
-    box.setDefaultButton(launch);
-    box.exec();
-    if (box.clickedButton() == launch) {
-        m_approvedLaunches.insert(key);
-        *allow = true;
-        return true;
-    }
-    return box.clickedButton() == without;
+    box->setObjectName(QStringLiteral("launchQuestion"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setDetailedText(key);
+    box->setInformativeText(key);
+    QPushButton *launch = box->addButton(tr("Launch and run"), QMessageBox::AcceptRole);
+    QPushButton *without = box->addButton(tr("Run without launching"), QMessageBox::ActionRole);
+    box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(launch);
+    m_checking = true; // no second start while the question is open
+    updateRunnable();
+    connect(box, &QMessageBox::finished, this, [this, box, launch, without, key, go] {
+        m_checking = false;
+        updateRunnable();
+        if (box->clickedButton() == launch)
+            m_approvedLaunches.insert(key);
+        if (box->clickedButton() == launch || box->clickedButton() == without)
+            go(box->clickedButton() == launch);
+        else
+            m_checkAgainst = 0;
+    });
+    box->open();
 }
 
-bool RunPageController::startExperiment(const Experiment &e)
+void RunPageController::startExperiment(const Experiment &e)
 {
-    bool allowLaunch = false;
-    if (!approveLaunch(e, &allowLaunch))
-        return false;
+    approveLaunch(e, [this, e](bool allowLaunch) { checkThenBegin(e, allowLaunch); });
+}
+
+void RunPageController::checkThenBegin(const Experiment &e, bool allowLaunch)
+{
     // Against a server it does not start itself, a run first makes Test connection's check: a dead
     // endpoint is said in words before hundreds of requests fail. A scripted run goes straight on.
     if (e.endpoint.isLocalSimulator() || allowLaunch || m_launchPolicy == LaunchPolicy::Never) {
         beginRun(e, allowLaunch);
-        return true;
+        return;
     }
     m_checking = true;
     updateRunnable();
@@ -232,7 +239,6 @@ bool RunPageController::startExperiment(const Experiment &e)
         box->open();
         updateRunnable();
     });
-    return true;
 }
 
 void RunPageController::beginRun(const Experiment &e, bool allowLaunch)

@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QSet>
 
+#include <functional>
+
 class QAction;
 class QMenu;
 class QWidget;
@@ -53,8 +55,9 @@ public:
     void setProjectOpen(bool open);
 
     bool isRunning() const;
-    /// Starts the experiment as edited; false when it cannot start (a run in progress, no project,
-    /// validation errors).
+    /// Starts the experiment as edited, after the launch question and the endpoint check where they
+    /// apply (both opened, never exec'd); false when it cannot start (a run in progress or being
+    /// checked, no project, validation errors).
     bool start();
     void cancel();
     /// Runs a stored run's configuration again, then shows both compared and says, point by point,
@@ -81,8 +84,10 @@ signals:
 
 private:
     void updateRunnable();
-    bool startExperiment(const Experiment &experiment);
-    bool approveLaunch(const Experiment &experiment, bool *allow);
+    void startExperiment(const Experiment &experiment);
+    void approveLaunch(const Experiment &experiment, std::function<void(bool allowLaunch)> go);
+    /// Against a server the run does not start itself, Test connection's check first.
+    void checkThenBegin(const Experiment &experiment, bool allowLaunch);
     void beginRun(const Experiment &experiment, bool allowLaunch);
     void runEnded(const RunResult &result);
     void configLoaded(qint64 runId, const QByteArray &json);

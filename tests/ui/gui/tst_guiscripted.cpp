@@ -188,21 +188,18 @@ private Q_SLOTS:
         w.project()->newProject(launchedExperiment(port));
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QVERIFY2(!hasErrors(w.document()->problems()), qPrintable(w.document()->problems().value(0).toString()));
-        QString asked;
-        QTimer::singleShot(200, &w, [&asked] {
-            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
-            if (!box)
-                return;
-            asked = box->informativeText();
-            for (QAbstractButton *b : box->buttons()) {
-                if (b->text() == QLatin1String("Launch and run"))
-                    b->click();
-            }
-        });
         QSignalSpy finished(&w, &MainWindow::runFinished);
-        QVERIFY(w.runs()->start());
+        QVERIFY(w.runs()->start()); // returns with the question open (no nested event loop)
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY(
+            (box = w.findChild<QMessageBox *>(QStringLiteral("launchQuestion"))) != nullptr && box->isVisible());
+        const QString asked = box->informativeText();
         QVERIFY2(
             asked.contains(QStringLiteral("sim --port %1 --model m --max-num-seqs 4").arg(port)), qPrintable(asked));
+        for (QAbstractButton *b : box->buttons()) {
+            if (b->text() == QLatin1String("Launch and run"))
+                b->click();
+        }
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
         const RunResult r = finished.at(0).at(0).value<RunResult>();
         QCOMPARE(r.status, RunResult::Status::Finished);

@@ -48,6 +48,7 @@
 #include <QLocale>
 #include <QMap>
 #include <QMessageBox>
+#include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -57,6 +58,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QStackedWidget>
 #include <QTableView>
@@ -330,6 +332,52 @@ private Q_SLOTS:
         const qint64 third = runOnce(again).runId;
         QTRY_COMPARE_WITH_TIMEOUT(again.results()->input().runs.value(0).id, third, 20000);
         QCOMPARE(again.projectTree()->selectedRuns(), QList<qint64> { third });
+    }
+
+    // The launch question is opened, not exec'd: start() returns with the question on screen and
+    // no second start is possible; Cancel starts nothing; "Run without launching" goes on to the
+    // endpoint check, which names the closed port.
+    void launchQuestionDoesNotBlock()
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 closed = probe.serverPort();
+        probe.close();
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        w.show();
+        Experiment e = sweep(4);
+        e.endpoint.baseUrl = QStringLiteral("http://127.0.0.1:%1").arg(closed);
+        e.server.launchArgv
+            = { QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("exit 0"), QStringLiteral("{port}") };
+        e.server.readyPath = QStringLiteral("/v1/models");
+        QVERIFY(openNew(w, e));
+        QVERIFY(w.runs()->start());
+        QPointer<QMessageBox> box = visibleBox(w, QStringLiteral("launchQuestion"));
+        QVERIFY(box);
+        QVERIFY(box->informativeText().contains(QStringLiteral("/bin/sh")));
+        QVERIFY(!w.runs()->start());
+        box->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY(box.isNull());
+        QVERIFY(!w.runs()->isRunning());
+
+        QVERIFY(w.runs()->start());
+        box = visibleBox(w, QStringLiteral("launchQuestion"));
+        QVERIFY(box);
+        QAbstractButton *without = nullptr;
+        for (QAbstractButton *b : box->buttons()) {
+            if (b->text() == QStringLiteral("Run without launching"))
+                without = b;
+        }
+        QVERIFY(without);
+        without->click();
+        QMessageBox *check = visibleBox(w, QStringLiteral("runCheckBox"));
+        QVERIFY(check);
+        QVERIFY2(check->text().contains(QStringLiteral("Nothing is listening at that address and port")),
+            qPrintable(check->text()));
+        check->button(QMessageBox::Cancel)->click();
+        QTest::qWait(100);
+        QVERIFY(!w.runs()->isRunning());
     }
 
     void newClearsTheFindings()
@@ -635,13 +683,16 @@ private Q_SLOTS:
         {
             QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
             db.setDatabaseName(path);
-            db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+            // Not QSQLITE_OPEN_READONLY: a read-only connection that opens while the writers close
+            // and remove the -wal file keeps failing with "disk I/O error".
             QVERIFY(db.open());
             const auto finished = [&] {
                 QSqlQuery q(db);
-                q.exec(QStringLiteral("SELECT runs.id, runs.status, count(requests.id) FROM runs LEFT JOIN requests "
-                                      "ON requests.run_id = runs.id AND requests.warmup = 0 GROUP BY runs.id"));
                 QStringList rows;
+                if (!q.exec(QStringLiteral("SELECT runs.id, runs.status, count(requests.id) FROM runs LEFT JOIN "
+                                           "requests ON requests.run_id = runs.id AND requests.warmup = 0 GROUP BY "
+                                           "runs.id")))
+                    rows << q.lastError().text();
                 bool all = true;
                 while (q.next()) {
                     rows << QStringLiteral("run %1%2: %3, %4 requests")
