@@ -128,19 +128,8 @@ int runCheck(const QStringList &args)
         { QStringLiteral("tls-skip-verify"), CliText::tr("https: do not check the server's certificate") },
     });
     QTextStream err(stderr);
-    if (!parser.parse(args)) {
-        err << "servescope-cli check: " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return ExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        err << "servescope-cli check: "
-            << CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()) << '\n';
-        return ExitUsage;
-    }
+    if (const std::optional<int> done = parseCommand(parser, args, "check", Positional::None))
+        return *done;
     if (!parser.isSet(QStringLiteral("base-url")) || !parser.isSet(QStringLiteral("model"))) {
         err << "servescope-cli check: " << CliText::tr("--base-url and --model are required") << '\n';
         return ExitUsage;

@@ -150,14 +150,8 @@ int runCompare(const QStringList &args)
         err << "servescope-cli compare: " << message << '\n';
         return ExitUsage;
     };
-    if (!parser.parse(args))
-        return usage(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
-        return ExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    if (const std::optional<int> done = parseCommand(parser, args, "compare", Positional::None))
+        return *done;
     if (!parser.isSet(QStringLiteral("baseline")) || !parser.isSet(QStringLiteral("candidate")))
         return usage(CliText::tr("--baseline and --candidate are required"));
     bool ok = false;

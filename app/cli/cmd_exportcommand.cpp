@@ -37,12 +37,8 @@ int runExportCommand(const QStringList &args)
         err << "servescope-cli export-command: " << message << '\n';
         return ExitUsage;
     };
-    if (!parser.parse(args))
-        return usage(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> done = parseCommand(parser, args, "export-command", Positional::Allowed))
+        return *done;
     if (parser.positionalArguments().size() != 1)
         return usage(CliText::tr("expected one EXPERIMENT file"));
     const QString tool = parser.value(QStringLiteral("tool"));

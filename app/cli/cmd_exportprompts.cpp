@@ -40,14 +40,8 @@ int runExportPrompts(const QStringList &args)
         err << "servescope-cli export-prompts: " << message << '\n';
         return ExitUsage;
     };
-    if (!parser.parse(args))
-        return usage(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
-        return ExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    if (const std::optional<int> done = parseCommand(parser, args, "export-prompts", Positional::None))
+        return *done;
     const QString outDir = parser.value(QStringLiteral("out-dir"));
     if (!parser.isSet(QStringLiteral("project")) || !parser.isSet(QStringLiteral("run")) || outDir.isEmpty())
         return usage(CliText::tr("--project FILE, --run RUN and --out-dir DIR are required"));

@@ -66,14 +66,8 @@ int runImport(const QStringList &args)
     parser.addOption(verifyOption);
     QTextStream err(stderr);
     QTextStream out(stdout);
-    if (!parser.parse(args)) {
-        err << "servescope-cli import: " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> done = parseCommand(parser, args, "import", Positional::Allowed))
+        return *done;
     const QStringList files = parser.positionalArguments();
     if (files.isEmpty() || !parser.isSet(projectOption)) {
         err << "servescope-cli import: " << CliText::tr("expected FILE... and --project P") << '\n';

@@ -32,14 +32,8 @@ int runImportCommand(const QStringList &args)
         QStringLiteral("out"), CliText::tr("Write the experiment JSON to FILE."), QStringLiteral("FILE"));
     parser.addOption(outOption);
     QTextStream err(stderr);
-    if (!parser.parse(args)) {
-        err << "servescope-cli import-command: " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> done = parseCommand(parser, args, "import-command", Positional::Allowed))
+        return *done;
     if (parser.positionalArguments().size() != 1) {
         err << "servescope-cli import-command: " << CliText::tr("expected one FILE (or -)") << '\n';
         return ExitUsage;

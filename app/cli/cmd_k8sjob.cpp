@@ -113,14 +113,8 @@ int runK8sJob(const QStringList &args)
         { QStringLiteral("json"), CliText::tr("Print the manifest as JSON (also valid YAML) instead") },
     });
     QTextStream err(stderr);
-    if (!parser.parse(args)) {
-        err << "servescope-cli k8s-job: " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> done = parseCommand(parser, args, "k8s-job", Positional::Allowed))
+        return *done;
     if (parser.positionalArguments().size() != 1) {
         err << "servescope-cli k8s-job: " << CliText::tr("expected one EXPERIMENT file") << '\n';
         return ExitUsage;

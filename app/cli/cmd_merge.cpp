@@ -51,14 +51,8 @@ int runMerge(const QStringList &args)
             QStringLiteral("NAME") },
     });
     QTextStream err(stderr);
-    if (!parser.parse(args)) {
-        err << "servescope-cli merge: " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> done = parseCommand(parser, args, "merge", Positional::Allowed))
+        return *done;
     const QStringList projects = parser.positionalArguments();
     const QStringList runs = parser.values(QStringLiteral("run"));
     if (projects.isEmpty() || !parser.isSet(QStringLiteral("project"))) {

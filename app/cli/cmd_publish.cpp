@@ -44,14 +44,8 @@ int runPublish(const QStringList &args)
         err << "servescope-cli publish: " << message << '\n';
         return ExitUsage;
     };
-    if (!parser.parse(args))
-        return usage(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return ExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    if (const std::optional<int> done = parseCommand(parser, args, "publish", Positional::None))
+        return *done;
     if (!parser.isSet(QStringLiteral("project")) || !parser.isSet(QStringLiteral("run")))
         return usage(CliText::tr("--project FILE and --run RUN are required"));
     PublishOptions options;

@@ -33,14 +33,8 @@ int runPull(const QStringList &args)
         err << "servescope-cli pull: " << message << '\n';
         return ExitUsage;
     };
-    if (!parser.parse(args))
-        return usage(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return ExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    if (const std::optional<int> done = parseCommand(parser, args, "pull", Positional::None))
+        return *done;
     if (!parser.isSet(QStringLiteral("project")) || !parser.isSet(QStringLiteral("run")))
         return usage(CliText::tr("--run ID and --project FILE are required"));
     TeamDbAccess access;

@@ -184,14 +184,8 @@ int runRun(const QStringList &args)
             QStringLiteral("RUN") },
     });
     QTextStream err(stderr);
-    if (!parser.parse(args)) {
-        err << "servescope-cli run: " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> done = parseCommand(parser, args, "run", Positional::Allowed))
+        return *done;
     if (parser.positionalArguments().size() != 1) {
         err << "servescope-cli run: " << CliText::tr("expected one EXPERIMENT file") << '\n';
         return ExitUsage;

@@ -157,19 +157,8 @@ int runRuns(const QStringList &args)
     });
     parser.addOptions(teamDbOptions());
     QTextStream err(stderr);
-    if (!parser.parse(args)) {
-        err << "servescope-cli runs: " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return ExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        err << "servescope-cli runs: "
-            << CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()) << '\n';
-        return ExitUsage;
-    }
+    if (const std::optional<int> done = parseCommand(parser, args, "runs", Positional::None))
+        return *done;
     const bool db = parser.isSet(QStringLiteral("db"));
     if (db && parser.isSet(QStringLiteral("project"))) {
         err << "servescope-cli runs: " << CliText::tr("give either --project FILE or --db URL, not both") << '\n';

@@ -88,14 +88,8 @@ static int runValidate(const QStringList &args)
     parser.addOption(formatOption);
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), CliText::tr("Experiment file (.json or .toml)."));
     QTextStream err(stderr);
-    if (!parser.parse(args)) {
-        err << "servescope-cli validate: " << parser.errorText() << "\n";
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> done = parseCommand(parser, args, "validate", Positional::Allowed))
+        return *done;
     ExperimentFormat format = ExperimentFormat::Auto;
     if (!parseFormat(parser.value(formatOption), &format)) {
         err << "servescope-cli validate: " << CliText::tr("unknown --format '%1'").arg(parser.value(formatOption))

@@ -3,6 +3,10 @@
 
 #include <QStringList>
 
+#include <optional>
+
+class QCommandLineParser;
+
 namespace ServeScope::Cli {
 
 /// Exit codes of the CLI contract (docs/design.md).
@@ -22,5 +26,13 @@ struct CommandRegistration {
 };
 
 const QList<Command> &commands();
+
+/// Whether a command takes positional arguments (it then checks their number itself).
+enum class Positional { None, Allowed };
+/// What every command does first: parses `args`. A parse error, or a positional argument where
+/// none is taken, prints "servescope-cli NAME: …" on stderr and gives ExitUsage; --help prints the
+/// help and gives ExitOk. Nothing: the command goes on.
+std::optional<int> parseCommand(
+    QCommandLineParser &parser, const QStringList &args, const char *name, Positional positional);
 
 } // namespace ServeScope::Cli

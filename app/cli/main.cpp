@@ -4,6 +4,7 @@
 
 #include "engine/fdlimit.h"
 
+#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTextStream>
 
@@ -26,6 +27,26 @@ CommandRegistration::CommandRegistration(Command command)
 const QList<Command> &commands()
 {
     return registry();
+}
+
+std::optional<int> parseCommand(
+    QCommandLineParser &parser, const QStringList &args, const char *name, Positional positional)
+{
+    QTextStream err(stderr);
+    if (!parser.parse(args)) {
+        err << "servescope-cli " << name << ": " << parser.errorText() << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText();
+        return ExitOk;
+    }
+    if (positional == Positional::None && !parser.positionalArguments().isEmpty()) {
+        err << "servescope-cli " << name << ": "
+            << CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()) << '\n';
+        return ExitUsage;
+    }
+    return std::nullopt;
 }
 
 } // namespace ServeScope::Cli
