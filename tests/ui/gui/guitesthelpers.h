@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTcpServer>
 #include <QTest>
 
 namespace ServeScope::TestHelpers {
@@ -16,6 +17,14 @@ inline void initGuiTest()
     QCoreApplication::setOrganizationName(QStringLiteral("ServeScopeTests"));
     QCoreApplication::setApplicationName(QStringLiteral("servescope-gui-tests"));
     QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support).*")));
+}
+
+/// A local TCP port nothing listens on (free a moment ago).
+inline quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
 }
 
 } // namespace ServeScope::TestHelpers

@@ -21,7 +21,6 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -147,13 +146,6 @@ private Q_SLOTS:
         QVERIFY2(o.err.contains("the run did not finish"), o.err.constData());
     }
 
-    static int freePort()
-    {
-        QTcpServer probe;
-        probe.listen(QHostAddress::LocalHost, 0);
-        return probe.serverPort();
-    }
-
     static Experiment launchedExperiment(int port)
     {
         Experiment e = ProjectController::blankExperiment();
@@ -184,7 +176,7 @@ private Q_SLOTS:
         MemorySecretStore secrets;
         MainWindow w(&secrets);
         QSignalSpy opened(&w, &MainWindow::projectOpened);
-        const int port = freePort();
+        const int port = TestHelpers::freePort();
         w.project()->newProject(launchedExperiment(port));
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QVERIFY2(!hasErrors(w.document()->problems()), qPrintable(w.document()->problems().value(0).toString()));

@@ -62,7 +62,6 @@
 #include <QSqlQuery>
 #include <QStackedWidget>
 #include <QTableView>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -339,10 +338,7 @@ private Q_SLOTS:
     // endpoint check, which names the closed port.
     void launchQuestionDoesNotBlock()
     {
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        const quint16 closed = probe.serverPort();
-        probe.close();
+        const quint16 closed = TestHelpers::freePort();
         MemorySecretStore secrets;
         MainWindow w(&secrets);
         w.show();
