@@ -420,15 +420,10 @@ void RunWorker::finish()
         ? QByteArray()
         : QJsonDocument(envSnapshotJson(m_experiment)).toJson(QJsonDocument::Compact);
     // The run's end is recorded or said not to be: a commit that went through can still have
-    // refused the run's row (a busy or failing statement), which would leave it reading `running`.
-    // Tried twice, as a busy database usually clears.
-    bool ended = false;
-    for (int attempt = 0; attempt < 2 && !ended; ++attempt) {
-        const quint64 failedBefore = m_writer->failedItems();
-        m_writer->finishRun(m_result.runId, status, QDateTime::currentDateTimeUtc(), env);
-        ended = m_writer->flush(30000) && m_writer->failedItems() == failedBefore;
-    }
-    if (!ended) {
+    // refused the run's row (a failing statement), which would leave it reading `running`.
+    const quint64 failedBefore = m_writer->failedItems();
+    m_writer->finishRun(m_result.runId, status, QDateTime::currentDateTimeUtc(), env);
+    if (!m_writer->flush(30000) || m_writer->failedItems() != failedBefore) {
         log(QStringLiteral("error"), RunText::tr("storage: the last records could not be committed"));
         m_result.status = RunResult::Status::Failed;
     }

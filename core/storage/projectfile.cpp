@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Creating and verifying project files: the part of ProjectStore that decides whether a file may
 // be touched at all. Nothing here writes to an existing file.
+#include "fileinuse.h"
 #include "projectstore.h"
 #include "schema.h"
 
@@ -45,7 +46,7 @@ QString newer(qint64 version)
 // Reads the 100-byte SQLite header directly, so a foreign or newer file is refused before SQLite
 // opens it. Returns false with *error when the file must be refused. A file whose header still
 // lives in its -wal file (created, then killed before a checkpoint) is left to SQLite to decide.
-bool checkRawHeader(const QString &path, QString *error)
+bool readRawHeader(const QString &path, QString *error)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
@@ -78,6 +79,15 @@ bool checkRawHeader(const QString &path, QString *error)
         return refuse(error, path, newer(userVersion));
     }
     return true;
+}
+
+// A file this process holds open through SQLite is not read beside it (closing the descriptor
+// would drop SQLite's locks); it was checked when first opened, and SQLite checks it again.
+bool checkRawHeader(const QString &path, QString *error)
+{
+    bool ok = true;
+    FileInUse::readUnlessInUse(path, [&] { ok = readRawHeader(path, error); });
+    return ok;
 }
 
 bool checkOpenConnection(QSqlDatabase &db, const QString &path, ProjectStore::Check check, QString *error)
@@ -222,6 +232,7 @@ bool ProjectStore::open(const QString &path, Check check, Follow follow)
     QString why;
     if (!checkRawHeader(path, &why))
         return fail(why);
+    m_inUse = std::make_unique<FileInUse>(path);
     const bool hasWal = QFileInfo::exists(path + QStringLiteral("-wal"));
     if (!hasWal && follow == Follow::Live) {
         // Check through an immutable connection first: nothing may appear beside a refused file.

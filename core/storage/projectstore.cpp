@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "projectstore.h"
+#include "fileinuse.h"
 
 #include "rowcodec.h"
 #include "runowner.h"
@@ -42,11 +43,12 @@ bool ProjectStore::fail(const QString &message)
 
 void ProjectStore::close()
 {
-    if (!m_db.isValid())
-        return;
-    m_db.close();
-    m_db = QSqlDatabase();
-    QSqlDatabase::removeDatabase(m_connection);
+    if (m_db.isValid()) {
+        m_db.close();
+        m_db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(m_connection);
+    }
+    m_inUse.reset();
     m_path.clear();
 }
 
@@ -343,6 +345,7 @@ bool ProjectStore::copyTo(const QString &source, const QString &target, QString 
 {
     const QString name = QStringLiteral("servescope-copy-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
     bool ok = false;
+    const FileInUse inUse(source);
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
         db.setDatabaseName(source);

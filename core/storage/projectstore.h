@@ -8,9 +8,12 @@
 #include <QString>
 #include <QVector>
 
+#include <memory>
 #include <optional>
 
 namespace ServeScope {
+
+class FileInUse;
 
 /// Read-only access to a project file (`*.servescope`) for listings, charts and exports.
 /// One instance is one connection and must be used on the thread that opened it (the query
@@ -79,6 +82,7 @@ private:
     QString ownerColumn() const;
     static RunStatus shownStatus(const QString &code, const QString &owner);
 
+    std::unique_ptr<FileInUse> m_inUse; ///< held while m_db is open (see fileinuse.h)
     QString m_connection;
     QSqlDatabase m_db;
     QString m_path;

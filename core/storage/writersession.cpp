@@ -71,6 +71,7 @@ bool WriterSession::open(const QString &path, QString *error)
         return false;
     if (!ProjectStore::verify(path, ProjectStore::Check::Full, error))
         return false;
+    m_inUse.emplace(path);
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
     m_db.setDatabaseName(path);
     m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=30000"));
@@ -113,8 +114,10 @@ bool WriterSession::open(const QString &path, QString *error)
 
 void WriterSession::close()
 {
-    if (!m_db.isValid())
+    if (!m_db.isValid()) {
+        m_inUse.reset();
         return;
+    }
     if (m_inTransaction)
         rollback();
     m_inserter.finalize();
@@ -123,6 +126,7 @@ void WriterSession::close()
     m_db.close();
     m_db = QSqlDatabase();
     QSqlDatabase::removeDatabase(m_connection);
+    m_inUse.reset();
     m_variants.clear();
     m_pendingRequests.clear();
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "fileinuse.h"
 #include "model/records.h"
 #include "requestinserter.h"
 #include "storetypes.h"
@@ -56,6 +57,7 @@ private:
     bool loadNextRequestId(QString *error);
     bool markInterruptedRuns(QString *error);
 
+    std::optional<FileInUse> m_inUse; ///< held while m_db is open (see fileinuse.h)
     QString m_connection;
     QSqlDatabase m_db;
     RequestInserter m_inserter;

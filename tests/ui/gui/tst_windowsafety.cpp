@@ -26,6 +26,7 @@
 #include "runpagecontroller.h"
 #include "screenfit.h"
 #include "secrets/memorysecretstore.h"
+#include "storage/fileinuse.h"
 #include "windowpages.h"
 
 #include "charts/chartexporter.h"
@@ -677,10 +678,11 @@ private Q_SLOTS:
         const QString name = QStringLiteral("both-count");
         QString seen;
         {
+            // In the window's process, so opened as the window's own connections are (fileinuse.h).
+            const FileInUse inUse(path);
             QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
             db.setDatabaseName(path);
-            // Not QSQLITE_OPEN_READONLY: a read-only connection that opens while the writers close
-            // and remove the -wal file keeps failing with "disk I/O error".
+            db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
             QVERIFY(db.open());
             const auto finished = [&] {
                 QSqlQuery q(db);

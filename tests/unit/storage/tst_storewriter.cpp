@@ -4,6 +4,7 @@
 #include "storage/storewriter.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -11,6 +12,10 @@
 #include <QThread>
 
 #include <atomic>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace ServeScope;
 
@@ -26,6 +31,7 @@ private slots:
     void refusedItemsAreReportedNotFatal();
     void enqueueAfterCloseIsRejected();
     void reopenAppendsWithFreshIds();
+    void readingBesideTheWriterKeepsItsLocks();
 
 private:
     static qint64 storedRequests(const QString &path, qint64 run);
@@ -210,4 +216,49 @@ void TestStoreWriter::reopenAppendsWithFreshIds()
 }
 
 QTEST_GUILESS_MAIN(TestStoreWriter)
+// Whether another process sees a lock on the byte range where SQLite's connections hold their
+// SHARED lock (a WAL-mode connection holds it while open; losing it lets another process take
+// the file, checkpoint and delete the WAL under this one).
+static bool otherProcessSeesSharedLock(const QString &path)
+{
+    const QByteArray file = QFile::encodeName(path);
+    const pid_t child = ::fork();
+    if (child == 0) {
+        const int fd = ::open(file.constData(), O_RDONLY);
+        struct flock fl { };
+        fl.l_type = F_WRLCK;
+        fl.l_whence = SEEK_SET;
+        fl.l_start = 0x40000000 + 2; // SQLite's SHARED_FIRST
+        fl.l_len = 510; // SHARED_SIZE
+        _exit(fd >= 0 && ::fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK ? 0 : 1);
+    }
+    int status = 0;
+    return child > 0 && ::waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// Reading a project in the writer's process (the window lists runs while it runs one) must not
+// open and close the file beside SQLite: closing any descriptor drops the process's locks.
+void TestStoreWriter::readingBesideTheWriterKeepsItsLocks()
+{
+    const QString path = m_dir.filePath(QStringLiteral("beside.servescope"));
+    StoreWriter writer;
+    QVERIFY(writer.open(path));
+    const qint64 runId = writer.createRun(run());
+    writer.enqueue(TestData::makeRequest(runId, QStringLiteral("baseline"), 0, 1, 0, 4));
+    QVERIFY(writer.flush(10000));
+    QVERIFY(otherProcessSeesSharedLock(path));
+    QString error;
+    QVERIFY2(ProjectStore::verify(path, ProjectStore::Check::Header, &error), qPrintable(error));
+    QVERIFY(otherProcessSeesSharedLock(path));
+    {
+        ProjectStore store;
+        QVERIFY(store.open(path, ProjectStore::Check::Header));
+        QVERIFY(store.open(path, ProjectStore::Check::Header, ProjectStore::Follow::Snapshot));
+    }
+    QCOMPARE(storedRequests(path, runId), qint64(1));
+    QVERIFY2(otherProcessSeesSharedLock(path), "a read beside the writer dropped its SQLite locks");
+    writer.close();
+    QVERIFY(!otherProcessSeesSharedLock(path));
+}
+
 #include "tst_storewriter.moc"
