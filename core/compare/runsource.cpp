@@ -151,9 +151,9 @@ void buildStoredSource(const QString &projectPath, const RunRow &row, const QVec
         }
         PointRepeats *p = pointFor(out->points, s.variant, s.label);
         if (!p) {
-            out->points.append(PointRepeats {
-                s.variant, s.label, s.mode, s.concurrency, s.requestRate, s.inputLen, s.outputLen, {}, {}, s.point });
+            out->points.append(PointRepeats {});
             p = &out->points.last();
+            p->setKey(s.key());
         }
         p->repeats << (set == ResultSet::Steady ? s.steady : summaryValues(s));
     }
@@ -239,10 +239,8 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
     for (int v = 0; v < x.variants.size(); ++v) {
         const Experiment resolved = resolveVariant(x, v);
         for (int i = 0; i < resolved.load.points.size(); ++i) {
-            const LoadPoint &lp = resolved.load.points[i];
-            PointRepeats p { x.variants[v].name, resolved.pointLabel(i), loadModeName(resolved.load.mode),
-                lp.concurrencyFor(resolved.load.mode), resolved.load.mode == LoadMode::Rate ? lp.requestRate : 0,
-                lp.inputLen, lp.outputLen, {}, {}, i };
+            PointRepeats p;
+            p.setKey(pointKey(resolved, i, x.variants[v].name));
             for (int r = 1;; ++r) {
                 const QString path = QDir(dir).filePath(resultFileRelativePath(p.variant, p.label, r));
                 if (!QFileInfo::exists(path))

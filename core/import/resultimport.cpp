@@ -340,10 +340,10 @@ qint64 createRun(StoreWriter &writer, Group &g, const QString &absolute, Importe
 // One whole line as point p of its run: requests, summary, and the estimates a native point gets.
 void storePoint(StoreWriter &writer, const Group &g, int p, const ResultRun &run)
 {
-    const LoadPoint &lp = g.experiment.load.points.at(p);
-    const LoadMode mode = g.experiment.load.mode;
-    const PointPlace place { g.runId, QStringLiteral("baseline"), p, g.labels.at(p), loadModeName(mode),
-        lp.concurrencyFor(mode), mode == LoadMode::Rate ? lp.requestRate : 0, lp.inputLen, lp.outputLen };
+    PointPlace place;
+    place.setKey(pointKey(g.experiment, p, QStringLiteral("baseline")));
+    place.label = g.labels.at(p);
+    place.runId = g.runId;
     const QString definitions = run.strings.value(
         QStringLiteral("servescope_definitions"), definitionsName(g.experiment.metrics.definitions));
     const PointSummary summary = importedSummary(run, place, definitions);
@@ -351,8 +351,9 @@ void storePoint(StoreWriter &writer, const Group &g, int p, const ResultRun &run
     if (!records.isEmpty())
         writer.enqueue(records);
     writer.enqueue(summary);
-    PointRepeats repeats { place.variant, place.label, place.mode, place.concurrency, place.requestRate, place.inputLen,
-        place.outputLen, { summaryValues(summary) }, {}, p };
+    PointRepeats repeats;
+    repeats.setKey(place.key());
+    repeats.repeats << summaryValues(summary);
     const DefinitionsProfile profile = definitionsFromCode(definitions);
     for (const RequestRecord &r : records) {
         if (const std::optional<RequestSample> s = requestSample(r, profile))

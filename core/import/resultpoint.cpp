@@ -162,16 +162,9 @@ void overlayFile(const ResultRun &run, PointSummary &s)
 PointSummary importedSummary(const ResultRun &run, const PointPlace &place, const QString &definitions)
 {
     PointSummary s;
+    s.setKey(place.key());
     s.runId = place.runId;
-    s.variant = place.variant;
-    s.point = place.point;
     s.repeat = 1;
-    s.label = place.label;
-    s.mode = place.mode;
-    s.concurrency = place.concurrency;
-    s.requestRate = place.requestRate;
-    s.inputLen = place.inputLen;
-    s.outputLen = place.outputLen;
     s.definitions = definitions;
     s.duration = run.number(QStringLiteral("duration"), 0);
     if (run.hasArrays) {

@@ -7,15 +7,8 @@
 namespace ServeScope {
 
 /// Where one file line lands in a project: its run, variant and point.
-struct PointPlace {
+struct PointPlace : PointKey {
     qint64 runId = 0;
-    QString variant;
-    int point = 0;
-    QString label;
-    QString mode; ///< "concurrency" or "rate"
-    int concurrency = 0;
-    double requestRate = 0;
-    int inputLen = 0, outputLen = 0;
 };
 
 /// The stored summary of one file line. With per-request arrays the distributions (the whole

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // exportBenchConfig(): one variant as a flat bench_config.json (vllm bench serve flag names).
 #include "importers.h"
+#include "model/pointkey.h"
 #include "model/variables.h"
 
 #include <cmath>
@@ -87,10 +88,12 @@ QByteArray exportBenchConfig(const Experiment &experiment, int variantIndex, QSt
     bool capped = false;
     for (const LoadPoint &p : pts)
         capped = capped || p.maxConcurrency > 0;
-    if (!rate || capped)
-        addPerPoint(root, QStringLiteral("max_concurrency"), collect(pts, [mode = x.load.mode](const LoadPoint &p) {
-            return JsonNode::makeNumber(p.concurrencyFor(mode));
-        }));
+    if (!rate || capped) {
+        QList<JsonNode> levels;
+        for (int i = 0; i < pts.size(); ++i)
+            levels << JsonNode::makeNumber(pointKey(x, i).concurrency);
+        addPerPoint(root, QStringLiteral("max_concurrency"), levels);
+    }
     if (rate) {
         addPerPoint(root, QStringLiteral("request_rate"),
             collect(pts, [](const LoadPoint &p) { return numberNode(p.requestRate); }));

@@ -30,14 +30,9 @@ std::optional<RequestSample> requestSample(const RequestRecord &record, Definiti
 QMap<QString, double> summaryValues(const PointSummary &summary);
 
 /// One (variant, point) of a run with all its repeats, read from a project or a results folder.
-struct PointRepeats {
-    QString variant, label, mode;
-    int concurrency = 0;
-    double requestRate = 0;
-    int inputLen = 0, outputLen = 0;
+struct PointRepeats : PointKey {
     QList<QMap<QString, double>> repeats; ///< per repeat: result-file key -> value
     std::vector<RequestSample> samples; ///< measured successful requests, pooled across repeats
-    int point = 0; ///< index into the load matrix
 };
 
 /// A headline metric of one point: the median across repeats with its spread, and a 95% interval.

@@ -6,7 +6,7 @@
 
 namespace ServeScope {
 
-AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &lp, qint64 clockStartNs)
+AggregateOptions aggregateOptions(const Experiment &resolved, const PointKey &key, qint64 clockStartNs)
 {
     AggregateOptions opts;
     opts.profile
@@ -17,25 +17,19 @@ AggregateOptions aggregateOptions(const Experiment &resolved, const LoadPoint &l
     opts.sloTpotMs = resolved.metrics.goodput.tpotMs.value_or(-1);
     opts.sloE2elMs = resolved.metrics.goodput.e2elMs.value_or(-1);
     opts.ignoreEos = resolved.dataset.ignoreEos;
-    opts.targetInputLen = lp.inputLen;
-    opts.targetOutputLen = lp.outputLen;
+    opts.targetInputLen = key.inputLen;
+    opts.targetOutputLen = key.outputLen;
     return opts;
 }
 
-PointResult summarisePoint(const Experiment &resolved, LoadMode mode, const LoadPoint &load, int point, int repeat,
+PointResult summarisePoint(const Experiment &resolved, const PointKey &key, int repeat,
     const QVector<RequestRecord> &records, qint64 clockStartNs)
 {
-    const AggregateOptions opts = aggregateOptions(resolved, load, clockStartNs);
+    const AggregateOptions opts = aggregateOptions(resolved, key, clockStartNs);
     PointResult result = aggregatePoint(records, opts);
     PointSummary &s = result.summary;
-    s.point = point;
+    s.setKey(key);
     s.repeat = repeat;
-    s.label = resolved.pointLabel(point);
-    s.mode = loadModeName(mode);
-    s.concurrency = load.concurrencyFor(mode);
-    s.requestRate = mode == LoadMode::Rate ? load.requestRate : 0;
-    s.inputLen = load.inputLen;
-    s.outputLen = load.outputLen;
     s.definitions = definitionsName(resolved.metrics.definitions);
     // The steady window opens when the point's slots (or cap) are first all busy; an uncapped
     // open loop has no such level and opens with its first request. discard_ratio trims by start time instead.

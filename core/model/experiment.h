@@ -117,8 +117,6 @@ struct LoadPoint {
     double maxSeconds = 0.0; ///< 0: no time limit
     bool operator==(const LoadPoint &) const = default;
 
-    /// The concurrency a point is reported with: its slots in closed loop, its cap (0 = none) in open loop.
-    int concurrencyFor(LoadMode mode) const { return mode == LoadMode::Rate ? maxConcurrency : concurrency; }
     /// A point read with one concurrency figure becomes open loop: that figure is its cap.
     void moveConcurrencyToCap()
     {

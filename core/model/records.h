@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/pointkey.h"
+
 #include <QByteArray>
 #include <QMap>
 #include <QMetaType>
@@ -114,16 +116,9 @@ struct Distribution {
 QString percentileKey(double p);
 
 /// Aggregates of one (variant, point, repeat): what listings and charts read, never raw requests.
-struct PointSummary {
+struct PointSummary : PointKey {
     qint64 runId = 0;
-    QString variant;
-    int point = 0;
     int repeat = 1;
-    QString label;
-    QString mode; ///< "concurrency" or "rate"
-    int concurrency = 0; ///< 0 when open loop without cap
-    double requestRate = 0; ///< requests/s, +inf for "inf", 0 in closed loop
-    int inputLen = 0, outputLen = 0;
 
     int completed = 0, failed = 0, cancelled = 0, warmup = 0, discarded = 0;
     double duration = 0;

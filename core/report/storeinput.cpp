@@ -195,11 +195,9 @@ bool loadReportRun(ProjectStore &store, qint64 runId, ReportRun *out)
                         continue;
                     std::sort(records.begin(), records.end(),
                         [](const RequestRecord &a, const RequestRecord &b) { return a.index < b.index; });
-                    PointSummary s = summarisePoint(
-                        resolved, resolved.load.mode, resolved.load.points.at(point), point, repeat, records, 0)
-                                         .summary;
+                    PointSummary s
+                        = summarisePoint(resolved, pointKey(resolved, point, name), repeat, records, 0).summary;
                     s.runId = runId;
-                    s.variant = name;
                     points << s;
                     partial.insert(partialKey(name, point, repeat));
                 }

@@ -64,16 +64,9 @@ EndpointCalls *tokenizerFor(EndpointCalls &calls)
 // `figures` with the identity, load and side figures (steady, server, client) of `point`.
 PointSummary withIdentityOf(const PointSummary &point, PointSummary figures)
 {
+    figures.setKey(point.key());
     figures.runId = point.runId;
-    figures.variant = point.variant;
-    figures.point = point.point;
     figures.repeat = point.repeat;
-    figures.label = point.label;
-    figures.mode = point.mode;
-    figures.concurrency = point.concurrency;
-    figures.requestRate = point.requestRate;
-    figures.inputLen = point.inputLen;
-    figures.outputLen = point.outputLen;
     figures.warmup = point.warmup;
     figures.discarded = point.discarded;
     figures.steady = point.steady;
@@ -220,11 +213,10 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     const Experiment &resolved = variant.resolved;
     std::sort(records.begin(), records.end(),
         [](const RequestRecord &a, const RequestRecord &b) { return a.index < b.index; });
-    const PointResult result
-        = summarisePoint(resolved, spec.mode, spec.load, spec.point, spec.repeat, records, clockStartNs);
+    const PointResult result = summarisePoint(
+        resolved, pointKey(resolved, spec.point, spec.load, variant.variant), spec.repeat, records, clockStartNs);
     PointSummary summary = result.summary;
     summary.runId = variant.runId;
-    summary.variant = variant.variant;
     summary.warmup = warmupCount;
     summary.server = server;
     summary.client.insert(client); // the process's health beside how the streams arrived
@@ -254,7 +246,8 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
             Experiment asVllm = resolved;
             asVllm.metrics.definitions = Definitions::Vllm;
             const PointSummary figures
-                = summarisePoint(asVllm, spec.mode, spec.load, spec.point, spec.repeat, records, clockStartNs).summary;
+                = summarisePoint(asVllm, pointKey(asVllm, spec.point, spec.load), spec.repeat, records, clockStartNs)
+                      .summary;
             vllm = withIdentityOf(summary, figures);
             // Its steady set too: the file's servescope_steady_* keys stand beside vLLM's figures.
             vllm.steady = figures.steady;

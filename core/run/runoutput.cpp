@@ -57,9 +57,9 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     setup.modelId = resolved.endpoint.model;
     setup.tokenizerId = resolved.endpoint.model;
     setup.numPrompts = summary.completed + summary.failed;
-    setup.maxConcurrency = lp.concurrencyFor(resolved.load.mode);
+    setup.maxConcurrency = summary.concurrency;
     if (resolved.load.mode == LoadMode::Rate) {
-        setup.requestRate = lp.requestRate;
+        setup.requestRate = summary.requestRate;
         setup.burstiness = lp.burstiness;
     }
     setup.percentiles = QVector<double>(resolved.metrics.percentiles.cbegin(), resolved.metrics.percentiles.cend());

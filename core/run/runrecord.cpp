@@ -62,12 +62,14 @@ qint64 estimatedRunBytes(const Experiment &experiment, int variants)
     constexpr qint64 kWalBytes = 8 << 20;
     const LoadMatrix &load = experiment.load;
     double bytes = 0;
-    for (const LoadPoint &p : load.points) {
+    for (int i = 0; i < load.points.size(); ++i) {
+        const LoadPoint &p = load.points[i];
         double n = p.numPrompts;
         if (n <= 0) {
-            const double perSecond = load.mode == LoadMode::Rate && std::isfinite(p.requestRate)
-                ? p.requestRate
-                : std::max(1, p.concurrencyFor(load.mode));
+            const PointKey key = pointKey(experiment, i);
+            const double perSecond = key.requestRate > 0 && std::isfinite(key.requestRate)
+                ? key.requestRate
+                : std::max(1, key.concurrency);
             n = perSecond * p.maxSeconds;
         }
         n += load.warmupRequests;

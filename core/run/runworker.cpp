@@ -268,13 +268,7 @@ bool RunWorker::runVariant(int variantIndex)
             m_result.points << outcome.summary;
             const PointSummary &s = outcome.summary;
             identity = s;
-            repeats.variant = s.variant;
-            repeats.label = s.label;
-            repeats.mode = s.mode;
-            repeats.concurrency = s.concurrency;
-            repeats.requestRate = s.requestRate;
-            repeats.inputLen = s.inputLen;
-            repeats.outputLen = s.outputLen;
+            repeats.setKey(s.key());
             repeats.repeats << summaryValues(s);
             repeats.samples.insert(repeats.samples.end(), outcome.samples.cbegin(), outcome.samples.cend());
         }

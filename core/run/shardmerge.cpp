@@ -287,8 +287,7 @@ std::map<GroupKey, QVector<RequestRecord>> unionRecords(const QList<ShardRun> &s
 
 PointSummary mergedSummary(const Experiment &resolved, int point, int repeat, const QVector<RequestRecord> &records)
 {
-    return summarisePoint(resolved, resolved.load.mode, resolved.load.points.at(point), point, repeat, records, 0)
-        .summary;
+    return summarisePoint(resolved, pointKey(resolved, point), repeat, records, 0).summary;
 }
 
 RunRow mergedRow(const QList<ShardRun> &shards, const QString &name, const QJsonObject &host)
@@ -341,14 +340,7 @@ void writeAggregates(const QList<ShardRun> &shards, const std::map<GroupKey, QVe
         m->completed += s.completed;
         m->failed += s.failed;
         PointRepeats &r = repeats[{ v, point }];
-        r.variant = s.variant;
-        r.label = s.label;
-        r.mode = s.mode;
-        r.concurrency = s.concurrency;
-        r.requestRate = s.requestRate;
-        r.inputLen = s.inputLen;
-        r.outputLen = s.outputLen;
-        r.point = point;
+        r.setKey(s.key());
         r.repeats << summaryValues(s);
         const DefinitionsProfile profile = resolved.metrics.definitions == Definitions::Sglang
             ? DefinitionsProfile::Sglang

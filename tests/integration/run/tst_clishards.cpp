@@ -188,7 +188,7 @@ private Q_SLOTS:
         const Experiment x = deserializeExperiment(m.row.resolvedConfig).experiment;
         const Experiment resolved = resolveVariant(x, 0);
         const PointSummary again
-            = aggregatePoint(m.records, aggregateOptions(resolved, resolved.load.points[0], 0)).summary;
+            = aggregatePoint(m.records, aggregateOptions(resolved, pointKey(resolved, 0), 0)).summary;
         QCOMPARE(again.completed, ms.completed);
         QCOMPARE(again.failed, ms.failed);
         QCOMPARE(again.duration, ms.duration);

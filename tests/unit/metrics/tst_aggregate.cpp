@@ -99,14 +99,14 @@ private Q_SLOTS:
             r.endNs = r.startNs + 900 * Ms;
             buffered << r;
         }
-        PointSummary s = summarisePoint(e, LoadMode::Concurrency, lp, 0, 1, buffered, 0).summary;
+        PointSummary s = summarisePoint(e, pointKey(e, 0, lp), 1, buffered, 0).summary;
         QCOMPARE(s.client.value(QStringLiteral("stream_events_per_read")), 20.0);
         QVERIFY(std::isnan(s.tpot.median) && std::isnan(s.itl.p99));
         QCOMPARE(s.completed, 4);
         QCOMPARE(s.ttft.median, 900.0); // TTFT is what the client saw: kept
         const QVector<RequestRecord> live { makeStream(0, 0, 100, 10, 11), makeStream(1, 0, 100, 20, 6),
             makeStream(2, 0, 100, 10, 11), makeStream(3, 0, 100, 20, 6) };
-        s = summarisePoint(e, LoadMode::Concurrency, lp, 0, 1, live, 0).summary;
+        s = summarisePoint(e, pointKey(e, 0, lp), 1, live, 0).summary;
         QVERIFY(!std::isnan(s.tpot.median) && s.tpot.median > 0);
         QCOMPARE(s.concurrency, 4);
         QCOMPARE(s.label, QStringLiteral("c4"));
