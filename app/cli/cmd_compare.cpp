@@ -116,9 +116,8 @@ bool writeJunit(const QString &path, const QString &suite, const QList<GateLine>
     return true;
 }
 
-int runCompare(const QStringList &args)
+void addCompareOptions(QCommandLineParser &parser)
 {
-    QCommandLineParser parser;
     parser.setApplicationDescription(
         CliText::tr("Compares a candidate run with a baseline point by point (medians across repeats, 95% "
                     "intervals) and, with --fail-if, gates on the changes. RUN is a run id or unique name of "
@@ -145,6 +144,94 @@ int runCompare(const QStringList &args)
             QStringLiteral("SET"), QStringLiteral("vllm") },
         { QStringLiteral("json"), CliText::tr("Print JSON instead of lines") },
     });
+}
+
+// Both sides, each cut to its chosen variant; nullopt when they are there, else the usage error.
+std::optional<QString> loadSides(const QCommandLineParser &parser, ResultSet set, RunSource *base, RunSource *cand)
+{
+    QString error;
+    const QString project = parser.value(QStringLiteral("project"));
+    if (!loadRunSource(parser.value(QStringLiteral("baseline")), project, base, &error, set))
+        return CliText::tr("baseline: %1").arg(error);
+    if (!loadRunSource(parser.value(QStringLiteral("candidate")), project, cand, &error, set))
+        return CliText::tr("candidate: %1").arg(error);
+    for (const auto &[side, source] : { std::pair { "baseline", base }, std::pair { "candidate", cand } }) {
+        if (set == ResultSet::Steady && source->points.isEmpty())
+            return CliText::tr("%1: no point has a valid steady window (its slots were never all busy)")
+                .arg(QString::fromLatin1(side));
+    }
+    for (const auto &[option, source] :
+        { std::pair { "baseline-variant", base }, std::pair { "candidate-variant", cand } }) {
+        const QString v = parser.value(QString::fromLatin1(option));
+        if (!v.isEmpty() && !keepVariant(source, v))
+            return CliText::tr("--%1: no variant named '%2'").arg(QString::fromLatin1(option), v);
+    }
+    return std::nullopt;
+}
+
+struct CompareOutcome {
+    const RunSource &base, &cand;
+    ResultSet set;
+    double threshold;
+    const QList<DeltaRow> &rows;
+    const QStringList &shown, &noisy;
+    const QList<GateLine> &gates;
+    int failures;
+};
+
+QJsonObject compareJson(const CompareOutcome &o)
+{
+    const auto &[base, cand, set, threshold, rows, shown, noisy, gates, failures] = o;
+    QJsonArray rowArray, gateArray, noisyArray;
+    for (const DeltaRow &r : rows) {
+        if (!shown.contains(r.metric))
+            continue;
+        rowArray.append(QJsonObject { { QStringLiteral("variant"), r.variant }, { QStringLiteral("point"), r.label },
+            { QStringLiteral("metric"), r.metric }, { QStringLiteral("baseline"), estimateJson(r.a) },
+            { QStringLiteral("candidate"), estimateJson(r.b) }, { QStringLiteral("change"), r.change },
+            { QStringLiteral("relative"), std::isnan(r.relative) ? QJsonValue() : QJsonValue(r.relative) },
+            { QStringLiteral("verdict"), verdictCode(r.verdict) }, { QStringLiteral("reason"), r.reason } });
+    }
+    for (const GateLine &g : std::as_const(gates))
+        gateArray.append(QJsonObject { { QStringLiteral("variant"), g.row->variant },
+            { QStringLiteral("point"), g.row->label }, { QStringLiteral("condition"), g.condition->text },
+            { QStringLiteral("failed"), g.outcome.failed }, { QStringLiteral("message"), g.outcome.message } });
+    for (const QString &n : noisy)
+        noisyArray.append(n);
+    const QJsonObject doc {
+        { QStringLiteral("baseline"),
+            QJsonObject { { QStringLiteral("name"), base.name }, { QStringLiteral("origin"), base.origin } } },
+        { QStringLiteral("candidate"),
+            QJsonObject { { QStringLiteral("name"), cand.name }, { QStringLiteral("origin"), cand.origin } } },
+        { QStringLiteral("set"), resultSetCode(set) }, { QStringLiteral("threshold"), threshold },
+        { QStringLiteral("rows"), rowArray }, { QStringLiteral("gates"), gateArray },
+        { QStringLiteral("not_reproducible"), noisyArray },
+        { QStringLiteral("result"), failures > 0 ? QStringLiteral("fail") : QStringLiteral("pass") }
+    };
+    return doc;
+}
+
+void printDeltaTable(QTextStream &out, const QList<DeltaRow> &rows)
+{
+    out << "variant\tpoint\tmetric\tbaseline\tbaseline_low\tbaseline_high\tcandidate\tcandidate_low\t"
+           "candidate_high\tchange\tchange_pct\tverdict\treason\n";
+    for (const DeltaRow &r : rows) {
+        const auto ci = [](const MetricEstimate &e) {
+            return e.ci.valid ? num(e.ci.low) + u'\t' + num(e.ci.high) : QStringLiteral("\t");
+        };
+        // A side without the metric (an imported file that lacks it) prints empty fields, not 0.
+        const auto median = [](const MetricEstimate &e) { return e.repeats.n > 0 ? num(e.repeats.median) : QString(); };
+        const bool both = r.a.repeats.n > 0 && r.b.repeats.n > 0;
+        out << field(r.variant) << '\t' << field(r.label) << '\t' << r.metric << '\t' << median(r.a) << '\t' << ci(r.a)
+            << '\t' << median(r.b) << '\t' << ci(r.b) << '\t' << (both ? num(r.change) : QString()) << '\t'
+            << (both ? num(r.relative * 100) : QString()) << '\t' << verdictCode(r.verdict) << '\t' << r.reason << '\n';
+    }
+}
+
+int runCompare(const QStringList &args)
+{
+    QCommandLineParser parser;
+    addCompareOptions(parser);
     QTextStream err(stderr), out(stdout);
     const auto usage = [&err](const QString &message) {
         err << "servescope-cli compare: " << message << '\n';
@@ -171,23 +258,8 @@ int runCompare(const QStringList &args)
     }
 
     RunSource base, cand;
-    QString error;
-    const QString project = parser.value(QStringLiteral("project"));
-    if (!loadRunSource(parser.value(QStringLiteral("baseline")), project, &base, &error, set))
-        return usage(CliText::tr("baseline: %1").arg(error));
-    if (!loadRunSource(parser.value(QStringLiteral("candidate")), project, &cand, &error, set))
-        return usage(CliText::tr("candidate: %1").arg(error));
-    for (const auto &[side, source] : { std::pair { "baseline", &base }, std::pair { "candidate", &cand } }) {
-        if (set == ResultSet::Steady && source->points.isEmpty())
-            return usage(CliText::tr("%1: no point has a valid steady window (its slots were never all busy)")
-                             .arg(QString::fromLatin1(side)));
-    }
-    for (const auto &[option, source] :
-        { std::pair { "baseline-variant", &base }, std::pair { "candidate-variant", &cand } }) {
-        const QString v = parser.value(QString::fromLatin1(option));
-        if (!v.isEmpty() && !keepVariant(source, v))
-            return usage(CliText::tr("--%1: no variant named '%2'").arg(QString::fromLatin1(option), v));
-    }
+    if (const std::optional<QString> refused = loadSides(parser, set, &base, &cand))
+        return usage(*refused);
 
     const PointMatching matching = matchPoints(base.points, cand.points);
     for (int i : matching.unmatchedA)
@@ -238,56 +310,16 @@ int runCompare(const QStringList &args)
     for (const QString &n : noisy)
         err << CliText::tr("not reproducible at this point: %1").arg(n) << '\n';
 
-    if (!parser.value(QStringLiteral("junit")).isEmpty()
+    if (QString error; !parser.value(QStringLiteral("junit")).isEmpty()
         && !writeJunit(
             parser.value(QStringLiteral("junit")), base.name + QStringLiteral(" vs ") + cand.name, gates, &error))
         return usage(CliText::tr("--junit: %1").arg(error));
 
     if (parser.isSet(QStringLiteral("json"))) {
-        QJsonArray rowArray, gateArray, noisyArray;
-        for (const DeltaRow &r : rows) {
-            if (!shown.contains(r.metric))
-                continue;
-            rowArray.append(
-                QJsonObject { { QStringLiteral("variant"), r.variant }, { QStringLiteral("point"), r.label },
-                    { QStringLiteral("metric"), r.metric }, { QStringLiteral("baseline"), estimateJson(r.a) },
-                    { QStringLiteral("candidate"), estimateJson(r.b) }, { QStringLiteral("change"), r.change },
-                    { QStringLiteral("relative"), std::isnan(r.relative) ? QJsonValue() : QJsonValue(r.relative) },
-                    { QStringLiteral("verdict"), verdictCode(r.verdict) }, { QStringLiteral("reason"), r.reason } });
-        }
-        for (const GateLine &g : std::as_const(gates))
-            gateArray.append(QJsonObject { { QStringLiteral("variant"), g.row->variant },
-                { QStringLiteral("point"), g.row->label }, { QStringLiteral("condition"), g.condition->text },
-                { QStringLiteral("failed"), g.outcome.failed }, { QStringLiteral("message"), g.outcome.message } });
-        for (const QString &n : noisy)
-            noisyArray.append(n);
-        const QJsonObject doc {
-            { QStringLiteral("baseline"),
-                QJsonObject { { QStringLiteral("name"), base.name }, { QStringLiteral("origin"), base.origin } } },
-            { QStringLiteral("candidate"),
-                QJsonObject { { QStringLiteral("name"), cand.name }, { QStringLiteral("origin"), cand.origin } } },
-            { QStringLiteral("set"), resultSetCode(set) }, { QStringLiteral("threshold"), threshold },
-            { QStringLiteral("rows"), rowArray }, { QStringLiteral("gates"), gateArray },
-            { QStringLiteral("not_reproducible"), noisyArray },
-            { QStringLiteral("result"), failures > 0 ? QStringLiteral("fail") : QStringLiteral("pass") }
-        };
+        const QJsonObject doc = compareJson({ base, cand, set, threshold, rows, shown, noisy, gates, failures });
         out << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
     } else if (conditions.isEmpty()) {
-        out << "variant\tpoint\tmetric\tbaseline\tbaseline_low\tbaseline_high\tcandidate\tcandidate_low\t"
-               "candidate_high\tchange\tchange_pct\tverdict\treason\n";
-        for (const DeltaRow &r : rows) {
-            const auto ci = [](const MetricEstimate &e) {
-                return e.ci.valid ? num(e.ci.low) + u'\t' + num(e.ci.high) : QStringLiteral("\t");
-            };
-            // A side without the metric (an imported file that lacks it) prints empty fields, not 0.
-            const auto median
-                = [](const MetricEstimate &e) { return e.repeats.n > 0 ? num(e.repeats.median) : QString(); };
-            const bool both = r.a.repeats.n > 0 && r.b.repeats.n > 0;
-            out << field(r.variant) << '\t' << field(r.label) << '\t' << r.metric << '\t' << median(r.a) << '\t'
-                << ci(r.a) << '\t' << median(r.b) << '\t' << ci(r.b) << '\t' << (both ? num(r.change) : QString())
-                << '\t' << (both ? num(r.relative * 100) : QString()) << '\t' << verdictCode(r.verdict) << '\t'
-                << r.reason << '\n';
-        }
+        printDeltaTable(out, rows);
     } else {
         for (const GateLine &g : std::as_const(gates))
             out << "gate\t" << field(g.row->variant) << '\t' << field(g.row->label) << '\t' << g.condition->text << '\t'

@@ -4,7 +4,7 @@
 #include "clitext.h"
 #include "command.h"
 
-#include "run/promptexport.h"
+#include "postrun/promptexport.h"
 #include "storage/projectstore.h"
 
 #include <QCommandLineParser>

@@ -3,7 +3,7 @@
 #include "clitext.h"
 #include "command.h"
 
-#include "run/shardmerge.h"
+#include "postrun/shardmerge.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>

@@ -145,9 +145,8 @@ bool parseShardOptions(const QCommandLineParser &parser, const Experiment &x, Sh
     return true;
 }
 
-int runRun(const QStringList &args)
+void addRunOptions(QCommandLineParser &parser)
 {
-    QCommandLineParser parser;
     parser.setApplicationDescription(CliText::tr("Runs an experiment: every variant through every point and repeat."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), CliText::tr("Experiment file (JSON or TOML)"));
@@ -183,21 +182,12 @@ int runRun(const QStringList &args)
                         "project"),
             QStringLiteral("RUN") },
     });
-    QTextStream err(stderr);
-    if (const std::optional<int> done = parseCommand(parser, args, "run", Positional::Allowed))
-        return *done;
-    if (parser.positionalArguments().size() != 1) {
-        err << "servescope-cli run: " << CliText::tr("expected one EXPERIMENT file") << '\n';
-        return ExitUsage;
-    }
-    bool ok = false;
-    const double timeScale = parser.value(QStringLiteral("sim-time-scale")).toDouble(&ok);
-    if (!ok || timeScale <= 0) {
-        err << "servescope-cli run: " << CliText::tr("--sim-time-scale must be a positive number") << '\n';
-        return ExitUsage;
-    }
+}
 
-    const QString path = parser.positionalArguments().constFirst();
+// The experiment file, with the command line's overrides, checked: nullopt when it may run, else the exit code.
+std::optional<int> readRunExperiment(const QCommandLineParser &parser, const QString &path, Experiment *out)
+{
+    QTextStream err(stderr);
     ExperimentReadResult read = loadExperimentFile(path);
     if (!read.ok) {
         for (const QString &e : read.shownLines(read.errors))
@@ -222,31 +212,16 @@ int runRun(const QStringList &args)
         err << (p.isError() ? "error: " : "warning: ") << p.translatedString() << '\n';
     if (hasErrors(problems))
         return ExitUsage;
-    ShardSpec shard;
-    if (!parseShardOptions(parser, read.experiment, &shard))
-        return ExitUsage;
-    const bool allowLaunch = parser.isSet(QStringLiteral("allow-launch"));
-    if (!read.experiment.server.launchArgv.isEmpty() && !read.experiment.endpoint.isLocalSimulator() && !allowLaunch) {
-        // Running a command from a file needs the user's say-so; without it the server must already be up.
-        err << "servescope-cli run: "
-            << CliText::tr("not running the experiment's launch command without --allow-launch; start the server "
-                           "yourself")
-            << '\n';
-    }
+    *out = read.experiment;
+    return std::nullopt;
+}
 
-    RunOptions options;
-    const QFileInfo info(path);
-    options.projectPath = parser.isSet(QStringLiteral("project"))
-        ? parser.value(QStringLiteral("project"))
-        : info.dir().filePath(info.completeBaseName() + QStringLiteral(".servescope"));
-    options.outDir = parser.value(QStringLiteral("out-dir"));
-    options.variants = parser.values(QStringLiteral("variant"));
-    options.runName = parser.value(QStringLiteral("name"));
-    options.allowLaunch = allowLaunch;
-    options.simulatorTimeScale = timeScale;
-    options.shard = shard;
-
-    const Endpoint &ep = read.experiment.endpoint;
+// What the run needs before anything is sent: the key, the secret headers, a project that passes its
+// full check, the run to check against. nullopt when all are there, else the exit code.
+std::optional<int> prepareRun(const Experiment &x, const QString &checkAgainst, RunOptions *options, RunSource *earlier)
+{
+    QTextStream err(stderr);
+    const Endpoint &ep = x.endpoint;
     const KeyReference ref = KeyReference::forEndpoint(ep);
     if (!ep.isLocalSimulator() && !ref.isNull()) {
         const SecretResult key = resolveApiKeyBlocking(ref);
@@ -256,9 +231,8 @@ int runRun(const QStringList &args)
         }
         if (key.trimmed)
             err << "servescope-cli run: " << CliText::tr("whitespace around the API key was trimmed") << '\n';
-        options.apiKey = key.secret;
+        options->apiKey = key.secret;
     }
-
     // Secret header values are read again when each variant starts; a missing one is a usage error now.
     for (const auto &[name, variable] : ep.headerEnv) {
         if (const SecretResult value = readApiKeyFromEnvironment(variable); !value.ok) {
@@ -266,29 +240,26 @@ int runRun(const QStringList &args)
             return ExitUsage;
         }
     }
-
     // A project that exists is checked whole before anything runs: a foreign, empty or corrupt file
     // is refused with one line and nothing on stdout.
-    if (QFileInfo::exists(options.projectPath)) {
-        QString error;
-        if (!ProjectStore::verify(options.projectPath, ProjectStore::Check::Full, &error)) {
-            err << "servescope-cli run: " << error << '\n';
-            return ExitUsage;
-        }
+    QString error;
+    if (QFileInfo::exists(options->projectPath)
+        && !ProjectStore::verify(options->projectPath, ProjectStore::Check::Full, &error)) {
+        err << "servescope-cli run: " << error << '\n';
+        return ExitUsage;
     }
-
     // The run to check against is read first: a wrong name must not cost a run.
-    RunSource earlier;
-    const QString checkAgainst = parser.value(QStringLiteral("check-against"));
-    if (!checkAgainst.isEmpty()) {
-        QString error;
-        if (!loadStoredRun(options.projectPath, checkAgainst, &earlier, &error)) {
-            err << "servescope-cli run: --check-against: " << error << '\n';
-            return ExitUsage;
-        }
+    if (!checkAgainst.isEmpty() && !loadStoredRun(options->projectPath, checkAgainst, earlier, &error)) {
+        err << "servescope-cli run: --check-against: " << error << '\n';
+        return ExitUsage;
     }
+    return std::nullopt;
+}
 
-    RunController controller(read.experiment, options);
+// Runs with progress on stderr until it ends; Ctrl+C cancels and keeps what was measured.
+RunResult execute(const Experiment &x, const RunOptions &options)
+{
+    RunController controller(x, options);
     ProgressPrinter progress;
     RunResult result;
     QObject::connect(&controller, &RunController::snapshotUpdated, &progress, &ProgressPrinter::update);
@@ -299,14 +270,20 @@ int runRun(const QStringList &args)
         QCoreApplication::quit();
     });
     SigintWatcher sigint;
-    QObject::connect(&sigint, &SigintWatcher::interrupted, &controller, [&controller, &err] {
+    QObject::connect(&sigint, &SigintWatcher::interrupted, &controller, [&controller] {
+        QTextStream err(stderr);
         err << "\nservescope-cli run: " << CliText::tr("interrupted; saving what was measured...") << '\n';
         err.flush();
         controller.cancel();
     });
     controller.start();
     QCoreApplication::exec();
+    return result;
+}
 
+// The run's lines on stdout and its exit code (with --check-against, the check's).
+int reportRun(const RunResult &result, const RunOptions &options, const QString &checkAgainst, const RunSource &earlier)
+{
     // The run's own log line (already on stderr) says why it was refused or failed.
     if (result.runId == 0) // refused before a run existed: nothing was measured
         return ExitUsage;
@@ -323,7 +300,7 @@ int runRun(const QStringList &args)
             RunSource now;
             QString error;
             if (!loadStoredRun(options.projectPath, QString::number(result.runId), &now, &error)) {
-                err << "servescope-cli run: --check-against: " << error << '\n';
+                QTextStream(stderr) << "servescope-cli run: --check-against: " << error << '\n';
                 return ExitUsage;
             }
             return printCheck(earlier, now) ? ExitOk : ExitFailed;
@@ -335,6 +312,56 @@ int runRun(const QStringList &args)
         break;
     }
     return ExitFailed;
+}
+
+int runRun(const QStringList &args)
+{
+    QCommandLineParser parser;
+    addRunOptions(parser);
+    QTextStream err(stderr);
+    if (const std::optional<int> done = parseCommand(parser, args, "run", Positional::Allowed))
+        return *done;
+    if (parser.positionalArguments().size() != 1) {
+        err << "servescope-cli run: " << CliText::tr("expected one EXPERIMENT file") << '\n';
+        return ExitUsage;
+    }
+    bool ok = false;
+    const double timeScale = parser.value(QStringLiteral("sim-time-scale")).toDouble(&ok);
+    if (!ok || timeScale <= 0) {
+        err << "servescope-cli run: " << CliText::tr("--sim-time-scale must be a positive number") << '\n';
+        return ExitUsage;
+    }
+    const QString path = parser.positionalArguments().constFirst();
+    Experiment x;
+    if (const std::optional<int> refused = readRunExperiment(parser, path, &x))
+        return *refused;
+    ShardSpec shard;
+    if (!parseShardOptions(parser, x, &shard))
+        return ExitUsage;
+    const bool allowLaunch = parser.isSet(QStringLiteral("allow-launch"));
+    if (!x.server.launchArgv.isEmpty() && !x.endpoint.isLocalSimulator() && !allowLaunch) {
+        // Running a command from a file needs the user's say-so; without it the server must already be up.
+        err << "servescope-cli run: "
+            << CliText::tr("not running the experiment's launch command without --allow-launch; start the server "
+                           "yourself")
+            << '\n';
+    }
+    RunOptions options;
+    const QFileInfo info(path);
+    options.projectPath = parser.isSet(QStringLiteral("project"))
+        ? parser.value(QStringLiteral("project"))
+        : info.dir().filePath(info.completeBaseName() + QStringLiteral(".servescope"));
+    options.outDir = parser.value(QStringLiteral("out-dir"));
+    options.variants = parser.values(QStringLiteral("variant"));
+    options.runName = parser.value(QStringLiteral("name"));
+    options.allowLaunch = allowLaunch;
+    options.simulatorTimeScale = timeScale;
+    options.shard = shard;
+    const QString checkAgainst = parser.value(QStringLiteral("check-against"));
+    RunSource earlier;
+    if (const std::optional<int> refused = prepareRun(x, checkAgainst, &options, &earlier))
+        return *refused;
+    return reportRun(execute(x, options), options, checkAgainst, earlier);
 }
 
 const CommandRegistration reg({ "run",

@@ -81,13 +81,21 @@ bool applyMisbehaviour(const QCommandLineParser &parser, Sim::SimConfig *cfg, QS
     return true;
 }
 
-} // namespace
+// The simulator's numeric options, read into these and into the config.
+struct SimNumbers {
+    double port = 8000, seed = 0, overheadMs = 0, rateLimit = -1, maxBody = 16 << 20, kvTokens = -1, tokensPerChunk = 1,
+           stallMs = 0, chunkChars = 0, firstEventDelayMs = 0, hugeEventBytes = 0, listenDelayMs = 0, dcgmPort = -1;
+};
 
-static int runSim(const QStringList &args)
+struct NumberOption {
+    const char *name, *help;
+    double *target;
+    double minimum;
+};
+
+QList<QCommandLineOption> simFlagOptions()
 {
-    Sim::SimConfig cfg;
-    double port = 8000, seed = 0, overheadMs = 0, rateLimit = -1, maxBody = 16 << 20;
-    const QList<QCommandLineOption> plain = {
+    return {
         { QStringLiteral("host"), CliText::tr("Address to listen on (default 127.0.0.1)."), QStringLiteral("addr") },
         { QStringLiteral("model"), CliText::tr("Model ID served (default servescope-sim-7b)."),
             QStringLiteral("name") },
@@ -123,18 +131,15 @@ static int runSim(const QStringList &args)
         { QStringLiteral("wrong-content-length"),
             CliText::tr("Send generation answers unchunked with content-length: 256, whatever their length.") },
     };
-    struct Num {
-        const char *name, *help;
-        double *target;
-        double minimum;
-    };
-    double kvTokens = -1, tokensPerChunk = 1;
-    double stallMs = 0, chunkChars = 0, firstEventDelayMs = 0, hugeEventBytes = 0, listenDelayMs = 0, dcgmPort = -1;
-    const Num nums[] = {
-        { "port", QT_TRANSLATE_NOOP("ServeScope::Cli", "TCP port; 0 picks a free one (default 8000)."), &port, 0 },
-        { "seed", QT_TRANSLATE_NOOP("ServeScope::Cli", "Seed of every random draw (default 0)."), &seed, 0 },
+}
+
+QList<NumberOption> simNumberOptions(SimNumbers &n, Sim::SimConfig &cfg)
+{
+    return {
+        { "port", QT_TRANSLATE_NOOP("ServeScope::Cli", "TCP port; 0 picks a free one (default 8000)."), &n.port, 0 },
+        { "seed", QT_TRANSLATE_NOOP("ServeScope::Cli", "Seed of every random draw (default 0)."), &n.seed, 0 },
         { "kv-cache-tokens", QT_TRANSLATE_NOOP("ServeScope::Cli", "KV cache size in tokens (preset default)."),
-            &kvTokens, 1 },
+            &n.kvTokens, 1 },
         { "weight-bytes", QT_TRANSLATE_NOOP("ServeScope::Cli", "Bytes of weights read per step."),
             &cfg.model.weightBytes, 0 },
         { "kv-bytes-per-token", QT_TRANSLATE_NOOP("ServeScope::Cli", "KV bytes per token of context."),
@@ -144,26 +149,26 @@ static int runSim(const QStringList &args)
         { "peak-flops", QT_TRANSLATE_NOOP("ServeScope::Cli", "Effective FLOP/s."), &cfg.model.peakFlops, 1 },
         { "active-params", QT_TRANSLATE_NOOP("ServeScope::Cli", "Parameters active per token."),
             &cfg.model.activeParams, 0 },
-        { "step-overhead-ms", QT_TRANSLATE_NOOP("ServeScope::Cli", "Fixed cost of every step, ms."), &overheadMs, 0 },
+        { "step-overhead-ms", QT_TRANSLATE_NOOP("ServeScope::Cli", "Fixed cost of every step, ms."), &n.overheadMs, 0 },
         { "tokens-per-chunk", QT_TRANSLATE_NOOP("ServeScope::Cli", "Tokens per SSE event (default 1)."),
-            &tokensPerChunk, 1 },
+            &n.tokensPerChunk, 1 },
         { "chunk-chars",
             QT_TRANSLATE_NOOP("ServeScope::Cli", "Content events of exactly N characters, splitting words (0 = off)."),
-            &chunkChars, 0 },
+            &n.chunkChars, 0 },
         { "huge-event-bytes",
             QT_TRANSLATE_NOOP("ServeScope::Cli", "Start every stream with one content event (one line) of N bytes."),
-            &hugeEventBytes, 0 },
+            &n.hugeEventBytes, 0 },
         { "dcgm-port",
             QT_TRANSLATE_NOOP(
                 "ServeScope::Cli", "Also serve a DCGM-exporter-style /metrics on this port (0 picks one)."),
-            &dcgmPort, 0 },
+            &n.dcgmPort, 0 },
         { "listen-delay-ms",
             QT_TRANSLATE_NOOP(
                 "ServeScope::Cli", "Wait this long before listening, as a server loading its weights (wall clock)."),
-            &listenDelayMs, 0 },
+            &n.listenDelayMs, 0 },
         { "first-event-delay-ms",
             QT_TRANSLATE_NOOP("ServeScope::Cli", "Hold every stream's first token event this long (wall clock)."),
-            &firstEventDelayMs, 0 },
+            &n.firstEventDelayMs, 0 },
         { "eos-mean-tokens",
             QT_TRANSLATE_NOOP("ServeScope::Cli", "Mean output length without ignore_eos (default 256)."),
             &cfg.stream.eosMeanTokens, 1 },
@@ -173,74 +178,67 @@ static int runSim(const QStringList &args)
         { "keep-alive-timeout", QT_TRANSLATE_NOOP("ServeScope::Cli", "Idle keep-alive timeout, seconds (default 5)."),
             &cfg.server.keepAliveSeconds, 0.01 },
         { "max-body-bytes",
-            QT_TRANSLATE_NOOP("ServeScope::Cli", "Largest request body (default 16 MiB); larger gets 413."), &maxBody,
+            QT_TRANSLATE_NOOP("ServeScope::Cli", "Largest request body (default 16 MiB); larger gets 413."), &n.maxBody,
             1 },
         { "fail-rate", QT_TRANSLATE_NOOP("ServeScope::Cli", "Share of requests answered 500."), &cfg.faults.failRate,
             0 },
         { "rate-limit",
             QT_TRANSLATE_NOOP("ServeScope::Cli", "Answer 429 (Retry-After: 1) when this many requests already wait."),
-            &rateLimit, 0 },
+            &n.rateLimit, 0 },
         { "disconnect-rate", QT_TRANSLATE_NOOP("ServeScope::Cli", "Share of streams cut mid-way."),
             &cfg.faults.disconnectRate, 0 },
         { "malformed-rate", QT_TRANSLATE_NOOP("ServeScope::Cli", "Share of streams with one truncated JSON event."),
             &cfg.faults.malformedRate, 0 },
         { "stall-ms",
             QT_TRANSLATE_NOOP("ServeScope::Cli", "Pause a stream this long (wall clock) once, at a seeded token."),
-            &stallMs, 0 },
+            &n.stallMs, 0 },
         { "stall-rate",
             QT_TRANSLATE_NOOP("ServeScope::Cli", "Share of streams that stall when --stall-ms is set (default 1)."),
             &cfg.faults.stallRate, 0 },
     };
-    QCommandLineParser parser;
-    parser.setApplicationDescription(CliText::tr("Simulated vLLM- or SGLang-like OpenAI-compatible server."));
-    const QCommandLineOption help = parser.addHelpOption();
-    parser.addOptions(plain);
-    parser.addOptions(schedulerOptions());
-    for (const Num &n : nums)
-        parser.addOption({ QString::fromLatin1(n.name), CliText::tr(n.help), QStringLiteral("x") });
-    if (!parser.parse(args))
-        return usage(parser.errorText());
-    if (parser.isSet(help)) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return ExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
-    const QString preset
-        = parser.isSet(QStringLiteral("preset")) ? parser.value(QStringLiteral("preset")) : QStringLiteral("a100-7b");
-    if (!Sim::applyPreset(preset, &cfg))
-        return usage(CliText::tr("unknown preset '%1' (known: %2)").arg(preset, Sim::presetNames().join(u", ")));
-    overheadMs = cfg.model.overheadSeconds * 1000;
-    for (const Num &n : nums) {
-        const QString name = QString::fromLatin1(n.name);
+}
+
+// Every number given, checked against its minimum, into `n` and `cfg`; the usage error otherwise.
+std::optional<int> applyNumbers(
+    const QCommandLineParser &parser, const QList<NumberOption> &nums, SimNumbers &n, Sim::SimConfig &cfg)
+{
+    n.overheadMs = cfg.model.overheadSeconds * 1000;
+    for (const NumberOption &o : nums) {
+        const QString name = QString::fromLatin1(o.name);
         if (!parser.isSet(name))
             continue;
         bool ok = false;
         const double v = parser.value(name).toDouble(&ok);
-        if (!ok || !std::isfinite(v) || v < n.minimum)
+        if (!ok || !std::isfinite(v) || v < o.minimum)
             return usage(
-                CliText::tr("--%1 needs a number >= %2, got '%3'").arg(name).arg(n.minimum).arg(parser.value(name)));
-        *n.target = v;
+                CliText::tr("--%1 needs a number >= %2, got '%3'").arg(name).arg(o.minimum).arg(parser.value(name)));
+        *o.target = v;
     }
     const auto setInt = [](double v, int *target) {
         if (v >= 0)
             *target = int(std::min(v, 2e9));
     };
-    setInt(kvTokens, &cfg.scheduler.kvCacheTokens);
-    if (QString error; !applySchedulerFlags(parser, kvTokens >= 0, &cfg, &error))
+    setInt(n.kvTokens, &cfg.scheduler.kvCacheTokens);
+    if (QString error; !applySchedulerFlags(parser, n.kvTokens >= 0, &cfg, &error))
         return usage(error);
-    setInt(tokensPerChunk, &cfg.stream.tokensPerChunk);
-    setInt(stallMs, &cfg.faults.stallMs);
-    setInt(rateLimit, &cfg.faults.rateLimit);
-    setInt(chunkChars, &cfg.stream.chunkChars);
-    setInt(firstEventDelayMs, &cfg.misbehaviour.firstEventDelayMs);
-    cfg.misbehaviour.hugeEventBytes = qint64(std::min(hugeEventBytes, 1e12));
-    if (port > 65535)
+    setInt(n.tokensPerChunk, &cfg.stream.tokensPerChunk);
+    setInt(n.stallMs, &cfg.faults.stallMs);
+    setInt(n.rateLimit, &cfg.faults.rateLimit);
+    setInt(n.chunkChars, &cfg.stream.chunkChars);
+    setInt(n.firstEventDelayMs, &cfg.misbehaviour.firstEventDelayMs);
+    cfg.misbehaviour.hugeEventBytes = qint64(std::min(n.hugeEventBytes, 1e12));
+    if (n.port > 65535)
         return usage(CliText::tr("--port must be 0..65535"));
-    cfg.server.port = quint16(port);
-    cfg.server.seed = quint64(seed);
-    cfg.server.maxBodyBytes = qint64(maxBody);
-    cfg.model.overheadSeconds = overheadMs / 1000.0;
+    cfg.server.port = quint16(n.port);
+    cfg.server.seed = quint64(n.seed);
+    cfg.server.maxBodyBytes = qint64(n.maxBody);
+    cfg.model.overheadSeconds = n.overheadMs / 1000.0;
+    return std::nullopt;
+}
+
+// The switches and texts into `cfg`, and the checks across options; the usage error otherwise.
+std::optional<int> applyFlags(const QCommandLineParser &parser, Sim::SimConfig &cfg)
+{
     cfg.stream.earlyRoleChunk = parser.isSet(QStringLiteral("early-role-chunk"));
     cfg.stream.noUsage = parser.isSet(QStringLiteral("no-usage"));
     cfg.stream.ignoreIgnoreEos = parser.isSet(QStringLiteral("ignore-ignore-eos"));
@@ -270,7 +268,12 @@ static int runSim(const QStringList &args)
             return usage(CliText::tr("--api-key-env: %1").arg(key.message));
         cfg.server.apiKey = key.secret;
     }
+    return std::nullopt;
+}
 
+// Serves until SIGINT or SIGTERM, after `listenDelayMs` of refusing connections.
+int serveSim(const Sim::SimConfig &cfg, double listenDelayMs, double dcgmPort)
+{
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
         return usage(CliText::tr("cannot create the signal pipe"));
     QSocketNotifier notifier(g_signalPipe[0], QSocketNotifier::Read);
@@ -325,6 +328,39 @@ static int runSim(const QStringList &args)
     server.shutdown();
     std::fprintf(stderr, "servescope-cli sim: stopped\n");
     return received == SIGINT ? ExitInterrupted : ExitOk;
+}
+
+} // namespace
+
+static int runSim(const QStringList &args)
+{
+    Sim::SimConfig cfg;
+    SimNumbers n;
+    const QList<NumberOption> nums = simNumberOptions(n, cfg);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(CliText::tr("Simulated vLLM- or SGLang-like OpenAI-compatible server."));
+    const QCommandLineOption help = parser.addHelpOption();
+    parser.addOptions(simFlagOptions());
+    parser.addOptions(schedulerOptions());
+    for (const NumberOption &o : nums)
+        parser.addOption({ QString::fromLatin1(o.name), CliText::tr(o.help), QStringLiteral("x") });
+    if (!parser.parse(args))
+        return usage(parser.errorText());
+    if (parser.isSet(help)) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    const QString preset
+        = parser.isSet(QStringLiteral("preset")) ? parser.value(QStringLiteral("preset")) : QStringLiteral("a100-7b");
+    if (!Sim::applyPreset(preset, &cfg))
+        return usage(CliText::tr("unknown preset '%1' (known: %2)").arg(preset, Sim::presetNames().join(u", ")));
+    if (const std::optional<int> refused = applyNumbers(parser, nums, n, cfg))
+        return *refused;
+    if (const std::optional<int> refused = applyFlags(parser, cfg))
+        return *refused;
+    return serveSim(cfg, n.listenDelayMs, n.dcgmPort);
 }
 
 static const CommandRegistration reg(

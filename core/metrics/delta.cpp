@@ -441,4 +441,15 @@ GateOutcome evaluateGate(const GateCondition &condition, const DeltaRow &row)
     return o;
 }
 
+QString notReproducibleLine(const PointRepeats &point, const MetricEstimate &estimate)
+{
+    const RepeatStat &s = estimate.repeats;
+    if (reproducible(s))
+        return {};
+    return QStringLiteral("%1 %2: not-reproducible %3 (spread %4%, cv %5% over %6 repeats)")
+        .arg(point.variant, point.label, estimate.key, QString::number(s.spread() * 100, 'f', 1),
+            QString::number(s.cv * 100, 'f', 1))
+        .arg(s.n);
+}
+
 } // namespace ServeScope

@@ -69,6 +69,9 @@ QString widestSpread(const QMap<QString, RepeatStat> &stats);
 constexpr double kReproducibleSpread = 0.05;
 /// Whether the repeats of a metric agree: CV and (max - min) / median both within the limit.
 bool reproducible(const RepeatStat &s, double limit = kReproducibleSpread);
+/// The run's `finding` line for an estimate whose repeats spread too far ("baseline c8: not-reproducible
+/// p99_ttft_ms (spread 12.0%, cv 5.1% over 3 repeats)"); empty when it is reproducible.
+QString notReproducibleLine(const PointRepeats &point, const MetricEstimate &estimate);
 
 enum class Verdict { Better, Worse, Noise, Undecided };
 QString verdictCode(Verdict v); ///< "better", "worse", "noise", "undecided"

@@ -2,10 +2,15 @@
 #include "runrecord.h"
 
 #include "io/experimentfile.h"
+#include "run/clienthost.h"
+#include "run/runtext.h"
+#include "run/shard.h"
 
 #include <cmath>
 #include <QDateTime>
+#include <QFileInfo>
 #include <QJsonDocument>
+#include <QStorageInfo>
 
 namespace ServeScope {
 
@@ -77,6 +82,64 @@ qint64 estimatedRunBytes(const Experiment &experiment, int variants)
             * (variants * (kRowBytes + kPerOutputToken * std::max(1, p.outputLen)) + kPerInputToken * p.inputLen);
     }
     return qint64(bytes) + kWalBytes;
+}
+
+RunIdentity newRunIdentity(const Experiment &experiment, const RunOptions &options, const QStringList &variants)
+{
+    RunIdentity identity;
+    identity.started = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    identity.name = options.runName.isEmpty() ? experiment.name + QLatin1Char(' ') + identity.started : options.runName;
+    identity.clientHost = clientHostInfo();
+    if (experiment.endpoint.isLocalSimulator()) {
+        // Every time measured against a time-scaled simulator is that many times shorter: say so
+        // wherever the run is shown.
+        identity.clientHost.insert(QStringLiteral("simulator_time_scale"), options.simulatorTimeScale);
+    }
+    if (options.shard.active()) {
+        const QJsonObject shard = shardHostInfo(options.shard);
+        for (auto it = shard.begin(); it != shard.end(); ++it)
+            identity.clientHost.insert(it.key(), it.value());
+    }
+    identity.variants = variants;
+    return identity;
+}
+
+DiskSpaceVerdict checkDiskSpace(const Experiment &experiment, int variants, const QString &projectPath)
+{
+    const qint64 needed = estimatedRunBytes(experiment, variants);
+    const qint64 free = QStorageInfo(QFileInfo(projectPath).absolutePath()).bytesAvailable();
+    const auto mib = [](qint64 bytes) { return QString::number(double(bytes) / (1 << 20), 'f', 1); };
+    DiskSpaceVerdict verdict;
+    if (free >= 0 && needed > free)
+        verdict.error = RunText::tr("the disk of %1 has %2 MiB free and this run needs about %3 MiB: free space or "
+                                    "choose another project file; nothing was sent")
+                            .arg(projectPath, mib(free), mib(needed));
+    else if (free >= 0 && needed > free / 2)
+        verdict.warning = RunText::tr("the disk of %1 has %2 MiB free and this run needs about %3 MiB")
+                              .arg(projectPath, mib(free), mib(needed));
+    return verdict;
+}
+
+void addAnswered(QList<EnvEntry> *envSnapshot, const QMap<QString, QPair<QString, QString>> &answered)
+{
+    for (const auto &[key, pick] : { std::pair { QStringLiteral("served_model"), &QPair<QString, QString>::first },
+             std::pair { QStringLiteral("system_fingerprint"), &QPair<QString, QString>::second } }) {
+        QMap<QString, QString> byVariant;
+        for (auto it = answered.cbegin(); it != answered.cend(); ++it) {
+            if (!((*it).*pick).isEmpty())
+                byVariant.insert(it.key(), (*it).*pick);
+        }
+        QStringList values = byVariant.values();
+        values.removeDuplicates();
+        if (!byVariant.isEmpty())
+            envSnapshot->removeIf(
+                [&key](const EnvEntry &e) { return e.key == key || e.key.startsWith(key + QStringLiteral(" (")); });
+        if (values.size() == 1)
+            envSnapshot->append({ key, values.first(), EnvSource::Captured });
+        else
+            for (auto it = byVariant.cbegin(); it != byVariant.cend(); ++it)
+                envSnapshot->append({ key + QStringLiteral(" (") + it.key() + u')', *it, EnvSource::Captured });
+    }
 }
 
 } // namespace ServeScope

@@ -7,22 +7,16 @@
 #include "metrics/delta.h"
 #include "metrics/findings.h"
 #include "model/clock.h"
-#include "model/urls.h"
 #include "model/variables.h"
-#include "run/clienthost.h"
 #include "run/endpointcalls.h"
 #include "run/heaptrim.h"
 #include "run/pointrunner.h"
 #include "run/runrecord.h"
 #include "run/serverreadback.h"
 #include "storage/storewriter.h"
-#include "workload/promptgen.h"
 
 #include <QDateTime>
-#include <QFileInfo>
-#include <QHostAddress>
 #include <QJsonDocument>
-#include <QStorageInfo>
 
 namespace ServeScope {
 
@@ -87,39 +81,21 @@ bool RunWorker::record(QString *error)
         return false;
     }
     // Before any load is sent: a disk that cannot hold the run refuses it, a tight one is named.
-    const qint64 needed = estimatedRunBytes(m_experiment, int(m_variants.size()));
-    const qint64 free = QStorageInfo(QFileInfo(m_options.projectPath).absolutePath()).bytesAvailable();
-    const auto mib = [](qint64 bytes) { return QString::number(double(bytes) / (1 << 20), 'f', 1); };
-    if (free >= 0 && needed > free) {
-        *error = RunText::tr("the disk of %1 has %2 MiB free and this run needs about %3 MiB: free space or "
-                             "choose another project file; nothing was sent")
-                     .arg(m_options.projectPath, mib(free), mib(needed));
+    const DiskSpaceVerdict space = checkDiskSpace(m_experiment, int(m_variants.size()), m_options.projectPath);
+    if (!space.error.isEmpty()) {
+        *error = space.error;
         return false;
     }
-    if (free >= 0 && needed > free / 2)
-        log(QStringLiteral("warning"),
-            RunText::tr("the disk of %1 has %2 MiB free and this run needs about %3 MiB")
-                .arg(m_options.projectPath, mib(free), mib(needed)));
+    if (!space.warning.isEmpty())
+        log(QStringLiteral("warning"), space.warning);
     connect(m_writer.get(), &StoreWriter::writeFailed, this,
         [this](const QString &message) { log(QStringLiteral("error"), RunText::tr("storage: %1").arg(message)); });
     connect(m_writer.get(), &StoreWriter::commitFailed, this, &RunWorker::stopOnStorageFailure, Qt::DirectConnection);
 
-    m_identity.started = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
-    m_identity.name
-        = m_options.runName.isEmpty() ? m_experiment.name + QLatin1Char(' ') + m_identity.started : m_options.runName;
-    m_identity.clientHost = clientHostInfo();
-    if (m_experiment.endpoint.isLocalSimulator()) {
-        // Every time measured against a time-scaled simulator is that many times shorter: say so
-        // wherever the run is shown.
-        m_identity.clientHost.insert(QStringLiteral("simulator_time_scale"), m_options.simulatorTimeScale);
-    }
-    if (m_options.shard.active()) {
-        const QJsonObject shard = shardHostInfo(m_options.shard);
-        for (auto it = shard.begin(); it != shard.end(); ++it)
-            m_identity.clientHost.insert(it.key(), it.value());
-    }
+    QStringList names;
     for (int v : std::as_const(m_variants))
-        m_identity.variants << m_experiment.variants[v].name;
+        names << m_experiment.variants[v].name;
+    m_identity = newRunIdentity(m_experiment, m_options, names);
 
     // The run keeps the configuration it ran with in its own row; the project's editable experiment
     // is only what the user saves, so discarding edits really discards them.
@@ -177,33 +153,16 @@ void RunWorker::run()
     finish();
 }
 
-void RunWorker::reportMissingRoutes(const Experiment &resolved, EndpointCalls &calls)
-{
-    const QString base = m_endpoint.baseUrl().toString();
-    if (m_probedBases.contains(base))
-        return;
-    m_probedBases << base;
-    // Only where the run would use them: /tokenize sizes text prompts, /metrics ends the drain after warmup.
-    if (PromptGenerator(resolved).wantsTokenCounts() && !calls.hasTokenize())
-        log(QStringLiteral("warning"),
-            RunText::tr("%1 has no /tokenize: text prompts are sized by three max_tokens 1 calibration requests "
-                        "that read usage.prompt_tokens, and without usage in the stream input counts are "
-                        "estimates")
-                .arg(base));
-    if (resolved.load.warmupRequests > 0 && !calls.hasRunningMetric())
-        log(QStringLiteral("warning"),
-            RunText::tr("%1 has no /metrics with vllm:num_requests_running or sglang:num_running_reqs: after "
-                        "warmup the measured clock starts at once, without waiting for the server to drain")
-                .arg(base));
-}
-
 bool RunWorker::runVariant(int variantIndex)
 {
     Experiment resolved = resolveVariant(m_experiment, variantIndex);
     const bool launch = m_endpoint.needsLaunch(resolved, m_options);
     if (resolved.endpoint.isLocalSimulator() || launch)
         m_monitor.setPhase(QStringLiteral("starting server"));
-    if (!m_endpoint.open(resolved, m_options, &m_result.message) || (launch && !launchServer(resolved))) {
+    const auto say = [this](const QString &line) { log(QStringLiteral("info"), line); };
+    if (!m_endpoint.open(resolved, m_options, &m_result.message)
+        || (launch
+            && !m_endpoint.launchServer(resolved, m_result.runId, *m_writer, *m_cancel, say, &m_result.message))) {
         log(QStringLiteral("error"), m_result.message);
         m_endpoint.close();
         return false;
@@ -220,21 +179,16 @@ bool RunWorker::runVariant(int variantIndex)
     }
     EndpointCalls calls(m_endpoint.config(), m_endpoint.baseUrl(), m_endpoint.model());
     calls.setCancel(m_cancel.get());
-    if (launch && !checkServerConfig(resolved, calls)) {
+    const QString base = m_endpoint.baseUrl().toString();
+    const bool firstVisit = !m_probedBases.contains(base);
+    if (firstVisit)
+        m_probedBases << base;
+    if (!reviewEndpoint(
+            resolved, calls, m_endpoint.baseUrl(), launch, firstVisit,
+            [this](const QString &level, const QString &line) { log(level, line); }, &m_result.message)) {
         log(QStringLiteral("error"), m_result.message);
         m_endpoint.close();
         return false;
-    }
-    reportMissingRoutes(resolved, calls);
-    // A server on this host takes CPU from the client; the client-health columns say how much it mattered.
-    if (!resolved.endpoint.isLocalSimulator()) {
-        const QString host = m_endpoint.baseUrl().host();
-        const QHostAddress address(host);
-        if (host == QLatin1String("localhost") || address.isLoopback())
-            log(QStringLiteral("warning"),
-                RunText::tr("the server at %1 runs on this host and shares its CPUs with the client; see the "
-                            "dispatch lag and client CPU of each point (client-limited)")
-                    .arg(m_endpoint.baseUrl().toString()));
     }
     ServerScraper scraper(
         m_endpoint.config(), m_endpoint.baseUrl(), QUrl(resolved.server.dcgmUrl), m_result.runId, *m_writer);
@@ -284,50 +238,12 @@ bool RunWorker::runVariant(int variantIndex)
 
 bool RunWorker::serverExited()
 {
-    LaunchedServer *server = m_endpoint.server();
-    if (!server || server->isRunning())
+    const QString exited = m_endpoint.serverExitMessage();
+    if (exited.isEmpty())
         return false;
-    m_result.message = server->exitMessage();
+    m_result.message = exited;
     log(QStringLiteral("error"), m_result.message);
     return true;
-}
-
-bool RunWorker::launchServer(const Experiment &resolved)
-{
-    if (!m_endpoint.startServer(resolved, m_result.runId, *m_writer, &m_result.message))
-        return false;
-    LaunchedServer *server = m_endpoint.server();
-    const QString argv = m_endpoint.launchArgv().join(QLatin1Char(' '));
-    // The project keeps which command wrote the lines that follow.
-    m_writer->enqueue(ServerLogLine { m_result.runId, monotonicNs(), QStringLiteral("launch"),
-        QStringLiteral("pid %1: %2").arg(server->pid()).arg(argv) });
-    log(QStringLiteral("info"), RunText::tr("launched server pid %1: %2").arg(server->pid()).arg(argv));
-    const QUrl ready = joinUrlPath(m_endpoint.baseUrl(), resolved.server.readyPath);
-    if (!server->waitReady(ready, m_endpoint.config(), resolved.server.readyTimeoutS, *m_cancel, &m_result.message))
-        return false;
-    log(QStringLiteral("info"),
-        RunText::tr("server ready after %1 s (GET %2 answered 200)")
-            .arg(QString::number(server->readySeconds(), 'f', 1), ready.toString()));
-    return true;
-}
-
-bool RunWorker::checkServerConfig(const Experiment &resolved, EndpointCalls &calls)
-{
-    const EffectiveConfig config = readEffectiveConfig(calls);
-    QStringList read;
-    for (auto it = config.values.cbegin(); it != config.values.cend(); ++it)
-        read << QStringLiteral("%1 %2 (%3)").arg(it.key(), it.value(), config.sources.value(it.key()));
-    log(QStringLiteral("info"),
-        read.isEmpty() ? RunText::tr("the launched server reports none of its settings: nothing to check")
-                       : RunText::tr("the launched server runs with %1").arg(read.join(QLatin1String(", "))));
-    const QStringList mismatches = configMismatches(resolved.server.args, config);
-    if (mismatches.isEmpty())
-        return true;
-    m_result.message = RunText::tr("the launched server does not run with the variant's settings: %1; "
-                                   "stopping the run (is a {server.args.NAME} placeholder missing from "
-                                   "server.launch.argv?)")
-                           .arg(mismatches.join(QLatin1String("; ")));
-    return false;
 }
 
 void RunWorker::finishPoint(const PointSummary &identity, const PointRepeats &repeats)
@@ -346,13 +262,8 @@ void RunWorker::finishPoint(const PointSummary &identity, const PointRepeats &re
     if (repeats.repeats.size() < 2)
         return;
     for (const MetricEstimate &e : std::as_const(estimates)) {
-        const RepeatStat &s = e.repeats;
-        if (!reproducible(s))
-            log(QStringLiteral("finding"),
-                QStringLiteral("%1 %2: not-reproducible %3 (spread %4%, cv %5% over %6 repeats)")
-                    .arg(repeats.variant, repeats.label, e.key, QString::number(s.spread() * 100, 'f', 1),
-                        QString::number(s.cv * 100, 'f', 1))
-                    .arg(s.n));
+        if (const QString line = notReproducibleLine(repeats, e); !line.isEmpty())
+            log(QStringLiteral("finding"), line);
     }
 }
 
@@ -366,32 +277,6 @@ bool RunWorker::failOnOutputError()
     return true;
 }
 
-void RunWorker::recordAnswered()
-{
-    // One entry when every variant's server said the same, else one per variant.
-    const QMap<QString, QPair<QString, QString>> &answered = m_answered;
-    for (const auto &[key, pick] : { std::pair { QStringLiteral("served_model"), &QPair<QString, QString>::first },
-             std::pair { QStringLiteral("system_fingerprint"), &QPair<QString, QString>::second } }) {
-        QMap<QString, QString> byVariant;
-        for (auto it = answered.cbegin(); it != answered.cend(); ++it) {
-            if (!((*it).*pick).isEmpty())
-                byVariant.insert(it.key(), (*it).*pick);
-        }
-        QStringList values = byVariant.values();
-        values.removeDuplicates();
-        // What the server said replaces what was typed or captured under the same name.
-        if (!byVariant.isEmpty())
-            m_experiment.envSnapshot.removeIf(
-                [&key](const EnvEntry &e) { return e.key == key || e.key.startsWith(key + QStringLiteral(" (")); });
-        if (values.size() == 1)
-            m_experiment.envSnapshot.append({ key, values.first(), EnvSource::Captured });
-        else
-            for (auto it = byVariant.cbegin(); it != byVariant.cend(); ++it)
-                m_experiment.envSnapshot.append(
-                    { key + QStringLiteral(" (") + it.key() + u')', *it, EnvSource::Captured });
-    }
-}
-
 void RunWorker::finish()
 {
     // What the run's curves say, once, with the numbers used (words only in the GUI and report).
@@ -403,7 +288,7 @@ void RunWorker::finish()
         : m_result.status == RunResult::Status::Cancelled             ? RunStatus::Cancelled
                                                                       : RunStatus::Failed;
     const qsizetype envBefore = m_experiment.envSnapshot.size();
-    recordAnswered();
+    addAnswered(&m_experiment.envSnapshot, m_answered);
     QString error;
     if (m_output.isOpen()
         && !m_output.writeManifest(runManifest(m_experiment, m_identity, m_result, runStatusCode(status)), &error))

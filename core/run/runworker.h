@@ -17,7 +17,6 @@
 
 namespace ServeScope {
 
-class EndpointCalls;
 class LoadGenerator;
 class PointRunner;
 class StoreWriter;
@@ -47,12 +46,6 @@ private:
     bool selectVariants(QString *error);
     bool record(QString *error);
     bool runVariant(int variantIndex);
-    /// Once per base URL: says what a missing /tokenize or /metrics costs this run.
-    void reportMissingRoutes(const Experiment &resolved, EndpointCalls &calls);
-    /// Starts the variant's server.launch argv and waits for its readiness probe.
-    bool launchServer(const Experiment &resolved);
-    /// Reads back what the launched server runs with; false (and the message set) on a mismatch with server.args.
-    bool checkServerConfig(const Experiment &resolved, EndpointCalls &calls);
     /// True (and the message set) when the variant's launched server exited on its own.
     bool serverExited();
     /// After a point's repeats: the statistics across them into the results folder, and a finding for
@@ -75,8 +68,6 @@ private:
     std::unique_ptr<StoreWriter> m_writer;
     std::unique_ptr<LoadGenerator> m_generator;
     std::unique_ptr<PointRunner> m_points;
-    /// Adds to the run's env snapshot what the servers answered with (served_model, system_fingerprint).
-    void recordAnswered();
     QMap<QString, QPair<QString, QString>> m_answered; ///< per variant, kept from the point runner
     VariantEndpoint m_endpoint;
     RunOutput m_output;

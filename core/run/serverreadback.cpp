@@ -2,6 +2,10 @@
 #include "serverreadback.h"
 
 #include "run/endpointcalls.h"
+#include "run/runtext.h"
+#include "workload/promptgen.h"
+
+#include <QHostAddress>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -128,6 +132,71 @@ QStringList configMismatches(const OrderedValues &args, const EffectiveConfig &c
         }
     }
     return out;
+}
+
+bool checkLaunchedConfig(const Experiment &resolved, EndpointCalls &calls, QString *info, QString *error)
+{
+    const EffectiveConfig config = readEffectiveConfig(calls);
+    QStringList read;
+    for (auto it = config.values.cbegin(); it != config.values.cend(); ++it)
+        read << QStringLiteral("%1 %2 (%3)").arg(it.key(), it.value(), config.sources.value(it.key()));
+    *info = read.isEmpty() ? RunText::tr("the launched server reports none of its settings: nothing to check")
+                           : RunText::tr("the launched server runs with %1").arg(read.join(QLatin1String(", ")));
+    const QStringList mismatches = configMismatches(resolved.server.args, config);
+    if (mismatches.isEmpty())
+        return true;
+    *error = RunText::tr("the launched server does not run with the variant's settings: %1; "
+                         "stopping the run (is a {server.args.NAME} placeholder missing from "
+                         "server.launch.argv?)")
+                 .arg(mismatches.join(QLatin1String("; ")));
+    return false;
+}
+
+QStringList missingRouteWarnings(const Experiment &resolved, EndpointCalls &calls, const QString &base)
+{
+    QStringList out;
+    if (PromptGenerator(resolved).wantsTokenCounts() && !calls.hasTokenize())
+        out << RunText::tr("%1 has no /tokenize: text prompts are sized by three max_tokens 1 calibration requests "
+                           "that read usage.prompt_tokens, and without usage in the stream input counts are "
+                           "estimates")
+                   .arg(base);
+    if (resolved.load.warmupRequests > 0 && !calls.hasRunningMetric())
+        out << RunText::tr("%1 has no /metrics with vllm:num_requests_running or sglang:num_running_reqs: after "
+                           "warmup the measured clock starts at once, without waiting for the server to drain")
+                   .arg(base);
+    return out;
+}
+
+QString sharedHostWarning(const Experiment &resolved, const QUrl &base)
+{
+    if (resolved.endpoint.isLocalSimulator())
+        return {};
+    const QString host = base.host();
+    if (host != QLatin1String("localhost") && !QHostAddress(host).isLoopback())
+        return {};
+    return RunText::tr("the server at %1 runs on this host and shares its CPUs with the client; see the "
+                       "dispatch lag and client CPU of each point (client-limited)")
+        .arg(base.toString());
+}
+
+bool reviewEndpoint(const Experiment &resolved, EndpointCalls &calls, const QUrl &base, bool launched, bool firstVisit,
+    const std::function<void(const QString &, const QString &)> &say, QString *error)
+{
+    if (launched) {
+        QString info;
+        const bool same = checkLaunchedConfig(resolved, calls, &info, error);
+        say(QStringLiteral("info"), info);
+        if (!same)
+            return false;
+    }
+    if (firstVisit) {
+        for (const QString &warning : missingRouteWarnings(resolved, calls, base.toString()))
+            say(QStringLiteral("warning"), warning);
+    }
+    // A server on this host takes CPU from the client; the client-health columns say how much it mattered.
+    if (const QString shared = sharedHostWarning(resolved, base); !shared.isEmpty())
+        say(QStringLiteral("warning"), shared);
+    return true;
 }
 
 } // namespace ServeScope

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "variantendpoint.h"
 
+#include "model/clock.h"
 #include "model/urls.h"
 #include "run/launchtemplate.h"
+#include "run/runtext.h"
 #include "secrets/apikey.h"
+#include "storage/storewriter.h"
 
 namespace ServeScope {
 
@@ -72,7 +75,8 @@ bool VariantEndpoint::needsLaunch(const Experiment &resolved, const RunOptions &
     return options.allowLaunch && !resolved.endpoint.isLocalSimulator() && !resolved.server.launchArgv.isEmpty();
 }
 
-bool VariantEndpoint::startServer(const Experiment &resolved, qint64 runId, StoreWriter &writer, QString *error)
+bool VariantEndpoint::launchServer(const Experiment &resolved, qint64 runId, StoreWriter &writer,
+    const std::atomic<bool> &cancel, const std::function<void(const QString &)> &say, QString *error)
 {
     if (!renderLaunchArgv(resolved, m_base, &m_launchArgv, error))
         return false;
@@ -80,10 +84,26 @@ bool VariantEndpoint::startServer(const Experiment &resolved, qint64 runId, Stor
     QList<QByteArray> secrets = m_config.secretValues;
     secrets << m_apiKey;
     m_server = std::make_unique<LaunchedServer>(runId, writer, secrets);
-    if (m_server->start(m_launchArgv, resolved.server, error))
-        return true;
-    m_server.reset();
-    return false;
+    if (!m_server->start(m_launchArgv, resolved.server, error)) {
+        m_server.reset();
+        return false;
+    }
+    const QString argv = m_launchArgv.join(QLatin1Char(' '));
+    // The project keeps which command wrote the lines that follow.
+    writer.enqueue(ServerLogLine {
+        runId, monotonicNs(), QStringLiteral("launch"), QStringLiteral("pid %1: %2").arg(m_server->pid()).arg(argv) });
+    say(RunText::tr("launched server pid %1: %2").arg(m_server->pid()).arg(argv));
+    const QUrl ready = joinUrlPath(m_base, resolved.server.readyPath);
+    if (!m_server->waitReady(ready, m_config, resolved.server.readyTimeoutS, cancel, error))
+        return false;
+    say(RunText::tr("server ready after %1 s (GET %2 answered 200)")
+            .arg(QString::number(m_server->readySeconds(), 'f', 1), ready.toString()));
+    return true;
+}
+
+QString VariantEndpoint::serverExitMessage() const
+{
+    return m_server && !m_server->isRunning() ? m_server->exitMessage() : QString();
 }
 
 void VariantEndpoint::close()

@@ -8,6 +8,8 @@
 
 #include <QUrl>
 
+#include <atomic>
+#include <functional>
 #include <memory>
 
 namespace ServeScope {
@@ -30,9 +32,13 @@ public:
 
     /// True when open() chose a configured endpoint whose variant has a launch argv and the run may launch it.
     bool needsLaunch(const Experiment &resolved, const RunOptions &options) const;
-    /// Renders the variant's launch argv against this endpoint and starts it; its lines go to the
-    /// project under `runId`. Wait for it with server()->waitReady().
-    bool startServer(const Experiment &resolved, qint64 runId, StoreWriter &writer, QString *error);
+    /// Renders the variant's launch argv against this endpoint, starts it and waits for its readiness
+    /// probe (or `cancel`). Its lines go to the project under `runId`, after one naming the command;
+    /// `say` gets the pid and command, then the time to ready.
+    bool launchServer(const Experiment &resolved, qint64 runId, StoreWriter &writer, const std::atomic<bool> &cancel,
+        const std::function<void(const QString &)> &say, QString *error);
+    /// Why the launched server is gone when it exited on its own; empty while it runs or when there is none.
+    QString serverExitMessage() const;
     LaunchedServer *server() const { return m_server.get(); }
     QStringList launchArgv() const { return m_launchArgv; }
 

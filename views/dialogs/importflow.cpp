@@ -5,10 +5,10 @@
 #include "experimentdocument.h"
 #include "filedialogs.h"
 #include "io/experimentfile.h"
+#include "postrun/shardmerge.h"
 #include "projectcontroller.h"
 #include "projectsession.h"
 #include "resultimportdialog.h"
-#include "run/shardmerge.h"
 #include "runpagecontroller.h"
 
 #include <QFile>

@@ -2,8 +2,8 @@
 #include "projectworker.h"
 
 #include "compare/runsource.h"
+#include "postrun/promptexport.h"
 #include "report/storeinput.h"
-#include "run/promptexport.h"
 #include "storage/projectstore.h"
 #include "storage/writersession.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "run/promptexport.h"
+#include "postrun/promptexport.h"
 
 #include "io/commandimport.h"
 #include "io/experimentfile.h"
