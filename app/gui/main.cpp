@@ -58,74 +58,42 @@ void installTranslations(const QString &override)
     installTranslators(locale);
 }
 
-} // namespace
-
-int main(int argc, char *argv[])
-{
-    raiseOpenFileLimit();
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("ServeScope"));
-    QApplication::setApplicationName(QStringLiteral("ServeScope"));
-    QApplication::setApplicationVersion(QStringLiteral(SERVESCOPE_VERSION));
-    // The installed desktop entry's id (packaging/): Wayland compositors match windows to it for the icon.
-    QApplication::setDesktopFileName(QStringLiteral("io.github.servescope.ServeScope"));
-    installTranslations(chosenLanguage(QApplication::arguments()));
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        GuiText::tr("ServeScope: benchmark experiments for OpenAI-compatible LLM endpoints"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption demo(
-        QStringLiteral("demo"), GuiText::tr("Open the demo experiment in a new unsaved project."));
-    const QCommandLineOption lang(QStringLiteral("lang"),
+// The command line's options, added to `parser`.
+struct GuiOptions {
+    QCommandLineOption demo { QStringLiteral("demo"),
+        GuiText::tr("Open the demo experiment in a new unsaved project.") };
+    QCommandLineOption lang { QStringLiteral("lang"),
         GuiText::tr(
             "UI language, e.g. zh_CN (default: SERVESCOPE_LANG, then View > Language, then the system locale)."),
-        QStringLiteral("locale"));
-    const QCommandLineOption scale(QStringLiteral("time-scale"),
+        QStringLiteral("locale") };
+    QCommandLineOption scale { QStringLiteral("time-scale"),
         GuiText::tr("Run the local simulator this many times faster than real time (default 1, demo 8)."),
-        QStringLiteral("x"));
-    const QCommandLineOption runNow(
-        QStringLiteral("run"), GuiText::tr("Start the run as soon as the experiment is loaded."));
-    const QCommandLineOption quitAfter(QStringLiteral("quit-after-run"),
-        GuiText::tr("Quit when the run ends; with SERVESCOPE_STALL_PROBE=1 print the longest GUI-thread stall."));
-    const QCommandLineOption allowLaunch(
-        QStringLiteral("allow-launch"), GuiText::tr("Start the experiment's server launch commands without asking."));
-    parser.addOptions({ demo, lang, scale, runNow, quitAfter, allowLaunch });
-    parser.addPositionalArgument(QStringLiteral("file"),
-        GuiText::tr("A project (.servescope) or experiment file (.json, .toml) to open; vLLM or SGLang result files "
-                    "are imported into a new project."),
-        GuiText::tr("file..."));
-    if (!parser.parse(QApplication::arguments())) {
-        std::fprintf(stderr, "servescope: %s\n", qPrintable(parser.errorText()));
-        return 2;
+        QStringLiteral("x") };
+    QCommandLineOption runNow { QStringLiteral("run"),
+        GuiText::tr("Start the run as soon as the experiment is loaded.") };
+    QCommandLineOption quitAfter { QStringLiteral("quit-after-run"),
+        GuiText::tr("Quit when the run ends; with SERVESCOPE_STALL_PROBE=1 print the longest GUI-thread stall.") };
+    QCommandLineOption allowLaunch { QStringLiteral("allow-launch"),
+        GuiText::tr("Start the experiment's server launch commands without asking.") };
+
+    explicit GuiOptions(QCommandLineParser &parser)
+    {
+        parser.setApplicationDescription(
+            GuiText::tr("ServeScope: benchmark experiments for OpenAI-compatible LLM endpoints"));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOptions({ demo, lang, scale, runNow, quitAfter, allowLaunch });
+        parser.addPositionalArgument(QStringLiteral("file"),
+            GuiText::tr("A project (.servescope) or experiment file (.json, .toml) to open; vLLM or SGLang result "
+                        "files are imported into a new project."),
+            GuiText::tr("file..."));
     }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return 0;
-    }
-    if (parser.isSet(QStringLiteral("version"))) {
-        std::printf("servescope %s\n", SERVESCOPE_VERSION);
-        return 0;
-    }
-    KeychainSecretStore secrets;
-    MainWindow window(&secrets);
-    bool ok = true;
-    // Without --time-scale the window picks it: the demo at ProjectController::kDemoTimeScale, the rest at 1.
-    if (parser.isSet(scale)) {
-        const double timeScale = parser.value(scale).toDouble(&ok);
-        if (!ok || timeScale <= 0) {
-            std::fprintf(stderr, "servescope: %s\n", qPrintable(GuiText::tr("--time-scale needs a positive number")));
-            return 2;
-        }
-        window.project()->setTimeScale(timeScale);
-    }
-    window.runs()->setLaunchPolicy(parser.isSet(allowLaunch) ? RunPageController::LaunchPolicy::Allow
-            : parser.isSet(quitAfter)                        ? RunPageController::LaunchPolicy::Never
-                                                             : RunPageController::LaunchPolicy::Ask);
-    window.show();
-    const QStringList files = parser.positionalArguments();
-    if (parser.isSet(demo)) {
+};
+
+// The demo, a project, result files (imported into a new project) or an experiment file.
+void openGiven(MainWindow &window, bool demo, const QStringList &files)
+{
+    if (demo) {
         window.openDemo();
     } else if (!files.isEmpty()) {
         if (files.constFirst().endsWith(QLatin1String(".servescope"))) {
@@ -137,18 +105,30 @@ int main(int argc, char *argv[])
             window.imports()->importExperimentFile(files.constFirst());
         }
     }
-    // Responsiveness probe: a 5 ms timer; the longest gap between ticks is the longest stall.
-    QElapsedTimer tick;
-    qint64 longestStallMs = 0;
-    QTimer probe;
-    if (qEnvironmentVariableIntValue("SERVESCOPE_STALL_PROBE") == 1) {
+}
+
+// With SERVESCOPE_STALL_PROBE=1, a 5 ms timer: the longest gap between its ticks is the GUI thread's
+// longest stall.
+struct StallProbe final : QTimer {
+    explicit StallProbe(QObject *parent)
+        : QTimer(parent)
+    {
+        if (qEnvironmentVariableIntValue("SERVESCOPE_STALL_PROBE") != 1)
+            return;
         tick.start();
-        QObject::connect(
-            &probe, &QTimer::timeout, &app, [&] { longestStallMs = std::max(longestStallMs, tick.restart()); });
-        probe.start(5);
+        connect(this, &QTimer::timeout, this, [this] { longestMs = std::max(longestMs, tick.restart()); });
+        start(5);
     }
-    const bool scripted = parser.isSet(quitAfter);
-    if (parser.isSet(runNow)) {
+    QElapsedTimer tick;
+    qint64 longestMs = 0;
+};
+
+// --run starts the run once the experiment is loaded; a scripted run (--quit-after-run) must end:
+// a refused file or experiment exits 2, a run that did not finish exits non-zero.
+void scriptRun(QApplication &app, MainWindow &window, bool runNow, bool scripted)
+{
+    auto *probe = new StallProbe(&window);
+    if (runNow) {
         QObject::connect(&window, &MainWindow::projectOpened, &window, [&window, scripted] {
             QTimer::singleShot(500, &window, [&window, scripted] {
                 if (window.runs()->start() || !scripted)
@@ -168,11 +148,11 @@ int main(int argc, char *argv[])
             std::fprintf(stderr, "servescope: %s\n", qPrintable(error));
             QApplication::exit(2);
         });
-        QObject::connect(&window, &MainWindow::runFinished, &app, [&](const RunResult &r) {
-            if (probe.isActive())
+        QObject::connect(&window, &MainWindow::runFinished, &app, [&app, probe](const RunResult &r) {
+            if (probe->isActive())
                 std::fprintf(stderr,
                     "servescope: run %lld ended (%d completed, %d failed); longest GUI-thread stall %lld ms\n",
-                    static_cast<long long>(r.runId), r.completed, r.failed, static_cast<long long>(longestStallMs));
+                    static_cast<long long>(r.runId), r.completed, r.failed, static_cast<long long>(probe->longestMs));
             const int code = r.status == RunResult::Status::Finished ? 0
                 : r.status == RunResult::Status::Cancelled           ? 130
                                                                      : 1;
@@ -182,5 +162,52 @@ int main(int argc, char *argv[])
             QTimer::singleShot(200, &app, [code] { QApplication::exit(code); });
         });
     }
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    raiseOpenFileLimit();
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("ServeScope"));
+    QApplication::setApplicationName(QStringLiteral("ServeScope"));
+    QApplication::setApplicationVersion(QStringLiteral(SERVESCOPE_VERSION));
+    // The installed desktop entry's id (packaging/): Wayland compositors match windows to it for the icon.
+    QApplication::setDesktopFileName(QStringLiteral("io.github.servescope.ServeScope"));
+    installTranslations(chosenLanguage(QApplication::arguments()));
+
+    QCommandLineParser parser;
+    const GuiOptions options(parser);
+    if (!parser.parse(QApplication::arguments())) {
+        std::fprintf(stderr, "servescope: %s\n", qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return 0;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        std::printf("servescope %s\n", SERVESCOPE_VERSION);
+        return 0;
+    }
+    KeychainSecretStore secrets;
+    MainWindow window(&secrets);
+    bool ok = true;
+    // Without --time-scale the window picks it: the demo at ProjectController::kDemoTimeScale, the rest at 1.
+    if (parser.isSet(options.scale)) {
+        const double timeScale = parser.value(options.scale).toDouble(&ok);
+        if (!ok || timeScale <= 0) {
+            std::fprintf(stderr, "servescope: %s\n", qPrintable(GuiText::tr("--time-scale needs a positive number")));
+            return 2;
+        }
+        window.project()->setTimeScale(timeScale);
+    }
+    window.runs()->setLaunchPolicy(parser.isSet(options.allowLaunch) ? RunPageController::LaunchPolicy::Allow
+            : parser.isSet(options.quitAfter)                        ? RunPageController::LaunchPolicy::Never
+                                                                     : RunPageController::LaunchPolicy::Ask);
+    window.show();
+    openGiven(window, parser.isSet(options.demo), parser.positionalArguments());
+    scriptRun(app, window, parser.isSet(options.runNow), parser.isSet(options.quitAfter));
     return QApplication::exec();
 }

@@ -3,6 +3,7 @@
 // the four client times, stop rules, cancellation.
 #include "engine/arrivals.h"
 #include "pointrunner.h"
+#include "requireservice.h"
 #include "simprocess.h"
 
 #include <QRegularExpression>
@@ -53,8 +54,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
-        if (qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"))
-            QSKIP("SERVESCOPE_CLI not set");
+        SERVESCOPE_REQUIRE_SERVICE(
+            !qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"), QStringLiteral("SERVESCOPE_CLI not set"));
         QVERIFY2(m_sim.start({ QStringLiteral("--time-scale"), QStringLiteral("4"), QStringLiteral("--max-num-seqs"),
                      QStringLiteral("1024"), QStringLiteral("--kv-cache-tokens"), QStringLiteral("400000") }),
             qPrintable(m_sim.error()));

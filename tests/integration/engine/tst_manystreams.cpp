@@ -3,6 +3,7 @@
 // allows) against a real `servescope-cli sim`, every request completed and every event received.
 #include "engine/fdlimit.h"
 #include "pointrunner.h"
+#include "requireservice.h"
 #include "simprocess.h"
 
 #include <QRegularExpression>
@@ -19,8 +20,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
-        if (qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"))
-            QSKIP("SERVESCOPE_CLI not set");
+        SERVESCOPE_REQUIRE_SERVICE(
+            !qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"), QStringLiteral("SERVESCOPE_CLI not set"));
         raiseOpenFileLimit();
     }
 

@@ -4,6 +4,7 @@
 // each way it is not.
 #include "engine/fdlimit.h"
 #include "pointrunner.h"
+#include "requireservice.h"
 #include "simprocess.h"
 
 #include <QProcess>
@@ -36,8 +37,8 @@ class TestTlsStreams final : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        if (qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"))
-            QSKIP("SERVESCOPE_CLI not set");
+        SERVESCOPE_REQUIRE_SERVICE(
+            !qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"), QStringLiteral("SERVESCOPE_CLI not set"));
         raiseOpenFileLimit();
         QVERIFY(m_dir.isValid());
         QVERIFY2(makeCertificate(QStringLiteral("local"), QStringLiteral("localhost")), "openssl req failed");

@@ -2,6 +2,7 @@
 // Failure classes (docs/metrics.md), produced by a real `servescope-cli sim` with seeded faults.
 #include "engine/fdlimit.h"
 #include "pointrunner.h"
+#include "requireservice.h"
 #include "simprocess.h"
 
 #include <QElapsedTimer>
@@ -20,8 +21,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
-        if (qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"))
-            QSKIP("SERVESCOPE_CLI not set");
+        SERVESCOPE_REQUIRE_SERVICE(
+            !qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"), QStringLiteral("SERVESCOPE_CLI not set"));
     }
 
     void classes_data()

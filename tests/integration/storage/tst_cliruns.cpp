@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "requireservice.h"
 #include "storage/storewriter.h"
 
 #include <QFile>
@@ -46,8 +47,8 @@ TestCliRuns::Result TestCliRuns::cli(const QStringList &args)
 
 void TestCliRuns::initTestCase()
 {
-    if (qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"))
-        QSKIP("SERVESCOPE_CLI is not set (run through ctest)");
+    SERVESCOPE_REQUIRE_SERVICE(!qEnvironmentVariableIsEmpty("SERVESCOPE_CLI"),
+        QStringLiteral("SERVESCOPE_CLI is not set (run through ctest)"));
     m_project = m_dir.filePath(QStringLiteral("p.servescope"));
     StoreWriter writer;
     QVERIFY(writer.open(m_project));

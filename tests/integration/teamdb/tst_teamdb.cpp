@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The team database against a real PostgreSQL (a throwaway cluster, pgcluster.h): publish, list with
 // filters and pull, through `servescope-cli`, of runs `servescope-cli run` measured against simulators.
+#include "requireservice.h"
 #include "runcompare.h"
 #include "teamdbfixture.h"
 
@@ -88,8 +89,7 @@ private Q_SLOTS:
         QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
         QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set");
         const QString problem = m_fx.setUp();
-        if (problem.startsWith(QLatin1String("skip: ")))
-            QSKIP(qPrintable(problem.mid(6)));
+        SERVESCOPE_REQUIRE_SERVICE(!problem.startsWith(QLatin1String("skip: ")), problem.mid(6));
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 

@@ -4,6 +4,7 @@
 // (retried; nothing stored when every try fails), TLS with verify-full, and no secret anywhere, in any
 // encoding, even from a run against a server that echoes its key.
 #include "../faults/faultservers.h"
+#include "requireservice.h"
 #include "teamdbfixture.h"
 
 #include <QCryptographicHash>
@@ -53,8 +54,7 @@ private Q_SLOTS:
     {
         QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set");
         const QString problem = m_fx.setUp();
-        if (problem.startsWith(QLatin1String("skip: ")))
-            QSKIP(qPrintable(problem.mid(6)));
+        SERVESCOPE_REQUIRE_SERVICE(!problem.startsWith(QLatin1String("skip: ")), problem.mid(6));
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         m_secrets << m_fx.alicePassword << QString::fromLatin1(m_fx.apiKey) << m_fx.pg.superPassword();
         const CliRun::Outcome o = m_fx.cli(publish(QStringLiteral("1"), m_fx.db()));
@@ -235,7 +235,7 @@ private Q_SLOTS:
     void tlsWithVerifyFull()
     {
         if (QStandardPaths::findExecutable(QStringLiteral("openssl")).isEmpty())
-            QSKIP("openssl is not installed");
+            SERVESCOPE_REQUIRE_SERVICE(false, QStringLiteral("openssl is not installed"));
         const QDir d(m_fx.dir.path());
         QFile ext(d.filePath(QStringLiteral("san.ext")));
         QVERIFY(ext.open(QIODevice::WriteOnly) && ext.write("subjectAltName=IP:127.0.0.1\n") > 0);

@@ -9,6 +9,7 @@
 #include "model/validation.h"
 #include "projectcontroller.h"
 #include "projectsession.h"
+#include "requireservice.h"
 #include "resultsview.h"
 #include "runmonitor.h"
 #include "runpagecontroller.h"
@@ -47,8 +48,8 @@ void TestGuiRun::initTestCase()
 {
     TestHelpers::initGuiTest();
     QSettings().clear();
-    if (RunSession::simulatorProgram().isEmpty())
-        QSKIP("servescope-cli not found (SERVESCOPE_CLI unset)");
+    SERVESCOPE_REQUIRE_SERVICE(
+        !RunSession::simulatorProgram().isEmpty(), QStringLiteral("servescope-cli not found (SERVESCOPE_CLI unset)"));
 }
 
 Experiment TestGuiRun::smallSweep(int prompts)

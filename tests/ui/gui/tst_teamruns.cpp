@@ -3,6 +3,7 @@
 // the project, listed with filters in File → Team runs…, and opened into another project with the
 // same statistics; a wrong password is refused without being shown.
 #include "../../integration/teamdb/teamdbfixture.h"
+#include "requireservice.h"
 #include "secrets/memorysecretstore.h"
 #include "storage/projectstore.h"
 #include "teamdbjobs.h"
@@ -52,8 +53,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QSettings().remove(QStringLiteral("teamdb"));
         const QString problem = m_fx.setUp();
-        if (problem.startsWith(QLatin1String("skip: ")))
-            QSKIP(qPrintable(problem.mid(6)));
+        SERVESCOPE_REQUIRE_SERVICE(!problem.startsWith(QLatin1String("skip: ")), problem.mid(6));
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QString error;
         m_url = *TeamDbUrl::parse(m_fx.url(), &error);

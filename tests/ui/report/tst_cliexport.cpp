@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli export against a project file written through the store, run without a display.
 #include "../../unit/report/testpoints.h"
+#include "requireservice.h"
 #include "storage/storewriter.h"
 
 #include <QFile>
@@ -20,8 +21,7 @@ private slots:
     {
         QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support).*")));
         m_cli = qEnvironmentVariable("SERVESCOPE_CLI");
-        if (m_cli.isEmpty())
-            QSKIP("SERVESCOPE_CLI not set");
+        SERVESCOPE_REQUIRE_SERVICE(!m_cli.isEmpty(), QStringLiteral("SERVESCOPE_CLI not set"));
         QVERIFY(m_dir.isValid());
         m_project = m_dir.filePath(QStringLiteral("p.servescope"));
         StoreWriter writer;

@@ -4,6 +4,7 @@
 #include "io/commandimport.h"
 #include "io/experimentfile.h"
 #include "io/shellwords.h"
+#include "requireservice.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -329,8 +330,8 @@ private Q_SLOTS:
 
     void cli()
     {
-        if (qEnvironmentVariable("SERVESCOPE_CLI").isEmpty())
-            QSKIP("SERVESCOPE_CLI is not set (run through ctest)");
+        SERVESCOPE_REQUIRE_SERVICE(!qEnvironmentVariable("SERVESCOPE_CLI").isEmpty(),
+            QStringLiteral("SERVESCOPE_CLI is not set (run through ctest)"));
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("x.json"));
         QProcess p;

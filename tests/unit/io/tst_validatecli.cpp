@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `servescope-cli validate`: output lines and exit codes, run as a real process.
+#include "requireservice.h"
+
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -36,8 +38,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
-        if (qEnvironmentVariable("SERVESCOPE_CLI").isEmpty())
-            QSKIP("SERVESCOPE_CLI is not set (run through ctest)");
+        SERVESCOPE_REQUIRE_SERVICE(!qEnvironmentVariable("SERVESCOPE_CLI").isEmpty(),
+            QStringLiteral("SERVESCOPE_CLI is not set (run through ctest)"));
     }
 
     void demoIsValid()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Runs against a real gnome-keyring inside a private D-Bus session (scripts/with-keyring.sh), under a random
 // service name, so it never sees the developer's own keyring.
+#include "requireservice.h"
 #include "secrets/apikey.h"
 #include "secrets/keychainsecretstore.h"
 
@@ -96,8 +97,10 @@ private slots:
         // scripts/with-keyring.sh gives the test a fresh HOME under the temp directory; anything else may be the
         // developer's own session and keyring, which this test must never touch.
         const QString home = QDir::homePath();
-        if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS") || !home.startsWith(QDir::tempPath() + u'/'))
-            QSKIP("needs a private D-Bus session with a throwaway gnome-keyring (run through scripts/with-keyring.sh)");
+        SERVESCOPE_REQUIRE_SERVICE(
+            !qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS") && home.startsWith(QDir::tempPath() + u'/'),
+            QStringLiteral("needs a private D-Bus session with a throwaway gnome-keyring (run through "
+                           "scripts/with-keyring.sh)"));
     }
 
     void init()

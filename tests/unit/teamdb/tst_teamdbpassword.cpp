@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The team database's password from an environment variable or the OS keychain (a throwaway gnome-keyring
 // in a private D-Bus session, scripts/with-keyring.sh), never echoed.
+#include "requireservice.h"
 #include "secrets/keychainsecretstore.h"
 #include "teamdb/teamdbpassword.h"
 
@@ -32,8 +33,10 @@ private Q_SLOTS:
     void fromKeychain()
     {
         const QString home = qEnvironmentVariable("HOME");
-        if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS") || !home.startsWith(QDir::tempPath() + u'/'))
-            QSKIP("needs a private D-Bus session with a throwaway gnome-keyring (run through scripts/with-keyring.sh)");
+        SERVESCOPE_REQUIRE_SERVICE(
+            !qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS") && home.startsWith(QDir::tempPath() + u'/'),
+            QStringLiteral("needs a private D-Bus session with a throwaway gnome-keyring (run through "
+                           "scripts/with-keyring.sh)"));
         // The CLI reads the default service; this keyring is the test's own.
         KeychainSecretStore store;
         const QString id = QStringLiteral("teamdb-%1").arg(QRandomGenerator::global()->generate(), 0, 16);
