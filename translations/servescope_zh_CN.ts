@@ -1184,10 +1184,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <translation>servescope-cli：未知命令“%1”</translation>
     </message>
     <message>
-        <source>run %1, %2 %3: no stored requests (imported without per-request arrays), so SGLang&apos;s figures cannot be computed</source>
-        <translation>运行 %1，%2 %3：没有保存的请求（导入时没有逐请求数组），因此无法计算 SGLang 的指标</translation>
-    </message>
-    <message>
         <source>Concurrent sequences in the batch (default 256).</source>
         <translation>批中的并发序列数（默认 256）。</translation>
     </message>
@@ -5027,6 +5023,14 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>run %1, %2 %3: no stored requests (imported without per-request arrays), so SGLang&apos;s figures cannot be computed</source>
+        <translation>运行 %1，%2 %3：没有保存的请求（导入时没有逐请求数组），因此无法计算 SGLang 的指标</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>

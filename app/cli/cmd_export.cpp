@@ -2,7 +2,7 @@
 // servescope-cli export: charts (PNG/SVG/PDF), summary CSV and self-contained reports from a project file.
 #include "clitext.h"
 #include "command.h"
-#include "sglangexport.h"
+#include "postrun/sglangexport.h"
 
 #include "compare/runsource.h"
 

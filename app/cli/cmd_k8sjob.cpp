@@ -2,7 +2,7 @@
 // servescope-cli k8s-job: an Indexed Job manifest that runs an experiment's shards as pods.
 #include "clitext.h"
 #include "command.h"
-#include "k8smanifest.h"
+#include "io/k8smanifest.h"
 
 #include "io/experimentfile.h"
 #include "model/validation.h"

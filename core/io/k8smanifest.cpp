@@ -5,12 +5,15 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 
-namespace ServeScope::Cli {
+namespace ServeScope {
 
 QString k8sName(const QString &experimentName)
 {
     static const QRegularExpression other(QStringLiteral("[^a-z0-9]+"));
-    QString name = QStringLiteral("servescope-") + experimentName.toLower().replace(other, QStringLiteral("-"));
+    QString part = experimentName.toLower().replace(other, QStringLiteral("-"));
+    while (part.startsWith(QLatin1Char('-')))
+        part.remove(0, 1);
+    QString name = QStringLiteral("servescope-") + part;
     name.truncate(52);
     while (name.endsWith(QLatin1Char('-')))
         name.chop(1);
@@ -106,10 +109,15 @@ void emitEntry(QByteArray *out, const QByteArray &head, const QJsonValue &v, int
     } else if (container) {
         *out += pad + head + '\n';
         writeYaml(out, v, indent + 2);
-    } else if (v.isString() && v.toString().contains(QLatin1Char('\n'))) {
-        *out += pad + head + " |\n";
-        for (const QString &line : v.toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-            *out += QByteArray(indent + 2, ' ') + line.toUtf8() + '\n';
+    } else if (v.isString() && v.toString().contains(QLatin1Char('\n')) && !v.toString().startsWith(QLatin1Char(' '))) {
+        // A literal block keeps every line, blank ones included; `|-` when there is no final newline.
+        QString text = v.toString();
+        const bool finalNewline = text.endsWith(QLatin1Char('\n'));
+        if (finalNewline)
+            text.chop(1);
+        *out += pad + head + (finalNewline ? " |\n" : " |-\n");
+        for (const QString &line : text.split(QLatin1Char('\n')))
+            *out += line.isEmpty() ? QByteArray("\n") : QByteArray(indent + 2, ' ') + line.toUtf8() + '\n';
     } else {
         *out += pad + head + ' ' + scalar(v) + '\n';
     }
@@ -157,4 +165,4 @@ QByteArray toYaml(const QJsonObject &object)
     return out;
 }
 
-} // namespace ServeScope::Cli
+} // namespace ServeScope

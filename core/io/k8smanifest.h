@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace ServeScope::Cli {
+namespace ServeScope {
 
 /// What `k8s-job` puts into its manifest (docs/shards.md).
 struct K8sJobSpec {
@@ -29,4 +29,4 @@ QJsonObject k8sJobManifest(const K8sJobSpec &spec);
 /// Block-style YAML of a JSON tree: strings double-quoted, multi-line strings as `|` blocks.
 QByteArray toYaml(const QJsonObject &object);
 
-} // namespace ServeScope::Cli
+} // namespace ServeScope

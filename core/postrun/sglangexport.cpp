@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "sglangexport.h"
 
-#include "clitext.h"
-
 #include "io/experimentfile.h"
 #include "io/sglangresult.h"
 #include "metrics/aggregate.h"
 #include "model/variables.h"
+#include "run/runtext.h"
 #include "storage/projectstore.h"
 
 #include <QSaveFile>
@@ -61,8 +60,8 @@ bool writeSglangJsonl(ProjectStore &store, qint64 runId, const QString &path, QS
             return false;
         }
         if (records.isEmpty()) {
-            *error = Cli::CliText::tr("run %1, %2 %3: no stored requests (imported without per-request arrays), so "
-                                      "SGLang's figures cannot be computed")
+            *error = RunText::tr("run %1, %2 %3: no stored requests (imported without per-request arrays), so "
+                                 "SGLang's figures cannot be computed")
                          .arg(runId)
                          .arg(p.variant, p.label);
             return false;
@@ -85,7 +84,7 @@ bool writeSglangJsonl(ProjectStore &store, qint64 runId, const QString &path, QS
     }
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(out) != out.size() || !f.commit()) {
-        *error = Cli::CliText::tr("cannot write %1: %2").arg(path, f.errorString());
+        *error = RunText::tr("cannot write %1: %2").arg(path, f.errorString());
         return false;
     }
     return true;
