@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QXmlStreamReader>
 
 #include <cmath>

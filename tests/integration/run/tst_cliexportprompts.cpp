@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include <algorithm>
 

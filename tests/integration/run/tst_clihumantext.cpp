@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTest>
 
 class TestCliHumanText final : public QObject {
     Q_OBJECT

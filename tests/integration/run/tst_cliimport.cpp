@@ -16,6 +16,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QTemporaryDir>
+#include <QTest>
 
 using namespace ServeScope;
 

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QObject>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include <sys/resource.h>
 

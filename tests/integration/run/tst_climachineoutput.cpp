@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QTest>
 
 class TestCliMachineOutput final : public QObject {
     Q_OBJECT

@@ -14,6 +14,7 @@
 #include <QObject>
 #include <QTcpServer>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include <algorithm>
 #include <csignal>

@@ -13,6 +13,7 @@
 #include <QObject>
 #include <QSet>
 #include <QTemporaryDir>
+#include <QTest>
 
 using namespace ServeScope;
 

@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include <algorithm>
 #include <memory>

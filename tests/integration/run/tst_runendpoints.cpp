@@ -17,6 +17,7 @@
 #include <QObject>
 #include <QTcpSocket>
 #include <QTemporaryDir>
+#include <QTest>
 
 using namespace ServeScope;
 

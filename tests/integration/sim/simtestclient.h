@@ -4,6 +4,7 @@
 // client. Deliberately independent of the engine's transports, so a bug cannot pass both sides.
 
 #include "model/clock.h"
+#include "simchild.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -30,54 +31,8 @@ inline void raiseFdLimit()
     }
 }
 
-/// A simulator child process on a free port; terminated (SIGTERM) on destruction.
-class SimChild {
-public:
-    bool start(const QStringList &extra) { return startWrapped(QString(), {}, extra); }
-    /// Starts the simulator through `wrapper wrapperArgs... servescope-cli sim ...` (e.g. taskset).
-    bool startWrapped(const QString &wrapper, const QStringList &wrapperArgs, const QStringList &extra)
-    {
-        const QString cli = qEnvironmentVariable("SERVESCOPE_CLI");
-        if (cli.isEmpty())
-            return false;
-        QStringList args { QStringLiteral("sim"), QStringLiteral("--port"), QStringLiteral("0") };
-        args << extra;
-        if (!wrapper.isEmpty()) {
-            args = wrapperArgs + QStringList { cli } + args;
-            m_process.setProgram(wrapper);
-        } else {
-            m_process.setProgram(cli);
-        }
-        m_process.setArguments(args);
-        m_process.setProcessChannelMode(QProcess::SeparateChannels);
-        m_process.start();
-        if (!m_process.waitForStarted(5000))
-            return false;
-        QElapsedTimer t;
-        t.start();
-        while (!m_process.canReadLine() && t.elapsed() < 5000)
-            m_process.waitForReadyRead(100);
-        const QByteArray line = m_process.readLine().trimmed();
-        if (!line.startsWith("listening http://127.0.0.1:"))
-            return false;
-        port = quint16(line.mid(line.lastIndexOf(':') + 1).toUInt());
-        return port != 0;
-    }
-    ~SimChild() { stop(); }
-    int stop(int signal = SIGTERM)
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return m_process.exitCode();
-        ::kill(pid_t(m_process.processId()), signal);
-        m_process.waitForFinished(5000);
-        return m_process.exitCode();
-    }
-    QProcess &process() { return m_process; }
-    quint16 port = 0;
-
-private:
-    QProcess m_process;
-};
+/// The one simulator launcher (tests/support/simchild.h).
+using ::SimChild;
 
 inline QByteArray httpRequest(const QByteArray &method, const QByteArray &path, const QByteArray &body = QByteArray(),
     const QByteArray &extraHeaders = QByteArray())

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Creates an endpoint profile through the dialog: the key reaches the real keychain (a throwaway
 // gnome-keyring, see KEYCHAIN in tests/CMakeLists.txt) and its bytes appear nowhere in the project.
-#include "../../integration/run/simchild.h"
 #include "designpagecontroller.h"
 #include "endpointprofiles.h"
 #include "experimentdocument.h"
@@ -12,6 +11,7 @@
 #include "runpagecontroller.h"
 #include "secrets/keychainsecretstore.h"
 #include "secrets/memorysecretstore.h"
+#include "simchild.h"
 
 #include <QComboBox>
 #include <QDir>
