@@ -101,9 +101,8 @@ bool addHeaders(const QCommandLineParser &parser, PreflightRequest *request, QTe
     return true;
 }
 
-int runCheck(const QStringList &args)
+void addCheckOptions(QCommandLineParser &parser)
 {
-    QCommandLineParser parser;
     parser.setApplicationDescription(CliText::tr("Checks that an endpoint is usable for a benchmark."));
     parser.addHelpOption();
     parser.addOptions({
@@ -127,6 +126,42 @@ int runCheck(const QStringList &args)
             QStringLiteral("FILE") },
         { QStringLiteral("tls-skip-verify"), CliText::tr("https: do not check the server's certificate") },
     });
+}
+
+// The machine lines of a check: the diagnosis, its detail and fix, what the server said, and with
+// --smoke the capability probes.
+void printResult(const PreflightResult &r, bool smoke)
+{
+    QTextStream out(stdout);
+    out << "diagnosis\t" << diagnosisCode(r.diagnosis) << '\n';
+    if (!r.detail.isEmpty())
+        out << "detail\t" << r.detail << '\n';
+    if (!r.usable)
+        out << "fix\t" << diagnosisFix(r.diagnosis) << '\n';
+    if (!r.models.isEmpty())
+        out << "models\t" << r.models.join(QLatin1Char(',')) << '\n';
+    if (r.maxModelLen > 0)
+        out << "max_model_len\t" << r.maxModelLen << '\n';
+    if (r.streamed) {
+        printCapability(out, "usage_sent", r.usageSent ? 1 : 0);
+        printCapability(out, "role_chunk_first", r.roleChunkFirst ? 1 : 0);
+    }
+    if (r.runStreams > 0)
+        out << "streams_read\t" << r.runStreams << '\n';
+    if (smoke && r.usable) {
+        printCapability(out, "tokenize", r.tokenizeAvailable);
+        printCapability(out, "metrics", r.metricsAvailable);
+        printCapability(out, "ignore_eos", r.ignoreEosHonoured);
+        printCapability(out, "stream_buffered", r.streamBuffered);
+        if (r.streamBuffered >= 0)
+            out << "events_per_read\t" << QString::number(r.eventsPerRead, 'f', 1) << '\n';
+    }
+}
+
+int runCheck(const QStringList &args)
+{
+    QCommandLineParser parser;
+    addCheckOptions(parser);
     QTextStream err(stderr);
     if (const std::optional<int> done = parseCommand(parser, args, "check", Positional::None))
         return *done;
@@ -170,30 +205,7 @@ int runCheck(const QStringList &args)
         return ExitUsage;
 
     const PreflightResult r = runPreflight(request);
-    QTextStream out(stdout);
-    out << "diagnosis\t" << diagnosisCode(r.diagnosis) << '\n';
-    if (!r.detail.isEmpty())
-        out << "detail\t" << r.detail << '\n';
-    if (!r.usable)
-        out << "fix\t" << diagnosisFix(r.diagnosis) << '\n';
-    if (!r.models.isEmpty())
-        out << "models\t" << r.models.join(QLatin1Char(',')) << '\n';
-    if (r.maxModelLen > 0)
-        out << "max_model_len\t" << r.maxModelLen << '\n';
-    if (r.streamed) {
-        printCapability(out, "usage_sent", r.usageSent ? 1 : 0);
-        printCapability(out, "role_chunk_first", r.roleChunkFirst ? 1 : 0);
-    }
-    if (r.runStreams > 0)
-        out << "streams_read\t" << r.runStreams << '\n';
-    if (request.smoke && r.usable) {
-        printCapability(out, "tokenize", r.tokenizeAvailable);
-        printCapability(out, "metrics", r.metricsAvailable);
-        printCapability(out, "ignore_eos", r.ignoreEosHonoured);
-        printCapability(out, "stream_buffered", r.streamBuffered);
-        if (r.streamBuffered >= 0)
-            out << "events_per_read\t" << QString::number(r.eventsPerRead, 'f', 1) << '\n';
-    }
+    printResult(r, request.smoke);
     return r.usable ? ExitOk : ExitFailed;
 }
 

@@ -228,6 +228,47 @@ void printDeltaTable(QTextStream &out, const QList<DeltaRow> &rows)
     }
 }
 
+void printGates(QTextStream &out, const QList<GateLine> &gates, int failures)
+{
+    for (const GateLine &g : gates)
+        out << "gate\t" << field(g.row->variant) << '\t' << field(g.row->label) << '\t' << g.condition->text << '\t'
+            << (g.outcome.failed ? "fail" : "pass") << '\t' << g.outcome.message << '\n';
+    out << "compare\t" << (failures > 0 ? "fail" : "pass") << '\t' << gates.size() << '\t' << failures << '\n';
+}
+
+// Says on stderr which points of either side have no match in the other; true when all match.
+bool allMatched(const PointMatching &matching, const RunSource &base, const RunSource &cand)
+{
+    QTextStream err(stderr);
+    for (int i : matching.unmatchedA)
+        err << "servescope-cli compare: "
+            << CliText::tr("baseline point %1/%2 has no match in the candidate")
+                   .arg(base.points[i].variant, base.points[i].label)
+            << '\n';
+    for (int j : matching.unmatchedB)
+        err << "servescope-cli compare: "
+            << CliText::tr("candidate point %1/%2 has no match in the baseline")
+                   .arg(cand.points[j].variant, cand.points[j].label)
+            << '\n';
+    return matching.unmatchedA.isEmpty() && matching.unmatchedB.isEmpty();
+}
+
+// Every condition at every point of its metric; the usage error when a side lacks the metric there.
+std::optional<QString> evaluateGates(
+    const QList<GateCondition> &conditions, const QList<DeltaRow> &rows, QList<GateLine> *gates)
+{
+    for (const GateCondition &c : conditions) {
+        for (const DeltaRow &r : rows) {
+            if (r.metric != c.metric)
+                continue;
+            if (r.a.repeats.n == 0 || r.b.repeats.n == 0)
+                return CliText::tr("%1: %2 is missing at point %3/%4").arg(c.text, c.metric, r.variant, r.label);
+            *gates << GateLine { &r, &c, evaluateGate(c, r) };
+        }
+    }
+    return std::nullopt;
+}
+
 int runCompare(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -262,17 +303,7 @@ int runCompare(const QStringList &args)
         return usage(*refused);
 
     const PointMatching matching = matchPoints(base.points, cand.points);
-    for (int i : matching.unmatchedA)
-        err << "servescope-cli compare: "
-            << CliText::tr("baseline point %1/%2 has no match in the candidate")
-                   .arg(base.points[i].variant, base.points[i].label)
-            << '\n';
-    for (int j : matching.unmatchedB)
-        err << "servescope-cli compare: "
-            << CliText::tr("candidate point %1/%2 has no match in the baseline")
-                   .arg(cand.points[j].variant, cand.points[j].label)
-            << '\n';
-    if (!matching.unmatchedA.isEmpty() || !matching.unmatchedB.isEmpty())
+    if (!allMatched(matching, base, cand))
         return ExitUsage;
 
     QStringList metrics = parser.values(QStringLiteral("metric"));
@@ -289,15 +320,8 @@ int runCompare(const QStringList &args)
     }
 
     QList<GateLine> gates;
-    for (const GateCondition &c : std::as_const(conditions)) {
-        for (const DeltaRow &r : rows) {
-            if (r.metric != c.metric)
-                continue;
-            if (r.a.repeats.n == 0 || r.b.repeats.n == 0)
-                return usage(CliText::tr("%1: %2 is missing at point %3/%4").arg(c.text, c.metric, r.variant, r.label));
-            gates << GateLine { &r, &c, evaluateGate(c, r) };
-        }
-    }
+    if (const std::optional<QString> missing = evaluateGates(conditions, rows, &gates))
+        return usage(*missing);
     int failures = 0;
     for (const GateLine &g : std::as_const(gates))
         failures += g.outcome.failed;
@@ -321,10 +345,7 @@ int runCompare(const QStringList &args)
     } else if (conditions.isEmpty()) {
         printDeltaTable(out, rows);
     } else {
-        for (const GateLine &g : std::as_const(gates))
-            out << "gate\t" << field(g.row->variant) << '\t' << field(g.row->label) << '\t' << g.condition->text << '\t'
-                << (g.outcome.failed ? "fail" : "pass") << '\t' << g.outcome.message << '\n';
-        out << "compare\t" << (failures > 0 ? "fail" : "pass") << '\t' << gates.size() << '\t' << failures << '\n';
+        printGates(out, gates, failures);
     }
     return failures > 0 ? ExitFailed : ExitOk;
 }

@@ -62,9 +62,8 @@ std::unique_ptr<QApplication> makeApplication()
     return app;
 }
 
-int parse(const QStringList &args, ExportRequest *req)
+void addExportOptions(QCommandLineParser &parser)
 {
-    QCommandLineParser parser;
     parser.setApplicationDescription(CliText::tr(
         "Exports a chart (PNG, SVG, PDF), the per-point CSV (summary.csv columns) or a self-contained report "
         "(HTML or PDF) of a stored run, optionally compared with a second run."));
@@ -86,30 +85,11 @@ int parse(const QStringList &args, ExportRequest *req)
             CliText::tr("Write SGLang's bench_serving JSON lines (sglang definitions, one line per point)"),
             QStringLiteral("FILE") },
     });
-    if (!parser.parse(args))
-        return usage(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return -1;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
-    req->project = parser.value(QStringLiteral("project"));
-    req->run = parser.value(QStringLiteral("run"));
-    req->vs = parser.value(QStringLiteral("vs"));
-    req->chart = parser.value(QStringLiteral("chart"));
-    req->csv = parser.value(QStringLiteral("csv"));
-    req->report = parser.value(QStringLiteral("report"));
-    req->sglang = parser.value(QStringLiteral("sglang-jsonl"));
-    req->kind = parser.isSet(QStringLiteral("kind")) ? parser.value(QStringLiteral("kind")) : QStringLiteral("load");
-    if (req->project.isEmpty() || req->run.isEmpty())
-        return usage(CliText::tr("--project FILE and --run RUN are required"));
-    if (int(!req->chart.isEmpty()) + int(!req->csv.isEmpty()) + int(!req->report.isEmpty())
-            + int(!req->sglang.isEmpty())
-        != 1)
-        return usage(CliText::tr("give exactly one of --chart FILE, --csv FILE, --report FILE, --sglang-jsonl FILE"));
-    if (!req->sglang.isEmpty() && !req->vs.isEmpty())
-        return usage(CliText::tr("--vs does not apply to --sglang-jsonl"));
+}
+
+// What shapes the file: the chart's metric, kind, format, size and scale, the report's format.
+int readFileOptions(const QCommandLineParser &parser, ExportRequest *req)
+{
     if (parser.isSet(QStringLiteral("metric"))) {
         if (req->chart.isEmpty())
             return usage(CliText::tr("--metric applies to --chart only"));
@@ -143,6 +123,37 @@ int parse(const QStringList &args, ExportRequest *req)
             return usage(CliText::tr("--scale must be a number in (0, 8]"));
     }
     return ExitOk;
+}
+
+int parse(const QStringList &args, ExportRequest *req)
+{
+    QCommandLineParser parser;
+    addExportOptions(parser);
+    if (!parser.parse(args))
+        return usage(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText();
+        return -1;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    req->project = parser.value(QStringLiteral("project"));
+    req->run = parser.value(QStringLiteral("run"));
+    req->vs = parser.value(QStringLiteral("vs"));
+    req->chart = parser.value(QStringLiteral("chart"));
+    req->csv = parser.value(QStringLiteral("csv"));
+    req->report = parser.value(QStringLiteral("report"));
+    req->sglang = parser.value(QStringLiteral("sglang-jsonl"));
+    req->kind = parser.isSet(QStringLiteral("kind")) ? parser.value(QStringLiteral("kind")) : QStringLiteral("load");
+    if (req->project.isEmpty() || req->run.isEmpty())
+        return usage(CliText::tr("--project FILE and --run RUN are required"));
+    if (int(!req->chart.isEmpty()) + int(!req->csv.isEmpty()) + int(!req->report.isEmpty())
+            + int(!req->sglang.isEmpty())
+        != 1)
+        return usage(CliText::tr("give exactly one of --chart FILE, --csv FILE, --report FILE, --sglang-jsonl FILE"));
+    if (!req->sglang.isEmpty() && !req->vs.isEmpty())
+        return usage(CliText::tr("--vs does not apply to --sglang-jsonl"));
+    return readFileOptions(parser, req);
 }
 
 bool loadRun(ProjectStore &store, const QString &idOrName, ReportRun *out)

@@ -352,13 +352,7 @@ void storePoint(StoreWriter &writer, const Group &g, int p, const ResultRun &run
         writer.enqueue(records);
     writer.enqueue(summary);
     PointRepeats repeats;
-    repeats.setKey(place.key());
-    repeats.repeats << summaryValues(summary);
-    const DefinitionsProfile profile = definitionsFromCode(definitions);
-    for (const RequestRecord &r : records) {
-        if (const std::optional<RequestSample> s = requestSample(r, profile))
-            repeats.samples.push_back(*s);
-    }
+    addRepeat(&repeats, summary, requestSamples(records, definitionsFromCode(definitions)));
     for (const QString &key : headlineMetrics())
         writer.enqueue(storedEstimate(g.runId, repeats, estimateMetric(repeats, key)));
 }

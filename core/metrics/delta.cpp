@@ -452,4 +452,34 @@ QString notReproducibleLine(const PointRepeats &point, const MetricEstimate &est
         .arg(s.n);
 }
 
+RepeatEstimates estimateRepeats(qint64 runId, const PointRepeats &point)
+{
+    RepeatEstimates out;
+    for (const QString &key : headlineMetrics()) {
+        const MetricEstimate e = estimateMetric(point, key);
+        out.stored << storedEstimate(runId, point, e);
+        if (point.repeats.size() >= 2)
+            if (const QString line = notReproducibleLine(point, e); !line.isEmpty())
+                out.findings << line;
+    }
+    return out;
+}
+
+void addRepeat(PointRepeats *point, const PointSummary &summary, const std::vector<RequestSample> &samples)
+{
+    point->setKey(summary.key());
+    point->repeats << summaryValues(summary);
+    point->samples.insert(point->samples.end(), samples.cbegin(), samples.cend());
+}
+
+std::vector<RequestSample> requestSamples(const QVector<RequestRecord> &records, DefinitionsProfile profile)
+{
+    std::vector<RequestSample> out;
+    for (const RequestRecord &r : records) {
+        if (std::optional<RequestSample> s = requestSample(r, profile))
+            out.push_back(std::move(*s));
+    }
+    return out;
+}
+
 } // namespace ServeScope

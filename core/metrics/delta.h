@@ -69,6 +69,17 @@ QString widestSpread(const QMap<QString, RepeatStat> &stats);
 constexpr double kReproducibleSpread = 0.05;
 /// Whether the repeats of a metric agree: CV and (max - min) / median both within the limit.
 bool reproducible(const RepeatStat &s, double limit = kReproducibleSpread);
+/// The samples of a point's records: every measured request that counts under `profile`.
+std::vector<RequestSample> requestSamples(const QVector<RequestRecord> &records, DefinitionsProfile profile);
+/// One more repeat of a point: its key, its result-file values and its measured requests' samples.
+void addRepeat(PointRepeats *point, const PointSummary &summary, const std::vector<RequestSample> &samples);
+/// Every headline metric of a point across its repeats: the estimates as stored, and the
+/// not-reproducible finding lines (with two repeats or more).
+struct RepeatEstimates {
+    QList<PointEstimate> stored;
+    QStringList findings;
+};
+RepeatEstimates estimateRepeats(qint64 runId, const PointRepeats &point);
 /// The run's `finding` line for an estimate whose repeats spread too far ("baseline c8: not-reproducible
 /// p99_ttft_ms (spread 12.0%, cv 5.1% over 3 repeats)"); empty when it is reproducible.
 QString notReproducibleLine(const PointRepeats &point, const MetricEstimate &estimate);

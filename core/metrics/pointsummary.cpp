@@ -6,11 +6,15 @@
 
 namespace ServeScope {
 
+DefinitionsProfile definitionsProfile(const Experiment &resolved)
+{
+    return resolved.metrics.definitions == Definitions::Sglang ? DefinitionsProfile::Sglang : DefinitionsProfile::Vllm;
+}
+
 AggregateOptions aggregateOptions(const Experiment &resolved, const PointKey &key, qint64 clockStartNs)
 {
     AggregateOptions opts;
-    opts.profile
-        = resolved.metrics.definitions == Definitions::Sglang ? DefinitionsProfile::Sglang : DefinitionsProfile::Vllm;
+    opts.profile = definitionsProfile(resolved);
     opts.measuredStartNs = clockStartNs;
     opts.percentiles = QVector<double>(resolved.metrics.percentiles.cbegin(), resolved.metrics.percentiles.cend());
     opts.sloTtftMs = resolved.metrics.goodput.ttftMs.value_or(-1);

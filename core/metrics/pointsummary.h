@@ -8,6 +8,8 @@
 
 namespace ServeScope {
 
+/// The definitions an experiment's points are measured under.
+DefinitionsProfile definitionsProfile(const Experiment &resolved);
 /// How a point of the resolved experiment is summarised, its measured clock starting at `clockStartNs`
 /// (0: its earliest scheduled request).
 AggregateOptions aggregateOptions(const Experiment &resolved, const PointKey &key, qint64 clockStartNs);

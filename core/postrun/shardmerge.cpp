@@ -340,15 +340,7 @@ void writeAggregates(const QList<ShardRun> &shards, const std::map<GroupKey, QVe
         m->completed += s.completed;
         m->failed += s.failed;
         PointRepeats &r = repeats[{ v, point }];
-        r.setKey(s.key());
-        r.repeats << summaryValues(s);
-        const DefinitionsProfile profile = resolved.metrics.definitions == Definitions::Sglang
-            ? DefinitionsProfile::Sglang
-            : DefinitionsProfile::Vllm;
-        for (const RequestRecord &rec : records) {
-            if (std::optional<RequestSample> sample = requestSample(rec, profile))
-                r.samples.push_back(std::move(*sample));
-        }
+        addRepeat(&r, s, requestSamples(records, definitionsProfile(resolved)));
     }
     for (const auto &[key, r] : repeats) {
         for (const QString &metric : headlineMetrics())

@@ -87,14 +87,9 @@ PointRunner::PointRunner(LoadGenerator &generator, StoreWriter &writer, RunOutpu
 {
 }
 
-PointOutcome PointRunner::run(const VariantContext &variant, int point, int repeat)
+LoadSpec PointRunner::loadSpec(const VariantContext &variant, int point, int repeat) const
 {
     const Experiment &resolved = variant.resolved;
-    // Every shard calls run() for the same points in the same order, so the count is the slot.
-    const int slot = m_slots++;
-    m_monitor.setPoint(point, resolved.pointLabel(point), repeat);
-    m_monitor.setPhase(QStringLiteral("preparing prompts"));
-
     LoadSpec spec;
     spec.mode = resolved.load.mode;
     spec.load = resolved.load.points.at(point);
@@ -103,12 +98,24 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     spec.point = point;
     spec.repeat = repeat;
     spec.seed = PromptGenerator::seedFor(resolved.dataset.seed, point, repeat, false);
-    const LoadPoint unsharded = spec.load;
     if (m_shard.active()) {
-        spec.load = shardLoad(unsharded, m_shard);
+        spec.load = shardLoad(spec.load, m_shard);
         // Each shard its own arrival gaps: equal seeds would send every shard's requests at the same instants.
         spec.seed += quint64(m_shard.index) * 0x9E3779B97F4A7C15ULL;
     }
+    return spec;
+}
+
+PointOutcome PointRunner::run(const VariantContext &variant, int point, int repeat)
+{
+    const Experiment &resolved = variant.resolved;
+    // Every shard calls run() for the same points in the same order, so the count is the slot.
+    const int slot = m_slots++;
+    m_monitor.setPoint(point, resolved.pointLabel(point), repeat);
+    m_monitor.setPhase(QStringLiteral("preparing prompts"));
+
+    const LoadSpec spec = loadSpec(variant, point, repeat);
+    const LoadPoint &unsharded = resolved.load.points.at(point);
 
     PointOutcome outcome;
     if (resolved.load.resetPrefixCache) {
@@ -171,12 +178,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     outcome.measured = true;
     outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount, server,
         clientHealth(records, cpuSeconds, nsToSeconds(load.endNs - load.clockStartNs), QThread::idealThreadCount()));
-    const DefinitionsProfile profile
-        = resolved.metrics.definitions == Definitions::Sglang ? DefinitionsProfile::Sglang : DefinitionsProfile::Vllm;
-    for (const RequestRecord &r : std::as_const(records)) {
-        if (std::optional<RequestSample> s = requestSample(r, profile))
-            outcome.samples.push_back(std::move(*s));
-    }
+    outcome.samples = requestSamples(records, definitionsProfile(resolved));
     return outcome;
 }
 

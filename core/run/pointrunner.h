@@ -70,6 +70,8 @@ private:
         QList<int> counts; ///< per request: its prompt tokens, -1 where unknown
         bool exact = false; ///< counts are the server's (`/tokenize`) or token IDs, not calibrated estimates
     };
+    /// What the load generator runs for (point, repeat): this shard's share of the point's load.
+    LoadSpec loadSpec(const VariantContext &variant, int point, int repeat) const;
     PromptSet preparePrompts(const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec,
         bool warmup, int count, QString *error);
     /// Keeps each measured prompt in the project, by hash, so a point's exact prompts can be exported.

@@ -5,6 +5,7 @@
 #include "run/clienthost.h"
 #include "run/runtext.h"
 #include "run/shard.h"
+#include "storage/storewriter.h"
 
 #include <cmath>
 #include <QDateTime>
@@ -84,42 +85,6 @@ qint64 estimatedRunBytes(const Experiment &experiment, int variants)
     return qint64(bytes) + kWalBytes;
 }
 
-RunIdentity newRunIdentity(const Experiment &experiment, const RunOptions &options, const QStringList &variants)
-{
-    RunIdentity identity;
-    identity.started = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
-    identity.name = options.runName.isEmpty() ? experiment.name + QLatin1Char(' ') + identity.started : options.runName;
-    identity.clientHost = clientHostInfo();
-    if (experiment.endpoint.isLocalSimulator()) {
-        // Every time measured against a time-scaled simulator is that many times shorter: say so
-        // wherever the run is shown.
-        identity.clientHost.insert(QStringLiteral("simulator_time_scale"), options.simulatorTimeScale);
-    }
-    if (options.shard.active()) {
-        const QJsonObject shard = shardHostInfo(options.shard);
-        for (auto it = shard.begin(); it != shard.end(); ++it)
-            identity.clientHost.insert(it.key(), it.value());
-    }
-    identity.variants = variants;
-    return identity;
-}
-
-DiskSpaceVerdict checkDiskSpace(const Experiment &experiment, int variants, const QString &projectPath)
-{
-    const qint64 needed = estimatedRunBytes(experiment, variants);
-    const qint64 free = QStorageInfo(QFileInfo(projectPath).absolutePath()).bytesAvailable();
-    const auto mib = [](qint64 bytes) { return QString::number(double(bytes) / (1 << 20), 'f', 1); };
-    DiskSpaceVerdict verdict;
-    if (free >= 0 && needed > free)
-        verdict.error = RunText::tr("the disk of %1 has %2 MiB free and this run needs about %3 MiB: free space or "
-                                    "choose another project file; nothing was sent")
-                            .arg(projectPath, mib(free), mib(needed));
-    else if (free >= 0 && needed > free / 2)
-        verdict.warning = RunText::tr("the disk of %1 has %2 MiB free and this run needs about %3 MiB")
-                              .arg(projectPath, mib(free), mib(needed));
-    return verdict;
-}
-
 void addAnswered(QList<EnvEntry> *envSnapshot, const QMap<QString, QPair<QString, QString>> &answered)
 {
     for (const auto &[key, pick] : { std::pair { QStringLiteral("served_model"), &QPair<QString, QString>::first },
@@ -140,6 +105,132 @@ void addAnswered(QList<EnvEntry> *envSnapshot, const QMap<QString, QPair<QString
             for (auto it = byVariant.cbegin(); it != byVariant.cend(); ++it)
                 envSnapshot->append({ key + QStringLiteral(" (") + it.key() + u')', *it, EnvSource::Captured });
     }
+}
+
+QList<int> selectVariants(const Experiment &experiment, const QStringList &names, QString *error)
+{
+    for (const QString &name : names) {
+        if (experiment.variantIndex(name) < 0) {
+            *error = RunText::tr("no variant named '%1'").arg(name);
+            return {};
+        }
+    }
+    QList<int> out;
+    for (int i = 0; i < experiment.variants.size(); ++i) {
+        if (names.isEmpty() || names.contains(experiment.variants[i].name))
+            out << i;
+    }
+    if (out.isEmpty())
+        *error = RunText::tr("the experiment has no variants to run");
+    return out;
+}
+
+namespace {
+
+// The identity a run starts with, now: its name (the given one, else the experiment's and the start
+// time), the client host (with a simulator's time scale and the shard), the variants in order.
+RunIdentity newRunIdentity(const Experiment &experiment, const RunOptions &options, const QList<int> &variants)
+{
+    RunIdentity identity;
+    identity.started = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    identity.name = options.runName.isEmpty() ? experiment.name + QLatin1Char(' ') + identity.started : options.runName;
+    identity.clientHost = clientHostInfo();
+    if (experiment.endpoint.isLocalSimulator()) {
+        // Every time measured against a time-scaled simulator is that many times shorter: say so
+        // wherever the run is shown.
+        identity.clientHost.insert(QStringLiteral("simulator_time_scale"), options.simulatorTimeScale);
+    }
+    if (options.shard.active()) {
+        const QJsonObject shard = shardHostInfo(options.shard);
+        for (auto it = shard.begin(); it != shard.end(); ++it)
+            identity.clientHost.insert(it.key(), it.value());
+    }
+    for (int v : variants)
+        identity.variants << experiment.variants[v].name;
+    return identity;
+}
+
+// Whether the disk of `projectPath` holds the run (estimatedRunBytes): an error when it cannot
+// (nothing may be sent), a warning when it takes more than half of what is free.
+struct DiskSpaceVerdict {
+    QString error, warning;
+};
+
+DiskSpaceVerdict checkDiskSpace(const Experiment &experiment, int variants, const QString &projectPath)
+{
+    const qint64 needed = estimatedRunBytes(experiment, variants);
+    const qint64 free = QStorageInfo(QFileInfo(projectPath).absolutePath()).bytesAvailable();
+    const auto mib = [](qint64 bytes) { return QString::number(double(bytes) / (1 << 20), 'f', 1); };
+    DiskSpaceVerdict verdict;
+    if (free >= 0 && needed > free)
+        verdict.error = RunText::tr("the disk of %1 has %2 MiB free and this run needs about %3 MiB: free space or "
+                                    "choose another project file; nothing was sent")
+                            .arg(projectPath, mib(free), mib(needed));
+    else if (free >= 0 && needed > free / 2)
+        verdict.warning = RunText::tr("the disk of %1 has %2 MiB free and this run needs about %3 MiB")
+                              .arg(projectPath, mib(free), mib(needed));
+    return verdict;
+}
+
+} // namespace
+
+qint64 recordRun(StoreWriter &writer, const Experiment &experiment, const RunOptions &options,
+    const QList<int> &variants, RunIdentity *identity, QString *warning, QString *error)
+{
+    // Before any load is sent: a disk that cannot hold the run refuses it, a tight one is named.
+    const DiskSpaceVerdict space = checkDiskSpace(experiment, int(variants.size()), options.projectPath);
+    *warning = space.warning;
+    if (!space.error.isEmpty()) {
+        *error = space.error;
+        return 0;
+    }
+    *identity = newRunIdentity(experiment, options, variants);
+    // The run keeps the configuration it ran with in its own row; the project's editable experiment
+    // is only what the user saves, so discarding edits really discards them.
+    const qint64 id = writer.createRun(newRunRow(experiment, *identity), error);
+    if (id == 0)
+        *error = RunText::tr("cannot record the run: %1").arg(*error);
+    return id;
+}
+
+void settleRunStatus(
+    RunResult *result, bool ok, bool cancelled, const std::optional<QString> &storageFailure, quint64 keptRequests)
+{
+    if (storageFailure) {
+        result->status = RunResult::Status::Failed;
+        result->message = RunText::tr("the project could not store the run (%1): the load was stopped; %2 "
+                                      "requests are kept")
+                              .arg(*storageFailure)
+                              .arg(keptRequests);
+    } else if (cancelled) {
+        result->status = RunResult::Status::Cancelled;
+        result->message = RunText::tr("cancelled; everything measured so far is kept");
+    } else if (!ok) {
+        result->status = RunResult::Status::Failed;
+    } else if (result->completed == 0) {
+        result->status = RunResult::Status::Failed;
+        result->message = RunText::tr("no request succeeded");
+    }
+}
+
+RunStatus storedStatus(RunResult::Status status)
+{
+    switch (status) {
+    case RunResult::Status::Finished:
+        return RunStatus::Finished;
+    case RunResult::Status::Cancelled:
+        return RunStatus::Cancelled;
+    case RunResult::Status::Failed:
+        break;
+    }
+    return RunStatus::Failed;
+}
+
+bool recordRunEnd(StoreWriter &writer, qint64 runId, RunStatus status, const QByteArray &env)
+{
+    const quint64 failedBefore = writer.failedItems();
+    writer.finishRun(runId, status, QDateTime::currentDateTimeUtc(), env);
+    return writer.flush(30000) && writer.failedItems() == failedBefore;
 }
 
 } // namespace ServeScope

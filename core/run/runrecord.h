@@ -8,7 +8,11 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include <optional>
+
 namespace ServeScope {
+
+class StoreWriter;
 
 /// What a run says about itself, in the project and in its results folder.
 struct RunIdentity {
@@ -27,20 +31,28 @@ RunRow newRunRow(const Experiment &experiment, const RunIdentity &identity);
 /// upper estimate from the planned requests and their lengths, docs/project-file.md#disk-space);
 /// a point limited by time alone counts one request per second per slot or its request rate.
 qint64 estimatedRunBytes(const Experiment &experiment, int variants);
-/// The identity a run starts with, now: its name (the given one, else the experiment's and the start
-/// time), the client host (with a simulator's time scale and the shard), the variants in order.
-RunIdentity newRunIdentity(const Experiment &experiment, const RunOptions &options, const QStringList &variants);
-/// Whether the disk of `projectPath` holds the run (estimatedRunBytes): an error when it cannot
-/// (nothing may be sent), a warning when it takes more than half of what is free; both empty when it
-/// fits or the free space is unknown.
-struct DiskSpaceVerdict {
-    QString error, warning;
-};
-DiskSpaceVerdict checkDiskSpace(const Experiment &experiment, int variants, const QString &projectPath);
 /// Adds what the servers answered with (per variant: served_model, system_fingerprint) to the env
 /// snapshot: one entry when every variant's server said the same, else one per variant; it
 /// replaces what was typed or captured under the same name.
 void addAnswered(QList<EnvEntry> *envSnapshot, const QMap<QString, QPair<QString, QString>> &answered);
+/// The indexes of the variants named in `names` (all when empty), in the experiment's order;
+/// empty with *error when a name is unknown or nothing is left to run.
+QList<int> selectVariants(const Experiment &experiment, const QStringList &names, QString *error);
+/// Records a new run of `variants` (indexes) in an open project writer. Refuses (0 and *error, nothing sent)
+/// when the project's disk cannot hold the run; `*warning` when it is tight. Sets `*identity`.
+qint64 recordRun(StoreWriter &writer, const Experiment &experiment, const RunOptions &options,
+    const QList<int> &variants, RunIdentity *identity, QString *warning, QString *error);
+/// A run's status and message once its load has ended: failed when the project could not store it
+/// (`storageFailure`, with the requests kept), cancelled, failed when a variant could not run
+/// (`ok` false, message already set) or nothing succeeded; otherwise as it is.
+void settleRunStatus(
+    RunResult *result, bool ok, bool cancelled, const std::optional<QString> &storageFailure, quint64 keptRequests);
+/// How a run's outcome is stored.
+RunStatus storedStatus(RunResult::Status status);
+/// Records a run's end (status, time, the env snapshot when `env` is not empty) and waits for the
+/// commit. False when it did not go through or refused the run's row, which would leave the run
+/// reading `running`: the run's end is recorded or said not to be.
+bool recordRunEnd(StoreWriter &writer, qint64 runId, RunStatus status, const QByteArray &env);
 /// `manifest.json` of the results folder, with the run's status and totals.
 QJsonObject runManifest(
     const Experiment &experiment, const RunIdentity &identity, const RunResult &result, const QString &status);

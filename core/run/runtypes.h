@@ -56,6 +56,15 @@ struct RunResult {
     QList<PointSummary> points;
     QMap<QString, int> errorsByClass; ///< measured failed requests per failure class code
     QMap<QString, QString> firstErrorByClass; ///< the first such request's text (the server's message), key scrubbed
+
+    /// A measured (point, repeat): its summary kept, its requests counted.
+    void addPoint(const PointSummary &s)
+    {
+        completed += s.completed;
+        failed += s.failed;
+        cancelled += s.cancelled;
+        points << s;
+    }
 };
 
 } // namespace ServeScope

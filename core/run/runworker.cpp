@@ -6,7 +6,6 @@
 #include "engine/loadgenerator.h"
 #include "metrics/delta.h"
 #include "metrics/findings.h"
-#include "model/clock.h"
 #include "model/variables.h"
 #include "run/endpointcalls.h"
 #include "run/heaptrim.h"
@@ -15,7 +14,6 @@
 #include "run/serverreadback.h"
 #include "storage/storewriter.h"
 
-#include <QDateTime>
 #include <QJsonDocument>
 
 namespace ServeScope {
@@ -53,23 +51,6 @@ void RunWorker::fail(const QString &message)
     Q_EMIT finished(m_result);
 }
 
-bool RunWorker::selectVariants(QString *error)
-{
-    for (const QString &name : std::as_const(m_options.variants)) {
-        if (m_experiment.variantIndex(name) < 0) {
-            *error = RunText::tr("no variant named '%1'").arg(name);
-            return false;
-        }
-    }
-    for (int i = 0; i < m_experiment.variants.size(); ++i) {
-        if (m_options.variants.isEmpty() || m_options.variants.contains(m_experiment.variants[i].name))
-            m_variants << i;
-    }
-    if (m_variants.isEmpty())
-        *error = RunText::tr("the experiment has no variants to run");
-    return !m_variants.isEmpty();
-}
-
 bool RunWorker::record(QString *error)
 {
     // The results folder first: a failure here must not leave a run marked "running" in the project.
@@ -80,43 +61,28 @@ bool RunWorker::record(QString *error)
         *error = RunText::tr("cannot open the project: %1").arg(*error);
         return false;
     }
-    // Before any load is sent: a disk that cannot hold the run refuses it, a tight one is named.
-    const DiskSpaceVerdict space = checkDiskSpace(m_experiment, int(m_variants.size()), m_options.projectPath);
-    if (!space.error.isEmpty()) {
-        *error = space.error;
-        return false;
-    }
-    if (!space.warning.isEmpty())
-        log(QStringLiteral("warning"), space.warning);
     connect(m_writer.get(), &StoreWriter::writeFailed, this,
         [this](const QString &message) { log(QStringLiteral("error"), RunText::tr("storage: %1").arg(message)); });
     connect(m_writer.get(), &StoreWriter::commitFailed, this, &RunWorker::stopOnStorageFailure, Qt::DirectConnection);
-
-    QStringList names;
-    for (int v : std::as_const(m_variants))
-        names << m_experiment.variants[v].name;
-    m_identity = newRunIdentity(m_experiment, m_options, names);
-
-    // The run keeps the configuration it ran with in its own row; the project's editable experiment
-    // is only what the user saves, so discarding edits really discards them.
-    const RunRow row = newRunRow(m_experiment, m_identity);
-    m_result.runId = m_writer->createRun(row, error);
-    if (m_result.runId == 0) {
-        *error = RunText::tr("cannot record the run: %1").arg(*error);
+    QString warning;
+    m_result.runId = recordRun(*m_writer, m_experiment, m_options, m_variants, &m_identity, &warning, error);
+    if (!warning.isEmpty())
+        log(QStringLiteral("warning"), warning);
+    if (m_result.runId == 0)
         return false;
-    }
-    log(QStringLiteral("info"), RunText::tr("run %1 started: %2").arg(m_result.runId).arg(row.name));
+    log(QStringLiteral("info"), RunText::tr("run %1 started: %2").arg(m_result.runId).arg(m_identity.name));
     return true;
 }
 
 void RunWorker::run()
 {
     QString error;
-    if (!selectVariants(&error) || !record(&error))
+    m_variants = selectVariants(m_experiment, m_options.variants, &error);
+    if (m_variants.isEmpty() || !record(&error))
         return fail(error);
 
-    const int repeats = qMax(1, m_experiment.load.repeat);
-    m_monitor.begin(m_result.runId, int(m_variants.size()), int(m_experiment.load.points.size()), repeats);
+    m_monitor.begin(m_result.runId, int(m_variants.size()), int(m_experiment.load.points.size()),
+        qMax(1, m_experiment.load.repeat));
 
     m_generator = std::make_unique<LoadGenerator>();
     m_points = std::make_unique<PointRunner>(*m_generator, *m_writer, m_output, m_monitor, *m_cancel);
@@ -133,21 +99,9 @@ void RunWorker::run()
     m_generator.reset();
     m_endpoint.close();
 
-    if (m_storageFailed.load()) {
-        m_result.status = RunResult::Status::Failed;
-        m_result.message = RunText::tr("the project could not store the run (%1): the load was stopped; %2 "
-                                       "requests are kept")
-                               .arg(m_writer->commitFailure())
-                               .arg(m_writer->committedRequests());
-    } else if (m_cancel->load()) {
-        m_result.status = RunResult::Status::Cancelled;
-        m_result.message = RunText::tr("cancelled; everything measured so far is kept");
-    } else if (!ok) {
-        m_result.status = RunResult::Status::Failed;
-    } else if (m_result.completed == 0) {
-        m_result.status = RunResult::Status::Failed;
-        m_result.message = RunText::tr("no request succeeded");
-    }
+    settleRunStatus(&m_result, ok, m_cancel->load(),
+        m_storageFailed.load() ? std::optional<QString>(m_writer->commitFailure()) : std::nullopt,
+        m_writer->committedRequests());
     m_result.errorsByClass = m_monitor.snapshot().errorsByClass;
     m_result.firstErrorByClass = m_monitor.snapshot().firstErrorByClass;
     finish();
@@ -202,7 +156,6 @@ bool RunWorker::runVariant(int variantIndex)
         m_experiment.variants[variantIndex].name, &scraper };
     for (int p = 0; p < resolved.load.points.size() && !m_cancel->load(); ++p) {
         PointRepeats repeats;
-        repeats.point = p;
         PointSummary identity;
         for (int r = 1; r <= qMax(1, resolved.load.repeat) && !m_cancel->load(); ++r) {
             if (serverExited())
@@ -216,15 +169,9 @@ bool RunWorker::runVariant(int variantIndex)
             }
             if (!outcome.measured)
                 continue;
-            m_result.completed += outcome.summary.completed;
-            m_result.failed += outcome.summary.failed;
-            m_result.cancelled += outcome.summary.cancelled;
-            m_result.points << outcome.summary;
-            const PointSummary &s = outcome.summary;
-            identity = s;
-            repeats.setKey(s.key());
-            repeats.repeats << summaryValues(s);
-            repeats.samples.insert(repeats.samples.end(), outcome.samples.cbegin(), outcome.samples.cend());
+            m_result.addPoint(outcome.summary);
+            identity = outcome.summary;
+            addRepeat(&repeats, outcome.summary, outcome.samples);
         }
         if (!repeats.repeats.isEmpty())
             finishPoint(identity, repeats);
@@ -248,23 +195,15 @@ bool RunWorker::serverExited()
 
 void RunWorker::finishPoint(const PointSummary &identity, const PointRepeats &repeats)
 {
-    QList<MetricEstimate> estimates;
-    QList<PointEstimate> stored;
-    for (const QString &key : headlineMetrics()) {
-        estimates << estimateMetric(repeats, key);
-        stored << storedEstimate(m_result.runId, repeats, estimates.last());
-        m_writer->enqueue(stored.last());
-        m_estimates << stored.last();
-    }
+    const RepeatEstimates estimates = estimateRepeats(m_result.runId, repeats);
+    for (const PointEstimate &e : estimates.stored)
+        m_writer->enqueue(e);
+    m_estimates << estimates.stored;
     QString error;
-    if (m_output.isOpen() && !m_output.writeRepeats(identity, repeats, stored, &error))
+    if (m_output.isOpen() && !m_output.writeRepeats(identity, repeats, estimates.stored, &error))
         log(QStringLiteral("error"), error);
-    if (repeats.repeats.size() < 2)
-        return;
-    for (const MetricEstimate &e : std::as_const(estimates)) {
-        if (const QString line = notReproducibleLine(repeats, e); !line.isEmpty())
-            log(QStringLiteral("finding"), line);
-    }
+    for (const QString &line : estimates.findings)
+        log(QStringLiteral("finding"), line);
 }
 
 // A run whose results folder is incomplete is not a success, whatever it measured.
@@ -284,9 +223,7 @@ void RunWorker::finish()
     for (const RunFinding &f : runFindings(m_result.points, m_estimates, cacheFree, {}, prefillBudgets(m_experiment)))
         log(QStringLiteral("finding"), findingLine(f));
     failOnOutputError();
-    RunStatus status = m_result.status == RunResult::Status::Finished ? RunStatus::Finished
-        : m_result.status == RunResult::Status::Cancelled             ? RunStatus::Cancelled
-                                                                      : RunStatus::Failed;
+    RunStatus status = storedStatus(m_result.status);
     const qsizetype envBefore = m_experiment.envSnapshot.size();
     addAnswered(&m_experiment.envSnapshot, m_answered);
     QString error;
@@ -298,11 +235,7 @@ void RunWorker::finish()
     const QByteArray env = m_experiment.envSnapshot.size() == envBefore
         ? QByteArray()
         : QJsonDocument(envSnapshotJson(m_experiment)).toJson(QJsonDocument::Compact);
-    // The run's end is recorded or said not to be: a commit that went through can still have
-    // refused the run's row (a failing statement), which would leave it reading `running`.
-    const quint64 failedBefore = m_writer->failedItems();
-    m_writer->finishRun(m_result.runId, status, QDateTime::currentDateTimeUtc(), env);
-    if (!m_writer->flush(30000) || m_writer->failedItems() != failedBefore) {
+    if (!recordRunEnd(*m_writer, m_result.runId, status, env)) {
         log(QStringLiteral("error"), RunText::tr("storage: the last records could not be committed"));
         m_result.status = RunResult::Status::Failed;
     }

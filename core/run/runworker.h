@@ -43,7 +43,6 @@ Q_SIGNALS:
     void finished(const ServeScope::RunResult &result);
 
 private:
-    bool selectVariants(QString *error);
     bool record(QString *error);
     bool runVariant(int variantIndex);
     /// True (and the message set) when the variant's launched server exited on its own.
