@@ -129,14 +129,8 @@ int parse(const QStringList &args, ExportRequest *req)
 {
     QCommandLineParser parser;
     addExportOptions(parser);
-    if (!parser.parse(args))
-        return usage(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return -1;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    if (const std::optional<int> done = parseCommand(parser, args, "export", Positional::None))
+        return *done == ExitOk ? -1 : *done; // -1: --help answered
     req->project = parser.value(QStringLiteral("project"));
     req->run = parser.value(QStringLiteral("run"));
     req->vs = parser.value(QStringLiteral("vs"));

@@ -339,19 +339,13 @@ static int runSim(const QStringList &args)
     const QList<NumberOption> nums = simNumberOptions(n, cfg);
     QCommandLineParser parser;
     parser.setApplicationDescription(CliText::tr("Simulated vLLM- or SGLang-like OpenAI-compatible server."));
-    const QCommandLineOption help = parser.addHelpOption();
+    parser.addHelpOption();
     parser.addOptions(simFlagOptions());
     parser.addOptions(schedulerOptions());
     for (const NumberOption &o : nums)
         parser.addOption({ QString::fromLatin1(o.name), CliText::tr(o.help), QStringLiteral("x") });
-    if (!parser.parse(args))
-        return usage(parser.errorText());
-    if (parser.isSet(help)) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return ExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(CliText::tr("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    if (const std::optional<int> done = parseCommand(parser, args, "sim", Positional::None))
+        return *done;
     const QString preset
         = parser.isSet(QStringLiteral("preset")) ? parser.value(QStringLiteral("preset")) : QStringLiteral("a100-7b");
     if (!Sim::applyPreset(preset, &cfg))
