@@ -487,10 +487,6 @@
         <translation>写出图表：.png、.svg 或 .pdf</translation>
     </message>
     <message>
-        <source>Latency chart of ttft|tpot|itl|e2el (default: throughput)</source>
-        <translation>ttft|tpot|itl|e2el 的延迟图（默认：吞吐量）</translation>
-    </message>
-    <message>
         <source>Chart kind: load (default), tradeoff (latency vs throughput)</source>
         <translation>图表类型：load（默认），tradeoff（延迟对吞吐量）</translation>
     </message>
@@ -529,10 +525,6 @@
     <message>
         <source>--metric applies to --chart only</source>
         <translation>--metric 只用于 --chart</translation>
-    </message>
-    <message>
-        <source>--metric must be ttft, tpot, itl or e2el, not &apos;%1&apos;</source>
-        <translation>--metric 必须是 ttft、tpot、itl 或 e2el，而不是“%1”</translation>
     </message>
     <message>
         <source>--kind must be load or tradeoff</source>
@@ -1414,6 +1406,22 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>Also probe /tokenize, /metrics, ignore_eos and whether the stream arrives buffered</source>
         <translation>同时探测 /tokenize、/metrics、ignore_eos，以及流是否被缓冲</translation>
+    </message>
+    <message>
+        <source>Latency chart of ttft|ttfo|tpot|itl|e2el (default: throughput)</source>
+        <translation>ttft|ttfo|tpot|itl|e2el 的延迟图（默认：吞吐量）</translation>
+    </message>
+    <message>
+        <source>--metric must be ttft, ttfo, tpot, itl or e2el, not &apos;%1&apos;</source>
+        <translation>--metric 必须是 ttft、ttfo、tpot、itl 或 e2el，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>Start every chat answer with N reasoning tokens (of its output), as a thinking model (default 0).</source>
+        <translation>每个 chat 回答以 N 个推理 token 开头（计入其输出），模拟思考模型（默认 0）。</translation>
+    </message>
+    <message>
+        <source>--reasoning-tokens and --chunk-chars cannot be combined</source>
+        <translation>--reasoning-tokens 与 --chunk-chars 不能同时使用</translation>
     </message>
 </context>
 <context>
@@ -2949,6 +2957,22 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>Partial: the run&apos;s process stopped here; %1 of the %2 planned requests completed and were stored, and are summarised here.</source>
         <translation>不完整：运行的进程在此停止；计划的 %2 个请求中有 %1 个已完成并保存，此处据此汇总。</translation>
     </message>
+    <message>
+        <source>TTFO p50 (ms)</source>
+        <translation>TTFO p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>TTFO p99 (ms)</source>
+        <translation>TTFO p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>Prompt cached (%)</source>
+        <translation>提示词缓存命中（%）</translation>
+    </message>
+    <message>
+        <source>Server prefix cache hits (%)</source>
+        <translation>服务器前缀缓存命中（%）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Problem</name>
@@ -4470,6 +4494,22 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
             <numerusform>已中断（其进程已停止），未到结束：正在运行的负载点按其保存的 %n 个请求汇总，标为不完整</numerusform>
         </translation>
     </message>
+    <message>
+        <source>TTFO</source>
+        <translation>TTFO</translation>
+    </message>
+    <message>
+        <source>TTFO p50 (ms)</source>
+        <translation>TTFO p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>TTFO p99 (ms)</source>
+        <translation>TTFO p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>Reasoning (% of output)</source>
+        <translation>推理（占输出 %）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -4904,6 +4944,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>Open the folder</source>
         <translation>打开所在文件夹</translation>
+    </message>
+    <message>
+        <source>TTFO (first answer token) vs load</source>
+        <translation>TTFO（首个回答 token）随负载变化</translation>
     </message>
 </context>
 <context>

@@ -307,8 +307,9 @@ int runCompare(const QStringList &args)
         return ExitUsage;
 
     QStringList metrics = parser.values(QStringLiteral("metric"));
+    const QStringList headline = headlineMetrics(set, reasoned(base) || reasoned(cand));
     if (metrics.isEmpty())
-        metrics = headlineMetrics(set);
+        metrics = headline;
     for (const GateCondition &c : std::as_const(conditions)) {
         if (!metrics.contains(c.metric))
             metrics << c.metric;
@@ -326,9 +327,8 @@ int runCompare(const QStringList &args)
     for (const GateLine &g : std::as_const(gates))
         failures += g.outcome.failed;
 
-    const QStringList shown = parser.values(QStringLiteral("metric")).isEmpty()
-        ? headlineMetrics(set)
-        : parser.values(QStringLiteral("metric"));
+    const QStringList shown
+        = parser.values(QStringLiteral("metric")).isEmpty() ? headline : parser.values(QStringLiteral("metric"));
     const QStringList noisy = notReproducible(QStringLiteral("baseline"), base, shown)
         + notReproducible(QStringLiteral("candidate"), cand, shown);
     for (const QString &n : noisy)

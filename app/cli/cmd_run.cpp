@@ -75,12 +75,19 @@ void printPoints(const RunResult &result)
 {
     QTextStream out(stdout);
     out << "variant\tpoint\trepeat\tcompleted\tfailed\trequest_throughput\toutput_throughput\t"
-           "median_ttft_ms\tp99_ttft_ms\tmedian_tpot_ms\tmedian_itl_ms\tp99_itl_ms\n";
+           "median_ttft_ms\tp99_ttft_ms\tmedian_tpot_ms\tmedian_itl_ms\tp99_itl_ms\tmedian_ttfo_ms\tp99_ttfo_ms\t"
+           "reasoning_share\tcache_hit_rate\n";
     for (const PointSummary &s : result.points) {
+        const double share = s.totalOutputTokens > 0 ? double(s.reasoningTokens) / double(s.totalOutputTokens) : 0.0;
         out << s.variant << '\t' << s.label << '\t' << s.repeat << '\t' << s.completed << '\t' << s.failed << '\t'
             << QString::number(s.requestThroughput, 'f', 3) << '\t' << QString::number(s.outputThroughput, 'f', 1)
             << '\t' << ms(s.ttft.median) << '\t' << ms(s.ttft.p99) << '\t' << ms(s.tpot.median) << '\t'
-            << ms(s.itl.median) << '\t' << ms(s.itl.p99) << '\n';
+            << ms(s.itl.median) << '\t' << ms(s.itl.p99) << '\t' << ms(s.ttfo.median) << '\t' << ms(s.ttfo.p99) << '\t'
+            << QString::number(share, 'f', 3) << '\t'
+            << (s.cachedTokens >= 0 && s.cachedPromptTokens > 0
+                       ? QString::number(double(s.cachedTokens) / double(s.cachedPromptTokens), 'f', 3)
+                       : QStringLiteral("-"))
+            << '\n';
     }
 }
 

@@ -84,7 +84,8 @@ bool applyMisbehaviour(const QCommandLineParser &parser, Sim::SimConfig *cfg, QS
 // The simulator's numeric options, read into these and into the config.
 struct SimNumbers {
     double port = 8000, seed = 0, overheadMs = 0, rateLimit = -1, maxBody = 16 << 20, kvTokens = -1, tokensPerChunk = 1,
-           stallMs = 0, chunkChars = 0, firstEventDelayMs = 0, hugeEventBytes = 0, listenDelayMs = 0, dcgmPort = -1;
+           stallMs = 0, chunkChars = 0, firstEventDelayMs = 0, hugeEventBytes = 0, listenDelayMs = 0, dcgmPort = -1,
+           reasoningTokens = 0;
 };
 
 struct NumberOption {
@@ -155,6 +156,10 @@ QList<NumberOption> simNumberOptions(SimNumbers &n, Sim::SimConfig &cfg)
         { "chunk-chars",
             QT_TRANSLATE_NOOP("ServeScope::Cli", "Content events of exactly N characters, splitting words (0 = off)."),
             &n.chunkChars, 0 },
+        { "reasoning-tokens",
+            QT_TRANSLATE_NOOP("ServeScope::Cli",
+                "Start every chat answer with N reasoning tokens (of its output), as a thinking model (default 0)."),
+            &n.reasoningTokens, 0 },
         { "huge-event-bytes",
             QT_TRANSLATE_NOOP("ServeScope::Cli", "Start every stream with one content event (one line) of N bytes."),
             &n.hugeEventBytes, 0 },
@@ -225,6 +230,9 @@ std::optional<int> applyNumbers(
     setInt(n.stallMs, &cfg.faults.stallMs);
     setInt(n.rateLimit, &cfg.faults.rateLimit);
     setInt(n.chunkChars, &cfg.stream.chunkChars);
+    setInt(n.reasoningTokens, &cfg.stream.reasoningTokens);
+    if (cfg.stream.reasoningTokens > 0 && cfg.stream.chunkChars > 0)
+        return usage(CliText::tr("--reasoning-tokens and --chunk-chars cannot be combined"));
     setInt(n.firstEventDelayMs, &cfg.misbehaviour.firstEventDelayMs);
     cfg.misbehaviour.hugeEventBytes = qint64(std::min(n.hugeEventBytes, 1e12));
     if (n.port > 65535)

@@ -119,14 +119,30 @@ bool resultSetFromCode(const QString &code, ResultSet *out)
     return false;
 }
 
-QStringList headlineMetrics(ResultSet set)
+QStringList headlineMetrics(ResultSet set, bool reasoning)
 {
     QStringList keys = headlineMetrics();
     if (set == ResultSet::Steady) {
         keys.removeAll(QStringLiteral("total_token_throughput"));
         keys.removeAll(QStringLiteral("success_rate"));
     }
+    if (reasoning) {
+        qsizetype at = keys.indexOf(QStringLiteral("p99_ttft_ms")) + 1;
+        for (const char *stat : { "mean", "median", "p90", "p99" })
+            keys.insert(at++, QLatin1String(stat) + QLatin1String("_ttfo_ms"));
+    }
     return keys;
+}
+
+bool reasoned(const RunSource &run)
+{
+    for (const PointRepeats &p : run.points) {
+        for (const QMap<QString, double> &r : p.repeats) {
+            if (r.value(QStringLiteral("reasoning_tokens")) > 0)
+                return true;
+        }
+    }
+    return false;
 }
 
 namespace {
@@ -305,7 +321,7 @@ bool keepVariant(RunSource *source, const QString &variant)
 QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
 {
     QList<DeltaSection> out;
-    const QStringList metrics = headlineMetrics(set);
+    const QStringList metrics = headlineMetrics(set, std::any_of(runs.begin(), runs.end(), reasoned));
     for (qsizetype k = 1; k < runs.size(); ++k) {
         const PointMatching m = matchPoints(runs[0].points, runs[k].points);
         out << DeltaSection { QCoreApplication::translate("ServeScope::Compare", "%1: %2 vs A: %3")

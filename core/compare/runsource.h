@@ -28,7 +28,10 @@ enum class ResultSet { Vllm, Steady };
 QString resultSetCode(ResultSet set); ///< "vllm", "steady"
 bool resultSetFromCode(const QString &code, ResultSet *out);
 /// The headline metrics a set holds: the steady set has no total-token throughput or success rate.
-QStringList headlineMetrics(ResultSet set);
+/// With `reasoning`, TTFO's (mean, median, p90, p99) after TTFT's.
+QStringList headlineMetrics(ResultSet set, bool reasoning = false);
+/// Whether a point of `run` produced reasoning tokens: its comparisons show TTFO beside TTFT.
+bool reasoned(const RunSource &run);
 
 /// RUN|DIR: a folder holding manifest.json is a results folder; anything else names a run (id or
 /// unique name) of `projectPath`. False with *error on a missing run, folder or file.

@@ -12,12 +12,15 @@ constexpr int kMaxIntegerDigits = 15; // far from where QJsonDocument's integer/
 constexpr int kMaxCountDigits = 9; // always within int
 
 // The objects whose members a record reads, and those members in the order of their slot.
-enum class Ctx : quint8 { Other, Top, Usage, Choice0, Delta };
+enum class Ctx : quint8 { Other, Top, Usage, Details, PromptDetails, Choice0, Delta };
 
 int memberSlot(Ctx ctx, QByteArrayView key) noexcept
 {
     static constexpr QByteArrayView top[] = { "model", "system_fingerprint", "usage", "choices" };
-    static constexpr QByteArrayView usage[] = { "prompt_tokens", "completion_tokens" };
+    static constexpr QByteArrayView usage[]
+        = { "prompt_tokens", "completion_tokens", "completion_tokens_details", "prompt_tokens_details" };
+    static constexpr QByteArrayView details[] = { "reasoning_tokens" };
+    static constexpr QByteArrayView promptDetails[] = { "cached_tokens" };
     static constexpr QByteArrayView choice[] = { "finish_reason", "text", "delta" };
     static constexpr QByteArrayView delta[] = { "content", "reasoning_content", "reasoning" };
     auto find = [key](const auto &names) {
@@ -31,6 +34,10 @@ int memberSlot(Ctx ctx, QByteArrayView key) noexcept
         return find(top);
     case Ctx::Usage:
         return find(usage);
+    case Ctx::Details:
+        return find(details);
+    case Ctx::PromptDetails:
+        return find(promptDetails);
     case Ctx::Choice0:
         return find(choice);
     case Ctx::Delta:
@@ -207,7 +214,13 @@ private:
                 return array(true, depth + 1);
             break;
         case Ctx::Usage:
+            if (slot >= 2)
+                return at('{') ? object(slot == 2 ? Ctx::Details : Ctx::PromptDetails, depth + 1) : value(depth);
             return count(slot == 0 ? &m_out->promptTokens : &m_out->completionTokens, depth);
+        case Ctx::Details:
+            return count(&m_out->reasoningTokens, depth); // left at -1 when it is not a number
+        case Ctx::PromptDetails:
+            return count(&m_out->cachedTokens, depth);
         case Ctx::Choice0:
             if (slot == 0 && at('"')) {
                 QByteArrayView ignored;

@@ -17,6 +17,9 @@ struct ChunkFields {
     QByteArrayView reasoningContent, reasoning;
     bool usage = false; ///< "usage" is an object with at least one member
     int promptTokens = 0, completionTokens = 0; ///< its members (0 when missing or not a number)
+    /// usage.completion_tokens_details.reasoning_tokens and usage.prompt_tokens_details.cached_tokens; -1
+    /// when missing or not a number.
+    int reasoningTokens = -1, cachedTokens = -1;
     bool finishReason = false; ///< choices[0].finish_reason is a string
 };
 

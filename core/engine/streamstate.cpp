@@ -117,6 +117,12 @@ void digestWithQt(EventDigest &d, qsizetype index, const QByteArray &payload, bo
         d.usage = true;
         d.promptTokens = u.value(QLatin1String("prompt_tokens")).toInt();
         d.completionTokens = u.value(QLatin1String("completion_tokens")).toInt();
+        const QJsonValue reasoning
+            = u.value(QLatin1String("completion_tokens_details")).toObject().value(QLatin1String("reasoning_tokens"));
+        d.reasoningTokens = reasoning.isDouble() ? reasoning.toInt() : -1;
+        const QJsonValue cached
+            = u.value(QLatin1String("prompt_tokens_details")).toObject().value(QLatin1String("cached_tokens"));
+        d.cachedTokens = cached.isDouble() ? cached.toInt() : -1;
     }
     const QJsonObject c = o.value(QLatin1String("choices")).toArray().at(0).toObject();
     if (c.value(QLatin1String("finish_reason")).isString())
@@ -125,13 +131,15 @@ void digestWithQt(EventDigest &d, qsizetype index, const QByteArray &payload, bo
         return;
     ++d.contentEvents;
     const QJsonObject delta = c.value(QLatin1String("delta")).toObject();
-    if (d.text.size() < kMaxKeptTextChars) {
-        QString reasoning = delta.value(QLatin1String("reasoning_content")).toString();
-        if (reasoning.isEmpty())
-            reasoning = delta.value(QLatin1String("reasoning")).toString();
+    QString reasoning = delta.value(QLatin1String("reasoning_content")).toString();
+    if (reasoning.isEmpty())
+        reasoning = delta.value(QLatin1String("reasoning")).toString();
+    d.reasoningEvents += reasoning.isEmpty() ? 0 : 1;
+    if (d.text.size() < kMaxKeptTextChars)
         d.text
             += c.value(QLatin1String("text")).toString() + delta.value(QLatin1String("content")).toString() + reasoning;
-    }
+    if (d.reasoningText.size() < kMaxKeptTextChars)
+        d.reasoningText += reasoning;
 }
 
 // The same from a scan that accepted the event (the usual case: no allocation but the text).
@@ -149,18 +157,24 @@ void digestScanned(EventDigest &d, const ChunkFields &f, bool content)
         d.usage = true;
         d.promptTokens = f.promptTokens;
         d.completionTokens = f.completionTokens;
+        d.reasoningTokens = f.reasoningTokens;
+        d.cachedTokens = f.cachedTokens;
     }
     if (f.finishReason)
         d.ended = true;
     if (!content)
         return;
     ++d.contentEvents;
+    // One reasoning text per event: a server that sends both names sends the same text twice.
+    const QByteArrayView reasoning = f.reasoningContent.isEmpty() ? f.reasoning : f.reasoningContent;
+    d.reasoningEvents += reasoning.isEmpty() ? 0 : 1;
     if (d.text.size() < kMaxKeptTextChars) {
         appendJsonString(d.text, f.text);
         appendJsonString(d.text, f.content);
-        // One reasoning text per event: a server that sends both names sends the same text twice.
-        appendJsonString(d.text, f.reasoningContent.isEmpty() ? f.reasoning : f.reasoningContent);
+        appendJsonString(d.text, reasoning);
     }
+    if (d.reasoningText.size() < kMaxKeptTextChars)
+        appendJsonString(d.reasoningText, reasoning);
 }
 
 } // namespace
@@ -246,11 +260,17 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, const Redactor &redact
     if (d.usage) {
         r.promptTokens = d.promptTokens;
         r.completionTokens = d.completionTokens;
+        r.cachedTokens = d.cachedTokens;
     } else {
         r.promptTokens = r.targetInputLen;
         r.completionTokens = d.contentEvents;
         r.outputEstimated = true;
     }
+    // Without the server's count, the reasoning events; the run may replace it with the text's /tokenize count.
+    r.reasoningEstimated = d.reasoningTokens < 0 && d.reasoningEvents > 0;
+    r.reasoningTokens = d.reasoningTokens >= 0 ? d.reasoningTokens : d.reasoningEvents;
+    if (r.reasoningEstimated)
+        r.reasoningText = redactor.apply(d.reasoningText.left(kMaxKeptTextChars));
     r.status = RequestStatus::Ok;
     r.errorClass = ErrorClass::None;
     if (end.transportError != ErrorClass::None)

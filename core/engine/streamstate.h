@@ -26,8 +26,12 @@ struct StreamEnd {
 struct EventDigest {
     bool usage = false; ///< some event carried a non-empty usage object (the last one counts)
     int promptTokens = 0, completionTokens = 0;
+    int reasoningTokens = -1; ///< usage.completion_tokens_details.reasoning_tokens of that usage; -1: not sent
+    int cachedTokens = -1; ///< usage.prompt_tokens_details.cached_tokens of that usage; -1: not sent
     int contentEvents = 0;
+    int reasoningEvents = 0;
     QString text; ///< content + reasoning, kept up to kMaxKeptTextChars (cut in finalizeRecord)
+    QString reasoningText; ///< the reasoning alone, kept the same way
     bool ended = false; ///< [DONE] or a finish_reason was seen
     qsizetype malformed = -1; ///< index (in record.eventKinds) of the first event that is not valid JSON
     QByteArray malformedHead; ///< its first 120 bytes

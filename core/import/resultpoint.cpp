@@ -25,20 +25,12 @@ qint64 toNs(double seconds)
     return std::isfinite(seconds) ? qint64(std::llround(seconds * 1e9)) : 0;
 }
 
-Distribution *distribution(PointSummary &s, const QString &metric)
+const DistributionField *distributionField(QStringView code)
 {
-    if (metric == QLatin1String("ttft"))
-        return &s.ttft;
-    if (metric == QLatin1String("tpot"))
-        return &s.tpot;
-    if (metric == QLatin1String("itl"))
-        return &s.itl;
-    if (metric == QLatin1String("e2el"))
-        return &s.e2el;
-    if (metric == QLatin1String("ttfc"))
-        return &s.ttfc;
-    if (metric == QLatin1String("citl"))
-        return &s.citl;
+    for (const DistributionField &f : distributionFields()) {
+        if (code == QLatin1String(f.code))
+            return &f;
+    }
     return nullptr;
 }
 
@@ -138,6 +130,10 @@ void overlayFile(const ResultRun &run, PointSummary &s)
     num("servescope_rate_limited", &s.rateLimited);
     num("servescope_short_outputs", &s.shortOutputs);
     num("servescope_role_gap_ms", &s.roleGapMs);
+    num("servescope_reasoning_tokens", &s.reasoningTokens);
+    num("servescope_reasoning_estimated", &s.reasoningEstimated);
+    num("servescope_cached_tokens", &s.cachedTokens);
+    num("servescope_cached_prompt_tokens", &s.cachedPromptTokens);
     for (auto it = run.numbers.cbegin(); it != run.numbers.cend(); ++it) {
         QString key = it.key();
         for (const auto &[prefix, map] : { std::pair { "servescope_steady_", &s.steady },
@@ -146,14 +142,12 @@ void overlayFile(const ResultRun &run, PointSummary &s)
                 map->insert(key.mid(int(qstrlen(prefix))), it.value());
         }
         if (key.startsWith(QLatin1String("servescope_")))
-            key = key.mid(11); // ServeScope's ttfc and citl
-        QString stat, metric;
-        static const QRegularExpression re(
-            QStringLiteral("^(mean|median|std|p[0-9]+(?:\\.[0-9]+)?)_(ttft|tpot|itl|e2el|ttfc|citl)_ms$"));
+            key = key.mid(11); // ServeScope's own distributions (ttfc, ttfo, citl)
+        static const QRegularExpression re(QStringLiteral("^(mean|median|std|p[0-9]+(?:\\.[0-9]+)?)_([a-z0-9]+)_ms$"));
         const QRegularExpressionMatch m = re.match(key);
-        const bool ours = m.captured(2) == QLatin1String("ttfc") || m.captured(2) == QLatin1String("citl");
-        if (m.hasMatch() && ours == it.key().startsWith(QLatin1String("servescope_")) && std::isfinite(it.value()))
-            setStatistic(*distribution(s, m.captured(2)), m.captured(1), it.value());
+        const DistributionField *f = m.hasMatch() ? distributionField(m.capturedView(2)) : nullptr;
+        if (f && f->vllmKey != it.key().startsWith(QLatin1String("servescope_")) && std::isfinite(it.value()))
+            setStatistic(s.*f->member, m.captured(1), it.value());
     }
 }
 
@@ -172,17 +166,18 @@ PointSummary importedSummary(const ResultRun &run, const PointPlace &place, cons
     } else {
         // Without arrays a statistic the file does not give is unknown (NaN, shown as a gap), not 0 ms.
         const double unknown = std::numeric_limits<double>::quiet_NaN();
-        for (Distribution *d : { &s.ttft, &s.tpot, &s.itl, &s.e2el, &s.ttfc, &s.citl }) {
-            for (double *f :
-                { &d->mean, &d->median, &d->std, &d->p1, &d->p10, &d->p25, &d->p50, &d->p75, &d->p90, &d->p99 })
+        for (const DistributionField &field : distributionFields()) {
+            Distribution &d = s.*field.member;
+            for (double *f : { &d.mean, &d.median, &d.std, &d.p1, &d.p10, &d.p25, &d.p50, &d.p75, &d.p90, &d.p99 })
                 *f = unknown;
         }
         s.ttft.count = s.e2el.count = int(run.number(QStringLiteral("completed"), 0));
     }
     overlayFile(run, s);
-    for (Distribution *d : { &s.ttft, &s.tpot, &s.itl, &s.e2el, &s.ttfc, &s.citl }) {
-        if (!run.hasArrays && std::isnan(d->p50))
-            d->p50 = d->median;
+    for (const DistributionField &f : distributionFields()) {
+        Distribution &d = s.*f.member;
+        if (!run.hasArrays && std::isnan(d.p50))
+            d.p50 = d.median;
     }
     const int finished = s.completed + s.failed;
     if (!run.numbers.contains(QStringLiteral("servescope_success_rate")))

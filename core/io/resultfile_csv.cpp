@@ -50,7 +50,7 @@ const QList<Column> &valueColumns()
         for (const char *k : { "completed", "failed", "success_rate", "request_throughput", "output_throughput",
                  "total_token_throughput" })
             c.append({ QLatin1String(k), QByteArray(k) });
-        for (const char *m : { "ttft", "tpot", "itl", "e2el" }) {
+        for (const char *m : { "ttft", "ttfo", "tpot", "itl", "e2el" }) {
             const QByteArray suffix = QByteArray("_") + m + "_ms";
             c.append({ QString::fromLatin1("median" + suffix), "p50" + suffix });
             c.append({ QString::fromLatin1("p90" + suffix), "p90" + suffix });
@@ -67,11 +67,11 @@ QByteArray setOf(const PointSummary &s)
     return s.definitions.isEmpty() ? QByteArrayLiteral("vllm") : s.definitions.toUtf8();
 }
 
-// `estimated`: the output_estimated and input_estimated fields, given on value rows only; `extra`: the
-// caller's further fields (",a,b"), after them.
+// `counts`: the output_estimated, input_estimated, reasoning_tokens, reasoning_estimated, cached_tokens and
+// cached_prompt_tokens fields, given on value rows only; `extra`: the caller's further fields (",a,b"), after them.
 QByteArray row(const PointSummary &id, const QByteArray &repeat, const QByteArray &set, const char *stat,
     const std::function<std::optional<double>(const QString &)> &value, const QByteArray &extra,
-    const QByteArray &estimated = ",")
+    const QByteArray &counts = ",,,,,")
 {
     QByteArray out = field(id.variant) + ',' + field(id.label) + ',' + field(id.mode) + ','
         + QByteArray::number(id.concurrency) + ',' + num(id.requestRate) + ',' + repeat + ',' + set + ',' + stat;
@@ -80,7 +80,7 @@ QByteArray row(const PointSummary &id, const QByteArray &repeat, const QByteArra
         if (const std::optional<double> v = value(c.key); v && !std::isnan(*v))
             out += num(*v); // an unknown statistic (an imported file without it) is an empty field
     }
-    return out + ',' + estimated + extra + '\n';
+    return out + ',' + counts + extra + '\n';
 }
 
 } // namespace
@@ -90,7 +90,9 @@ QByteArray summaryCsvHeader(const QByteArray &extra)
     QByteArray h("variant,label,mode,concurrency,request_rate,repeat,set,stat");
     for (const Column &c : valueColumns())
         h += ',' + c.header;
-    return h + ",output_estimated,input_estimated" + extra + '\n';
+    return h
+        + ",output_estimated,input_estimated,reasoning_tokens,reasoning_estimated,cached_tokens,cached_prompt_tokens"
+        + extra + '\n';
 }
 
 QByteArray summaryCsvRows(const PointSummary &s, const QByteArray &extra)
@@ -103,20 +105,22 @@ QByteArray summaryCsvRows(const PointSummary &s, const QByteArray &extra)
             if (key == QLatin1String(k))
                 return v;
         }
-        const std::pair<const char *, const Distribution *> dists[]
-            = { { "ttft", &s.ttft }, { "tpot", &s.tpot }, { "itl", &s.itl }, { "e2el", &s.e2el } };
-        for (const auto &[m, d] : dists) {
-            if (!key.contains(u'_' + QLatin1String(m) + u'_'))
+        for (const DistributionField &f : distributionFields()) {
+            const Distribution &d = s.*f.member;
+            if (!key.contains(u'_' + QLatin1String(f.code) + u'_'))
                 continue;
-            return key.startsWith(QLatin1String("median")) ? d->p50
-                : key.startsWith(QLatin1String("p90"))     ? d->p90
-                                                           : d->p99;
+            return key.startsWith(QLatin1String("median")) ? d.p50
+                : key.startsWith(QLatin1String("p90"))     ? d.p90
+                                                           : d.p99;
         }
         return std::nullopt;
     };
     const QByteArray repeat = QByteArray::number(s.repeat);
     QByteArray out = row(s, repeat, setOf(s), "value", vllm, extra,
-        QByteArray::number(s.outputEstimated) + ',' + QByteArray::number(s.inputEstimated));
+        QByteArray::number(s.outputEstimated) + ',' + QByteArray::number(s.inputEstimated) + ','
+            + QByteArray::number(s.reasoningTokens) + ',' + QByteArray::number(s.reasoningEstimated) + ','
+            + (s.cachedTokens >= 0 ? QByteArray::number(s.cachedTokens) + ',' + QByteArray::number(s.cachedPromptTokens)
+                                   : QByteArray(",")));
     if (s.steady.value(QStringLiteral("valid")) == 1.0) {
         out += row(
             s, repeat, "steady", "value",

@@ -138,15 +138,16 @@ void putArrayPlaces(Json &j)
 
 void putStatistics(Json &j, const PointSummary &s, const QVector<double> &percentiles, const char *prefix)
 {
-    const std::pair<const char *, const Distribution *> metrics[]
-        = { { "ttft", &s.ttft }, { "tpot", &s.tpot }, { "itl", &s.itl }, { "e2el", &s.e2el } };
-    for (const auto &[name, d] : metrics) {
-        const std::string m = prefix + std::string(name);
-        j["mean_" + m + "_ms"] = d->mean;
-        j["median_" + m + "_ms"] = d->median;
-        j["std_" + m + "_ms"] = d->std;
+    for (const DistributionField &f : distributionFields()) {
+        if (!f.vllmKey)
+            continue;
+        const Distribution &d = s.*f.member;
+        const std::string m = prefix + std::string(f.code);
+        j["mean_" + m + "_ms"] = d.mean;
+        j["median_" + m + "_ms"] = d.median;
+        j["std_" + m + "_ms"] = d.std;
         for (double p : percentiles)
-            j["p" + utf8(percentileKey(p)) + "_" + m + "_ms"] = d->percentile(p);
+            j["p" + utf8(percentileKey(p)) + "_" + m + "_ms"] = d.percentile(p);
     }
 }
 
@@ -181,13 +182,15 @@ Json vllmResult(const ResultFileSetup &setup, const PointSummary &summary, QStri
     j["servescope_cancelled_requests"] = summary.cancelled;
     j["servescope_success_rate"] = summary.successRate;
     j["servescope_concurrency"] = summary.averageConcurrency;
-    const std::pair<const char *, const Distribution *> extra[]
-        = { { "ttfc", &summary.ttfc }, { "citl", &summary.citl } };
-    for (const auto &[name, d] : extra) {
-        j["servescope_mean_" + std::string(name) + "_ms"] = d->mean;
-        j["servescope_median_" + std::string(name) + "_ms"] = d->median;
+    for (const DistributionField &f : distributionFields()) {
+        if (f.vllmKey)
+            continue;
+        const Distribution &d = summary.*f.member;
+        const std::string name = f.code;
+        j["servescope_mean_" + name + "_ms"] = d.mean;
+        j["servescope_median_" + name + "_ms"] = d.median;
         for (double p : setup.percentiles)
-            j["servescope_p" + utf8(percentileKey(p)) + "_" + name + "_ms"] = d->percentile(p);
+            j["servescope_p" + utf8(percentileKey(p)) + "_" + name + "_ms"] = d.percentile(p);
     }
     for (const auto &[key, value] : setup.extraNumbers) {
         const QString k = key.startsWith(QLatin1String("servescope_")) ? key : QLatin1String("servescope_") + key;

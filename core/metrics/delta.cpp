@@ -14,13 +14,6 @@ namespace ServeScope {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr const char *kDistributions[] = { "ttft", "ttfc", "tpot", "itl", "citl", "e2el" };
-
-const Distribution &distributionOf(const PointSummary &s, int index)
-{
-    const Distribution *all[] = { &s.ttft, &s.ttfc, &s.tpot, &s.itl, &s.citl, &s.e2el };
-    return *all[index];
-}
 
 quint64 seedFor(const QString &key)
 {
@@ -64,6 +57,7 @@ void latencySamples(const std::vector<RequestSample> &samples, const QString &me
             continue;
         }
         const double v = metric == QLatin1String("ttft") ? s.ttft
+            : metric == QLatin1String("ttfo")            ? s.ttfo
             : metric == QLatin1String("e2el")            ? s.e2el
             : metric == QLatin1String("tpot")            ? s.tpot
                                                          : kNaN;
@@ -123,6 +117,8 @@ std::optional<RequestSample> requestSample(const RequestRecord &record, Definiti
     if (!m.counted)
         return std::nullopt;
     s.ttft = m.ttft;
+    if (m.hasTtfo)
+        s.ttfo = m.ttfo;
     s.e2el = m.e2el;
     if (m.hasTpot)
         s.tpot = m.tpot;
@@ -147,9 +143,13 @@ QMap<QString, double> summaryValues(const PointSummary &s)
     };
     if (s.requestGoodput >= 0)
         v.insert(QStringLiteral("request_goodput"), s.requestGoodput);
-    for (int i = 0; i < int(std::size(kDistributions)); ++i) {
-        const Distribution &d = distributionOf(s, i);
-        const QString suffix = u'_' + QLatin1String(kDistributions[i]) + QLatin1String("_ms");
+    v.insert(QStringLiteral("reasoning_tokens"), double(s.reasoningTokens));
+    // The prefix cache's hits as the server reported them per request (usage), in percent.
+    if (s.cachedTokens >= 0 && s.cachedPromptTokens > 0)
+        v.insert(QStringLiteral("cache_hit_rate"), 100.0 * double(s.cachedTokens) / double(s.cachedPromptTokens));
+    for (const DistributionField &f : distributionFields()) {
+        const Distribution &d = s.*f.member;
+        const QString suffix = u'_' + QLatin1String(f.code) + QLatin1String("_ms");
         v.insert(QLatin1String("mean") + suffix, d.mean);
         v.insert(QLatin1String("median") + suffix, d.median);
         v.insert(QLatin1String("std") + suffix, d.std);
@@ -405,8 +405,8 @@ std::optional<GateCondition> parseGateCondition(const QString &text, QString *er
     const QMap<QString, double> known = summaryValues(PointSummary {});
     QString stat, metric;
     const bool latency = splitLatencyKey(c.metric, &stat, &metric) && stat.startsWith(u'p')
-        && std::any_of(std::begin(kDistributions), std::end(kDistributions),
-            [&](const char *d) { return metric == QLatin1String(d); });
+        && std::any_of(distributionFields().begin(), distributionFields().end(),
+            [&](const DistributionField &f) { return metric == QLatin1String(f.code); });
     if (!known.contains(c.metric) && c.metric != QLatin1String("request_goodput") && !latency) {
         *error = QStringLiteral("'%1': unknown metric '%2' (a result-file key such as p99_ttft_ms, median_tpot_ms, "
                                 "output_throughput)")

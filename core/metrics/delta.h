@@ -20,6 +20,7 @@ namespace ServeScope {
 struct RequestSample {
     double ttft = 0, e2el = 0;
     double tpot = std::numeric_limits<double>::quiet_NaN(); ///< NaN with a single output token
+    double ttfo = std::numeric_limits<double>::quiet_NaN(); ///< NaN when the request never answered
     std::vector<double> itl;
 };
 

@@ -73,6 +73,7 @@ QList<PointSummary> medianAcrossRepeats(const QList<PointSummary> &points)
         m.maxConcurrentRequests = int(medianOf(g, [](const PointSummary &p) { return p.maxConcurrentRequests; }));
         // Counts are totals across repeats: one failed request in any repeat makes the point hollow.
         m.completed = m.failed = m.cancelled = m.outputEstimated = m.inputEstimated = m.rateLimited = 0;
+        m.reasoningEstimated = 0;
         m.shortOutputs = -1;
         for (const PointSummary *p : g) {
             m.completed += p->completed;
@@ -80,14 +81,14 @@ QList<PointSummary> medianAcrossRepeats(const QList<PointSummary> &points)
             m.cancelled += p->cancelled;
             m.outputEstimated += p->outputEstimated;
             m.inputEstimated += p->inputEstimated;
+            m.reasoningEstimated += p->reasoningEstimated;
             m.rateLimited += p->rateLimited;
             if (p->shortOutputs >= 0)
                 m.shortOutputs = std::max(m.shortOutputs, 0) + p->shortOutputs;
         }
         m.roleGapMs = medianOf(g, [](const PointSummary &p) { return p.roleGapMs; });
-        for (Distribution PointSummary::*d : { &PointSummary::ttft, &PointSummary::ttfc, &PointSummary::tpot,
-                 &PointSummary::itl, &PointSummary::citl, &PointSummary::e2el })
-            m.*d = medianDistribution(g, d);
+        for (const DistributionField &f : distributionFields())
+            m.*f.member = medianDistribution(g, f.member);
         out << m;
     }
     return out;

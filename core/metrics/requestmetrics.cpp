@@ -63,13 +63,15 @@ RequestMetrics deriveRequest(
         return m;
     }
     const qsizetype n = qMin(r.eventNs.size(), r.eventKinds.size());
-    qint64 firstTok = -1, lastTok = -1, firstContent = -1, lastAny = -1;
+    qint64 firstTok = -1, lastTok = -1, firstContent = -1, firstOutput = -1, lastAny = -1;
     for (qsizetype i = 0; i < n; ++i) {
         const EventKind k = r.eventKinds.at(i);
         const qint64 t = r.eventNs.at(i);
         lastAny = qMax(lastAny, t);
         if (isContentEvent(k) && firstContent < 0)
             firstContent = t;
+        if ((k == EventKind::Content || k == EventKind::ToolCall) && firstOutput < 0)
+            firstOutput = t;
         if (countsAsToken(k, profile)) {
             if (firstTok < 0)
                 firstTok = t;
@@ -85,6 +87,10 @@ RequestMetrics deriveRequest(
     m.ttft = nsToSeconds(firstTok);
     m.hasTtfc = firstContent >= 0;
     m.ttfc = m.hasTtfc ? nsToSeconds(firstContent) : 0.0;
+    m.hasTtfo = firstOutput >= 0;
+    m.ttfo = m.hasTtfo ? nsToSeconds(firstOutput) : 0.0;
+    m.reasoningTokens = r.reasoningTokens;
+    m.reasoningEstimated = r.reasoningEstimated;
     // vLLM ends at the last token event; SGLang at the last line received, [DONE] included.
     m.e2elNs = profile == DefinitionsProfile::Vllm ? lastTok : lastAny;
     m.e2el = nsToSeconds(m.e2elNs);

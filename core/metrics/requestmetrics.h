@@ -20,11 +20,13 @@ struct RequestMetrics {
     bool failed = false; ///< failed, or a 2xx stream without any token event
     bool cancelled = false;
     bool hasTtfc = false; ///< a content, reasoning or tool-call event arrived
+    bool hasTtfo = false; ///< a content or tool-call event arrived: the answer, not reasoning
     bool hasTpot = false; ///< outputTokens > 1
     bool outputEstimated = false;
     bool inputEstimated = false;
     double ttft = 0;
     double ttfc = 0;
+    double ttfo = 0; ///< time to the first output token: the first content or tool-call event
     double e2el = 0;
     double tpot = 0; ///< 0 when !hasTpot (that is what goodput uses)
     qint64 e2elNs = 0; ///< E2EL as an exact offset from start
@@ -34,6 +36,8 @@ struct RequestMetrics {
     /// counts; -1 when there is only an estimate.
     int serverOutputTokens = -1;
     int tokenEvents = 0;
+    int reasoningTokens = 0; ///< RequestRecord::reasoningTokens
+    bool reasoningEstimated = false;
 };
 
 /// Derives one request's figures under a profile. ITL gaps are appended to *itl (pooled across

@@ -117,10 +117,9 @@ QMap<QString, double> steadyValues(const SteadyResult &steady)
     v.insert(QStringLiteral("output_throughput"), steady.outputThroughput);
     v.insert(QStringLiteral("request_throughput"), steady.requestThroughput);
     v.insert(QStringLiteral("completed"), double(s.completed));
-    const std::pair<const char *, const Distribution *> metrics[] = { { "ttft", &s.ttft }, { "tpot", &s.tpot },
-        { "itl", &s.itl }, { "e2el", &s.e2el }, { "ttfc", &s.ttfc }, { "citl", &s.citl } };
-    for (const auto &[name, d] : metrics) {
-        const QString suffix = u'_' + QLatin1String(name) + QLatin1String("_ms");
+    for (const DistributionField &f : distributionFields()) {
+        const Distribution *d = &(s.*f.member);
+        const QString suffix = u'_' + QLatin1String(f.code) + QLatin1String("_ms");
         v.insert(QLatin1String("mean") + suffix, d->mean);
         v.insert(QLatin1String("median") + suffix, d->median);
         const std::pair<const char *, double> ladder[] = { { "p1", d->p1 }, { "p10", d->p10 }, { "p25", d->p25 },
@@ -143,10 +142,9 @@ std::optional<PointSummary> steadySummary(const PointSummary &summary)
     out.totalTokenThroughput = nan; // the steady set counts output tokens only
     out.requestGoodput = -1;
     out.completed = int(v.value(QStringLiteral("completed")));
-    const std::pair<const char *, Distribution *> metrics[] = { { "ttft", &out.ttft }, { "tpot", &out.tpot },
-        { "itl", &out.itl }, { "e2el", &out.e2el }, { "ttfc", &out.ttfc }, { "citl", &out.citl } };
-    for (const auto &[name, d] : metrics) {
-        const QString suffix = u'_' + QLatin1String(name) + QLatin1String("_ms");
+    for (const DistributionField &f : distributionFields()) {
+        Distribution *d = &(out.*f.member);
+        const QString suffix = u'_' + QLatin1String(f.code) + QLatin1String("_ms");
         const auto get = [&](const char *stat) { return v.value(QLatin1String(stat) + suffix, nan); };
         *d = Distribution {};
         d->count = out.completed;

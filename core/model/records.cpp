@@ -54,6 +54,20 @@ double Distribution::percentile(double p) const noexcept
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+std::span<const DistributionField> distributionFields()
+{
+    static constexpr DistributionField fields[] = {
+        { "ttft", &PointSummary::ttft, true },
+        { "ttfc", &PointSummary::ttfc, false },
+        { "ttfo", &PointSummary::ttfo, false },
+        { "tpot", &PointSummary::tpot, true },
+        { "itl", &PointSummary::itl, true },
+        { "citl", &PointSummary::citl, false },
+        { "e2el", &PointSummary::e2el, true },
+    };
+    return fields;
+}
+
 QString percentileKey(double p)
 {
     return p == std::floor(p) ? QString::number(qint64(p)) : QString::number(p, 'g', 15);

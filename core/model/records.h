@@ -9,6 +9,8 @@
 #include <QString>
 #include <QVector>
 
+#include <span>
+
 namespace ServeScope {
 
 /// What one SSE event carried, found by a byte scan on the hot path (docs/metrics.md, "Events").
@@ -84,6 +86,13 @@ struct RequestRecord {
     int promptTokens = 0; ///< usage.prompt_tokens, else the prompt's `/tokenize` count, else an estimate
     int completionTokens = 0; ///< usage.completion_tokens, else an estimate
     bool outputEstimated = false;
+    /// Of completionTokens, the reasoning ones: usage.completion_tokens_details.reasoning_tokens, else
+    /// the reasoning text's `/tokenize` count or its events, both marked estimated. 0 without reasoning.
+    int reasoningTokens = 0;
+    bool reasoningEstimated = false;
+    /// usage.prompt_tokens_details.cached_tokens: the prompt tokens the server's prefix cache held; -1 when
+    /// the server did not say.
+    int cachedTokens = -1;
     /// No usage and the prompt's length was never counted by the server (no `/tokenize`, text
     /// prompts): promptTokens is the calibrated estimate or the target length.
     bool inputEstimated = false;
@@ -91,6 +100,8 @@ struct RequestRecord {
     int targetOutputLen = 0;
     QByteArray promptHash;
     QString generatedText;
+    /// The reasoning part of generatedText, kept only until its tokens are counted (not stored).
+    QString reasoningText;
     /// What the stream's events said the server ran (`model`, `system_fingerprint`); not stored per
     /// request — the run records them once (docs/metrics.md, "What the server answered with").
     QString servedModel, systemFingerprint;
@@ -130,7 +141,17 @@ struct PointSummary : PointKey {
     double maxOutputTokensPerS = 0;
     double successRate = 0;
 
-    Distribution ttft, ttfc, tpot, itl, citl, e2el;
+    /// TTFO: time to the first output token, the first content or tool-call event (a reasoning
+    /// model's answer), never a reasoning one.
+    Distribution ttft, ttfc, ttfo, tpot, itl, citl, e2el;
+    /// Of totalOutputTokens, the reasoning tokens (RequestRecord::reasoningTokens), and the successful
+    /// requests whose reasoning count is an estimate.
+    qint64 reasoningTokens = 0;
+    int reasoningEstimated = 0;
+    /// Of the successful requests whose usage said how many prompt tokens the server's prefix cache held
+    /// (RequestRecord::cachedTokens): those cached tokens and their prompt tokens; -1 and 0 when none said.
+    /// Their ratio is the hit rate the server reported to the client.
+    qint64 cachedTokens = -1, cachedPromptTokens = 0;
     /// Successful requests whose output token count is an estimate (no usage and no `/tokenize`:
     /// content events counted); their TPOT and throughput are estimates too.
     int outputEstimated = 0;
@@ -166,6 +187,16 @@ struct PointSummary : PointKey {
     /// "cpu_percent", ...; result files carry them as `servescope_client_<key>`.
     QMap<QString, double> client;
 };
+
+/// One latency distribution of a summary: its code in keys ("ttft" in "p99_ttft_ms"), its member, and
+/// whether vLLM's result files define it (the others are written there under `servescope_`).
+struct DistributionField {
+    const char *code;
+    Distribution PointSummary::*member;
+    bool vllmKey;
+};
+/// Every distribution a summary holds, in the order they are listed and shown.
+std::span<const DistributionField> distributionFields();
 
 /// One headline metric of one (variant, point) across its repeats, as stored beside the point's
 /// summaries: the median is what is reported, with the spread and a 95% interval (docs/metrics.md).

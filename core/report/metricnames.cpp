@@ -44,8 +44,8 @@ MetricName MetricName::of(const QString &key)
         const QStringList parts = key.chopped(3).split(u'_');
         if (parts.size() == 2) {
             static const QList<std::pair<QString, Family>> families { { QStringLiteral("ttft"), Family::Ttft },
-                { QStringLiteral("tpot"), Family::Tpot }, { QStringLiteral("itl"), Family::Itl },
-                { QStringLiteral("e2el"), Family::E2el } };
+                { QStringLiteral("ttfo"), Family::Ttft }, { QStringLiteral("tpot"), Family::Tpot },
+                { QStringLiteral("itl"), Family::Itl }, { QStringLiteral("e2el"), Family::E2el } };
             for (const auto &[code, family] : families) {
                 if (parts[1] != code)
                     continue;

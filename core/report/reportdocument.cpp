@@ -172,7 +172,16 @@ QList<ReportChart> reportCharts(const ReportInput &input)
         { QStringLiteral("output-throughput-vs-load"), throughputVsLoad(runs, ThroughputKind::OutputTokens) },
         { QStringLiteral("request-throughput-vs-load"), throughputVsLoad(runs, ThroughputKind::Requests) },
     };
-    for (Metric m : { Metric::Ttft, Metric::Tpot, Metric::Itl, Metric::E2el })
+    // TTFO beside TTFT when a model reasoned: otherwise the answer's first token is the first token.
+    bool reasoned = false;
+    for (const ReportRun &r : input.runs) {
+        for (const PointSummary &p : r.points)
+            reasoned = reasoned || p.reasoningTokens > 0;
+    }
+    QList<Metric> latencies { Metric::Ttft, Metric::Tpot, Metric::Itl, Metric::E2el };
+    if (reasoned)
+        latencies.insert(1, Metric::Ttfo);
+    for (Metric m : latencies)
         out << ReportChart { metricCode(m) + QStringLiteral("-vs-load"), latencyVsLoad(runs, m) };
     out << ReportChart { QStringLiteral("tpot-vs-throughput"), latencyVsThroughput(runs, Metric::Tpot) };
     // The steady window's set beside vLLM's, when any point had one.
@@ -241,6 +250,11 @@ QString pointTable(const ReportRun &run)
         heads << MetricName::of(key).title();
     heads << tr("TTFT p99 (ms)") << tr("TPOT p99 (ms)") << tr("ITL p50 (ms)") << tr("ITL p99 (ms)")
           << tr("E2EL p50 (ms)") << tr("E2EL p99 (ms)");
+    // A reasoning model's answer: when it started and how much of the output was thinking.
+    const bool reasoned = std::any_of(
+        run.points.cbegin(), run.points.cend(), [](const PointSummary &p) { return p.reasoningTokens > 0; });
+    if (reasoned)
+        heads << tr("TTFO p50 (ms)") << tr("TTFO p99 (ms)") << tr("Reasoning (% of output)");
     for (const auto &[key, head] : serverColumns) {
         if (std::any_of(run.points.cbegin(), run.points.cend(),
                 [key = key](const PointSummary &p) { return p.server.contains(QLatin1String(key)); })) {
@@ -274,6 +288,11 @@ QString pointTable(const ReportRun &run)
         }
         cells << num(m.ttft.p99) << num(m.tpot.p99, 2) << num(m.itl.p50, 2) << num(m.itl.p99, 2) << num(m.e2el.p50)
               << num(m.e2el.p99);
+        if (reasoned)
+            cells << num(m.ttfo.p50) << num(m.ttfo.p99)
+                  << (m.totalOutputTokens > 0 ? (m.reasoningEstimated > 0 ? QStringLiteral("≈ ") : QString())
+                                 + num(100.0 * double(m.reasoningTokens) / double(m.totalOutputTokens), 1)
+                                              : QStringLiteral("—"));
         for (const char *key : std::as_const(serverKeys))
             cells << esc(withRange(acrossRepeatsOf(run, m, &PointSummary::server, key), 1));
         cells << esc(agree);

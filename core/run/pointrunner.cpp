@@ -24,6 +24,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <functional>
 
 namespace ServeScope {
 
@@ -59,6 +60,35 @@ std::optional<PromptRow> promptRowOf(const PreparedRequest &r)
 EndpointCalls *tokenizerFor(EndpointCalls &calls)
 {
     return calls.hasTokenize() ? &calls : nullptr;
+}
+
+// What the engine could only estimate, counted by the server's tokenizer off the hot path: the output
+// (no usage), then the reasoning (no usage details; still an estimate, as the text was decoded and is
+// encoded again). `done` gets the record once nothing is left to count.
+void countEstimated(EndpointCalls *tokenizer, QObject *context, RequestRecord r,
+    const std::function<void(const RequestRecord &)> &done, bool outputCounted = false)
+{
+    const auto countable = [&](const QString &text) {
+        return tokenizer && r.ok() && !text.isEmpty() && text.size() < kMaxKeptTextChars;
+    };
+    const bool output = !outputCounted && r.outputEstimated && countable(r.generatedText);
+    if (!output && !(r.reasoningEstimated && countable(r.reasoningText))) {
+        r.reasoningText.clear();
+        return done(r);
+    }
+    const QString text = output ? r.generatedText : r.reasoningText;
+    tokenizer->countTextTokens(text, context, [=, r = std::move(r)](int tokens) mutable {
+        if (tokens >= 0 && output) {
+            r.completionTokens = tokens;
+            r.outputEstimated = false;
+        } else if (tokens >= 0) {
+            r.reasoningTokens = tokens;
+        }
+        if (output)
+            return countEstimated(tokenizer, context, std::move(r), done, true);
+        r.reasoningText.clear();
+        done(r);
+    });
 }
 
 // `figures` with the identity, load and side figures (steady, server, client) of `point`.
@@ -357,16 +387,9 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
             }
             r.index = m_shard.globalIndex(r.index);
             // Off the hot path: the engine has freed the slot; only this record's storing waits.
-            if (!tokenizer || !r.ok() || !r.outputEstimated || r.generatedText.isEmpty()
-                || r.generatedText.size() >= kMaxKeptTextChars)
-                return accept(r);
             ++counting;
-            tokenizer->countTextTokens(r.generatedText, &loop, [&, record = r](int tokens) mutable {
-                if (tokens >= 0) {
-                    record.completionTokens = tokens;
-                    record.outputEstimated = false;
-                }
-                accept(record);
+            countEstimated(tokenizer, &loop, std::move(r), [&](const RequestRecord &counted) {
+                accept(counted);
                 if (--counting == 0 && loadDone)
                     loop.quit();
             });

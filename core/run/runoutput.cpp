@@ -78,6 +78,12 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     if (summary.shortOutputs >= 0)
         setup.extraNumbers.append({ QStringLiteral("short_outputs"), double(summary.shortOutputs) });
     setup.extraNumbers.append({ QStringLiteral("role_gap_ms"), summary.roleGapMs });
+    setup.extraNumbers.append({ QStringLiteral("reasoning_tokens"), double(summary.reasoningTokens) });
+    setup.extraNumbers.append({ QStringLiteral("reasoning_estimated"), double(summary.reasoningEstimated) });
+    if (summary.cachedTokens >= 0) {
+        setup.extraNumbers.append({ QStringLiteral("cached_tokens"), double(summary.cachedTokens) });
+        setup.extraNumbers.append({ QStringLiteral("cached_prompt_tokens"), double(summary.cachedPromptTokens) });
+    }
     for (auto it = summary.client.cbegin(); it != summary.client.cend(); ++it)
         setup.extraNumbers.append({ QStringLiteral("client_") + it.key(), it.value() });
     for (auto it = summary.server.cbegin(); it != summary.server.cend(); ++it)

@@ -159,6 +159,8 @@ const StepResult &EngineModel::step()
         m_counters.prefixHits += quint64(std::min(hits, s.spec.promptTokens));
         if (s.generated == 0)
             m_counters.promptTokens += quint64(s.spec.promptTokens);
+        if (s.generated == 0 && s.cached == 0) // a preempted sequence recomputes: vLLM reports the first look
+            s.cached = std::min(hits, s.spec.promptTokens);
         schedule(s, n);
         budget -= n;
         prefillBudget -= n;
@@ -190,7 +192,7 @@ void EngineModel::finishStep()
         ++s.generated;
         ++m_counters.generationTokens;
         const bool done = s.generated >= s.spec.outputTokens;
-        m_result.emissions.push_back({ id, 1, done });
+        m_result.emissions.push_back({ id, 1, done, s.cached });
         if (done) {
             freeBlocks(s);
             s.spec.promptTokens = -1; // marks it for removal below

@@ -23,6 +23,7 @@ struct Emission {
     quint64 id = 0;
     int tokens = 0;
     bool finished = false;
+    int cachedTokens = 0; ///< prompt tokens the sequence found in the prefix cache when first admitted
 };
 
 struct StepResult {
@@ -81,6 +82,7 @@ private:
         int generated = 0;
         int computed = 0; ///< tokens whose KV is in the cache
         int registered = 0; ///< prompt blocks published to the prefix cache
+        int cached = 0; ///< prompt tokens found in the prefix cache at the first admission
         std::vector<int> blocks;
         int total() const { return spec.promptTokens + generated; }
     };

@@ -41,6 +41,9 @@ struct StreamParams {
     double eosMeanTokens = 256.0; ///< mean of the seeded geometric stop point without ignore_eos
     int chunkChars = 0; ///< > 0: content events of exactly this many characters, words split (last one shorter)
     bool echoPrompt = false; ///< the first content event starts with the prompt text
+    /// Chat answers start with this many reasoning tokens (of the request's output), sent under the
+    /// flavour's field name: vLLM's `reasoning`, SGLang's `reasoning_content`; 0: none.
+    int reasoningTokens = 0;
 };
 
 /// Seeded faults; rates are probabilities per request.

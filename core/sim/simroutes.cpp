@@ -229,7 +229,7 @@ void SimServer::startGeneration(Connection *c, Endpoint endpoint, const HttpRequ
     }
     const quint64 id = ++m_nextId;
     c->stream = std::make_unique<SimStream>(
-        id, gen, outputTokens, start, m_modelJson, m_config.stream, m_config.server.stamp);
+        id, gen, outputTokens, start, m_modelJson, m_config.stream, m_config.server.stamp, m_config.server.flavor);
     c->stream->faults = drawFaults(gen, outputTokens);
     m_streams.insert(id, c);
     c->rawBody = gen.stream && m_config.misbehaviour.wrongContentLength;

@@ -420,6 +420,7 @@ void SimServer::deliver(const StepResult &result)
             startStall(c, stallMs);
         }
         m_out.resize(0);
+        s.setCachedTokens(em.cachedTokens);
         s.appendTokens(m_out, em.tokens, em.finished);
         if (s.request().stream) {
             if (!m_out.isEmpty()) {

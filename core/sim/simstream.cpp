@@ -27,7 +27,7 @@ void appendNumber(QByteArray &out, qint64 v)
 }
 
 SimStream::SimStream(quint64 id, const GenerationRequest &request, int outputTokens, qint64 textStart,
-    const QByteArray &modelJson, const StreamParams &params, bool stamp)
+    const QByteArray &modelJson, const StreamParams &params, bool stamp, Flavor flavor)
     : m_id(id)
     , m_request(request)
     , m_outputTokens(outputTokens)
@@ -50,6 +50,11 @@ SimStream::SimStream(quint64 id, const GenerationRequest &request, int outputTok
     const QByteArray reason = outputTokens >= request.maxTokens ? "\"length\"" : "\"stop\"";
     if (chat) {
         m_contentHead = "data: " + m_objectHead + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"";
+        // vLLM renamed reasoning_content to reasoning; SGLang keeps reasoning_content.
+        m_reasoning = qMin(qMax(0, params.reasoningTokens), outputTokens);
+        m_reasoningField = flavor == Flavor::Sglang ? "reasoning_content" : "reasoning";
+        m_reasoningHead
+            = "data: " + m_objectHead + "\"choices\":[{\"index\":0,\"delta\":{\"" + m_reasoningField + "\":\"";
         m_contentTail = "\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n";
         m_finalTail = "\"},\"logprobs\":null,\"finish_reason\":" + reason + ",\"stop_reason\":null}]}\n\n";
     } else {
@@ -147,6 +152,18 @@ void SimStream::appendCharChunks(QByteArray &out, bool finished)
 
 void SimStream::appendContent(QByteArray &out, int count, bool last)
 {
+    // The reasoning phase's tokens leave in their own event, never beside answer text.
+    const int reasoning = qMin(count, m_reasoning - m_sent);
+    if (reasoning > 0) {
+        appendTokenEvent(out, m_reasoningHead, reasoning, last && reasoning == count);
+        count -= reasoning;
+    }
+    if (count > 0)
+        appendTokenEvent(out, m_contentHead, count, last);
+}
+
+void SimStream::appendTokenEvent(QByteArray &out, const QByteArray &head, int count, bool last)
+{
     appendStamp(out);
     if (m_events++ == faults.malformedAt) {
         out.append("data: ", 6);
@@ -155,8 +172,8 @@ void SimStream::appendContent(QByteArray &out, int count, bool last)
         m_sent += count;
         return;
     }
-    out.append(m_contentHead);
-    if (!m_echo.isEmpty()) {
+    out.append(head);
+    if (!m_echo.isEmpty() && &head == &m_contentHead) {
         appendJsonEscaped(out, m_echo);
         m_echo.clear();
     }
@@ -178,6 +195,14 @@ void SimStream::appendUsage(QByteArray &out) const
     appendNumber(out, m_request.promptTokens() + m_generated);
     out.append(",\"completion_tokens\":");
     appendNumber(out, m_generated);
+    out.append(",\"prompt_tokens_details\":{\"cached_tokens\":");
+    appendNumber(out, m_cached);
+    out.append('}');
+    if (m_reasoning > 0) {
+        out.append(",\"completion_tokens_details\":{\"reasoning_tokens\":");
+        appendNumber(out, qMin(m_reasoning, m_generated));
+        out.append('}');
+    }
     out.append("}}\n\n");
 }
 
@@ -208,25 +233,33 @@ void SimStream::appendTokens(QByteArray &out, int tokens, bool finished)
 QByteArray SimStream::fullResponse() const
 {
     const bool chat = m_request.endpoint == Endpoint::Chat;
-    const QString text
-        = QString::fromUtf8(m_request.promptText + SonnetText::instance().text(m_textStart, m_generated));
+    const int reasoning = qMin(m_reasoning, m_generated);
+    const QString text = QString::fromUtf8(
+        m_request.promptText + SonnetText::instance().text(m_textStart + reasoning, m_generated - reasoning));
     QJsonObject choice { { QStringLiteral("index"), 0 }, { QStringLiteral("logprobs"), QJsonValue() },
         { QStringLiteral("finish_reason"),
             m_generated >= m_request.maxTokens ? QStringLiteral("length") : QStringLiteral("stop") },
         { QStringLiteral("stop_reason"), QJsonValue() } };
-    if (chat)
-        choice.insert(QStringLiteral("message"),
-            QJsonObject { { QStringLiteral("role"), QStringLiteral("assistant") }, { QStringLiteral("content"), text },
-                { QStringLiteral("tool_calls"), QJsonArray() } });
-    else
+    if (chat) {
+        QJsonObject message { { QStringLiteral("role"), QStringLiteral("assistant") },
+            { QStringLiteral("content"), text }, { QStringLiteral("tool_calls"), QJsonArray() } };
+        if (reasoning > 0)
+            message.insert(QString::fromLatin1(m_reasoningField),
+                QString::fromUtf8(SonnetText::instance().text(m_textStart, reasoning)));
+        choice.insert(QStringLiteral("message"), message);
+    } else
         choice.insert(QStringLiteral("text"), text);
     QJsonObject head = QJsonDocument::fromJson(m_objectHead.chopped(1) + '}').object();
     head.insert(QStringLiteral("object"), chat ? QStringLiteral("chat.completion") : QStringLiteral("text_completion"));
     head.insert(QStringLiteral("choices"), QJsonArray { choice });
-    head.insert(QStringLiteral("usage"),
-        QJsonObject { { QStringLiteral("prompt_tokens"), m_request.promptTokens() },
-            { QStringLiteral("total_tokens"), m_request.promptTokens() + m_generated },
-            { QStringLiteral("completion_tokens"), m_generated } });
+    QJsonObject usage { { QStringLiteral("prompt_tokens"), m_request.promptTokens() },
+        { QStringLiteral("total_tokens"), m_request.promptTokens() + m_generated },
+        { QStringLiteral("completion_tokens"), m_generated },
+        { QStringLiteral("prompt_tokens_details"), QJsonObject { { QStringLiteral("cached_tokens"), m_cached } } } };
+    if (reasoning > 0)
+        usage.insert(QStringLiteral("completion_tokens_details"),
+            QJsonObject { { QStringLiteral("reasoning_tokens"), reasoning } });
+    head.insert(QStringLiteral("usage"), usage);
     return QJsonDocument(head).toJson(QJsonDocument::Compact);
 }
 

@@ -20,7 +20,7 @@ struct FaultPlan {
 class SimStream final {
 public:
     SimStream(quint64 id, const GenerationRequest &request, int outputTokens, qint64 textStart,
-        const QByteArray &modelJson, const StreamParams &params, bool stamp);
+        const QByteArray &modelJson, const StreamParams &params, bool stamp, Flavor flavor = Flavor::Vllm);
 
     quint64 id() const { return m_id; }
     const GenerationRequest &request() const { return m_request; }
@@ -33,12 +33,16 @@ public:
     /// Records `tokens` new tokens; appends the events due (role with the first token unless it was
     /// sent early, content per --tokens-per-chunk, then usage and [DONE] when `finished`).
     void appendTokens(QByteArray &out, int tokens, bool finished);
+    /// The prompt tokens the prefix cache held, sent in usage as prompt_tokens_details.cached_tokens.
+    void setCachedTokens(int tokens) { m_cached = tokens; }
     /// The complete non-streaming JSON body.
     QByteArray fullResponse() const;
 
 private:
     void appendStamp(QByteArray &out) const;
     void appendContent(QByteArray &out, int count, bool last);
+    /// Tokens from m_sent on, as one event with `head` (content or reasoning).
+    void appendTokenEvent(QByteArray &out, const QByteArray &head, int count, bool last);
     /// --chunk-chars: events of exactly that many characters of the text generated so far.
     void appendCharChunks(QByteArray &out, bool finished);
     void appendTextEvent(QByteArray &out, QByteArrayView raw, bool last);
@@ -50,6 +54,10 @@ private:
     qint64 m_textStart;
     QByteArray m_objectHead; ///< {"id":...,"object":...,"created":...,"model":...,
     QByteArray m_contentHead, m_contentTail, m_finalTail;
+    QByteArray m_reasoningHead; ///< chat with reasoning: the delta's reasoning field instead of content
+    QByteArray m_reasoningField;
+    int m_reasoning = 0; ///< the first tokens of the output that are reasoning
+    int m_cached = 0;
     int m_tokensPerChunk;
     int m_chunkChars;
     QByteArray m_echo; ///< prompt text still to send (--echo-prompt), raw

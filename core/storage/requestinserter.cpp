@@ -103,6 +103,9 @@ bool RequestInserter::insert(
     bindText(s, i++, r.generatedText);
     sqlite3_bind_int64(s, i++, id);
     sqlite3_bind_int(s, i++, int(r.inputEstimated));
+    sqlite3_bind_int(s, i++, r.reasoningTokens);
+    sqlite3_bind_int(s, i++, int(r.reasoningEstimated));
+    sqlite3_bind_int(s, i++, r.cachedTokens);
     if (!step(s, error))
         return false;
     if (blob.isEmpty())

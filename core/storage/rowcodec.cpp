@@ -16,7 +16,7 @@ namespace ServeScope {
 
 namespace {
 
-constexpr int RequestColumnCount = 29;
+constexpr int RequestColumnCount = 32;
 
 QString placeholders(int n)
 {
@@ -25,12 +25,6 @@ QString placeholders(int n)
     for (int i = 0; i < n; ++i)
         s += i ? QLatin1String(",?") : QLatin1String("?");
     return s;
-}
-
-Distribution *distributionOf(PointSummary &s, int metric)
-{
-    Distribution *all[] = { &s.ttft, &s.ttfc, &s.tpot, &s.itl, &s.citl, &s.e2el };
-    return all[metric];
 }
 
 } // namespace
@@ -59,7 +53,8 @@ QString RowCodec::insertRequestSql()
                           " scheduled_ns, slot_ns, start_ns, end_ns, connect_ns, tls_ns, first_token_ns,"
                           " first_content_ns, http_status, status, error_class, error_text, prompt_tokens,"
                           " completion_tokens, output_estimated, target_input_len, target_output_len, protocol,"
-                          " prompt_hash, generated_text, id, input_estimated) VALUES (")
+                          " prompt_hash, generated_text, id, input_estimated, reasoning_tokens, reasoning_estimated,"
+                          " cached_tokens) VALUES (")
         % placeholders(RequestColumnCount) % QLatin1Char(')');
 }
 
@@ -70,7 +65,9 @@ QString RowCodec::requestColumns(int schemaVersion)
                           " r.error_text, r.prompt_tokens, r.completion_tokens, r.output_estimated,"
                           " r.target_input_len, r.target_output_len, r.protocol, r.prompt_hash, r.generated_text,"
                           " e.blob, ")
-        % (schemaVersion >= 3 ? QStringLiteral("r.input_estimated") : QStringLiteral("0"));
+        % (schemaVersion >= 3 ? QStringLiteral("r.input_estimated") : QStringLiteral("0"))
+        % (schemaVersion >= 6 ? QStringLiteral(", r.reasoning_tokens, r.reasoning_estimated, r.cached_tokens")
+                              : QStringLiteral(", 0, 0, -1"));
 }
 
 bool RowCodec::readRequest(const QSqlQuery &q, qint64 runId, bool withEvents, RequestRecord *r, QString *error)
@@ -104,7 +101,10 @@ bool RowCodec::readRequest(const QSqlQuery &q, qint64 runId, bool withEvents, Re
     r->eventNs.clear();
     r->eventKinds.clear();
     const QVariant blob = q.value(i++);
-    r->inputEstimated = q.value(i).toInt() != 0;
+    r->inputEstimated = q.value(i++).toInt() != 0;
+    r->reasoningTokens = q.value(i++).toInt();
+    r->reasoningEstimated = q.value(i++).toInt() != 0;
+    r->cachedTokens = q.value(i).toInt();
     if (!withEvents || blob.isNull())
         return true;
     const QByteArray bytes = blob.toByteArray();
@@ -128,12 +128,15 @@ static QStringList summaryScalarColumns()
         QStringLiteral("success_rate") };
 }
 
-static QStringList summaryDistColumns()
+// The distributions' columns; those a file of `schemaVersion` does not have read as NULL.
+static QStringList summaryDistColumns(int schemaVersion = Schema::Version, const QString &table = {})
 {
+    const QStringList stored = Schema::distributionMetrics(schemaVersion);
     QStringList cols;
-    for (const QString &m : Schema::distributionMetrics()) {
+    for (const DistributionField &f : distributionFields()) {
+        const QString m = QLatin1String(f.code);
         for (const QString &s : Schema::distributionStats())
-            cols << m % QLatin1Char('_') % s;
+            cols << (stored.contains(m) ? QString(table % m % QLatin1Char('_') % s) : QStringLiteral("NULL"));
     }
     return cols;
 }
@@ -170,7 +173,8 @@ QStringList RowCodec::summaryInsertColumns()
               QStringLiteral("definitions"), QStringLiteral("steady"), QStringLiteral("server"),
               QStringLiteral("output_estimated"), QStringLiteral("client"), QStringLiteral("input_estimated"),
               QStringLiteral("usage_output_tokens"), QStringLiteral("rate_limited"), QStringLiteral("short_outputs"),
-              QStringLiteral("role_gap_ms") };
+              QStringLiteral("role_gap_ms"), QStringLiteral("reasoning_tokens"), QStringLiteral("reasoning_estimated"),
+              QStringLiteral("cached_tokens"), QStringLiteral("cached_prompt_tokens") };
 }
 
 QString RowCodec::insertSummarySql()
@@ -186,10 +190,9 @@ QVariantList RowCodec::summaryValues(const PointSummary &s, qint64 variantId)
         s.inputLen, s.outputLen, s.completed, s.failed, s.cancelled, s.warmup, s.discarded, s.duration,
         s.totalInputTokens, s.totalOutputTokens, s.requestThroughput, s.outputThroughput, s.totalTokenThroughput,
         s.requestGoodput, s.maxConcurrentRequests, s.averageConcurrency, s.maxOutputTokensPerS, s.successRate };
-    PointSummary copy = s;
     QJsonObject extra;
-    for (int m = 0; m < Schema::distributionMetrics().size(); ++m) {
-        const Distribution &d = *distributionOf(copy, m);
+    for (const DistributionField &f : distributionFields()) {
+        const Distribution &d = s.*f.member;
         for (double v : { double(d.count), d.mean, d.median, d.std, d.p1, d.p10, d.p25, d.p50, d.p75, d.p90, d.p99 })
             values << v;
         if (d.extra.isEmpty())
@@ -197,11 +200,12 @@ QVariantList RowCodec::summaryValues(const PointSummary &s, qint64 variantId)
         QJsonArray pairs;
         for (const auto &[p, v] : d.extra)
             pairs.append(QJsonArray { p, v });
-        extra.insert(Schema::distributionMetrics().at(m), pairs);
+        extra.insert(QLatin1String(f.code), pairs);
     }
     values << QString::fromUtf8(QJsonDocument(extra).toJson(QJsonDocument::Compact)) << s.derivationVersion
            << s.definitions << mapJson(s.steady) << mapJson(s.server) << s.outputEstimated << mapJson(s.client)
-           << s.inputEstimated << s.usageOutputTokens << s.rateLimited << s.shortOutputs << s.roleGapMs;
+           << s.inputEstimated << s.usageOutputTokens << s.rateLimited << s.shortOutputs << s.roleGapMs
+           << s.reasoningTokens << s.reasoningEstimated << s.cachedTokens << s.cachedPromptTokens;
     return values;
 }
 
@@ -216,15 +220,19 @@ QString RowCodec::summaryColumns(int schemaVersion)
 {
     QStringList cols = { QStringLiteral("v.name"), QStringLiteral("p.run_id"), QStringLiteral("p.point"),
         QStringLiteral("p.repeat") };
-    for (const QString &c : summaryScalarColumns() + summaryDistColumns())
+    for (const QString &c : summaryScalarColumns())
         cols << QStringLiteral("p.") % c;
+    cols << summaryDistColumns(schemaVersion, QStringLiteral("p."));
     cols << QStringLiteral("p.extra_percentiles") << QStringLiteral("p.derivation_version")
          << QStringLiteral("p.definitions")
          << (schemaVersion >= 2 ? QStringLiteral("p.steady, p.server, p.output_estimated, p.client")
                                 : QStringLiteral("'{}', '{}', 0, '{}'"))
          << (schemaVersion >= 3 ? QStringLiteral("p.input_estimated, p.usage_output_tokens") : QStringLiteral("0, -1"))
          << (schemaVersion >= 5 ? QStringLiteral("p.rate_limited, p.short_outputs, p.role_gap_ms")
-                                : QStringLiteral("0, -1, 0"));
+                                : QStringLiteral("0, -1, 0"))
+         << (schemaVersion >= 6 ? QStringLiteral(
+                 "p.reasoning_tokens, p.reasoning_estimated, p.cached_tokens, p.cached_prompt_tokens")
+                                : QStringLiteral("0, 0, -1, 0"));
     return cols.join(QLatin1Char(','));
 }
 
@@ -251,8 +259,8 @@ void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
     s->maxConcurrentRequests = q.value(i++).toInt();
     for (double *f : { &s->averageConcurrency, &s->maxOutputTokensPerS, &s->successRate })
         *f = q.value(i++).toDouble();
-    for (int m = 0; m < Schema::distributionMetrics().size(); ++m) {
-        Distribution &d = *distributionOf(*s, m);
+    for (const DistributionField &f : distributionFields()) {
+        Distribution &d = s->*f.member;
         d.count = q.value(i++).toInt();
         // NULL is a statistic the summary does not have (SQLite stores NaN as NULL; an imported
         // file without arrays gives only some): NaN, shown as a gap, never as 0 ms.
@@ -263,10 +271,10 @@ void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
         d.extra.clear();
     }
     const QJsonObject extra = QJsonDocument::fromJson(q.value(i++).toString().toUtf8()).object();
-    for (int m = 0; m < Schema::distributionMetrics().size(); ++m) {
-        const QJsonArray pairs = extra.value(Schema::distributionMetrics().at(m)).toArray();
+    for (const DistributionField &f : distributionFields()) {
+        const QJsonArray pairs = extra.value(QLatin1String(f.code)).toArray();
         for (const QJsonValue &pair : pairs)
-            distributionOf(*s, m)->extra.append({ pair.toArray().at(0).toDouble(), pair.toArray().at(1).toDouble() });
+            (s->*f.member).extra.append({ pair.toArray().at(0).toDouble(), pair.toArray().at(1).toDouble() });
     }
     s->derivationVersion = q.value(i++).toInt();
     s->definitions = q.value(i++).toString();
@@ -279,6 +287,10 @@ void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
     s->rateLimited = q.value(i++).toInt();
     s->shortOutputs = q.value(i++).toInt();
     s->roleGapMs = q.value(i++).toDouble();
+    s->reasoningTokens = q.value(i++).toLongLong();
+    s->reasoningEstimated = q.value(i++).toInt();
+    s->cachedTokens = q.value(i++).toLongLong();
+    s->cachedPromptTokens = q.value(i++).toLongLong();
 }
 
 } // namespace ServeScope

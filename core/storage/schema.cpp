@@ -2,16 +2,20 @@
 #include "schema.h"
 
 #include "model/problem.h"
+#include "model/records.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
 
 namespace ServeScope {
 
-const QStringList &Schema::distributionMetrics()
+QStringList Schema::distributionMetrics(int version)
 {
-    static const QStringList m = { QStringLiteral("ttft"), QStringLiteral("ttfc"), QStringLiteral("tpot"),
-        QStringLiteral("itl"), QStringLiteral("citl"), QStringLiteral("e2el") };
+    QStringList m;
+    for (const DistributionField &f : distributionFields()) {
+        if (version >= 6 || qstrcmp(f.code, "ttfo") != 0)
+            m << QLatin1String(f.code);
+    }
     return m;
 }
 
@@ -26,7 +30,7 @@ const QStringList &Schema::distributionStats()
 static QString pointRepeatsTable()
 {
     QString dist;
-    for (const QString &m : Schema::distributionMetrics()) {
+    for (const QString &m : Schema::distributionMetrics(1)) {
         for (const QString &s : Schema::distributionStats())
             dist += QStringLiteral("  ") % m % QLatin1Char('_') % s
                 % (s == QLatin1String("count") ? QLatin1String(" INTEGER NOT NULL,\n") : QLatin1String(" REAL,\n"));
@@ -161,10 +165,31 @@ static QStringList version5()
     };
 }
 
+// Version 6: reasoning models and prefix-cache hits. Per request the reasoning tokens of the output and whether
+// that count is an estimate, and the prompt tokens the server said its prefix cache held (-1: not said); per
+// summary their sums, the requests with an estimate, the prompt tokens of the requests that said, and the TTFO
+// distribution (time to the first output token, reasoning excluded).
+static QStringList version6()
+{
+    QStringList out = {
+        QStringLiteral("ALTER TABLE requests ADD COLUMN reasoning_tokens INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE requests ADD COLUMN reasoning_estimated INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN reasoning_tokens INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN reasoning_estimated INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE requests ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT -1"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT -1"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN cached_prompt_tokens INTEGER NOT NULL DEFAULT 0"),
+    };
+    for (const QString &s : Schema::distributionStats())
+        out << QStringLiteral("ALTER TABLE point_repeats ADD COLUMN ttfo_") % s
+                % (s == QLatin1String("count") ? QLatin1String(" INTEGER NOT NULL DEFAULT 0") : QLatin1String(" REAL"));
+    return out;
+}
+
 const QVector<Schema::Step> &Schema::steps()
 {
-    static const QVector<Step> s
-        = { { 1, version1() }, { 2, version2() }, { 3, version3() }, { 4, version4() }, { 5, version5() } };
+    static const QVector<Step> s = { { 1, version1() }, { 2, version2() }, { 3, version3() }, { 4, version4() },
+        { 5, version5() }, { 6, version6() } };
     return s;
 }
 

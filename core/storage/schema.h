@@ -14,7 +14,7 @@ public:
     /// `PRAGMA application_id` of every project file: "SSSP".
     static constexpr quint32 ApplicationId = 0x53535350;
     /// The newest schema this build reads and writes.
-    static constexpr int Version = 5;
+    static constexpr int Version = 6;
 
     /// One migration: the statements that take the file from version - 1 to version.
     struct Step {
@@ -32,8 +32,9 @@ public:
     static bool migrate(QSqlDatabase &db, const QVector<Step> &steps, QString *error);
     static bool migrate(QSqlDatabase &db, QString *error) { return migrate(db, steps(), error); }
 
-    /// Metrics with a Distribution in PointSummary, in column order.
-    static const QStringList &distributionMetrics();
+    /// Metrics with a Distribution in PointSummary (distributionFields()) that point_repeats holds at
+    /// `version`: TTFO from version 6.
+    static QStringList distributionMetrics(int version = Version);
     /// Statistic suffixes of each distribution column (`ttft_mean`, `ttft_p99`, ...).
     static const QStringList &distributionStats();
 

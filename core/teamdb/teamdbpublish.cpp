@@ -143,7 +143,8 @@ private:
                            " scheduled_ns, slot_ns, start_ns, end_ns, connect_ns, tls_ns, first_token_ns,"
                            " first_content_ns, http_status, status, error_class, error_text, prompt_tokens,"
                            " completion_tokens, output_estimated, target_input_len, target_output_len, protocol,"
-                           " prompt_hash, generated_text, input_estimated)"));
+                           " prompt_hash, generated_text, input_estimated, reasoning_tokens, reasoning_estimated,"
+                           " cached_tokens)"));
         ValuesBatch events(m_db, QStringLiteral("INSERT INTO request_events (run_id, request_id, blob)"));
         int id = 0;
         for (const RequestRecord &r : m_bundle.requests) {
@@ -156,7 +157,7 @@ private:
                 nullable(RowCodec::firstContentNs(r)), r.httpStatus, int(r.status), errorClassCode(r.errorClass),
                 textOrNull(r.errorText), r.promptTokens, r.completionTokens, int(r.outputEstimated), r.targetInputLen,
                 r.targetOutputLen, textOrNull(r.protocol), bytesOrNull(r.promptHash), textOrNull(r.generatedText),
-                int(r.inputEstimated) };
+                int(r.inputEstimated), r.reasoningTokens, int(r.reasoningEstimated), r.cachedTokens };
             if (!rows.add(row, error))
                 return false;
             if (r.eventNs.isEmpty())

@@ -5,7 +5,6 @@
 #include "teamdbschema.h"
 
 #include "storage/rowcodec.h"
-#include "storage/schema.h"
 
 #include <QRegularExpression>
 #include <QSqlQuery>
@@ -19,14 +18,10 @@ QDateTime utc(const QVariant &v)
     return v.isNull() ? QDateTime() : QDateTime::fromString(v.toString(), Qt::ISODateWithMs).toUTC();
 }
 
-// Opens and checks the schema; *empty when the database has no ServeScope tables yet.
-bool openForReading(TeamDbConnection &db, const TeamDbUrl &url, const QByteArray &password, bool *empty, QString *error)
+// Opens and checks the schema: its version, 0 when the database has no ServeScope tables yet, -1 on error.
+int openForReading(TeamDbConnection &db, const TeamDbUrl &url, const QByteArray &password, QString *error)
 {
-    if (!db.open(url, password, error))
-        return false;
-    const int version = TeamDbSchema::check(db, error);
-    *empty = version == 0;
-    return version >= 0;
+    return db.open(url, password, error) ? TeamDbSchema::check(db, error) : -1;
 }
 
 bool select(TeamDbConnection &db, QSqlQuery &q, const QString &sql, const QVariantList &values, QString *error)
@@ -63,11 +58,11 @@ bool readRow(TeamDbConnection &db, qint64 id, RunRow *r, QString *error)
     return true;
 }
 
-bool readSummaries(TeamDbConnection &db, qint64 id, RunBundle *out, QString *error)
+bool readSummaries(TeamDbConnection &db, int rowSchema, qint64 id, RunBundle *out, QString *error)
 {
     QSqlQuery q(db.database());
     if (!select(db, q,
-            QStringLiteral("SELECT ") % RowCodec::summaryColumns(Schema::Version)
+            QStringLiteral("SELECT ") % RowCodec::summaryColumns(rowSchema)
                 % QStringLiteral(" FROM point_repeats p JOIN variants v ON v.id = p.variant_id WHERE p.run_id = ?"
                                  " ORDER BY v.ordinal, p.point, p.repeat"),
             { id }, error))
@@ -101,11 +96,11 @@ bool readSummaries(TeamDbConnection &db, qint64 id, RunBundle *out, QString *err
     return true;
 }
 
-bool readRequests(TeamDbConnection &db, qint64 id, RunBundle *out, QString *error)
+bool readRequests(TeamDbConnection &db, int rowSchema, qint64 id, RunBundle *out, QString *error)
 {
     QSqlQuery q(db.database());
     if (!select(db, q,
-            QStringLiteral("SELECT ") % RowCodec::requestColumns(Schema::Version)
+            QStringLiteral("SELECT ") % RowCodec::requestColumns(rowSchema)
                 % QStringLiteral(" FROM requests r JOIN variants v ON v.id = r.variant_id"
                                  " LEFT JOIN request_events e ON e.run_id = r.run_id AND e.request_id = r.id"
                                  " WHERE r.run_id = ? ORDER BY r.id"),
@@ -154,11 +149,9 @@ bool listTeamRuns(const TeamDbUrl &url, const QByteArray &password, const TeamRu
 {
     out->clear();
     TeamDbConnection db;
-    bool empty = false;
-    if (!openForReading(db, url, password, &empty, error))
-        return false;
-    if (empty)
-        return true;
+    const int version = openForReading(db, url, password, error);
+    if (version <= 0)
+        return version == 0;
     QString where = QStringLiteral(" WHERE true");
     QVariantList values;
     const auto equal = [&](const char *column, const QString &value) {
@@ -225,9 +218,10 @@ bool fetchTeamRun(const TeamDbUrl &url, const QByteArray &password, const QStrin
         return false;
     }
     TeamDbConnection db;
-    bool empty = false;
-    if (!openForReading(db, url, password, &empty, error))
+    const int version = openForReading(db, url, password, error);
+    if (version < 0)
         return false;
+    const bool empty = version == 0;
     QSqlQuery q(db.database());
     if (!empty
         && !select(db, q, QStringLiteral("SELECT id, uid FROM runs WHERE uid LIKE ? LIMIT 2"),
@@ -253,8 +247,9 @@ bool fetchTeamRun(const TeamDbUrl &url, const QByteArray &password, const QStrin
     if (!db.exec(QStringLiteral("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"), error)
         || !db.exec(QStringLiteral("SET LOCAL enable_nestloop = off"), error))
         return false;
-    const bool ok = readRow(db, id, &out->run, error) && readSummaries(db, id, out, error)
-        && readRequests(db, id, out, error) && readSeries(db, id, out, error);
+    const int rowSchema = TeamDbSchema::projectSchema(version);
+    const bool ok = readRow(db, id, &out->run, error) && readSummaries(db, rowSchema, id, out, error)
+        && readRequests(db, rowSchema, id, out, error) && readSeries(db, id, out, error);
     db.rollback();
     return ok;
 }

@@ -20,7 +20,7 @@ constexpr qint64 kSchemaLock = 0x5353535054454144; // "SSSPTEAD"
 QString pointRepeatsTable()
 {
     QString dist;
-    for (const QString &m : Schema::distributionMetrics()) {
+    for (const QString &m : Schema::distributionMetrics(1)) {
         for (const QString &s : Schema::distributionStats())
             dist += m % QLatin1Char('_') % s
                 % (s == QLatin1String("count") ? QLatin1String(" INTEGER NOT NULL, ")
@@ -126,11 +126,31 @@ bool refuseNewer(int version, QString *error)
     return false;
 }
 
+// Version 2, as the project file's version 6: reasoning tokens and prefix-cache hits per request and summary,
+// and TTFO.
+QStringList version2()
+{
+    QStringList out = {
+        QStringLiteral("ALTER TABLE requests ADD COLUMN reasoning_tokens INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE requests ADD COLUMN reasoning_estimated INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN reasoning_tokens BIGINT NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN reasoning_estimated INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE requests ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT -1"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN cached_tokens BIGINT NOT NULL DEFAULT -1"),
+        QStringLiteral("ALTER TABLE point_repeats ADD COLUMN cached_prompt_tokens BIGINT NOT NULL DEFAULT 0"),
+    };
+    for (const QString &s : Schema::distributionStats())
+        out << QStringLiteral("ALTER TABLE point_repeats ADD COLUMN ttfo_") % s
+                % (s == QLatin1String("count") ? QLatin1String(" INTEGER NOT NULL DEFAULT 0")
+                                               : QLatin1String(" DOUBLE PRECISION"));
+    return out;
+}
+
 } // namespace
 
 const QVector<TeamDbSchema::Step> &TeamDbSchema::steps()
 {
-    static const QVector<Step> s = { { 1, version1() } };
+    static const QVector<Step> s = { { 1, version1() }, { 2, version2() } };
     return s;
 }
 

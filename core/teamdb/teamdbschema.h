@@ -14,7 +14,7 @@ class TeamDbConnection;
 class TeamDbSchema final {
 public:
     /// The newest schema this build reads and writes.
-    static constexpr int Version = 1;
+    static constexpr int Version = 2;
 
     struct Step {
         int version = 0;
@@ -28,6 +28,8 @@ public:
     /// For readers: the database's schema version, 0 when it has no ServeScope tables yet, -1 on
     /// error; refuses (-1, *error) a newer schema.
     static int check(TeamDbConnection &db, QString *error);
+    /// The project file's schema whose rows (RowCodec's columns) a team database of `version` holds.
+    static constexpr int projectSchema(int version) { return version >= 2 ? 6 : 5; }
 };
 
 } // namespace ServeScope

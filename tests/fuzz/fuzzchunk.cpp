@@ -49,6 +49,14 @@ QString chunkJson(QByteArrayView input)
         && (f.promptTokens != u.value(QLatin1String("prompt_tokens")).toInt()
             || f.completionTokens != u.value(QLatin1String("completion_tokens")).toInt()))
         return QStringLiteral("usage counts: the scan read %1/%2").arg(f.promptTokens).arg(f.completionTokens);
+    const QJsonValue reasoning
+        = u.value(QLatin1String("completion_tokens_details")).toObject().value(QLatin1String("reasoning_tokens"));
+    if (f.reasoningTokens != (reasoning.isDouble() ? reasoning.toInt() : -1))
+        return QStringLiteral("reasoning_tokens: the scan read %1").arg(f.reasoningTokens);
+    const QJsonValue cached
+        = u.value(QLatin1String("prompt_tokens_details")).toObject().value(QLatin1String("cached_tokens"));
+    if (f.cachedTokens != (cached.isDouble() ? cached.toInt() : -1))
+        return QStringLiteral("cached_tokens: the scan read %1").arg(f.cachedTokens);
     if (f.finishReason != c.value(QLatin1String("finish_reason")).isString())
         return QStringLiteral("finish_reason: the scan says %1").arg(f.finishReason);
     for (const QString &broken : {

@@ -26,10 +26,11 @@ struct TableColumn {
 };
 constexpr TableColumn kColumns[] = { { "completed", 0 }, { "failed", 0 }, { "success_rate", 1 },
     { "request_throughput", 2 }, { "output_throughput", 1 }, { "request_goodput", 2 }, { "median_ttft_ms", -1 },
-    { "p99_ttft_ms", -1 }, { "median_tpot_ms", -1 }, { "p99_tpot_ms", -1 }, { "median_itl_ms", -1 },
-    { "p99_itl_ms", -1 }, { "median_e2el_ms", -1 }, { "p99_e2el_ms", -1 }, { "server_running_mean", 1 },
-    { "server_waiting_max", 0 }, { "server_kv_usage_max", 1 }, { "server_preemptions", 0 },
-    { "server_gpu_util_mean", 1 }, { "client_dispatch_lag_p99_ms", 2 }, { "client_cpu_percent", 0 } };
+    { "p99_ttft_ms", -1 }, { "median_ttfo_ms", -1 }, { "p99_ttfo_ms", -1 }, { "median_tpot_ms", -1 },
+    { "p99_tpot_ms", -1 }, { "median_itl_ms", -1 }, { "p99_itl_ms", -1 }, { "median_e2el_ms", -1 },
+    { "p99_e2el_ms", -1 }, { "server_running_mean", 1 }, { "server_waiting_max", 0 }, { "server_kv_usage_max", 1 },
+    { "server_preemptions", 0 }, { "server_gpu_util_mean", 1 }, { "cache_hit_rate", 1 },
+    { "server_prefix_cache_hit_rate", 1 }, { "client_dispatch_lag_p99_ms", 2 }, { "client_cpu_percent", 0 } };
 constexpr int kFirstValueColumn = PointTableModel::kRequestsColumn;
 constexpr int kGoodputColumn = kFirstValueColumn + 5;
 
@@ -83,12 +84,13 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
     beginResetModel();
     m_headers = QStringList { tr("Run"), tr("Variant"), tr("Point"), tr("Repeat"), tr("Load"), tr("Requests"),
         tr("Failed"), tr("Success (%)"), tr("Requests/s"), tr("Output (tok/s)"), tr("Goodput (req/s)"),
-        tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)"), tr("TPOT p50 (ms)"), tr("TPOT p99 (ms)"), tr("ITL p50 (ms)"),
-        tr("ITL p99 (ms)"), tr("E2EL p50 (ms)"), tr("E2EL p99 (ms)"), tr("Server running (mean)"),
-        tr("Server waiting (max)"), tr("KV cache (max %)"), tr("Preemptions"), tr("GPU util (%)"),
-        tr("Dispatch lag p99 (ms)"), tr("Client CPU (%)"), tr("Spread across repeats") };
+        tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)"), tr("TTFO p50 (ms)"), tr("TTFO p99 (ms)"), tr("TPOT p50 (ms)"),
+        tr("TPOT p99 (ms)"), tr("ITL p50 (ms)"), tr("ITL p99 (ms)"), tr("E2EL p50 (ms)"), tr("E2EL p99 (ms)"),
+        tr("Server running (mean)"), tr("Server waiting (max)"), tr("KV cache (max %)"), tr("Preemptions"),
+        tr("GPU util (%)"), tr("Prompt cached (%)"), tr("Server prefix cache hits (%)"), tr("Dispatch lag p99 (ms)"),
+        tr("Client CPU (%)"), tr("Spread across repeats") };
     m_rows.clear();
-    bool goodput = false, anyRepeats = false;
+    bool goodput = false, anyRepeats = false, reasoning = false, cached = false;
     QSet<QString> shownServer; // server and client columns some point has
     for (qsizetype r = 0; r < input.runs.size(); ++r) {
         const Report::ReportRun &run = input.runs.at(r);
@@ -96,6 +98,8 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
         for (qsizetype i = 0; i < run.points.size(); ++i) {
             const PointSummary &p = run.points.at(i);
             goodput = goodput || (!steady && p.requestGoodput >= 0);
+            reasoning = reasoning || p.reasoningTokens > 0;
+            cached = cached || p.cachedTokens >= 0;
             const QString load = p.mode == QLatin1String("rate")
                 ? (std::isinf(p.requestRate) ? tr("rate inf") : tr("%1 req/s").arg(p.requestRate))
                 : tr("c=%1").arg(p.concurrency);
@@ -201,6 +205,11 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
         const QString key = QLatin1String(kColumns[c].key);
         if (key.startsWith(QLatin1String("server_")) || key.startsWith(QLatin1String("client_")))
             m_shown[kFirstValueColumn + c] = shownServer.contains(key);
+        // A reasoning model's answer starts after its thinking; otherwise TTFO is the first content.
+        if (key.contains(QLatin1String("_ttfo_")))
+            m_shown[kFirstValueColumn + c] = reasoning;
+        if (key == QLatin1String("cache_hit_rate"))
+            m_shown[kFirstValueColumn + c] = cached;
     }
     m_shown.last() = anyRepeats;
     endResetModel();

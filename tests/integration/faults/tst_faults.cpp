@@ -398,7 +398,7 @@ private Q_SLOTS:
         const Outcome o = finish(p);
         QVERIFY2(o.exitCode == 0, o.err.constData());
         const QList<QByteArray> fields = pointLine(o.out).split('\t');
-        QCOMPARE(fields.size(), 12);
+        QCOMPARE(fields.size(), 16);
         const bool buffered = mode >= 0;
         QCOMPARE(o.err.contains("buffered-stream"), buffered);
         QCOMPARE(o.err.contains("healthy"), false); // one point: no curve to call healthy

@@ -362,10 +362,14 @@ private Q_SLOTS:
         const int estimated = outputLen == 16 ? 0 : 10;
         QCOMPARE(runs.first().number(QStringLiteral("servescope_output_estimated")), double(estimated));
         const QList<QByteArray> csv = readAll(out + QStringLiteral("/summary.csv")).trimmed().split('\n');
-        QVERIFY(csv.first().endsWith(",output_estimated,input_estimated"));
-        // Token-ID prompts: the input count is exact with or without usage.
-        QVERIFY2(csv.at(1).endsWith(QByteArray(",").append(QByteArray::number(estimated)).append(",0")),
-            csv.at(1).constData());
+        QVERIFY(csv.first().endsWith(",output_estimated,input_estimated,reasoning_tokens,reasoning_estimated,cached_"
+                                     "tokens,cached_prompt_tokens"));
+        // Token-ID prompts: the input count is exact with or without usage. No reasoning; the prefix cache's
+        // hits (none) where usage said them.
+        const QList<QByteArray> row = csv.at(1).split(',');
+        QCOMPARE(row.mid(row.size() - 6, 4), (QList<QByteArray> { QByteArray::number(estimated), "0", "0", "0" }));
+        QCOMPARE(
+            row.at(row.size() - 2), simFlags.contains(QStringLiteral("--no-usage")) ? QByteArray() : QByteArray("0"));
         QVERIFY2(!o.err.contains("ignore-eos-not-honoured"), o.err.constData());
         QCOMPARE(o.err.contains("output-estimated"), estimated > 0);
         ProjectStore store;
@@ -428,7 +432,8 @@ private Q_SLOTS:
             QVERIFY2(std::abs(len - 64) <= 1, qPrintable(QString::number(len)));
         QCOMPARE(runs.first().number(QStringLiteral("servescope_input_estimated")), double(inputEstimated));
         const QList<QByteArray> csv = readAll(out + QStringLiteral("/summary.csv")).trimmed().split('\n');
-        QVERIFY2(csv.at(1).endsWith(QByteArray(",").append(QByteArray::number(inputEstimated))), csv.at(1).constData());
+        const QList<QByteArray> row = csv.at(1).split(','); // input_estimated, then reasoning and cache counts
+        QCOMPARE(row.at(row.size() - 5), QByteArray::number(inputEstimated));
         QCOMPARE(o.err.contains("input-estimated"), inputEstimated > 0);
         ProjectStore store;
         QVERIFY(store.open(project));

@@ -147,9 +147,23 @@ private slots:
         SimChild sim;
         QVERIFY(sim.start(
             { QStringLiteral("--enable-prefix-caching"), QStringLiteral("--time-scale"), QStringLiteral("20") }));
-        QCOMPARE(exchange(sim.port, completion(200, 2, false)).status, 200);
+        // Each answer's usage says what its prompt found, as vLLM's prompt_tokens_details.cached_tokens.
+        const auto cached = [](const Response &r) {
+            return r.json()
+                .value(QLatin1String("usage"))
+                .toObject()
+                .value(QLatin1String("prompt_tokens_details"))
+                .toObject()
+                .value(QLatin1String("cached_tokens"))
+                .toInt(-1);
+        };
+        const Response first = exchange(sim.port, completion(200, 2, false));
+        QCOMPARE(first.status, 200);
+        QCOMPARE(cached(first), 0);
         QCOMPARE(metric(sim.port, "vllm:prefix_cache_hits_total"), 0.0);
-        QCOMPARE(exchange(sim.port, completion(200, 2, false)).status, 200);
+        const Response second = exchange(sim.port, completion(200, 2, false));
+        QCOMPARE(second.status, 200);
+        QCOMPARE(cached(second), 192);
         QCOMPARE(metric(sim.port, "vllm:prefix_cache_hits_total"), 192.0); // 12 full blocks of 16
         QCOMPARE(metric(sim.port, "vllm:prefix_cache_queries_total"), 400.0);
         QCOMPARE(exchange(sim.port, httpRequest("POST", "/reset_prefix_cache", QByteArray())).status, 200);

@@ -90,6 +90,72 @@ private slots:
         QCOMPARE(r.events.last().data, QByteArray("[DONE]"));
     }
 
+    // --reasoning-tokens: the first tokens of a chat answer leave as reasoning under the flavour's field name,
+    // never in the same event as answer text, and usage counts them.
+    void reasoningPhase_data()
+    {
+        QTest::addColumn<QString>("flavor");
+        QTest::addColumn<int>("perChunk");
+        QTest::addColumn<QByteArray>("field");
+        QTest::addColumn<QList<int>>("reasoningEvents"); // tokens per reasoning event
+        QTest::addColumn<QList<int>>("answerEvents");
+        QTest::newRow("vllm") << QStringLiteral("vllm") << 1 << QByteArray("reasoning") << QList<int>(6, 1)
+                              << QList<int>(4, 1);
+        QTest::newRow("sglang") << QStringLiteral("sglang") << 1 << QByteArray("reasoning_content") << QList<int>(6, 1)
+                                << QList<int>(4, 1);
+        QTest::newRow("vllm, 4 tokens per chunk")
+            << QStringLiteral("vllm") << 4 << QByteArray("reasoning") << QList<int> { 4, 2 } << QList<int> { 2, 2 };
+    }
+    void reasoningPhase()
+    {
+        QFETCH(QString, flavor);
+        QFETCH(int, perChunk);
+        QFETCH(QByteArray, field);
+        QFETCH(QList<int>, reasoningEvents);
+        QFETCH(QList<int>, answerEvents);
+        SimChild sim;
+        QVERIFY(sim.start({ QStringLiteral("--time-scale"), QStringLiteral("20"), QStringLiteral("--flavor"), flavor,
+            QStringLiteral("--reasoning-tokens"), QStringLiteral("6"), QStringLiteral("--tokens-per-chunk"),
+            QString::number(perChunk) }));
+        const Response r = exchange(sim.port, post("/v1/chat/completions", chat(10, true)));
+        QVERIFY(r.complete);
+        QList<int> reasoning, answer;
+        QJsonObject usage;
+        for (const Event &e : r.events) {
+            const QJsonObject o = QJsonDocument::fromJson(e.data).object();
+            const QJsonObject delta
+                = o.value(QLatin1String("choices")).toArray().at(0).toObject().value(QLatin1String("delta")).toObject();
+            const QString text = delta.value(QLatin1String("content")).toString();
+            const QString thought = delta.value(QString::fromLatin1(field)).toString();
+            QVERIFY2(text.isEmpty() || thought.isEmpty(), e.data.constData());
+            QVERIFY2(thought.isEmpty() || answer.isEmpty(), "reasoning after the answer began");
+            if (!thought.isEmpty())
+                reasoning << int(thought.count(u' '));
+            if (!text.isEmpty())
+                answer << int(text.count(u' '));
+            if (o.contains(QLatin1String("usage")))
+                usage = o.value(QLatin1String("usage")).toObject();
+        }
+        QCOMPARE(reasoning, reasoningEvents);
+        QCOMPARE(answer, answerEvents);
+        QCOMPARE(usage.value(QLatin1String("completion_tokens")).toInt(), 10);
+        QCOMPARE(usage.value(QLatin1String("completion_tokens_details"))
+                     .toObject()
+                     .value(QLatin1String("reasoning_tokens"))
+                     .toInt(),
+            6);
+        // Not streamed: the reasoning beside the answer in the message, counted the same.
+        const QJsonObject whole = exchange(sim.port, post("/v1/chat/completions", chat(10, false))).json();
+        const QJsonObject message = whole.value(QLatin1String("choices"))
+                                        .toArray()
+                                        .at(0)
+                                        .toObject()
+                                        .value(QLatin1String("message"))
+                                        .toObject();
+        QCOMPARE(message.value(QString::fromLatin1(field)).toString().count(u' '), 6);
+        QCOMPARE(message.value(QLatin1String("content")).toString().count(u' '), 4);
+    }
+
     void nonStreamingBodiesAndTokenPrompts()
     {
         SimChild sim;

@@ -104,6 +104,68 @@ private Q_SLOTS:
         QCOMPARE(Fuzz::chunkJson(json), QString()); // and QJsonDocument reads the same
     }
 
+    // usage.completion_tokens_details.reasoning_tokens: a number, or unknown (-1) however else it is given.
+    void reasoningTokens_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<int>("reasoning");
+        const auto usage = [](const char *inner) -> QByteArray {
+            return QByteArray("{\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":50") + inner + "}}";
+        };
+        QTest::newRow("given") << usage(",\"completion_tokens_details\":{\"reasoning_tokens\":20}") << 20;
+        QTest::newRow("zero") << usage(",\"completion_tokens_details\":{\"reasoning_tokens\":0}") << 0;
+        QTest::newRow("beside other details") << usage(
+            ",\"completion_tokens_details\":{\"accepted_prediction_tokens\":1,\"reasoning_tokens\":7,\"x\":[1]}")
+                                              << 7;
+        QTest::newRow("before the counts")
+            << QByteArray("{\"usage\":{\"completion_tokens_details\":{\"reasoning_tokens\":3},\"prompt_tokens\":1}}")
+            << 3;
+        QTest::newRow("no details") << usage("") << -1;
+        QTest::newRow("details null") << usage(",\"completion_tokens_details\":null") << -1;
+        QTest::newRow("details without it") << usage(",\"completion_tokens_details\":{\"audio_tokens\":2}") << -1;
+        QTest::newRow("null") << usage(",\"completion_tokens_details\":{\"reasoning_tokens\":null}") << -1;
+        QTest::newRow("a string") << usage(",\"completion_tokens_details\":{\"reasoning_tokens\":\"20\"}") << -1;
+        QTest::newRow("under the prompt's details")
+            << usage(",\"prompt_tokens_details\":{\"reasoning_tokens\":9}") << -1;
+        QTest::newRow("outside usage") << QByteArray("{\"completion_tokens_details\":{\"reasoning_tokens\":9}}") << -1;
+    }
+    // usage.prompt_tokens_details.cached_tokens the same way.
+    void cachedTokens_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<int>("cached");
+        QTest::newRow("given") << QByteArray(
+            "{\"choices\":[],\"usage\":{\"prompt_tokens\":400,\"prompt_tokens_details\":"
+            "{\"cached_tokens\":192},\"completion_tokens\":2}}")
+                               << 192;
+        QTest::newRow("null details") << QByteArray("{\"usage\":{\"prompt_tokens\":4,\"prompt_tokens_details\":null}}")
+                                      << -1;
+        QTest::newRow("under the completion's details")
+            << QByteArray("{\"usage\":{\"completion_tokens_details\":{\"cached_tokens\":3}}}") << -1;
+        QTest::newRow("beside reasoning")
+            << QByteArray("{\"usage\":{\"completion_tokens_details\":{\"reasoning_tokens\":2},"
+                          "\"prompt_tokens_details\":{\"audio_tokens\":0,\"cached_tokens\":0}}}")
+            << 0;
+    }
+    void cachedTokens()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(int, cached);
+        ChunkFields f;
+        QVERIFY(scanChunk(json, &f));
+        QCOMPARE(f.cachedTokens, cached);
+        QCOMPARE(Fuzz::chunkJson(json), QString());
+    }
+    void reasoningTokens()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(int, reasoning);
+        ChunkFields f;
+        QVERIFY(scanChunk(json, &f));
+        QCOMPARE(f.reasoningTokens, reasoning);
+        QCOMPARE(Fuzz::chunkJson(json), QString()); // and QJsonDocument reads the same
+    }
+
     // What the scan leaves to QJsonDocument: malformed JSON, and forms whose reading it does not
     // decide itself.
     void leftToQt_data()
@@ -125,6 +187,8 @@ private Q_SLOTS:
         QTest::newRow("token count with a fraction") << QByteArray("{\"usage\":{\"prompt_tokens\":12.0}}");
         QTest::newRow("10-digit token count") << QByteArray("{\"usage\":{\"prompt_tokens\":1234567890}}");
         QTest::newRow("read member twice") << QByteArray("{\"model\":\"a\",\"model\":\"b\"}");
+        QTest::newRow("reasoning tokens twice") << QByteArray(
+            "{\"usage\":{\"completion_tokens_details\":{\"reasoning_tokens\":1,\"reasoning_tokens\":2}}}");
         QTest::newRow("delta member twice")
             << QByteArray("{\"choices\":[{\"delta\":{\"content\":\"a\",\"content\":\"b\"}}]}");
         QTest::newRow("escaped member name") << QByteArray("{\"mod\\u0065l\":\"m\"}");

@@ -113,6 +113,60 @@ private Q_SLOTS:
             QVERIFY(!r.errorText.isEmpty());
     }
 
+    // Reasoning tokens: the server's count when usage has it, else the reasoning events, marked estimated,
+    // with the reasoning text kept for a /tokenize count (and scrubbed like the rest).
+    void reasoningCounts_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("reasoning");
+        QTest::addColumn<bool>("estimated");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("no reasoning") << fixture(QStringLiteral("vllm_chat.sse")) << 0 << false << QString();
+        QTest::newRow("reasoning_content, usage without details")
+            << fixture(QStringLiteral("reasoning.sse")) << 2 << true << QStringLiteral("Let me think.");
+        QTest::newRow("reasoning, no usage")
+            << fixture(QStringLiteral("reasoning_field.sse")) << 2 << true << QStringLiteral("Let me think.");
+        QTest::newRow("both names") << fixture(QStringLiteral("reasoning_both.sse")) << 2 << true
+                                    << QStringLiteral("Let me think.");
+        QByteArray counted = fixture(QStringLiteral("reasoning.sse"));
+        counted.replace(
+            "\"total_tokens\":24}", "\"total_tokens\":24,\"completion_tokens_details\":{\"reasoning_tokens\":3}}");
+        QTest::newRow("usage with reasoning_tokens") << counted << 3 << false << QString();
+        QTest::newRow("scrubbed") << QByteArray(
+            "data: {\"choices\":[{\"delta\":{\"reasoning\":\"key sk-SECRET-123\"}}]}\n\n"
+            "data: {\"choices\":[{\"delta\":{\"content\":\"x\"},\"finish_reason\":\"stop\"}]}\n\n")
+                                  << 1 << true << QStringLiteral("key ***");
+    }
+    void reasoningCounts()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(int, reasoning);
+        QFETCH(bool, estimated);
+        QFETCH(QString, text);
+        const RequestRecord r = build(200, body, {}, QByteArrayView("sk-SECRET-123"));
+        QVERIFY2(r.ok(), qPrintable(r.errorText));
+        QCOMPARE(r.reasoningTokens, reasoning);
+        QCOMPARE(r.reasoningEstimated, estimated);
+        QCOMPARE(r.reasoningText, text);
+        QVERIFY(!r.generatedText.contains(QStringLiteral("SECRET")));
+    }
+
+    void cachedTokensFromUsage()
+    {
+        const QByteArray token = "data: {\"choices\":[{\"delta\":{\"content\":\"x\"},\"finish_reason\":\"stop\"}]}\n\n";
+        QCOMPARE(build(200, token + "data: [DONE]\n\n").cachedTokens, -1);
+        QCOMPARE(
+            build(200, token + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":1}}\n\n")
+                .cachedTokens,
+            -1);
+        const RequestRecord r = build(200,
+            token
+                + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":1,"
+                  "\"prompt_tokens_details\":{\"cached_tokens\":8}}}\n\n");
+        QCOMPARE(r.cachedTokens, 8);
+        QCOMPARE(r.promptTokens, 9);
+    }
+
     void messagesNameTheCause()
     {
         QVERIFY(build(200, fixture(QStringLiteral("plain_json_error.json")))

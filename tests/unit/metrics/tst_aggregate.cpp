@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/aggregate.h"
 #include "metrics/clienthealth.h"
+#include "metrics/delta.h"
 #include "metrics/numpystats.h"
 #include "metrics/pointsummary.h"
 #include "recordbuilder.h"
@@ -151,6 +152,57 @@ private Q_SLOTS:
         QCOMPARE(s.itl.extra.size(), 1);
         QCOMPARE(s.itl.percentile(99.9), 20.0);
         QCOMPARE(s.averageConcurrency, (0.2 + 0.2 + 0.07) / duration);
+    }
+
+    // A thinking model: TTFO from the first answer event, the reasoning tokens summed with how many are estimates.
+    void reasoning()
+    {
+        std::vector<RequestRecord> recs;
+        for (int i = 0; i < 4; ++i) {
+            // Reasoning from 10 ms, the answer from 100 + 10 i ms.
+            RequestRecord r = makeRecord(i, i * 5.0,
+                { { 10, EventKind::Reasoning }, { 20, EventKind::Reasoning }, { 100 + 10.0 * i, EventKind::Content },
+                    { 110 + 10.0 * i, EventKind::Content } },
+                4);
+            r.reasoningTokens = 2;
+            r.reasoningEstimated = i == 3;
+            recs.push_back(r);
+        }
+        recs.push_back(makeRecord(4, 0, { { 10, EventKind::Reasoning } }, 1)); // never answered
+        recs.back().reasoningTokens = 1;
+        const PointSummary s = aggregatePoint(recs, {}).summary;
+        QCOMPARE(s.completed, 5);
+        QCOMPARE(s.ttfo.count, 4);
+        QCOMPARE(s.ttfo.median, 115.0);
+        QCOMPARE(s.ttfo.p1 < s.ttfo.p99, true);
+        QCOMPARE(s.ttfc.median, 10.0);
+        QCOMPARE(s.ttft.median, 10.0);
+        QCOMPARE(s.reasoningTokens, qint64(9));
+        QCOMPARE(s.reasoningEstimated, 1);
+        QCOMPARE(s.totalOutputTokens, qint64(17));
+    }
+
+    // Prefix-cache hits as usage reported them: summed over the successful requests that said, with their
+    // prompt tokens; none said: -1.
+    void cacheHits()
+    {
+        std::vector<RequestRecord> recs;
+        for (int i = 0; i < 3; ++i) {
+            recs.push_back(makeStream(i, i * 10.0, 50, 10, 5));
+            recs.back().promptTokens = 400;
+            recs.back().cachedTokens = i == 2 ? -1 : 192 * i; // 0, 192, not said
+        }
+        recs.push_back(makeFailed(3, 0, 5));
+        recs.back().cachedTokens = 400; // a failed request's usage does not count
+        const PointSummary s = aggregatePoint(recs, {}).summary;
+        QCOMPARE(s.cachedTokens, qint64(192));
+        QCOMPARE(s.cachedPromptTokens, qint64(800));
+        QCOMPARE(summaryValues(s).value(QStringLiteral("cache_hit_rate")), 24.0);
+        recs.resize(1);
+        recs[0].cachedTokens = -1;
+        const PointSummary none = aggregatePoint(recs, {}).summary;
+        QCOMPARE(none.cachedTokens, qint64(-1));
+        QVERIFY(!summaryValues(none).contains(QStringLiteral("cache_hit_rate")));
     }
 
     // The sglang definitions count the requested max_tokens, as SGLang's client does; the server's own

@@ -50,6 +50,39 @@ private Q_SLOTS:
                                         << QVector<double> {} << QVector<double> {};
     }
 
+    // TTFO: the first content or tool-call event, never reasoning; TTFC: the first event with any text.
+    void ttfo_data()
+    {
+        QTest::addColumn<RequestRecord>("record");
+        QTest::addColumn<bool>("hasTtfo");
+        QTest::addColumn<double>("ttfoMs");
+        QTest::addColumn<double>("ttfcMs");
+        QTest::newRow("reasoning, then the answer") << makeRecord(0, 0,
+            { { 5, K::RoleOnly }, { 10, K::Reasoning }, { 20, K::Reasoning }, { 50, K::Content }, { 60, K::Content } },
+            4) << true << 50.0 << 10.0;
+        QTest::newRow("reasoning, then a tool call")
+            << makeRecord(1, 0, { { 10, K::Reasoning }, { 30, K::ToolCall }, { 40, K::Content } }, 3) << true << 30.0
+            << 10.0;
+        QTest::newRow("only reasoning") << makeRecord(2, 0, { { 10, K::Reasoning }, { 20, K::FinishOnly } }, 2) << false
+                                        << 0.0 << 10.0;
+        QTest::newRow("no reasoning: the first content")
+            << makeRecord(3, 0, { { 5, K::RoleOnly }, { 8, K::Content }, { 9, K::Content } }, 2) << true << 8.0 << 8.0;
+    }
+    void ttfo()
+    {
+        QFETCH(RequestRecord, record);
+        QFETCH(bool, hasTtfo);
+        QFETCH(double, ttfoMs);
+        QFETCH(double, ttfcMs);
+        for (DefinitionsProfile p : { DefinitionsProfile::Vllm, DefinitionsProfile::Sglang }) {
+            const RequestMetrics m = deriveRequest(record, p);
+            QVERIFY(m.counted);
+            QCOMPARE(m.hasTtfo, hasTtfo);
+            QCOMPARE(m.ttfo * 1000, ttfoMs);
+            QCOMPARE(m.ttfc * 1000, ttfcMs);
+        }
+    }
+
     void derive()
     {
         QFETCH(RequestRecord, record);

@@ -339,14 +339,16 @@ private Q_SLOTS:
         const QByteArray header = summaryCsvHeader();
         QVERIFY(header.startsWith(
             "variant,label,mode,concurrency,request_rate,repeat,set,stat,completed,failed,success_rate,"));
-        QVERIFY(header.endsWith(",p50_e2el_ms,p90_e2el_ms,p99_e2el_ms,output_estimated,input_estimated\n"));
-        QCOMPARE(header.count(','), 27);
+        QVERIFY(
+            header.endsWith(",p50_e2el_ms,p90_e2el_ms,p99_e2el_ms,output_estimated,input_estimated,reasoning_tokens,"
+                            "reasoning_estimated,cached_tokens,cached_prompt_tokens\n"));
+        QCOMPARE(header.count(','), 34);
         s.outputEstimated = 3;
         s.inputEstimated = 2;
         // Without a valid steady window, one row: vLLM's set.
         QCOMPARE(summaryCsvRows(s),
-            QByteArray("\"seqs,64\",c8,concurrency,8,inf,2,vllm,value,199,1,0.995,0.30000000000000004,0,0,"
-                       "12.5,0,0,0,0,0,0,0,0,0,0,1e+21,3,2\n"));
+            QByteArray("\"seqs,64\",c8,concurrency,8,inf,2,vllm,value,199,1,0.995,0.3000000000"
+                       "0000004,0,0,12.5,0,0,0,0,0,0,0,0,0,0,0,0,0,1e+21,3,2,0,0,,\n"));
         // With one, a second row labelled steady: what the set lacks stays empty.
         s.steady = { { QStringLiteral("valid"), 1 }, { QStringLiteral("completed"), 150 },
             { QStringLiteral("output_throughput"), 812.25 }, { QStringLiteral("median_ttft_ms"), 11 },
@@ -354,7 +356,7 @@ private Q_SLOTS:
         const QList<QByteArray> rows = summaryCsvRows(s).split('\n');
         QCOMPARE(rows.size(), 3);
         QCOMPARE(rows.at(1),
-            QByteArray("\"seqs,64\",c8,concurrency,8,inf,2,steady,value,150,,,,812.25,,11,,,,,,,,,,,900,,"));
+            QByteArray("\"seqs,64\",c8,concurrency,8,inf,2,steady,value,150,,,,812.25,,11,,,,,,,,,,,,,,900,,,,,,"));
     }
 
     void summaryCsvStatistics()
@@ -383,11 +385,11 @@ private Q_SLOTS:
         out.cv = 0.01; // no interval: the ci rows leave it empty
         const QList<QByteArray> rows = summaryCsvStatRows(id, { ttft, out }).split('\n');
         QCOMPARE(rows.size(), 7);
-        QCOMPARE(rows.at(0), QByteArray("base,c4,concurrency,4,0,,vllm,median,,,,,1000,,20,,,,,,,,,,,,,"));
-        QCOMPARE(rows.at(1), QByteArray("base,c4,concurrency,4,0,,vllm,min,,,,,990,,19,,,,,,,,,,,,,"));
-        QCOMPARE(rows.at(3), QByteArray("base,c4,concurrency,4,0,,vllm,cv,,,,,0.01,,0.08,,,,,,,,,,,,,"));
-        QCOMPARE(rows.at(4), QByteArray("base,c4,concurrency,4,0,,vllm,ci_low,,,,,,,18.5,,,,,,,,,,,,,"));
-        QCOMPARE(rows.at(5), QByteArray("base,c4,concurrency,4,0,,vllm,ci_high,,,,,,,21.5,,,,,,,,,,,,,"));
+        QCOMPARE(rows.at(0), QByteArray("base,c4,concurrency,4,0,,vllm,median,,,,,1000,,20,,,,,,,,,,,,,,,,,,,,"));
+        QCOMPARE(rows.at(1), QByteArray("base,c4,concurrency,4,0,,vllm,min,,,,,990,,19,,,,,,,,,,,,,,,,,,,,"));
+        QCOMPARE(rows.at(3), QByteArray("base,c4,concurrency,4,0,,vllm,cv,,,,,0.01,,0.08,,,,,,,,,,,,,,,,,,,,"));
+        QCOMPARE(rows.at(4), QByteArray("base,c4,concurrency,4,0,,vllm,ci_low,,,,,,,18.5,,,,,,,,,,,,,,,,,,,,"));
+        QCOMPARE(rows.at(5), QByteArray("base,c4,concurrency,4,0,,vllm,ci_high,,,,,,,21.5,,,,,,,,,,,,,,,,,,,,"));
     }
 };
 

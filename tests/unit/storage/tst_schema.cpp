@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using namespace ServeScope;
 
 class TestSchema final : public QObject {
@@ -29,6 +31,7 @@ private slots:
     void version1ProjectMigratesKeepingRuns();
     void version3ProjectGainsRunOrigin();
     void version4ProjectGainsSampleSource();
+    void version5ProjectGainsReasoning();
     void runOfAGoneProcessIsInterrupted();
     void steadySetAndEstimatesRoundTrip();
 
@@ -77,7 +80,8 @@ void TestSchema::createdFileHasPragmasAndTables()
     // Every distribution statistic of every metric has its own column.
     QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('point_repeats') WHERE name GLOB '*_p99'"))
         && q.next());
-    QCOMPARE(q.value(0).toInt(), 6);
+    QCOMPARE(q.value(0).toInt(), int(distributionFields().size()));
+    QCOMPARE(q.value(0).toInt(), 7);
 }
 
 void TestSchema::migratesOlderFileKeepingData()
@@ -302,7 +306,7 @@ void TestSchema::version4ProjectGainsSampleSource()
     }
     ProjectStore store;
     QVERIFY2(store.open(path), qPrintable(store.errorString()));
-    QCOMPARE(store.schemaVersion(), 5);
+    QCOMPARE(store.schemaVersion(), Schema::Version);
     QVector<ServerMetricSample> samples;
     QVERIFY(store.serverMetricSamples(1, &samples));
     QCOMPARE(samples.size(), 2);
@@ -318,6 +322,98 @@ void TestSchema::version4ProjectGainsSampleSource()
     QCOMPARE(summaries.at(1).rateLimited, 9);
     QCOMPARE(summaries.at(1).shortOutputs, 4);
     QCOMPARE(summaries.at(1).roleGapMs, 7.25);
+}
+
+// Version 6 adds the reasoning tokens per request and summary and the TTFO distribution: a version-5 file's
+// summaries read with no TTFO (count 0, statistics unknown) and no reasoning, before and after a writer
+// migrates it; new rows keep what was written.
+void TestSchema::version5ProjectGainsReasoning()
+{
+    const QString path = m_dir.filePath(QStringLiteral("v5.servescope"));
+    {
+        QSqlDatabase db = connect(path);
+        QString error;
+        QVERIFY2(Schema::migrate(db, Schema::steps().mid(0, 5), &error), qPrintable(error));
+        QSqlQuery q(db);
+        for (const char *sql :
+            { "INSERT INTO runs (id, name, status, started, resolved_config, definitions, points, client_host,"
+              " env_snapshot) VALUES (1, 'old', 'finished', '2026-01-01T00:00:00Z', '{}', 'vllm', 1, '{}', '[]')",
+                "INSERT INTO variants (id, run_id, ordinal, name) VALUES (10, 1, 0, 'baseline')",
+                "INSERT INTO point_repeats (run_id, variant_id, point, repeat, label, mode, concurrency, input_len,"
+                " output_len, completed, failed, cancelled, warmup, discarded, total_input_tokens,"
+                " total_output_tokens, max_concurrent_requests, ttft_count, ttfc_count, tpot_count, itl_count,"
+                " citl_count, e2el_count, ttft_median, derivation_version, definitions) VALUES"
+                " (1, 10, 0, 1, 'c4', 'concurrency', 4, 32, 8, 40, 2, 0, 0, 0, 1280, 320, 4, 40, 40, 40, 280, 280,"
+                " 40, 12.5, 1, 'vllm')" })
+            QVERIFY2(q.exec(QString::fromLatin1(sql)), qPrintable(q.lastError().text()));
+        db.close();
+    }
+    const auto checkOld = [](const PointSummary &old) {
+        QCOMPARE(old.ttft.median, 12.5);
+        QCOMPARE(old.ttfo.count, 0);
+        QVERIFY(std::isnan(old.ttfo.median) && std::isnan(old.ttfo.p99));
+        QCOMPARE(old.reasoningTokens, qint64(0));
+        QCOMPARE(old.reasoningEstimated, 0);
+    };
+    {
+        ProjectStore before;
+        QVERIFY2(before.open(path), qPrintable(before.errorString()));
+        QCOMPARE(before.schemaVersion(), 5);
+        QVector<PointSummary> summaries;
+        QVERIFY2(before.pointSummaries(1, &summaries), qPrintable(before.errorString()));
+        QCOMPARE(summaries.size(), 1);
+        checkOld(summaries.at(0));
+    }
+    {
+        StoreWriter writer;
+        QString error;
+        QVERIFY2(writer.open(path, &error), qPrintable(error));
+        PointSummary s;
+        s.runId = 1;
+        s.variant = QStringLiteral("baseline");
+        s.point = 1;
+        s.label = QStringLiteral("c8");
+        s.mode = QStringLiteral("concurrency");
+        s.ttfo.count = 40;
+        s.ttfo.median = 881.5;
+        s.ttfo.p99 = 903.25;
+        s.ttfo.extra = { { 99.9, 910.0 } };
+        s.reasoningTokens = 800;
+        s.reasoningEstimated = 3;
+        writer.enqueue(s);
+        RequestRecord r;
+        r.runId = 1;
+        r.variant = QStringLiteral("baseline");
+        r.point = 1;
+        r.httpStatus = 200;
+        r.completionTokens = 50;
+        r.reasoningTokens = 20;
+        r.reasoningEstimated = true;
+        r.reasoningText = QStringLiteral("not stored");
+        writer.enqueue(r);
+        QVERIFY(writer.flush(10000));
+        QCOMPARE(writer.failedItems(), quint64(0));
+        writer.close();
+    }
+    ProjectStore store;
+    QVERIFY2(store.open(path), qPrintable(store.errorString()));
+    QCOMPARE(store.schemaVersion(), 6);
+    QVector<PointSummary> summaries;
+    QVERIFY(store.pointSummaries(1, &summaries));
+    QCOMPARE(summaries.size(), 2);
+    checkOld(summaries.at(0));
+    QCOMPARE(summaries.at(1).ttfo.count, 40);
+    QCOMPARE(summaries.at(1).ttfo.median, 881.5);
+    QCOMPARE(summaries.at(1).ttfo.p99, 903.25);
+    QCOMPARE(summaries.at(1).ttfo.percentile(99.9), 910.0);
+    QCOMPARE(summaries.at(1).reasoningTokens, qint64(800));
+    QCOMPARE(summaries.at(1).reasoningEstimated, 3);
+    QVector<RequestRecord> requests;
+    QVERIFY(store.requests(1, {}, &requests));
+    QCOMPARE(requests.size(), 1);
+    QCOMPARE(requests.at(0).reasoningTokens, 20);
+    QVERIFY(requests.at(0).reasoningEstimated);
+    QVERIFY(requests.at(0).reasoningText.isEmpty());
 }
 
 // A run whose writer was SIGKILLed stays `running` in the file; the next reader shows it
