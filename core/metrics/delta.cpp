@@ -407,7 +407,9 @@ std::optional<GateCondition> parseGateCondition(const QString &text, QString *er
     const bool latency = splitLatencyKey(c.metric, &stat, &metric) && stat.startsWith(u'p')
         && std::any_of(distributionFields().begin(), distributionFields().end(),
             [&](const DistributionField &f) { return metric == QLatin1String(f.code); });
-    if (!known.contains(c.metric) && c.metric != QLatin1String("request_goodput") && !latency) {
+    // Keys a summary holds only when it has them: goodput with SLOs, the hit rate when usage said it.
+    const bool optional = c.metric == QLatin1String("request_goodput") || c.metric == QLatin1String("cache_hit_rate");
+    if (!known.contains(c.metric) && !optional && !latency) {
         *error = QStringLiteral("'%1': unknown metric '%2' (a result-file key such as p99_ttft_ms, median_tpot_ms, "
                                 "output_throughput)")
                      .arg(text, c.metric);

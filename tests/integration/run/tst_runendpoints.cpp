@@ -312,6 +312,89 @@ private Q_SLOTS:
         QVERIFY(!said.contains(secret));
     }
 
+    // The prefix cache's hits as each answer's usage said them add up to the server's own counter: sonnet
+    // prompts share a 200-token prefix, so about half of every prompt after the first is cached.
+    void promptCacheHitsMatchTheServer()
+    {
+        const QString name = QStringLiteral("cache");
+        QFile f(m_dir.filePath(name + QStringLiteral(".json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"name": "cache", "endpoint": {"base_url": "sim:", "path": "/v1/completions", "model": "m"},
+            "server": {"engine": "vllm", "args": {"enable_prefix_caching": true}},
+            "dataset": {"name": "sonnet", "seed": 7, "ignore_eos": true, "prefix_len": 200},
+            "load": {"mode": "concurrency", "points": [{"concurrency": 4, "input_len": 400, "output_len": 8,
+                     "num_prompts": 24}], "repeat": 1},
+            "variants": [{"name": "baseline"}]})");
+        f.close();
+        const QString out = m_dir.filePath(name + QStringLiteral("-results"));
+        const Outcome o
+            = run({ f.fileName(), QStringLiteral("--project"), m_dir.filePath(name + QStringLiteral(".servescope")),
+                QStringLiteral("--out-dir"), out, QStringLiteral("--sim-time-scale"), QStringLiteral("20") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QString error;
+        const QVector<ResultRun> runs = readResultFilePath(out + QStringLiteral("/baseline/c4-r1.json"), &error);
+        QVERIFY2(runs.size() == 1, qPrintable(error));
+        const double cached = runs.first().number(QStringLiteral("servescope_cached_tokens"));
+        const double prompt = runs.first().number(QStringLiteral("servescope_cached_prompt_tokens"));
+        const double server = runs.first().number(QStringLiteral("servescope_server_prefix_cache_hit_rate"));
+        QCOMPARE(prompt, runs.first().number(QStringLiteral("total_input_tokens")));
+        const double rate = 100 * cached / prompt;
+        QVERIFY2(rate > 30 && rate < 50, qPrintable(QString::number(rate)));
+        QVERIFY2(
+            std::abs(rate - server) < 1, qPrintable(QStringLiteral("client %1%, server %2%").arg(rate).arg(server)));
+        // run's line: the hit rate as a fraction.
+        const QList<QByteArray> head = o.out.split('\n').value(0).split('\t');
+        const QList<QByteArray> line = o.out.split('\n').value(1).split('\t');
+        QCOMPARE(head.last(), QByteArray("cache_hit_rate"));
+        QCOMPARE(line.last(), QByteArray::number(cached / prompt, 'f', 3));
+    }
+
+    // A thinking model without usage: the reasoning is counted by /tokenize of its text (marked estimated), the
+    // whole output by /tokenize of all of it (exact), and TTFO lies the reasoning's decode time after TTFT.
+    void reasoningCountedWithoutUsage()
+    {
+        const QString name = QStringLiteral("thinking");
+        QFile f(m_dir.filePath(name + QStringLiteral(".json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"name": "thinking", "endpoint": {"base_url": "sim:", "path": "/v1/chat/completions", "model": "m"},
+            "server": {"engine": "vllm", "args": {"reasoning_tokens": 40, "no_usage": true}},
+            "dataset": {"name": "random", "seed": 7, "ignore_eos": true},
+            "load": {"mode": "concurrency", "points": [{"concurrency": 4, "input_len": 32, "output_len": 64,
+                     "num_prompts": 16}], "repeat": 1},
+            "variants": [{"name": "baseline"}]})");
+        f.close();
+        const QString project = m_dir.filePath(name + QStringLiteral(".servescope"));
+        const Outcome o = run({ f.fileName(), QStringLiteral("--project"), project, QStringLiteral("--out-dir"),
+            m_dir.filePath(name + QStringLiteral("-results")), QStringLiteral("--sim-time-scale"),
+            QStringLiteral("20") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<RequestRecord> requests;
+        QVERIFY(store.requests(1, {}, &requests));
+        QCOMPARE(requests.size(), 16);
+        for (const RequestRecord &r : requests) {
+            QCOMPARE(r.completionTokens, 64);
+            QVERIFY(!r.outputEstimated);
+            QCOMPARE(r.reasoningTokens, 40);
+            QVERIFY(r.reasoningEstimated);
+            QCOMPARE(r.cachedTokens, -1); // no usage: not said
+        }
+        QVector<PointSummary> summaries;
+        QVERIFY(store.pointSummaries(1, &summaries));
+        QCOMPARE(summaries.size(), 1);
+        const PointSummary &s = summaries.first();
+        QCOMPARE(s.reasoningTokens, qint64(16 * 40));
+        QCOMPARE(s.reasoningEstimated, 16);
+        QCOMPARE(s.cachedTokens, qint64(-1));
+        QCOMPARE(s.ttfo.count, 16);
+        // 40 reasoning tokens of decode between the first token and the answer's first.
+        const double expected = s.ttft.median + 40 * s.tpot.median;
+        QVERIFY2(std::abs(s.ttfo.median - expected) < 0.1 * expected,
+            qPrintable(QStringLiteral("TTFO %1 ms, TTFT + 40 TPOT %2 ms").arg(s.ttfo.median).arg(expected)));
+        QVERIFY2(o.out.split('\n').value(1).contains("\t0.625\t-"), o.out.constData()); // 40 of 64, no hit rate
+    }
+
     // Without usage, output tokens come from /tokenize of the generated text when the endpoint has it, so events
     // of several tokens (or of split words) no longer pass for one token each; without it they stay estimated.
     void outputTokensWithoutUsage_data()
