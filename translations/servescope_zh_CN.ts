@@ -2445,6 +2445,46 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>Point %1: %2</source>
         <translation>第 %1 个负载点：%2</translation>
     </message>
+    <message>
+        <source>Shared prefixes (groups)</source>
+        <translation>共享前缀（分组）</translation>
+    </message>
+    <message>
+        <source>Sonnet and shared prefixes: the tokens every prompt (of a group) starts with; the rest of the input length is the prompt&apos;s own.</source>
+        <translation>Sonnet 与共享前缀：每个提示词（同组内）开头相同的 token；输入长度的其余部分为该提示词独有。</translation>
+    </message>
+    <message>
+        <source>Prefix length (tokens)</source>
+        <translation>前缀长度（token）</translation>
+    </message>
+    <message>
+        <source>Change prefix length</source>
+        <translation>修改前缀长度</translation>
+    </message>
+    <message>
+        <source>Shared prefixes: how many different prefixes the prompts share.</source>
+        <translation>共享前缀：提示词共用多少个不同的前缀。</translation>
+    </message>
+    <message>
+        <source>Prefix groups</source>
+        <translation>前缀组数</translation>
+    </message>
+    <message>
+        <source>Change prefix groups</source>
+        <translation>修改前缀组数</translation>
+    </message>
+    <message>
+        <source>Shared prefixes: 0 uses every group equally often; above 0 a request&apos;s group is drawn with this Zipf exponent, so the first groups are the most popular.</source>
+        <translation>共享前缀：0 表示各组使用次数相同；大于 0 时按此 Zipf 指数抽取请求所属的组，排在前面的组最常用。</translation>
+    </message>
+    <message>
+        <source>Group skew (Zipf exponent)</source>
+        <translation>分组偏斜（Zipf 指数）</translation>
+    </message>
+    <message>
+        <source>Change group skew</source>
+        <translation>修改分组偏斜</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::LoadPointsModel</name>
@@ -3315,6 +3355,10 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>a literal API key is not allowed; files may only name the key (api_key_env or keychain_entry)</source>
         <translation>不允许写入明文 API 密钥；文件中只能写明密钥的来源（api_key_env 或 keychain_entry）</translation>
+    </message>
+    <message>
+        <source>must be greater than dataset.prefix_len (%1) for the shared_prefix dataset</source>
+        <translation>对于 shared_prefix 数据集必须大于 dataset.prefix_len（%1）</translation>
     </message>
 </context>
 <context>
@@ -4510,6 +4554,18 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>Reasoning (% of output)</source>
         <translation>推理（占输出 %）</translation>
     </message>
+    <message>
+        <source>Reasoning per point</source>
+        <translation>每个负载点的推理</translation>
+    </message>
+    <message>
+        <source>TTFO: time to the first output token, the answer&apos;s first after the reasoning (TTFT counts the reasoning&apos;s first); medians across repeats.</source>
+        <translation>TTFO：首个输出 token 的时间，即推理之后回答的第一个 token（TTFT 计入推理的第一个 token）；取各次重复的中位数。</translation>
+    </message>
+    <message>
+        <source>TTFO p90 (ms)</source>
+        <translation>TTFO p90（毫秒）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -4947,7 +5003,7 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     </message>
     <message>
         <source>TTFO (first answer token) vs load</source>
-        <translation>TTFO（首个回答 token）随负载变化</translation>
+        <translation>TTFO（首个回答 token）与负载</translation>
     </message>
 </context>
 <context>

@@ -21,6 +21,9 @@ struct BenchState {
     QString host, port;
     std::optional<int> inputLen, outputLen, numPrompts, maxConcurrency;
     std::optional<double> rate, burstiness, sglangRangeRatio;
+    /// vLLM's prefix_repetition and SGLang's generated-shared-prefix: prefix and suffix tokens, groups, and
+    /// SGLang's prompts per group.
+    std::optional<int> sharedPrefix, sharedSuffix, sharedGroups, promptsPerGroup;
     bool sglang() const { return tool == QLatin1String("sglang.bench_serving"); }
 
     void warn(const Flag &f, const char *reason, const QStringList &args = {}) const
@@ -128,8 +131,23 @@ bool readDataset(BenchState &s, const Flag &f)
 {
     Dataset &d = s.x->dataset;
     const QString &n = f.name;
+    // The tools' shared-prefix datasets are ServeScope's shared_prefix.
+    static const QStringList sharedNames { QStringLiteral("prefix_repetition"),
+        QStringLiteral("generated-shared-prefix") };
+    const std::pair<const char *, std::optional<int> *> sharedFlags[]
+        = { { "prefix-repetition-prefix-len", &s.sharedPrefix }, { "prefix-repetition-suffix-len", &s.sharedSuffix },
+              { "prefix-repetition-num-prefixes", &s.sharedGroups }, { "prefix-repetition-output-len", &s.outputLen },
+              { "gsp-system-prompt-len", &s.sharedPrefix }, { "gsp-question-len", &s.sharedSuffix },
+              { "gsp-num-groups", &s.sharedGroups }, { "gsp-prompts-per-group", &s.promptsPerGroup },
+              { "gsp-output-len", &s.outputLen } };
+    for (const auto &[flag, target] : sharedFlags) {
+        if (n == QLatin1String(flag)) {
+            *target = s.integer(f);
+            return true;
+        }
+    }
     if (n == QLatin1String("dataset-name"))
-        d.name = f.values.value(0);
+        d.name = sharedNames.contains(f.values.value(0)) ? QStringLiteral("shared_prefix") : f.values.value(0);
     else if (n == QLatin1String("dataset-path"))
         d.path = f.values.value(0);
     else if (n == QLatin1String("tokenizer"))
@@ -202,6 +220,17 @@ void finishPoint(BenchState &s)
     p.inputLen = s.inputLen.value_or(sonnet ? 550 : 1024);
     p.outputLen = s.outputLen.value_or(sonnet ? 150 : 128);
     p.numPrompts = s.numPrompts.value_or(1000);
+    if (x.dataset.name == QLatin1String("shared_prefix")) {
+        // The tools' defaults: vLLM 10 prefixes of 256 tokens, suffixes of 256, 128 out; SGLang 64 groups of 16
+        // prompts, a 2,048-token system prompt, 128-token questions, 256 out, and as many prompts as that makes.
+        const bool sglang = s.sglang();
+        x.dataset.prefixLen = s.sharedPrefix.value_or(sglang ? 2048 : 256);
+        x.dataset.groups = s.sharedGroups.value_or(sglang ? 64 : 10);
+        p.inputLen = x.dataset.prefixLen + s.sharedSuffix.value_or(sglang ? 128 : 256);
+        p.outputLen = s.outputLen.value_or(sglang ? 256 : 128);
+        if (sglang)
+            p.numPrompts = x.dataset.groups * s.promptsPerGroup.value_or(16);
+    }
     if (s.sglangRangeRatio && x.dataset.name == QLatin1String("random")) {
         // SGLang draws lengths in [L r, L]; vLLM's rule is [L' (1 - r'), L' (1 + r')] around L'.
         const double r = std::clamp(*s.sglangRangeRatio, 0.0, 1.0);
@@ -235,7 +264,7 @@ void finishPoint(BenchState &s)
 void readBenchFlags(const QList<Flag> &flags, const QString &tool, int line, Experiment *x, const Messages &warnings,
     const Messages &errors)
 {
-    BenchState s { tool, line, x, warnings, errors, {}, {}, {}, {}, {}, {}, {}, {}, {} };
+    BenchState s { tool, line, x, warnings, errors, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} };
     x->endpoint.path = tool == QLatin1String("vllm bench serve") || tool == QLatin1String("benchmark_serving.py")
         ? QStringLiteral("/v1/completions")
         : x->endpoint.path;

@@ -36,9 +36,41 @@ QString percentilesText(const QList<double> &ps)
     return out.join(u',');
 }
 
+// shared_prefix as the tools name it: vLLM's prefix_repetition (equal groups, shuffled), SGLang's
+// generated-shared-prefix (num_prompts as groups x prompts per group).
+void addSharedPrefix(Words &w, const Dataset &d, const LoadPoint &p, bool sglang, QStringList *warnings)
+{
+    const QString suffix = QString::number(p.inputLen - d.prefixLen), out = QString::number(p.outputLen);
+    if (d.zipf > 0)
+        warnings->append(QStringLiteral("neither client draws groups with a Zipf exponent (dataset.zipf %1); the "
+                                        "command uses equal groups")
+                             .arg(formatNumber(d.zipf)));
+    if (sglang) {
+        const int perGroup = (p.numPrompts + d.groups - 1) / qMax(1, d.groups);
+        if (perGroup * d.groups != p.numPrompts)
+            warnings->append(QStringLiteral("SGLang sends groups x prompts per group: %1 prompts instead of %2")
+                                 .arg(perGroup * d.groups)
+                                 .arg(p.numPrompts));
+        w.add(QStringLiteral("--dataset-name"), QStringLiteral("generated-shared-prefix"));
+        w.add(QStringLiteral("--gsp-num-groups"), QString::number(d.groups));
+        w.add(QStringLiteral("--gsp-prompts-per-group"), QString::number(perGroup));
+        w.add(QStringLiteral("--gsp-system-prompt-len"), QString::number(d.prefixLen));
+        w.add(QStringLiteral("--gsp-question-len"), suffix);
+        w.add(QStringLiteral("--gsp-output-len"), out);
+        return;
+    }
+    w.add(QStringLiteral("--dataset-name"), QStringLiteral("prefix_repetition"));
+    w.add(QStringLiteral("--prefix-repetition-prefix-len"), QString::number(d.prefixLen));
+    w.add(QStringLiteral("--prefix-repetition-suffix-len"), suffix);
+    w.add(QStringLiteral("--prefix-repetition-num-prefixes"), QString::number(d.groups));
+    w.add(QStringLiteral("--prefix-repetition-output-len"), out);
+}
+
 void addDataset(Words &w, const Dataset &d, const LoadPoint &p, bool sglang, QStringList *warnings)
 {
     const QString &name = d.name;
+    if (name == QLatin1String("shared_prefix"))
+        return addSharedPrefix(w, d, p, sglang, warnings);
     w.add(QStringLiteral("--dataset-name"), name);
     if (!d.path.isEmpty() && name != QLatin1String("random"))
         w.add(QStringLiteral("--dataset-path"), d.path);

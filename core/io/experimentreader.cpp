@@ -110,9 +110,12 @@ public:
     void readDataset(const JsonNode &n, Dataset *d)
     {
         const QString p = QStringLiteral("dataset");
-        if (!object(&n, p, { "name", "seed", "ignore_eos", "range_ratio", "path", "prefix_len", "tokenizer" }))
+        if (!object(&n, p,
+                { "name", "seed", "ignore_eos", "range_ratio", "path", "prefix_len", "groups", "zipf", "tokenizer" }))
             return;
         intAt(n, "prefix_len", p, &d->prefixLen);
+        intAt(n, "groups", p, &d->groups);
+        numberAt(n, "zipf", p, &d->zipf);
         stringAt(n, "tokenizer", p, &d->tokenizer);
         stringAt(n, "name", p, &d->name);
         if (const JsonNode *s = n.member(QLatin1String("seed")))

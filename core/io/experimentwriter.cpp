@@ -208,6 +208,10 @@ JsonNode experimentToTree(const Experiment &x)
         d.add(QStringLiteral("path"), str(x.dataset.path));
     if (x.dataset.prefixLen != Dataset().prefixLen)
         d.add(QStringLiteral("prefix_len"), num(x.dataset.prefixLen));
+    if (x.dataset.groups != Dataset().groups)
+        d.add(QStringLiteral("groups"), num(x.dataset.groups));
+    if (x.dataset.zipf != Dataset().zipf)
+        d.add(QStringLiteral("zipf"), num(x.dataset.zipf));
     if (!x.dataset.tokenizer.isEmpty())
         d.add(QStringLiteral("tokenizer"), str(x.dataset.tokenizer));
     root.add(QStringLiteral("dataset"), d);

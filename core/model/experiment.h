@@ -90,13 +90,18 @@ struct Server {
 };
 
 struct Dataset {
-    QString name = QStringLiteral("random"); ///< random | sonnet | sharegpt | custom
+    QString name = QStringLiteral("random"); ///< random | sonnet | sharegpt | custom | shared_prefix
     qint64 seed = 0;
     bool ignoreEos = true;
     double rangeRatio = 0.0;
     QString path; ///< file for sonnet (optional: the built-in sonnet.txt), sharegpt, custom
-    /// sonnet: prompt tokens of the fixed prefix every prompt starts with (vLLM's --sonnet-prefix-len).
+    /// sonnet: prompt tokens of the fixed prefix every prompt starts with (vLLM's --sonnet-prefix-len);
+    /// shared_prefix: the tokens of each group's prefix (the rest of input_len is the request's own suffix).
     int prefixLen = 200;
+    /// shared_prefix: how many prefixes (groups) the requests share, and the Zipf exponent a request's group
+    /// is drawn with (0: every group equally often, in a seeded order, as vLLM's prefix_repetition).
+    int groups = 8;
+    double zipf = 0.0;
     /// The tokenizer the file's author counted lengths with (vLLM's --tokenizer). Recorded only:
     /// ServeScope counts with the server's /tokenize.
     QString tokenizer;

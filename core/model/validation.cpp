@@ -220,6 +220,18 @@ void checkDatasetAndSampling(Checker &c, const Experiment &x)
         c.error(QStringLiteral("dataset.path"),
             Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required for the %1 dataset"), { d.name } });
     c.range(QStringLiteral("dataset.prefix_len"), d.prefixLen, 0, 10000000);
+    c.range(QStringLiteral("dataset.groups"), d.groups, 1, 1000000);
+    c.finite(QStringLiteral("dataset.zipf"), d.zipf, 0, 100);
+    // shared_prefix: every prompt is its group's prefix and a suffix of its own, at least one token.
+    if (d.name == QLatin1String("shared_prefix")) {
+        for (qsizetype i = 0; i < x.load.points.size(); ++i) {
+            if (x.load.points.at(i).inputLen <= d.prefixLen)
+                c.error(QStringLiteral("load.points[%1].input_len").arg(i),
+                    Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
+                                 "must be greater than dataset.prefix_len (%1) for the shared_prefix dataset"),
+                        { QString::number(d.prefixLen) } });
+        }
+    }
     for (const auto &param : x.sampling.items()) {
         const QString path = QLatin1String("sampling.") + param.first;
         const std::optional<VariableInfo> info = lookupVariable(path);

@@ -104,6 +104,8 @@ const Accessor kAccessors[] = {
     NUM("dataset.range_ratio", dataset.rangeRatio, double),
     STR("dataset.path", dataset.path),
     NUM("dataset.prefix_len", dataset.prefixLen, int),
+    NUM("dataset.groups", dataset.groups, int),
+    NUM("dataset.zipf", dataset.zipf, double),
     POINT("load.input_len", inputLen, int),
     POINT("load.output_len", outputLen, int),
     POINT("load.num_prompts", numPrompts, int),

@@ -114,6 +114,17 @@ const QStringList &headlineKeys()
     return keys;
 }
 
+const QStringList &headlineChangeKeys()
+{
+    static const QStringList keys = [] {
+        QStringList k = headlineKeys();
+        k.insert(k.indexOf(QStringLiteral("p90_ttft_ms")) + 1, QStringLiteral("median_ttfo_ms"));
+        k.insert(k.indexOf(QStringLiteral("median_ttfo_ms")) + 1, QStringLiteral("p90_ttfo_ms"));
+        return k;
+    }();
+    return keys;
+}
+
 QList<DeltaRow> headlineRows(const DeltaSection &section)
 {
     QStringList points;
@@ -124,7 +135,7 @@ QList<DeltaRow> headlineRows(const DeltaSection &section)
     }
     QList<DeltaRow> out;
     for (const QString &where : std::as_const(points)) {
-        for (const QString &key : headlineKeys()) {
+        for (const QString &key : headlineChangeKeys()) {
             for (const DeltaRow &r : section.rows) {
                 if (r.metric == key && r.variant + u'\n' + r.label == where)
                     out << r;

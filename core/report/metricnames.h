@@ -41,8 +41,11 @@ namespace Report {
 /// The headline metric keys, in order: the rows of the Results page's headline panel and of the
 /// report's summary (output tok/s, TTFT p50 and p90, TPOT p50 and p90, E2EL p90, success rate).
 const QStringList &headlineKeys();
+/// The headline changes' keys: headlineKeys() with TTFO p50 and p90 after TTFT's, which a comparison
+/// holds only when a point reasoned.
+const QStringList &headlineChangeKeys();
 /// A section's rows of the headline metrics: point by point in the section's order, the metrics in
-/// headlineKeys() order.
+/// headlineChangeKeys() order.
 QList<DeltaRow> headlineRows(const DeltaSection &section);
 /// A row's change as the window and the report show it: "+12.5%" ("0.0%", never "-0.0%"), or the
 /// absolute change at the metric's precision when the baseline is 0.

@@ -250,11 +250,6 @@ QString pointTable(const ReportRun &run)
         heads << MetricName::of(key).title();
     heads << tr("TTFT p99 (ms)") << tr("TPOT p99 (ms)") << tr("ITL p50 (ms)") << tr("ITL p99 (ms)")
           << tr("E2EL p50 (ms)") << tr("E2EL p99 (ms)");
-    // A reasoning model's answer: when it started and how much of the output was thinking.
-    const bool reasoned = std::any_of(
-        run.points.cbegin(), run.points.cend(), [](const PointSummary &p) { return p.reasoningTokens > 0; });
-    if (reasoned)
-        heads << tr("TTFO p50 (ms)") << tr("TTFO p99 (ms)") << tr("Reasoning (% of output)");
     for (const auto &[key, head] : serverColumns) {
         if (std::any_of(run.points.cbegin(), run.points.cend(),
                 [key = key](const PointSummary &p) { return p.server.contains(QLatin1String(key)); })) {
@@ -288,11 +283,6 @@ QString pointTable(const ReportRun &run)
         }
         cells << num(m.ttft.p99) << num(m.tpot.p99, 2) << num(m.itl.p50, 2) << num(m.itl.p99, 2) << num(m.e2el.p50)
               << num(m.e2el.p99);
-        if (reasoned)
-            cells << num(m.ttfo.p50) << num(m.ttfo.p99)
-                  << (m.totalOutputTokens > 0 ? (m.reasoningEstimated > 0 ? QStringLiteral("≈ ") : QString())
-                                 + num(100.0 * double(m.reasoningTokens) / double(m.totalOutputTokens), 1)
-                                              : QStringLiteral("—"));
         for (const char *key : std::as_const(serverKeys))
             cells << esc(withRange(acrossRepeatsOf(run, m, &PointSummary::server, key), 1));
         cells << esc(agree);
@@ -344,6 +334,31 @@ QString steadyTable(const ReportRun &run)
         + body + QStringLiteral("</table>\n");
 }
 
+// A reasoning model's answers per point, when one reasoned: when the answer started against the first token, and
+// how much of the output was thinking (≈ where a count is an estimate).
+QString reasoningTable(const ReportRun &run)
+{
+    if (std::none_of(
+            run.points.cbegin(), run.points.cend(), [](const PointSummary &p) { return p.reasoningTokens > 0; }))
+        return QString();
+    QString body;
+    for (const PointSummary &m : medianAcrossRepeats(run.points)) {
+        const QString share = m.totalOutputTokens > 0 ? (m.reasoningEstimated > 0 ? QStringLiteral("≈ ") : QString())
+                + num(100.0 * double(m.reasoningTokens) / double(m.totalOutputTokens), 1)
+                                                      : QStringLiteral("—");
+        body += row({ esc(m.variant), esc(m.label), num(m.ttft.p50, 2), num(m.ttfo.p50, 2), num(m.ttfo.p90, 2),
+                        num(m.ttfo.p99, 2), esc(share) },
+            false);
+    }
+    return QStringLiteral("<h3>%1</h3>\n<p class=\"muted\">%2</p>\n")
+               .arg(esc(tr("Reasoning per point")),
+                   esc(tr("TTFO: time to the first output token, the answer's first after the reasoning (TTFT counts "
+                          "the reasoning's first); medians across repeats.")))
+        + tableHead({ tr("Variant"), tr("Point"), tr("TTFT p50 (ms)"), tr("TTFO p50 (ms)"), tr("TTFO p90 (ms)"),
+            tr("TTFO p99 (ms)"), tr("Reasoning (% of output)") })
+        + body + QStringLiteral("</table>\n");
+}
+
 QString findingsSection(const ReportRun &run, bool thresholds)
 {
     if (run.findings.isEmpty())
@@ -366,7 +381,7 @@ QString headlineChanges(const DeltaSection &delta)
 {
     const QList<DeltaRow> rows = headlineRows(delta);
     QStringList keys;
-    for (const QString &key : headlineKeys()) {
+    for (const QString &key : headlineChangeKeys()) {
         if (std::any_of(rows.cbegin(), rows.cend(), [&key](const DeltaRow &r) { return r.metric == key; }))
             keys << key;
     }
@@ -568,7 +583,7 @@ QString reportBodyHtml(const ReportInput &input)
             out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Variants (what each changes from the baseline)")))
                 + keyValueTable(run.variants);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results (medians across repeats, min–max)")))
-            + pointTable(run) + steadyTable(run) + findingsSection(run, !thresholdsShown);
+            + pointTable(run) + reasoningTable(run) + steadyTable(run) + findingsSection(run, !thresholdsShown);
         thresholdsShown = thresholdsShown || !run.findings.isEmpty();
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Environment snapshot"))) + keyValueTable(run.envSnapshot, 2);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Client host"))) + keyValueTable(run.clientHost, 2);

@@ -64,7 +64,8 @@ bool PromptGenerator::isChat() const
 
 bool PromptGenerator::usesTokenIds() const
 {
-    return m_experiment.dataset.name == QLatin1String("random") && !isChat()
+    const QString &name = m_experiment.dataset.name;
+    return (name == QLatin1String("random") || name == QLatin1String("shared_prefix")) && !isChat()
         && m_experiment.endpoint.dialect != Dialect::OpenAiStrict;
 }
 
@@ -144,6 +145,8 @@ QList<PreparedRequest> PromptGenerator::generate(int point, int repeat, bool war
         return custom(lp, seed, count, counter, measuredOut);
     if (name == QLatin1String("sharegpt"))
         return shareGpt(lp, seed, count, counter, measuredOut, &why);
+    if (name == QLatin1String("shared_prefix"))
+        return sharedPrefix(lp, seed, warmup, count, counter, measuredOut);
     if (!usesTokenIds())
         return randomText(lp, seed, count, counter, measuredOut);
     return randomTokenIds(lp, seed, count, measuredOut);
@@ -175,29 +178,116 @@ QList<PreparedRequest> PromptGenerator::randomText(
     const QList<int> inLens = lengths(seed, lp.inputLen, count);
     const QList<int> outLens = lengths(splitmix64(seed ^ 0x4f5554ULL), lp.outputLen, count);
     QList<PreparedRequest> out(count);
-    // Text: start from one word per token, then let the server's tokenizer correct the count.
-    QList<int> wordCounts = inLens;
-    QStringList texts(count);
-    QList<int> measured(count, -1);
+    QList<quint64> seeds;
     for (int i = 0; i < count; ++i)
-        texts[i] = words(splitmix64(seed + quint64(i)), wordCounts[i]);
+        seeds << splitmix64(seed + quint64(i));
+    QList<int> measured;
+    const QStringList texts = sizedWords(seeds, inLens, counter, &measured);
+    for (int i = 0; i < count; ++i)
+        out[i] = { body(texts[i], outLens[i]), inLens[i], outLens[i], hashOf(texts[i].toUtf8()) };
+    if (measuredOut)
+        *measuredOut = measured;
+    return out;
+}
+
+QStringList PromptGenerator::sizedWords(
+    const QList<quint64> &seeds, const QList<int> &targets, const TokenCounter &counter, QList<int> *measured) const
+{
+    // Start from one word per token, then let the server's tokenizer correct the count.
+    const qsizetype count = seeds.size();
+    QList<int> wordCounts = targets;
+    QStringList texts(count);
+    *measured = QList<int>(count, -1);
+    for (qsizetype i = 0; i < count; ++i)
+        texts[i] = words(seeds[i], wordCounts[i]);
     for (int round = 0; counter && round < 3; ++round) {
-        measured = counter(texts);
+        *measured = counter(texts);
         bool changed = false;
-        for (int i = 0; i < count; ++i) {
-            if (measured.value(i, -1) < 0 || measured[i] == inLens[i])
+        for (qsizetype i = 0; i < count; ++i) {
+            if (measured->value(i, -1) < 0 || measured->at(i) == targets[i])
                 continue;
-            wordCounts[i] = qMax(1, wordCounts[i] + (inLens[i] - measured[i]));
-            texts[i] = words(splitmix64(seed + quint64(i)), wordCounts[i]);
+            wordCounts[i] = qMax(1, wordCounts[i] + (targets[i] - measured->at(i)));
+            texts[i] = words(seeds[i], wordCounts[i]);
             changed = true;
         }
         if (!changed)
             break;
         if (round == 2)
-            measured = counter(texts);
+            *measured = counter(texts);
     }
+    return texts;
+}
+
+namespace {
+
+// Each request's group: warmups prime the groups in turn; measured requests draw them with a Zipf exponent,
+// or with none take every group equally often (as many times as `count` allows) in a seeded order.
+QList<int> groupsOf(quint64 seed, int groups, double zipf, bool warmup, int count)
+{
+    QList<int> out;
+    out.reserve(count);
     for (int i = 0; i < count; ++i)
-        out[i] = { body(texts[i], outLens[i]), inLens[i], outLens[i], hashOf(texts[i].toUtf8()) };
+        out << i % groups;
+    if (warmup)
+        return out;
+    std::mt19937_64 rng(splitmix64(seed ^ 0x475250ULL));
+    if (zipf <= 0) {
+        std::shuffle(out.begin(), out.end(), rng);
+        return out;
+    }
+    std::vector<double> weights(static_cast<std::size_t>(groups));
+    for (int g = 0; g < groups; ++g)
+        weights[size_t(g)] = 1.0 / std::pow(double(g + 1), zipf);
+    std::discrete_distribution<int> pick(weights.begin(), weights.end());
+    for (int &g : out)
+        g = pick(rng);
+    return out;
+}
+
+} // namespace
+
+QList<PreparedRequest> PromptGenerator::sharedPrefix(const LoadPoint &lp, quint64 seed, bool warmup, int count,
+    const TokenCounter &counter, QList<int> *measuredOut) const
+{
+    const Dataset &d = m_experiment.dataset;
+    const int groups = qMax(1, d.groups);
+    const int prefixLen = d.prefixLen, suffixLen = qMax(1, lp.inputLen - d.prefixLen);
+    const QList<int> group = groupsOf(seed, groups, d.zipf, warmup, count);
+    // A group's prefix is the same at every point and repeat: the dataset's seed and the group decide it.
+    const auto prefixSeed
+        = [&](int g) { return splitmix64(splitmix64(quint64(d.seed)) ^ (0x5052454649ULL + quint64(g))); };
+    QList<PreparedRequest> out(count);
+    QList<int> measured(count, lp.inputLen);
+    if (usesTokenIds()) {
+        const auto ids = [](quint64 s, int n, QJsonArray *into) {
+            std::mt19937_64 rng(s);
+            std::uniform_int_distribution<int> id(kMinTokenId, kMaxTokenId - 1);
+            for (int t = 0; t < n; ++t)
+                into->append(id(rng));
+        };
+        for (int i = 0; i < count; ++i) {
+            QJsonArray prompt;
+            ids(prefixSeed(group[i]), prefixLen, &prompt);
+            ids(splitmix64(seed + quint64(i)), suffixLen, &prompt);
+            out[i] = { body(prompt, lp.outputLen), lp.inputLen, lp.outputLen,
+                hashOf(QJsonDocument(prompt).toJson(QJsonDocument::Compact)) };
+        }
+    } else {
+        QList<quint64> prefixSeeds, suffixSeeds;
+        for (int g = 0; g < groups; ++g)
+            prefixSeeds << prefixSeed(g);
+        for (int i = 0; i < count; ++i)
+            suffixSeeds << splitmix64(seed + quint64(i));
+        QList<int> ignored;
+        const QStringList prefixes = sizedWords(prefixSeeds, QList<int>(groups, prefixLen), counter, &ignored);
+        const QStringList suffixes = sizedWords(suffixSeeds, QList<int>(count, suffixLen), counter, &ignored);
+        QStringList texts;
+        for (int i = 0; i < count; ++i)
+            texts << prefixes[group[i]] + QLatin1Char(' ') + suffixes[i];
+        measured = counter ? counter(texts) : QList<int>(count, -1);
+        for (int i = 0; i < count; ++i)
+            out[i] = { body(texts[i], lp.outputLen), lp.inputLen, lp.outputLen, hashOf(texts[i].toUtf8()) };
+    }
     if (measuredOut)
         *measuredOut = measured;
     return out;

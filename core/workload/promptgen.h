@@ -18,7 +18,9 @@ namespace ServeScope {
 /// (point, repeat) so every variant sees the same requests; warmups get their own seeds.
 /// random: prompts of exact server-counted length; sonnet: vLLM's sonnet construction (see
 /// SonnetPrompts); sharegpt: first turns of conversations that pass vLLM's length filter;
-/// custom: the JSONL file's prompts. A dataset that cannot be built (a file that
+/// custom: the JSONL file's prompts; shared_prefix: each prompt one of `groups` seeded prefixes of prefix_len
+/// tokens and a suffix of its own (vLLM's prefix_repetition, SGLang's generated-shared-prefix; warmups prime the
+/// groups in turn). A dataset that cannot be built (a file that
 /// cannot be read, sharegpt) leaves error() set, and generate() then returns nothing.
 class PromptGenerator {
 public:
@@ -26,8 +28,8 @@ public:
 
     /// Why the dataset cannot be built; empty when it can.
     QString error() const { return m_error; }
-    /// Token-ID prompts on /v1/completions for the random dataset with vLLM/SGLang dialects;
-    /// text otherwise.
+    /// Token-ID prompts on /v1/completions for the random and shared_prefix datasets with vLLM/SGLang
+    /// dialects; text otherwise.
     bool usesTokenIds() const;
     bool isChat() const;
     /// True when prompts are text, whose length only the server's tokenizer can tell.
@@ -50,6 +52,12 @@ private:
     QList<PreparedRequest> randomTokenIds(const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const;
     QList<PreparedRequest> randomText(
         const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter, QList<int> *measuredOut) const;
+    /// Texts of random words, text i drawn from seeds[i] and sized to targets[i] tokens by `counter` (by whole
+    /// words, up to three rounds); *measured gets the last counts (-1 without a counter).
+    QStringList sizedWords(const QList<quint64> &seeds, const QList<int> &targets, const TokenCounter &counter,
+        QList<int> *measured) const;
+    QList<PreparedRequest> sharedPrefix(const LoadPoint &lp, quint64 seed, bool warmup, int count,
+        const TokenCounter &counter, QList<int> *measuredOut) const;
     QList<PreparedRequest> sonnet(const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter,
         QList<int> *measuredOut, QString *error) const;
     QList<PreparedRequest> shareGpt(const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter,

@@ -127,6 +127,7 @@ QWidget *LoadPage::datasetBox()
     dataset->addItem(tr("Sonnet"), QStringLiteral("sonnet"));
     dataset->addItem(tr("ShareGPT file"), QStringLiteral("sharegpt"));
     dataset->addItem(tr("Custom file"), QStringLiteral("custom"));
+    dataset->addItem(tr("Shared prefixes (groups)"), QStringLiteral("shared_prefix"));
     form->addRow(tr("Dataset"),
         m_binder->bindCombo(
             dataset, QStringLiteral("dataset.name"), tr("Change dataset"),
@@ -151,6 +152,30 @@ QWidget *LoadPage::datasetBox()
             range, QStringLiteral("dataset.range_ratio"), tr("Change range ratio"),
             [](const Experiment &e) { return e.dataset.rangeRatio; },
             [](Experiment &e, double v) { e.dataset.rangeRatio = v; }));
+    auto *prefix = intSpin(0, 10000000);
+    prefix->setObjectName(QStringLiteral("prefixLenSpin"));
+    prefix->setToolTip(tr("Sonnet and shared prefixes: the tokens every prompt (of a group) starts with; the rest of "
+                          "the input length is the prompt's own."));
+    form->addRow(tr("Prefix length (tokens)"),
+        m_binder->bindInt(
+            prefix, QStringLiteral("dataset.prefix_len"), tr("Change prefix length"),
+            [](const Experiment &e) { return e.dataset.prefixLen; },
+            [](Experiment &e, int v) { e.dataset.prefixLen = v; }));
+    auto *groups = intSpin(1, 1000000);
+    groups->setObjectName(QStringLiteral("prefixGroupsSpin"));
+    groups->setToolTip(tr("Shared prefixes: how many different prefixes the prompts share."));
+    form->addRow(tr("Prefix groups"),
+        m_binder->bindInt(
+            groups, QStringLiteral("dataset.groups"), tr("Change prefix groups"),
+            [](const Experiment &e) { return e.dataset.groups; }, [](Experiment &e, int v) { e.dataset.groups = v; }));
+    auto *zipf = doubleSpin(0, 100, 2);
+    zipf->setSingleStep(0.1);
+    zipf->setToolTip(tr("Shared prefixes: 0 uses every group equally often; above 0 a request's group is drawn with "
+                        "this Zipf exponent, so the first groups are the most popular."));
+    form->addRow(tr("Group skew (Zipf exponent)"),
+        m_binder->bindDouble(
+            zipf, QStringLiteral("dataset.zipf"), tr("Change group skew"),
+            [](const Experiment &e) { return e.dataset.zipf; }, [](Experiment &e, double v) { e.dataset.zipf = v; }));
     auto *ignoreEos = new QCheckBox(tr("Ask the server to ignore end-of-sequence (exact output lengths)"));
     form->addRow(QString(),
         m_binder->bindCheck(

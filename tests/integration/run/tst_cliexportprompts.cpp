@@ -111,8 +111,10 @@ private Q_SLOTS:
         // ServeScope reads both files back as its own datasets: the same prompts and lengths.
         DatasetContent custom;
         QString error;
-        QVERIFY2(loadDataset(Dataset { QStringLiteral("custom"), 0, true, 0, jsonl, 200, {} }, &custom, &error),
-            qPrintable(error));
+        Dataset file;
+        file.name = QStringLiteral("custom");
+        file.path = jsonl;
+        QVERIFY2(loadDataset(file, &custom, &error), qPrintable(error));
         QCOMPARE(custom.prompts.size(), sent.size());
         for (qsizetype i = 0; i < sent.size(); ++i) {
             QCOMPARE(custom.prompts[i].prompt, sent[i]);

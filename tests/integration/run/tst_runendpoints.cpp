@@ -349,6 +349,33 @@ private Q_SLOTS:
         QCOMPARE(line.last(), QByteArray::number(cached / prompt, 'f', 3));
     }
 
+    // shared_prefix with every group primed by the warmups: each measured prompt finds its 256-token prefix (16 whole
+    // blocks) in the simulator's prefix cache and nothing of its own 256-token suffix, so exactly half is cached.
+    void sharedPrefixHitsItsPrefix()
+    {
+        const QString name = QStringLiteral("shared");
+        QFile f(m_dir.filePath(name + QStringLiteral(".json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"name": "shared", "endpoint": {"base_url": "sim:", "path": "/v1/completions", "model": "m"},
+            "server": {"engine": "vllm", "args": {"enable_prefix_caching": true}},
+            "dataset": {"name": "shared_prefix", "seed": 3, "ignore_eos": true, "prefix_len": 256, "groups": 4},
+            "load": {"mode": "concurrency", "points": [{"concurrency": 4, "input_len": 512, "output_len": 8,
+                     "num_prompts": 32}], "warmup_requests": 4, "repeat": 1},
+            "variants": [{"name": "baseline"}]})");
+        f.close();
+        const QString out = m_dir.filePath(name + QStringLiteral("-results"));
+        const Outcome o
+            = run({ f.fileName(), QStringLiteral("--project"), m_dir.filePath(name + QStringLiteral(".servescope")),
+                QStringLiteral("--out-dir"), out, QStringLiteral("--sim-time-scale"), QStringLiteral("20") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QString error;
+        const QVector<ResultRun> runs = readResultFilePath(out + QStringLiteral("/baseline/c4-r1.json"), &error);
+        QVERIFY2(runs.size() == 1, qPrintable(error));
+        QCOMPARE(runs.first().number(QStringLiteral("total_input_tokens")), 32.0 * 512);
+        QCOMPARE(runs.first().number(QStringLiteral("servescope_cached_tokens")), 32.0 * 256);
+        QCOMPARE(runs.first().number(QStringLiteral("servescope_cached_prompt_tokens")), 32.0 * 512);
+    }
+
     // A thinking model without usage: the reasoning is counted by /tokenize of its text (marked estimated), the
     // whole output by /tokenize of all of it (exact), and TTFO lies the reasoning's decode time after TTFT.
     void reasoningCountedWithoutUsage()

@@ -320,6 +320,61 @@ private Q_SLOTS:
             QCOMPARE(y.metrics.percentiles, x.metrics.percentiles);
     }
 
+    // shared_prefix is vLLM's prefix_repetition and SGLang's generated-shared-prefix: written as either tool's
+    // flags and read back to the same groups, prefix, input and output lengths (SGLang: groups x prompts per group).
+    void sharedPrefixRoundTrip_data()
+    {
+        QTest::addColumn<int>("tool");
+        QTest::addColumn<QString>("flags");
+        QTest::newRow("vllm") << int(BenchTool::Vllm)
+                              << QStringLiteral("--dataset-name prefix_repetition --prefix-repetition-prefix-len 512 "
+                                                "--prefix-repetition-suffix-len 128 --prefix-repetition-num-prefixes 5 "
+                                                "--prefix-repetition-output-len 64");
+        QTest::newRow("sglang") << int(BenchTool::Sglang)
+                                << QStringLiteral("--dataset-name generated-shared-prefix --gsp-num-groups 5 "
+                                                  "--gsp-prompts-per-group 8 --gsp-system-prompt-len 512 "
+                                                  "--gsp-question-len 128 --gsp-output-len 64");
+    }
+    void sharedPrefixRoundTrip()
+    {
+        QFETCH(int, tool);
+        QFETCH(QString, flags);
+        Experiment x;
+        x.name = QStringLiteral("sp");
+        x.endpoint.baseUrl = QStringLiteral("http://10.0.0.5:8000");
+        x.endpoint.path = QStringLiteral("/v1/completions");
+        x.endpoint.model = QStringLiteral("m");
+        x.dataset.name = QStringLiteral("shared_prefix");
+        x.dataset.prefixLen = 512;
+        x.dataset.groups = 5;
+        LoadPoint p;
+        p.inputLen = 640;
+        p.outputLen = 64;
+        p.numPrompts = 40;
+        p.concurrency = 8;
+        x.load.points = { p };
+        x.variants = { Variant { QStringLiteral("baseline"), {}, QString(), false } };
+        QStringList warnings;
+        const QString text = benchCommandFor(x, 0, BenchTool(tool), &warnings);
+        QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join(u'\n')));
+        QVERIFY2(
+            QString(text).replace(QStringLiteral(" \\\n    "), QStringLiteral(" ")).contains(flags), qPrintable(text));
+        const CommandImportResult back = importCommand(text, QStringLiteral("sp"));
+        QVERIFY2(back.ok, qPrintable(back.errors.join(u'\n') + u'\n' + text));
+        const Experiment &y = back.experiment;
+        QCOMPARE(y.dataset.name, QStringLiteral("shared_prefix"));
+        QCOMPARE(y.dataset.prefixLen, 512);
+        QCOMPARE(y.dataset.groups, 5);
+        QCOMPARE(y.load.points.value(0).inputLen, 640);
+        QCOMPARE(y.load.points.value(0).outputLen, 64);
+        QCOMPARE(y.load.points.value(0).numPrompts, 40);
+        // A Zipf exponent has no flag in either tool: said, and the command uses equal groups.
+        x.dataset.zipf = 1.1;
+        benchCommandFor(x, 0, BenchTool(tool), &warnings);
+        QCOMPARE(warnings.size(), 1);
+        QVERIFY(warnings.first().contains(QStringLiteral("Zipf")));
+    }
+
     void nothingToImport()
     {
         const CommandImportResult r = importSeed(QStringLiteral("curl_smoke.sh"));

@@ -136,6 +136,8 @@ Experiment everything()
     x.dataset.path = QStringLiteral("/data/sharegpt.json");
     x.dataset.ignoreEos = false;
     x.dataset.seed = 9007199254740991LL;
+    x.dataset.groups = 5; // shared_prefix's, kept whatever the dataset
+    x.dataset.zipf = 1.25;
     x.load.points[0].burstiness = std::numeric_limits<double>::infinity();
     x.load.points[1].maxSeconds = 12.5;
     x.load.points[1].label = QStringLiteral("mid");

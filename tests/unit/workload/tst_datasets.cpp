@@ -10,8 +10,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace ServeScope;
 
@@ -382,6 +385,104 @@ private Q_SLOTS:
         const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 2);
         QCOMPARE(bodyOf(reqs.first()).value(QLatin1String("prompt")).toArray().size(), 64);
         QCOMPARE(reqs.first().targetInputLen, 64);
+    }
+
+    // shared_prefix as token IDs: each prompt is one of the groups' prefixes (the same at every point and repeat,
+    // warmups priming the groups in turn) and a suffix of its own; without a Zipf exponent every group equally often.
+    void sharedPrefixTokenIds()
+    {
+        Experiment x = experiment(QStringLiteral("shared_prefix"), QString(), 96, 8);
+        x.endpoint.path = QStringLiteral("/v1/completions");
+        x.dataset.prefixLen = 64;
+        x.dataset.groups = 4;
+        const PromptGenerator gen(x);
+        QVERIFY(gen.error().isEmpty());
+        QVERIFY(gen.usesTokenIds());
+        // The prompt's first 64 IDs and the rest, as compact JSON.
+        const auto split = [](const PreparedRequest &r) {
+            const QJsonArray ids = bodyOf(r).value(QLatin1String("prompt")).toArray();
+            QJsonArray prefix, suffix;
+            for (qsizetype i = 0; i < ids.size(); ++i)
+                (i < 64 ? prefix : suffix).append(ids.at(i));
+            return std::pair { QJsonDocument(prefix).toJson(QJsonDocument::Compact),
+                QJsonDocument(suffix).toJson(QJsonDocument::Compact) };
+        };
+        const QList<PreparedRequest> warm = gen.generate(0, 1, true, 4);
+        QList<QByteArray> prefixes;
+        for (const PreparedRequest &r : warm) {
+            QCOMPARE(bodyOf(r).value(QLatin1String("prompt")).toArray().size(), 96);
+            QCOMPARE(r.targetInputLen, 96);
+            prefixes << split(r).first;
+        }
+        QCOMPARE(QSet<QByteArray>(prefixes.begin(), prefixes.end()).size(), 4); // every group primed once
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 40);
+        QMap<int, int> perGroup;
+        QSet<QByteArray> suffixes;
+        for (const PreparedRequest &r : reqs) {
+            const auto [prefix, suffix] = split(r);
+            QVERIFY(prefixes.contains(prefix));
+            ++perGroup[int(prefixes.indexOf(prefix))];
+            suffixes.insert(suffix);
+        }
+        QCOMPARE(perGroup, (QMap<int, int> { { 0, 10 }, { 1, 10 }, { 2, 10 }, { 3, 10 } }));
+        QCOMPARE(suffixes.size(), 40);
+        // Another point and repeat: the same prefixes, other suffixes, another order.
+        const QList<PreparedRequest> again = gen.generate(0, 2, false, 40);
+        QVERIFY(prefixes.contains(split(again.first()).first));
+        QVERIFY(!suffixes.contains(split(again.first()).second));
+        QCOMPARE(gen.generate(0, 1, false, 40).first().body, reqs.first().body); // seeded
+    }
+
+    // With a Zipf exponent the first groups are the popular ones: group g drawn about (g + 1)^-s / H as often.
+    void sharedPrefixZipf()
+    {
+        Experiment x = experiment(QStringLiteral("shared_prefix"), QString(), 40, 8);
+        x.endpoint.path = QStringLiteral("/v1/completions");
+        x.dataset.prefixLen = 32;
+        x.dataset.groups = 8;
+        x.dataset.zipf = 1.2;
+        const PromptGenerator gen(x);
+        const QList<PreparedRequest> warm = gen.generate(0, 1, true, 8);
+        QList<QJsonValue> firstIds;
+        for (const PreparedRequest &r : warm)
+            firstIds << bodyOf(r).value(QLatin1String("prompt")).toArray().at(0);
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 4000);
+        QList<int> counts(8, 0);
+        for (const PreparedRequest &r : reqs)
+            ++counts[int(firstIds.indexOf(bodyOf(r).value(QLatin1String("prompt")).toArray().at(0)))];
+        double h = 0;
+        for (int g = 1; g <= 8; ++g)
+            h += std::pow(g, -1.2);
+        for (int g = 0; g < 8; ++g) {
+            const double expected = 4000 * std::pow(g + 1, -1.2) / h;
+            QVERIFY2(std::abs(counts[g] - expected) < 5 * std::sqrt(expected) + 1,
+                qPrintable(QStringLiteral("group %1: %2, expected %3").arg(g).arg(counts[g]).arg(expected)));
+        }
+        QVERIFY(counts[0] > 3 * counts[7]);
+    }
+
+    // As text (chat): the group's prefix words, a space, the prompt's own words, sized by the server's count.
+    void sharedPrefixText()
+    {
+        Experiment x = experiment(QStringLiteral("shared_prefix"), QString(), 30, 8);
+        x.endpoint.path = QStringLiteral("/v1/chat/completions");
+        x.dataset.prefixLen = 20;
+        x.dataset.groups = 2;
+        const PromptGenerator gen(x);
+        QVERIFY(!gen.usesTokenIds());
+        const TokenCounter words = [](const QStringList &texts) {
+            QList<int> n;
+            for (const QString &t : texts)
+                n << int(t.split(u' ', Qt::SkipEmptyParts).size());
+            return n;
+        };
+        QList<int> measured;
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 6, words, &measured);
+        QCOMPARE(measured, QList<int>(6, 30));
+        QSet<QString> prefixes;
+        for (const PreparedRequest &r : reqs)
+            prefixes.insert(chatText(r).split(u' ').mid(0, 20).join(u' '));
+        QCOMPARE(prefixes.size(), 2);
     }
 };
 
