@@ -101,7 +101,8 @@ void openGiven(MainWindow &window, bool demo, const QStringList &files)
         } else if (std::all_of(files.cbegin(), files.cend(), &ResultImportDialog::isResultFile)) {
             window.imports()->importResults(files);
         } else {
-            window.project()->newProject(ProjectController::blankExperiment());
+            // It makes the project itself; one made here too would race it (two temporary projects being
+            // created, the experiment applied to the first and the window left on the second, not yet there).
             window.imports()->importExperimentFile(files.constFirst());
         }
     }
