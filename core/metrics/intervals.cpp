@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <vector>
 
 namespace ServeScope {
@@ -23,6 +22,42 @@ double zForLevel(double level)
     }
     return (lo + hi) / 2;
 }
+
+__extension__ typedef unsigned __int128 Uint128; // GCC and Clang; -pedantic accepts it marked so
+
+// xoshiro256++ (Blackman and Vigna): a small, fast generator of full 64-bit words, its state filled
+// from the seed by splitmix64 as its authors advise.
+class Xoshiro256 {
+public:
+    explicit Xoshiro256(quint64 seed)
+    {
+        for (quint64 &s : m_s) {
+            seed += 0x9e3779b97f4a7c15ULL;
+            quint64 z = seed;
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+            s = z ^ (z >> 31);
+        }
+    }
+    quint64 next() noexcept
+    {
+        const quint64 result = rotl(m_s[0] + m_s[3], 23) + m_s[0];
+        const quint64 t = m_s[1] << 17;
+        m_s[2] ^= m_s[0];
+        m_s[3] ^= m_s[1];
+        m_s[1] ^= m_s[2];
+        m_s[0] ^= m_s[3];
+        m_s[2] ^= t;
+        m_s[3] = rotl(m_s[3], 45);
+        return result;
+    }
+    /// Uniform in [0, n): the high word of a 64 x 64-bit product (Lemire), biased by at most n / 2^64.
+    std::size_t below(std::size_t n) noexcept { return std::size_t((static_cast<Uint128>(next()) * n) >> 64); }
+
+private:
+    static quint64 rotl(quint64 x, int k) noexcept { return (x << k) | (x >> (64 - k)); }
+    quint64 m_s[4];
+};
 
 } // namespace
 
@@ -50,13 +85,13 @@ Interval bootstrapClusterMeanInterval(
     const std::size_t n = std::min(sums.size(), counts.size());
     if (n == 0 || resamples < 2)
         return iv;
-    std::mt19937_64 rng(seed);
+    Xoshiro256 rng(seed);
     std::vector<double> means;
     means.reserve(std::size_t(resamples));
     for (int b = 0; b < resamples; ++b) {
         double s = 0, c = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            const std::size_t k = std::size_t(rng() % n);
+            const std::size_t k = rng.below(n);
             s += sums[k];
             c += counts[k];
         }

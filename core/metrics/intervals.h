@@ -20,9 +20,10 @@ struct Interval {
 Interval percentileInterval(std::span<const double> sorted, double p, double level = 0.95);
 
 /// Percentile bootstrap of a pooled mean over clusters: each resample draws clusters (requests)
-/// with replacement and takes sum(sums) / sum(counts), from a std::mt19937_64 seeded with `seed`,
-/// so the same inputs and seed give the same interval. With counts all 1 this is the plain
-/// bootstrap of the mean; for ITL a request's gaps stay together.
+/// with replacement and takes sum(sums) / sum(counts). The draws come from xoshiro256++ seeded with
+/// `seed` (through splitmix64), an index in [0, n) by a 128-bit multiply instead of a division, so the
+/// same inputs and seed give the same interval; the choice and its cost are in docs/metrics.md. With
+/// counts all 1 this is the plain bootstrap of the mean; for ITL a request's gaps stay together.
 Interval bootstrapClusterMeanInterval(std::span<const double> sums, std::span<const double> counts, quint64 seed,
     int resamples = 1000, double level = 0.95);
 
