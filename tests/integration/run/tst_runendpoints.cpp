@@ -38,6 +38,18 @@ class TestRunEndpoints final : public QObject {
         return CliRun::run(args, env);
     }
     static QByteArray readAll(const QString &path) { return CliRun::readAll(path); }
+    // Writes `json` as NAME.json in the test's folder and runs it (the simulator at 20x) into NAME.servescope and
+    // NAME-results.
+    Outcome runJson(const QString &name, const QByteArray &json)
+    {
+        QFile f(m_dir.filePath(name + QStringLiteral(".json")));
+        if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size())
+            return { -1, {}, "cannot write the experiment" };
+        f.close();
+        return run({ f.fileName(), QStringLiteral("--project"), m_dir.filePath(name + QStringLiteral(".servescope")),
+            QStringLiteral("--out-dir"), m_dir.filePath(name + QStringLiteral("-results")),
+            QStringLiteral("--sim-time-scale"), QStringLiteral("20") });
+    }
 
     /// GET /metrics from a simulator with extra raw header lines; the value of a per-route counter.
     static double routeCount(
@@ -317,19 +329,14 @@ private Q_SLOTS:
     void promptCacheHitsMatchTheServer()
     {
         const QString name = QStringLiteral("cache");
-        QFile f(m_dir.filePath(name + QStringLiteral(".json")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"name": "cache", "endpoint": {"base_url": "sim:", "path": "/v1/completions", "model": "m"},
+        const QString out = m_dir.filePath(name + QStringLiteral("-results"));
+        const Outcome o = runJson(
+            name, R"({"name": "cache", "endpoint": {"base_url": "sim:", "path": "/v1/completions", "model": "m"},
             "server": {"engine": "vllm", "args": {"enable_prefix_caching": true}},
             "dataset": {"name": "sonnet", "seed": 7, "ignore_eos": true, "prefix_len": 200},
             "load": {"mode": "concurrency", "points": [{"concurrency": 4, "input_len": 400, "output_len": 8,
                      "num_prompts": 24}], "repeat": 1},
             "variants": [{"name": "baseline"}]})");
-        f.close();
-        const QString out = m_dir.filePath(name + QStringLiteral("-results"));
-        const Outcome o
-            = run({ f.fileName(), QStringLiteral("--project"), m_dir.filePath(name + QStringLiteral(".servescope")),
-                QStringLiteral("--out-dir"), out, QStringLiteral("--sim-time-scale"), QStringLiteral("20") });
         QVERIFY2(o.exitCode == 0, o.err.constData());
         QString error;
         const QVector<ResultRun> runs = readResultFilePath(out + QStringLiteral("/baseline/c4-r1.json"), &error);
@@ -354,19 +361,14 @@ private Q_SLOTS:
     void sharedPrefixHitsItsPrefix()
     {
         const QString name = QStringLiteral("shared");
-        QFile f(m_dir.filePath(name + QStringLiteral(".json")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"name": "shared", "endpoint": {"base_url": "sim:", "path": "/v1/completions", "model": "m"},
+        const QString out = m_dir.filePath(name + QStringLiteral("-results"));
+        const Outcome o = runJson(
+            name, R"({"name": "shared", "endpoint": {"base_url": "sim:", "path": "/v1/completions", "model": "m"},
             "server": {"engine": "vllm", "args": {"enable_prefix_caching": true}},
             "dataset": {"name": "shared_prefix", "seed": 3, "ignore_eos": true, "prefix_len": 256, "groups": 4},
             "load": {"mode": "concurrency", "points": [{"concurrency": 4, "input_len": 512, "output_len": 8,
                      "num_prompts": 32}], "warmup_requests": 4, "repeat": 1},
             "variants": [{"name": "baseline"}]})");
-        f.close();
-        const QString out = m_dir.filePath(name + QStringLiteral("-results"));
-        const Outcome o
-            = run({ f.fileName(), QStringLiteral("--project"), m_dir.filePath(name + QStringLiteral(".servescope")),
-                QStringLiteral("--out-dir"), out, QStringLiteral("--sim-time-scale"), QStringLiteral("20") });
         QVERIFY2(o.exitCode == 0, o.err.constData());
         QString error;
         const QVector<ResultRun> runs = readResultFilePath(out + QStringLiteral("/baseline/c4-r1.json"), &error);
@@ -381,19 +383,14 @@ private Q_SLOTS:
     void reasoningCountedWithoutUsage()
     {
         const QString name = QStringLiteral("thinking");
-        QFile f(m_dir.filePath(name + QStringLiteral(".json")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"name": "thinking", "endpoint": {"base_url": "sim:", "path": "/v1/chat/completions", "model": "m"},
+        const QString project = m_dir.filePath(name + QStringLiteral(".servescope"));
+        const Outcome o = runJson(name,
+            R"({"name": "thinking", "endpoint": {"base_url": "sim:", "path": "/v1/chat/completions", "model": "m"},
             "server": {"engine": "vllm", "args": {"reasoning_tokens": 40, "no_usage": true}},
             "dataset": {"name": "random", "seed": 7, "ignore_eos": true},
             "load": {"mode": "concurrency", "points": [{"concurrency": 4, "input_len": 32, "output_len": 64,
                      "num_prompts": 16}], "repeat": 1},
             "variants": [{"name": "baseline"}]})");
-        f.close();
-        const QString project = m_dir.filePath(name + QStringLiteral(".servescope"));
-        const Outcome o = run({ f.fileName(), QStringLiteral("--project"), project, QStringLiteral("--out-dir"),
-            m_dir.filePath(name + QStringLiteral("-results")), QStringLiteral("--sim-time-scale"),
-            QStringLiteral("20") });
         QVERIFY2(o.exitCode == 0, o.err.constData());
         ProjectStore store;
         QVERIFY(store.open(project));
