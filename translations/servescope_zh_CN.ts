@@ -4559,12 +4559,16 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>每个负载点的推理</translation>
     </message>
     <message>
-        <source>TTFO: time to the first output token, the answer&apos;s first after the reasoning (TTFT counts the reasoning&apos;s first); medians across repeats.</source>
-        <translation>TTFO：首个输出 token 的时间，即推理之后回答的第一个 token（TTFT 计入推理的第一个 token）；取各次重复的中位数。</translation>
-    </message>
-    <message>
         <source>TTFO p90 (ms)</source>
         <translation>TTFO p90（毫秒）</translation>
+    </message>
+    <message>
+        <source>TTFO: time to the first output token, the answer&apos;s first after the reasoning (TTFT counts the reasoning&apos;s first); answer TPOT: time per output token after it (TPOT counts the reasoning&apos;s too); medians across repeats.</source>
+        <translation>TTFO：首个输出 token 的时间，即推理之后回答的第一个 token（TTFT 计入推理的第一个 token）；回答 TPOT：其后每个输出 token 的时间（TPOT 也计入推理的 token）；取各次重复的中位数。</translation>
+    </message>
+    <message>
+        <source>Answer TPOT p50 (ms)</source>
+        <translation>回答 TPOT p50（毫秒）</translation>
     </message>
 </context>
 <context>

@@ -23,7 +23,7 @@ namespace {
 const double Ladder[] = { 1, 10, 25, 50, 75, 90, 99 };
 
 struct Collected {
-    std::vector<double> ttft, ttfc, ttfo, tpot, itl, citl, e2el, roleGap;
+    std::vector<double> ttft, ttfc, ttfo, tpot, atpot, itl, citl, e2el, roleGap;
     std::vector<double> goodTpot; // vLLM's all_tpots: 0 when out <= 1, for goodput only
     std::vector<double> startS; // all finished measured requests (vLLM's min start_time)
     std::vector<double> okStartS; // per counted request, aligned with ttft/e2el
@@ -53,7 +53,8 @@ void reserveAll(Collected &c, std::span<const RequestRecord> records)
             c.firstScheduled = std::min(c.firstScheduled, r.scheduledNs > 0 ? r.scheduledNs : r.startNs);
     }
     const std::size_t n = records.size();
-    for (auto *v : { &c.ttft, &c.ttfc, &c.ttfo, &c.tpot, &c.e2el, &c.roleGap, &c.goodTpot, &c.startS, &c.okStartS })
+    for (auto *v :
+        { &c.ttft, &c.ttfc, &c.ttfo, &c.tpot, &c.atpot, &c.e2el, &c.roleGap, &c.goodTpot, &c.startS, &c.okStartS })
         v->reserve(n);
     c.itl.reserve(events);
     c.citl.reserve(events);
@@ -157,6 +158,8 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
         }
         if (m.hasTtfo)
             c.ttfo.push_back(m.ttfo);
+        if (m.hasAtpot)
+            c.atpot.push_back(m.atpot);
         s.reasoningTokens += m.reasoningTokens;
         s.reasoningEstimated += m.reasoningEstimated ? 1 : 0;
         if (r.cachedTokens >= 0) { // the server's counts, whatever the profile counts as input
@@ -200,6 +203,7 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
     s.ttfc = Stats::describeSeconds(c.ttfc, extra);
     s.ttfo = Stats::describeSeconds(c.ttfo, extra);
     s.tpot = Stats::describeSeconds(c.tpot, extra);
+    s.atpot = Stats::describeSeconds(c.atpot, extra);
     s.itl = Stats::describeSeconds(c.itl, extra);
     s.citl = Stats::describeSeconds(c.citl, extra);
     s.e2el = Stats::describeSeconds(c.e2el, extra);

@@ -111,6 +111,9 @@ RequestMetrics deriveRequest(
     m.serverOutputTokens = r.outputEstimated ? -1 : r.completionTokens;
     m.hasTpot = m.outputTokens > 1;
     m.tpot = m.hasTpot ? (m.e2el - m.ttft) / double(m.outputTokens - 1) : 0.0;
+    const int answerTokens = m.outputTokens - r.reasoningTokens;
+    m.hasAtpot = m.hasTtfo && answerTokens > 1;
+    m.atpot = m.hasAtpot ? (m.e2el - m.ttfo) / double(answerTokens - 1) : 0.0;
     appendGaps(r, profile, itl, citl);
     return m;
 }

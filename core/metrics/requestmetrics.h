@@ -29,6 +29,8 @@ struct RequestMetrics {
     double ttfo = 0; ///< time to the first output token: the first content or tool-call event
     double e2el = 0;
     double tpot = 0; ///< 0 when !hasTpot (that is what goodput uses)
+    bool hasAtpot = false; ///< an answer (hasTtfo) of more than one token after the reasoning's
+    double atpot = 0; ///< the answer's TPOT: (E2EL - TTFO) / (outputTokens - reasoningTokens - 1)
     qint64 e2elNs = 0; ///< E2EL as an exact offset from start
     int inputTokens = 0;
     int outputTokens = 0;

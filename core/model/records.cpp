@@ -61,6 +61,7 @@ std::span<const DistributionField> distributionFields()
         { "ttfc", &PointSummary::ttfc, false },
         { "ttfo", &PointSummary::ttfo, false },
         { "tpot", &PointSummary::tpot, true },
+        { "atpot", &PointSummary::atpot, false },
         { "itl", &PointSummary::itl, true },
         { "citl", &PointSummary::citl, false },
         { "e2el", &PointSummary::e2el, true },

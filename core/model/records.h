@@ -142,8 +142,9 @@ struct PointSummary : PointKey {
     double successRate = 0;
 
     /// TTFO: time to the first output token, the first content or tool-call event (a reasoning
-    /// model's answer), never a reasoning one.
-    Distribution ttft, ttfc, ttfo, tpot, itl, citl, e2el;
+    /// model's answer), never a reasoning one. ATPOT: the answer's TPOT, (E2EL - TTFO) / (answer
+    /// tokens - 1), the answer tokens being the output's without its reasoning tokens.
+    Distribution ttft, ttfc, ttfo, tpot, atpot, itl, citl, e2el;
     /// Of totalOutputTokens, the reasoning tokens (RequestRecord::reasoningTokens), and the successful
     /// requests whose reasoning count is an estimate.
     qint64 reasoningTokens = 0;

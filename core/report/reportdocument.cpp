@@ -347,15 +347,16 @@ QString reasoningTable(const ReportRun &run)
                 + num(100.0 * double(m.reasoningTokens) / double(m.totalOutputTokens), 1)
                                                       : QStringLiteral("—");
         body += row({ esc(m.variant), esc(m.label), num(m.ttft.p50, 2), num(m.ttfo.p50, 2), num(m.ttfo.p90, 2),
-                        num(m.ttfo.p99, 2), esc(share) },
+                        num(m.ttfo.p99, 2), num(m.tpot.p50, 2), num(m.atpot.p50, 2), esc(share) },
             false);
     }
     return QStringLiteral("<h3>%1</h3>\n<p class=\"muted\">%2</p>\n")
                .arg(esc(tr("Reasoning per point")),
                    esc(tr("TTFO: time to the first output token, the answer's first after the reasoning (TTFT counts "
-                          "the reasoning's first); medians across repeats.")))
+                          "the reasoning's first); answer TPOT: time per output token after it (TPOT counts the "
+                          "reasoning's too); medians across repeats.")))
         + tableHead({ tr("Variant"), tr("Point"), tr("TTFT p50 (ms)"), tr("TTFO p50 (ms)"), tr("TTFO p90 (ms)"),
-            tr("TTFO p99 (ms)"), tr("Reasoning (% of output)") })
+            tr("TTFO p99 (ms)"), tr("TPOT p50 (ms)"), tr("Answer TPOT p50 (ms)"), tr("Reasoning (% of output)") })
         + body + QStringLiteral("</table>\n");
 }
 

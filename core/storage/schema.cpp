@@ -13,7 +13,7 @@ QStringList Schema::distributionMetrics(int version)
 {
     QStringList m;
     for (const DistributionField &f : distributionFields()) {
-        if (version >= 6 || qstrcmp(f.code, "ttfo") != 0)
+        if (version >= 6 || (qstrcmp(f.code, "ttfo") != 0 && qstrcmp(f.code, "atpot") != 0))
             m << QLatin1String(f.code);
     }
     return m;
@@ -168,7 +168,7 @@ static QStringList version5()
 // Version 6: reasoning models and prefix-cache hits. Per request the reasoning tokens of the output and whether
 // that count is an estimate, and the prompt tokens the server said its prefix cache held (-1: not said); per
 // summary their sums, the requests with an estimate, the prompt tokens of the requests that said, and the TTFO
-// distribution (time to the first output token, reasoning excluded).
+// and ATPOT distributions (time to the first output token and the answer's TPOT, reasoning excluded).
 static QStringList version6()
 {
     QStringList out = {
@@ -180,9 +180,13 @@ static QStringList version6()
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT -1"),
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN cached_prompt_tokens INTEGER NOT NULL DEFAULT 0"),
     };
-    for (const QString &s : Schema::distributionStats())
-        out << QStringLiteral("ALTER TABLE point_repeats ADD COLUMN ttfo_") % s
-                % (s == QLatin1String("count") ? QLatin1String(" INTEGER NOT NULL DEFAULT 0") : QLatin1String(" REAL"));
+    for (const char *metric : { "ttfo", "atpot" }) {
+        for (const QString &s : Schema::distributionStats())
+            out << QStringLiteral("ALTER TABLE point_repeats ADD COLUMN ") % QLatin1String(metric) % QLatin1Char('_')
+                    % s
+                    % (s == QLatin1String("count") ? QLatin1String(" INTEGER NOT NULL DEFAULT 0")
+                                                   : QLatin1String(" REAL"));
+    }
     return out;
 }
 

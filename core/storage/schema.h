@@ -33,7 +33,7 @@ public:
     static bool migrate(QSqlDatabase &db, QString *error) { return migrate(db, steps(), error); }
 
     /// Metrics with a Distribution in PointSummary (distributionFields()) that point_repeats holds at
-    /// `version`: TTFO from version 6.
+    /// `version`: TTFO and ATPOT from version 6.
     static QStringList distributionMetrics(int version = Version);
     /// Statistic suffixes of each distribution column (`ttft_mean`, `ttft_p99`, ...).
     static const QStringList &distributionStats();

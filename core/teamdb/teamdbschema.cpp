@@ -127,7 +127,7 @@ bool refuseNewer(int version, QString *error)
 }
 
 // Version 2, as the project file's version 6: reasoning tokens and prefix-cache hits per request and summary,
-// and TTFO.
+// and TTFO and ATPOT.
 QStringList version2()
 {
     QStringList out = {
@@ -139,10 +139,13 @@ QStringList version2()
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN cached_tokens BIGINT NOT NULL DEFAULT -1"),
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN cached_prompt_tokens BIGINT NOT NULL DEFAULT 0"),
     };
-    for (const QString &s : Schema::distributionStats())
-        out << QStringLiteral("ALTER TABLE point_repeats ADD COLUMN ttfo_") % s
-                % (s == QLatin1String("count") ? QLatin1String(" INTEGER NOT NULL DEFAULT 0")
-                                               : QLatin1String(" DOUBLE PRECISION"));
+    for (const char *metric : { "ttfo", "atpot" }) {
+        for (const QString &s : Schema::distributionStats())
+            out << QStringLiteral("ALTER TABLE point_repeats ADD COLUMN ") % QLatin1String(metric) % QLatin1Char('_')
+                    % s
+                    % (s == QLatin1String("count") ? QLatin1String(" INTEGER NOT NULL DEFAULT 0")
+                                                   : QLatin1String(" DOUBLE PRECISION"));
+    }
     return out;
 }
 

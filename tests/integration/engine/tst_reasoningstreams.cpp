@@ -161,12 +161,17 @@ private Q_SLOTS:
             // TPOT over every output token, reasoning included, as vLLM defines it.
             QVERIFY(std::abs(m.tpot - gap(0, kReasoning + kAnswer - 1) / (kReasoning + kAnswer - 1)) < ms / 49);
             QCOMPARE(m.reasoningTokens, kReasoning);
+            // The answer's TPOT: its 30 tokens over the 29 gaps after the first, the pause left out.
+            QVERIFY(m.hasAtpot);
+            QVERIFY(std::abs(m.atpot - gap(kReasoning, kReasoning + kAnswer - 1) / (kAnswer - 1)) < ms / 29);
         }
         AggregateOptions o;
         o.ignoreEos = true; // a count that left out the reasoning would look like an early stop
         const ServeScope::PointResult point = aggregatePoint(res.records, o);
         const PointSummary &s = point.summary;
         QCOMPARE(s.ttfo.count, 2);
+        QCOMPARE(s.atpot.count, 2);
+        QVERIFY(s.atpot.median < s.tpot.median); // TPOT spreads the pause over every token
         QCOMPARE(s.reasoningTokens, qint64(2 * kReasoning));
         QCOMPARE(s.reasoningEstimated, usage ? 0 : 2);
         QVERIFY(s.ttfo.median > s.ttft.median + 600);

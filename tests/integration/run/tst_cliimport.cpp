@@ -252,10 +252,11 @@ private Q_SLOTS:
             const QMap<QString, double> b = summaryValues(back.first());
             int compared = 0;
             for (auto it = a.cbegin(); it != a.cend(); ++it) {
-                // ServeScope's TTFC, TTFO and CITL travel as mean, median and the requested percentiles only.
-                const bool carried
-                    = !(it.key().contains(QLatin1String("ttfc")) || it.key().contains(QLatin1String("ttfo"))
-                          || it.key().contains(QLatin1String("citl")))
+                // ServeScope's own distributions travel as mean, median and the requested percentiles only.
+                bool vllmKey = true;
+                for (const DistributionField &f : distributionFields())
+                    vllmKey = vllmKey && (f.vllmKey || !it.key().contains(u'_' + QLatin1String(f.code) + u'_'));
+                const bool carried = vllmKey
                     || QStringList { QStringLiteral("mean"), QStringLiteral("median"), QStringLiteral("p50"),
                            QStringLiteral("p90"), QStringLiteral("p99") }
                            .contains(it.key().section(u'_', 0, 0));

@@ -81,7 +81,7 @@ void TestSchema::createdFileHasPragmasAndTables()
     QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('point_repeats') WHERE name GLOB '*_p99'"))
         && q.next());
     QCOMPARE(q.value(0).toInt(), int(distributionFields().size()));
-    QCOMPARE(q.value(0).toInt(), 7);
+    QCOMPARE(q.value(0).toInt(), 8);
 }
 
 void TestSchema::migratesOlderFileKeepingData()
