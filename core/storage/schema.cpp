@@ -9,14 +9,38 @@
 
 namespace ServeScope {
 
+// The schema version that added a distribution's columns: 1 but for those listed.
+static int distributionSince(const char *code)
+{
+    static constexpr std::pair<const char *, int> later[] = { { "ttfo", 6 }, { "atpot", 6 } };
+    for (const auto &[name, version] : later) {
+        if (qstrcmp(code, name) == 0)
+            return version;
+    }
+    return 1;
+}
+
 QStringList Schema::distributionMetrics(int version)
 {
     QStringList m;
     for (const DistributionField &f : distributionFields()) {
-        if (version >= 6 || (qstrcmp(f.code, "ttfo") != 0 && qstrcmp(f.code, "atpot") != 0))
+        if (distributionSince(f.code) <= version)
             m << QLatin1String(f.code);
     }
     return m;
+}
+
+QStringList Schema::addedDistributionColumns(int version, QLatin1String realType)
+{
+    QStringList out;
+    for (const DistributionField &f : distributionFields()) {
+        if (distributionSince(f.code) != version)
+            continue;
+        for (const QString &s : distributionStats())
+            out << QStringLiteral("ALTER TABLE point_repeats ADD COLUMN ") % QLatin1String(f.code) % QLatin1Char('_')
+                    % s % (s == QLatin1String("count") ? QLatin1String(" INTEGER NOT NULL DEFAULT 0") : realType);
+    }
+    return out;
 }
 
 const QStringList &Schema::distributionStats()
@@ -180,14 +204,7 @@ static QStringList version6()
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT -1"),
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN cached_prompt_tokens INTEGER NOT NULL DEFAULT 0"),
     };
-    for (const char *metric : { "ttfo", "atpot" }) {
-        for (const QString &s : Schema::distributionStats())
-            out << QStringLiteral("ALTER TABLE point_repeats ADD COLUMN ") % QLatin1String(metric) % QLatin1Char('_')
-                    % s
-                    % (s == QLatin1String("count") ? QLatin1String(" INTEGER NOT NULL DEFAULT 0")
-                                                   : QLatin1String(" REAL"));
-    }
-    return out;
+    return out + Schema::addedDistributionColumns(6, QLatin1String(" REAL"));
 }
 
 const QVector<Schema::Step> &Schema::steps()

@@ -35,6 +35,9 @@ public:
     /// Metrics with a Distribution in PointSummary (distributionFields()) that point_repeats holds at
     /// `version`: TTFO and ATPOT from version 6.
     static QStringList distributionMetrics(int version = Version);
+    /// The ALTER TABLE statements that add to point_repeats the distributions `version` added
+    /// (distributionStats() columns each, reals of `realType`: the project file's or the team database's).
+    static QStringList addedDistributionColumns(int version, QLatin1String realType);
     /// Statistic suffixes of each distribution column (`ttft_mean`, `ttft_p99`, ...).
     static const QStringList &distributionStats();
 

@@ -139,14 +139,7 @@ QStringList version2()
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN cached_tokens BIGINT NOT NULL DEFAULT -1"),
         QStringLiteral("ALTER TABLE point_repeats ADD COLUMN cached_prompt_tokens BIGINT NOT NULL DEFAULT 0"),
     };
-    for (const char *metric : { "ttfo", "atpot" }) {
-        for (const QString &s : Schema::distributionStats())
-            out << QStringLiteral("ALTER TABLE point_repeats ADD COLUMN ") % QLatin1String(metric) % QLatin1Char('_')
-                    % s
-                    % (s == QLatin1String("count") ? QLatin1String(" INTEGER NOT NULL DEFAULT 0")
-                                                   : QLatin1String(" DOUBLE PRECISION"));
-    }
-    return out;
+    return out + Schema::addedDistributionColumns(6, QLatin1String(" DOUBLE PRECISION"));
 }
 
 } // namespace
