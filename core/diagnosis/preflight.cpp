@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "preflight.h"
 
+#include "model/apirequest.h"
+
 #include "engine/engineconfig.h"
 #include "engine/loadgenerator.h"
 #include "engine/sseparser.h"
@@ -97,6 +99,33 @@ QString serverMessage(const QByteArray &body)
     return QString::fromUtf8(body.left(300)).simplified();
 }
 
+// The APIs to ask when `chosen` is not served, the likeliest first.
+QList<Api> otherApis(Api chosen)
+{
+    QList<Api> out;
+    for (Api a : { Api::Chat, Api::Messages, Api::Responses, Api::Completions, Api::SglangGenerate })
+        if (a != chosen)
+            out << a;
+    return out;
+}
+
+// The API whose format an answer (an error body or a stream) is in, by the marks only that API uses.
+std::optional<Api> apiOfAnswer(const QByteArray &payload)
+{
+    if (payload.contains("\"chat.completion"))
+        return Api::Chat;
+    if (payload.contains("\"text_completion\""))
+        return Api::Completions;
+    if (payload.contains("\"type\":\"response.") || payload.contains("\"object\":\"response\""))
+        return Api::Responses;
+    if (payload.contains("\"meta_info\""))
+        return Api::SglangGenerate;
+    if (payload.contains("\"type\":\"message_start\"")
+        || (payload.contains("\"type\":\"error\"") && payload.contains("_error\"")))
+        return Api::Messages;
+    return std::nullopt;
+}
+
 bool mentionsModel(const QString &message)
 {
     static const QRegularExpression re(
@@ -122,6 +151,7 @@ PreflightRequest PreflightRequest::of(const Endpoint &endpoint, const QByteArray
     r.baseUrl = QUrl(endpoint.baseUrl);
     r.path = endpoint.path;
     r.model = endpoint.model;
+    r.dialect = endpoint.dialect;
     r.endpoint = endpointConfig(endpoint, r.baseUrl, key, &r.tlsError);
     return r;
 }
@@ -287,8 +317,9 @@ void Preflight::getModels()
 
 void Preflight::postStream()
 {
+    const Api api = apiForPath(m_request.path);
     QNetworkReply *reply = send(m_request.path, streamBody(4));
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, api] {
         reply->deleteLater();
         if (m_done || failedByTransport(reply))
             return;
@@ -298,8 +329,14 @@ void Preflight::postStream()
         const QString evidence = QStringLiteral("HTTP %1 on %2: %3").arg(status).arg(m_request.path, message);
         if (status == 401 || status == 403)
             return finish(m_request.keyHadWhitespace ? Diagnosis::AuthKeyWhitespace : Diagnosis::Auth, evidence);
-        if (status == 404)
-            return finish(mentionsModel(message) ? Diagnosis::ModelNotFound : Diagnosis::RouteNotFound, evidence);
+        if (status == 404 && mentionsModel(message))
+            return finish(Diagnosis::ModelNotFound, evidence);
+        if (status == 404 || status == 405)
+            return finishNamingApi(Diagnosis::RouteNotFound, evidence, otherApis(api));
+        if (const std::optional<Api> spoken = apiOfAnswer(payload); status == 400 && spoken && *spoken != api) {
+            m_result.answeringApi = apiName(*spoken);
+            return finish(Diagnosis::Other, evidence);
+        }
         if (status == 429)
             return finish(Diagnosis::RateLimited, evidence);
         if (status >= 500)
@@ -311,6 +348,7 @@ void Preflight::postStream()
 
         // Full framing via the engine's parser; the payloads are parsed as JSON here (not a hot path).
         SseParser parser;
+        parser.setApi(api);
         QVector<SseEvent> events = parser.feed(payload);
         parser.finish(events);
         int tokenEvents = 0;
@@ -329,10 +367,12 @@ void Preflight::postStream()
                     m_result.roleChunkFirst = e.kind == EventKind::RoleOnly;
                 ++tokenEvents;
             }
-            if (e.kind == EventKind::Usage) {
+            // Where the API says its counts: the usage event, responses' final response, every generate event.
+            const AnswerUsage usage
+                = answerUsage(api, api == Api::Responses ? o.value(QLatin1String("response")).toObject() : o);
+            if ((e.kind == EventKind::Usage || api == Api::SglangGenerate) && usage.outputTokens >= 0) {
                 m_result.usageSent = true;
-                m_result.completionTokens
-                    = o.value(QLatin1String("usage")).toObject().value(QLatin1String("completion_tokens")).toInt();
+                m_result.completionTokens = usage.outputTokens;
             }
         }
         if (!sawData) {
@@ -347,10 +387,44 @@ void Preflight::postStream()
                 Diagnosis::NoChoices, QStringLiteral("no SSE data events in a %1-byte answer").arg(payload.size()));
         }
         m_result.streamed = true;
-        if (tokenEvents == 0)
-            return finish(
-                Diagnosis::NoChoices, QStringLiteral("data events arrived but none had a non-empty choices array"));
+        if (tokenEvents == 0) {
+            if (const std::optional<Api> spoken = apiOfAnswer(payload); spoken && *spoken != api)
+                m_result.answeringApi = apiName(*spoken);
+            return finish(Diagnosis::NoChoices,
+                QStringLiteral("data events arrived but none carried a token in the %1 API's format")
+                    .arg(apiName(api)));
+        }
         readStreamsAsRun();
+    });
+}
+
+void Preflight::finishNamingApi(Diagnosis d, const QString &detail, QList<Api> untried)
+{
+    if (untried.isEmpty())
+        return finish(d, detail);
+    // The chosen path's prefix (a gateway's /anthropic, /openai) with the next API's usual path.
+    const Api next = untried.takeFirst();
+    QString prefix = m_request.path;
+    const QString chosen = defaultPath(apiForPath(m_request.path));
+    if (prefix.endsWith(chosen))
+        prefix.chop(chosen.size());
+    else
+        prefix.clear();
+    const QString path = prefix + defaultPath(next);
+    QJsonObject body = generationBody(next, m_request.dialect, m_request.model, QStringLiteral("Say hello."), 1, false);
+    QNetworkReply *reply = send(path, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    connect(reply, &QNetworkReply::finished, this, [this, reply, d, detail, untried, next, path] {
+        reply->deleteLater();
+        if (m_done)
+            return;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QJsonObject answer = QJsonDocument::fromJson(reply->readAll()).object();
+        if (status == 200 && answerUsage(next, answer).outputTokens >= 0) {
+            m_result.answeringApi = apiName(next);
+            m_result.answeringPath = path;
+            return finish(d, detail);
+        }
+        finishNamingApi(d, detail, untried);
     });
 }
 

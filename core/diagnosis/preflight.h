@@ -55,8 +55,9 @@ QString diagnosisFix(Diagnosis d);
 
 struct PreflightRequest {
     QUrl baseUrl; ///< what the models list and the probes are appended to
-    QString path = QStringLiteral("/v1/chat/completions");
+    QString path = QStringLiteral("/v1/chat/completions"); ///< names the API (apiForPath)
     QString model;
+    Dialect dialect = Dialect::Vllm; ///< the request fields, as the run sends them
     /// Every request of the check goes out as the run's would: its URL, key (handed over by value; never
     /// logged or echoed), extra headers (secret values scrubbed from every detail like the key), proxy
     /// and TLS settings — endpointConfig(), the run's own reading of the endpoint.
@@ -92,6 +93,9 @@ struct PreflightResult {
     /// -1 when it had too few token events to tell.
     int streamBuffered = -1;
     double eventsPerRead = 0; ///< of that stream: token events per socket read
+    /// When the chosen API failed: an API that answered in its own format on the same server (its path, with
+    /// the chosen path's prefix), or the format the failing answer was in. Empty: none found or not asked.
+    QString answeringApi, answeringPath;
 };
 
 /// Runs the preflight asynchronously on the calling thread's event loop: models list, then one
@@ -126,6 +130,8 @@ private:
     void runStreams(const QByteArray &body, int maxTokens, int count, void (Preflight::*done)(const LoadOutcome &));
     void onArrivalStreamFinished(const ServeScope::LoadOutcome &outcome);
     void finish(Diagnosis d, const QString &detail = {});
+    /// Finishes with `d`, after asking the other APIs' paths in turn whether one of them answers.
+    void finishNamingApi(Diagnosis d, const QString &detail, QList<Api> untried);
     QNetworkReply *send(const QString &suffix, const QByteArray &body);
     bool failedByTransport(QNetworkReply *reply);
     QString scrub(const QString &text) const;

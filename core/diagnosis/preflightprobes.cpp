@@ -6,6 +6,7 @@
 #include "engine/loadgenerator.h"
 #include "metrics/clienthealth.h"
 #include "metrics/findings.h"
+#include "model/apirequest.h"
 #include "model/urls.h"
 
 #include <QJsonArray>
@@ -24,15 +25,10 @@ constexpr int kArrivalTokens = 32;
 
 QByteArray Preflight::streamBody(int maxTokens) const
 {
-    QJsonObject body { { QStringLiteral("model"), m_request.model }, { QStringLiteral("stream"), true },
-        { QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } } },
-        { QStringLiteral("max_tokens"), maxTokens }, { QStringLiteral("temperature"), 0.0 } };
-    if (m_request.path.contains(QLatin1String("chat")))
-        body.insert(QStringLiteral("messages"),
-            QJsonArray { QJsonObject { { QStringLiteral("role"), QStringLiteral("user") },
-                { QStringLiteral("content"), QStringLiteral("Say hello.") } } });
-    else
-        body.insert(QStringLiteral("prompt"), QStringLiteral("Say hello."));
+    const Api api = apiForPath(m_request.path);
+    QJsonObject body
+        = generationBody(api, m_request.dialect, m_request.model, QStringLiteral("Say hello."), maxTokens, true);
+    setSamplingField(api, &body, QStringLiteral("temperature"), 0.0);
     return QJsonDocument(body).toJson(QJsonDocument::Compact);
 }
 
@@ -130,29 +126,23 @@ void Preflight::probeIgnoreEos()
 {
     // On the endpoint's own path (a chat-only gateway has no /v1/completions), with a prompt a model
     // answers in a word or two: only an honoured ignore_eos makes it write all the tokens.
-    QJsonObject body { { QStringLiteral("model"), m_request.model }, { QStringLiteral("stream"), false },
-        { QStringLiteral("max_tokens"), kIgnoreEosTokens }, { QStringLiteral("ignore_eos"), true },
-        { QStringLiteral("temperature"), 0.0 } };
-    const QString prompt = QStringLiteral("Reply with the single word OK.");
-    if (m_request.path.contains(QLatin1String("chat")))
-        body.insert(QStringLiteral("messages"),
-            QJsonArray { QJsonObject {
-                { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), prompt } } });
-    else
-        body.insert(QStringLiteral("prompt"), prompt);
+    const Api api = apiForPath(m_request.path);
+    QJsonObject body = generationBody(api, m_request.dialect, m_request.model,
+        QStringLiteral("Reply with the single word OK."), kIgnoreEosTokens, false);
+    setSamplingField(api, &body, QStringLiteral("ignore_eos"), true);
+    setSamplingField(api, &body, QStringLiteral("temperature"), 0.0);
     QNetworkReply *reply = send(m_request.path, QJsonDocument(body).toJson(QJsonDocument::Compact));
     connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
         if (m_done)
             return;
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QJsonObject usage
-            = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("usage")).toObject();
+        const AnswerUsage usage
+            = answerUsage(apiForPath(m_request.path), QJsonDocument::fromJson(reply->readAll()).object());
         if (status >= 400 && status < 500)
             m_result.ignoreEosHonoured = 0; // refused: a run that sends it fails every request
-        else if (!usage.isEmpty())
-            m_result.ignoreEosHonoured
-                = usage.value(QLatin1String("completion_tokens")).toInt() == kIgnoreEosTokens ? 1 : 0;
+        else if (usage.outputTokens >= 0)
+            m_result.ignoreEosHonoured = usage.outputTokens == kIgnoreEosTokens ? 1 : 0;
         probeStreamArrival();
     });
 }
@@ -162,7 +152,7 @@ void Preflight::probeStreamArrival()
     // Long enough to tell a buffered stream from one sent token by token; ignore_eos where honoured.
     QJsonObject body = QJsonDocument::fromJson(streamBody(kArrivalTokens)).object();
     if (m_result.ignoreEosHonoured == 1)
-        body.insert(QStringLiteral("ignore_eos"), true);
+        setSamplingField(apiForPath(m_request.path), &body, QStringLiteral("ignore_eos"), true);
     runStreams(
         QJsonDocument(body).toJson(QJsonDocument::Compact), kArrivalTokens, 1, &Preflight::onArrivalStreamFinished);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engineconfig.h"
 
+#include "model/apirequest.h"
 #include "model/urls.h"
 
 #include <QSslCertificate>
@@ -71,16 +72,15 @@ Redactor endpointRedactor(const EndpointConfig &endpoint)
     return Redactor(secrets);
 }
 
-QByteArray bearerAuthorization(const QByteArray &apiKey)
-{
-    return "Bearer " + apiKey;
-}
-
 QList<QPair<QByteArray, QByteArray>> endpointHeaders(const EndpointConfig &endpoint)
 {
     QList<QPair<QByteArray, QByteArray>> h;
-    if (!endpoint.apiKey.isEmpty())
-        h.append({ QByteArrayLiteral("Authorization"), bearerAuthorization(endpoint.apiKey) });
+    for (const auto &auth : apiAuthHeaders(endpoint.api(), endpoint.apiKey)) {
+        const bool overridden = std::any_of(endpoint.extraHeaders.cbegin(), endpoint.extraHeaders.cend(),
+            [&](const auto &extra) { return extra.first.compare(auth.first, Qt::CaseInsensitive) == 0; });
+        if (!overridden)
+            h.append(auth);
+    }
     h.append(endpoint.extraHeaders);
     return h;
 }

@@ -41,6 +41,9 @@ struct EndpointConfig {
     bool tlsSkipVerify = false; ///< https without checking the server's certificate or name
     /// The two above for Qt Network's requests (the pool, side calls, scrapes); see applyTls().
     QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+
+    /// The API the URL's path names: its request shape, authentication and stream format.
+    Api api() const { return apiForPath(url.path()); }
 };
 
 /// The one reading of an experiment's endpoint for requests, by the run, `check` and Test connection
@@ -58,11 +61,10 @@ void applyTls(QNetworkRequest *request, const EndpointConfig &endpoint);
 /// The transport Auto resolves to for an endpoint.
 TransportKind resolveTransport(const EndpointConfig &endpoint);
 
-/// The value of the `Authorization` header for an API key: "Bearer <key>".
-QByteArray bearerAuthorization(const QByteArray &apiKey);
 /// The redaction rule for everything this endpoint's server answers: its key and every secret header value.
 Redactor endpointRedactor(const EndpointConfig &endpoint);
-/// What every request to the endpoint carries: Authorization (when there is a key), then the extra headers.
+/// What every request to the endpoint carries: its API's authentication (apiAuthHeaders) where the extra headers
+/// do not set the same header, then the extra headers.
 QList<QPair<QByteArray, QByteArray>> endpointHeaders(const EndpointConfig &endpoint);
 
 /// One load point as the engine runs it: the experiment's LoadPoint (concurrency or rate, burstiness,

@@ -110,6 +110,7 @@ void LeanTransport::configure(const EndpointConfig &endpoint)
         m_tls = TlsContext::make(endpoint.caFile, endpoint.tlsSkipVerify, &m_tlsError);
     }
     m_endpoint = endpoint;
+    m_api = endpoint.api();
     m_redactor = endpointRedactor(endpoint);
     QByteArray path = endpoint.url.path(QUrl::FullyEncoded).toLatin1();
     if (path.isEmpty())
@@ -251,6 +252,7 @@ void LeanTransport::start(StreamRequest req)
 {
     std::unique_ptr<StreamState> s = newStream(req);
     s->parser.setMaxEventBytes(m_endpoint.maxEventBytes);
+    s->parser.setApi(m_api);
     RequestRecord &r = s->record;
     r.protocol = QStringLiteral("http/1.1");
     r.eventNs.reserve(req.prepared.targetOutputLen + 8);

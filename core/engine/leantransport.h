@@ -51,6 +51,7 @@ private:
     std::shared_ptr<const TlsContext> m_tls; ///< https: OpenSSL's settings for every connection
     QString m_tlsError; ///< why m_tls could not be made
     EndpointConfig m_endpoint;
+    Api m_api = Api::Chat; ///< m_endpoint.api(), read once
     Redactor m_redactor; ///< endpointRedactor(m_endpoint)
     QByteArray m_head; ///< request line and fixed headers, up to the per-request ones
     std::vector<HttpConnection *> m_connections; ///< index = the connection's epoll key

@@ -67,6 +67,7 @@ PoolTransport::~PoolTransport()
 void PoolTransport::configure(const EndpointConfig &endpoint)
 {
     m_endpoint = endpoint;
+    m_api = endpoint.api();
     m_redactor = endpointRedactor(endpoint);
     for (Manager &m : m_managers)
         m.nam->setProxy(endpoint.useProxy ? endpoint.proxy : QNetworkProxy(QNetworkProxy::NoProxy));
@@ -117,6 +118,7 @@ void PoolTransport::start(StreamRequest req)
 {
     std::unique_ptr<StreamState> s = newStream(req);
     s->parser.setMaxEventBytes(m_endpoint.maxEventBytes);
+    s->parser.setApi(m_api);
     const int m = freeManager();
     if (m < 0) {
         m_queue.emplace_back(std::move(s), req.prepared.body);

@@ -56,6 +56,7 @@ private:
     void sweep();
 
     EndpointConfig m_endpoint;
+    Api m_api = Api::Chat; ///< m_endpoint.api(), read once
     Redactor m_redactor; ///< endpointRedactor(m_endpoint)
     std::vector<Manager> m_managers;
     std::unordered_map<QNetworkReply *, Active> m_active;

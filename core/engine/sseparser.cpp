@@ -224,7 +224,7 @@ void SseParser::dispatch(SseSink &out)
 {
     if (!m_hasData && !m_errorEvent)
         return;
-    const EventKind kind = m_errorEvent ? EventKind::Error : classifySseData(m_data);
+    const EventKind kind = m_errorEvent ? EventKind::Error : classifyEventData(m_api, m_data);
     out.onEvent(kind, m_data);
     m_data.resize(0); // keeps its capacity for the next event
     m_hasData = false;
@@ -270,6 +270,85 @@ EventKind classifySseData(QByteArrayView data)
         return EventKind::FinishOnly;
     // A token event without text, role or finish (an empty delta): vLLM still counts it.
     return EventKind::RoleOnly;
+}
+
+namespace {
+
+// True when some occurrence of `quotedKey` has exactly the string `value`.
+bool hasStringValue(std::string_view s, std::string_view quotedKey, std::string_view value)
+{
+    for (size_t i = findKeyValue(s, quotedKey); i != std::string_view::npos; i = findKeyValue(s, quotedKey, i)) {
+        if (i + value.size() + 1 < s.size() && s[i] == '"' && s.substr(i + 1, value.size()) == value
+            && s[i + 1 + value.size()] == '"')
+            return true;
+    }
+    return false;
+}
+
+EventKind classifyMessagesEvent(std::string_view s)
+{
+    constexpr std::string_view type = "\"type\"";
+    if (hasStringValue(s, type, "content_block_delta")) {
+        if (hasStringValue(s, type, "text_delta"))
+            return hasNonEmptyString(s, "\"text\"") ? EventKind::Content : EventKind::Other;
+        if (hasStringValue(s, type, "thinking_delta"))
+            return EventKind::Reasoning;
+        if (hasStringValue(s, type, "input_json_delta"))
+            return EventKind::ToolCall;
+        return EventKind::Other; // signature_delta, citations
+    }
+    if (hasStringValue(s, type, "message_delta"))
+        return EventKind::Usage;
+    if (hasStringValue(s, type, "message_stop"))
+        return EventKind::Done;
+    if (hasStringValue(s, type, "error"))
+        return EventKind::Error;
+    return EventKind::Other;
+}
+
+EventKind classifyResponsesEvent(std::string_view s)
+{
+    constexpr std::string_view type = "\"type\"";
+    if (hasStringValue(s, type, "response.output_text.delta") || hasStringValue(s, type, "response.refusal.delta"))
+        return EventKind::Content;
+    if (hasStringValue(s, type, "response.reasoning_text.delta")
+        || hasStringValue(s, type, "response.reasoning_summary_text.delta"))
+        return EventKind::Reasoning;
+    if (hasStringValue(s, type, "response.function_call_arguments.delta"))
+        return EventKind::ToolCall;
+    if (hasStringValue(s, type, "response.completed") || hasStringValue(s, type, "response.incomplete"))
+        return EventKind::Usage;
+    if (hasStringValue(s, type, "error") || hasStringValue(s, type, "response.failed"))
+        return EventKind::Error;
+    return EventKind::Other;
+}
+
+} // namespace
+
+EventKind classifyEventData(Api api, QByteArrayView data)
+{
+    if (api == Api::Chat || api == Api::Completions)
+        return classifySseData(data);
+    std::string_view s = sv(data);
+    const size_t b = skipSpace(s, 0);
+    size_t e = s.size();
+    while (e > b && isSpace(s[e - 1]))
+        --e;
+    s = s.substr(b, e - b);
+    if (s == "[DONE]")
+        return EventKind::Done;
+    if (s.empty() || s.front() != '{')
+        return EventKind::Other;
+    switch (api) {
+    case Api::Messages:
+        return classifyMessagesEvent(s);
+    case Api::Responses:
+        return classifyResponsesEvent(s);
+    default: // sglang-generate: every event carries the text so far and its counts
+        if (hasNonEmptyString(s, "\"text\""))
+            return EventKind::Content;
+        return findKeyValue(s, "\"error\"") != std::string_view::npos ? EventKind::Error : EventKind::Other;
+    }
 }
 
 bool looksLikeJsonError(QByteArrayView body)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/experiment.h"
 #include "model/records.h"
 
 #include <QByteArray>
@@ -54,6 +55,9 @@ public:
     void setMaxEventBytes(qsizetype bytes) noexcept { m_maxEventBytes = bytes; }
     qsizetype maxEventBytes() const noexcept { return m_maxEventBytes; }
     bool overflowed() const noexcept { return m_overflowed; }
+    /// The API whose events are framed (classifyEventData); chat unless set.
+    void setApi(Api api) noexcept { m_api = api; }
+    Api api() const noexcept { return m_api; }
     static constexpr qsizetype kDefaultMaxEventBytes = 1 << 20;
 
 private:
@@ -69,6 +73,7 @@ private:
     bool m_started = false; ///< past the stream's first bytes, where a UTF-8 BOM is dropped
     quint8 m_bomBytes = 0; ///< bytes of a BOM matched so far at the start
     qsizetype m_maxEventBytes = kDefaultMaxEventBytes;
+    Api m_api = Api::Chat;
     void overflow();
 };
 
@@ -76,6 +81,12 @@ private:
 /// choices, or a token event (non-empty choices) with content, reasoning, tool-call text, a role
 /// only, or no text at all.
 EventKind classifySseData(QByteArrayView data);
+
+/// The same in any API (docs/metrics.md, "APIs"), by the event's `type` where the API names one: a text delta is
+/// Content, a reasoning (thinking) delta Reasoning, a tool-input delta ToolCall; the event that carries the final
+/// usage is Usage; messages' message_stop is Done; an error event Error; the rest (message_start, block starts
+/// and stops, ping, response.created, ...) Other. sglang-generate: an event with text is Content.
+EventKind classifyEventData(Api api, QByteArrayView data);
 
 /// True when a response body is a plain JSON error object (a 200 that is not an SSE stream).
 bool looksLikeJsonError(QByteArrayView body);

@@ -42,9 +42,13 @@ ErrorClass classifyErrorEvent(const QByteArray &payload)
     const int code = err.value(QLatin1String("code")).toVariant().toInt();
     if (code >= 500 && code < 600)
         return ErrorClass::ServerError;
-    const QString type = err.value(QLatin1String("type")).toString().toLower();
-    if (type.contains(QLatin1String("server")) || type.contains(QLatin1String("internal")))
-        return ErrorClass::ServerError;
+    // vLLM's and OpenAI's types and codes, Anthropic's api_error and overloaded_error.
+    for (const char *key : { "type", "code" }) {
+        const QString type = err.value(QLatin1String(key)).toString().toLower();
+        for (const char *server : { "server", "internal", "overloaded", "api_error" })
+            if (type.contains(QLatin1String(server)))
+                return ErrorClass::ServerError;
+    }
     return ErrorClass::Protocol;
 }
 
@@ -177,6 +181,100 @@ void digestScanned(EventDigest &d, const ChunkFields &f, bool content)
         appendJsonString(d.reasoningText, reasoning);
 }
 
+// One event of the messages, responses or sglang-generate API, read with QJsonDocument: usage, the end, the
+// generated text and validity, where each API says them (docs/metrics.md, "APIs").
+void digestApiEvent(EventDigest &d, Api api, qsizetype index, const QByteArray &payload, EventKind kind)
+{
+    QJsonParseError err;
+    const QJsonObject o = QJsonDocument::fromJson(payload, &err).object();
+    if (err.error != QJsonParseError::NoError && d.malformed < 0) {
+        d.malformed = index;
+        d.malformedHead = QByteArray(payload.constData(), std::min<qsizetype>(payload.size(), 120));
+    }
+    auto count = [](const QJsonObject &from, const char *key) {
+        const QJsonValue v = from.value(QLatin1String(key));
+        return v.isDouble() ? v.toInt() : -1;
+    };
+    auto keep = [](QString &kept, const QString &more) {
+        if (kept.size() < kMaxKeptTextChars)
+            kept += more;
+    };
+    QString text, reasoning;
+    if (api == Api::Messages) {
+        const QString type = o.value(QLatin1String("type")).toString();
+        if (type == QLatin1String("message_start")) {
+            const QJsonObject m = o.value(QLatin1String("message")).toObject();
+            if (d.model.isEmpty())
+                d.model = m.value(QLatin1String("model")).toString().left(256);
+            const QJsonObject u = m.value(QLatin1String("usage")).toObject();
+            // input_tokens leaves out what the cache read or wrote.
+            const int cacheRead = count(u, "cache_read_input_tokens");
+            d.promptTokens = qMax(0, count(u, "input_tokens")) + qMax(0, cacheRead)
+                + qMax(0, count(u, "cache_creation_input_tokens"));
+            d.cachedTokens = cacheRead;
+        } else if (type == QLatin1String("message_delta")) {
+            const QJsonObject u = o.value(QLatin1String("usage")).toObject();
+            if (const int output = count(u, "output_tokens"); output >= 0) {
+                d.usage = true;
+                d.completionTokens = output;
+            }
+            if (const int input = count(u, "input_tokens"); input >= 0) // newer servers say it again here
+                d.promptTokens = input + qMax(0, count(u, "cache_read_input_tokens"))
+                    + qMax(0, count(u, "cache_creation_input_tokens"));
+            if (o.value(QLatin1String("delta")).toObject().value(QLatin1String("stop_reason")).isString())
+                d.ended = true;
+        } else if (type == QLatin1String("content_block_delta")) {
+            const QJsonObject delta = o.value(QLatin1String("delta")).toObject();
+            text
+                = delta.value(QLatin1String("text")).toString() + delta.value(QLatin1String("partial_json")).toString();
+            reasoning = delta.value(QLatin1String("thinking")).toString();
+        }
+    } else if (api == Api::Responses) {
+        const QString type = o.value(QLatin1String("type")).toString();
+        const QJsonObject r = o.value(QLatin1String("response")).toObject();
+        if (d.model.isEmpty())
+            d.model = r.value(QLatin1String("model")).toString().left(256);
+        if (type == QLatin1String("response.completed") || type == QLatin1String("response.incomplete")) {
+            d.ended = true;
+            const QJsonObject u = r.value(QLatin1String("usage")).toObject();
+            if (!u.isEmpty()) {
+                d.usage = true;
+                d.promptTokens = qMax(0, count(u, "input_tokens"));
+                d.completionTokens = qMax(0, count(u, "output_tokens"));
+                d.reasoningTokens
+                    = count(u.value(QLatin1String("output_tokens_details")).toObject(), "reasoning_tokens");
+                d.cachedTokens = count(u.value(QLatin1String("input_tokens_details")).toObject(), "cached_tokens");
+            }
+        } else if (kind == EventKind::Reasoning) {
+            reasoning = o.value(QLatin1String("delta")).toString();
+        } else if (isContentEvent(kind)) {
+            text = o.value(QLatin1String("delta")).toString();
+        }
+    } else { // sglang-generate: the text so far (or, streamed incrementally, the new text) and the counts so far
+        const QJsonObject m = o.value(QLatin1String("meta_info")).toObject();
+        if (!m.isEmpty()) {
+            d.usage = true;
+            d.promptTokens = qMax(0, count(m, "prompt_tokens"));
+            d.completionTokens = qMax(0, count(m, "completion_tokens"));
+            d.cachedTokens = count(m, "cached_tokens");
+            if (!m.value(QLatin1String("finish_reason")).isNull()
+                && !m.value(QLatin1String("finish_reason")).isUndefined())
+                d.ended = true;
+        }
+        const QString all = o.value(QLatin1String("text")).toString();
+        if (d.text.size() < kMaxKeptTextChars && all.startsWith(d.text))
+            text = all.mid(d.text.size());
+        else
+            text = all;
+    }
+    if (!isContentEvent(kind))
+        return;
+    ++d.contentEvents;
+    d.reasoningEvents += reasoning.isEmpty() ? 0 : 1;
+    keep(d.text, text + reasoning);
+    keep(d.reasoningText, reasoning);
+}
+
 } // namespace
 
 // Every waiting data event parsed, the same whether it runs after each batch of reads or once at
@@ -189,7 +287,10 @@ void StreamState::digest()
         begin = end;
         const bool content = isContentEvent(record.eventKinds[index]);
         ChunkFields fields;
-        if (scanChunk(payload, &fields))
+        if (const Api api = parser.api(); api != Api::Chat && api != Api::Completions)
+            digestApiEvent(
+                parsed, api, index, QByteArray::fromRawData(payload.data(), payload.size()), record.eventKinds[index]);
+        else if (scanChunk(payload, &fields))
             digestScanned(parsed, fields, content);
         else
             digestWithQt(parsed, index, QByteArray::fromRawData(payload.data(), payload.size()), content);

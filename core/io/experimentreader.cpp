@@ -15,7 +15,7 @@ public:
     {
         const QString p = QStringLiteral("endpoint");
         if (!object(&n, p,
-                { "base_url", "path", "model", "api_key_env", "keychain_entry", "dialect", "protocol", "proxy",
+                { "base_url", "path", "api", "model", "api_key_env", "keychain_entry", "dialect", "protocol", "proxy",
                     "headers", "header_env", "ca_file", "tls_skip_verify" }))
             return;
         stringAt(n, "base_url", p, &e->baseUrl);
@@ -27,6 +27,17 @@ public:
         stringAt(n, "ca_file", p, &e->caFile);
         boolAt(n, "tls_skip_verify", p, &e->tlsSkipVerify);
         enumAt(n, "dialect", p, &e->dialect, parseDialect, "vllm, sglang, openai-strict");
+        // The path names the API; `api` alone stands for that API's usual path.
+        Api api = e->api();
+        if (const JsonNode *m = n.member(QLatin1String("api"))) {
+            enumAt(n, "api", p, &api, parseApi, "chat, completions, responses, messages, sglang-generate");
+            if (!n.member(QLatin1String("path")))
+                e->path = defaultPath(api);
+            else if (api != e->api())
+                error(m, p + QLatin1String(".api"),
+                    Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is %1, but endpoint.path is the %2 API's path"),
+                        { apiName(api), apiName(e->api()) } });
+        }
         enumAt(n, "protocol", p, &e->protocol, parseProtocol, "http1, http2");
         if (const JsonNode *h = n.member(QLatin1String("headers")); h && !h->isObject()) {
             error(h, p + QLatin1String(".headers"),

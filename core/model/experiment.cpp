@@ -27,6 +27,9 @@ template<typename E, size_t N> bool parseName(const std::array<const char *, N> 
 }
 
 constexpr std::array<const char *, 3> kDialects = { "vllm", "sglang", "openai-strict" };
+constexpr std::array<const char *, 5> kApis = { "chat", "completions", "responses", "messages", "sglang-generate" };
+constexpr std::array<const char *, 5> kApiPaths
+    = { "/v1/chat/completions", "/v1/completions", "/v1/responses", "/v1/messages", "/generate" };
 constexpr std::array<const char *, 2> kProtocols = { "http1", "http2" };
 constexpr std::array<const char *, 3> kSources = { "typed", "captured", "probe" };
 constexpr std::array<const char *, 2> kModes = { "concurrency", "rate" };
@@ -41,6 +44,34 @@ QString dialectName(Dialect d)
 bool parseDialect(QStringView s, Dialect *out)
 {
     return parseName(kDialects, s, out);
+}
+QString apiName(Api a)
+{
+    return nameOf(kApis, a);
+}
+bool parseApi(QStringView s, Api *out)
+{
+    return parseName(kApis, s, out);
+}
+Api apiForPath(QStringView path)
+{
+    while (path.endsWith(u'/'))
+        path.chop(1);
+    if (path.endsWith(u"/chat/completions"))
+        return Api::Chat;
+    if (path.endsWith(u"/completions"))
+        return Api::Completions;
+    if (path.endsWith(u"/responses"))
+        return Api::Responses;
+    if (path.endsWith(u"/messages"))
+        return Api::Messages;
+    if (path.endsWith(u"/generate"))
+        return Api::SglangGenerate;
+    return Api::Chat;
+}
+QString defaultPath(Api a)
+{
+    return nameOf(kApiPaths, a);
 }
 QString protocolName(HttpProtocol p)
 {

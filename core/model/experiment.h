@@ -15,6 +15,8 @@ namespace ServeScope {
 
 /// Which request fields an endpoint accepts (docs/metrics.md, "Request payloads").
 enum class Dialect : quint8 { Vllm, Sglang, OpenAiStrict };
+/// Which API the requests speak: the body, the authentication and the stream format (docs/metrics.md, "APIs").
+enum class Api : quint8 { Chat, Completions, Responses, Messages, SglangGenerate };
 enum class HttpProtocol : quint8 { Http1, Http2 };
 /// Where an environment-snapshot field came from.
 enum class EnvSource : quint8 { Typed, Captured, Probe };
@@ -27,6 +29,14 @@ enum class Definitions : quint8 { Vllm, Sglang };
 /// "probe", "concurrency", "rate". The parse functions return false for an unknown spelling.
 QString dialectName(Dialect d);
 bool parseDialect(QStringView s, Dialect *out);
+/// "chat", "completions", "responses", "messages", "sglang-generate".
+QString apiName(Api a);
+bool parseApi(QStringView s, Api *out);
+/// The API a request path names by its last segments (/chat/completions, /completions, /responses, /messages,
+/// /generate); chat for any other path.
+Api apiForPath(QStringView path);
+/// The path an API is served at by vLLM, SGLang and the vendors (/v1/chat/completions, /v1/messages, /generate, ...).
+QString defaultPath(Api a);
 QString protocolName(HttpProtocol p);
 bool parseProtocol(QStringView s, HttpProtocol *out);
 QString envSourceName(EnvSource s);
@@ -61,6 +71,8 @@ struct Endpoint {
 
     /// True when baseUrl starts with "sim:" (the embedded simulator).
     bool isLocalSimulator() const;
+    /// The API the path names (apiForPath): the path is the one home of that choice.
+    Api api() const { return apiForPath(path); }
     bool operator==(const Endpoint &) const = default;
 };
 

@@ -95,10 +95,10 @@ void checkEndpoint(Checker &c, const Endpoint &e)
     if (!e.path.startsWith(QLatin1Char('/')))
         c.error(
             QStringLiteral("endpoint.path"), Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must start with /") });
-    else if (!e.path.endsWith(QLatin1String("/chat/completions")) && !e.path.endsWith(QLatin1String("/completions")))
+    else if (!e.path.endsWith(defaultPath(e.api()).section(QLatin1Char('/'), -1)))
         c.warning(QStringLiteral("endpoint.path"),
-            Reason {
-                QT_TRANSLATE_NOOP("ServeScope::Problem", "is neither a chat/completions nor a completions path") });
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is not an API's path: the %1 API's is %2"),
+                { apiName(e.api()), defaultPath(e.api()) } });
     if (e.model.trimmed().isEmpty() && !e.isLocalSimulator())
         c.error(QStringLiteral("endpoint.model"), Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required") });
     if (!e.proxy.isEmpty())

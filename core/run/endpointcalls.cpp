@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "endpointcalls.h"
 
+#include "model/apirequest.h"
+
 #include "metrics/servermetrics.h"
 #include "model/urls.h"
 
@@ -177,21 +179,16 @@ std::optional<PromptCalibration> EndpointCalls::calibration(const QString &sampl
     constexpr qsizetype kMinSampleWords = 8;
     if (words.size() < kMinSampleWords)
         return std::nullopt;
-    const bool chat = m_endpoint.url.path().endsWith(QLatin1String("/chat/completions"));
+    const Api api = m_endpoint.api();
     QList<QPair<double, double>> points;
     int answered = 0; // 2xx replies, with or without usage
     for (const qsizetype n : { words.size() / 4, words.size() / 2, words.size() }) {
         if (n < 1 || cancelled())
             continue;
         const QString text = QStringList(words.mid(0, n)).join(u' ');
-        QJsonObject body { { QStringLiteral("model"), m_model }, { QStringLiteral("max_tokens"), 1 },
-            { QStringLiteral("stream"), false }, { QStringLiteral("temperature"), 0 } };
-        if (chat)
-            body.insert(QStringLiteral("messages"),
-                QJsonArray { QJsonObject {
-                    { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), text } } });
-        else
-            body.insert(QStringLiteral("prompt"), text);
+        // max_tokens (SGLang's spelling) on chat: every chat server takes it.
+        QJsonObject body = generationBody(api, Dialect::Sglang, m_model, text, 1, false);
+        setSamplingField(api, &body, QStringLiteral("temperature"), 0);
         QNetworkRequest req(m_endpoint.url);
         req.setTransferTimeout(m_timeoutMs);
         applyTls(&req, m_endpoint);
@@ -202,11 +199,10 @@ std::optional<PromptCalibration> EndpointCalls::calibration(const QString &sampl
         QEventLoop loop;
         QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
         exec(loop);
-        const QJsonObject usage
-            = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("usage")).toObject();
+        const AnswerUsage usage = answerUsage(api, QJsonDocument::fromJson(reply->readAll()).object());
         answered += reply->error() == QNetworkReply::NoError ? 1 : 0;
-        if (reply->error() == QNetworkReply::NoError && usage.value(QLatin1String("prompt_tokens")).toInt() > 0)
-            points.append({ double(n), usage.value(QLatin1String("prompt_tokens")).toDouble() });
+        if (reply->error() == QNetworkReply::NoError && usage.promptTokens > 0)
+            points.append({ double(n), double(usage.promptTokens) });
         reply->deleteLater();
     }
     if (cancelled()) // an aborted probe is no answer: nothing is cached

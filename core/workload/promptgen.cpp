@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "promptgen.h"
+
+#include "model/apirequest.h"
 #include "sonnet.h"
 
 #include <QCryptographicHash>
@@ -57,15 +59,12 @@ PromptGenerator::PromptGenerator(const Experiment &experiment)
             { experiment.dataset.name, why.translated() });
 }
 
-bool PromptGenerator::isChat() const
-{
-    return m_experiment.endpoint.path.contains(QLatin1String("chat"));
-}
-
 bool PromptGenerator::usesTokenIds() const
 {
     const QString &name = m_experiment.dataset.name;
-    return (name == QLatin1String("random") || name == QLatin1String("shared_prefix")) && !isChat()
+    const Api api = m_experiment.endpoint.api();
+    return (name == QLatin1String("random") || name == QLatin1String("shared_prefix"))
+        && (api == Api::Completions || api == Api::SglangGenerate)
         && m_experiment.endpoint.dialect != Dialect::OpenAiStrict;
 }
 
@@ -106,25 +105,12 @@ QString PromptGenerator::words(quint64 seed, int count) const
 QByteArray PromptGenerator::body(const QJsonValue &prompt, int outputLen) const
 {
     const Endpoint &ep = m_experiment.endpoint;
-    QJsonObject o;
-    o.insert(QStringLiteral("model"), ep.model);
-    if (isChat()) {
-        o.insert(QStringLiteral("messages"),
-            QJsonArray { QJsonObject {
-                { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), prompt } } });
-        // Never both: vLLM/strict OpenAI take max_completion_tokens, SGLang max_tokens.
-        o.insert(ep.dialect == Dialect::Sglang ? QStringLiteral("max_tokens") : QStringLiteral("max_completion_tokens"),
-            outputLen);
-    } else {
-        o.insert(QStringLiteral("prompt"), prompt);
-        o.insert(QStringLiteral("max_tokens"), outputLen);
-    }
-    o.insert(QStringLiteral("stream"), true);
-    o.insert(QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } });
+    const Api api = ep.api();
+    QJsonObject o = generationBody(api, ep.dialect, ep.model, prompt, outputLen, true);
     for (const auto &item : m_experiment.sampling.items())
-        o.insert(item.first, item.second);
+        setSamplingField(api, &o, item.first, item.second);
     if (m_experiment.dataset.ignoreEos && ep.dialect != Dialect::OpenAiStrict)
-        o.insert(QStringLiteral("ignore_eos"), true);
+        setSamplingField(api, &o, QStringLiteral("ignore_eos"), true);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 

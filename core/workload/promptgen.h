@@ -28,10 +28,9 @@ public:
 
     /// Why the dataset cannot be built; empty when it can.
     QString error() const { return m_error; }
-    /// Token-ID prompts on /v1/completions for the random and shared_prefix datasets with vLLM/SGLang
-    /// dialects; text otherwise.
+    /// Token-ID prompts for the random and shared_prefix datasets on the completions and sglang-generate APIs
+    /// with vLLM/SGLang dialects; text otherwise.
     bool usesTokenIds() const;
-    bool isChat() const;
     /// True when prompts are text, whose length only the server's tokenizer can tell.
     bool wantsTokenCounts() const { return !usesTokenIds(); }
 
