@@ -114,6 +114,7 @@ const StepResult &EngineModel::step()
     m_result.scheduledTokens = m_result.batchSize = 0;
     m_result.admitted = m_result.prefillTokens = m_result.cachedTokens = 0;
     m_result.emissions.clear();
+    m_result.admissions.clear();
     m_batch.clear();
     int budget = m_sched.maxNumBatchedTokens;
     bool preempted = false;
@@ -167,6 +168,8 @@ const StepResult &EngineModel::step()
         ++m_result.admitted;
         m_result.prefillTokens += n;
         m_result.cachedTokens += std::min(hits, s.spec.promptTokens);
+        if (s.generated == 0)
+            m_result.admissions.push_back({ id, 0, false, s.cached });
     }
     finishStep();
     return m_result;

@@ -36,6 +36,9 @@ struct StepResult {
     int prefillTokens = 0; ///< tokens scheduled as prefill (chunks of more than one token, and admissions)
     int cachedTokens = 0; ///< prompt tokens the admitted sequences found in the prefix cache
     std::vector<Emission> emissions;
+    /// Sequences admitted this step before their first token (no tokens; cachedTokens set), so an
+    /// API that announces a request when it starts (Anthropic's message_start) can say so at once.
+    std::vector<Emission> admissions;
 };
 
 /// Cumulative counters, named after vLLM's Prometheus metrics.

@@ -96,6 +96,32 @@ bool parsePrompt(const QJsonValue &prompt, std::vector<qint64> *ids, ApiError *e
         QStringLiteral("prompt must be a string or a non-empty list of token IDs (one prompt per request)."));
 }
 
+/// Responses' input items as chat messages: a string is one user message; `input_text` and
+/// `output_text` parts count as text parts.
+QJsonArray responsesMessages(const QJsonValue &input)
+{
+    if (input.isString())
+        return QJsonArray { QJsonObject {
+            { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), input } } };
+    QJsonArray messages;
+    for (const QJsonValue &item : input.toArray()) {
+        QJsonObject m = item.toObject();
+        if (const QJsonValue content = m.value(QLatin1String("content")); content.isArray()) {
+            QJsonArray parts;
+            for (const QJsonValue &part : content.toArray()) {
+                QJsonObject p = part.toObject();
+                const QString type = p.value(QLatin1String("type")).toString();
+                if (type == QLatin1String("input_text") || type == QLatin1String("output_text"))
+                    p.insert(QStringLiteral("type"), QStringLiteral("text"));
+                parts.append(p);
+            }
+            m.insert(QStringLiteral("content"), parts);
+        }
+        messages.append(m);
+    }
+    return messages;
+}
+
 bool parsePromptSource(Endpoint endpoint, const QJsonObject &obj, std::vector<qint64> *ids, ApiError *e)
 {
     if (endpoint == Endpoint::Completion) {
@@ -103,12 +129,42 @@ bool parsePromptSource(Endpoint endpoint, const QJsonObject &obj, std::vector<qi
             return bad(e, QStringLiteral("prompt"), QStringLiteral("Field required: prompt."));
         return parsePrompt(obj.value(QLatin1String("prompt")), ids, e);
     }
-    const QJsonValue messages = obj.value(QLatin1String("messages"));
-    if (!messages.isArray() || messages.toArray().isEmpty())
-        return bad(e, QStringLiteral("messages"), QStringLiteral("messages must be a non-empty list of messages."));
-    if (!SimTokenizer::encodeMessages(messages.toArray(), ids))
-        return bad(e, QStringLiteral("messages"),
-            QStringLiteral("Each message needs a string role and string (or text parts) content."));
+    if (endpoint == Endpoint::Generate) {
+        if (const QJsonValue text = obj.value(QLatin1String("text")); text.isString()) {
+            SimTokenizer::encode(text.toString().toUtf8(), ids);
+            return true;
+        }
+        const QJsonValue inputIds = obj.value(QLatin1String("input_ids"));
+        if (!inputIds.isArray() || inputIds.toArray().isEmpty() || !parsePrompt(inputIds, ids, e))
+            return bad(e, QStringLiteral("text"),
+                QStringLiteral("Either text (a string) or input_ids (a non-empty list of token IDs) should be "
+                               "provided."));
+        return true;
+    }
+    QJsonArray messages;
+    QJsonValue system;
+    if (endpoint == Endpoint::Responses) {
+        const QJsonValue input = obj.value(QLatin1String("input"));
+        if (input.isUndefined())
+            return bad(e, QStringLiteral("input"), QStringLiteral("Field required: input."));
+        if (!input.isString() && (!input.isArray() || input.toArray().isEmpty()))
+            return bad(e, QStringLiteral("input"), QStringLiteral("input must be a string or a non-empty list."));
+        messages = responsesMessages(input);
+        system = obj.value(QLatin1String("instructions"));
+    } else {
+        const QJsonValue list = obj.value(QLatin1String("messages"));
+        if (!list.isArray() || list.toArray().isEmpty())
+            return bad(e, QStringLiteral("messages"), QStringLiteral("messages must be a non-empty list of messages."));
+        messages = list.toArray();
+        if (endpoint == Endpoint::Messages)
+            system = obj.value(QLatin1String("system"));
+    }
+    if (system.isString() || system.isArray()) // Anthropic's system, Responses' instructions: a system message
+        messages.prepend(QJsonObject {
+            { QStringLiteral("role"), QStringLiteral("system") }, { QStringLiteral("content"), system } });
+    const QString where = endpoint == Endpoint::Responses ? QStringLiteral("input") : QStringLiteral("messages");
+    if (!SimTokenizer::encodeMessages(messages, ids))
+        return bad(e, where, QStringLiteral("Each message needs a string role and string (or text parts) content."));
     return true;
 }
 
@@ -163,29 +219,56 @@ bool parseGeneration(
     Endpoint endpoint, const QByteArray &body, const SimConfig &config, GenerationRequest *out, ApiError *error)
 {
     QJsonObject obj;
-    if (!parseObject(body, &obj, error) || !checkModel(obj, config, error))
+    // SGLang's /generate takes no model name.
+    if (!parseObject(body, &obj, error) || (endpoint != Endpoint::Generate && !checkModel(obj, config, error)))
         return false;
     *out = GenerationRequest {};
     out->endpoint = endpoint;
-    if (!parsePromptSource(endpoint, obj, &out->promptIds, error) || !parseSampling(obj, out, error))
+    if (!parsePromptSource(endpoint, obj, &out->promptIds, error))
+        return false;
+    // /generate's sampling fields sit in sampling_params, beside the top-level stream.
+    QJsonObject sampling = obj;
+    if (endpoint == Endpoint::Generate) {
+        const QJsonValue sp = obj.value(QLatin1String("sampling_params"));
+        if (!sp.isUndefined() && !sp.isNull() && !sp.isObject())
+            return bad(error, QStringLiteral("sampling_params"), QStringLiteral("sampling_params must be an object."));
+        sampling = sp.toObject();
+    }
+    if (!parseSampling(sampling, out, error)
+        || !boolField(obj, obj.constFind(QLatin1String("stream")), &out->stream, error))
         return false;
     const int maxLen = config.scheduler.maxModelLen;
     const int room = maxLen - out->promptTokens();
     int maxTokens = 0;
+    int fallback = qMax(room, 1);
     const char *field = "max_tokens";
+    const char *minField = "min_tokens";
     if (endpoint == Endpoint::Chat && obj.contains(QLatin1String("max_completion_tokens"))
         && !obj.value(QLatin1String("max_completion_tokens")).isNull())
         field = "max_completion_tokens";
-    if (!intField(obj, field, 1, qMax(room, 1), &maxTokens, error)
-        || !intField(obj, "min_tokens", 0, 0, &out->minTokens, error))
+    else if (endpoint == Endpoint::Responses)
+        field = "max_output_tokens";
+    else if (endpoint == Endpoint::Generate) {
+        field = "max_new_tokens";
+        minField = "min_new_tokens";
+        fallback = 128; // SGLang's default
+    } else if (endpoint == Endpoint::Messages && !obj.contains(QLatin1String(field)))
+        return bad(error, QStringLiteral("max_tokens"), QStringLiteral("max_tokens: Field required"));
+    if (!intField(sampling, field, 1, fallback, &maxTokens, error)
+        || !intField(sampling, minField, 0, 0, &out->minTokens, error))
         return false;
     if (out->minTokens > maxTokens)
-        return bad(error, QStringLiteral("min_tokens"),
-            QStringLiteral("min_tokens must be less than or equal to max_tokens=%1, got %2.")
+        return bad(error, QString::fromLatin1(minField),
+            QStringLiteral("%1 must be less than or equal to %2=%3, got %4.")
+                .arg(QString::fromLatin1(minField),
+                    QString::fromLatin1(endpoint == Endpoint::Chat ? "max_tokens" : field)) // vLLM's wording
                 .arg(maxTokens)
                 .arg(out->minTokens));
     if (out->promptTokens() + maxTokens > maxLen) {
-        const QString where = endpoint == Endpoint::Chat ? QStringLiteral("messages") : QStringLiteral("prompt");
+        const QString where = endpoint == Endpoint::Completion ? QStringLiteral("prompt")
+            : endpoint == Endpoint::Responses                  ? QStringLiteral("input")
+            : endpoint == Endpoint::Generate                   ? QStringLiteral("text")
+                                                               : QStringLiteral("messages");
         return bad(error, QString::fromLatin1(field),
             QStringLiteral("This model's maximum context length is %1 tokens. However, you requested %2 tokens "
                            "(%3 in the %4, %5 in the completion). Please reduce the length of the %4 or completion.")
@@ -196,7 +279,7 @@ bool parseGeneration(
                 .arg(maxTokens));
     }
     out->maxTokens = maxTokens;
-    if (config.stream.echoPrompt)
+    if (config.stream.echoPrompt && (endpoint == Endpoint::Chat || endpoint == Endpoint::Completion))
         out->promptText = promptTextOf(endpoint, obj);
     if (config.misbehaviour.dropIgnoreEos) { // as a gateway that forwards only OpenAI's own fields
         out->ignoreEos = false;
@@ -225,6 +308,27 @@ QByteArray errorBody(const ApiError &error)
         { QStringLiteral("param"), error.param.isEmpty() ? QJsonValue() : QJsonValue(error.param) },
         { QStringLiteral("code"), error.status } };
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+QByteArray errorBody(Endpoint endpoint, const ApiError &error)
+{
+    if (endpoint == Endpoint::Generate)
+        return QJsonDocument(
+            QJsonObject { { QStringLiteral("error"), QJsonObject { { QStringLiteral("message"), error.message } } } })
+            .toJson(QJsonDocument::Compact);
+    if (endpoint != Endpoint::Messages)
+        return errorBody(error);
+    const char *type = error.status == 400           ? "invalid_request_error"
+        : error.status == 401                        ? "authentication_error"
+        : error.status == 404                        ? "not_found_error"
+        : error.status == 429                        ? "rate_limit_error"
+        : error.status == 503 || error.status == 529 ? "overloaded_error"
+                                                     : "api_error";
+    const QJsonObject inner { { QStringLiteral("type"), QString::fromLatin1(type) },
+        { QStringLiteral("message"), error.message } };
+    return QJsonDocument(
+        QJsonObject { { QStringLiteral("type"), QStringLiteral("error") }, { QStringLiteral("error"), inner } })
+        .toJson(QJsonDocument::Compact);
 }
 
 } // namespace ServeScope::Sim

@@ -10,7 +10,9 @@
 
 namespace ServeScope::Sim {
 
-enum class Endpoint { Chat, Completion };
+/// The API a generation request came in on: OpenAI's chat and completions, Anthropic's Messages,
+/// OpenAI's Responses, SGLang's native /generate. The engine behind them is one.
+enum class Endpoint { Chat, Completion, Messages, Responses, Generate };
 
 /// A validated generation request.
 struct GenerationRequest {
@@ -34,12 +36,15 @@ struct ApiError {
     QString param; ///< the offending field, empty for none
 };
 
-/// Validates a /v1/chat/completions or /v1/completions body; false fills `error`.
+/// Validates the body of a generation route; false fills `error`.
 bool parseGeneration(
     Endpoint endpoint, const QByteArray &body, const SimConfig &config, GenerationRequest *out, ApiError *error);
 /// Validates a /tokenize body (`prompt` text or `messages`) into token IDs.
 bool parseTokenize(const QByteArray &body, const SimConfig &config, std::vector<qint64> *ids, ApiError *error);
 /// `{"object":"error","message":...,"type":...,"param":...,"code":...}`
 QByteArray errorBody(const ApiError &error);
+/// The error in the shape of `endpoint`'s API: Anthropic's `{"type":"error","error":{"type":...,"message":...}}`
+/// for Messages (its type from the status), SGLang's `{"error":{"message":...}}` for /generate, else errorBody().
+QByteArray errorBody(Endpoint endpoint, const ApiError &error);
 
 } // namespace ServeScope::Sim

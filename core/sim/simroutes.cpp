@@ -25,12 +25,15 @@ QByteArray detail(const char *text)
 
 } // namespace
 
-bool SimServer::authorized(const HttpRequest &request) const
+bool SimServer::authorized(const HttpRequest &request, bool anthropic) const
 {
     if (m_config.server.apiKey.isEmpty())
         return true;
     const QByteArray expected = "Bearer " + m_config.server.apiKey;
-    return request.authorization.size() == expected.size() && request.authorization == expected;
+    if (request.authorization.size() == expected.size() && request.authorization == expected)
+        return true;
+    // Anthropic's clients send the key as x-api-key.
+    return anthropic && request.header("x-api-key") == m_config.server.apiKey;
 }
 
 namespace {
@@ -42,7 +45,17 @@ struct Route {
 // The order is the index of the per-route counters on /metrics.
 constexpr Route kRouteTable[] = { { "/v1/models", false }, { "/version", false }, { "/health", false },
     { "/metrics", false }, { "/tokenize", true }, { "/reset_prefix_cache", true }, { "/v1/chat/completions", true },
-    { "/v1/completions", true }, { "/get_server_info", false }, { "/flush_cache", true } };
+    { "/v1/completions", true }, { "/get_server_info", false }, { "/flush_cache", true }, { "/v1/messages", true },
+    { "/v1/responses", true }, { "/generate", true } };
+
+Endpoint endpointOf(const QByteArray &path)
+{
+    return path == "/v1/completions" ? Endpoint::Completion
+        : path == "/v1/messages"     ? Endpoint::Messages
+        : path == "/v1/responses"    ? Endpoint::Responses
+        : path == "/generate"        ? Endpoint::Generate
+                                     : Endpoint::Chat;
+}
 
 } // namespace
 
@@ -94,8 +107,10 @@ void SimServer::route(Connection *c, const HttpRequest &request)
         return;
     }
     // As vLLM's --api-key middleware: only the /v1 routes are protected.
-    if (path.startsWith("/v1") && !authorized(request)) {
-        sendJson(c, 401, "{\"error\":\"Unauthorized\"}");
+    if (const bool anthropic = path == "/v1/messages"; path.startsWith("/v1") && !authorized(request, anthropic)) {
+        sendJson(c, 401,
+            anthropic ? errorBody(Endpoint::Messages, { 401, "", QStringLiteral("invalid x-api-key"), QString() })
+                      : QByteArray("{\"error\":\"Unauthorized\"}"));
         return;
     }
     if (found < 0 || routeDisabled(path)) {
@@ -125,7 +140,7 @@ void SimServer::route(Connection *c, const HttpRequest &request)
     } else if (path == "/get_server_info")
         sendJson(c, 200, serverInfoJson(m_config, port(), m_log.genThroughput()));
     else
-        startGeneration(c, path == "/v1/completions" ? Endpoint::Completion : Endpoint::Chat, request);
+        startGeneration(c, endpointOf(path), request);
 }
 
 void SimServer::handleModels(Connection *c)
@@ -199,8 +214,10 @@ void SimServer::startGeneration(Connection *c, Endpoint endpoint, const HttpRequ
 {
     GenerationRequest gen;
     ApiError error;
-    if (!parseGeneration(endpoint, request.body, m_config, &gen, &error)) {
-        sendJson(c, error.status, errorBody(error));
+    if (endpoint == Endpoint::Messages && request.header("anthropic-version").isNull())
+        error.message = QStringLiteral("anthropic-version: header is required");
+    if (!error.message.isEmpty() || !parseGeneration(endpoint, request.body, m_config, &gen, &error)) {
+        sendJson(c, error.status, errorBody(endpoint, error));
         return;
     }
     ++m_requests;
@@ -209,13 +226,16 @@ void SimServer::startGeneration(Connection *c, Endpoint endpoint, const HttpRequ
     const int queued = m_engine.running() + m_engine.waiting() - m_config.scheduler.maxNumSeqs;
     if (m_config.faults.rateLimit >= 0 && queued >= m_config.faults.rateLimit) {
         ++m_rejected;
-        sendJson(c, 429, errorBody({ 429, "RateLimitError", QStringLiteral("Too many requests waiting."), QString() }),
+        sendJson(c, 429,
+            errorBody(endpoint, { 429, "RateLimitError", QStringLiteral("Too many requests waiting."), QString() }),
             "retry-after: 1\r\n");
         return;
     }
     if (failDraw < m_config.faults.failRate) {
         ++m_rejected;
-        sendError(c, 500, "InternalServerError", QStringLiteral("Simulated internal server error."));
+        sendJson(c, 500,
+            errorBody(endpoint,
+                { 500, "InternalServerError", QStringLiteral("Simulated internal server error."), QString() }));
         return;
     }
     const int outputTokens = drawOutputTokens(gen);
@@ -244,9 +264,11 @@ void SimServer::startGeneration(Connection *c, Endpoint endpoint, const HttpRequ
         else if (!c->keepAlive)
             head += "connection: close\r\n";
         writeRaw(c, head + "\r\n");
-        if (m_config.stream.earlyRoleChunk && endpoint == Endpoint::Chat) {
+        // Responses opens its stream at once, as OpenAI and vLLM do; Messages when admitted (onStep).
+        if ((m_config.stream.earlyRoleChunk && endpoint == Endpoint::Chat) || endpoint == Endpoint::Responses) {
             m_out.resize(0);
             c->stream->appendRole(m_out);
+            c->stream->appendHead(m_out);
             writeBody(c, m_out);
         }
     }

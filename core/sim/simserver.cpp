@@ -386,6 +386,16 @@ void SimServer::onStep()
     const StepResult &r = m_engine.step();
     if (r.idle)
         return;
+    for (const Emission &em : r.admissions) { // Anthropic's message_start leaves when the request starts
+        Connection *c = m_streams.value(em.id);
+        if (!c || !c->stream || !c->stream->request().stream)
+            continue;
+        m_out.resize(0);
+        c->stream->setCachedTokens(em.cachedTokens);
+        c->stream->appendHead(m_out);
+        if (!m_out.isEmpty())
+            writeBody(c, m_out);
+    }
     m_log.onStep(r, m_engine, now);
     const qint64 duration = qint64(r.seconds * 1e9 / m_config.server.timeScale);
     m_deadline = base + duration;

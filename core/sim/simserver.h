@@ -62,7 +62,8 @@ private:
     void onDisconnected(Connection *c);
     void processRequests(Connection *c);
     void route(Connection *c, const HttpRequest &request);
-    bool authorized(const HttpRequest &request) const;
+    /// The API key as a bearer token, or (`anthropic`) as x-api-key.
+    bool authorized(const HttpRequest &request, bool anthropic) const;
     /// --require-header: false (and a 400 sent) when a required header is missing or differs.
     bool requiredHeadersPresent(Connection *c, const HttpRequest &request);
     bool routeDisabled(const QByteArray &path) const;
@@ -110,7 +111,7 @@ private:
     StepLagStats m_lag;
     SchedulerLog m_log;
     GpuActivity m_gpu;
-    static constexpr int kRouteCount = 10;
+    static constexpr int kRouteCount = 13;
     quint64 m_routeRequests[kRouteCount] = {}, m_routeHeaderRejected[kRouteCount] = {};
     quint64 m_events = 0, m_requests = 0, m_rejected = 0, m_disconnects = 0, m_connectionsTotal = 0;
     qint64 m_startedNs = 0;

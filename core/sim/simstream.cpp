@@ -41,23 +41,64 @@ SimStream::SimStream(quint64 id, const GenerationRequest &request, int outputTok
 {
     m_request.promptIds.clear(); // only the count matters from here on
     m_request.promptIds.resize(size_t(request.promptTokens()));
-    const bool chat = request.endpoint == Endpoint::Chat;
-    const QByteArray idText
-        = QByteArray(chat ? "chatcmpl-" : "cmpl-") + QByteArray::number(id, 16).rightJustified(16, '0');
-    m_objectHead = "{\"id\":\"" + idText + "\",\"object\":\""
-        + (chat ? QByteArray("chat.completion.chunk") : QByteArray("text_completion"))
-        + "\",\"created\":" + QByteArray::number(QDateTime::currentSecsSinceEpoch()) + ",\"model\":" + modelJson + ',';
-    const QByteArray reason = outputTokens >= request.maxTokens ? "\"length\"" : "\"stop\"";
+    const Endpoint endpoint = request.endpoint;
+    const bool chat = endpoint == Endpoint::Chat;
+    m_hex = QByteArray::number(id, 16).rightJustified(16, '0');
+    m_modelJson = modelJson;
+    m_created = QDateTime::currentSecsSinceEpoch();
+    if (endpoint != Endpoint::Completion && endpoint != Endpoint::Generate)
+        m_reasoning = qMin(qMax(0, params.reasoningTokens), outputTokens);
+    m_answerIndex = m_reasoning > 0 ? 1 : 0;
+    const QByteArray answerIndex = QByteArray::number(m_answerIndex);
+    const bool length = outputTokens >= request.maxTokens;
+    const QByteArray reason = length ? "\"length\"" : "\"stop\"";
+    QByteArray malformedPrefix = "data: ", malformed;
+    if (endpoint == Endpoint::Messages) {
+        m_objectHead = ",\"message\":{\"id\":\"msg_" + m_hex
+            + "\",\"type\":\"message\",\"role\":\"assistant\",\"model\":" + modelJson
+            + ",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":";
+        m_deltaType = m_reasoningDeltaType = "content_block_delta";
+        m_reasoningHead = ",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"";
+        m_contentHead = ",\"index\":" + answerIndex + ",\"delta\":{\"type\":\"text_delta\",\"text\":\"";
+        m_contentTail = "\"}}\n\n";
+    } else if (endpoint == Endpoint::Responses) {
+        m_objectHead = ",\"response\":{\"id\":\"resp_" + m_hex
+            + "\",\"object\":\"response\",\"created_at\":" + QByteArray::number(m_created) + ",\"status\":\"";
+        m_objectMid = "\",\"model\":" + modelJson + ",\"output\":[],\"usage\":";
+        m_deltaType = "response.output_text.delta";
+        m_reasoningDeltaType = "response.reasoning_text.delta";
+        m_reasoningRef = ",\"item_id\":\"rs_" + m_hex + "\",\"output_index\":0,\"content_index\":0";
+        m_answerRef = ",\"item_id\":\"msg_" + m_hex + "\",\"output_index\":" + answerIndex + ",\"content_index\":0";
+        m_reasoningHead = m_reasoningRef + ",\"delta\":\"";
+        m_contentHead = m_answerRef + ",\"delta\":\"";
+        m_contentTail = "\"}\n\n";
+    } else if (endpoint == Endpoint::Generate) {
+        m_contentHead = "data: {\"text\":\"";
+        m_contentTail = "\",\"meta_info\":{\"id\":\"" + m_hex + "\",\"finish_reason\":";
+        m_finalTail = length ? "{\"type\":\"length\",\"length\":" + QByteArray::number(request.maxTokens) + '}'
+                             : QByteArray("{\"type\":\"stop\"}");
+        malformed = m_contentHead.mid(6) + m_contentTail;
+    } else {
+        const QByteArray idText = QByteArray(chat ? "chatcmpl-" : "cmpl-") + m_hex;
+        m_objectHead = "{\"id\":\"" + idText + "\",\"object\":\""
+            + (chat ? QByteArray("chat.completion.chunk") : QByteArray("text_completion"))
+            + "\",\"created\":" + QByteArray::number(m_created) + ",\"model\":" + modelJson + ',';
+        malformed = m_objectHead;
+    }
+    if (endpoint == Endpoint::Messages || endpoint == Endpoint::Responses) {
+        malformedPrefix = "event: " + QByteArray(m_deltaType) + "\ndata: ";
+        malformed = "{\"type\":\"" + QByteArray(m_deltaType) + '"' + m_contentHead;
+    }
+    m_malformed = malformedPrefix + malformed.left(malformed.size() / 2) + "\n\n"; // truncated JSON
     if (chat) {
         m_contentHead = "data: " + m_objectHead + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"";
         // vLLM renamed reasoning_content to reasoning; SGLang keeps reasoning_content.
-        m_reasoning = qMin(qMax(0, params.reasoningTokens), outputTokens);
         m_reasoningField = flavor == Flavor::Sglang ? "reasoning_content" : "reasoning";
         m_reasoningHead
             = "data: " + m_objectHead + "\"choices\":[{\"index\":0,\"delta\":{\"" + m_reasoningField + "\":\"";
         m_contentTail = "\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n";
         m_finalTail = "\"},\"logprobs\":null,\"finish_reason\":" + reason + ",\"stop_reason\":null}]}\n\n";
-    } else {
+    } else if (endpoint == Endpoint::Completion) {
         m_contentHead = "data: " + m_objectHead + "\"choices\":[{\"index\":0,\"text\":\"";
         m_contentTail = "\",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}]}\n\n";
         m_finalTail = "\",\"logprobs\":null,\"finish_reason\":" + reason + ",\"stop_reason\":null}]}\n\n";
@@ -120,9 +161,7 @@ void SimStream::appendTextEvent(QByteArray &out, QByteArrayView raw, bool last)
 {
     appendStamp(out);
     if (m_events++ == faults.malformedAt) {
-        out.append("data: ", 6);
-        out.append(m_objectHead.left(m_objectHead.size() / 2));
-        out.append("\n\n", 2);
+        out.append(m_malformed);
         return;
     }
     out.append(m_contentHead);
@@ -166,9 +205,7 @@ void SimStream::appendTokenEvent(QByteArray &out, const QByteArray &head, int co
 {
     appendStamp(out);
     if (m_events++ == faults.malformedAt) {
-        out.append("data: ", 6);
-        out.append(m_objectHead.left(m_objectHead.size() / 2)); // truncated JSON
-        out.append("\n\n", 2);
+        out.append(m_malformed);
         m_sent += count;
         return;
     }
@@ -212,6 +249,14 @@ void SimStream::appendTokens(QByteArray &out, int tokens, bool finished)
     m_finished = finished;
     if (!m_request.stream)
         return;
+    if (dialect()) {
+        appendHead(out);
+        if (const int due = m_generated - m_sent; due >= m_tokensPerChunk || (finished && due > 0))
+            appendParts(out, due, finished);
+        if (finished)
+            appendEnd(out);
+        return;
+    }
     if (m_chunkChars > 0) {
         if (!m_echo.isEmpty()) {
             m_pending.prepend(m_echo);
@@ -230,8 +275,288 @@ void SimStream::appendTokens(QByteArray &out, int tokens, bool finished)
     out.append("data: [DONE]\n\n");
 }
 
+void SimStream::appendHead(QByteArray &out)
+{
+    const Endpoint endpoint = m_request.endpoint;
+    if (m_headSent || (endpoint != Endpoint::Messages && endpoint != Endpoint::Responses))
+        return;
+    m_headSent = true;
+    if (endpoint == Endpoint::Messages) {
+        beginEvent(out, "message_start");
+        out.append(m_objectHead);
+        appendNumber(out, m_request.promptTokens() - m_cached);
+        out.append(",\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":");
+        appendNumber(out, m_cached);
+        out.append(",\"output_tokens\":0}}}\n\n");
+        beginEvent(out, "ping");
+        out.append("}\n\n");
+        return;
+    }
+    for (const char *type : { "response.created", "response.in_progress" }) {
+        beginEvent(out, type);
+        out.append(m_objectHead);
+        out.append("in_progress");
+        out.append(m_objectMid);
+        out.append("null}}\n\n");
+    }
+}
+
+void SimStream::beginEvent(QByteArray &out, const char *type)
+{
+    appendStamp(out);
+    out.append("event: ");
+    out.append(type);
+    out.append("\ndata: {\"type\":\"");
+    out.append(type);
+    out.append('"');
+    if (m_request.endpoint == Endpoint::Responses) {
+        out.append(",\"sequence_number\":");
+        appendNumber(out, m_sequence++);
+    }
+}
+
+void SimStream::appendText(QByteArray &out, int from, int count) const
+{
+    const SonnetText &text = SonnetText::instance();
+    for (int i = 0; i < count; ++i)
+        out.append(text.jsonToken(m_textStart + from + i));
+}
+
+void SimStream::appendParts(QByteArray &out, int due, bool finished)
+{
+    while (due > 0) {
+        // As on chat, reasoning tokens never share an event with answer tokens.
+        const bool reasoning = m_sent < m_reasoning;
+        const int count = reasoning ? qMin(due, m_reasoning - m_sent) : due;
+        if (reasoning && m_sent == 0)
+            appendPartStart(out, true);
+        else if (!reasoning && !m_answerStarted)
+            appendPartStart(out, false);
+        due -= count;
+        appendDelta(out, reasoning, count, finished && due == 0);
+        if (reasoning && m_sent == m_reasoning)
+            appendPartEnd(out, true);
+    }
+}
+
+void SimStream::appendDelta(QByteArray &out, bool reasoning, int count, bool last)
+{
+    if (m_events++ == faults.malformedAt) {
+        appendStamp(out);
+        out.append(m_malformed);
+        m_sent += count;
+        return;
+    }
+    if (m_request.endpoint != Endpoint::Generate) {
+        beginEvent(out, reasoning ? m_reasoningDeltaType : m_deltaType);
+        out.append(reasoning ? m_reasoningHead : m_contentHead);
+        appendText(out, m_sent, count);
+        m_sent += count;
+        out.append(m_contentTail);
+        return;
+    }
+    // SGLang sends the whole text generated so far in every event.
+    appendStamp(out);
+    out.append(m_contentHead);
+    m_sent += count;
+    appendText(out, 0, m_sent);
+    out.append(m_contentTail);
+    if (last)
+        out.append(m_finalTail);
+    else
+        out.append("null");
+    out.append(",\"prompt_tokens\":");
+    appendNumber(out, m_request.promptTokens());
+    out.append(",\"completion_tokens\":");
+    appendNumber(out, m_sent);
+    out.append(",\"cached_tokens\":");
+    appendNumber(out, m_cached);
+    out.append("},\"index\":0}\n\n");
+}
+
+void SimStream::appendPartStart(QByteArray &out, bool reasoning)
+{
+    m_answerStarted = m_answerStarted || !reasoning;
+    if (m_request.endpoint == Endpoint::Messages) {
+        beginEvent(out, "content_block_start");
+        out.append(",\"index\":");
+        appendNumber(out, reasoning ? 0 : m_answerIndex);
+        out.append(reasoning ? ",\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}\n\n"
+                             : ",\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n");
+    } else if (m_request.endpoint == Endpoint::Responses) {
+        beginEvent(out, "response.output_item.added");
+        appendItem(out, reasoning, false);
+        if (reasoning)
+            return;
+        beginEvent(out, "response.content_part.added");
+        out.append(m_answerRef);
+        out.append(",\"part\":{\"type\":\"output_text\",\"text\":\"\",\"annotations\":[]}}\n\n");
+    }
+}
+
+void SimStream::appendPartEnd(QByteArray &out, bool reasoning)
+{
+    if (m_request.endpoint == Endpoint::Messages) {
+        beginEvent(out, "content_block_stop");
+        out.append(",\"index\":");
+        appendNumber(out, reasoning ? 0 : m_answerIndex);
+        out.append("}\n\n");
+    } else if (m_request.endpoint == Endpoint::Responses) {
+        const int from = reasoning ? 0 : m_reasoning;
+        const int count = reasoning ? m_reasoning : m_generated - m_reasoning;
+        beginEvent(out, reasoning ? "response.reasoning_text.done" : "response.output_text.done");
+        out.append(reasoning ? m_reasoningRef : m_answerRef);
+        out.append(",\"text\":\"");
+        appendText(out, from, count);
+        out.append("\"}\n\n");
+        if (!reasoning) {
+            beginEvent(out, "response.content_part.done");
+            out.append(m_answerRef);
+            out.append(",\"part\":{\"type\":\"output_text\",\"text\":\"");
+            appendText(out, from, count);
+            out.append("\",\"annotations\":[]}}\n\n");
+        }
+        beginEvent(out, "response.output_item.done");
+        appendItem(out, reasoning, true);
+    }
+}
+
+void SimStream::appendItem(QByteArray &out, bool reasoning, bool done)
+{
+    out.append(",\"output_index\":");
+    appendNumber(out, reasoning ? 0 : m_answerIndex);
+    out.append(reasoning ? ",\"item\":{\"id\":\"rs_" : ",\"item\":{\"id\":\"msg_");
+    out.append(m_hex);
+    if (reasoning) {
+        out.append("\",\"type\":\"reasoning\",\"summary\":[],\"content\":[");
+        if (done) {
+            out.append("{\"type\":\"reasoning_text\",\"text\":\"");
+            appendText(out, 0, m_reasoning);
+            out.append("\"}");
+        }
+    } else if (done) {
+        out.append("\",\"type\":\"message\",\"status\":\"completed\",\"role\":\"assistant\",\"content\":[{\"type\":"
+                   "\"output_text\",\"text\":\"");
+        appendText(out, m_reasoning, m_generated - m_reasoning);
+        out.append("\",\"annotations\":[]}");
+    } else {
+        out.append("\",\"type\":\"message\",\"status\":\"in_progress\",\"role\":\"assistant\",\"content\":[");
+    }
+    out.append("]}}\n\n");
+}
+
+void SimStream::appendEnd(QByteArray &out)
+{
+    const Endpoint endpoint = m_request.endpoint;
+    if (endpoint == Endpoint::Generate) {
+        appendStamp(out);
+        out.append("data: [DONE]\n\n");
+        return;
+    }
+    if (!m_answerStarted) // every token was reasoning: an empty answer
+        appendPartStart(out, false);
+    appendPartEnd(out, false);
+    if (endpoint == Endpoint::Messages) {
+        beginEvent(out, "message_delta");
+        out.append(m_generated >= m_request.maxTokens ? ",\"delta\":{\"stop_reason\":\"max_tokens\""
+                                                      : ",\"delta\":{\"stop_reason\":\"end_turn\"");
+        out.append(",\"stop_sequence\":null},\"usage\":{\"output_tokens\":");
+        appendNumber(out, m_generated);
+        out.append("}}\n\n");
+        beginEvent(out, "message_stop");
+        out.append("}\n\n");
+        return;
+    }
+    beginEvent(out, "response.completed");
+    out.append(m_objectHead);
+    out.append("completed");
+    out.append(m_objectMid);
+    out.append("{\"input_tokens\":");
+    appendNumber(out, m_request.promptTokens());
+    out.append(",\"input_tokens_details\":{\"cached_tokens\":");
+    appendNumber(out, m_cached);
+    out.append("},\"output_tokens\":");
+    appendNumber(out, m_generated);
+    out.append(",\"output_tokens_details\":{\"reasoning_tokens\":");
+    appendNumber(out, m_reasoning);
+    out.append("},\"total_tokens\":");
+    appendNumber(out, m_request.promptTokens() + m_generated);
+    out.append("}}}\n\n");
+}
+
+QByteArray SimStream::dialectResponse() const
+{
+    const SonnetText &sonnet = SonnetText::instance();
+    const QString model = QJsonDocument::fromJson('[' + m_modelJson + ']').array().at(0).toString();
+    const QString reasoningText = QString::fromUtf8(sonnet.text(m_textStart, m_reasoning));
+    const QString answer = QString::fromUtf8(sonnet.text(m_textStart + m_reasoning, m_generated - m_reasoning));
+    const bool length = m_generated >= m_request.maxTokens;
+    const int prompt = m_request.promptTokens();
+    QJsonObject o;
+    if (m_request.endpoint == Endpoint::Generate) {
+        const QJsonObject finish = length ? QJsonObject { { QStringLiteral("type"), QStringLiteral("length") },
+            { QStringLiteral("length"), m_request.maxTokens } }
+                                          : QJsonObject { { QStringLiteral("type"), QStringLiteral("stop") } };
+        o = QJsonObject { { QStringLiteral("text"), answer },
+            { QStringLiteral("meta_info"),
+                QJsonObject { { QStringLiteral("id"), QString::fromLatin1(m_hex) },
+                    { QStringLiteral("finish_reason"), finish }, { QStringLiteral("prompt_tokens"), prompt },
+                    { QStringLiteral("completion_tokens"), m_generated },
+                    { QStringLiteral("cached_tokens"), m_cached } } },
+            { QStringLiteral("index"), 0 } };
+    } else if (m_request.endpoint == Endpoint::Messages) {
+        QJsonArray content;
+        if (m_reasoning > 0)
+            content.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("thinking") },
+                { QStringLiteral("thinking"), reasoningText } });
+        content.append(
+            QJsonObject { { QStringLiteral("type"), QStringLiteral("text") }, { QStringLiteral("text"), answer } });
+        o = QJsonObject { { QStringLiteral("id"), QString::fromLatin1("msg_" + m_hex) },
+            { QStringLiteral("type"), QStringLiteral("message") },
+            { QStringLiteral("role"), QStringLiteral("assistant") }, { QStringLiteral("model"), model },
+            { QStringLiteral("content"), content },
+            { QStringLiteral("stop_reason"), length ? QStringLiteral("max_tokens") : QStringLiteral("end_turn") },
+            { QStringLiteral("stop_sequence"), QJsonValue() },
+            { QStringLiteral("usage"),
+                QJsonObject { { QStringLiteral("input_tokens"), prompt - m_cached },
+                    { QStringLiteral("cache_creation_input_tokens"), 0 },
+                    { QStringLiteral("cache_read_input_tokens"), m_cached },
+                    { QStringLiteral("output_tokens"), m_generated } } } };
+    } else {
+        QJsonArray output;
+        if (m_reasoning > 0)
+            output.append(QJsonObject { { QStringLiteral("id"), QString::fromLatin1("rs_" + m_hex) },
+                { QStringLiteral("type"), QStringLiteral("reasoning") }, { QStringLiteral("summary"), QJsonArray() },
+                { QStringLiteral("content"),
+                    QJsonArray { QJsonObject { { QStringLiteral("type"), QStringLiteral("reasoning_text") },
+                        { QStringLiteral("text"), reasoningText } } } } });
+        output.append(QJsonObject { { QStringLiteral("id"), QString::fromLatin1("msg_" + m_hex) },
+            { QStringLiteral("type"), QStringLiteral("message") },
+            { QStringLiteral("status"), QStringLiteral("completed") },
+            { QStringLiteral("role"), QStringLiteral("assistant") },
+            { QStringLiteral("content"),
+                QJsonArray { QJsonObject { { QStringLiteral("type"), QStringLiteral("output_text") },
+                    { QStringLiteral("text"), answer }, { QStringLiteral("annotations"), QJsonArray() } } } } });
+        o = QJsonObject { { QStringLiteral("id"), QString::fromLatin1("resp_" + m_hex) },
+            { QStringLiteral("object"), QStringLiteral("response") }, { QStringLiteral("created_at"), m_created },
+            { QStringLiteral("status"), QStringLiteral("completed") }, { QStringLiteral("model"), model },
+            { QStringLiteral("output"), output },
+            { QStringLiteral("usage"),
+                QJsonObject { { QStringLiteral("input_tokens"), prompt },
+                    { QStringLiteral("input_tokens_details"),
+                        QJsonObject { { QStringLiteral("cached_tokens"), m_cached } } },
+                    { QStringLiteral("output_tokens"), m_generated },
+                    { QStringLiteral("output_tokens_details"),
+                        QJsonObject { { QStringLiteral("reasoning_tokens"), m_reasoning } } },
+                    { QStringLiteral("total_tokens"), prompt + m_generated } } } };
+    }
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
 QByteArray SimStream::fullResponse() const
 {
+    if (dialect())
+        return dialectResponse();
     const bool chat = m_request.endpoint == Endpoint::Chat;
     const int reasoning = qMin(m_reasoning, m_generated);
     const QString text = QString::fromUtf8(

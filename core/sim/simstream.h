@@ -30,6 +30,10 @@ public:
 
     /// The role-only first chat delta (nothing for completions).
     void appendRole(QByteArray &out);
+    /// The events that open a stream before its first token, once: Messages' message_start (with the
+    /// cached tokens, so call it at admission) and ping, Responses' response.created and
+    /// response.in_progress; nothing on the other APIs.
+    void appendHead(QByteArray &out);
     /// Records `tokens` new tokens; appends the events due (role with the first token unless it was
     /// sent early, content per --tokens-per-chunk, then usage and [DONE] when `finished`).
     void appendTokens(QByteArray &out, int tokens, bool finished);
@@ -48,6 +52,22 @@ private:
     void appendTextEvent(QByteArray &out, QByteArrayView raw, bool last);
     void appendUsage(QByteArray &out) const;
 
+    // Messages, Responses and /generate: events named by `event:` (the first two), parts around the
+    // reasoning and the answer, usage always at the end.
+    bool dialect() const { return m_request.endpoint >= Endpoint::Messages; }
+    /// `event: type` and the start of its JSON (`{"type":"type"`, with Responses' sequence_number).
+    void beginEvent(QByteArray &out, const char *type);
+    /// JSON-escaped text of `count` tokens from output token `from`.
+    void appendText(QByteArray &out, int from, int count) const;
+    void appendParts(QByteArray &out, int due, bool finished);
+    void appendDelta(QByteArray &out, bool reasoning, int count, bool last);
+    void appendPartStart(QByteArray &out, bool reasoning);
+    void appendPartEnd(QByteArray &out, bool reasoning);
+    /// Responses' output item (reasoning or message), in progress or done with its text.
+    void appendItem(QByteArray &out, bool reasoning, bool done);
+    void appendEnd(QByteArray &out);
+    QByteArray dialectResponse() const;
+
     quint64 m_id;
     GenerationRequest m_request;
     int m_outputTokens;
@@ -56,6 +76,15 @@ private:
     QByteArray m_contentHead, m_contentTail, m_finalTail;
     QByteArray m_reasoningHead; ///< chat with reasoning: the delta's reasoning field instead of content
     QByteArray m_reasoningField;
+    QByteArray m_hex, m_modelJson; ///< the request's 16-digit hex ID; the model as a JSON string
+    QByteArray m_objectMid; ///< Responses: the response object after its status
+    QByteArray m_reasoningRef, m_answerRef; ///< Responses: `,"item_id":...,"output_index":...,"content_index":0`
+    QByteArray m_malformed; ///< the event a --malformed-rate fault sends instead of a token event
+    const char *m_deltaType = "", *m_reasoningDeltaType = "";
+    qint64 m_created;
+    int m_answerIndex = 0; ///< the answer's content block / output item: 1 after a reasoning one
+    int m_sequence = 0; ///< Responses' sequence_number
+    bool m_headSent = false, m_answerStarted = false;
     int m_reasoning = 0; ///< the first tokens of the output that are reasoning
     int m_cached = 0;
     int m_tokensPerChunk;
