@@ -159,6 +159,14 @@
         <source>The server ignored stream: true and sent the whole answer at once. Time to first token and the gaps between tokens cannot be measured on this route.</source>
         <translation>服务器忽略了 stream: true，一次性发送了完整应答。此路由上无法测量首 token 时间和 token 之间的间隔。</translation>
     </message>
+    <message>
+        <source>This server answers the %1 API at %2: choose that API (the path follows).</source>
+        <translation>此服务器在 %2 应答 %1 API：请选择该 API（路径随之改变）。</translation>
+    </message>
+    <message>
+        <source>The answer is in the %1 API&apos;s format: choose that API.</source>
+        <translation>应答为 %1 API 的格式：请选择该 API。</translation>
+    </message>
 </context>
 <context>
     <name>OriginWords</name>
@@ -187,6 +195,29 @@
     <message>
         <source>, </source>
         <translation>、</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::ApiWords</name>
+    <message>
+        <source>Chat completions</source>
+        <translation>Chat completions（对话补全）</translation>
+    </message>
+    <message>
+        <source>Completions</source>
+        <translation>Completions（文本补全）</translation>
+    </message>
+    <message>
+        <source>Responses (OpenAI)</source>
+        <translation>Responses（OpenAI）</translation>
+    </message>
+    <message>
+        <source>Messages (Anthropic)</source>
+        <translation>Messages（Anthropic）</translation>
+    </message>
+    <message>
+        <source>SGLang generate</source>
+        <translation>SGLang generate（原生）</translation>
     </message>
 </context>
 <context>
@@ -313,10 +344,6 @@
     <message>
         <source>Model ID</source>
         <translation>模型 ID</translation>
-    </message>
-    <message>
-        <source>Request path (default /v1/chat/completions)</source>
-        <translation>请求路径（默认 /v1/chat/completions）</translation>
     </message>
     <message>
         <source>Environment variable holding the API key</source>
@@ -1423,6 +1450,30 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>--reasoning-tokens and --chunk-chars cannot be combined</source>
         <translation>--reasoning-tokens 与 --chunk-chars 不能同时使用</translation>
     </message>
+    <message>
+        <source>Request path; it names the API (default: the --api&apos;s usual path, /v1/chat/completions)</source>
+        <translation>请求路径，其结尾决定 API（默认：--api 的常用路径，/v1/chat/completions）</translation>
+    </message>
+    <message>
+        <source>API without --path: chat, completions, responses, messages or sglang-generate (default chat)</source>
+        <translation>未给 --path 时的 API：chat、completions、responses、messages 或 sglang-generate（默认 chat）</translation>
+    </message>
+    <message>
+        <source>--api takes chat, completions, responses, messages or sglang-generate</source>
+        <translation>--api 只接受 chat、completions、responses、messages 或 sglang-generate</translation>
+    </message>
+    <message>
+        <source>--path names another API than --api</source>
+        <translation>--path 对应的 API 与 --api 不同</translation>
+    </message>
+    <message>
+        <source>--only-api takes chat, completions, responses, messages or sglang-generate</source>
+        <translation>--only-api 只接受 chat、completions、responses、messages 或 sglang-generate</translation>
+    </message>
+    <message>
+        <source>Serve only this API&apos;s generation route, the others answer 404 (repeatable).</source>
+        <translation>只提供此 API 的生成路由，其余返回 404（可重复）。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Command</name>
@@ -1433,10 +1484,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>needs a whole number</source>
         <translation>需要一个整数</translation>
-    </message>
-    <message>
-        <source>SGLang&apos;s native /generate API; read as its OpenAI API, /v1/completions</source>
-        <translation>SGLang 原生的 /generate API；按其 OpenAI API（/v1/completions）读取</translation>
     </message>
     <message>
         <source>a backend ServeScope does not speak; the endpoint path is kept</source>
@@ -1979,6 +2026,18 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>Choose a profile…</source>
         <translation>选择配置…</translation>
+    </message>
+    <message>
+        <source>The API the requests speak: it sets the path, whose end names it.</source>
+        <translation>请求所用的 API：它决定路径，路径的结尾即表示 API。</translation>
+    </message>
+    <message>
+        <source>API</source>
+        <translation>API</translation>
+    </message>
+    <message>
+        <source>Change API</source>
+        <translation>更改 API</translation>
     </message>
 </context>
 <context>
@@ -3049,10 +3108,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <translation>必须以 / 开头</translation>
     </message>
     <message>
-        <source>is neither a chat/completions nor a completions path</source>
-        <translation>既不是 chat/completions 路径，也不是 completions 路径</translation>
-    </message>
-    <message>
         <source>has no effect: the base URL is not https://</source>
         <translation>不起作用：基础 URL 不是 https://</translation>
     </message>
@@ -3360,6 +3415,14 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>must be greater than dataset.prefix_len (%1) for the shared_prefix dataset</source>
         <translation>对于 shared_prefix 数据集必须大于 dataset.prefix_len（%1）</translation>
     </message>
+    <message>
+        <source>is %1, but endpoint.path is the %2 API&apos;s path</source>
+        <translation>为 %1，但 endpoint.path 是 %2 API 的路径</translation>
+    </message>
+    <message>
+        <source>is not an API&apos;s path: the %1 API&apos;s is %2</source>
+        <translation>不是任何 API 的路径：%1 API 的路径是 %2</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>
@@ -3550,6 +3613,14 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>CA file</source>
         <translation>CA 文件</translation>
+    </message>
+    <message>
+        <source>The API the requests speak: it sets the path, whose end names it.</source>
+        <translation>请求所用的 API：它决定路径，路径的结尾即表示 API。</translation>
+    </message>
+    <message>
+        <source>API</source>
+        <translation>API</translation>
     </message>
 </context>
 <context>

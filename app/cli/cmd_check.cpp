@@ -108,8 +108,12 @@ void addCheckOptions(QCommandLineParser &parser)
     parser.addOptions({
         { QStringLiteral("base-url"), CliText::tr("Base URL, e.g. http://127.0.0.1:8000"), QStringLiteral("URL") },
         { QStringLiteral("model"), CliText::tr("Model ID"), QStringLiteral("ID") },
-        { QStringLiteral("path"), CliText::tr("Request path (default /v1/chat/completions)"), QStringLiteral("P"),
-            QStringLiteral("/v1/chat/completions") },
+        { QStringLiteral("path"),
+            CliText::tr("Request path; it names the API (default: the --api's usual path, /v1/chat/completions)"),
+            QStringLiteral("P") },
+        { QStringLiteral("api"),
+            CliText::tr("API without --path: chat, completions, responses, messages or sglang-generate (default chat)"),
+            QStringLiteral("NAME"), QStringLiteral("chat") },
         { QStringLiteral("api-key-env"), CliText::tr("Environment variable holding the API key"),
             QStringLiteral("VAR") },
         { QStringLiteral("timeout"), CliText::tr("Seconds per request (default 15)"), QStringLiteral("S"),
@@ -138,6 +142,10 @@ void printResult(const PreflightResult &r, bool smoke)
         out << "detail\t" << r.detail << '\n';
     if (!r.usable)
         out << "fix\t" << diagnosisFix(r.diagnosis) << '\n';
+    if (!r.answeringApi.isEmpty())
+        out << "answering_api\t" << r.answeringApi << '\n';
+    if (!r.answeringPath.isEmpty())
+        out << "answering_path\t" << r.answeringPath << '\n';
     if (!r.models.isEmpty())
         out << "models\t" << r.models.join(QLatin1Char(',')) << '\n';
     if (r.maxModelLen > 0)
@@ -180,7 +188,18 @@ int runCheck(const QStringList &args)
     Endpoint endpoint;
     endpoint.baseUrl = parser.value(QStringLiteral("base-url"));
     endpoint.model = parser.value(QStringLiteral("model"));
-    endpoint.path = parser.value(QStringLiteral("path"));
+    Api api = Api::Chat;
+    if (!parseApi(parser.value(QStringLiteral("api")), &api)) {
+        err << "servescope-cli check: "
+            << CliText::tr("--api takes chat, completions, responses, messages or sglang-generate") << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("api")) && parser.isSet(QStringLiteral("path"))
+        && apiForPath(parser.value(QStringLiteral("path"))) != api) {
+        err << "servescope-cli check: " << CliText::tr("--path names another API than --api") << '\n';
+        return ExitUsage;
+    }
+    endpoint.path = parser.isSet(QStringLiteral("path")) ? parser.value(QStringLiteral("path")) : defaultPath(api);
     endpoint.caFile = parser.value(QStringLiteral("ca-file"));
     endpoint.tlsSkipVerify = parser.isSet(QStringLiteral("tls-skip-verify"));
     QByteArray apiKey;

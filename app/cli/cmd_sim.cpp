@@ -4,6 +4,7 @@
 #include "command.h"
 #include "simflags.h"
 
+#include "model/experiment.h"
 #include "secrets/apikey.h"
 #include "sim/simconfig.h"
 #include "sim/simserver.h"
@@ -54,6 +55,14 @@ bool applyMisbehaviour(const QCommandLineParser &parser, Sim::SimConfig *cfg, QS
     m.noTokenize = parser.isSet(QStringLiteral("no-tokenize"));
     m.noMetrics = parser.isSet(QStringLiteral("no-metrics"));
     m.noCompletions = parser.isSet(QStringLiteral("no-completions"));
+    for (const QString &name : parser.values(QStringLiteral("only-api"))) {
+        Api api;
+        if (!parseApi(name, &api)) {
+            *error = CliText::tr("--only-api takes chat, completions, responses, messages or sglang-generate");
+            return false;
+        }
+        m.onlyApiPaths << defaultPath(api).toLatin1();
+    }
     m.dropIgnoreEos = parser.isSet(QStringLiteral("drop-ignore-eos"));
     m.closeStreamsMidway = parser.isSet(QStringLiteral("close-streams-midway"));
     m.wrongContentLength = parser.isSet(QStringLiteral("wrong-content-length"));
@@ -118,6 +127,9 @@ QList<QCommandLineOption> simFlagOptions()
         { QStringLiteral("no-tokenize"), CliText::tr("Answer /tokenize with 404 (most gateways).") },
         { QStringLiteral("no-metrics"), CliText::tr("Answer /metrics with 404.") },
         { QStringLiteral("no-completions"), CliText::tr("Answer /v1/completions with 404 (a chat-only gateway).") },
+        { QStringLiteral("only-api"),
+            CliText::tr("Serve only this API's generation route, the others answer 404 (repeatable)."),
+            QStringLiteral("api") },
         { QStringLiteral("echo-prompt"), CliText::tr("Start every answer with the prompt text.") },
         { QStringLiteral("require-header"),
             CliText::tr("Answer 400 to any request without this exact header (repeatable)."),

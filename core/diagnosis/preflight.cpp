@@ -45,7 +45,8 @@ constexpr DiagnosisText kTexts[] = {
     { Diagnosis::AuthKeyWhitespace, "auth_key_whitespace",
         "The key had whitespace around it (trimmed); re-copy the key without spaces or line breaks." },
     { Diagnosis::RouteNotFound, "route_not_found",
-        "The path does not exist on this server: use /v1/chat/completions or /v1/completions." },
+        "The path does not exist on this server: use the path of an API it serves (answering_api and "
+        "answering_path say one when the check found it)." },
     { Diagnosis::ModelNotFound, "model_not_found",
         "The server does not serve this model: use one of the model ids it lists." },
     { Diagnosis::Redirect, "redirect",
@@ -205,13 +206,13 @@ void Preflight::abort()
         m_engine->cancel();
 }
 
-QNetworkReply *Preflight::send(const QString &suffix, const QByteArray &body)
+QNetworkReply *Preflight::send(const QString &suffix, const QByteArray &body, std::optional<Api> as)
 {
     QNetworkRequest req(joinUrlPath(m_request.baseUrl, suffix));
     req.setTransferTimeout(m_request.timeoutMs);
     applyTls(&req, m_request.endpoint);
     req.setRawHeader("Accept-Encoding", "identity");
-    for (const auto &[name, value] : endpointHeaders(m_request.endpoint))
+    for (const auto &[name, value] : endpointHeaders(m_request.endpoint, as.value_or(m_request.endpoint.api())))
         req.setRawHeader(name, value);
     QNetworkReply *reply;
     if (body.isNull()) {
@@ -404,15 +405,9 @@ void Preflight::finishNamingApi(Diagnosis d, const QString &detail, QList<Api> u
         return finish(d, detail);
     // The chosen path's prefix (a gateway's /anthropic, /openai) with the next API's usual path.
     const Api next = untried.takeFirst();
-    QString prefix = m_request.path;
-    const QString chosen = defaultPath(apiForPath(m_request.path));
-    if (prefix.endsWith(chosen))
-        prefix.chop(chosen.size());
-    else
-        prefix.clear();
-    const QString path = prefix + defaultPath(next);
+    const QString path = pathWithApi(m_request.path, next);
     QJsonObject body = generationBody(next, m_request.dialect, m_request.model, QStringLiteral("Say hello."), 1, false);
-    QNetworkReply *reply = send(path, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    QNetworkReply *reply = send(path, QJsonDocument(body).toJson(QJsonDocument::Compact), next);
     connect(reply, &QNetworkReply::finished, this, [this, reply, d, detail, untried, next, path] {
         reply->deleteLater();
         if (m_done)

@@ -11,6 +11,8 @@
 #include <QPointer>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 #include <QUrl>
 
 class QNetworkAccessManager;
@@ -132,7 +134,8 @@ private:
     void finish(Diagnosis d, const QString &detail = {});
     /// Finishes with `d`, after asking the other APIs' paths in turn whether one of them answers.
     void finishNamingApi(Diagnosis d, const QString &detail, QList<Api> untried);
-    QNetworkReply *send(const QString &suffix, const QByteArray &body);
+    /// A request to the base URL with `suffix`, authenticated as the endpoint's API (or `as`) asks.
+    QNetworkReply *send(const QString &suffix, const QByteArray &body, std::optional<Api> as = std::nullopt);
     bool failedByTransport(QNetworkReply *reply);
     QString scrub(const QString &text) const;
 

@@ -74,8 +74,13 @@ Redactor endpointRedactor(const EndpointConfig &endpoint)
 
 QList<QPair<QByteArray, QByteArray>> endpointHeaders(const EndpointConfig &endpoint)
 {
+    return endpointHeaders(endpoint, endpoint.api());
+}
+
+QList<QPair<QByteArray, QByteArray>> endpointHeaders(const EndpointConfig &endpoint, Api api)
+{
     QList<QPair<QByteArray, QByteArray>> h;
-    for (const auto &auth : apiAuthHeaders(endpoint.api(), endpoint.apiKey)) {
+    for (const auto &auth : apiAuthHeaders(api, endpoint.apiKey)) {
         const bool overridden = std::any_of(endpoint.extraHeaders.cbegin(), endpoint.extraHeaders.cend(),
             [&](const auto &extra) { return extra.first.compare(auth.first, Qt::CaseInsensitive) == 0; });
         if (!overridden)

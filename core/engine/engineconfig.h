@@ -66,6 +66,8 @@ Redactor endpointRedactor(const EndpointConfig &endpoint);
 /// What every request to the endpoint carries: its API's authentication (apiAuthHeaders) where the extra headers
 /// do not set the same header, then the extra headers.
 QList<QPair<QByteArray, QByteArray>> endpointHeaders(const EndpointConfig &endpoint);
+/// The same for a request in another API than the endpoint's (check asking which API a server speaks).
+QList<QPair<QByteArray, QByteArray>> endpointHeaders(const EndpointConfig &endpoint, Api api);
 
 /// One load point as the engine runs it: the experiment's LoadPoint (concurrency or rate, burstiness,
 /// cap and stop rule; its lengths are the prompts' business) under the load mode, plus what every

@@ -63,11 +63,10 @@ void readBackend(BenchState &s, const Flag &f)
         e.path = QStringLiteral("/v1/chat/completions");
     else if (b == QLatin1String("openai") || b == QLatin1String("vllm") || b == QLatin1String("sglang-oai"))
         e.path = QStringLiteral("/v1/completions");
+    else if (b == QLatin1String("sglang") && s.sglang())
+        e.path = defaultPath(Api::SglangGenerate); // SGLang's client sends its native /generate
     else if (b == QLatin1String("sglang"))
-        s.warn(f,
-            QT_TRANSLATE_NOOP(
-                "ServeScope::Command", "SGLang's native /generate API; read as its OpenAI API, /v1/completions")),
-            e.path = QStringLiteral("/v1/completions");
+        e.path = QStringLiteral("/v1/completions"); // vLLM's client sends completions to an SGLang server
     else
         s.warn(f,
             QT_TRANSLATE_NOOP("ServeScope::Command", "a backend ServeScope does not speak; the endpoint path is kept"));

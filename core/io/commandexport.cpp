@@ -139,17 +139,28 @@ QString benchCommandFor(
     const LoadPoint p = resolved.load.points.value(point);
     const bool sglang = tool == BenchTool::Sglang;
     const Endpoint &e = resolved.endpoint;
-    const bool chat = e.path.endsWith(QLatin1String("chat/completions"));
+    const Api api = e.api();
+    // The clients' backends: chat and completions in both, SGLang's /generate in SGLang's; no backend of either
+    // speaks Responses or Messages, nor vLLM's /generate.
+    const bool native = sglang && api == Api::SglangGenerate;
+    const bool chat = api == Api::Chat || api == Api::Responses || api == Api::Messages;
+    if (api == Api::Responses || api == Api::Messages || (!sglang && api == Api::SglangGenerate))
+        warn->append(QStringLiteral("the %1 client has no backend for the %2 API: the command measures %3 instead")
+                         .arg(sglang ? QStringLiteral("SGLang") : QStringLiteral("vLLM"), apiName(api),
+                             chat ? QStringLiteral("chat completions") : QStringLiteral("completions")));
     Words w;
     w.add(sglang ? QStringLiteral("python -m sglang.bench_serving") : QStringLiteral("vllm bench serve"));
     w.add(QStringLiteral("--backend"),
-        sglang ? (chat ? QStringLiteral("sglang-oai-chat") : QStringLiteral("sglang-oai"))
-               : (chat ? QStringLiteral("openai-chat") : QStringLiteral("openai")));
+        native       ? QStringLiteral("sglang")
+            : sglang ? (chat ? QStringLiteral("sglang-oai-chat") : QStringLiteral("sglang-oai"))
+                     : (chat ? QStringLiteral("openai-chat") : QStringLiteral("openai")));
     if (e.isLocalSimulator())
         warn->append(QStringLiteral("the endpoint is the local simulator: replace the base URL with the server's"));
     w.add(QStringLiteral("--base-url"), e.baseUrl);
     if (!sglang)
-        w.add(QStringLiteral("--endpoint"), e.path);
+        w.add(QStringLiteral("--endpoint"),
+            api == Api::Chat || api == Api::Completions ? e.path
+                                                        : pathWithApi(e.path, chat ? Api::Chat : Api::Completions));
     w.add(QStringLiteral("--model"), e.model);
     if (!resolved.dataset.tokenizer.isEmpty())
         w.add(QStringLiteral("--tokenizer"), resolved.dataset.tokenizer);

@@ -73,6 +73,12 @@ QString defaultPath(Api a)
 {
     return nameOf(kApiPaths, a);
 }
+QString pathWithApi(const QString &path, Api a)
+{
+    const QString own = defaultPath(apiForPath(path));
+    QString prefix = path.endsWith(own) ? path.chopped(own.size()) : QString();
+    return prefix + defaultPath(a);
+}
 QString protocolName(HttpProtocol p)
 {
     return nameOf(kProtocols, p);

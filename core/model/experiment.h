@@ -37,6 +37,9 @@ bool parseApi(QStringView s, Api *out);
 Api apiForPath(QStringView path);
 /// The path an API is served at by vLLM, SGLang and the vendors (/v1/chat/completions, /v1/messages, /generate, ...).
 QString defaultPath(Api a);
+/// `path` switched to API `a`: the prefix before its own API's usual path (a gateway's /anthropic) kept, that
+/// API's usual path replaced by a's.
+QString pathWithApi(const QString &path, Api a);
 QString protocolName(HttpProtocol p);
 bool parseProtocol(QStringView s, HttpProtocol *out);
 QString envSourceName(EnvSource s);

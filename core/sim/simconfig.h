@@ -61,6 +61,9 @@ struct MisbehaviourParams {
     bool noTokenize = false; ///< /tokenize answers 404
     bool noMetrics = false; ///< /metrics answers 404
     bool noCompletions = false; ///< /v1/completions answers 404 (a chat-only gateway)
+    /// Non-empty: only these generation routes are served (--only-api), the others answer 404 (a gateway that
+    /// speaks one API).
+    QList<QByteArray> onlyApiPaths;
     QList<QPair<QByteArray, QByteArray>> requiredHeaders; ///< lower-case name, exact value; 400 otherwise
     int firstEventDelayMs = 0; ///< wall-clock hold before a stream's first token event
     bool dropIgnoreEos = false; ///< ignore_eos and min_tokens removed from every request

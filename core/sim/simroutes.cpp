@@ -79,6 +79,10 @@ bool SimServer::routeDisabled(const QByteArray &path) const
     const bool sglang = m_config.server.flavor == Flavor::Sglang;
     if (sglang ? path == "/reset_prefix_cache" : (path == "/get_server_info" || path == "/flush_cache"))
         return true;
+    const bool generation = path == "/v1/chat/completions" || path == "/v1/completions" || path == "/v1/responses"
+        || path == "/v1/messages" || path == "/generate";
+    if (generation && !m.onlyApiPaths.isEmpty() && !m.onlyApiPaths.contains(path))
+        return true;
     return (m.noTokenize && path == "/tokenize") || (m.noMetrics && path == "/metrics")
         || (m.noCompletions && path == "/v1/completions");
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "experimenteditor.h"
 
+#include "apichoice.h"
 #include "endpointprofiles.h"
 #include "experimentdocument.h"
 #include "formbinder.h"
@@ -117,6 +118,19 @@ QWidget *ExperimentEditor::endpointTab()
             [](Experiment &e, const QString &v) { e.name = v; }));
     line(tr("Base URL"), "baseUrl", "endpoint.base_url", tr("Change base URL"), &Endpoint::baseUrl,
         tr("http://host:8000, or sim: for the local simulator"));
+    auto *api = new QComboBox;
+    api->setObjectName(QStringLiteral("api"));
+    api->setToolTip(tr("The API the requests speak: it sets the path, whose end names it."));
+    addApiItems(api);
+    form->addRow(tr("API"),
+        m_binder->bindCombo(
+            api, QStringLiteral("endpoint.api"), tr("Change API"),
+            [](const Experiment &e) { return apiName(e.endpoint.api()); },
+            [](Experiment &e, const QString &v) {
+                Api a;
+                if (parseApi(v, &a))
+                    e.endpoint.path = pathWithApi(e.endpoint.path, a);
+            }));
     line(tr("Path"), "path", "endpoint.path", tr("Change path"), &Endpoint::path);
     line(tr("Model"), "model", "endpoint.model", tr("Change model"), &Endpoint::model);
     auto *dialect = new QComboBox;

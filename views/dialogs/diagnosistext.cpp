@@ -84,6 +84,11 @@ QString preflightSummary(const PreflightResult &r)
     QStringList lines { diagnosisText(r.diagnosis) };
     if (!r.detail.isEmpty())
         lines << DiagnosisWords::tr("Details: %1").arg(r.detail);
+    if (!r.answeringPath.isEmpty())
+        lines << DiagnosisWords::tr("This server answers the %1 API at %2: choose that API (the path follows).")
+                     .arg(r.answeringApi, r.answeringPath);
+    else if (!r.answeringApi.isEmpty())
+        lines << DiagnosisWords::tr("The answer is in the %1 API's format: choose that API.").arg(r.answeringApi);
     if (!r.models.isEmpty())
         lines << DiagnosisWords::tr("Models served: %1").arg(r.models.join(QStringLiteral(", ")));
     if (r.maxModelLen > 0)

@@ -3,6 +3,7 @@
 
 #include "run/variantendpoint.h"
 
+#include "apichoice.h"
 #include "diagnosistext.h"
 #include "keyvaluetable.h"
 #include "screenfit.h"
@@ -39,6 +40,7 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     , m_caFile(new QLineEdit)
     , m_keyEnv(new QLineEdit)
     , m_key(new QLineEdit)
+    , m_api(new QComboBox)
     , m_dialect(new QComboBox)
     , m_protocol(new QComboBox)
     , m_skipVerify(new QCheckBox(tr("Do not verify the server's certificate (said in every report)")))
@@ -54,7 +56,7 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     const QList<QPair<QWidget *, const char *>> names { { m_name, "profileName" }, { m_baseUrl, "profileBaseUrl" },
         { m_path, "profilePath" }, { m_model, "profileModel" }, { m_key, "profileKey" },
         { m_save, "saveProfileButton" }, { m_test, "testConnectionButton" }, { m_list, "profileList" },
-        { m_keyEnv, "profileKeyEnv" }, { m_result, "testResult" } };
+        { m_keyEnv, "profileKeyEnv" }, { m_result, "testResult" }, { m_api, "profileApi" } };
     for (const auto &n : names)
         n.first->setObjectName(QString::fromLatin1(n.second));
     m_key->setEchoMode(QLineEdit::Password);
@@ -62,6 +64,8 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     m_baseUrl->setPlaceholderText(QStringLiteral("http://127.0.0.1:8000"));
     m_proxy->setPlaceholderText(tr("host:port (empty: none)"));
     m_keyEnv->setPlaceholderText(tr("or read the key from this environment variable"));
+    addApiItems(m_api);
+    m_api->setToolTip(tr("The API the requests speak: it sets the path, whose end names it."));
     m_dialect->addItem(QStringLiteral("vLLM"), QStringLiteral("vllm"));
     m_dialect->addItem(QStringLiteral("SGLang"), QStringLiteral("sglang"));
     m_dialect->addItem(tr("OpenAI (strict)"), QStringLiteral("openai-strict"));
@@ -89,6 +93,7 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     auto *form = new QFormLayout(right);
     form->addRow(tr("Name"), m_name);
     form->addRow(tr("Base URL"), m_baseUrl);
+    form->addRow(tr("API"), m_api);
     form->addRow(tr("Path"), m_path);
     form->addRow(tr("Model"), m_model);
     form->addRow(tr("Dialect"), m_dialect);
@@ -130,6 +135,16 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     connect(m_delete, &QPushButton::clicked, this, &ProfileDialog::deleteCurrent);
     connect(m_save, &QPushButton::clicked, this, &ProfileDialog::saveCurrent);
     connect(m_test, &QPushButton::clicked, this, &ProfileDialog::testConnection);
+    // The path's end names the API: choosing an API rewrites the path, editing the path moves the choice.
+    connect(m_api, &QComboBox::activated, this, [this] {
+        Api a;
+        if (parseApi(m_api->currentData().toString(), &a))
+            m_path->setText(pathWithApi(m_path->text().trimmed(), a));
+    });
+    connect(m_path, &QLineEdit::textChanged, this, [this](const QString &path) {
+        const QSignalBlocker block(m_api);
+        m_api->setCurrentIndex(m_api->findData(apiName(apiForPath(path.trimmed()))));
+    });
     connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
         if (QListWidgetItem *item = m_list->item(row))
             showProfile(item->data(Qt::UserRole).toString());
@@ -184,8 +199,8 @@ void ProfileDialog::showProfile(const QString &id)
     m_keyState->setText(p.builtIn       ? tr("The local simulator needs no key: ServeScope starts it for each run.")
             : e.keychainEntry.isEmpty() ? tr("No key stored.")
                                         : tr("A key is stored in the system keychain for this profile."));
-    for (QWidget *w : std::initializer_list<QWidget *> { m_name, m_baseUrl, m_path, m_model, m_dialect, m_protocol,
-             m_proxy, m_caFile, m_skipVerify, m_keyEnv, m_key, m_headers, m_save, m_delete })
+    for (QWidget *w : std::initializer_list<QWidget *> { m_name, m_baseUrl, m_api, m_path, m_model, m_dialect,
+             m_protocol, m_proxy, m_caFile, m_skipVerify, m_keyEnv, m_key, m_headers, m_save, m_delete })
         w->setEnabled(!p.builtIn);
     m_result->clear();
     setStatus({});

@@ -61,6 +61,7 @@ private:
     QString m_currentId;
     QListWidget *m_list;
     QLineEdit *m_name, *m_baseUrl, *m_path, *m_model, *m_proxy, *m_caFile, *m_keyEnv, *m_key;
+    QComboBox *m_api; ///< follows the path, and sets it
     QComboBox *m_dialect, *m_protocol;
     QCheckBox *m_skipVerify;
     KeyValueTable *m_headers;

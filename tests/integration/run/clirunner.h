@@ -44,14 +44,21 @@ inline QString writeExperiment(const QDir &dir, const QString &name, const QJson
     return path;
 }
 
-inline Outcome run(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+/// `servescope-cli ARGS...`
+inline Outcome cli(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(SimChild::cli(), QStringList { QStringLiteral("run") } + args);
+    p.start(SimChild::cli(), args);
     p.waitForFinished(240000);
     return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
         p.readAllStandardError() };
+}
+
+/// `servescope-cli run ARGS...`
+inline Outcome run(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+{
+    return cli(QStringList { QStringLiteral("run") } + args, env);
 }
 
 inline QByteArray readAll(const QString &path)

@@ -419,6 +419,100 @@ private Q_SLOTS:
         QVERIFY2(o.out.split('\n').value(1).contains("\t0.625\t-"), o.out.constData()); // 40 of 64, no hit rate
     }
 
+    // One simulator, one workload, the five APIs as variants: the same engine behind gives the same token counts
+    // exactly, the same decode speed, and the reasoning phase where the API tells it apart (not on /generate).
+    void everyApiMeasuresAlike()
+    {
+        const QString name = QStringLiteral("apis");
+        const QString project = m_dir.filePath(name + QStringLiteral(".servescope"));
+        const Outcome o = runJson(name,
+            R"({"name": "apis", "endpoint": {"base_url": "sim:", "api": "chat", "model": "m"},
+            "server": {"engine": "vllm", "args": {"reasoning_tokens": 8}},
+            "dataset": {"name": "random", "seed": 7, "ignore_eos": true},
+            "load": {"mode": "concurrency", "points": [{"concurrency": 4, "input_len": 32, "output_len": 48,
+                     "num_prompts": 24}], "repeat": 1},
+            "variants": [{"name": "chat"},
+                {"name": "completions", "changes": {"endpoint.path": "/v1/completions"}},
+                {"name": "responses", "changes": {"endpoint.path": "/v1/responses"}},
+                {"name": "messages", "changes": {"endpoint.path": "/v1/messages"}},
+                {"name": "generate", "changes": {"endpoint.path": "/generate"}}]})");
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<PointSummary> summaries;
+        QVERIFY(store.pointSummaries(1, &summaries));
+        QCOMPARE(summaries.size(), 5);
+        QHash<QString, PointSummary> by;
+        for (const PointSummary &s : summaries)
+            by.insert(s.variant, s);
+        const PointSummary chat = by.value(QStringLiteral("chat"));
+        QVERIFY(chat.tpot.median > 0);
+        for (const PointSummary &s : summaries) {
+            const QString what = s.variant;
+            QCOMPARE(s.completed, 24);
+            QCOMPARE(s.failed, 0);
+            QCOMPARE(s.totalOutputTokens, qint64(24 * 48));
+            QVERIFY2(!s.outputEstimated, qPrintable(what));
+            QVERIFY2(std::abs(s.tpot.median - chat.tpot.median) < 0.1 * chat.tpot.median,
+                qPrintable(
+                    QStringLiteral("%1: TPOT %2 ms, chat %3 ms").arg(what).arg(s.tpot.median).arg(chat.tpot.median)));
+            if (what == QLatin1String("completions") || what == QLatin1String("generate")) {
+                QCOMPARE(s.totalInputTokens, qint64(24 * 32)); // token IDs: no chat template
+            } else {
+                QCOMPARE(s.totalInputTokens, chat.totalInputTokens); // the same chat template on all three
+            }
+            if (what == QLatin1String("completions") || what == QLatin1String("generate")) {
+                // The simulator reasons on conversations only; /generate would not tell it apart anyway.
+                QCOMPARE(s.reasoningTokens, qint64(0));
+                continue;
+            }
+            QCOMPARE(s.reasoningTokens, qint64(24 * 8));
+            // Messages does not report reasoning tokens: the thinking text is counted by /tokenize.
+            QCOMPARE(s.reasoningEstimated, what == QLatin1String("messages") ? 24 : 0);
+            const double expected = s.ttft.median + 8 * s.tpot.median;
+            QVERIFY2(std::abs(s.ttfo.median - expected) < 0.25 * expected,
+                qPrintable(
+                    QStringLiteral("%1: TTFO %2 ms, TTFT + 8 TPOT %3 ms").arg(what).arg(s.ttfo.median).arg(expected)));
+        }
+    }
+
+    // A gateway that speaks one API, reached with another: check says which API answers, and where.
+    void checkNamesTheApiThatAnswers_data()
+    {
+        QTest::addColumn<QString>("served");
+        QTest::addColumn<QString>("chosenPath");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("messages behind a chat path")
+            << QStringLiteral("messages") << QStringLiteral("/v1/chat/completions")
+            << QByteArray("answering_api\tmessages\nanswering_path\t/v1/messages\n");
+        QTest::newRow("chat behind a messages path")
+            << QStringLiteral("chat") << QStringLiteral("/v1/messages")
+            << QByteArray("answering_api\tchat\nanswering_path\t/v1/chat/completions\n");
+        QTest::newRow("responses behind a gateway's chat path")
+            << QStringLiteral("responses") << QStringLiteral("/gw/v1/chat/completions")
+            << QByteArray("answering_api\tresponses\nanswering_path\t/gw/v1/responses\n");
+        QTest::newRow("generate behind a completions path")
+            << QStringLiteral("sglang-generate") << QStringLiteral("/v1/completions")
+            << QByteArray("answering_api\tsglang-generate\nanswering_path\t/generate\n");
+    }
+    void checkNamesTheApiThatAnswers()
+    {
+        QFETCH(QString, served);
+        QFETCH(QString, chosenPath);
+        QFETCH(QByteArray, expected);
+        SimChild sim;
+        QStringList args { QStringLiteral("--only-api"), served };
+        if (chosenPath.startsWith(QLatin1String("/gw")))
+            args << QStringLiteral("--root-path") << QStringLiteral("/gw");
+        QVERIFY(sim.start(args));
+        QString base = sim.url().toString();
+        const Outcome o = CliRun::cli({ QStringLiteral("check"), QStringLiteral("--base-url"), base,
+            QStringLiteral("--model"), QStringLiteral("servescope-sim-7b"), QStringLiteral("--path"), chosenPath });
+        QVERIFY2(o.exitCode == 1, QByteArray(o.out + o.err).constData());
+        QVERIFY2(o.out.contains("route_not_found"), o.out.constData());
+        QVERIFY2(o.out.contains(expected), o.out.constData());
+    }
+
     // Without usage, output tokens come from /tokenize of the generated text when the endpoint has it, so events
     // of several tokens (or of split words) no longer pass for one token each; without it they stay estimated.
     void outputTokensWithoutUsage_data()

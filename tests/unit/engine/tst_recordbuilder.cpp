@@ -19,9 +19,10 @@ private:
         return f.readAll();
     }
     static RequestRecord build(
-        int status, const QByteArray &body, const StreamEnd &end = {}, QByteArrayView secret = {})
+        int status, const QByteArray &body, const StreamEnd &end = {}, QByteArrayView secret = {}, Api api = Api::Chat)
     {
         StreamState s;
+        s.parser.setApi(api);
         s.record.startNs = 1000;
         s.record.httpStatus = status;
         s.record.targetInputLen = 77;
@@ -137,6 +138,124 @@ private Q_SLOTS:
             "data: {\"choices\":[{\"delta\":{\"content\":\"x\"},\"finish_reason\":\"stop\"}]}\n\n")
                                   << 1 << true << QStringLiteral("key ***");
     }
+    // Each API's stream as its servers send it: which events are tokens (TTFT's clock), where the counts and the
+    // end come from, what the kept text is, and which errors are the server's.
+    void apiStreams_data()
+    {
+        QTest::addColumn<int>("api");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("error");
+        QTest::addColumn<QList<int>>("kinds");
+        QTest::addColumn<int>("prompt");
+        QTest::addColumn<int>("completion");
+        QTest::addColumn<int>("reasoning");
+        QTest::addColumn<int>("cached");
+        QTest::addColumn<QString>("text");
+        const int none = int(ErrorClass::None);
+        const int other = int(EventKind::Other), content = int(EventKind::Content),
+                  thinking = int(EventKind::Reasoning), usage = int(EventKind::Usage), done = int(EventKind::Done),
+                  tool = int(EventKind::ToolCall);
+        const QByteArray messagesHead
+            = "event: message_start\ndata: "
+              "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"model\":\"claude\","
+              "\"usage\":{\"input_tokens\":10,\"cache_read_input_tokens\":32,\"cache_creation_input_tokens\":0,"
+              "\"output_tokens\":1}}}\n\n"
+              "event: ping\ndata: {\"type\": \"ping\"}\n\n"
+              "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
+              "\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}\n\n"
+              "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+              "\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"Hm.\"}}\n\n"
+              "event: content_block_delta\ndata: {\"index\":1,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"},"
+              "\"type\":\"content_block_delta\"}\n\n"
+              "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":2,"
+              "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\"}}\n\n";
+        QTest::newRow("messages") << int(Api::Messages)
+                                  << messagesHead
+                + "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":2}\n\n"
+                  "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\"},"
+                  "\"usage\":{\"output_tokens\":5}}\n\n"
+                  "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+                                  << none
+                                  << QList<int> { other, other, other, thinking, content, tool, other, usage, done }
+                                  << 42 << 5 << 1 << 32 << QStringLiteral("Hm.Hi{}");
+        QTest::newRow("messages overloaded mid-stream")
+            << int(Api::Messages)
+            << messagesHead
+                + "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
+                  "\"message\":\"Overloaded\"}}\n\n"
+            << int(ErrorClass::ServerError)
+            << QList<int> { other, other, other, thinking, content, tool, int(EventKind::Error) } << 77 << 3 << 1 << -1
+            << QStringLiteral("Hm.Hi{}");
+        QTest::newRow("messages without its end") << int(Api::Messages) << messagesHead << int(ErrorClass::Protocol)
+                                                  << QList<int> { other, other, other, thinking, content, tool } << 77
+                                                  << 3 << 1 << -1 << QStringLiteral("Hm.Hi{}");
+        QTest::newRow("responses")
+            << int(Api::Responses)
+            << QByteArray(
+                   "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,"
+                   "\"response\":{\"id\":\"resp_1\",\"model\":\"m\",\"status\":\"in_progress\",\"usage\":null}}\n\n"
+                   "event: response.reasoning_text.delta\ndata: {\"type\":\"response.reasoning_text.delta\","
+                   "\"sequence_number\":1,\"delta\":\"Hm.\"}\n\n"
+                   "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+                   "\"sequence_number\":2,\"delta\":\"Hi\"}\n\n"
+                   "event: response.output_text.done\ndata: {\"type\":\"response.output_text.done\","
+                   "\"sequence_number\":3,\"text\":\"Hi\"}\n\n"
+                   "event: response.incomplete\ndata: {\"type\":\"response.incomplete\",\"sequence_number\":4,"
+                   "\"response\":{\"status\":\"incomplete\",\"usage\":{\"input_tokens\":9,"
+                   "\"input_tokens_details\":{\"cached_tokens\":0},\"output_tokens\":2,"
+                   "\"output_tokens_details\":{\"reasoning_tokens\":1}}}}\n\n")
+            << none << QList<int> { other, thinking, content, other, usage } << 9 << 2 << 1 << 0
+            << QStringLiteral("Hm.Hi");
+        QTest::newRow("responses error event")
+            << int(Api::Responses)
+            << QByteArray("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+                          "\"delta\":\"Hi\"}\n\n"
+                          "event: error\ndata: {\"type\":\"error\",\"code\":\"server_error\",\"message\":\"boom\"}\n\n")
+            << int(ErrorClass::ServerError) << QList<int> { content, int(EventKind::Error) } << 77 << 1 << 0 << -1
+            << QStringLiteral("Hi");
+        // SGLang's /generate repeats the text so far; with incremental output on, it sends only the new text.
+        QTest::newRow("generate, cumulative")
+            << int(Api::SglangGenerate)
+            << QByteArray("data: {\"text\":\"He\",\"meta_info\":{\"finish_reason\":null,\"prompt_tokens\":6,"
+                          "\"completion_tokens\":1,\"cached_tokens\":4}}\n\n"
+                          "data: {\"text\":\"Hello\",\"meta_info\":{\"finish_reason\":null,\"prompt_tokens\":6,"
+                          "\"completion_tokens\":2,\"cached_tokens\":4}}\n\n"
+                          "data: {\"text\":\"Hello!\",\"meta_info\":{\"finish_reason\":{\"type\":\"length\","
+                          "\"length\":3},\"prompt_tokens\":6,\"completion_tokens\":3,\"cached_tokens\":4}}\n\n"
+                          "data: [DONE]\n\n")
+            << none << QList<int> { content, content, content, done } << 6 << 3 << 0 << 4 << QStringLiteral("Hello!");
+        QTest::newRow("generate, incremental")
+            << int(Api::SglangGenerate)
+            << QByteArray("data: {\"text\":\"He\",\"meta_info\":{\"finish_reason\":null,\"prompt_tokens\":6,"
+                          "\"completion_tokens\":1}}\n\n"
+                          "data: {\"text\":\"llo\",\"meta_info\":{\"finish_reason\":{\"type\":\"stop\"},"
+                          "\"prompt_tokens\":6,\"completion_tokens\":2}}\n\n")
+            << none << QList<int> { content, content } << 6 << 2 << 0 << -1 << QStringLiteral("Hello");
+    }
+    void apiStreams()
+    {
+        QFETCH(int, api);
+        QFETCH(QByteArray, body);
+        QFETCH(int, error);
+        QFETCH(QList<int>, kinds);
+        QFETCH(int, prompt);
+        QFETCH(int, completion);
+        QFETCH(int, reasoning);
+        QFETCH(int, cached);
+        QFETCH(QString, text);
+        const RequestRecord r = build(200, body, {}, {}, Api(api));
+        QCOMPARE(int(r.errorClass), error);
+        QList<int> seen;
+        for (EventKind k : r.eventKinds)
+            seen << int(k);
+        QCOMPARE(seen, kinds);
+        QCOMPARE(r.promptTokens, prompt);
+        QCOMPARE(r.completionTokens, completion);
+        QCOMPARE(r.reasoningTokens, reasoning);
+        QCOMPARE(r.cachedTokens, cached);
+        QCOMPARE(r.generatedText, text);
+    }
+
     void reasoningCounts()
     {
         QFETCH(QByteArray, body);

@@ -375,6 +375,58 @@ private Q_SLOTS:
         QVERIFY(warnings.first().contains(QStringLiteral("Zipf")));
     }
 
+    // Each API as the clients can say it: SGLang's `--backend sglang` is /generate both ways; an API neither client
+    // speaks gives the nearest one's command and says so.
+    void apiBackends_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("tool");
+        QTest::addColumn<QString>("backend");
+        QTest::addColumn<QString>("readBack");
+        QTest::addColumn<bool>("warned");
+        QTest::newRow("sglang generate") << QStringLiteral("/generate") << int(BenchTool::Sglang)
+                                         << QStringLiteral("sglang") << QStringLiteral("/generate") << false;
+        QTest::newRow("vllm generate") << QStringLiteral("/generate") << int(BenchTool::Vllm)
+                                       << QStringLiteral("openai") << QStringLiteral("/v1/completions") << true;
+        QTest::newRow("vllm messages") << QStringLiteral("/gw/v1/messages") << int(BenchTool::Vllm)
+                                       << QStringLiteral("openai-chat") << QStringLiteral("/gw/v1/chat/completions")
+                                       << true;
+        QTest::newRow("sglang responses")
+            << QStringLiteral("/v1/responses") << int(BenchTool::Sglang) << QStringLiteral("sglang-oai-chat")
+            << QStringLiteral("/v1/chat/completions") << true;
+    }
+    void apiBackends()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, tool);
+        QFETCH(QString, backend);
+        QFETCH(QString, readBack);
+        QFETCH(bool, warned);
+        Experiment x;
+        x.name = QStringLiteral("api");
+        x.endpoint.baseUrl = QStringLiteral("http://10.0.0.5:30000");
+        x.endpoint.path = path;
+        x.endpoint.model = QStringLiteral("m");
+        LoadPoint p;
+        p.inputLen = 64;
+        p.outputLen = 16;
+        p.numPrompts = 8;
+        p.concurrency = 2;
+        x.load.points = { p };
+        x.variants = { Variant { QStringLiteral("baseline"), {}, QString(), false } };
+        QStringList warnings;
+        const QString text = benchCommandFor(x, 0, BenchTool(tool), &warnings);
+        QVERIFY2(text.contains(QStringLiteral("--backend ") + backend + u' '), qPrintable(text));
+        QCOMPARE(!warnings.isEmpty(), warned);
+        const CommandImportResult back = importCommand(text, QStringLiteral("api"));
+        QVERIFY2(back.ok, qPrintable(back.errors.join(u'\n') + u'\n' + text));
+        // SGLang's client has no --endpoint: its backend alone says the path.
+        if (BenchTool(tool) == BenchTool::Vllm || readBack == QLatin1String("/generate"))
+            QCOMPARE(back.experiment.endpoint.path, readBack);
+        else
+            QCOMPARE(back.experiment.endpoint.api(), apiForPath(readBack));
+    }
+
     void nothingToImport()
     {
         const CommandImportResult r = importSeed(QStringLiteral("curl_smoke.sh"));
