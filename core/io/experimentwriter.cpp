@@ -28,39 +28,6 @@ JsonNode values(const OrderedValues &v)
     return n;
 }
 
-JsonNode endpointTree(const Endpoint &e)
-{
-    JsonNode n = JsonNode::makeObject();
-    n.add(QStringLiteral("base_url"), str(e.baseUrl));
-    n.add(QStringLiteral("path"), str(e.path));
-    n.add(QStringLiteral("model"), str(e.model));
-    if (!e.apiKeyEnv.isEmpty())
-        n.add(QStringLiteral("api_key_env"), str(e.apiKeyEnv));
-    if (!e.keychainEntry.isEmpty())
-        n.add(QStringLiteral("keychain_entry"), str(e.keychainEntry));
-    n.add(QStringLiteral("dialect"), str(dialectName(e.dialect)));
-    n.add(QStringLiteral("protocol"), str(protocolName(e.protocol)));
-    if (!e.proxy.isEmpty())
-        n.add(QStringLiteral("proxy"), str(e.proxy));
-    if (!e.caFile.isEmpty())
-        n.add(QStringLiteral("ca_file"), str(e.caFile));
-    if (e.tlsSkipVerify)
-        n.add(QStringLiteral("tls_skip_verify"), JsonNode::makeBool(true));
-    if (!e.headers.isEmpty()) {
-        JsonNode h = JsonNode::makeObject();
-        for (const auto &header : e.headers)
-            h.add(header.first, str(header.second));
-        n.add(QStringLiteral("headers"), h);
-    }
-    if (!e.headerEnv.isEmpty()) {
-        JsonNode h = JsonNode::makeObject();
-        for (const auto &header : e.headerEnv)
-            h.add(header.first, str(header.second));
-        n.add(QStringLiteral("header_env"), h);
-    }
-    return n;
-}
-
 JsonNode serverTree(const Server &s)
 {
     JsonNode n = JsonNode::makeObject();
@@ -180,6 +147,39 @@ JsonNode metricsTree(const MetricsConfig &m)
 }
 
 } // namespace
+
+JsonNode endpointTree(const Endpoint &e)
+{
+    JsonNode n = JsonNode::makeObject();
+    n.add(QStringLiteral("base_url"), str(e.baseUrl));
+    n.add(QStringLiteral("path"), str(e.path));
+    n.add(QStringLiteral("model"), str(e.model));
+    if (!e.apiKeyEnv.isEmpty())
+        n.add(QStringLiteral("api_key_env"), str(e.apiKeyEnv));
+    if (!e.keychainEntry.isEmpty())
+        n.add(QStringLiteral("keychain_entry"), str(e.keychainEntry));
+    n.add(QStringLiteral("dialect"), str(dialectName(e.dialect)));
+    n.add(QStringLiteral("protocol"), str(protocolName(e.protocol)));
+    if (!e.proxy.isEmpty())
+        n.add(QStringLiteral("proxy"), str(e.proxy));
+    if (!e.caFile.isEmpty())
+        n.add(QStringLiteral("ca_file"), str(e.caFile));
+    if (e.tlsSkipVerify)
+        n.add(QStringLiteral("tls_skip_verify"), JsonNode::makeBool(true));
+    if (!e.headers.isEmpty()) {
+        JsonNode h = JsonNode::makeObject();
+        for (const auto &header : e.headers)
+            h.add(header.first, str(header.second));
+        n.add(QStringLiteral("headers"), h);
+    }
+    if (!e.headerEnv.isEmpty()) {
+        JsonNode h = JsonNode::makeObject();
+        for (const auto &header : e.headerEnv)
+            h.add(header.first, str(header.second));
+        n.add(QStringLiteral("header_env"), h);
+    }
+    return n;
+}
 
 JsonNode experimentToTree(const Experiment &x)
 {

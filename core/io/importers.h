@@ -33,5 +33,7 @@ const QStringList &benchConfigSamplingKeys();
 QString lengthKey(const QString &dataset, bool input);
 /// Tree of the native JSON (schema order).
 JsonNode experimentToTree(const Experiment &experiment);
+/// Tree of an experiment's "endpoint" object (schema order, defaults left out), as experimentToTree() writes it.
+JsonNode endpointTree(const Endpoint &endpoint);
 
 } // namespace ServeScope

@@ -71,6 +71,10 @@ private Q_SLOTS:
             << QStringList { QStringLiteral("validate"), seeds + QStringLiteral("bench.toml") };
         QTest::newRow("import-command") << QStringList { QStringLiteral("import-command"),
             seeds + QStringLiteral("vllm_bench_serve.sh") };
+        // --no-store-key, and a file that names a variable: the developer's keychain is never touched.
+        QTest::newRow("import-endpoint") << QStringList { QStringLiteral("import-endpoint"),
+            QStringLiteral(SERVESCOPE_TEST_DATA "/endpoint-files/codex-config.toml"),
+            QStringLiteral("--no-store-key") };
         QTest::newRow("export-command") << QStringList { QStringLiteral("export-command"), demo,
             QStringLiteral("--point"), QStringLiteral("c8"), QStringLiteral("--tool"), QStringLiteral("sglang") };
         QTest::newRow("k8s-job") << QStringList { QStringLiteral("k8s-job"), seeds + QStringLiteral("bench.toml"),
