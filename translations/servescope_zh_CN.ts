@@ -1474,6 +1474,61 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <source>Serve only this API&apos;s generation route, the others answer 404 (repeatable).</source>
         <translation>只提供此 API 的生成路由，其余返回 404（可重复）。</translation>
     </message>
+    <message>
+        <source>cannot store the key in the keychain (entry %1): %2</source>
+        <translation>无法把密钥存入钥匙串（条目 %1）：%2</translation>
+    </message>
+    <message>
+        <source>environment variable %1 is not set here: set it before a run</source>
+        <translation>此处没有设置环境变量 %1：请在运行前设置</translation>
+    </message>
+    <message>
+        <source>the key in the file (%1) is a placeholder, not a real key: nothing was stored in the keychain. Put the real key in the file and import it again, keep it in the keychain with the window&apos;s endpoint profile, or export it in an environment variable and name that variable as the endpoint&apos;s api_key_env.</source>
+        <translation>文件中的密钥（%1）是占位符，不是真正的密钥：没有向钥匙串存入任何内容。请在文件中填入真正的密钥后重新导入，或在窗口的端点配置中把它保存到钥匙串，或把它导出为环境变量，并将该变量名设为端点的 api_key_env。</translation>
+    </message>
+    <message>
+        <source>Reads the endpoint of a Claude Code settings.json, a Codex auth.json or config.toml, or a .env file
+and prints it as the &quot;endpoint&quot; object of an experiment file. A key the file holds is stored in the
+OS keychain (service ServeScope) and the endpoint names its entry; a key variable the file names becomes
+api_key_env. The file is only read. Exit 0 when read, 1 when the keychain did not keep the key, 2 when
+the file holds no endpoint.</source>
+        <translation>读取 Claude Code 的 settings.json、Codex 的 auth.json 或 config.toml，或 .env 文件中的端点，
+并把它打印为实验文件的 &quot;endpoint&quot; 对象。文件中的密钥存入系统钥匙串（服务 ServeScope），
+端点引用其条目；文件指定的密钥变量成为 api_key_env。文件只会被读取。
+读取成功时退出码为 0，钥匙串未保存密钥时为 1，文件中没有端点时为 2。</translation>
+    </message>
+    <message>
+        <source>settings.json, settings.local.json, auth.json, config.toml or .env.</source>
+        <translation>settings.json、settings.local.json、auth.json、config.toml 或 .env 文件。</translation>
+    </message>
+    <message>
+        <source>Keychain entry for the key (default: import-claude-code, import-codex or import-dotenv).</source>
+        <translation>保存密钥的钥匙串条目（默认：import-claude-code、import-codex 或 import-dotenv）。</translation>
+    </message>
+    <message>
+        <source>Do not store the file&apos;s key; the endpoint names --keychain-entry only when it is given.</source>
+        <translation>不保存文件中的密钥；只有给出 --keychain-entry 时端点才引用该条目。</translation>
+    </message>
+    <message>
+        <source>expected one FILE (see --help)</source>
+        <translation>需要恰好一个 FILE（见 --help）</translation>
+    </message>
+    <message>
+        <source>--keychain-entry needs an entry id</source>
+        <translation>--keychain-entry 需要一个条目 ID</translation>
+    </message>
+    <message>
+        <source>the key in the file (%1) was not stored (--no-store-key)</source>
+        <translation>文件中的密钥（%1）未保存（--no-store-key）</translation>
+    </message>
+    <message>
+        <source>the key in the file (%1) is stored in the keychain as entry %2 (service %3)</source>
+        <translation>文件中的密钥（%1）已存入钥匙串，条目为 %2（服务 %3）</translation>
+    </message>
+    <message>
+        <source>Read an endpoint from a Claude Code, Codex or .env file</source>
+        <translation>从 Claude Code、Codex 或 .env 文件读取端点</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Command</name>
@@ -1775,6 +1830,185 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
     <message>
         <source>Capture environment from server</source>
         <translation>从服务器采集环境</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::EndpointFile</name>
+    <message>
+        <source>profile %1 has no [profiles.%1] table: the top-level settings are used</source>
+        <translation>配置档 %1 没有 [profiles.%1] 表：使用顶层设置</translation>
+    </message>
+    <message>
+        <source>%1 must be a table</source>
+        <translation>%1 必须是表</translation>
+    </message>
+    <message>
+        <source>model_provider is not set: the only provider, [model_providers.%1], is used (Codex itself would use its built-in OpenAI provider)</source>
+        <translation>没有设置 model_provider：使用唯一的提供方 [model_providers.%1]（Codex 本身会使用其内置的 OpenAI 提供方）</translation>
+    </message>
+    <message>
+        <source>model_provider is %1, but the file has no [model_providers.%1] table</source>
+        <translation>model_provider 为 %1，但文件中没有 [model_providers.%1] 表</translation>
+    </message>
+    <message>
+        <source>%1 must be chat or responses</source>
+        <translation>%1 必须是 chat 或 responses</translation>
+    </message>
+    <message>
+        <source>%1 is not set</source>
+        <translation>没有设置 %1</translation>
+    </message>
+    <message>
+        <source>%1 is not an environment variable name</source>
+        <translation>%1 不是环境变量名</translation>
+    </message>
+    <message>
+        <source>%1 is not imported: add what the provider needs to the endpoint by hand</source>
+        <translation>%1 未导入：请手动把该提供方需要的内容加到端点上</translation>
+    </message>
+    <message>
+        <source>Codex&apos;s built-in OpenAI provider: https://api.openai.com/v1, the Responses API, the key from environment variable OPENAI_API_KEY</source>
+        <translation>Codex 内置的 OpenAI 提供方：https://api.openai.com/v1，Responses API，密钥取自环境变量 OPENAI_API_KEY</translation>
+    </message>
+    <message>
+        <source>model not set in the file</source>
+        <translation>文件中没有设置模型</translation>
+    </message>
+    <message>
+        <source>the file holds a ChatGPT sign-in, not an API key: there is nothing to import</source>
+        <translation>该文件保存的是 ChatGPT 登录信息，不是 API 密钥：没有可导入的内容</translation>
+    </message>
+    <message>
+        <source>auth.json does not name the API: chat is assumed (Codex&apos;s config.toml names it with wire_api)</source>
+        <translation>auth.json 没有指明 API：按 chat 处理（Codex 的 config.toml 用 wire_api 指明它）</translation>
+    </message>
+    <message>
+        <source>no base_url: Codex&apos;s built-in OpenAI provider is used (https://api.openai.com/v1, the Responses API)</source>
+        <translation>没有 base_url：使用 Codex 内置的 OpenAI 提供方（https://api.openai.com/v1，Responses API）</translation>
+    </message>
+    <message>
+        <source>model not set in the file (Codex keeps it in config.toml)</source>
+        <translation>文件中没有设置模型（Codex 把它保存在 config.toml 中）</translation>
+    </message>
+    <message>
+        <source>%1 refers to variable %2, which the file does not set</source>
+        <translation>%1 引用了变量 %2，但文件中没有设置它</translation>
+    </message>
+    <message>
+        <source>%1 is also set in this file, but a run reads it from the environment, not from the file</source>
+        <translation>此文件中也设置了 %1，但运行时从环境中读取它，而不是从文件中读取</translation>
+    </message>
+    <message>
+        <source>model taken from %1</source>
+        <translation>模型取自 %1</translation>
+    </message>
+    <message>
+        <source>OPENAI_BASE_URL is not set: OpenAI&apos;s API, https://api.openai.com/v1, is used</source>
+        <translation>没有设置 OPENAI_BASE_URL：使用 OpenAI 的 API https://api.openai.com/v1</translation>
+    </message>
+    <message>
+        <source>ANTHROPIC_BASE_URL is not set: Claude Code&apos;s default, https://api.anthropic.com, is used</source>
+        <translation>没有设置 ANTHROPIC_BASE_URL：使用 Claude Code 的默认地址 https://api.anthropic.com</translation>
+    </message>
+    <message>
+        <source>the file sets none of OPENAI_BASE_URL, OPENAI_API_BASE, OPENAI_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN</source>
+        <translation>文件中没有设置 OPENAI_BASE_URL、OPENAI_API_BASE、OPENAI_API_KEY、ANTHROPIC_BASE_URL、ANTHROPIC_API_KEY 或 ANTHROPIC_AUTH_TOKEN 中的任何一个</translation>
+    </message>
+    <message>
+        <source>the file sets both OPENAI_* and ANTHROPIC_* variables: the ANTHROPIC_* ones are used</source>
+        <translation>文件同时设置了 OPENAI_* 和 ANTHROPIC_* 变量：使用 ANTHROPIC_* 变量</translation>
+    </message>
+    <message>
+        <source>the file sets both OPENAI_* and ANTHROPIC_* variables: the OPENAI_* ones are used</source>
+        <translation>文件同时设置了 OPENAI_* 和 ANTHROPIC_* 变量：使用 OPENAI_* 变量</translation>
+    </message>
+    <message>
+        <source>lines that are not NAME=value assignments were ignored: %1</source>
+        <translation>已忽略不是 NAME=value 赋值的行：%1 行</translation>
+    </message>
+    <message>
+        <source>%1 must be a string</source>
+        <translation>%1 必须是字符串</translation>
+    </message>
+    <message>
+        <source>%1 is not an http:// or https:// URL</source>
+        <translation>%1 不是 http:// 或 https:// 地址</translation>
+    </message>
+    <message>
+        <source>the URL in %1 holds a user name or password, which an endpoint&apos;s base URL must not</source>
+        <translation>%1 中的地址含有用户名或密码，端点的基础 URL 不能含有它们</translation>
+    </message>
+    <message>
+        <source>the URL in %1 has a query or fragment (?… or #…), which an endpoint&apos;s base URL cannot carry</source>
+        <translation>%1 中的地址带有查询或片段（?… 或 #…），端点的基础 URL 不能带有它们</translation>
+    </message>
+    <message>
+        <source>the URL in %1 does not end in /v1: requests go to it followed by %2, as the tool sends them</source>
+        <translation>%1 中的地址不以 /v1 结尾：请求发往该地址加上 %2，与该工具的发送方式相同</translation>
+    </message>
+    <message>
+        <source>the file holds no key</source>
+        <translation>文件中没有密钥</translation>
+    </message>
+    <message>
+        <source>the key is read from environment variable %1 when a run starts (%2 names it)</source>
+        <translation>运行开始时从环境变量 %1 读取密钥（由 %2 指定）</translation>
+    </message>
+    <message>
+        <source>the key in %1 is a placeholder from a setup guide, not a key</source>
+        <translation>%1 中的密钥是配置教程留下的占位符，不是真正的密钥</translation>
+    </message>
+    <message>
+        <source>the key comes from apiKeyHelper, a command ServeScope does not run: keep the key in the keychain or an environment variable</source>
+        <translation>密钥来自 apiKeyHelper，这是 ServeScope 不会运行的命令：请把密钥保存在钥匙串或环境变量中</translation>
+    </message>
+    <message>
+        <source>Claude Code sends ANTHROPIC_AUTH_TOKEN as Authorization: Bearer; ServeScope&apos;s messages requests send the key as x-api-key, which most gateways accept too</source>
+        <translation>Claude Code 以 Authorization: Bearer 发送 ANTHROPIC_AUTH_TOKEN；ServeScope 的 messages 请求以 x-api-key 发送密钥，大多数网关也接受这种方式</translation>
+    </message>
+    <message>
+        <source>model not set in the file: &quot;%1&quot; is one of Claude Code&apos;s aliases, not a model id</source>
+        <translation>文件中没有设置模型：“%1”是 Claude Code 的别名，不是模型 ID</translation>
+    </message>
+    <message>
+        <source>not a Claude Code settings.json, Codex auth.json/config.toml or .env file</source>
+        <translation>不是 Claude Code 的 settings.json、Codex 的 auth.json/config.toml 或 .env 文件</translation>
+    </message>
+    <message>
+        <source>not valid JSON: %1</source>
+        <translation>不是有效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>a Claude Code settings file whose env sets no ANTHROPIC_* variable: it names no endpoint</source>
+        <translation>这个 Claude Code 设置文件的 env 中没有 ANTHROPIC_* 变量：其中没有端点</translation>
+    </message>
+    <message>
+        <source>not valid TOML: %1</source>
+        <translation>不是有效的 TOML：%1</translation>
+    </message>
+    <message>
+        <source>the file is larger than %1 bytes</source>
+        <translation>文件大于 %1 字节</translation>
+    </message>
+    <message>
+        <source>the file is binary, not text</source>
+        <translation>这是二进制文件，不是文本</translation>
+    </message>
+    <message>
+        <source>line %1 is not UTF-8 text</source>
+        <translation>第 %1 行不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>cannot be read: %1</source>
+        <translation>无法读取：%1</translation>
     </message>
 </context>
 <context>
@@ -3621,6 +3855,42 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>API</source>
         <translation>API</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <source>A new profile from Claude Code&apos;s settings.json, Codex&apos;s auth.json or config.toml, or a .env file: the base URL, API, model and key they hold</source>
+        <translation>从 Claude Code 的 settings.json、Codex 的 auth.json 或 config.toml，或 .env 文件新建配置：读取其中的基础 URL、API、模型和密钥</translation>
+    </message>
+    <message>
+        <source>Import endpoint</source>
+        <translation>导入端点</translation>
+    </message>
+    <message>
+        <source>Endpoint files (*.json *.toml *.env .env*);;All files (*)</source>
+        <translation>端点文件 (*.json *.toml *.env .env*);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1 was not imported: %2</source>
+        <translation>%1 未导入：%2</translation>
+    </message>
+    <message>
+        <source>%1 (from %2)</source>
+        <translation>%1（来自 %2）</translation>
+    </message>
+    <message>
+        <source>The key in the file is a placeholder: paste the real key below and save.</source>
+        <translation>文件中的密钥是占位符：请在下方粘贴真实密钥并保存。</translation>
+    </message>
+    <message>
+        <source>The key is read from the environment variable %1 when a run starts.</source>
+        <translation>运行开始时从环境变量 %1 读取密钥。</translation>
+    </message>
+    <message>
+        <source>Imported from %1.</source>
+        <translation>已从 %1 导入。</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,8 @@
 
 #include "apichoice.h"
 #include "diagnosistext.h"
+#include "filedialogs.h"
+#include "io/endpointfiles.h"
 #include "keyvaluetable.h"
 #include "screenfit.h"
 #include "secrets/apikey.h"
@@ -13,6 +15,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -23,6 +26,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace ServeScope {
@@ -84,10 +88,19 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(m_list);
     auto *add = new QPushButton(tr("New profile"));
+    auto *import = new QPushButton(tr("Import…"));
+    import->setObjectName(QStringLiteral("importEndpointButton"));
+    import->setToolTip(tr("A new profile from Claude Code's settings.json, Codex's auth.json or config.toml, or a "
+                          ".env file: the base URL, API, model and key they hold"));
     auto *leftButtons = new QHBoxLayout;
     leftButtons->addWidget(add);
+    leftButtons->addWidget(import);
     leftButtons->addWidget(m_delete);
     leftLayout->addLayout(leftButtons);
+    connect(import, &QPushButton::clicked, this, [this] {
+        chooseFile(this, false, tr("Import endpoint"), tr("Endpoint files (*.json *.toml *.env .env*);;All files (*)"),
+            [this](const QString &path) { importEndpointFile(path); });
+    });
 
     auto *right = new QWidget;
     auto *form = new QFormLayout(right);
@@ -218,6 +231,34 @@ void ProfileDialog::newProfile()
     m_name->selectAll();
 }
 
+void ProfileDialog::importEndpointFile(const QString &path)
+{
+    const EndpointFileRead read = readEndpointFile(path);
+    const QString file = QFileInfo(path).fileName();
+    if (!read.ok) {
+        setStatus(tr("%1 was not imported: %2").arg(file, read.shownLine(read.error)), true);
+        return;
+    }
+    EndpointProfile p;
+    const QString host = QUrl(read.endpoint.baseUrl).host();
+    p.name = tr("%1 (from %2)").arg(host.isEmpty() ? read.endpoint.baseUrl : host, file);
+    p.endpoint = read.endpoint;
+    m_currentId = m_profiles->save(p);
+    p.id = m_currentId;
+    reloadList();
+    showProfile(m_currentId);
+    QStringList notes = read.shownLines(read.notes);
+    if (read.keyIsPlaceholder)
+        notes << tr("The key in the file is a placeholder: paste the real key below and save.");
+    else if (!read.endpoint.apiKeyEnv.isEmpty())
+        notes << tr("The key is read from the environment variable %1 when a run starts.").arg(read.endpoint.apiKeyEnv);
+    m_result->setPlainText(notes.join(u'\n'));
+    if (read.key.isEmpty())
+        setStatus(tr("Imported from %1.").arg(file));
+    else
+        storeKey(p, read.key, false, notes); // says where the key went
+}
+
 void ProfileDialog::deleteCurrent()
 {
     const EndpointProfile p = m_profiles->profile(m_currentId);
@@ -306,11 +347,12 @@ void ProfileDialog::saveCurrent()
     storeKey(p, key.key, key.trimmed);
 }
 
-void ProfileDialog::storeKey(const EndpointProfile &profile, const QByteArray &key, bool trimmed)
+void ProfileDialog::storeKey(
+    const EndpointProfile &profile, const QByteArray &key, bool trimmed, const QStringList &notes)
 {
     const QString entry = ProfileStore::keychainEntryFor(profile.id);
     setStatus(tr("Storing the key in the system keychain…"));
-    m_secrets->write(entry, key, this, [this, profile, key, trimmed, entry](const SecretResult &r) {
+    m_secrets->write(entry, key, this, [this, profile, key, trimmed, entry, notes](const SecretResult &r) {
         if (!r.ok && (r.error == SecretError::Unavailable || r.error == SecretError::Timeout)) {
             offerSessionOnly(profile, key, secretErrorText(r.error));
             return;
@@ -329,6 +371,7 @@ void ProfileDialog::storeKey(const EndpointProfile &profile, const QByteArray &k
         m_profiles->save(p);
         reloadList();
         showProfile(p.id);
+        m_result->setPlainText(notes.join(u'\n'));
         setStatus(outcome, !r.ok);
         emit saved(p.id, outcome);
     });

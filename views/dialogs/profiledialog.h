@@ -35,6 +35,10 @@ public:
     void saveCurrent();
     void testConnection();
     void newProfile();
+    /// A new profile from a coding tool's file (Claude Code settings.json, Codex auth.json or config.toml, .env):
+    /// base URL, API and model from the file, a literal key into the keychain (a placeholder is not stored, and
+    /// said), a key variable kept as its name. The file is only read.
+    void importEndpointFile(const QString &path);
     /// The form differs from the stored profile, or a key is typed and not saved.
     bool hasUnsavedEdits() const;
     /// Asks before unsaved edits of the shown profile (or a typed, unsaved key) are dropped.
@@ -49,7 +53,7 @@ private:
     void showProfile(const QString &id);
     void deleteCurrent();
     EndpointProfile formProfile() const;
-    void storeKey(const EndpointProfile &profile, const QByteArray &key, bool trimmed);
+    void storeKey(const EndpointProfile &profile, const QByteArray &key, bool trimmed, const QStringList &notes = {});
     void offerSessionOnly(const EndpointProfile &profile, const QByteArray &key, const QString &why);
     /// `typed`: the key comes from the key field, not from the keychain or the environment.
     void runPreflight(const EndpointProfile &profile, const QByteArray &key, bool trimmed, bool typed = false);

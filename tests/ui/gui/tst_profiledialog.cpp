@@ -42,6 +42,7 @@ private slots:
     void testConnectionExplainsRefusal();
     void testConnectionSaysWhatAnswersMean();
     void closeAsksBeforeDroppingEdits();
+    void importsAnEndpointFile();
 };
 
 static void fillProfile(ProfileDialog *d, const QString &key)
@@ -222,6 +223,53 @@ void TestProfileDialog::closeAsksBeforeDroppingEdits()
     box->button(QMessageBox::Discard)->click();
     QTRY_VERIFY(!d.isVisible());
     QVERIFY(d.findChild<QLineEdit *>(QStringLiteral("profileKey"))->text().isEmpty());
+}
+
+// Claude Code's settings.json becomes a Messages profile whose key is only in the keychain; choosing another API
+// rewrites the path under the gateway's prefix; a placeholder key is not stored and is said.
+void TestProfileDialog::importsAnEndpointFile()
+{
+    KeychainSecretStore secrets(
+        QStringLiteral("servescope-test-") + QUuid::createUuid().toString(QUuid::WithoutBraces));
+    ProfileStore profiles;
+    ProfileDialog d(&profiles, &secrets);
+    QSignalSpy saved(&d, &ProfileDialog::saved);
+    d.importEndpointFile(QStringLiteral(SERVESCOPE_TEST_DATA "/endpoint-files/claude-settings.json"));
+    QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 1, 15000);
+    const EndpointProfile p = profiles.profile(d.currentProfileId());
+    QCOMPARE(p.endpoint.baseUrl, QStringLiteral("https://gateway.example.com/anthropic"));
+    QCOMPARE(p.endpoint.path, QStringLiteral("/v1/messages"));
+    QCOMPARE(p.endpoint.model, QStringLiteral("claude-sonnet-4-5"));
+    QCOMPARE(p.endpoint.keychainEntry, ProfileStore::keychainEntryFor(p.id));
+    QByteArray stored;
+    bool done = false;
+    secrets.read(p.endpoint.keychainEntry, this, [&](const SecretResult &r) {
+        stored = r.secret;
+        done = true;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 15000);
+    QCOMPARE(stored, QByteArray("sk-ant-test-0123456789abcdef"));
+    auto *api = d.findChild<QComboBox *>(QStringLiteral("profileApi"));
+    auto *path = d.findChild<QLineEdit *>(QStringLiteral("profilePath"));
+    QCOMPARE(api->currentData().toString(), QStringLiteral("messages"));
+    api->setCurrentIndex(api->findData(QStringLiteral("chat")));
+    emit api->activated(api->currentIndex());
+    QCOMPARE(path->text(), QStringLiteral("/v1/chat/completions"));
+    path->setText(QStringLiteral("/gw/v1/responses"));
+    QCOMPARE(api->currentData().toString(), QStringLiteral("responses"));
+
+    const qsizetype before = profiles.profiles().size();
+    d.importEndpointFile(QStringLiteral(SERVESCOPE_TEST_DATA "/endpoint-files/claude-placeholder.json"));
+    QCOMPARE(profiles.profiles().size(), before + 1);
+    const EndpointProfile placeholder = profiles.profile(d.currentProfileId());
+    QVERIFY(placeholder.endpoint.keychainEntry.isEmpty());
+    QVERIFY2(d.findChild<QPlainTextEdit *>(QStringLiteral("testResult"))
+                 ->toPlainText()
+                 .contains(QStringLiteral("placeholder")),
+        qPrintable(d.findChild<QPlainTextEdit *>(QStringLiteral("testResult"))->toPlainText()));
+
+    d.importEndpointFile(QStringLiteral(SERVESCOPE_TEST_DATA "/endpoint-files/unrelated.json"));
+    QCOMPARE(profiles.profiles().size(), before + 1);
 }
 
 QTEST_MAIN(TestProfileDialog)
