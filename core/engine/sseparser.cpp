@@ -72,6 +72,17 @@ bool hasNonEmptyArray(std::string_view s, std::string_view quotedKey)
     return false;
 }
 
+// The payload without the whitespace around it.
+std::string_view trimmed(QByteArrayView data)
+{
+    const std::string_view s = sv(data);
+    const size_t b = skipSpace(s, 0);
+    size_t e = s.size();
+    while (e > b && isSpace(s[e - 1]))
+        --e;
+    return s.substr(b, e - b);
+}
+
 bool hasNonNull(std::string_view s, std::string_view quotedKey)
 {
     size_t i = findKeyValue(s, quotedKey);
@@ -233,12 +244,7 @@ void SseParser::dispatch(SseSink &out)
 
 EventKind classifySseData(QByteArrayView data)
 {
-    std::string_view s = sv(data);
-    size_t b = skipSpace(s, 0);
-    size_t e = s.size();
-    while (e > b && isSpace(s[e - 1]))
-        --e;
-    s = s.substr(b, e - b);
+    const std::string_view s = trimmed(data);
     if (s == "[DONE]")
         return EventKind::Done;
     if (s.empty() || s.front() != '{')
@@ -329,12 +335,7 @@ EventKind classifyEventData(Api api, QByteArrayView data)
 {
     if (api == Api::Chat || api == Api::Completions)
         return classifySseData(data);
-    std::string_view s = sv(data);
-    const size_t b = skipSpace(s, 0);
-    size_t e = s.size();
-    while (e > b && isSpace(s[e - 1]))
-        --e;
-    s = s.substr(b, e - b);
+    const std::string_view s = trimmed(data);
     if (s == "[DONE]")
         return EventKind::Done;
     if (s.empty() || s.front() != '{')

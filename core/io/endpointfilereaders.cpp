@@ -3,6 +3,7 @@
 // "Endpoints from other tools"). Messages name variables and members, never their values.
 #include "endpointfilereaders.h"
 
+#include "model/keytext.h"
 #include "model/validation.h"
 
 #include <QCoreApplication>
@@ -14,20 +15,6 @@ namespace ServeScope::EndpointFiles {
 
 namespace {
 
-bool isInvisible(QChar c)
-{
-    switch (c.unicode()) {
-    case 0x200B: // zero-width space
-    case 0x200C: // zero-width non-joiner
-    case 0x200D: // zero-width joiner
-    case 0x2060: // word joiner
-    case 0xFEFF: // byte-order mark
-        return true;
-    default:
-        return c.isSpace();
-    }
-}
-
 bool isClaudeAlias(const QString &model)
 {
     static const QRegularExpression alias(
@@ -37,16 +24,10 @@ bool isClaudeAlias(const QString &model)
 
 } // namespace
 
-// The key without the whitespace and invisible characters around it (as trimKey() in core/secrets).
+// The key without the whitespace and invisible characters around it, as the key library trims a pasted key.
 QString trimmedKey(const QString &value)
 {
-    qsizetype begin = 0;
-    qsizetype end = value.size();
-    while (begin < end && isInvisible(value.at(begin)))
-        ++begin;
-    while (end > begin && isInvisible(value.at(end - 1)))
-        --end;
-    return value.mid(begin, end - begin);
+    return trimmedKeyText(value).toString();
 }
 
 // A member that must be a string when present; null counts as absent. `bad` is set (after r.fail()) otherwise.

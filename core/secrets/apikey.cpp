@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "secrets/apikey.h"
 
+#include "model/keytext.h"
 #include "model/validation.h"
 #include "secrets/keychainsecretstore.h"
 
@@ -10,20 +11,6 @@
 namespace ServeScope {
 
 namespace {
-
-bool isTrimmable(QChar c)
-{
-    switch (c.unicode()) {
-    case 0x200B: // zero-width space
-    case 0x200C: // zero-width non-joiner
-    case 0x200D: // zero-width joiner
-    case 0x2060: // word joiner
-    case 0xFEFF: // byte-order mark / zero-width no-break space
-        return true;
-    default:
-        return c.isSpace();
-    }
-}
 
 bool isConventionalName(const QString &name)
 {
@@ -53,20 +40,16 @@ SecretResult finishKey(SecretResult r)
 
 TrimmedKey trimKey(QStringView pasted)
 {
-    qsizetype begin = 0;
-    qsizetype end = pasted.size();
-    while (begin < end && isTrimmable(pasted[begin]))
-        ++begin;
-    while (end > begin && isTrimmable(pasted[end - 1]))
-        --end;
+    const QStringView core = trimmedKeyText(pasted);
+    const qsizetype begin = core.data() - pasted.data();
+    const qsizetype end = begin + core.size();
     TrimmedKey out;
-    const QStringView core = pasted.mid(begin, end - begin);
     out.key = core.toUtf8();
     out.removedLeading = int(begin);
     out.removedTrailing = int(pasted.size() - end);
     out.trimmed = out.removedLeading > 0 || out.removedTrailing > 0;
     for (QChar c : core) {
-        if (isTrimmable(c)) {
+        if (isKeyPadding(c)) {
             out.innerWhitespace = true;
             break;
         }
