@@ -3892,6 +3892,10 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
         <source>Imported from %1.</source>
         <translation>已从 %1 导入。</translation>
     </message>
+    <message>
+        <source>A key is kept in memory for this profile, for this session only.</source>
+        <translation>此配置的密钥仅保存在内存中，仅限本次会话。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileStore</name>

@@ -211,7 +211,9 @@ void ProfileDialog::showProfile(const QString &id)
     m_key->clear();
     m_keyState->setText(p.builtIn       ? tr("The local simulator needs no key: ServeScope starts it for each run.")
             : e.keychainEntry.isEmpty() ? tr("No key stored.")
-                                        : tr("A key is stored in the system keychain for this profile."));
+            : m_secrets->availability() == SecretAvailability::SessionOnly
+            ? tr("A key is kept in memory for this profile, for this session only.")
+            : tr("A key is stored in the system keychain for this profile."));
     for (QWidget *w : std::initializer_list<QWidget *> { m_name, m_baseUrl, m_api, m_path, m_model, m_dialect,
              m_protocol, m_proxy, m_caFile, m_skipVerify, m_keyEnv, m_key, m_headers, m_save, m_delete })
         w->setEnabled(!p.builtIn);
