@@ -30,15 +30,16 @@ Framed frame(SseParser &parser, QByteArrayView input, int chunking)
     return f;
 }
 
-QString checkEvents(const Framed &f, qsizetype cap)
+QString checkEvents(const Framed &f, qsizetype cap, Api api = Api::Chat)
 {
     if (f.pendingAfterFinish)
         return QStringLiteral("bytes still pending after finish()");
     for (const SseEvent &e : f.events) {
         if (e.data.size() > cap)
             return QStringLiteral("an event of %1 bytes passed the %2-byte cap").arg(e.data.size()).arg(cap);
-        if (e.kind != EventKind::Comment && e.kind != EventKind::Error && e.kind != classifySseData(e.data))
-            return QStringLiteral("an event's kind differs from classifySseData of its data");
+        if (e.kind != EventKind::Comment && e.kind != EventKind::Error && e.kind != classifyEventData(api, e.data))
+            return QStringLiteral("an event's kind differs from classifyEventData of its data (API %1)")
+                .arg(apiName(api));
     }
     return QString();
 }
@@ -49,6 +50,14 @@ QString sseParser(QByteArrayView input)
 {
     (void)looksLikeJsonError(input);
     (void)classifySseData(input);
+    // Every API's reading of the events, framed whole.
+    for (const Api api : { Api::Completions, Api::Responses, Api::Messages, Api::SglangGenerate }) {
+        SseParser parser;
+        parser.setApi(api);
+        if (QString broken = checkEvents(frame(parser, input, 0), SseParser::kDefaultMaxEventBytes, api);
+            !broken.isEmpty())
+            return broken;
+    }
     // The default cap, and a small one so the overflow path is reached by short inputs.
     for (const qsizetype cap : { SseParser::kDefaultMaxEventBytes, qsizetype(32) }) {
         SseParser parser;
