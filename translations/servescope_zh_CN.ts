@@ -1435,14 +1435,6 @@ Exit codes: 0 success, 1 gate failed / endpoint unusable / no successful request
         <translation>同时探测 /tokenize、/metrics、ignore_eos，以及流是否被缓冲</translation>
     </message>
     <message>
-        <source>Latency chart of ttft|ttfo|tpot|itl|e2el (default: throughput)</source>
-        <translation>ttft|ttfo|tpot|itl|e2el 的延迟图（默认：吞吐量）</translation>
-    </message>
-    <message>
-        <source>--metric must be ttft, ttfo, tpot, itl or e2el, not &apos;%1&apos;</source>
-        <translation>--metric 必须是 ttft、ttfo、tpot、itl 或 e2el，而不是“%1”</translation>
-    </message>
-    <message>
         <source>Start every chat answer with N reasoning tokens (of its output), as a thinking model (default 0).</source>
         <translation>每个 chat 回答以 N 个推理 token 开头（计入其输出），模拟思考模型（默认 0）。</translation>
     </message>
@@ -1528,6 +1520,14 @@ the file holds no endpoint.</source>
     <message>
         <source>Read an endpoint from a Claude Code, Codex or .env file</source>
         <translation>从 Claude Code、Codex 或 .env 文件读取端点</translation>
+    </message>
+    <message>
+        <source>Latency chart of ttft|ttfo|tpot|atpot|itl|e2el (default: throughput)</source>
+        <translation>ttft|ttfo|tpot|atpot|itl|e2el 的延迟图（默认：吞吐量）</translation>
+    </message>
+    <message>
+        <source>--metric must be ttft, ttfo, tpot, atpot, itl or e2el, not &apos;%1&apos;</source>
+        <translation>--metric 必须是 ttft、ttfo、tpot、atpot、itl 或 e2el，而不是“%1”</translation>
     </message>
 </context>
 <context>
@@ -4915,6 +4915,10 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>Answer TPOT p50 (ms)</source>
         <translation>回答 TPOT p50（毫秒）</translation>
     </message>
+    <message>
+        <source>Answer TPOT</source>
+        <translation>回答 TPOT</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -5353,6 +5357,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>TTFO (first answer token) vs load</source>
         <translation>TTFO（首个回答 token）与负载</translation>
+    </message>
+    <message>
+        <source>Answer TPOT (after the first answer token) vs load</source>
+        <translation>回答 TPOT（首个回答 token 之后）与负载</translation>
     </message>
 </context>
 <context>

@@ -73,7 +73,7 @@ void addExportOptions(QCommandLineParser &parser)
         { QStringLiteral("run"), CliText::tr("Run: numeric id or unique name"), QStringLiteral("RUN") },
         { QStringLiteral("vs"), CliText::tr("Second run drawn on the same axes (B)"), QStringLiteral("RUN") },
         { QStringLiteral("chart"), CliText::tr("Write a chart: .png, .svg or .pdf"), QStringLiteral("FILE") },
-        { QStringLiteral("metric"), CliText::tr("Latency chart of ttft|ttfo|tpot|itl|e2el (default: throughput)"),
+        { QStringLiteral("metric"), CliText::tr("Latency chart of ttft|ttfo|tpot|atpot|itl|e2el (default: throughput)"),
             QStringLiteral("M") },
         { QStringLiteral("kind"), CliText::tr("Chart kind: load (default), tradeoff (latency vs throughput)"),
             QStringLiteral("K") },
@@ -96,8 +96,8 @@ int readFileOptions(const QCommandLineParser &parser, ExportRequest *req)
         const QString m = parser.value(QStringLiteral("metric"));
         if (!metricFromCode(m, &req->metric)
             || (req->metric != Metric::Ttft && req->metric != Metric::Ttfo && req->metric != Metric::Tpot
-                && req->metric != Metric::Itl && req->metric != Metric::E2el))
-            return usage(CliText::tr("--metric must be ttft, ttfo, tpot, itl or e2el, not '%1'").arg(m));
+                && req->metric != Metric::Atpot && req->metric != Metric::Itl && req->metric != Metric::E2el))
+            return usage(CliText::tr("--metric must be ttft, ttfo, tpot, atpot, itl or e2el, not '%1'").arg(m));
         req->metricSet = true;
     }
     if (req->kind != QLatin1String("load") && req->kind != QLatin1String("tradeoff"))

@@ -7,9 +7,9 @@
 namespace ServeScope::Report {
 
 /// Latency metrics a chart can show (docs/metrics.md).
-enum class Metric { Ttft, Ttfc, Ttfo, Tpot, Itl, Citl, E2el };
+enum class Metric { Ttft, Ttfc, Ttfo, Tpot, Atpot, Itl, Citl, E2el };
 
-QString metricCode(Metric m); ///< "ttft", "ttfc", "ttfo", "tpot", "itl", "citl", "e2el"
+QString metricCode(Metric m); ///< "ttft", "ttfc", "ttfo", "tpot", "atpot", "itl", "citl", "e2el"
 bool metricFromCode(QStringView code, Metric *out);
 QString metricTitle(Metric m); ///< "TTFT", "Time to first content", ...
 const Distribution &metricDistribution(const PointSummary &p, Metric m);

@@ -22,11 +22,12 @@ struct MetricInfo {
     Distribution PointSummary::*member;
 };
 
-const std::array<MetricInfo, 7> kMetrics = { {
+const std::array<MetricInfo, 8> kMetrics = { {
     { "ttft", QT_TRANSLATE_NOOP("ServeScope::Report", "TTFT"), &PointSummary::ttft },
     { "ttfc", QT_TRANSLATE_NOOP("ServeScope::Report", "Time to first content"), &PointSummary::ttfc },
     { "ttfo", QT_TRANSLATE_NOOP("ServeScope::Report", "TTFO"), &PointSummary::ttfo },
     { "tpot", QT_TRANSLATE_NOOP("ServeScope::Report", "TPOT"), &PointSummary::tpot },
+    { "atpot", QT_TRANSLATE_NOOP("ServeScope::Report", "Answer TPOT"), &PointSummary::atpot },
     { "itl", QT_TRANSLATE_NOOP("ServeScope::Report", "ITL"), &PointSummary::itl },
     { "citl", QT_TRANSLATE_NOOP("ServeScope::Report", "Content ITL"), &PointSummary::citl },
     { "e2el", QT_TRANSLATE_NOOP("ServeScope::Report", "E2EL"), &PointSummary::e2el },

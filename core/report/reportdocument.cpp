@@ -179,8 +179,10 @@ QList<ReportChart> reportCharts(const ReportInput &input)
             reasoned = reasoned || p.reasoningTokens > 0;
     }
     QList<Metric> latencies { Metric::Ttft, Metric::Tpot, Metric::Itl, Metric::E2el };
-    if (reasoned)
+    if (reasoned) {
         latencies.insert(1, Metric::Ttfo);
+        latencies.insert(3, Metric::Atpot);
+    }
     for (Metric m : latencies)
         out << ReportChart { metricCode(m) + QStringLiteral("-vs-load"), latencyVsLoad(runs, m) };
     out << ReportChart { QStringLiteral("tpot-vs-throughput"), latencyVsThroughput(runs, Metric::Tpot) };

@@ -119,6 +119,7 @@ ResultsView::ResultsView(QWidget *parent)
     m_chartKind->addItem(tr("TTFT vs load"), QStringLiteral("ttft"));
     m_chartKind->addItem(tr("TTFO (first answer token) vs load"), QStringLiteral("ttfo"));
     m_chartKind->addItem(tr("TPOT vs load"), QStringLiteral("tpot"));
+    m_chartKind->addItem(tr("Answer TPOT (after the first answer token) vs load"), QStringLiteral("atpot"));
     m_chartKind->addItem(tr("ITL vs load"), QStringLiteral("itl"));
     m_chartKind->addItem(tr("E2E latency vs load"), QStringLiteral("e2el"));
     m_chartKind->addItem(tr("TPOT vs throughput"), QStringLiteral("tradeoff"));

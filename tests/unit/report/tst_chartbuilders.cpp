@@ -185,6 +185,21 @@ private slots:
         QVERIFY(spec.y.title.startsWith(QStringLiteral("TTFT")));
     }
 
+    // The answer's TPOT is its own distribution, not TPOT's: a reasoning model's answer decodes at another pace.
+    void answerTpotReadsItsOwnDistribution()
+    {
+        QList<PointSummary> pts = gradient(QStringLiteral("a"), 100);
+        for (qsizetype i = 0; i < pts.size(); ++i)
+            pts[i].atpot = ladder(7 + double(i));
+        const ChartSpec spec = latencyVsLoad({ run(QStringLiteral("A"), 0, pts) }, Metric::Atpot);
+        const auto lines = ofKind(spec, SeriesKind::Line);
+        QVERIFY(!lines.isEmpty());
+        QCOMPARE(lines[0]->points.size(), pts.size());
+        for (qsizetype i = 0; i < pts.size(); ++i)
+            QCOMPARE(lines[0]->points[i].y(), 7 + double(i));
+        QVERIFY2(spec.y.title.startsWith(QStringLiteral("Answer TPOT")), qPrintable(spec.y.title));
+    }
+
     void failedPointsAreHollow()
     {
         QList<PointSummary> pts = gradient(QStringLiteral("a"), 100);
@@ -483,7 +498,8 @@ private slots:
 
     void metricCodes()
     {
-        for (Metric m : { Metric::Ttft, Metric::Ttfc, Metric::Tpot, Metric::Itl, Metric::Citl, Metric::E2el }) {
+        for (Metric m : { Metric::Ttft, Metric::Ttfc, Metric::Ttfo, Metric::Tpot, Metric::Atpot, Metric::Itl,
+                 Metric::Citl, Metric::E2el }) {
             Metric back;
             QVERIFY(metricFromCode(metricCode(m), &back));
             QCOMPARE(back, m);
