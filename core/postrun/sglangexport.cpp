@@ -76,7 +76,7 @@ bool writeSglangJsonl(ProjectStore &store, qint64 runId, const QString &path, QS
             const Experiment x = v >= 0 ? resolveVariant(read.experiment, v) : read.experiment;
             setup.datasetName = x.dataset.name;
             spread = x.dataset.rangeRatio;
-            if (!x.endpoint.path.contains(QLatin1String("chat")))
+            if (x.endpoint.api() != Api::Chat)
                 setup.backend = QStringLiteral("sglang-oai");
         }
         sglangRandomLengths(p.inputLen, p.outputLen, spread, &setup);

@@ -51,8 +51,7 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     const LoadPoint &lp = resolved.load.points.at(summary.point);
     ResultFileSetup setup;
     setup.date = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss"));
-    setup.backend = resolved.endpoint.path.contains(QLatin1String("chat")) ? QStringLiteral("openai-chat")
-                                                                           : QStringLiteral("vllm");
+    setup.backend = resolved.endpoint.api() == Api::Chat ? QStringLiteral("openai-chat") : QStringLiteral("vllm");
     setup.label = summary.label;
     setup.modelId = resolved.endpoint.model;
     setup.tokenizerId = resolved.endpoint.model;
