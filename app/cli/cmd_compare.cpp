@@ -146,14 +146,16 @@ void addCompareOptions(QCommandLineParser &parser)
     });
 }
 
-// Both sides, each cut to its chosen variant; nullopt when they are there, else the usage error.
-std::optional<QString> loadSides(const QCommandLineParser &parser, ResultSet set, RunSource *base, RunSource *cand)
+// Both sides, each cut to its chosen variant; nullopt when they are there, else the usage error. `keys`
+// (beyond the headline metrics) are the estimates the comparison will need.
+std::optional<QString> loadSides(
+    const QCommandLineParser &parser, ResultSet set, const QStringList &keys, RunSource *base, RunSource *cand)
 {
     QString error;
     const QString project = parser.value(QStringLiteral("project"));
-    if (!loadRunSource(parser.value(QStringLiteral("baseline")), project, base, &error, set))
+    if (!loadRunSource(parser.value(QStringLiteral("baseline")), project, base, &error, set, keys))
         return CliText::tr("baseline: %1").arg(error);
-    if (!loadRunSource(parser.value(QStringLiteral("candidate")), project, cand, &error, set))
+    if (!loadRunSource(parser.value(QStringLiteral("candidate")), project, cand, &error, set, keys))
         return CliText::tr("candidate: %1").arg(error);
     for (const auto &[side, source] : { std::pair { "baseline", base }, std::pair { "candidate", cand } }) {
         if (set == ResultSet::Steady && source->points.isEmpty())
@@ -298,8 +300,11 @@ int runCompare(const QStringList &args)
         conditions << *c;
     }
 
+    QStringList keys = parser.values(QStringLiteral("metric"));
+    for (const GateCondition &c : std::as_const(conditions))
+        keys << c.metric;
     RunSource base, cand;
-    if (const std::optional<QString> refused = loadSides(parser, set, &base, &cand))
+    if (const std::optional<QString> refused = loadSides(parser, set, keys, &base, &cand))
         return usage(*refused);
 
     const PointMatching matching = matchPoints(base.points, cand.points);

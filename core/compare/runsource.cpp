@@ -147,9 +147,10 @@ bool reasoned(const RunSource &run)
 
 namespace {
 
-// One result set of a stored run from its loaded rows.
-void buildStoredSource(const QString &projectPath, const RunRow &row, const QVector<PointSummary> &summaries,
-    const QVector<RequestRecord> &records, ResultSet set, RunSource *out)
+// One result set of a stored run from its summaries (and, for the vLLM set, the estimates stored
+// when each point finished); no request samples yet.
+void buildStoredPoints(const QString &projectPath, const RunRow &row, const QVector<PointSummary> &summaries,
+    const QVector<PointEstimate> &estimates, ResultSet set, RunSource *out)
 {
     out->name = row.name;
     out->origin = QStringLiteral("project %1 run %2").arg(projectPath).arg(row.id);
@@ -158,13 +159,9 @@ void buildStoredSource(const QString &projectPath, const RunRow &row, const QVec
     out->definitions = row.definitions;
     out->clientHost = QJsonDocument::fromJson(row.clientHost).object();
     out->envSnapshot = QJsonDocument::fromJson(row.envSnapshot).array();
-    QMap<RepeatKey, QMap<QString, double>> steadyOf;
     for (const PointSummary &s : summaries) {
-        if (set == ResultSet::Steady) {
-            if (s.steady.value(QStringLiteral("valid")) != 1.0)
-                continue;
-            steadyOf.insert({ s.variant, s.point, s.repeat }, s.steady);
-        }
+        if (set == ResultSet::Steady && s.steady.value(QStringLiteral("valid")) != 1.0)
+            continue;
         PointRepeats *p = pointFor(out->points, s.variant, s.label);
         if (!p) {
             out->points.append(PointRepeats {});
@@ -173,12 +170,45 @@ void buildStoredSource(const QString &projectPath, const RunRow &row, const QVec
         }
         p->repeats << (set == ResultSet::Steady ? s.steady : summaryValues(s));
     }
-    bool known = false;
-    const DefinitionsProfile profile = definitionsFromCode(row.definitions, &known);
+    if (set != ResultSet::Vllm)
+        return; // the steady window's estimates are not stored: they come from its requests
+    for (const PointEstimate &e : estimates) {
+        for (PointRepeats &p : out->points) {
+            if (p.variant == e.variant && p.point == e.point)
+                p.stored.insert(e.metric, metricEstimate(e));
+        }
+    }
+}
+
+// Whether every point of `source` has a stored estimate of every key, so no request must be read.
+bool storedCover(const RunSource &source, ResultSet set, const QStringList &keys)
+{
+    QStringList needed = headlineMetrics(set, reasoned(source));
+    for (const QString &k : keys) {
+        if (!needed.contains(k))
+            needed << k;
+    }
+    for (const PointRepeats &p : source.points) {
+        for (const QString &k : std::as_const(needed)) {
+            if (!p.stored.contains(k))
+                return false;
+        }
+    }
+    return true;
+}
+
+// The requests of a stored run as samples of one result set's points.
+void addStoredSamples(const QVector<PointSummary> &summaries, const QVector<RequestRecord> &records,
+    DefinitionsProfile profile, ResultSet set, RunSource *out)
+{
+    QMap<RepeatKey, QMap<QString, double>> steadyOf;
     // Records carry the point's index, summaries its label as well.
     QMap<QPair<QString, int>, QString> labels;
-    for (const PointSummary &s : summaries)
+    for (const PointSummary &s : summaries) {
         labels.insert({ s.variant, s.point }, s.label);
+        if (set == ResultSet::Steady && s.steady.value(QStringLiteral("valid")) == 1.0)
+            steadyOf.insert({ s.variant, s.point, s.repeat }, s.steady);
+    }
     const QMap<RepeatKey, qint64> origins = set == ResultSet::Steady ? firstStarts(records) : QMap<RepeatKey, qint64>();
     for (const RequestRecord &r : records) {
         if (set == ResultSet::Steady) {
@@ -196,8 +226,8 @@ void buildStoredSource(const QString &projectPath, const RunRow &row, const QVec
 
 } // namespace
 
-bool loadStoredRunSets(
-    const QString &projectPath, const QString &run, RunSource *vllm, RunSource *steady, QString *error)
+bool loadStoredRunSets(const QString &projectPath, const QString &run, RunSource *vllm, RunSource *steady,
+    QString *error, const QStringList &keys)
 {
     ProjectStore store;
     if (!store.open(projectPath, ProjectStore::Check::Header, ProjectStore::Follow::Snapshot)) {
@@ -207,24 +237,39 @@ bool loadStoredRunSets(
     const qint64 id = store.resolveRun(run);
     const std::optional<RunRow> row = id > 0 ? store.run(id) : std::nullopt;
     QVector<PointSummary> summaries;
-    QVector<RequestRecord> records;
-    RequestFilter filter;
-    filter.includeWarmup = false;
-    if (!row || !store.pointSummaries(id, &summaries) || !store.requests(id, filter, &records)) {
+    QVector<PointEstimate> estimates;
+    if (!row || !store.pointSummaries(id, &summaries) || !store.pointEstimates(id, &estimates)) {
         *error = store.errorString();
         return false;
     }
     if (vllm)
-        buildStoredSource(projectPath, *row, summaries, records, ResultSet::Vllm, vllm);
+        buildStoredPoints(projectPath, *row, summaries, estimates, ResultSet::Vllm, vllm);
     if (steady)
-        buildStoredSource(projectPath, *row, summaries, records, ResultSet::Steady, steady);
+        buildStoredPoints(projectPath, *row, summaries, estimates, ResultSet::Steady, steady);
+    // The stored estimates are read, not recomputed: the requests are read only for what they lack.
+    if (!steady && storedCover(*vllm, ResultSet::Vllm, keys))
+        return true;
+    QVector<RequestRecord> records;
+    RequestFilter filter;
+    filter.includeWarmup = false;
+    if (!store.requests(id, filter, &records)) {
+        *error = store.errorString();
+        return false;
+    }
+    bool known = false;
+    const DefinitionsProfile profile = definitionsFromCode(row->definitions, &known);
+    if (vllm)
+        addStoredSamples(summaries, records, profile, ResultSet::Vllm, vllm);
+    if (steady)
+        addStoredSamples(summaries, records, profile, ResultSet::Steady, steady);
     return true;
 }
 
-bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *out, QString *error, ResultSet set)
+bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *out, QString *error, ResultSet set,
+    const QStringList &keys)
 {
-    return loadStoredRunSets(
-        projectPath, run, set == ResultSet::Vllm ? out : nullptr, set == ResultSet::Steady ? out : nullptr, error);
+    return loadStoredRunSets(projectPath, run, set == ResultSet::Vllm ? out : nullptr,
+        set == ResultSet::Steady ? out : nullptr, error, keys);
 }
 
 bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, ResultSet set)
@@ -288,7 +333,8 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
     return true;
 }
 
-bool loadRunSource(const QString &spec, const QString &projectPath, RunSource *out, QString *error, ResultSet set)
+bool loadRunSource(const QString &spec, const QString &projectPath, RunSource *out, QString *error, ResultSet set,
+    const QStringList &keys)
 {
     if (QFileInfo(QDir(spec).filePath(QStringLiteral("manifest.json"))).isFile())
         return loadResultsFolder(spec, out, error, set);
@@ -304,7 +350,7 @@ bool loadRunSource(const QString &spec, const QString &projectPath, RunSource *o
             { spec });
         return false;
     }
-    return loadStoredRun(projectPath, spec, out, error, set);
+    return loadStoredRun(projectPath, spec, out, error, set, keys);
 }
 
 bool keepVariant(RunSource *source, const QString &variant)

@@ -35,13 +35,16 @@ bool reasoned(const RunSource &run);
 
 /// RUN|DIR: a folder holding manifest.json is a results folder; anything else names a run (id or
 /// unique name) of `projectPath`. False with *error on a missing run, folder or file.
-bool loadRunSource(
-    const QString &spec, const QString &projectPath, RunSource *out, QString *error, ResultSet set = ResultSet::Vllm);
-bool loadStoredRun(
-    const QString &projectPath, const QString &run, RunSource *out, QString *error, ResultSet set = ResultSet::Vllm);
+/// A stored run's vLLM set carries the estimates stored when each point finished
+/// (PointRepeats::stored); its requests are read only when a point lacks the estimate of a headline
+/// metric or of one of `keys`, or for the steady set.
+bool loadRunSource(const QString &spec, const QString &projectPath, RunSource *out, QString *error,
+    ResultSet set = ResultSet::Vllm, const QStringList &keys = {});
+bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *out, QString *error,
+    ResultSet set = ResultSet::Vllm, const QStringList &keys = {});
 /// Both result sets of a stored run from one read of its rows (either pointer may be null).
-bool loadStoredRunSets(
-    const QString &projectPath, const QString &run, RunSource *vllm, RunSource *steady, QString *error);
+bool loadStoredRunSets(const QString &projectPath, const QString &run, RunSource *vllm, RunSource *steady,
+    QString *error, const QStringList &keys = {});
 bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, ResultSet set = ResultSet::Vllm);
 
 /// Keeps only one variant's points; false when the source has no such variant.

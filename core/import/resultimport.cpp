@@ -353,8 +353,8 @@ void storePoint(StoreWriter &writer, const Group &g, int p, const ResultRun &run
     writer.enqueue(summary);
     PointRepeats repeats;
     addRepeat(&repeats, summary, requestSamples(records, definitionsFromCode(definitions)));
-    for (const QString &key : headlineMetrics())
-        writer.enqueue(storedEstimate(g.runId, repeats, estimateMetric(repeats, key)));
+    for (const PointEstimate &e : estimateRepeats(g.runId, repeats).stored)
+        writer.enqueue(e);
 }
 
 void finishAll(StoreWriter &writer, const QVector<Group> &groups, RunStatus status)

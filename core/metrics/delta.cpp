@@ -79,8 +79,10 @@ Interval latencyInterval(const PointRepeats &point, const QString &key, QString 
     if (values.empty())
         return {};
     if (stat == QLatin1String("mean")) {
-        *method = QStringLiteral("bootstrap");
-        return bootstrapClusterMeanInterval(sums, counts, seedFor(key));
+        const char *name = nullptr;
+        const Interval iv = clusterMeanInterval(sums, counts, seedFor(key), &name);
+        *method = QLatin1String(name);
+        return iv;
     }
     double p = 50;
     if (stat != QLatin1String("median")) {
@@ -89,7 +91,6 @@ Interval latencyInterval(const PointRepeats &point, const QString &key, QString 
         if (!ok)
             return {};
     }
-    std::sort(values.begin(), values.end());
     *method = QStringLiteral("order-statistic");
     return percentileInterval(values, p);
 }
@@ -248,6 +249,8 @@ bool lowerIsBetter(const QString &key)
 
 MetricEstimate estimateMetric(const PointRepeats &point, const QString &key)
 {
+    if (const auto stored = point.stored.constFind(key); stored != point.stored.cend())
+        return *stored;
     MetricEstimate e;
     e.key = key;
     std::vector<double> perRepeat;
@@ -456,8 +459,15 @@ QString notReproducibleLine(const PointRepeats &point, const MetricEstimate &est
 
 RepeatEstimates estimateRepeats(qint64 runId, const PointRepeats &point)
 {
+    QStringList keys = headlineMetrics();
+    const bool reasoned = std::any_of(point.repeats.cbegin(), point.repeats.cend(),
+        [](const QMap<QString, double> &r) { return r.value(QStringLiteral("reasoning_tokens")) > 0; });
+    if (reasoned) {
+        for (const char *stat : { "mean", "median", "p90", "p99" })
+            keys << QLatin1String(stat) + QLatin1String("_ttfo_ms");
+    }
     RepeatEstimates out;
-    for (const QString &key : headlineMetrics()) {
+    for (const QString &key : std::as_const(keys)) {
         const MetricEstimate e = estimateMetric(point, key);
         out.stored << storedEstimate(runId, point, e);
         if (point.repeats.size() >= 2)

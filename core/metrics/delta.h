@@ -30,21 +30,24 @@ std::optional<RequestSample> requestSample(const RequestRecord &record, Definiti
 /// Every result-file key of a summary ("output_throughput", "p99_ttft_ms", "success_rate", ...).
 QMap<QString, double> summaryValues(const PointSummary &summary);
 
-/// One (variant, point) of a run with all its repeats, read from a project or a results folder.
-struct PointRepeats : PointKey {
-    QList<QMap<QString, double>> repeats; ///< per repeat: result-file key -> value
-    std::vector<RequestSample> samples; ///< measured successful requests, pooled across repeats
-};
-
 /// A headline metric of one point: the median across repeats with its spread, and a 95% interval.
 struct MetricEstimate {
     QString key;
     RepeatStat repeats;
     Interval ci;
-    /// "order-statistic" (medians, percentiles), "bootstrap" (means over requests), "repeat-range"
+    /// "order-statistic" (medians, percentiles), "bootstrap" or "normal" (means over requests, by
+    /// their number: clusterMeanInterval()), "repeat-range"
     /// (throughputs and success rate: min..max across repeats, a distribution-free interval for
     /// their median), or empty when there is none.
     QString method;
+};
+
+/// One (variant, point) of a run with all its repeats, read from a project or a results folder.
+struct PointRepeats : PointKey {
+    QList<QMap<QString, double>> repeats; ///< per repeat: result-file key -> value
+    std::vector<RequestSample> samples; ///< measured successful requests, pooled across repeats
+    /// Estimates stored when the point finished, by key: estimateMetric() reads these, not the samples.
+    QMap<QString, MetricEstimate> stored;
 };
 
 /// The metrics a comparison shows by default: throughputs, success rate, mean/median/p90/p99 of
@@ -74,8 +77,9 @@ bool reproducible(const RepeatStat &s, double limit = kReproducibleSpread);
 std::vector<RequestSample> requestSamples(const QVector<RequestRecord> &records, DefinitionsProfile profile);
 /// One more repeat of a point: its key, its result-file values and its measured requests' samples.
 void addRepeat(PointRepeats *point, const PointSummary &summary, const std::vector<RequestSample> &samples);
-/// Every headline metric of a point across its repeats: the estimates as stored, and the
-/// not-reproducible finding lines (with two repeats or more).
+/// Every headline metric of a point across its repeats (and TTFO's mean, median, p90 and p99 when a
+/// repeat reasoned): the estimates stored when the point finishes — by a run, an import or a merge —
+/// and the not-reproducible finding lines (with two repeats or more).
 struct RepeatEstimates {
     QList<PointEstimate> stored;
     QStringList findings;

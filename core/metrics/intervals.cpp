@@ -61,20 +61,23 @@ private:
 
 } // namespace
 
-Interval percentileInterval(std::span<const double> sorted, double p, double level)
+Interval percentileInterval(std::vector<double> &values, double p, double level)
 {
     Interval iv;
-    const auto n = double(sorted.size());
-    if (sorted.empty())
+    const auto n = double(values.size());
+    if (values.empty())
         return iv;
     const double q = std::clamp(p / 100.0, 0.0, 1.0);
     const double half = zForLevel(level) * std::sqrt(n * q * (1 - q));
-    // 1-based ranks of the bracketing order statistics.
     const double lo = std::floor(n * q - half), hi = std::ceil(n * q + half) + 1;
     iv.valid = lo >= 1 && hi <= n && half > 0;
-    const auto clampRank = [&](double r) { return std::size_t(std::clamp(r, 1.0, n)) - 1; };
-    iv.low = sorted[clampRank(lo)];
-    iv.high = sorted[clampRank(hi)];
+    const auto clampRank = [&](double r) { return std::ptrdiff_t(std::clamp(r, 1.0, n)) - 1; };
+    const auto low = values.begin() + clampRank(lo), high = values.begin() + clampRank(hi);
+    std::nth_element(values.begin(), low, values.end());
+    iv.low = *low;
+    if (high > low)
+        std::nth_element(low + 1, high, values.end());
+    iv.high = *high;
     return iv;
 }
 
@@ -103,6 +106,43 @@ Interval bootstrapClusterMeanInterval(
     iv.high = Stats::percentileSorted(means, 100 - tail);
     iv.valid = n >= 2;
     return iv;
+}
+
+Interval linearizedClusterMeanInterval(std::span<const double> sums, std::span<const double> counts, double level)
+{
+    Interval iv;
+    const std::size_t n = std::min(sums.size(), counts.size());
+    if (n < 2)
+        return iv;
+    double s = 0, c = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        s += sums[i];
+        c += counts[i];
+    }
+    if (!(c > 0))
+        return iv;
+    const double ratio = s / c;
+    double squares = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double d = sums[i] - ratio * counts[i];
+        squares += d * d;
+    }
+    const double meanCount = c / double(n);
+    const double se = std::sqrt(squares / (double(n) * double(n - 1))) / meanCount;
+    const double half = zForLevel(level) * se;
+    iv.low = ratio - half;
+    iv.high = ratio + half;
+    iv.valid = true;
+    return iv;
+}
+
+Interval clusterMeanInterval(
+    std::span<const double> sums, std::span<const double> counts, quint64 seed, const char **method)
+{
+    const bool linear = std::min(sums.size(), counts.size()) >= kLinearizedFromClusters;
+    if (method)
+        *method = linear ? "normal" : "bootstrap";
+    return linear ? linearizedClusterMeanInterval(sums, counts) : bootstrapClusterMeanInterval(sums, counts, seed);
 }
 
 } // namespace ServeScope

@@ -4,6 +4,7 @@
 #include <QtGlobal>
 
 #include <span>
+#include <vector>
 
 namespace ServeScope {
 
@@ -16,8 +17,9 @@ struct Interval {
 };
 
 /// Distribution-free interval for the p-th percentile from order statistics (normal approximation
-/// of the binomial ranks: n*q -/+ z*sqrt(n*q*(1-q))). Values must be sorted.
-Interval percentileInterval(std::span<const double> sorted, double p, double level = 0.95);
+/// of the binomial ranks: n*q -/+ z*sqrt(n*q*(1-q))). The two order statistics are selected in linear
+/// time, so `values` may come in any order; they are reordered.
+Interval percentileInterval(std::vector<double> &values, double p, double level = 0.95);
 
 /// Percentile bootstrap of a pooled mean over clusters: each resample draws clusters (requests)
 /// with replacement and takes sum(sums) / sum(counts). The draws come from xoshiro256++ seeded with
@@ -26,5 +28,20 @@ Interval percentileInterval(std::span<const double> sorted, double p, double lev
 /// counts all 1 this is the plain bootstrap of the mean; for ITL a request's gaps stay together.
 Interval bootstrapClusterMeanInterval(std::span<const double> sums, std::span<const double> counts, quint64 seed,
     int resamples = 1000, double level = 0.95);
+
+/// The normal interval of the same pooled mean sum(sums) / sum(counts), its variance by
+/// linearisation (the delta method): R ± z · sqrt(Σ(s_i − R·c_i)² / (n(n−1))) / mean(c). Linear in n,
+/// no resampling.
+Interval linearizedClusterMeanInterval(
+    std::span<const double> sums, std::span<const double> counts, double level = 0.95);
+
+/// From this many clusters on, clusterMeanInterval() uses the linearised interval (docs/metrics.md).
+inline constexpr std::size_t kLinearizedFromClusters = 10000;
+
+/// The interval of a pooled mean as comparisons state it: the bootstrap below
+/// kLinearizedFromClusters clusters, the linearised normal interval from there on. `*method` is
+/// "bootstrap" or "normal".
+Interval clusterMeanInterval(
+    std::span<const double> sums, std::span<const double> counts, quint64 seed, const char **method = nullptr);
 
 } // namespace ServeScope

@@ -343,8 +343,8 @@ void writeAggregates(const QList<ShardRun> &shards, const std::map<GroupKey, QVe
         addRepeat(&r, s, requestSamples(records, definitionsProfile(resolved)));
     }
     for (const auto &[key, r] : repeats) {
-        for (const QString &metric : headlineMetrics())
-            writer.enqueue(storedEstimate(m->runId, r, estimateMetric(r, metric)));
+        for (const PointEstimate &e : estimateRepeats(m->runId, r).stored)
+            writer.enqueue(e);
     }
 }
 

@@ -2,10 +2,15 @@
 #include "metrics/delta.h"
 #include "metrics/intervals.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTest>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 using namespace ServeScope;
@@ -104,6 +109,90 @@ private Q_SLOTS:
         QVERIFY(iv.valid);
         QCOMPARE(iv.low, 1.0);
         QCOMPARE(iv.high, 100.0);
+    }
+
+    // The linearised (delta-method) interval of a pooled mean against the bootstrap it replaces from
+    // kLinearizedFromClusters requests on: equal within the bootstrap's Monte-Carlo error, measured as
+    // the spread of its bounds over 12 seeds. The clusters are 20,000 requests whose gaps are drawn from
+    // the 189 inter-token latencies of a real vLLM run (tests/data/real), 16 to 256 gaps each.
+    void linearizedMeanAgreesWithTheBootstrap()
+    {
+        QFile f(QStringLiteral(
+            SERVESCOPE_TEST_DATA "/real/vllm_LambdaLabsML_vllm-benchmark_llama3-8b-1xh100-len2048.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        std::vector<double> gaps;
+        for (const QJsonValue &request : QJsonDocument::fromJson(f.readAll()).object().value(u"itls").toArray()) {
+            for (const QJsonValue &g : request.toArray())
+                gaps.push_back(g.toDouble() * 1000);
+        }
+        QCOMPARE(gaps.size(), std::size_t(189));
+        std::mt19937_64 gen(11);
+        std::uniform_int_distribution<std::size_t> pick(0, gaps.size() - 1);
+        std::uniform_int_distribution<int> tokens(16, 256);
+        const std::size_t n = 20000;
+        std::vector<double> sums(n), counts(n), singles(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            counts[i] = tokens(gen);
+            for (int k = 0; k < int(counts[i]); ++k)
+                sums[i] += gaps[pick(gen)];
+            singles[i] = gaps[pick(gen)];
+        }
+        const std::vector<double> ones(n, 1.0);
+        for (const auto &[s, c] :
+            { std::pair<const std::vector<double> *, const std::vector<double> *> { &sums, &counts },
+                { &singles, &ones } }) {
+            const char *method = nullptr;
+            const Interval linear = clusterMeanInterval(*s, *c, 1, &method);
+            QCOMPARE(method, "normal");
+            double lows = 0, highs = 0, lows2 = 0, highs2 = 0;
+            const int seeds = 12;
+            for (int seed = 0; seed < seeds; ++seed) {
+                const Interval b = bootstrapClusterMeanInterval(*s, *c, quint64(seed));
+                lows += b.low;
+                highs += b.high;
+                lows2 += b.low * b.low;
+                highs2 += b.high * b.high;
+            }
+            const double lowMean = lows / seeds, highMean = highs / seeds;
+            const double lowSd = std::sqrt(std::max(0.0, lows2 / seeds - lowMean * lowMean));
+            const double highSd = std::sqrt(std::max(0.0, highs2 / seeds - highMean * highMean));
+            const QString shown = QStringLiteral("linear [%1, %2], bootstrap [%3 ± %4, %5 ± %6]")
+                                      .arg(linear.low, 0, 'g', 8)
+                                      .arg(linear.high, 0, 'g', 8)
+                                      .arg(lowMean, 0, 'g', 8)
+                                      .arg(lowSd, 0, 'g', 3)
+                                      .arg(highMean, 0, 'g', 8)
+                                      .arg(highSd, 0, 'g', 3);
+            qInfo().noquote() << shown;
+            QVERIFY2(linear.valid && lowSd > 0 && highSd > 0, qPrintable(shown));
+            QVERIFY2(std::abs(linear.low - lowMean) <= 3 * lowSd, qPrintable(shown));
+            QVERIFY2(std::abs(linear.high - highMean) <= 3 * highSd, qPrintable(shown));
+        }
+        // Below the threshold the bootstrap itself is used.
+        const char *method = nullptr;
+        const std::vector<double> few(sums.begin(), sums.begin() + 500),
+            fewCounts(counts.begin(), counts.begin() + 500);
+        const Interval small = clusterMeanInterval(few, fewCounts, 42, &method);
+        QCOMPARE(method, "bootstrap");
+        const Interval boot = bootstrapClusterMeanInterval(few, fewCounts, 42);
+        QCOMPARE(small.low, boot.low);
+        QCOMPARE(small.high, boot.high);
+    }
+
+    void percentileIntervalSelectsFromUnsortedValues()
+    {
+        std::vector<double> sorted(1000), shuffled;
+        for (int i = 0; i < 1000; ++i)
+            sorted[std::size_t(i)] = i + 1;
+        shuffled = sorted;
+        std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(3));
+        for (double p : { 50.0, 90.0, 99.0 }) {
+            std::vector<double> a = sorted, b = shuffled;
+            const Interval x = ServeScope::percentileInterval(a, p), y = ServeScope::percentileInterval(b, p);
+            QCOMPARE(y.low, x.low);
+            QCOMPARE(y.high, x.high);
+            QCOMPARE(y.valid, x.valid);
+        }
     }
 
     void acrossRepeatsSpread()
