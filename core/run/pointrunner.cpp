@@ -177,6 +177,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     }
     storePrompts(requests);
     QVector<RequestRecord> records;
+    records.reserve(requests.requests.size()); // no growth slack or copy while the point runs
     // The server's series over the measured requests, with a scrape on each side of them.
     const qint64 serverFrom = monotonicNs();
     if (variant.scraper) {
@@ -365,10 +366,17 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
     LoadOutcome outcome;
     int counting = 0; // records waiting for their /tokenize count
     bool loadDone = false;
-    const auto accept = [this, records](const RequestRecord &r) {
-        records->append(r);
+    // Only a results folder's files read a request's text after the point: otherwise the kept copy
+    // drops it once the writer has its own (the project stores it), so a point keeps no text.
+    const bool keepText = m_output.isOpen();
+    const auto accept = [this, records, keepText](RequestRecord r) {
         m_writer.enqueue(r);
         m_monitor.observe(r);
+        if (!keepText) {
+            r.generatedText = QString();
+            r.reasoningText = QString();
+        }
+        records->append(std::move(r));
     };
     const auto onRecord = QObject::connect(
         &m_generator, &LoadGenerator::requestFinished, &loop, [&, tokenizer](const RequestRecord &finished) {
