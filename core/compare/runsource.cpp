@@ -247,7 +247,8 @@ bool loadStoredRunSets(const QString &projectPath, const QString &run, RunSource
     if (steady)
         buildStoredPoints(projectPath, *row, summaries, estimates, ResultSet::Steady, steady);
     // The stored estimates are read, not recomputed: the requests are read only for what they lack.
-    if (!steady && storedCover(*vllm, ResultSet::Vllm, keys))
+    const bool vllmStored = !vllm || storedCover(*vllm, ResultSet::Vllm, keys);
+    if (vllmStored && !steady)
         return true;
     QVector<RequestRecord> records;
     RequestFilter filter;
@@ -258,7 +259,7 @@ bool loadStoredRunSets(const QString &projectPath, const QString &run, RunSource
     }
     bool known = false;
     const DefinitionsProfile profile = definitionsFromCode(row->definitions, &known);
-    if (vllm)
+    if (!vllmStored)
         addStoredSamples(summaries, records, profile, ResultSet::Vllm, vllm);
     if (steady)
         addStoredSamples(summaries, records, profile, ResultSet::Steady, steady);

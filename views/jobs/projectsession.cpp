@@ -58,6 +58,7 @@ ProjectSession::ProjectSession(QObject *parent)
     connect(m_worker, &ProjectWorker::timeSeriesLoaded, this, &ProjectSession::timeSeriesLoaded);
     connect(m_worker, &ProjectWorker::promptsExported, this, &ProjectSession::promptsExported);
     connect(m_worker, &ProjectWorker::runsLoaded, this, &ProjectSession::runsLoaded);
+    connect(m_worker, &ProjectWorker::steadyDeltasLoaded, this, &ProjectSession::steadyDeltasLoaded);
     connect(m_worker, &ProjectWorker::runLoadFailed, this, &ProjectSession::runLoadFailed);
     connect(m_worker, &ProjectWorker::runConfigLoaded, this, &ProjectSession::runConfigLoaded);
     connect(m_worker, &ProjectWorker::rerunChecked, this, &ProjectSession::rerunChecked);

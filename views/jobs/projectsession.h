@@ -51,6 +51,8 @@ signals:
     void savedAs(const QString &path, const QString &error);
     void runsListed(const QVector<ServeScope::RunListing> &runs);
     void runsLoaded(const ServeScope::Report::ReportInput &input);
+    /// The steady set's deltas of the runs runsLoaded() gave, once computed from their requests.
+    void steadyDeltasLoaded(const QList<qint64> &runIds, const QList<ServeScope::DeltaSection> &sections);
     void runLoadFailed(qint64 runId, const QString &error);
     void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
     void rerunChecked(qint64 earlierId, const ServeScope::RerunCheck &check, const QString &error);

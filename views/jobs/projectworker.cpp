@@ -9,6 +9,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QSet>
 
 namespace ServeScope {
 
@@ -202,7 +203,6 @@ void ProjectWorker::emitRuns(const QVector<RunListing> &runs, bool always)
 void ProjectWorker::loadRuns(const QList<qint64> &runIds)
 {
     Report::ReportInput input;
-    QList<RunSource> sources, steadySources;
     QStringList names;
     for (qint64 id : runIds) {
         Report::ReportRun run;
@@ -212,19 +212,37 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
         }
         input.runs << run;
         names << run.name;
-        RunSource source, steady;
-        QString error;
-        if (loadStoredRunSets(m_path, QString::number(id), &source, &steady, &error)) {
-            sources << source;
-            steadySources << steady;
-        }
     }
-    if (sources.size() == input.runs.size())
+    // A delta needs two runs or one run with two variants; without one, no request is read for it.
+    QSet<QString> variants;
+    for (const PointSummary &p : input.runs.value(0).points)
+        variants.insert(p.variant);
+    const bool comparing = input.runs.size() > 1 || variants.size() > 1;
+    QList<RunSource> sources;
+    QString error;
+    for (const Report::ReportRun &run : std::as_const(input.runs)) {
+        RunSource source;
+        if (comparing && loadStoredRunSets(m_path, QString::number(run.id), &source, nullptr, &error))
+            sources << source;
+    }
+    if (comparing && sources.size() == input.runs.size())
         input.deltas = deltaSections(sources);
-    if (steadySources.size() == input.runs.size())
-        input.steadyDeltas = deltaSections(steadySources, ResultSet::Steady);
     input.title = names.join(tr(" vs ")); // read by people: the report's title, the status bar
     emit runsLoaded(input);
+    if (!comparing)
+        return;
+    // The steady window's estimates are not stored: its deltas come from the requests, after the page
+    // has the runs.
+    QList<RunSource> steadySources;
+    QList<qint64> ids;
+    for (const Report::ReportRun &run : std::as_const(input.runs)) {
+        RunSource steady;
+        ids << run.id;
+        if (loadStoredRunSets(m_path, QString::number(run.id), nullptr, &steady, &error))
+            steadySources << steady;
+    }
+    if (steadySources.size() == input.runs.size())
+        emit steadyDeltasLoaded(ids, deltaSections(steadySources, ResultSet::Steady));
 }
 
 void ProjectWorker::checkRerun(qint64 earlierId, qint64 nowId)

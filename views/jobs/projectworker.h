@@ -55,7 +55,10 @@ signals:
     void experimentSaved(const QString &error);
     void vacuumed(const QString &target, const QString &error);
     void runsListed(const QVector<ServeScope::RunListing> &runs);
+    /// The runs with their vLLM-set deltas (read from the stored estimates); the steady set's deltas,
+    /// computed from the requests, follow in steadyDeltasLoaded().
     void runsLoaded(const ServeScope::Report::ReportInput &input);
+    void steadyDeltasLoaded(const QList<qint64> &runIds, const QList<ServeScope::DeltaSection> &sections);
     void runLoadFailed(qint64 runId, const QString &error);
     void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
     /// `error` is empty when both runs were read.

@@ -38,6 +38,7 @@ ResultsPageController::ResultsPageController(
         emit logged(QStringLiteral("error"), tr("Run %1 cannot be read: %2").arg(runId).arg(error));
         emit status(tr("Run %1 cannot be read; see the log.").arg(runId), 8000);
     });
+    connect(m_session, &ProjectSession::steadyDeltasLoaded, m_results, &ResultsView::setSteadyDeltas);
     connect(m_session, &ProjectSession::runsLoaded, this, [this](const Report::ReportInput &input) {
         if (m_runs->isRunning())
             return; // the Results page follows the run until it ends

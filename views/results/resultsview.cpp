@@ -233,6 +233,18 @@ void ResultsView::setInput(const Report::ReportInput &input)
     rebuild();
 }
 
+void ResultsView::setSteadyDeltas(const QList<qint64> &runIds, const QList<DeltaSection> &sections)
+{
+    QList<qint64> shown;
+    for (const Report::ReportRun &r : std::as_const(m_input.runs))
+        shown << r.id;
+    if (shown != runIds)
+        return;
+    m_input.steadyDeltas = sections;
+    if (steadySet())
+        rebuildDelta();
+}
+
 void ResultsView::startLive(const QString &runName)
 {
     m_input = Report::ReportInput();

@@ -37,6 +37,8 @@ public:
 
     /// Runs as the report shows them (one, or several to compare) with their comparisons.
     void setInput(const Report::ReportInput &input);
+    /// The steady set's deltas of the runs shown (ignored when other runs are shown by then).
+    void setSteadyDeltas(const QList<qint64> &runIds, const QList<DeltaSection> &sections);
     /// A run in progress: its points arrive one by one through addPoint().
     void startLive(const QString &runName);
     void addPoint(const PointSummary &point);

@@ -5,9 +5,15 @@
 // 2 ms, is the longest stretch the GUI thread could not answer the user. Printed, not asserted.
 //
 //   bench_guistall [--streams N] [--tokens N] [--time-scale X]   (SERVESCOPE_CLI: the simulator)
+//
+// With --open FILE --runs A,B it instead opens a project (e.g. bench_compare's two big runs), selects
+// those runs for the Results page as a user does, and prints how long until the page has them (its
+// first chart and the delta table), until the steady set's deltas follow, and the longest GUI-thread
+// stall meanwhile.
 #include "mainwindow.h"
 #include "model/clock.h"
 #include "projectcontroller.h"
+#include "projectsession.h"
 #include "runmonitor.h"
 #include "runpagecontroller.h"
 #include "secrets/memorysecretstore.h"
@@ -73,6 +79,56 @@ Experiment bigPoint(int streams, int tokens)
     return e;
 }
 
+// --open FILE --runs A,B: the window opens the project, then loads the runs for the Results page.
+int openAndCompare(QApplication &app, const QString &path, const QList<qint64> &ids)
+{
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    w.resize(1280, 720);
+    QSignalSpy opened(&w, &MainWindow::projectOpened);
+    const qint64 openStart = monotonicNs();
+    w.project()->openProject(path);
+    if (!opened.wait(60000)) {
+        std::fprintf(stderr, "bench_guistall: %s did not open\n", qPrintable(path));
+        return 1;
+    }
+    const qint64 openedNs = monotonicNs();
+    w.show();
+    QSignalSpy loaded(w.session(), &ProjectSession::runsLoaded);
+    // Opening loads the newest run for the page: let that settle first.
+    loaded.wait(60000);
+    loaded.clear();
+    Stalls stalls;
+    QTimer ticker;
+    ticker.setTimerType(Qt::PreciseTimer);
+    ticker.setInterval(kTickMs);
+    QObject::connect(&ticker, &QTimer::timeout, &app, [&] { stalls.tick({}, QStringLiteral("comparing")); });
+    ticker.start();
+    const qint64 start = monotonicNs();
+    qint64 shownNs = 0;
+    QObject::connect(w.session(), &ProjectSession::runsLoaded, &app, [&] {
+        // Queued behind the page's own handling of the same signal: the chart and table are set.
+        QTimer::singleShot(0, &app, [&] { shownNs = monotonicNs(); });
+    });
+    qint64 steadyNs = 0;
+    QObject::connect(w.session(), &ProjectSession::steadyDeltasLoaded, &app,
+        [&] { QTimer::singleShot(0, &app, [&] { steadyNs = monotonicNs(); }); });
+    w.session()->loadRuns(ids);
+    const bool comparing = ids.size() > 1;
+    while ((!shownNs || (comparing && !steadyNs)) && monotonicNs() - start < qint64(600) * 1000000000)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    QTimer::singleShot(500, &app, [] { QCoreApplication::exit(0); });
+    app.exec();
+    std::printf("gui: open %s %.2f s; runs shown on the Results page %.2f s after they were selected\n",
+        qPrintable(path), nsToSeconds(openedNs - openStart), shownNs ? nsToSeconds(shownNs - start) : -1.0);
+    if (comparing)
+        std::printf("gui: the steady set's deltas (from the requests) %.2f s after\n",
+            steadyNs ? nsToSeconds(steadyNs - start) : -1.0);
+    std::printf("gui: longest GUI-thread stall %.1f ms; ticks %d, late > 16 ms: %d, > 50 ms: %d\n",
+        stalls.longest / 1e6, stalls.ticks, stalls.over16, stalls.over50);
+    return shownNs ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -89,8 +145,17 @@ int main(int argc, char **argv)
         { QStringLiteral("tokens"), QStringLiteral("Output tokens per request."), QStringLiteral("N"),
             QStringLiteral("200") },
         { QStringLiteral("time-scale"), QStringLiteral("Simulator speed-up."), QStringLiteral("X"),
-            QStringLiteral("1") } });
+            QStringLiteral("1") },
+        { QStringLiteral("open"), QStringLiteral("Open this project instead of running."), QStringLiteral("FILE") },
+        { QStringLiteral("runs"), QStringLiteral("With --open: the runs to select, e.g. 1,2."), QStringLiteral("IDS"),
+            QStringLiteral("1,2") } });
     cli.process(app);
+    if (cli.isSet(QStringLiteral("open"))) {
+        QList<qint64> ids;
+        for (const QString &id : cli.value(QStringLiteral("runs")).split(u','))
+            ids << id.toLongLong();
+        return openAndCompare(app, cli.value(QStringLiteral("open")), ids);
+    }
     const int streams = cli.value(QStringLiteral("streams")).toInt();
     const int tokens = cli.value(QStringLiteral("tokens")).toInt();
     if (qEnvironmentVariableIsEmpty("SERVESCOPE_CLI") || streams < 1 || tokens < 1) {

@@ -169,6 +169,15 @@ private Q_SLOTS:
         QVERIFY(found > 0);
         QCOMPARE(tabs->tabText(found), QStringLiteral("Findings (%1)").arg(findings->count()));
         QCOMPARE(w.results()->deltaTable()->model()->rowCount(), 2 * 2 * int(headlineMetrics().size()));
+        // The steady set's deltas are computed from the requests after the runs are shown, and reach
+        // the table when the set is switched (two fewer metrics: no total-token throughput or success rate).
+        auto *set = w.results()->findChild<QComboBox *>(QStringLiteral("resultSet"));
+        QVERIFY(set);
+        set->setCurrentIndex(set->findData(QStringLiteral("steady")));
+        QTRY_COMPARE_WITH_TIMEOUT(w.results()->deltaTable()->model()->rowCount(),
+            2 * 2 * int(headlineMetrics().size() - 2), 30000);
+        set->setCurrentIndex(set->findData(QStringLiteral("vllm")));
+        QCOMPARE(w.results()->deltaTable()->model()->rowCount(), 2 * 2 * int(headlineMetrics().size()));
         for (QAction *action : w.resultsExport()->actions())
             QVERIFY(action->isEnabled());
 
