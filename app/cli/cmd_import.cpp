@@ -123,6 +123,7 @@ int runImport(const QStringList &args)
 }
 
 const CommandRegistration reg({ "import",
-    QT_TRANSLATE_NOOP("ServeScope::Cli", "Import vLLM, SGLang or other benchmark tools' result files into a project"), &runImport });
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Import vLLM, SGLang or other benchmark tools' result files into a project"),
+    &runImport });
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 #include <cmath>
 
@@ -213,7 +214,9 @@ ToolFile sniffFile(const QString &path)
             return readAiperfRecords(path);
         if (line.isObject())
             return sniffObject(path, lo); // one object per line, or the whole file on one line
-        if (f.size() > kMaxWholeBytes)
+        // A pretty-printed vLLM object names its count near the top: not parsed twice.
+        static const QRegularExpression completed(QStringLiteral("\"completed\"\\s*:"));
+        if (completed.match(QString::fromUtf8(f.peek(64 * 1024))).hasMatch() || f.size() > kMaxWholeBytes)
             return {};
         const QJsonDocument whole = QJsonDocument::fromJson(f.readAll());
         return whole.isObject() ? sniffObject(path, whole.object()) : ToolFile {};

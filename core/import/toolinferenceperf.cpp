@@ -3,8 +3,6 @@
 // (seconds, no unit markers).
 #include "import/toolformat.h"
 
-#include "model/experiment.h"
-
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -67,7 +65,8 @@ ToolFile readInferencePerf(const QString &path, const QJsonObject &o)
                 "inference-perf's time_per_output_token (mean %1 ms) is about %2 of (latency - TTFT) / (output - 1) "
                 "= %3 ms: the version that wrote it counted the blank lines between SSE events as tokens; TPOT is "
                 "not stored"),
-            { formatNumber(meanTpot * 1000), formatNumber(meanTpot / expected), formatNumber(expected * 1000) });
+            { QString::number(meanTpot * 1000, 'g', 4), QString::number(meanTpot / expected, 'g', 2),
+                QString::number(expected * 1000, 'g', 4) });
         run.strings.insert(QStringLiteral("servescope_tpot_left_out"), QStringLiteral("blank-line stamps"));
     } else if (!tpot.isEmpty()) {
         putDistribution(run, QStringLiteral("tpot"), tpot, 1000);

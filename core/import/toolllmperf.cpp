@@ -20,14 +20,22 @@ const QString kTool = QStringLiteral("llmperf");
 const QString kName = QStringLiteral("llmperf");
 const QString kVersion = QStringLiteral("2023-08-31");
 
-// results_<metric>_<stat> -> `metric` statistics in ms.
-void putFlat(ResultRun &run, const QJsonObject &o, const QString &llmperfMetric, const QString &metric)
+// results_<metric>_<stat> -> `metric` statistics in ms. llmperf's stddev is pandas' sample standard
+// deviation (n - 1); ServeScope's is numpy's population one: x sqrt((n - 1) / n), n the completed requests.
+void putFlat(ResultRun &run, const QJsonObject &o, const QString &llmperfMetric, const QString &metric, double n)
 {
     const QString prefix = QStringLiteral("results_") + llmperfMetric + u'_';
     for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
         double v = 0;
-        if (it.key().startsWith(prefix) && numberOf(it.value(), &v))
-            putStatistic(run, metric, it.key().mid(prefix.size()), v * 1000);
+        if (!it.key().startsWith(prefix) || !numberOf(it.value(), &v))
+            continue;
+        const QString stat = it.key().mid(prefix.size());
+        if (stat == QLatin1String("stddev")) {
+            if (n > 1)
+                putStatistic(run, metric, stat, v * std::sqrt((n - 1) / n) * 1000);
+            continue;
+        }
+        putStatistic(run, metric, stat, v * 1000);
     }
 }
 
@@ -63,8 +71,9 @@ const QString kNote = QStringLiteral(
     "llmperf: TTFT is the first chunk with non-empty content (reasoning ignored); inter_token_latency_s is the "
     "sum of all chunk gaps including TTFT over output tokens, not vLLM's TPOT or ITL, and is not stored; TPOT "
     "is recomputed from the individual responses as (e2e - ttft) / (output - 1); output tokens are counted by "
-    "re-tokenizing the text with a fixed llama tokenizer; request_output_throughput_token_per_s counts chunks, "
-    "not tokens, and is not stored");
+    "re-tokenizing the text with a fixed llama tokenizer; stddev is the sample standard deviation, stored as "
+    "the population one (x sqrt((n - 1) / n)); request_output_throughput_token_per_s counts chunks, not tokens, "
+    "and is not stored");
 
 } // namespace
 
@@ -85,9 +94,9 @@ ToolFile readLlmperf(const QString &path, const QJsonObject &o)
     t.version = version;
     ResultRun run;
     run.source = kTool;
-    putFlat(run, o, QStringLiteral("ttft_s"), QStringLiteral("ttft"));
-    putFlat(run, o, QStringLiteral("end_to_end_latency_s"), QStringLiteral("e2el"));
     const double completed = numberOr(o.value(QLatin1String("results_num_completed_requests")), 0);
+    putFlat(run, o, QStringLiteral("ttft_s"), QStringLiteral("ttft"), completed);
+    putFlat(run, o, QStringLiteral("end_to_end_latency_s"), QStringLiteral("e2el"), completed);
     const double perMin = numberOr(o.value(QLatin1String("results_num_completed_requests_per_min")), 0);
     run.numbers.insert(QStringLiteral("completed"), completed);
     run.numbers.insert(QStringLiteral("failed"), numberOr(o.value(QLatin1String("results_number_errors")), 0));
