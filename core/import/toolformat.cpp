@@ -167,9 +167,10 @@ ToolFile sniffObject(const QString &path, const QJsonObject &o)
     if (o.contains(QLatin1String("aiperf_version")) || hasUnitMetric(o, "time_to_first_token")
         || hasUnitMetric(o, "request_latency") || o.value(QLatin1String("input_config")).isObject())
         return readAiperf(path, o);
+    // A Benchmark Report: v0.2 keeps results.request_performance, v0.1 metrics; both describe a scenario.
     if (o.value(QLatin1String("version")).isString()
-        && (o.contains(QLatin1String("scenario")) || o.contains(QLatin1String("results"))
-            || o.contains(QLatin1String("metrics"))))
+        && (o.value(QLatin1String("scenario")).isObject()
+            || o.value(QLatin1String("results")).toObject().contains(QLatin1String("request_performance"))))
         return readBenchmarkReport(path, o);
     if (o.contains(QLatin1String("Time taken for tests (s)")) || o.contains(QLatin1String("Average latency (s)")))
         return refuse(QStringLiteral("EvalScope perf"), {}, QStringLiteral("Time taken for tests (s)"),
