@@ -401,6 +401,22 @@ private Q_SLOTS:
         QCOMPARE(origin.toolVersion, QStringLiteral("v0.2, harness inference-perf 0.3.0"));
     }
 
+    void vllmSglangAndExperimentFilesAreNoOtherTools_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const char *f : { "/real/vllm_LambdaLabsML_vllm-benchmark_llama3-8b-1xh100-len2048.json",
+                 "/real/vllm_nerdalert_vllm-bench-automation_results.jsonl",
+                 "/real/sglang_TonyLi15_sglang-benchmark_agg-n50-in128-out64-c8.jsonl", "/experiments/full.json",
+                 "/experiments/bench_config.json", "/experiments/bench.toml" })
+            QTest::newRow(f) << QStringLiteral(SERVESCOPE_TEST_DATA) + QString::fromUtf8(f);
+    }
+    void vllmSglangAndExperimentFilesAreNoOtherTools()
+    {
+        QFETCH(QString, file);
+        QVERIFY(QFile::exists(file));
+        QCOMPARE(int(readToolFile(file).kind), int(ToolFile::Kind::NotOther));
+    }
+
     void unknownLayoutsAreRefusedAndStoreNothing_data()
     {
         QTest::addColumn<QString>("name");
