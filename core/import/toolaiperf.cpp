@@ -143,12 +143,22 @@ void attachRecords(ResultRun &run, const Records &rec)
 
 } // namespace
 
-ToolFile readAiperf(const QString &path, const QJsonObject &o)
+ToolFile readAiperf(const QString &path, const QJsonObject &file)
 {
+    // The first releases kept the metric tags under "records"; later ones at the top level.
+    QJsonObject o = file;
+    const bool nested
+        = !file.contains(QLatin1String("request_count")) && file.value(QLatin1String("records")).isObject();
+    if (nested) {
+        const QJsonObject records = file.value(QLatin1String("records")).toObject();
+        for (auto it = records.constBegin(); it != records.constEnd(); ++it)
+            o.insert(it.key(), it.value());
+    }
     const QString schema = o.value(QLatin1String("schema_version")).toString();
     const QString aiperfVersion = o.value(QLatin1String("aiperf_version")).toString();
     QString version = schema.isEmpty()
-        ? QStringLiteral("layout without schema_version")
+        ? (nested ? QStringLiteral("layout with records, without schema_version")
+                  : QStringLiteral("layout without schema_version"))
         : QStringLiteral("aiperf %1, schema %2")
               .arg(aiperfVersion.isEmpty() ? QStringLiteral("?") : aiperfVersion, schema);
     if (!schema.isEmpty() && !schema.startsWith(QLatin1String("1.")))

@@ -164,8 +164,10 @@ ToolFile sniffObject(const QString &path, const QJsonObject &o)
     if (o.contains(QLatin1String("results_ttft_s_mean")) || o.contains(QLatin1String("results_num_completed_requests"))
         || o.value(QLatin1String("version")).toString() == QLatin1String("2023-08-31"))
         return readLlmperf(path, o);
+    const QJsonObject records = o.value(QLatin1String("records")).toObject();
     if (o.contains(QLatin1String("aiperf_version")) || hasUnitMetric(o, "time_to_first_token")
-        || hasUnitMetric(o, "request_latency") || o.value(QLatin1String("input_config")).isObject())
+        || hasUnitMetric(o, "request_latency") || hasUnitMetric(records, "request_latency")
+        || o.value(QLatin1String("input_config")).isObject())
         return readAiperf(path, o);
     // A Benchmark Report: v0.2 keeps results.request_performance, v0.1 metrics; both describe a scenario.
     if (o.value(QLatin1String("version")).isString()

@@ -214,6 +214,28 @@ private Q_SLOTS:
         QCOMPARE(p.concurrency, 1);
     }
 
+    void aiperfFirstLayoutKeepsMetricsUnderRecords()
+    {
+        const QJsonObject f = object(kAiperf);
+        QJsonObject nested, records;
+        for (auto it = f.constBegin(); it != f.constEnd(); ++it) {
+            if (it.value().toObject().contains(QLatin1String("unit")))
+                records.insert(it.key(), it.value());
+            else
+                nested.insert(it.key(), it.value());
+        }
+        nested.insert(QStringLiteral("records"), records);
+        Imported r;
+        const PointSummary p
+            = onePoint(write(QStringLiteral("first_profile_export_aiperf.json"), QJsonDocument(nested).toJson()), &r);
+        QCOMPARE(p.completed, 64);
+        QCOMPARE(p.ttft.mean, 30.814987671875);
+        QCOMPARE(p.tpot.mean, 18.19909533160138);
+        QCOMPARE(p.e2el.mean, 3652.1454372343746);
+        QCOMPARE(originOf(r.project, r.outcome.runs.first().id).toolVersion,
+            QStringLiteral("layout with records, without schema_version"));
+    }
+
     void aiperfRecordsAloneAreRecomputed()
     {
         const PointSummary p = onePoint(kAiperfRecords);
