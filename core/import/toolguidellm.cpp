@@ -81,8 +81,8 @@ ToolFile readGuidellm(const QString &path, const QJsonObject &o)
     for (qsizetype i = 0; i < benchmarks.size(); ++i) {
         const QJsonObject b = benchmarks.at(i).toObject();
         const QJsonObject m = b.value(QLatin1String("metrics")).toObject();
-        for (const char *needed : { "request_totals", "time_to_first_token_ms", "inter_token_latency_ms",
-                 "request_latency", "output_token_count", "prompt_token_count" }) {
+        for (const char *needed : { "time_to_first_token_ms", "inter_token_latency_ms", "request_latency",
+                 "output_token_count", "prompt_token_count" }) {
             if (!m.contains(QLatin1String(needed)))
                 return refuse(kName, version,
                     QStringLiteral("benchmarks[%1].metrics.%2").arg(i).arg(QLatin1String(needed)),
@@ -90,7 +90,13 @@ ToolFile readGuidellm(const QString &path, const QJsonObject &o)
         }
         ResultRun run;
         run.source = kTool;
-        const QJsonObject totals = m.value(QLatin1String("request_totals")).toObject();
+        // Earlier reports keep request_totals beside the metrics, later ones inside them.
+        const QJsonObject totals = m.contains(QLatin1String("request_totals"))
+            ? m.value(QLatin1String("request_totals")).toObject()
+            : b.value(QLatin1String("request_totals")).toObject();
+        if (!totals.contains(QLatin1String("successful")))
+            return refuse(
+                kName, version, QStringLiteral("benchmarks[%1].request_totals").arg(i), QStringLiteral("is missing"));
         const double completed = numberOr(totals.value(QLatin1String("successful")), 0);
         run.numbers.insert(QStringLiteral("completed"), completed);
         run.numbers.insert(QStringLiteral("failed"), numberOr(totals.value(QLatin1String("errored")), 0));
@@ -109,7 +115,8 @@ ToolFile readGuidellm(const QString &path, const QJsonObject &o)
             run, QStringLiteral("e2el"), successful(m, "request_latency"), 1000, false, QStringLiteral("percentiles"));
         // Throughput as vLLM defines it: the benchmark's totals over its duration. GuideLLM's own
         // *_per_second means average a rate over time and differ slightly.
-        const double duration = numberOr(b.value(QLatin1String("duration")), 0);
+        const double duration = numberOr(b.value(QLatin1String("duration")),
+            numberOr(b.value(QLatin1String("end_time")), 0) - numberOr(b.value(QLatin1String("start_time")), 0));
         const double in = numberOr(successful(m, "prompt_token_count").value(QLatin1String("total_sum")), kNaN);
         const double out = numberOr(successful(m, "output_token_count").value(QLatin1String("total_sum")), kNaN);
         if (duration > 0) {
