@@ -290,6 +290,31 @@ private Q_SLOTS:
         QVERIFY(anyContains(r.outcome.warnings, QStringLiteral("weights its distribution by output tokens")));
     }
 
+    void guidellmTotalsBesideTheMetrics()
+    {
+        // Reports before 0.8 keep request_totals beside the metrics and compute duration from the times.
+        QJsonObject f = object(kGuidellm);
+        QJsonArray benchmarks = f.value(QLatin1String("benchmarks")).toArray();
+        for (auto it = benchmarks.begin(); it != benchmarks.end(); ++it) {
+            QJsonObject b = it->toObject();
+            QJsonObject m = b.value(QLatin1String("metrics")).toObject();
+            b.insert(QStringLiteral("request_totals"), m.take(QStringLiteral("request_totals")));
+            b.insert(QStringLiteral("metrics"), m);
+            b.remove(QStringLiteral("duration"));
+            *it = b;
+        }
+        f.insert(QStringLiteral("benchmarks"), benchmarks);
+        const Imported r = importNew(write(QStringLiteral("benchmarks_v1.json"), QJsonDocument(f).toJson()));
+        QVERIFY2(r.outcome.errors.isEmpty(), qPrintable(r.outcome.errors.join(u'\n')));
+        const QVector<PointSummary> s = summaries(r.project, r.outcome.runs.first().id);
+        QCOMPARE(s.size(), 2);
+        const QJsonObject b0 = benchmarks.at(0).toObject();
+        const double duration = num(b0, QStringLiteral("end_time")) - num(b0, QStringLiteral("start_time"));
+        QCOMPARE(s.at(0).completed, 2);
+        QCOMPARE(s.at(0).duration, duration);
+        QCOMPARE(s.at(0).requestThroughput, 2 / duration);
+    }
+
     void genaiBenchScenarioWithItsMetadata_data()
     {
         QTest::addColumn<QString>("file");
