@@ -2438,7 +2438,7 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <translation>llm-d Benchmark Report 按其压测工具的定义携带数值（%1）：存储 TTFT、TPOT 和延迟；ITL 仅在来自 vLLM 基准测试时存储；吞吐量取报告中的平均速率</translation>
     </message>
     <message>
-        <source>looks like a %1 result (%2), but its layout is not one ServeScope reads: key &quot;%3&quot; %4; nothing was imported</source>
+        <source>looks like a result of %1 (%2), but its layout is not one ServeScope reads: key &quot;%3&quot; %4; nothing was imported</source>
         <translation>看起来是 %1 的结果（%2），但其结构不是 ServeScope 能读取的：键 &quot;%3&quot; %4；未导入任何内容</translation>
     </message>
     <message>

@@ -130,7 +130,7 @@ ToolFile refuse(const QString &tool, const QString &version, const QString &key,
     t.version = version;
     t.refusal = Reason::in(kCtx,
         QT_TRANSLATE_NOOP("ServeScope::Import",
-            "looks like a %1 result (%2), but its layout is not one ServeScope reads: key \"%3\" %4; "
+            "looks like a result of %1 (%2), but its layout is not one ServeScope reads: key \"%3\" %4; "
             "nothing was imported"),
         { tool, version.isEmpty() ? QStringLiteral("version unknown") : version, key, found });
     return t;

@@ -474,24 +474,24 @@ private Q_SLOTS:
         meta.insert(QStringLiteral("version"), 3);
         guidellm.insert(QStringLiteral("metadata"), meta);
         QTest::newRow("guidellm report v3") << QStringLiteral("benchmarks.json") << QJsonDocument(guidellm).toJson()
-                                            << words({ "looks like a GuideLLM result (0.8.0.dev18, report v3)",
+                                            << words({ "looks like a result of GuideLLM (0.8.0.dev18, report v3)",
                                                    "key \"metadata.version\" is 3", "nothing was imported" });
         QJsonObject aiperf = object(kAiperf);
         aiperf.insert(QStringLiteral("schema_version"), QStringLiteral("2.0.0"));
         aiperf.insert(QStringLiteral("aiperf_version"), QStringLiteral("0.9.0"));
         QTest::newRow("aiperf schema 2") << QStringLiteral("profile_export_aiperf.json")
                                          << QJsonDocument(aiperf).toJson()
-                                         << words({ "AIPerf result (aiperf 0.9.0, schema 2.0.0)",
+                                         << words({ "result of AIPerf (aiperf 0.9.0, schema 2.0.0)",
                                                 "key \"schema_version\"" });
         QJsonObject aiperfNoLatency = object(kAiperf);
         aiperfNoLatency.remove(QStringLiteral("request_latency"));
         QTest::newRow("aiperf without request_latency")
             << QStringLiteral("old_profile_export_aiperf.json") << QJsonDocument(aiperfNoLatency).toJson()
-            << words({ "AIPerf result (layout without schema_version)", "key \"request_latency\" is missing" });
+            << words({ "result of AIPerf (layout without schema_version)", "key \"request_latency\" is missing" });
         QJsonObject llmperf = object(kLlmperf);
         llmperf.insert(QStringLiteral("version"), QStringLiteral("2025-01-01"));
         QTest::newRow("llmperf other version") << QStringLiteral("x_summary.json") << QJsonDocument(llmperf).toJson()
-                                               << words({ "llmperf result (2025-01-01)", "key \"version\"" });
+                                               << words({ "result of llmperf (2025-01-01)", "key \"version\"" });
         QJsonObject stage = object(kStage);
         QJsonObject successes = stage.value(QLatin1String("successes")).toObject();
         QJsonObject latency = successes.value(QLatin1String("latency")).toObject();
@@ -500,18 +500,18 @@ private Q_SLOTS:
         stage.insert(QStringLiteral("successes"), successes);
         QTest::newRow("inference-perf without ttft")
             << QStringLiteral("stage_0_lifecycle_metrics.json") << QJsonDocument(stage).toJson()
-            << words({ "inference-perf result", "key \"successes.latency.time_to_first_token\" is missing" });
+            << words({ "result of inference-perf", "key \"successes.latency.time_to_first_token\" is missing" });
         QByteArray report = readAll(kReport);
         report.replace("version: '0.2'", "version: '0.1'");
-        QTest::newRow("benchmark report v0.1") << QStringLiteral("br.yaml") << report
-                                               << words({ "llm-d Benchmark Report result (v0.1)", "key \"version\"" });
+        QTest::newRow("benchmark report v0.1") << QStringLiteral(
+            "br.yaml") << report << words({ "result of llm-d Benchmark Report (v0.1)", "key \"version\"" });
         QByteArray yamlBlock = readAll(kReport);
         yamlBlock.replace("  user: namasluk\n", "  user: |\n    namasluk\n");
         QTest::newRow("benchmark report with a block scalar")
             << QStringLiteral("br2.yaml") << yamlBlock << words({ "llm-d Benchmark Report", "block scalars" });
         QTest::newRow("evalscope summary") << QStringLiteral("benchmark_summary.json")
                                            << QByteArray("{\"Time taken for tests (s)\": 10, \"Total requests\": 5}")
-                                           << words({ "EvalScope perf result" });
+                                           << words({ "result of EvalScope perf" });
         QTest::newRow("no tool's keys") << QStringLiteral("other.json") << QByteArray("{\"hello\": 1}")
                                         << words({ "not a result ServeScope reads" });
     }
