@@ -3,6 +3,7 @@
 // file's published TTFT, TPOT, E2EL and throughput read back under ServeScope's definitions, the
 // figures no ServeScope metric equals left out, unknown layouts refused with nothing stored.
 #include "import/resultimport.h"
+#include "import/resultverify.h"
 #include "import/toolformat.h"
 #include "import/yamlsubset.h"
 #include "model/runorigin.h"
@@ -446,6 +447,48 @@ private Q_SLOTS:
         const RunOrigin origin = originOf(r.project, r.outcome.runs.first().id);
         QCOMPARE(origin.format, QStringLiteral("llm-d"));
         QCOMPARE(origin.toolVersion, QStringLiteral("v0.2, harness inference-perf 0.3.0"));
+    }
+
+    // As `import --verify`: the published figures against the same figures recomputed from the records.
+    void verifyAgainstTheRecords_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("explained");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("genai-bench: every figure reproduces") << kGenai << 0 << QString();
+        QTest::newRow("llmperf: every figure reproduces (std as population)") << kLlmperf << 0 << QString();
+        QTest::newRow("aiperf: a sample of 10 of 64") << kAiperf << -1
+                                                      << QStringLiteral("a sample: the per-request records hold 10 of "
+                                                                        "the 64 completed requests the aiperf figures "
+                                                                        "cover");
+    }
+    void verifyAgainstTheRecords()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, explained);
+        QFETCH(QString, reason);
+        const QString project = newProject();
+        StoreWriter writer;
+        QString error;
+        QVERIFY2(writer.open(project, &error), qPrintable(error));
+        ResultImporter importer(writer);
+        QVector<KeyCheck> checks;
+        importer.setLineCallback([&](const ResultRun &run, const QString &) { checks << verifyResultRun(run); });
+        QVERIFY(importer.importFile(file).errors.isEmpty());
+        writer.close();
+        QVERIFY(checks.size() > 20);
+        int counts[4] = {};
+        for (const KeyCheck &k : std::as_const(checks)) {
+            ++counts[int(k.verdict)];
+            QVERIFY2(k.verdict != KeyCheck::Verdict::Mismatched, qPrintable(k.key));
+            if (k.verdict == KeyCheck::Verdict::Explained)
+                QCOMPARE(k.reason, reason);
+        }
+        if (explained >= 0)
+            QCOMPARE(counts[int(KeyCheck::Verdict::Explained)], explained);
+        else
+            QVERIFY(counts[int(KeyCheck::Verdict::Explained)] > 40);
+        QCOMPARE(counts[int(KeyCheck::Verdict::NotReproducible)], 0);
     }
 
     void vllmSglangAndExperimentFilesAreNoOtherTools_data()
