@@ -15,7 +15,7 @@ BUILD="$ROOT/build-fuzz"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 TIMEOUT="${FUZZ_TIMEOUT:-10}"
 RSS_MB="${FUZZ_RSS_MB:-2048}"
-ALL_TARGETS=(sseparser httpresponse experiment_json experiment_toml resultfile chunkjson)
+ALL_TARGETS=(sseparser httpresponse experiment_json experiment_toml resultfile chunkjson yamlsubset)
 TARGETS=("$@")
 ((${#TARGETS[@]})) || TARGETS=("${ALL_TARGETS[@]}")
 for t in "${TARGETS[@]}"; do
@@ -61,6 +61,7 @@ for t in "${TARGETS[@]}"; do
     )
     maxlen=16384
     [ "$t" = resultfile ] && maxlen=32768
+    [ "$t" = yamlsubset ] && maxlen=32768
     echo "=== fuzz $t: ${SECONDS_EACH} s, $(ls "$seeds" | wc -l) seeds, corpus $corpus"
     rc=0
     "$BUILD/tests/fuzz/fuzz_$t" -max_total_time="$SECONDS_EACH" -timeout="$TIMEOUT" -rss_limit_mb="$RSS_MB" \

@@ -654,24 +654,6 @@
         <translation>把已保存负载点的原样提示写成 vllm bench serve 和 sglang.bench_serving 可重放的数据集</translation>
     </message>
     <message>
-        <source>Imports vLLM result files (--save-result, --append-result; every released key set) and SGLang&apos;s
-bench_serving JSON lines into a project. Lines of a file that differ only in rate or concurrency
-become the points of one run. Prints one line per run created: id, name, source (tab-separated).
---verify recomputes each statistic from the file&apos;s per-request arrays and prints one line per key.
-Exit 0; 1 when --verify found a mismatch with no known reason; 2 when a file or line was malformed
-(the other files and lines are still imported) or on a usage error.</source>
-        <translation>把 vLLM 结果文件（--save-result、--append-result；所有已发布的键集）和 SGLang 的
-bench_serving JSON 行导入项目。仅速率或并发不同的各行成为同一运行的负载点。
-每创建一个运行输出一行：ID、名称、来源（制表符分隔）。
---verify 根据文件中的逐请求数组重新计算每个统计量，每个键输出一行。
-退出码 0；--verify 发现无已知原因的不一致时为 1；文件或行格式错误时为 2
-（其余文件和行仍会导入），用法错误时也为 2。</translation>
-    </message>
-    <message>
-        <source>Result files (.json or .jsonl).</source>
-        <translation>结果文件（.json 或 .jsonl）。</translation>
-    </message>
-    <message>
         <source>Project file to import into (created when missing).</source>
         <translation>要导入的项目文件（不存在则创建）。</translation>
     </message>
@@ -682,10 +664,6 @@ bench_serving JSON 行导入项目。仅速率或并发不同的各行成为同�
     <message>
         <source>expected FILE... and --project P</source>
         <translation>需要 FILE... 和 --project P</translation>
-    </message>
-    <message>
-        <source>Import vLLM or SGLang result files into a project</source>
-        <translation>把 vLLM 或 SGLang 结果文件导入项目</translation>
     </message>
     <message>
         <source>Turns a server launch (vllm serve, python -m vllm.entrypoints.openai.api_server, python -m
@@ -1529,6 +1507,32 @@ the file holds no endpoint.</source>
         <source>--metric must be ttft, ttfo, tpot, atpot, itl or e2el, not &apos;%1&apos;</source>
         <translation>--metric 必须是 ttft、ttfo、tpot、atpot、itl 或 e2el，而不是“%1”</translation>
     </message>
+    <message>
+        <source>Imports vLLM result files (--save-result, --append-result; every released key set) and SGLang&apos;s
+bench_serving JSON lines into a project, and the result files of AIPerf, GuideLLM, genai-bench,
+inference-perf, llmperf and llm-d Benchmark Reports (each figure under the vLLM definition it
+equals; docs/import.md). Lines of a file that differ only in rate or concurrency become the
+points of one run. Prints one line per run created: id, name, source (tab-separated).
+--verify recomputes each statistic from the file&apos;s per-request arrays and prints one line per key.
+Exit 0; 1 when --verify found a mismatch with no known reason; 2 when a file or line was malformed
+(the other files and lines are still imported) or on a usage error.</source>
+        <translation>把 vLLM 结果文件（--save-result、--append-result；所有已发布的键集）和 SGLang 的
+bench_serving JSON 行导入项目，也导入 AIPerf、GuideLLM、genai-bench、inference-perf、
+llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定义相同的 vLLM 指标下；
+见 docs/import.md）。仅速率或并发不同的各行成为同一运行的负载点。
+每创建一个运行输出一行：ID、名称、来源（制表符分隔）。
+--verify 根据文件中的逐请求数组重新计算每个统计量，每个键输出一行。
+退出码 0；--verify 发现无已知原因的不一致时为 1；文件或行格式错误时为 2
+（其余文件和行仍会导入），用法错误时也为 2。</translation>
+    </message>
+    <message>
+        <source>Result files (.json, .jsonl, .yaml).</source>
+        <translation>结果文件（.json、.jsonl、.yaml）。</translation>
+    </message>
+    <message>
+        <source>Import vLLM, SGLang or other benchmark tools&apos; result files into a project</source>
+        <translation>把 vLLM、SGLang 或其他基准测试工具的结果文件导入项目</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Command</name>
@@ -2362,14 +2366,6 @@ the file holds no endpoint.</source>
         <translation>random_range_ratio %1：SGLang 的长度 [L x %1, L] 按以 %3 个输入 token、%4 个输出 token 为中心、幅度 %2 的分布读取</translation>
     </message>
     <message>
-        <source>line %1: not a vLLM or SGLang result (no &quot;completed&quot; count)</source>
-        <translation>第 %1 行：不是 vLLM 或 SGLang 的结果（没有 &quot;completed&quot; 计数）</translation>
-    </message>
-    <message>
-        <source>not a vLLM or SGLang result (no &quot;completed&quot; count)</source>
-        <translation>不是 vLLM 或 SGLang 的结果（没有 &quot;completed&quot; 计数）</translation>
-    </message>
-    <message>
         <source>the run could not be stored: %1</source>
         <translation>无法保存该运行：%1</translation>
     </message>
@@ -2412,6 +2408,70 @@ the file holds no endpoint.</source>
     <message>
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>line %1: not a result ServeScope reads (no &quot;completed&quot; count of vLLM or SGLang, and no other tool&apos;s keys)</source>
+        <translation>第 %1 行：不是 ServeScope 能读取的结果（既没有 vLLM 或 SGLang 的 &quot;completed&quot; 计数，也没有其他工具的键）</translation>
+    </message>
+    <message>
+        <source>not a result ServeScope reads (no &quot;completed&quot; count of vLLM or SGLang, and no other tool&apos;s keys)</source>
+        <translation>不是 ServeScope 能读取的结果（既没有 vLLM 或 SGLang 的 &quot;completed&quot; 计数，也没有其他工具的键）</translation>
+    </message>
+    <message>
+        <source>AIPerf marks this run as cancelled: its figures cover the requests made before it stopped</source>
+        <translation>AIPerf 将此运行标记为已取消：其数值只涵盖停止前发出的请求</translation>
+    </message>
+    <message>
+        <source>%1: %2; the per-request records were not imported</source>
+        <translation>%1：%2；逐请求记录未导入</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 of the run&apos;s %3 requests: the statistics stored are the file&apos;s own; the requests, and what ServeScope draws from them (bands, scatter, peaks), cover those %2 only</source>
+        <translation>%1 只包含该运行 %3 个请求中的 %2 个：存储的统计量是文件自身的数值；存储的请求以及 ServeScope 据此绘制的内容（区间带、散点图、峰值）只涵盖这 %2 个</translation>
+    </message>
+    <message>
+        <source>AIPerf&apos;s per-request records alone: the statistics are recomputed from them (import profile_export_aiperf.json for the figures AIPerf published)</source>
+        <translation>只有 AIPerf 的逐请求记录：统计量由这些记录重新计算（导入 profile_export_aiperf.json 可获得 AIPerf 发布的数值）</translation>
+    </message>
+    <message>
+        <source>an llm-d Benchmark Report carries its harness&apos;s figures as that harness defines them (%1): TTFT, TPOT and latency are stored; ITL only from vLLM&apos;s benchmark; throughput is the report&apos;s mean rate</source>
+        <translation>llm-d Benchmark Report 按其压测工具的定义携带数值（%1）：存储 TTFT、TPOT 和延迟；ITL 仅在来自 vLLM 基准测试时存储；吞吐量取报告中的平均速率</translation>
+    </message>
+    <message>
+        <source>looks like a result of %1 (%2), but its layout is not one ServeScope reads: key &quot;%3&quot; %4; nothing was imported</source>
+        <translation>看起来是 %1 的结果（%2），但其结构不是 ServeScope 能读取的：键 &quot;%3&quot; %4；未导入任何内容</translation>
+    </message>
+    <message>
+        <source>genai-bench file without _time_unit and no experiment_metadata.json beside it: times read as seconds, genai-bench&apos;s default</source>
+        <translation>genai-bench 文件没有 _time_unit，旁边也没有 experiment_metadata.json：时间按秒读取（genai-bench 的默认单位）</translation>
+    </message>
+    <message>
+        <source>GuideLLM&apos;s inter_token_latency_ms is stored as TPOT: per request the same formula, but GuideLLM weights its distribution by output tokens where vLLM weights each request once</source>
+        <translation>GuideLLM 的 inter_token_latency_ms 存为 TPOT：每个请求的公式相同，但 GuideLLM 的分布按输出 token 数加权，而 vLLM 每个请求只计一次</translation>
+    </message>
+    <message>
+        <source>GuideLLM&apos;s per-request records are not imported (only its statistics are stored)</source>
+        <translation>GuideLLM 的逐请求记录未导入（只存储其统计量）</translation>
+    </message>
+    <message>
+        <source>inference-perf&apos;s time_per_output_token (mean %1 ms) is about %2 of (latency - TTFT) / (output - 1) = %3 ms: the version that wrote it counted the blank lines between SSE events as tokens; TPOT is not stored</source>
+        <translation>inference-perf 的 time_per_output_token（均值 %1 ms）约为 (延迟 - TTFT) / (输出 - 1) = %3 ms 的 %2 倍：写出该文件的版本把 SSE 事件之间的空行也计为 token；不存储 TPOT</translation>
+    </message>
+    <message>
+        <source>inference-perf&apos;s summary pools every stage of the run into one point (no rate); import the stage_N files for one point per stage</source>
+        <translation>inference-perf 的汇总把运行的所有阶段合并为一个负载点（没有速率）；导入 stage_N 文件可按阶段各得一个负载点</translation>
+    </message>
+    <message>
+        <source>llmperf publishes no TPOT: it is recomputed from %1 as (e2e - ttft) / (output - 1), with llmperf&apos;s output counts (the text re-tokenized by a fixed llama tokenizer)</source>
+        <translation>llmperf 不发布 TPOT：由 %1 按 (e2e - ttft) / (输出 - 1) 重新计算，使用 llmperf 的输出计数（用固定的 llama 分词器对文本重新分词）</translation>
+    </message>
+    <message>
+        <source>llmperf&apos;s inter_token_latency_s includes TTFT (all chunk gaps and TTFT over output tokens): it is neither TPOT nor ITL and is not stored</source>
+        <translation>llmperf 的 inter_token_latency_s 包含 TTFT（所有分块间隔加上 TTFT 再除以输出 token 数）：既不是 TPOT 也不是 ITL，不存储</translation>
+    </message>
+    <message>
+        <source>llmperf&apos;s individual responses alone: statistics are recomputed from them, and without start times there is no duration, so no throughput (import %1 for llmperf&apos;s published figures)</source>
+        <translation>只有 llmperf 的逐请求响应：统计量由它们重新计算；没有开始时间就没有持续时间，因此没有吞吐量（导入 %1 可获得 llmperf 发布的数值）</translation>
     </message>
 </context>
 <context>
@@ -3012,10 +3072,6 @@ the file holds no endpoint.</source>
         <translation>导入结果</translation>
     </message>
     <message>
-        <source>vLLM or SGLang result files (*.json *.jsonl)</source>
-        <translation>vLLM 或 SGLang 结果文件 (*.json *.jsonl)</translation>
-    </message>
-    <message>
         <source>Paste &amp;command line…</source>
         <translation>粘贴命令行(&amp;C)…</translation>
     </message>
@@ -3050,6 +3106,10 @@ the file holds no endpoint.</source>
     <message>
         <source>Run</source>
         <translation>运行</translation>
+    </message>
+    <message>
+        <source>Result files of vLLM, SGLang, AIPerf, GuideLLM, genai-bench, inference-perf, llmperf or llm-d (*.json *.jsonl *.yaml *.yml)</source>
+        <translation>vLLM、SGLang、AIPerf、GuideLLM、genai-bench、inference-perf、llmperf 或 llm-d 的结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
     </message>
 </context>
 <context>

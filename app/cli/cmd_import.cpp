@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// servescope-cli import FILE... --project P [--verify]: vLLM and SGLang result files into a project.
+// servescope-cli import FILE... --project P [--verify]: vLLM and SGLang result files, and other benchmark
+// tools' (AIPerf, GuideLLM, genai-bench, inference-perf, llmperf, llm-d Benchmark Report), into a project.
 #include "clitext.h"
 #include "command.h"
 
@@ -50,14 +51,16 @@ int runImport(const QStringList &args)
     QCommandLineParser parser;
     parser.setApplicationDescription(CliText::tr(
         "Imports vLLM result files (--save-result, --append-result; every released key set) and SGLang's\n"
-        "bench_serving JSON lines into a project. Lines of a file that differ only in rate or concurrency\n"
-        "become the points of one run. Prints one line per run created: id, name, source (tab-separated).\n"
+        "bench_serving JSON lines into a project, and the result files of AIPerf, GuideLLM, genai-bench,\n"
+        "inference-perf, llmperf and llm-d Benchmark Reports (each figure under the vLLM definition it\n"
+        "equals; docs/import.md). Lines of a file that differ only in rate or concurrency become the\n"
+        "points of one run. Prints one line per run created: id, name, source (tab-separated).\n"
         "--verify recomputes each statistic from the file's per-request arrays and prints one line per key.\n"
         "Exit 0; 1 when --verify found a mismatch with no known reason; 2 when a file or line was malformed\n"
         "(the other files and lines are still imported) or on a usage error."));
     parser.addHelpOption();
     parser.addPositionalArgument(
-        QStringLiteral("FILE"), CliText::tr("Result files (.json or .jsonl)."), QStringLiteral("FILE..."));
+        QStringLiteral("FILE"), CliText::tr("Result files (.json, .jsonl, .yaml)."), QStringLiteral("FILE..."));
     const QCommandLineOption projectOption(QStringLiteral("project"),
         CliText::tr("Project file to import into (created when missing)."), QStringLiteral("P"));
     const QCommandLineOption verifyOption(
@@ -120,6 +123,7 @@ int runImport(const QStringList &args)
 }
 
 const CommandRegistration reg({ "import",
-    QT_TRANSLATE_NOOP("ServeScope::Cli", "Import vLLM or SGLang result files into a project"), &runImport });
+    QT_TRANSLATE_NOOP("ServeScope::Cli", "Import vLLM, SGLang or other benchmark tools' result files into a project"),
+    &runImport });
 
 } // namespace

@@ -2,6 +2,7 @@
 #include "import/resultimport.h"
 
 #include "import/resultpoint.h"
+#include "import/toolformat.h"
 #include "io/experimentfile.h"
 #include "io/resultstream.h"
 #include "metrics/delta.h"
@@ -231,10 +232,39 @@ void ResultImporter::setLineCallback(std::function<void(const ResultRun &, const
 
 namespace {
 
+// The lines of a vLLM or SGLang file, streamed, or the points another tool's file was read into.
+class ItemSource final {
+public:
+    explicit ItemSource(const QVector<ResultRun> *runs)
+        : m_runs(runs)
+    {
+    }
+    bool open(const QString &path, QString *error, QString *shown)
+    {
+        m_next = 0;
+        return m_runs || m_stream.open(path, error, shown);
+    }
+    ResultFileStream::Item next(ResultRun *run, QString *error, QString *shown)
+    {
+        if (!m_runs)
+            return m_stream.next(run, error, shown);
+        if (m_next >= m_runs->size())
+            return ResultFileStream::Item::End;
+        *run = m_runs->at(m_next++);
+        return ResultFileStream::Item::Run;
+    }
+
+private:
+    const QVector<ResultRun> *m_runs;
+    ResultFileStream m_stream;
+    qsizetype m_next = 0;
+};
+
 // First pass: every line's setup, grouped; arrays are dropped as soon as a line is read.
-bool groupLines(const QString &path, ImportOutcome &out, QVector<Group> &groups, QVector<int> &groupOfItem)
+bool groupLines(const QString &path, const QVector<ResultRun> *toolRuns, ImportOutcome &out, QVector<Group> &groups,
+    QVector<int> &groupOfItem)
 {
-    ResultFileStream stream;
+    ItemSource stream(toolRuns);
     QString error, shown;
     if (!stream.open(path, &error, &shown)) {
         addError(out, path, error, shown);
@@ -254,11 +284,14 @@ bool groupLines(const QString &path, ImportOutcome &out, QVector<Group> &groups,
         if (!run.numbers.contains(QStringLiteral("completed"))) {
             const Reason why = run.line > 0
                 ? Reason::in(kCtx,
-                    QT_TRANSLATE_NOOP(
-                        "ServeScope::Import", "line %1: not a vLLM or SGLang result (no \"completed\" count)"),
+                    QT_TRANSLATE_NOOP("ServeScope::Import",
+                        "line %1: not a result ServeScope reads (no \"completed\" count of vLLM or SGLang, and no "
+                        "other tool's keys)"),
                     { QString::number(run.line) })
                 : Reason::in(kCtx,
-                    QT_TRANSLATE_NOOP("ServeScope::Import", "not a vLLM or SGLang result (no \"completed\" count)"),
+                    QT_TRANSLATE_NOOP("ServeScope::Import",
+                        "not a result ServeScope reads (no \"completed\" count of vLLM or SGLang, and no other "
+                        "tool's keys)"),
                     {});
             addError(out, path, why.text(), why.translated());
             groupOfItem.append(-1);
@@ -315,12 +348,16 @@ qint64 createRun(StoreWriter &writer, Group &g, const QString &absolute, Importe
 {
     RunOrigin origin;
     origin.format = g.lines.first().source;
+    origin.toolVersion = g.lines.first().strings.value(QStringLiteral("servescope_tool_version"));
     origin.file = absolute;
     for (const ResultRun &r : std::as_const(g.lines))
         origin.lines.append(r.line);
     origin.arrays = std::all_of(g.lines.cbegin(), g.lines.cend(), [](const ResultRun &r) { return r.hasArrays; });
     origin.pointsWithoutArrays = pointsWithoutArrays(g);
     origin.note = originNote(g);
+    const QString toolNote = g.lines.first().strings.value(QStringLiteral("servescope_import_note"));
+    if (!toolNote.isEmpty())
+        origin.note = origin.note.isEmpty() ? toolNote : origin.note + QStringLiteral("; ") + toolNote;
     RunRow row;
     row.name = g.name;
     row.status = RunStatus::Running;
@@ -373,10 +410,17 @@ ImportOutcome ResultImporter::importFile(const QString &path)
     out.path = path;
     QVector<Group> groups;
     QVector<int> groupOfItem;
-    if (!groupLines(path, out, groups, groupOfItem))
+    // Another tool's file is read whole here, into the points the rest stores like a vLLM file's lines.
+    const ToolFile tool = readToolFile(path);
+    if (tool.kind == ToolFile::Kind::Refused) {
+        addError(out, path, tool.refusal.text(), tool.refusal.translated());
+        return out;
+    }
+    const QVector<ResultRun> *toolRuns = tool.kind == ToolFile::Kind::Read ? &tool.runs : nullptr;
+    if (!groupLines(path, toolRuns, out, groups, groupOfItem))
         return out;
     nameGroups(groups, path);
-    QList<Reason> warnings;
+    QList<Reason> warnings = tool.warnings;
     for (Group &g : groups) {
         g.experiment = experimentOf(g, &warnings);
         ImportedRun created;
@@ -399,7 +443,7 @@ ImportOutcome ResultImporter::importFile(const QString &path)
     }
 
     // Second pass: each line whole, stored as its point, then forgotten.
-    ResultFileStream stream;
+    ItemSource stream(toolRuns);
     QString error, shown;
     if (!stream.open(path, &error, &shown)) {
         addError(out, path, error, shown);

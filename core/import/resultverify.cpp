@@ -62,6 +62,16 @@ double chunkCounted(const ResultRun &run, const ArrayStats &c, const QString &ke
 // empty when none accounts for it.
 QString likelyReason(const ResultRun &run, const ArrayStats &c, const KeyCheck &k)
 {
+    // Another tool's aggregates over more requests than its per-request file keeps (AIPerf's trimmed
+    // profile_export.jsonl): the records are a sample of what the figures cover.
+    const double fileCompleted = run.number(QStringLiteral("completed"));
+    const bool otherTool = run.source != QLatin1String("vllm") && run.source != QLatin1String("sglang");
+    if (otherTool && std::isfinite(fileCompleted) && c.completed < fileCompleted)
+        return QStringLiteral("a sample: the per-request records hold %1 of the %2 completed requests the %3 "
+                              "figures cover")
+            .arg(c.completed)
+            .arg(fileCompleted)
+            .arg(run.source);
     const double fileOut = run.number(QStringLiteral("total_output_tokens"));
     if (c.hasItls && c.chunks != c.totalOut && close(chunkCounted(run, c, k.key), k.fileValue))
         return QStringLiteral("multi-token chunks: the summary counts %1 chunks as tokens, output_lens sum to %2")

@@ -19,6 +19,8 @@ QByteArray RunOrigin::toJson() const
     QJsonObject o { { QStringLiteral("kind"), QStringLiteral("import") }, { QStringLiteral("format"), format },
         { QStringLiteral("file"), file }, { QStringLiteral("lines"), l }, { QStringLiteral("arrays"), arrays },
         { QStringLiteral("note"), note } };
+    if (!toolVersion.isEmpty())
+        o.insert(QStringLiteral("tool_version"), toolVersion);
     if (pointsWithoutArrays >= 0)
         o.insert(QStringLiteral("points_without_arrays"), pointsWithoutArrays);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
@@ -32,6 +34,7 @@ RunOrigin RunOrigin::fromJson(const QByteArray &json)
     const QJsonObject o = QJsonDocument::fromJson(json).object();
     r.format = o.value(QLatin1String("format")).toString();
     r.file = o.value(QLatin1String("file")).toString();
+    r.toolVersion = o.value(QLatin1String("tool_version")).toString();
     for (const QJsonValue &v : o.value(QLatin1String("lines")).toArray())
         r.lines.append(v.toInt());
     r.arrays = o.value(QLatin1String("arrays")).toBool();
@@ -44,7 +47,8 @@ QString RunOrigin::describe() const
 {
     if (!isImported())
         return {};
-    QString out = QStringLiteral("imported from %1 (%2)").arg(file, format);
+    QString out = QStringLiteral("imported from %1 (%2)")
+                      .arg(file, toolVersion.isEmpty() ? format : format + u' ' + toolVersion);
     QList<int> numbered;
     std::copy_if(lines.cbegin(), lines.cend(), std::back_inserter(numbered), [](int l) { return l > 0; });
     if (numbered.size() == 1)

@@ -12,6 +12,7 @@ std::span<const Target> targets()
         { "experiment_toml", &experimentToml },
         { "resultfile", &resultFile },
         { "chunkjson", &chunkJson },
+        { "yamlsubset", &yamlSubset },
     };
     return all;
 }

@@ -19,6 +19,7 @@ QString experimentJson(QByteArrayView input);
 QString experimentToml(QByteArrayView input);
 QString resultFile(QByteArrayView input);
 QString chunkJson(QByteArrayView input);
+QString yamlSubset(QByteArrayView input);
 
 struct Target {
     const char *name; ///< directory name under tests/fuzz/seeds and tests/data/fuzz-regressions

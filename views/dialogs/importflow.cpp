@@ -117,6 +117,7 @@ bool ImportFlow::accepts(const QMimeData *mime)
     for (const QUrl &url : mime->urls()) {
         const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
         if (suffix == QLatin1String("json") || suffix == QLatin1String("toml") || suffix == QLatin1String("jsonl")
+            || suffix == QLatin1String("yaml") || suffix == QLatin1String("yml")
             || suffix == QLatin1String("servescope") || isCommandFile(url.toLocalFile()))
             return true;
     }

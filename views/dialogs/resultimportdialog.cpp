@@ -3,6 +3,7 @@
 #include "origintext.h"
 
 #include "import/resultverify.h"
+#include "import/toolformat.h"
 #include "storage/storewriter.h"
 
 #include <QColor>
@@ -72,8 +73,12 @@ bool ResultImportDialog::isResultFile(const QString &path)
         return false;
     // Experiment files never carry a benchmark's counts; result files put them near the top.
     const QByteArray head = f.read(64 * 1024);
-    return head.contains("\"completed\"")
-        && (head.contains("\"duration\"") || head.contains("\"request_throughput\"") || head.contains("\"backend\""));
+    if (head.contains("\"completed\"")
+        && (head.contains("\"duration\"") || head.contains("\"request_throughput\"") || head.contains("\"backend\"")))
+        return true;
+    f.close();
+    // Another benchmark tool's file (or one that looks like it, to say why it is refused).
+    return readToolFile(path).kind != ToolFile::Kind::NotOther;
 }
 
 void ResultImportDialog::start()

@@ -224,7 +224,9 @@ void MainWindow::createActions()
     file->addAction(
         tr("&Import experiment…"), QKeySequence(tr("Ctrl+I")), m_imports, &ImportFlow::chooseExperimentFile);
     file->addAction(tr("Import &results…"), this, [this] {
-        chooseFiles(this, tr("Import results"), tr("vLLM or SGLang result files (*.json *.jsonl)"),
+        chooseFiles(this, tr("Import results"),
+            tr("Result files of vLLM, SGLang, AIPerf, GuideLLM, genai-bench, inference-perf, llmperf or llm-d "
+               "(*.json *.jsonl *.yaml *.yml)"),
             [this](const QStringList &paths) { m_imports->importResults(paths); });
     });
     file->addAction(tr("&Merge shards…"), this, [this] {

@@ -179,8 +179,10 @@ private Q_SLOTS:
             << QStringLiteral("FILE: 第 1 行：不是有效的 JSON");
         QTest::newRow("result not a result")
             << Source::ResultFile << QByteArray("{\"x\": 1}\n")
-            << QStringLiteral("FILE: line 1: not a vLLM or SGLang result (no \"completed\" count)")
-            << QStringLiteral("FILE: 第 1 行：不是 vLLM 或 SGLang 的结果（没有 \"completed\" 计数）");
+            << QStringLiteral("FILE: line 1: not a result ServeScope reads (no \"completed\" count of vLLM or SGLang, "
+                              "and no other tool's keys)")
+            << QStringLiteral("FILE: 第 1 行：不是 ServeScope 能读取的结果（既没有 vLLM 或 SGLang 的 \"completed\" "
+                              "计数，也没有其他工具的键）");
         QTest::newRow("result warning")
             << Source::ResultFile
             << QByteArray("{\"backend\": \"sglang\", \"dataset_name\": \"random\", \"completed\": 8, "

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+// llm-d Benchmark Report v0.2 (YAML or JSON): results.request_performance.aggregate, every metric
+// with its units.
+#include "import/toolformat.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QRegularExpression>
+
+#include <cmath>
+#include <limits>
+
+namespace ServeScope::ToolRead {
+
+namespace {
+
+const QString kTool = QStringLiteral("llm-d");
+const QString kName = QStringLiteral("llm-d Benchmark Report");
+
+QJsonValue at(const QJsonObject &o, const QString &dotted)
+{
+    QJsonValue v = o;
+    for (const QString &part : dotted.split(u'.'))
+        v = v.toObject().value(part);
+    return v;
+}
+
+// ISO 8601 "PT49.97S", "PT1M2.5S", "PT1H": seconds; NaN otherwise.
+double isoSeconds(const QString &s)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^PT(?:(\\d+(?:\\.\\d+)?)H)?(?:(\\d+(?:\\.\\d+)?)M)?(?:(\\d+(?:\\.\\d+)?)S)?$"));
+    const QRegularExpressionMatch m = re.match(s.trimmed());
+    if (!m.hasMatch() || s.trimmed() == QLatin1String("PT"))
+        return std::numeric_limits<double>::quiet_NaN();
+    return m.captured(1).toDouble() * 3600 + m.captured(2).toDouble() * 60 + m.captured(3).toDouble();
+}
+
+} // namespace
+
+ToolFile readBenchmarkReport(const QString &path, const QJsonObject &o)
+{
+    Q_UNUSED(path)
+    const QString version = o.value(QLatin1String("version")).toVariant().toString();
+    const QString shownVersion = QStringLiteral("v") + version;
+    if (version != QLatin1String("0.2") && !version.startsWith(QLatin1String("0.2.")))
+        return refuse(kName, shownVersion, QStringLiteral("version"),
+            QStringLiteral("is \"%1\"; the layout read is 0.2 (v0.1 keeps its figures under \"metrics\" and is not "
+                           "read)")
+                .arg(version));
+    const QJsonObject aggregate = at(o, QStringLiteral("results.request_performance.aggregate")).toObject();
+    if (aggregate.isEmpty())
+        return refuse(
+            kName, shownVersion, QStringLiteral("results.request_performance.aggregate"), QStringLiteral("is missing"));
+    const QJsonObject latency = aggregate.value(QLatin1String("latency")).toObject();
+    const QJsonObject requests = aggregate.value(QLatin1String("requests")).toObject();
+    const QJsonObject throughput = aggregate.value(QLatin1String("throughput")).toObject();
+    for (const char *needed : { "time_to_first_token", "request_latency" }) {
+        if (!latency.value(QLatin1String(needed)).isObject())
+            return refuse(kName, shownVersion,
+                QStringLiteral("results.request_performance.aggregate.latency.%1").arg(QLatin1String(needed)),
+                QStringLiteral("is missing"));
+    }
+    if (!requests.contains(QLatin1String("total")))
+        return refuse(kName, shownVersion, QStringLiteral("results.request_performance.aggregate.requests.total"),
+            QStringLiteral("is missing"));
+
+    ToolFile t;
+    t.kind = ToolFile::Kind::Read;
+    t.tool = kTool;
+    t.version = shownVersion;
+    ResultRun run;
+    run.source = kTool;
+    const QString harness = at(o, QStringLiteral("scenario.load.standardized.tool")).toString();
+    const QString harnessVersion
+        = at(o, QStringLiteral("scenario.load.standardized.tool_version")).toVariant().toString();
+    // The report carries its harness's figures unchanged; TTFT, TPOT and latency are stored, ITL only
+    // from vLLM's own benchmark (others pool one gap per token or per chunk differently).
+    struct Mapped {
+        const char *key;
+        const char *metric;
+        bool servescope;
+    };
+    const bool vllmHarness = harness.startsWith(QLatin1String("vllm"));
+    const Mapped mapped[] = { { "time_to_first_token", "ttft", false }, { "time_per_output_token", "tpot", false },
+        { "request_latency", "e2el", false }, { vllmHarness ? "inter_token_latency" : "", "itl", false } };
+    for (const Mapped &m : mapped) {
+        if (!*m.key)
+            continue;
+        const QJsonObject dist = latency.value(QLatin1String(m.key)).toObject();
+        if (dist.isEmpty())
+            continue;
+        const QString units = dist.value(QLatin1String("units")).toString();
+        const double unit = msPerUnit(units);
+        if (unit <= 0)
+            return refuse(kName, shownVersion,
+                QStringLiteral("results.request_performance.aggregate.latency.%1.units").arg(QLatin1String(m.key)),
+                QStringLiteral("is \"%1\", not a unit of time").arg(units));
+        putDistribution(run, QLatin1String(m.metric), dist, unit, m.servescope);
+    }
+    const double total = numberOr(requests.value(QLatin1String("total")), 0);
+    const double failures = numberOr(requests.value(QLatin1String("failures")), 0);
+    run.numbers.insert(QStringLiteral("completed"), total - failures);
+    run.numbers.insert(QStringLiteral("failed"), failures);
+    run.numbers.insert(QStringLiteral("num_prompts"), total);
+    const auto mean = [&](const char *key, const char *to) {
+        double v = 0;
+        if (numberOf(throughput.value(QLatin1String(key)).toObject().value(QLatin1String("mean")), &v))
+            run.numbers.insert(QLatin1String(to), v);
+    };
+    mean("request_rate", "request_throughput");
+    mean("output_token_rate", "output_throughput");
+    mean("total_token_rate", "total_token_throughput");
+    const double duration = isoSeconds(at(o, QStringLiteral("run.time.duration")).toString());
+    if (std::isfinite(duration) && duration > 0)
+        run.numbers.insert(QStringLiteral("duration"), duration);
+    const auto lengthTotal = [&](const char *key, const char *to) {
+        double v = 0;
+        if (numberOf(requests.value(QLatin1String(key)).toObject().value(QLatin1String("mean")), &v))
+            run.numbers.insert(QLatin1String(to), std::round(v * (total - failures)));
+    };
+    lengthTotal("input_length", "total_input_tokens");
+    lengthTotal("output_length", "total_output_tokens");
+
+    for (const QJsonValue &c : at(o, QStringLiteral("scenario.stack")).toArray()) {
+        const QJsonObject standard = c.toObject().value(QLatin1String("standardized")).toObject();
+        const QString model = at(standard, QStringLiteral("model.name")).toString();
+        if (standard.value(QLatin1String("kind")).toString() == QLatin1String("inference_engine") && !model.isEmpty()) {
+            run.strings.insert(QStringLiteral("model_id"), model);
+            run.strings.insert(
+                QStringLiteral("llm_d_engine"), standard.value(QLatin1String("tool_version")).toVariant().toString());
+            break;
+        }
+    }
+    if (!harness.isEmpty())
+        run.strings.insert(QStringLiteral("llm_d_harness"), harness + u' ' + harnessVersion);
+    const QJsonObject load = at(o, QStringLiteral("scenario.load.standardized")).toObject();
+    double v = 0;
+    if (numberOf(load.value(QLatin1String("rate_qps")), &v))
+        run.requestRate = v;
+    if (numberOf(load.value(QLatin1String("concurrency")), &v) && std::isfinite(v) && v > 0)
+        run.numbers.insert(QStringLiteral("max_concurrency"), v);
+    if (numberOf(at(load, QStringLiteral("input_seq_len.value")), &v))
+        run.numbers.insert(QStringLiteral("random_input_len"), v);
+    if (numberOf(at(load, QStringLiteral("output_seq_len.value")), &v))
+        run.numbers.insert(QStringLiteral("random_output_len"), v);
+    const QString description = at(o, QStringLiteral("run.description")).toString();
+    const QString uid = at(o, QStringLiteral("run.uid")).toVariant().toString();
+    if (!description.isEmpty() || !uid.isEmpty())
+        run.strings.insert(QStringLiteral("label"), description.isEmpty() ? uid : description);
+    const QDateTime start = QDateTime::fromString(at(o, QStringLiteral("run.time.start")).toString(), Qt::ISODate);
+    if (start.isValid())
+        run.strings.insert(QStringLiteral("date"), start.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    t.warnings << Reason::in(kCtx,
+        QT_TRANSLATE_NOOP("ServeScope::Import",
+            "an llm-d Benchmark Report carries its harness's figures as that harness defines them (%1): TTFT, "
+            "TPOT and latency are stored; ITL only from vLLM's benchmark; throughput is the report's mean rate"),
+        { harness.isEmpty() ? QStringLiteral("harness not named") : harness + u' ' + harnessVersion });
+    run.strings.insert(QStringLiteral("servescope_tool_version"),
+        shownVersion
+            + (harness.isEmpty() ? QString() : QStringLiteral(", harness ") + harness + u' ' + harnessVersion));
+    run.strings.insert(QStringLiteral("servescope_import_note"),
+        QStringLiteral("llm-d Benchmark Report: figures as the harness defined them, converted by units; "
+                       "normalized_time_per_output_token includes TTFT and is not stored; no per-request records"));
+    t.runs << run;
+    return t;
+}
+
+} // namespace ServeScope::ToolRead
