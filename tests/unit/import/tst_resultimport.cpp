@@ -2,6 +2,7 @@
 // Importing vLLM and SGLang result files: grouping, read-back, verification, malformed lines.
 #include "import/resultimport.h"
 #include "import/resultverify.h"
+#include "importprojects.h"
 #include "io/resultstream.h"
 #include "io/sglangresult.h"
 #include "model/runorigin.h"
@@ -10,12 +11,12 @@
 
 #include <QFile>
 #include <QObject>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
 
 using namespace ServeScope;
+using Testing::readAll;
 
 namespace {
 
@@ -24,56 +25,10 @@ const QString kLambda = kReal + QStringLiteral("vllm_LambdaLabsML_vllm-benchmark
 const QString kNerd = kReal + QStringLiteral("vllm_nerdalert_vllm-bench-automation_results.jsonl");
 const QString kSglang = kReal + QStringLiteral("sglang_TonyLi15_sglang-benchmark_agg-n50-in128-out64-c8.jsonl");
 
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 } // namespace
 
-class TestResultImport final : public QObject {
+class TestResultImport final : public QObject, private Testing::ImportProjects {
     Q_OBJECT
-
-    QTemporaryDir m_dir;
-    int m_projects = 0;
-
-    struct Imported {
-        QString project;
-        ImportOutcome outcome;
-    };
-
-    Imported importInto(const QString &file)
-    {
-        Imported r;
-        r.project = m_dir.filePath(QStringLiteral("p%1.servescope").arg(++m_projects));
-        StoreWriter writer;
-        QString error;
-        if (!writer.open(r.project, &error))
-            qWarning() << error;
-        ResultImporter importer(writer);
-        r.outcome = importer.importFile(file);
-        writer.close();
-        return r;
-    }
-
-    QString write(const QString &name, const QByteArray &text)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        f.open(QIODevice::WriteOnly);
-        f.write(text);
-        return path;
-    }
-
-    static QVector<PointSummary> summaries(const QString &project, qint64 run)
-    {
-        ProjectStore store;
-        QVector<PointSummary> out;
-        if (!store.open(project) || !store.pointSummaries(run, &out))
-            qWarning() << store.errorString();
-        return out;
-    }
 
 private Q_SLOTS:
     void realFilesImport_data()
@@ -90,7 +45,7 @@ private Q_SLOTS:
         QFETCH(QString, file);
         QFETCH(QList<int>, pointsPerRun);
         QFETCH(bool, arrays);
-        const Imported r = importInto(file);
+        const Imported r = importNew(file);
         QVERIFY2(r.outcome.errors.isEmpty(), qPrintable(r.outcome.errors.join(u'\n')));
         QCOMPARE(r.outcome.runs.size(), pointsPerRun.size());
         ProjectStore store;
@@ -137,7 +92,7 @@ private Q_SLOTS:
         QFETCH(int, point);
         QFETCH(QString, key);
         QFETCH(double, expected);
-        const Imported r = importInto(file);
+        const Imported r = importNew(file);
         QVERIFY(run < r.outcome.runs.size());
         const QVector<PointSummary> s = summaries(r.project, r.outcome.runs.at(run).id);
         QVERIFY(point < s.size());
@@ -159,7 +114,7 @@ private Q_SLOTS:
 
     void pointsFollowTheLoad()
     {
-        const Imported nerd = importInto(kNerd);
+        const Imported nerd = importNew(kNerd);
         const QVector<PointSummary> s = summaries(nerd.project, nerd.outcome.runs.at(0).id);
         QCOMPARE(s.size(), 3);
         QCOMPARE(s.at(0).mode, QStringLiteral("rate"));
@@ -169,7 +124,7 @@ private Q_SLOTS:
         QCOMPARE(s.at(0).inputLen, 1000); // the "input_len" string the file's author added
         QVERIFY(nerd.outcome.runs.at(0).name.contains(QStringLiteral("deployment=no-features")));
         QVERIFY(nerd.outcome.runs.at(2).name.contains(QStringLiteral("deployment=kvcache")));
-        const Imported sg = importInto(kSglang);
+        const Imported sg = importNew(kSglang);
         const QVector<PointSummary> g = summaries(sg.project, sg.outcome.runs.at(0).id);
         QCOMPARE(g.at(0).mode, QStringLiteral("concurrency"));
         QCOMPARE(g.at(0).concurrency, 8);
@@ -277,7 +232,7 @@ private Q_SLOTS:
             "\n"
             R"({"backend":"sglang","request_rate":Infinity,"max_concurrency":4,"completed":5,"mean_e2e_latency_ms":20.0,"accept_length":NaN})"
             "\n");
-        const Imported r = importInto(path);
+        const Imported r = importNew(path);
         QVERIFY2(r.outcome.errors.isEmpty(), qPrintable(r.outcome.errors.join(u'\n')));
         QCOMPARE(r.outcome.runs.size(), 2); // vLLM rate points together, SGLang apart
         const QVector<PointSummary> v = summaries(r.project, r.outcome.runs.at(0).id);
@@ -298,7 +253,7 @@ private Q_SLOTS:
         QList<QByteArray> lines = good.split('\n');
         lines.insert(1, "{\"backend\": \"vllm\", \"completed\": ");
         const QString path = write(QStringLiteral("broken.jsonl"), lines.join('\n'));
-        const Imported r = importInto(path);
+        const Imported r = importNew(path);
         QCOMPARE(r.outcome.errors.size(), 1);
         QVERIFY2(r.outcome.errors.first().contains(QStringLiteral("broken.jsonl: line 2: not valid JSON")),
             qPrintable(r.outcome.errors.first()));
@@ -362,7 +317,7 @@ private Q_SLOTS:
         PointSummary s;
         s.completed = 1;
         const QString path = write(QStringLiteral("lengths.jsonl"), writeSglangResultLine(setup, s));
-        const Imported r = importInto(path);
+        const Imported r = importNew(path);
         QVERIFY2(r.outcome.errors.isEmpty(), qPrintable(r.outcome.errors.join(u'\n')));
         const QVector<PointSummary> back = summaries(r.project, r.outcome.runs.first().id);
         QVERIFY(std::abs(back.first().inputLen - centre) <= 1);

@@ -6,6 +6,7 @@
 #include "import/resultverify.h"
 #include "import/toolformat.h"
 #include "import/yamlsubset.h"
+#include "importprojects.h"
 #include "model/runorigin.h"
 #include "storage/projectstore.h"
 #include "storage/storewriter.h"
@@ -16,12 +17,12 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QRandomGenerator>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
 
 using namespace ServeScope;
+using Testing::readAll;
 
 namespace {
 
@@ -39,12 +40,6 @@ const QString kLlmperfRecords
     = kDir + QStringLiteral("tgi_c16_01-ai-Yi-1-5-34B-Chat_550_150_individual_responses.json");
 const QString kReport = kDir + QStringLiteral("br_v0_2_example.yaml");
 const QString kReportJson = kDir + QStringLiteral("br_v0_2_example.pyyaml.json");
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 QJsonObject object(const QString &path)
 {
@@ -83,56 +78,8 @@ bool anyContains(const QStringList &lines, const QString &part)
 
 } // namespace
 
-class TestToolImport final : public QObject {
+class TestToolImport final : public QObject, private Testing::ImportProjects {
     Q_OBJECT
-
-    QTemporaryDir m_dir;
-    int m_projects = 0;
-
-    struct Imported {
-        QString project;
-        ImportOutcome outcome;
-    };
-
-    QString newProject() { return m_dir.filePath(QStringLiteral("p%1.servescope").arg(++m_projects)); }
-
-    static ImportOutcome importInto(const QString &project, const QString &file)
-    {
-        StoreWriter writer;
-        QString error;
-        if (!writer.open(project, &error))
-            qWarning() << error;
-        ResultImporter importer(writer);
-        ImportOutcome o = importer.importFile(file);
-        writer.close();
-        return o;
-    }
-
-    Imported importNew(const QString &file)
-    {
-        Imported r;
-        r.project = newProject();
-        r.outcome = importInto(r.project, file);
-        return r;
-    }
-
-    QString write(const QString &name, const QByteArray &text)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        f.open(QIODevice::WriteOnly);
-        f.write(text);
-        return path;
-    }
-
-    static QVector<PointSummary> summaries(const QString &project, qint64 run)
-    {
-        ProjectStore store;
-        QVector<PointSummary> out;
-        if (!store.open(project) || !store.pointSummaries(run, &out))
-            qWarning() << store.errorString();
-        return out;
-    }
 
     static RunOrigin originOf(const QString &project, qint64 run)
     {
