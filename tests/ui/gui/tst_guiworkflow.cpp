@@ -174,8 +174,8 @@ private Q_SLOTS:
         auto *set = w.results()->findChild<QComboBox *>(QStringLiteral("resultSet"));
         QVERIFY(set);
         set->setCurrentIndex(set->findData(QStringLiteral("steady")));
-        QTRY_COMPARE_WITH_TIMEOUT(w.results()->deltaTable()->model()->rowCount(),
-            2 * 2 * int(headlineMetrics().size() - 2), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            w.results()->deltaTable()->model()->rowCount(), 2 * 2 * int(headlineMetrics().size() - 2), 30000);
         set->setCurrentIndex(set->findData(QStringLiteral("vllm")));
         QCOMPARE(w.results()->deltaTable()->model()->rowCount(), 2 * 2 * int(headlineMetrics().size()));
         for (QAction *action : w.resultsExport()->actions())
