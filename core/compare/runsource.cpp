@@ -242,10 +242,14 @@ bool loadStoredRunSets(const QString &projectPath, const QString &run, RunSource
         *error = store.errorString();
         return false;
     }
-    if (vllm)
+    if (vllm) {
+        *vllm = RunSource {};
         buildStoredPoints(projectPath, *row, summaries, estimates, ResultSet::Vllm, vllm);
-    if (steady)
+    }
+    if (steady) {
+        *steady = RunSource {};
         buildStoredPoints(projectPath, *row, summaries, estimates, ResultSet::Steady, steady);
+    }
     // The stored estimates are read, not recomputed: the requests are read only for what they lack.
     const bool vllmStored = !vllm || storedCover(*vllm, ResultSet::Vllm, keys);
     if (vllmStored && !steady)

@@ -28,15 +28,17 @@ public:
     }
     static QString from(const RunOrigin &o)
     {
+        // "guidellm 0.8.0.dev18, report v2": another tool's file names its version.
+        const QString format = o.toolVersion.isEmpty() ? o.format : o.format + u' ' + o.toolVersion;
         QStringList numbered;
         for (int l : o.lines) {
             if (l > 0)
                 numbered << QString::number(l);
         }
         if (numbered.isEmpty())
-            return tr("Imported from %1 (%2)").arg(o.file, o.format);
+            return tr("Imported from %1 (%2)").arg(o.file, format);
         return tr("Imported from %1 (%2), line(s) %3", nullptr, int(numbered.size()))
-            .arg(o.file, o.format, numbered.join(tr(", ")));
+            .arg(o.file, format, numbered.join(tr(", ")));
     }
 };
 

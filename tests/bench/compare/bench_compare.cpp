@@ -121,8 +121,6 @@ int main(int argc, char **argv)
     const double storedS = double(t.nsecsElapsed()) / 1e9;
     t.restart();
     const QStringList force { QStringLiteral("p1_ttft_ms") };
-    a = RunSource {};
-    b = RunSource {};
     if (!loadStoredRun(project, QStringLiteral("1"), &a, &error, ResultSet::Vllm, force)
         || !loadStoredRun(project, QStringLiteral("2"), &b, &error, ResultSet::Vllm, force)) {
         std::printf("load: %s\n", qPrintable(error));

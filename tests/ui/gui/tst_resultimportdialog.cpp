@@ -180,6 +180,11 @@ private Q_SLOTS:
         o.lines = { 0 };
         o.arrays = true;
         QCOMPARE(importedFromText(o), QStringLiteral("Imported from /x/r.jsonl (vllm)"));
+        o.format = QStringLiteral("guidellm");
+        o.file = QStringLiteral("/x/benchmarks.json");
+        o.toolVersion = QStringLiteral("0.8.0.dev18, report v2");
+        QCOMPARE(
+            importedFromText(o), QStringLiteral("Imported from /x/benchmarks.json (guidellm 0.8.0.dev18, report v2)"));
         QCOMPARE(importedFromText(RunOrigin()), QString());
     }
 
