@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A thinking model's stream, from a server written here with known timings: 20 reasoning deltas from
 // 200 ms, every 20 ms, a 300 ms pause, then 30 answer deltas every 20 ms. TTFT, TTFO, TPOT and the
-// reasoning tokens read from the records against the times the server wrote each event, under each
-// field name vLLM and SGLang use, with and without a usage chunk.
+// reasoning tokens read from the records against the times the server wrote each event (within 5 ms),
+// under each field name vLLM and SGLang use, with and without a usage chunk.
 #include "metrics/aggregate.h"
 #include "metrics/requestmetrics.h"
 #include "model/clock.h"
@@ -149,7 +149,10 @@ private Q_SLOTS:
                 qAbs(server.written.at(0).first() - firstArrival) < qAbs(server.written.at(1).first() - firstArrival)
                     ? 0
                     : 1);
-            const double ms = 1e-3;
+            // Within 5 ms of the server's own write times: a loaded host delays a read by a millisecond or
+            // more now and then, while every mistake this test looks for (a reasoning event taken for the
+            // answer, a count without the reasoning tokens) is off by 20 ms, one event, or more.
+            const double ms = 5e-3;
             const auto gap = [&](int from, int to) { return nsToSeconds(sent.at(to) - sent.at(from)); };
             // The answer starts 19 x 20 + 300 ms after the first reasoning token; TTFT is that first token.
             QVERIFY2(std::abs((m.ttfo - m.ttft) - gap(0, kReasoning)) < ms,
