@@ -494,10 +494,6 @@
         <translation>逐个负载点比较两个运行；以基线为准给候选设闸</translation>
     </message>
     <message>
-        <source>Exports a chart (PNG, SVG, PDF), the per-point CSV (summary.csv columns) or a self-contained report (HTML or PDF) of a stored run, optionally compared with a second run.</source>
-        <translation>导出已保存运行的图表（PNG、SVG、PDF）、逐负载点 CSV（summary.csv 的列）或自包含报告（HTML 或 PDF），可与第二个运行对比。</translation>
-    </message>
-    <message>
         <source>Project file (*.servescope)</source>
         <translation>项目文件（*.servescope）</translation>
     </message>
@@ -540,14 +536,6 @@
     <message>
         <source>--project FILE and --run RUN are required</source>
         <translation>必须给出 --project FILE 和 --run RUN</translation>
-    </message>
-    <message>
-        <source>give exactly one of --chart FILE, --csv FILE, --report FILE, --sglang-jsonl FILE</source>
-        <translation>--chart FILE、--csv FILE、--report FILE、--sglang-jsonl FILE 只能给出其中一个</translation>
-    </message>
-    <message>
-        <source>--vs does not apply to --sglang-jsonl</source>
-        <translation>--vs 不适用于 --sglang-jsonl</translation>
     </message>
     <message>
         <source>--metric applies to --chart only</source>
@@ -1526,12 +1514,32 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
 （其余文件和行仍会导入），用法错误时也为 2。</translation>
     </message>
     <message>
-        <source>Result files (.json, .jsonl, .yaml).</source>
-        <translation>结果文件（.json、.jsonl、.yaml）。</translation>
-    </message>
-    <message>
         <source>Import vLLM, SGLang or other benchmark tools&apos; result files into a project</source>
         <translation>把 vLLM、SGLang 或其他基准测试工具的结果文件导入项目</translation>
+    </message>
+    <message>
+        <source>Exports a chart (PNG, SVG, PDF), the per-point CSV (summary.csv columns) or a self-contained report (HTML or PDF) of a stored run, optionally compared with a second run; or the run as SGLang&apos;s JSON lines or llm-d Benchmark Reports.</source>
+        <translation>导出已存储运行的图表（PNG、SVG、PDF）、每个负载点的 CSV（summary.csv 的列）或独立报告（HTML 或 PDF），可与第二个运行对比；或将该运行导出为 SGLang 的 JSON 行或 llm-d Benchmark Report。</translation>
+    </message>
+    <message>
+        <source>Write llm-d Benchmark Reports v0.2 (.yaml or .json), one per variant, point and repeat: FILE when the run has one, else FILE-&lt;variant&gt;-&lt;point&gt;[-r&lt;repeat&gt;]</source>
+        <translation>写出 llm-d Benchmark Report v0.2（.yaml 或 .json），每个变体、负载点和重复各一份：运行只有一份时为 FILE，否则为 FILE-&lt;variant&gt;-&lt;point&gt;[-r&lt;repeat&gt;]</translation>
+    </message>
+    <message>
+        <source>give exactly one of --chart FILE, --csv FILE, --report FILE, --sglang-jsonl FILE, --benchmark-report FILE</source>
+        <translation>请恰好给出 --chart FILE、--csv FILE、--report FILE、--sglang-jsonl FILE、--benchmark-report FILE 中的一个</translation>
+    </message>
+    <message>
+        <source>--vs does not apply to --sglang-jsonl or --benchmark-report</source>
+        <translation>--vs 不适用于 --sglang-jsonl 或 --benchmark-report</translation>
+    </message>
+    <message>
+        <source>--benchmark-report file must end in .yaml, .yml or .json</source>
+        <translation>--benchmark-report 的文件名必须以 .yaml、.yml 或 .json 结尾</translation>
+    </message>
+    <message>
+        <source>Result files (.json, .jsonl, .yaml), or folders of Benchmark Reports.</source>
+        <translation>结果文件（.json、.jsonl、.yaml），或存放 Benchmark Report 的文件夹。</translation>
     </message>
 </context>
 <context>
@@ -2434,10 +2442,6 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <translation>只有 AIPerf 的逐请求记录：统计量由这些记录重新计算（导入 profile_export_aiperf.json 可获得 AIPerf 发布的数值）</translation>
     </message>
     <message>
-        <source>an llm-d Benchmark Report carries its harness&apos;s figures as that harness defines them (%1): TTFT, TPOT and latency are stored; ITL only from vLLM&apos;s benchmark; throughput is the report&apos;s mean rate</source>
-        <translation>llm-d Benchmark Report 按其压测工具的定义携带数值（%1）：存储 TTFT、TPOT 和延迟；ITL 仅在来自 vLLM 基准测试时存储；吞吐量取报告中的平均速率</translation>
-    </message>
-    <message>
         <source>looks like a result of %1 (%2), but its layout is not one ServeScope reads: key &quot;%3&quot; %4; nothing was imported</source>
         <translation>看起来是 %1 的结果（%2），但其结构不是 ServeScope 能读取的：键 &quot;%3&quot; %4；未导入任何内容</translation>
     </message>
@@ -2472,6 +2476,14 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>llmperf&apos;s individual responses alone: statistics are recomputed from them, and without start times there is no duration, so no throughput (import %1 for llmperf&apos;s published figures)</source>
         <translation>只有 llmperf 的逐请求响应：统计量由它们重新计算；没有开始时间就没有持续时间，因此没有吞吐量（导入 %1 可获得 llmperf 发布的数值）</translation>
+    </message>
+    <message>
+        <source>an llm-d Benchmark Report carries its harness&apos;s figures as that harness defines them (%1): TTFT, TPOT and latency are stored; ITL only from vLLM&apos;s benchmark or ServeScope under vLLM&apos;s definitions; throughput is the report&apos;s mean rate</source>
+        <translation>llm-d Benchmark Report 中的数值按其压测工具的定义给出（%1）：已存储 TTFT、TPOT 和延迟；ITL 仅在来自 vLLM 的 benchmark 或采用 vLLM 定义的 ServeScope 时存储；吞吐量取报告中的平均速率</translation>
+    </message>
+    <message>
+        <source>files in the folder that are not Benchmark Reports were left out: %1</source>
+        <translation>文件夹中不是 Benchmark Report 的文件已被略过：%1</translation>
     </message>
 </context>
 <context>
@@ -5548,6 +5560,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>run %1 has no finished point to report</source>
+        <translation>运行 %1 没有可写入报告的已完成负载点</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 // servescope-cli export: charts (PNG/SVG/PDF), summary CSV and self-contained reports from a project file.
 #include "clitext.h"
 #include "command.h"
+#include "postrun/benchmarkreport.h"
 #include "postrun/sglangexport.h"
 
 #include "compare/runsource.h"
@@ -28,7 +29,7 @@ using namespace ServeScope::Cli;
 using namespace ServeScope::Report;
 
 struct ExportRequest {
-    QString project, run, vs, chart, csv, report, kind, sglang;
+    QString project, run, vs, chart, csv, report, kind, sglang, benchmarkReport;
     Metric metric = Metric::Ttft;
     bool metricSet = false;
     ExportOptions size;
@@ -66,7 +67,8 @@ void addExportOptions(QCommandLineParser &parser)
 {
     parser.setApplicationDescription(CliText::tr(
         "Exports a chart (PNG, SVG, PDF), the per-point CSV (summary.csv columns) or a self-contained report "
-        "(HTML or PDF) of a stored run, optionally compared with a second run."));
+        "(HTML or PDF) of a stored run, optionally compared with a second run; or the run as SGLang's JSON lines "
+        "or llm-d Benchmark Reports."));
     parser.addHelpOption();
     parser.addOptions({
         { QStringLiteral("project"), CliText::tr("Project file (*.servescope)"), QStringLiteral("FILE") },
@@ -83,6 +85,10 @@ void addExportOptions(QCommandLineParser &parser)
         { QStringLiteral("report"), CliText::tr("Write a report: .html or .pdf"), QStringLiteral("FILE") },
         { QStringLiteral("sglang-jsonl"),
             CliText::tr("Write SGLang's bench_serving JSON lines (sglang definitions, one line per point)"),
+            QStringLiteral("FILE") },
+        { QStringLiteral("benchmark-report"),
+            CliText::tr("Write llm-d Benchmark Reports v0.2 (.yaml or .json), one per variant, point and repeat: "
+                        "FILE when the run has one, else FILE-<variant>-<point>[-r<repeat>]"),
             QStringLiteral("FILE") },
     });
 }
@@ -138,15 +144,21 @@ int parse(const QStringList &args, ExportRequest *req)
     req->csv = parser.value(QStringLiteral("csv"));
     req->report = parser.value(QStringLiteral("report"));
     req->sglang = parser.value(QStringLiteral("sglang-jsonl"));
+    req->benchmarkReport = parser.value(QStringLiteral("benchmark-report"));
     req->kind = parser.isSet(QStringLiteral("kind")) ? parser.value(QStringLiteral("kind")) : QStringLiteral("load");
     if (req->project.isEmpty() || req->run.isEmpty())
         return usage(CliText::tr("--project FILE and --run RUN are required"));
     if (int(!req->chart.isEmpty()) + int(!req->csv.isEmpty()) + int(!req->report.isEmpty())
-            + int(!req->sglang.isEmpty())
+            + int(!req->sglang.isEmpty()) + int(!req->benchmarkReport.isEmpty())
         != 1)
-        return usage(CliText::tr("give exactly one of --chart FILE, --csv FILE, --report FILE, --sglang-jsonl FILE"));
-    if (!req->sglang.isEmpty() && !req->vs.isEmpty())
-        return usage(CliText::tr("--vs does not apply to --sglang-jsonl"));
+        return usage(CliText::tr("give exactly one of --chart FILE, --csv FILE, --report FILE, --sglang-jsonl FILE, "
+                                 "--benchmark-report FILE"));
+    if ((!req->sglang.isEmpty() || !req->benchmarkReport.isEmpty()) && !req->vs.isEmpty())
+        return usage(CliText::tr("--vs does not apply to --sglang-jsonl or --benchmark-report"));
+    const QString brSuffix = QFileInfo(req->benchmarkReport).suffix().toLower();
+    if (!req->benchmarkReport.isEmpty() && brSuffix != QLatin1String("yaml") && brSuffix != QLatin1String("yml")
+        && brSuffix != QLatin1String("json"))
+        return usage(CliText::tr("--benchmark-report file must end in .yaml, .yml or .json"));
     return readFileOptions(parser, req);
 }
 
@@ -194,6 +206,17 @@ int runExport(const QStringList &args)
         if (id == 0 || !writeSglangJsonl(store, id, req.sglang, &error))
             return usage(id == 0 ? store.errorString() : error);
         QTextStream(stdout) << QFileInfo(req.sglang).absoluteFilePath() << '\n';
+        return ExitOk;
+    }
+    if (!req.benchmarkReport.isEmpty()) {
+        const qint64 id = store.resolveRun(req.run);
+        QString error;
+        QStringList written;
+        const bool ok = id != 0 && writeBenchmarkReports(store, id, req.benchmarkReport, &written, &error);
+        for (const QString &file : std::as_const(written))
+            QTextStream(stdout) << QFileInfo(file).absoluteFilePath() << '\n';
+        if (!ok)
+            return usage(id == 0 ? store.errorString() : error);
         return ExitOk;
     }
     ReportInput input;

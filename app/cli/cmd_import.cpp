@@ -59,8 +59,9 @@ int runImport(const QStringList &args)
         "Exit 0; 1 when --verify found a mismatch with no known reason; 2 when a file or line was malformed\n"
         "(the other files and lines are still imported) or on a usage error."));
     parser.addHelpOption();
-    parser.addPositionalArgument(
-        QStringLiteral("FILE"), CliText::tr("Result files (.json, .jsonl, .yaml)."), QStringLiteral("FILE..."));
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+        CliText::tr("Result files (.json, .jsonl, .yaml), or folders of Benchmark Reports."),
+        QStringLiteral("FILE..."));
     const QCommandLineOption projectOption(QStringLiteral("project"),
         CliText::tr("Project file to import into (created when missing)."), QStringLiteral("P"));
     const QCommandLineOption verifyOption(

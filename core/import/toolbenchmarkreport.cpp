@@ -82,7 +82,15 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &o)
         const char *metric;
         bool servescope;
     };
-    const bool vllmHarness = harness.startsWith(QLatin1String("vllm"));
+    // ServeScope's own reports name the definitions they were measured under; under vLLM's, its ITL
+    // is vLLM's.
+    const QJsonObject nativeConfig = at(o, QStringLiteral("scenario.load.native.config")).toObject();
+    const bool servescope = harness == QLatin1String("servescope");
+    const QString definitions = nativeConfig.value(QLatin1String("definitions")).toString();
+    if (servescope && !definitions.isEmpty())
+        run.strings.insert(QStringLiteral("servescope_definitions"), definitions);
+    const bool vllmHarness
+        = harness.startsWith(QLatin1String("vllm")) || (servescope && definitions == QLatin1String("vllm"));
     const Mapped mapped[] = { { "time_to_first_token", "ttft", false }, { "time_per_output_token", "tpot", false },
         { "request_latency", "e2el", false }, { vllmHarness ? "inter_token_latency" : "", "itl", false } };
     for (const Mapped &m : mapped) {
@@ -101,7 +109,8 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &o)
     }
     const double total = numberOr(requests.value(QLatin1String("total")), 0);
     const double failures = numberOr(requests.value(QLatin1String("failures")), 0);
-    run.numbers.insert(QStringLiteral("completed"), total - failures);
+    const double incomplete = numberOr(requests.value(QLatin1String("incomplete")), 0);
+    run.numbers.insert(QStringLiteral("completed"), total - failures - incomplete);
     run.numbers.insert(QStringLiteral("failed"), failures);
     run.numbers.insert(QStringLiteral("num_prompts"), total);
     const auto mean = [&](const char *key, const char *to) {
@@ -118,44 +127,63 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &o)
     const auto lengthTotal = [&](const char *key, const char *to) {
         double v = 0;
         if (numberOf(requests.value(QLatin1String(key)).toObject().value(QLatin1String("mean")), &v))
-            run.numbers.insert(QLatin1String(to), std::round(v * (total - failures)));
+            run.numbers.insert(QLatin1String(to), std::round(v * (total - failures - incomplete)));
     };
     lengthTotal("input_length", "total_input_tokens");
     lengthTotal("output_length", "total_output_tokens");
 
-    for (const QJsonValue &c : at(o, QStringLiteral("scenario.stack")).toArray()) {
-        const QJsonObject standard = c.toObject().value(QLatin1String("standardized")).toObject();
-        const QString model = at(standard, QStringLiteral("model.name")).toString();
-        if (standard.value(QLatin1String("kind")).toString() == QLatin1String("inference_engine") && !model.isEmpty()) {
-            run.strings.insert(QStringLiteral("model_id"), model);
-            run.strings.insert(
-                QStringLiteral("llm_d_engine"), standard.value(QLatin1String("tool_version")).toVariant().toString());
+    // The model: an inference engine's, else any component's that names one. The kind is in
+    // metadata since the schema's later revisions, in standardized before.
+    for (const bool engineOnly : { true, false }) {
+        if (run.strings.contains(QStringLiteral("model_id")))
             break;
+        for (const QJsonValue &c : at(o, QStringLiteral("scenario.stack")).toArray()) {
+            const QJsonObject standard = c.toObject().value(QLatin1String("standardized")).toObject();
+            const QString kind = at(c.toObject(), QStringLiteral("metadata.kind"))
+                                     .toString(standard.value(QLatin1String("kind")).toString());
+            const QString model = at(standard, QStringLiteral("model.name")).toString();
+            if ((!engineOnly || kind == QLatin1String("inference_engine")) && !model.isEmpty()) {
+                run.strings.insert(QStringLiteral("model_id"), model);
+                run.strings.insert(QStringLiteral("llm_d_engine"),
+                    standard.value(QLatin1String("tool_version")).toVariant().toString());
+                break;
+            }
         }
     }
     if (!harness.isEmpty())
         run.strings.insert(QStringLiteral("llm_d_harness"), harness + u' ' + harnessVersion);
     const QJsonObject load = at(o, QStringLiteral("scenario.load.standardized")).toObject();
     double v = 0;
-    if (numberOf(load.value(QLatin1String("rate_qps")), &v))
-        run.requestRate = v;
+    // Without a rate the load is closed: vLLM's infinite rate under a concurrency.
+    run.requestRate = numberOf(load.value(QLatin1String("rate_qps")), &v) ? v : std::numeric_limits<double>::infinity();
+    if (numberOf(load.value(QLatin1String("stage")), &v))
+        run.numbers.insert(QLatin1String(kStageKey), v);
     if (numberOf(load.value(QLatin1String("concurrency")), &v) && std::isfinite(v) && v > 0)
         run.numbers.insert(QStringLiteral("max_concurrency"), v);
     if (numberOf(at(load, QStringLiteral("input_seq_len.value")), &v))
         run.numbers.insert(QStringLiteral("random_input_len"), v);
     if (numberOf(at(load, QStringLiteral("output_seq_len.value")), &v))
         run.numbers.insert(QStringLiteral("random_output_len"), v);
-    const QString description = at(o, QStringLiteral("run.description")).toString();
-    const QString uid = at(o, QStringLiteral("run.uid")).toVariant().toString();
-    if (!description.isEmpty() || !uid.isEmpty())
-        run.strings.insert(QStringLiteral("label"), description.isEmpty() ? uid : description);
+    // The run's name: ServeScope's run and variant, else the description, else the experiment id
+    // (shared by the reports of one experiment, so a folder of its stages becomes one run's points).
+    QString label = servescope && nativeConfig.contains(QLatin1String("variant"))
+        ? nativeConfig.value(QLatin1String("run")).toString() + u'/'
+            + nativeConfig.value(QLatin1String("variant")).toString()
+        : at(o, QStringLiteral("run.description")).toString();
+    for (const char *id : { "run.eid", "run.uid" }) {
+        if (label.isEmpty())
+            label = at(o, QLatin1String(id)).toVariant().toString();
+    }
+    if (!label.isEmpty())
+        run.strings.insert(QStringLiteral("label"), label);
     const QDateTime start = QDateTime::fromString(at(o, QStringLiteral("run.time.start")).toString(), Qt::ISODate);
     if (start.isValid())
         run.strings.insert(QStringLiteral("date"), start.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss")));
     t.warnings << Reason::in(kCtx,
         QT_TRANSLATE_NOOP("ServeScope::Import",
             "an llm-d Benchmark Report carries its harness's figures as that harness defines them (%1): TTFT, "
-            "TPOT and latency are stored; ITL only from vLLM's benchmark; throughput is the report's mean rate"),
+            "TPOT and latency are stored; ITL only from vLLM's benchmark or ServeScope under vLLM's definitions; "
+            "throughput is the report's mean rate"),
         { harness.isEmpty() ? QStringLiteral("harness not named") : harness + u' ' + harnessVersion });
     run.strings.insert(QStringLiteral("servescope_tool_version"),
         shownVersion

@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ServeScope {
@@ -242,14 +243,60 @@ ToolFile sniffFile(const QString &path)
     return v.isObject() ? sniffObject(path, v.toObject()) : ToolFile {};
 }
 
+// A folder of llm-d Benchmark Reports (one per stage or point, as llm-d and `export
+// --benchmark-report` write them), in name order; the other files are left out and named.
+ToolFile readReportFolder(const QString &path)
+{
+    const QString name = QStringLiteral("llm-d Benchmark Report");
+    ToolFile all;
+    QStringList skipped;
+    const QFileInfoList files = QDir(path).entryInfoList(
+        { QStringLiteral("*.yaml"), QStringLiteral("*.yml"), QStringLiteral("*.json") }, QDir::Files, QDir::Name);
+    for (const QFileInfo &fi : files) {
+        ToolFile one = sniffFile(fi.filePath());
+        if (one.kind == ToolFile::Kind::Refused)
+            return one;
+        if (one.kind != ToolFile::Kind::Read || one.tool != QLatin1String("llm-d")) {
+            skipped << fi.fileName();
+            continue;
+        }
+        all.kind = ToolFile::Kind::Read;
+        all.tool = one.tool;
+        if (!all.version.isEmpty() && all.version != one.version)
+            return refuse(name, one.version, fi.fileName(),
+                QStringLiteral("has another version than the folder's other reports (%1)").arg(all.version));
+        all.version = one.version;
+        all.runs += one.runs;
+        for (const Reason &w : std::as_const(one.warnings)) {
+            const bool known = std::any_of(all.warnings.cbegin(), all.warnings.cend(),
+                [&](const Reason &seen) { return seen.text() == w.text(); });
+            if (!known)
+                all.warnings << w;
+        }
+    }
+    if (all.kind != ToolFile::Kind::Read)
+        return refuse(name, {}, QStringLiteral("*.yaml"), QStringLiteral("matches no report in the folder"));
+    // The points in load order: by stage, not by file name (c16 sorts before c4).
+    std::stable_sort(all.runs.begin(), all.runs.end(), [](const ResultRun &a, const ResultRun &b) {
+        return a.number(QString::fromLatin1(kStageKey), 0) < b.number(QString::fromLatin1(kStageKey), 0);
+    });
+    if (!skipped.isEmpty())
+        all.warnings << Reason::in(kCtx,
+            QT_TRANSLATE_NOOP(
+                "ServeScope::Import", "files in the folder that are not Benchmark Reports were left out: %1"),
+            { skipped.join(QLatin1String(", ")) });
+    return all;
+}
+
 } // namespace
 
 ToolFile readToolFile(const QString &path)
 {
-    ToolFile t = sniffFile(path);
+    ToolFile t = QFileInfo(path).isDir() ? readReportFolder(path) : sniffFile(path);
     if (t.kind != ToolFile::Kind::Read)
         return t;
     for (ResultRun &r : t.runs) {
+        r.numbers.remove(QLatin1String(kStageKey));
         // SGLang's and vLLM's average concurrency, sum(E2EL) / duration, is request throughput x mean E2EL.
         const double rps = r.number(QStringLiteral("request_throughput"));
         const double e2el = r.number(QStringLiteral("mean_e2el_ms"));

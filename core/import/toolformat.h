@@ -42,6 +42,8 @@ namespace ToolRead {
 
 inline constexpr const char *kCtx = "ServeScope::Import";
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// A Benchmark Report's load stage, kept only while a folder's reports are put in stage order.
+inline constexpr const char *kStageKey = "servescope_stage";
 
 /// A number, or a string that holds one ("550"); false for null, missing, or text.
 bool numberOf(const QJsonValue &v, double *out);

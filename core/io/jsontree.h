@@ -64,6 +64,10 @@ bool syntaxFailure(const Reason &why, QString *error, QString *shown);
 /// Pretty-printed UTF-8 JSON, members in the node's order, scalar arrays on one line.
 QByteArray writeJsonTree(const JsonNode &node);
 
+/// The same tree as block YAML 1.2, members in the node's order: strings double-quoted, numbers
+/// shortest, infinities `.inf`, an array's object items as `- first: value`.
+QByteArray writeYamlTree(const JsonNode &node);
+
 /// UTF-8 text to a QString, keeping a U+FEFF at its start: QString::fromUtf8 drops it as a
 /// byte-order mark, which loses the character when a string value starts with it.
 QString utf8Text(QByteArrayView utf8);

@@ -4,6 +4,7 @@
 #include "clirunner.h"
 #include "simchild.h"
 
+#include "import/yamlsubset.h"
 #include "metrics/delta.h"
 #include "model/runorigin.h"
 #include "storage/projectstore.h"
@@ -342,6 +343,131 @@ private Q_SLOTS:
             QStringLiteral("--run"), QStringLiteral("1"), QStringLiteral("--sglang-jsonl"), jsonl + u'2' });
         QCOMPARE(none.exitCode, 2);
         QVERIFY(none.err.contains("no stored requests"));
+    }
+
+    // `export --benchmark-report`: one llm-d Benchmark Report v0.2 per point, laid out as the schema's
+    // example, in YAML and JSON; the folder imports back as one run whose points equal the stored ones.
+    void benchmarkReportExportImportsBackEqual()
+    {
+        const QString exp = experiment(QStringLiteral("brtrip"), QStringLiteral("vllm"));
+        const QString project = path(QStringLiteral("brtrip.servescope"));
+        const CliRun::Outcome o = CliRun::run({ exp, QStringLiteral("--project"), project });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        const QVector<PointSummary> native = summariesOf(project, 1);
+        QCOMPARE(native.size(), 2);
+
+        const QString folder = path(QStringLiteral("brtrip-reports"));
+        QVERIFY(QDir().mkpath(folder));
+        const CliRun::Outcome e
+            = cli({ QStringLiteral("export"), QStringLiteral("--project"), project, QStringLiteral("--run"),
+                QStringLiteral("1"), QStringLiteral("--benchmark-report"), folder + QStringLiteral("/brtrip.yaml") });
+        QVERIFY2(e.exitCode == 0, e.err.constData());
+        const QStringList written = QString::fromUtf8(e.out).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(written,
+            QStringList({ QFileInfo(folder + QStringLiteral("/brtrip-baseline-c1.yaml")).absoluteFilePath(),
+                QFileInfo(folder + QStringLiteral("/brtrip-baseline-c4.yaml")).absoluteFilePath() }));
+
+        // The layout: every key under the aggregate is one the schema's own example uses, or its
+        // `incomplete` count; the units are the schema's.
+        QString error;
+        const QJsonValue example = Yaml::parse(
+            CliRun::readAll(QStringLiteral(SERVESCOPE_TEST_DATA "/other-tools/br_v0_2_example.yaml")), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QJsonValue mine = Yaml::parse(CliRun::readAll(written.at(1)), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(mine[QStringLiteral("version")].toString(), QStringLiteral("0.2"));
+        QCOMPARE(mine[QStringLiteral("scenario")][QStringLiteral("load")][QStringLiteral("standardized")]
+                     [QStringLiteral("concurrency")]
+                         .toDouble(),
+            4.0);
+        const QJsonObject aggregate
+            = mine[QStringLiteral("results")][QStringLiteral("request_performance")][QStringLiteral("aggregate")]
+                  .toObject();
+        const QJsonObject exampleAggregate
+            = example[QStringLiteral("results")][QStringLiteral("request_performance")][QStringLiteral("aggregate")]
+                  .toObject();
+        int keys = 0;
+        for (const QString &group : aggregate.keys()) {
+            QVERIFY2(exampleAggregate.contains(group), qPrintable(group));
+            const QJsonObject items = aggregate.value(group).toObject();
+            for (const QString &item : items.keys()) {
+                if (item == QLatin1String("incomplete"))
+                    continue;
+                QVERIFY2(exampleAggregate.value(group).toObject().contains(item), qPrintable(group + u'.' + item));
+                const QJsonObject stats = items.value(item).toObject();
+                for (const QString &stat : stats.keys()) {
+                    // Every statistic the example writes somewhere (its ITL stops at p99p9), or stddev.
+                    QVERIFY2(exampleAggregate[QStringLiteral("latency")][QStringLiteral("time_to_first_token")]
+                                 .toObject()
+                                 .contains(stat)
+                            || stat == u"stddev",
+                        qPrintable(group + u'.' + item + u'.' + stat));
+                    ++keys;
+                }
+                if (group == QLatin1String("latency"))
+                    QVERIFY(QStringList({ QStringLiteral("ms"), QStringLiteral("ms/token") })
+                                .contains(stats.value(QStringLiteral("units")).toString()));
+            }
+        }
+        QVERIFY2(keys > 80, qPrintable(QString::number(keys)));
+        const QJsonObject ttft = aggregate[QStringLiteral("latency")][QStringLiteral("time_to_first_token")].toObject();
+        QCOMPARE(ttft.value(QStringLiteral("mean")).toDouble(), native.at(1).ttft.mean);
+        QVERIFY(ttft.value(QStringLiteral("min")).toDouble() <= ttft.value(QStringLiteral("p1")).toDouble());
+        QVERIFY(ttft.value(QStringLiteral("max")).toDouble() >= ttft.value(QStringLiteral("p99")).toDouble());
+
+        // JSON too: the same figures.
+        const QString json = path(QStringLiteral("brtrip.json"));
+        const CliRun::Outcome j = cli({ QStringLiteral("export"), QStringLiteral("--project"), project,
+            QStringLiteral("--run"), QStringLiteral("1"), QStringLiteral("--benchmark-report"), json });
+        QVERIFY2(j.exitCode == 0, j.err.constData());
+        const QJsonObject asJson
+            = QJsonDocument::fromJson(CliRun::readAll(path(QStringLiteral("brtrip-baseline-c4.json")))).object();
+        QCOMPARE(asJson.value(QStringLiteral("results")).toObject(), mine[QStringLiteral("results")].toObject());
+
+        const QString back = path(QStringLiteral("brback.servescope"));
+        const CliRun::Outcome i = cli({ QStringLiteral("import"), folder, QStringLiteral("--project"), back });
+        QVERIFY2(i.exitCode == 0, i.err.constData());
+        // The two points differ in their lengths, so they are two runs of one point each (points
+        // that differ only in load become one run's: tst_toolimport benchmarkReportFolderIsOneRun).
+        QCOMPARE(i.out.count('\n'), 2);
+        for (int p = 0; p < 2; ++p) {
+            const QVector<PointSummary> imported = summariesOf(back, p + 1);
+            QCOMPARE(imported.size(), 1);
+            const PointSummary &a = native.at(p);
+            const PointSummary &b = imported.first();
+            QCOMPARE(b.label, a.label);
+            QCOMPARE(b.mode, QStringLiteral("concurrency"));
+            QCOMPARE(b.concurrency, a.concurrency);
+            QCOMPARE(b.completed, a.completed);
+            QCOMPARE(b.failed, a.failed);
+            QCOMPARE(b.totalInputTokens, a.totalInputTokens);
+            QCOMPARE(b.totalOutputTokens, a.totalOutputTokens);
+            QCOMPARE(b.duration, a.duration);
+            QCOMPARE(b.requestThroughput, a.requestThroughput);
+            QCOMPARE(b.outputThroughput, a.outputThroughput);
+            QCOMPARE(b.totalTokenThroughput, a.totalTokenThroughput);
+            for (Distribution PointSummary::*d :
+                { &PointSummary::ttft, &PointSummary::tpot, &PointSummary::itl, &PointSummary::e2el }) {
+                QCOMPARE((b.*d).mean, (a.*d).mean);
+                QCOMPARE((b.*d).std, (a.*d).std);
+                QCOMPARE((b.*d).median, (a.*d).median);
+                for (double q : { 1.0, 10.0, 25.0, 75.0, 90.0, 99.0 })
+                    QCOMPARE((b.*d).percentile(q), (a.*d).percentile(q));
+            }
+        }
+        const RunOrigin origin = [&] {
+            ProjectStore store;
+            return store.open(back) ? RunOrigin::fromJson(store.run(1)->origin) : RunOrigin();
+        }();
+        QCOMPARE(origin.format, QStringLiteral("llm-d"));
+        QVERIFY2(
+            origin.toolVersion.startsWith(QStringLiteral("v0.2, harness servescope ")), qPrintable(origin.toolVersion));
+
+        const CliRun::Outcome bad
+            = cli({ QStringLiteral("export"), QStringLiteral("--project"), project, QStringLiteral("--run"),
+                QStringLiteral("1"), QStringLiteral("--benchmark-report"), path(QStringLiteral("brtrip.txt")) });
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.contains("--benchmark-report file must end in .yaml, .yml or .json"));
     }
 
     void unwritableResultsFolderFailsTheRun()

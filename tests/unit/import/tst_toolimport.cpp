@@ -7,6 +7,7 @@
 #include "import/toolformat.h"
 #include "import/yamlsubset.h"
 #include "importprojects.h"
+#include "io/jsontree.h"
 #include "model/runorigin.h"
 #include "storage/projectstore.h"
 #include "storage/storewriter.h"
@@ -17,9 +18,11 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QRandomGenerator>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace ServeScope;
 using Testing::readAll;
@@ -608,6 +611,81 @@ private Q_SLOTS:
                                    QJsonArray { 3, 4 } } },
                 { QStringLiteral("b"), QStringLiteral("c") } }));
         QVERIFY(error.isEmpty());
+    }
+
+    // What `export --benchmark-report` writes reads back as written: hostile strings and keys, empty
+    // containers, lists of objects, infinity.
+    void yamlWriterReadsBack()
+    {
+        JsonNode root = JsonNode::makeObject();
+        root.add(QStringLiteral("plain"), JsonNode::makeString(QStringLiteral("a: b # not a comment")));
+        root.add(QStringLiteral("--flag-name"), JsonNode::makeNumber(1024));
+        root.add(QStringLiteral("true"), JsonNode::makeBool(false));
+        root.add(QStringLiteral("quotes"),
+            JsonNode::makeString(
+                QStringLiteral("\"q\" \\ back\nline\ttab \u0085 \u2028 \u00e9\u6a21\u578b \U0001F600")));
+        root.add(QStringLiteral("inf"), JsonNode::makeNumber(std::numeric_limits<double>::infinity()));
+        root.add(QStringLiteral("tiny"), JsonNode::makeNumber(0.1 + 0.2));
+        root.add(QStringLiteral("empty"), JsonNode::makeObject());
+        root.add(QStringLiteral("none"), JsonNode::makeArray());
+        JsonNode list = JsonNode::makeArray();
+        JsonNode item = JsonNode::makeObject();
+        item.add(QStringLiteral("kind"), JsonNode::makeString(QStringLiteral("generic")));
+        JsonNode inner = JsonNode::makeObject();
+        inner.add(QStringLiteral("x"), JsonNode::makeNumber(-2.5));
+        item.add(QStringLiteral("nested"), std::move(inner));
+        list.children.push_back(std::move(item));
+        list.children.push_back(JsonNode::makeString(QStringLiteral("- dash")));
+        root.add(QStringLiteral("list"), std::move(list));
+        QString error;
+        const QJsonObject back = Yaml::parse(writeYamlTree(root), &error).toObject();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(back.value(QStringLiteral("plain")).toString(), QStringLiteral("a: b # not a comment"));
+        QCOMPARE(back.value(QStringLiteral("--flag-name")).toDouble(), 1024.0);
+        QCOMPARE(back.value(QStringLiteral("true")).toBool(true), false);
+        QCOMPARE(back.value(QStringLiteral("quotes")).toString(),
+            QStringLiteral("\"q\" \\ back\nline\ttab \u0085 \u2028 \u00e9\u6a21\u578b \U0001F600"));
+        QCOMPARE(back.value(QStringLiteral("inf")).toDouble(), std::numeric_limits<double>::infinity());
+        QCOMPARE(back.value(QStringLiteral("tiny")).toDouble(), 0.1 + 0.2);
+        QCOMPARE(back.value(QStringLiteral("empty")).toObject(), QJsonObject());
+        QCOMPARE(back.value(QStringLiteral("none")).toArray(), QJsonArray());
+        QCOMPARE(back.value(QStringLiteral("list")).toArray(),
+            (QJsonArray { QJsonObject { { QStringLiteral("kind"), QStringLiteral("generic") },
+                              { QStringLiteral("nested"), QJsonObject { { QStringLiteral("x"), -2.5 } } } },
+                QStringLiteral("- dash") }));
+    }
+
+    // A folder of reports: those of one experiment are one run's points, in stage order (not file
+    // name order); the files that are not reports are left out and named.
+    void benchmarkReportFolderIsOneRun()
+    {
+        const QByteArray report = readAll(kReport);
+        QVERIFY(report.contains("      stage: 3\n") && report.contains("      rate_qps: 10\n"));
+        QTemporaryDir folder;
+        const auto put = [&](const char *name, const QByteArray &text) {
+            QFile f(folder.filePath(QLatin1String(name)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        QByteArray first = report;
+        first.replace("      stage: 3\n", "      stage: 1\n").replace("      rate_qps: 10\n", "      rate_qps: 2\n");
+        put("b-stage1.yaml", first);
+        put("a-stage3.yaml", report);
+        put("notes.json", "{\"note\": 1}");
+        const Imported r = importNew(folder.path());
+        QVERIFY2(r.outcome.errors.isEmpty(), qPrintable(r.outcome.errors.join(u'\n')));
+        QCOMPARE(r.outcome.runs.size(), 1);
+        QVERIFY(anyContains(r.outcome.warnings, QStringLiteral("not Benchmark Reports were left out: notes.json")));
+        const QVector<PointSummary> points = summaries(r.project, r.outcome.runs.first().id);
+        QCOMPARE(points.size(), 2);
+        QCOMPARE(points.at(0).requestRate, 2.0);
+        QCOMPARE(points.at(1).requestRate, 10.0);
+        QCOMPARE(points.at(1).ttft.mean, 0.0368578234128654 * 1000);
+
+        QTemporaryDir empty;
+        const Imported none = importNew(empty.path());
+        QVERIFY(anyContains(none.outcome.errors, QStringLiteral("matches no report in the folder")));
+        QCOMPARE(runCount(none.project), 0);
     }
 
     // Every cut and flipped byte of the report either reads or is refused with a line: never a crash
