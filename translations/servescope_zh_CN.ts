@@ -1541,6 +1541,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>Result files (.json, .jsonl, .yaml), or folders of Benchmark Reports.</source>
         <translation>结果文件（.json、.jsonl、.yaml），或存放 Benchmark Report 的文件夹。</translation>
     </message>
+    <message>
+        <source>--fail-if %1: the baseline (%2) and the candidate (%3) define it differently (%4), so it cannot gate</source>
+        <translation>--fail-if %1：基线（%2）与候选（%3）对该指标的定义不同（%4），因此不能用于门禁</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Command</name>
@@ -1780,6 +1784,245 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>sonnet: %1 of %2 prompts stayed longer than input_len %3 after %4 draws</source>
         <translation>sonnet：抽取 %4 次后，%2 个提示中仍有 %1 个长于 input_len %3</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::Definitions</name>
+    <message>
+        <source>request sent → first streamed event with choices (a role-only delta counts; reasoning counts)</source>
+        <translation>请求发出 → 第一个带 choices 的流式事件（仅含角色的 delta 也计入；推理计入）</translation>
+    </message>
+    <message>
+        <source>request sent → first content or tool-call event (reasoning excluded)</source>
+        <translation>请求发出 → 第一个内容或工具调用事件（不含推理）</translation>
+    </message>
+    <message>
+        <source>(E2EL − TTFT) / (output tokens − 1) per request, each request once; tokens from the server&apos;s usage</source>
+        <translation>每个请求的 (E2EL − TTFT) / (输出 token 数 − 1)，每个请求计一次；token 数取自服务器的 usage</translation>
+    </message>
+    <message>
+        <source>every gap between token events, all requests&apos; gaps pooled</source>
+        <translation>token 事件之间的每个间隔，所有请求的间隔合并统计</translation>
+    </message>
+    <message>
+        <source>request sent → last token event (usage chunk and [DONE] excluded)</source>
+        <translation>请求发出 → 最后一个 token 事件（不含 usage 块和 [DONE]）</translation>
+    </message>
+    <message>
+        <source>output tokens / duration; tokens from the server&apos;s usage</source>
+        <translation>输出 token 数 / 时长；token 数取自服务器的 usage</translation>
+    </message>
+    <message>
+        <source>input and output tokens / duration; tokens from the server&apos;s usage</source>
+        <translation>输入与输出 token 数 / 时长；token 数取自服务器的 usage</translation>
+    </message>
+    <message>
+        <source>request sent → first event with text (content, reasoning or tool call)</source>
+        <translation>请求发出 → 第一个带文本的事件（内容、推理或工具调用）</translation>
+    </message>
+    <message>
+        <source>(E2EL − TTFT) / (output tokens − 1) per request; output tokens as requested (max_tokens)</source>
+        <translation>每个请求的 (E2EL − TTFT) / (输出 token 数 − 1)；输出 token 数按请求值（max_tokens）计</translation>
+    </message>
+    <message>
+        <source>every gap between events with text, all requests&apos; gaps pooled</source>
+        <translation>带文本事件之间的每个间隔，所有请求的间隔合并统计</translation>
+    </message>
+    <message>
+        <source>request sent → last line received ([DONE] included)</source>
+        <translation>请求发出 → 收到最后一行（含 [DONE]）</translation>
+    </message>
+    <message>
+        <source>output tokens / duration; output tokens as requested</source>
+        <translation>输出 token 数 / 时长；输出 token 数按请求值计</translation>
+    </message>
+    <message>
+        <source>input and output tokens / duration; input as the dataset&apos;s target, output as requested</source>
+        <translation>输入与输出 token 数 / 时长；输入按数据集目标长度，输出按请求值计</translation>
+    </message>
+    <message>
+        <source>request sent → first response with content (reasoning counts)</source>
+        <translation>请求发出 → 第一个带内容的响应（推理计入）</translation>
+    </message>
+    <message>
+        <source>request sent → first non-reasoning token</source>
+        <translation>请求发出 → 第一个非推理 token</translation>
+    </message>
+    <message>
+        <source>(request latency − TTFT) / (output tokens − 1) per request; tokens counted by the client&apos;s tokenizer</source>
+        <translation>每个请求的 (请求延迟 − TTFT) / (输出 token 数 − 1)；token 数由客户端分词器统计</translation>
+    </message>
+    <message>
+        <source>every gap between response chunks (inter_chunk_latency), pooled</source>
+        <translation>响应块之间的每个间隔（inter_chunk_latency），合并统计</translation>
+    </message>
+    <message>
+        <source>request sent → last response received</source>
+        <translation>请求发出 → 收到最后一个响应</translation>
+    </message>
+    <message>
+        <source>output tokens / benchmark duration; tokens counted by the client&apos;s tokenizer</source>
+        <translation>输出 token 数 / 压测时长；token 数由客户端分词器统计</translation>
+    </message>
+    <message>
+        <source>input and output tokens / benchmark duration; tokens counted by the client&apos;s tokenizer</source>
+        <translation>输入与输出 token 数 / 压测时长；token 数由客户端分词器统计</translation>
+    </message>
+    <message>
+        <source>request sent → first token iteration (reasoning counts)</source>
+        <translation>请求发出 → 第一个 token 迭代（推理计入）</translation>
+    </message>
+    <message>
+        <source>request sent → first non-reasoning token (GuideLLM 0.8 and later)</source>
+        <translation>请求发出 → 第一个非推理 token（GuideLLM 0.8 及以后）</translation>
+    </message>
+    <message>
+        <source>(last token − first token) / (output tokens − 1) per request, the distribution weighted by output tokens</source>
+        <translation>每个请求的 (最后一个 token − 第一个 token) / (输出 token 数 − 1)，分布按输出 token 数加权</translation>
+    </message>
+    <message>
+        <source>request sent → request end</source>
+        <translation>请求发出 → 请求结束</translation>
+    </message>
+    <message>
+        <source>output tokens / benchmark duration; tokens from the server&apos;s usage</source>
+        <translation>输出 token 数 / 压测时长；token 数取自服务器的 usage</translation>
+    </message>
+    <message>
+        <source>input and output tokens / benchmark duration; tokens from the server&apos;s usage</source>
+        <translation>输入与输出 token 数 / 压测时长；token 数取自服务器的 usage</translation>
+    </message>
+    <message>
+        <source>request sent → first chunk with text (reasoning counts)</source>
+        <translation>请求发出 → 第一个带文本的块（推理计入）</translation>
+    </message>
+    <message>
+        <source>(E2E latency − TTFT) / (output tokens − 1) per request; tokens from the server&apos;s usage</source>
+        <translation>每个请求的 (端到端延迟 − TTFT) / (输出 token 数 − 1)；token 数取自服务器的 usage</translation>
+    </message>
+    <message>
+        <source>request sent → last chunk received</source>
+        <translation>请求发出 → 收到最后一个块</translation>
+    </message>
+    <message>
+        <source>output tokens / run duration; tokens from the server&apos;s usage</source>
+        <translation>输出 token 数 / 运行时长；token 数取自服务器的 usage</translation>
+    </message>
+    <message>
+        <source>input and output tokens / run duration; tokens from the server&apos;s usage</source>
+        <translation>输入与输出 token 数 / 运行时长；token 数取自服务器的 usage</translation>
+    </message>
+    <message>
+        <source>request sent → first chunk received (older versions stamp the blank line between events)</source>
+        <translation>请求发出 → 收到第一个块（旧版本会把事件之间的空行记为时间点）</translation>
+    </message>
+    <message>
+        <source>(last token − first token) / (output tokens − 1) per request; tokens counted by the client&apos;s tokenizer</source>
+        <translation>每个请求的 (最后一个 token − 第一个 token) / (输出 token 数 − 1)；token 数由客户端分词器统计</translation>
+    </message>
+    <message>
+        <source>request sent → response complete</source>
+        <translation>请求发出 → 响应完成</translation>
+    </message>
+    <message>
+        <source>output tokens per second; tokens counted by the client&apos;s tokenizer</source>
+        <translation>每秒输出 token 数；token 数由客户端分词器统计</translation>
+    </message>
+    <message>
+        <source>input and output tokens per second; tokens counted by the client&apos;s tokenizer</source>
+        <translation>每秒输入与输出 token 数；token 数由客户端分词器统计</translation>
+    </message>
+    <message>
+        <source>request sent → first chunk with non-empty content (reasoning ignored)</source>
+        <translation>请求发出 → 第一个内容非空的块（忽略推理）</translation>
+    </message>
+    <message>
+        <source>request sent → stream closed</source>
+        <translation>请求发出 → 流关闭</translation>
+    </message>
+    <message>
+        <source>output tokens / duration; tokens counted by a fixed llama tokenizer</source>
+        <translation>输出 token 数 / 时长；token 数由固定的 llama 分词器统计</translation>
+    </message>
+    <message>
+        <source>(E2EL − TTFT) / (output tokens − 1) per request, recomputed from llmperf&apos;s per-request records; tokens counted by a fixed llama tokenizer</source>
+        <translation>每个请求的 (E2EL − TTFT) / (输出 token 数 − 1)，由 llmperf 的逐请求记录重新计算；token 数由固定的 llama 分词器统计</translation>
+    </message>
+    <message>
+        <source>request sent → first response with content, recomputed from AIPerf&apos;s per-request records</source>
+        <translation>请求发出 → 第一个带内容的响应，由 AIPerf 的逐请求记录重新计算</translation>
+    </message>
+    <message>
+        <source>request sent → first non-reasoning token, recomputed from AIPerf&apos;s per-request records</source>
+        <translation>请求发出 → 第一个非推理 token，由 AIPerf 的逐请求记录重新计算</translation>
+    </message>
+    <message>
+        <source>(request latency − TTFT) / (output tokens − 1) per request, recomputed from AIPerf&apos;s per-request records; tokens counted by the client&apos;s tokenizer</source>
+        <translation>每个请求的 (请求延迟 − TTFT) / (输出 token 数 − 1)，由 AIPerf 的逐请求记录重新计算；token 数由客户端分词器统计</translation>
+    </message>
+    <message>
+        <source>every gap between response chunks, pooled, recomputed from AIPerf&apos;s per-request records</source>
+        <translation>响应块之间的每个间隔，合并统计，由 AIPerf 的逐请求记录重新计算</translation>
+    </message>
+    <message>
+        <source>request sent → last response received, recomputed from AIPerf&apos;s per-request records</source>
+        <translation>请求发出 → 收到最后一个响应，由 AIPerf 的逐请求记录重新计算</translation>
+    </message>
+    <message>
+        <source>output tokens / the records&apos; span; tokens counted by the client&apos;s tokenizer</source>
+        <translation>输出 token 数 / 记录覆盖的时长；token 数由客户端分词器统计</translation>
+    </message>
+    <message>
+        <source>as the report&apos;s harness defines it</source>
+        <translation>按报告所用压测工具的定义</translation>
+    </message>
+    <message>
+        <source>the report&apos;s mean output token rate</source>
+        <translation>报告中的平均输出 token 速率</translation>
+    </message>
+    <message>
+        <source>completed requests / duration</source>
+        <translation>完成的请求数 / 时长</translation>
+    </message>
+    <message>
+        <source>completed / (completed + failed)</source>
+        <translation>完成数 / (完成数 + 失败数)</translation>
+    </message>
+    <message>
+        <source>TTFT</source>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <source>TTFO</source>
+        <translation>TTFO</translation>
+    </message>
+    <message>
+        <source>TPOT</source>
+        <translation>TPOT</translation>
+    </message>
+    <message>
+        <source>ITL</source>
+        <translation>ITL</translation>
+    </message>
+    <message>
+        <source>E2E latency</source>
+        <translation>端到端延迟</translation>
+    </message>
+    <message>
+        <source>Output throughput</source>
+        <translation>输出吞吐量</translation>
+    </message>
+    <message>
+        <source>Total token throughput</source>
+        <translation>总 token 吞吐量</translation>
+    </message>
+    <message>
+        <source>Request throughput</source>
+        <translation>请求吞吐量</translation>
+    </message>
+    <message>
+        <source>Success rate</source>
+        <translation>成功率</translation>
     </message>
 </context>
 <context>
@@ -4991,6 +5234,54 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>Answer TPOT</source>
         <translation>回答 TPOT</translation>
     </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Comparable</source>
+        <translation>可比性</translation>
+    </message>
+    <message>
+        <source>when the clock starts or stops</source>
+        <translation>计时的起点或终点</translation>
+    </message>
+    <message>
+        <source>how values are weighted</source>
+        <translation>取值的加权方式</translation>
+    </message>
+    <message>
+        <source>where token counts come from</source>
+        <translation>token 数的来源</translation>
+    </message>
+    <message>
+        <source>differs in %1</source>
+        <translation>不同之处：%1</translation>
+    </message>
+    <message>
+        <source>Why the numbers differ: %1</source>
+        <translation>数字为何不同：%1</translation>
+    </message>
+    <message>
+        <source>A and B define some metrics differently (another tool&apos;s figures, or the other definitions profile). Only metrics comparable as published have a verdict above.</source>
+        <translation>A 与 B 对部分指标的定义不同（来自其他工具的数字，或另一种定义配置）。上方只有按原样可比的指标给出了结论。</translation>
+    </message>
+    <message>
+        <source>no verdict: defined differently (comparable after recompute)</source>
+        <translation>无结论：定义不同（重新计算后可比）</translation>
+    </message>
+    <message>
+        <source>no verdict: not comparable</source>
+        <translation>无结论：不可比</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -5433,6 +5724,14 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>Answer TPOT (after the first answer token) vs load</source>
         <translation>回答 TPOT（首个回答 token 之后）与负载</translation>
+    </message>
+    <message>
+        <source>Why the numbers differ: %1</source>
+        <translation>数字为何不同：%1</translation>
+    </message>
+    <message>
+        <source>Only metrics comparable as published have a verdict; the others say why not.</source>
+        <translation>只有按原样可比的指标给出结论；其余指标说明了不可比的原因。</translation>
     </message>
 </context>
 <context>

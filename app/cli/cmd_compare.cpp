@@ -184,7 +184,18 @@ struct CompareOutcome {
 QJsonObject compareJson(const CompareOutcome &o)
 {
     const auto &[base, cand, set, threshold, rows, shown, noisy, gates, failures] = o;
-    QJsonArray rowArray, gateArray, noisyArray;
+    QJsonArray rowArray, gateArray, noisyArray, definitionArray;
+    const auto definition = [](const MetricDefinition &d) {
+        return QJsonObject { { QStringLiteral("stored"), d.how != MetricDefinition::How::Absent },
+            { QStringLiteral("recomputed"), d.how == MetricDefinition::How::Recomputed },
+            { QStringLiteral("clock"), d.clock }, { QStringLiteral("weighting"), d.weighting },
+            { QStringLiteral("tokens"), d.tokens } };
+    };
+    for (const DefinitionRow &d : comparedDefinitions(base, cand))
+        definitionArray.append(QJsonObject { { QStringLiteral("family"), d.family },
+            { QStringLiteral("baseline"), definition(d.a) }, { QStringLiteral("candidate"), definition(d.b) },
+            { QStringLiteral("comparability"), comparabilityCode(d.comparability) },
+            { QStringLiteral("differences"), QJsonArray::fromStringList(d.differences) } });
     for (const DeltaRow &r : rows) {
         if (!shown.contains(r.metric))
             continue;
@@ -200,16 +211,17 @@ QJsonObject compareJson(const CompareOutcome &o)
             { QStringLiteral("failed"), g.outcome.failed }, { QStringLiteral("message"), g.outcome.message } });
     for (const QString &n : noisy)
         noisyArray.append(n);
-    const QJsonObject doc {
-        { QStringLiteral("baseline"),
-            QJsonObject { { QStringLiteral("name"), base.name }, { QStringLiteral("origin"), base.origin } } },
+    const QJsonObject doc { { QStringLiteral("baseline"),
+                                QJsonObject { { QStringLiteral("name"), base.name },
+                                    { QStringLiteral("origin"), base.origin },
+                                    { QStringLiteral("convention"), base.convention } } },
         { QStringLiteral("candidate"),
-            QJsonObject { { QStringLiteral("name"), cand.name }, { QStringLiteral("origin"), cand.origin } } },
-        { QStringLiteral("set"), resultSetCode(set) }, { QStringLiteral("threshold"), threshold },
-        { QStringLiteral("rows"), rowArray }, { QStringLiteral("gates"), gateArray },
-        { QStringLiteral("not_reproducible"), noisyArray },
-        { QStringLiteral("result"), failures > 0 ? QStringLiteral("fail") : QStringLiteral("pass") }
-    };
+            QJsonObject { { QStringLiteral("name"), cand.name }, { QStringLiteral("origin"), cand.origin },
+                { QStringLiteral("convention"), cand.convention } } },
+        { QStringLiteral("definitions"), definitionArray }, { QStringLiteral("set"), resultSetCode(set) },
+        { QStringLiteral("threshold"), threshold }, { QStringLiteral("rows"), rowArray },
+        { QStringLiteral("gates"), gateArray }, { QStringLiteral("not_reproducible"), noisyArray },
+        { QStringLiteral("result"), failures > 0 ? QStringLiteral("fail") : QStringLiteral("pass") } };
     return doc;
 }
 
@@ -319,7 +331,22 @@ int runCompare(const QStringList &args)
         if (!metrics.contains(c.metric))
             metrics << c.metric;
     }
-    const QList<DeltaRow> rows = deltaTable(base.points, cand.points, matching, metrics, threshold);
+    QList<DeltaRow> rows = deltaTable(base.points, cand.points, matching, metrics, threshold);
+    // Sides of different conventions (another tool's file, the other profile): only the families
+    // both define alike keep a verdict, and a gate on any other is refused.
+    const QList<DefinitionRow> definitions = comparedDefinitions(base, cand);
+    withholdIncomparable(rows, definitions);
+    for (const DefinitionRow &d : definitions)
+        err << "definitions\t" << d.family << '\t' << comparabilityCode(d.comparability) << '\t'
+            << d.differences.join(u',') << '\n';
+    for (const GateCondition &c : std::as_const(conditions)) {
+        for (const DeltaRow &r : std::as_const(rows)) {
+            if (r.metric == c.metric && r.verdict == Verdict::NotComparable)
+                return usage(CliText::tr("--fail-if %1: the baseline (%2) and the candidate (%3) define it "
+                                         "differently (%4), so it cannot gate")
+                                 .arg(c.text, base.convention, cand.convention, r.reason));
+        }
+    }
     for (const DeltaRow &r : rows) {
         if (r.a.repeats.n == 0 && r.b.repeats.n == 0 && parser.values(QStringLiteral("metric")).contains(r.metric))
             return usage(CliText::tr("metric '%1' is in neither run's results").arg(r.metric));

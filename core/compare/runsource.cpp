@@ -157,6 +157,8 @@ void buildStoredPoints(const QString &projectPath, const RunRow &row, const QVec
     if (const RunOrigin imported = RunOrigin::fromJson(row.origin); imported.isImported())
         out->origin += QStringLiteral(", ") + imported.describe();
     out->definitions = row.definitions;
+    out->convention = conventionOf(row.definitions, row.origin);
+    out->measured = !RunOrigin::fromJson(row.origin).isImported();
     out->clientHost = QJsonDocument::fromJson(row.clientHost).object();
     out->envSnapshot = QJsonDocument::fromJson(row.envSnapshot).array();
     for (const PointSummary &s : summaries) {
@@ -299,6 +301,7 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
     out->name = x.name;
     out->origin = dir;
     out->definitions = manifest.value(QLatin1String("definitions")).toString();
+    out->convention = conventionOf(out->definitions, {});
     out->clientHost = manifest.value(QLatin1String("client_host")).toObject();
     out->envSnapshot = manifest.value(QLatin1String("env_snapshot")).toArray();
     static const QRegularExpression repeatFile(QStringLiteral("^(.*)-r([0-9]+)\\.json$"));
@@ -375,10 +378,12 @@ QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
     const QStringList metrics = headlineMetrics(set, std::any_of(runs.begin(), runs.end(), reasoned));
     for (qsizetype k = 1; k < runs.size(); ++k) {
         const PointMatching m = matchPoints(runs[0].points, runs[k].points);
-        out << DeltaSection { QCoreApplication::translate("ServeScope::Compare", "%1: %2 vs A: %3")
-                                  .arg(QChar(char16_t(u'A' + k)))
-                                  .arg(runs[k].name, runs[0].name),
-            deltaTable(runs[0].points, runs[k].points, m, metrics) };
+        DeltaSection section { QCoreApplication::translate("ServeScope::Compare", "%1: %2 vs A: %3")
+                                   .arg(QChar(char16_t(u'A' + k)))
+                                   .arg(runs[k].name, runs[0].name),
+            deltaTable(runs[0].points, runs[k].points, m, metrics), comparedDefinitions(runs[0], runs[k]) };
+        withholdIncomparable(section.rows, section.definitions);
+        out << section;
     }
     if (runs.size() != 1)
         return out;
@@ -396,10 +401,15 @@ QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
         for (DeltaRow &r : rows)
             r.variant = variants[v];
         out << DeltaSection {
-            QCoreApplication::translate("ServeScope::Compare", "B: %1 vs A: %2").arg(variants[v], variants[0]), rows
+            QCoreApplication::translate("ServeScope::Compare", "B: %1 vs A: %2").arg(variants[v], variants[0]), rows, {}
         };
     }
     return out;
+}
+
+QList<DefinitionRow> comparedDefinitions(const RunSource &a, const RunSource &b)
+{
+    return compareDefinitions(a.convention, a.measured, b.convention, b.measured);
 }
 
 bool RerunCheck::allAgree() const

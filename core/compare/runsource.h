@@ -16,6 +16,9 @@ struct RunSource {
     QString name; ///< the run's name
     QString origin; ///< "project FILE run ID" or the folder
     QString definitions;
+    /// conventionOf(): how its figures are defined (ServeScope's profile, or the tool it was imported from).
+    QString convention = QStringLiteral("vllm");
+    bool measured = true; ///< measured by ServeScope: its requests hold every event
     QJsonObject clientHost;
     QJsonArray envSnapshot; ///< [[key, value, source], ...]
     QList<PointRepeats> points;
@@ -52,7 +55,12 @@ bool keepVariant(RunSource *source, const QString &variant);
 
 /// The comparisons a report of these runs states: every later run against the first (variants
 /// matched by name), or for one run every variant against its first. Unmatched points are left out.
+/// Runs of different conventions carry their definitions, and the rows of families not comparable
+/// as published have no verdict (comparedDefinitions()).
 QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set = ResultSet::Vllm);
+
+/// compareDefinitions() of two sides' conventions.
+QList<DefinitionRow> comparedDefinitions(const RunSource &a, const RunSource &b);
 
 /// A rerun checked against the run it repeats (`run --check-against`, the window's *Rerun to
 /// check*): per point of the earlier run, `agree` when every headline metric agrees (agrees(): within

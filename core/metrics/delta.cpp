@@ -291,6 +291,8 @@ QString verdictCode(Verdict v)
         return QStringLiteral("worse");
     case Verdict::Noise:
         return QStringLiteral("noise");
+    case Verdict::NotComparable:
+        return QStringLiteral("not-comparable");
     case Verdict::Undecided:
         break;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "metrics/definitions.h"
 #include "metrics/intervals.h"
 #include "metrics/repeats.h"
 #include "metrics/requestmetrics.h"
@@ -89,8 +90,9 @@ RepeatEstimates estimateRepeats(qint64 runId, const PointRepeats &point);
 /// p99_ttft_ms (spread 12.0%, cv 5.1% over 3 repeats)"); empty when it is reproducible.
 QString notReproducibleLine(const PointRepeats &point, const MetricEstimate &estimate);
 
-enum class Verdict { Better, Worse, Noise, Undecided };
-QString verdictCode(Verdict v); ///< "better", "worse", "noise", "undecided"
+/// NotComparable: the two sides define the metric differently (metrics/definitions.h), so no verdict.
+enum class Verdict { Better, Worse, Noise, Undecided, NotComparable };
+QString verdictCode(Verdict v); ///< "better", "worse", "noise", "undecided", "not-comparable"
 
 /// Points of B matched to points of A: by label, then by (mode, concurrency or rate, input and
 /// output length); within the same variant unless each side has a single variant.
@@ -122,6 +124,10 @@ QList<DeltaRow> deltaTable(const QList<PointRepeats> &a, const QList<PointRepeat
 struct DeltaSection {
     QString title; ///< e.g. "B: run 2 vs A: run 1" or "B: seqs-8 vs A: baseline", in the UI's language
     QList<DeltaRow> rows;
+    /// When A and B follow different conventions (another tool's file, the other profile): per
+    /// metric family both definitions and whether they compare; the rows of families that are not
+    /// comparable as published carry Verdict::NotComparable. Empty for one convention.
+    QList<DefinitionRow> definitions;
 };
 
 /// Two runs of one configuration agree at a metric when the change is within `limit` of the

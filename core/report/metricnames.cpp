@@ -160,6 +160,7 @@ QColor verdictColour(Verdict v)
         return QColor(0xf8, 0xd7, 0xda);
     case Verdict::Noise:
         return QColor(0xee, 0xee, 0xee);
+    case Verdict::NotComparable:
     case Verdict::Undecided:
         break;
     }

@@ -416,6 +416,30 @@ QString headlineChanges(const DeltaSection &delta)
     return out + QStringLiteral("</table>\n");
 }
 
+QString definitionsTable(const DeltaSection &section)
+{
+    if (section.definitions.isEmpty())
+        return {};
+    QString out = tableHead({ tr("Metric"), tr("A"), tr("B"), tr("Comparable") }, QStringLiteral("delta"));
+    for (const DefinitionRow &d : section.definitions) {
+        QString verdict = comparabilityShown(d.comparability);
+        if (!d.differences.isEmpty() && !d.differences.contains(QStringLiteral("absent"))) {
+            QStringList what;
+            for (const QString &w : d.differences)
+                what << (w == QLatin1String("clock")      ? tr("when the clock starts or stops")
+                        : w == QLatin1String("weighting") ? tr("how values are weighted")
+                                                          : tr("where token counts come from"));
+            verdict += QStringLiteral(" (%1)").arg(tr("differs in %1").arg(what.join(QStringLiteral(", "))));
+        }
+        const QColor bg = d.comparability == Comparability::AsPublished ? verdictColour(Verdict::Better)
+                                                                        : verdictColour(Verdict::Noise);
+        out += QStringLiteral("<tr><td nowrap>%1</td><td>%2</td><td>%3</td><td style=\"background-color: %4\">%5</td>"
+                              "</tr>\n")
+                   .arg(esc(familyShown(d.family)), esc(d.a.shown()), esc(d.b.shown()), bg.name(), esc(verdict));
+    }
+    return out + QStringLiteral("</table>\n");
+}
+
 // Before the details: what is compared, the headline changes and what the findings say, on one page.
 QString summarySection(const ReportInput &input)
 {
@@ -441,6 +465,13 @@ QString summarySection(const ReportInput &input)
         const QString title = several ? tr("%1 against A").arg(QChar(char16_t(u'B' + k))) : input.deltas[k].title;
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Changes: %1").arg(title)))
             + headlineChanges(input.deltas[k]);
+        if (const QString definitions = definitionsTable(input.deltas[k]); !definitions.isEmpty())
+            out += QStringLiteral("<h3>%1</h3>\n<p class=\"muted\">%2</p>\n")
+                       .arg(esc(tr("Why the numbers differ: %1").arg(title)),
+                           esc(tr("A and B define some metrics differently (another tool's figures, or the other "
+                                  "definitions profile). Only metrics comparable as published have a verdict "
+                                  "above.")))
+                + definitions;
     }
     if (!input.deltas.isEmpty())
         out += QStringLiteral("<p class=\"muted\">%1</p>\n")
@@ -489,6 +520,10 @@ QString verdictText(const DeltaRow &r)
         return tr("worse");
     case Verdict::Noise:
         return r.reason == QLatin1String("below-threshold") ? tr("within noise (small change)") : tr("within noise");
+    case Verdict::NotComparable:
+        return r.reason.startsWith(QLatin1String("after-recompute"))
+            ? tr("no verdict: defined differently (comparable after recompute)")
+            : tr("no verdict: not comparable");
     case Verdict::Undecided:
         break;
     }

@@ -85,6 +85,10 @@ ChartFooter reportFooter(const ReportRun &run);
 QString reportBodyHtml(const ReportInput &input);
 /// A delta row's verdict in words ("better", "within noise (small change)", "undecided: one repeat", …).
 QString verdictText(const DeltaRow &row);
+/// "Why the numbers differ": per metric family, A's and B's definitions and whether they compare,
+/// as an HTML table (the report's section and the window's Changes tab); empty when the section
+/// compares one convention.
+QString definitionsTable(const DeltaSection &section);
 /// Every point summary of the runs as summary.csv; with several runs the variant column reads `run/variant`.
 QByteArray reportSummaryCsv(const ReportInput &input);
 

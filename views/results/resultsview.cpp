@@ -22,6 +22,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTabWidget>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -40,6 +41,7 @@ ResultsView::ResultsView(QWidget *parent)
     , m_deltaModel(new DeltaTableModel(this))
     , m_deltaFilter(new DeltaTableFilter(this))
     , m_deltaPane(new QWidget(this))
+    , m_definitions(new QTextBrowser(this))
     , m_headline(new HeadlinePanel(this))
     , m_findings(new FindingsList(this))
     , m_deltaFamily(new QComboBox(this))
@@ -161,7 +163,17 @@ ResultsView::ResultsView(QWidget *parent)
     deltaLayout->setContentsMargins(0, 0, 0, 0);
     deltaLayout->setSpacing(2);
     deltaLayout->addLayout(filters);
-    deltaLayout->addWidget(m_delta, 1);
+    // Below the deltas, resizable: what each side means by each metric, when they differ.
+    m_definitions->setObjectName(QStringLiteral("definitions"));
+    m_definitions->setOpenLinks(false);
+    m_definitions->hide();
+    auto *deltaSplit = new QSplitter(Qt::Vertical, m_deltaPane);
+    deltaSplit->setChildrenCollapsible(false);
+    deltaSplit->addWidget(m_delta);
+    deltaSplit->addWidget(m_definitions);
+    deltaSplit->setStretchFactor(0, 3);
+    deltaSplit->setStretchFactor(1, 2);
+    deltaLayout->addWidget(deltaSplit, 1);
     m_deltaPane->setObjectName(QStringLiteral("deltaPane"));
     chartLayout->addWidget(m_chartKind);
     chartLayout->addWidget(top, 1);
@@ -393,6 +405,19 @@ void ResultsView::rebuildDelta()
     m_delta->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_tabs->setTabVisible(m_tabs->indexOf(m_deltaPane), m_deltaModel->rowCount() > 0);
     m_headline->setSections(deltas, m_input.runs.size() > 1);
+    QString definitions;
+    for (const DeltaSection &section : deltas) {
+        if (const QString table = Report::definitionsTable(section); !table.isEmpty())
+            definitions += QStringLiteral("<h4>%1</h4>")
+                               .arg(tr("Why the numbers differ: %1").arg(section.title).toHtmlEscaped())
+                + table;
+    }
+    if (!definitions.isEmpty())
+        definitions += QStringLiteral("<p>%1</p>")
+                           .arg(tr("Only metrics comparable as published have a verdict; the others say why not.")
+                                    .toHtmlEscaped());
+    m_definitions->setHtml(definitions);
+    m_definitions->setVisible(!definitions.isEmpty());
 }
 
 void ResultsView::applyDeltaFilter()

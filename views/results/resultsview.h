@@ -11,6 +11,7 @@ class QComboBox;
 class QLabel;
 class QTableView;
 class QTabWidget;
+class QTextBrowser;
 class QTimer;
 
 namespace ServeScope {
@@ -63,6 +64,9 @@ public:
     PointTableModel *pointModel() const { return m_pointModel; }
     /// The full delta table (a view of core's rows through the family and "decided only" filter).
     QTableView *deltaTable() const { return m_delta; }
+    /// On the Changes tab, "Why the numbers differ": each comparison's definitions when its sides
+    /// follow different conventions; hidden otherwise.
+    QTextBrowser *definitions() const { return m_definitions; }
     HeadlinePanel *headlinePanel() const { return m_headline; }
     Report::ChartView *chartView() const { return m_chartView; }
     int pointCount() const;
@@ -97,6 +101,7 @@ private:
     DeltaTableModel *m_deltaModel;
     DeltaTableFilter *m_deltaFilter;
     QWidget *m_deltaPane;
+    QTextBrowser *m_definitions;
     HeadlinePanel *m_headline;
     FindingsList *m_findings;
     QComboBox *m_deltaFamily;

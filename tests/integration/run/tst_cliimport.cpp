@@ -470,6 +470,66 @@ private Q_SLOTS:
         QVERIFY(bad.err.contains("--benchmark-report file must end in .yaml, .yml or .json"));
     }
 
+    // A ServeScope run against AIPerf's published file: compare keeps the verdicts of the metrics
+    // both define alike, withholds the others with the reason, names both conventions, and refuses
+    // to gate on a metric the two define differently.
+    void comparingWithAnotherToolsFileJudgesOnlyComparablePairs()
+    {
+        CliRun::writeExperiment(QDir(m_dir.path()), QStringLiteral("vsaiperf"),
+            QJsonObject { { QStringLiteral("base_url"), QStringLiteral("sim:") },
+                { QStringLiteral("path"), QStringLiteral("/v1/chat/completions") },
+                { QStringLiteral("model"), QStringLiteral("Qwen/Qwen3-0.6B") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [\n"
+                           "  {\"concurrency\": 1, \"input_len\": 100, \"output_len\": 200, \"num_prompts\": 8}]}"));
+        const QString project = path(QStringLiteral("vsaiperf.servescope"));
+        const CliRun::Outcome o = CliRun::run({ path(QStringLiteral("vsaiperf.json")), QStringLiteral("--project"),
+            project, QStringLiteral("--sim-time-scale"), QStringLiteral("10") });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        const CliRun::Outcome i = cli({ QStringLiteral("import"),
+            QStringLiteral(
+                SERVESCOPE_TEST_DATA "/other-tools/aiperf-fixture_qwen_concurrency1__profile_export_aiperf.json"),
+            QStringLiteral("--project"), project });
+        QVERIFY2(i.exitCode == 0, i.err.constData());
+        const QStringList sides { QStringLiteral("compare"), QStringLiteral("--project"), project,
+            QStringLiteral("--baseline"), QStringLiteral("1"), QStringLiteral("--baseline-variant"),
+            QStringLiteral("baseline"), QStringLiteral("--candidate"), QStringLiteral("2") };
+        const CliRun::Outcome c = cli(sides + QStringList { QStringLiteral("--json") });
+        QVERIFY2(c.exitCode == 0, c.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(c.out).object();
+        QCOMPARE(doc[QStringLiteral("baseline")][QStringLiteral("convention")].toString(), QStringLiteral("vllm"));
+        QCOMPARE(doc[QStringLiteral("candidate")][QStringLiteral("convention")].toString(), QStringLiteral("aiperf"));
+        QMap<QString, QString> comparability;
+        for (const QJsonValue &d : doc[QStringLiteral("definitions")].toArray())
+            comparability.insert(d[QStringLiteral("family")].toString(), d[QStringLiteral("comparability")].toString());
+        QCOMPARE(comparability.value(QStringLiteral("ttft")), QStringLiteral("after-recompute"));
+        QCOMPARE(comparability.value(QStringLiteral("tpot")), QStringLiteral("not-comparable"));
+        QCOMPARE(comparability.value(QStringLiteral("request_throughput")), QStringLiteral("as-published"));
+        int withheld = 0, judged = 0;
+        for (const QJsonValue &r : doc[QStringLiteral("rows")].toArray()) {
+            const QString metric = r[QStringLiteral("metric")].toString();
+            const QString verdict = r[QStringLiteral("verdict")].toString();
+            if (metric.contains(QLatin1String("_ttft_")) || metric.contains(QLatin1String("_tpot_"))) {
+                QCOMPARE(verdict, QStringLiteral("not-comparable"));
+                ++withheld;
+            } else if (metric == QLatin1String("request_throughput")) {
+                QVERIFY(verdict != QLatin1String("not-comparable"));
+                ++judged;
+            }
+        }
+        QCOMPARE(withheld, 8);
+        QCOMPARE(judged, 1);
+        QVERIFY(c.err.contains("definitions\ttpot\tnot-comparable\tclock,tokens\n"));
+
+        const CliRun::Outcome gate
+            = cli(sides + QStringList { QStringLiteral("--fail-if"), QStringLiteral("median_tpot_ms > +5%") });
+        QCOMPARE(gate.exitCode, 2);
+        QVERIFY2(gate.err.contains("define it differently (not-comparable: clock, tokens), so it cannot gate"),
+            gate.err.constData());
+        const CliRun::Outcome allowed
+            = cli(sides + QStringList { QStringLiteral("--fail-if"), QStringLiteral("request_throughput < -99.9%") });
+        QVERIFY2(allowed.exitCode == 0, allowed.err.constData());
+    }
+
     void unwritableResultsFolderFailsTheRun()
     {
         const QString exp = experiment(QStringLiteral("blocked"), QStringLiteral("vllm"));

@@ -34,6 +34,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 
 using namespace ServeScope;
 
@@ -130,6 +131,7 @@ private Q_SLOTS:
         const Report::ReportInput &in = w.results()->input();
         QCOMPARE(in.runs[0].id, a); // the oldest run is A
         QCOMPARE(in.runs[1].id, b);
+        QVERIFY(w.results()->definitions()->isHidden()); // one convention: nothing to reconcile
         // Every legend entry names its run (letter) and variant; the footer names each letter's run.
         const Report::ChartSpec chart = w.results()->visibleChart();
         QStringList names;
@@ -225,6 +227,61 @@ private Q_SLOTS:
         box->button(QMessageBox::Discard)->click();
         QTRY_COMPARE_WITH_TIMEOUT(reopened.size(), 1, 10000);
         QTRY_COMPARE(w.projectTree()->runCount(), 0);
+    }
+
+    // A comparison across conventions: the Changes tab states both sides' definitions under the
+    // deltas, and a withheld verdict reads as such in the table.
+    void changesTabStatesTheDefinitions()
+    {
+        Report::ReportInput input;
+        for (int k = 1; k <= 2; ++k) {
+            Report::ReportRun run;
+            run.id = k;
+            run.name = k == 1 ? QStringLiteral("servescope") : QStringLiteral("aiperf");
+            PointSummary p;
+            p.runId = k;
+            p.variant = QStringLiteral("baseline");
+            p.label = QStringLiteral("c1");
+            p.mode = QStringLiteral("concurrency");
+            p.concurrency = 1;
+            p.completed = 10;
+            run.points << p;
+            input.runs << run;
+        }
+        DeltaSection section;
+        section.title = QStringLiteral("B: aiperf vs A: servescope");
+        for (const QString &metric : { QStringLiteral("median_tpot_ms"), QStringLiteral("request_throughput") }) {
+            DeltaRow r;
+            r.variant = QStringLiteral("baseline");
+            r.label = QStringLiteral("c1");
+            r.metric = metric;
+            r.a.repeats = RepeatStat { 1, 10, 10, 10, 0 };
+            r.b.repeats = RepeatStat { 1, 12, 12, 12, 0 };
+            r.change = 2;
+            r.relative = 0.2;
+            r.verdict = Verdict::Undecided;
+            r.reason = QStringLiteral("single-repeat");
+            section.rows << r;
+        }
+        section.definitions = compareDefinitions(QStringLiteral("vllm"), true, QStringLiteral("aiperf"), false);
+        withholdIncomparable(section.rows, section.definitions);
+        input.deltas << section;
+        ResultsView view;
+        view.resize(1024, 640);
+        view.setInput(input);
+        QVERIFY(!view.definitions()->isHidden());
+        const QString text = view.definitions()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("Why the numbers differ: B: aiperf vs A: servescope")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("tokens counted by the client's tokenizer")));
+        QVERIFY(text.contains(QStringLiteral("comparable as published")));
+        const QAbstractItemModel *delta = view.deltaTable()->model();
+        QStringList verdicts;
+        for (int r = 0; r < delta->rowCount(); ++r) {
+            for (int c = 0; c < delta->columnCount(); ++c)
+                verdicts << delta->index(r, c).data().toString();
+        }
+        QVERIFY2(verdicts.contains(QStringLiteral("no verdict: not comparable")), qPrintable(verdicts.join(u'|')));
+        QVERIFY(verdicts.contains(QStringLiteral("undecided: one repeat")));
     }
 
     // Three repeats of one point: a bold median row under them with the stored medians, the widest

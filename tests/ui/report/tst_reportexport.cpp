@@ -67,7 +67,7 @@ int pageCount(const QByteArray &pdf)
 // `relative`, c16 better, the rest within noise or undecided.
 DeltaSection demoDelta(const ReportRun &run, double relative)
 {
-    DeltaSection section { QStringLiteral("B: sglang vs A: vllm"), {} };
+    DeltaSection section { QStringLiteral("B: sglang vs A: vllm"), {}, {} };
     for (const PointSummary &p : medianAcrossRepeats(run.points)) {
         for (const QString &key : headlineMetrics()) {
             DeltaRow r;
@@ -223,6 +223,36 @@ private slots:
         for (const QString &key : headlineMetrics())
             QVERIFY2(!body.contains(key), qPrintable(key));
         QVERIFY(!reportBodyHtml(makeInput()).contains(QStringLiteral("Changes:")));
+    }
+
+    // Across conventions the summary states each side's definitions after the changes, and the
+    // withheld verdicts say why; within one convention there is no such section.
+    void definitionsFollowTheChangesAcrossConventions()
+    {
+        ReportInput in = makeInput();
+        DeltaSection section = demoDelta(in.runs[0], 0.5);
+        ReportInput oneConvention = in;
+        oneConvention.deltas = { section };
+        QVERIFY(!reportBodyHtml(oneConvention).contains(QStringLiteral("Why the numbers differ")));
+        section.definitions = compareDefinitions(QStringLiteral("vllm"), true, QStringLiteral("aiperf"), false);
+        withholdIncomparable(section.rows, section.definitions);
+        in.deltas << section;
+        const QString body = reportBodyHtml(in);
+        const qsizetype changes = body.indexOf(QStringLiteral("Changes: B against A"));
+        const qsizetype why = body.indexOf(QStringLiteral("Why the numbers differ: B against A"));
+        QVERIFY(changes > 0 && why > changes);
+        const qsizetype tpot
+            = body.indexOf(QStringLiteral("<td nowrap>TPOT</td><td>(E2EL − TTFT) / (output tokens − 1)"));
+        QVERIFY(tpot > why);
+        QVERIFY(body.indexOf(QStringLiteral("counted by the client"), tpot) > tpot);
+        QVERIFY(body.contains(QStringLiteral("not comparable (differs in when the clock starts or stops, where token "
+                                             "counts come from)")));
+        QVERIFY(
+            body.contains(QStringLiteral("comparable after recompute (differs in when the clock starts or stops)")));
+        QVERIFY(body.contains(QStringLiteral("no verdict: not comparable")));
+        QVERIFY(body.contains(QStringLiteral("no verdict: defined differently (comparable after recompute)")));
+        // Request throughput keeps its verdicts: worse at c16 (point 3) as without definitions.
+        QVERIFY(body.contains(QStringLiteral("+50.0%</span><br><span class=\"verdict\">worse</span>")));
     }
 
     void pdfTablesRepeatTheirHeader()

@@ -77,6 +77,122 @@ private Q_SLOTS:
         QCOMPARE(deltaSections({ a }).size(), 0); // one run with one variant: nothing to compare
     }
 
+    // Which convention a stored run's figures follow: its profile, or the tool (and, for a Benchmark
+    // Report, the harness) its file came from.
+    void conventionsFromTheOrigin_data()
+    {
+        QTest::addColumn<QString>("definitions");
+        QTest::addColumn<QByteArray>("origin");
+        QTest::addColumn<QString>("convention");
+        QTest::newRow("measured, vllm") << QStringLiteral("vllm") << QByteArray() << QStringLiteral("vllm");
+        QTest::newRow("measured, sglang") << QStringLiteral("sglang") << QByteArray() << QStringLiteral("sglang");
+        QTest::newRow("vLLM's file") << QStringLiteral("vllm") << QByteArray(R"({"format":"vllm"})")
+                                     << QStringLiteral("vllm");
+        QTest::newRow("AIPerf summary") << QStringLiteral("vllm")
+                                        << QByteArray(R"({"format":"aiperf","file":"/x/profile_export_aiperf.json"})")
+                                        << QStringLiteral("aiperf");
+        QTest::newRow("AIPerf records alone")
+            << QStringLiteral("vllm") << QByteArray(R"({"format":"aiperf","file":"/x/profile_export.jsonl"})")
+            << QStringLiteral("aiperf-records");
+        QTest::newRow("llmperf with responses")
+            << QStringLiteral("vllm") << QByteArray(R"({"format":"llmperf","arrays":true})")
+            << QStringLiteral("llmperf+records");
+        QTest::newRow("report of vLLM's bench")
+            << QStringLiteral("vllm") << QByteArray(R"({"format":"llm-d","tool_version":"v0.2, harness vllm 0.11"})")
+            << QStringLiteral("vllm");
+        QTest::newRow("report of ServeScope, sglang")
+            << QStringLiteral("sglang")
+            << QByteArray(R"({"format":"llm-d","tool_version":"v0.2, harness servescope 0.1.0"})")
+            << QStringLiteral("sglang");
+        QTest::newRow("report of inference-perf")
+            << QStringLiteral("vllm")
+            << QByteArray(R"({"format":"llm-d","tool_version":"v0.2, harness inference-perf 0.3.0"})")
+            << QStringLiteral("inference-perf");
+        QTest::newRow("report of another harness")
+            << QStringLiteral("vllm") << QByteArray(R"({"format":"llm-d","tool_version":"v0.2, harness fmperf 1"})")
+            << QStringLiteral("llm-d");
+    }
+    void conventionsFromTheOrigin()
+    {
+        QFETCH(QString, definitions);
+        QFETCH(QByteArray, origin);
+        QFETCH(QString, convention);
+        QCOMPARE(conventionOf(definitions, origin), convention);
+    }
+
+    // ServeScope against AIPerf: request throughput and success rate keep their verdicts; TTFT, ITL
+    // and E2EL stop their clocks elsewhere (ServeScope's events could give AIPerf's clocks); TPOT and
+    // token throughput also count tokens differently.
+    void otherToolsDefinitionsWithholdVerdicts()
+    {
+        RunSource a, b;
+        a.name = QStringLiteral("servescope");
+        b.name = QStringLiteral("aiperf");
+        b.convention = QStringLiteral("aiperf");
+        b.measured = false;
+        a.points << point(QStringLiteral("baseline"), 8, 20, 1000);
+        b.points << point(QStringLiteral("baseline"), 8, 10, 1500);
+        const QList<DeltaSection> sections = deltaSections({ a, b });
+        QCOMPARE(sections.size(), 1);
+        QMap<QString, DefinitionRow> byFamily;
+        for (const DefinitionRow &d : sections[0].definitions)
+            byFamily.insert(d.family, d);
+        QCOMPARE(byFamily.value(QStringLiteral("ttft")).comparability, Comparability::AfterRecompute);
+        QCOMPARE(byFamily.value(QStringLiteral("ttft")).differences, QStringList { QStringLiteral("clock") });
+        QCOMPARE(byFamily.value(QStringLiteral("itl")).comparability, Comparability::AfterRecompute);
+        QCOMPARE(byFamily.value(QStringLiteral("e2el")).comparability, Comparability::AfterRecompute);
+        QCOMPARE(byFamily.value(QStringLiteral("tpot")).comparability, Comparability::NotComparable);
+        QCOMPARE(byFamily.value(QStringLiteral("tpot")).differences,
+            (QStringList { QStringLiteral("clock"), QStringLiteral("tokens") }));
+        QCOMPARE(
+            byFamily.value(QStringLiteral("output_throughput")).differences, QStringList { QStringLiteral("tokens") });
+        QCOMPARE(byFamily.value(QStringLiteral("request_throughput")).comparability, Comparability::AsPublished);
+        QCOMPARE(byFamily.value(QStringLiteral("success_rate")).comparability, Comparability::AsPublished);
+        for (const DeltaRow &r : sections[0].rows) {
+            const bool kept
+                = r.metric == QLatin1String("request_throughput") || r.metric == QLatin1String("success_rate");
+            QVERIFY2(kept == (r.verdict != Verdict::NotComparable), qPrintable(r.metric + u' ' + r.reason));
+        }
+        // The TTFT rows that had a verdict before say why they have none now.
+        QCOMPARE(std::find_if(sections[0].rows.cbegin(), sections[0].rows.cend(),
+                     [](const DeltaRow &r) { return r.metric == QLatin1String("median_ttft_ms"); })
+                     ->reason,
+            QStringLiteral("after-recompute: clock"));
+
+        // Two imported files: nothing holds the events to recompute a clock from.
+        QCOMPARE(
+            compareDefinitions(QStringLiteral("vllm"), false, QStringLiteral("aiperf"), false).first().comparability,
+            Comparability::NotComparable);
+        // One convention: nothing to reconcile, every verdict stands.
+        QVERIFY(compareDefinitions(QStringLiteral("aiperf"), false, QStringLiteral("aiperf"), false).isEmpty());
+    }
+
+    // SGLang's profile against genai-bench: the same clocks; TPOT differs only in its token count
+    // (SGLang counts the requested max_tokens), GuideLLM's ITL is not stored at all.
+    void sameClocksDifferentTokens()
+    {
+        QMap<QString, DefinitionRow> byFamily;
+        for (const DefinitionRow &d :
+            compareDefinitions(QStringLiteral("sglang"), true, QStringLiteral("genai-bench"), false))
+            byFamily.insert(d.family, d);
+        QCOMPARE(byFamily.value(QStringLiteral("ttft")).comparability, Comparability::AsPublished);
+        QCOMPARE(byFamily.value(QStringLiteral("e2el")).comparability, Comparability::AsPublished);
+        QCOMPARE(byFamily.value(QStringLiteral("tpot")).differences, QStringList { QStringLiteral("tokens") });
+        QCOMPARE(byFamily.value(QStringLiteral("tpot")).comparability, Comparability::NotComparable);
+        QCOMPARE(byFamily.value(QStringLiteral("itl")).differences, QStringList { QStringLiteral("absent") });
+        QVERIFY(!byFamily.contains(QStringLiteral("ttfo"))
+            || byFamily.value(QStringLiteral("ttfo")).b.how == MetricDefinition::How::Absent);
+
+        byFamily.clear();
+        for (const DefinitionRow &d :
+            compareDefinitions(QStringLiteral("vllm"), true, QStringLiteral("guidellm"), false))
+            byFamily.insert(d.family, d);
+        QCOMPARE(byFamily.value(QStringLiteral("tpot")).differences,
+            (QStringList { QStringLiteral("clock"), QStringLiteral("weighting") }));
+        QCOMPARE(byFamily.value(QStringLiteral("ttfo")).comparability, Comparability::AsPublished);
+        QCOMPARE(byFamily.value(QStringLiteral("itl")).comparability, Comparability::NotComparable);
+    }
+
     // The rerun check the CLI's --check-against and the window's Rerun to check both state.
     void rerunCheckStatesEachPoint()
     {
