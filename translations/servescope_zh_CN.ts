@@ -2024,6 +2024,22 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>Success rate</source>
         <translation>成功率</translation>
     </message>
+    <message>
+        <source>not stored</source>
+        <translation>未存储</translation>
+    </message>
+    <message>
+        <source>comparable as published</source>
+        <translation>按原样可比</translation>
+    </message>
+    <message>
+        <source>comparable after recompute</source>
+        <translation>重新计算后可比</translation>
+    </message>
+    <message>
+        <source>not comparable</source>
+        <translation>不可比</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::DeltaTableModel</name>

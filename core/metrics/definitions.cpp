@@ -269,7 +269,7 @@ QString conventionOf(const QString &definitions, const QByteArray &originJson)
 QString MetricDefinition::shown() const
 {
     if (how == How::Absent || !text)
-        return QCoreApplication::translate(kCtx, "not stored");
+        return QCoreApplication::translate(kCtx, QT_TRANSLATE_NOOP("ServeScope::Definitions", "not stored"));
     return QCoreApplication::translate(kCtx, text);
 }
 
@@ -290,13 +290,15 @@ QString comparabilityShown(Comparability c)
 {
     switch (c) {
     case Comparability::AsPublished:
-        return QCoreApplication::translate(kCtx, "comparable as published");
+        return QCoreApplication::translate(
+            kCtx, QT_TRANSLATE_NOOP("ServeScope::Definitions", "comparable as published"));
     case Comparability::AfterRecompute:
-        return QCoreApplication::translate(kCtx, "comparable after recompute");
+        return QCoreApplication::translate(
+            kCtx, QT_TRANSLATE_NOOP("ServeScope::Definitions", "comparable after recompute"));
     case Comparability::NotComparable:
         break;
     }
-    return QCoreApplication::translate(kCtx, "not comparable");
+    return QCoreApplication::translate(kCtx, QT_TRANSLATE_NOOP("ServeScope::Definitions", "not comparable"));
 }
 
 QString familyShown(const QString &family)
