@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // llm-d Benchmark Report v0.2 (YAML or JSON): results.request_performance.aggregate, every metric
-// with its units.
+// with its units; v0.1's metrics section read in v0.2's places.
 #include "import/toolformat.h"
 
 #include <QDateTime>
@@ -9,7 +9,9 @@
 #include <QRegularExpression>
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
+#include <utility>
 
 namespace ServeScope::ToolRead {
 
@@ -37,34 +39,96 @@ double isoSeconds(const QString &s)
     return m.captured(1).toDouble() * 3600 + m.captured(2).toDouble() * 60 + m.captured(3).toDouble();
 }
 
+QJsonObject object(std::initializer_list<QPair<QString, QJsonValue>> items)
+{
+    QJsonObject o;
+    for (const auto &[key, value] : items) {
+        if (!value.isUndefined() && !value.isNull())
+            o.insert(key, value);
+    }
+    return o;
+}
+
+// A v0.1 report in v0.2's places: metrics.{requests, latency} as the aggregate, its flat
+// throughputs as rates' means, its seconds and epoch time as ISO text, scenario.model and
+// scenario.load.name as the stack's model and the harness. Its load arguments are the harness's
+// own (no rate or concurrency is standardised), so none is read.
+QJsonObject fromV01(const QJsonObject &o)
+{
+    const QJsonObject metrics = o.value(QLatin1String("metrics")).toObject();
+    const QJsonObject flat = metrics.value(QLatin1String("throughput")).toObject();
+    QJsonObject throughput;
+    for (const auto &[from, to] :
+        { std::pair { "requests_per_sec", "request_rate" }, std::pair { "output_tokens_per_sec", "output_token_rate" },
+            std::pair { "total_tokens_per_sec", "total_token_rate" } }) {
+        if (flat.contains(QLatin1String(from)))
+            throughput.insert(
+                QLatin1String(to), object({ { QStringLiteral("mean"), flat.value(QLatin1String(from)) } }));
+    }
+    const QJsonObject time = metrics.value(QLatin1String("time")).toObject();
+    double v = 0;
+    QJsonValue duration, start;
+    if (numberOf(time.value(QLatin1String("duration")), &v))
+        duration = QStringLiteral("PT%1S").arg(QString::number(v, 'g', 17));
+    if (numberOf(time.value(QLatin1String("start")), &v))
+        start = QDateTime::fromMSecsSinceEpoch(qint64(v * 1000), Qt::UTC).toString(Qt::ISODate);
+    const QJsonObject scenario = o.value(QLatin1String("scenario")).toObject();
+    const QJsonObject engine = at(scenario, QStringLiteral("platform.engine")).toArray().first().toObject();
+    const QJsonObject component = object(
+        { { QStringLiteral("metadata"), object({ { QStringLiteral("kind"), QStringLiteral("inference_engine") } }) },
+            { QStringLiteral("standardized"),
+                object({ { QStringLiteral("model"),
+                             object({ { QStringLiteral("name"), at(scenario, QStringLiteral("model.name")) } }) },
+                    { QStringLiteral("tool_version"),
+                        engine.isEmpty() ? QJsonValue()
+                                         : QJsonValue(engine.value(QLatin1String("name")).toString() + u' '
+                                             + engine.value(QLatin1String("version")).toVariant().toString()) } }) } });
+    return object({ { QStringLiteral("version"), o.value(QLatin1String("version")) },
+        { QStringLiteral("run"),
+            object({ { QStringLiteral("description"), scenario.value(QLatin1String("description")) },
+                { QStringLiteral("time"),
+                    object({ { QStringLiteral("start"), start }, { QStringLiteral("duration"), duration } }) } }) },
+        { QStringLiteral("scenario"),
+            object({ { QStringLiteral("stack"), QJsonArray { component } },
+                { QStringLiteral("load"),
+                    object({ { QStringLiteral("standardized"),
+                        object({ { QStringLiteral("tool"), at(scenario, QStringLiteral("load.name")) } }) } }) } }) },
+        { QStringLiteral("results"),
+            object({ { QStringLiteral("request_performance"),
+                object({ { QStringLiteral("aggregate"),
+                    object({ { QStringLiteral("requests"), metrics.value(QLatin1String("requests")) },
+                        { QStringLiteral("latency"), metrics.value(QLatin1String("latency")) },
+                        { QStringLiteral("throughput"), throughput } }) } }) } }) } });
+}
+
 } // namespace
 
-ToolFile readBenchmarkReport(const QString &path, const QJsonObject &o)
+ToolFile readBenchmarkReport(const QString &path, const QJsonObject &file)
 {
     Q_UNUSED(path)
-    const QString version = o.value(QLatin1String("version")).toVariant().toString();
+    const QString version = file.value(QLatin1String("version")).toVariant().toString();
     const QString shownVersion = QStringLiteral("v") + version;
-    if (version != QLatin1String("0.2") && !version.startsWith(QLatin1String("0.2.")))
+    const bool v01 = version == QLatin1String("0.1") || version.startsWith(QLatin1String("0.1."));
+    if (!v01 && version != QLatin1String("0.2") && !version.startsWith(QLatin1String("0.2.")))
         return refuse(kName, shownVersion, QStringLiteral("version"),
-            QStringLiteral("is \"%1\"; the layout read is 0.2 (v0.1 keeps its figures under \"metrics\" and is not "
-                           "read)")
-                .arg(version));
+            QStringLiteral("is \"%1\"; the layouts read are 0.1 and 0.2").arg(version));
+    if (v01 && !file.value(QLatin1String("metrics")).isObject())
+        return refuse(kName, shownVersion, QStringLiteral("metrics"), QStringLiteral("is missing"));
+    const QJsonObject o = v01 ? fromV01(file) : file;
+    const QString place = v01 ? QStringLiteral("metrics") : QStringLiteral("results.request_performance.aggregate");
     const QJsonObject aggregate = at(o, QStringLiteral("results.request_performance.aggregate")).toObject();
     if (aggregate.isEmpty())
-        return refuse(
-            kName, shownVersion, QStringLiteral("results.request_performance.aggregate"), QStringLiteral("is missing"));
+        return refuse(kName, shownVersion, place, QStringLiteral("is missing"));
     const QJsonObject latency = aggregate.value(QLatin1String("latency")).toObject();
     const QJsonObject requests = aggregate.value(QLatin1String("requests")).toObject();
     const QJsonObject throughput = aggregate.value(QLatin1String("throughput")).toObject();
     for (const char *needed : { "time_to_first_token", "request_latency" }) {
         if (!latency.value(QLatin1String(needed)).isObject())
-            return refuse(kName, shownVersion,
-                QStringLiteral("results.request_performance.aggregate.latency.%1").arg(QLatin1String(needed)),
+            return refuse(kName, shownVersion, QStringLiteral("%1.latency.%2").arg(place, QLatin1String(needed)),
                 QStringLiteral("is missing"));
     }
     if (!requests.contains(QLatin1String("total")))
-        return refuse(kName, shownVersion, QStringLiteral("results.request_performance.aggregate.requests.total"),
-            QStringLiteral("is missing"));
+        return refuse(kName, shownVersion, place + QStringLiteral(".requests.total"), QStringLiteral("is missing"));
 
     ToolFile t;
     t.kind = ToolFile::Kind::Read;
@@ -75,6 +139,7 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &o)
     const QString harness = at(o, QStringLiteral("scenario.load.standardized.tool")).toString();
     const QString harnessVersion
         = at(o, QStringLiteral("scenario.load.standardized.tool_version")).toVariant().toString();
+    const QString harnessNamed = QString(harness + u' ' + harnessVersion).trimmed();
     // The report carries its harness's figures unchanged; TTFT, TPOT and latency are stored, ITL only
     // from vLLM's own benchmark (others pool one gap per token or per chunk differently).
     struct Mapped {
@@ -102,8 +167,7 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &o)
         const QString units = dist.value(QLatin1String("units")).toString();
         const double unit = msPerUnit(units);
         if (unit <= 0)
-            return refuse(kName, shownVersion,
-                QStringLiteral("results.request_performance.aggregate.latency.%1.units").arg(QLatin1String(m.key)),
+            return refuse(kName, shownVersion, QStringLiteral("%1.latency.%2.units").arg(place, QLatin1String(m.key)),
                 QStringLiteral("is \"%1\", not a unit of time").arg(units));
         putDistribution(run, QLatin1String(m.metric), dist, unit, m.servescope);
     }
@@ -151,7 +215,7 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &o)
         }
     }
     if (!harness.isEmpty())
-        run.strings.insert(QStringLiteral("llm_d_harness"), harness + u' ' + harnessVersion);
+        run.strings.insert(QStringLiteral("llm_d_harness"), harnessNamed);
     const QJsonObject load = at(o, QStringLiteral("scenario.load.standardized")).toObject();
     double v = 0;
     // Without a rate the load is closed: vLLM's infinite rate under a concurrency.
@@ -184,10 +248,9 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &o)
             "an llm-d Benchmark Report carries its harness's figures as that harness defines them (%1): TTFT, "
             "TPOT and latency are stored; ITL only from vLLM's benchmark or ServeScope under vLLM's definitions; "
             "throughput is the report's mean rate"),
-        { harness.isEmpty() ? QStringLiteral("harness not named") : harness + u' ' + harnessVersion });
+        { harness.isEmpty() ? QStringLiteral("harness not named") : harnessNamed });
     run.strings.insert(QStringLiteral("servescope_tool_version"),
-        shownVersion
-            + (harness.isEmpty() ? QString() : QStringLiteral(", harness ") + harness + u' ' + harnessVersion));
+        shownVersion + (harness.isEmpty() ? QString() : QStringLiteral(", harness ") + harnessNamed));
     run.strings.insert(QStringLiteral("servescope_import_note"),
         QStringLiteral("llm-d Benchmark Report: figures as the harness defined them, converted by units; "
                        "normalized_time_per_output_token includes TTFT and is not stored; no per-request records"));

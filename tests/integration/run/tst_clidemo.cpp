@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The demo experiment as users first run it: the findings it must and must not produce.
+// The demo experiment as users first run it: the findings it must and must not produce, and its
+// export as llm-d Benchmark Reports read back to the stored figures.
 #include "clirunner.h"
 
+#include "storage/projectstore.h"
+
+#include <QDir>
 #include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
@@ -41,6 +45,47 @@ private slots:
         QVERIFY2(queueing.startsWith(QStringLiteral("finding: queueing\tseqs-8\tc16,c32,c64\t")), qPrintable(queueing));
         QVERIFY2(queueing.contains(QStringLiteral("\trunning_max=8\t")), qPrintable(queueing));
         QVERIFY2(queueing.endsWith(QStringLiteral("\tconfirmed")), qPrintable(queueing));
+
+        // One report per variant and point; the folder imports as one run per variant with the
+        // same points and figures.
+        const QString project = dir.filePath(QStringLiteral("demo.servescope"));
+        const QString reports = dir.filePath(QStringLiteral("reports"));
+        QVERIFY(QDir().mkpath(reports));
+        const CliRun::Outcome e
+            = CliRun::cli({ QStringLiteral("export"), QStringLiteral("--project"), project, QStringLiteral("--run"),
+                QStringLiteral("1"), QStringLiteral("--benchmark-report"), reports + QStringLiteral("/demo.yaml") });
+        QVERIFY2(e.exitCode == 0, e.err.constData());
+        QCOMPARE(e.out.count('\n'), 18);
+        const QString back = dir.filePath(QStringLiteral("back.servescope"));
+        const CliRun::Outcome i = CliRun::cli({ QStringLiteral("import"), reports, QStringLiteral("--project"), back });
+        QVERIFY2(i.exitCode == 0, i.err.constData());
+        QCOMPARE(i.out.count('\n'), 3);
+        ServeScope::ProjectStore original, imported;
+        QVERIFY(original.open(project) && imported.open(back));
+        QVector<ServeScope::PointSummary> a;
+        QVERIFY(original.pointSummaries(1, &a));
+        int compared = 0;
+        for (qint64 run = 1; run <= 3; ++run) {
+            QVector<ServeScope::PointSummary> b;
+            QVERIFY(imported.pointSummaries(run, &b));
+            QCOMPARE(b.size(), 6);
+            const QString variant = imported.run(run)->name.section(u'/', -1);
+            for (const ServeScope::PointSummary &p : std::as_const(b)) {
+                const auto same = std::find_if(a.cbegin(), a.cend(),
+                    [&](const ServeScope::PointSummary &q) { return q.variant == variant && q.label == p.label; });
+                QVERIFY2(same != a.cend(), qPrintable(variant + u' ' + p.label));
+                QCOMPARE(p.concurrency, same->concurrency);
+                QCOMPARE(p.completed, same->completed);
+                QCOMPARE(p.outputThroughput, same->outputThroughput);
+                QCOMPARE(p.ttft.mean, same->ttft.mean);
+                QCOMPARE(p.ttft.p99, same->ttft.p99);
+                QCOMPARE(p.tpot.median, same->tpot.median);
+                QCOMPARE(p.itl.p90, same->itl.p90);
+                QCOMPARE(p.e2el.p90, same->e2el.p90);
+                ++compared;
+            }
+        }
+        QCOMPARE(compared, 18);
     }
 };
 

@@ -399,6 +399,35 @@ private Q_SLOTS:
         QCOMPARE(origin.toolVersion, QStringLiteral("v0.2, harness inference-perf 0.3.0"));
     }
 
+    // v0.1 keeps its figures under `metrics` (latency with units, flat throughputs, seconds and epoch
+    // time); v0.2.1 is read as v0.2.
+    void benchmarkReportOtherVersions()
+    {
+        Imported r;
+        const PointSummary p = onePoint(kDir + QStringLiteral("br_v0_1_example.yaml"), &r);
+        QCOMPARE(p.completed, 31); // 32 sent, 0 failed, 1 incomplete
+        QCOMPARE(p.failed, 0);
+        QCOMPARE(p.ttft.mean, 0.800974442732916); // its units say ms
+        QCOMPARE(p.ttft.p90, 2.26959549135063);
+        QCOMPARE(p.tpot.mean, 0.0836929455635872);
+        QCOMPARE(p.e2el.median, 2.11507539497688);
+        QVERIFY(std::isnan(p.itl.mean)); // the harness is inference-perf
+        QCOMPARE(p.requestThroughput, 1.0238155253639);
+        QCOMPARE(p.outputThroughput, 32.544923821416);
+        QCOMPARE(p.duration, 16.531641244888306);
+        QCOMPARE(p.totalOutputTokens, qint64(std::round(31.7878787878788 * 31)));
+        const RunOrigin origin = originOf(r.project, r.outcome.runs.first().id);
+        QCOMPARE(origin.toolVersion, QStringLiteral("v0.1, harness inference-perf"));
+        QCOMPARE(r.outcome.runs.first().name,
+            QStringLiteral("This is a heterogeneous accelerator setup with two lora adapters"));
+
+        const PointSummary q = onePoint(kDir + QStringLiteral("br_v0_2_1_example.yaml"), &r);
+        QVERIFY(q.completed > 0);
+        QVERIFY(q.ttft.mean > 0);
+        QVERIFY(
+            originOf(r.project, r.outcome.runs.first().id).toolVersion.startsWith(QStringLiteral("v0.2.1, harness ")));
+    }
+
     // As `import --verify`: the published figures against the same figures recomputed from the records.
     void verifyAgainstTheRecords_data()
     {
@@ -495,9 +524,9 @@ private Q_SLOTS:
             << QStringLiteral("stage_0_lifecycle_metrics.json") << QJsonDocument(stage).toJson()
             << words({ "result of inference-perf", "key \"successes.latency.time_to_first_token\" is missing" });
         QByteArray report = readAll(kReport);
-        report.replace("version: '0.2'", "version: '0.1'");
-        QTest::newRow("benchmark report v0.1") << QStringLiteral(
-            "br.yaml") << report << words({ "result of llm-d Benchmark Report (v0.1)", "key \"version\"" });
+        report.replace("version: '0.2'", "version: '0.3'");
+        QTest::newRow("benchmark report v0.3") << QStringLiteral(
+            "br.yaml") << report << words({ "result of llm-d Benchmark Report (v0.3)", "key \"version\"" });
         QByteArray yamlBlock = readAll(kReport);
         yamlBlock.replace("  user: namasluk\n", "  user: |\n    namasluk\n");
         QTest::newRow("benchmark report with a block scalar")
