@@ -172,12 +172,17 @@ void buildStoredPoints(const QString &projectPath, const RunRow &row, const QVec
         }
         p->repeats << (set == ResultSet::Steady ? s.steady : summaryValues(s));
     }
-    if (set != ResultSet::Vllm)
-        return; // the steady window's estimates are not stored: they come from its requests
+    // Each set's estimates: the steady window's under their servescope_steady_ keys.
     for (const PointEstimate &e : estimates) {
+        const QString steadyKey = steadyKeyOf(e.metric);
+        if ((set == ResultSet::Steady) != !steadyKey.isEmpty())
+            continue;
+        MetricEstimate m = metricEstimate(e);
+        if (set == ResultSet::Steady)
+            m.key = steadyKey;
         for (PointRepeats &p : out->points) {
             if (p.variant == e.variant && p.point == e.point)
-                p.stored.insert(e.metric, metricEstimate(e));
+                p.stored.insert(m.key, m);
         }
     }
 }
@@ -254,7 +259,8 @@ bool loadStoredRunSets(const QString &projectPath, const QString &run, RunSource
     }
     // The stored estimates are read, not recomputed: the requests are read only for what they lack.
     const bool vllmStored = !vllm || storedCover(*vllm, ResultSet::Vllm, keys);
-    if (vllmStored && !steady)
+    const bool steadyStored = !steady || storedCover(*steady, ResultSet::Steady, keys);
+    if (vllmStored && steadyStored)
         return true;
     QVector<RequestRecord> records;
     RequestFilter filter;
@@ -267,7 +273,7 @@ bool loadStoredRunSets(const QString &projectPath, const QString &run, RunSource
     const DefinitionsProfile profile = definitionsFromCode(row->definitions, &known);
     if (!vllmStored)
         addStoredSamples(summaries, records, profile, ResultSet::Vllm, vllm);
-    if (steady)
+    if (!steadyStored)
         addStoredSamples(summaries, records, profile, ResultSet::Steady, steady);
     return true;
 }

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/delta.h"
 
+#include "metrics/aggregate.h"
 #include "metrics/numpystats.h"
+#include "model/clock.h"
 
 #include <QRegularExpression>
 #include <QSet>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ServeScope {
 
@@ -479,10 +482,68 @@ RepeatEstimates estimateRepeats(qint64 runId, const PointRepeats &point)
     return out;
 }
 
+QString steadyEstimateKey(const QString &key)
+{
+    return QStringLiteral("servescope_steady_") + key;
+}
+
+QString steadyKeyOf(const QString &storedKey)
+{
+    static const QString prefix = QStringLiteral("servescope_steady_");
+    return storedKey.startsWith(prefix) ? storedKey.mid(prefix.size()) : QString();
+}
+
+QList<PointEstimate> estimateSteady(qint64 runId, const PointRepeats &steady)
+{
+    QList<PointEstimate> out;
+    if (steady.repeats.isEmpty())
+        return out;
+    // The steady set holds neither total-token throughput nor a success rate (runsource's headline
+    // metrics of that set).
+    QStringList keys = headlineMetrics();
+    keys.removeAll(QStringLiteral("total_token_throughput"));
+    keys.removeAll(QStringLiteral("success_rate"));
+    for (const QString &key : std::as_const(keys)) {
+        PointEstimate e = storedEstimate(runId, steady, estimateMetric(steady, key));
+        e.metric = steadyEstimateKey(key);
+        out << e;
+    }
+    return out;
+}
+
+std::vector<RequestSample> steadySamples(
+    std::span<const RequestRecord> records, const QMap<QString, double> &steady, DefinitionsProfile profile)
+{
+    std::vector<RequestSample> out;
+    if (steady.value(QStringLiteral("valid")) != 1.0)
+        return out;
+    qint64 origin = std::numeric_limits<qint64>::max();
+    for (const RequestRecord &r : records) {
+        if (!r.warmup && r.status != RequestStatus::Cancelled)
+            origin = std::min(origin, r.startNs);
+    }
+    for (const RequestRecord &r : records) {
+        if (r.warmup || !inSteadyWindow(steady, nsToSeconds(r.startNs - origin)))
+            continue;
+        if (std::optional<RequestSample> s = requestSample(r, profile))
+            out.push_back(std::move(*s));
+    }
+    return out;
+}
+
 void addRepeat(PointRepeats *point, const PointSummary &summary, const std::vector<RequestSample> &samples)
 {
     point->setKey(summary.key());
     point->repeats << summaryValues(summary);
+    point->samples.insert(point->samples.end(), samples.cbegin(), samples.cend());
+}
+
+void addSteadyRepeat(PointRepeats *point, const PointSummary &summary, const std::vector<RequestSample> &samples)
+{
+    if (summary.steady.value(QStringLiteral("valid")) != 1.0)
+        return;
+    point->setKey(summary.key());
+    point->repeats << summary.steady;
     point->samples.insert(point->samples.end(), samples.cbegin(), samples.cend());
 }
 

@@ -13,6 +13,7 @@
 
 #include <limits>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace ServeScope {
@@ -76,8 +77,16 @@ constexpr double kReproducibleSpread = 0.05;
 bool reproducible(const RepeatStat &s, double limit = kReproducibleSpread);
 /// The samples of a point's records: every measured request that counts under `profile`.
 std::vector<RequestSample> requestSamples(const QVector<RequestRecord> &records, DefinitionsProfile profile);
+/// The samples of one (variant, point, repeat)'s records that started inside its steady window
+/// (`steady`: its summary's steady set; window edges from the first measured start); none when the
+/// window is not valid.
+std::vector<RequestSample> steadySamples(
+    std::span<const RequestRecord> records, const QMap<QString, double> &steady, DefinitionsProfile profile);
 /// One more repeat of a point: its key, its result-file values and its measured requests' samples.
 void addRepeat(PointRepeats *point, const PointSummary &summary, const std::vector<RequestSample> &samples);
+/// The same for the steady window's set: the repeat's `summary.steady` and its steadySamples(); a
+/// repeat without a valid window is left out, as comparisons of that set leave it out.
+void addSteadyRepeat(PointRepeats *point, const PointSummary &summary, const std::vector<RequestSample> &samples);
 /// Every headline metric of a point across its repeats (and TTFO's mean, median, p90 and p99 when a
 /// repeat reasoned): the estimates stored when the point finishes — by a run, an import or a merge —
 /// and the not-reproducible finding lines (with two repeats or more).
@@ -86,6 +95,16 @@ struct RepeatEstimates {
     QStringList findings;
 };
 RepeatEstimates estimateRepeats(qint64 runId, const PointRepeats &point);
+/// The steady window's set of a point (its repeats' `summary.steady` with a valid window and the
+/// requests started inside it): its headline estimates, stored beside vLLM's under
+/// steadyEstimateKey() so a comparison of that set reads no request either. Empty when no repeat
+/// has a valid window.
+QList<PointEstimate> estimateSteady(qint64 runId, const PointRepeats &steady);
+/// "servescope_steady_p99_ttft_ms": a steady-set estimate's key in `point_estimates`, as the steady
+/// figures are named in result files.
+QString steadyEstimateKey(const QString &key);
+/// The key of a stored estimate of the steady set without its prefix; empty for vLLM's set.
+QString steadyKeyOf(const QString &storedKey);
 /// The run's `finding` line for an estimate whose repeats spread too far ("baseline c8: not-reproducible
 /// p99_ttft_ms (spread 12.0%, cv 5.1% over 3 repeats)"); empty when it is reproducible.
 QString notReproducibleLine(const PointRepeats &point, const MetricEstimate &estimate);

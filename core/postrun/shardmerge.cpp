@@ -319,7 +319,7 @@ void writeAggregates(const QList<ShardRun> &shards, const std::map<GroupKey, QVe
 {
     const ExperimentReadResult read = deserializeExperiment(shards.constFirst().row.resolvedConfig);
     const QStringList &variants = shards.constFirst().row.variants;
-    std::map<std::pair<int, int>, PointRepeats> repeats;
+    std::map<std::pair<int, int>, PointRepeats> repeats, steady;
     for (const auto &[key, records] : groups) {
         const auto [v, point, repeat] = key;
         const int xv = read.experiment.variantIndex(variants.value(v));
@@ -339,11 +339,14 @@ void writeAggregates(const QList<ShardRun> &shards, const std::map<GroupKey, QVe
         m->points << s;
         m->completed += s.completed;
         m->failed += s.failed;
-        PointRepeats &r = repeats[{ v, point }];
-        addRepeat(&r, s, requestSamples(records, definitionsProfile(resolved)));
+        const DefinitionsProfile profile = definitionsProfile(resolved);
+        addRepeat(&repeats[{ v, point }], s, requestSamples(records, profile));
+        addSteadyRepeat(&steady[{ v, point }], s, steadySamples(records, s.steady, profile));
     }
     for (const auto &[key, r] : repeats) {
         for (const PointEstimate &e : estimateRepeats(m->runId, r).stored)
+            writer.enqueue(e);
+        for (const PointEstimate &e : estimateSteady(m->runId, steady[key]))
             writer.enqueue(e);
     }
 }

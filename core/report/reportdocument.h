@@ -31,8 +31,9 @@ struct ReportRun {
     KeyValues clientHost; ///< CPU model, governor, ServeScope version, proxy, round-trip time
     KeyValues variants; ///< each variant and what it changes from the baseline ("path: a → b; …")
     QList<PointSummary> points; ///< every (variant, point, repeat)
-    /// The stored statistics across repeats of each (variant, point, headline metric); empty for a
-    /// run stored before they were kept (pointEstimates() then derives them from the summaries).
+    /// The stored statistics across repeats of each (variant, point, headline metric) of vLLM's set;
+    /// empty for a run stored before they were kept (pointEstimates() then derives them from the
+    /// summaries).
     QList<PointEstimate> estimates;
     QList<RunFinding> findings; ///< what the run's curves say (runFindings)
     /// Prompts each (variant, point) was to send by its configuration, keyed by plannedKey(); absent

@@ -137,7 +137,11 @@ ReportRun reportRunFromStore(
         r.origin = origin.note.isEmpty() ? origin.describe() : origin.describe() + QStringLiteral("; ") + origin.note;
     r.clientHost = keyValues(row.clientHost);
     r.points = points;
-    r.estimates = estimates;
+    // vLLM's set: the steady window's estimates are read by comparisons of that set (runsource).
+    for (const PointEstimate &e : estimates) {
+        if (steadyKeyOf(e.metric).isEmpty())
+            r.estimates << e;
+    }
     const QString dataset = config.value(QLatin1String("dataset"))
                                 .toObject()
                                 .value(QLatin1String("name"))

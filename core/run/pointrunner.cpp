@@ -210,6 +210,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount, server,
         clientHealth(records, cpuSeconds, nsToSeconds(load.endNs - load.clockStartNs), QThread::idealThreadCount()));
     outcome.samples = requestSamples(records, definitionsProfile(resolved));
+    outcome.steadySamples = steadySamples(records, outcome.summary.steady, definitionsProfile(resolved));
     return outcome;
 }
 

@@ -41,6 +41,7 @@ struct PointOutcome {
     QString error;
     PointSummary summary;
     std::vector<RequestSample> samples; ///< the measured requests, for the intervals across repeats
+    std::vector<RequestSample> steadySamples; ///< those that started inside the steady window
 };
 
 /// One (point, repeat) of a run on the run thread: optional prefix-cache reset, warmup with its own

@@ -155,7 +155,7 @@ bool RunWorker::runVariant(int variantIndex)
     const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,
         m_experiment.variants[variantIndex].name, &scraper };
     for (int p = 0; p < resolved.load.points.size() && !m_cancel->load(); ++p) {
-        PointRepeats repeats;
+        PointRepeats repeats, steady;
         PointSummary identity;
         for (int r = 1; r <= qMax(1, resolved.load.repeat) && !m_cancel->load(); ++r) {
             if (serverExited())
@@ -172,9 +172,10 @@ bool RunWorker::runVariant(int variantIndex)
             m_result.addPoint(outcome.summary);
             identity = outcome.summary;
             addRepeat(&repeats, outcome.summary, outcome.samples);
+            addSteadyRepeat(&steady, outcome.summary, outcome.steadySamples);
         }
         if (!repeats.repeats.isEmpty())
-            finishPoint(identity, repeats);
+            finishPoint(identity, repeats, steady);
     }
     scraper.stop();
     if (serverExited())
@@ -193,10 +194,12 @@ bool RunWorker::serverExited()
     return true;
 }
 
-void RunWorker::finishPoint(const PointSummary &identity, const PointRepeats &repeats)
+void RunWorker::finishPoint(const PointSummary &identity, const PointRepeats &repeats, const PointRepeats &steady)
 {
     const RepeatEstimates estimates = estimateRepeats(m_result.runId, repeats);
     for (const PointEstimate &e : estimates.stored)
+        m_writer->enqueue(e);
+    for (const PointEstimate &e : estimateSteady(m_result.runId, steady))
         m_writer->enqueue(e);
     m_estimates << estimates.stored;
     QString error;

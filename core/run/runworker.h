@@ -47,9 +47,10 @@ private:
     bool runVariant(int variantIndex);
     /// True (and the message set) when the variant's launched server exited on its own.
     bool serverExited();
-    /// After a point's repeats: the statistics across them into the results folder, and a finding for
-    /// every headline metric whose repeats spread more than 5%.
-    void finishPoint(const PointSummary &identity, const PointRepeats &repeats);
+    /// After a point's repeats: the estimates across them stored (vLLM's set and the steady window's)
+    /// and written to the results folder, and a finding for every headline metric whose repeats
+    /// spread more than 5%.
+    void finishPoint(const PointSummary &identity, const PointRepeats &repeats, const PointRepeats &steady);
     void finish();
     /// Marks a finished run failed when a results-folder write failed; true when it did so.
     bool failOnOutputError();

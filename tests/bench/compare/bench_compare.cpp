@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Comparing two big runs (figures are printed, not asserted): two runs of N requests each (one
 // closed-loop point, concurrency 256, 32 in / 32 out) are run by `servescope-cli run` against the
-// built-in simulator into one project, then timed: `compare` and `export --report` as child
-// processes with their peak RSS, and in this process the delta table from the estimates stored when
-// each point finished against the same table recomputed from every stored request.
+// built-in simulator into one project, then timed: `compare` (over vLLM's and the steady window's
+// result sets) and `export --report` as child processes with their peak RSS, and in this process the
+// delta table from the estimates stored when each point finished against the same table recomputed
+// from every stored request.
 // Usage: bench_compare [REQUESTS_PER_RUN (default 100000)] [DIR (default: a temporary dir)]
 #include "compare/runsource.h"
 
@@ -99,6 +100,12 @@ int main(int argc, char **argv)
             QStringLiteral("1"), QStringLiteral("--candidate"), QStringLiteral("2") });
     std::printf("servescope-cli compare:          %7.3f s, peak RSS %4.0f MB (exit %d)\n", compare.wallS,
         double(compare.peakRssKb) / 1024, compare.exitCode);
+    const ChildFigures steady = runCli(cli,
+        { QStringLiteral("compare"), QStringLiteral("--project"), project, QStringLiteral("--baseline"),
+            QStringLiteral("1"), QStringLiteral("--candidate"), QStringLiteral("2"), QStringLiteral("--set"),
+            QStringLiteral("steady") });
+    std::printf("servescope-cli compare --set steady: %7.3f s, peak RSS %4.0f MB (exit %d)\n", steady.wallS,
+        double(steady.peakRssKb) / 1024, steady.exitCode);
     const ChildFigures report = runCli(cli,
         { QStringLiteral("export"), QStringLiteral("--project"), project, QStringLiteral("--run"), QStringLiteral("1"),
             QStringLiteral("--vs"), QStringLiteral("2"), QStringLiteral("--report"),

@@ -9,6 +9,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
@@ -216,6 +218,29 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(intervals, 2 * 4 * 4); // sides x points x median metrics
+        // The stored run's steady estimates were stored when each point finished: without its
+        // requests the same table comes out.
+        const QString copy = m_dir.filePath(QStringLiteral("steady-no-requests.servescope"));
+        QVERIFY(QFile::copy(m_project, copy));
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("strip"));
+            db.setDatabaseName(copy);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(
+                q.exec(QStringLiteral("SELECT COUNT(*) FROM point_estimates WHERE metric LIKE 'servescope_steady_%'"))
+                && q.next());
+            QCOMPARE(q.value(0).toInt(), 2 * 4 * 18);
+            QVERIFY(q.exec(QStringLiteral("DELETE FROM requests")));
+            q.finish();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("strip"));
+        const Outcome stripped = cli(common
+            + QStringList { QStringLiteral("--project"), copy, QStringLiteral("--baseline"), QStringLiteral("1"),
+                QStringLiteral("--candidate"), QStringLiteral("2") });
+        QVERIFY2(stripped.exitCode == 0, stripped.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(stripped.out).object().value(QLatin1String("rows")).toArray(), a);
         // It is a set of its own: the throughput inside the window is not the whole point's.
         const Outcome vllm
             = cli({ QStringLiteral("compare"), QStringLiteral("--project"), m_project, QStringLiteral("--baseline"),

@@ -5,6 +5,7 @@
 
 #include "io/experimentfile.h"
 #include "metrics/aggregate.h"
+#include "metrics/delta.h"
 #include "model/variables.h"
 #include "run/pointrunner.h"
 #include "storage/projectstore.h"
@@ -174,6 +175,28 @@ private Q_SLOTS:
             QCOMPARE(r.promptHash, prompts.value(r.index));
         }
         QCOMPARE(seen.size(), 1920);
+
+        // The merge stores the steady window's estimates beside vLLM's, as a run does, computed from
+        // the union's records in that window.
+        QCOMPARE(ms.steady.value(QStringLiteral("valid")), 1.0);
+        QVector<PointEstimate> estimates;
+        {
+            ProjectStore store;
+            QVERIFY(store.open(path(QStringLiteral("merged.servescope"))));
+            QVERIFY(store.pointEstimates(m.row.id, &estimates));
+        }
+        PointRepeats window;
+        addSteadyRepeat(&window, ms, steadySamples(m.records, ms.steady, DefinitionsProfile::Vllm));
+        const QList<PointEstimate> expected = estimateSteady(m.row.id, window);
+        QCOMPARE(expected.size(), 18);
+        for (const PointEstimate &e : expected) {
+            const auto stored = std::find_if(
+                estimates.cbegin(), estimates.cend(), [&](const PointEstimate &x) { return x.metric == e.metric; });
+            QVERIFY2(stored != estimates.cend(), qPrintable(e.metric));
+            QCOMPARE(stored->median, e.median);
+            QCOMPARE(stored->ciLow, e.ciLow);
+            QCOMPARE(stored->ciHigh, e.ciHigh);
+        }
 
         // The simulator at its own speed: three shard processes on the two cores of a test machine
         // add about 1 ms to TTFT (3-5% of a time-scaled simulator's 15-30 ms, 0.6% of its 58 ms
