@@ -175,11 +175,7 @@ ToolFile readAiperf(const QString &path, const QJsonObject &file)
     }
 
     ResultRun run;
-    run.source = kTool;
-    ToolFile t;
-    t.kind = ToolFile::Kind::Read;
-    t.tool = kTool;
-    t.version = version;
+    ToolFile t = readOf(kTool, version);
     for (const Mapped &m : kDistributions) {
         const QJsonObject dist = o.value(QLatin1String(m.tag)).toObject();
         if (dist.isEmpty())
@@ -237,19 +233,16 @@ ToolFile readAiperf(const QString &path, const QJsonObject &file)
     double v = 0;
     if (numberOf(loadgen.value(QLatin1String("request_rate")), &v) && v > 0) {
         run.requestRate = v;
-        if (numberOf(loadgen.value(QLatin1String("concurrency")), &v))
-            run.numbers.insert(QStringLiteral("max_concurrency"), v);
+        putNumber(run, QStringLiteral("max_concurrency"), loadgen.value(QLatin1String("concurrency")));
     } else {
         run.requestRate = std::numeric_limits<double>::infinity();
-        if (numberOf(loadgen.value(QLatin1String("concurrency")), &v))
-            run.numbers.insert(QStringLiteral("max_concurrency"), v);
+        putNumber(run, QStringLiteral("max_concurrency"), loadgen.value(QLatin1String("concurrency")));
     }
-    if (numberOf(loadgen.value(QLatin1String("request_count")), &v))
-        run.numbers.insert(QStringLiteral("num_prompts"), v);
-    if (numberOf(prompt.value(QLatin1String("input_tokens")).toObject().value(QLatin1String("mean")), &v))
-        run.numbers.insert(QStringLiteral("random_input_len"), v);
-    if (numberOf(prompt.value(QLatin1String("output_tokens")).toObject().value(QLatin1String("mean")), &v))
-        run.numbers.insert(QStringLiteral("random_output_len"), v);
+    putNumber(run, QStringLiteral("num_prompts"), loadgen.value(QLatin1String("request_count")));
+    putNumber(run, QStringLiteral("random_input_len"),
+        prompt.value(QLatin1String("input_tokens")).toObject().value(QLatin1String("mean")));
+    putNumber(run, QStringLiteral("random_output_len"),
+        prompt.value(QLatin1String("output_tokens")).toObject().value(QLatin1String("mean")));
     int warmup = int(numberOr(loadgen.value(QLatin1String("warmup_request_count")), 0));
     if (o.value(QLatin1String("was_cancelled")).toBool())
         t.warnings << Reason::in(kCtx,
@@ -282,12 +275,10 @@ ToolFile readAiperf(const QString &path, const QJsonObject &file)
         }
     }
     run.numbers.insert(QStringLiteral("servescope_warmup_requests"), warmup);
-    run.strings.insert(QStringLiteral("servescope_tool_version"), version);
-    run.strings.insert(QStringLiteral("servescope_import_note"),
+    addPoint(t, std::move(run),
         QStringLiteral("AIPerf: TTFT includes reasoning; inter_token_latency is stored as TPOT and "
                        "inter_chunk_latency as ITL; time_to_second_token, output_token_throughput_per_user, "
                        "prefill_throughput and GPU telemetry have no ServeScope metric and are not stored"));
-    t.runs << run;
     return t;
 }
 
@@ -297,12 +288,8 @@ ToolFile readAiperfRecords(const QString &path)
     if (!rec.error.isEmpty())
         return refuse(
             QStringLiteral("AIPerf"), QStringLiteral("profile_export.jsonl"), QStringLiteral("metadata"), rec.error);
-    ToolFile t;
-    t.kind = ToolFile::Kind::Read;
-    t.tool = kTool;
-    t.version = QStringLiteral("per-request records");
+    ToolFile t = readOf(kTool, QStringLiteral("per-request records"));
     ResultRun run;
-    run.source = kTool;
     attachRecords(run, rec);
     const int failed = int(std::count_if(
         rec.arrays.errors.cbegin(), rec.arrays.errors.cend(), [](const QString &e) { return !e.isEmpty(); }));
@@ -318,8 +305,7 @@ ToolFile readAiperfRecords(const QString &path)
             run.numbers.insert(QStringLiteral("duration"), end);
     }
     run.requestRate = std::numeric_limits<double>::quiet_NaN();
-    run.strings.insert(QStringLiteral("servescope_tool_version"), t.version);
-    run.strings.insert(QStringLiteral("servescope_import_note"),
+    addPoint(t, std::move(run),
         QStringLiteral("AIPerf per-request records without profile_export_aiperf.json: every statistic is "
                        "recomputed from the records with vLLM's definitions; the duration is first start to last "
                        "end"));
@@ -328,7 +314,6 @@ ToolFile readAiperfRecords(const QString &path)
             "AIPerf's per-request records alone: the statistics are recomputed from them (import "
             "profile_export_aiperf.json for the figures AIPerf published)"),
         {});
-    t.runs << run;
     return t;
 }
 

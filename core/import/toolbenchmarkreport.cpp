@@ -130,12 +130,8 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &file)
     if (!requests.contains(QLatin1String("total")))
         return refuse(kName, shownVersion, place + QStringLiteral(".requests.total"), QStringLiteral("is missing"));
 
-    ToolFile t;
-    t.kind = ToolFile::Kind::Read;
-    t.tool = kTool;
-    t.version = shownVersion;
+    ToolFile t = readOf(kTool, shownVersion);
     ResultRun run;
-    run.source = kTool;
     const QString harness = at(o, QStringLiteral("scenario.load.standardized.tool")).toString();
     const QString harnessVersion
         = at(o, QStringLiteral("scenario.load.standardized.tool_version")).toVariant().toString();
@@ -178,9 +174,7 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &file)
     run.numbers.insert(QStringLiteral("failed"), failures);
     run.numbers.insert(QStringLiteral("num_prompts"), total);
     const auto mean = [&](const char *key, const char *to) {
-        double v = 0;
-        if (numberOf(throughput.value(QLatin1String(key)).toObject().value(QLatin1String("mean")), &v))
-            run.numbers.insert(QLatin1String(to), v);
+        putNumber(run, QLatin1String(to), throughput.value(QLatin1String(key)).toObject().value(QLatin1String("mean")));
     };
     mean("request_rate", "request_throughput");
     mean("output_token_rate", "output_throughput");
@@ -220,14 +214,11 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &file)
     double v = 0;
     // Without a rate the load is closed: vLLM's infinite rate under a concurrency.
     run.requestRate = numberOf(load.value(QLatin1String("rate_qps")), &v) ? v : std::numeric_limits<double>::infinity();
-    if (numberOf(load.value(QLatin1String("stage")), &v))
-        run.numbers.insert(QLatin1String(kStageKey), v);
+    putNumber(run, QLatin1String(kStageKey), load.value(QLatin1String("stage")));
     if (numberOf(load.value(QLatin1String("concurrency")), &v) && std::isfinite(v) && v > 0)
         run.numbers.insert(QStringLiteral("max_concurrency"), v);
-    if (numberOf(at(load, QStringLiteral("input_seq_len.value")), &v))
-        run.numbers.insert(QStringLiteral("random_input_len"), v);
-    if (numberOf(at(load, QStringLiteral("output_seq_len.value")), &v))
-        run.numbers.insert(QStringLiteral("random_output_len"), v);
+    putNumber(run, QStringLiteral("random_input_len"), at(load, QStringLiteral("input_seq_len.value")));
+    putNumber(run, QStringLiteral("random_output_len"), at(load, QStringLiteral("output_seq_len.value")));
     // The run's name: ServeScope's run and variant, else the description, else the experiment id
     // (shared by the reports of one experiment, so a folder of its stages becomes one run's points).
     QString label = servescope && nativeConfig.contains(QLatin1String("variant"))
@@ -249,12 +240,10 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &file)
             "TPOT and latency are stored; ITL only from vLLM's benchmark or ServeScope under vLLM's definitions; "
             "throughput is the report's mean rate"),
         { harness.isEmpty() ? QStringLiteral("harness not named") : harnessNamed });
-    run.strings.insert(QStringLiteral("servescope_tool_version"),
-        shownVersion + (harness.isEmpty() ? QString() : QStringLiteral(", harness ") + harnessNamed));
-    run.strings.insert(QStringLiteral("servescope_import_note"),
+    addPoint(t, std::move(run),
         QStringLiteral("llm-d Benchmark Report: figures as the harness defined them, converted by units; "
-                       "normalized_time_per_output_token includes TTFT and is not stored; no per-request records"));
-    t.runs << run;
+                       "normalized_time_per_output_token includes TTFT and is not stored; no per-request records"),
+        shownVersion + (harness.isEmpty() ? QString() : QStringLiteral(", harness ") + harnessNamed));
     return t;
 }
 

@@ -41,6 +41,32 @@ double numberOr(const QJsonValue &v, double fallback)
     return numberOf(v, &d) ? d : fallback;
 }
 
+bool putNumber(ResultRun &run, const QString &key, const QJsonValue &v)
+{
+    double d = 0;
+    if (!numberOf(v, &d))
+        return false;
+    run.numbers.insert(key, d);
+    return true;
+}
+
+ToolFile readOf(const QString &tool, const QString &version)
+{
+    ToolFile t;
+    t.kind = ToolFile::Kind::Read;
+    t.tool = tool;
+    t.version = version;
+    return t;
+}
+
+void addPoint(ToolFile &t, ResultRun run, const QString &note, const QString &toolVersion)
+{
+    run.source = t.tool;
+    run.strings.insert(QStringLiteral("servescope_tool_version"), toolVersion.isEmpty() ? t.version : toolVersion);
+    run.strings.insert(QStringLiteral("servescope_import_note"), note);
+    t.runs << std::move(run);
+}
+
 double msPerUnit(const QString &unit)
 {
     const QString u = unit.trimmed().toLower();

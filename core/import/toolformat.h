@@ -49,6 +49,16 @@ inline constexpr const char *kStageKey = "servescope_stage";
 bool numberOf(const QJsonValue &v, double *out);
 double numberOr(const QJsonValue &v, double fallback);
 
+/// Sets run.numbers[key] to what `v` holds when it holds a number (numberOf()); false otherwise.
+bool putNumber(ResultRun &run, const QString &key, const QJsonValue &v);
+
+/// A file of `tool` read at `version` (Kind::Read), its points still to add with addPoint().
+ToolFile readOf(const QString &tool, const QString &version);
+/// Adds a point read from the file: the tool as its source, and beside it the tool's version
+/// (`toolVersion`, else the file's) and what was left out and why (servescope_tool_version,
+/// servescope_import_note).
+void addPoint(ToolFile &t, ResultRun run, const QString &note, const QString &toolVersion = {});
+
 /// Milliseconds per one of the unit's values: "ms" 1, "s"/"sec" 1000, "us" 1e-3, "ns" 1e-6; 0 unknown.
 double msPerUnit(const QString &unit);
 

@@ -93,10 +93,7 @@ ToolFile readScenario(const QString &path, const QJsonObject &o, const QJsonObje
         return refuse(kName, version, QStringLiteral("_time_unit"),
             QStringLiteral("is \"%1\", not a unit of time").arg(unitText));
 
-    ToolFile t;
-    t.kind = ToolFile::Kind::Read;
-    t.tool = kTool;
-    t.version = version;
+    ToolFile t = readOf(kTool, version);
     if (assumed)
         t.warnings << Reason::in(kCtx,
             QT_TRANSLATE_NOOP("ServeScope::Import",
@@ -104,16 +101,12 @@ ToolFile readScenario(const QString &path, const QJsonObject &o, const QJsonObje
                 "seconds, genai-bench's default"),
             {});
     ResultRun run;
-    run.source = kTool;
     putDistribution(run, QStringLiteral("ttft"), stats.value(QLatin1String("ttft")).toObject(), unit);
     putDistribution(run, QStringLiteral("ttfc"), stats.value(QLatin1String("ttft")).toObject(), unit, true);
     putDistribution(run, QStringLiteral("tpot"), stats.value(QLatin1String("tpot")).toObject(), unit);
     putDistribution(run, QStringLiteral("e2el"), stats.value(QLatin1String("e2e_latency")).toObject(), unit);
-    const auto copy = [&](const char *from, const char *to) {
-        double v = 0;
-        if (numberOf(agg.value(QLatin1String(from)), &v))
-            run.numbers.insert(QLatin1String(to), v);
-    };
+    const auto copy
+        = [&](const char *from, const char *to) { putNumber(run, QLatin1String(to), agg.value(QLatin1String(from))); };
     copy("num_completed_requests", "completed");
     copy("num_error_requests", "failed");
     copy("run_duration", "duration");
@@ -121,14 +114,12 @@ ToolFile readScenario(const QString &path, const QJsonObject &o, const QJsonObje
     copy("mean_output_throughput_tokens_per_s", "output_throughput");
     copy("mean_total_tokens_throughput_tokens_per_s", "total_token_throughput");
     copy("num_requests", "num_prompts");
-    double v = 0;
-    if (numberOf(stats.value(QLatin1String("num_input_tokens")).toObject().value(QLatin1String("sum")), &v))
-        run.numbers.insert(QStringLiteral("total_input_tokens"), v);
-    if (numberOf(stats.value(QLatin1String("num_output_tokens")).toObject().value(QLatin1String("sum")), &v))
-        run.numbers.insert(QStringLiteral("total_output_tokens"), v);
+    putNumber(run, QStringLiteral("total_input_tokens"),
+        stats.value(QLatin1String("num_input_tokens")).toObject().value(QLatin1String("sum")));
+    putNumber(run, QStringLiteral("total_output_tokens"),
+        stats.value(QLatin1String("num_output_tokens")).toObject().value(QLatin1String("sum")));
     run.requestRate = std::numeric_limits<double>::infinity();
-    if (numberOf(agg.value(QLatin1String("num_concurrency")), &v))
-        run.numbers.insert(QStringLiteral("max_concurrency"), v);
+    putNumber(run, QStringLiteral("max_concurrency"), agg.value(QLatin1String("num_concurrency")));
     const QString scenario = agg.value(QLatin1String("scenario")).toString();
     if (!scenario.isEmpty()) {
         run.strings.insert(QStringLiteral("genai_bench_scenario"), scenario);
@@ -171,12 +162,10 @@ ToolFile readScenario(const QString &path, const QJsonObject &o, const QJsonObje
         run.outputLens << qint64(numberOr(r.value(QLatin1String("num_output_tokens")), 0));
     }
     run.hasArrays = !records.isEmpty();
-    run.strings.insert(QStringLiteral("servescope_tool_version"), version);
-    run.strings.insert(QStringLiteral("servescope_import_note"),
+    addPoint(t, std::move(run),
         QStringLiteral("genai-bench: tpot is (e2e_latency - ttft) / (output tokens - 1), vLLM's TPOT; TTFT includes "
                        "reasoning; no per-chunk times, so no ITL; times in %1 (_time_unit)")
             .arg(unitText));
-    t.runs << run;
     Q_UNUSED(path)
     return t;
 }

@@ -43,8 +43,7 @@ void setLoad(ResultRun &run, const QJsonObject &strategy)
         run.numbers.insert(QStringLiteral("max_concurrency"), 1);
     } else if (type == QLatin1String("concurrent")) {
         run.requestRate = std::numeric_limits<double>::infinity();
-        if (numberOf(strategy.value(QLatin1String("streams")), &v))
-            run.numbers.insert(QStringLiteral("max_concurrency"), v);
+        putNumber(run, QStringLiteral("max_concurrency"), strategy.value(QLatin1String("streams")));
     } else if (type == QLatin1String("throughput")) {
         run.requestRate = std::numeric_limits<double>::infinity();
     } else if (numberOf(strategy.value(QLatin1String("rate")), &v)) {
@@ -73,10 +72,7 @@ ToolFile readGuidellm(const QString &path, const QJsonObject &o)
         return refuse(kName, version, QStringLiteral("benchmarks"), QStringLiteral("is empty"));
 
     const QJsonObject spec = o.value(QLatin1String("config")).toObject().value(QLatin1String("spec")).toObject();
-    ToolFile t;
-    t.kind = ToolFile::Kind::Read;
-    t.tool = kTool;
-    t.version = version;
+    ToolFile t = readOf(kTool, version);
     bool recordsLeftOut = false;
     for (qsizetype i = 0; i < benchmarks.size(); ++i) {
         const QJsonObject b = benchmarks.at(i).toObject();
@@ -89,7 +85,6 @@ ToolFile readGuidellm(const QString &path, const QJsonObject &o)
                     QStringLiteral("is missing"));
         }
         ResultRun run;
-        run.source = kTool;
         // Earlier reports keep request_totals beside the metrics, later ones inside them.
         const QJsonObject totals = m.contains(QLatin1String("request_totals"))
             ? m.value(QLatin1String("request_totals")).toObject()
@@ -150,11 +145,8 @@ ToolFile readGuidellm(const QString &path, const QJsonObject &o)
             run.strings.insert(QStringLiteral("tokenizer_id"), tokenizer);
         const QJsonArray data = spec.value(QLatin1String("data")).toArray();
         const QJsonObject d0 = data.isEmpty() ? QJsonObject() : data.first().toObject();
-        double v = 0;
-        if (numberOf(d0.value(QLatin1String("prompt_tokens")), &v))
-            run.numbers.insert(QStringLiteral("random_input_len"), v);
-        if (numberOf(d0.value(QLatin1String("output_tokens")), &v))
-            run.numbers.insert(QStringLiteral("random_output_len"), v);
+        putNumber(run, QStringLiteral("random_input_len"), d0.value(QLatin1String("prompt_tokens")));
+        putNumber(run, QStringLiteral("random_output_len"), d0.value(QLatin1String("output_tokens")));
         const double start = numberOr(b.value(QLatin1String("start_time")), 0);
         if (start > 0)
             run.strings.insert(QStringLiteral("date"),
@@ -163,12 +155,10 @@ ToolFile readGuidellm(const QString &path, const QJsonObject &o)
                     .toString(QStringLiteral("yyyyMMdd-HHmmss")));
         const QJsonObject requests = b.value(QLatin1String("requests")).toObject();
         recordsLeftOut = recordsLeftOut || !requests.value(QLatin1String("successful")).toArray().isEmpty();
-        run.strings.insert(QStringLiteral("servescope_tool_version"), version);
-        run.strings.insert(QStringLiteral("servescope_import_note"),
+        addPoint(t, std::move(run),
             QStringLiteral("GuideLLM: inter_token_latency_ms is stored as TPOT (its distribution is weighted by "
                            "output tokens, vLLM's by request); time_per_output_token_ms includes TTFT and is not "
                            "stored; no per-chunk ITL; throughput is the totals over the benchmark's duration"));
-        t.runs << run;
     }
     t.warnings << Reason::in(kCtx,
         QT_TRANSLATE_NOOP("ServeScope::Import",

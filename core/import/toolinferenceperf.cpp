@@ -37,12 +37,8 @@ ToolFile readInferencePerf(const QString &path, const QJsonObject &o)
             return refuse(
                 kName, version, QStringLiteral("successes.throughput.requests_per_sec"), QStringLiteral("is missing"));
     }
-    ToolFile t;
-    t.kind = ToolFile::Kind::Read;
-    t.tool = kTool;
-    t.version = version;
+    ToolFile t = readOf(kTool, version);
     ResultRun run;
-    run.source = kTool;
     const QJsonObject e2el = latency.value(QLatin1String("request_latency")).toObject();
     const QJsonObject ttft = latency.value(QLatin1String("time_to_first_token")).toObject();
     const QJsonObject tpot = latency.value(QLatin1String("time_per_output_token")).toObject();
@@ -75,9 +71,7 @@ ToolFile readInferencePerf(const QString &path, const QJsonObject &o)
     run.numbers.insert(QStringLiteral("failed"),
         numberOr(o.value(QLatin1String("failures")).toObject().value(QLatin1String("count")), 0));
     const auto copy = [&](const char *from, const char *to) {
-        double v = 0;
-        if (numberOf(throughput.value(QLatin1String(from)), &v))
-            run.numbers.insert(QLatin1String(to), v);
+        putNumber(run, QLatin1String(to), throughput.value(QLatin1String(from)));
     };
     copy("requests_per_sec", "request_throughput");
     copy("output_tokens_per_sec", "output_throughput");
@@ -106,12 +100,10 @@ ToolFile readInferencePerf(const QString &path, const QJsonObject &o)
                 "inference-perf's summary pools every stage of the run into one point (no rate); import the "
                 "stage_N files for one point per stage"),
             {});
-    run.strings.insert(QStringLiteral("servescope_tool_version"), version);
-    run.strings.insert(QStringLiteral("servescope_import_note"),
+    addPoint(t, std::move(run),
         QStringLiteral("inference-perf: seconds; inter_token_latency pools one gap per token (a chunk's tokens share "
                        "its time) and normalized_time_per_output_token includes TTFT: neither is stored; duration is "
                        "successes / requests_per_sec; token totals are mean x count"));
-    t.runs << run;
     return t;
 }
 

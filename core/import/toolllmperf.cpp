@@ -88,12 +88,8 @@ ToolFile readLlmperf(const QString &path, const QJsonObject &o)
         if (!o.contains(QLatin1String(needed)))
             return refuse(kName, version, QString::fromLatin1(needed), QStringLiteral("is missing"));
     }
-    ToolFile t;
-    t.kind = ToolFile::Kind::Read;
-    t.tool = kTool;
-    t.version = version;
+    ToolFile t = readOf(kTool, version);
     ResultRun run;
-    run.source = kTool;
     const double completed = numberOr(o.value(QLatin1String("results_num_completed_requests")), 0);
     putFlat(run, o, QStringLiteral("ttft_s"), QStringLiteral("ttft"), completed);
     putFlat(run, o, QStringLiteral("end_to_end_latency_s"), QStringLiteral("e2el"), completed);
@@ -106,8 +102,8 @@ ToolFile readLlmperf(const QString &path, const QJsonObject &o)
             run.numbers.insert(QStringLiteral("duration"), completed * 60.0 / perMin);
     }
     double v = 0;
-    if (numberOf(o.value(QLatin1String("results_mean_output_throughput_token_per_s")), &v))
-        run.numbers.insert(QStringLiteral("output_throughput"), v);
+    putNumber(
+        run, QStringLiteral("output_throughput"), o.value(QLatin1String("results_mean_output_throughput_token_per_s")));
     const double meanIn = numberOr(o.value(QLatin1String("results_number_input_tokens_mean")), kNaN);
     const double meanOut = numberOr(o.value(QLatin1String("results_number_output_tokens_mean")), kNaN);
     if (std::isfinite(meanIn))
@@ -117,12 +113,9 @@ ToolFile readLlmperf(const QString &path, const QJsonObject &o)
     if (std::isfinite(meanIn) && std::isfinite(meanOut) && perMin > 0)
         run.numbers.insert(QStringLiteral("total_token_throughput"), (meanIn + meanOut) * perMin / 60.0);
     run.requestRate = std::numeric_limits<double>::infinity();
-    if (numberOf(o.value(QLatin1String("num_concurrent_requests")), &v))
-        run.numbers.insert(QStringLiteral("max_concurrency"), v);
-    if (numberOf(o.value(QLatin1String("mean_input_tokens")), &v))
-        run.numbers.insert(QStringLiteral("random_input_len"), v);
-    if (numberOf(o.value(QLatin1String("mean_output_tokens")), &v))
-        run.numbers.insert(QStringLiteral("random_output_len"), v);
+    putNumber(run, QStringLiteral("max_concurrency"), o.value(QLatin1String("num_concurrent_requests")));
+    putNumber(run, QStringLiteral("random_input_len"), o.value(QLatin1String("mean_input_tokens")));
+    putNumber(run, QStringLiteral("random_output_len"), o.value(QLatin1String("mean_output_tokens")));
     const QString model = o.value(QLatin1String("model")).toString();
     if (!model.isEmpty())
         run.strings.insert(QStringLiteral("model_id"), model);
@@ -158,36 +151,28 @@ ToolFile readLlmperf(const QString &path, const QJsonObject &o)
             "llmperf's inter_token_latency_s includes TTFT (all chunk gaps and TTFT over output tokens): it is "
             "neither TPOT nor ITL and is not stored"),
         {});
-    run.strings.insert(QStringLiteral("servescope_tool_version"), version);
-    run.strings.insert(QStringLiteral("servescope_import_note"), kNote);
-    t.runs << run;
+    addPoint(t, std::move(run), kNote);
     return t;
 }
 
 ToolFile readLlmperfRecords(const QString &path, const QJsonArray &records)
 {
-    ToolFile t;
-    t.kind = ToolFile::Kind::Read;
-    t.tool = kTool;
-    t.version = QStringLiteral("individual responses");
+    ToolFile t = readOf(kTool, QStringLiteral("individual responses"));
     const QString summary
         = siblingOf(path, QStringLiteral("_individual_responses.json"), QStringLiteral("_summary.json"));
     ResultRun run;
-    run.source = kTool;
     putRecords(run, records);
     const int failed
         = int(std::count_if(run.errors.cbegin(), run.errors.cend(), [](const QString &e) { return !e.isEmpty(); }));
     run.numbers.insert(QStringLiteral("completed"), run.ttfts.size() - failed);
     run.numbers.insert(QStringLiteral("failed"), failed);
     run.requestRate = std::numeric_limits<double>::quiet_NaN();
-    run.strings.insert(QStringLiteral("servescope_tool_version"), t.version);
-    run.strings.insert(QStringLiteral("servescope_import_note"), kNote);
+    addPoint(t, std::move(run), kNote);
     t.warnings << Reason::in(kCtx,
         QT_TRANSLATE_NOOP("ServeScope::Import",
             "llmperf's individual responses alone: statistics are recomputed from them, and without start times "
             "there is no duration, so no throughput (import %1 for llmperf's published figures)"),
         { summary.isEmpty() ? QStringLiteral("the *_summary.json") : QFileInfo(summary).fileName() });
-    t.runs << run;
     return t;
 }
 
