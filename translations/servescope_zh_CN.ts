@@ -2744,6 +2744,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>files in the folder that are not Benchmark Reports were left out: %1</source>
         <translation>文件夹中不是 Benchmark Report 的文件已被略过：%1</translation>
     </message>
+    <message>
+        <source>looks like an llm-d Benchmark Report, but its YAML is not read at line %1: %2; nothing was imported</source>
+        <translation>看起来是 llm-d Benchmark Report，但第 %1 行的 YAML 无法读取：%2；未导入任何内容</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ImportFlow</name>

@@ -261,10 +261,17 @@ ToolFile sniffFile(const QString &path)
     int errorLine = 0;
     const QJsonValue v = Yaml::parse(text, &error, &errorLine);
     if (!error.isEmpty()) {
-        if (text.contains("\nscenario:") || text.contains("\nresults:") || text.contains("\nmetrics:"))
-            return refuse(QStringLiteral("llm-d Benchmark Report"), {}, QStringLiteral("line %1").arg(errorLine),
-                QStringLiteral("could not be read (%1)").arg(error));
-        return {};
+        if (!text.contains("\nscenario:") && !text.contains("\nresults:") && !text.contains("\nmetrics:"))
+            return {};
+        ToolFile t;
+        t.kind = ToolFile::Kind::Refused;
+        t.tool = QStringLiteral("llm-d Benchmark Report");
+        t.refusal = Reason::in(kCtx,
+            QT_TRANSLATE_NOOP("ServeScope::Import",
+                "looks like an llm-d Benchmark Report, but its YAML is not read at line %1: %2; nothing was "
+                "imported"),
+            { QString::number(errorLine), error });
+        return t;
     }
     return v.isObject() ? sniffObject(path, v.toObject()) : ToolFile {};
 }
