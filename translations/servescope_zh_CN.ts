@@ -510,10 +510,6 @@
         <translation>写出图表：.png、.svg 或 .pdf</translation>
     </message>
     <message>
-        <source>Chart kind: load (default), tradeoff (latency vs throughput)</source>
-        <translation>图表类型：load（默认），tradeoff（延迟对吞吐量）</translation>
-    </message>
-    <message>
         <source>Chart size WxH in px/pt (default 1000x620)</source>
         <translation>图表尺寸 WxH，单位 px/pt（默认 1000x620）</translation>
     </message>
@@ -540,10 +536,6 @@
     <message>
         <source>--metric applies to --chart only</source>
         <translation>--metric 只用于 --chart</translation>
-    </message>
-    <message>
-        <source>--kind must be load or tradeoff</source>
-        <translation>--kind 必须是 load 或 tradeoff</translation>
     </message>
     <message>
         <source>--chart file must end in .png, .svg or .pdf</source>
@@ -1544,6 +1536,30 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>--fail-if %1: the baseline (%2) and the candidate (%3) define it differently (%4), so it cannot gate</source>
         <translation>--fail-if %1：基线（%2）与候选（%3）对该指标的定义不同（%4），因此不能用于门禁</translation>
+    </message>
+    <message>
+        <source>Chart kind: load (default), tradeoff (latency vs throughput), per-gpu (output tok/s per GPU vs per user, with the Pareto frontier)</source>
+        <translation>图表类型：load（默认）、tradeoff（延迟与吞吐量）、per-gpu（每 GPU 输出 token/秒与每用户速度，含帕累托前沿）</translation>
+    </message>
+    <message>
+        <source>With --kind per-gpu: mark and state each curve&apos;s tok/s per GPU at this many output tok/s per user</source>
+        <translation>配合 --kind per-gpu：标出并给出每条曲线在该每用户输出 token/秒处的每 GPU token/秒</translation>
+    </message>
+    <message>
+        <source>--kind must be load, tradeoff or per-gpu</source>
+        <translation>--kind 必须是 load、tradeoff 或 per-gpu</translation>
+    </message>
+    <message>
+        <source>--metric does not apply to --kind per-gpu</source>
+        <translation>--metric 不适用于 --kind per-gpu</translation>
+    </message>
+    <message>
+        <source>--target-interactivity applies to --kind per-gpu only</source>
+        <translation>--target-interactivity 仅适用于 --kind per-gpu</translation>
+    </message>
+    <message>
+        <source>--target-interactivity must be a positive number of tokens/s</source>
+        <translation>--target-interactivity 必须是正的 token/秒 数值</translation>
     </message>
 </context>
 <context>
@@ -5302,6 +5318,84 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>no verdict: not comparable</source>
         <translation>无结论：不可比</translation>
     </message>
+    <message numerus="yes">
+        <source>%1: %n GPU(s) (%2)</source>
+        <translation>
+            <numerusform>%1：%n 个 GPU（%2）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>Output tok/s per GPU</source>
+        <translation>每 GPU 输出 token/秒</translation>
+    </message>
+    <message>
+        <source>Output tok/s per user</source>
+        <translation>每用户输出 token/秒</translation>
+    </message>
+    <message>
+        <source>Price per million output tokens</source>
+        <translation>每百万输出 token 的价格</translation>
+    </message>
+    <message>
+        <source>Throughput per GPU and cost</source>
+        <translation>每 GPU 吞吐量与成本</translation>
+    </message>
+    <message>
+        <source>Per user: 1000 / TPOT p50. Price: the GPU-hour price × GPUs over the output tokens of an hour. GPUs per variant: %1.</source>
+        <translation>每用户：1000 / TPOT p50。价格：GPU 每小时价格 × GPU 数，除以一小时的输出 token 数。各变体的 GPU 数：%1。</translation>
+    </message>
+    <message>
+        <source>one assumed (the run names none)</source>
+        <translation>假定为 1（该运行未给出）</translation>
+    </message>
+    <message>
+        <source>Output throughput per GPU vs per user</source>
+        <translation>每 GPU 输出吞吐量与每用户速度</translation>
+    </message>
+    <message>
+        <source>each curve in load order; dashed: the Pareto frontier across them; median across repeats</source>
+        <translation>每条曲线按负载顺序；虚线：各曲线的帕累托前沿；取各次重复的中位数</translation>
+    </message>
+    <message>
+        <source>Output tok/s per user (1000 / TPOT p50)</source>
+        <translation>每用户输出 token/秒（1000 / TPOT p50）</translation>
+    </message>
+    <message>
+        <source>%1 tok/s per GPU (%2 GPUs)</source>
+        <translation>每 GPU %1 token/秒（%2 个 GPU）</translation>
+    </message>
+    <message>
+        <source>%1 tok/s per user</source>
+        <translation>每用户 %1 token/秒</translation>
+    </message>
+    <message>
+        <source>%1 per million output tokens</source>
+        <translation>每百万输出 token %1</translation>
+    </message>
+    <message>
+        <source>Pareto frontier</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <source>%1: %2 tok/s per user is outside its measured range</source>
+        <translation>%1：每用户 %2 token/秒超出其测量范围</translation>
+    </message>
+    <message>
+        <source>%1: %2 tok/s per GPU at %3 tok/s per user</source>
+        <translation>%1：在每用户 %3 token/秒处为每 GPU %2 token/秒</translation>
+    </message>
+    <message>
+        <source>; ringed: each curve at %1 tok/s per user</source>
+        <translation>；圆圈：各曲线在每用户 %1 token/秒处的值</translation>
+    </message>
+    <message>
+        <source>GPU count not known, one assumed: %1 (set server.gpus)</source>
+        <translation>GPU 数未知，假定为 1：%1（请设置 server.gpus）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -5752,6 +5846,26 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>Only metrics comparable as published have a verdict; the others say why not.</source>
         <translation>只有按原样可比的指标给出结论；其余指标说明了不可比的原因。</translation>
+    </message>
+    <message>
+        <source>Output throughput per GPU vs per user</source>
+        <translation>每 GPU 输出吞吐量与每用户速度</translation>
+    </message>
+    <message>
+        <source>no target</source>
+        <translation>无目标</translation>
+    </message>
+    <message>
+        <source> tok/s per user</source>
+        <translation> token/秒（每用户）</translation>
+    </message>
+    <message>
+        <source>Each curve&apos;s output tokens/s per GPU at this speed per user, interpolated between its measured points (never beyond them)</source>
+        <translation>各曲线在该每用户速度下的每 GPU 输出 token/秒，在其测量点之间插值（从不外推）</translation>
+    </message>
+    <message>
+        <source>Compare at</source>
+        <translation>比较位置</translation>
     </message>
 </context>
 <context>
@@ -6387,6 +6501,38 @@ Qwen/Qwen2-7B-Instruct
     <message>
         <source>Edit DCGM exporter URL</source>
         <translation>编辑 DCGM exporter URL</translation>
+    </message>
+    <message>
+        <source>from the server arguments</source>
+        <translation>取自服务器参数</translation>
+    </message>
+    <message>
+        <source>GPUs serving the endpoint, for throughput per GPU and cost. 0: tensor × pipeline × data parallel sizes of the server arguments, else the environment&apos;s gpu_count, else 1.</source>
+        <translation>为该端点提供服务的 GPU 数，用于每 GPU 吞吐量和成本。0：取服务器参数中张量 × 流水线 × 数据并行规模，否则取环境快照的 gpu_count，否则为 1。</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>Edit GPU count</source>
+        <translation>编辑 GPU 数</translation>
+    </message>
+    <message>
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+    <message>
+        <source>Price of one GPU for an hour, in the currency you compare in: the report and the charts then give the price of a million output tokens at each point.</source>
+        <translation>一个 GPU 一小时的价格（使用你比较时所用的货币）：报告和图表随后给出每个负载点每百万输出 token 的价格。</translation>
+    </message>
+    <message>
+        <source>Price per GPU-hour</source>
+        <translation>每 GPU 小时价格</translation>
+    </message>
+    <message>
+        <source>Edit GPU-hour price</source>
+        <translation>编辑 GPU 小时价格</translation>
     </message>
 </context>
 <context>

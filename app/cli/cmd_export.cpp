@@ -20,6 +20,8 @@
 #include <QSaveFile>
 #include <QTextStream>
 
+#include <cmath>
+#include <limits>
 #include <memory>
 
 namespace {
@@ -32,6 +34,7 @@ struct ExportRequest {
     QString project, run, vs, chart, csv, report, kind, sglang, benchmarkReport;
     Metric metric = Metric::Ttft;
     bool metricSet = false;
+    double targetPerUser = std::numeric_limits<double>::quiet_NaN();
     ExportOptions size;
 };
 
@@ -77,8 +80,14 @@ void addExportOptions(QCommandLineParser &parser)
         { QStringLiteral("chart"), CliText::tr("Write a chart: .png, .svg or .pdf"), QStringLiteral("FILE") },
         { QStringLiteral("metric"), CliText::tr("Latency chart of ttft|ttfo|tpot|atpot|itl|e2el (default: throughput)"),
             QStringLiteral("M") },
-        { QStringLiteral("kind"), CliText::tr("Chart kind: load (default), tradeoff (latency vs throughput)"),
+        { QStringLiteral("kind"),
+            CliText::tr("Chart kind: load (default), tradeoff (latency vs throughput), per-gpu (output tok/s per GPU "
+                        "vs per user, with the Pareto frontier)"),
             QStringLiteral("K") },
+        { QStringLiteral("target-interactivity"),
+            CliText::tr("With --kind per-gpu: mark and state each curve's tok/s per GPU at this many output tok/s "
+                        "per user"),
+            QStringLiteral("TOK_S") },
         { QStringLiteral("size"), CliText::tr("Chart size WxH in px/pt (default 1000x620)"), QStringLiteral("WxH") },
         { QStringLiteral("scale"), CliText::tr("PNG pixel scale (default 1)"), QStringLiteral("X") },
         { QStringLiteral("csv"), CliText::tr("Write per-point metrics as CSV"), QStringLiteral("FILE") },
@@ -106,8 +115,19 @@ int readFileOptions(const QCommandLineParser &parser, ExportRequest *req)
             return usage(CliText::tr("--metric must be ttft, ttfo, tpot, atpot, itl or e2el, not '%1'").arg(m));
         req->metricSet = true;
     }
-    if (req->kind != QLatin1String("load") && req->kind != QLatin1String("tradeoff"))
-        return usage(CliText::tr("--kind must be load or tradeoff"));
+    if (req->kind != QLatin1String("load") && req->kind != QLatin1String("tradeoff")
+        && req->kind != QLatin1String("per-gpu"))
+        return usage(CliText::tr("--kind must be load, tradeoff or per-gpu"));
+    if (req->kind == QLatin1String("per-gpu") && req->metricSet)
+        return usage(CliText::tr("--metric does not apply to --kind per-gpu"));
+    if (parser.isSet(QStringLiteral("target-interactivity"))) {
+        bool ok = false;
+        req->targetPerUser = parser.value(QStringLiteral("target-interactivity")).toDouble(&ok);
+        if (req->kind != QLatin1String("per-gpu"))
+            return usage(CliText::tr("--target-interactivity applies to --kind per-gpu only"));
+        if (!ok || !std::isfinite(req->targetPerUser) || req->targetPerUser <= 0)
+            return usage(CliText::tr("--target-interactivity must be a positive number of tokens/s"));
+    }
     ChartExporter::Format format;
     if (!req->chart.isEmpty() && !ChartExporter::formatForPath(req->chart, &format))
         return usage(CliText::tr("--chart file must end in .png, .svg or .pdf"));
@@ -186,6 +206,8 @@ ChartSpec chartFor(const ExportRequest &req, const ReportInput &input)
     const QList<RunSeriesInput> runs = reportSeriesInputs(input);
     if (req.kind == QLatin1String("tradeoff"))
         return latencyVsThroughput(runs, req.metricSet ? req.metric : Metric::Tpot);
+    if (req.kind == QLatin1String("per-gpu"))
+        return throughputPerGpu(runs, req.targetPerUser);
     if (req.metricSet)
         return latencyVsLoad(runs, req.metric);
     return throughputVsLoad(runs, ThroughputKind::OutputTokens);

@@ -127,6 +127,13 @@ void EngineWorker::cancel()
     m_transport->cancelAll();
 }
 
+void EngineWorker::release()
+{
+    m_arrivalTimer.stop();
+    m_schedule.reset();
+    m_requests.reset();
+}
+
 qint64 EngineWorker::eventsReceived() const
 {
     return m_lean->eventsReceived() + m_pool->eventsReceived();

@@ -28,6 +28,9 @@ public:
     void warm(int connections);
     void begin(std::shared_ptr<PointSchedule> schedule, std::shared_ptr<const QVector<PreparedRequest>> requests);
     void cancel();
+    /// After the point: drops its schedule and prompt list (the point's prompt bodies are freed once
+    /// every holder let go). Nothing starts until the next begin().
+    void release();
 
     /// Events framed by this worker's transports (any thread).
     qint64 eventsReceived() const;

@@ -193,6 +193,13 @@ void LoadGenerator::finish()
     const LoadProgress last = progress();
     m_running = false;
     m_schedule.reset();
+    // Every request has ended: the prompt list is let go here and in each worker, so a point's
+    // prompt bodies do not outlive it (summarising and storing come next).
+    m_requests.reset();
+    for (const WorkerThread &w : m_workers) {
+        EngineWorker *worker = w.worker;
+        QMetaObject::invokeMethod(worker, [worker] { worker->release(); });
+    }
     Q_EMIT progressed(last);
     Q_EMIT finished(m_outcome);
 }

@@ -100,10 +100,12 @@ public:
     void readServer(const JsonNode &n, Server *s)
     {
         const QString p = QStringLiteral("server");
-        if (!object(&n, p, { "engine", "args", "launch", "dcgm_url" }))
+        if (!object(&n, p, { "engine", "args", "launch", "dcgm_url", "gpus", "gpu_hour_price" }))
             return;
         stringAt(n, "engine", p, &s->engine);
         stringAt(n, "dcgm_url", p, &s->dcgmUrl);
+        intAt(n, "gpus", p, &s->gpus);
+        numberAt(n, "gpu_hour_price", p, &s->gpuHourPrice);
         if (const JsonNode *a = n.member(QLatin1String("args")))
             readValues(*a, p + QLatin1String(".args"), &s->args);
         if (const JsonNode *l = n.member(QLatin1String("launch"))) {

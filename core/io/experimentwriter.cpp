@@ -54,6 +54,10 @@ JsonNode serverTree(const Server &s)
     }
     if (!s.dcgmUrl.isEmpty())
         n.add(QStringLiteral("dcgm_url"), str(s.dcgmUrl));
+    if (s.gpus > 0)
+        n.add(QStringLiteral("gpus"), num(s.gpus));
+    if (s.gpuHourPrice > 0)
+        n.add(QStringLiteral("gpu_hour_price"), num(s.gpuHourPrice));
     return n;
 }
 

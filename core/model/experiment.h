@@ -101,6 +101,12 @@ struct Server {
     /// A DCGM exporter's metrics URL (GPU utilisation, DRAM and SM activity, power), scraped beside
     /// the endpoint's /metrics; empty: none.
     QString dcgmUrl;
+    /// GPUs serving the endpoint; 0: from the server arguments' parallel sizes, else the environment
+    /// snapshot's gpu_count, else 1 (servingGpus(), core/metrics/servingcost.h).
+    int gpus = 0;
+    /// Price of one GPU for an hour (any currency, the same for every variant compared); 0: no cost
+    /// figures.
+    double gpuHourPrice = 0;
     bool operator==(const Server &) const = default;
 };
 

@@ -201,6 +201,8 @@ void checkEnvAndServer(Checker &c, const Experiment &x)
         c.error(QStringLiteral("server.launch.ready"),
             Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be a path starting with /") });
     c.finite(QStringLiteral("server.launch.ready_timeout_s"), s.readyTimeoutS, 0.1, 86400);
+    c.range(QStringLiteral("server.gpus"), s.gpus, 0, 100000);
+    c.finite(QStringLiteral("server.gpu_hour_price"), s.gpuHourPrice, 0, 1000000);
     static const QRegularExpression variable(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     for (const auto &[name, value] : s.launchEnv) {
         if (!variable.match(name).hasMatch())

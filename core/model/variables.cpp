@@ -98,6 +98,8 @@ const Accessor kAccessors[] = {
         [](const Experiment &x) { return QJsonValue(QJsonArray::fromStringList(x.server.launchArgv)); },
         [](Experiment &x, const QJsonValue &v) { x.server.launchArgv = toStringList(v); } },
     STR("server.launch.ready", server.readyPath),
+    NUM("server.gpus", server.gpus, int),
+    NUM("server.gpu_hour_price", server.gpuHourPrice, double),
     STR("dataset.name", dataset.name),
     NUM("dataset.seed", dataset.seed, qint64),
     BOOLEAN("dataset.ignore_eos", dataset.ignoreEos),

@@ -36,6 +36,12 @@ ChartSpec latencyVsLoad(const QList<RunSeriesInput> &runs, Metric metric, const 
 /// Latency (p50 solid, p90 dashed) against output throughput, in load order: the trade-off curve.
 ChartSpec latencyVsThroughput(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o = {});
 
+/// Output tokens/s per GPU against output tokens/s per user (1000 / TPOT p50), one curve per run and
+/// curve in load order, the Pareto frontier across all of them dashed; with a finite
+/// `targetPerUser`, each curve's per-GPU throughput there (interpolated between its measured
+/// points, never extrapolated) marked and stated in the notes.
+ChartSpec throughputPerGpu(const QList<RunSeriesInput> &runs, double targetPerUser, const LoadChartOptions &o = {});
+
 /// Empirical CDF of per-request values at one point, log x, one curve per input (A over B).
 ChartSpec distributionCdf(const QList<DistributionInput> &inputs, Metric metric, const QString &pointLabel);
 /// Histogram on log-spaced bins (density per bin, drawn as a step outline), one per input.

@@ -75,6 +75,9 @@ struct RunSeriesInput {
     /// Label of the point where throughput stops growing with load (the run's capacity-knee
     /// finding); empty when the curve has none.
     QString kneeLabel;
+    int gpus = 1; ///< GPUs that served it (servingGpus()), for the per-GPU chart
+    bool gpusAssumed = true; ///< no source said how many (one is assumed)
+    double gpuHourPrice = 0; ///< 0: none given
 };
 
 /// Per-request values at one load point, for the distribution chart.

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ServeScope::Report {
 
@@ -158,8 +159,13 @@ QList<RunSeriesInput> reportSeriesInputs(const ReportInput &input)
             footer.label = letter;
             footer.runName = run.name;
         }
-        for (RunSeriesInput &p : parts)
+        for (RunSeriesInput &p : parts) {
             p.footer = footer;
+            const VariantServing serving = run.serving.value(p.points.first().variant);
+            p.gpus = serving.gpus.count;
+            p.gpusAssumed = serving.gpus.source == QLatin1String("assumed");
+            p.gpuHourPrice = serving.gpuHourPrice;
+        }
         out += parts;
     }
     return out;
@@ -186,6 +192,8 @@ QList<ReportChart> reportCharts(const ReportInput &input)
     for (Metric m : latencies)
         out << ReportChart { metricCode(m) + QStringLiteral("-vs-load"), latencyVsLoad(runs, m) };
     out << ReportChart { QStringLiteral("tpot-vs-throughput"), latencyVsThroughput(runs, Metric::Tpot) };
+    out << ReportChart { QStringLiteral("output-per-gpu-vs-per-user"),
+        throughputPerGpu(runs, std::numeric_limits<double>::quiet_NaN()) };
     // The steady window's set beside vLLM's, when any point had one.
     bool anySteady = false;
     for (const ReportRun &r : input.runs) {
@@ -334,6 +342,43 @@ QString steadyTable(const ReportRun &run)
             tr("Output (tok/s)"), tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)"), tr("TPOT p50 (ms)"), tr("TPOT p99 (ms)"),
             tr("ITL p50 (ms)"), tr("ITL p99 (ms)") })
         + body + QStringLiteral("</table>\n");
+}
+
+// What each point gives per GPU and per user, and at what price when one was given: the numbers
+// behind the per-GPU chart.
+QString servingTable(const ReportRun &run)
+{
+    bool priced = false;
+    QStringList sources;
+    for (auto it = run.serving.cbegin(); it != run.serving.cend(); ++it) {
+        priced = priced || it->gpuHourPrice > 0;
+        sources << QCoreApplication::translate("ServeScope::Report", "%1: %n GPU(s) (%2)", nullptr, it->gpus.count)
+                       .arg(it.key(), it->gpus.source);
+    }
+    QString body;
+    for (const PointSummary &m : medianAcrossRepeats(run.points)) {
+        const VariantServing serving = run.serving.value(m.variant);
+        const ServingPoint s = servingPoint(m, serving.gpus.count, serving.gpuHourPrice);
+        QStringList cells { esc(m.variant), esc(m.label), QString::number(serving.gpus.count), num(s.perGpu, 1),
+            std::isfinite(s.perUser) ? num(s.perUser, 1) : QStringLiteral("—") };
+        if (priced)
+            cells << (std::isfinite(s.costPerMillion) ? num(s.costPerMillion, 2) : QStringLiteral("—"));
+        body += row(cells, false);
+    }
+    if (body.isEmpty())
+        return QString();
+    QStringList heads { tr("Variant"), tr("Point"), tr("GPUs"), tr("Output tok/s per GPU"),
+        tr("Output tok/s per user") };
+    if (priced)
+        heads << tr("Price per million output tokens");
+    std::sort(sources.begin(), sources.end());
+    return QStringLiteral("<h3>%1</h3>\n<p class=\"muted\">%2</p>\n")
+               .arg(esc(tr("Throughput per GPU and cost")),
+                   esc(tr("Per user: 1000 / TPOT p50. Price: the GPU-hour price × GPUs over the output tokens of an "
+                          "hour. GPUs per variant: %1.")
+                           .arg(sources.isEmpty() ? tr("one assumed (the run names none)")
+                                                  : sources.join(QStringLiteral("; ")))))
+        + tableHead(heads) + body + QStringLiteral("</table>\n");
 }
 
 // A reasoning model's answers per point, when one reasoned: when the answer started against the first token, and
@@ -621,7 +666,8 @@ QString reportBodyHtml(const ReportInput &input)
             out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Variants (what each changes from the baseline)")))
                 + keyValueTable(run.variants);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results (medians across repeats, min–max)")))
-            + pointTable(run) + reasoningTable(run) + steadyTable(run) + findingsSection(run, !thresholdsShown);
+            + pointTable(run) + reasoningTable(run) + steadyTable(run) + servingTable(run)
+            + findingsSection(run, !thresholdsShown);
         thresholdsShown = thresholdsShown || !run.findings.isEmpty();
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Environment snapshot"))) + keyValueTable(run.envSnapshot, 2);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Client host"))) + keyValueTable(run.clientHost, 2);

@@ -3,6 +3,7 @@
 
 #include "metrics/delta.h"
 #include "metrics/findings.h"
+#include "metrics/servingcost.h"
 #include "report/chartbuilders.h"
 
 #include <QDateTime>
@@ -12,6 +13,12 @@
 namespace ServeScope::Report {
 
 using KeyValues = QList<QPair<QString, QString>>;
+
+/// What served a variant: its GPUs and their price per hour (0: none given).
+struct VariantServing {
+    ServingGpus gpus;
+    double gpuHourPrice = 0;
+};
 
 /// One stored run as a report shows it (filled from the project store by the caller).
 struct ReportRun {
@@ -36,6 +43,8 @@ struct ReportRun {
     /// summaries).
     QList<PointEstimate> estimates;
     QList<RunFinding> findings; ///< what the run's curves say (runFindings)
+    /// Per variant name; a variant not in it (an imported run) is served by one GPU, assumed.
+    QHash<QString, VariantServing> serving;
     /// Prompts each (variant, point) was to send by its configuration, keyed by plannedKey(); absent
     /// when the point stops on time only or the configuration is unknown (an imported run).
     QHash<QString, qint64> plannedPrompts;

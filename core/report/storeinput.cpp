@@ -3,6 +3,7 @@
 
 #include "io/experimentfile.h"
 #include "metrics/pointsummary.h"
+#include "metrics/servingcost.h"
 #include "model/runorigin.h"
 #include "model/variables.h"
 #include "storage/projectstore.h"
@@ -147,7 +148,7 @@ ReportRun reportRunFromStore(
                                 .value(QLatin1String("name"))
                                 .toString(QStringLiteral("random"));
     const ExperimentReadResult read = deserializeExperiment(row.resolvedConfig);
-    r.findings = runFindings(points, estimates, dataset == QLatin1String("random"), {},
+    r.findings = runFindings(points, r.estimates, dataset == QLatin1String("random"), {},
         read.ok ? prefillBudgets(read.experiment) : PrefillBudgets());
     r.variants = variantChanges(row.resolvedConfig);
     if (read.ok) {
@@ -155,6 +156,8 @@ ReportRun reportRunFromStore(
         // completed/planned.
         for (int v = 0; v < read.experiment.variants.size(); ++v) {
             const Experiment resolved = resolveVariant(read.experiment, v);
+            r.serving.insert(read.experiment.variants[v].name,
+                VariantServing { servingGpus(resolved), resolved.server.gpuHourPrice });
             for (int i = 0; i < resolved.load.points.size(); ++i) {
                 if (resolved.load.points[i].numPrompts > 0)
                     r.plannedPrompts.insert(

@@ -170,7 +170,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     m_monitor.setPhase(QStringLiteral("measuring"));
     // The unsharded prompt list, then this shard's part of it: prompts, seeds and order stay an unsharded run's.
     const int count = unsharded.numPrompts > 0 ? unsharded.numPrompts : kTimeOnlyPrompts;
-    const PromptSet requests = shardPrompts(preparePrompts(variant, prompts, spec, false, count, &outcome.error));
+    PromptSet requests = shardPrompts(preparePrompts(variant, prompts, spec, false, count, &outcome.error));
     if (requests.requests.isEmpty()) {
         outcome.ok = false;
         return outcome;
@@ -190,6 +190,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     const double cpuBefore = processCpuSeconds();
     const LoadOutcome load = runLoad(variant.endpoint, tokenizerFor(variant.calls), requests, spec, &records);
     const double cpuSeconds = processCpuSeconds() - cpuBefore;
+    requests = PromptSet {}; // stored already: the bodies are not kept through summarising
     if (variant.scraper)
         variant.scraper->scrapeAndWait();
     QMap<QString, double> server;

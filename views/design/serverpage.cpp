@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QGuiApplication>
@@ -22,6 +23,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -87,6 +89,28 @@ ServerPage::ServerPage(ExperimentDocument *document, QWidget *parent)
             dcgm, QStringLiteral("server.dcgm_url"), tr("Edit DCGM exporter URL"),
             [](const Experiment &e) { return e.server.dcgmUrl; },
             [](Experiment &e, const QString &v) { e.server.dcgmUrl = v.trimmed(); }));
+    auto *gpus = new QSpinBox;
+    gpus->setObjectName(QStringLiteral("gpus"));
+    gpus->setRange(0, 100000);
+    gpus->setSpecialValueText(tr("from the server arguments"));
+    gpus->setToolTip(tr("GPUs serving the endpoint, for throughput per GPU and cost. 0: tensor × pipeline × data "
+                        "parallel sizes of the server arguments, else the environment's gpu_count, else 1."));
+    form->addRow(tr("GPUs"),
+        m_binder->bindInt(
+            gpus, QStringLiteral("server.gpus"), tr("Edit GPU count"),
+            [](const Experiment &e) { return e.server.gpus; }, [](Experiment &e, int v) { e.server.gpus = v; }));
+    auto *price = new QDoubleSpinBox;
+    price->setObjectName(QStringLiteral("gpuHourPrice"));
+    price->setRange(0, 1000000);
+    price->setDecimals(2);
+    price->setSpecialValueText(tr("no price"));
+    price->setToolTip(tr("Price of one GPU for an hour, in the currency you compare in: the report and the charts "
+                         "then give the price of a million output tokens at each point."));
+    form->addRow(tr("Price per GPU-hour"),
+        m_binder->bindDouble(
+            price, QStringLiteral("server.gpu_hour_price"), tr("Edit GPU-hour price"),
+            [](const Experiment &e) { return e.server.gpuHourPrice; },
+            [](Experiment &e, double v) { e.server.gpuHourPrice = v; }));
 
     auto *envBox = new QGroupBox(tr("Environment snapshot"), this);
     auto *envLayout = new QVBoxLayout(envBox);

@@ -14,6 +14,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -28,6 +29,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <limits>
 
 namespace ServeScope {
 
@@ -51,6 +53,7 @@ ResultsView::ResultsView(QWidget *parent)
     , m_notice(new QLabel(this))
     , m_noticeTimer(new QTimer(this))
     , m_chartKind(new QComboBox(this))
+    , m_targetPerUser(new QDoubleSpinBox(this))
     , m_resultSet(new QComboBox(this))
     , m_chartView(new Report::ChartView)
 {
@@ -125,6 +128,7 @@ ResultsView::ResultsView(QWidget *parent)
     m_chartKind->addItem(tr("ITL vs load"), QStringLiteral("itl"));
     m_chartKind->addItem(tr("E2E latency vs load"), QStringLiteral("e2el"));
     m_chartKind->addItem(tr("TPOT vs throughput"), QStringLiteral("tradeoff"));
+    m_chartKind->addItem(tr("Output throughput per GPU vs per user"), QStringLiteral("per-gpu"));
     m_chartKind->addItem(tr("Run over time (client and server)"), QStringLiteral("timeseries"));
     // Hover for exact values, click a legend entry to hide a series, L for a log axis, drag to
     // zoom, double-click or Esc to reset.
@@ -175,7 +179,24 @@ ResultsView::ResultsView(QWidget *parent)
     deltaSplit->setStretchFactor(1, 2);
     deltaLayout->addWidget(deltaSplit, 1);
     m_deltaPane->setObjectName(QStringLiteral("deltaPane"));
-    chartLayout->addWidget(m_chartKind);
+    // For the per-GPU chart: the per-user speed each curve is read at (0: none).
+    m_targetPerUser->setObjectName(QStringLiteral("targetPerUser"));
+    m_targetPerUser->setRange(0, 100000);
+    m_targetPerUser->setDecimals(1);
+    m_targetPerUser->setSpecialValueText(tr("no target"));
+    m_targetPerUser->setSuffix(tr(" tok/s per user"));
+    m_targetPerUser->setToolTip(tr("Each curve's output tokens/s per GPU at this speed per user, interpolated "
+                                   "between its measured points (never beyond them)"));
+    auto *kindRow = new QHBoxLayout;
+    kindRow->setContentsMargins(0, 0, 0, 0);
+    kindRow->addWidget(m_chartKind, 1);
+    m_targetLabel = new QLabel(tr("Compare at"));
+    m_targetLabel->setBuddy(m_targetPerUser);
+    kindRow->addWidget(m_targetLabel);
+    kindRow->addWidget(m_targetPerUser);
+    m_targetLabel->hide(); // shown with the per-GPU chart
+    m_targetPerUser->hide();
+    chartLayout->addLayout(kindRow);
     chartLayout->addWidget(top, 1);
     m_tabs->addTab(chartPage, tr("Charts"));
     m_tabs->addTab(m_deltaPane, tr("Changes"));
@@ -197,6 +218,7 @@ ResultsView::ResultsView(QWidget *parent)
     tableLayout->addWidget(m_table, 1);
     m_tabs->addTab(tablePage, tr("Table"));
     connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildChart);
+    connect(m_targetPerUser, &QDoubleSpinBox::valueChanged, this, &ResultsView::rebuildChart);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -369,6 +391,8 @@ void ResultsView::rebuildChart()
     }
     const QList<RunSeriesInput> inputs = reportSeriesInputs(m_input);
     const QString kind = m_chartKind->currentData().toString();
+    m_targetLabel->setVisible(kind == QLatin1String("per-gpu"));
+    m_targetPerUser->setVisible(kind == QLatin1String("per-gpu"));
     LoadChartOptions options;
     options.steady = steadySet();
     ChartSpec spec;
@@ -390,6 +414,9 @@ void ResultsView::rebuildChart()
         spec = throughputVsLoad(inputs, ThroughputKind::OutputTokens, options);
     } else if (kind == QLatin1String("tradeoff")) {
         spec = latencyVsThroughput(inputs, Metric::Tpot, options);
+    } else if (kind == QLatin1String("per-gpu")) {
+        const double target = m_targetPerUser->value();
+        spec = throughputPerGpu(inputs, target > 0 ? target : std::numeric_limits<double>::quiet_NaN(), options);
     } else {
         Metric m = Metric::Ttft;
         metricFromCode(kind, &m);

@@ -8,6 +8,7 @@
 class QAction;
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QTableView;
 class QTabWidget;
@@ -111,6 +112,8 @@ private:
     QLabel *m_notice;
     QTimer *m_noticeTimer;
     QComboBox *m_chartKind;
+    QDoubleSpinBox *m_targetPerUser;
+    QLabel *m_targetLabel = nullptr;
     QComboBox *m_resultSet;
     Report::ChartView *m_chartView;
 };

@@ -63,6 +63,10 @@ private slots:
         QTest::newRow("pdf chart") << QStringList { QStringLiteral("--chart"), QStringLiteral("c.pdf"),
             QStringLiteral("--kind"), QStringLiteral("tradeoff") }
                                    << QStringLiteral("c.pdf") << QByteArray("%PDF");
+        QTest::newRow("per-gpu svg chart")
+            << QStringList { QStringLiteral("--chart"), QStringLiteral("g.svg"), QStringLiteral("--kind"),
+                   QStringLiteral("per-gpu"), QStringLiteral("--target-interactivity"), QStringLiteral("45") }
+            << QStringLiteral("g.svg") << QByteArray("<?xml");
         QTest::newRow("csv") << QStringList { QStringLiteral("--csv"), QStringLiteral("s.csv") }
                              << QStringLiteral("s.csv")
                              << QByteArray(
@@ -90,6 +94,12 @@ private slots:
         QVERIFY2(data.startsWith(startsWith), data.left(80).constData());
         if (file.endsWith(QLatin1String(".png")))
             QCOMPARE(QImage::fromData(data).size(), QSize(640, 400));
+        if (file == QLatin1String("g.svg")) {
+            QVERIFY(data.contains("Output throughput per GPU vs per user"));
+            QVERIFY(data.contains("Pareto frontier"));
+            // c8 (TPOT p50 22 ms, 45.5 tok/s per user) and c32 (34 ms, 29.4): 45 lies between them.
+            QVERIFY2(data.contains("A: ") && data.contains(" tok/s per GPU at 45 tok/s per user"), data.constData());
+        }
         if (file.endsWith(QLatin1String(".csv"))) {
             // header + 3 points x 2 runs x (one repeat, no steady set + 6 statistic rows across repeats)
             QCOMPARE(data.count('\n'), 1 + 3 * 2 * (1 + 6));
@@ -104,6 +114,7 @@ private slots:
                                   "class=\"change\">0.0%</span><br><span class=\"verdict\">undecided: one "
                                   "repeat</span></td>"));
             QVERIFY(!data.contains("output_throughput"));
+            QVERIFY(data.contains("Throughput per GPU and cost") && data.contains("one assumed"));
         }
     }
 
@@ -119,6 +130,15 @@ private slots:
             QStringLiteral("--chart"), QStringLiteral("x.png"), QStringLiteral("--metric"), QStringLiteral("p99") };
         QTest::newRow("bad suffix") << QStringList { QStringLiteral("--run"), QStringLiteral("1"),
             QStringLiteral("--chart"), QStringLiteral("x.gif") };
+        QTest::newRow("target without per-gpu")
+            << QStringList { QStringLiteral("--run"), QStringLiteral("1"), QStringLiteral("--chart"),
+                   QStringLiteral("x.png"), QStringLiteral("--target-interactivity"), QStringLiteral("40") };
+        QTest::newRow("per-gpu with a metric") << QStringList { QStringLiteral("--run"), QStringLiteral("1"),
+            QStringLiteral("--chart"), QStringLiteral("x.png"), QStringLiteral("--kind"), QStringLiteral("per-gpu"),
+            QStringLiteral("--metric"), QStringLiteral("ttft") };
+        QTest::newRow("negative target") << QStringList { QStringLiteral("--run"), QStringLiteral("1"),
+            QStringLiteral("--chart"), QStringLiteral("x.png"), QStringLiteral("--kind"), QStringLiteral("per-gpu"),
+            QStringLiteral("--target-interactivity"), QStringLiteral("-3") };
         QTest::newRow("unknown option") << QStringList { QStringLiteral("--run"), QStringLiteral("1"),
             QStringLiteral("--bogus") };
     }

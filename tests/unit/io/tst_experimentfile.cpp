@@ -132,6 +132,8 @@ Experiment everything()
     x.server.args.set(QStringLiteral("alpha"), QJsonObject { { QStringLiteral("k"), true } });
     x.server.launchArgv = { QStringLiteral("python3"), QStringLiteral("{server.args.zeta}") };
     x.server.readyPath = QStringLiteral("/health");
+    x.server.gpus = 8;
+    x.server.gpuHourPrice = 2.75;
     x.dataset.name = QStringLiteral("sharegpt");
     x.dataset.path = QStringLiteral("/data/sharegpt.json");
     x.dataset.ignoreEos = false;
@@ -147,8 +149,9 @@ Experiment everything()
     x.metrics.goodput.e2elMs = 1234.5;
     x.variants = { Variant { QStringLiteral("a"), {}, QString(), false },
         Variant { QStringLiteral("b"),
-            { { QStringLiteral("server.args.zeta"), 3 }, { QStringLiteral("load.repeat"), 5 } },
-            QStringLiteral("two at once"), true } };
+            { { QStringLiteral("server.args.zeta"), 3 }, { QStringLiteral("load.repeat"), 5 },
+                { QStringLiteral("server.gpus"), 4 } },
+            QStringLiteral("three at once"), true } };
     return x;
 }
 

@@ -5,6 +5,8 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <cmath>
+
 #include <functional>
 #include <limits>
 
@@ -75,6 +77,9 @@ const QList<BadInput> &badInputs()
             "server.launch.argv[5]", "names no server.args value" },
         { "ready path missing", [](Experiment &x) { x.server.readyPath.clear(); }, "server.launch.ready",
             "must be a path starting with /" },
+        { "negative gpus", [](Experiment &x) { x.server.gpus = -1; }, "server.gpus", "must be at least 0" },
+        { "price not a number", [](Experiment &x) { x.server.gpuHourPrice = std::nan(""); }, "server.gpu_hour_price",
+            "must be a finite number" },
         { "unknown dataset", [](Experiment &x) { x.dataset.name = QStringLiteral("imdb"); }, "dataset.name",
             "must be one of" },
         { "range ratio 1", [](Experiment &x) { x.dataset.rangeRatio = 1.0; }, "dataset.range_ratio",

@@ -3,6 +3,7 @@
 #include "report/chartbuilders.h"
 #include "testpoints.h"
 
+#include <QLocale>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -26,7 +27,11 @@ QList<const SeriesSpec *> ofKind(const ChartSpec &spec, SeriesKind kind)
 
 RunSeriesInput run(const QString &name, int colour, const QList<PointSummary> &points)
 {
-    return RunSeriesInput { name, defaultRunColour(colour), points, {}, {} };
+    RunSeriesInput in;
+    in.name = name;
+    in.colour = defaultRunColour(colour);
+    in.points = points;
+    return in;
 }
 
 QList<PointSummary> gradient(const QString &variant, double scale)
@@ -286,6 +291,53 @@ private slots:
         QCOMPARE(ring[0]->points.first(), QPointF(8, 1500));
         QCOMPARE(ring[0]->group, QStringLiteral("A"));
         QVERIFY(spec.notes.join(u' ').contains(QStringLiteral("capacity knee")));
+    }
+
+    // Per GPU against per user: each curve in load order at (1000 / TPOT p50, output / GPUs), the
+    // frontier across curves, each curve read at the target speed only inside its measured range.
+    void throughputPerGpuAgainstInteractivity()
+    {
+        RunSeriesInput a = run(QStringLiteral("A"), 0, gradient(QStringLiteral("a"), 100));
+        a.gpus = 4;
+        a.gpusAssumed = false;
+        RunSeriesInput b = run(QStringLiteral("B"), 1, gradient(QStringLiteral("b"), 60));
+        const ChartSpec spec = throughputPerGpu({ a, b }, 35);
+        const auto line = [&](const QString &name) -> const SeriesSpec * {
+            for (const SeriesSpec &s : spec.series)
+                if (s.kind == SeriesKind::Line && s.name == name)
+                    return &s;
+            return nullptr;
+        };
+        const SeriesSpec *la = line(QStringLiteral("A"));
+        QVERIFY(la);
+        QCOMPARE(la->points.size(), 4);
+        // c1: TPOT p50 18.5 ms, 100 tok/s over 4 GPUs; c64: 50 ms, 6400 / 4.
+        QCOMPARE(la->points.first(), QPointF(1000 / 18.5, 25));
+        QCOMPARE(la->points.last(), QPointF(1000 / 50.0, 1600));
+        const SeriesSpec *frontier = line(QStringLiteral("Pareto frontier"));
+        QVERIFY(frontier && frontier->dashed);
+        // B on one GPU beats A's per-GPU throughput at every speed: the frontier is B's curve.
+        const SeriesSpec *lb = line(QStringLiteral("B"));
+        QVERIFY(lb);
+        QList<QPointF> bSorted = lb->points;
+        std::sort(bSorted.begin(), bSorted.end(), [](const QPointF &x, const QPointF &y) { return x.x() < y.x(); });
+        QCOMPARE(frontier->points, bSorted);
+        // 35 tok/s per user lies between c16 (26 ms, 38.5) and c64 (50 ms, 20) on both curves.
+        const double t = 35;
+        const QPointF c16(1000 / 26.0, 1600 / 4.0), c64(1000 / 50.0, 6400 / 4.0);
+        const double expectA = c64.y() + (c16.y() - c64.y()) * (t - c64.x()) / (c16.x() - c64.x());
+        const QString notes = spec.notes.join(u'\n');
+        QVERIFY2(
+            notes.contains(
+                QStringLiteral("A: %1 tok/s per GPU at 35 tok/s per user").arg(QLocale().toString(expectA, 'f', 0))),
+            qPrintable(notes));
+        QVERIFY(notes.contains(QStringLiteral("GPU count not known, one assumed: B")));
+        QVERIFY(!notes.contains(QStringLiteral("assumed: A")));
+        // Beyond every curve's range: said, not drawn.
+        const ChartSpec far = throughputPerGpu({ a, b }, 500);
+        QVERIFY(far.notes.join(u' ').contains(QStringLiteral("A: 500 tok/s per user is outside its measured range")));
+        for (const SeriesSpec &s : far.series)
+            QVERIFY(!(s.kind == SeriesKind::Scatter && s.points.value(0).x() == 500));
     }
 
     void steadySetCharts()
