@@ -5318,12 +5318,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>no verdict: not comparable</source>
         <translation>无结论：不可比</translation>
     </message>
-    <message numerus="yes">
-        <source>%1: %n GPU(s) (%2)</source>
-        <translation>
-            <numerusform>%1：%n 个 GPU（%2）</numerusform>
-        </translation>
-    </message>
     <message>
         <source>GPUs</source>
         <translation>GPU 数</translation>

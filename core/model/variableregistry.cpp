@@ -49,6 +49,8 @@ QList<VariableInfo> buildRegistry()
              "serving engine")
       << v("server.launch.argv", T::StringList, "launch command template")
       << v("server.launch.ready", T::String, "readiness probe path")
+      << v("server.gpus", T::Int, "GPUs serving the endpoint (0: from the parallel sizes)", 0, 100000)
+      << v("server.gpu_hour_price", T::Double, "price of one GPU for an hour", 0, 1000000)
       // vLLM flags
       << v("server.args.max_num_seqs", T::Int, "vLLM: concurrent sequences", 1, 1048576)
       << v("server.args.max_num_batched_tokens", T::Int, "vLLM: token budget per step", 1, kMaxInt)

@@ -352,8 +352,7 @@ QString servingTable(const ReportRun &run)
     QStringList sources;
     for (auto it = run.serving.cbegin(); it != run.serving.cend(); ++it) {
         priced = priced || it->gpuHourPrice > 0;
-        sources << QCoreApplication::translate("ServeScope::Report", "%1: %n GPU(s) (%2)", nullptr, it->gpus.count)
-                       .arg(it.key(), it->gpus.source);
+        sources << QStringLiteral("%1: %2 (%3)").arg(it.key()).arg(it->gpus.count).arg(it->gpus.source);
     }
     QString body;
     for (const PointSummary &m : medianAcrossRepeats(run.points)) {

@@ -88,8 +88,12 @@ QWidget *FormBinder::bindInt(
     connect(w, &QSpinBox::valueChanged, this,
         [=, this](int v) { edit(undoText, path, [&](Experiment &e) { set(e, v); }); });
     return wrap(w, path, [=, this] {
+        // Only a different value is set: setting the same one reformats the text being typed.
+        const int v = get(m_document->experiment());
+        if (w->value() == v)
+            return;
         const QSignalBlocker block(w);
-        w->setValue(get(m_document->experiment()));
+        w->setValue(v);
     });
 }
 
@@ -99,8 +103,13 @@ QWidget *FormBinder::bindDouble(
     connect(w, &QDoubleSpinBox::valueChanged, this,
         [=, this](double v) { edit(undoText, path, [&](Experiment &e) { set(e, v); }); });
     return wrap(w, path, [=, this] {
+        // Only a different value is set: setting the same one reformats the text being typed, so
+        // "3." would become "3.00" before its decimals are typed.
+        const double v = get(m_document->experiment());
+        if (w->value() == v)
+            return;
         const QSignalBlocker block(w);
-        w->setValue(get(m_document->experiment()));
+        w->setValue(v);
     });
 }
 

@@ -20,6 +20,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QGuiApplication>
 #include <QLabel>
@@ -152,6 +153,23 @@ void TestExperimentEditor::undoRedoEveryEdit()
     QTest::keyClicks(dcgm, QStringLiteral("http://gpu:9400/metrics"));
     QCOMPARE(w.document()->experiment().server.dcgmUrl, QStringLiteral("http://gpu:9400/metrics"));
     QCOMPARE(undo->count(), 4);
+    // A price typed with its decimals reaches the experiment as typed (the form does not reformat
+    // "3." to "3.00" under the cursor); it is one more step.
+    auto *price = w.findChild<QDoubleSpinBox *>(QStringLiteral("gpuHourPrice"));
+    QVERIFY(price);
+    price->setFocus();
+    price->selectAll();
+    QTest::keyClicks(price, QStringLiteral("3.5"));
+    QCOMPARE(w.document()->experiment().server.gpuHourPrice, 3.5);
+    auto *gpus = w.findChild<QSpinBox *>(QStringLiteral("gpus"));
+    gpus->selectAll();
+    QTest::keyClicks(gpus, QStringLiteral("16"));
+    QCOMPARE(w.document()->experiment().server.gpus, 16);
+    undo->undo();
+    undo->undo();
+    QCOMPARE(w.document()->experiment().server.gpuHourPrice, 0.0);
+    QCOMPARE(price->value(), 0.0);
+    QCOMPARE(undo->index(), 4);
     undo->undo();
     QVERIFY(w.document()->experiment().server.dcgmUrl.isEmpty());
     QVERIFY(dcgm->text().isEmpty());
