@@ -176,6 +176,7 @@ struct CompareOutcome {
     ResultSet set;
     double threshold;
     const QList<DeltaRow> &rows;
+    const QList<DefinitionRow> &definitions;
     const QStringList &shown, &noisy;
     const QList<GateLine> &gates;
     int failures;
@@ -183,7 +184,7 @@ struct CompareOutcome {
 
 QJsonObject compareJson(const CompareOutcome &o)
 {
-    const auto &[base, cand, set, threshold, rows, shown, noisy, gates, failures] = o;
+    const auto &[base, cand, set, threshold, rows, definitions, shown, noisy, gates, failures] = o;
     QJsonArray rowArray, gateArray, noisyArray, definitionArray;
     const auto definition = [](const MetricDefinition &d) {
         return QJsonObject { { QStringLiteral("stored"), d.how != MetricDefinition::How::Absent },
@@ -191,7 +192,7 @@ QJsonObject compareJson(const CompareOutcome &o)
             { QStringLiteral("clock"), d.clock }, { QStringLiteral("weighting"), d.weighting },
             { QStringLiteral("tokens"), d.tokens } };
     };
-    for (const DefinitionRow &d : comparedDefinitions(base, cand))
+    for (const DefinitionRow &d : definitions)
         definitionArray.append(QJsonObject { { QStringLiteral("family"), d.family },
             { QStringLiteral("baseline"), definition(d.a) }, { QStringLiteral("candidate"), definition(d.b) },
             { QStringLiteral("comparability"), comparabilityCode(d.comparability) },
@@ -372,7 +373,8 @@ int runCompare(const QStringList &args)
         return usage(CliText::tr("--junit: %1").arg(error));
 
     if (parser.isSet(QStringLiteral("json"))) {
-        const QJsonObject doc = compareJson({ base, cand, set, threshold, rows, shown, noisy, gates, failures });
+        const QJsonObject doc
+            = compareJson({ base, cand, set, threshold, rows, definitions, shown, noisy, gates, failures });
         out << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
     } else if (conditions.isEmpty()) {
         printDeltaTable(out, rows);

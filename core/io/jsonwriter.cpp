@@ -159,33 +159,18 @@ bool plainKey(const QString &key)
         && key != QLatin1String("null");
 }
 
+// A scalar (or empty container) on one line: JSON's text is YAML's, but for strings (YAML's own
+// escapes) and infinities (which JSON has no word for).
 void writeYamlScalar(QByteArray &out, const JsonNode &n)
 {
-    switch (n.type) {
-    case JsonNode::Type::Null:
-        out += "null";
-        return;
-    case JsonNode::Type::Bool:
-        out += n.boolean ? "true" : "false";
-        return;
-    case JsonNode::Type::Number:
-        if (std::isnan(n.number))
-            out += ".nan";
-        else if (std::isinf(n.number))
-            out += n.number > 0 ? ".inf" : "-.inf";
-        else
-            writeNumber(out, n.number);
-        return;
-    case JsonNode::Type::String:
+    if (n.isString())
         writeYamlString(out, n.string);
-        return;
-    case JsonNode::Type::Array:
-        out += "[]";
-        return;
-    case JsonNode::Type::Object:
-        out += "{}";
-        return;
-    }
+    else if (n.isNumber() && std::isnan(n.number))
+        out += ".nan";
+    else if (n.isNumber() && std::isinf(n.number))
+        out += n.number > 0 ? ".inf" : "-.inf";
+    else
+        write(out, n, 0);
 }
 
 bool yamlInline(const JsonNode &n)

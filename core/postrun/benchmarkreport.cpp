@@ -340,7 +340,6 @@ bool writeBenchmarkReports(ProjectStore &store, qint64 runId, const QString &pat
         filter.variant = p.variant;
         filter.point = p.point;
         filter.repeat = p.repeat;
-        filter.withEvents = true;
         QVector<RequestRecord> records;
         if (!store.requests(runId, filter, &records)) {
             *error = store.errorString();

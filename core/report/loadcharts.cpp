@@ -61,16 +61,6 @@ QString throughputTitle(ThroughputKind k, bool axis = false)
     return axis ? tr("Output tok/s") : tr("Output tokens/s");
 }
 
-ChartSpec baseSpec(const QList<RunSeriesInput> &runs)
-{
-    ChartSpec spec;
-    for (const RunSeriesInput &r : runs) {
-        if (!spec.footers.contains(r.footer))
-            spec.footers << r.footer;
-    }
-    return spec;
-}
-
 // The range a point's value spanned over its repeats (min, max); nullopt for one repeat.
 std::optional<std::pair<double, double>> repeatRange(const QList<PointSummary> &all, const PointSummary &median,
     const std::function<double(const PointSummary &)> &value)

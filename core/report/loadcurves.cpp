@@ -16,6 +16,16 @@ QString tr(const char *text)
     return QCoreApplication::translate("ServeScope::Report", text);
 }
 
+ChartSpec baseSpec(const QList<RunSeriesInput> &runs)
+{
+    ChartSpec spec;
+    for (const RunSeriesInput &r : runs) {
+        if (!spec.footers.contains(r.footer))
+            spec.footers << r.footer;
+    }
+    return spec;
+}
+
 QString fmt(double v, int precision)
 {
     return QLocale().toString(v, 'g', precision);

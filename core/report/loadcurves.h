@@ -28,5 +28,7 @@ void addMarkers(ChartSpec &spec, const QString &group, const QColor &colour, con
     const QList<QPointF> &xy, const QStringList &tooltips);
 QString tr(const char *text);
 QString fmt(double v, int precision = 4);
+/// An empty chart with one footer per distinct run footer of the inputs, in order.
+ChartSpec baseSpec(const QList<RunSeriesInput> &runs);
 
 } // namespace ServeScope::Report::Detail

@@ -26,11 +26,7 @@ QString rate(double v)
 ChartSpec throughputPerGpu(const QList<RunSeriesInput> &runs, double targetPerUser, const LoadChartOptions &o)
 {
     const CurvePlan plan = planCurves(runs, o.mode);
-    ChartSpec spec;
-    for (const RunSeriesInput &r : runs) {
-        if (!spec.footers.contains(r.footer))
-            spec.footers << r.footer;
-    }
+    ChartSpec spec = baseSpec(runs);
     spec.title = tr("Output throughput per GPU vs per user");
     spec.subtitle = tr("each curve in load order; dashed: the Pareto frontier across them; median across repeats");
     spec.x.title = tr("Output tok/s per user (1000 / TPOT p50)");
