@@ -273,13 +273,17 @@ std::optional<QString> evaluateGates(
     const QList<GateCondition> &conditions, const QList<DeltaRow> &rows, QList<GateLine> *gates)
 {
     for (const GateCondition &c : conditions) {
+        bool found = false;
         for (const DeltaRow &r : rows) {
             if (r.metric != c.metric)
                 continue;
+            found = true;
             if (r.a.repeats.n == 0 || r.b.repeats.n == 0)
                 return CliText::tr("%1: %2 is missing at point %3/%4").arg(c.text, c.metric, r.variant, r.label);
             *gates << GateLine { &r, &c, evaluateGate(c, r) };
         }
+        if (!found && c.metric == QLatin1String("capacity"))
+            return CliText::tr("%1: no variant's capacity was searched on both sides (load.mode capacity)").arg(c.text);
     }
     return std::nullopt;
 }
@@ -314,14 +318,26 @@ int runCompare(const QStringList &args)
     }
 
     QStringList keys = parser.values(QStringLiteral("metric"));
-    for (const GateCondition &c : std::as_const(conditions))
-        keys << c.metric;
+    for (const GateCondition &c : std::as_const(conditions)) {
+        if (c.metric != QLatin1String("capacity")) // stored per run, not per point
+            keys << c.metric;
+    }
     RunSource base, cand;
     if (const std::optional<QString> refused = loadSides(parser, set, keys, &base, &cand))
         return usage(*refused);
 
     const PointMatching matching = matchPoints(base.points, cand.points);
-    if (!allMatched(matching, base, cand))
+    // Two capacity searches measure the levels each needed: their capacities compare, and the
+    // levels both measured.
+    const bool searches = !base.capacities.isEmpty() && !cand.capacities.isEmpty();
+    if (searches && (!matching.unmatchedA.isEmpty() || !matching.unmatchedB.isEmpty()))
+        err << "servescope-cli compare: "
+            << CliText::tr("capacity searches: %1 levels of the baseline and %2 of the candidate were measured by one "
+                           "side only and are left out")
+                   .arg(matching.unmatchedA.size())
+                   .arg(matching.unmatchedB.size())
+            << '\n';
+    else if (!allMatched(matching, base, cand))
         return ExitUsage;
 
     QStringList metrics = parser.values(QStringLiteral("metric"));
@@ -332,7 +348,11 @@ int runCompare(const QStringList &args)
         if (!metrics.contains(c.metric))
             metrics << c.metric;
     }
+    const bool capacity
+        = metrics.removeAll(QStringLiteral("capacity")) > 0 || parser.values(QStringLiteral("metric")).isEmpty();
     QList<DeltaRow> rows = deltaTable(base.points, cand.points, matching, metrics, threshold);
+    if (capacity)
+        rows << capacityRows(base, cand, threshold);
     // Sides of different conventions (another tool's file, the other profile): only the families
     // both define alike keep a verdict, and a gate on any other is refused.
     const QList<DefinitionRow> definitions = comparedDefinitions(base, cand);

@@ -91,6 +91,15 @@ void printPoints(const RunResult &result)
     }
 }
 
+/// load.capacity: one line per variant searched.
+void printCapacities(const RunResult &result)
+{
+    QTextStream out(stdout);
+    for (const CapacityResult &c : result.capacities)
+        out << "capacity\t" << c.variant << '\t' << formatNumber(c.capacity) << '\t' << formatNumber(c.upper) << '\t'
+            << c.stop << '\t' << c.levels << '\t' << c.measurements << '\n';
+}
+
 /// --base-url and --env-snapshot: the experiment as this run sends and records it.
 bool applyOverrides(const QCommandLineParser &parser, Experiment *x)
 {
@@ -295,6 +304,7 @@ int reportRun(const RunResult &result, const RunOptions &options, const QString 
     if (result.runId == 0) // refused before a run existed: nothing was measured
         return ExitUsage;
     printPoints(result);
+    printCapacities(result);
     printFailures(result, options.apiKey);
     QTextStream(stdout) << "run\t" << result.runId << '\t'
                         << (result.status == RunResult::Status::Finished           ? "finished"

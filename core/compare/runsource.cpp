@@ -4,6 +4,7 @@
 #include "io/experimentfile.h"
 #include "io/resultfile.h"
 #include "metrics/aggregate.h"
+#include "metrics/capacity.h"
 #include "model/clock.h"
 #include "model/runorigin.h"
 #include "model/variables.h"
@@ -174,6 +175,10 @@ void buildStoredPoints(const QString &projectPath, const RunRow &row, const QVec
     }
     // Each set's estimates: the steady window's under their servescope_steady_ keys.
     for (const PointEstimate &e : estimates) {
+        if (const std::optional<CapacityResult> c = capacityOf(e)) {
+            out->capacities << *c;
+            continue;
+        }
         const QString steadyKey = steadyKeyOf(e.metric);
         if ((set == ResultSet::Steady) != !steadyKey.isEmpty())
             continue;
@@ -375,7 +380,34 @@ bool keepVariant(RunSource *source, const QString &variant)
             kept << p;
     }
     source->points = kept;
+    source->capacities.removeIf([&variant](const CapacityResult &c) { return c.variant != variant; });
     return !kept.isEmpty();
+}
+
+QList<DeltaRow> capacityRows(
+    const RunSource &a, const RunSource &b, double practicalThreshold, const QString &variantA, const QString &variantB)
+{
+    QList<DeltaRow> rows;
+    for (const CapacityResult &ca : a.capacities) {
+        if (!variantA.isEmpty() && ca.variant != variantA)
+            continue;
+        const QString wanted = variantB.isEmpty() ? ca.variant : variantB;
+        for (const CapacityResult &cb : b.capacities) {
+            if (cb.variant != wanted)
+                continue;
+            DeltaRow r;
+            r.variant = cb.variant;
+            r.label = r.metric = QStringLiteral("capacity");
+            r.a = capacityEstimate(ca);
+            r.b = capacityEstimate(cb);
+            r.change = r.b.repeats.median - r.a.repeats.median;
+            r.relative = r.a.repeats.median != 0 ? r.change / std::abs(r.a.repeats.median)
+                                                 : std::numeric_limits<double>::quiet_NaN();
+            r.verdict = verdictFor(r.a, r.b, practicalThreshold, &r.reason);
+            rows << r;
+        }
+    }
+    return rows;
 }
 
 QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
@@ -387,7 +419,8 @@ QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
         DeltaSection section { QCoreApplication::translate("ServeScope::Compare", "%1: %2 vs A: %3")
                                    .arg(QChar(char16_t(u'A' + k)))
                                    .arg(runs[k].name, runs[0].name),
-            deltaTable(runs[0].points, runs[k].points, m, metrics), comparedDefinitions(runs[0], runs[k]) };
+            deltaTable(runs[0].points, runs[k].points, m, metrics) + capacityRows(runs[0], runs[k]),
+            comparedDefinitions(runs[0], runs[k]) };
         withholdIncomparable(section.rows, section.definitions);
         out << section;
     }
@@ -406,6 +439,7 @@ QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
         QList<DeltaRow> rows = deltaTable(base.points, other.points, m, metrics);
         for (DeltaRow &r : rows)
             r.variant = variants[v];
+        rows << capacityRows(base, other, kReproducibleSpread, variants[0], variants[v]);
         out << DeltaSection {
             QCoreApplication::translate("ServeScope::Compare", "B: %1 vs A: %2").arg(variants[v], variants[0]), rows, {}
         };

@@ -22,6 +22,8 @@ struct RunSource {
     QJsonObject clientHost;
     QJsonArray envSnapshot; ///< [[key, value, source], ...]
     QList<PointRepeats> points;
+    /// load.capacity: each variant's search (a results folder holds none).
+    QList<CapacityResult> capacities;
 };
 
 /// Which result set a comparison reads (docs/metrics.md, "Two result sets"): vLLM's over every
@@ -49,6 +51,12 @@ bool loadStoredRun(const QString &projectPath, const QString &run, RunSource *ou
 bool loadStoredRunSets(const QString &projectPath, const QString &run, RunSource *vllm, RunSource *steady,
     QString *error, const QStringList &keys = {});
 bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, ResultSet set = ResultSet::Vllm);
+
+/// One row per variant both sides searched the capacity of (metric and label "capacity"; the
+/// interval is the search's bracket), `variantB` of b against `variantA` of a, or every variant by
+/// name when both are empty.
+QList<DeltaRow> capacityRows(const RunSource &a, const RunSource &b, double practicalThreshold = kReproducibleSpread,
+    const QString &variantA = {}, const QString &variantB = {});
 
 /// Keeps only one variant's points; false when the source has no such variant.
 bool keepVariant(RunSource *source, const QString &variant);

@@ -174,15 +174,68 @@ public:
         m->points = g.expand();
     }
 
+    void readCapacity(const JsonNode &n, LoadMatrix *m)
+    {
+        const QString p = QStringLiteral("load.capacity");
+        if (!object(&n, p,
+                { "over", "slo", "attainment", "start", "max", "resolution", "max_points", "max_repeats", "max_total_s",
+                    "input_len", "output_len", "num_prompts", "prompts_per_level", "max_seconds", "burstiness",
+                    "max_concurrency" }))
+            return;
+        CapacitySearch &c = m->capacity.emplace();
+        enumAt(n, "over", p, &m->mode, parseLoadMode, "concurrency, rate");
+        if (const JsonNode *slo = n.member(QLatin1String("slo")); slo && anyObject(slo, join(p, "slo"))) {
+            for (size_t i = 0; i < slo->keys.size(); ++i) {
+                Slo s;
+                const QString at = join(p, "slo") + u'.' + slo->keys[i];
+                if (!parseSloKey(slo->keys[i], &s)) {
+                    error(&slo->children[i], at,
+                        Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
+                            "is not an SLO: write p<percentile>_<ttft|ttfo|tpot|itl|e2el>_ms, e.g. p90_ttft_ms") });
+                    continue;
+                }
+                if (number(&slo->children[i], at, &s.maxMs))
+                    c.slos << s;
+            }
+        }
+        numberAt(n, "attainment", p, &c.attainment);
+        numberAt(n, "start", p, &c.start);
+        numberAt(n, "max", p, &c.max);
+        numberAt(n, "resolution", p, &c.resolution);
+        intAt(n, "max_points", p, &c.maxPoints);
+        intAt(n, "max_repeats", p, &c.maxRepeats);
+        numberAt(n, "max_total_s", p, &c.maxTotalSeconds);
+        intAt(n, "input_len", p, &c.point.inputLen);
+        intAt(n, "output_len", p, &c.point.outputLen);
+        intAt(n, "num_prompts", p, &c.point.numPrompts);
+        intAt(n, "prompts_per_level", p, &c.promptsPerLevel);
+        numberAt(n, "max_seconds", p, &c.point.maxSeconds);
+        numberAt(n, "burstiness", p, &c.point.burstiness, true);
+        intAt(n, "max_concurrency", p, &c.point.maxConcurrency);
+    }
+
     void readLoad(const JsonNode &n, LoadMatrix *m)
     {
         const QString p = QStringLiteral("load");
         if (!object(&n, p,
                 { "mode", "points", "concurrency_gradient", "input_len", "output_len", "num_prompts",
                     "prompts_per_concurrency", "max_seconds", "warmup_requests", "discard_ratio", "repeat", "timeouts",
-                    "reset_prefix_cache", "max_event_bytes" }))
+                    "reset_prefix_cache", "max_event_bytes", "capacity" }))
             return;
-        enumAt(n, "mode", p, &m->mode, parseLoadMode, "concurrency, rate");
+        const JsonNode *capacity = n.member(QLatin1String("capacity"));
+        if (QString mode; n.member(QLatin1String("mode"))
+            && string(n.member(QLatin1String("mode")), join(p, "mode"), &mode) && mode == QLatin1String("capacity")) {
+            if (capacity)
+                readCapacity(*capacity, m);
+            else
+                error(n.member(QLatin1String("mode")), join(p, "mode"),
+                    Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is capacity, which needs load.capacity") });
+        } else {
+            enumAt(n, "mode", p, &m->mode, parseLoadMode, "concurrency, rate, capacity");
+            if (capacity)
+                error(capacity, join(p, "capacity"),
+                    Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is only allowed with load.mode capacity") });
+        }
         const JsonNode *points = n.member(QLatin1String("points"));
         const JsonNode *gradient = n.member(QLatin1String("concurrency_gradient"));
         if (points && gradient)

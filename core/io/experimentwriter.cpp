@@ -83,11 +83,51 @@ JsonNode pointTree(LoadMode mode, const LoadPoint &p)
     return n;
 }
 
+JsonNode capacityTree(LoadMode over, const CapacitySearch &c)
+{
+    JsonNode n = JsonNode::makeObject();
+    n.add(QStringLiteral("over"), str(loadModeName(over)));
+    JsonNode slo = JsonNode::makeObject();
+    for (const Slo &s : c.slos)
+        slo.add(s.key(), num(s.maxMs));
+    n.add(QStringLiteral("slo"), slo);
+    if (c.attainment > 0)
+        n.add(QStringLiteral("attainment"), num(c.attainment));
+    n.add(QStringLiteral("start"), num(c.start));
+    n.add(QStringLiteral("max"), num(c.max));
+    n.add(QStringLiteral("resolution"), num(c.resolution));
+    n.add(QStringLiteral("max_points"), num(c.maxPoints));
+    n.add(QStringLiteral("max_repeats"), num(c.maxRepeats));
+    if (c.maxTotalSeconds != 0)
+        n.add(QStringLiteral("max_total_s"), num(c.maxTotalSeconds));
+    n.add(QStringLiteral("input_len"), num(c.point.inputLen));
+    n.add(QStringLiteral("output_len"), num(c.point.outputLen));
+    if (c.point.numPrompts != 0)
+        n.add(QStringLiteral("num_prompts"), num(c.point.numPrompts));
+    if (c.promptsPerLevel != 0)
+        n.add(QStringLiteral("prompts_per_level"), num(c.promptsPerLevel));
+    if (c.point.maxSeconds != 0)
+        n.add(QStringLiteral("max_seconds"), num(c.point.maxSeconds));
+    if (over == LoadMode::Rate)
+        n.add(QStringLiteral("burstiness"), num(c.point.burstiness));
+    if (c.point.maxConcurrency != 0)
+        n.add(QStringLiteral("max_concurrency"), num(c.point.maxConcurrency));
+    return n;
+}
+
 JsonNode loadTree(const LoadMatrix &m)
 {
     JsonNode n = JsonNode::makeObject();
-    n.add(QStringLiteral("mode"), str(loadModeName(m.mode)));
-    if (m.pointsFromGradient()) {
+    n.add(QStringLiteral("mode"), str(m.capacity ? QStringLiteral("capacity") : loadModeName(m.mode)));
+    if (m.capacity) {
+        n.add(QStringLiteral("capacity"), capacityTree(m.mode, *m.capacity));
+        if (!m.points.isEmpty()) { // the levels a run measured
+            JsonNode points = JsonNode::makeArray();
+            for (const LoadPoint &p : m.points)
+                points.children.push_back(pointTree(m.mode, p));
+            n.add(QStringLiteral("points"), points);
+        }
+    } else if (m.pointsFromGradient()) {
         const ConcurrencyGradient &g = m.gradient;
         JsonNode levels = JsonNode::makeArray();
         for (int level : g.levels)

@@ -416,10 +416,12 @@ std::optional<GateCondition> parseGateCondition(const QString &text, QString *er
         && std::any_of(distributionFields().begin(), distributionFields().end(),
             [&](const DistributionField &f) { return metric == QLatin1String(f.code); });
     // Keys a summary holds only when it has them: goodput with SLOs, the hit rate when usage said it.
-    const bool optional = c.metric == QLatin1String("request_goodput") || c.metric == QLatin1String("cache_hit_rate");
+    // capacity: a capacity search's result (compare's capacity rows).
+    const bool optional = c.metric == QLatin1String("request_goodput") || c.metric == QLatin1String("cache_hit_rate")
+        || c.metric == QLatin1String("capacity");
     if (!known.contains(c.metric) && !optional && !latency) {
         *error = QStringLiteral("'%1': unknown metric '%2' (a result-file key such as p99_ttft_ms, median_tpot_ms, "
-                                "output_throughput)")
+                                "output_throughput, or capacity)")
                      .arg(text, c.metric);
         return std::nullopt;
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "experiment.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -134,6 +136,40 @@ QList<LoadPoint> ConcurrencyGradient::expand() const
     return out;
 }
 
+QString Slo::key() const
+{
+    return QLatin1Char('p') + formatNumber(percentile) + u'_' + metric + QStringLiteral("_ms");
+}
+
+bool parseSloKey(QStringView key, Slo *out)
+{
+    static const QRegularExpression re(QStringLiteral("^p([0-9]+(?:\\.[0-9]+)?)_(ttft|ttfo|tpot|itl|e2el)_ms$"));
+    const QRegularExpressionMatch m = re.match(key.toString());
+    if (!m.hasMatch())
+        return false;
+    const double percentile = m.captured(1).toDouble();
+    if (!(percentile > 0 && percentile < 100))
+        return false;
+    out->percentile = percentile;
+    out->metric = m.captured(2);
+    return true;
+}
+
+LoadPoint CapacitySearch::at(LoadMode mode, double level) const
+{
+    LoadPoint p = point;
+    p.label.clear();
+    if (mode == LoadMode::Concurrency) {
+        p.concurrency = std::max(1, int(std::lround(level)));
+        const qint64 scaled = qint64(promptsPerLevel) * p.concurrency;
+        p.numPrompts
+            = int(std::min<qint64>(std::max<qint64>(point.numPrompts, scaled), std::numeric_limits<int>::max()));
+    } else {
+        p.requestRate = level;
+    }
+    return p;
+}
+
 bool LoadMatrix::pointsFromGradient() const
 {
     return !gradient.isEmpty() && mode == LoadMode::Concurrency && points == gradient.expand();
@@ -141,9 +177,9 @@ bool LoadMatrix::pointsFromGradient() const
 
 bool LoadMatrix::operator==(const LoadMatrix &o) const
 {
-    return mode == o.mode && points == o.points && warmupRequests == o.warmupRequests && discardRatio == o.discardRatio
-        && repeat == o.repeat && timeouts == o.timeouts && resetPrefixCache == o.resetPrefixCache
-        && maxEventBytes == o.maxEventBytes;
+    return mode == o.mode && points == o.points && capacity == o.capacity && warmupRequests == o.warmupRequests
+        && discardRatio == o.discardRatio && repeat == o.repeat && timeouts == o.timeouts
+        && resetPrefixCache == o.resetPrefixCache && maxEventBytes == o.maxEventBytes;
 }
 
 int Experiment::baselineIndex() const

@@ -166,6 +166,41 @@ struct ConcurrencyGradient {
     bool operator==(const ConcurrencyGradient &) const = default;
 };
 
+/// A service-level objective on one latency: its `percentile`-th percentile at most `maxMs`.
+struct Slo {
+    QString metric; ///< ttft | ttfo | tpot | itl | e2el
+    double percentile = 90;
+    double maxMs = 0;
+    /// The result-file key it bounds: "p90_ttft_ms".
+    QString key() const;
+    bool operator==(const Slo &) const = default;
+};
+/// Reads an SLO key ("p90_ttft_ms", "p99.9_itl_ms"); false for any other spelling.
+bool parseSloKey(QStringView key, Slo *out);
+
+/// `load.mode: "capacity"`: instead of a list of points, the run searches each variant for the
+/// largest load that meets the SLOs (docs/capacity.md). The loop it searches over is LoadMatrix::mode.
+struct CapacitySearch {
+    QList<Slo> slos;
+    /// 0: none; else the share of requests (0..1] that must meet every SLO's bound at once (goodput).
+    double attainment = 0;
+    double start = 1; ///< the first level measured (concurrency, or requests/s)
+    double max = 1024; ///< the largest level measured; capacity at it reads "at least"
+    double resolution = 0.05; ///< the search stops when the bracket is narrower than this share of its low end
+    int maxPoints = 12; ///< distinct levels measured per variant, at most
+    int maxRepeats = 3; ///< measurements of a level whose interval straddles an SLO, at most
+    double maxTotalSeconds = 0; ///< per variant; 0: no limit
+    /// Every level's load: lengths, stop rule, burstiness, open-loop cap; the level sets its
+    /// concurrency (closed loop) or request rate (open loop).
+    LoadPoint point;
+    /// Closed loop: a level's num_prompts is max(point.numPrompts, promptsPerLevel x level).
+    int promptsPerLevel = 0;
+
+    /// The point measured at `level` in `mode`.
+    LoadPoint at(LoadMode mode, double level) const;
+    bool operator==(const CapacitySearch &) const = default;
+};
+
 /// Seconds; 0 means no limit.
 struct Timeouts {
     double connectS = 10;
@@ -177,7 +212,10 @@ struct Timeouts {
 
 struct LoadMatrix {
     LoadMode mode = LoadMode::Concurrency;
-    QList<LoadPoint> points; ///< always expanded (gradient included)
+    /// Always expanded (gradient included). With a capacity search: the levels a run measured, in
+    /// the order measured (empty before the run).
+    QList<LoadPoint> points;
+    std::optional<CapacitySearch> capacity; ///< set: the points are found by a capacity search
     ConcurrencyGradient gradient; ///< how points were written, when they came from a gradient
     int warmupRequests = 0;
     double discardRatio = 0.0;

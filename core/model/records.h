@@ -9,6 +9,7 @@
 #include <QString>
 #include <QVector>
 
+#include <limits>
 #include <span>
 
 namespace ServeScope {
@@ -215,6 +216,23 @@ struct PointEstimate {
     bool hasInterval() const noexcept { return !ciMethod.isEmpty(); }
     /// (max - min) / |median|; 0 for one repeat or a zero median.
     double spread() const noexcept;
+};
+
+/// What a variant's search found (docs/capacity.md).
+struct CapacityResult {
+    QString variant;
+    /// The largest level measured that met every SLO; 0 when none did.
+    double capacity = 0;
+    /// The smallest level above it measured that did not; +inf when none did (capacity is then "at least").
+    double upper = std::numeric_limits<double>::infinity();
+    /// Why the search ended: "converged" (the bracket is within the resolution), "max" (the largest level
+    /// allowed meets them), "none" (the smallest level tried does not), "points" or "time" (a cap),
+    /// "cancelled".
+    QString stop;
+    int levels = 0; ///< distinct levels measured
+    int measurements = 0; ///< with repeats
+
+    bool found() const { return capacity > 0; }
 };
 
 /// One request body ready to send, with what it was generated for (prompts are built by the

@@ -297,11 +297,45 @@ void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at
                 { QString::number(5 * qint64(lanes)) } });
 }
 
+void checkCapacity(Checker &c, LoadMode mode, const CapacitySearch &s, bool fromFile, bool outputFromFile)
+{
+    const QString at = QStringLiteral("load.capacity");
+    if (s.slos.isEmpty())
+        c.error(at + QLatin1String(".slo"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "needs at least one SLO, e.g. p90_ttft_ms") });
+    QSet<QString> keys;
+    for (const Slo &slo : s.slos) {
+        c.finite(at + QLatin1String(".slo.") + slo.key(), slo.maxMs, 1e-6, 1e9);
+        if (keys.contains(slo.metric))
+            c.error(at + QLatin1String(".slo.") + slo.key(),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "bounds %1 a second time"), { slo.metric } });
+        keys.insert(slo.metric);
+    }
+    if (s.attainment != 0)
+        c.finite(at + QLatin1String(".attainment"), s.attainment, 0.01, 1);
+    const double floor = mode == LoadMode::Concurrency ? 1 : 1e-6;
+    c.finite(at + QLatin1String(".start"), s.start, floor, 1048576);
+    c.finite(at + QLatin1String(".max"), s.max, std::max(floor, s.start), 1048576);
+    c.finite(at + QLatin1String(".resolution"), s.resolution, 0.001, 1);
+    c.range(at + QLatin1String(".max_points"), s.maxPoints, 2, 100);
+    c.range(at + QLatin1String(".max_repeats"), s.maxRepeats, 1, 20);
+    c.finite(at + QLatin1String(".max_total_s"), s.maxTotalSeconds, 0, 1e7);
+    c.range(at + QLatin1String(".prompts_per_level"), s.promptsPerLevel, 0, 1000000);
+    if (s.point.numPrompts == 0 && s.promptsPerLevel == 0 && s.point.maxSeconds == 0)
+        c.error(at,
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
+                "needs a stop rule for each level: num_prompts, prompts_per_level and/or max_seconds") });
+    else
+        checkPoint(c, mode, s.at(mode, s.start), at, fromFile, outputFromFile);
+}
+
 void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
 {
     const bool outputFromFile = dataset.name == QLatin1String("sharegpt");
     const bool fromFile = outputFromFile || dataset.name == QLatin1String("custom");
-    if (load.points.isEmpty())
+    if (load.capacity)
+        checkCapacity(c, load.mode, *load.capacity, fromFile, outputFromFile);
+    else if (load.points.isEmpty())
         c.error(QStringLiteral("load.points"),
             Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "needs at least one point") });
     QSet<QString> labels;

@@ -43,6 +43,8 @@ QStringList toStringList(const QJsonValue &v)
 // A per-point field read as one value when all points agree, else as the list of values.
 template<typename F> QJsonValue perPoint(const Experiment &x, F field)
 {
+    if (x.load.capacity) // every level is the search's point
+        return field(x.load.capacity->point);
     QJsonArray values;
     for (const LoadPoint &p : x.load.points)
         values.append(field(p));
@@ -79,6 +81,8 @@ template<typename F> QJsonValue perPoint(const Experiment &x, F field)
             [](Experiment &x, const QJsonValue &v) {                                                                   \
                 for (LoadPoint & p : x.load.points)                                                                    \
                     p.FIELD = TYPE(toNumber(v));                                                                       \
+                if (x.load.capacity)                                                                                   \
+                    x.load.capacity->point.FIELD = TYPE(toNumber(v));                                                  \
             }                                                                                                          \
     }
 

@@ -380,6 +380,67 @@ QString servingTable(const ReportRun &run)
         + tableHead(heads) + body + QStringLiteral("</table>\n");
 }
 
+// Why a capacity search ended, in words.
+QString capacityStop(const QString &stop)
+{
+    if (stop == QLatin1String("converged"))
+        return tr("bracket within the resolution");
+    if (stop == QLatin1String("max"))
+        return tr("the largest level allowed meets the SLOs: capacity is at least this");
+    if (stop == QLatin1String("none"))
+        return tr("the smallest level tried misses the SLOs");
+    if (stop == QLatin1String("points"))
+        return tr("stopped at the cap on levels");
+    if (stop == QLatin1String("time"))
+        return tr("stopped at the time cap");
+    return tr("the run was cancelled");
+}
+
+// load.capacity: each variant's capacity under the SLOs, what it serves there and at what price.
+QString capacityTable(const ReportRun &run)
+{
+    if (!run.capacitySearch || run.capacities.isEmpty())
+        return QString();
+    const CapacitySearch &search = *run.capacitySearch;
+    QStringList slos;
+    for (const Slo &slo : search.slos)
+        slos << QStringLiteral("%1 ≤ %2 ms").arg(slo.key(), formatNumber(slo.maxMs));
+    if (search.attainment > 0)
+        slos << tr("%1% of requests meeting all of them").arg(formatNumber(search.attainment * 100));
+    bool priced = false;
+    for (const VariantServing &v : run.serving)
+        priced = priced || v.gpuHourPrice > 0;
+    const QList<PointSummary> medians = medianAcrossRepeats(run.points);
+    const bool rate = run.capacityOver == ServeScope::LoadMode::Rate;
+    QString body;
+    for (const CapacityResult &c : run.capacities) {
+        const VariantServing serving = run.serving.value(c.variant);
+        const auto at = std::find_if(medians.cbegin(), medians.cend(), [&](const PointSummary &p) {
+            return p.variant == c.variant && (rate ? p.requestRate == c.capacity : p.concurrency == c.capacity);
+        });
+        QStringList cells { esc(c.variant), c.found() ? num(c.capacity, rate ? 2 : 0) : QStringLiteral("—"),
+            std::isfinite(c.upper) ? num(c.upper, rate ? 2 : 0) : QStringLiteral("—"), esc(capacityStop(c.stop)),
+            QString::number(c.levels) };
+        const ServingPoint s = at != medians.cend() ? servingPoint(*at, serving.gpus.count, serving.gpuHourPrice)
+                                                    : ServingPoint { qQNaN(), qQNaN(), qQNaN() };
+        cells << (at != medians.cend() ? num(at->outputThroughput, 1) : QStringLiteral("—"))
+              << (std::isfinite(s.perGpu) ? num(s.perGpu, 1) : QStringLiteral("—"));
+        if (priced)
+            cells << (std::isfinite(s.costPerMillion) ? num(s.costPerMillion, 2) : QStringLiteral("—"));
+        body += row(cells, false);
+    }
+    QStringList heads { tr("Variant"), rate ? tr("Capacity (requests/s)") : tr("Capacity (concurrency)"),
+        tr("Next level, failing"), tr("Search ended"), tr("Levels measured"), tr("Output tok/s there"), tr("Per GPU") };
+    if (priced)
+        heads << tr("Price per million output tokens there");
+    return QStringLiteral("<h3>%1</h3>\n<p class=\"muted\">%2</p>\n")
+               .arg(esc(tr("Capacity under the SLOs")),
+                   esc(tr("The largest level measured that meets %1, found by bracketing and refining to %2%; the "
+                          "next level above it misses them. Every level is a point of the tables above.")
+                           .arg(slos.join(QStringLiteral(", ")), formatNumber(search.resolution * 100))))
+        + tableHead(heads) + body + QStringLiteral("</table>\n");
+}
+
 // A reasoning model's answers per point, when one reasoned: when the answer started against the first token, and
 // how much of the output was thinking (≈ where a count is an estimate).
 QString reasoningTable(const ReportRun &run)
@@ -665,7 +726,7 @@ QString reportBodyHtml(const ReportInput &input)
             out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Variants (what each changes from the baseline)")))
                 + keyValueTable(run.variants);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results (medians across repeats, min–max)")))
-            + pointTable(run) + reasoningTable(run) + steadyTable(run) + servingTable(run)
+            + pointTable(run) + reasoningTable(run) + steadyTable(run) + capacityTable(run) + servingTable(run)
             + findingsSection(run, !thresholdsShown);
         thresholdsShown = thresholdsShown || !run.findings.isEmpty();
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Environment snapshot"))) + keyValueTable(run.envSnapshot, 2);

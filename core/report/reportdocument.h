@@ -45,6 +45,10 @@ struct ReportRun {
     QList<RunFinding> findings; ///< what the run's curves say (runFindings)
     /// Per variant name; a variant not in it (an imported run) is served by one GPU, assumed.
     QHash<QString, VariantServing> serving;
+    /// load.capacity: the search's settings, the loop it searched, and each variant's result.
+    std::optional<CapacitySearch> capacitySearch;
+    ServeScope::LoadMode capacityOver = ServeScope::LoadMode::Concurrency;
+    QList<CapacityResult> capacities;
     /// Prompts each (variant, point) was to send by its configuration, keyed by plannedKey(); absent
     /// when the point stops on time only or the configuration is unknown (an imported run).
     QHash<QString, qint64> plannedPrompts;

@@ -2,6 +2,7 @@
 #include "report/storeinput.h"
 
 #include "io/experimentfile.h"
+#include "metrics/capacity.h"
 #include "metrics/pointsummary.h"
 #include "metrics/servingcost.h"
 #include "model/runorigin.h"
@@ -140,7 +141,9 @@ ReportRun reportRunFromStore(
     r.points = points;
     // vLLM's set: the steady window's estimates are read by comparisons of that set (runsource).
     for (const PointEstimate &e : estimates) {
-        if (steadyKeyOf(e.metric).isEmpty())
+        if (const std::optional<CapacityResult> c = capacityOf(e))
+            r.capacities << *c;
+        else if (steadyKeyOf(e.metric).isEmpty())
             r.estimates << e;
     }
     const QString dataset = config.value(QLatin1String("dataset"))
@@ -151,6 +154,10 @@ ReportRun reportRunFromStore(
     r.findings = runFindings(points, r.estimates, dataset == QLatin1String("random"), {},
         read.ok ? prefillBudgets(read.experiment) : PrefillBudgets());
     r.variants = variantChanges(row.resolvedConfig);
+    if (read.ok && read.experiment.load.capacity) {
+        r.capacitySearch = read.experiment.load.capacity;
+        r.capacityOver = read.experiment.load.mode;
+    }
     if (read.ok) {
         // The prompts each point was to send, as the variant resolved them: a cancelled point reads
         // completed/planned.

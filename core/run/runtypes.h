@@ -56,6 +56,7 @@ struct RunResult {
     QList<PointSummary> points;
     QMap<QString, int> errorsByClass; ///< measured failed requests per failure class code
     QMap<QString, QString> firstErrorByClass; ///< the first such request's text (the server's message), key scrubbed
+    QList<CapacityResult> capacities; ///< load.capacity: each variant's search, in run order
 
     /// A measured (point, repeat): its summary kept, its requests counted.
     void addPoint(const PointSummary &s)

@@ -77,12 +77,15 @@ bool RunWorker::record(QString *error)
 void RunWorker::run()
 {
     QString error;
+    if (m_experiment.load.capacity) // the search appends the levels it measures
+        m_experiment.load.points.clear();
     m_variants = selectVariants(m_experiment, m_options.variants, &error);
     if (m_variants.isEmpty() || !record(&error))
         return fail(error);
 
-    m_monitor.begin(m_result.runId, int(m_variants.size()), int(m_experiment.load.points.size()),
-        qMax(1, m_experiment.load.repeat));
+    const LoadMatrix &load = m_experiment.load;
+    m_monitor.begin(m_result.runId, int(m_variants.size()),
+        load.capacity ? load.capacity->maxPoints : int(load.points.size()), load.capacity ? 1 : qMax(1, load.repeat));
 
     m_generator = std::make_unique<LoadGenerator>();
     m_points = std::make_unique<PointRunner>(*m_generator, *m_writer, m_output, m_monitor, *m_cancel);
@@ -154,33 +157,54 @@ bool RunWorker::runVariant(int variantIndex)
     scraper.start();
     const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,
         m_experiment.variants[variantIndex].name, &scraper };
-    for (int p = 0; p < resolved.load.points.size() && !m_cancel->load(); ++p) {
-        PointRepeats repeats, steady;
-        PointSummary identity;
-        for (int r = 1; r <= qMax(1, resolved.load.repeat) && !m_cancel->load(); ++r) {
-            if (serverExited())
-                return false;
-            const PointOutcome outcome = m_points->run(context, p, r);
-            releaseFreedHeap(); // the point's records and result file are freed by now
-            if (!outcome.ok) {
-                m_result.message = outcome.error;
-                log(QStringLiteral("error"), outcome.error);
-                return false;
-            }
-            if (!outcome.measured)
-                continue;
-            m_result.addPoint(outcome.summary);
-            identity = outcome.summary;
-            addRepeat(&repeats, outcome.summary, outcome.samples);
-            addSteadyRepeat(&steady, outcome.summary, outcome.steadySamples);
-        }
-        if (!repeats.repeats.isEmpty())
-            finishPoint(identity, repeats, steady);
-    }
+    if (!(resolved.load.capacity ? searchCapacity(context, resolved) : runPoints(context)))
+        return false;
     scraper.stop();
     if (serverExited())
         return false;
     m_endpoint.close();
+    return true;
+}
+
+bool RunWorker::measure(const VariantContext &context, OpenPoint &open, PointOutcome *outcome)
+{
+    if (serverExited())
+        return false;
+    *outcome = m_points->run(context, open.point, ++open.repeat);
+    releaseFreedHeap(); // the point's records and result file are freed by now
+    if (!outcome->ok) {
+        m_result.message = outcome->error;
+        log(QStringLiteral("error"), outcome->error);
+        return false;
+    }
+    if (!outcome->measured)
+        return true;
+    m_result.addPoint(outcome->summary);
+    open.identity = outcome->summary;
+    addRepeat(&open.repeats, outcome->summary, outcome->samples);
+    addSteadyRepeat(&open.steady, outcome->summary, outcome->steadySamples);
+    return true;
+}
+
+void RunWorker::close(OpenPoint &open)
+{
+    if (!open.repeats.repeats.isEmpty())
+        finishPoint(open.identity, open.repeats, open.steady);
+    open = OpenPoint {};
+}
+
+bool RunWorker::runPoints(const VariantContext &context)
+{
+    for (int p = 0; p < context.resolved.load.points.size() && !m_cancel->load(); ++p) {
+        OpenPoint open;
+        open.point = p;
+        while (open.repeat < qMax(1, context.resolved.load.repeat) && !m_cancel->load()) {
+            PointOutcome outcome;
+            if (!measure(context, open, &outcome))
+                return false;
+        }
+        close(open);
+    }
     return true;
 }
 

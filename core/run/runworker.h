@@ -20,6 +20,8 @@ namespace ServeScope {
 class LoadGenerator;
 class PointRunner;
 class StoreWriter;
+struct PointOutcome;
+struct VariantContext;
 
 /// The body of a run, on the run thread: opens the results folder and the project, then runs every
 /// selected variant through every point and repeat (each by the PointRunner) and records the outcome.
@@ -45,6 +47,24 @@ Q_SIGNALS:
 private:
     bool record(QString *error);
     bool runVariant(int variantIndex);
+    /// A point being measured: its repeats so far.
+    struct OpenPoint {
+        int point = -1;
+        int repeat = 0;
+        PointSummary identity;
+        PointRepeats repeats, steady;
+    };
+    /// The next repeat of `open`; false when the run must stop (the message set and logged).
+    bool measure(const VariantContext &context, OpenPoint &open, PointOutcome *outcome);
+    /// Its estimates stored once its repeats are done.
+    void close(OpenPoint &open);
+    /// The experiment's points in order, each with every repeat.
+    bool runPoints(const VariantContext &context);
+    /// load.capacity: the levels the search asks for (runcapacity.cpp), each appended to the run's
+    /// points when first measured.
+    bool searchCapacity(const VariantContext &context, Experiment &resolved);
+    /// Index of the run's point at `level`, appended (to the run and to `resolved`) when new.
+    int pointAt(Experiment &resolved, double level);
     /// True (and the message set) when the variant's launched server exited on its own.
     bool serverExited();
     /// After a point's repeats: the estimates across them stored (vLLM's set and the steady window's)

@@ -102,6 +102,9 @@ QString shardProblem(const Experiment &experiment, const ShardSpec &shard)
     if (experiment.endpoint.isLocalSimulator())
         return QStringLiteral("--shard needs a shared endpoint: with \"sim:\" every shard would start its own "
                               "simulator; start one with `servescope-cli sim` and pass its URL with --base-url");
+    if (experiment.load.capacity)
+        return QStringLiteral("--shard cannot run a capacity search: each level depends on the one before, which "
+                              "the shards measure apart");
     for (int p = 0; p < experiment.load.points.size(); ++p) {
         const LoadPoint &lp = experiment.load.points[p];
         const QString label = experiment.pointLabel(p);

@@ -25,6 +25,13 @@ struct RunFinish {
     QByteArray envSnapshot; ///< empty: unchanged
 };
 
+/// The run's experiment as it now stands (a capacity search added a level).
+struct RunConfig {
+    qint64 runId;
+    QByteArray resolvedConfig;
+    int points;
+};
+
 /// A blocking operation: runs on the writer thread, is committed at once, then answered.
 struct Task {
     std::function<qint64(WriterSession &, QString *)> work;
@@ -32,7 +39,7 @@ struct Task {
 };
 
 using Payload = std::variant<RequestRecord, PointSummary, PointEstimate, ServerMetricSample, ServerLogLine, PromptRow,
-    RunFinish, Task>;
+    RunFinish, RunConfig, Task>;
 
 struct Item {
     quint64 sequence;
@@ -129,6 +136,8 @@ bool StoreWriter::Private::apply(WriterSession &session, Item &item, quint64 *re
         ok = session.insertPrompt(*p, &error);
     } else if (auto *f = std::get_if<RunFinish>(&item.payload)) {
         ok = session.finishRun(f->runId, f->status, f->finished, f->envSnapshot, &error);
+    } else if (auto *c = std::get_if<RunConfig>(&item.payload)) {
+        ok = session.updateRunConfig(c->runId, c->resolvedConfig, c->points, &error);
     }
     if (!ok)
         reportFailure(error);
@@ -391,6 +400,11 @@ quint64 StoreWriter::enqueue(ServerLogLine line)
 quint64 StoreWriter::enqueue(PromptRow prompt)
 {
     return d->push(std::move(prompt));
+}
+
+quint64 StoreWriter::updateRunConfig(qint64 runId, const QByteArray &resolvedConfig, int points)
+{
+    return d->push(RunConfig { runId, resolvedConfig, points });
 }
 
 quint64 StoreWriter::finishRun(qint64 runId, RunStatus status, const QDateTime &finished, const QByteArray &envSnapshot)

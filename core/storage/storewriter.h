@@ -61,6 +61,8 @@ public:
     quint64 enqueue(PromptRow prompt); ///< ignored when the hash is stored already
     /// `envSnapshot` (UTF-8 JSON, when not empty) replaces the run's: what was learned while it ran.
     quint64 finishRun(qint64 runId, RunStatus status, const QDateTime &finished, const QByteArray &envSnapshot = {});
+    /// Replaces the run's stored experiment and point count (a capacity search measured a new level).
+    quint64 updateRunConfig(qint64 runId, const QByteArray &resolvedConfig, int points);
 
     /// Blocks until everything enqueued before the call is committed; false on timeout or when a
     /// commit has failed (now or earlier: see commitFailure()).

@@ -314,6 +314,22 @@ bool WriterSession::markInterruptedRuns(QString *error)
     return true;
 }
 
+bool WriterSession::updateRunConfig(qint64 runId, const QByteArray &resolvedConfig, int points, QString *error)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE runs SET resolved_config = ?, points = ? WHERE id = ?"));
+    q.bindValue(0, text(resolvedConfig));
+    q.bindValue(1, points);
+    q.bindValue(2, runId);
+    if (!exec(q, error))
+        return false;
+    if (q.numRowsAffected() != 1) {
+        *error = QStringLiteral("no run %1").arg(runId);
+        return false;
+    }
+    return true;
+}
+
 bool WriterSession::finishRun(
     qint64 runId, RunStatus status, const QDateTime &finished, const QByteArray &envSnapshot, QString *error)
 {

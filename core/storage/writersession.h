@@ -45,6 +45,7 @@ public:
     bool insertMetricSample(const ServerMetricSample &s, QString *error);
     bool insertLogLine(const ServerLogLine &l, QString *error);
     bool insertPrompt(const PromptRow &p, QString *error);
+    bool updateRunConfig(qint64 runId, const QByteArray &resolvedConfig, int points, QString *error);
     bool finishRun(
         qint64 runId, RunStatus status, const QDateTime &finished, const QByteArray &envSnapshot, QString *error);
     qint64 insertRun(const RunRow &run, QString *error);

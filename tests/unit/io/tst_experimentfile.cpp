@@ -231,6 +231,60 @@ private Q_SLOTS:
         QVERIFY(readExperimentJson(text.toUtf8()).experiment == edited);
     }
 
+    // load.mode capacity: the search's settings, and the levels a run measured, read back; its
+    // mistakes are refused by path.
+    void capacityRoundTrip()
+    {
+        const ExperimentReadResult demo = loadExperimentFile(demoPath());
+        QVERIFY(demo.ok);
+        QString text = QString::fromUtf8(writeExperimentJson(demo.experiment));
+        const qsizetype from = text.indexOf(QLatin1String("\"load\": {"));
+        const qsizetype to = text.indexOf(QLatin1String("\"warmup_requests\""), from);
+        text.replace(from, to - from,
+            QStringLiteral("\"load\": {\"mode\": \"capacity\", \"capacity\": {\"over\": \"rate\", \"slo\": "
+                           "{\"p90_ttft_ms\": 500, \"p99.9_itl_ms\": 80}, \"attainment\": 0.95, \"start\": 0.5, "
+                           "\"max\": 64, \"resolution\": 0.05, \"max_points\": 10, \"max_repeats\": 3, "
+                           "\"max_total_s\": 600, \"input_len\": 512, \"output_len\": 128, \"num_prompts\": 300, "
+                           "\"max_seconds\": 60, \"burstiness\": 1}, "));
+        const ExperimentReadResult r = readExperimentJson(text.toUtf8());
+        QVERIFY2(r.ok, qPrintable(r.errors.join(QLatin1Char('\n'))));
+        const LoadMatrix &load = r.experiment.load;
+        QVERIFY(load.capacity);
+        QCOMPARE(load.mode, LoadMode::Rate);
+        QCOMPARE(load.capacity->slos.size(), 2);
+        QCOMPARE(load.capacity->slos[1].key(), QStringLiteral("p99.9_itl_ms"));
+        QCOMPARE(load.capacity->slos[1].maxMs, 80.0);
+        QCOMPARE(load.capacity->at(LoadMode::Rate, 2.5).requestRate, 2.5);
+        QCOMPARE(load.capacity->at(LoadMode::Rate, 2.5).numPrompts, 300);
+        QVERIFY(load.points.isEmpty());
+        QVERIFY2(!hasErrors(validate(r.experiment)), qPrintable(r.errors.join(u'\n')));
+        Experiment measured = r.experiment;
+        measured.load.points << load.capacity->at(LoadMode::Rate, 0.5) << load.capacity->at(LoadMode::Rate, 1);
+        const QByteArray written = writeExperimentJson(measured);
+        QVERIFY(written.contains("\"mode\": \"capacity\""));
+        QVERIFY(readExperimentJson(written).experiment == measured);
+
+        const auto errorsOf = [&text](const QString &from, const QString &to) {
+            QString bad = text;
+            bad.replace(from, to);
+            const ExperimentReadResult read = readExperimentJson(bad.toUtf8());
+            QStringList out = read.errors;
+            if (read.ok)
+                for (const Problem &p : validate(read.experiment))
+                    out << p.path;
+            return out.join(u'\n');
+        };
+        QVERIFY(errorsOf(QStringLiteral("p90_ttft_ms"), QStringLiteral("p90_ttft"))
+                    .contains(QLatin1String("load.capacity.slo.p90_ttft: is not an SLO")));
+        QVERIFY(errorsOf(QStringLiteral("\"attainment\": 0.95"), QStringLiteral("\"attainment\": 95"))
+                    .contains(QLatin1String("load.capacity.attainment")));
+        QVERIFY(errorsOf(
+            QStringLiteral("\"mode\": \"capacity\", \"capacity\""), QStringLiteral("\"mode\": \"rate\", \"capacity\""))
+                    .contains(QLatin1String("load.capacity: is only allowed with load.mode capacity")));
+        QVERIFY(errorsOf(QStringLiteral("\"max\": 64"), QStringLiteral("\"max\": 0.1"))
+                    .contains(QLatin1String("load.capacity.max")));
+    }
+
     void imports_data()
     {
         QTest::addColumn<QString>("path");
