@@ -312,6 +312,209 @@
     </message>
 </context>
 <context>
+    <name>ServeScope::CapacityForm</name>
+    <message>
+        <source>Capacity search</source>
+        <translation>容量搜索</translation>
+    </message>
+    <message>
+        <source>Each variant is searched for the largest load that meets every bound below: doubling until a level misses, then refining between the last level that meets and the first that misses.</source>
+        <translation>为每个变体搜索满足下列全部上限的最大负载：先逐级加倍，直到某一级不满足，再在最后一个满足的级别与第一个不满足的级别之间细化。</translation>
+    </message>
+    <message>
+        <source>Concurrency (closed loop)</source>
+        <translation>并发数（闭环）</translation>
+    </message>
+    <message>
+        <source>Request rate (open loop)</source>
+        <translation>请求速率（开环）</translation>
+    </message>
+    <message>
+        <source>Search over</source>
+        <translation>搜索对象</translation>
+    </message>
+    <message>
+        <source>Change what the search varies</source>
+        <translation>更改搜索变化的量</translation>
+    </message>
+    <message>
+        <source>Bounds</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>not required</source>
+        <translation>不要求</translation>
+    </message>
+    <message>
+        <source>The share of all requests (failed ones included) that must meet every bound at once.</source>
+        <translation>必须同时满足所有上限的请求占全部请求（含失败请求）的比例。</translation>
+    </message>
+    <message>
+        <source>Requests meeting all bounds</source>
+        <translation>满足全部上限的请求</translation>
+    </message>
+    <message>
+        <source>Change attainment</source>
+        <translation>更改达标比例</translation>
+    </message>
+    <message>
+        <source>First level</source>
+        <translation>起始级别</translation>
+    </message>
+    <message>
+        <source>Change first level</source>
+        <translation>更改起始级别</translation>
+    </message>
+    <message>
+        <source>Largest level</source>
+        <translation>最大级别</translation>
+    </message>
+    <message>
+        <source>Change largest level</source>
+        <translation>更改最大级别</translation>
+    </message>
+    <message>
+        <source>The search ends when the level that meets and the one that misses are this close.</source>
+        <translation>当满足的级别与不满足的级别相差在此范围内时，搜索结束。</translation>
+    </message>
+    <message>
+        <source>Resolution</source>
+        <translation>分辨率</translation>
+    </message>
+    <message>
+        <source>Change resolution</source>
+        <translation>更改分辨率</translation>
+    </message>
+    <message>
+        <source>At most, levels</source>
+        <translation>最多级别数</translation>
+    </message>
+    <message>
+        <source>Change the cap on levels</source>
+        <translation>更改级别数上限</translation>
+    </message>
+    <message>
+        <source>A level whose interval straddles a bound is measured again, up to this many times.</source>
+        <translation>若某一级别的区间跨越上限，会再次测量，最多测量这么多次。</translation>
+    </message>
+    <message>
+        <source>At most, measurements of a level</source>
+        <translation>每个级别最多测量次数</translation>
+    </message>
+    <message>
+        <source>Change the cap on repeats</source>
+        <translation>更改重复次数上限</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Time cap per variant</source>
+        <translation>每个变体的时间上限</translation>
+    </message>
+    <message>
+        <source>Change the time cap</source>
+        <translation>更改时间上限</translation>
+    </message>
+    <message>
+        <source>Input tokens</source>
+        <translation>输入 token 数</translation>
+    </message>
+    <message>
+        <source>Output tokens</source>
+        <translation>输出 token 数</translation>
+    </message>
+    <message>
+        <source>Prompts per level</source>
+        <translation>每级提示数</translation>
+    </message>
+    <message>
+        <source>Change %1</source>
+        <translation>更改%1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Closed loop: a level sends at least this many prompts per concurrent request.</source>
+        <translation>闭环：每个级别按每个并发请求至少发送这么多提示。</translation>
+    </message>
+    <message>
+        <source>Prompts per concurrent request</source>
+        <translation>每个并发请求的提示数</translation>
+    </message>
+    <message>
+        <source>Change prompts per level</source>
+        <translation>更改每级提示数</translation>
+    </message>
+    <message>
+        <source>Time limit per level</source>
+        <translation>每级时间上限</translation>
+    </message>
+    <message>
+        <source>Change time limit per level</source>
+        <translation>更改每级时间上限</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>Percentile</source>
+        <translation>百分位</translation>
+    </message>
+    <message>
+        <source>At most</source>
+        <translation>不超过</translation>
+    </message>
+    <message>
+        <source>TTFT</source>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <source>TTFO (reasoning models)</source>
+        <translation>TTFO（推理模型）</translation>
+    </message>
+    <message>
+        <source>TPOT</source>
+        <translation>TPOT</translation>
+    </message>
+    <message>
+        <source>ITL</source>
+        <translation>ITL</translation>
+    </message>
+    <message>
+        <source>E2E latency</source>
+        <translation>端到端延迟</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>no bound</source>
+        <translation>无上限</translation>
+    </message>
+    <message>
+        <source>Change the %1 percentile</source>
+        <translation>更改 %1 的百分位</translation>
+    </message>
+    <message>
+        <source>Change the %1 bound</source>
+        <translation>更改 %1 的上限</translation>
+    </message>
+</context>
+<context>
     <name>ServeScope::Cli</name>
     <message>
         <source>--header needs &apos;Name: value&apos; with a valid header name</source>
@@ -1560,6 +1763,14 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>--target-interactivity must be a positive number of tokens/s</source>
         <translation>--target-interactivity 必须是正的 token/秒 数值</translation>
+    </message>
+    <message>
+        <source>%1: no variant&apos;s capacity was searched on both sides (load.mode capacity)</source>
+        <translation>%1：没有任何变体在两侧都做过容量搜索（load.mode capacity）</translation>
+    </message>
+    <message>
+        <source>capacity searches: %1 levels of the baseline and %2 of the candidate were measured by one side only and are left out</source>
+        <translation>容量搜索：基线的 %1 个级别和候选的 %2 个级别只有一侧测量过，已略去</translation>
     </message>
 </context>
 <context>
@@ -3129,6 +3340,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>Change group skew</source>
         <translation>修改分组偏斜</translation>
     </message>
+    <message>
+        <source>Capacity search (largest load within SLOs)</source>
+        <translation>容量搜索（满足 SLO 的最大负载）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::LoadPointsModel</name>
@@ -4007,6 +4222,30 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>is not an API&apos;s path: the %1 API&apos;s is %2</source>
         <translation>不是任何 API 的路径：%1 API 的路径是 %2</translation>
+    </message>
+    <message>
+        <source>is not an SLO: write p&lt;percentile&gt;_&lt;ttft|ttfo|tpot|itl|e2el&gt;_ms, e.g. p90_ttft_ms</source>
+        <translation>不是 SLO：应写成 p&lt;百分位&gt;_&lt;ttft|ttfo|tpot|itl|e2el&gt;_ms，例如 p90_ttft_ms</translation>
+    </message>
+    <message>
+        <source>is capacity, which needs load.capacity</source>
+        <translation>为 capacity，需要 load.capacity</translation>
+    </message>
+    <message>
+        <source>is only allowed with load.mode capacity</source>
+        <translation>只能与 load.mode capacity 一起使用</translation>
+    </message>
+    <message>
+        <source>needs at least one SLO, e.g. p90_ttft_ms</source>
+        <translation>至少需要一个 SLO，例如 p90_ttft_ms</translation>
+    </message>
+    <message>
+        <source>bounds %1 a second time</source>
+        <translation>第二次为 %1 设定上限</translation>
+    </message>
+    <message>
+        <source>needs a stop rule for each level: num_prompts, prompts_per_level and/or max_seconds</source>
+        <translation>每个级别都需要停止规则：num_prompts、prompts_per_level 和/或 max_seconds</translation>
     </message>
 </context>
 <context>
@@ -5390,6 +5629,74 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>GPU count not known, one assumed: %1 (set server.gpus)</source>
         <translation>GPU 数未知，假定为 1：%1（请设置 server.gpus）</translation>
     </message>
+    <message>
+        <source>bracket within the resolution</source>
+        <translation>区间已在分辨率之内</translation>
+    </message>
+    <message>
+        <source>the largest level allowed meets the SLOs: capacity is at least this</source>
+        <translation>允许的最大级别仍满足 SLO：容量至少为此值</translation>
+    </message>
+    <message>
+        <source>the smallest level tried misses the SLOs</source>
+        <translation>尝试的最小级别也不满足 SLO</translation>
+    </message>
+    <message>
+        <source>stopped at the cap on levels</source>
+        <translation>达到级别数上限而停止</translation>
+    </message>
+    <message>
+        <source>stopped at the time cap</source>
+        <translation>达到时间上限而停止</translation>
+    </message>
+    <message>
+        <source>the run was cancelled</source>
+        <translation>运行已取消</translation>
+    </message>
+    <message>
+        <source>%1% of requests meeting all of them</source>
+        <translation>%1% 的请求同时满足它们</translation>
+    </message>
+    <message>
+        <source>Capacity (requests/s)</source>
+        <translation>容量（请求/秒）</translation>
+    </message>
+    <message>
+        <source>Capacity (concurrency)</source>
+        <translation>容量（并发数）</translation>
+    </message>
+    <message>
+        <source>Next level, failing</source>
+        <translation>下一级（不满足）</translation>
+    </message>
+    <message>
+        <source>Search ended</source>
+        <translation>搜索结束原因</translation>
+    </message>
+    <message>
+        <source>Levels measured</source>
+        <translation>测量的级别数</translation>
+    </message>
+    <message>
+        <source>Output tok/s there</source>
+        <translation>该处输出 token/秒</translation>
+    </message>
+    <message>
+        <source>Per GPU</source>
+        <translation>每 GPU</translation>
+    </message>
+    <message>
+        <source>Price per million output tokens there</source>
+        <translation>该处每百万输出 token 价格</translation>
+    </message>
+    <message>
+        <source>Capacity under the SLOs</source>
+        <translation>SLO 下的容量</translation>
+    </message>
+    <message>
+        <source>The largest level measured that meets %1, found by bracketing and refining to %2%; the next level above it misses them. Every level is a point of the tables above.</source>
+        <translation>满足 %1 的最大已测级别，通过确定区间并细化到 %2% 得出；其上的下一级别不满足。每个级别都是上方表格中的一个负载点。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -6164,6 +6471,24 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>Estimated time:</source>
         <translation>预计时间：</translation>
+    </message>
+    <message>
+        <source>Capacity search:</source>
+        <translation>容量搜索：</translation>
+    </message>
+    <message>
+        <source>request rate %1 to %2 req/s</source>
+        <translation>请求速率 %1 至 %2 请求/秒</translation>
+    </message>
+    <message>
+        <source>concurrency %1 to %2</source>
+        <translation>并发数 %1 至 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>depends on where the capacity lies: at most %n level(s) per variant</source>
+        <translation>
+            <numerusform>取决于容量所在位置：每个变体最多 %n 个级别</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "loadpage.h"
 
+#include "capacityform.h"
 #include "experimentdocument.h"
 #include "formbinder.h"
 #include "keyvaluetable.h"
@@ -212,11 +213,16 @@ QWidget *LoadPage::matrixBox()
     mode->setObjectName(QStringLiteral("loadModeCombo"));
     mode->addItem(tr("Closed loop (concurrency)"), QStringLiteral("concurrency"));
     mode->addItem(tr("Open loop (request rate)"), QStringLiteral("rate"));
+    mode->addItem(tr("Capacity search (largest load within SLOs)"), QStringLiteral("capacity"));
     head->addWidget(m_binder->bindCombo(
         mode, QStringLiteral("load.mode"), tr("Change load mode"),
-        [](const Experiment &e) { return loadModeName(e.load.mode); },
-        [](Experiment &e, const QString &v) { parseLoadMode(v, &e.load.mode); }));
+        [](const Experiment &e) { return e.load.capacity ? QStringLiteral("capacity") : loadModeName(e.load.mode); },
+        &LoadPage::setMode));
     head->addStretch();
+    auto *pointTools = new QWidget;
+    auto *tools = new QHBoxLayout(pointTools);
+    tools->setContentsMargins(0, 0, 0, 0);
+    head->addWidget(pointTools);
     auto *add = new QPushButton(tr("Add point"));
     add->setObjectName(QStringLiteral("addPointButton"));
     auto *remove = new QPushButton(tr("Remove"));
@@ -237,8 +243,15 @@ QWidget *LoadPage::matrixBox()
     }
     presets->setMenu(menu);
     for (QWidget *w : std::initializer_list<QWidget *> { add, remove, up, down, presets })
-        head->addWidget(w);
+        tools->addWidget(w);
     layout->addLayout(head);
+    m_pointsPanel = new QWidget;
+    auto *points = new QVBoxLayout(m_pointsPanel);
+    points->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_pointsPanel, 1);
+    m_capacity = new CapacityForm(m_document, m_binder);
+    layout->addWidget(m_capacity);
+    m_pointTools = pointTools;
     m_view->setObjectName(QStringLiteral("loadPointsView"));
     m_view->setModel(m_model);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -247,13 +260,13 @@ QWidget *LoadPage::matrixBox()
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setMinimumHeight(170);
     m_view->setItemDelegate(new PointDelegate(m_view));
-    layout->addWidget(m_binder->problemSlot(m_view, QStringLiteral("load.points")));
+    points->addWidget(m_binder->problemSlot(m_view, QStringLiteral("load.points")));
     auto *refused = new QLabel;
     refused->setObjectName(QStringLiteral("pointRefusal"));
     refused->setWordWrap(true);
     refused->setStyleSheet(QStringLiteral("color: #b00020;"));
     refused->hide();
-    layout->addWidget(refused);
+    points->addWidget(refused);
     connect(m_model, &LoadPointsModel::valueRefused, refused, [refused](int row, int, const QString &message) {
         refused->setText(tr("Point %1: %2").arg(row + 1).arg(message));
         refused->show();
@@ -337,8 +350,38 @@ QWidget *LoadPage::runBox()
     return box;
 }
 
+void LoadPage::setMode(Experiment &e, const QString &mode)
+{
+    if (mode == QLatin1String("capacity")) {
+        if (e.load.capacity)
+            return;
+        // A search that starts from what the first point loaded, bounded where most chat services are.
+        CapacitySearch c;
+        const LoadPoint first = e.load.points.value(0);
+        c.point.inputLen = first.inputLen > 0 ? first.inputLen : 512;
+        c.point.outputLen = first.outputLen > 0 ? first.outputLen : 128;
+        c.point.numPrompts = 100;
+        c.promptsPerLevel = 5;
+        c.point.burstiness = first.burstiness;
+        c.slos = { Slo { QStringLiteral("ttft"), 90, 500 }, Slo { QStringLiteral("tpot"), 90, 50 } };
+        e.load.capacity = c;
+        e.load.points.clear();
+        e.load.gradient = {};
+        return;
+    }
+    parseLoadMode(mode, &e.load.mode);
+    if (e.load.capacity && e.load.points.isEmpty()) // the search's first level as the one point
+        e.load.points << e.load.capacity->at(e.load.mode, e.load.capacity->start);
+    e.load.capacity.reset();
+}
+
 void LoadPage::refresh()
 {
+    const bool capacity = m_document->experiment().load.capacity.has_value();
+    m_pointsPanel->setVisible(!capacity);
+    m_pointTools->setVisible(!capacity);
+    m_capacity->setVisible(capacity);
+    m_capacity->refresh();
     m_binder->refresh();
     m_binder->showProblems(m_document->problems());
     m_sampling->setValues(m_document->experiment().sampling);

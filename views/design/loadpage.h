@@ -12,6 +12,7 @@ namespace ServeScope {
 
 class ExperimentDocument;
 class FormBinder;
+class CapacityForm;
 class KeyValueTable;
 class LoadPointsModel;
 
@@ -41,6 +42,9 @@ private:
     QWidget *datasetBox();
     QWidget *matrixBox();
     QWidget *runBox();
+    /// The mode combo's edit: a capacity search replaces the points (and back, its first level becomes the one
+    /// point).
+    static void setMode(Experiment &e, const QString &mode);
 
     ExperimentDocument *m_document;
     FormBinder *m_binder;
@@ -48,6 +52,8 @@ private:
     QTableView *m_view;
     KeyValueTable *m_sampling;
     QBoxLayout *m_boxes = nullptr;
+    QWidget *m_pointsPanel = nullptr, *m_pointTools = nullptr;
+    CapacityForm *m_capacity = nullptr;
     QWidget *m_datasetBox = nullptr, *m_runBox = nullptr;
 };
 

@@ -166,13 +166,29 @@ void RunMonitor::setPlan(const Experiment &e, double timeScale)
     QStringList points;
     for (int i = 0; i < e.load.points.size(); ++i)
         points << e.pointLabel(i);
-    const DurationEstimate est = estimateDuration(e, e.endpoint.isLocalSimulator() ? timeScale : 1.0);
     const auto esc = [](const QString &s) { return s.toHtmlEscaped(); };
     const QString line = QStringLiteral("<b>%1</b> %2<br>");
-    m_plan->setText(QStringLiteral("<p style=\"margin-top:8px\"><b>%1</b><br>").arg(esc(e.name))
+    QString plan = QStringLiteral("<p style=\"margin-top:8px\"><b>%1</b><br>").arg(esc(e.name))
         + line.arg(esc(tr("Endpoint:")), esc(e.endpoint.baseUrl + QStringLiteral(" · ") + e.endpoint.model))
-        + line.arg(esc(tr("Variants:")), esc(variants.join(QStringLiteral(", "))))
-        + line.arg(esc(tr("Load points:")), esc(points.join(QStringLiteral(", "))))
+        + line.arg(esc(tr("Variants:")), esc(variants.join(QStringLiteral(", "))));
+    if (const std::optional<CapacitySearch> &c = e.load.capacity) {
+        // The levels depend on where the capacity lies: only their bounds are known before the run.
+        QStringList bounds;
+        for (const Slo &slo : c->slos)
+            bounds << QStringLiteral("%1 ≤ %2 ms").arg(slo.key(), formatNumber(slo.maxMs));
+        plan += line.arg(esc(tr("Capacity search:")),
+                    esc((e.load.mode == LoadMode::Rate ? tr("request rate %1 to %2 req/s") : tr("concurrency %1 to %2"))
+                            .arg(formatNumber(c->start), formatNumber(c->max))
+                        + QStringLiteral(" · ") + bounds.join(QStringLiteral(", "))))
+            + QStringLiteral("<b>%1</b> %2</p>")
+                  .arg(esc(tr("Estimated time:")),
+                      esc(tr("depends on where the capacity lies: at most %n level(s) per variant", nullptr,
+                          c->maxPoints)));
+        m_plan->setText(plan);
+        return;
+    }
+    const DurationEstimate est = estimateDuration(e, e.endpoint.isLocalSimulator() ? timeScale : 1.0);
+    m_plan->setText(plan + line.arg(esc(tr("Load points:")), esc(points.join(QStringLiteral(", "))))
         + line.arg(esc(tr("Measured requests:")), QLocale().toString(est.requests))
         + QStringLiteral("<b>%1</b> %2</p>").arg(esc(tr("Estimated time:")), esc(formatDuration(est.seconds))));
 }

@@ -306,22 +306,24 @@ private Q_SLOTS:
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
-        QVERIFY(lines.first().endsWith(",run_status,partial"));
+        QVERIFY(lines.first().endsWith(",run_status,partial,gpus,gpu_hour_price"));
         const QList<QByteArray> header = lines.first().split(',');
         const int completed = int(header.indexOf("completed")), failed = int(header.indexOf("failed"));
         int partialRows = 0, wholeRows = 0;
         for (const QByteArray &line : lines.mid(1)) {
             const QList<QByteArray> cells = line.split(',');
-            QCOMPARE(cells.value(cells.size() - 2), QByteArray("interrupted"));
+            QCOMPARE(cells.value(cells.size() - 4), QByteArray("interrupted"));
+            QCOMPARE(cells.value(cells.size() - 2), QByteArray("1")); // one GPU, assumed
+            QCOMPARE(cells.last(), QByteArray()); // no price
             if (cells.value(7) != "value" || cells.value(6) != "vllm")
                 continue;
             if (cells.value(1) == "c16") {
                 ++partialRows;
-                QCOMPARE(cells.last(), QByteArray("1"));
+                QCOMPARE(cells.value(cells.size() - 3), QByteArray("1"));
                 QCOMPARE(cells.value(completed).toLongLong() + cells.value(failed).toLongLong(), storedSecond);
             } else {
                 ++wholeRows;
-                QCOMPARE(cells.last(), QByteArray("0"));
+                QCOMPARE(cells.value(cells.size() - 3), QByteArray("0"));
                 QCOMPARE(cells.value(completed).toLongLong(), 200);
             }
         }
