@@ -434,10 +434,6 @@
         <translation>输出 token 数</translation>
     </message>
     <message>
-        <source>Prompts per level</source>
-        <translation>每级提示数</translation>
-    </message>
-    <message>
         <source>Change %1</source>
         <translation>更改%1</translation>
     </message>
@@ -512,6 +508,10 @@
     <message>
         <source>Change the %1 bound</source>
         <translation>更改 %1 的上限</translation>
+    </message>
+    <message>
+        <source>Prompts per level, at least</source>
+        <translation>每级至少提示数</translation>
     </message>
 </context>
 <context>
@@ -2771,6 +2771,12 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>Change API</source>
         <translation>更改 API</translation>
     </message>
+    <message numerus="yes">
+        <source>capacity search: at most %n level(s) per variant</source>
+        <translation>
+            <numerusform>容量搜索：每个变体最多 %n 个级别</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::FindingsList</name>
@@ -3343,6 +3349,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>Capacity search (largest load within SLOs)</source>
         <translation>容量搜索（满足 SLO 的最大负载）</translation>
+    </message>
+    <message>
+        <source>A capacity search measures a level again only when its interval straddles a bound; set how often in the search&apos;s settings.</source>
+        <translation>容量搜索只在某一级别的区间跨越上限时才再次测量；次数在搜索设置中设定。</translation>
     </message>
 </context>
 <context>
@@ -5696,6 +5706,32 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>The largest level measured that meets %1, found by bracketing and refining to %2%; the next level above it misses them. Every level is a point of the tables above.</source>
         <translation>满足 %1 的最大已测级别，通过确定区间并细化到 %2% 得出；其上的下一级别不满足。每个级别都是上方表格中的一个负载点。</translation>
+    </message>
+    <message>
+        <source>No level the search tried meets the SLOs; the smallest was %1.</source>
+        <translation>搜索尝试的级别都不满足 SLO；最小的级别为 %1。</translation>
+    </message>
+    <message>
+        <source>Every level up to %1 req/s meets the SLOs: the capacity is at least that.</source>
+        <translation>直到 %1 请求/秒的每个级别都满足 SLO：容量至少为此值。</translation>
+    </message>
+    <message>
+        <source>Every level up to concurrency %1 meets the SLOs: the capacity is at least that.</source>
+        <translation>直到并发数 %1 的每个级别都满足 SLO：容量至少为此值。</translation>
+    </message>
+    <message>
+        <source>The largest request rate that meets the SLOs is %1 req/s; %2 misses them.</source>
+        <translation>满足 SLO 的最大请求速率为 %1 请求/秒；%2 不满足。</translation>
+    </message>
+    <message>
+        <source>The largest concurrency that meets the SLOs is %1; %2 misses them.</source>
+        <translation>满足 SLO 的最大并发数为 %1；%2 不满足。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n level(s) measured.</source>
+        <translation>
+            <numerusform>共测量 %n 个级别。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

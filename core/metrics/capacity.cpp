@@ -356,6 +356,27 @@ MetricEstimate capacityEstimate(const CapacityResult &result)
     return e;
 }
 
+RunFinding capacityFinding(const CapacityResult &r, LoadMode mode)
+{
+    RunFinding f;
+    f.code = QStringLiteral("capacity");
+    f.kind = RunFinding::Kind::Info;
+    f.variant = r.variant;
+    const auto label = [mode](double level) {
+        return mode == LoadMode::Concurrency ? QLatin1Char('c') + formatNumber(level)
+                                             : QLatin1Char('r') + formatNumber(level);
+    };
+    if (r.found())
+        f.points << label(r.capacity);
+    if (std::isfinite(r.upper))
+        f.points << label(r.upper);
+    f.evidence = { { QStringLiteral("capacity"), r.capacity },
+        { QStringLiteral("upper"), std::isfinite(r.upper) ? r.upper : -1.0 },
+        { QStringLiteral("levels"), double(r.levels) },
+        { QStringLiteral("rate"), mode == LoadMode::Rate ? 1.0 : 0.0 } };
+    return f;
+}
+
 QString capacitySentence(const CapacityResult &r, LoadMode mode)
 {
     const QString unit = mode == LoadMode::Concurrency ? QStringLiteral("concurrency") : QStringLiteral("req/s");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "metrics/delta.h"
+#include "metrics/findings.h"
 #include "metrics/intervals.h"
 #include "model/experiment.h"
 #include "model/records.h"
@@ -95,6 +96,10 @@ std::optional<CapacityResult> capacityOf(const PointEstimate &stored);
 /// The capacity as a comparison row reads it: median the capacity, interval capacity..upper (none when
 /// the upper end is open).
 MetricEstimate capacityEstimate(const CapacityResult &result);
+
+/// The result as a run finding (code "capacity", Info): evidence capacity, upper (-1: none missed),
+/// levels, rate (1 for a request-rate search); points: the capacity's and the next level's labels.
+RunFinding capacityFinding(const CapacityResult &result, LoadMode mode);
 
 /// "capacity 12 (12..14, converged after 6 levels)": the CLI's and log's words for a result.
 QString capacitySentence(const CapacityResult &result, LoadMode mode);

@@ -31,6 +31,7 @@ QString findingTitle(const RunFinding &f)
         { "bandwidth-bound-decode", QT_TRANSLATE_NOOP("ServeScope::Report", "Memory-bandwidth-bound decode") },
         { "kv-cache-pressure", QT_TRANSLATE_NOOP("ServeScope::Report", "KV-cache pressure") },
         { "capacity-knee", QT_TRANSLATE_NOOP("ServeScope::Report", "Capacity knee") },
+        { "capacity", QT_TRANSLATE_NOOP("ServeScope::Report", "Capacity under the SLOs") },
         { "healthy", QT_TRANSLATE_NOOP("ServeScope::Report", "Healthy, decode-bound") },
         { "censored", QT_TRANSLATE_NOOP("ServeScope::Report", "Censored points") },
         { "noisy-repeats", QT_TRANSLATE_NOOP("ServeScope::Report", "Not reproducible") },
@@ -81,6 +82,22 @@ QString findingText(const RunFinding &f)
         text = tr("%1 preemptions at %2 with the KV cache up to %3% full: requests are evicted and recomputed. "
                   "Give the cache more memory or admit fewer sequences.")
                    .arg(num(v("preemptions"), 0), at, num(v("kv_usage_max")));
+    } else if (f.code == QLatin1String("capacity")) {
+        const bool rate = v("rate") > 0;
+        const QString capacity = num(v("capacity"), rate ? 2 : 0), upper = num(v("upper"), rate ? 2 : 0);
+        if (v("capacity") <= 0)
+            text = tr("No level the search tried meets the SLOs; the smallest was %1.").arg(upper);
+        else if (v("upper") < 0)
+            text = (rate ? tr("Every level up to %1 req/s meets the SLOs: the capacity is at least that.")
+                         : tr("Every level up to concurrency %1 meets the SLOs: the capacity is at least that."))
+                       .arg(capacity);
+        else
+            text = (rate ? tr("The largest request rate that meets the SLOs is %1 req/s; %2 misses them.")
+                         : tr("The largest concurrency that meets the SLOs is %1; %2 misses them."))
+                       .arg(capacity, upper);
+        const int levels = int(v("levels"));
+        text += QLatin1Char(' ')
+            + QCoreApplication::translate("ServeScope::Report", "%n level(s) measured.", nullptr, levels);
     } else if (f.code == QLatin1String("capacity-knee")) {
         text = tr("The knee is at %1 (%2 tok/s): past it a doubling of load adds %3% throughput while TTFT p99 keeps "
                   "rising.")

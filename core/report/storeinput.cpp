@@ -153,6 +153,8 @@ ReportRun reportRunFromStore(
     const ExperimentReadResult read = deserializeExperiment(row.resolvedConfig);
     r.findings = runFindings(points, r.estimates, dataset == QLatin1String("random"), {},
         read.ok ? prefillBudgets(read.experiment) : PrefillBudgets());
+    for (const CapacityResult &c : std::as_const(r.capacities)) // what the run set out to find, first
+        r.findings.prepend(capacityFinding(c, read.ok ? read.experiment.load.mode : ServeScope::LoadMode::Concurrency));
     r.variants = variantChanges(row.resolvedConfig);
     if (read.ok && read.experiment.load.capacity) {
         r.capacitySearch = read.experiment.load.capacity;
@@ -217,8 +219,14 @@ bool loadReportRun(ProjectStore &store, qint64 runId, ReportRun *out)
                 }
             }
         }
-        const auto order = [&read](const PointSummary &p) {
-            return std::tuple(read.experiment.variantIndex(p.variant), p.point, p.repeat);
+    }
+    // A capacity search measured its levels out of order: its tables read them by load. An interrupted run's
+    // partial points join the stored ones in order.
+    if (read.ok && (row->status == RunStatus::Interrupted || read.experiment.load.capacity)) {
+        const bool byLoad = read.experiment.load.capacity.has_value();
+        const auto order = [&read, byLoad](const PointSummary &p) {
+            const double load = !byLoad ? p.point : p.mode == QLatin1String("rate") ? p.requestRate : p.concurrency;
+            return std::tuple(read.experiment.variantIndex(p.variant), load, p.repeat);
         };
         std::stable_sort(points.begin(), points.end(),
             [&order](const PointSummary &a, const PointSummary &b) { return order(a) < order(b); });

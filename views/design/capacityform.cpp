@@ -133,7 +133,7 @@ CapacityForm::CapacityForm(ExperimentDocument *document, FormBinder *binder, QWi
     };
     for (const IntField &f : { IntField { "load.capacity.input_len", tr("Input tokens"), &LoadPoint::inputLen },
              IntField { "load.capacity.output_len", tr("Output tokens"), &LoadPoint::outputLen },
-             IntField { "load.capacity.num_prompts", tr("Prompts per level"), &LoadPoint::numPrompts } }) {
+             IntField { "load.capacity.num_prompts", tr("Prompts per level, at least"), &LoadPoint::numPrompts } }) {
         auto *spin = intSpin(0, 10000000);
         const auto field = f.field;
         form->addRow(f.label,

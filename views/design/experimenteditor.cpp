@@ -297,7 +297,10 @@ void ExperimentEditor::refresh()
         parts << tr("<span style=\"color:#8a5a00\">%n warning(s)</span>", nullptr, warnings);
     if (errors == 0 && warnings == 0)
         parts << tr("Ready to run");
-    parts << tr("about %1 for %n measured request(s)", nullptr, int(est.requests)).arg(formatDuration(est.seconds));
+    if (e.load.capacity) // the levels, and so the time, depend on where the capacity lies
+        parts << tr("capacity search: at most %n level(s) per variant", nullptr, e.load.capacity->maxPoints);
+    else
+        parts << tr("about %1 for %n measured request(s)", nullptr, int(est.requests)).arg(formatDuration(est.seconds));
     if (!est.underSampledPoints.isEmpty())
         parts << tr("<span style=\"color:#8a5a00\">%n point(s) have fewer than 5 × concurrency prompts</span>", nullptr,
             int(est.underSampledPoints.size()));

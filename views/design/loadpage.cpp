@@ -318,6 +318,7 @@ QWidget *LoadPage::runBox()
             [](Experiment &e, double v) { e.load.discardRatio = v; }));
     auto *repeat = intSpin(1, 100);
     repeat->setObjectName(QStringLiteral("repeatSpin"));
+    m_repeat = repeat;
     form->addRow(tr("Repeats"),
         m_binder->bindInt(
             repeat, QStringLiteral("load.repeat"), tr("Change repeats"),
@@ -381,6 +382,11 @@ void LoadPage::refresh()
     m_pointsPanel->setVisible(!capacity);
     m_pointTools->setVisible(!capacity);
     m_capacity->setVisible(capacity);
+    // A capacity search repeats a level only where its interval straddles a bound (its own cap).
+    m_repeat->setEnabled(!capacity);
+    m_repeat->setToolTip(capacity ? tr("A capacity search measures a level again only when its interval straddles a "
+                                       "bound; set how often in the search's settings.")
+                                  : QString());
     m_capacity->refresh();
     m_binder->refresh();
     m_binder->showProblems(m_document->problems());

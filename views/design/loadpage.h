@@ -54,6 +54,7 @@ private:
     QBoxLayout *m_boxes = nullptr;
     QWidget *m_pointsPanel = nullptr, *m_pointTools = nullptr;
     CapacityForm *m_capacity = nullptr;
+    QWidget *m_repeat = nullptr;
     QWidget *m_datasetBox = nullptr, *m_runBox = nullptr;
 };
 
