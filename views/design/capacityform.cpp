@@ -179,9 +179,11 @@ QWidget *CapacityForm::sloGrid()
         auto *bound = doubleSpin(0, 1e9, 1, tr(" ms"));
         bound->setSpecialValueText(tr("no bound"));
         bound->setObjectName(QStringLiteral("sloBound_") + metric);
-        const QString path = QStringLiteral("load.capacity.slo");
+        // Problems of the bounds show once, under the grid (its slot covers load.capacity.slo); each box has
+        // a path of its own so that its edits merge only with its own.
+        const QString path = QStringLiteral("load.capacity.slo_") + metric;
         layout->addWidget(m_binder->bindDouble(
-                              percentile, path, tr("Change the %1 percentile").arg(name),
+                              percentile, path + QStringLiteral("_percentile"), tr("Change the %1 percentile").arg(name),
                               [metric](const Experiment &e) {
                                   for (const Slo &s : search(e).slos) {
                                       if (s.metric == metric)
@@ -195,7 +197,7 @@ QWidget *CapacityForm::sloGrid()
                               }),
             row, 1);
         layout->addWidget(m_binder->bindDouble(
-                              bound, path, tr("Change the %1 bound").arg(name),
+                              bound, path + QStringLiteral("_bound"), tr("Change the %1 bound").arg(name),
                               [metric](const Experiment &e) {
                                   for (const Slo &s : search(e).slos) {
                                       if (s.metric == metric)
