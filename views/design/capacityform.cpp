@@ -182,19 +182,20 @@ QWidget *CapacityForm::sloGrid()
         // Problems of the bounds show once, under the grid (its slot covers load.capacity.slo); each box has
         // a path of its own so that its edits merge only with its own.
         const QString path = QStringLiteral("load.capacity.slo_") + metric;
-        layout->addWidget(m_binder->bindDouble(
-                              percentile, path + QStringLiteral("_percentile"), tr("Change the %1 percentile").arg(name),
-                              [metric](const Experiment &e) {
-                                  for (const Slo &s : search(e).slos) {
-                                      if (s.metric == metric)
-                                          return s.percentile;
-                                  }
-                                  return 90.0;
-                              },
-                              [metric](Experiment &e, double v) {
-                                  if (Slo *s = sloOf(search(e), metric))
-                                      s->percentile = v;
-                              }),
+        layout->addWidget(
+            m_binder->bindDouble(
+                percentile, path + QStringLiteral("_percentile"), tr("Change the %1 percentile").arg(name),
+                [metric](const Experiment &e) {
+                    for (const Slo &s : search(e).slos) {
+                        if (s.metric == metric)
+                            return s.percentile;
+                    }
+                    return 90.0;
+                },
+                [metric](Experiment &e, double v) {
+                    if (Slo *s = sloOf(search(e), metric))
+                        s->percentile = v;
+                }),
             row, 1);
         layout->addWidget(m_binder->bindDouble(
                               bound, path + QStringLiteral("_bound"), tr("Change the %1 bound").arg(name),

@@ -19,6 +19,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -55,6 +56,7 @@ private slots:
     void pastedCommandIsOneEdit();
     void pointCopiesAsCommand();
     void wheelScrollsPastFields();
+    void capacitySearchThroughForm();
 };
 
 // Scrolling the editor over a combo or spin box leaves it alone unless it has focus.
@@ -128,6 +130,75 @@ void TestExperimentEditor::buildThroughForms()
     e.variants[1].changes.set(QStringLiteral("server.args.max_num_seqs"), 64);
     w.document()->apply(e, QStringLiteral("change"));
     QVERIFY(!hasErrors(w.document()->problems()));
+}
+
+// The load mode's third choice turns the points into a capacity search set up from the first point;
+// its bounds are typed in the grid, its problems show once, and going back keeps a runnable point.
+void TestExperimentEditor::capacitySearchThroughForm()
+{
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    w.project()->newProject(ProjectController::blankExperiment());
+    w.show();
+    QUndoStack *undo = w.document()->undoStack();
+    const LoadPoint first = w.document()->experiment().load.points.value(0);
+    auto *mode = w.findChild<QComboBox *>(QStringLiteral("loadModeCombo"));
+    QVERIFY(mode);
+    auto *form = w.findChild<QWidget *>(QStringLiteral("capacityForm"));
+    QWidget *page = w.editor()->loadPage();
+    QVERIFY(form && !form->isVisibleTo(page));
+    mode->setCurrentIndex(mode->findData(QStringLiteral("capacity")));
+    emit mode->activated(mode->currentIndex()); // as a user's pick
+    const Experiment searching = w.document()->experiment();
+    QVERIFY(searching.load.capacity);
+    QVERIFY(searching.load.points.isEmpty());
+    QCOMPARE(searching.load.capacity->point.inputLen, first.inputLen);
+    QCOMPARE(searching.load.capacity->slos.size(), 2);
+    QCOMPARE(searching.load.capacity->slos[0].key(), QStringLiteral("p90_ttft_ms"));
+    QVERIFY(form->isVisibleTo(page));
+    QVERIFY(!w.editor()->loadPage()->pointsView()->isVisibleTo(page));
+    QVERIFY(!w.findChild<QSpinBox *>(QStringLiteral("repeatSpin"))->isEnabled());
+    QVERIFY(!hasErrors(w.document()->problems()));
+
+    // An ITL bound at p99: the percentile box wakes once the latency has a bound.
+    auto *itl = w.findChild<QDoubleSpinBox *>(QStringLiteral("sloBound_itl"));
+    auto *itlPercentile = w.findChild<QDoubleSpinBox *>(QStringLiteral("sloPercentile_itl"));
+    QVERIFY(itl && itlPercentile && !itlPercentile->isEnabled());
+    itl->setValue(40);
+    QVERIFY(itlPercentile->isEnabled());
+    itlPercentile->setValue(99);
+    const CapacitySearch &c = *w.document()->experiment().load.capacity;
+    QCOMPARE(c.slos.size(), 3);
+    QCOMPARE(c.slos[2].key(), QStringLiteral("p99_itl_ms"));
+    QCOMPARE(c.slos[2].maxMs, 40.0);
+    const int steps = undo->index();
+
+    // No bound at all: one problem, shown once under the grid.
+    for (const char *metric : { "sloBound_ttft", "sloBound_tpot", "sloBound_itl" })
+        w.findChild<QDoubleSpinBox *>(QLatin1String(metric))->setValue(0);
+    QVERIFY(w.document()->experiment().load.capacity->slos.isEmpty());
+    QCOMPARE(w.document()->problems().size(), 1);
+    QCOMPARE(w.document()->problems().first().path, QStringLiteral("load.capacity.slo"));
+    int shown = 0;
+    for (const QLabel *label : form->findChildren<QLabel *>())
+        shown += label->isVisibleTo(form) && label->text().contains(QLatin1String("needs at least one SLO"));
+    QCOMPARE(shown, 1);
+    while (undo->index() > steps)
+        undo->undo();
+    QCOMPARE(w.document()->experiment().load.capacity->slos.size(), 3);
+
+    // Back to a closed loop: the search's first level becomes the one point.
+    mode->setCurrentIndex(mode->findData(QStringLiteral("concurrency")));
+    emit mode->activated(mode->currentIndex());
+    const Experiment back = w.document()->experiment();
+    QVERIFY(!back.load.capacity);
+    QCOMPARE(back.load.points.size(), 1);
+    QCOMPARE(back.load.points[0].concurrency, 1);
+    QCOMPARE(back.load.points[0].inputLen, first.inputLen);
+    QVERIFY(!hasErrors(w.document()->problems()));
+    undo->undo();
+    QVERIFY(w.document()->experiment().load.capacity);
+    QCOMPARE(w.document()->experiment().load.capacity->slos.size(), 3);
 }
 
 void TestExperimentEditor::undoRedoEveryEdit()
