@@ -149,12 +149,13 @@ void CapacitySearcher::judge(CapacityLevel &level, const std::vector<RequestSamp
         for (const RequestSample &s : pooled) {
             bool ok = true;
             for (const Slo &slo : m_spec.slos) {
-                if (slo.metric == QLatin1String("itl")) {
-                    for (double gap : s.itl)
-                        ok = ok && gap * 1000 <= slo.maxMs;
+                if (slo.metric == QLatin1String("itl")) { // the request's mean gap, as AIPerf's goodput reads ITL
+                    if (!s.itl.empty())
+                        ok = ok && Stats::mean(s.itl) * 1000 <= slo.maxMs;
                 } else {
                     const double ms = sampleMs(s, slo.metric);
-                    ok = ok && (!std::isfinite(ms) || ms <= slo.maxMs);
+                    // No TPOT (one token) breaks no bound; no answer after the reasoning misses TTFO's.
+                    ok = ok && (std::isfinite(ms) ? ms <= slo.maxMs : slo.metric != QLatin1String("ttfo"));
                 }
             }
             met += ok;

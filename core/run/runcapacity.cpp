@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 // RunWorker's capacity search: each variant's levels as CapacitySearcher asks for them.
-#include "runtext.h"
 #include "runworker.h"
 
 #include "io/experimentfile.h"

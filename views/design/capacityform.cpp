@@ -31,22 +31,6 @@ const CapacitySearch &search(const Experiment &e)
     return e.load.capacity ? *e.load.capacity : none;
 }
 
-QDoubleSpinBox *doubleSpin(double min, double max, int decimals, const QString &suffix = {})
-{
-    auto *s = new QDoubleSpinBox;
-    s->setRange(min, max);
-    s->setDecimals(decimals);
-    s->setSuffix(suffix);
-    return s;
-}
-
-QSpinBox *intSpin(int min, int max)
-{
-    auto *s = new QSpinBox;
-    s->setRange(min, max);
-    return s;
-}
-
 Slo *sloOf(CapacitySearch &s, const QString &metric)
 {
     for (Slo &slo : s.slos) {

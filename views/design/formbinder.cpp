@@ -17,6 +17,22 @@
 
 namespace ServeScope {
 
+QSpinBox *intSpin(int min, int max)
+{
+    auto *s = new QSpinBox;
+    s->setRange(min, max);
+    return s;
+}
+
+QDoubleSpinBox *doubleSpin(double min, double max, int decimals, const QString &suffix)
+{
+    auto *s = new QDoubleSpinBox;
+    s->setRange(min, max);
+    s->setDecimals(decimals);
+    s->setSuffix(suffix);
+    return s;
+}
+
 FormBinder::FormBinder(ExperimentDocument *document, QObject *parent)
     : QObject(parent)
     , m_document(document)

@@ -22,6 +22,10 @@ namespace ServeScope {
 
 class ExperimentDocument;
 
+/// A form's number boxes: the range, and for a double its decimals and unit suffix.
+QSpinBox *intSpin(int min, int max);
+QDoubleSpinBox *doubleSpin(double min, double max, int decimals, const QString &suffix = {});
+
 /// Connects form widgets to experiment fields: a widget edit becomes an undoable document edit, a
 /// document change refreshes the widgets, and validation problems show under the field they concern.
 class FormBinder final : public QObject {

@@ -102,22 +102,6 @@ public:
 
 } // namespace
 
-static QSpinBox *intSpin(int min, int max)
-{
-    auto *s = new QSpinBox;
-    s->setRange(min, max);
-    return s;
-}
-
-static QDoubleSpinBox *doubleSpin(double min, double max, int decimals, const QString &suffix = {})
-{
-    auto *s = new QDoubleSpinBox;
-    s->setRange(min, max);
-    s->setDecimals(decimals);
-    s->setSuffix(suffix);
-    return s;
-}
-
 QWidget *LoadPage::datasetBox()
 {
     auto *box = new QGroupBox(tr("Prompts and sampling"));
