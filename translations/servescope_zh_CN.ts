@@ -3701,6 +3701,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
+    <message>
+        <source>Capacity</source>
+        <translation>容量</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::PointTableModel</name>

@@ -31,7 +31,9 @@ MetricName MetricName::of(const QString &key)
     MetricName m;
     m.key = key;
     m.name = key;
-    if (key == QLatin1String("output_throughput"))
+    if (key == QLatin1String("capacity"))
+        m = { key, tr("Capacity"), QString(), Family::Other, 2, 1 };
+    else if (key == QLatin1String("output_throughput"))
         m = { key, tr("Output throughput"), tr("tok/s"), Family::Throughput, 1, 1 };
     else if (key == QLatin1String("total_token_throughput"))
         m = { key, tr("Total token throughput"), tr("tok/s"), Family::Throughput, 1, 1 };
@@ -118,6 +120,7 @@ const QStringList &headlineChangeKeys()
 {
     static const QStringList keys = [] {
         QStringList k = headlineKeys();
+        k.prepend(QStringLiteral("capacity")); // a capacity search's answer, before any point's
         k.insert(k.indexOf(QStringLiteral("p90_ttft_ms")) + 1, QStringLiteral("median_ttfo_ms"));
         k.insert(k.indexOf(QStringLiteral("median_ttfo_ms")) + 1, QStringLiteral("p90_ttfo_ms"));
         return k;
@@ -128,9 +131,14 @@ const QStringList &headlineChangeKeys()
 QList<DeltaRow> headlineRows(const DeltaSection &section)
 {
     QStringList points;
+    qsizetype capacities = 0; // capacity rows lead: they answer what the points only lead up to
     for (const DeltaRow &r : section.rows) {
         const QString where = r.variant + u'\n' + r.label;
-        if (!points.contains(where))
+        if (points.contains(where))
+            continue;
+        if (r.metric == QLatin1String("capacity"))
+            points.insert(capacities++, where);
+        else
             points << where;
     }
     QList<DeltaRow> out;
