@@ -315,6 +315,18 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
     out->convention = conventionOf(out->definitions, {});
     out->clientHost = manifest.value(QLatin1String("client_host")).toObject();
     out->envSnapshot = manifest.value(QLatin1String("env_snapshot")).toArray();
+    for (const QJsonValue &v : manifest.value(QLatin1String("capacity")).toArray()) {
+        const QJsonObject o = v.toObject();
+        CapacityResult c;
+        c.variant = o.value(QLatin1String("variant")).toString();
+        c.capacity = o.value(QLatin1String("capacity")).toDouble();
+        if (o.value(QLatin1String("next_failing")).isDouble())
+            c.upper = o.value(QLatin1String("next_failing")).toDouble();
+        c.stop = o.value(QLatin1String("stop")).toString();
+        c.levels = o.value(QLatin1String("levels")).toInt();
+        c.measurements = o.value(QLatin1String("measurements")).toInt();
+        out->capacities << c;
+    }
     static const QRegularExpression repeatFile(QStringLiteral("^(.*)-r([0-9]+)\\.json$"));
     for (int v = 0; v < x.variants.size(); ++v) {
         const Experiment resolved = resolveVariant(x, v);

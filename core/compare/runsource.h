@@ -22,7 +22,7 @@ struct RunSource {
     QJsonObject clientHost;
     QJsonArray envSnapshot; ///< [[key, value, source], ...]
     QList<PointRepeats> points;
-    /// load.capacity: each variant's search (a results folder holds none).
+    /// load.capacity: each variant's search (a results folder's from its manifest.json `capacity`).
     QList<CapacityResult> capacities;
 };
 

@@ -53,6 +53,16 @@ QJsonObject runManifest(
     m.insert(QStringLiteral("client_host"), identity.clientHost);
     if (!identity.simulatorArguments.isEmpty())
         m.insert(QStringLiteral("simulator_arguments"), QJsonArray::fromStringList(identity.simulatorArguments));
+    // load.capacity: what each variant's search found, so a results folder gates on it as a project does.
+    QJsonArray capacities;
+    for (const CapacityResult &c : result.capacities)
+        capacities.append(
+            QJsonObject { { QStringLiteral("variant"), c.variant }, { QStringLiteral("capacity"), c.capacity },
+                { QStringLiteral("next_failing"), std::isfinite(c.upper) ? QJsonValue(c.upper) : QJsonValue() },
+                { QStringLiteral("stop"), c.stop }, { QStringLiteral("levels"), c.levels },
+                { QStringLiteral("measurements"), c.measurements } });
+    if (!capacities.isEmpty())
+        m.insert(QStringLiteral("capacity"), capacities);
     m.insert(QStringLiteral("completed"), result.completed);
     m.insert(QStringLiteral("failed"), result.failed);
     m.insert(QStringLiteral("cancelled"), result.cancelled);

@@ -6,6 +6,7 @@
 #include "metrics/numpystats.h"
 #include "sim/enginemodel.h"
 
+#include <QJsonArray>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -135,8 +136,10 @@ private Q_SLOTS:
         }
         QCOMPARE(predicted, 20.0);
         const QString project = dir.filePath(QStringLiteral("p.servescope"));
-        const CliRun::Outcome run = CliRun::run({ experiment(QDir(dir.path()), QStringLiteral("x"), seqs, bound),
-            QStringLiteral("--project"), project, QStringLiteral("--sim-time-scale"), QString::number(kTimeScale) });
+        const QString folder = dir.filePath(QStringLiteral("results"));
+        const CliRun::Outcome run = CliRun::run(
+            { experiment(QDir(dir.path()), QStringLiteral("x"), seqs, bound), QStringLiteral("--project"), project,
+                QStringLiteral("--sim-time-scale"), QString::number(kTimeScale), QStringLiteral("--out-dir"), folder });
         QVERIFY2(run.exitCode == 0, run.err.constData());
         const Found found = capacityLine(run.out);
         qInfo("bound %.0f ms: predicted %g, found %g (next failing %g) in %d levels", bound, predicted, found.capacity,
@@ -183,6 +186,21 @@ private Q_SLOTS:
             QStringLiteral("--fail-if"), QStringLiteral("capacity < -5%") });
         QVERIFY2(gate.exitCode == 1, gate.err.constData());
         QVERIFY2(gate.out.contains("gate\tbaseline\tcapacity\tcapacity < -5%\tfail"), gate.out.constData());
+        // The results folder (kept in git beside the experiment) gates as the project does.
+        const QJsonObject manifest
+            = QJsonDocument::fromJson(CliRun::readAll(folder + QStringLiteral("/manifest.json"))).object();
+        QCOMPARE(manifest.value(QLatin1String("capacity"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QLatin1String("capacity"))
+                     .toDouble(),
+            found.capacity);
+        const CliRun::Outcome fromFolder = CliRun::cli({ QStringLiteral("compare"), QStringLiteral("--project"),
+            project, QStringLiteral("--baseline"), folder, QStringLiteral("--candidate"), QStringLiteral("2"),
+            QStringLiteral("--fail-if"), QStringLiteral("capacity < -5%") });
+        QVERIFY2(fromFolder.exitCode == 1, fromFolder.err.constData());
+        QVERIFY(fromFolder.out.contains("gate\tbaseline\tcapacity\tcapacity < -5%\tfail"));
         const CliRun::Outcome table = CliRun::cli({ QStringLiteral("compare"), QStringLiteral("--project"), project,
             QStringLiteral("--baseline"), QStringLiteral("1"), QStringLiteral("--candidate"), QStringLiteral("2") });
         QCOMPARE(table.exitCode, 0);
