@@ -407,16 +407,8 @@ QList<DeltaRow> capacityRows(
         for (const CapacityResult &cb : b.capacities) {
             if (cb.variant != wanted)
                 continue;
-            DeltaRow r;
-            r.variant = cb.variant;
-            r.label = r.metric = QStringLiteral("capacity");
-            r.a = capacityEstimate(ca);
-            r.b = capacityEstimate(cb);
-            r.change = r.b.repeats.median - r.a.repeats.median;
-            r.relative = r.a.repeats.median != 0 ? r.change / std::abs(r.a.repeats.median)
-                                                 : std::numeric_limits<double>::quiet_NaN();
-            r.verdict = verdictFor(r.a, r.b, practicalThreshold, &r.reason);
-            rows << r;
+            rows << deltaRow(cb.variant, QStringLiteral("capacity"), QStringLiteral("capacity"), capacityEstimate(ca),
+                capacityEstimate(cb), practicalThreshold);
         }
     }
     return rows;

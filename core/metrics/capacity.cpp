@@ -227,6 +227,20 @@ double CapacitySearcher::midpoint(const CapacityLevel &low, const CapacityLevel 
     return (low.load + high.load) / 2;
 }
 
+std::pair<const CapacityLevel *, const CapacityLevel *> CapacitySearcher::bracket() const
+{
+    const CapacityLevel *meet = nullptr, *fail = nullptr;
+    for (const CapacityLevel &l : m_levels) { // sorted by load
+        if (l.verdict == SloVerdict::Fails) {
+            fail = &l;
+            break;
+        }
+        if (l.verdict == SloVerdict::Meets)
+            meet = &l;
+    }
+    return { meet, fail };
+}
+
 CapacitySearcher::Next CapacitySearcher::next(bool outOfTime)
 {
     if (m_levels.isEmpty())
@@ -236,17 +250,7 @@ CapacitySearcher::Next CapacitySearcher::next(bool outOfTime)
             return { false, last->load, true, {} };
         settle(*last);
     }
-    const CapacityLevel *fail = nullptr, *meet = nullptr;
-    for (const CapacityLevel &l : std::as_const(m_levels)) {
-        if (l.verdict == SloVerdict::Fails) {
-            fail = &l;
-            break;
-        }
-    }
-    for (const CapacityLevel &l : std::as_const(m_levels)) {
-        if (l.verdict == SloVerdict::Meets && (!fail || l.load < fail->load))
-            meet = &l;
-    }
+    const auto [meet, fail] = bracket();
     if (outOfTime)
         return { true, 0, false, QStringLiteral("time") };
     const double max = roundLevel(m_spec.max);
@@ -280,17 +284,9 @@ CapacityResult CapacitySearcher::result(const QString &variant, const QString &s
     r.stop = stop;
     r.levels = int(m_levels.size());
     r.measurements = m_measurements;
-    const CapacityLevel *fail = nullptr;
-    for (const CapacityLevel &l : m_levels) {
-        if (l.verdict == SloVerdict::Fails) {
-            fail = &l;
-            break;
-        }
-    }
-    for (const CapacityLevel &l : m_levels) {
-        if (l.verdict == SloVerdict::Meets && (!fail || l.load < fail->load))
-            r.capacity = l.load;
-    }
+    const auto [meet, fail] = bracket();
+    if (meet)
+        r.capacity = meet->load;
     if (fail)
         r.upper = fail->load;
     return r;

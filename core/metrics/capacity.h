@@ -77,6 +77,8 @@ private:
     double roundLevel(double load) const;
     double refine(const CapacityLevel &low, const CapacityLevel &high) const;
     double midpoint(const CapacityLevel &low, const CapacityLevel &high) const;
+    /// The largest level that meets the SLOs below the smallest that misses them (either may be null).
+    std::pair<const CapacityLevel *, const CapacityLevel *> bracket() const;
     bool converged(double low, double high) const;
 
     CapacitySearch m_spec;

@@ -365,23 +365,29 @@ Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double prac
     return (lowerIsBetter(a.key) ? cand < base : cand > base) ? Verdict::Better : Verdict::Worse;
 }
 
+DeltaRow deltaRow(const QString &variant, const QString &label, const QString &metric, const MetricEstimate &a,
+    const MetricEstimate &b, double practicalThreshold)
+{
+    DeltaRow r;
+    r.variant = variant;
+    r.label = label;
+    r.metric = metric;
+    r.a = a;
+    r.b = b;
+    r.change = r.b.repeats.median - r.a.repeats.median;
+    r.relative = r.a.repeats.median != 0 ? r.change / std::abs(r.a.repeats.median) : kNaN;
+    r.verdict = verdictFor(r.a, r.b, practicalThreshold, &r.reason);
+    return r;
+}
+
 QList<DeltaRow> deltaTable(const QList<PointRepeats> &a, const QList<PointRepeats> &b, const PointMatching &matching,
     const QStringList &metrics, double practicalThreshold)
 {
     QList<DeltaRow> rows;
     for (const auto &[i, j] : matching.pairs) {
-        for (const QString &key : metrics) {
-            DeltaRow r;
-            r.variant = a[i].variant;
-            r.label = a[i].label;
-            r.metric = key;
-            r.a = estimateMetric(a[i], key);
-            r.b = estimateMetric(b[j], key);
-            r.change = r.b.repeats.median - r.a.repeats.median;
-            r.relative = r.a.repeats.median != 0 ? r.change / std::abs(r.a.repeats.median) : kNaN;
-            r.verdict = verdictFor(r.a, r.b, practicalThreshold, &r.reason);
-            rows << r;
-        }
+        for (const QString &key : metrics)
+            rows << deltaRow(a[i].variant, a[i].label, key, estimateMetric(a[i], key), estimateMetric(b[j], key),
+                practicalThreshold);
     }
     return rows;
 }

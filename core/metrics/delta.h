@@ -135,6 +135,10 @@ struct DeltaRow {
 /// threshold; noise when the intervals overlap or the change is smaller; undecided without intervals.
 Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double practicalThreshold, QString *reason);
 
+/// B against A at one place: the change of the medians, relative to A's, and verdictFor().
+DeltaRow deltaRow(const QString &variant, const QString &label, const QString &metric, const MetricEstimate &a,
+    const MetricEstimate &b, double practicalThreshold = kReproducibleSpread);
+
 /// Every metric of every matched point, in A's order.
 QList<DeltaRow> deltaTable(const QList<PointRepeats> &a, const QList<PointRepeats> &b, const PointMatching &matching,
     const QStringList &metrics, double practicalThreshold = kReproducibleSpread);

@@ -89,9 +89,8 @@ ServerPage::ServerPage(ExperimentDocument *document, QWidget *parent)
             dcgm, QStringLiteral("server.dcgm_url"), tr("Edit DCGM exporter URL"),
             [](const Experiment &e) { return e.server.dcgmUrl; },
             [](Experiment &e, const QString &v) { e.server.dcgmUrl = v.trimmed(); }));
-    auto *gpus = new QSpinBox;
+    auto *gpus = intSpin(0, 100000);
     gpus->setObjectName(QStringLiteral("gpus"));
-    gpus->setRange(0, 100000);
     gpus->setSpecialValueText(tr("from the server arguments"));
     gpus->setToolTip(tr("GPUs serving the endpoint, for throughput per GPU and cost. 0: tensor × pipeline × data "
                         "parallel sizes of the server arguments, else the environment's gpu_count, else 1."));
@@ -99,10 +98,8 @@ ServerPage::ServerPage(ExperimentDocument *document, QWidget *parent)
         m_binder->bindInt(
             gpus, QStringLiteral("server.gpus"), tr("Edit GPU count"),
             [](const Experiment &e) { return e.server.gpus; }, [](Experiment &e, int v) { e.server.gpus = v; }));
-    auto *price = new QDoubleSpinBox;
+    auto *price = doubleSpin(0, 1000000, 2);
     price->setObjectName(QStringLiteral("gpuHourPrice"));
-    price->setRange(0, 1000000);
-    price->setDecimals(2);
     price->setSpecialValueText(tr("no price"));
     price->setToolTip(tr("Price of one GPU for an hour, in the currency you compare in: the report and the charts "
                          "then give the price of a million output tokens at each point."));
