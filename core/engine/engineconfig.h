@@ -76,6 +76,9 @@ struct LoadSpec {
     LoadMode mode = LoadMode::Concurrency;
     LoadPoint load;
     quint64 seed = 0; ///< arrival gaps
+    /// Open loop: the send offsets (ns from the point's start) the workload sets (a trace's schedule); empty: drawn
+    /// from the rate, burstiness and seed (arrivalOffsetsNs()).
+    QVector<qint64> arrivalsNs;
 
     // Copied into every record.
     qint64 runId = 0;

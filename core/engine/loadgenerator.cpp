@@ -144,7 +144,9 @@ void LoadGenerator::beginPoint()
 {
     const qint64 t0 = monotonicNs();
     QVector<qint64> arrivals;
-    if (m_spec.mode == LoadMode::Rate)
+    if (m_spec.mode == LoadMode::Rate && !m_spec.arrivalsNs.isEmpty())
+        arrivals = m_spec.arrivalsNs;
+    else if (m_spec.mode == LoadMode::Rate)
         arrivals = arrivalOffsetsNs(m_spec.load.numPrompts, m_spec.load.requestRate, m_spec.load.burstiness,
             m_spec.seed, m_spec.load.maxSeconds);
     m_schedule = std::make_shared<PointSchedule>(m_spec, t0, std::move(arrivals));

@@ -124,12 +124,15 @@ public:
     {
         const QString p = QStringLiteral("dataset");
         if (!object(&n, p,
-                { "name", "seed", "ignore_eos", "range_ratio", "path", "prefix_len", "groups", "zipf", "tokenizer" }))
+                { "name", "seed", "ignore_eos", "range_ratio", "path", "prefix_len", "groups", "zipf", "tokenizer",
+                    "trace_format", "block_size" }))
             return;
         intAt(n, "prefix_len", p, &d->prefixLen);
         intAt(n, "groups", p, &d->groups);
         numberAt(n, "zipf", p, &d->zipf);
         stringAt(n, "tokenizer", p, &d->tokenizer);
+        stringAt(n, "trace_format", p, &d->traceFormat);
+        intAt(n, "block_size", p, &d->blockSize);
         stringAt(n, "name", p, &d->name);
         if (const JsonNode *s = n.member(QLatin1String("seed")))
             integer64(s, p + QLatin1String(".seed"), &d->seed, 0, 9007199254740991.0);

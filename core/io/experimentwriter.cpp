@@ -256,6 +256,10 @@ JsonNode experimentToTree(const Experiment &x)
         d.add(QStringLiteral("groups"), num(x.dataset.groups));
     if (x.dataset.zipf != Dataset().zipf)
         d.add(QStringLiteral("zipf"), num(x.dataset.zipf));
+    if (!x.dataset.traceFormat.isEmpty())
+        d.add(QStringLiteral("trace_format"), str(x.dataset.traceFormat));
+    if (x.dataset.blockSize != Dataset().blockSize)
+        d.add(QStringLiteral("block_size"), num(x.dataset.blockSize));
     if (!x.dataset.tokenizer.isEmpty())
         d.add(QStringLiteral("tokenizer"), str(x.dataset.tokenizer));
     root.add(QStringLiteral("dataset"), d);

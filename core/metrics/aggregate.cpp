@@ -31,6 +31,7 @@ struct Collected {
     qint64 firstScheduled = std::numeric_limits<qint64>::max(), lastEnd = std::numeric_limits<qint64>::min();
     double inputSum = 0;
     int targetIn = 0, targetOut = 0, shortOutput = 0;
+    qint64 targetInSum = 0; ///< the completed requests' own target input lengths (they differ in a trace)
 };
 
 std::vector<double> extraPercentiles(const QVector<double> &requested)
@@ -169,6 +170,7 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
         c.sweep.push_back({ r.startNs, +1 });
         c.sweep.push_back({ r.startNs + m.e2elNs, -1 });
         s.totalInputTokens += m.inputTokens;
+        c.targetInSum += r.targetInputLen > 0 ? r.targetInputLen : opts.targetInputLen;
         s.totalOutputTokens += m.outputTokens;
         usageTokens = usageTokens < 0 || m.serverOutputTokens < 0 ? -1 : usageTokens + m.serverOutputTokens;
         s.outputEstimated += m.outputEstimated ? 1 : 0;
@@ -234,8 +236,8 @@ void addFindings(PointResult &res, Collected &c, const AggregateOptions &o, cons
     if (o.ignoreEos && s.completed > 0 && double(c.shortOutput) / s.completed > t.shortOutputShare)
         add(FindingCode::IgnoreEosNotHonoured, double(c.shortOutput) / s.completed, t.shortOutputShare);
     // An estimated input count says nothing about what the server received.
-    if (c.targetIn > 0 && s.completed > 0 && s.inputEstimated == 0) {
-        const double dev = std::abs(res.achievedInputLen - c.targetIn) / c.targetIn;
+    if (c.targetInSum > 0 && s.completed > 0 && s.inputEstimated == 0) {
+        const double dev = std::abs(double(s.totalInputTokens - c.targetInSum)) / double(c.targetInSum);
         if (dev > 0.02)
             add(FindingCode::InputLengthDeviation, dev, 0.02);
     }

@@ -111,11 +111,11 @@ struct Server {
 };
 
 struct Dataset {
-    QString name = QStringLiteral("random"); ///< random | sonnet | sharegpt | custom | shared_prefix
+    QString name = QStringLiteral("random"); ///< random | sonnet | sharegpt | custom | shared_prefix | trace
     qint64 seed = 0;
     bool ignoreEos = true;
     double rangeRatio = 0.0;
-    QString path; ///< file for sonnet (optional: the built-in sonnet.txt), sharegpt, custom
+    QString path; ///< file for sonnet (optional: the built-in sonnet.txt), sharegpt, custom, trace
     /// sonnet: prompt tokens of the fixed prefix every prompt starts with (vLLM's --sonnet-prefix-len);
     /// shared_prefix: the tokens of each group's prefix (the rest of input_len is the request's own suffix).
     int prefixLen = 200;
@@ -123,6 +123,10 @@ struct Dataset {
     /// is drawn with (0: every group equally often, in a seeded order, as vLLM's prefix_repetition).
     int groups = 8;
     double zipf = 0.0;
+    /// trace: mooncake | azure | burstgpt (empty: told from the file), and the tokens of one Mooncake hash_ids
+    /// block (512 in Mooncake's published traces).
+    QString traceFormat;
+    int blockSize = 512;
     /// The tokenizer the file's author counted lengths with (vLLM's --tokenizer). Recorded only:
     /// ServeScope counts with the server's /tokenize.
     QString tokenizer;

@@ -218,12 +218,19 @@ void checkDatasetAndSampling(Checker &c, const Experiment &x)
         c.error(QStringLiteral("dataset.name"), r);
     c.atLeast(QStringLiteral("dataset.seed"), double(d.seed), 0);
     c.finite(QStringLiteral("dataset.range_ratio"), d.rangeRatio, 0, 0.999999);
-    if ((d.name == QLatin1String("sharegpt") || d.name == QLatin1String("custom")) && d.path.isEmpty())
+    if ((d.name == QLatin1String("sharegpt") || d.name == QLatin1String("custom") || d.name == QLatin1String("trace"))
+        && d.path.isEmpty())
         c.error(QStringLiteral("dataset.path"),
             Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is required for the %1 dataset"), { d.name } });
     c.range(QStringLiteral("dataset.prefix_len"), d.prefixLen, 0, 10000000);
     c.range(QStringLiteral("dataset.groups"), d.groups, 1, 1000000);
     c.finite(QStringLiteral("dataset.zipf"), d.zipf, 0, 100);
+    c.range(QStringLiteral("dataset.block_size"), d.blockSize, 1, 1000000);
+    if (!d.traceFormat.isEmpty()
+        && !QStringList { QStringLiteral("mooncake"), QStringLiteral("azure"), QStringLiteral("burstgpt") }.contains(
+            d.traceFormat))
+        c.error(QStringLiteral("dataset.trace_format"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be mooncake, azure or burstgpt (or left out)") });
     // shared_prefix: every prompt is its group's prefix and a suffix of its own, at least one token.
     if (d.name == QLatin1String("shared_prefix")) {
         for (qsizetype i = 0; i < x.load.points.size(); ++i) {
@@ -331,8 +338,22 @@ void checkCapacity(Checker &c, LoadMode mode, const CapacitySearch &s, bool from
 
 void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
 {
-    const bool outputFromFile = dataset.name == QLatin1String("sharegpt");
+    const bool trace = dataset.name == QLatin1String("trace");
+    const bool outputFromFile = trace || dataset.name == QLatin1String("sharegpt");
     const bool fromFile = outputFromFile || dataset.name == QLatin1String("custom");
+    // A trace sets every prompt's length and, in open loop, the gaps between requests.
+    for (qsizetype i = 0; trace && i < load.points.size(); ++i) {
+        const LoadPoint &p = load.points.at(i);
+        const QString at = QStringLiteral("load.points[%1]").arg(i);
+        if (p.inputLen != 0)
+            c.error(at + QLatin1String(".input_len"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
+                    "must be left out for the trace dataset: the trace sets each prompt's length") });
+        if (load.mode == LoadMode::Rate && p.burstiness != 1.0)
+            c.error(at + QLatin1String(".burstiness"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
+                    "must be left out for the trace dataset: the trace's own gaps are replayed") });
+    }
     if (load.capacity)
         checkCapacity(c, load.mode, *load.capacity, fromFile, outputFromFile);
     else if (load.points.isEmpty())

@@ -112,6 +112,8 @@ const Accessor kAccessors[] = {
     NUM("dataset.prefix_len", dataset.prefixLen, int),
     NUM("dataset.groups", dataset.groups, int),
     NUM("dataset.zipf", dataset.zipf, double),
+    STR("dataset.trace_format", dataset.traceFormat),
+    NUM("dataset.block_size", dataset.blockSize, int),
     POINT("load.input_len", inputLen, int),
     POINT("load.output_len", outputLen, int),
     POINT("load.num_prompts", numPrompts, int),

@@ -187,8 +187,18 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     if (!waitForStart(slot))
         return outcome;
     m_monitor.setPointPlan(spec.load.numPrompts, spec.load.maxSeconds);
+    LoadSpec measured = spec;
+    measured.arrivalsNs = prompts.arrivalOffsetsNs(point, int(requests.requests.size()));
+    if (const Trace *trace = prompts.trace(); trace && !measured.arrivalsNs.isEmpty())
+        Q_EMIT logged(QStringLiteral("info"),
+            RunText::tr("trace replay: %1 requests of a %2 trace at %3 req/s (%4x its own %5 req/s)")
+                .arg(measured.arrivalsNs.size())
+                .arg(traceFormatName(trace->format))
+                .arg(spec.load.requestRate, 0, 'g', 4)
+                .arg(trace->rate() > 0 ? spec.load.requestRate / trace->rate() : 0.0, 0, 'g', 3)
+                .arg(trace->rate(), 0, 'g', 4));
     const double cpuBefore = processCpuSeconds();
-    const LoadOutcome load = runLoad(variant.endpoint, tokenizerFor(variant.calls), requests, spec, &records);
+    const LoadOutcome load = runLoad(variant.endpoint, tokenizerFor(variant.calls), requests, measured, &records);
     const double cpuSeconds = processCpuSeconds() - cpuBefore;
     requests = PromptSet {}; // stored already: the bodies are not kept through summarising
     if (variant.scraper)

@@ -105,6 +105,9 @@ QString shardProblem(const Experiment &experiment, const ShardSpec &shard)
     if (experiment.load.capacity)
         return QStringLiteral("--shard cannot run a capacity search: each level depends on the one before, which "
                               "the shards measure apart");
+    if (experiment.dataset.name == QLatin1String("trace") && experiment.load.mode == LoadMode::Rate)
+        return QStringLiteral("--shard cannot replay a trace in open loop: its requests are sent on the trace's "
+                              "schedule, which one process keeps");
     for (int p = 0; p < experiment.load.points.size(); ++p) {
         const LoadPoint &lp = experiment.load.points[p];
         const QString label = experiment.pointLabel(p);

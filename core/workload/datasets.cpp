@@ -120,7 +120,7 @@ bool loadCustom(const Dataset &d, DatasetContent *out, Reason *error)
 
 } // namespace
 
-bool loadDataset(const Dataset &d, DatasetContent *out, QString *error, Reason *reason)
+bool loadDataset(const Dataset &d, DatasetContent *out, QString *error, Reason *reason, qsizetype traceRows)
 {
     *out = DatasetContent();
     Reason failed;
@@ -134,6 +134,17 @@ bool loadDataset(const Dataset &d, DatasetContent *out, QString *error, Reason *
     } else if (d.name == QLatin1String("sharegpt")) {
         out->shareGpt = loadShareGpt(d.path, d.seed, error, &failed);
         ok = out->shareGpt != nullptr;
+    } else if (d.name == QLatin1String("trace")) {
+        auto trace = std::make_shared<Trace>();
+        ok = readTrace(d.path, d.traceFormat, traceRows, trace.get(), &failed);
+        if (ok && trace->skipped > 0) {
+            out->warningReason
+                = why(QT_TRANSLATE_NOOP("ServeScope::Dataset",
+                          "%1 of the trace's requests have no prompt or no output tokens and are left out"),
+                    { QString::number(trace->skipped) });
+            out->warning = out->warningReason.text();
+        }
+        out->trace = std::move(trace);
     } else {
         failed = why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "is not a dataset ServeScope can build"));
         ok = false;
@@ -146,12 +157,26 @@ bool loadDataset(const Dataset &d, DatasetContent *out, QString *error, Reason *
     return ok;
 }
 
+qsizetype traceRowsNeeded(const Experiment &experiment)
+{
+    qsizetype most = 0;
+    if (experiment.load.capacity || experiment.load.points.isEmpty())
+        return kMaxTraceRows;
+    for (const LoadPoint &p : experiment.load.points) {
+        if (p.numPrompts <= 0)
+            return kMaxTraceRows;
+        most = qMax<qsizetype>(most, p.numPrompts);
+    }
+    return most;
+}
+
 QList<Problem> checkDatasets(const Experiment &experiment)
 {
     QList<Problem> problems;
     QList<Dataset> seen;
     for (int i = -1; i < int(experiment.variants.size()); ++i) {
-        const Dataset d = i < 0 ? experiment.dataset : resolveVariant(experiment, i).dataset;
+        const Experiment resolved = i < 0 ? experiment : resolveVariant(experiment, i);
+        const Dataset &d = resolved.dataset;
         if (seen.contains(d))
             continue;
         seen << d;
@@ -160,14 +185,23 @@ QList<Problem> checkDatasets(const Experiment &experiment)
         Reason reason;
         const QString path
             = i < 0 ? QStringLiteral("dataset") : QStringLiteral("variants[%1] (resolved) dataset").arg(i);
-        if (!loadDataset(d, &content, &error, &reason)) {
-            const bool fileBased
-                = QStringList { QStringLiteral("sonnet"), QStringLiteral("custom"), QStringLiteral("sharegpt") }
-                      .contains(d.name);
+        if (!loadDataset(d, &content, &error, &reason, traceRowsNeeded(resolved))) {
+            const bool fileBased = QStringList { QStringLiteral("sonnet"), QStringLiteral("custom"),
+                QStringLiteral("sharegpt"), QStringLiteral("trace") }
+                                       .contains(d.name);
             problems << Problem::of(
                 path + (fileBased ? QLatin1String(".path") : QLatin1String(".name")), reason, Severity::Error, i);
         } else if (!content.warning.isEmpty())
             problems << Problem::of(path + QLatin1String(".path"), content.warningReason, Severity::Warning, i);
+        // Open loop sends a trace's requests on its schedule: a point cannot ask for more than it has.
+        for (qsizetype p = 0; content.trace && resolved.load.mode == LoadMode::Rate && p < resolved.load.points.size();
+             ++p) {
+            if (resolved.load.points.at(p).numPrompts > qsizetype(content.trace->rows.size()))
+                problems << Problem::of(QStringLiteral("load.points[%1].num_prompts").arg(p),
+                    Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "is more than the trace's %1 requests"),
+                        { QString::number(content.trace->rows.size()) } },
+                    Severity::Error, i);
+        }
     }
     return problems;
 }

@@ -4,6 +4,7 @@
 #include "model/experiment.h"
 #include "model/problem.h"
 #include "workload/sharegpt.h"
+#include "workload/trace.h"
 
 #include <QList>
 #include <QString>
@@ -30,6 +31,7 @@ struct DatasetContent {
     QStringList lines;
     QList<CustomPrompt> prompts;
     std::shared_ptr<const ShareGptSet> shareGpt;
+    std::shared_ptr<const Trace> trace;
     QString warning; ///< e.g. the sonnet file was not found and the built-in copy is used
     Reason warningReason; ///< what `warning` was made from (context "ServeScope::Dataset")
 };
@@ -41,8 +43,14 @@ inline constexpr qint64 kMaxCustomDatasetBytes = 256LL * 1024 * 1024;
 /// vLLM's benchmarks/sonnet.txt when the path is empty or missing (with a warning); custom reads
 /// d.path as JSONL; sharegpt streams d.path (see loadShareGpt()). False with *error saying why it
 /// cannot run (C locale) and, when `reason` is given, *reason what it was made from, for the
-/// window and stderr to show translated (context "ServeScope::Dataset").
-bool loadDataset(const Dataset &d, DatasetContent *out, QString *error, Reason *reason = nullptr);
+/// window and stderr to show translated (context "ServeScope::Dataset"). trace reads d.path's first
+/// `traceRows` requests (see readTrace()).
+bool loadDataset(const Dataset &d, DatasetContent *out, QString *error, Reason *reason = nullptr,
+    qsizetype traceRows = kMaxTraceRows);
+
+/// The trace requests `experiment` replays at most: its largest num_prompts when every point has one, else all
+/// (up to kMaxTraceRows).
+qsizetype traceRowsNeeded(const Experiment &experiment);
 
 /// The dataset problems of every variant (files that cannot be read, malformed custom lines,
 /// datasets ServeScope cannot build), as validate reports them before a run.

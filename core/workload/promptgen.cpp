@@ -54,7 +54,7 @@ PromptGenerator::PromptGenerator(const Experiment &experiment)
     , m_pool(loadPool())
 {
     Reason why;
-    if (!loadDataset(experiment.dataset, &m_content, &m_error, &why))
+    if (!loadDataset(experiment.dataset, &m_content, &m_error, &why, traceRowsNeeded(experiment)))
         m_error = Reason::shown("ServeScope::Dataset", QT_TRANSLATE_NOOP("ServeScope::Dataset", "dataset %1: %2"),
             { experiment.dataset.name, why.translated() });
 }
@@ -63,7 +63,7 @@ bool PromptGenerator::usesTokenIds() const
 {
     const QString &name = m_experiment.dataset.name;
     const Api api = m_experiment.endpoint.api();
-    return (name == QLatin1String("random") || name == QLatin1String("shared_prefix"))
+    return (name == QLatin1String("random") || name == QLatin1String("shared_prefix") || name == QLatin1String("trace"))
         && (api == Api::Completions || api == Api::SglangGenerate)
         && m_experiment.endpoint.dialect != Dialect::OpenAiStrict;
 }
@@ -133,6 +133,8 @@ QList<PreparedRequest> PromptGenerator::generate(int point, int repeat, bool war
         return shareGpt(lp, seed, count, counter, measuredOut, &why);
     if (name == QLatin1String("shared_prefix"))
         return sharedPrefix(lp, seed, warmup, count, counter, measuredOut);
+    if (name == QLatin1String("trace"))
+        return replay(lp, seed, warmup, count, counter, measuredOut, &why);
     if (!usesTokenIds())
         return randomText(lp, seed, count, counter, measuredOut);
     return randomTokenIds(lp, seed, count, measuredOut);
@@ -277,6 +279,93 @@ QList<PreparedRequest> PromptGenerator::sharedPrefix(const LoadPoint &lp, quint6
     if (measuredOut)
         *measuredOut = measured;
     return out;
+}
+
+QList<PreparedRequest> PromptGenerator::replay(const LoadPoint &lp, quint64 seed, bool warmup, int count,
+    const TokenCounter &counter, QList<int> *measuredOut, QString *error) const
+{
+    const Trace &t = *m_content.trace;
+    const int rows = int(t.rows.size());
+    if (m_experiment.load.mode == LoadMode::Rate && !warmup && lp.numPrompts > rows) {
+        *error = Reason::shown("ServeScope::Dataset",
+            QT_TRANSLATE_NOOP("ServeScope::Dataset", "num_prompts %1 is more than the trace's %2 requests"),
+            { QString::number(lp.numPrompts), QString::number(rows) });
+        return {};
+    }
+    // Row i's prompt: its hash_ids blocks in turn (a block's tokens depend only on its id within this prompt set,
+    // so rows that share ids share those tokens exactly), then tokens of its own; the last block is cut to the
+    // row's length. A point or repeat replays the trace with blocks of its own, so none is primed by another.
+    count = qMin(count, rows);
+    const int blockSize = qMax(1, m_experiment.dataset.blockSize);
+    struct Piece {
+        quint64 seed;
+        int tokens;
+    };
+    QList<QList<Piece>> pieces(count);
+    for (int i = 0; i < count; ++i) {
+        const TraceRow &row = t.rows[size_t(i)];
+        int covered = 0;
+        for (quint32 b = 0; b < row.blockCount && covered < row.inputLen; ++b) {
+            const int n = qMin(blockSize, row.inputLen - covered);
+            pieces[i] << Piece { splitmix64(seed ^ splitmix64(t.blocks[row.firstBlock + b] + 0x424c4bULL)), n };
+            covered += n;
+        }
+        if (covered < row.inputLen)
+            pieces[i] << Piece { splitmix64(seed + quint64(i)), row.inputLen - covered };
+    }
+    const auto outputOf = [&](int i) { return lp.outputLen > 0 ? lp.outputLen : t.rows[size_t(i)].outputLen; };
+    QList<PreparedRequest> out(count);
+    QList<int> measured(count, -1);
+    if (usesTokenIds()) {
+        for (int i = 0; i < count; ++i) {
+            QJsonArray prompt;
+            for (const Piece &piece : std::as_const(pieces[i])) {
+                std::mt19937_64 rng(piece.seed);
+                std::uniform_int_distribution<int> id(kMinTokenId, kMaxTokenId - 1);
+                for (int k = 0; k < piece.tokens; ++k)
+                    prompt.append(id(rng));
+            }
+            measured[i] = t.rows[size_t(i)].inputLen;
+            out[i] = { body(prompt, outputOf(i)), measured[i], outputOf(i),
+                hashOf(QJsonDocument(prompt).toJson(QJsonDocument::Compact)) };
+        }
+    } else {
+        // Text: each distinct piece sized once by the server's count, so a shared block is the same text everywhere.
+        QHash<QPair<quint64, int>, int> index;
+        QList<quint64> seeds;
+        QList<int> targets;
+        for (const QList<Piece> &row : std::as_const(pieces))
+            for (const Piece &piece : row)
+                if (!index.contains({ piece.seed, piece.tokens })) {
+                    index.insert({ piece.seed, piece.tokens }, int(seeds.size()));
+                    seeds << piece.seed;
+                    targets << piece.tokens;
+                }
+        QList<int> counts;
+        const QStringList texts = sizedWords(seeds, targets, counter, &counts);
+        for (int i = 0; i < count; ++i) {
+            QStringList parts;
+            int total = 0;
+            for (const Piece &piece : std::as_const(pieces[i])) {
+                const int at = index.value({ piece.seed, piece.tokens });
+                parts << texts[at];
+                total = total < 0 || counts.value(at, -1) < 0 ? -1 : total + counts[at];
+            }
+            const QString text = parts.join(QLatin1Char(' '));
+            measured[i] = total;
+            out[i] = { body(text, outputOf(i)), t.rows[size_t(i)].inputLen, outputOf(i), hashOf(text.toUtf8()) };
+        }
+    }
+    if (measuredOut)
+        *measuredOut = measured;
+    return out;
+}
+
+QVector<qint64> PromptGenerator::arrivalOffsetsNs(int point, int count) const
+{
+    if (!m_content.trace || m_experiment.load.mode != LoadMode::Rate)
+        return {};
+    return traceOffsetsNs(*m_content.trace, count, m_experiment.load.points.at(point).requestRate);
 }
 
 QList<PreparedRequest> PromptGenerator::sonnet(const LoadPoint &lp, quint64 seed, int count,

@@ -20,7 +20,8 @@ namespace ServeScope {
 /// SonnetPrompts); sharegpt: first turns of conversations that pass vLLM's length filter;
 /// custom: the JSONL file's prompts; shared_prefix: each prompt one of `groups` seeded prefixes of prefix_len
 /// tokens and a suffix of its own (vLLM's prefix_repetition, SGLang's generated-shared-prefix; warmups prime the
-/// groups in turn). A dataset that cannot be built (a file that
+/// groups in turn); trace: a production trace's requests in order, rows with equal Mooncake hash_ids sharing those
+/// prompt blocks exactly. A dataset that cannot be built (a file that
 /// cannot be read, sharegpt) leaves error() set, and generate() then returns nothing.
 class PromptGenerator {
 public:
@@ -41,6 +42,13 @@ public:
     QList<PreparedRequest> generate(int point, int repeat, bool warmup, int count, const TokenCounter &counter = {},
         QList<int> *measured = nullptr, QString *error = nullptr) const;
 
+    /// A trace replayed in open loop: the send offsets (ns from the point's start) of its first `count` requests
+    /// at the point's request rate (traceOffsetsNs()). Empty for every other dataset and in closed loop, where
+    /// the engine draws its own.
+    QVector<qint64> arrivalOffsetsNs(int point, int count) const;
+    /// The trace a trace dataset replays; nullptr for the other datasets.
+    const Trace *trace() const { return m_content.trace.get(); }
+
     /// The deterministic seed of one prompt set.
     static quint64 seedFor(qint64 datasetSeed, int point, int repeat, bool warmup);
 
@@ -57,6 +65,8 @@ private:
         QList<int> *measured) const;
     QList<PreparedRequest> sharedPrefix(const LoadPoint &lp, quint64 seed, bool warmup, int count,
         const TokenCounter &counter, QList<int> *measuredOut) const;
+    QList<PreparedRequest> replay(const LoadPoint &lp, quint64 seed, bool warmup, int count,
+        const TokenCounter &counter, QList<int> *measuredOut, QString *error) const;
     QList<PreparedRequest> sonnet(const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter,
         QList<int> *measuredOut, QString *error) const;
     QList<PreparedRequest> shareGpt(const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter,

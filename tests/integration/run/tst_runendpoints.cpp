@@ -8,6 +8,7 @@
 #include "io/resultfile.h"
 #include "model/experiment.h"
 #include "storage/projectstore.h"
+#include "workload/trace.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -376,6 +377,65 @@ private Q_SLOTS:
         QCOMPARE(runs.first().number(QStringLiteral("total_input_tokens")), 32.0 * 512);
         QCOMPARE(runs.first().number(QStringLiteral("servescope_cached_tokens")), 32.0 * 256);
         QCOMPARE(runs.first().number(QStringLiteral("servescope_cached_prompt_tokens")), 32.0 * 512);
+    }
+
+    // A Mooncake trace in open loop: every request is sent on the trace's schedule scaled to the point's rate (to
+    // the nanosecond, as scheduled), and the simulator's prefix cache hits exactly the blocks the trace repeats.
+    void traceReplaysOnScheduleWithItsSharedBlocks()
+    {
+        const QString trace = m_dir.filePath(QStringLiteral("mooncake.jsonl"));
+        {
+            QFile f(trace);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            // 48 requests, uneven gaps; 4 conversations, each request its conversation's first 512-token block
+            // (hash id = group) and one block of its own; every fifth prompt a shorter one whose own block is cut.
+            for (int i = 0; i < 48; ++i)
+                f.write(QJsonDocument(QJsonObject { { QStringLiteral("timestamp"), 1000 + i * 100 + (i % 3) * 30 },
+                                          { QStringLiteral("input_length"), i % 5 ? 1024 : 700 },
+                                          { QStringLiteral("output_length"), 4 + i % 3 },
+                                          { QStringLiteral("hash_ids"), QJsonArray { i % 4, 100 + i } } })
+                            .toJson(QJsonDocument::Compact)
+                    + '\n');
+        }
+        Trace t;
+        Reason why;
+        QVERIFY(readTrace(trace, QString(), kMaxTraceRows, &t, &why));
+        const double rate = 2 * t.rate(); // twice the trace's speed
+        const QString name = QStringLiteral("trace");
+        const QByteArray json = QStringLiteral(R"({"name": "trace", "endpoint": {"base_url": "sim:",
+            "path": "/v1/completions", "model": "m"},
+            "server": {"engine": "vllm", "args": {"enable_prefix_caching": true}},
+            "dataset": {"name": "trace", "path": "%1", "seed": 5, "ignore_eos": true},
+            "load": {"mode": "rate", "points": [{"request_rate": %2, "num_prompts": 48}], "repeat": 1},
+            "variants": [{"name": "baseline"}]})")
+                                    .arg(trace)
+                                    .arg(rate, 0, 'g', 17)
+                                    .toUtf8();
+        const Outcome o = runJson(name, json);
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY2(o.err.contains("trace replay: 48 requests of a mooncake trace at"), o.err.constData());
+        ProjectStore store;
+        QVERIFY(store.open(m_dir.filePath(name + QStringLiteral(".servescope"))));
+        QVector<RequestRecord> requests;
+        QVERIFY(store.requests(1, {}, &requests));
+        QCOMPARE(requests.size(), 48);
+        std::sort(requests.begin(), requests.end(), [](const auto &a, const auto &b) { return a.index < b.index; });
+        const QVector<qint64> offsets = traceOffsetsNs(t, 48, rate);
+        qint64 tokens = 0, cached = 0;
+        for (int i = 0; i < 48; ++i) {
+            const RequestRecord &r = requests[i];
+            QCOMPARE(r.status, RequestStatus::Ok);
+            QCOMPARE(r.scheduledNs - requests[0].scheduledNs, offsets[i]);
+            QVERIFY(r.startNs >= r.scheduledNs);
+            QCOMPARE(r.promptTokens, i % 5 ? 1024 : 700);
+            QCOMPARE(r.completionTokens, 4 + i % 3);
+            tokens += r.promptTokens;
+            cached += r.cachedTokens;
+        }
+        // The first request of each conversation finds nothing; the 44 after it their conversation's first block.
+        QCOMPARE(traceRepeatedShare(t, 48, 512), 44.0 * 512 / tokens);
+        QVERIFY2(std::abs(double(cached) / tokens - 44.0 * 512 / tokens) < 0.012, // one block of 44 may race
+            qPrintable(QStringLiteral("cached %1 of %2 prompt tokens").arg(cached).arg(tokens)));
     }
 
     // A thinking model without usage: the reasoning is counted by /tokenize of its text (marked estimated), the

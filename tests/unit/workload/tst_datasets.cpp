@@ -5,6 +5,7 @@
 #include "workload/promptgen.h"
 #include "workload/sharegpt.h"
 #include "workload/sonnet.h"
+#include "workload/trace.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -78,6 +79,23 @@ QString chatText(const PreparedRequest &r)
         .toObject()
         .value(QLatin1String("content"))
         .toString();
+}
+
+// A trace file of `text` in `dir`.
+QString traceFile(const QTemporaryDir &dir, const char *name, const QByteArray &text)
+{
+    const QString path = dir.filePath(QLatin1String(name));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+        return {};
+    return path;
+}
+
+QString traceError(const QString &path, const QString &format = {}, qsizetype rows = kMaxTraceRows)
+{
+    Trace t;
+    Reason why;
+    return readTrace(path, format, rows, &t, &why) ? QString() : why.text();
 }
 
 QStringList builtInLines()
@@ -483,6 +501,214 @@ private Q_SLOTS:
         for (const PreparedRequest &r : reqs)
             prefixes.insert(chatText(r).split(u' ').mid(0, 20).join(u' '));
         QCOMPARE(prefixes.size(), 2);
+    }
+
+    // The three formats, told from their first line; times relative to the first request, in µs.
+    void traceFormats()
+    {
+        QTemporaryDir dir;
+        Trace t;
+        Reason why;
+        QVERIFY(
+            readTrace(traceFile(dir, "m.jsonl",
+                          "{\"timestamp\": 1000, \"input_length\": 700, \"output_length\": 9, \"hash_ids\": [4, 5]}\n"
+                          "\n{\"timestamp\": 1250.5, \"input_length\": 20, \"output_length\": 3}\n"),
+                QString(), kMaxTraceRows, &t, &why));
+        QCOMPARE(t.format, TraceFormat::Mooncake);
+        QCOMPARE(int(t.rows.size()), 2);
+        QCOMPARE(t.rows[1].atUs, qint64(250500));
+        QCOMPARE(t.rows[0].inputLen, 700);
+        QCOMPARE(t.rows[0].outputLen, 9);
+        QCOMPARE(t.rows[0].line, 1);
+        QCOMPARE(t.rows[1].line, 3);
+        QCOMPARE(t.rows[0].blockCount, 2u);
+        QCOMPARE(t.blocks, (std::vector<quint64> { 4, 5 }));
+        QCOMPARE(t.rows[1].blockCount, 0u);
+        QCOMPARE(t.rate(), 1 / 0.2505);
+
+        // Azure: absolute date and time with 7 fractional digits, across midnight.
+        QVERIFY(readTrace(traceFile(dir, "a.csv",
+                              "TIMESTAMP,ContextTokens,GeneratedTokens\r\n"
+                              "2023-11-16 23:59:59.9000000,374,44\r\n"
+                              "2023-11-17 00:00:01.0500001,396,109\r\n"),
+            QString(), kMaxTraceRows, &t, &why));
+        QCOMPARE(t.format, TraceFormat::Azure);
+        QCOMPARE(t.rows[1].atUs, qint64(1150000));
+        QCOMPARE(t.rows[1].inputLen, 396);
+        QCOMPARE(t.rows[1].outputLen, 109);
+
+        // BurstGPT: seconds; its failed requests (no response tokens) are counted and left out.
+        QVERIFY(readTrace(traceFile(dir, "b.csv",
+                              "Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n"
+                              "5,ChatGPT,472,18,490,Conversation log\n"
+                              "45,ChatGPT,1087,0,1087,Conversation log\n"
+                              "118,GPT-4,417,30,447,API log\n"),
+            QString(), kMaxTraceRows, &t, &why));
+        QCOMPARE(t.format, TraceFormat::BurstGpt);
+        QCOMPARE(int(t.rows.size()), 2);
+        QCOMPARE(t.skipped, 1);
+        QCOMPARE(t.rows[1].atUs, qint64(113000000));
+        QCOMPARE(t.rows[1].inputLen, 417);
+
+        // Only the rows asked for are read: the rest of the file is never looked at.
+        QVERIFY(readTrace(traceFile(dir, "long.jsonl",
+                              "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 1}\n"
+                              "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1}\n"
+                              "not json at all\n"),
+            QStringLiteral("mooncake"), 2, &t, &why));
+        QCOMPARE(int(t.rows.size()), 2);
+        QVERIFY(t.truncated);
+    }
+
+    // What cannot be replayed is refused with its line.
+    void traceRefusals_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("error");
+        const QByteArray ok = "{\"timestamp\": 10, \"input_length\": 5, \"output_length\": 1}\n";
+        QTest::newRow("unsorted") << ok + "{\"timestamp\": 9, \"input_length\": 5, \"output_length\": 1}\n"
+                                  << QString()
+                                  << "line 2: the timestamp is earlier than line 1's; a trace must be in time order";
+        QTest::newRow("negative") << QByteArray("{\"timestamp\": -1, \"input_length\": 5, \"output_length\": 1}\n")
+                                  << QString() << "line 1: the timestamp is negative or out of range";
+        QTest::newRow("missing key") << ok + "{\"timestamp\": 11, \"output_length\": 1}\n"
+                                     << QString() << "line 2: needs a number \"input_length\"";
+        QTest::newRow("absurd length")
+            << ok + "{\"timestamp\": 11, \"input_length\": 2000000000, \"output_length\": 1}\n"
+            << QString() << "line 2: a length of 2000000000 tokens is beyond the 10000000 ServeScope sends";
+        QTest::newRow("fraction") << QByteArray("{\"timestamp\": 1, \"input_length\": 5.5, \"output_length\": 1}\n")
+                                  << QString() << "line 1: a length is not a whole number of tokens at least 0";
+        QTest::newRow("bad ids") << QByteArray("{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, "
+                                               "\"hash_ids\": [1, \"x\"]}\n")
+                                 << QString() << "line 1: \"hash_ids\" must hold whole numbers at least 0";
+        QTest::newRow("missing column") << QByteArray("TIMESTAMP,ContextTokens\n2023-11-16 18:15:46,5\n") << QString()
+                                        << "line 1: the header has no column \"GeneratedTokens\"";
+        QTest::newRow("short row") << QByteArray("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46,5\n")
+                                   << QString() << "line 2: has 2 columns; the header names 3";
+        QTest::newRow("bad date") << QByteArray("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-13-16 18:15:46,5,4\n")
+                                  << QString()
+                                  << "line 2: TIMESTAMP is not a date and time such as 2023-11-16 18:15:46.68";
+        QTest::newRow("not a number") << QByteArray("Timestamp,Model,Request tokens,Response tokens\n1,m,five,4\n")
+                                      << QString() << "line 2: column 3 is not a number";
+        QTest::newRow("unknown") << QByteArray("a,b,c\n1,2,3\n") << QString()
+                                 << "is not a trace ServeScope reads: Mooncake JSONL, or a CSV with the Azure trace's "
+                                    "or BurstGPT's header";
+        QTest::newRow("wrong format") << ok << QStringLiteral("azure")
+                                      << "line 1: the header has no column \"TIMESTAMP\"";
+        QTest::newRow("empty") << QByteArray("\n\n") << QString() << "the trace has no requests";
+        QTest::newRow("only failed") << QByteArray("Timestamp,Model,Request tokens,Response tokens\n1,m,5,0\n")
+                                     << QString() << "the trace has no request with prompt and output tokens";
+        QTest::newRow("huge line") << QByteArray(kMaxTraceLineBytes + 10, ' ') + "\n"
+                                   << QString() << "line 1: is longer than 1 MiB";
+    }
+
+    void traceRefusals()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, format);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        QCOMPARE(traceError(traceFile(dir, "t", text), format), error);
+    }
+
+    // A replay keeps the trace's gaps, scaled so the point's rate is the mean rate; an infinite rate sends at once.
+    void traceSchedule()
+    {
+        Trace t;
+        for (const qint64 us : { 0, 100000, 100000, 700000, 1000000 })
+            t.rows.push_back(TraceRow { us, 10, 10, 0, 0, 0 });
+        QCOMPARE(t.rate(), 4.0);
+        QCOMPARE(traceOffsetsNs(t, 5, 8.0), (QVector<qint64> { 0, 50000000, 50000000, 350000000, 500000000 }));
+        QCOMPARE(traceOffsetsNs(t, 4, 3.0), (QVector<qint64> { 0, 142857143, 142857143, 1000000000 }));
+        QCOMPARE(traceOffsetsNs(t, 5, std::numeric_limits<double>::infinity()), QVector<qint64>(5, 0));
+        QCOMPARE(traceOffsetsNs(t, 9, 4.0).size(), 5);
+    }
+
+    // Rows with equal hash_ids share those blocks' tokens exactly; the rest of each prompt is its own, the last block
+    // cut to the row's length; each row asks for its own output length.
+    void traceBlocksShared()
+    {
+        QTemporaryDir dir;
+        const QString path = traceFile(dir, "m.jsonl",
+            "{\"timestamp\": 0, \"input_length\": 40, \"output_length\": 3, \"hash_ids\": [7, 8, 9]}\n"
+            "{\"timestamp\": 5, \"input_length\": 36, \"output_length\": 4, \"hash_ids\": [7, 8, 10]}\n"
+            "{\"timestamp\": 9, \"input_length\": 20, \"output_length\": 5, \"hash_ids\": [7]}\n"
+            "{\"timestamp\": 12, \"input_length\": 8, \"output_length\": 6, \"hash_ids\": [11]}\n");
+        Experiment x = experiment(QStringLiteral("trace"), path, 0, 0);
+        x.endpoint.path = QStringLiteral("/v1/completions");
+        x.dataset.blockSize = 16;
+        x.load.mode = LoadMode::Rate;
+        x.load.points[0] = LoadPoint {};
+        x.load.points[0].requestRate = 2;
+        x.load.points[0].numPrompts = 4;
+        const PromptGenerator gen(x);
+        QVERIFY2(gen.error().isEmpty(), qPrintable(gen.error()));
+        QList<int> measured;
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 4, {}, &measured);
+        QCOMPARE(reqs.size(), 4);
+        QCOMPARE(measured, (QList<int> { 40, 36, 20, 8 }));
+        QList<QJsonArray> ids;
+        for (int i = 0; i < 4; ++i) {
+            ids << bodyOf(reqs[i]).value(QLatin1String("prompt")).toArray();
+            QCOMPARE(ids[i].size(), measured[i]);
+            QCOMPARE(reqs[i].targetInputLen, measured[i]);
+            QCOMPARE(reqs[i].targetOutputLen, i + 3);
+            QCOMPARE(bodyOf(reqs[i]).value(QLatin1String("max_tokens")).toInt(), i + 3);
+        }
+        const auto slice = [](const QJsonArray &a, int from, int n) { return a.toVariantList().mid(from, n); };
+        QCOMPARE(slice(ids[1], 0, 32), slice(ids[0], 0, 32)); // blocks 7 and 8
+        QVERIFY(slice(ids[1], 32, 4) != slice(ids[0], 32, 4)); // 10 against 9
+        QCOMPARE(slice(ids[2], 0, 16), slice(ids[0], 0, 16)); // block 7
+        QCOMPARE(slice(ids[2], 16, 4).size(), 4); // its own 4 tokens after the blocks it names
+        QVERIFY(slice(ids[2], 16, 4) != slice(ids[0], 16, 4));
+        QCOMPARE(slice(ids[3], 0, 8).size(), 8);
+        QVERIFY(slice(ids[3], 0, 8) != slice(ids[0], 0, 8));
+        // Another repeat replays with blocks of its own: nothing primed by the first.
+        const QJsonArray again = bodyOf(gen.generate(0, 2, false, 4)[1]).value(QLatin1String("prompt")).toArray();
+        QVERIFY(slice(again, 0, 16) != slice(ids[1], 0, 16));
+        // The schedule: 4 requests at 2 req/s, the trace's gaps kept.
+        QCOMPARE(gen.arrivalOffsetsNs(0, 4), (QVector<qint64> { 0, 625000000, 1125000000, 1500000000 }));
+        // Block 7 comes back twice (16 tokens each), block 8 once: 48 of 104 prompt tokens.
+        QCOMPARE(traceRepeatedShare(*gen.trace(), 4, 16), 48.0 / 104);
+        // More requests than the trace has cannot keep its schedule.
+        x.load.points[0].numPrompts = 5;
+        QString error;
+        QVERIFY(PromptGenerator(x).generate(0, 1, false, 5, {}, nullptr, &error).isEmpty());
+        QCOMPARE(error, QStringLiteral("num_prompts 5 is more than the trace's 4 requests"));
+        const QList<Problem> problems = checkDatasets(x);
+        QCOMPARE(problems.size(), 1);
+        QCOMPARE(problems.first().toString(),
+            QStringLiteral("load.points[0].num_prompts: is more than the trace's 4 requests"));
+    }
+
+    // As text (chat): a shared block is the same words wherever it comes, sized once by the server's count.
+    void traceText()
+    {
+        QTemporaryDir dir;
+        const QString path = traceFile(dir, "m.jsonl",
+            "{\"timestamp\": 0, \"input_length\": 24, \"output_length\": 3, \"hash_ids\": [1, 2]}\n"
+            "{\"timestamp\": 5, \"input_length\": 30, \"output_length\": 4, \"hash_ids\": [1, 3]}\n");
+        Experiment x = experiment(QStringLiteral("trace"), path, 0, 0);
+        x.endpoint.path = QStringLiteral("/v1/chat/completions");
+        x.dataset.blockSize = 12;
+        const PromptGenerator gen(x);
+        QVERIFY(!gen.usesTokenIds());
+        const TokenCounter count = [](const QStringList &texts) {
+            QList<int> n;
+            for (const QString &t : texts)
+                n << int(t.split(u' ', Qt::SkipEmptyParts).size());
+            return n;
+        };
+        QList<int> measured;
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 2, count, &measured);
+        QCOMPARE(measured, (QList<int> { 24, 30 }));
+        const QStringList a = chatText(reqs[0]).split(u' '), b = chatText(reqs[1]).split(u' ');
+        QCOMPARE(a.size(), 24);
+        QCOMPARE(b.size(), 30);
+        QCOMPARE(b.mid(0, 12), a.mid(0, 12));
+        QVERIFY(b.mid(12, 12) != a.mid(12, 12));
+        QVERIFY(gen.arrivalOffsetsNs(0, 2).isEmpty()); // closed loop: the engine's own pace
     }
 };
 
