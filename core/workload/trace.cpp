@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "trace.h"
 
+#include "metrics/numpystats.h"
+
 #include <QDate>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_set>
 
@@ -369,6 +372,44 @@ double traceRepeatedShare(const Trace &trace, int count, int blockSize)
         }
     }
     return tokens > 0 ? double(repeated) / double(tokens) : 0.0;
+}
+
+TraceProfile traceProfile(const Trace &trace, int blockSize, int bins)
+{
+    TraceProfile p;
+    p.format = trace.format;
+    p.requests = int(trace.rows.size());
+    p.skipped = trace.skipped;
+    p.durationSeconds = trace.durationSeconds();
+    p.rate = trace.rate();
+    p.repeatedShare = traceRepeatedShare(trace, p.requests, blockSize);
+    bins = qMax(1, bins);
+    p.overTime = p.inputLengths = p.outputLengths = QVector<int>(bins, 0);
+    if (trace.rows.empty())
+        return p;
+    std::vector<double> in, out;
+    in.reserve(trace.rows.size());
+    out.reserve(trace.rows.size());
+    for (const TraceRow &r : trace.rows) {
+        in.push_back(r.inputLen);
+        out.push_back(r.outputLen);
+        p.inputMax = qMax(p.inputMax, r.inputLen);
+        p.outputMax = qMax(p.outputMax, r.outputLen);
+    }
+    std::sort(in.begin(), in.end());
+    std::sort(out.begin(), out.end());
+    p.inputMedian = Stats::percentileSorted(in, 50);
+    p.inputP90 = Stats::percentileSorted(in, 90);
+    p.outputMedian = Stats::percentileSorted(out, 50);
+    p.outputP90 = Stats::percentileSorted(out, 90);
+    const auto bin = [bins](double v, double max) { return max > 0 ? qMin(bins - 1, int(v / max * bins)) : 0; };
+    const double span = double(trace.rows.back().atUs);
+    for (const TraceRow &r : trace.rows) {
+        ++p.overTime[bin(double(r.atUs), span)];
+        ++p.inputLengths[bin(r.inputLen, p.inputMax)];
+        ++p.outputLengths[bin(r.outputLen, p.outputMax)];
+    }
+    return p;
 }
 
 } // namespace ServeScope

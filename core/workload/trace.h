@@ -11,7 +11,7 @@
 
 namespace ServeScope {
 
-/// The production trace formats ServeScope replays (docs/workloads.md, "Trace replay"):
+/// The production trace formats ServeScope replays (docs/experiment-files.md, Datasets):
 /// Mooncake JSONL (`timestamp` in ms, `input_length`, `output_length`, `hash_ids`), the Azure LLM inference
 /// trace CSV (`TIMESTAMP`, `ContextTokens`, `GeneratedTokens`) and the BurstGPT CSV (`Timestamp` in s,
 /// `Request tokens`, `Response tokens`).
@@ -67,5 +67,21 @@ QVector<qint64> traceOffsetsNs(const Trace &trace, int count, double rate);
 /// The share of the first `count` rows' prompt tokens that sit in blocks an earlier row of them had already
 /// sent (with `blockSize`-token blocks): the prefix-cache hit rate an unbounded cache would give the replay.
 double traceRepeatedShare(const Trace &trace, int count, int blockSize);
+
+/// What a trace holds, for a preview before it is replayed: its size and rate, its lengths, how much of it
+/// repeats, and three histograms (requests over time, input and output lengths) of `bins` bins each.
+struct TraceProfile {
+    TraceFormat format = TraceFormat::Mooncake;
+    int requests = 0;
+    int skipped = 0;
+    double durationSeconds = 0;
+    double rate = 0;
+    double inputMedian = 0, inputP90 = 0, outputMedian = 0, outputP90 = 0;
+    int inputMax = 0, outputMax = 0;
+    double repeatedShare = 0; ///< traceRepeatedShare() over every row
+    QVector<int> overTime; ///< requests per equal slice of the duration
+    QVector<int> inputLengths, outputLengths; ///< requests per equal slice of [0, max]
+};
+TraceProfile traceProfile(const Trace &trace, int blockSize, int bins = 40);
 
 } // namespace ServeScope

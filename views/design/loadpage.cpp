@@ -7,6 +7,7 @@
 #include "keyvaluetable.h"
 #include "loadpointsmodel.h"
 #include "model/variables.h"
+#include "tracepreview.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -113,17 +114,44 @@ QWidget *LoadPage::datasetBox()
     dataset->addItem(tr("ShareGPT file"), QStringLiteral("sharegpt"));
     dataset->addItem(tr("Custom file"), QStringLiteral("custom"));
     dataset->addItem(tr("Shared prefixes (groups)"), QStringLiteral("shared_prefix"));
+    dataset->addItem(tr("Trace replay (Mooncake, Azure, BurstGPT)"), QStringLiteral("trace"));
     form->addRow(tr("Dataset"),
         m_binder->bindCombo(
             dataset, QStringLiteral("dataset.name"), tr("Change dataset"),
             [](const Experiment &e) { return e.dataset.name; },
             [](Experiment &e, const QString &v) { e.dataset.name = v; }));
     auto *path = new QLineEdit;
-    form->addRow(tr("Dataset file"),
-        m_binder->bindLine(
-            path, QStringLiteral("dataset.path"), tr("Change dataset file"),
-            [](const Experiment &e) { return e.dataset.path; },
-            [](Experiment &e, const QString &v) { e.dataset.path = v; }));
+    QWidget *pathRow = m_binder->bindLine(
+        path, QStringLiteral("dataset.path"), tr("Change dataset file"),
+        [](const Experiment &e) { return e.dataset.path; },
+        [](Experiment &e, const QString &v) { e.dataset.path = v; });
+    form->addRow(tr("Dataset file"), pathRow);
+    m_datasetRows << DatasetRow { pathRow,
+        { QStringLiteral("sonnet"), QStringLiteral("sharegpt"), QStringLiteral("custom"), QStringLiteral("trace") } };
+    auto *format = new QComboBox;
+    format->setObjectName(QStringLiteral("traceFormatCombo"));
+    format->addItem(tr("Told from the file"), QString());
+    format->addItem(tr("Mooncake JSONL"), QStringLiteral("mooncake"));
+    format->addItem(tr("Azure LLM inference CSV"), QStringLiteral("azure"));
+    format->addItem(tr("BurstGPT CSV"), QStringLiteral("burstgpt"));
+    QWidget *formatRow = m_binder->bindCombo(
+        format, QStringLiteral("dataset.trace_format"), tr("Change trace format"),
+        [](const Experiment &e) { return e.dataset.traceFormat; },
+        [](Experiment &e, const QString &v) { e.dataset.traceFormat = v; });
+    form->addRow(tr("Trace format"), formatRow);
+    auto *blockSize = intSpin(1, 1000000);
+    blockSize->setObjectName(QStringLiteral("traceBlockSpin"));
+    blockSize->setToolTip(tr("Tokens of one Mooncake hash_ids block: requests that name the same blocks share "
+                             "those tokens exactly (512 in Mooncake's published traces)."));
+    QWidget *blockRow = m_binder->bindInt(
+        blockSize, QStringLiteral("dataset.block_size"), tr("Change trace block size"),
+        [](const Experiment &e) { return e.dataset.blockSize; }, [](Experiment &e, int v) { e.dataset.blockSize = v; });
+    form->addRow(tr("Block size (tokens)"), blockRow);
+    m_tracePreview = new TracePreview;
+    m_tracePreview->setObjectName(QStringLiteral("tracePreview"));
+    form->addRow(QString(), m_tracePreview);
+    for (QWidget *row : { formatRow, blockRow, static_cast<QWidget *>(m_tracePreview) })
+        m_datasetRows << DatasetRow { row, { QStringLiteral("trace") } };
     auto *seed = intSpin(0, std::numeric_limits<int>::max());
     seed->setObjectName(QStringLiteral("seedSpin"));
     form->addRow(tr("Seed"),
@@ -132,35 +160,38 @@ QWidget *LoadPage::datasetBox()
             [](const Experiment &e) { return int(e.dataset.seed); }, [](Experiment &e, int v) { e.dataset.seed = v; }));
     auto *range = doubleSpin(0, 1, 2);
     range->setSingleStep(0.05);
-    form->addRow(tr("Length range ratio"),
-        m_binder->bindDouble(
-            range, QStringLiteral("dataset.range_ratio"), tr("Change range ratio"),
-            [](const Experiment &e) { return e.dataset.rangeRatio; },
-            [](Experiment &e, double v) { e.dataset.rangeRatio = v; }));
+    QWidget *rangeRow = m_binder->bindDouble(
+        range, QStringLiteral("dataset.range_ratio"), tr("Change range ratio"),
+        [](const Experiment &e) { return e.dataset.rangeRatio; },
+        [](Experiment &e, double v) { e.dataset.rangeRatio = v; });
+    form->addRow(tr("Length range ratio"), rangeRow);
+    m_datasetRows << DatasetRow { rangeRow, { QStringLiteral("random") } };
     auto *prefix = intSpin(0, 10000000);
     prefix->setObjectName(QStringLiteral("prefixLenSpin"));
     prefix->setToolTip(tr("Sonnet and shared prefixes: the tokens every prompt (of a group) starts with; the rest of "
                           "the input length is the prompt's own."));
-    form->addRow(tr("Prefix length (tokens)"),
-        m_binder->bindInt(
-            prefix, QStringLiteral("dataset.prefix_len"), tr("Change prefix length"),
-            [](const Experiment &e) { return e.dataset.prefixLen; },
-            [](Experiment &e, int v) { e.dataset.prefixLen = v; }));
+    QWidget *prefixRow = m_binder->bindInt(
+        prefix, QStringLiteral("dataset.prefix_len"), tr("Change prefix length"),
+        [](const Experiment &e) { return e.dataset.prefixLen; }, [](Experiment &e, int v) { e.dataset.prefixLen = v; });
+    form->addRow(tr("Prefix length (tokens)"), prefixRow);
+    m_datasetRows << DatasetRow { prefixRow, { QStringLiteral("sonnet"), QStringLiteral("shared_prefix") } };
     auto *groups = intSpin(1, 1000000);
     groups->setObjectName(QStringLiteral("prefixGroupsSpin"));
     groups->setToolTip(tr("Shared prefixes: how many different prefixes the prompts share."));
-    form->addRow(tr("Prefix groups"),
-        m_binder->bindInt(
-            groups, QStringLiteral("dataset.groups"), tr("Change prefix groups"),
-            [](const Experiment &e) { return e.dataset.groups; }, [](Experiment &e, int v) { e.dataset.groups = v; }));
+    QWidget *groupsRow = m_binder->bindInt(
+        groups, QStringLiteral("dataset.groups"), tr("Change prefix groups"),
+        [](const Experiment &e) { return e.dataset.groups; }, [](Experiment &e, int v) { e.dataset.groups = v; });
+    form->addRow(tr("Prefix groups"), groupsRow);
+    m_datasetRows << DatasetRow { groupsRow, { QStringLiteral("shared_prefix") } };
     auto *zipf = doubleSpin(0, 100, 2);
     zipf->setSingleStep(0.1);
     zipf->setToolTip(tr("Shared prefixes: 0 uses every group equally often; above 0 a request's group is drawn with "
                         "this Zipf exponent, so the first groups are the most popular."));
-    form->addRow(tr("Group skew (Zipf exponent)"),
-        m_binder->bindDouble(
-            zipf, QStringLiteral("dataset.zipf"), tr("Change group skew"),
-            [](const Experiment &e) { return e.dataset.zipf; }, [](Experiment &e, double v) { e.dataset.zipf = v; }));
+    QWidget *zipfRow = m_binder->bindDouble(
+        zipf, QStringLiteral("dataset.zipf"), tr("Change group skew"),
+        [](const Experiment &e) { return e.dataset.zipf; }, [](Experiment &e, double v) { e.dataset.zipf = v; });
+    form->addRow(tr("Group skew (Zipf exponent)"), zipfRow);
+    m_datasetRows << DatasetRow { zipfRow, { QStringLiteral("shared_prefix") } };
     auto *ignoreEos = new QCheckBox(tr("Ask the server to ignore end-of-sequence (exact output lengths)"));
     form->addRow(QString(),
         m_binder->bindCheck(
@@ -372,6 +403,13 @@ void LoadPage::refresh()
                                        "bound; set how often in the search's settings.")
                                   : QString());
     m_capacity->refresh();
+    // Only the settings the chosen dataset reads.
+    const Dataset &d = m_document->experiment().dataset;
+    for (const DatasetRow &row : std::as_const(m_datasetRows))
+        if (auto *form = qobject_cast<QFormLayout *>(row.field->parentWidget()->layout()))
+            form->setRowVisible(row.field, row.datasets.contains(d.name));
+    if (d.name == QLatin1String("trace"))
+        m_tracePreview->preview(d.path, d.traceFormat, d.blockSize);
     m_binder->refresh();
     m_binder->showProblems(m_document->problems());
     m_sampling->setValues(m_document->experiment().sampling);

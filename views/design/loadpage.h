@@ -15,6 +15,7 @@ class FormBinder;
 class CapacityForm;
 class KeyValueTable;
 class LoadPointsModel;
+class TracePreview;
 
 /// Dataset and seed, sampling parameters, the load matrix table (add/remove/reorder, gradient
 /// presets, rate mode with burstiness, stop rules), warmup/discard/repeats and timeouts.
@@ -54,6 +55,13 @@ private:
     QBoxLayout *m_boxes = nullptr;
     QWidget *m_pointsPanel = nullptr, *m_pointTools = nullptr;
     CapacityForm *m_capacity = nullptr;
+    TracePreview *m_tracePreview = nullptr;
+    /// A dataset setting's field, shown only for the datasets that read it.
+    struct DatasetRow {
+        QWidget *field;
+        QStringList datasets;
+    };
+    QList<DatasetRow> m_datasetRows;
     QWidget *m_repeat = nullptr;
     QWidget *m_datasetBox = nullptr, *m_runBox = nullptr;
 };
