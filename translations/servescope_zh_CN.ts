@@ -2012,6 +2012,86 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>sonnet: %1 of %2 prompts stayed longer than input_len %3 after %4 draws</source>
         <translation>sonnet：抽取 %4 次后，%2 个提示中仍有 %1 个长于 input_len %3</translation>
     </message>
+    <message>
+        <source>%1 of the trace&apos;s requests have no prompt or no output tokens and are left out</source>
+        <translation>追踪中有 %1 个请求没有提示或输出词元，已略去</translation>
+    </message>
+    <message>
+        <source>num_prompts %1 is more than the trace&apos;s %2 requests</source>
+        <translation>num_prompts %1 多于追踪的 %2 个请求</translation>
+    </message>
+    <message>
+        <source>line %1: the timestamp is negative or out of range</source>
+        <translation>第 %1 行：时间戳为负或超出范围</translation>
+    </message>
+    <message>
+        <source>line %1: a length is not a whole number of tokens at least 0</source>
+        <translation>第 %1 行：长度不是不小于 0 的整数词元数</translation>
+    </message>
+    <message>
+        <source>line %1: a length of %2 tokens is beyond the 10000000 ServeScope sends</source>
+        <translation>第 %1 行：长度 %2 个词元超过 ServeScope 可发送的 10000000</translation>
+    </message>
+    <message>
+        <source>line %1: the timestamp is earlier than line %2&apos;s; a trace must be in time order</source>
+        <translation>第 %1 行：时间戳早于第 %2 行；追踪必须按时间排序</translation>
+    </message>
+    <message>
+        <source>line %1: needs a number &quot;%2&quot;</source>
+        <translation>第 %1 行：需要数字 &quot;%2&quot;</translation>
+    </message>
+    <message>
+        <source>line %1: &quot;hash_ids&quot; must be a list</source>
+        <translation>第 %1 行：&quot;hash_ids&quot; 必须是列表</translation>
+    </message>
+    <message>
+        <source>line %1: &quot;hash_ids&quot; must hold whole numbers at least 0</source>
+        <translation>第 %1 行：&quot;hash_ids&quot; 必须由不小于 0 的整数组成</translation>
+    </message>
+    <message>
+        <source>line %1: the header has no column &quot;%2&quot;</source>
+        <translation>第 %1 行：表头没有 &quot;%2&quot; 列</translation>
+    </message>
+    <message>
+        <source>line %1: has %2 columns; the header names %3</source>
+        <translation>第 %1 行：有 %2 列；表头列出 %3 列</translation>
+    </message>
+    <message>
+        <source>line %1: TIMESTAMP is not a date and time such as 2023-11-16 18:15:46.68</source>
+        <translation>第 %1 行：TIMESTAMP 不是形如 2023-11-16 18:15:46.68 的日期时间</translation>
+    </message>
+    <message>
+        <source>line %1: column %2 is not a number</source>
+        <translation>第 %1 行：第 %2 列不是数字</translation>
+    </message>
+    <message>
+        <source>cannot read the trace file: %1</source>
+        <translation>无法读取追踪文件：%1</translation>
+    </message>
+    <message>
+        <source>the trace format %1 is not one ServeScope reads (mooncake, azure, burstgpt)</source>
+        <translation>ServeScope 不读取追踪格式 %1（可用 mooncake、azure、burstgpt）</translation>
+    </message>
+    <message>
+        <source>line %1: is longer than 1 MiB</source>
+        <translation>第 %1 行：超过 1 MiB</translation>
+    </message>
+    <message>
+        <source>is not a trace ServeScope reads: Mooncake JSONL, or a CSV with the Azure trace&apos;s or BurstGPT&apos;s header</source>
+        <translation>不是 ServeScope 可读取的追踪：应为 Mooncake JSONL，或带有 Azure 追踪或 BurstGPT 表头的 CSV</translation>
+    </message>
+    <message>
+        <source>line %1: the trace has more than %2 requests; replay part of it with num_prompts</source>
+        <translation>第 %1 行：追踪的请求多于 %2 个；请用 num_prompts 回放其中一部分</translation>
+    </message>
+    <message>
+        <source>the trace has no request with prompt and output tokens</source>
+        <translation>追踪中没有同时带提示和输出词元的请求</translation>
+    </message>
+    <message>
+        <source>the trace has no requests</source>
+        <translation>追踪中没有请求</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Definitions</name>
@@ -3354,6 +3434,46 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>A capacity search measures a level again only when its interval straddles a bound; set how often in the search&apos;s settings.</source>
         <translation>容量搜索只在某一级别的区间跨越上限时才再次测量；次数在搜索设置中设定。</translation>
     </message>
+    <message>
+        <source>Trace replay (Mooncake, Azure, BurstGPT)</source>
+        <translation>追踪回放（Mooncake、Azure、BurstGPT）</translation>
+    </message>
+    <message>
+        <source>Told from the file</source>
+        <translation>由文件判断</translation>
+    </message>
+    <message>
+        <source>Mooncake JSONL</source>
+        <translation>Mooncake JSONL</translation>
+    </message>
+    <message>
+        <source>Azure LLM inference CSV</source>
+        <translation>Azure LLM 推理 CSV</translation>
+    </message>
+    <message>
+        <source>BurstGPT CSV</source>
+        <translation>BurstGPT CSV</translation>
+    </message>
+    <message>
+        <source>Change trace format</source>
+        <translation>更改追踪格式</translation>
+    </message>
+    <message>
+        <source>Trace format</source>
+        <translation>追踪格式</translation>
+    </message>
+    <message>
+        <source>Tokens of one Mooncake hash_ids block: requests that name the same blocks share those tokens exactly (512 in Mooncake&apos;s published traces).</source>
+        <translation>一个 Mooncake hash_ids 块的词元数：列出相同块的请求完全共享这些词元（Mooncake 公开追踪中为 512）。</translation>
+    </message>
+    <message>
+        <source>Change trace block size</source>
+        <translation>更改追踪块大小</translation>
+    </message>
+    <message>
+        <source>Block size (tokens)</source>
+        <translation>块大小（词元）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::LoadPointsModel</name>
@@ -4260,6 +4380,22 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>needs a stop rule for each level: num_prompts, prompts_per_level and/or max_seconds</source>
         <translation>每个级别都需要停止规则：num_prompts、prompts_per_level 和/或 max_seconds</translation>
+    </message>
+    <message>
+        <source>must be mooncake, azure or burstgpt (or left out)</source>
+        <translation>必须是 mooncake、azure 或 burstgpt（或省略）</translation>
+    </message>
+    <message>
+        <source>must be left out for the trace dataset: the trace sets each prompt&apos;s length</source>
+        <translation>追踪数据集须省略此项：每个提示的长度由追踪决定</translation>
+    </message>
+    <message>
+        <source>must be left out for the trace dataset: the trace&apos;s own gaps are replayed</source>
+        <translation>追踪数据集须省略此项：回放追踪自身的间隔</translation>
+    </message>
+    <message>
+        <source>is more than the trace&apos;s %1 requests</source>
+        <translation>多于追踪的 %1 个请求</translation>
     </message>
 </context>
 <context>
@@ -6339,6 +6475,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>run %1 has no finished point to report</source>
         <translation>运行 %1 没有可写入报告的已完成负载点</translation>
     </message>
+    <message>
+        <source>trace replay: %1 requests of a %2 trace at %3 req/s (%4x its own %5 req/s)</source>
+        <translation>追踪回放：%2 追踪的 %1 个请求，速率 %3 请求/秒（其自身 %5 请求/秒的 %4 倍）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::RunMonitor</name>
@@ -7351,6 +7491,61 @@ Qwen/Qwen2-7B-Instruct
     <message>
         <source>Not copied: %1</source>
         <translation>未复制：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::TracePreview</name>
+    <message>
+        <source>Requests over time</source>
+        <translation>请求随时间分布</translation>
+    </message>
+    <message>
+        <source>Input tokens (0–%1)</source>
+        <translation>输入词元（0–%1）</translation>
+    </message>
+    <message>
+        <source>Output tokens (0–%1)</source>
+        <translation>输出词元（0–%1）</translation>
+    </message>
+    <message>
+        <source>Name the trace file to see what it holds.</source>
+        <translation>指定追踪文件以查看其内容。</translation>
+    </message>
+    <message>
+        <source>Reading the trace…</source>
+        <translation>正在读取追踪…</translation>
+    </message>
+    <message>
+        <source>Mooncake trace</source>
+        <translation>Mooncake 追踪</translation>
+    </message>
+    <message>
+        <source>Azure trace</source>
+        <translation>Azure 追踪</translation>
+    </message>
+    <message>
+        <source>BurstGPT trace</source>
+        <translation>BurstGPT 追踪</translation>
+    </message>
+    <message>
+        <source>%1: %2 requests over %3 s (%4 req/s)</source>
+        <translation>%1：%3 秒内 %2 个请求（%4 请求/秒）</translation>
+    </message>
+    <message>
+        <source>input median %1, p90 %2 tokens</source>
+        <translation>输入中位数 %1，p90 %2 个词元</translation>
+    </message>
+    <message>
+        <source>output median %1, p90 %2 tokens</source>
+        <translation>输出中位数 %1，p90 %2 个词元</translation>
+    </message>
+    <message>
+        <source>%1% of prompt tokens in repeated blocks</source>
+        <translation>%1% 的提示词元位于重复块中</translation>
+    </message>
+    <message>
+        <source>%1 without tokens left out</source>
+        <translation>略去 %1 个无词元请求</translation>
     </message>
 </context>
 <context>

@@ -121,6 +121,7 @@ QWidget *LoadPage::datasetBox()
             [](const Experiment &e) { return e.dataset.name; },
             [](Experiment &e, const QString &v) { e.dataset.name = v; }));
     auto *path = new QLineEdit;
+    path->setObjectName(QStringLiteral("datasetPath"));
     QWidget *pathRow = m_binder->bindLine(
         path, QStringLiteral("dataset.path"), tr("Change dataset file"),
         [](const Experiment &e) { return e.dataset.path; },

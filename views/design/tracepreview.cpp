@@ -34,8 +34,9 @@ protected:
         QPainter p(this);
         const int gap = fontMetrics().height() / 2, caption = fontMetrics().height();
         const int w = (width() - 2 * gap) / 3;
-        const QString captions[3] = { tr("Requests over time"), tr("Input tokens (0–%1)").arg(m_profile.inputMax),
-            tr("Output tokens (0–%1)").arg(m_profile.outputMax) };
+        const QString captions[3]
+            = { TracePreview::tr("Requests over time"), TracePreview::tr("Input tokens (0–%1)").arg(m_profile.inputMax),
+                  TracePreview::tr("Output tokens (0–%1)").arg(m_profile.outputMax) };
         const QVector<int> *series[3] = { &m_profile.overTime, &m_profile.inputLengths, &m_profile.outputLengths };
         for (int k = 0; k < 3; ++k) {
             const QRect area(k * (w + gap), 0, w, height());

@@ -13,6 +13,7 @@
 #include "runpagecontroller.h"
 #include "secrets/memorysecretstore.h"
 #include "serverpage.h"
+#include "tracepreview.h"
 #include "variantspage.h"
 
 #include <QAbstractItemModelTester>
@@ -31,6 +32,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
 
@@ -57,6 +59,7 @@ private slots:
     void pointCopiesAsCommand();
     void wheelScrollsPastFields();
     void capacitySearchThroughForm();
+    void traceDatasetWithPreview();
 };
 
 // Scrolling the editor over a combo or spin box leaves it alone unless it has focus.
@@ -406,6 +409,66 @@ void TestExperimentEditor::pointCopiesAsCommand()
     QCOMPARE(back.experiment.load.points.value(0).concurrency, 12);
     QCOMPARE(back.experiment.load.points.value(0).numPrompts, 96);
     QCOMPARE(back.experiment.endpoint.baseUrl, x.endpoint.baseUrl);
+}
+
+// The trace dataset: its own settings only, a preview of the file read off the GUI thread, a refusal with the line.
+void TestExperimentEditor::traceDatasetWithPreview()
+{
+    QTemporaryDir dir;
+    const QString good = dir.filePath(QStringLiteral("t.jsonl")), bad = dir.filePath(QStringLiteral("b.csv"));
+    {
+        QFile f(good);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"timestamp\": 0, \"input_length\": 1024, \"output_length\": 10, \"hash_ids\": [1, 2]}\n"
+                "{\"timestamp\": 250, \"input_length\": 1024, \"output_length\": 20, \"hash_ids\": [1, 3]}\n"
+                "{\"timestamp\": 500, \"input_length\": 512, \"output_length\": 30, \"hash_ids\": [4]}\n");
+        QFile b(bad);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46,5,4\n2023-11-16 18:15:45,5,4\n");
+    }
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    w.project()->newProject(ProjectController::blankExperiment());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto *dataset = w.findChild<QComboBox *>(QStringLiteral("datasetCombo"));
+    auto *format = w.findChild<QComboBox *>(QStringLiteral("traceFormatCombo"));
+    auto *groups = w.findChild<QSpinBox *>(QStringLiteral("prefixGroupsSpin"));
+    auto *path = w.findChild<QLineEdit *>(QStringLiteral("datasetPath"));
+    auto *preview = w.findChild<TracePreview *>(QStringLiteral("tracePreview"));
+    QVERIFY(dataset && format && groups && path && preview);
+    QWidget *page = w.editor()->loadPage();
+    QVERIFY(!path->isVisibleTo(page)); // random reads no file
+    QVERIFY(!format->isVisibleTo(page));
+    dataset->setCurrentIndex(dataset->findData(QStringLiteral("trace")));
+    emit dataset->activated(dataset->currentIndex());
+    QCOMPARE(w.document()->experiment().dataset.name, QStringLiteral("trace"));
+    QVERIFY(format->isVisibleTo(page));
+    QVERIFY(path->isVisibleTo(page));
+    QVERIFY(!groups->isVisibleTo(page)); // shared prefixes only
+
+    QSignalSpy updated(preview, &TracePreview::updated);
+    path->setFocus();
+    QTest::keyClicks(path, good);
+    QTest::keyClick(path, Qt::Key_Return);
+    QCOMPARE(w.document()->experiment().dataset.path, good);
+    QTRY_VERIFY(preview->summary().startsWith(QStringLiteral("Mooncake trace: 3 requests over 0.5 s (4 req/s)")));
+    // Block 1 comes back once: 512 of 2,560 prompt tokens.
+    QVERIFY2(preview->summary().contains(QStringLiteral("20.0% of prompt tokens in repeated blocks")),
+        qPrintable(preview->summary()));
+    QVERIFY(preview->summary().contains(QStringLiteral("output median 20, p90 28 tokens")));
+
+    path->selectAll();
+    QTest::keyClicks(path, bad);
+    QTest::keyClick(path, Qt::Key_Return);
+    QTRY_COMPARE(preview->summary(),
+        QStringLiteral("line 3: the timestamp is earlier than line 2's; a trace must be in time order"));
+    w.document()->undoStack()->undo(); // edits of one field merge: back to no file
+    QCOMPARE(w.document()->experiment().dataset.path, QString());
+    QTRY_COMPARE(preview->summary(), QStringLiteral("Name the trace file to see what it holds."));
+    dataset->setCurrentIndex(dataset->findData(QStringLiteral("random")));
+    emit dataset->activated(dataset->currentIndex());
+    QVERIFY(!preview->isVisibleTo(page));
 }
 
 QTEST_MAIN(TestExperimentEditor)
