@@ -341,10 +341,14 @@ void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
     const bool trace = dataset.name == QLatin1String("trace");
     const bool outputFromFile = trace || dataset.name == QLatin1String("sharegpt");
     const bool fromFile = outputFromFile || dataset.name == QLatin1String("custom");
-    // A trace sets every prompt's length and, in open loop, the gaps between requests.
-    for (qsizetype i = 0; trace && i < load.points.size(); ++i) {
-        const LoadPoint &p = load.points.at(i);
-        const QString at = QStringLiteral("load.points[%1]").arg(i);
+    // A trace sets every prompt's length and, in open loop, the gaps between requests (a capacity search's levels
+    // too: they are made from its template).
+    QList<std::pair<QString, LoadPoint>> replayed;
+    for (qsizetype i = 0; trace && i < load.points.size(); ++i)
+        replayed.append({ QStringLiteral("load.points[%1]").arg(i), load.points.at(i) });
+    if (trace && load.capacity)
+        replayed.append({ QStringLiteral("load.capacity"), load.capacity->point });
+    for (const auto &[at, p] : std::as_const(replayed)) {
         if (p.inputLen != 0)
             c.error(at + QLatin1String(".input_len"),
                 Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",

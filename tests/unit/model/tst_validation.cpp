@@ -90,6 +90,18 @@ const QList<BadInput> &badInputs()
             "sampling.temperature", "must be at least 0" },
         { "sampling sets stream", [](Experiment &x) { x.sampling.set(QStringLiteral("stream"), false); },
             "sampling.stream", "is set by ServeScope itself" },
+        { "trace without path", [](Experiment &x) { x.dataset.name = QStringLiteral("trace"); }, "dataset.path",
+            "is required for the trace dataset" },
+        { "trace with input length",
+            [](Experiment &x) {
+                x.dataset.name = QStringLiteral("trace");
+                x.dataset.path = QStringLiteral("t.jsonl");
+            },
+            "load.points[0].input_len", "must be left out for the trace dataset: the trace sets each prompt's length" },
+        { "trace format unknown", [](Experiment &x) { x.dataset.traceFormat = QStringLiteral("sharegpt"); },
+            "dataset.trace_format", "must be mooncake, azure or burstgpt (or left out)" },
+        { "block size zero", [](Experiment &x) { x.dataset.blockSize = 0; }, "dataset.block_size",
+            "must be at least 1" },
         { "no points", [](Experiment &x) { x.load.points.clear(); }, "load.points", "needs at least one point" },
         { "concurrency zero", [](Experiment &x) { pt(x, 2).concurrency = 0; }, "load.points[2].concurrency",
             "must be at least 1" },
