@@ -277,14 +277,22 @@ bool readTrace(const QString &path, const QString &format, qsizetype maxRows, Tr
     }
     bool headerRead = false;
     int line = 0;
+    // One buffer for every line: readLine(maxSize) would allocate the whole limit for each.
+    QByteArray buffer(kMaxTraceLineBytes + 2, Qt::Uninitialized);
     while (!f.atEnd()) {
-        const QByteArray raw = f.readLine(kMaxTraceLineBytes + 1);
+        const qint64 n = f.readLine(buffer.data(), buffer.size());
         ++line;
-        if (raw.size() > kMaxTraceLineBytes || (!raw.endsWith('\n') && !f.atEnd())) {
+        if (n < 0) {
+            *error
+                = why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "cannot read the trace file: %1"), { f.errorString() });
+            return false;
+        }
+        const QByteArrayView raw(buffer.constData(), n);
+        if (n > kMaxTraceLineBytes || (!raw.endsWith('\n') && !f.atEnd())) {
             *error = why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "line %1: is longer than 1 MiB"), { lineArg(line) });
             return false;
         }
-        const QByteArrayView bytes = QByteArrayView(raw).trimmed();
+        const QByteArrayView bytes = raw.trimmed();
         if (bytes.isEmpty())
             continue;
         if (!kind) {

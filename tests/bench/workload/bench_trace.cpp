@@ -2,10 +2,10 @@
 // Replaying a big trace (figures are printed, not asserted): a Mooncake-format trace of N requests (default
 // 100,000; Poisson arrivals at RATE req/s, default 2,000; 64-token prompts in 16-token blocks, the first two
 // blocks shared by one of 64 conversations, 16 output tokens) is read here (time and memory of the reader),
-// then replayed at its own speed by `servescope-cli run` against the built-in simulator with prefix caching.
-// Printed: the run's wall time and peak RSS, the schedule lag (send time against the trace's time: p50, p99,
-// max), and the prefix-cache hit rate the simulator reported against the share of repeated blocks.
-// Usage: bench_trace [REQUESTS (default 100000)] [RATE (default 2000)] [DIR (default: a temporary dir)]
+// then replayed at its own speed (at most 1,024 in flight) by `servescope-cli run` against the built-in simulator with
+// prefix caching. Printed: the run's wall time and peak RSS, the schedule lag (send time against the trace's time: p50,
+// p99, max), and the prefix-cache hit rate the simulator reported against the share of repeated blocks. Usage:
+// bench_trace [REQUESTS (default 100000)] [RATE (default 2000)] [DIR (default: a temporary dir)]
 #include "storage/projectstore.h"
 #include "workload/trace.h"
 
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
  "endpoint": {"base_url": "sim:", "path": "/v1/completions", "model": "sim-7b", "dialect": "vllm"},
  "server": {"engine": "vllm", "args": {"max_num_seqs": 1024, "enable_prefix_caching": true, "block_size": 16}},
  "dataset": {"name": "trace", "path": "%1", "block_size": 16, "seed": 7, "ignore_eos": true},
- "load": {"mode": "rate", "points": [{"request_rate": %2, "num_prompts": %3}], "warmup_requests": 0, "repeat": 1},
+ "load": {"mode": "rate", "points": [{"request_rate": %2, "max_concurrency": 1024, "num_prompts": %3}], "warmup_requests": 0, "repeat": 1},
  "variants": [{"name": "baseline"}]})")
                 .arg(tracePath)
                 .arg(profile.rate, 0, 'g', 17)
@@ -97,6 +97,7 @@ int main(int argc, char **argv)
                 .toUtf8());
     x.close();
 
+    QFile::remove(project); // run 1 is this replay
     t.restart();
     QProcess p;
     p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
