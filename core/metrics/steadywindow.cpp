@@ -74,6 +74,10 @@ SteadyResult steadyWindow(
     res.windowSeconds = nsToSeconds(res.windowEndNs - res.windowStartNs);
 
     std::vector<RequestRecord> inside;
+    // Sized once: growing by doubling held two copies of the window's records at its peak.
+    inside.reserve(std::size_t(std::count_if(records.begin(), records.end(), [&](const RequestRecord &r) {
+        return measured(r) && r.startNs >= res.windowStartNs && r.startNs <= res.windowEndNs;
+    })));
     int endedInside = 0;
     for (const auto &r : records) {
         if (!measured(r))

@@ -384,6 +384,9 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
     const auto accept = [this, records, keepText](RequestRecord r) {
         m_writer.enqueue(r);
         m_monitor.observe(r);
+        // What the server answered with is noted once per variant (m_answered), not kept per request.
+        r.servedModel = QString();
+        r.systemFingerprint = QString();
         if (!keepText) {
             r.generatedText = QString();
             r.reasoningText = QString();
