@@ -127,6 +127,16 @@ static int runValidate(const QStringList &args)
     for (int i = 0; i < x.load.points.size(); ++i)
         labels << x.pointLabel(i);
     out << "points: " << labels.join(QLatin1String(", ")) << '\n';
+    // A trace's own rate: the request_rate that replays it at its own speed.
+    DatasetContent content;
+    QString error;
+    if (x.dataset.name == QLatin1String("trace")
+        && loadDataset(x.dataset, &content, &error, nullptr, traceRowsNeeded(x))) {
+        const TraceProfile t = traceProfile(*content.trace, x.dataset.blockSize);
+        out << "trace: " << traceFormatName(t.format) << ", " << t.requests << " requests over "
+            << QString::number(t.durationSeconds, 'f', 3) << " s, " << QString::number(t.rate, 'g', 6) << " req/s, "
+            << QString::number(100 * t.repeatedShare, 'f', 1) << "% of prompt tokens in repeated blocks\n";
+    }
     printVariants(out, x, problems);
     out << path << ": " << (errors ? "invalid" : "valid") << " (" << experimentFormatName(read.format) << ", "
         << x.variants.size() << " variants, " << x.load.points.size() << " points, " << errors << " errors, "

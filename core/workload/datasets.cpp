@@ -144,7 +144,8 @@ bool loadDataset(const Dataset &d, DatasetContent *out, QString *error, Reason *
                     { QString::number(trace->skipped) });
             out->warning = out->warningReason.text();
         }
-        out->trace = std::move(trace);
+        if (ok)
+            out->trace = std::move(trace);
     } else {
         failed = why(QT_TRANSLATE_NOOP("ServeScope::Dataset", "is not a dataset ServeScope can build"));
         ok = false;

@@ -414,6 +414,16 @@ private Q_SLOTS:
         const Outcome o = runJson(name, json);
         QVERIFY2(o.exitCode == 0, o.err.constData());
         QVERIFY2(o.err.contains("trace replay: 48 requests of a mooncake trace at"), o.err.constData());
+        // validate says what the trace holds: its own rate is the request_rate of a replay at its own speed.
+        const Outcome v = CliRun::cli({ QStringLiteral("validate"), m_dir.filePath(name + QStringLiteral(".json")) });
+        QVERIFY2(v.exitCode == 0, v.out.constData());
+        QVERIFY2(v.out.contains(QStringLiteral("trace: mooncake, 48 requests over %1 s, %2 req/s, %3% of prompt "
+                                               "tokens in repeated blocks\n")
+                                    .arg(t.durationSeconds(), 0, 'f', 3)
+                                    .arg(t.rate(), 0, 'g', 6)
+                                    .arg(100 * traceRepeatedShare(t, 48, 512), 0, 'f', 1)
+                                    .toUtf8()),
+            v.out.constData());
         ProjectStore store;
         QVERIFY(store.open(m_dir.filePath(name + QStringLiteral(".servescope"))));
         QVector<RequestRecord> requests;
