@@ -163,6 +163,14 @@ void LoadGenerator::beginPoint()
     QMetaObject::invokeMethod(this, &LoadGenerator::checkFinished, Qt::QueuedConnection);
 }
 
+void LoadGenerator::stopSending()
+{
+    if (!m_running || !m_schedule)
+        return;
+    m_schedule->stop();
+    checkFinished();
+}
+
 void LoadGenerator::onRecord(const RequestRecord &record)
 {
     if (!m_running)

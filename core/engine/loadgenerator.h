@@ -43,6 +43,8 @@ public:
     /// Stops starting requests and ends in-flight ones as `cancelled`, keeping their times;
     /// everything already finished stays as it was. `finished` follows with cancelled = true.
     void cancel();
+    /// Stops starting requests (the point has its answer); in-flight ones finish as usual and `finished` follows.
+    void stopSending();
 
     bool isRunning() const noexcept { return m_running; }
     int workerCount() const noexcept { return int(m_workers.size()); }

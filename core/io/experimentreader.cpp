@@ -223,7 +223,7 @@ public:
         if (!object(&n, p,
                 { "mode", "points", "concurrency_gradient", "input_len", "output_len", "num_prompts",
                     "prompts_per_concurrency", "max_seconds", "warmup_requests", "discard_ratio", "repeat", "timeouts",
-                    "reset_prefix_cache", "max_event_bytes", "capacity" }))
+                    "reset_prefix_cache", "max_event_bytes", "capacity", "stop_when_settled" }))
             return;
         const JsonNode *capacity = n.member(QLatin1String("capacity"));
         if (QString mode; n.member(QLatin1String("mode"))
@@ -267,6 +267,13 @@ public:
         intAt(n, "repeat", p, &m->repeat);
         boolAt(n, "reset_prefix_cache", p, &m->resetPrefixCache);
         intAt(n, "max_event_bytes", p, &m->maxEventBytes);
+        if (const JsonNode *s = n.member(QLatin1String("stop_when_settled"))) {
+            const QString sp = p + QLatin1String(".stop_when_settled");
+            if (object(s, sp, { "width", "min_requests" })) {
+                numberAt(*s, "width", sp, &m->settle.width);
+                intAt(*s, "min_requests", sp, &m->settle.minRequests);
+            }
+        }
         if (const JsonNode *t = n.member(QLatin1String("timeouts"))) {
             const QString tp = p + QLatin1String(".timeouts");
             if (object(t, tp, { "connect_s", "first_token_s", "idle_s", "total_s" })) {

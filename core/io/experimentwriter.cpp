@@ -154,6 +154,12 @@ JsonNode loadTree(const LoadMatrix &m)
         n.add(QStringLiteral("reset_prefix_cache"), JsonNode::makeBool(true));
     if (m.maxEventBytes != LoadMatrix().maxEventBytes)
         n.add(QStringLiteral("max_event_bytes"), num(m.maxEventBytes));
+    if (m.settle.enabled()) {
+        JsonNode s = JsonNode::makeObject();
+        s.add(QStringLiteral("width"), num(m.settle.width));
+        s.add(QStringLiteral("min_requests"), num(m.settle.minRequests));
+        n.add(QStringLiteral("stop_when_settled"), s);
+    }
     JsonNode t = JsonNode::makeObject();
     t.add(QStringLiteral("connect_s"), num(m.timeouts.connectS));
     t.add(QStringLiteral("first_token_s"), num(m.timeouts.firstTokenS));

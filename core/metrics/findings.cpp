@@ -168,9 +168,9 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
             if (p.variant == v)
                 mine << p;
         }
-        QStringList censored, estimated, inputEstimated, cached, noisy, limited, buffered;
-        double worstCensored = 0, estimatedShare = 0, inputShare = 0, hits = 0, worstSpread = 0, worstLag = 0,
-               worstCpu = 0, eventsPerRead = 0, sameRead = 0, ttftShare = 0;
+        QStringList censored, estimated, inputEstimated, cached, noisy, limited, buffered, settled;
+        double settledWidth = 0, worstCensored = 0, estimatedShare = 0, inputShare = 0, hits = 0, worstSpread = 0,
+               worstLag = 0, worstCpu = 0, eventsPerRead = 0, sameRead = 0, ttftShare = 0;
         for (const PointSummary &p : std::as_const(mine)) {
             const int finished = p.completed + p.failed;
             if (finished > 0 && double(p.failed) / finished > t.censoredShare) {
@@ -184,6 +184,10 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
             if (p.inputEstimated > 0) {
                 inputEstimated << p.label;
                 inputShare = std::max(inputShare, double(p.inputEstimated) / std::max(1, p.completed));
+            }
+            if (p.client.contains(QStringLiteral("settled_requests"))) {
+                settled << p.label;
+                settledWidth = std::max(settledWidth, p.client.value(QStringLiteral("settled_width")));
             }
             const double lag = p.client.value(QStringLiteral("dispatch_lag_p99_ms"), 0);
             const double cpu = p.client.value(QStringLiteral("cpu_percent"), 0);
@@ -218,6 +222,7 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
                     Confirmation::NotApplicable });
         };
         add("censored", Kind::Caveat, censored, "failed_share", worstCensored);
+        add("stopped-early", Kind::Caveat, settled, "settled_width", settledWidth);
         add("noisy-repeats", Kind::Caveat, noisy, "spread", worstSpread);
         add("cache-contaminated", Kind::Problem, cached, "prefix_cache_hit_rate", hits);
         add("output-estimated", Kind::Caveat, estimated, "estimated_share", estimatedShare);

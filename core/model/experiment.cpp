@@ -179,7 +179,7 @@ bool LoadMatrix::operator==(const LoadMatrix &o) const
 {
     return mode == o.mode && points == o.points && capacity == o.capacity && warmupRequests == o.warmupRequests
         && discardRatio == o.discardRatio && repeat == o.repeat && timeouts == o.timeouts
-        && resetPrefixCache == o.resetPrefixCache && maxEventBytes == o.maxEventBytes;
+        && resetPrefixCache == o.resetPrefixCache && maxEventBytes == o.maxEventBytes && settle == o.settle;
 }
 
 int Experiment::baselineIndex() const

@@ -214,6 +214,16 @@ struct Timeouts {
     bool operator==(const Timeouts &) const = default;
 };
 
+/// A point that stops once settled (docs/metrics.md, "Points that stop once settled"): off while width is 0.
+/// After at least minRequests successful requests, a point stops sending once the 95% interval of each of its
+/// TTFT, TPOT and E2EL medians is narrower than `width` times the median; requests in flight finish.
+struct SettleRule {
+    double width = 0;
+    int minRequests = 200;
+    bool enabled() const { return width > 0; }
+    bool operator==(const SettleRule &) const = default;
+};
+
 struct LoadMatrix {
     LoadMode mode = LoadMode::Concurrency;
     /// Always expanded (gradient included). With a capacity search: the levels a run measured, in
@@ -227,6 +237,7 @@ struct LoadMatrix {
     Timeouts timeouts;
     bool resetPrefixCache = false;
     int maxEventBytes = 1 << 20; ///< longest SSE line or event a stream may send; longer fails the request (protocol)
+    SettleRule settle;
 
     /// True when points are exactly the gradient's expansion (so the writer uses the shorthand).
     bool pointsFromGradient() const;

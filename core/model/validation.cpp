@@ -382,6 +382,8 @@ void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
     c.finite(QStringLiteral("load.discard_ratio"), load.discardRatio, 0, 0.49);
     c.range(QStringLiteral("load.repeat"), load.repeat, 1, 1000);
     c.range(QStringLiteral("load.max_event_bytes"), load.maxEventBytes, 1024, 1 << 30);
+    c.finite(QStringLiteral("load.stop_when_settled.width"), load.settle.width, 0, 1);
+    c.range(QStringLiteral("load.stop_when_settled.min_requests"), load.settle.minRequests, 10, 100000000);
     const Timeouts &t = load.timeouts;
     c.finite(QStringLiteral("load.timeouts.connect_s"), t.connectS, 0, 1e7);
     c.finite(QStringLiteral("load.timeouts.first_token_s"), t.firstTokenS, 0, 1e7);

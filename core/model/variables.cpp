@@ -127,6 +127,8 @@ const Accessor kAccessors[] = {
     NUM("load.repeat", load.repeat, int),
     BOOLEAN("load.reset_prefix_cache", load.resetPrefixCache),
     NUM("load.max_event_bytes", load.maxEventBytes, int),
+    NUM("load.stop_when_settled.width", load.settle.width, double),
+    NUM("load.stop_when_settled.min_requests", load.settle.minRequests, int),
     NUM("load.timeouts.connect_s", load.timeouts.connectS, double),
     NUM("load.timeouts.first_token_s", load.timeouts.firstTokenS, double),
     NUM("load.timeouts.idle_s", load.timeouts.idleS, double),

@@ -40,6 +40,7 @@ QString findingTitle(const RunFinding &f)
         { "input-estimated", QT_TRANSLATE_NOOP("ServeScope::Report", "Estimated input counts") },
         { "unreliable-percentiles", QT_TRANSLATE_NOOP("ServeScope::Report", "Unreliable p99") },
         { "client-limited", QT_TRANSLATE_NOOP("ServeScope::Report", "The client limited the measurement") },
+        { "stopped-early", QT_TRANSLATE_NOOP("ServeScope::Report", "Points stopped once settled") },
         { "prefill-interference", QT_TRANSLATE_NOOP("ServeScope::Report", "Prefill interference") },
         { "rate-limited", QT_TRANSLATE_NOOP("ServeScope::Report", "Rate-limited (HTTP 429)") },
         { "role-chunk-before-token", QT_TRANSLATE_NOOP("ServeScope::Report", "Role chunk before the first token") },
@@ -126,6 +127,11 @@ QString findingText(const RunFinding &f)
                   "estimates (calibrated with max_tokens 1 probes when the server reports usage for them, else the "
                   "target length), and so is total-token throughput.")
                    .arg(at, pct(v("estimated_share")));
+    } else if (f.code == QLatin1String("stopped-early")) {
+        text = tr("At %1 the point stopped sending once its TTFT, TPOT and E2EL medians were known within %2% (95% "
+                  "interval), as the experiment asks (load.stop_when_settled): it measured fewer requests than "
+                  "planned.")
+                   .arg(at, num(100 * v("settled_width"), 1));
     } else if (f.code == QLatin1String("client-limited")) {
         text = tr("At %1 requests were sent up to %2 ms late (p99) with the client at %3% CPU: the numbers there "
                   "describe this machine as much as the server. Use fewer streams per client host, or shard the "

@@ -7,6 +7,7 @@
 #include "metrics/clienthealth.h"
 #include "metrics/findings.h"
 #include "metrics/pointsummary.h"
+#include "metrics/settle.h"
 #include "model/clock.h"
 #include "run/endpointcalls.h"
 #include "run/livemonitor.h"
@@ -198,7 +199,9 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
                 .arg(trace->rate() > 0 ? spec.load.requestRate / trace->rate() : 0.0, 0, 'g', 3)
                 .arg(trace->rate(), 0, 'g', 4));
     const double cpuBefore = processCpuSeconds();
-    const LoadOutcome load = runLoad(variant.endpoint, tokenizerFor(variant.calls), requests, measured, &records);
+    SettleWatch settle(resolved.load.settle, definitionsProfile(resolved));
+    const LoadOutcome load
+        = runLoad(variant.endpoint, tokenizerFor(variant.calls), requests, measured, &records, &settle);
     const double cpuSeconds = processCpuSeconds() - cpuBefore;
     requests = PromptSet {}; // stored already: the bodies are not kept through summarising
     if (variant.scraper)
@@ -218,8 +221,20 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     }
     m_monitor.setPhase(QStringLiteral("saving"));
     outcome.measured = true;
-    outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount, server,
-        clientHealth(records, cpuSeconds, nsToSeconds(load.endNs - load.clockStartNs), QThread::idealThreadCount()));
+    QMap<QString, double> client
+        = clientHealth(records, cpuSeconds, nsToSeconds(load.endNs - load.clockStartNs), QThread::idealThreadCount());
+    if (settle.settled()) {
+        // Recorded with the point, so every view and the run's findings say it stopped early.
+        client.insert(QStringLiteral("settled_requests"), settle.requests());
+        client.insert(QStringLiteral("settled_width"), settle.widest());
+        Q_EMIT logged(QStringLiteral("info"),
+            RunText::tr("%1 %2 r%3 settled after %4 successful requests (medians known within %5%): stopped sending")
+                .arg(variant.variant, resolved.pointLabel(point))
+                .arg(repeat)
+                .arg(settle.requests())
+                .arg(100 * settle.widest(), 0, 'f', 1));
+    }
+    outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount, server, client);
     outcome.samples = requestSamples(records, definitionsProfile(resolved));
     outcome.steadySamples = steadySamples(records, outcome.summary.steady, definitionsProfile(resolved));
     return outcome;
@@ -372,7 +387,7 @@ bool PointRunner::waitForStart(int slot)
 }
 
 LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *tokenizer, const PromptSet &prompts,
-    const LoadSpec &spec, QVector<RequestRecord> *records)
+    const LoadSpec &spec, QVector<RequestRecord> *records, SettleWatch *settle)
 {
     QEventLoop loop;
     LoadOutcome outcome;
@@ -381,9 +396,11 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
     // Only a results folder's files read a request's text after the point: otherwise the kept copy
     // drops it once the writer has its own (the project stores it), so a point keeps no text.
     const bool keepText = m_output.isOpen();
-    const auto accept = [this, records, keepText](RequestRecord r) {
+    const auto accept = [this, records, keepText, settle](RequestRecord r) {
         m_writer.enqueue(r);
         m_monitor.observe(r);
+        if (settle && settle->add(r))
+            m_generator.stopSending();
         // What the server answered with is noted once per variant (m_answered), not kept per request.
         r.servedModel = QString();
         r.systemFingerprint = QString();

@@ -16,6 +16,8 @@
 
 namespace ServeScope {
 
+class SettleWatch;
+
 class EndpointCalls;
 class LiveMonitor;
 class LoadGenerator;
@@ -84,9 +86,10 @@ private:
     bool waitForStart(int slot);
     /// A successful record without usage gets its input tokens from the prompt's count (marked
     /// estimated unless the count is exact) and, with `tokenizer`, its output tokens from `/tokenize`
-    /// of its text before it is stored (no longer estimated).
+    /// of its text before it is stored (no longer estimated). With `settle`, the point stops sending once it
+    /// says the point has settled.
     LoadOutcome runLoad(const EndpointConfig &endpoint, EndpointCalls *tokenizer, const PromptSet &prompts,
-        const LoadSpec &spec, QVector<RequestRecord> *records);
+        const LoadSpec &spec, QVector<RequestRecord> *records, SettleWatch *settle = nullptr);
     /// Warmup requests (none when the experiment has none); false when they could not run.
     bool warmup(const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec, int *count,
         QString *error);

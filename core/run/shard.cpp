@@ -105,6 +105,8 @@ QString shardProblem(const Experiment &experiment, const ShardSpec &shard)
     if (experiment.load.capacity)
         return QStringLiteral("--shard cannot run a capacity search: each level depends on the one before, which "
                               "the shards measure apart");
+    if (experiment.load.settle.enabled())
+        return QStringLiteral("--shard cannot stop a point once settled: each shard sees only its own requests");
     if (experiment.dataset.name == QLatin1String("trace") && experiment.load.mode == LoadMode::Rate)
         return QStringLiteral("--shard cannot replay a trace in open loop: its requests are sent on the trace's "
                               "schedule, which one process keeps");

@@ -2,8 +2,10 @@
 #include "metrics/aggregate.h"
 #include "metrics/clienthealth.h"
 #include "metrics/delta.h"
+#include "metrics/intervals.h"
 #include "metrics/numpystats.h"
 #include "metrics/pointsummary.h"
+#include "metrics/settle.h"
 #include "recordbuilder.h"
 
 #include <QElapsedTimer>
@@ -427,6 +429,64 @@ private Q_SLOTS:
         QCOMPARE(r.summary.itl.count, 100000 * 61);
         QCOMPARE(r.summary.itl.p50, 15.0);
         QCOMPARE(r.summary.maxConcurrentRequests, 100);
+    }
+    // A point settles at the first check after min_requests successes where every median's 95% interval is narrower
+    // than the width: failures, warmups and a rule that is off never settle it; one-token outputs (no TPOT) still do.
+    void settleWatch()
+    {
+        using namespace ServeScope::Test;
+        const auto stream = [](int i, double spread, int tokens) {
+            // TTFT spread evenly over [100, 100 + spread) ms in a scrambled order; 10 ms per token.
+            RequestRecord r = makeStream(i, i, 100 + spread * ((i * 37) % 100) / 100.0, 10, tokens);
+            r.targetOutputLen = tokens;
+            return r;
+        };
+        SettleRule rule;
+        rule.width = 0.1;
+        rule.minRequests = 50;
+        {
+            SettleWatch watch(rule, DefinitionsProfile::Vllm);
+            for (int i = 0; i < 49; ++i)
+                QVERIFY(!watch.add(stream(i, 10, 8)));
+            QVERIFY(!watch.add(makeFailed(100, 0, 5)));
+            RequestRecord warm = stream(101, 10, 8);
+            warm.warmup = true;
+            QVERIFY(!watch.add(warm));
+            QVERIFY(watch.add(stream(49, 10, 8))); // the 50th success
+            QVERIFY(!watch.add(stream(50, 10, 8))); // once
+            QVERIFY(watch.settled());
+            QCOMPARE(watch.requests(), 50);
+            QVERIFY(watch.widest() > 0 && watch.widest() < 0.1);
+        }
+        {
+            // TTFT spread over 100..1100 ms: its median is not known within 10% after 50 requests, nor after 60.
+            SettleWatch watch(rule, DefinitionsProfile::Vllm);
+            std::vector<double> ttft;
+            for (int i = 0; i < 60; ++i) {
+                QVERIFY(!watch.add(stream(i, 1000, 8)));
+                ttft.push_back(100 + 1000.0 * ((i * 37) % 100) / 100.0);
+            }
+            QVERIFY(!watch.settled());
+            QVERIFY(widestMedianInterval({ &ttft }) > 0.1);
+        }
+        {
+            SettleWatch watch(rule, DefinitionsProfile::Vllm);
+            bool settled = false;
+            for (int i = 0; i < 50; ++i)
+                settled = watch.add(stream(i, 10, 1)); // one token: no TPOT
+            QVERIFY(settled);
+        }
+        {
+            SettleWatch off(SettleRule {}, DefinitionsProfile::Vllm);
+            for (int i = 0; i < 500; ++i)
+                QVERIFY(!off.add(stream(i, 0, 8)));
+        }
+        std::vector<double> empty, zero { 0, 0, 0 }, even { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+        QVERIFY(std::isinf(widestMedianInterval({ &empty })));
+        QVERIFY(std::isinf(widestMedianInterval({ &zero })));
+        std::vector<double> copy = even;
+        const Interval ci = percentileInterval(copy, 50);
+        QCOMPARE(widestMedianInterval({ &even, &empty }), (ci.high - ci.low) / 6.0);
     }
 };
 
