@@ -448,6 +448,35 @@ private Q_SLOTS:
             qPrintable(QStringLiteral("cached %1 of %2 prompt tokens").arg(cached).arg(tokens)));
     }
 
+    // A point with load.stop_when_settled: it stops sending once its medians are known within the width, after the
+    // minimum, and says so in the log, the stored point and the run's findings; its in-flight requests finish.
+    void pointStopsOnceSettled()
+    {
+        const QString name = QStringLiteral("settle");
+        const Outcome o = runJson(name,
+            R"({"name": "settle", "endpoint": {"base_url": "sim:", "path": "/v1/completions", "model": "m"},
+            "server": {"engine": "vllm", "args": {}},
+            "dataset": {"name": "random", "seed": 3, "ignore_eos": true},
+            "load": {"mode": "concurrency", "points": [{"concurrency": 8, "input_len": 64, "output_len": 16,
+                     "num_prompts": 20000}], "repeat": 1, "stop_when_settled": {"width": 0.5, "min_requests": 120}},
+            "variants": [{"name": "baseline"}]})");
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QVERIFY2(o.err.contains("baseline c8 r1 settled after 120 successful requests"), o.err.constData());
+        QVERIFY2(o.err.contains("finding: stopped-early\tbaseline\tc8\tsettled_width="), o.err.constData());
+        ProjectStore store;
+        QVERIFY(store.open(m_dir.filePath(name + QStringLiteral(".servescope"))));
+        QVector<PointSummary> summaries;
+        QVERIFY(store.pointSummaries(1, &summaries));
+        QCOMPARE(summaries.size(), 1);
+        const PointSummary &s = summaries.first();
+        QCOMPARE(s.client.value(QStringLiteral("settled_requests")), 120.0);
+        QVERIFY(s.client.value(QStringLiteral("settled_width")) < 0.5);
+        // The 120th success stopped the sending: at most the 8 in flight then finished after it, none cancelled.
+        QVERIFY2(s.completed >= 120 && s.completed <= 128, qPrintable(QString::number(s.completed)));
+        QCOMPARE(s.cancelled, 0);
+        QCOMPARE(s.failed, 0);
+    }
+
     // A thinking model without usage: the reasoning is counted by /tokenize of its text (marked estimated), the
     // whole output by /tokenize of all of it (exact), and TTFO lies the reasoning's decode time after TTFT.
     void reasoningCountedWithoutUsage()

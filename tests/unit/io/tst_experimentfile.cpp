@@ -233,6 +233,36 @@ private Q_SLOTS:
 
     // load.mode capacity: the search's settings, and the levels a run measured, read back; its
     // mistakes are refused by path.
+    // The settle rule and the trace dataset's settings: written when set, read back equal, refused by path when wrong.
+    void settleAndTraceRoundTrip()
+    {
+        const ExperimentReadResult demo = loadExperimentFile(demoPath());
+        QVERIFY(demo.ok);
+        Experiment x = demo.experiment;
+        QVERIFY(!writeExperimentJson(x).contains("stop_when_settled"));
+        x.load.settle.width = 0.05;
+        x.load.settle.minRequests = 300;
+        x.dataset.traceFormat = QStringLiteral("azure");
+        x.dataset.blockSize = 64;
+        const QByteArray written = writeExperimentJson(x);
+        QVERIFY(written.contains("\"stop_when_settled\": {"));
+        QVERIFY(written.contains("\"min_requests\": 300"));
+        QVERIFY(written.contains("\"trace_format\": \"azure\""));
+        QVERIFY(written.contains("\"block_size\": 64"));
+        const ExperimentReadResult r = readExperimentJson(written);
+        QVERIFY2(r.ok, qPrintable(r.errors.join(u'\n')));
+        QVERIFY(r.experiment == x);
+        QCOMPARE(r.experiment.load.settle, x.load.settle);
+        QByteArray wrong = written;
+        wrong.replace("\"min_requests\": 300", "\"min_request\": 300");
+        const ExperimentReadResult bad = readExperimentJson(wrong);
+        QVERIFY2((bad.warnings + bad.errors).join(u'\n').contains(QStringLiteral("load.stop_when_settled.min_request")),
+            qPrintable((bad.warnings + bad.errors).join(u'\n')));
+        x.load.settle.width = 1.5;
+        QVERIFY(
+            validate(x).first().toString().startsWith(QStringLiteral("load.stop_when_settled.width: must be at most")));
+    }
+
     void capacityRoundTrip()
     {
         const ExperimentReadResult demo = loadExperimentFile(demoPath());
