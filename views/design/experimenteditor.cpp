@@ -299,6 +299,9 @@ void ExperimentEditor::refresh()
         parts << tr("Ready to run");
     if (e.load.capacity) // the levels, and so the time, depend on where the capacity lies
         parts << tr("capacity search: at most %n level(s) per variant", nullptr, e.load.capacity->maxPoints);
+    else if (e.load.settle.enabled()) // a point ends once settled: the plan is the most it sends
+        parts << tr("at most about %1 for %n measured request(s); points stop once settled", nullptr, int(est.requests))
+                     .arg(formatDuration(est.seconds));
     else
         parts << tr("about %1 for %n measured request(s)", nullptr, int(est.requests)).arg(formatDuration(est.seconds));
     if (!est.underSampledPoints.isEmpty())

@@ -339,6 +339,26 @@ QWidget *LoadPage::runBox()
         m_binder->bindInt(
             repeat, QStringLiteral("load.repeat"), tr("Change repeats"),
             [](const Experiment &e) { return e.load.repeat; }, [](Experiment &e, int v) { e.load.repeat = v; }));
+    // Shown in percent; the file holds the share (0.05).
+    auto *settle = doubleSpin(0, 100, 1, QStringLiteral(" %"));
+    settle->setObjectName(QStringLiteral("settleWidthSpin"));
+    settle->setSpecialValueText(tr("off (every planned request)"));
+    settle->setToolTip(tr("Stop a point once the 95% intervals of its TTFT, TPOT and E2EL medians are narrower than "
+                          "this share of the median; requests in flight finish, and the point's findings say it "
+                          "stopped early."));
+    form->addRow(tr("Stop once medians are known within"),
+        m_binder->bindDouble(
+            settle, QStringLiteral("load.stop_when_settled.width"), tr("Change when a point stops early"),
+            [](const Experiment &e) { return 100 * e.load.settle.width; },
+            [](Experiment &e, double v) { e.load.settle.width = v / 100; }));
+    auto *settleMin = intSpin(10, 100000000);
+    settleMin->setObjectName(QStringLiteral("settleMinSpin"));
+    form->addRow(tr("…after at least (successful requests)"),
+        m_binder->bindInt(
+            settleMin, QStringLiteral("load.stop_when_settled.min_requests"), tr("Change the early stop's minimum"),
+            [](const Experiment &e) { return e.load.settle.minRequests; },
+            [](Experiment &e, int v) { e.load.settle.minRequests = v; }));
+    m_settleMin = settleMin;
     struct T {
         const char *path;
         QString label;
@@ -404,6 +424,7 @@ void LoadPage::refresh()
                                        "bound; set how often in the search's settings.")
                                   : QString());
     m_capacity->refresh();
+    m_settleMin->setEnabled(m_document->experiment().load.settle.enabled());
     // Only the settings the chosen dataset reads.
     const Dataset &d = m_document->experiment().dataset;
     for (const DatasetRow &row : std::as_const(m_datasetRows))
