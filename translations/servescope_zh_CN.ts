@@ -2857,6 +2857,12 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
             <numerusform>容量搜索：每个变体最多 %n 个级别</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>at most about %1 for %n measured request(s); points stop once settled</source>
+        <translation>
+            <numerusform>最多约 %1，共 %n 个测量请求；负载点达到稳定即停止</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::FindingsList</name>
@@ -3473,6 +3479,30 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>Block size (tokens)</source>
         <translation>块大小（词元）</translation>
+    </message>
+    <message>
+        <source>off (every planned request)</source>
+        <translation>关闭（发送所有计划请求）</translation>
+    </message>
+    <message>
+        <source>Stop a point once the 95% intervals of its TTFT, TPOT and E2EL medians are narrower than this share of the median; requests in flight finish, and the point&apos;s findings say it stopped early.</source>
+        <translation>当负载点的 TTFT、TPOT 和 E2EL 中位数的 95% 区间窄于中位数的这一比例时停止该负载点；在途请求照常完成，该负载点的发现会注明提前停止。</translation>
+    </message>
+    <message>
+        <source>Stop once medians are known within</source>
+        <translation>中位数精度达到以下范围即停止</translation>
+    </message>
+    <message>
+        <source>Change when a point stops early</source>
+        <translation>更改负载点提前停止的条件</translation>
+    </message>
+    <message>
+        <source>…after at least (successful requests)</source>
+        <translation>…至少在以下数量成功请求之后</translation>
+    </message>
+    <message>
+        <source>Change the early stop&apos;s minimum</source>
+        <translation>更改提前停止的最少请求数</translation>
     </message>
 </context>
 <context>
@@ -5873,6 +5903,14 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
             <numerusform>共测量 %n 个级别。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Points stopped once settled</source>
+        <translation>负载点达到稳定后提前停止</translation>
+    </message>
+    <message>
+        <source>At %1 the point stopped sending once its TTFT, TPOT and E2EL medians were known within %2% (95% interval), as the experiment asks (load.stop_when_settled): it measured fewer requests than planned.</source>
+        <translation>在 %1，负载点的 TTFT、TPOT 和 E2EL 中位数精度达到 %2%（95% 区间）后即按实验要求（load.stop_when_settled）停止发送：实际测量的请求少于计划。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -6478,6 +6516,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>trace replay: %1 requests of a %2 trace at %3 req/s (%4x its own %5 req/s)</source>
         <translation>追踪回放：%2 追踪的 %1 个请求，速率 %3 请求/秒（其自身 %5 请求/秒的 %4 倍）</translation>
+    </message>
+    <message>
+        <source>%1 %2 r%3 settled after %4 successful requests (medians known within %5%): stopped sending</source>
+        <translation>%1 %2 r%3 在 %4 个成功请求后达到稳定（中位数精度 %5%）：已停止发送</translation>
     </message>
 </context>
 <context>
