@@ -6,6 +6,7 @@
 #include "experimenteditor.h"
 #include "guitesthelpers.h"
 #include "importflow.h"
+#include "io/experimentfile.h"
 #include "loadpage.h"
 #include "loadpointsmodel.h"
 #include "mainwindow.h"
@@ -60,6 +61,7 @@ private slots:
     void wheelScrollsPastFields();
     void capacitySearchThroughForm();
     void traceDatasetWithPreview();
+    void earlyStopThroughForm();
 };
 
 // Scrolling the editor over a combo or spin box leaves it alone unless it has focus.
@@ -469,6 +471,33 @@ void TestExperimentEditor::traceDatasetWithPreview()
     dataset->setCurrentIndex(dataset->findData(QStringLiteral("random")));
     emit dataset->activated(dataset->currentIndex());
     QVERIFY(!preview->isVisibleTo(page));
+}
+
+// The early stop in percent on the form, a share in the experiment; its minimum only matters once it is on.
+void TestExperimentEditor::earlyStopThroughForm()
+{
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    w.project()->newProject(ProjectController::blankExperiment());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto *width = w.findChild<QDoubleSpinBox *>(QStringLiteral("settleWidthSpin"));
+    auto *minimum = w.findChild<QSpinBox *>(QStringLiteral("settleMinSpin"));
+    QVERIFY(width && minimum);
+    QCOMPARE(width->value(), 0.0);
+    QCOMPARE(width->text(), QStringLiteral("off (every planned request)"));
+    QVERIFY(!minimum->isEnabled());
+    width->setValue(5);
+    QCOMPARE(w.document()->experiment().load.settle.width, 0.05);
+    QVERIFY(minimum->isEnabled());
+    minimum->setValue(500);
+    QCOMPARE(w.document()->experiment().load.settle.minRequests, 500);
+    QVERIFY(
+        QString::fromUtf8(writeExperimentJson(w.document()->experiment())).contains(QStringLiteral("\"width\": 0.05")));
+    w.document()->undoStack()->undo();
+    w.document()->undoStack()->undo();
+    QCOMPARE(w.document()->experiment().load.settle, SettleRule {});
+    QVERIFY(!minimum->isEnabled());
 }
 
 QTEST_MAIN(TestExperimentEditor)
