@@ -223,7 +223,11 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     outcome.measured = true;
     QMap<QString, double> client
         = clientHealth(records, cpuSeconds, nsToSeconds(load.endNs - load.clockStartNs), QThread::idealThreadCount());
-    if (settle.settled()) {
+    // Settled once everything planned was sent already: nothing was left out, so nothing is said.
+    const bool stoppedEarly = settle.settled()
+        && (spec.load.numPrompts > 0 ? records.size() < spec.load.numPrompts
+                                     : nsToSeconds(load.endNs - load.clockStartNs) < spec.load.maxSeconds);
+    if (stoppedEarly) {
         // Recorded with the point, so every view and the run's findings say it stopped early.
         client.insert(QStringLiteral("settled_requests"), settle.requests());
         client.insert(QStringLiteral("settled_width"), settle.widest());
