@@ -269,8 +269,9 @@ public:
         intAt(n, "max_event_bytes", p, &m->maxEventBytes);
         if (const JsonNode *s = n.member(QLatin1String("stop_when_settled"))) {
             const QString sp = p + QLatin1String(".stop_when_settled");
-            if (object(s, sp, { "width", "min_requests" })) {
+            if (object(s, sp, { "width", "verdict", "min_requests" })) {
                 numberAt(*s, "width", sp, &m->settle.width);
+                boolAt(*s, "verdict", sp, &m->settle.verdict);
                 intAt(*s, "min_requests", sp, &m->settle.minRequests);
             }
         }

@@ -156,7 +156,10 @@ JsonNode loadTree(const LoadMatrix &m)
         n.add(QStringLiteral("max_event_bytes"), num(m.maxEventBytes));
     if (m.settle.enabled()) {
         JsonNode s = JsonNode::makeObject();
-        s.add(QStringLiteral("width"), num(m.settle.width));
+        if (m.settle.width > 0)
+            s.add(QStringLiteral("width"), num(m.settle.width));
+        if (m.settle.verdict)
+            s.add(QStringLiteral("verdict"), JsonNode::makeBool(true));
         s.add(QStringLiteral("min_requests"), num(m.settle.minRequests));
         n.add(QStringLiteral("stop_when_settled"), s);
     }

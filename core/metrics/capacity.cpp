@@ -128,8 +128,15 @@ void CapacitySearcher::add(double load, int point, const std::vector<RequestSamp
 
 void CapacitySearcher::judge(CapacityLevel &level, const std::vector<RequestSample> &pooled)
 {
+    judgeLevel(m_spec, level, pooled);
+    if (level.verdict == SloVerdict::Undecided && level.repeats >= m_spec.maxRepeats)
+        settle(level);
+}
+
+void judgeLevel(const CapacitySearch &spec, CapacityLevel &level, const std::vector<RequestSample> &pooled)
+{
     level.readings.clear();
-    for (const Slo &slo : m_spec.slos) {
+    for (const Slo &slo : spec.slos) {
         std::vector<double> v = valuesOf(pooled, slo.metric);
         SloReading r { slo.key(), 0, slo.maxMs, {}, SloVerdict::Fails };
         if (!v.empty()) {
@@ -144,11 +151,11 @@ void CapacitySearcher::judge(CapacityLevel &level, const std::vector<RequestSamp
         }
         level.readings << r;
     }
-    if (m_spec.attainment > 0) {
+    if (spec.attainment > 0) {
         double met = 0;
         for (const RequestSample &s : pooled) {
             bool ok = true;
-            for (const Slo &slo : m_spec.slos) {
+            for (const Slo &slo : spec.slos) {
                 if (slo.metric == QLatin1String("itl")) { // the request's mean gap, as AIPerf's goodput reads ITL
                     if (!s.itl.empty())
                         ok = ok && Stats::mean(s.itl) * 1000 <= slo.maxMs;
@@ -161,7 +168,7 @@ void CapacitySearcher::judge(CapacityLevel &level, const std::vector<RequestSamp
             met += ok;
         }
         const double n = double(level.attempted);
-        SloReading r { QStringLiteral("attainment"), n > 0 ? met / n : 0, m_spec.attainment, wilson(met, n),
+        SloReading r { QStringLiteral("attainment"), n > 0 ? met / n : 0, spec.attainment, wilson(met, n),
             SloVerdict::Fails };
         r.verdict = verdictOf(r, true);
         level.readings << r;
@@ -174,8 +181,6 @@ void CapacitySearcher::judge(CapacityLevel &level, const std::vector<RequestSamp
         else if (r.verdict == SloVerdict::Undecided && level.verdict == SloVerdict::Meets)
             level.verdict = SloVerdict::Undecided;
     }
-    if (level.verdict == SloVerdict::Undecided && level.repeats >= m_spec.maxRepeats)
-        settle(level);
 }
 
 // Out of repeats: the estimates decide.

@@ -40,6 +40,11 @@ struct CapacityLevel {
     bool byEstimate = false;
 };
 
+/// Judges `level` (its attempted and failed counts set) on its successful requests `pooled`: each SLO's reading
+/// with its 95% interval and verdict, the attainment's when the search has one, and the level's verdict (more than
+/// 1% failed misses). Undecided stays undecided (the searcher then repeats the level or lets its estimates decide).
+void judgeLevel(const CapacitySearch &spec, CapacityLevel &level, const std::vector<RequestSample> &pooled);
+
 /// The search for one variant: which level to measure next, from every measurement so far.
 /// Brackets by doubling (or halving) from `start`, then refines inside the bracket, alternately at
 /// the level where a line through the bracket's two readings crosses the tightest SLO (kept within

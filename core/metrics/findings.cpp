@@ -169,6 +169,7 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
                 mine << p;
         }
         QStringList censored, estimated, inputEstimated, cached, noisy, limited, buffered, settled;
+        int verdictPoints = 0;
         double settledWidth = 0, worstCensored = 0, estimatedShare = 0, inputShare = 0, hits = 0, worstSpread = 0,
                worstLag = 0, worstCpu = 0, eventsPerRead = 0, sameRead = 0, ttftShare = 0;
         for (const PointSummary &p : std::as_const(mine)) {
@@ -187,7 +188,10 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
             }
             if (p.client.contains(QStringLiteral("settled_requests"))) {
                 settled << p.label;
-                settledWidth = std::max(settledWidth, p.client.value(QStringLiteral("settled_width")));
+                if (p.client.contains(QStringLiteral("settled_verdict")))
+                    ++verdictPoints;
+                else
+                    settledWidth = std::max(settledWidth, p.client.value(QStringLiteral("settled_width")));
             }
             const double lag = p.client.value(QStringLiteral("dispatch_lag_p99_ms"), 0);
             const double cpu = p.client.value(QStringLiteral("cpu_percent"), 0);
@@ -222,7 +226,11 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
                     Confirmation::NotApplicable });
         };
         add("censored", Kind::Caveat, censored, "failed_share", worstCensored);
-        add("stopped-early", Kind::Caveat, settled, "settled_width", settledWidth);
+        if (!settled.isEmpty())
+            out->append({ QStringLiteral("stopped-early"), Kind::Caveat, v, settled,
+                { { QStringLiteral("settled_width"), settledWidth },
+                    { QStringLiteral("verdict_points"), double(verdictPoints) } },
+                Confirmation::NotApplicable });
         add("noisy-repeats", Kind::Caveat, noisy, "spread", worstSpread);
         add("cache-contaminated", Kind::Problem, cached, "prefix_cache_hit_rate", hits);
         add("output-estimated", Kind::Caveat, estimated, "estimated_share", estimatedShare);

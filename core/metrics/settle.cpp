@@ -26,9 +26,10 @@ double widestMedianInterval(std::initializer_list<std::vector<double> *> series)
     return widest < 0 ? std::numeric_limits<double>::infinity() : widest;
 }
 
-SettleWatch::SettleWatch(const SettleRule &rule, DefinitionsProfile profile)
+SettleWatch::SettleWatch(const SettleRule &rule, DefinitionsProfile profile, const std::optional<CapacitySearch> &slos)
     : m_rule(rule)
     , m_profile(profile)
+    , m_slos(rule.verdict ? slos : std::nullopt)
     , m_nextCheck(std::size_t(std::max(10, rule.minRequests)))
 {
 }
@@ -38,8 +39,17 @@ bool SettleWatch::add(const RequestRecord &record)
     if (!m_rule.enabled() || m_settled || record.warmup)
         return false;
     const RequestMetrics m = deriveRequest(record, m_profile);
-    if (!m.counted)
+    if (m.cancelled)
         return false;
+    ++m_finished; // a capacity level's failures count against it
+    if (!m.counted) {
+        ++m_failed;
+        return false;
+    }
+    if (m_slos) {
+        if (std::optional<RequestSample> s = requestSample(record, m_profile))
+            m_samples.push_back(std::move(*s));
+    }
     m_ttft.push_back(m.ttft);
     m_e2el.push_back(m.e2el);
     if (m.hasTpot)
@@ -53,7 +63,15 @@ bool SettleWatch::add(const RequestRecord &record)
 bool SettleWatch::check()
 {
     const double widest = widestMedianInterval({ &m_ttft, &m_tpot, &m_e2el });
-    if (!(widest < m_rule.width))
+    if (m_slos) {
+        CapacityLevel level;
+        level.repeats = 1;
+        level.attempted = m_finished;
+        level.failed = m_failed;
+        judgeLevel(*m_slos, level, m_samples);
+        m_verdict = level.verdict;
+    }
+    if (!(m_rule.width > 0 && widest < m_rule.width) && m_verdict == SloVerdict::Undecided)
         return false;
     m_settled = true;
     m_requestsAtSettle = int(m_ttft.size());

@@ -214,13 +214,15 @@ struct Timeouts {
     bool operator==(const Timeouts &) const = default;
 };
 
-/// A point that stops once settled (docs/metrics.md, "Points that stop once settled"): off while width is 0.
-/// After at least minRequests successful requests, a point stops sending once the 95% interval of each of its
-/// TTFT, TPOT and E2EL medians is narrower than `width` times the median; requests in flight finish.
+/// A point that stops once settled (docs/metrics.md, "Points that stop once settled"): off while width is 0 and
+/// verdict false. After at least minRequests successful requests, a point stops sending once the 95% interval of
+/// each of its TTFT, TPOT and E2EL medians is narrower than `width` times the median, or (verdict, a capacity
+/// search's level) once its verdict on the SLOs is decided; requests in flight finish.
 struct SettleRule {
     double width = 0;
+    bool verdict = false;
     int minRequests = 200;
-    bool enabled() const { return width > 0; }
+    bool enabled() const { return width > 0 || verdict; }
     bool operator==(const SettleRule &) const = default;
 };
 

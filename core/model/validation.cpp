@@ -384,6 +384,9 @@ void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
     c.range(QStringLiteral("load.max_event_bytes"), load.maxEventBytes, 1024, 1 << 30);
     c.finite(QStringLiteral("load.stop_when_settled.width"), load.settle.width, 0, 1);
     c.range(QStringLiteral("load.stop_when_settled.min_requests"), load.settle.minRequests, 10, 100000000);
+    if (load.settle.verdict && !load.capacity)
+        c.error(QStringLiteral("load.stop_when_settled.verdict"),
+            Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "needs load.mode capacity: only its levels have SLOs") });
     const Timeouts &t = load.timeouts;
     c.finite(QStringLiteral("load.timeouts.connect_s"), t.connectS, 0, 1e7);
     c.finite(QStringLiteral("load.timeouts.first_token_s"), t.firstTokenS, 0, 1e7);

@@ -120,6 +120,7 @@ QList<VariableInfo> buildRegistry()
       << v("load.max_event_bytes", T::Int, "longest SSE line or event a stream may send", 1024, 1 << 30)
       << v("load.stop_when_settled.width", T::Double,
              "stop a point once its medians' 95% intervals are narrower than this share (0: off)", 0, 1)
+      << v("load.stop_when_settled.verdict", T::Bool, "capacity search: stop a level once its SLO verdict is decided")
       << v("load.stop_when_settled.min_requests", T::Int, "successful requests before a point may stop early", 10,
              100000000)
       << v("load.timeouts.connect_s", T::Double, "connect timeout (0: none)", 0, 1e7)

@@ -129,6 +129,7 @@ const Accessor kAccessors[] = {
     NUM("load.max_event_bytes", load.maxEventBytes, int),
     NUM("load.stop_when_settled.width", load.settle.width, double),
     NUM("load.stop_when_settled.min_requests", load.settle.minRequests, int),
+    BOOLEAN("load.stop_when_settled.verdict", load.settle.verdict),
     NUM("load.timeouts.connect_s", load.timeouts.connectS, double),
     NUM("load.timeouts.first_token_s", load.timeouts.firstTokenS, double),
     NUM("load.timeouts.idle_s", load.timeouts.idleS, double),

@@ -128,10 +128,21 @@ QString findingText(const RunFinding &f)
                   "target length), and so is total-token throughput.")
                    .arg(at, pct(v("estimated_share")));
     } else if (f.code == QLatin1String("stopped-early")) {
-        text = tr("At %1 the point stopped sending once its TTFT, TPOT and E2EL medians were known within %2% (95% "
-                  "interval), as the experiment asks (load.stop_when_settled): it measured fewer requests than "
-                  "planned.")
-                   .arg(at, num(100 * v("settled_width"), 1));
+        if (v("verdict_points") <= 0)
+            text = tr("At %1 the point stopped sending once its TTFT, TPOT and E2EL medians were known within %2% "
+                      "(95% interval), as the experiment asks (load.stop_when_settled): it measured fewer requests "
+                      "than planned.")
+                       .arg(at, num(100 * v("settled_width"), 1));
+        else if (v("settled_width") <= 0)
+            text = tr("At %1 the capacity search's level stopped sending once its SLO verdict was decided (95% "
+                      "intervals), as the experiment asks (load.stop_when_settled): it measured fewer requests than "
+                      "planned.")
+                       .arg(at);
+        else
+            text = tr("At %1 points stopped sending once their medians were known within %2% (95% interval) or "
+                      "their SLO verdict was decided, as the experiment asks (load.stop_when_settled): they measured "
+                      "fewer requests than planned.")
+                       .arg(at, num(100 * v("settled_width"), 1));
     } else if (f.code == QLatin1String("client-limited")) {
         text = tr("At %1 requests were sent up to %2 ms late (p99) with the client at %3% CPU: the numbers there "
                   "describe this machine as much as the server. Use fewer streams per client host, or shard the "

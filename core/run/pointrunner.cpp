@@ -199,7 +199,11 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
                 .arg(trace->rate() > 0 ? spec.load.requestRate / trace->rate() : 0.0, 0, 'g', 3)
                 .arg(trace->rate(), 0, 'g', 4));
     const double cpuBefore = processCpuSeconds();
-    SettleWatch settle(resolved.load.settle, definitionsProfile(resolved));
+    // A closed loop's first finishers are its ramp's quick ones: it is judged on at least 5 x its streams.
+    SettleRule rule = resolved.load.settle;
+    if (spec.mode == LoadMode::Concurrency)
+        rule.minRequests = qMax(rule.minRequests, 5 * spec.load.concurrency);
+    SettleWatch settle(rule, definitionsProfile(resolved), resolved.load.capacity);
     const LoadOutcome load
         = runLoad(variant.endpoint, tokenizerFor(variant.calls), requests, measured, &records, &settle);
     const double cpuSeconds = processCpuSeconds() - cpuBefore;
@@ -231,12 +235,24 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
         // Recorded with the point, so every view and the run's findings say it stopped early.
         client.insert(QStringLiteral("settled_requests"), settle.requests());
         client.insert(QStringLiteral("settled_width"), settle.widest());
-        Q_EMIT logged(QStringLiteral("info"),
-            RunText::tr("%1 %2 r%3 settled after %4 successful requests (medians known within %5%): stopped sending")
-                .arg(variant.variant, resolved.pointLabel(point))
-                .arg(repeat)
-                .arg(settle.requests())
-                .arg(100 * settle.widest(), 0, 'f', 1));
+        if (settle.verdict() != SloVerdict::Undecided) {
+            client.insert(QStringLiteral("settled_verdict"), settle.verdict() == SloVerdict::Meets ? 1.0 : -1.0);
+            Q_EMIT logged(QStringLiteral("info"),
+                (settle.verdict() == SloVerdict::Meets
+                        ? RunText::tr("%1 %2 r%3 meets the SLOs on its first %4 successful requests: stopped sending")
+                        : RunText::tr("%1 %2 r%3 misses the SLOs on its first %4 successful requests: stopped sending"))
+                    .arg(variant.variant, resolved.pointLabel(point))
+                    .arg(repeat)
+                    .arg(settle.requests()));
+        } else {
+            Q_EMIT logged(QStringLiteral("info"),
+                RunText::tr("%1 %2 r%3 settled after %4 successful requests (medians known within %5%): stopped "
+                            "sending")
+                    .arg(variant.variant, resolved.pointLabel(point))
+                    .arg(repeat)
+                    .arg(settle.requests())
+                    .arg(100 * settle.widest(), 0, 'f', 1));
+        }
     }
     outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount, server, client);
     outcome.samples = requestSamples(records, definitionsProfile(resolved));
