@@ -3504,6 +3504,14 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>Change the early stop&apos;s minimum</source>
         <translation>更改提前停止的最少请求数</translation>
     </message>
+    <message>
+        <source>In a capacity search, stop a level once its SLO verdict is decided</source>
+        <translation>容量搜索中，档位的 SLO 判定一旦确定即停止该档位</translation>
+    </message>
+    <message>
+        <source>Toggle stopping a level once decided</source>
+        <translation>切换判定确定后停止档位</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::LoadPointsModel</name>
@@ -4426,6 +4434,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>is more than the trace&apos;s %1 requests</source>
         <translation>多于追踪的 %1 个请求</translation>
+    </message>
+    <message>
+        <source>needs load.mode capacity: only its levels have SLOs</source>
+        <translation>需要 load.mode 为 capacity：只有其档位带有 SLO</translation>
     </message>
 </context>
 <context>
@@ -5911,6 +5923,14 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>At %1 the point stopped sending once its TTFT, TPOT and E2EL medians were known within %2% (95% interval), as the experiment asks (load.stop_when_settled): it measured fewer requests than planned.</source>
         <translation>在 %1，负载点的 TTFT、TPOT 和 E2EL 中位数精度达到 %2%（95% 区间）后即按实验要求（load.stop_when_settled）停止发送：实际测量的请求少于计划。</translation>
     </message>
+    <message>
+        <source>At %1 the capacity search&apos;s level stopped sending once its SLO verdict was decided (95% intervals), as the experiment asks (load.stop_when_settled): it measured fewer requests than planned.</source>
+        <translation>在 %1，容量搜索的档位在其 SLO 判定（95% 区间）确定后即按实验要求（load.stop_when_settled）停止发送：实际测量的请求少于计划。</translation>
+    </message>
+    <message>
+        <source>At %1 points stopped sending once their medians were known within %2% (95% interval) or their SLO verdict was decided, as the experiment asks (load.stop_when_settled): they measured fewer requests than planned.</source>
+        <translation>在 %1，负载点在中位数精度达到 %2%（95% 区间）或 SLO 判定确定后即按实验要求（load.stop_when_settled）停止发送：实际测量的请求少于计划。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -6520,6 +6540,14 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>%1 %2 r%3 settled after %4 successful requests (medians known within %5%): stopped sending</source>
         <translation>%1 %2 r%3 在 %4 个成功请求后达到稳定（中位数精度 %5%）：已停止发送</translation>
+    </message>
+    <message>
+        <source>%1 %2 r%3 meets the SLOs on its first %4 successful requests: stopped sending</source>
+        <translation>%1 %2 r%3 按其前 %4 个成功请求满足 SLO：已停止发送</translation>
+    </message>
+    <message>
+        <source>%1 %2 r%3 misses the SLOs on its first %4 successful requests: stopped sending</source>
+        <translation>%1 %2 r%3 按其前 %4 个成功请求未满足 SLO：已停止发送</translation>
     </message>
 </context>
 <context>

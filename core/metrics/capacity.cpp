@@ -57,11 +57,12 @@ Interval wilson(double met, double n)
 }
 
 // Lower is better for latencies, higher for the attainment.
-SloVerdict verdictOf(const SloReading &r, bool higherIsBetter)
+// Without an interval (too few requests for one) a whole level is judged by its estimate, a level in progress not.
+SloVerdict verdictOf(const SloReading &r, bool higherIsBetter, bool needInterval)
 {
     const bool meets = higherIsBetter ? r.value >= r.bound : r.value <= r.bound;
     if (!r.ci.valid)
-        return meets ? SloVerdict::Meets : SloVerdict::Fails;
+        return needInterval ? SloVerdict::Undecided : meets ? SloVerdict::Meets : SloVerdict::Fails;
     const double worst = higherIsBetter ? r.ci.low : r.ci.high;
     const double best = higherIsBetter ? r.ci.high : r.ci.low;
     const bool surelyMeets = higherIsBetter ? worst >= r.bound : worst <= r.bound;
@@ -128,12 +129,13 @@ void CapacitySearcher::add(double load, int point, const std::vector<RequestSamp
 
 void CapacitySearcher::judge(CapacityLevel &level, const std::vector<RequestSample> &pooled)
 {
-    judgeLevel(m_spec, level, pooled);
+    judgeLevel(m_spec, level, pooled, false);
     if (level.verdict == SloVerdict::Undecided && level.repeats >= m_spec.maxRepeats)
         settle(level);
 }
 
-void judgeLevel(const CapacitySearch &spec, CapacityLevel &level, const std::vector<RequestSample> &pooled)
+void judgeLevel(
+    const CapacitySearch &spec, CapacityLevel &level, const std::vector<RequestSample> &pooled, bool needIntervals)
 {
     level.readings.clear();
     for (const Slo &slo : spec.slos) {
@@ -145,7 +147,7 @@ void judgeLevel(const CapacitySearch &spec, CapacityLevel &level, const std::vec
             const Interval ci = percentileInterval(v, slo.percentile);
             if (ci.valid)
                 r.ci = { ci.low * 1000, ci.high * 1000, true };
-            r.verdict = verdictOf(r, false);
+            r.verdict = verdictOf(r, false, needIntervals);
         } else {
             r.value = std::numeric_limits<double>::quiet_NaN();
         }
@@ -170,7 +172,7 @@ void judgeLevel(const CapacitySearch &spec, CapacityLevel &level, const std::vec
         const double n = double(level.attempted);
         SloReading r { QStringLiteral("attainment"), n > 0 ? met / n : 0, spec.attainment, wilson(met, n),
             SloVerdict::Fails };
-        r.verdict = verdictOf(r, true);
+        r.verdict = verdictOf(r, true, needIntervals);
         level.readings << r;
     }
     const bool erroring = level.attempted == 0 || double(level.failed) > kMaxFailedShare * double(level.attempted);

@@ -43,7 +43,10 @@ struct CapacityLevel {
 /// Judges `level` (its attempted and failed counts set) on its successful requests `pooled`: each SLO's reading
 /// with its 95% interval and verdict, the attainment's when the search has one, and the level's verdict (more than
 /// 1% failed misses). Undecided stays undecided (the searcher then repeats the level or lets its estimates decide).
-void judgeLevel(const CapacitySearch &spec, CapacityLevel &level, const std::vector<RequestSample> &pooled);
+/// A reading too thin for an interval is judged by its estimate, or with `needIntervals` (a level still running)
+/// left undecided.
+void judgeLevel(
+    const CapacitySearch &spec, CapacityLevel &level, const std::vector<RequestSample> &pooled, bool needIntervals);
 
 /// The search for one variant: which level to measure next, from every measurement so far.
 /// Brackets by doubling (or halving) from `start`, then refines inside the bracket, alternately at

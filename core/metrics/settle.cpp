@@ -68,7 +68,7 @@ bool SettleWatch::check()
         level.repeats = 1;
         level.attempted = m_finished;
         level.failed = m_failed;
-        judgeLevel(*m_slos, level, m_samples);
+        judgeLevel(*m_slos, level, m_samples, true);
         m_verdict = level.verdict;
     }
     if (!(m_rule.width > 0 && widest < m_rule.width) && m_verdict == SloVerdict::Undecided)

@@ -359,6 +359,13 @@ QWidget *LoadPage::runBox()
             [](const Experiment &e) { return e.load.settle.minRequests; },
             [](Experiment &e, int v) { e.load.settle.minRequests = v; }));
     m_settleMin = settleMin;
+    auto *verdict = new QCheckBox(tr("In a capacity search, stop a level once its SLO verdict is decided"));
+    verdict->setObjectName(QStringLiteral("settleVerdictCheck"));
+    m_settleVerdict = m_binder->bindCheck(
+        verdict, QStringLiteral("load.stop_when_settled.verdict"), tr("Toggle stopping a level once decided"),
+        [](const Experiment &e) { return e.load.settle.verdict; },
+        [](Experiment &e, bool v) { e.load.settle.verdict = v; });
+    form->addRow(QString(), m_settleVerdict);
     struct T {
         const char *path;
         QString label;
@@ -425,6 +432,8 @@ void LoadPage::refresh()
                                   : QString());
     m_capacity->refresh();
     m_settleMin->setEnabled(m_document->experiment().load.settle.enabled());
+    if (auto *form = qobject_cast<QFormLayout *>(m_settleVerdict->parentWidget()->layout()))
+        form->setRowVisible(m_settleVerdict, capacity); // only a capacity search's levels have SLOs
     // Only the settings the chosen dataset reads.
     const Dataset &d = m_document->experiment().dataset;
     for (const DatasetRow &row : std::as_const(m_datasetRows))

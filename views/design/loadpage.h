@@ -63,7 +63,7 @@ private:
     };
     QList<DatasetRow> m_datasetRows;
     QWidget *m_repeat = nullptr;
-    QWidget *m_settleMin = nullptr;
+    QWidget *m_settleMin = nullptr, *m_settleVerdict = nullptr;
     QWidget *m_datasetBox = nullptr, *m_runBox = nullptr;
 };
 

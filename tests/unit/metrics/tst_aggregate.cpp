@@ -488,6 +488,54 @@ private Q_SLOTS:
         const Interval ci = percentileInterval(copy, 50);
         QCOMPARE(widestMedianInterval({ &even, &empty }), (ci.high - ci.low) / 6.0);
     }
+
+    // A capacity level's verdict: decided on the requests so far by the search's own judge, never without SLOs.
+    void settleOnVerdict()
+    {
+        using namespace ServeScope::Test;
+        CapacitySearch slos;
+        Slo slo;
+        slo.metric = QStringLiteral("ttft");
+        slo.percentile = 90;
+        slo.maxMs = 200;
+        slos.slos = { slo };
+        SettleRule rule;
+        rule.verdict = true;
+        rule.minRequests = 100; // p90 has an interval from about 60 requests on
+        // TTFT spread over [from, from + span) ms in a scrambled order.
+        const auto stream = [](int i, double from, double span) {
+            return makeStream(i, i, from + span * ((i * 37) % 100) / 100.0, 10, 8);
+        };
+        const auto feed = [&](SettleWatch &w, double from, double span, int n) {
+            for (int i = 0; i < n; ++i)
+                if (w.add(stream(i, from, span)))
+                    return i + 1;
+            return 0;
+        };
+        SettleWatch under(rule, DefinitionsProfile::Vllm, slos);
+        QCOMPARE(feed(under, 100, 10, 400), 100);
+        QCOMPARE(under.verdict(), SloVerdict::Meets);
+        SettleWatch over(rule, DefinitionsProfile::Vllm, slos);
+        QCOMPARE(feed(over, 300, 10, 400), 100);
+        QCOMPARE(over.verdict(), SloVerdict::Fails);
+        // One request in ten at 250 ms, the rest at 150: p90's interval spans both at every check, around the bound.
+        SettleWatch close(rule, DefinitionsProfile::Vllm, slos);
+        for (int i = 0; i < 400; ++i)
+            QVERIFY(!close.add(makeStream(i, i, i % 10 == 9 ? 250 : 150, 10, 8)));
+        // More than 1% failed: the level misses, whatever its latencies.
+        SettleWatch failing(rule, DefinitionsProfile::Vllm, slos);
+        QVERIFY(!failing.add(makeFailed(1000, 0, 5)));
+        QVERIFY(!failing.add(makeFailed(1001, 0, 5))); // 2 of 102
+        QCOMPARE(feed(failing, 100, 10, 400), 100);
+        QCOMPARE(failing.verdict(), SloVerdict::Fails);
+        // Not a capacity search: no SLOs, nothing to decide.
+        SettleWatch none(rule, DefinitionsProfile::Vllm);
+        QCOMPARE(feed(none, 100, 10, 400), 0);
+        // Too few requests for an interval: undecided, however clear the estimate.
+        rule.minRequests = 10;
+        SettleWatch thin(rule, DefinitionsProfile::Vllm, slos);
+        QCOMPARE(feed(thin, 100, 10, 400), 60);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAggregate)

@@ -100,6 +100,8 @@ const QList<BadInput> &badInputs()
             "load.points[0].input_len", "must be left out for the trace dataset: the trace sets each prompt's length" },
         { "trace format unknown", [](Experiment &x) { x.dataset.traceFormat = QStringLiteral("sharegpt"); },
             "dataset.trace_format", "must be mooncake, azure or burstgpt (or left out)" },
+        { "verdict without capacity", [](Experiment &x) { x.load.settle.verdict = true; },
+            "load.stop_when_settled.verdict", "needs load.mode capacity: only its levels have SLOs" },
         { "block size zero", [](Experiment &x) { x.dataset.blockSize = 0; }, "dataset.block_size",
             "must be at least 1" },
         { "no points", [](Experiment &x) { x.load.points.clear(); }, "load.points", "needs at least one point" },
