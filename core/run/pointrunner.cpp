@@ -188,16 +188,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     if (!waitForStart(slot))
         return outcome;
     m_monitor.setPointPlan(spec.load.numPrompts, spec.load.maxSeconds);
-    LoadSpec measured = spec;
-    measured.arrivalsNs = prompts.arrivalOffsetsNs(point, int(requests.requests.size()));
-    if (const Trace *trace = prompts.trace(); trace && !measured.arrivalsNs.isEmpty())
-        Q_EMIT logged(QStringLiteral("info"),
-            RunText::tr("trace replay: %1 requests of a %2 trace at %3 req/s (%4x its own %5 req/s)")
-                .arg(measured.arrivalsNs.size())
-                .arg(traceFormatName(trace->format))
-                .arg(spec.load.requestRate, 0, 'g', 4)
-                .arg(trace->rate() > 0 ? spec.load.requestRate / trace->rate() : 0.0, 0, 'g', 3)
-                .arg(trace->rate(), 0, 'g', 4));
+    const LoadSpec measured = withSchedule(spec, prompts, int(requests.requests.size()));
     const double cpuBefore = processCpuSeconds();
     // A closed loop's first finishers are its ramp's quick ones: it is judged on at least 5 x its streams.
     SettleRule rule = resolved.load.settle;
@@ -228,36 +219,55 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     QMap<QString, double> client
         = clientHealth(records, cpuSeconds, nsToSeconds(load.endNs - load.clockStartNs), QThread::idealThreadCount());
     // Settled once everything planned was sent already: nothing was left out, so nothing is said.
-    const bool stoppedEarly = settle.settled()
+    if (settle.settled()
         && (spec.load.numPrompts > 0 ? records.size() < spec.load.numPrompts
-                                     : nsToSeconds(load.endNs - load.clockStartNs) < spec.load.maxSeconds);
-    if (stoppedEarly) {
-        // Recorded with the point, so every view and the run's findings say it stopped early.
-        client.insert(QStringLiteral("settled_requests"), settle.requests());
-        client.insert(QStringLiteral("settled_width"), settle.widest());
-        if (settle.verdict() != SloVerdict::Undecided) {
-            client.insert(QStringLiteral("settled_verdict"), settle.verdict() == SloVerdict::Meets ? 1.0 : -1.0);
-            Q_EMIT logged(QStringLiteral("info"),
-                (settle.verdict() == SloVerdict::Meets
-                        ? RunText::tr("%1 %2 r%3 meets the SLOs on its first %4 successful requests: stopped sending")
-                        : RunText::tr("%1 %2 r%3 misses the SLOs on its first %4 successful requests: stopped sending"))
-                    .arg(variant.variant, resolved.pointLabel(point))
-                    .arg(repeat)
-                    .arg(settle.requests()));
-        } else {
-            Q_EMIT logged(QStringLiteral("info"),
-                RunText::tr("%1 %2 r%3 settled after %4 successful requests (medians known within %5%): stopped "
-                            "sending")
-                    .arg(variant.variant, resolved.pointLabel(point))
-                    .arg(repeat)
-                    .arg(settle.requests())
-                    .arg(100 * settle.widest(), 0, 'f', 1));
-        }
-    }
+                                     : nsToSeconds(load.endNs - load.clockStartNs) < spec.load.maxSeconds))
+        noteSettled(settle, variant, spec, &client);
     outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount, server, client);
     outcome.samples = requestSamples(records, definitionsProfile(resolved));
     outcome.steadySamples = steadySamples(records, outcome.summary.steady, definitionsProfile(resolved));
     return outcome;
+}
+
+LoadSpec PointRunner::withSchedule(const LoadSpec &spec, const PromptGenerator &prompts, int count)
+{
+    LoadSpec measured = spec;
+    measured.arrivalsNs = prompts.arrivalOffsetsNs(spec.point, count);
+    if (const Trace *trace = prompts.trace(); trace && !measured.arrivalsNs.isEmpty())
+        Q_EMIT logged(QStringLiteral("info"),
+            RunText::tr("trace replay: %1 requests of a %2 trace at %3 req/s (%4x its own %5 req/s)")
+                .arg(measured.arrivalsNs.size())
+                .arg(traceFormatName(trace->format))
+                .arg(spec.load.requestRate, 0, 'g', 4)
+                .arg(trace->rate() > 0 ? spec.load.requestRate / trace->rate() : 0.0, 0, 'g', 3)
+                .arg(trace->rate(), 0, 'g', 4));
+    return measured;
+}
+
+void PointRunner::noteSettled(
+    const SettleWatch &settle, const VariantContext &variant, const LoadSpec &spec, QMap<QString, double> *client)
+{
+    // Recorded with the point, so every view and the run's findings say it stopped early.
+    client->insert(QStringLiteral("settled_requests"), settle.requests());
+    client->insert(QStringLiteral("settled_width"), settle.widest());
+    const QString label = variant.resolved.pointLabel(spec.point);
+    if (settle.verdict() != SloVerdict::Undecided) {
+        client->insert(QStringLiteral("settled_verdict"), settle.verdict() == SloVerdict::Meets ? 1.0 : -1.0);
+        Q_EMIT logged(QStringLiteral("info"),
+            (settle.verdict() == SloVerdict::Meets
+                    ? RunText::tr("%1 %2 r%3 meets the SLOs on its first %4 successful requests: stopped sending")
+                    : RunText::tr("%1 %2 r%3 misses the SLOs on its first %4 successful requests: stopped sending"))
+                .arg(variant.variant, label)
+                .arg(spec.repeat)
+                .arg(settle.requests()));
+        return;
+    }
+    Q_EMIT logged(QStringLiteral("info"),
+        RunText::tr("%1 %2 r%3 settled after %4 successful requests (medians known within %5%): stopped sending")
+            .arg(variant.variant, label)
+            .arg(spec.repeat)
+            .arg(settle.requests())
+            .arg(100 * settle.widest(), 0, 'f', 1));
 }
 
 bool PointRunner::warmup(

@@ -90,6 +90,11 @@ private:
     /// says the point has settled.
     LoadOutcome runLoad(const EndpointConfig &endpoint, EndpointCalls *tokenizer, const PromptSet &prompts,
         const LoadSpec &spec, QVector<RequestRecord> *records, SettleWatch *settle = nullptr);
+    /// The measured point's spec with the workload's own send offsets (a trace's schedule), logged.
+    LoadSpec withSchedule(const LoadSpec &spec, const PromptGenerator &prompts, int count);
+    /// A point that stopped sending once settled: its record beside the client's health, and the log line.
+    void noteSettled(
+        const SettleWatch &settle, const VariantContext &variant, const LoadSpec &spec, QMap<QString, double> *client);
     /// Warmup requests (none when the experiment has none); false when they could not run.
     bool warmup(const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec, int *count,
         QString *error);
