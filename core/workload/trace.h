@@ -46,7 +46,7 @@ struct Trace {
     double rate() const;
 };
 
-/// The most rows ServeScope holds from one trace (about 170 MB with Mooncake's blocks); a replay of a longer
+/// The most rows ServeScope holds from one trace (about 300 MB for Mooncake rows of ~15 blocks); a replay of a longer
 /// trace names how many of its requests to take (num_prompts).
 inline constexpr qsizetype kMaxTraceRows = 2000000;
 /// The longest line read (a Mooncake line of 10,000,000 tokens in 512-token blocks is about 160 KB).
