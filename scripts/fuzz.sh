@@ -6,7 +6,7 @@
 # tests/data/fuzz-regressions/<target>/, which tst_fuzzregressions replays in the normal build.
 #
 #   scripts/fuzz.sh [TARGET...]          all targets when none is named
-#   FUZZ_SECONDS=60 FUZZ_TIMEOUT=10 FUZZ_RSS_MB=2048 scripts/fuzz.sh
+#   FUZZ_SECONDS=60 FUZZ_TIMEOUT=10 FUZZ_RSS_MB=2048 FUZZ_JOBS=2 scripts/fuzz.sh
 #
 # Needs the Qt packages scripts/setup.sh installs; installs clang-14 and its libFuzzer runtime.
 set -euo pipefail
@@ -36,7 +36,7 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DSERVESCOPE_FUZZ=ON \
-    -DSERVESCOPE_WERROR="${SERVESCOPE_WERROR:-OFF}" \
+    -DSERVESCOPE_WERROR="${SERVESCOPE_WERROR:-OFF}" -DSERVESCOPE_PCH=OFF \
     "${launcher[@]}" >/dev/null
 cmake --build "$BUILD" --target fuzzers -j"$(nproc)"
 
@@ -46,11 +46,11 @@ export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_afte
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$ROOT/tests/fuzz/lsan.supp:print_suppressions=0"
 
-failed=()
-summary=()
-for t in "${TARGETS[@]}"; do
-    seeds="$BUILD/seeds/$t" corpus="$BUILD/corpus/$t" artifacts="$BUILD/artifacts/$t" log="$BUILD/logs/$t.log"
-    rm -rf "$seeds" "$artifacts"
+# Runs one target; its summary line (and what failed) goes to $BUILD/logs/<target>.summary.
+fuzz_one() {
+    local t=$1 seeds="$BUILD/seeds/$1" corpus="$BUILD/corpus/$1" artifacts="$BUILD/artifacts/$1"
+    local log="$BUILD/logs/$1.log" out="$BUILD/logs/$1.summary" globs maxlen rc=0 line a
+    rm -rf "$seeds" "$artifacts" "$out"
     mkdir -p "$seeds" "$corpus" "$artifacts" "$(dirname "$log")"
     # Seeds: the fixtures corpora.txt lists for the target, and every past regression.
     globs=$(awk -v t="$t" '$1 == t { $1 = ""; print }' "$ROOT/tests/fuzz/corpora.txt")
@@ -63,7 +63,6 @@ for t in "${TARGETS[@]}"; do
     [ "$t" = resultfile ] && maxlen=32768
     [ "$t" = yamlsubset ] && maxlen=32768
     echo "=== fuzz $t: ${SECONDS_EACH} s, $(ls "$seeds" | wc -l) seeds, corpus $corpus"
-    rc=0
     "$BUILD/tests/fuzz/fuzz_$t" -max_total_time="$SECONDS_EACH" -timeout="$TIMEOUT" -rss_limit_mb="$RSS_MB" \
         -max_len="$maxlen" -dict="$ROOT/tests/fuzz/dict/$t.dict" -artifact_prefix="$artifacts/" \
         -print_final_stats=1 "$corpus" "$seeds" >"$log" 2>&1 || rc=$?
@@ -78,10 +77,26 @@ for t in "${TARGETS[@]}"; do
             line+=$'\n'"    failing input: tests/data/fuzz-regressions/$t/$(basename "$a") (fix the parser, keep the file)"
         done
         line+=$'\n'"    FAILED (exit $rc), log $log"
-        failed+=("$t")
     fi
-    echo "$line"
-    summary+=("$line")
+    echo "$line" >"$out"
+    return "$rc"
+}
+
+# Targets run side by side, one per core (FUZZ_JOBS): each still fuzzes for SECONDS_EACH.
+jobs_max="${FUZZ_JOBS:-$(nproc)}"
+declare -A pids=()
+for t in "${TARGETS[@]}"; do
+    while (($(jobs -rp | wc -l) >= jobs_max)); do
+        wait -n || true
+    done
+    fuzz_one "$t" &
+    pids[$t]=$!
+done
+failed=()
+summary=()
+for t in "${TARGETS[@]}"; do
+    wait "${pids[$t]}" || failed+=("$t")
+    summary+=("$(cat "$BUILD/logs/$t.summary")")
 done
 
 echo "=== fuzz summary"

@@ -295,6 +295,9 @@ void SimServer::dropStream(Connection *c)
         c->stream.reset();
     }
     c->closing = true;
+    // What was written so far reaches the client before the connection goes: abort() alone drops
+    // Qt's write buffer, so under load the client could see no response at all.
+    c->socket->flush();
     c->socket->abort();
 }
 
