@@ -288,6 +288,70 @@ std::optional<QString> evaluateGates(
     return std::nullopt;
 }
 
+/// What compare was asked: --threshold, --set, --fail-if and --metric, read and checked.
+struct CompareArgs {
+    double threshold = 0;
+    ResultSet set = ResultSet::Vllm;
+    QList<GateCondition> conditions;
+    QStringList asked; // --metric, as given
+};
+
+std::optional<QString> readCompareArgs(const QCommandLineParser &parser, CompareArgs *a)
+{
+    if (!parser.isSet(QStringLiteral("baseline")) || !parser.isSet(QStringLiteral("candidate")))
+        return CliText::tr("--baseline and --candidate are required");
+    bool ok = false;
+    a->threshold = parser.value(QStringLiteral("threshold")).toDouble(&ok) / 100;
+    if (!ok || !(a->threshold >= 0))
+        return CliText::tr("--threshold takes a percentage >= 0");
+    if (!resultSetFromCode(parser.value(QStringLiteral("set")), &a->set))
+        return CliText::tr("--set takes vllm or steady");
+    for (const QString &text : parser.values(QStringLiteral("fail-if"))) {
+        QString error;
+        const std::optional<GateCondition> c = parseGateCondition(text, &error);
+        if (!c)
+            return error;
+        a->conditions << *c;
+    }
+    a->asked = parser.values(QStringLiteral("metric"));
+    return std::nullopt;
+}
+
+/// The delta rows of the metrics shown and gated (with the capacity rows of two searches), each
+/// verdict withheld where the sides define a metric differently; `definitions` tells how they do.
+/// A refusal when a gate's metric is defined differently or an asked metric is in neither side.
+std::optional<QString> compareRows(const CompareArgs &a, const RunSource &base, const RunSource &cand,
+    const PointMatching &matching, const QStringList &headline, QList<DeltaRow> *rows,
+    QList<DefinitionRow> *definitions)
+{
+    QStringList metrics = a.asked.isEmpty() ? headline : a.asked;
+    for (const GateCondition &c : a.conditions) {
+        if (!metrics.contains(c.metric))
+            metrics << c.metric;
+    }
+    const bool capacity = metrics.removeAll(QStringLiteral("capacity")) > 0 || a.asked.isEmpty();
+    *rows = deltaTable(base.points, cand.points, matching, metrics, a.threshold);
+    if (capacity)
+        *rows << capacityRows(base, cand, a.threshold);
+    // Sides of different conventions (another tool's file, the other profile): only the families
+    // both define alike keep a verdict, and a gate on any other is refused.
+    *definitions = comparedDefinitions(base, cand);
+    withholdIncomparable(*rows, *definitions);
+    for (const GateCondition &c : a.conditions) {
+        for (const DeltaRow &r : std::as_const(*rows)) {
+            if (r.metric == c.metric && r.verdict == Verdict::NotComparable)
+                return CliText::tr("--fail-if %1: the baseline (%2) and the candidate (%3) define it "
+                                   "differently (%4), so it cannot gate")
+                    .arg(c.text, base.convention, cand.convention, r.reason);
+        }
+    }
+    for (const DeltaRow &r : std::as_const(*rows)) {
+        if (r.a.repeats.n == 0 && r.b.repeats.n == 0 && a.asked.contains(r.metric))
+            return CliText::tr("metric '%1' is in neither run's results").arg(r.metric);
+    }
+    return std::nullopt;
+}
+
 int runCompare(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -299,31 +363,17 @@ int runCompare(const QStringList &args)
     };
     if (const std::optional<int> done = parseCommand(parser, args, "compare", Positional::None))
         return *done;
-    if (!parser.isSet(QStringLiteral("baseline")) || !parser.isSet(QStringLiteral("candidate")))
-        return usage(CliText::tr("--baseline and --candidate are required"));
-    bool ok = false;
-    const double threshold = parser.value(QStringLiteral("threshold")).toDouble(&ok) / 100;
-    if (!ok || !(threshold >= 0))
-        return usage(CliText::tr("--threshold takes a percentage >= 0"));
-    ResultSet set = ResultSet::Vllm;
-    if (!resultSetFromCode(parser.value(QStringLiteral("set")), &set))
-        return usage(CliText::tr("--set takes vllm or steady"));
-    QList<GateCondition> conditions;
-    for (const QString &text : parser.values(QStringLiteral("fail-if"))) {
-        QString error;
-        const std::optional<GateCondition> c = parseGateCondition(text, &error);
-        if (!c)
-            return usage(error);
-        conditions << *c;
-    }
+    CompareArgs a;
+    if (const std::optional<QString> refused = readCompareArgs(parser, &a))
+        return usage(*refused);
 
-    QStringList keys = parser.values(QStringLiteral("metric"));
-    for (const GateCondition &c : std::as_const(conditions)) {
+    QStringList keys = a.asked;
+    for (const GateCondition &c : std::as_const(a.conditions)) {
         if (c.metric != QLatin1String("capacity")) // stored per run, not per point
             keys << c.metric;
     }
     RunSource base, cand;
-    if (const std::optional<QString> refused = loadSides(parser, set, keys, &base, &cand))
+    if (const std::optional<QString> refused = loadSides(parser, a.set, keys, &base, &cand))
         return usage(*refused);
 
     const PointMatching matching = matchPoints(base.points, cand.points);
@@ -340,48 +390,24 @@ int runCompare(const QStringList &args)
     else if (!allMatched(matching, base, cand))
         return ExitUsage;
 
-    QStringList metrics = parser.values(QStringLiteral("metric"));
-    const QStringList headline = headlineMetrics(set, reasoned(base) || reasoned(cand));
-    if (metrics.isEmpty())
-        metrics = headline;
-    for (const GateCondition &c : std::as_const(conditions)) {
-        if (!metrics.contains(c.metric))
-            metrics << c.metric;
-    }
-    const bool capacity
-        = metrics.removeAll(QStringLiteral("capacity")) > 0 || parser.values(QStringLiteral("metric")).isEmpty();
-    QList<DeltaRow> rows = deltaTable(base.points, cand.points, matching, metrics, threshold);
-    if (capacity)
-        rows << capacityRows(base, cand, threshold);
-    // Sides of different conventions (another tool's file, the other profile): only the families
-    // both define alike keep a verdict, and a gate on any other is refused.
-    const QList<DefinitionRow> definitions = comparedDefinitions(base, cand);
-    withholdIncomparable(rows, definitions);
-    for (const DefinitionRow &d : definitions)
+    const QStringList headline = headlineMetrics(a.set, reasoned(base) || reasoned(cand));
+    QList<DeltaRow> rows;
+    QList<DefinitionRow> definitions;
+    const std::optional<QString> refused = compareRows(a, base, cand, matching, headline, &rows, &definitions);
+    for (const DefinitionRow &d : std::as_const(definitions))
         err << "definitions\t" << d.family << '\t' << comparabilityCode(d.comparability) << '\t'
             << d.differences.join(u',') << '\n';
-    for (const GateCondition &c : std::as_const(conditions)) {
-        for (const DeltaRow &r : std::as_const(rows)) {
-            if (r.metric == c.metric && r.verdict == Verdict::NotComparable)
-                return usage(CliText::tr("--fail-if %1: the baseline (%2) and the candidate (%3) define it "
-                                         "differently (%4), so it cannot gate")
-                                 .arg(c.text, base.convention, cand.convention, r.reason));
-        }
-    }
-    for (const DeltaRow &r : rows) {
-        if (r.a.repeats.n == 0 && r.b.repeats.n == 0 && parser.values(QStringLiteral("metric")).contains(r.metric))
-            return usage(CliText::tr("metric '%1' is in neither run's results").arg(r.metric));
-    }
+    if (refused)
+        return usage(*refused);
 
     QList<GateLine> gates;
-    if (const std::optional<QString> missing = evaluateGates(conditions, rows, &gates))
+    if (const std::optional<QString> missing = evaluateGates(a.conditions, rows, &gates))
         return usage(*missing);
     int failures = 0;
     for (const GateLine &g : std::as_const(gates))
         failures += g.outcome.failed;
 
-    const QStringList shown
-        = parser.values(QStringLiteral("metric")).isEmpty() ? headline : parser.values(QStringLiteral("metric"));
+    const QStringList shown = a.asked.isEmpty() ? headline : a.asked;
     const QStringList noisy = notReproducible(QStringLiteral("baseline"), base, shown)
         + notReproducible(QStringLiteral("candidate"), cand, shown);
     for (const QString &n : noisy)
@@ -394,9 +420,9 @@ int runCompare(const QStringList &args)
 
     if (parser.isSet(QStringLiteral("json"))) {
         const QJsonObject doc
-            = compareJson({ base, cand, set, threshold, rows, definitions, shown, noisy, gates, failures });
+            = compareJson({ base, cand, a.set, a.threshold, rows, definitions, shown, noisy, gates, failures });
         out << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
-    } else if (conditions.isEmpty()) {
+    } else if (a.conditions.isEmpty()) {
         printDeltaTable(out, rows);
     } else {
         printGates(out, gates, failures);

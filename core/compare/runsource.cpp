@@ -2,12 +2,12 @@
 #include "runsource.h"
 
 #include "io/experimentfile.h"
-#include "io/resultfile.h"
 #include "metrics/aggregate.h"
 #include "metrics/capacity.h"
 #include "model/clock.h"
 #include "model/runorigin.h"
 #include "model/variables.h"
+#include "resultfiles/resultfile.h"
 #include "storage/projectstore.h"
 
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "metrics/delta.h"
+#include "compare/delta.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -4,11 +4,11 @@
 #include "import/resultpoint.h"
 #include "import/toolformat.h"
 #include "io/experimentfile.h"
-#include "io/resultstream.h"
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "model/experiment.h"
 #include "model/problem.h"
 #include "model/runorigin.h"
+#include "resultfiles/resultstream.h"
 #include "storage/storewriter.h"
 
 #include <QCoreApplication>

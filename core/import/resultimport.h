@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "io/resultfile.h"
 #include "model/problem.h"
 #include "model/runorigin.h"
+#include "resultfiles/resultfile.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "io/resultfile.h"
 #include "model/records.h"
+#include "resultfiles/resultfile.h"
 
 namespace ServeScope {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "io/resultfile.h"
+#include "resultfiles/resultfile.h"
 
 #include <QString>
 #include <QVector>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "io/resultfile.h"
 #include "model/problem.h"
+#include "resultfiles/resultfile.h"
 
 #include <QJsonObject>
 #include <QJsonValue>

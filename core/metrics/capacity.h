@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "metrics/findings.h"
 #include "metrics/intervals.h"
 #include "model/experiment.h"

@@ -3,8 +3,6 @@
 // and which pairs of figures a comparison across conventions may judge.
 #include "metrics/definitions.h"
 
-#include "metrics/delta.h"
-
 #include "model/runorigin.h"
 
 #include <QCoreApplication>
@@ -365,20 +363,6 @@ QList<DefinitionRow> compareDefinitions(const QString &a, bool aMeasured, const 
         rows << r;
     }
     return rows;
-}
-
-void withholdIncomparable(QList<DeltaRow> &rows, const QList<DefinitionRow> &definitions)
-{
-    for (DeltaRow &row : rows) {
-        const QString family = metricFamily(row.metric);
-        const auto d = std::find_if(
-            definitions.cbegin(), definitions.cend(), [&](const DefinitionRow &r) { return r.family == family; });
-        if (d == definitions.cend() || d->comparability == Comparability::AsPublished)
-            continue;
-        row.verdict = Verdict::NotComparable;
-        row.reason
-            = comparabilityCode(d->comparability) + QStringLiteral(": ") + d->differences.join(QStringLiteral(", "));
-    }
 }
 
 } // namespace ServeScope

@@ -7,8 +7,6 @@
 
 namespace ServeScope {
 
-struct DeltaRow;
-
 /// The convention a run's figures follow (docs/import.md, "Why the numbers differ"): "vllm" and
 /// "sglang" (ServeScope's two profiles, and those tools' own files), "aiperf", "guidellm",
 /// "genai-bench", "inference-perf", "llmperf" (their published figures), "aiperf-records" and
@@ -55,9 +53,5 @@ QString metricFamily(const QString &key);
 /// one convention (nothing to reconcile). `aMeasured`/`bMeasured`: the side is a ServeScope run whose
 /// requests hold every event (so a differing clock can be recomputed from them).
 QList<DefinitionRow> compareDefinitions(const QString &a, bool aMeasured, const QString &b, bool bMeasured);
-
-/// Delta rows whose family is not comparable as published lose their verdict: NotComparable,
-/// the reason naming what differs ("not comparable: clock, tokens").
-void withholdIncomparable(QList<DeltaRow> &rows, const QList<DefinitionRow> &definitions);
 
 } // namespace ServeScope

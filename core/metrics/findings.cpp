@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/findings.h"
 
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "metrics/findingrules.h"
 #include "metrics/repeats.h"
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "metrics/capacity.h"
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "metrics/requestmetrics.h"
 #include "model/experiment.h"
 

@@ -2,9 +2,9 @@
 #include "sglangexport.h"
 
 #include "io/experimentfile.h"
-#include "io/sglangresult.h"
 #include "metrics/aggregate.h"
 #include "model/variables.h"
+#include "resultfiles/sglangresult.h"
 #include "run/runtext.h"
 #include "storage/projectstore.h"
 

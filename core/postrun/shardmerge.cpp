@@ -3,7 +3,7 @@
 
 #include "io/experimentfile.h"
 #include "metrics/aggregate.h"
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "metrics/pointsummary.h"
 #include "model/variables.h"
 #include "run/shard.h"

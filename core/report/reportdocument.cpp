@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportdocument.h"
 
-#include "io/resultfile.h"
-#include "metrics/delta.h"
+#include "compare/delta.h"
 #include "metrics/repeats.h"
 #include "report/chartbuilders.h"
 #include "report/findingtext.h"
 #include "report/metricnames.h"
+#include "resultfiles/resultfile.h"
 
 #include <QCoreApplication>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "metrics/delta.h"
+#include "compare/delta.h"
 #include "metrics/findings.h"
 #include "metrics/servingcost.h"
 #include "report/chartbuilders.h"

@@ -106,6 +106,34 @@ PointSummary withIdentityOf(const PointSummary &point, PointSummary figures)
     return figures;
 }
 
+/// The settle watch of a point: a closed loop's first finishers are its ramp's quick ones, so it is
+/// judged on at least 5 x its streams.
+SettleWatch settleWatchFor(const Experiment &resolved, const LoadSpec &spec)
+{
+    SettleRule rule = resolved.load.settle;
+    if (spec.mode == LoadMode::Concurrency)
+        rule.minRequests = qMax(rule.minRequests, 5 * spec.load.concurrency);
+    return SettleWatch(rule, definitionsProfile(resolved), resolved.load.capacity);
+}
+
+/// Whether a point that settled left planned requests unsent: one that settled once everything
+/// planned was sent already left nothing out, and nothing is said of it.
+bool stoppedBeforePlan(const LoadSpec &spec, qsizetype sent, double seconds)
+{
+    return spec.load.numPrompts > 0 ? sent < spec.load.numPrompts : seconds < spec.load.maxSeconds;
+}
+
+/// The server's series over the measured requests: gauges while they were in flight, counters
+/// across the scrapes on each side of them (from `scrapedFromNs` to now).
+QMap<QString, double> serverSeries(
+    ServerScraper &scraper, const QVector<RequestRecord> &records, qint64 clockStartNs, qint64 scrapedFromNs)
+{
+    qint64 lastEnd = clockStartNs;
+    for (const RequestRecord &r : records)
+        lastEnd = std::max(lastEnd, r.endNs);
+    return scraper.summarize({ clockStartNs, lastEnd, scrapedFromNs, monotonicNs() });
+}
+
 } // namespace
 
 PointRunner::PointRunner(LoadGenerator &generator, StoreWriter &writer, RunOutput &output, LiveMonitor &monitor,
@@ -190,24 +218,15 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     m_monitor.setPointPlan(spec.load.numPrompts, spec.load.maxSeconds);
     const LoadSpec measured = withSchedule(spec, prompts, int(requests.requests.size()));
     const double cpuBefore = processCpuSeconds();
-    // A closed loop's first finishers are its ramp's quick ones: it is judged on at least 5 x its streams.
-    SettleRule rule = resolved.load.settle;
-    if (spec.mode == LoadMode::Concurrency)
-        rule.minRequests = qMax(rule.minRequests, 5 * spec.load.concurrency);
-    SettleWatch settle(rule, definitionsProfile(resolved), resolved.load.capacity);
+    SettleWatch settle = settleWatchFor(resolved, spec);
     const LoadOutcome load
         = runLoad(variant.endpoint, tokenizerFor(variant.calls), requests, measured, &records, &settle);
     const double cpuSeconds = processCpuSeconds() - cpuBefore;
     requests = PromptSet {}; // stored already: the bodies are not kept through summarising
-    if (variant.scraper)
-        variant.scraper->scrapeAndWait();
     QMap<QString, double> server;
     if (variant.scraper) {
-        // Gauges while the measured requests were in flight; counters across the two extra scrapes.
-        qint64 lastEnd = load.clockStartNs;
-        for (const RequestRecord &r : std::as_const(records))
-            lastEnd = std::max(lastEnd, r.endNs);
-        server = variant.scraper->summarize({ load.clockStartNs, lastEnd, serverFrom, monotonicNs() });
+        variant.scraper->scrapeAndWait();
+        server = serverSeries(*variant.scraper, records, load.clockStartNs, serverFrom);
     }
     if (!load.ok) {
         outcome.ok = false;
@@ -218,10 +237,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     outcome.measured = true;
     QMap<QString, double> client
         = clientHealth(records, cpuSeconds, nsToSeconds(load.endNs - load.clockStartNs), QThread::idealThreadCount());
-    // Settled once everything planned was sent already: nothing was left out, so nothing is said.
-    if (settle.settled()
-        && (spec.load.numPrompts > 0 ? records.size() < spec.load.numPrompts
-                                     : nsToSeconds(load.endNs - load.clockStartNs) < spec.load.maxSeconds))
+    if (settle.settled() && stoppedBeforePlan(spec, records.size(), nsToSeconds(load.endNs - load.clockStartNs)))
         noteSettled(settle, variant, spec, &client);
     outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount, server, client);
     outcome.samples = requestSamples(records, definitionsProfile(resolved));

@@ -3,7 +3,7 @@
 
 #include "engine/engineconfig.h"
 #include "metrics/aggregate.h"
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "metrics/pointsummary.h"
 #include "model/experiment.h"
 #include "run/shard.h"

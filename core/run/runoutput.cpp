@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "runoutput.h"
 
-#include "io/resultfile.h"
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
+#include "resultfiles/resultfile.h"
 
 #include <QDateTime>
 #include <QDir>

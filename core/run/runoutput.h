@@ -2,7 +2,7 @@
 #pragma once
 
 #include "metrics/aggregate.h"
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "model/experiment.h"
 #include "model/records.h"
 

@@ -4,7 +4,7 @@
 #include "serverscraper.h"
 
 #include "engine/loadgenerator.h"
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "metrics/findings.h"
 #include "model/variables.h"
 #include "run/endpointcalls.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "model/experiment.h"
 #include "model/redaction.h"
 #include "run/livemonitor.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // vLLM / SGLang result files: any input gives runs or an error, never both or neither.
 #include "fuzztargets.h"
-#include "io/resultfile.h"
+#include "resultfiles/resultfile.h"
 
 namespace ServeScope::Fuzz {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "pointtable.h"
 
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "report/metricnames.h"
 
 #include <QFont>

@@ -5,7 +5,7 @@
 #include "simchild.h"
 
 #include "import/yamlsubset.h"
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "model/runorigin.h"
 #include "storage/projectstore.h"
 

@@ -2,9 +2,9 @@
 #include "clirunner.h"
 #include "simchild.h"
 
-#include "io/resultfile.h"
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "metrics/numpystats.h"
+#include "resultfiles/resultfile.h"
 #include "storage/projectstore.h"
 
 #include <QDir>

@@ -3,7 +3,7 @@
 // run --base-url sim:` against the built-in simulator, and store the points their README says.
 #include "simchild.h"
 
-#include "io/resultfile.h"
+#include "resultfiles/resultfile.h"
 #include "storage/projectstore.h"
 
 #include <QDir>

@@ -5,7 +5,7 @@
 
 #include "io/experimentfile.h"
 #include "metrics/aggregate.h"
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "model/variables.h"
 #include "run/pointrunner.h"
 #include "storage/projectstore.h"

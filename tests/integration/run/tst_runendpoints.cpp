@@ -5,8 +5,8 @@
 #include "clirunner.h"
 #include "simchild.h"
 
-#include "io/resultfile.h"
 #include "model/experiment.h"
+#include "resultfiles/resultfile.h"
 #include "storage/projectstore.h"
 #include "workload/trace.h"
 

@@ -17,7 +17,7 @@
 #include "secrets/memorysecretstore.h"
 
 #include "charts/chartview.h"
-#include "metrics/delta.h"
+#include "compare/delta.h"
 
 #include <QAction>
 #include <QComboBox>

@@ -3,9 +3,9 @@
 #include "import/resultimport.h"
 #include "import/resultverify.h"
 #include "importprojects.h"
-#include "io/resultstream.h"
-#include "io/sglangresult.h"
 #include "model/runorigin.h"
+#include "resultfiles/resultstream.h"
+#include "resultfiles/sglangresult.h"
 #include "storage/projectstore.h"
 #include "storage/storewriter.h"
 

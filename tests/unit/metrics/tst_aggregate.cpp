@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/aggregate.h"
 #include "metrics/clienthealth.h"
-#include "metrics/delta.h"
+#include "metrics/estimates.h"
 #include "metrics/intervals.h"
 #include "metrics/numpystats.h"
 #include "metrics/pointsummary.h"

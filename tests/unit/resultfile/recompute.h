@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "io/resultfile.h"
 #include "metrics/numpystats.h"
+#include "resultfiles/resultfile.h"
 
 #include <algorithm>
 #include <cmath>

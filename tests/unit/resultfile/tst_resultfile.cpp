@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "io/resultfile.h"
 #include "metrics/aggregate.h"
 #include "recompute.h"
+#include "resultfiles/resultfile.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -32,6 +32,9 @@ std::optional<RequestSample> requestSample(const RequestRecord &record, Definiti
 /// Every result-file key of a summary ("output_throughput", "p99_ttft_ms", "success_rate", ...).
 QMap<QString, double> summaryValues(const PointSummary &summary);
 
+/// A latency key's statistic and metric: "p99_ttft_ms" is ("p99", "ttft"); false for any other key.
+bool splitLatencyKey(const QString &key, QString *stat, QString *metric);
+
 /// A headline metric of one point: the median across repeats with its spread, and a 95% interval.
 struct MetricEstimate {
     QString key;
@@ -108,74 +111,5 @@ QString steadyKeyOf(const QString &storedKey);
 /// The run's `finding` line for an estimate whose repeats spread too far ("baseline c8: not-reproducible
 /// p99_ttft_ms (spread 12.0%, cv 5.1% over 3 repeats)"); empty when it is reproducible.
 QString notReproducibleLine(const PointRepeats &point, const MetricEstimate &estimate);
-
-/// NotComparable: the two sides define the metric differently (metrics/definitions.h), so no verdict.
-enum class Verdict { Better, Worse, Noise, Undecided, NotComparable };
-QString verdictCode(Verdict v); ///< "better", "worse", "noise", "undecided", "not-comparable"
-
-/// Points of B matched to points of A: by label, then by (mode, concurrency or rate, input and
-/// output length); within the same variant unless each side has a single variant.
-struct PointMatching {
-    QList<QPair<int, int>> pairs; ///< (index in A, index in B)
-    QList<int> unmatchedA, unmatchedB;
-};
-PointMatching matchPoints(const QList<PointRepeats> &a, const QList<PointRepeats> &b);
-
-struct DeltaRow {
-    QString variant, label;
-    QString metric;
-    MetricEstimate a, b;
-    double change = 0; ///< b - a (medians across repeats)
-    double relative = 0; ///< change / |a|; NaN when a is 0
-    Verdict verdict = Verdict::Undecided;
-    QString reason; ///< why the verdict is what it is (machine words)
-};
-
-/// Better or worse only when the intervals separate and |relative change| reaches the practical
-/// threshold; noise when the intervals overlap or the change is smaller; undecided without intervals.
-Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double practicalThreshold, QString *reason);
-
-/// B against A at one place: the change of the medians, relative to A's, and verdictFor().
-DeltaRow deltaRow(const QString &variant, const QString &label, const QString &metric, const MetricEstimate &a,
-    const MetricEstimate &b, double practicalThreshold = kReproducibleSpread);
-
-/// Every metric of every matched point, in A's order.
-QList<DeltaRow> deltaTable(const QList<PointRepeats> &a, const QList<PointRepeats> &b, const PointMatching &matching,
-    const QStringList &metrics, double practicalThreshold = kReproducibleSpread);
-
-/// One comparison stated as a whole: B against A, every matched point.
-struct DeltaSection {
-    QString title; ///< e.g. "B: run 2 vs A: run 1" or "B: seqs-8 vs A: baseline", in the UI's language
-    QList<DeltaRow> rows;
-    /// When A and B follow different conventions (another tool's file, the other profile): per
-    /// metric family both definitions and whether they compare; the rows of families that are not
-    /// comparable as published carry Verdict::NotComparable. Empty for one convention.
-    QList<DefinitionRow> definitions;
-};
-
-/// Two runs of one configuration agree at a metric when the change is within `limit` of the
-/// baseline or within noise (overlapping intervals).
-bool agrees(const DeltaRow &row, double limit = kReproducibleSpread);
-
-/// `--fail-if METRIC (>|<) [+|-]NUMBER[%]`: with % a change relative to the baseline, without an
-/// absolute bound on the candidate.
-struct GateCondition {
-    QString text;
-    QString metric;
-    char op = '>';
-    double value = 0;
-    bool relative = false;
-};
-std::optional<GateCondition> parseGateCondition(const QString &text, QString *error);
-
-struct GateOutcome {
-    bool failed = false;
-    bool significant = false; ///< the intervals separate (or there are none to test)
-    QString message; ///< baseline, candidate and change, for a person and for JUnit
-};
-/// Evaluates one condition on one matched point (a DeltaRow of the condition's metric). A relative
-/// condition fails only when the change is beyond the bound and the intervals separate; without
-/// intervals on either side the values decide, and the message says so.
-GateOutcome evaluateGate(const GateCondition &condition, const DeltaRow &row);
 
 } // namespace ServeScope

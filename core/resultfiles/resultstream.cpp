@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "io/resultstream.h"
+#include "resultfiles/resultstream.h"
 #include "model/problem.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "io/resultfile.h"
 #include "model/problem.h"
+#include "resultfiles/resultfile.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "io/sglangresult.h"
+#include "resultfiles/sglangresult.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>

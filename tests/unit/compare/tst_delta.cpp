@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/delta.h"
+#include "compare/delta.h"
 #include "metrics/intervals.h"
 
 #include <QFile>

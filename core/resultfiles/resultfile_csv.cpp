@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "io/resultfile.h"
+#include "resultfiles/resultfile.h"
 
 #include "model/experiment.h"
 
