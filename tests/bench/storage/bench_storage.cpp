@@ -2,7 +2,7 @@
 // Storage figures (printed, not asserted): insert rate for requests with a 64-event blob, and the
 // time to open a project of 1,000,000 requests and list its runs with their aggregates.
 // Usage: bench_storage [REQUESTS_FOR_LISTING (default 1000000)] [DIR (default: a temporary dir)]
-#include "../../unit/storage/recordfactory.h"
+#include "recordfactory.h"
 #include "storage/projectstore.h"
 #include "storage/storewriter.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Test helper: writes requests to a project as fast as it can and prints every acknowledgement
 // ("acked N": the first N requests are committed) until it is killed.
-#include "../../unit/storage/recordfactory.h"
+#include "recordfactory.h"
 #include "storage/storewriter.h"
 
 #include <QCoreApplication>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "../../unit/storage/recordfactory.h"
+#include "recordfactory.h"
 #include "storage/projectstore.h"
 #include "storage/storewriter.h"
 

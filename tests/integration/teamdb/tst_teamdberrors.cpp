@@ -3,7 +3,7 @@
 // references, a wrong password, an unreachable server, a connection lost in the middle of a publish
 // (retried; nothing stored when every try fails), TLS with verify-full, and no secret anywhere, in any
 // encoding, even from a run against a server that echoes its key.
-#include "../faults/faultservers.h"
+#include "faultservers.h"
 #include "requireservice.h"
 #include "teamdbfixture.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // File → Merge shards…: three shard runs measured by `servescope-cli run --shard` against one
 // simulator become one run of the window's project, listed in the tree and described.
-#include "../../integration/run/clirunner.h"
+#include "clirunner.h"
 #include "guitesthelpers.h"
 #include "importflow.h"
 #include "mainwindow.h"

@@ -2,10 +2,10 @@
 // The team database from the window, against a throwaway PostgreSQL cluster: a run published from
 // the project, listed with filters in File → Team runs…, and opened into another project with the
 // same statistics; a wrong password is refused without being shown.
-#include "../../integration/teamdb/teamdbfixture.h"
 #include "requireservice.h"
 #include "secrets/memorysecretstore.h"
 #include "storage/projectstore.h"
+#include "teamdbfixture.h"
 #include "teamdbjobs.h"
 #include "teamrunsdialog.h"
 

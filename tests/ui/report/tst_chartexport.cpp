@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "../../unit/report/testpoints.h"
 #include "charts/chartexporter.h"
 #include "report/chartbuilders.h"
+#include "testpoints.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "../../unit/report/testpoints.h"
 #include "charts/chartrenderer.h"
 #include "charts/chartview.h"
 #include "report/chartbuilders.h"
+#include "testpoints.h"
 
 #include <QAreaSeries>
 #include <QGraphicsScene>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // servescope-cli export against a project file written through the store, run without a display.
-#include "../../unit/report/testpoints.h"
 #include "requireservice.h"
 #include "storage/storewriter.h"
+#include "testpoints.h"
 
 #include <QFile>
 #include <QImage>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "../../unit/report/testpoints.h"
 #include "charts/reportwriter.h"
 #include "metrics/repeats.h"
 #include "report/metricnames.h"
+#include "testpoints.h"
 
 #include <QBuffer>
 #include <QDir>

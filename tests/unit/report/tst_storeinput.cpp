@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "../model/testexperiment.h"
 #include "io/experimentfile.h"
 #include "report/reportdocument.h"
 #include "report/storeinput.h"
+#include "testexperiment.h"
 
 #include <QRegularExpression>
 #include <QTest>

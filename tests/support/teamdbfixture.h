@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "../run/clirunner.h"
+#include "clirunner.h"
 #include "pgcluster.h"
 
 #include <QDir>
