@@ -3,6 +3,7 @@
 
 #include "io/experimentfile.h"
 #include "run/clienthost.h"
+#include "run/runoutput.h"
 #include "run/runtext.h"
 #include "run/shard.h"
 #include "storage/storewriter.h"
@@ -38,6 +39,9 @@ RunRow newRunRow(const Experiment &experiment, const RunIdentity &identity)
     return row;
 }
 
+namespace {
+
+// `manifest.json` of the results folder, with the run's status and totals.
 QJsonObject runManifest(
     const Experiment &experiment, const RunIdentity &identity, const RunResult &result, const QString &status)
 {
@@ -69,6 +73,8 @@ QJsonObject runManifest(
     return m;
 }
 
+} // namespace
+
 qint64 estimatedRunBytes(const Experiment &experiment, int variants)
 {
     // Per stored request: the row (~200 bytes), its event blob and generated text (~9 bytes per
@@ -95,6 +101,11 @@ qint64 estimatedRunBytes(const Experiment &experiment, int variants)
     return qint64(bytes) + kWalBytes;
 }
 
+namespace {
+
+// Adds what the servers answered with (per variant: served_model, system_fingerprint) to the env
+// snapshot: one entry when every variant's server said the same, else one per variant; it
+// replaces what was typed or captured under the same name.
 void addAnswered(QList<EnvEntry> *envSnapshot, const QMap<QString, QPair<QString, QString>> &answered)
 {
     for (const auto &[key, pick] : { std::pair { QStringLiteral("served_model"), &QPair<QString, QString>::first },
@@ -116,6 +127,8 @@ void addAnswered(QList<EnvEntry> *envSnapshot, const QMap<QString, QPair<QString
                 envSnapshot->append({ key + QStringLiteral(" (") + it.key() + u')', *it, EnvSource::Captured });
     }
 }
+
+} // namespace
 
 QList<int> selectVariants(const Experiment &experiment, const QStringList &names, QString *error)
 {
@@ -223,6 +236,8 @@ void settleRunStatus(
     }
 }
 
+namespace {
+
 RunStatus storedStatus(RunResult::Status status)
 {
     switch (status) {
@@ -236,11 +251,40 @@ RunStatus storedStatus(RunResult::Status status)
     return RunStatus::Failed;
 }
 
-bool recordRunEnd(StoreWriter &writer, qint64 runId, RunStatus status, const QByteArray &env)
+// A run whose results folder is incomplete is not a success, whatever it measured.
+void failOnOutputError(const RunOutput &output, RunResult *result)
 {
+    if (output.firstError().isEmpty() || result->status != RunResult::Status::Finished)
+        return;
+    result->status = RunResult::Status::Failed;
+    result->message = RunText::tr("the results folder is incomplete: %1").arg(output.firstError());
+}
+
+} // namespace
+
+QStringList closeRun(StoreWriter &writer, RunOutput &output, Experiment &experiment, const RunIdentity &identity,
+    const QMap<QString, QPair<QString, QString>> &answered, RunResult *result)
+{
+    QStringList errors;
+    failOnOutputError(output, result);
+    const qsizetype envBefore = experiment.envSnapshot.size();
+    addAnswered(&experiment.envSnapshot, answered);
+    QString error;
+    if (output.isOpen()
+        && !output.writeManifest(
+            runManifest(experiment, identity, *result, runStatusCode(storedStatus(result->status))), &error))
+        errors << error;
+    failOnOutputError(output, result); // the manifest itself may have failed
+    const QByteArray env = experiment.envSnapshot.size() == envBefore
+        ? QByteArray()
+        : QJsonDocument(envSnapshotJson(experiment)).toJson(QJsonDocument::Compact);
     const quint64 failedBefore = writer.failedItems();
-    writer.finishRun(runId, status, QDateTime::currentDateTimeUtc(), env);
-    return writer.flush(30000) && writer.failedItems() == failedBefore;
+    writer.finishRun(result->runId, storedStatus(result->status), QDateTime::currentDateTimeUtc(), env);
+    if (!writer.flush(30000) || writer.failedItems() != failedBefore) {
+        errors << RunText::tr("storage: the last records could not be committed");
+        result->status = RunResult::Status::Failed;
+    }
+    return errors;
 }
 
 } // namespace ServeScope

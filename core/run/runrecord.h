@@ -12,6 +12,7 @@
 
 namespace ServeScope {
 
+class RunOutput;
 class StoreWriter;
 
 /// What a run says about itself, in the project and in its results folder.
@@ -31,10 +32,6 @@ RunRow newRunRow(const Experiment &experiment, const RunIdentity &identity);
 /// upper estimate from the planned requests and their lengths, docs/project-file.md#disk-space);
 /// a point limited by time alone counts one request per second per slot or its request rate.
 qint64 estimatedRunBytes(const Experiment &experiment, int variants);
-/// Adds what the servers answered with (per variant: served_model, system_fingerprint) to the env
-/// snapshot: one entry when every variant's server said the same, else one per variant; it
-/// replaces what was typed or captured under the same name.
-void addAnswered(QList<EnvEntry> *envSnapshot, const QMap<QString, QPair<QString, QString>> &answered);
 /// The indexes of the variants named in `names` (all when empty), in the experiment's order;
 /// empty with *error when a name is unknown or nothing is left to run.
 QList<int> selectVariants(const Experiment &experiment, const QStringList &names, QString *error);
@@ -47,14 +44,11 @@ qint64 recordRun(StoreWriter &writer, const Experiment &experiment, const RunOpt
 /// (`ok` false, message already set) or nothing succeeded; otherwise as it is.
 void settleRunStatus(
     RunResult *result, bool ok, bool cancelled, const std::optional<QString> &storageFailure, quint64 keptRequests);
-/// How a run's outcome is stored.
-RunStatus storedStatus(RunResult::Status status);
-/// Records a run's end (status, time, the env snapshot when `env` is not empty) and waits for the
-/// commit. False when it did not go through or refused the run's row, which would leave the run
-/// reading `running`: the run's end is recorded or said not to be.
-bool recordRunEnd(StoreWriter &writer, qint64 runId, RunStatus status, const QByteArray &env);
-/// `manifest.json` of the results folder, with the run's status and totals.
-QJsonObject runManifest(
-    const Experiment &experiment, const RunIdentity &identity, const RunResult &result, const QString &status);
+/// Ends a run's record once its load has ended: the results folder's manifest, what the servers
+/// answered added to the env snapshot, and the run's row with its status, waited for until
+/// committed. A finished run whose results folder is incomplete, or whose end did not go through
+/// (which would leave it reading `running`), becomes failed. Returns the lines for the run's log.
+QStringList closeRun(StoreWriter &writer, RunOutput &output, Experiment &experiment, const RunIdentity &identity,
+    const QMap<QString, QPair<QString, QString>> &answered, RunResult *result);
 
 } // namespace ServeScope

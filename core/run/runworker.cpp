@@ -14,8 +14,6 @@
 #include "run/serverreadback.h"
 #include "storage/storewriter.h"
 
-#include <QJsonDocument>
-
 namespace ServeScope {
 
 RunWorker::RunWorker(Experiment experiment, RunOptions options, std::shared_ptr<std::atomic<bool>> cancel)
@@ -233,39 +231,14 @@ void RunWorker::finishPoint(const PointSummary &identity, const PointRepeats &re
         log(QStringLiteral("finding"), line);
 }
 
-// A run whose results folder is incomplete is not a success, whatever it measured.
-bool RunWorker::failOnOutputError()
-{
-    if (m_output.firstError().isEmpty() || m_result.status != RunResult::Status::Finished)
-        return false;
-    m_result.status = RunResult::Status::Failed;
-    m_result.message = RunText::tr("the results folder is incomplete: %1").arg(m_output.firstError());
-    return true;
-}
-
 void RunWorker::finish()
 {
     // What the run's curves say, once, with the numbers used (words only in the GUI and report).
     const bool cacheFree = m_experiment.dataset.name == QLatin1String("random");
     for (const RunFinding &f : runFindings(m_result.points, m_estimates, cacheFree, {}, prefillBudgets(m_experiment)))
         log(QStringLiteral("finding"), findingLine(f));
-    failOnOutputError();
-    RunStatus status = storedStatus(m_result.status);
-    const qsizetype envBefore = m_experiment.envSnapshot.size();
-    addAnswered(&m_experiment.envSnapshot, m_answered);
-    QString error;
-    if (m_output.isOpen()
-        && !m_output.writeManifest(runManifest(m_experiment, m_identity, m_result, runStatusCode(status)), &error))
-        log(QStringLiteral("error"), error);
-    if (failOnOutputError())
-        status = RunStatus::Failed;
-    const QByteArray env = m_experiment.envSnapshot.size() == envBefore
-        ? QByteArray()
-        : QJsonDocument(envSnapshotJson(m_experiment)).toJson(QJsonDocument::Compact);
-    if (!recordRunEnd(*m_writer, m_result.runId, status, env)) {
-        log(QStringLiteral("error"), RunText::tr("storage: the last records could not be committed"));
-        m_result.status = RunResult::Status::Failed;
-    }
+    for (const QString &line : closeRun(*m_writer, m_output, m_experiment, m_identity, m_answered, &m_result))
+        log(QStringLiteral("error"), line);
     m_writer->close();
     if (!m_result.message.isEmpty())
         log(m_result.status == RunResult::Status::Finished ? QStringLiteral("info") : QStringLiteral("warning"),

@@ -72,8 +72,6 @@ private:
     /// spread more than 5%.
     void finishPoint(const PointSummary &identity, const PointRepeats &repeats, const PointRepeats &steady);
     void finish();
-    /// Marks a finished run failed when a results-folder write failed; true when it did so.
-    bool failOnOutputError();
     void fail(const QString &message);
     /// Every line of the run's log passes the redaction rule for the run's key and the open
     /// endpoint's secret header values.
