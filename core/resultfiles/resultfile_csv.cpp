@@ -13,13 +13,16 @@ namespace ServeScope {
 
 namespace {
 
-// Shortest representation that reads back to the same double, in the C locale.
+// Shortest representation that reads back to the same double, in the C locale; a whole number as
+// digits (a count of 100,000 is "100000", not the shortest "1e+05").
 QByteArray num(double d)
 {
     if (std::isnan(d))
         return QByteArrayLiteral("nan");
     if (std::isinf(d))
         return d > 0 ? QByteArrayLiteral("inf") : QByteArrayLiteral("-inf");
+    if (d == std::trunc(d) && std::abs(d) < 1e15)
+        return QByteArray::number(qint64(d));
     return QByteArray::number(d, 'g', QLocale::FloatingPointShortest);
 }
 

@@ -329,7 +329,7 @@ private Q_SLOTS:
         s.mode = QStringLiteral("concurrency");
         s.concurrency = 8;
         s.repeat = 2;
-        s.completed = 199;
+        s.completed = 100000; // digits, not the shortest "1e+05"
         s.failed = 1;
         s.successRate = 0.995;
         s.requestThroughput = 0.1 + 0.2;
@@ -347,7 +347,7 @@ private Q_SLOTS:
         s.inputEstimated = 2;
         // Without a valid steady window, one row: vLLM's set.
         QCOMPARE(summaryCsvRows(s),
-            QByteArray("\"seqs,64\",c8,concurrency,8,inf,2,vllm,value,199,1,0.995,0.3000000000"
+            QByteArray("\"seqs,64\",c8,concurrency,8,inf,2,vllm,value,100000,1,0.995,0.3000000000"
                        "0000004,0,0,12.5,0,0,0,0,0,0,0,0,0,0,0,0,0,1e+21,3,2,0,0,,\n"));
         // With one, a second row labelled steady: what the set lacks stays empty.
         s.steady = { { QStringLiteral("valid"), 1 }, { QStringLiteral("completed"), 150 },
