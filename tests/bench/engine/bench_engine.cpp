@@ -5,10 +5,12 @@
 // per stream, timing error = client arrival minus the stamp written right before each data event;
 // beside it the floor: the same streams read by a bare epoll + recv loop that only counts events),
 // and `servescope-cli run` as a child process (whole-process CPU per event, per thread, threads,
-// descriptors, peak memory). Figures are printed, not asserted.
+// descriptors, peak memory). A third section, memory, gives the peak resident memory of `run` by the
+// number of requests of its one point (256 streams, 32 output tokens, a results folder) against the
+// 150 MB + 1 kB per request aimed at. Figures are printed, not asserted.
 //
-//   bench_engine [--streams 256,1024,4096] [--transports floor,lean,tls,pool,pool-tls] [--sections engine,run]
-//                [--tokens 200] [--step-ms 20]
+//   bench_engine [--streams 256,1024,4096] [--transports floor,lean,tls,pool,pool-tls]
+//                [--sections engine,run,memory] [--tokens 200] [--step-ms 20] [--requests 10000,100000]
 #include "clirunbench.h"
 #include "floorreader.h"
 #include "pointrunner.h"
@@ -139,6 +141,7 @@ struct Options {
     QStringList sections;
     QStringList transports;
     QList<int> streams;
+    QList<int> requests; ///< memory section: the point's size in each run
     int tokens = 200;
     QString stepMs;
     double stepS = 0.02;
@@ -254,6 +257,27 @@ void benchRunPoint(const SimProcess &sim, int streams, const Options &o, const Q
     std::fflush(stdout);
 }
 
+// The memory section: one run of `requests` requests; `first` is the first row's figures, for the
+// memory each further request costs.
+void benchMemoryPoint(const SimProcess &sim, int requests, const QString &outDir, int cpu, CliRunFigures *first)
+{
+    constexpr int kStreams = 256;
+    const CliRunFigures f = benchCliRun(sim.url(QString()), kStreams, 32, cpu, outDir, requests);
+    const double peakMb = double(f.peakRssKb) / 1024;
+    const double targetMb = 150 + double(requests) / 1024;
+    QByteArray slope = "-";
+    if (first->completed > 0 && requests > first->completed)
+        slope
+            = QByteArray::number(double(f.peakRssKb - first->peakRssKb) * 1024 / (requests - first->completed), 'f', 0);
+    else
+        *first = f;
+    std::printf("memory %9d %5d %9d %9.1f %9.1f %7.2f %12s %8.1f\n", requests, f.exitCode, f.completed, peakMb,
+        targetMb, peakMb / targetMb, slope.constData(), f.wallS);
+    if (f.exitCode != 0)
+        std::printf("       run failed: %s\n", f.error.constData());
+    std::fflush(stdout);
+}
+
 } // namespace
 
 // Parses the command line into `o`; returns the exit code when there is nothing to run, else -1.
@@ -266,8 +290,11 @@ int parseOptions(const QStringList &args, Options &o)
             QStringLiteral("Engine section: floor (a bare epoll + recv reader), lean, tls (lean over HTTPS), pool, "
                            "pool-tls."),
             QStringLiteral("list"), QStringLiteral("floor,lean,tls") },
-        { QStringLiteral("sections"), QStringLiteral("engine (in-process), run (servescope-cli run child)."),
-            QStringLiteral("list"), QStringLiteral("engine,run") },
+        { QStringLiteral("sections"),
+            QStringLiteral("engine (in-process), run (servescope-cli run child), memory (run's peak by requests)."),
+            QStringLiteral("list"), QStringLiteral("engine,run,memory") },
+        { QStringLiteral("requests"), QStringLiteral("Memory section: requests of the point in each run."),
+            QStringLiteral("list"), QStringLiteral("10000,100000") },
         { QStringLiteral("tokens"), QStringLiteral("Output tokens per request."), QStringLiteral("n"),
             QStringLiteral("200") },
         { QStringLiteral("step-ms"), QStringLiteral("Simulator step time."), QStringLiteral("ms"),
@@ -288,6 +315,11 @@ int parseOptions(const QStringList &args, Options &o)
         o.streams << n.toInt(&one);
         ok = ok && one && o.streams.last() > 0;
     }
+    for (const QString &n : parser.value(QStringLiteral("requests")).split(QLatin1Char(','))) {
+        bool one = false;
+        o.requests << n.toInt(&one);
+        ok = ok && one && o.requests.last() > 0;
+    }
     bool tokensOk = false, stepOk = false;
     o.tokens = parser.value(QStringLiteral("tokens")).toInt(&tokensOk);
     o.stepMs = parser.value(QStringLiteral("step-ms"));
@@ -299,7 +331,7 @@ int parseOptions(const QStringList &args, Options &o)
                 || t == QLatin1String("tls") || t == QLatin1String("pool-tls"));
     if (!ok || !tokensOk || o.tokens < 1 || !stepOk || o.stepS <= 0) {
         std::fprintf(stderr,
-            "bench_engine: --streams and --tokens take positive integers, --step-ms a positive "
+            "bench_engine: --streams, --requests and --tokens take positive integers, --step-ms a positive "
             "number, --transports floor, lean, tls, pool and/or pool-tls\n");
         return 2;
     }
@@ -381,6 +413,21 @@ int main(int argc, char **argv)
                     "peak_kB/s   wall_s  busiest threads (CPU s)\n");
         for (const int n : o.streams)
             benchRunPoint(sim, n, o, dir.path(), clientCpu);
+    }
+    if (o.sections.contains(QLatin1String("memory"))) {
+        // The simulator's own model at 50 times its speed: requests end fast, so the run's records pile up.
+        SimProcess sim;
+        if (!sim.start({ QStringLiteral("--time-scale"), QStringLiteral("50") }, o.simCpu)) {
+            std::fprintf(stderr, "bench_engine: %s\n", qPrintable(sim.error()));
+            return 1;
+        }
+        QTemporaryDir dir;
+        std::printf("\n`servescope-cli run` peak resident memory by the size of its one point (256 streams, 16 in / 32 "
+                    "out, a results folder); target 150 MB + 1 kB per request\n");
+        std::printf("section  requests  exit completed   peak_MB target_MB  ratio bytes/request   wall_s\n");
+        CliRunFigures first;
+        for (const int n : o.requests)
+            benchMemoryPoint(sim, n, dir.path(), clientCpu, &first);
     }
     return 0;
 }

@@ -22,20 +22,21 @@ double childrenCpuSeconds()
     return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-QString writeExperiment(const QString &dir, const QUrl &base, int streams, int tokens)
+QString writeExperiment(const QString &dir, const QUrl &base, int streams, int tokens, int requests)
 {
-    const QString path = dir + QStringLiteral("/bench-%1.json").arg(streams);
+    const QString path = dir + QStringLiteral("/bench-%1-%2.json").arg(streams).arg(requests);
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return {};
     f.write(QStringLiteral("{\"name\":\"bench-%1\",\"endpoint\":{\"base_url\":\"%2\",\"path\":\"/v1/completions\","
                            "\"model\":\"servescope-sim-7b\"},\"dataset\":{\"name\":\"random\",\"seed\":3,"
                            "\"ignore_eos\":true,\"range_ratio\":0.0},\"load\":{\"mode\":\"concurrency\",\"points\":"
-                           "[{\"concurrency\":%1,\"input_len\":16,\"output_len\":%3,\"num_prompts\":%1}]},"
+                           "[{\"concurrency\":%1,\"input_len\":16,\"output_len\":%3,\"num_prompts\":%4}]},"
                            "\"variants\":[{\"name\":\"baseline\"}]}")
                 .arg(streams)
                 .arg(base.toString())
                 .arg(tokens)
+                .arg(requests)
                 .toUtf8());
     return path;
 }
@@ -55,12 +56,14 @@ int completedFromSummary(const QString &outDir)
 
 } // namespace
 
-CliRunFigures benchCliRun(const QUrl &base, int streams, int tokens, int cpu, const QString &outDir)
+CliRunFigures benchCliRun(const QUrl &base, int streams, int tokens, int cpu, const QString &outDir, int requests)
 {
     CliRunFigures fig;
     const QString cli = QString::fromLocal8Bit(qgetenv("SERVESCOPE_CLI"));
-    const QString experiment = writeExperiment(outDir, base, streams, tokens);
-    const QString results = outDir + QStringLiteral("/results-%1").arg(streams);
+    if (requests <= 0)
+        requests = streams;
+    const QString experiment = writeExperiment(outDir, base, streams, tokens, requests);
+    const QString results = outDir + QStringLiteral("/results-%1-%2").arg(streams).arg(requests);
     QStringList argv { QStringLiteral("run"), experiment, QStringLiteral("--out-dir"), results };
     QString program = cli;
     if (cpu >= 0) {

@@ -27,7 +27,8 @@ struct CliRunFigures {
 };
 
 /// Runs one closed-loop point of `streams` concurrent requests of `tokens` output tokens each
-/// against `base` (a running simulator), pinned to `cpu` when >= 0, results under `outDir`.
-CliRunFigures benchCliRun(const QUrl &base, int streams, int tokens, int cpu, const QString &outDir);
+/// against `base` (a running simulator), pinned to `cpu` when >= 0, results under `outDir`;
+/// `requests` in all (`streams` when 0).
+CliRunFigures benchCliRun(const QUrl &base, int streams, int tokens, int cpu, const QString &outDir, int requests = 0);
 
 } // namespace ServeScope::Testing
