@@ -356,6 +356,7 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, const Redactor &redact
     for (EventKind k : r.eventKinds)
         ended = ended || k == EventKind::Done;
     r.generatedText = redactor.apply(d.text.left(kMaxKeptTextChars));
+    r.generatedText.squeeze(); // grown event by event: the record keeps no spare capacity
     r.servedModel = d.model;
     r.systemFingerprint = d.systemFingerprint;
     if (d.usage) {

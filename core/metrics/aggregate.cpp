@@ -45,10 +45,20 @@ std::vector<double> extraPercentiles(const QVector<double> &requested)
     return extra;
 }
 
-void reserveAll(Collected &c, std::span<const RequestRecord> records)
+// False for a record outside the options' window, which then does not count at all.
+bool inWindow(const RequestRecord &r, const AggregateOptions &o)
+{
+    return o.windowToNs <= 0
+        || (!r.warmup && r.status != RequestStatus::Cancelled && r.startNs >= o.windowFromNs
+            && r.startNs <= o.windowToNs);
+}
+
+void reserveAll(Collected &c, std::span<const RequestRecord> records, const AggregateOptions &o)
 {
     std::size_t events = 0;
     for (const auto &r : records) {
+        if (!inWindow(r, o))
+            continue;
         events += std::size_t(r.eventNs.size());
         if (!r.warmup)
             c.firstScheduled = std::min(c.firstScheduled, r.scheduledNs > 0 ? r.scheduledNs : r.startNs);
@@ -112,7 +122,7 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
     PointSummary &s = res.summary;
     s.definitions = definitionsCode(opts.profile);
     Collected c;
-    reserveAll(c, records);
+    reserveAll(c, records, opts);
     std::vector<std::size_t> itlOffsets;
     itlOffsets.reserve(records.size());
     const qint64 origin = opts.measuredStartNs > 0 ? opts.measuredStartNs : c.firstScheduled;
@@ -124,6 +134,8 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
     }
     qint64 usageTokens = 0; // -1 once a request has only an estimate
     for (const auto &r : records) {
+        if (!inWindow(r, opts))
+            continue;
         if (r.warmup) {
             ++s.warmup;
             continue;

@@ -22,6 +22,9 @@ struct AggregateOptions {
     bool ignoreEos = false;
     int targetInputLen = 0; ///< 0: taken from the records
     int targetOutputLen = 0; ///< 0: taken from the records
+    /// When windowToNs > 0, only the measured requests (not warm-up, not cancelled) that started
+    /// within [windowFromNs, windowToNs] count, as if the others were not there: the steady window.
+    qint64 windowFromNs = 0, windowToNs = 0;
 };
 
 /// Finding codes: turned into words only for display.

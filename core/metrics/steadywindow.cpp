@@ -73,17 +73,10 @@ SteadyResult steadyWindow(
         return res;
     res.windowSeconds = nsToSeconds(res.windowEndNs - res.windowStartNs);
 
-    std::vector<RequestRecord> inside;
-    // Sized once: growing by doubling held two copies of the window's records at its peak.
-    inside.reserve(std::size_t(std::count_if(records.begin(), records.end(), [&](const RequestRecord &r) {
-        return measured(r) && r.startNs >= res.windowStartNs && r.startNs <= res.windowEndNs;
-    })));
     int endedInside = 0;
     for (const auto &r : records) {
         if (!measured(r))
             continue;
-        if (r.startNs >= res.windowStartNs && r.startNs <= res.windowEndNs)
-            inside.push_back(r); // implicitly shared: no deep copy of events
         const RequestMetrics m = deriveRequest(r, opts.profile);
         if (!m.counted || m.tokenEvents == 0)
             continue;
@@ -102,7 +95,10 @@ SteadyResult steadyWindow(
     }
     res.outputThroughput = res.outputTokens / res.windowSeconds;
     res.requestThroughput = endedInside / res.windowSeconds;
-    res.point = aggregatePoint(inside, opts);
+    AggregateOptions window = opts; // the records that started inside, without a copy of them
+    window.windowFromNs = res.windowStartNs;
+    window.windowToNs = res.windowEndNs;
+    res.point = aggregatePoint(records, window);
     res.valid = true;
     return res;
 }
