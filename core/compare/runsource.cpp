@@ -67,7 +67,7 @@ void appendSamples(const ResultRun &file, std::vector<RequestSample> *samples, R
         if (out > 1)
             s.tpot = (s.e2el - s.ttft) / double(out - 1);
         if (i < file.itls.size())
-            s.itl.assign(file.itls[i].cbegin(), file.itls[i].cend());
+            s.setItl(std::vector<double>(file.itls[i].cbegin(), file.itls[i].cend()));
         samples->push_back(std::move(s));
     }
 }

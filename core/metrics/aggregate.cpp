@@ -32,6 +32,7 @@ struct Collected {
     double inputSum = 0;
     int targetIn = 0, targetOut = 0, shortOutput = 0;
     qint64 targetInSum = 0; ///< the completed requests' own target input lengths (they differ in a trace)
+    std::size_t events = 0; ///< stored events of the records that count
 };
 
 std::vector<double> extraPercentiles(const QVector<double> &requested)
@@ -68,7 +69,7 @@ void reserveAll(Collected &c, std::span<const RequestRecord> records, const Aggr
         { &c.ttft, &c.ttfc, &c.ttfo, &c.tpot, &c.atpot, &c.e2el, &c.roleGap, &c.goodTpot, &c.startS, &c.okStartS })
         v->reserve(n);
     c.itl.reserve(events);
-    c.citl.reserve(events);
+    c.events = events;
     c.sweep.reserve(2 * n);
 }
 
@@ -141,7 +142,7 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
             continue;
         }
         const std::size_t itlBefore = c.itl.size();
-        const RequestMetrics m = deriveRequest(r, opts.profile, &c.itl, &c.citl);
+        const RequestMetrics m = deriveRequest(r, opts.profile, &c.itl);
         if (m.cancelled) {
             ++s.cancelled;
             continue;
@@ -219,6 +220,14 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
     s.tpot = Stats::describeSeconds(c.tpot, extra);
     s.atpot = Stats::describeSeconds(c.atpot, extra);
     s.itl = Stats::describeSeconds(c.itl, extra);
+    // The content ITLs in a second pass, once the ITLs are described and freed: the point's two
+    // arrays of every gap are never held at once (8 bytes per token event each).
+    std::vector<double>().swap(c.itl);
+    c.citl.reserve(c.events);
+    for (const auto &r : records) {
+        if (inWindow(r, opts) && !r.warmup)
+            deriveRequest(r, opts.profile, nullptr, &c.citl);
+    }
     s.citl = Stats::describeSeconds(c.citl, extra);
     s.e2el = Stats::describeSeconds(c.e2el, extra);
     return res;

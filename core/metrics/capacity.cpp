@@ -32,7 +32,7 @@ std::vector<double> valuesOf(const std::vector<RequestSample> &pooled, const QSt
     std::vector<double> v;
     if (metric == QLatin1String("itl")) {
         for (const RequestSample &s : pooled)
-            v.insert(v.end(), s.itl.begin(), s.itl.end());
+            v.insert(v.end(), s.itl().begin(), s.itl().end());
         return v;
     }
     v.reserve(pooled.size());
@@ -159,8 +159,8 @@ void judgeLevel(
             bool ok = true;
             for (const Slo &slo : spec.slos) {
                 if (slo.metric == QLatin1String("itl")) { // the request's mean gap, as AIPerf's goodput reads ITL
-                    if (!s.itl.empty())
-                        ok = ok && Stats::mean(s.itl) * 1000 <= slo.maxMs;
+                    if (!s.itl().empty())
+                        ok = ok && Stats::mean(s.itl()) * 1000 <= slo.maxMs;
                 } else {
                     const double ms = sampleMs(s, slo.metric);
                     // No TPOT (one token) breaks no bound; no answer after the reasoning misses TTFO's.

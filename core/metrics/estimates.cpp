@@ -35,15 +35,15 @@ void latencySamples(const std::vector<RequestSample> &samples, const QString &me
 {
     for (const RequestSample &s : samples) {
         if (metric == QLatin1String("itl")) {
-            if (s.itl.empty())
+            if (s.itl().empty())
                 continue;
             double sum = 0;
-            for (double g : s.itl) {
+            for (double g : s.itl()) {
                 values->push_back(g * 1000);
                 sum += g * 1000;
             }
             sums->push_back(sum);
-            counts->push_back(double(s.itl.size()));
+            counts->push_back(double(s.itl().size()));
             continue;
         }
         const double v = metric == QLatin1String("ttft") ? s.ttft
@@ -105,9 +105,11 @@ std::optional<RequestSample> requestSample(const RequestRecord &record, Definiti
     if (record.warmup)
         return std::nullopt;
     RequestSample s;
-    const RequestMetrics m = deriveRequest(record, profile, &s.itl);
+    std::vector<double> gaps;
+    const RequestMetrics m = deriveRequest(record, profile, &gaps);
     if (!m.counted)
         return std::nullopt;
+    s.setItl(std::move(gaps));
     s.ttft = m.ttft;
     if (m.hasTtfo)
         s.ttfo = m.ttfo;
@@ -333,22 +335,26 @@ QList<PointEstimate> estimateSteady(qint64 runId, const PointRepeats &steady)
     return out;
 }
 
-std::vector<RequestSample> steadySamples(
+PointSamples pointSamples(
     std::span<const RequestRecord> records, const QMap<QString, double> &steady, DefinitionsProfile profile)
 {
-    std::vector<RequestSample> out;
-    if (steady.value(QStringLiteral("valid")) != 1.0)
-        return out;
+    PointSamples out;
+    out.all.reserve(records.size());
+    const bool window = steady.value(QStringLiteral("valid")) == 1.0;
     qint64 origin = std::numeric_limits<qint64>::max();
     for (const RequestRecord &r : records) {
-        if (!r.warmup && r.status != RequestStatus::Cancelled)
+        if (window && !r.warmup && r.status != RequestStatus::Cancelled)
             origin = std::min(origin, r.startNs);
     }
+    if (window)
+        out.steady.reserve(records.size());
     for (const RequestRecord &r : records) {
-        if (r.warmup || !inSteadyWindow(steady, nsToSeconds(r.startNs - origin)))
+        std::optional<RequestSample> s = requestSample(r, profile);
+        if (!s)
             continue;
-        if (std::optional<RequestSample> s = requestSample(r, profile))
-            out.push_back(std::move(*s));
+        if (window && inSteadyWindow(steady, nsToSeconds(r.startNs - origin)))
+            out.steady.push_back(*s); // its ITLs shared, not copied
+        out.all.push_back(std::move(*s));
     }
     return out;
 }
@@ -369,14 +375,9 @@ void addSteadyRepeat(PointRepeats *point, const PointSummary &summary, const std
     point->samples.insert(point->samples.end(), samples.cbegin(), samples.cend());
 }
 
-std::vector<RequestSample> requestSamples(const QVector<RequestRecord> &records, DefinitionsProfile profile)
+std::vector<RequestSample> requestSamples(std::span<const RequestRecord> records, DefinitionsProfile profile)
 {
-    std::vector<RequestSample> out;
-    for (const RequestRecord &r : records) {
-        if (std::optional<RequestSample> s = requestSample(r, profile))
-            out.push_back(std::move(*s));
-    }
-    return out;
+    return pointSamples(records, {}, profile).all;
 }
 
 } // namespace ServeScope

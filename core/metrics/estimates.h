@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -23,7 +24,15 @@ struct RequestSample {
     double ttft = 0, e2el = 0;
     double tpot = std::numeric_limits<double>::quiet_NaN(); ///< NaN with a single output token
     double ttfo = std::numeric_limits<double>::quiet_NaN(); ///< NaN when the request never answered
-    std::vector<double> itl;
+    /// Its inter-token latencies, shared by the copies of one request's sample (a point's set and
+    /// its steady window's), so a request's gaps are held once however many sets count it.
+    std::shared_ptr<const std::vector<double>> itls;
+
+    std::span<const double> itl() const { return itls ? std::span<const double>(*itls) : std::span<const double>(); }
+    void setItl(std::vector<double> gaps)
+    {
+        itls = gaps.empty() ? nullptr : std::make_shared<const std::vector<double>>(std::move(gaps));
+    }
 };
 
 /// The sample of a stored record under a definitions profile; nullopt for a request that does not count.
@@ -79,11 +88,14 @@ constexpr double kReproducibleSpread = 0.05;
 /// Whether the repeats of a metric agree: CV and (max - min) / median both within the limit.
 bool reproducible(const RepeatStat &s, double limit = kReproducibleSpread);
 /// The samples of a point's records: every measured request that counts under `profile`.
-std::vector<RequestSample> requestSamples(const QVector<RequestRecord> &records, DefinitionsProfile profile);
-/// The samples of one (variant, point, repeat)'s records that started inside its steady window
-/// (`steady`: its summary's steady set; window edges from the first measured start); none when the
-/// window is not valid.
-std::vector<RequestSample> steadySamples(
+std::vector<RequestSample> requestSamples(std::span<const RequestRecord> records, DefinitionsProfile profile);
+/// A point's samples (requestSamples) and those of its requests that started inside its steady
+/// window (`steady`: its summary's steady set; window edges from the first measured start; none
+/// when the window is not valid), sharing each request's ITLs.
+struct PointSamples {
+    std::vector<RequestSample> all, steady;
+};
+PointSamples pointSamples(
     std::span<const RequestRecord> records, const QMap<QString, double> &steady, DefinitionsProfile profile);
 /// One more repeat of a point: its key, its result-file values and its measured requests' samples.
 void addRepeat(PointRepeats *point, const PointSummary &summary, const std::vector<RequestSample> &samples);

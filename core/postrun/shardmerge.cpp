@@ -340,8 +340,9 @@ void writeAggregates(const QList<ShardRun> &shards, const std::map<GroupKey, QVe
         m->completed += s.completed;
         m->failed += s.failed;
         const DefinitionsProfile profile = definitionsProfile(resolved);
-        addRepeat(&repeats[{ v, point }], s, requestSamples(records, profile));
-        addSteadyRepeat(&steady[{ v, point }], s, steadySamples(records, s.steady, profile));
+        const PointSamples samples = pointSamples(records, s.steady, profile);
+        addRepeat(&repeats[{ v, point }], s, samples.all);
+        addSteadyRepeat(&steady[{ v, point }], s, samples.steady);
     }
     for (const auto &[key, r] : repeats) {
         for (const PointEstimate &e : estimateRepeats(m->runId, r).stored)

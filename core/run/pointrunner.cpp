@@ -240,8 +240,9 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     if (settle.settled() && stoppedBeforePlan(spec, records.size(), nsToSeconds(load.endNs - load.clockStartNs)))
         noteSettled(settle, variant, spec, &client);
     outcome.summary = summarise(variant, spec, records, load.clockStartNs, warmupCount, server, client);
-    outcome.samples = requestSamples(records, definitionsProfile(resolved));
-    outcome.steadySamples = steadySamples(records, outcome.summary.steady, definitionsProfile(resolved));
+    PointSamples samples = pointSamples(records, outcome.summary.steady, definitionsProfile(resolved));
+    outcome.samples = std::move(samples.all);
+    outcome.steadySamples = std::move(samples.steady);
     return outcome;
 }
 

@@ -186,7 +186,7 @@ private Q_SLOTS:
             QVERIFY(store.pointEstimates(m.row.id, &estimates));
         }
         PointRepeats window;
-        addSteadyRepeat(&window, ms, steadySamples(m.records, ms.steady, DefinitionsProfile::Vllm));
+        addSteadyRepeat(&window, ms, pointSamples(m.records, ms.steady, DefinitionsProfile::Vllm).steady);
         const QList<PointEstimate> expected = estimateSteady(m.row.id, window);
         QCOMPARE(expected.size(), 18);
         for (const PointEstimate &e : expected) {
