@@ -3,6 +3,7 @@
 #include "command.h"
 
 #include "engine/fdlimit.h"
+#include "run/heaptrim.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -80,6 +81,7 @@ static void printUsage(FILE *out)
 int main(int argc, char *argv[])
 {
     ServeScope::raiseOpenFileLimit();
+    ServeScope::useOneHeapArena();
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);

@@ -8,6 +8,7 @@
 #include "model/problem.h"
 #include "projectcontroller.h"
 #include "resultimportdialog.h"
+#include "run/heaptrim.h"
 #include "runpagecontroller.h"
 #include "secrets/keychainsecretstore.h"
 #include "translations.h"
@@ -170,6 +171,7 @@ void scriptRun(QApplication &app, MainWindow &window, bool runNow, bool scripted
 int main(int argc, char *argv[])
 {
     raiseOpenFileLimit();
+    useOneHeapArena();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("ServeScope"));
     QApplication::setApplicationName(QStringLiteral("ServeScope"));

@@ -16,4 +16,11 @@ void releaseFreedHeap()
 #endif
 }
 
+void useOneHeapArena()
+{
+#if defined(__GLIBC__)
+    mallopt(M_ARENA_MAX, 1);
+#endif
+}
+
 } // namespace ServeScope

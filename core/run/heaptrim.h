@@ -11,4 +11,12 @@ namespace ServeScope {
 /// (docs/engine.md, "Soak").
 void releaseFreedHeap();
 
+/// One malloc arena for the whole process (glibc's M_ARENA_MAX; a no-op elsewhere), set first in
+/// main(), before any thread starts. The engine's threads allocate each request's record and the
+/// run thread keeps it; with an arena per thread, memory one thread frees (the prompts, a point
+/// end's transients) cannot serve another's allocations, so a run's peak was the sum of the
+/// arenas' peaks. A 100,000-request point: 264 MB with an arena per thread, 228 MB with one, and
+/// CPU per event within the bench's noise (docs/engine.md, "Memory by run length").
+void useOneHeapArena();
+
 } // namespace ServeScope
