@@ -6549,6 +6549,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>%1 %2 r%3 misses the SLOs on its first %4 successful requests: stopped sending</source>
         <translation>%1 %2 r%3 按其前 %4 个成功请求未满足 SLO：已停止发送</translation>
     </message>
+    <message>
+        <source>storage: the project&apos;s writer is %1 records behind the load; they are kept in memory until stored</source>
+        <translation>存储：项目写入器落后负载 %1 条记录；这些记录在写入前保存在内存中</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::RunMonitor</name>

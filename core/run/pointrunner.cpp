@@ -34,6 +34,10 @@ namespace {
 /// Prompts prepared for a point that stops on time only; requests reuse them round-robin.
 constexpr int kTimeOnlyPrompts = 512;
 
+/// How far the project's writer may lag a point's load, in records, before the run says so: about
+/// 50 MB of records kept only for the writer, some 20 s of a fast simulator run.
+constexpr quint64 kWriterLagItems = 50000;
+
 /// The prompt a prepared request sends, as stored once per hash: the user message or the
 /// completion prompt, text or token IDs (little-endian int32).
 std::optional<PromptRow> promptRowOf(const PreparedRequest &r)
@@ -205,6 +209,9 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
         return outcome;
     }
     storePrompts(requests);
+    // The prompts stored before the load starts: the writer does not compete with it for a core at
+    // its start, and a lag during it is the records' own.
+    m_writer.flush(60000); // a failed commit stops the run through StoreWriter::commitFailed
     QVector<RequestRecord> records;
     records.reserve(requests.requests.size()); // no growth slack or copy while the point runs
     // The server's series over the measured requests, with a scrape on each side of them.
@@ -443,8 +450,18 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
     // Only a results folder's files read a request's text after the point: otherwise the kept copy
     // drops it once the writer has its own (the project stores it), so a point keeps no text.
     const bool keepText = m_output.isOpen();
-    const auto accept = [this, records, keepText, settle](RequestRecord r) {
-        m_writer.enqueue(r);
+    bool lagSaid = false;
+    const auto accept = [this, records, keepText, settle, &lagSaid](RequestRecord r) {
+        // The writer may lag the load, never the other way round (the engine has stamped this
+        // record already); a lag beyond the bound is said once per point.
+        const quint64 lag = m_writer.enqueue(r) - m_writer.committedSequence();
+        if (lag > kWriterLagItems && !lagSaid) {
+            lagSaid = true;
+            Q_EMIT logged(QStringLiteral("warning"),
+                RunText::tr("storage: the project's writer is %1 records behind the load; they are kept in memory "
+                            "until stored")
+                    .arg(lag));
+        }
         m_monitor.observe(r);
         if (settle && settle->add(r))
             m_generator.stopSending();
