@@ -60,6 +60,9 @@ public:
         return port != 0;
     }
     ~SimChild() { stop(); }
+    /// Before start(): its stderr (the scheduler's log lines) goes nowhere. For a caller that runs no
+    /// event loop while the simulator works, whose pipe would otherwise fill and stop the simulator.
+    void discardStderr() { m_process.setStandardErrorFile(QProcess::nullDevice()); }
     /// Sends `signal`, waits for the exit (killing it after 5 s) and returns its exit code.
     int stop(int signal = SIGTERM)
     {

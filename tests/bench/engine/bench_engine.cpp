@@ -417,6 +417,7 @@ int main(int argc, char **argv)
     if (o.sections.contains(QLatin1String("memory"))) {
         // The simulator's own model at 50 times its speed: requests end fast, so the run's records pile up.
         SimProcess sim;
+        sim.discardStderr(); // at 50 times its speed it logs faster than anyone reads while a run waits
         if (!sim.start({ QStringLiteral("--time-scale"), QStringLiteral("50") }, o.simCpu)) {
             std::fprintf(stderr, "bench_engine: %s\n", qPrintable(sim.error()));
             return 1;
