@@ -402,6 +402,53 @@ private Q_SLOTS:
         QCOMPARE(st.point.summary.completed, 6);
     }
 
+    void steadyWindowCountsOnlyTheMeasuredRequestsThatStartedInside()
+    {
+        // Requests start every 100 ms with different shapes; a warm-up and a cancelled request
+        // start inside the window too. The window's set is the summary of exactly the measured
+        // requests that started inside, as a filtered copy of them would give.
+        std::vector<RequestRecord> v;
+        for (int i = 0; i < 10; ++i)
+            v.push_back(makeStream(i, i * 100.0, 20 + 3 * i, 5 + i, 3 + i % 4));
+        RequestRecord warm = makeStream(10, 450, 500, 50, 4);
+        warm.warmup = true;
+        RequestRecord cancelled = makeStream(11, 460, 700, 70, 4);
+        cancelled.status = RequestStatus::Cancelled;
+        v.insert(v.begin() + 3, warm);
+        v.push_back(cancelled);
+        SteadyOptions so;
+        so.discardRatio = 0.2;
+        AggregateOptions o;
+        o.percentiles = { 50, 99.9 };
+        const SteadyResult st = steadyWindow(v, o, so);
+        QVERIFY(st.valid);
+        QCOMPARE(st.windowStartNs, 200 * Ms);
+        QCOMPARE(st.windowEndNs, 700 * Ms);
+        std::vector<RequestRecord> inside;
+        for (const RequestRecord &r : v) {
+            if (!r.warmup && r.status != RequestStatus::Cancelled && r.startNs >= st.windowStartNs
+                && r.startNs <= st.windowEndNs)
+                inside.push_back(r);
+        }
+        QCOMPARE(inside.size(), size_t(6));
+        const PointSummary want = aggregatePoint(inside, o).summary;
+        const PointSummary &got = st.point.summary;
+        QCOMPARE(got.completed, 6);
+        QCOMPARE(got.warmup, 0);
+        QCOMPARE(got.cancelled, 0);
+        QCOMPARE(got.totalOutputTokens, want.totalOutputTokens);
+        QCOMPARE(got.duration, want.duration);
+        for (const auto &[name, d] : { std::pair { "ttft", &PointSummary::ttft }, { "tpot", &PointSummary::tpot },
+                 { "itl", &PointSummary::itl }, { "citl", &PointSummary::citl }, { "e2el", &PointSummary::e2el } }) {
+            const Distribution &a = got.*d, &b = want.*d;
+            QVERIFY2(
+                a.count == b.count && a.mean == b.mean && a.p50 == b.p50 && a.p99 == b.p99 && a.extra == b.extra, name);
+        }
+        QVERIFY(got.itl.count > 0);
+        // vLLM's ITL counts the gap to each request's finish-only chunk; content ITL drops it.
+        QCOMPARE(got.itl.count, got.citl.count + got.completed);
+    }
+
     void scale()
     {
         // 100k requests x 64 events: printed, not asserted (docs/style.md); the values are asserted.
