@@ -90,7 +90,7 @@ QMap<RepeatKey, qint64> firstStarts(const QVector<RequestRecord> &records)
 {
     QMap<RepeatKey, qint64> out;
     for (const RequestRecord &r : records) {
-        if (r.warmup || r.status == RequestStatus::Cancelled)
+        if (!r.measured())
             continue;
         const RepeatKey k { r.variant, r.point, r.repeat };
         const auto it = out.find(k);

@@ -49,9 +49,7 @@ std::vector<double> extraPercentiles(const QVector<double> &requested)
 // False for a record outside the options' window, which then does not count at all.
 bool inWindow(const RequestRecord &r, const AggregateOptions &o)
 {
-    return o.windowToNs <= 0
-        || (!r.warmup && r.status != RequestStatus::Cancelled && r.startNs >= o.windowFromNs
-            && r.startNs <= o.windowToNs);
+    return o.windowToNs <= 0 || (r.measured() && r.startNs >= o.windowFromNs && r.startNs <= o.windowToNs);
 }
 
 void reserveAll(Collected &c, std::span<const RequestRecord> records, const AggregateOptions &o)

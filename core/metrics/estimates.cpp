@@ -343,7 +343,7 @@ PointSamples pointSamples(
     const bool window = steady.value(QStringLiteral("valid")) == 1.0;
     qint64 origin = std::numeric_limits<qint64>::max();
     for (const RequestRecord &r : records) {
-        if (window && !r.warmup && r.status != RequestStatus::Cancelled)
+        if (window && r.measured())
             origin = std::min(origin, r.startNs);
     }
     if (window)

@@ -11,18 +11,13 @@ namespace ServeScope {
 
 namespace {
 
-bool measured(const RequestRecord &r)
-{
-    return !r.warmup && r.status != RequestStatus::Cancelled;
-}
-
 // First instant the number of requests in flight ([start, end), departures first) reaches target.
 qint64 firstReach(std::span<const RequestRecord> records, int target, bool *found)
 {
     std::vector<std::pair<qint64, int>> sweep;
     sweep.reserve(2 * records.size());
     for (const auto &r : records) {
-        if (!measured(r))
+        if (!r.measured())
             continue;
         sweep.push_back({ r.startNs, +1 });
         sweep.push_back({ std::max(r.endNs, r.startNs), -1 });
@@ -49,7 +44,7 @@ SteadyResult steadyWindow(
     std::vector<qint64> starts;
     starts.reserve(records.size());
     for (const auto &r : records) {
-        if (measured(r))
+        if (r.measured())
             starts.push_back(r.startNs);
     }
     if (starts.empty())
@@ -75,7 +70,7 @@ SteadyResult steadyWindow(
 
     int endedInside = 0;
     for (const auto &r : records) {
-        if (!measured(r))
+        if (!r.measured())
             continue;
         const RequestMetrics m = deriveRequest(r, opts.profile);
         if (!m.counted || m.tokenEvents == 0)

@@ -111,6 +111,8 @@ struct RequestRecord {
     QVector<EventKind> eventKinds;
 
     bool ok() const noexcept { return status == RequestStatus::Ok; }
+    /// Counts in a point's measurement: not a warm-up request, not cancelled by a stop.
+    bool measured() const noexcept { return !warmup && status != RequestStatus::Cancelled; }
 };
 
 /// Mean, median, std and the percentile ladder of one metric, in milliseconds.

@@ -28,7 +28,7 @@ PointSummary sglangSummary(const PointSummary &stored, const QVector<RequestReco
     opts.targetOutputLen = stored.outputLen;
     qint64 lastEnd = 0;
     for (const RequestRecord &r : records) {
-        if (!r.warmup && r.status != RequestStatus::Cancelled)
+        if (r.measured())
             lastEnd = std::max(lastEnd, r.endNs);
     }
     opts.measuredStartNs = lastEnd - qint64(std::llround(stored.duration * 1e9));

@@ -83,7 +83,7 @@ ChartSpec runTimeSeries(const QList<TimeSeriesInput> &inputs)
     for (const TimeSeriesInput &in : inputs) {
         QList<RequestRecord> reqs;
         for (const RequestRecord &r : in.requests)
-            if (!r.warmup && r.status != RequestStatus::Cancelled)
+            if (r.measured())
                 reqs << r;
         if (reqs.isEmpty())
             continue;

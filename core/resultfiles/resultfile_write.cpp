@@ -99,7 +99,7 @@ std::vector<Row> measuredRows(std::span<const RequestRecord> records, qint64 ori
 {
     std::vector<Row> rows;
     for (const auto &r : records) {
-        if (!r.warmup && r.status != RequestStatus::Cancelled)
+        if (r.measured())
             rows.push_back(makeRow(r, origin));
     }
     return rows;
