@@ -1772,6 +1772,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>capacity searches: %1 levels of the baseline and %2 of the candidate were measured by one side only and are left out</source>
         <translation>容量搜索：基线的 %1 个级别和候选的 %2 个级别只有一侧测量过，已略去</translation>
     </message>
+    <message>
+        <source>Compare each point, once its repeats are done, with the same point of this stored run of the project (a &quot;vs:&quot; line on stderr: better, worse, mixed, noise or missing)</source>
+        <translation></translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Command</name>
@@ -6553,6 +6557,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>storage: the project&apos;s writer is %1 records behind the load; they are kept in memory until stored</source>
         <translation>存储：项目写入器落后负载 %1 条记录；这些记录在写入前保存在内存中</translation>
     </message>
+    <message>
+        <source>the run to compare with: %1</source>
+        <translation>要对比的运行：%1</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::RunMonitor</name>
@@ -6743,6 +6751,70 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <translation>
             <numerusform>取决于容量所在位置：每个变体最多 %n 个级别</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>No earlier run</source>
+        <translation>不对比</translation>
+    </message>
+    <message>
+        <source>An earlier run of this project to compare with while this one runs: its figures at the point under way are drawn dashed on the charts, and each point, once measured, is judged against it.</source>
+        <translation>运行期间用于对比的本项目早先运行：它在当前负载点的数值以虚线画在图表上，每个负载点测完后都会与它对比并给出结论。</translation>
+    </message>
+    <message>
+        <source>Compare &amp;with:</source>
+        <translation>对比对象(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Point</source>
+        <translation>负载点</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Run %1 · %2</source>
+        <translation>运行 %1 · %2</translation>
+    </message>
+    <message>
+        <source>better</source>
+        <translation>更好</translation>
+    </message>
+    <message>
+        <source>worse</source>
+        <translation>更差</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>有好有坏</translation>
+    </message>
+    <message>
+        <source>within noise</source>
+        <translation>在噪声范围内</translation>
+    </message>
+    <message>
+        <source>not in that run</source>
+        <translation>该运行中没有</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>The earlier run has no such point.</source>
+        <translation>早先的运行没有这个负载点。</translation>
+    </message>
+    <message>
+        <source>No headline metric changed beyond its noise and 5%.</source>
+        <translation>没有主要指标的变化超出其噪声范围和 5%。</translation>
+    </message>
+    <message>
+        <source>Points against %1:</source>
+        <translation>各负载点对比 %1：</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
     </message>
 </context>
 <context>

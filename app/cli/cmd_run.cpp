@@ -197,6 +197,10 @@ void addRunOptions(QCommandLineParser &parser)
             CliText::tr("After the run, check point by point that it agrees within 5% with this stored run of the "
                         "project"),
             QStringLiteral("RUN") },
+        { QStringLiteral("vs"),
+            CliText::tr("Compare each point, once its repeats are done, with the same point of this stored run of "
+                        "the project (a \"vs:\" line on stderr: better, worse, mixed, noise or missing)"),
+            QStringLiteral("RUN") },
     });
 }
 
@@ -374,6 +378,7 @@ int runRun(const QStringList &args)
     options.allowLaunch = allowLaunch;
     options.simulatorTimeScale = timeScale;
     options.shard = shard;
+    options.vs = parser.value(QStringLiteral("vs"));
     const QString checkAgainst = parser.value(QStringLiteral("check-against"));
     RunSource earlier;
     if (const std::optional<int> refused = prepareRun(x, checkAgainst, &options, &earlier))

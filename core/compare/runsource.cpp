@@ -487,6 +487,43 @@ RerunCheck checkRerun(const RunSource &earlier, const RunSource &now)
     return check;
 }
 
+const PointRepeats *matchingPoint(const RunSource &earlier, const PointKey &key)
+{
+    PointRepeats probe;
+    probe.setKey(key);
+    const PointMatching matching = matchPoints(earlier.points, { probe });
+    return matching.pairs.isEmpty() ? nullptr : &earlier.points[matching.pairs.first().first];
+}
+
+PointVerdict pointVerdict(const RunSource &earlier, const PointRepeats &now, const QString &convention)
+{
+    PointVerdict v { now.variant, now.label, QStringLiteral("missing"), {} };
+    RunSource current;
+    current.convention = convention;
+    current.points = { now };
+    const PointMatching matching = matchPoints(earlier.points, current.points);
+    if (matching.pairs.isEmpty())
+        return v;
+    QList<DeltaRow> rows = deltaTable(earlier.points, current.points, matching,
+        headlineMetrics(ResultSet::Vllm, reasoned(earlier) || reasoned(current)));
+    withholdIncomparable(rows, comparedDefinitions(earlier, current));
+    int better = 0, worse = 0;
+    for (const DeltaRow &r : std::as_const(rows)) {
+        if (r.verdict != Verdict::Better && r.verdict != Verdict::Worse)
+            continue;
+        (r.verdict == Verdict::Better ? better : worse) += 1;
+        v.changes << QStringLiteral("%1 %2%3% %4")
+                         .arg(r.metric, r.relative >= 0 ? QStringLiteral("+") : QString())
+                         .arg(r.relative * 100, 0, 'f', 1)
+                         .arg(verdictCode(r.verdict));
+    }
+    v.outcome = better && worse ? QStringLiteral("mixed")
+        : better                ? QStringLiteral("better")
+        : worse                 ? QStringLiteral("worse")
+                                : QStringLiteral("noise");
+    return v;
+}
+
 QStringList environmentDifferences(const RunSource &a, const RunSource &b)
 {
     const QMap<QString, QString> fa = flatten(a), fb = flatten(b);

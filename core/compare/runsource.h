@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMetaType>
 #include <QString>
 
 namespace ServeScope {
@@ -92,4 +93,22 @@ RerunCheck checkRerun(const RunSource &earlier, const RunSource &now);
 /// (keys present on one side only say "(none)").
 QStringList environmentDifferences(const RunSource &a, const RunSource &b);
 
+/// A point just measured against the same point of an earlier run (the Run page's live baseline,
+/// `run --vs`). `outcome` (machine words): `better` or `worse` when the headline metrics with a
+/// verdict all go that way, `mixed` when some are better and some worse, `noise` when none separates
+/// (verdictFor() at the 5% practical threshold), `missing` when the earlier run has no such point.
+/// `changes` names each metric with a verdict, "median_ttft_ms +7.2% worse", in the headline order.
+struct PointVerdict {
+    QString variant, label;
+    QString outcome;
+    QStringList changes;
+};
+/// `now` (its estimates in `stored`) against `earlier`'s matching point (matchPoints()); `convention`
+/// is how `now` is defined (conventionOf()), so families defined differently give no verdict.
+PointVerdict pointVerdict(const RunSource &earlier, const PointRepeats &now, const QString &convention);
+/// The earlier run's point that `key` matches (matchPoints()), or null.
+const PointRepeats *matchingPoint(const RunSource &earlier, const PointKey &key);
+
 } // namespace ServeScope
+
+Q_DECLARE_METATYPE(ServeScope::PointVerdict)

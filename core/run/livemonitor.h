@@ -21,6 +21,8 @@ public:
     void begin(qint64 runId, int variantCount, int pointCount, int repeatCount);
     void setVariant(int index, const QString &name);
     void setPoint(int point, const QString &label, int repeat);
+    /// The live baseline's figures at the point about to run (NaN throughout without one).
+    void setBaseline(const BaselineFigures &figures) { m_snapshot.baseline = figures; }
     /// Sets the phase ("starting server", "preparing prompts", "warmup", "measuring", "saving") and publishes.
     void setPhase(const QString &phase);
     /// The measured part of the current point starts: it stops after `requests` (0: no count)

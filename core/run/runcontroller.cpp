@@ -15,6 +15,7 @@ RunController::RunController(Experiment experiment, RunOptions options, QObject 
     qRegisterMetaType<RunSnapshot>();
     qRegisterMetaType<RunResult>();
     qRegisterMetaType<PointSummary>();
+    qRegisterMetaType<PointVerdict>();
 }
 
 RunController::~RunController()
@@ -39,6 +40,7 @@ void RunController::start()
     // The worker and its parts emit on the run thread; these connections queue onto this object's thread.
     connect(worker, &RunWorker::snapshotUpdated, this, &RunController::snapshotUpdated);
     connect(worker, &RunWorker::pointFinished, this, &RunController::pointFinished);
+    connect(worker, &RunWorker::pointCompared, this, &RunController::pointCompared);
     connect(worker, &RunWorker::logged, this, &RunController::logged);
     connect(worker, &RunWorker::finished, this, [this](const RunResult &result) {
         m_running = false;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "compare/runsource.h"
 #include "model/experiment.h"
 #include "run/runtypes.h"
 
@@ -32,6 +33,8 @@ public:
 Q_SIGNALS:
     void snapshotUpdated(const ServeScope::RunSnapshot &snapshot);
     void pointFinished(const ServeScope::PointSummary &summary);
+    /// RunOptions::vs: a point's repeats are done, and this is how it compares.
+    void pointCompared(const ServeScope::PointVerdict &verdict);
     void logged(const QString &level, const QString &text);
     void finished(const ServeScope::RunResult &result);
 

@@ -11,6 +11,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <limits>
+
 namespace ServeScope {
 
 struct RunOptions {
@@ -23,6 +25,16 @@ struct RunOptions {
     double simulatorTimeScale = 1.0; ///< --time-scale for a "sim:" endpoint
     bool allowLaunch = false; ///< may run server.launch argv
     ShardSpec shard; ///< this process's share of the load (docs/shards.md); inactive: all of it
+    /// An earlier run of the project (id or unique name) each point is compared with as it finishes
+    /// (the Run page's live baseline, `run --vs`); empty: none.
+    QString vs;
+};
+
+/// The live baseline's figures (RunOptions::vs) at the point under way: that run's medians across
+/// repeats; NaN where it has none.
+struct BaselineFigures {
+    static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+    double ttftP50Ms = kNone, ttftP99Ms = kNone, itlP50Ms = kNone, itlP99Ms = kNone, outputTokensPerS = kNone;
 };
 
 /// Throttled (<= 10 Hz) state of a run for monitors; rolling figures are computed off the GUI thread.
@@ -45,6 +57,7 @@ struct RunSnapshot {
     double outputTokensPerS = 0, requestsPerS = 0; ///< rolling
     QMap<QString, int> errorsByClass;
     QMap<QString, QString> firstErrorByClass; ///< the first failed request's text per class (key scrubbed)
+    BaselineFigures baseline;
 };
 
 struct RunResult {

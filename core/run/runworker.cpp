@@ -78,6 +78,8 @@ void RunWorker::run()
     if (m_experiment.load.capacity) // the search appends the levels it measures
         m_experiment.load.points.clear();
     m_variants = selectVariants(m_experiment, m_options.variants, &error);
+    if (!m_options.vs.isEmpty() && !m_baseline.load(m_options.projectPath, m_options.vs, m_experiment, &error))
+        return fail(RunText::tr("the run to compare with: %1").arg(error));
     if (m_variants.isEmpty() || !record(&error))
         return fail(error);
 
@@ -168,6 +170,7 @@ bool RunWorker::measure(const VariantContext &context, OpenPoint &open, PointOut
 {
     if (serverExited())
         return false;
+    m_monitor.setBaseline(m_baseline.figures(pointKey(context.resolved, open.point, context.variant)));
     *outcome = m_points->run(context, open.point, ++open.repeat);
     releaseFreedHeap(); // the point's records and result file are freed by now
     if (!outcome->ok) {
@@ -229,6 +232,11 @@ void RunWorker::finishPoint(const PointSummary &identity, const PointRepeats &re
         log(QStringLiteral("error"), error);
     for (const QString &line : estimates.findings)
         log(QStringLiteral("finding"), line);
+    if (m_baseline.active()) {
+        const PointVerdict v = m_baseline.verdict(repeats, estimates.stored);
+        log(QStringLiteral("vs"), m_baseline.line(v));
+        Q_EMIT pointCompared(v);
+    }
 }
 
 void RunWorker::finish()

@@ -4,6 +4,7 @@
 #include "metrics/estimates.h"
 #include "model/experiment.h"
 #include "model/redaction.h"
+#include "run/livebaseline.h"
 #include "run/livemonitor.h"
 #include "run/runoutput.h"
 #include "run/runrecord.h"
@@ -41,6 +42,8 @@ public:
 Q_SIGNALS:
     void snapshotUpdated(const ServeScope::RunSnapshot &snapshot);
     void pointFinished(const ServeScope::PointSummary &summary);
+    /// RunOptions::vs: a point's repeats are done, and this is how it compares.
+    void pointCompared(const ServeScope::PointVerdict &verdict);
     void logged(const QString &level, const QString &text);
     void finished(const ServeScope::RunResult &result);
 
@@ -90,6 +93,7 @@ private:
     VariantEndpoint m_endpoint;
     RunOutput m_output;
     LiveMonitor m_monitor;
+    LiveBaseline m_baseline;
     RunResult m_result;
     QStringList m_probedBases;
     Redactor m_redactor;

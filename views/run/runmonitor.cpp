@@ -3,10 +3,12 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
 #include <QProgressBar>
@@ -19,6 +21,7 @@
 #include "run/durationestimate.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ServeScope {
 
@@ -36,11 +39,19 @@ RunMonitor::RunMonitor(QWidget *parent)
     , m_firstError(new QLabel)
     , m_plan(new QLabel)
     , m_errors(new QTableWidget(0, 2))
+    , m_baselineRun(new QComboBox)
+    , m_verdictTitle(new QLabel)
+    , m_verdicts(new QTableWidget(0, 2))
     , m_ttft50(new QLineSeries)
     , m_ttft99(new QLineSeries)
     , m_itl50(new QLineSeries)
     , m_itl99(new QLineSeries)
     , m_tput(new QLineSeries)
+    , m_baseTtft50(new QLineSeries)
+    , m_baseTtft99(new QLineSeries)
+    , m_baseItl50(new QLineSeries)
+    , m_baseItl99(new QLineSeries)
+    , m_baseTput(new QLineSeries)
 
 {
     m_start->setObjectName(QStringLiteral("runButton"));
@@ -65,12 +76,35 @@ RunMonitor::RunMonitor(QWidget *parent)
     m_itl50->setName(tr("p50"));
     m_itl99->setName(tr("p99"));
     m_tput->setName(tr("output"));
+    // The live baseline: chosen before a run, fixed while it runs.
+    m_baselineRun->setObjectName(QStringLiteral("baselineRun"));
+    m_baselineRun->addItem(tr("No earlier run"), qint64(0));
+    m_baselineRun->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_baselineRun->setMinimumContentsLength(16);
+    m_baselineRun->setToolTip(tr("An earlier run of this project to compare with while this one runs: its figures "
+                                 "at the point under way are drawn dashed on the charts, and each point, once "
+                                 "measured, is judged against it."));
+    auto *compareLabel = new QLabel(tr("Compare &with:"));
+    compareLabel->setBuddy(m_baselineRun);
+    m_verdictTitle->setObjectName(QStringLiteral("verdictTitle"));
+    m_verdictTitle->setWordWrap(true);
+    m_verdicts->setObjectName(QStringLiteral("verdicts"));
+    m_verdicts->setHorizontalHeaderLabels({ tr("Point"), tr("Verdict") });
+    m_verdicts->horizontalHeader()->setStretchLastSection(true);
+    m_verdicts->verticalHeader()->hide();
+    m_verdicts->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_verdicts->setMinimumHeight(110);
+    m_verdictTitle->hide();
+    m_verdicts->hide();
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_start);
     top->addWidget(m_cancel);
     top->addWidget(m_overall, 1);
     top->addWidget(m_eta);
+    top->addSpacing(8);
+    top->addWidget(compareLabel);
+    top->addWidget(m_baselineRun);
     auto *info = new QVBoxLayout;
     info->addWidget(m_where);
     info->addWidget(m_counts);
@@ -82,6 +116,8 @@ RunMonitor::RunMonitor(QWidget *parent)
     m_firstError->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold;"));
     m_firstError->hide();
     info->addWidget(m_firstError);
+    info->addWidget(m_verdictTitle);
+    info->addWidget(m_verdicts, 1);
     info->addWidget(m_errors, 1);
     // What is (or will be) run, so this page needs no trip to Design to be read.
     m_plan->setObjectName(QStringLiteral("runPlan"));
@@ -103,9 +139,11 @@ RunMonitor::RunMonitor(QWidget *parent)
     infoScroll->setFixedWidth(248 + style()->pixelMetric(QStyle::PM_ScrollBarExtent));
     auto *charts = new QHBoxLayout;
     charts->addWidget(infoScroll);
-    charts->addWidget(makeChart(tr("TTFT (rolling)"), tr("ms"), { m_ttft50, m_ttft99 }), 1);
-    charts->addWidget(makeChart(tr("ITL (rolling)"), tr("ms"), { m_itl50, m_itl99 }), 1);
-    charts->addWidget(makeChart(tr("Throughput"), tr("tok/s"), { m_tput }), 1);
+    charts->addWidget(
+        makeChart(tr("TTFT (rolling)"), tr("ms"), { m_ttft50, m_ttft99 }, { m_baseTtft50, m_baseTtft99 }), 1);
+    charts->addWidget(makeChart(tr("ITL (rolling)"), tr("ms"), { m_itl50, m_itl99 }, { m_baseItl50, m_baseItl99 }), 1);
+    charts->addWidget(makeChart(tr("Throughput"), tr("tok/s"), { m_tput }, { m_baseTput }), 1);
+    showBaselineSeries(false);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addLayout(charts, 1);
@@ -117,7 +155,8 @@ RunMonitor::RunMonitor(QWidget *parent)
     m_where->setText(tr("No run in progress."));
 }
 
-QChartView *RunMonitor::makeChart(const QString &title, const QString &unit, QList<QLineSeries *> series)
+QChartView *RunMonitor::makeChart(
+    const QString &title, const QString &unit, QList<QLineSeries *> series, QList<QLineSeries *> baseline)
 {
     // Small charts on a laptop screen (three side by side at 1024 px, or scaled 1.25×): small fonts,
     // the legend under the plot (none for one series: the title names it), the unit in the title and
@@ -146,10 +185,15 @@ QChartView *RunMonitor::makeChart(const QString &title, const QString &unit, QLi
     y->setRange(0, 1);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    for (QLineSeries *s : series) {
+    for (QLineSeries *s : series + baseline) {
         chart->addSeries(s);
         s->attachAxis(x);
         s->attachAxis(y);
+    }
+    for (int i = 0; i < baseline.size(); ++i) {
+        QPen pen = series.at(i)->pen();
+        pen.setStyle(Qt::DashLine);
+        baseline.at(i)->setPen(pen);
     }
     m_charts.append(chart);
     auto *view = new QChartView(chart);
@@ -193,6 +237,78 @@ void RunMonitor::setPlan(const Experiment &e, double timeScale)
         + QStringLiteral("<b>%1</b> %2</p>").arg(esc(tr("Estimated time:")), esc(formatDuration(est.seconds))));
 }
 
+void RunMonitor::showBaselineSeries(bool shown)
+{
+    for (QLineSeries *s : { m_baseTtft50, m_baseTtft99, m_baseItl50, m_baseItl99, m_baseTput }) {
+        s->clear();
+        s->setVisible(shown);
+    }
+    // Each chart holds its live series, then their dashed twins: one legend entry stands for the twins.
+    for (QChart *chart : std::as_const(m_charts)) {
+        const QList<QAbstractSeries *> all = chart->series();
+        const int live = int(all.size()) / 2;
+        chart->legend()->setVisible(live > 1 || shown);
+        for (int i = live; i < all.size(); ++i) {
+            const QList<QLegendMarker *> markers = chart->legend()->markers(all.at(i));
+            for (QLegendMarker *m : markers)
+                m->setVisible(shown && i == live);
+        }
+    }
+}
+
+void RunMonitor::setEarlierRuns(const QVector<RunListing> &runs)
+{
+    const qint64 chosen = baselineRun();
+    QVector<RunListing> newestFirst = runs;
+    std::sort(newestFirst.begin(), newestFirst.end(),
+        [](const RunListing &a, const RunListing &b) { return a.run.id > b.run.id; });
+    m_baselineRun->clear();
+    m_baselineRun->addItem(tr("No earlier run"), qint64(0));
+    for (const RunListing &r : std::as_const(newestFirst)) {
+        if (r.run.status != RunStatus::Running)
+            m_baselineRun->addItem(tr("Run %1 · %2").arg(r.run.id).arg(r.run.name), r.run.id);
+    }
+    m_baselineRun->setCurrentIndex(std::max(0, m_baselineRun->findData(chosen)));
+}
+
+qint64 RunMonitor::baselineRun() const
+{
+    return m_baselineRun->currentData().toLongLong();
+}
+
+void RunMonitor::showVerdict(const PointVerdict &v)
+{
+    static const struct {
+        const char *code, *text, *colour;
+    } kOutcomes[] = {
+        { "better", QT_TR_NOOP("better"), "#1b7f3b" },
+        { "worse", QT_TR_NOOP("worse"), "#b00020" },
+        { "mixed", QT_TR_NOOP("mixed"), "#a05a00" },
+        { "noise", QT_TR_NOOP("within noise"), nullptr },
+        { "missing", QT_TR_NOOP("not in that run"), nullptr },
+    };
+    auto *point = new QTableWidgetItem(tr("%1 · %2").arg(v.variant, v.label));
+    auto *verdict = new QTableWidgetItem(v.outcome);
+    for (const auto &o : kOutcomes) {
+        if (v.outcome != QLatin1String(o.code))
+            continue;
+        verdict->setText(tr(o.text));
+        if (o.colour)
+            verdict->setForeground(QColor(QLatin1String(o.colour)));
+    }
+    const QString why = v.changes.isEmpty()
+        ? (v.outcome == QLatin1String("missing") ? tr("The earlier run has no such point.")
+                                                 : tr("No headline metric changed beyond its noise and 5%."))
+        : v.changes.join(QLatin1Char('\n'));
+    point->setToolTip(why);
+    verdict->setToolTip(why);
+    const int row = m_verdicts->rowCount();
+    m_verdicts->insertRow(row);
+    m_verdicts->setItem(row, 0, point);
+    m_verdicts->setItem(row, 1, verdict);
+    m_verdicts->scrollToItem(point);
+}
+
 void RunMonitor::setRunnable(bool runnable, const QString &why)
 {
     m_start->setEnabled(runnable && !m_running);
@@ -212,6 +328,15 @@ void RunMonitor::runStarted(double estimateSeconds)
     m_cancel->setEnabled(true);
     m_overall->setValue(0);
     m_errors->setRowCount(0);
+    const qint64 vs = baselineRun();
+    m_baselineRun->setEnabled(false);
+    m_verdicts->setRowCount(0);
+    m_verdictTitle->setText(tr("Points against %1:").arg(m_baselineRun->currentText()));
+    m_verdictTitle->setVisible(vs != 0);
+    m_verdicts->setVisible(vs != 0);
+    for (QLineSeries *s : { m_baseTtft50, m_baseItl50, m_baseTput })
+        s->setName(tr("run %1").arg(vs));
+    showBaselineSeries(vs != 0);
     m_state->setText(tr("Starting…"));
     m_firstError->hide();
     m_refresh.start();
@@ -224,6 +349,7 @@ void RunMonitor::runEnded(const RunResult &result)
     refreshCharts();
     m_start->setEnabled(true);
     m_cancel->setEnabled(false);
+    m_baselineRun->setEnabled(true);
     if (result.status == RunResult::Status::Finished)
         m_overall->setValue(m_overall->maximum());
     m_eta->clear();
@@ -291,7 +417,7 @@ void RunMonitor::showSnapshot(const RunSnapshot &s)
 {
     m_last = s;
     const Sample sample { s.elapsedNs / 1e9, s.ttftP50Ms, s.ttftP99Ms, s.itlP50Ms, s.itlP99Ms, s.outputTokensPerS,
-        double(s.inFlight) };
+        double(s.inFlight), s.baseline };
     if (m_ring.size() < kRingSize) {
         m_ring.append(sample);
     } else {
@@ -345,8 +471,13 @@ void RunMonitor::refreshCharts()
         return;
     m_dirty = false;
     ++m_refreshes;
-    QList<QPointF> t50, t99, i50, i99, tp;
+    QList<QPointF> t50, t99, i50, i99, tp, bt50, bt99, bi50, bi99, btp;
     double xmin = 1e300, xmax = 0;
+    // The baseline's figure at a point holds while that point runs; a point it lacks leaves a gap.
+    const auto addBaseline = [](QList<QPointF> &line, double t, double v) {
+        if (std::isfinite(v))
+            line.append({ t, v });
+    };
     for (int k = 0; k < m_ring.size(); ++k) {
         const Sample &s = m_ring.at((m_ringHead + k) % m_ring.size());
         t50.append({ s.t, s.ttftP50 });
@@ -354,6 +485,11 @@ void RunMonitor::refreshCharts()
         i50.append({ s.t, s.itlP50 });
         i99.append({ s.t, s.itlP99 });
         tp.append({ s.t, s.tokensPerS });
+        addBaseline(bt50, s.t, s.baseline.ttftP50Ms);
+        addBaseline(bt99, s.t, s.baseline.ttftP99Ms);
+        addBaseline(bi50, s.t, s.baseline.itlP50Ms);
+        addBaseline(bi99, s.t, s.baseline.itlP99Ms);
+        addBaseline(btp, s.t, s.baseline.outputTokensPerS);
         xmin = std::min(xmin, s.t);
         xmax = std::max(xmax, s.t);
     }
@@ -362,11 +498,18 @@ void RunMonitor::refreshCharts()
     m_itl50->replace(i50);
     m_itl99->replace(i99);
     m_tput->replace(tp);
-    const QList<QList<QPointF> *> perChart { &t99, &i99, &tp };
+    m_baseTtft50->replace(bt50);
+    m_baseTtft99->replace(bt99);
+    m_baseItl50->replace(bi50);
+    m_baseItl99->replace(bi99);
+    m_baseTput->replace(btp);
+    const QList<QList<QList<QPointF> *>> perChart { { &t99, &bt99 }, { &i99, &bi99 }, { &tp, &btp } };
     for (int c = 0; c < m_charts.size(); ++c) {
         double ymax = 1;
-        for (const QPointF &p : *perChart.at(c))
-            ymax = std::max(ymax, p.y());
+        for (const QList<QPointF> *line : perChart.at(c)) {
+            for (const QPointF &p : *line)
+                ymax = std::max(ymax, p.y());
+        }
         const auto axes = m_charts.at(c)->axes();
         for (QAbstractAxis *a : axes) {
             auto *v = static_cast<QValueAxis *>(a);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "run/runcontroller.h"
+#include "storage/storetypes.h"
 
 #include <QElapsedTimer>
 #include <QTimer>
@@ -10,6 +11,7 @@
 
 class QChart;
 class QChartView;
+class QComboBox;
 class QLabel;
 class QLineSeries;
 class QProgressBar;
@@ -36,6 +38,10 @@ public:
     /// progress can say better.
     void runStarted(double estimateSeconds = 0);
     void runEnded(const RunResult &result);
+    /// The project's stored runs, offered as the live baseline (the choice is kept while its run is listed).
+    void setEarlierRuns(const QVector<RunListing> &runs);
+    /// The run chosen to compare with as points finish (RunOptions::vs); 0 when none.
+    qint64 baselineRun() const;
     const RunSnapshot &lastSnapshot() const { return m_last; }
     int chartRefreshes() const { return m_refreshes; }
 
@@ -45,6 +51,8 @@ public:
 
 public slots:
     void showSnapshot(const ServeScope::RunSnapshot &snapshot);
+    /// A finished point against the live baseline: a row of the verdict table.
+    void showVerdict(const ServeScope::PointVerdict &verdict);
 
 signals:
     void startRequested();
@@ -54,8 +62,13 @@ private:
     struct Sample {
         double t;
         double ttftP50, ttftP99, itlP50, itlP99, tokensPerS, inFlight;
+        BaselineFigures baseline;
     };
-    QChartView *makeChart(const QString &title, const QString &unit, QList<QLineSeries *> series);
+    /// `baseline` holds the dashed twin of each of `series`, in the same order.
+    QChartView *makeChart(
+        const QString &title, const QString &unit, QList<QLineSeries *> series, QList<QLineSeries *> baseline);
+    /// The dashed twins and their legend entry shown while a run compares with an earlier one.
+    void showBaselineSeries(bool shown);
     void refreshCharts();
 
     QPushButton *m_start, *m_cancel;
@@ -63,7 +76,12 @@ private:
     QLabel *m_eta, *m_where, *m_counts, *m_state, *m_firstError, *m_plan;
     double m_estimateSeconds = 0;
     QTableWidget *m_errors;
+    QComboBox *m_baselineRun;
+    QLabel *m_verdictTitle;
+    QTableWidget *m_verdicts;
     QLineSeries *m_ttft50, *m_ttft99, *m_itl50, *m_itl99, *m_tput;
+    /// The live baseline's figures, dashed in the live series' colours.
+    QLineSeries *m_baseTtft50, *m_baseTtft99, *m_baseItl50, *m_baseItl99, *m_baseTput;
     QList<QChart *> m_charts;
     QVector<Sample> m_ring;
     int m_ringHead = 0;

@@ -84,6 +84,7 @@ RunPageController::RunPageController(QWidget *window, SecretStore *secrets, Expe
     connect(m_monitor, &RunMonitor::cancelRequested, this, &RunPageController::cancel);
     connect(m_run, &RunSession::snapshotUpdated, m_monitor, &RunMonitor::showSnapshot);
     connect(m_run, &RunSession::pointFinished, m_results, &ResultsView::addPoint);
+    connect(m_run, &RunSession::pointCompared, m_monitor, &RunMonitor::showVerdict);
     connect(m_run, &RunSession::logged, this, &RunPageController::logged);
     connect(m_run, &RunSession::finished, this, &RunPageController::runEnded);
     connect(m_session, &ProjectSession::runConfigLoaded, this, &RunPageController::configLoaded);
@@ -249,7 +250,13 @@ void RunPageController::beginRun(const Experiment &e, bool allowLaunch)
     emit status(tr("Running %1…").arg(e.name), 0);
     m_pages->show(WindowPages::Run);
     emit logged(QStringLiteral("info"), tr("Run started: %1").arg(e.name));
-    m_run->start(e, m_session->path(), m_timeScale, allowLaunch);
+    RunOptions options;
+    options.projectPath = m_session->path();
+    options.simulatorTimeScale = m_timeScale;
+    options.allowLaunch = allowLaunch;
+    if (const qint64 vs = m_monitor->baselineRun())
+        options.vs = QString::number(vs);
+    m_run->start(e, std::move(options));
     updateRunnable();
 }
 

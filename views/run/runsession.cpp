@@ -48,7 +48,7 @@ void RunSession::fail(const QString &message)
     emit finished(r);
 }
 
-void RunSession::start(const Experiment &experiment, const QString &projectPath, double timeScale, bool allowLaunch)
+void RunSession::start(const Experiment &experiment, RunOptions options)
 {
     if (m_running)
         return;
@@ -57,34 +57,29 @@ void RunSession::start(const Experiment &experiment, const QString &projectPath,
     const Endpoint &e = experiment.endpoint;
     const KeyReference ref = KeyReference::forEndpoint(e);
     if (ref.isNull() || e.isLocalSimulator()) {
-        launch(experiment, projectPath, timeScale, {}, allowLaunch);
+        launch(experiment, std::move(options));
         return;
     }
-    resolveApiKey(
-        ref, *m_secrets, this, [this, experiment, projectPath, timeScale, allowLaunch](const SecretResult &r) {
-            if (!r.ok) {
-                fail(tr("The API key could not be read: %1").arg(secretErrorText(r.error)));
-                return;
-            }
-            if (r.trimmed)
-                emit logged(QStringLiteral("warning"), tr("Spaces or line breaks around the API key were removed."));
-            launch(experiment, projectPath, timeScale, r.secret, allowLaunch);
-        });
+    resolveApiKey(ref, *m_secrets, this, [this, experiment, options](const SecretResult &r) mutable {
+        if (!r.ok) {
+            fail(tr("The API key could not be read: %1").arg(secretErrorText(r.error)));
+            return;
+        }
+        if (r.trimmed)
+            emit logged(QStringLiteral("warning"), tr("Spaces or line breaks around the API key were removed."));
+        options.apiKey = r.secret;
+        launch(experiment, std::move(options));
+    });
 }
 
-void RunSession::launch(
-    const Experiment &experiment, const QString &projectPath, double timeScale, const QByteArray &key, bool allowLaunch)
+void RunSession::launch(const Experiment &experiment, RunOptions options)
 {
-    RunOptions options;
-    options.allowLaunch = allowLaunch;
-    options.projectPath = projectPath;
-    options.apiKey = key;
     options.simulatorProgram = simulatorProgram();
-    options.simulatorTimeScale = timeScale;
     auto *controller = new RunController(experiment, options, this);
     m_controller = controller;
     connect(controller, &RunController::snapshotUpdated, this, &RunSession::snapshotUpdated);
     connect(controller, &RunController::pointFinished, this, &RunSession::pointFinished);
+    connect(controller, &RunController::pointCompared, this, &RunSession::pointCompared);
     connect(controller, &RunController::logged, this, &RunSession::logged);
     connect(controller, &RunController::finished, this, [this, controller](const RunResult &result) {
         m_running = false;

@@ -20,8 +20,10 @@ public:
     ~RunSession() override;
 
     bool isRunning() const { return m_running; }
-    /// `allowLaunch`: start the variants' `server.launch.argv` (the user approved them).
-    void start(const Experiment &experiment, const QString &projectPath, double timeScale, bool allowLaunch = false);
+    /// `options` as the window sets them (the project, the simulator's speed, whether the variants'
+    /// `server.launch.argv` may start, the run to compare with); the API key and the simulator
+    /// program are filled in here.
+    void start(const Experiment &experiment, RunOptions options);
     void cancel();
     /// servescope-cli next to the GUI (build/app/gui/../servescope-cli) or on PATH.
     static QString simulatorProgram();
@@ -30,12 +32,12 @@ signals:
     void started();
     void snapshotUpdated(const ServeScope::RunSnapshot &snapshot);
     void pointFinished(const ServeScope::PointSummary &summary);
+    void pointCompared(const ServeScope::PointVerdict &verdict);
     void logged(const QString &level, const QString &text);
     void finished(const ServeScope::RunResult &result);
 
 private:
-    void launch(const Experiment &experiment, const QString &projectPath, double timeScale, const QByteArray &key,
-        bool allowLaunch);
+    void launch(const Experiment &experiment, RunOptions options);
     void fail(const QString &message);
 
     SecretStore *m_secrets;

@@ -158,6 +158,7 @@ void MainWindow::connectControllers()
     connect(m_project, &ProjectController::recentChanged, this, &MainWindow::rebuildRecentMenu);
     connect(m_project, &ProjectController::runsListed, this, [this](const QVector<RunListing> &runs) {
         m_tree->setRuns(runs);
+        m_monitor->setEarlierRuns(runs);
         if (std::exchange(m_justOpened, false)) // its newest results are ready on the Results page
             m_tree->selectRuns({ m_resultsPage->showNewest(runs) }, false);
         emit runsListed(int(runs.size()));

@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
+#include <QRegularExpression>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -290,18 +291,31 @@ private Q_SLOTS:
 
     void rerunToCheckAgrees()
     {
-        const Outcome o
-            = cli({ QStringLiteral("run"), m_dir.filePath(QStringLiteral("gate.json")), QStringLiteral("--project"),
-                m_project, QStringLiteral("--sim-time-scale"), QStringLiteral("4"), QStringLiteral("--variant"),
-                QStringLiteral("baseline"), QStringLiteral("--check-against"), QStringLiteral("1") });
+        const Outcome o = cli({ QStringLiteral("run"), m_dir.filePath(QStringLiteral("gate.json")),
+            QStringLiteral("--project"), m_project, QStringLiteral("--sim-time-scale"), QStringLiteral("4"),
+            QStringLiteral("--variant"), QStringLiteral("baseline"), QStringLiteral("--check-against"),
+            QStringLiteral("1"), QStringLiteral("--vs"), QStringLiteral("1") });
         // Run 1 has both variants, the check run one: the seqs-2 points are missing on this side.
         QVERIFY2(o.out.contains("check\tbaseline\tc1\t"), o.out.constData());
         QVERIFY2(o.out.contains("check\tseqs-2\tc8\tmissing"), o.out.constData());
         QCOMPARE(o.exitCode, 1);
+        // --vs: each point, once measured, judged against run 1's same point on one stderr line.
+        const QRegularExpression vsLine(
+            QStringLiteral("^vs: baseline (c\\d+): (better|worse|mixed|noise) against run 1( \\(.+\\))?$"),
+            QRegularExpression::MultilineOption);
+        QStringList judged;
+        for (auto it = vsLine.globalMatch(QString::fromUtf8(o.err)); it.hasNext();)
+            judged << it.next().captured(1);
+        QCOMPARE(judged, (QStringList { QStringLiteral("c1"), QStringLiteral("c8") }));
         const Outcome bad = cli({ QStringLiteral("run"), m_dir.filePath(QStringLiteral("gate.json")),
             QStringLiteral("--project"), m_project, QStringLiteral("--check-against"), QStringLiteral("no-such-run") });
         QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.out.isEmpty());
+        const Outcome badVs = cli({ QStringLiteral("run"), m_dir.filePath(QStringLiteral("gate.json")),
+            QStringLiteral("--project"), m_project, QStringLiteral("--vs"), QStringLiteral("no-such-run") });
+        QCOMPARE(badVs.exitCode, 2);
+        QVERIFY2(badVs.err.contains("the run to compare with: no run 'no-such-run'"), badVs.err.constData());
+        QVERIFY2(!badVs.err.contains("started"), badVs.err.constData()); // nothing recorded
     }
 };
 

@@ -17,6 +17,7 @@
 #include "secrets/memorysecretstore.h"
 #include "storage/projectstore.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
@@ -24,8 +25,11 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTest>
 #include <QTranslator>
+
+#include <cmath>
 
 using namespace ServeScope;
 
@@ -121,6 +125,32 @@ void TestGuiRun::runAgainstSimulator()
     const QImage shot = w.grab().toImage();
     QVERIFY2(shot.width() >= 780, qPrintable(QString::number(shot.width()))); // the 800-wide offscreen screen
     QVERIFY(shot.save(dir + QStringLiteral("/mainwindow-finished-run.png")));
+
+    // The same experiment again with the run just stored as its live baseline: its figures reach the
+    // charts' snapshots and every point, once measured, gets a verdict row.
+    auto *vs = w.runMonitor()->findChild<QComboBox *>(QStringLiteral("baselineRun"));
+    QVERIFY(vs);
+    QTRY_VERIFY_WITH_TIMEOUT(vs->findData(result.runId) > 0, 10000);
+    QCOMPARE(w.runMonitor()->baselineRun(), 0);
+    vs->setCurrentIndex(vs->findData(result.runId));
+    QCOMPARE(w.runMonitor()->baselineRun(), result.runId);
+    w.runs()->start();
+    QVERIFY(!vs->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(std::isfinite(w.runMonitor()->lastSnapshot().baseline.ttftP50Ms), 60000);
+    QVERIFY(w.runMonitor()->lastSnapshot().baseline.ttftP50Ms > 0);
+    QVERIFY(w.runMonitor()->lastSnapshot().baseline.outputTokensPerS > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 300000);
+    QCOMPARE(finished.at(1).at(0).value<RunResult>().status, RunResult::Status::Finished);
+    QVERIFY(vs->isEnabled());
+    auto *verdicts = w.runMonitor()->findChild<QTableWidget *>(QStringLiteral("verdicts"));
+    QVERIFY(verdicts && !verdicts->isHidden());
+    QCOMPARE(verdicts->rowCount(), 4);
+    QCOMPARE(verdicts->item(0, 0)->text(), QStringLiteral("baseline · c1"));
+    QCOMPARE(verdicts->item(3, 0)->text(), QStringLiteral("seqs-2 · c4"));
+    const QStringList words { QStringLiteral("better"), QStringLiteral("worse"), QStringLiteral("mixed"),
+        QStringLiteral("within noise") };
+    for (int row = 0; row < 4; ++row)
+        QVERIFY2(words.contains(verdicts->item(row, 1)->text()), qPrintable(verdicts->item(row, 1)->text()));
 }
 
 void TestGuiRun::cancelKeepsFinishedRequests()

@@ -227,6 +227,55 @@ private Q_SLOTS:
         QCOMPARE(check.extraPoints, 1);
         QVERIFY(!check.allAgree());
     }
+
+    // The live baseline (the Run page, `run --vs`): one point just measured against an earlier run.
+    void pointVerdictJudgesOnePoint()
+    {
+        RunSource earlier;
+        earlier.points << point(QStringLiteral("baseline"), 1, 10, 1000)
+                       << point(QStringLiteral("baseline"), 8, 20, 800);
+        const QString vllm = QStringLiteral("vllm");
+
+        PointVerdict v = pointVerdict(earlier, point(QStringLiteral("baseline"), 8, 30, 800), vllm);
+        QCOMPARE(v.variant, QStringLiteral("baseline"));
+        QCOMPARE(v.label, QStringLiteral("c8"));
+        QCOMPARE(v.outcome, QStringLiteral("worse"));
+        QCOMPARE(v.changes, QStringList { QStringLiteral("median_ttft_ms +50.0% worse") });
+
+        v = pointVerdict(earlier, point(QStringLiteral("baseline"), 8, 10, 800), vllm);
+        QCOMPARE(v.outcome, QStringLiteral("better"));
+        QCOMPARE(v.changes, QStringList { QStringLiteral("median_ttft_ms -50.0% better") });
+
+        // Faster to the first token but less throughput: both named, in the headline order.
+        v = pointVerdict(earlier, point(QStringLiteral("baseline"), 8, 10, 400), vllm);
+        QCOMPARE(v.outcome, QStringLiteral("mixed"));
+        QCOMPARE(v.changes,
+            (QStringList {
+                QStringLiteral("output_throughput -50.0% worse"), QStringLiteral("median_ttft_ms -50.0% better") }));
+
+        // Within 5%: no verdict on any metric.
+        v = pointVerdict(earlier, point(QStringLiteral("baseline"), 8, 20.5, 810), vllm);
+        QCOMPARE(v.outcome, QStringLiteral("noise"));
+        QVERIFY(v.changes.isEmpty());
+
+        v = pointVerdict(earlier, point(QStringLiteral("baseline"), 16, 20, 800), vllm);
+        QCOMPARE(v.outcome, QStringLiteral("missing"));
+        QCOMPARE(v.label, QStringLiteral("c16"));
+
+        // One variant on each side: matched by label whatever the names, as compare matches them.
+        v = pointVerdict(earlier, point(QStringLiteral("seqs-8"), 8, 30, 800), vllm);
+        QCOMPARE(v.outcome, QStringLiteral("worse"));
+        // With several variants in the earlier run, only the same variant's point.
+        earlier.points << point(QStringLiteral("other"), 8, 20, 800);
+        QCOMPARE(pointVerdict(earlier, point(QStringLiteral("seqs-8"), 8, 30, 800), vllm).outcome,
+            QStringLiteral("missing"));
+
+        PointKey key = point(QStringLiteral("baseline"), 8, 0, 0).key();
+        QCOMPARE(matchingPoint(earlier, key), &earlier.points[1]);
+        key.label = QStringLiteral("c64");
+        key.concurrency = 64;
+        QCOMPARE(matchingPoint(earlier, key), nullptr);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDeltaSections)
