@@ -120,10 +120,15 @@ bool checkOpenConnection(QSqlDatabase &db, const QString &path, ProjectStore::Ch
             return refuse(error, path,
                 Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"),
                     { q.lastError().text() }));
-        if (q.value(0).toString() != QLatin1String("ok"))
+        if (q.value(0).toString() != QLatin1String("ok")) {
+            // SQLite lists every damaged page, one per line: the first few say enough for a dialog.
+            QStringList lines = q.value(0).toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            const bool more = lines.size() > 3;
+            lines = lines.mid(0, 3);
             return refuse(error, path,
                 Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"),
-                    { q.value(0).toString() }));
+                    { lines.join(QStringLiteral("; ")) + (more ? QStringLiteral("; …") : QString()) }));
+        }
     }
     return true;
 }
