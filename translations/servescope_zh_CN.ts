@@ -6809,12 +6809,8 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <translation>没有主要指标的变化超出其噪声范围和 5%。</translation>
     </message>
     <message>
-        <source>Points against %1:</source>
-        <translation>各负载点对比 %1：</translation>
-    </message>
-    <message>
-        <source>run %1</source>
-        <translation>运行 %1</translation>
+        <source>Points against run %1 (dashed on the charts):</source>
+        <translation>各负载点对比运行 %1（图中虚线）：</translation>
     </message>
 </context>
 <context>

@@ -81,9 +81,14 @@ RunMonitor::RunMonitor(QWidget *parent)
     m_baselineRun->addItem(tr("No earlier run"), qint64(0));
     m_baselineRun->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_baselineRun->setMinimumContentsLength(16);
-    m_baselineRun->setToolTip(tr("An earlier run of this project to compare with while this one runs: its figures "
-                                 "at the point under way are drawn dashed on the charts, and each point, once "
-                                 "measured, is judged against it."));
+    const QString why = tr("An earlier run of this project to compare with while this one runs: its figures at the "
+                           "point under way are drawn dashed on the charts, and each point, once measured, is judged "
+                           "against it.");
+    const auto explain = [this, why] {
+        m_baselineRun->setToolTip(baselineRun() ? m_baselineRun->currentText() + QStringLiteral("\n\n") + why : why);
+    };
+    connect(m_baselineRun, &QComboBox::currentIndexChanged, this, explain);
+    explain();
     auto *compareLabel = new QLabel(tr("Compare &with:"));
     compareLabel->setBuddy(m_baselineRun);
     m_verdictTitle->setObjectName(QStringLiteral("verdictTitle"));
@@ -243,15 +248,14 @@ void RunMonitor::showBaselineSeries(bool shown)
         s->clear();
         s->setVisible(shown);
     }
-    // Each chart holds its live series, then their dashed twins: one legend entry stands for the twins.
+    // Each chart holds its live series, then their dashed twins. A small chart's legend has no room
+    // for the twins: the verdict table's title says what the dashed lines are.
     for (QChart *chart : std::as_const(m_charts)) {
         const QList<QAbstractSeries *> all = chart->series();
-        const int live = int(all.size()) / 2;
-        chart->legend()->setVisible(live > 1 || shown);
-        for (int i = live; i < all.size(); ++i) {
+        for (qsizetype i = all.size() / 2; i < all.size(); ++i) {
             const QList<QLegendMarker *> markers = chart->legend()->markers(all.at(i));
             for (QLegendMarker *m : markers)
-                m->setVisible(shown && i == live);
+                m->setVisible(false);
         }
     }
 }
@@ -331,11 +335,10 @@ void RunMonitor::runStarted(double estimateSeconds)
     const qint64 vs = baselineRun();
     m_baselineRun->setEnabled(false);
     m_verdicts->setRowCount(0);
-    m_verdictTitle->setText(tr("Points against %1:").arg(m_baselineRun->currentText()));
+    m_verdictTitle->setText(tr("Points against run %1 (dashed on the charts):").arg(vs));
+    m_verdictTitle->setToolTip(m_baselineRun->currentText());
     m_verdictTitle->setVisible(vs != 0);
     m_verdicts->setVisible(vs != 0);
-    for (QLineSeries *s : { m_baseTtft50, m_baseItl50, m_baseTput })
-        s->setName(tr("run %1").arg(vs));
     showBaselineSeries(vs != 0);
     m_state->setText(tr("Starting…"));
     m_firstError->hide();
