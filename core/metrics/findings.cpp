@@ -297,6 +297,32 @@ double RunFinding::value(const QString &key, double fallback) const
     return fallback;
 }
 
+namespace {
+
+// A point that stopped early in any repeat says so, whichever repeat is its median: the median's
+// record takes the settled keys of the first repeat that stopped.
+QList<PointSummary> withSettledRepeats(QList<PointSummary> medians, const QList<PointSummary> &points)
+{
+    static const QString kSettled[]
+        = { QStringLiteral("settled_requests"), QStringLiteral("settled_width"), QStringLiteral("settled_verdict") };
+    for (PointSummary &m : medians) {
+        if (m.client.contains(kSettled[0]))
+            continue;
+        const auto stopped = std::find_if(points.cbegin(), points.cend(), [&m](const PointSummary &p) {
+            return p.variant == m.variant && p.point == m.point && p.client.contains(kSettled[0]);
+        });
+        if (stopped == points.cend())
+            continue;
+        for (const QString &key : kSettled) {
+            if (stopped->client.contains(key))
+                m.client.insert(key, stopped->client.value(key));
+        }
+    }
+    return medians;
+}
+
+} // namespace
+
 QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<PointEstimate> &estimates, bool cacheFree,
     const FindingThresholds &t, const PrefillBudgets &budgets)
 {
@@ -333,7 +359,7 @@ QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<Poi
                     ratio(c.points.last().outputThroughput, c.points.first().outputThroughput) } },
                 Confirmation::NotApplicable });
     }
-    pointCaveats(medians, estimates, cacheFree, t, &out);
+    pointCaveats(withSettledRepeats(medians, points), estimates, cacheFree, t, &out);
     FindingRules::rateLimited(medians, t, &out);
     FindingRules::streamNotes(medians, t, &out);
     return out;

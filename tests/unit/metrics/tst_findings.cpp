@@ -210,6 +210,16 @@ private Q_SLOTS:
             << QStringList { QStringLiteral("healthy@h") } << QStringList { QStringLiteral("buffered-stream@h") };
         QTest::newRow("ignore_eos honoured, or not asked for: no note") << QList<PointSummary> { nearlyAll,
             notAsked } << QStringList {} << QStringList { QStringLiteral("ignore-eos-not-honoured@") };
+        // A point that stopped early in its second repeat only still says so (the median's record is the first's).
+        PointSummary ran = point(QStringLiteral("s"), 8, 100, 20, 1000, {}, 1);
+        PointSummary stopped = point(QStringLiteral("s"), 8, 100, 20, 1000, {}, 2);
+        stopped.client.insert(QStringLiteral("settled_requests"), 120);
+        stopped.client.insert(QStringLiteral("settled_width"), 0.05);
+        QTest::newRow("stopped early in one repeat")
+            << QList<PointSummary> { ran, stopped } << QStringList { QStringLiteral("stopped-early@s") }
+            << QStringList {};
+        QTest::newRow("no repeat stopped early")
+            << QList<PointSummary> { ran, ran } << QStringList {} << QStringList { QStringLiteral("stopped-early@s") };
     }
     void findingsOfConstructedRuns()
     {
