@@ -1774,7 +1774,11 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     </message>
     <message>
         <source>Compare each point, once its repeats are done, with the same point of this stored run of the project (a &quot;vs:&quot; line on stderr: better, worse, mixed, noise or missing)</source>
-        <translation></translation>
+        <translation>每个负载点的重复全部完成后，与项目中该已保存运行的同一负载点对比（stderr 上一行“vs:”：better、worse、mixed、noise 或 missing）</translation>
+    </message>
+    <message>
+        <source>Capacity search: take the levels this stored run of the project measured (same variant, lengths and definitions) as known, judged by this experiment&apos;s SLOs</source>
+        <translation>容量搜索：把项目中该已保存运行测过的级别（相同变体、长度和定义）当作已知，按本实验的 SLO 重新判定</translation>
     </message>
 </context>
 <context>
@@ -5935,6 +5939,16 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>At %1 points stopped sending once their medians were known within %2% (95% interval) or their SLO verdict was decided, as the experiment asks (load.stop_when_settled): they measured fewer requests than planned.</source>
         <translation>在 %1，负载点在中位数精度达到 %2%（95% 区间）或 SLO 判定确定后即按实验要求（load.stop_when_settled）停止发送：实际测量的请求少于计划。</translation>
     </message>
+    <message numerus="yes">
+        <source>%n level(s) reused from an earlier run.</source>
+        <translation>
+            <numerusform>%n 个级别复用自早先的运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 + %2 reused</source>
+        <translation>%1 + 复用 %2</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -6561,6 +6575,18 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>the run to compare with: %1</source>
         <translation>要对比的运行：%1</translation>
     </message>
+    <message>
+        <source>the levels of run %1 can be reused only by a capacity search (load.mode &quot;capacity&quot;)</source>
+        <translation>只有容量搜索（load.mode &quot;capacity&quot;）才能复用运行 %1 的级别</translation>
+    </message>
+    <message>
+        <source>the run whose levels to reuse: %1</source>
+        <translation>要复用其级别的运行：%1</translation>
+    </message>
+    <message>
+        <source>run %1 was measured under the %2 definitions and this search uses %3: its levels cannot be reused</source>
+        <translation>运行 %1 按 %2 定义测量，而本次搜索使用 %3：无法复用它的级别</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::RunMonitor</name>
@@ -6811,6 +6837,14 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>Points against run %1 (dashed on the charts):</source>
         <translation>各负载点对比运行 %1（图中虚线）：</translation>
+    </message>
+    <message>
+        <source>Reuse its &amp;levels</source>
+        <translation>复用其级别(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The capacity search takes the levels the chosen run measured (same variant and lengths) as known, judged by this experiment&apos;s SLOs, and measures only what they leave open.</source>
+        <translation>容量搜索把所选运行测过的级别（相同变体和长度）当作已知，按本实验的 SLO 判定，只测量它们未能确定的部分。</translation>
     </message>
 </context>
 <context>

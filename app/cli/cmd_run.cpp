@@ -201,6 +201,10 @@ void addRunOptions(QCommandLineParser &parser)
             CliText::tr("Compare each point, once its repeats are done, with the same point of this stored run of "
                         "the project (a \"vs:\" line on stderr: better, worse, mixed, noise or missing)"),
             QStringLiteral("RUN") },
+        { QStringLiteral("reuse-levels"),
+            CliText::tr("Capacity search: take the levels this stored run of the project measured (same variant, "
+                        "lengths and definitions) as known, judged by this experiment's SLOs"),
+            QStringLiteral("RUN") },
     });
 }
 
@@ -379,6 +383,7 @@ int runRun(const QStringList &args)
     options.simulatorTimeScale = timeScale;
     options.shard = shard;
     options.vs = parser.value(QStringLiteral("vs"));
+    options.reuseLevels = parser.value(QStringLiteral("reuse-levels"));
     const QString checkAgainst = parser.value(QStringLiteral("check-against"));
     RunSource earlier;
     if (const std::optional<int> refused = prepareRun(x, checkAgainst, &options, &earlier))

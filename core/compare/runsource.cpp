@@ -195,6 +195,8 @@ void buildStoredPoints(const QString &projectPath, const RunRow &row, const QVec
 // Whether every point of `source` has a stored estimate of every key, so no request must be read.
 bool storedCover(const RunSource &source, ResultSet set, const QStringList &keys)
 {
+    if (keys.contains(QLatin1String(kEveryRequest)))
+        return false;
     QStringList needed = headlineMetrics(set, reasoned(source));
     for (const QString &k : keys) {
         if (!needed.contains(k))
@@ -325,6 +327,7 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
         c.stop = o.value(QLatin1String("stop")).toString();
         c.levels = o.value(QLatin1String("levels")).toInt();
         c.measurements = o.value(QLatin1String("measurements")).toInt();
+        c.reused = o.value(QLatin1String("reused")).toInt();
         out->capacities << c;
     }
     static const QRegularExpression repeatFile(QStringLiteral("^(.*)-r([0-9]+)\\.json$"));

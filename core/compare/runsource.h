@@ -39,6 +39,9 @@ QStringList headlineMetrics(ResultSet set, bool reasoning = false);
 /// Whether a point of `run` produced reasoning tokens: its comparisons show TTFO beside TTFT.
 bool reasoned(const RunSource &run);
 
+/// As one of the `keys` of the loaders below: every point's request samples are read, whatever is stored.
+inline constexpr char kEveryRequest[] = "requests";
+
 /// RUN|DIR: a folder holding manifest.json is a results folder; anything else names a run (id or
 /// unique name) of `projectPath`. False with *error on a missing run, folder or file.
 /// A stored run's vLLM set carries the estimates stored when each point finished

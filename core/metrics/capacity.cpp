@@ -116,6 +116,8 @@ void CapacitySearcher::add(double load, int point, const std::vector<RequestSamp
         const auto at = std::lower_bound(
             m_levels.begin(), m_levels.end(), load, [](const CapacityLevel &l, double v) { return l.load < v; });
         level = &*m_levels.insert(at, fresh);
+    } else if (level->point < 0) {
+        level->point = point; // a reused level measured again
     }
     m_last = load;
     m_pooled.insert(m_pooled.end(), samples.begin(), samples.end());
@@ -125,6 +127,14 @@ void CapacitySearcher::add(double load, int point, const std::vector<RequestSamp
     judge(*level, m_pooled);
     if (level->verdict != SloVerdict::Undecided)
         m_pooled.clear(); // decided: its requests are no longer needed
+}
+
+void CapacitySearcher::reuse(double load, const std::vector<RequestSample> &samples, qint64 attempted)
+{
+    add(load, -1, samples, attempted);
+    --m_measurements;
+    m_last = 0; // not a level to repeat
+    m_pooled.clear();
 }
 
 void CapacitySearcher::judge(CapacityLevel &level, const std::vector<RequestSample> &pooled)
@@ -268,7 +278,8 @@ CapacitySearcher::Next CapacitySearcher::next(bool outOfTime)
         return { true, 0, false, QStringLiteral("none") };
     if (meet && fail && converged(meet->load, fail->load))
         return { true, 0, false, QStringLiteral("converged") };
-    if (m_levels.size() >= m_spec.maxPoints)
+    if (std::count_if(m_levels.cbegin(), m_levels.cend(), [](const CapacityLevel &l) { return l.point >= 0; })
+        >= m_spec.maxPoints)
         return { true, 0, false, QStringLiteral("points") };
     if (!fail) // bracket upwards
         return { false, std::min(max, roundLevel(meet->load * 2)), false, {} };
@@ -290,6 +301,8 @@ CapacityResult CapacitySearcher::result(const QString &variant, const QString &s
     r.variant = variant;
     r.stop = stop;
     r.levels = int(m_levels.size());
+    r.reused
+        = int(std::count_if(m_levels.cbegin(), m_levels.cend(), [](const CapacityLevel &l) { return l.point < 0; }));
     r.measurements = m_measurements;
     const auto [meet, fail] = bracket();
     if (meet)
@@ -328,6 +341,7 @@ PointEstimate storedCapacity(qint64 runId, const CapacityResult &result)
     e.point = -1;
     e.metric = QString::fromLatin1(kCapacityKey);
     e.repeats = result.levels;
+    e.cv = result.reused;
     e.median = e.min = e.ciLow = result.capacity;
     e.max = e.ciHigh = std::isfinite(result.upper) ? result.upper : 0;
     e.ciMethod = QStringLiteral("capacity-") + result.stop;
@@ -343,6 +357,7 @@ std::optional<CapacityResult> capacityOf(const PointEstimate &stored)
     r.capacity = stored.median;
     r.upper = stored.max > 0 ? stored.max : std::numeric_limits<double>::infinity();
     r.levels = stored.repeats;
+    r.reused = int(stored.cv);
     r.stop = stored.ciMethod.mid(int(qstrlen("capacity-")));
     return r;
 }
@@ -376,7 +391,7 @@ RunFinding capacityFinding(const CapacityResult &r, LoadMode mode)
         f.points << label(r.upper);
     f.evidence = { { QStringLiteral("capacity"), r.capacity },
         { QStringLiteral("upper"), std::isfinite(r.upper) ? r.upper : -1.0 },
-        { QStringLiteral("levels"), double(r.levels) },
+        { QStringLiteral("levels"), double(r.levels) }, { QStringLiteral("reused"), double(r.reused) },
         { QStringLiteral("rate"), mode == LoadMode::Rate ? 1.0 : 0.0 } };
     return f;
 }
@@ -388,6 +403,8 @@ QString capacitySentence(const CapacityResult &r, LoadMode mode)
     QString line = QStringLiteral("capacity %1 %2 (next level failing: %3; stop: %4; %5 levels")
                        .arg(unit, num(r.capacity), upper, r.stop)
                        .arg(r.levels);
+    if (r.reused > 0)
+        line += QStringLiteral(", %1 reused").arg(r.reused);
     if (r.measurements > 0)
         line += QStringLiteral(", %1 measurements").arg(r.measurements);
     return line + u')';

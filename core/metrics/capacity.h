@@ -31,7 +31,7 @@ struct SloReading {
 /// One load level of a capacity search, its repeats pooled.
 struct CapacityLevel {
     double load = 0; ///< concurrency, or requests/s
-    int point = -1; ///< index of the run's point it was measured as
+    int point = -1; ///< index of the run's point it was measured as; -1: reused, never measured in this run
     int repeats = 0;
     qint64 attempted = 0, failed = 0;
     QList<SloReading> readings;
@@ -61,6 +61,10 @@ public:
     /// One measurement (repeat) of `load`, run as point `point`: its successful requests and how
     /// many were sent in all. Requests are pooled with the level's earlier repeats.
     void add(double load, int point, const std::vector<RequestSample> &samples, qint64 attempted);
+    /// A level an earlier run measured, judged by this search's SLOs: it counts as known, not as
+    /// measured (neither in `measurements` nor against max_points). Only a decided level may be
+    /// reused: its requests cannot be pooled with a repeat (judgeLevel() says which).
+    void reuse(double load, const std::vector<RequestSample> &samples, qint64 attempted);
 
     struct Next {
         bool done = false;

@@ -231,8 +231,9 @@ struct CapacityResult {
     /// allowed meets them), "none" (the smallest level tried does not), "points" or "time" (a cap),
     /// "cancelled".
     QString stop;
-    int levels = 0; ///< distinct levels measured
-    int measurements = 0; ///< with repeats
+    int levels = 0; ///< distinct levels known: measured, or reused from an earlier run
+    int reused = 0; ///< of `levels`, taken from an earlier run and not measured again
+    int measurements = 0; ///< with repeats, in this run
 
     bool found() const { return capacity > 0; }
 };

@@ -96,9 +96,14 @@ QString findingText(const RunFinding &f)
             text = (rate ? tr("The largest request rate that meets the SLOs is %1 req/s; %2 misses them.")
                          : tr("The largest concurrency that meets the SLOs is %1; %2 misses them."))
                        .arg(capacity, upper);
-        const int levels = int(v("levels"));
+        const int reused = int(v("reused"));
+        const int levels = int(v("levels")) - reused;
         text += QLatin1Char(' ')
             + QCoreApplication::translate("ServeScope::Report", "%n level(s) measured.", nullptr, levels);
+        if (reused > 0)
+            text += QLatin1Char(' ')
+                + QCoreApplication::translate(
+                    "ServeScope::Report", "%n level(s) reused from an earlier run.", nullptr, reused);
     } else if (f.code == QLatin1String("capacity-knee")) {
         text = tr("The knee is at %1 (%2 tok/s): past it a doubling of load adds %3% throughput while TTFT p99 keeps "
                   "rising.")

@@ -420,7 +420,7 @@ QString capacityTable(const ReportRun &run)
         });
         QStringList cells { esc(c.variant), c.found() ? num(c.capacity, rate ? 2 : 0) : QStringLiteral("—"),
             std::isfinite(c.upper) ? num(c.upper, rate ? 2 : 0) : QStringLiteral("—"), esc(capacityStop(c.stop)),
-            QString::number(c.levels) };
+            c.reused > 0 ? tr("%1 + %2 reused").arg(c.levels - c.reused).arg(c.reused) : QString::number(c.levels) };
         const ServingPoint s = at != medians.cend() ? servingPoint(*at, serving.gpus.count, serving.gpuHourPrice)
                                                     : ServingPoint { qQNaN(), qQNaN(), qQNaN() };
         cells << (at != medians.cend() ? num(at->outputThroughput, 1) : QStringLiteral("—"))

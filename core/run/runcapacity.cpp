@@ -5,6 +5,7 @@
 #include "io/experimentfile.h"
 #include "metrics/capacity.h"
 #include "run/pointrunner.h"
+#include "run/runtext.h"
 #include "storage/storewriter.h"
 
 #include <QElapsedTimer>
@@ -27,11 +28,64 @@ int RunWorker::pointAt(Experiment &resolved, double level)
     return int(resolved.load.points.size()) - 1;
 }
 
+bool RunWorker::readReusedRun(QString *error)
+{
+    if (!m_experiment.load.capacity) {
+        *error = RunText::tr("the levels of run %1 can be reused only by a capacity search (load.mode \"capacity\")")
+                     .arg(m_options.reuseLevels);
+        return false;
+    }
+    if (!loadStoredRun(m_options.projectPath, m_options.reuseLevels, &m_reused, error, ResultSet::Vllm,
+            { QLatin1String(kEveryRequest) })) {
+        *error = RunText::tr("the run whose levels to reuse: %1").arg(*error);
+        return false;
+    }
+    const QString ours = definitionsName(m_experiment.metrics.definitions);
+    if (m_reused.definitions != ours) {
+        *error = RunText::tr("run %1 was measured under the %2 definitions and this search uses %3: its levels "
+                             "cannot be reused")
+                     .arg(m_options.reuseLevels, m_reused.definitions, ours);
+        return false;
+    }
+    return true;
+}
+
+void RunWorker::reuseLevels(const QString &variant, const Experiment &resolved, CapacitySearcher &search)
+{
+    const CapacitySearch &spec = *resolved.load.capacity;
+    const LoadMode mode = resolved.load.mode;
+    const bool rate = mode == LoadMode::Rate;
+    for (const PointRepeats &p : std::as_const(m_reused.points)) {
+        const double load = rate ? p.requestRate : p.concurrency;
+        const LoadPoint wanted = spec.at(mode, load);
+        if (p.variant != variant || p.mode != loadModeName(mode) || p.inputLen != wanted.inputLen
+            || p.outputLen != wanted.outputLen || (rate && p.concurrency != wanted.maxConcurrency))
+            continue;
+        CapacityLevel level;
+        level.load = load;
+        level.repeats = int(p.repeats.size());
+        for (const QMap<QString, double> &r : p.repeats)
+            level.attempted += qint64(r.value(QStringLiteral("completed")) + r.value(QStringLiteral("failed")));
+        level.failed = std::max<qint64>(0, level.attempted - qint64(p.samples.size()));
+        judgeLevel(spec, level, p.samples, false);
+        const QString where = QStringLiteral("%1 %2 of run %3").arg(variant, p.label, m_options.reuseLevels);
+        if (level.verdict == SloVerdict::Undecided) {
+            // Its requests cannot be pooled with a new repeat: the search measures near it as it needs.
+            log(QStringLiteral("capacity"),
+                where + QStringLiteral(": undecided, not reused: ") + CapacitySearcher::describe(level));
+            continue;
+        }
+        search.reuse(load, p.samples, level.attempted);
+        log(QStringLiteral("capacity"), where + QStringLiteral(": reused: ") + CapacitySearcher::describe(level));
+    }
+}
+
 bool RunWorker::searchCapacity(const VariantContext &context, Experiment &resolved)
 {
     const CapacitySearch spec = *resolved.load.capacity;
     const LoadMode mode = resolved.load.mode;
     CapacitySearcher search(spec, mode);
+    reuseLevels(context.variant, resolved, search);
     QElapsedTimer clock;
     clock.start();
     OpenPoint open;

@@ -64,7 +64,7 @@ QJsonObject runManifest(
             QJsonObject { { QStringLiteral("variant"), c.variant }, { QStringLiteral("capacity"), c.capacity },
                 { QStringLiteral("next_failing"), std::isfinite(c.upper) ? QJsonValue(c.upper) : QJsonValue() },
                 { QStringLiteral("stop"), c.stop }, { QStringLiteral("levels"), c.levels },
-                { QStringLiteral("measurements"), c.measurements } });
+                { QStringLiteral("measurements"), c.measurements }, { QStringLiteral("reused"), c.reused } });
     if (!capacities.isEmpty())
         m.insert(QStringLiteral("capacity"), capacities);
     m.insert(QStringLiteral("completed"), result.completed);
@@ -230,7 +230,8 @@ void settleRunStatus(
         result->message = RunText::tr("cancelled; everything measured so far is kept");
     } else if (!ok) {
         result->status = RunResult::Status::Failed;
-    } else if (result->completed == 0) {
+    } else if (result->completed == 0 && (!result->points.isEmpty() || result->capacities.isEmpty())) {
+        // (A capacity search its reused levels answered sends nothing and is finished.)
         result->status = RunResult::Status::Failed;
         result->message = RunText::tr("no request succeeded");
     }

@@ -41,7 +41,8 @@ qint64 recordRun(StoreWriter &writer, const Experiment &experiment, const RunOpt
     const QList<int> &variants, RunIdentity *identity, QString *warning, QString *error);
 /// A run's status and message once its load has ended: failed when the project could not store it
 /// (`storageFailure`, with the requests kept), cancelled, failed when a variant could not run
-/// (`ok` false, message already set) or nothing succeeded; otherwise as it is.
+/// (`ok` false, message already set) or nothing succeeded (but a capacity search answered by reused levels
+/// alone sent nothing: finished); otherwise as it is.
 void settleRunStatus(
     RunResult *result, bool ok, bool cancelled, const std::optional<QString> &storageFailure, quint64 keptRequests);
 /// Ends a run's record once its load has ended: the results folder's manifest, what the servers

@@ -28,6 +28,9 @@ struct RunOptions {
     /// An earlier run of the project (id or unique name) each point is compared with as it finishes
     /// (the Run page's live baseline, `run --vs`); empty: none.
     QString vs;
+    /// load.capacity: an earlier run of the project (id or unique name) whose measured levels of the
+    /// same variants the search takes as known, judged by this run's SLOs (`run --reuse-levels`).
+    QString reuseLevels;
 };
 
 /// The live baseline's figures (RunOptions::vs) at the point under way: that run's medians across

@@ -80,6 +80,8 @@ void RunWorker::run()
     m_variants = selectVariants(m_experiment, m_options.variants, &error);
     if (!m_options.vs.isEmpty() && !m_baseline.load(m_options.projectPath, m_options.vs, m_experiment, &error))
         return fail(RunText::tr("the run to compare with: %1").arg(error));
+    if (!m_options.reuseLevels.isEmpty() && !readReusedRun(&error))
+        return fail(error);
     if (m_variants.isEmpty() || !record(&error))
         return fail(error);
 

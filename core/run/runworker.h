@@ -18,6 +18,8 @@
 
 namespace ServeScope {
 
+class CapacitySearcher;
+
 class LoadGenerator;
 class PointRunner;
 class StoreWriter;
@@ -66,6 +68,10 @@ private:
     /// load.capacity: the levels the search asks for (runcapacity.cpp), each appended to the run's
     /// points when first measured.
     bool searchCapacity(const VariantContext &context, Experiment &resolved);
+    /// RunOptions::reuseLevels read: a capacity search's, under the same definitions (else *error).
+    bool readReusedRun(QString *error);
+    /// The reused run's levels of `variant` that this search's SLOs decide, handed to `search`.
+    void reuseLevels(const QString &variant, const Experiment &resolved, CapacitySearcher &search);
     /// Index of the run's point at `level`, appended (to the run and to `resolved`) when new.
     int pointAt(Experiment &resolved, double level);
     /// True (and the message set) when the variant's launched server exited on its own.
@@ -94,6 +100,7 @@ private:
     RunOutput m_output;
     LiveMonitor m_monitor;
     LiveBaseline m_baseline;
+    RunSource m_reused; ///< RunOptions::reuseLevels, with every request's sample
     RunResult m_result;
     QStringList m_probedBases;
     Redactor m_redactor;

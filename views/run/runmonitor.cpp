@@ -3,6 +3,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -40,6 +41,7 @@ RunMonitor::RunMonitor(QWidget *parent)
     , m_plan(new QLabel)
     , m_errors(new QTableWidget(0, 2))
     , m_baselineRun(new QComboBox)
+    , m_reuseLevels(new QCheckBox(tr("Reuse its &levels")))
     , m_verdictTitle(new QLabel)
     , m_verdicts(new QTableWidget(0, 2))
     , m_ttft50(new QLineSeries)
@@ -89,6 +91,16 @@ RunMonitor::RunMonitor(QWidget *parent)
     };
     connect(m_baselineRun, &QComboBox::currentIndexChanged, this, explain);
     explain();
+    m_reuseLevels->setObjectName(QStringLiteral("reuseLevels"));
+    m_reuseLevels->setToolTip(tr("The capacity search takes the levels the chosen run measured (same variant and "
+                                 "lengths) as known, judged by this experiment's SLOs, and measures only what they "
+                                 "leave open."));
+    const auto offerReuse = [this] {
+        m_reuseLevels->setVisible(m_capacitySearch);
+        m_reuseLevels->setEnabled(!m_running && baselineRun() != 0);
+    };
+    connect(m_baselineRun, &QComboBox::currentIndexChanged, this, offerReuse);
+    offerReuse();
     auto *compareLabel = new QLabel(tr("Compare &with:"));
     compareLabel->setBuddy(m_baselineRun);
     m_verdictTitle->setObjectName(QStringLiteral("verdictTitle"));
@@ -110,6 +122,7 @@ RunMonitor::RunMonitor(QWidget *parent)
     top->addSpacing(8);
     top->addWidget(compareLabel);
     top->addWidget(m_baselineRun);
+    top->addWidget(m_reuseLevels);
     auto *info = new QVBoxLayout;
     info->addWidget(m_where);
     info->addWidget(m_counts);
@@ -220,6 +233,8 @@ void RunMonitor::setPlan(const Experiment &e, double timeScale)
     QString plan = QStringLiteral("<p style=\"margin-top:8px\"><b>%1</b><br>").arg(esc(e.name))
         + line.arg(esc(tr("Endpoint:")), esc(e.endpoint.baseUrl + QStringLiteral(" · ") + e.endpoint.model))
         + line.arg(esc(tr("Variants:")), esc(variants.join(QStringLiteral(", "))));
+    m_capacitySearch = e.load.capacity.has_value();
+    m_reuseLevels->setVisible(m_capacitySearch);
     if (const std::optional<CapacitySearch> &c = e.load.capacity) {
         // The levels depend on where the capacity lies: only their bounds are known before the run.
         QStringList bounds;
@@ -280,6 +295,11 @@ qint64 RunMonitor::baselineRun() const
     return m_baselineRun->currentData().toLongLong();
 }
 
+bool RunMonitor::reuseBaselineLevels() const
+{
+    return m_capacitySearch && baselineRun() != 0 && m_reuseLevels->isChecked();
+}
+
 void RunMonitor::showVerdict(const PointVerdict &v)
 {
     static const struct {
@@ -334,6 +354,7 @@ void RunMonitor::runStarted(double estimateSeconds)
     m_errors->setRowCount(0);
     const qint64 vs = baselineRun();
     m_baselineRun->setEnabled(false);
+    m_reuseLevels->setEnabled(false);
     m_verdicts->setRowCount(0);
     m_verdictTitle->setText(tr("Points against run %1 (dashed on the charts):").arg(vs));
     m_verdictTitle->setToolTip(m_baselineRun->currentText());
@@ -353,6 +374,7 @@ void RunMonitor::runEnded(const RunResult &result)
     m_start->setEnabled(true);
     m_cancel->setEnabled(false);
     m_baselineRun->setEnabled(true);
+    m_reuseLevels->setEnabled(baselineRun() != 0);
     if (result.status == RunResult::Status::Finished)
         m_overall->setValue(m_overall->maximum());
     m_eta->clear();

@@ -11,6 +11,7 @@
 
 class QChart;
 class QChartView;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineSeries;
@@ -42,6 +43,8 @@ public:
     void setEarlierRuns(const QVector<RunListing> &runs);
     /// The run chosen to compare with as points finish (RunOptions::vs); 0 when none.
     qint64 baselineRun() const;
+    /// A capacity search takes the baseline run's measured levels as known (RunOptions::reuseLevels).
+    bool reuseBaselineLevels() const;
     const RunSnapshot &lastSnapshot() const { return m_last; }
     int chartRefreshes() const { return m_refreshes; }
 
@@ -77,6 +80,8 @@ private:
     double m_estimateSeconds = 0;
     QTableWidget *m_errors;
     QComboBox *m_baselineRun;
+    QCheckBox *m_reuseLevels;
+    bool m_capacitySearch = false; ///< the plan is a capacity search
     QLabel *m_verdictTitle;
     QTableWidget *m_verdicts;
     QLineSeries *m_ttft50, *m_ttft99, *m_itl50, *m_itl99, *m_tput;

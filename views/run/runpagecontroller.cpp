@@ -256,6 +256,8 @@ void RunPageController::beginRun(const Experiment &e, bool allowLaunch)
     options.allowLaunch = allowLaunch;
     if (const qint64 vs = m_monitor->baselineRun())
         options.vs = QString::number(vs);
+    if (m_monitor->reuseBaselineLevels())
+        options.reuseLevels = options.vs;
     m_run->start(e, std::move(options));
     updateRunnable();
 }

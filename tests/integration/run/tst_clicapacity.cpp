@@ -101,6 +101,7 @@ struct Found {
     double capacity = 0, upper = 0;
     QString stop;
     int levels = 0;
+    int measurements = 0;
 };
 
 Found capacityLine(const QByteArray &out)
@@ -108,7 +109,8 @@ Found capacityLine(const QByteArray &out)
     for (const QByteArray &line : out.split('\n')) {
         const QList<QByteArray> f = line.split('\t');
         if (f.value(0) == "capacity" && f.size() == 7)
-            return { f[2].toDouble(), f[3] == "inf" ? qInf() : f[3].toDouble(), QString::fromUtf8(f[4]), f[5].toInt() };
+            return { f[2].toDouble(), f[3] == "inf" ? qInf() : f[3].toDouble(), QString::fromUtf8(f[4]), f[5].toInt(),
+                f[6].toInt() };
     }
     return {};
 }
@@ -210,6 +212,27 @@ private Q_SLOTS:
                                         .arg(less.capacity)
                                         .toUtf8()),
             table.out.constData());
+
+        // The first search again, taking run 1's levels as known (judged by this experiment's SLOs): what
+        // run 1 decided is not measured again, and the capacity is the same within the resolution.
+        const CliRun::Outcome again = CliRun::run({ experiment(QDir(dir.path()), QStringLiteral("x"), seqs, bound),
+            QStringLiteral("--project"), project, QStringLiteral("--sim-time-scale"), QString::number(kTimeScale),
+            QStringLiteral("--reuse-levels"), QStringLiteral("1") });
+        QVERIFY2(again.exitCode == 0, again.err.constData());
+        const Found reused = capacityLine(again.out);
+        const qsizetype taken = again.err.count(" of run 1: reused: ");
+        qInfo("reusing run 1: %lld levels reused, %d measured, capacity %g", qlonglong(taken), reused.measurements,
+            reused.capacity);
+        QVERIFY2(taken >= 2, again.err.constData());
+        QVERIFY2(again.err.contains(QStringLiteral(", %1 reused").arg(taken).toUtf8()), again.err.constData());
+        QCOMPARE(qsizetype(reused.levels), taken + again.err.count(" repeat 1: "));
+        QVERIFY2(reused.measurements < found.measurements, again.out.constData());
+        QVERIFY2(
+            std::abs(reused.capacity - found.capacity) <= std::max(1.0, 0.1 * found.capacity), again.out.constData());
+        const CliRun::Outcome missing = CliRun::run({ experiment(QDir(dir.path()), QStringLiteral("x"), seqs, bound),
+            QStringLiteral("--project"), project, QStringLiteral("--reuse-levels"), QStringLiteral("no-such-run") });
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains("the run whose levels to reuse: no run 'no-such-run'"), missing.err.constData());
     }
 };
 

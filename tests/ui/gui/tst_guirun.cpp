@@ -17,6 +17,7 @@
 #include "secrets/memorysecretstore.h"
 #include "storage/projectstore.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
@@ -42,6 +43,7 @@ private slots:
     void screenshotOfDemo();
     void closeAsksBeforeLosingChanges();
     void phaseInWords();
+    void reuseOfferedForACapacitySearch();
 
 private:
     static Experiment smallSweep(int prompts);
@@ -246,6 +248,46 @@ void TestGuiRun::phaseInWords()
     QCOMPARE(RunMonitor::phaseText(QStringLiteral("preparing prompts")), QStringLiteral("正在准备提示…"));
     QCOMPARE(RunMonitor::phaseText(QStringLiteral("warmup")), QStringLiteral("正在预热…"));
     QCoreApplication::removeTranslator(&zh);
+}
+
+void TestGuiRun::reuseOfferedForACapacitySearch()
+{
+    RunMonitor monitor;
+    auto *vs = monitor.findChild<QComboBox *>(QStringLiteral("baselineRun"));
+    auto *reuse = monitor.findChild<QCheckBox *>(QStringLiteral("reuseLevels"));
+    QVERIFY(vs && reuse);
+    RunListing earlier, running;
+    earlier.run.id = 5;
+    earlier.run.name = QStringLiteral("search");
+    earlier.run.status = RunStatus::Finished;
+    running.run.id = 6;
+    running.run.status = RunStatus::Running;
+    monitor.setEarlierRuns({ earlier, running });
+    QCOMPARE(vs->count(), 2); // none, and the finished run: a running one is no baseline
+    QCOMPARE(vs->itemData(1).toLongLong(), 5);
+
+    Experiment gradient = smallSweep(4);
+    monitor.setPlan(gradient, 1);
+    QVERIFY(reuse->isHidden());
+    Experiment search = gradient;
+    search.load.capacity = CapacitySearch {};
+    monitor.setPlan(search, 1);
+    QVERIFY(!reuse->isHidden());
+    QVERIFY(!reuse->isEnabled()); // nothing to reuse without a run chosen
+    vs->setCurrentIndex(1);
+    QVERIFY(reuse->isEnabled());
+    QVERIFY(!monitor.reuseBaselineLevels());
+    reuse->setChecked(true);
+    QVERIFY(monitor.reuseBaselineLevels());
+    // The list refreshed keeps the choice while its run is listed.
+    monitor.setEarlierRuns({ earlier });
+    QCOMPARE(monitor.baselineRun(), 5);
+    monitor.setEarlierRuns({});
+    QCOMPARE(monitor.baselineRun(), 0);
+    QVERIFY(!monitor.reuseBaselineLevels());
+    QVERIFY(!reuse->isEnabled());
+    monitor.setPlan(gradient, 1);
+    QVERIFY(!monitor.reuseBaselineLevels());
 }
 
 QTEST_MAIN(TestGuiRun)

@@ -107,6 +107,30 @@ private Q_SLOTS:
         QCOMPARE(s.result.levels, int(distinct.size()));
     }
 
+    // Levels an earlier run measured are known, not measured: the search starts from their bracket,
+    // measures none of them again, and they count neither as measurements nor against max_points.
+    void reusedLevelsAreKnownNotMeasured()
+    {
+        const auto ttft = [](double c) { return c <= 20 ? 50 + c * 0.1 : 52 + 40 * (c - 20); };
+        CapacitySearch small = spec(200);
+        small.maxPoints = 3;
+        CapacitySearcher search(small, LoadMode::Concurrency);
+        for (double c : { 1.0, 2.0, 4.0, 8.0, 16.0, 32.0 })
+            search.reuse(c, requests(ttft(c), 400), 400);
+        QCOMPARE(search.levels().size(), 6);
+        QVERIFY(std::all_of(search.levels().cbegin(), search.levels().cend(),
+            [](const CapacityLevel &l) { return l.point == -1 && l.verdict != SloVerdict::Undecided; }));
+        const Search s = runSearch(search, ttft);
+        QVERIFY(!s.measured.isEmpty());
+        for (double c : s.measured)
+            QVERIFY2(c > 16 && c < 32, qPrintable(QString::number(c))); // only inside the reused bracket
+        QCOMPARE(s.result.measurements, int(s.measured.size()));
+        QCOMPARE(s.result.levels, 6 + int(s.measured.size()));
+        QCOMPARE(s.result.reused, 6);
+        QCOMPARE(s.result.stop, QStringLiteral("points")); // three measured levels, whatever was reused
+        QCOMPARE(int(s.measured.size()), 3);
+    }
+
     void openLoopSearchesRates()
     {
         CapacitySearch c = spec(200);
@@ -202,6 +226,7 @@ private Q_SLOTS:
         r.upper = 13;
         r.stop = QStringLiteral("converged");
         r.levels = 6;
+        r.reused = 4;
         const PointEstimate e = storedCapacity(7, r);
         QCOMPARE(e.point, -1);
         QCOMPARE(e.metric, QString::fromLatin1(kCapacityKey));
@@ -212,6 +237,7 @@ private Q_SLOTS:
         QCOMPARE(back->upper, 13.0);
         QCOMPARE(back->stop, r.stop);
         QCOMPARE(back->levels, 6);
+        QCOMPARE(back->reused, 4);
         r.upper = std::numeric_limits<double>::infinity();
         r.stop = QStringLiteral("max");
         QVERIFY(std::isinf(capacityOf(storedCapacity(7, r))->upper));
