@@ -6846,6 +6846,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>The capacity search takes the levels the chosen run measured (same variant and lengths) as known, judged by this experiment&apos;s SLOs, and measures only what they leave open.</source>
         <translation>容量搜索把所选运行测过的级别（相同变体和长度）当作已知，按本实验的 SLO 判定，只测量它们未能确定的部分。</translation>
     </message>
+    <message>
+        <source>%1: %2 (%3)</source>
+        <translation>%1：%2（%3）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::RunPageController</name>

@@ -498,6 +498,17 @@ const PointRepeats *matchingPoint(const RunSource &earlier, const PointKey &key)
     return matching.pairs.isEmpty() ? nullptr : &earlier.points[matching.pairs.first().first];
 }
 
+QStringList PointVerdict::changes() const
+{
+    QStringList out;
+    for (const DeltaRow &r : rows)
+        out << QStringLiteral("%1 %2%3% %4")
+                   .arg(r.metric, r.relative >= 0 ? QStringLiteral("+") : QString())
+                   .arg(r.relative * 100, 0, 'f', 1)
+                   .arg(verdictCode(r.verdict));
+    return out;
+}
+
 PointVerdict pointVerdict(const RunSource &earlier, const PointRepeats &now, const QString &convention)
 {
     PointVerdict v { now.variant, now.label, QStringLiteral("missing"), {} };
@@ -515,10 +526,7 @@ PointVerdict pointVerdict(const RunSource &earlier, const PointRepeats &now, con
         if (r.verdict != Verdict::Better && r.verdict != Verdict::Worse)
             continue;
         (r.verdict == Verdict::Better ? better : worse) += 1;
-        v.changes << QStringLiteral("%1 %2%3% %4")
-                         .arg(r.metric, r.relative >= 0 ? QStringLiteral("+") : QString())
-                         .arg(r.relative * 100, 0, 'f', 1)
-                         .arg(verdictCode(r.verdict));
+        v.rows << r;
     }
     v.outcome = better && worse ? QStringLiteral("mixed")
         : better                ? QStringLiteral("better")

@@ -100,11 +100,12 @@ QStringList environmentDifferences(const RunSource &a, const RunSource &b);
 /// `run --vs`). `outcome` (machine words): `better` or `worse` when the headline metrics with a
 /// verdict all go that way, `mixed` when some are better and some worse, `noise` when none separates
 /// (verdictFor() at the 5% practical threshold), `missing` when the earlier run has no such point.
-/// `changes` names each metric with a verdict, "median_ttft_ms +7.2% worse", in the headline order.
 struct PointVerdict {
     QString variant, label;
     QString outcome;
-    QStringList changes;
+    QList<DeltaRow> rows; ///< the headline metrics with a verdict (better or worse), in the headline order
+    /// The rows in machine words: "median_ttft_ms +7.2% worse".
+    QStringList changes() const;
 };
 /// `now` (its estimates in `stored`) against `earlier`'s matching point (matchPoints()); `convention`
 /// is how `now` is defined (conventionOf()), so families defined differently give no verdict.

@@ -48,7 +48,7 @@ QString LiveBaseline::line(const PointVerdict &v) const
 {
     return QStringLiteral("%1 %2: %3 against run %4%5")
         .arg(v.variant, v.label, v.outcome, m_spec,
-            v.changes.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(v.changes.join(QStringLiteral(", "))));
+            v.rows.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(v.changes().join(QStringLiteral(", "))));
 }
 
 } // namespace ServeScope

@@ -15,10 +15,13 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include "report/metricnames.h"
+#include "report/reportdocument.h"
 #include "run/durationestimate.h"
 
 #include <algorithm>
@@ -320,17 +323,23 @@ void RunMonitor::showVerdict(const PointVerdict &v)
         if (o.colour)
             verdict->setForeground(QColor(QLatin1String(o.colour)));
     }
-    const QString why = v.changes.isEmpty()
-        ? (v.outcome == QLatin1String("missing") ? tr("The earlier run has no such point.")
-                                                 : tr("No headline metric changed beyond its noise and 5%."))
-        : v.changes.join(QLatin1Char('\n'));
+    QStringList moved;
+    for (const DeltaRow &r : v.rows)
+        moved << tr("%1: %2 (%3)").arg(MetricName::of(r.metric).title(), Report::changeText(r), Report::verdictText(r));
+    const QString why = !moved.isEmpty()        ? moved.join(QLatin1Char('\n'))
+        : v.outcome == QLatin1String("missing") ? tr("The earlier run has no such point.")
+                                                : tr("No headline metric changed beyond its noise and 5%.");
     point->setToolTip(why);
     verdict->setToolTip(why);
+    // The newest row comes into view unless the user scrolled up to read an earlier one.
+    const QScrollBar *bar = m_verdicts->verticalScrollBar();
+    const bool following = bar->value() == bar->maximum();
     const int row = m_verdicts->rowCount();
     m_verdicts->insertRow(row);
     m_verdicts->setItem(row, 0, point);
     m_verdicts->setItem(row, 1, verdict);
-    m_verdicts->scrollToItem(point);
+    if (following)
+        m_verdicts->scrollToBottom();
 }
 
 void RunMonitor::setRunnable(bool runnable, const QString &why)

@@ -240,23 +240,23 @@ private Q_SLOTS:
         QCOMPARE(v.variant, QStringLiteral("baseline"));
         QCOMPARE(v.label, QStringLiteral("c8"));
         QCOMPARE(v.outcome, QStringLiteral("worse"));
-        QCOMPARE(v.changes, QStringList { QStringLiteral("median_ttft_ms +50.0% worse") });
+        QCOMPARE(v.changes(), QStringList { QStringLiteral("median_ttft_ms +50.0% worse") });
 
         v = pointVerdict(earlier, point(QStringLiteral("baseline"), 8, 10, 800), vllm);
         QCOMPARE(v.outcome, QStringLiteral("better"));
-        QCOMPARE(v.changes, QStringList { QStringLiteral("median_ttft_ms -50.0% better") });
+        QCOMPARE(v.changes(), QStringList { QStringLiteral("median_ttft_ms -50.0% better") });
 
         // Faster to the first token but less throughput: both named, in the headline order.
         v = pointVerdict(earlier, point(QStringLiteral("baseline"), 8, 10, 400), vllm);
         QCOMPARE(v.outcome, QStringLiteral("mixed"));
-        QCOMPARE(v.changes,
+        QCOMPARE(v.changes(),
             (QStringList {
                 QStringLiteral("output_throughput -50.0% worse"), QStringLiteral("median_ttft_ms -50.0% better") }));
 
         // Within 5%: no verdict on any metric.
         v = pointVerdict(earlier, point(QStringLiteral("baseline"), 8, 20.5, 810), vllm);
         QCOMPARE(v.outcome, QStringLiteral("noise"));
-        QVERIFY(v.changes.isEmpty());
+        QVERIFY(v.changes().isEmpty());
 
         v = pointVerdict(earlier, point(QStringLiteral("baseline"), 16, 20, 800), vllm);
         QCOMPARE(v.outcome, QStringLiteral("missing"));
