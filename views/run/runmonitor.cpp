@@ -72,6 +72,7 @@ RunMonitor::RunMonitor(QWidget *parent)
     // beside the project panel).
     for (QLabel *label : { m_where, m_counts, m_state })
         label->setWordWrap(true);
+    m_state->setObjectName(QStringLiteral("runState"));
     m_errors->setHorizontalHeaderLabels({ tr("Error"), tr("Requests") });
     m_errors->horizontalHeader()->setStretchLastSection(true);
     m_errors->verticalHeader()->hide();
@@ -346,8 +347,17 @@ void RunMonitor::setRunnable(bool runnable, const QString &why)
 {
     m_start->setEnabled(runnable && !m_running);
     m_start->setToolTip(why);
+    // The last run's outcome stays in view while nothing stands in the way of the next one.
     if (!m_running)
-        m_state->setText(why);
+        m_state->setText(runnable && !m_outcome.isEmpty() ? m_outcome : why);
+}
+
+void RunMonitor::forgetLastRun()
+{
+    m_outcome.clear();
+    m_verdicts->setRowCount(0);
+    m_verdictTitle->hide();
+    m_verdicts->hide();
 }
 
 void RunMonitor::runStarted(double estimateSeconds)
@@ -370,6 +380,7 @@ void RunMonitor::runStarted(double estimateSeconds)
     m_verdictTitle->setVisible(vs != 0);
     m_verdicts->setVisible(vs != 0);
     showBaselineSeries(vs != 0);
+    m_outcome.clear();
     m_state->setText(tr("Starting…"));
     m_firstError->hide();
     m_refresh.start();
@@ -391,15 +402,16 @@ void RunMonitor::runEnded(const RunResult &result)
         = tr("%1 completed, %2 failed, %3 cancelled").arg(result.completed).arg(result.failed).arg(result.cancelled);
     switch (result.status) {
     case RunResult::Status::Finished:
-        m_state->setText(tr("Run finished: %1.").arg(counts));
+        m_outcome = tr("Run finished: %1.").arg(counts);
         break;
     case RunResult::Status::Cancelled:
-        m_state->setText(tr("Run cancelled; everything measured so far was kept (%1).").arg(counts));
+        m_outcome = tr("Run cancelled; everything measured so far was kept (%1).").arg(counts);
         break;
     case RunResult::Status::Failed:
-        m_state->setText(tr("Run failed: %1").arg(result.message));
+        m_outcome = tr("Run failed: %1").arg(result.message);
         break;
     }
+    m_state->setText(m_outcome);
     // The most frequent error class, its count and the first message the server gave for it.
     QString cls;
     int count = 0;

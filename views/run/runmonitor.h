@@ -39,6 +39,8 @@ public:
     /// progress can say better.
     void runStarted(double estimateSeconds = 0);
     void runEnded(const RunResult &result);
+    /// Another project: the last run's outcome line and verdicts no longer apply.
+    void forgetLastRun();
     /// The project's stored runs, offered as the live baseline (the choice is kept while its run is listed).
     void setEarlierRuns(const QVector<RunListing> &runs);
     /// The run chosen to compare with as points finish (RunOptions::vs); 0 when none.
@@ -78,6 +80,7 @@ private:
     QProgressBar *m_overall;
     QLabel *m_eta, *m_where, *m_counts, *m_state, *m_firstError, *m_plan;
     double m_estimateSeconds = 0;
+    QString m_outcome; ///< how the last run ended, shown until the next one starts
     QTableWidget *m_errors;
     QComboBox *m_baselineRun;
     QCheckBox *m_reuseLevels;

@@ -119,6 +119,7 @@ void RunPageController::setTimeScale(double scale)
 void RunPageController::setProjectOpen(bool open)
 {
     m_projectOpen = open;
+    m_monitor->forgetLastRun();
     updateRunnable();
 }
 

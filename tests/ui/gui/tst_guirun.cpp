@@ -22,6 +22,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
@@ -144,6 +145,10 @@ void TestGuiRun::runAgainstSimulator()
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 300000);
     QCOMPARE(finished.at(1).at(0).value<RunResult>().status, RunResult::Status::Finished);
     QVERIFY(vs->isEnabled());
+    // The outcome stays on the Run page after the run (the page's "ready" line does not replace it).
+    const auto *state = w.runMonitor()->findChild<QLabel *>(QStringLiteral("runState"));
+    QVERIFY(state);
+    QVERIFY2(state->text().startsWith(QStringLiteral("Run finished: 80 completed")), qPrintable(state->text()));
     auto *verdicts = w.runMonitor()->findChild<QTableWidget *>(QStringLiteral("verdicts"));
     QVERIFY(verdicts && !verdicts->isHidden());
     QCOMPARE(verdicts->rowCount(), 4);
