@@ -1780,6 +1780,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>Capacity search: take the levels this stored run of the project measured (same variant, lengths and definitions) as known, judged by this experiment&apos;s SLOs</source>
         <translation>容量搜索：把项目中该已保存运行测过的级别（相同变体、长度和定义）当作已知，按本实验的 SLO 重新判定</translation>
     </message>
+    <message>
+        <source>%1: no variant has a server.gpu_hour_price on both sides</source>
+        <translation>%1：没有任何变体在两侧都设置了 server.gpu_hour_price</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Command</name>
@@ -3870,6 +3874,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>Capacity</source>
         <translation>容量</translation>
+    </message>
+    <message>
+        <source>Cost per million output tokens</source>
+        <translation>每百万输出 token 成本</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 #include "command.h"
 
 #include "compare/runsource.h"
+#include "metrics/servingcost.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -284,6 +285,8 @@ std::optional<QString> evaluateGates(
         }
         if (!found && c.metric == QLatin1String("capacity"))
             return CliText::tr("%1: no variant's capacity was searched on both sides (load.mode capacity)").arg(c.text);
+        if (!found && c.metric == QLatin1String(kCostKey))
+            return CliText::tr("%1: no variant has a server.gpu_hour_price on both sides").arg(c.text);
     }
     return std::nullopt;
 }
@@ -317,7 +320,8 @@ std::optional<QString> readCompareArgs(const QCommandLineParser &parser, Compare
     return std::nullopt;
 }
 
-/// The delta rows of the metrics shown and gated (with the capacity rows of two searches), each
+/// The delta rows of the metrics shown and gated (with the capacity rows of two searches and the cost
+/// rows of priced variants), each
 /// verdict withheld where the sides define a metric differently; `definitions` tells how they do.
 /// A refusal when a gate's metric is defined differently or an asked metric is in neither side.
 std::optional<QString> compareRows(const CompareArgs &a, const RunSource &base, const RunSource &cand,
@@ -330,6 +334,7 @@ std::optional<QString> compareRows(const CompareArgs &a, const RunSource &base, 
             metrics << c.metric;
     }
     const bool capacity = metrics.removeAll(QStringLiteral("capacity")) > 0 || a.asked.isEmpty();
+    const bool cost = metrics.removeAll(QString::fromLatin1(kCostKey)) > 0 || a.asked.isEmpty();
     *rows = deltaTable(base.points, cand.points, matching, metrics, a.threshold);
     if (capacity)
         *rows << capacityRows(base, cand, a.threshold);
@@ -337,6 +342,12 @@ std::optional<QString> compareRows(const CompareArgs &a, const RunSource &base, 
     // both define alike keep a verdict, and a gate on any other is refused.
     *definitions = comparedDefinitions(base, cand);
     withholdIncomparable(*rows, *definitions);
+    if (cost) { // with a GPU-hour price on both sides
+        QList<DeltaRow> throughput
+            = deltaTable(base.points, cand.points, matching, { QStringLiteral("output_throughput") }, a.threshold);
+        withholdIncomparable(throughput, *definitions);
+        *rows << costRows(base, cand, throughput, a.threshold);
+    }
     for (const GateCondition &c : a.conditions) {
         for (const DeltaRow &r : std::as_const(*rows)) {
             if (r.metric == c.metric && r.verdict == Verdict::NotComparable)

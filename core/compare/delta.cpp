@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "compare/delta.h"
 
+#include "metrics/servingcost.h"
+
 #include <QSet>
 
 #include <algorithm>
@@ -164,9 +166,10 @@ std::optional<GateCondition> parseGateCondition(const QString &text, QString *er
         && std::any_of(distributionFields().begin(), distributionFields().end(),
             [&](const DistributionField &f) { return metric == QLatin1String(f.code); });
     // Keys a summary holds only when it has them: goodput with SLOs, the hit rate when usage said it.
-    // capacity: a capacity search's result (compare's capacity rows).
+    // capacity: a capacity search's result (compare's capacity rows); the cost of a million output
+    // tokens with a GPU-hour price (its cost rows).
     const bool optional = c.metric == QLatin1String("request_goodput") || c.metric == QLatin1String("cache_hit_rate")
-        || c.metric == QLatin1String("capacity");
+        || c.metric == QLatin1String("capacity") || c.metric == QLatin1String(kCostKey);
     if (!known.contains(c.metric) && !optional && !latency) {
         *error = QStringLiteral("'%1': unknown metric '%2' (a result-file key such as p99_ttft_ms, median_tpot_ms, "
                                 "output_throughput, or capacity)")

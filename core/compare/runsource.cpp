@@ -4,6 +4,7 @@
 #include "io/experimentfile.h"
 #include "metrics/aggregate.h"
 #include "metrics/capacity.h"
+#include "metrics/servingcost.h"
 #include "model/clock.h"
 #include "model/runorigin.h"
 #include "model/variables.h"
@@ -148,6 +149,17 @@ bool reasoned(const RunSource &run)
 
 namespace {
 
+// Per variant with a price: an hour of all its GPUs (RunSource::hourPrice).
+QMap<QString, double> hourPrices(const Experiment &x)
+{
+    QMap<QString, double> out;
+    for (int v = 0; v < x.variants.size(); ++v) {
+        if (const double price = hourPrice(resolveVariant(x, v)); price > 0)
+            out.insert(x.variants[v].name, price);
+    }
+    return out;
+}
+
 // One result set of a stored run from its summaries (and, for the vLLM set, the estimates stored
 // when each point finished); no request samples yet.
 void buildStoredPoints(const QString &projectPath, const RunRow &row, const QVector<PointSummary> &summaries,
@@ -162,6 +174,8 @@ void buildStoredPoints(const QString &projectPath, const RunRow &row, const QVec
     out->measured = !RunOrigin::fromJson(row.origin).isImported();
     out->clientHost = QJsonDocument::fromJson(row.clientHost).object();
     out->envSnapshot = QJsonDocument::fromJson(row.envSnapshot).array();
+    if (const ExperimentReadResult read = deserializeExperiment(row.resolvedConfig); read.ok)
+        out->hourPrice = hourPrices(read.experiment);
     for (const PointSummary &s : summaries) {
         if (set == ResultSet::Steady && s.steady.value(QStringLiteral("valid")) != 1.0)
             continue;
@@ -311,6 +325,7 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
         return false;
     }
     const Experiment &x = read.experiment;
+    out->hourPrice = hourPrices(x);
     out->name = x.name;
     out->origin = dir;
     out->definitions = manifest.value(QLatin1String("definitions")).toString();
@@ -429,6 +444,7 @@ QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
             deltaTable(runs[0].points, runs[k].points, m, metrics) + capacityRows(runs[0], runs[k]),
             comparedDefinitions(runs[0], runs[k]) };
         withholdIncomparable(section.rows, section.definitions);
+        section.rows << costRows(runs[0], runs[k], section.rows);
         out << section;
     }
     if (runs.size() != 1)
@@ -446,10 +462,41 @@ QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
         QList<DeltaRow> rows = deltaTable(base.points, other.points, m, metrics);
         for (DeltaRow &r : rows)
             r.variant = variants[v];
-        rows << capacityRows(base, other, kReproducibleSpread, variants[0], variants[v]);
+        rows << capacityRows(base, other, kReproducibleSpread, variants[0], variants[v])
+             << costRows(base, other, rows, kReproducibleSpread, variants[0], variants[v]);
         out << DeltaSection {
             QCoreApplication::translate("ServeScope::Compare", "B: %1 vs A: %2").arg(variants[v], variants[0]), rows, {}
         };
+    }
+    return out;
+}
+
+QList<DeltaRow> costRows(const RunSource &a, const RunSource &b, const QList<DeltaRow> &rows, double practicalThreshold,
+    const QString &variantA, const QString &variantB)
+{
+    // A side of one variant is matched whatever its name (matchPoints()): its price stands for the row's.
+    const auto priceOf = [](const RunSource &s, const QString &variant) {
+        if (s.hourPrice.contains(variant))
+            return s.hourPrice.value(variant);
+        const bool oneVariant = std::all_of(s.points.cbegin(), s.points.cend(),
+            [&s](const PointRepeats &p) { return p.variant == s.points.first().variant; });
+        return oneVariant && s.hourPrice.size() == 1 ? s.hourPrice.first() : 0.0;
+    };
+    QList<DeltaRow> out;
+    for (const DeltaRow &r : rows) {
+        if (r.metric != QLatin1String("output_throughput"))
+            continue;
+        const double priceA = priceOf(a, variantA.isEmpty() ? r.variant : variantA);
+        const double priceB = priceOf(b, variantB.isEmpty() ? r.variant : variantB);
+        if (!(priceA > 0) || !(priceB > 0))
+            continue;
+        DeltaRow c = deltaRow(r.variant, r.label, QString::fromLatin1(kCostKey), costEstimate(r.a, priceA),
+            costEstimate(r.b, priceB), practicalThreshold);
+        if (r.verdict == Verdict::NotComparable) {
+            c.verdict = r.verdict;
+            c.reason = r.reason;
+        }
+        out << c;
     }
     return out;
 }

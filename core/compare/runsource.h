@@ -25,6 +25,9 @@ struct RunSource {
     QList<PointRepeats> points;
     /// load.capacity: each variant's search (a results folder's from its manifest.json `capacity`).
     QList<CapacityResult> capacities;
+    /// Per variant with a server.gpu_hour_price: the price of an hour of all its GPUs (the price ×
+    /// servingGpus()), from which a comparison states what a million output tokens cost.
+    QMap<QString, double> hourPrice;
 };
 
 /// Which result set a comparison reads (docs/metrics.md, "Two result sets"): vLLM's over every
@@ -61,6 +64,13 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
 /// name when both are empty.
 QList<DeltaRow> capacityRows(const RunSource &a, const RunSource &b, double practicalThreshold = kReproducibleSpread,
     const QString &variantA = {}, const QString &variantB = {});
+
+/// One cost row (kCostKey) per output-throughput row of `rows` whose variant has a price on both
+/// sides (`variantA` of a and `variantB` of b, or the row's variant when empty): the cost of a million
+/// output tokens at each side's throughput, its change and verdict (lower is better; a throughput row
+/// without a verdict for differing definitions leaves its cost row without one too).
+QList<DeltaRow> costRows(const RunSource &a, const RunSource &b, const QList<DeltaRow> &rows,
+    double practicalThreshold = kReproducibleSpread, const QString &variantA = {}, const QString &variantB = {});
 
 /// Keeps only one variant's points; false when the source has no such variant.
 bool keepVariant(RunSource *source, const QString &variant);

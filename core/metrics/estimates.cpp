@@ -237,7 +237,8 @@ MetricEstimate metricEstimate(const PointEstimate &s)
 
 bool lowerIsBetter(const QString &key)
 {
-    return key.endsWith(QLatin1String("_ms")) || key == QLatin1String("failed") || key == QLatin1String("duration");
+    return key.endsWith(QLatin1String("_ms")) || key == QLatin1String("failed") || key == QLatin1String("duration")
+        || key == QLatin1String("cost_per_million_output_tokens"); // kCostKey (metrics/servingcost.h)
 }
 
 MetricEstimate estimateMetric(const PointRepeats &point, const QString &key)

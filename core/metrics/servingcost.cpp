@@ -50,15 +50,38 @@ ServingGpus servingGpus(const Experiment &resolved)
     return {};
 }
 
+double hourPrice(const Experiment &resolved)
+{
+    return resolved.server.gpuHourPrice > 0 ? resolved.server.gpuHourPrice * servingGpus(resolved).count : 0;
+}
+
 ServingPoint servingPoint(const PointSummary &p, int gpus, double gpuHourPrice)
 {
     ServingPoint s;
     s.perGpu = p.outputThroughput / std::max(gpus, 1);
     s.perUser = p.tpot.median > 0 && std::isfinite(p.tpot.median) ? 1000.0 / p.tpot.median : kNaN;
     s.costPerMillion = gpuHourPrice > 0 && p.outputThroughput > 0
-        ? gpuHourPrice * std::max(gpus, 1) / 3600.0 / p.outputThroughput * 1e6
+        ? costPerMillion(gpuHourPrice * std::max(gpus, 1), p.outputThroughput)
         : kNaN;
     return s;
+}
+
+MetricEstimate costEstimate(const MetricEstimate &t, double hourPrice)
+{
+    MetricEstimate c;
+    c.key = QString::fromLatin1(kCostKey);
+    const auto cost = [hourPrice](double tokensPerS) { return costPerMillion(hourPrice, tokensPerS); };
+    if (t.repeats.n == 0 || !(t.repeats.min > 0) || !(hourPrice > 0))
+        return c;
+    c.repeats.n = t.repeats.n;
+    c.repeats.median = cost(t.repeats.median);
+    c.repeats.min = cost(t.repeats.max);
+    c.repeats.max = cost(t.repeats.min);
+    c.repeats.cv = t.repeats.cv; // to first order the same relative spread
+    if (t.ci.valid && t.ci.low > 0)
+        c.ci = { cost(t.ci.high), cost(t.ci.low), true };
+    c.method = t.method;
+    return c;
 }
 
 QList<QPointF> paretoFrontier(const QList<QPointF> &points)

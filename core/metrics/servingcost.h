@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "metrics/estimates.h"
 #include "model/experiment.h"
 #include "model/records.h"
 
@@ -25,6 +26,15 @@ struct ServingGpus {
 /// dp_size; their short forms tp, pp, dp) when any is given; else the environment snapshot's
 /// gpu_count; else 1.
 ServingGpus servingGpus(const Experiment &resolved);
+/// What a million output tokens cost at `tokensPerS` when an hour of the GPUs costs `hourPrice`:
+/// hourPrice / 3600 / tokensPerS × 10^6.
+inline double costPerMillion(double hourPrice, double tokensPerS)
+{
+    return hourPrice / 3600.0 / tokensPerS * 1e6;
+}
+/// The price of an hour of all a resolved variant's GPUs: server.gpu_hour_price × servingGpus(); 0
+/// without a price.
+double hourPrice(const Experiment &resolved);
 
 /// One point's serving figures from its summary (the median across repeats).
 struct ServingPoint {
@@ -36,6 +46,14 @@ struct ServingPoint {
     double costPerMillion = 0;
 };
 ServingPoint servingPoint(const PointSummary &p, int gpus, double gpuHourPrice);
+
+/// A comparison's cost row: what a million output tokens cost, lower is better.
+inline constexpr char kCostKey[] = "cost_per_million_output_tokens";
+/// The cost estimate that an output throughput estimate (tokens/s) gives at `hourPrice` (the price of
+/// an hour of all the variant's GPUs): every figure mapped through hourPrice / 3600 / throughput × 10^6,
+/// so the lowest throughput gives the highest cost (the interval's ends swap). No repeats when the
+/// throughput has none or is not above 0.
+MetricEstimate costEstimate(const MetricEstimate &outputThroughput, double hourPrice);
 
 /// Of (per user, per GPU) points of every curve, those no other point beats on both axes, in
 /// increasing per-user order: the Pareto frontier of throughput against interactivity.

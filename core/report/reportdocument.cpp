@@ -666,8 +666,8 @@ QByteArray reportSummaryCsv(const ReportInput &input)
 {
     // summary.csv's columns, then how the run ended and whether the row's point is partial (summarised
     // from an interrupted run's stored requests): a run that did not finish says so on every row. Then
-    // the variant's GPUs and GPU-hour price (empty: none), from which any row's cost per million output
-    // tokens is price x GPUs / 3600 / output_throughput x 10^6.
+    // the variant's GPUs and GPU-hour price (empty: none), from which the row's cost per million output
+    // tokens (summary.csv's own column) is price x GPUs / 3600 / output_throughput x 10^6.
     QByteArray data = summaryCsvHeader(",run_status,partial,gpus,gpu_hour_price");
     for (const ReportRun &run : input.runs) {
         const QByteArray status = run.status.isEmpty() ? QByteArrayLiteral("finished") : run.status.toUtf8();
@@ -681,11 +681,12 @@ QByteArray reportSummaryCsv(const ReportInput &input)
             const VariantServing serving = run.serving.value(variant);
             const QByteArray extra = ',' + status + (partial ? ",1," : ",0,") + QByteArray::number(serving.gpus.count)
                 + ',' + (serving.gpuHourPrice > 0 ? QByteArray::number(serving.gpuHourPrice, 'g', 15) : QByteArray());
-            data += summaryCsvRows(p, extra);
+            const double price = serving.gpuHourPrice * serving.gpus.count;
+            data += summaryCsvRows(p, extra, price);
             const bool lastRepeat = i + 1 == run.points.size() || run.points.at(i + 1).point != p.point
                 || run.points.at(i + 1).variant != variant;
             if (lastRepeat)
-                data += summaryCsvStatRows(p, pointEstimates(run, variant, p.point), extra);
+                data += summaryCsvStatRows(p, pointEstimates(run, variant, p.point), extra, price);
         }
     }
     return data;

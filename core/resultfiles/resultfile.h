@@ -85,14 +85,17 @@ QString resultFileRelativePath(const QString &variant, const QString &label, int
 /// concurrency, request_rate, repeat, set (`vllm`, the run's own profile when it is another, e.g.
 /// `sglang`, or `steady`), stat (`value` for one repeat; `median`, `min`, `max`, `cv`, `ci_low`,
 /// `ci_high` across repeats, with an empty repeat), the values, output_estimated and
-/// input_estimated (requests whose output or input count is an estimate; value rows only). `extra`
-/// (",a,b") adds a caller's columns after them, in the header and on every row alike.
+/// input_estimated (requests whose output or input count is an estimate; value rows only), then
+/// cost_per_million_output_tokens: with `hourPrice` (the price of an hour of all the variant's GPUs)
+/// above 0, hourPrice / 3600 / the row's output_throughput × 10^6 (a statistic row reads the
+/// throughput's mirrored statistic: min from max, ci_low from ci_high; none for cv), else empty.
+/// `extra` (",a,b") adds a caller's columns after them, in the header and on every row alike.
 QByteArray summaryCsvHeader(const QByteArray &extra = {});
 /// One repeat: vLLM's set, then the steady set when its window was valid.
-QByteArray summaryCsvRows(const PointSummary &s, const QByteArray &extra = {});
+QByteArray summaryCsvRows(const PointSummary &s, const QByteArray &extra = {}, double hourPrice = 0);
 /// A point's statistics across its repeats (vLLM's set), one row per statistic; `identity` gives
 /// the variant, label and load.
-QByteArray summaryCsvStatRows(
-    const PointSummary &identity, const QList<PointEstimate> &estimates, const QByteArray &extra = {});
+QByteArray summaryCsvStatRows(const PointSummary &identity, const QList<PointEstimate> &estimates,
+    const QByteArray &extra = {}, double hourPrice = 0);
 
 } // namespace ServeScope

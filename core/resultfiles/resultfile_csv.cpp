@@ -5,8 +5,10 @@
 
 #include <QLocale>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <optional>
 
 namespace ServeScope {
@@ -70,10 +72,18 @@ QByteArray setOf(const PointSummary &s)
     return s.definitions.isEmpty() ? QByteArrayLiteral("vllm") : s.definitions.toUtf8();
 }
 
+// The cost_per_million_output_tokens field at `throughput` tokens/s (costPerMillion() of
+// metrics/servingcost.h, a layer this one does not link); empty without a price or a throughput.
+QByteArray costField(double hourPrice, std::optional<double> throughput)
+{
+    return hourPrice > 0 && throughput && *throughput > 0 ? num(hourPrice / 3600 / *throughput * 1e6) : QByteArray();
+}
+
 // `counts`: the output_estimated, input_estimated, reasoning_tokens, reasoning_estimated, cached_tokens and
-// cached_prompt_tokens fields, given on value rows only; `extra`: the caller's further fields (",a,b"), after them.
+// cached_prompt_tokens fields, given on value rows only; `cost`: the cost field; `extra`: the caller's further
+// fields (",a,b"), after them.
 QByteArray row(const PointSummary &id, const QByteArray &repeat, const QByteArray &set, const char *stat,
-    const std::function<std::optional<double>(const QString &)> &value, const QByteArray &extra,
+    const std::function<std::optional<double>(const QString &)> &value, const QByteArray &cost, const QByteArray &extra,
     const QByteArray &counts = ",,,,,")
 {
     QByteArray out = field(id.variant) + ',' + field(id.label) + ',' + field(id.mode) + ','
@@ -83,7 +93,7 @@ QByteArray row(const PointSummary &id, const QByteArray &repeat, const QByteArra
         if (const std::optional<double> v = value(c.key); v && !std::isnan(*v))
             out += num(*v); // an unknown statistic (an imported file without it) is an empty field
     }
-    return out + ',' + counts + extra + '\n';
+    return out + ',' + counts + ',' + cost + extra + '\n';
 }
 
 } // namespace
@@ -94,11 +104,12 @@ QByteArray summaryCsvHeader(const QByteArray &extra)
     for (const Column &c : valueColumns())
         h += ',' + c.header;
     return h
-        + ",output_estimated,input_estimated,reasoning_tokens,reasoning_estimated,cached_tokens,cached_prompt_tokens"
+        + ",output_estimated,input_estimated,reasoning_tokens,reasoning_estimated,cached_tokens,cached_prompt_tokens,"
+          "cost_per_million_output_tokens"
         + extra + '\n';
 }
 
-QByteArray summaryCsvRows(const PointSummary &s, const QByteArray &extra)
+QByteArray summaryCsvRows(const PointSummary &s, const QByteArray &extra, double hourPrice)
 {
     const auto vllm = [&s](const QString &key) -> std::optional<double> {
         const std::pair<const char *, double> scalars[] = { { "completed", s.completed }, { "failed", s.failed },
@@ -119,7 +130,7 @@ QByteArray summaryCsvRows(const PointSummary &s, const QByteArray &extra)
         return std::nullopt;
     };
     const QByteArray repeat = QByteArray::number(s.repeat);
-    QByteArray out = row(s, repeat, setOf(s), "value", vllm, extra,
+    QByteArray out = row(s, repeat, setOf(s), "value", vllm, costField(hourPrice, s.outputThroughput), extra,
         QByteArray::number(s.outputEstimated) + ',' + QByteArray::number(s.inputEstimated) + ','
             + QByteArray::number(s.reasoningTokens) + ',' + QByteArray::number(s.reasoningEstimated) + ','
             + (s.cachedTokens >= 0 ? QByteArray::number(s.cachedTokens) + ',' + QByteArray::number(s.cachedPromptTokens)
@@ -131,13 +142,17 @@ QByteArray summaryCsvRows(const PointSummary &s, const QByteArray &extra)
                 const auto it = s.steady.constFind(key);
                 return it == s.steady.cend() ? std::nullopt : std::optional<double>(*it);
             },
+            costField(hourPrice,
+                s.steady.contains(QStringLiteral("output_throughput"))
+                    ? std::optional<double>(s.steady.value(QStringLiteral("output_throughput")))
+                    : std::nullopt),
             extra);
     }
     return out;
 }
 
 QByteArray summaryCsvStatRows(
-    const PointSummary &identity, const QList<PointEstimate> &estimates, const QByteArray &extra)
+    const PointSummary &identity, const QList<PointEstimate> &estimates, const QByteArray &extra, double hourPrice)
 {
     using Pick = double (*)(const PointEstimate &);
     const std::pair<const char *, Pick> stats[] = {
@@ -148,12 +163,25 @@ QByteArray summaryCsvStatRows(
         { "ci_low", [](const PointEstimate &e) { return e.ciLow; } },
         { "ci_high", [](const PointEstimate &e) { return e.ciHigh; } },
     };
+    // The cost of a statistic is the throughput's mirrored one: the highest throughput costs least.
+    const std::pair<const char *, Pick> mirrored[] = {
+        { "median", stats[0].second },
+        { "min", stats[2].second },
+        { "max", stats[1].second },
+        { "cv", nullptr },
+        { "ci_low", stats[5].second },
+        { "ci_high", stats[4].second },
+    };
+    const auto throughput = std::find_if(estimates.cbegin(), estimates.cend(),
+        [](const PointEstimate &e) { return e.metric == QLatin1String("output_throughput") && e.repeats > 0; });
     QByteArray out;
-    for (const auto &entry : stats) {
+    for (size_t i = 0; i < std::size(stats); ++i) {
         // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
-        const char *stat = entry.first;
-        const Pick pick = entry.second;
+        const char *stat = stats[i].first;
+        const Pick pick = stats[i].second;
         const bool interval = qstrncmp(stat, "ci_", 3) == 0;
+        const Pick costPick = mirrored[i].second;
+        const bool costKnown = throughput != estimates.cend() && costPick && (!interval || throughput->hasInterval());
         out += row(
             identity, QByteArray(), setOf(identity), stat,
             [&](const QString &key) -> std::optional<double> {
@@ -163,7 +191,7 @@ QByteArray summaryCsvStatRows(
                 }
                 return std::nullopt;
             },
-            extra);
+            costField(hourPrice, costKnown ? std::optional<double>(costPick(*throughput)) : std::nullopt), extra);
     }
     return out;
 }

@@ -2,6 +2,7 @@
 #include "runoutput.h"
 
 #include "metrics/estimates.h"
+#include "metrics/servingcost.h"
 #include "resultfiles/resultfile.h"
 
 #include <QDateTime>
@@ -102,11 +103,13 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     }
     if (!saveVllmResult(path, setup, records, vllm, error))
         return failed(*error);
-    m_summary.write(summaryCsvRows(vllm));
+    const double price = hourPrice(resolved);
+    m_hourPrice.insert(summary.variant, price);
+    m_summary.write(summaryCsvRows(vllm, {}, price));
     if (otherProfile) {
         PointSummary own = summary;
         own.steady.clear(); // written once, with vLLM's set
-        m_summary.write(summaryCsvRows(own));
+        m_summary.write(summaryCsvRows(own, {}, price));
     }
     if (!m_summary.flush())
         return failed(
@@ -146,7 +149,7 @@ bool RunOutput::writeRepeats(
             + (e.hasInterval() ? num(e.ciLow) + ',' + num(e.ciHigh) : QByteArray(",")) + ',' + e.ciMethod.toUtf8() + ','
             + (agree ? "true" : "false") + '\n');
     }
-    m_summary.write(summaryCsvStatRows(identity, estimates));
+    m_summary.write(summaryCsvStatRows(identity, estimates, {}, m_hourPrice.value(identity.variant)));
     m_summary.flush();
     m_repeats.flush();
     QString path = QDir(m_dir).filePath(resultFileRelativePath(repeats.variant, repeats.label, 1));

@@ -8,6 +8,7 @@
 
 #include <QFile>
 #include <QJsonObject>
+#include <QMap>
 #include <QString>
 
 #include <span>
@@ -44,6 +45,7 @@ private:
     QString m_dir;
     QFile m_summary;
     QFile m_repeats;
+    QMap<QString, double> m_hourPrice; ///< per variant, for its cost column (metrics/servingcost.h)
 };
 
 } // namespace ServeScope

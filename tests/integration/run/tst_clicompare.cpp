@@ -39,7 +39,7 @@ class TestCliCompare final : public QObject {
     }
 
     /// Points c1 (16 prompts) and c8 (64 prompts), two repeats; variants with 256 and 2 slots.
-    QString writeExperiment(const QString &name, bool extraPoint)
+    QString writeExperiment(const QString &name, bool extraPoint, const QString &serverExtra = {})
     {
         const QString points
             = QStringLiteral("{\"concurrency\": 1, \"input_len\": 32, \"output_len\": 16, \"num_prompts\": 16},"
@@ -49,13 +49,13 @@ class TestCliCompare final : public QObject {
                           : QString());
         const QByteArray json = QStringLiteral(
             "{\"name\": \"%1\", \"endpoint\": {\"base_url\": \"sim:\", \"path\": \"/v1/completions\", "
-            "\"model\": \"m\"}, \"server\": {\"engine\": \"vllm\", \"args\": {\"max_num_seqs\": 256}}, "
+            "\"model\": \"m\"}, \"server\": {\"engine\": \"vllm\", \"args\": {\"max_num_seqs\": 256}%3}, "
             "\"dataset\": {\"name\": \"random\", \"seed\": 3, \"ignore_eos\": true, \"range_ratio\": 0.0}, "
             "\"load\": {\"mode\": \"concurrency\", \"points\": [%2], \"warmup_requests\": 4, \"repeat\": 2}, "
             "\"metrics\": {\"percentiles\": [50, 90, 99], \"definitions\": \"vllm\"}, "
             "\"variants\": [{\"name\": \"baseline\"}, {\"name\": \"seqs-2\", \"changes\": "
             "{\"server.args.max_num_seqs\": 2}}]}\n")
-                                    .arg(name, points)
+                                    .arg(name, points, serverExtra)
                                     .toUtf8();
         const QString path = m_dir.filePath(name + QStringLiteral(".json"));
         QFile f(path);
@@ -316,6 +316,53 @@ private Q_SLOTS:
         QCOMPARE(badVs.exitCode, 2);
         QVERIFY2(badVs.err.contains("the run to compare with: no run 'no-such-run'"), badVs.err.constData());
         QVERIFY2(!badVs.err.contains("started"), badVs.err.constData()); // nothing recorded
+    }
+
+    // With a GPU-hour price on both sides each point has a cost row beside its throughput; without
+    // one on either side, none.
+    void costRowsNeedAPriceOnBothSides()
+    {
+        const QString priced
+            = writeExperiment(QStringLiteral("priced"), false, QStringLiteral(", \"gpus\": 4, \"gpu_hour_price\": 2"));
+        const QString a = run(priced, {}, { QStringLiteral("--variant"), QStringLiteral("baseline") });
+        const QString b = run(priced, {}, { QStringLiteral("--variant"), QStringLiteral("baseline") });
+        QVERIFY(!a.isEmpty() && !b.isEmpty());
+        const auto compare = [this](const QString &base, const QString &cand, const QStringList &extra = {}) {
+            return cli(QStringList { QStringLiteral("compare"), QStringLiteral("--project"), m_project,
+                           QStringLiteral("--baseline"), base, QStringLiteral("--candidate"), cand }
+                + extra);
+        };
+        const QStringList gate { QStringLiteral("--fail-if"), QStringLiteral("cost_per_million_output_tokens > +50%") };
+        const Outcome both = compare(a, b);
+        QVERIFY2(both.exitCode == 0, both.err.constData());
+        // Each side's cost is 2 x 4 GPUs / 3600 / its output throughput x 10^6.
+        QMap<QByteArray, double> throughput, cost;
+        for (const QByteArray &line : both.out.split('\n')) {
+            const QList<QByteArray> f = line.split('\t');
+            if (f.size() > 3 && f[0] == "baseline" && f[2] == "output_throughput")
+                throughput.insert(f[1], f[3].toDouble());
+            if (f.size() > 3 && f[0] == "baseline" && f[2] == "cost_per_million_output_tokens")
+                cost.insert(f[1], f[3].toDouble());
+        }
+        QCOMPARE(cost.keys(), (QList<QByteArray> { "c1", "c8" }));
+        for (const QByteArray &label : cost.keys())
+            QVERIFY2(std::abs(cost[label] - 8 / 3600.0 / throughput[label] * 1e6) < 1e-8 * cost[label],
+                qPrintable(QStringLiteral("%1: %2 vs %3")
+                               .arg(QString::fromLatin1(label))
+                               .arg(cost[label])
+                               .arg(throughput[label])));
+        const Outcome gated = compare(a, b, gate);
+        QVERIFY2(gated.exitCode == 0, gated.err.constData());
+        QVERIFY2(gated.out.contains("gate\tbaseline\tc8\tcost_per_million_output_tokens > +50%\tpass"),
+            gated.out.constData());
+        // Run 1 has no price: no cost row, and a gate on it has nothing to read.
+        const QStringList onlyBaseline { QStringLiteral("--baseline-variant"), QStringLiteral("baseline") };
+        const Outcome one = compare(QStringLiteral("1"), b, onlyBaseline);
+        QVERIFY2(one.exitCode == 0, one.err.constData());
+        QVERIFY2(!one.out.contains("\tcost_per_million_output_tokens\t"), one.out.constData());
+        const Outcome refused = compare(QStringLiteral("1"), b, onlyBaseline + gate);
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("no variant has a server.gpu_hour_price on both sides"), refused.err.constData());
     }
 };
 

@@ -663,13 +663,14 @@ private Q_SLOTS:
         QCOMPARE(runs.first().number(QStringLiteral("servescope_output_estimated")), double(estimated));
         const QList<QByteArray> csv = readAll(out + QStringLiteral("/summary.csv")).trimmed().split('\n');
         QVERIFY(csv.first().endsWith(",output_estimated,input_estimated,reasoning_tokens,reasoning_estimated,cached_"
-                                     "tokens,cached_prompt_tokens"));
+                                     "tokens,cached_prompt_tokens,cost_per_million_output_tokens"));
         // Token-ID prompts: the input count is exact with or without usage. No reasoning; the prefix cache's
         // hits (none) where usage said them.
         const QList<QByteArray> row = csv.at(1).split(',');
-        QCOMPARE(row.mid(row.size() - 6, 4), (QList<QByteArray> { QByteArray::number(estimated), "0", "0", "0" }));
+        QCOMPARE(row.mid(row.size() - 7, 4), (QList<QByteArray> { QByteArray::number(estimated), "0", "0", "0" }));
         QCOMPARE(
-            row.at(row.size() - 2), simFlags.contains(QStringLiteral("--no-usage")) ? QByteArray() : QByteArray("0"));
+            row.at(row.size() - 3), simFlags.contains(QStringLiteral("--no-usage")) ? QByteArray() : QByteArray("0"));
+        QCOMPARE(row.last(), QByteArray()); // no server.gpu_hour_price: no cost
         QVERIFY2(!o.err.contains("ignore-eos-not-honoured"), o.err.constData());
         QCOMPARE(o.err.contains("output-estimated"), estimated > 0);
         ProjectStore store;
@@ -733,7 +734,7 @@ private Q_SLOTS:
         QCOMPARE(runs.first().number(QStringLiteral("servescope_input_estimated")), double(inputEstimated));
         const QList<QByteArray> csv = readAll(out + QStringLiteral("/summary.csv")).trimmed().split('\n');
         const QList<QByteArray> row = csv.at(1).split(','); // input_estimated, then reasoning and cache counts
-        QCOMPARE(row.at(row.size() - 5), QByteArray::number(inputEstimated));
+        QCOMPARE(row.at(row.size() - 6), QByteArray::number(inputEstimated));
         QCOMPARE(o.err.contains("input-estimated"), inputEstimated > 0);
         ProjectStore store;
         QVERIFY(store.open(project));

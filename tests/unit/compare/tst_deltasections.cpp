@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "compare/runsource.h"
+#include "metrics/servingcost.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QTest>
+
+#include <optional>
 
 using namespace ServeScope;
 
@@ -226,6 +229,39 @@ private Q_SLOTS:
         check = checkRerun(now, more);
         QCOMPARE(check.extraPoints, 1);
         QVERIFY(!check.allAgree());
+    }
+
+    // With a GPU-hour price on both sides, each point has a cost row beside its throughput: lower is
+    // better, and a cheaper GPU can make up for less throughput.
+    void costRowsFollowThroughputAndPrice()
+    {
+        RunSource a, b;
+        a.points << point(QStringLiteral("baseline"), 8, 20, 800);
+        b.points << point(QStringLiteral("baseline"), 8, 20, 400);
+        const auto costRow = [](const QList<DeltaSection> &sections) -> std::optional<DeltaRow> {
+            for (const DeltaRow &r : sections.value(0).rows) {
+                if (r.metric == QLatin1String(kCostKey))
+                    return r;
+            }
+            return std::nullopt;
+        };
+        QVERIFY(!costRow(deltaSections({ a, b }))); // no price, no cost
+        a.hourPrice.insert(QStringLiteral("baseline"), 8); // e.g. 4 GPUs at 2 an hour
+        QVERIFY(!costRow(deltaSections({ a, b }))); // one side priced is not a comparison
+        b.hourPrice.insert(QStringLiteral("baseline"), 8);
+        std::optional<DeltaRow> r = costRow(deltaSections({ a, b }));
+        QVERIFY(r);
+        QCOMPARE(r->label, QStringLiteral("c8"));
+        // The median throughput is 808 and 404 tok/s: 8 / 3600 / 808 x 10^6 against twice that.
+        QCOMPARE(r->a.repeats.median, 8 / 3600.0 / 808 * 1e6);
+        QCOMPARE(r->relative, 1.0);
+        QCOMPARE(r->verdict, Verdict::Worse);
+        QVERIFY(r->a.ci.valid && r->a.ci.low < r->a.repeats.median && r->a.repeats.median < r->a.ci.high);
+        b.hourPrice.insert(QStringLiteral("baseline"), 4); // half the throughput on GPUs half the price
+        r = costRow(deltaSections({ a, b }));
+        QVERIFY(r);
+        QVERIFY2(std::abs(r->relative) < 1e-12, qPrintable(QString::number(r->relative)));
+        QCOMPARE(r->verdict, Verdict::Noise);
     }
 
     // The live baseline (the Run page, `run --vs`): one point just measured against an earlier run.

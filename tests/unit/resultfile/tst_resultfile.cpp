@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -341,14 +342,14 @@ private Q_SLOTS:
             "variant,label,mode,concurrency,request_rate,repeat,set,stat,completed,failed,success_rate,"));
         QVERIFY(
             header.endsWith(",p50_e2el_ms,p90_e2el_ms,p99_e2el_ms,output_estimated,input_estimated,reasoning_tokens,"
-                            "reasoning_estimated,cached_tokens,cached_prompt_tokens\n"));
-        QCOMPARE(header.count(','), 34);
+                            "reasoning_estimated,cached_tokens,cached_prompt_tokens,cost_per_million_output_tokens\n"));
+        QCOMPARE(header.count(','), 35);
         s.outputEstimated = 3;
         s.inputEstimated = 2;
         // Without a valid steady window, one row: vLLM's set.
         QCOMPARE(summaryCsvRows(s),
             QByteArray("\"seqs,64\",c8,concurrency,8,inf,2,vllm,value,100000,1,0.995,0.3000000000"
-                       "0000004,0,0,12.5,0,0,0,0,0,0,0,0,0,0,0,0,0,1e+21,3,2,0,0,,\n"));
+                       "0000004,0,0,12.5,0,0,0,0,0,0,0,0,0,0,0,0,0,1e+21,3,2,0,0,,,\n"));
         // With one, a second row labelled steady: what the set lacks stays empty.
         s.steady = { { QStringLiteral("valid"), 1 }, { QStringLiteral("completed"), 150 },
             { QStringLiteral("output_throughput"), 812.25 }, { QStringLiteral("median_ttft_ms"), 11 },
@@ -356,7 +357,13 @@ private Q_SLOTS:
         const QList<QByteArray> rows = summaryCsvRows(s).split('\n');
         QCOMPARE(rows.size(), 3);
         QCOMPARE(rows.at(1),
-            QByteArray("\"seqs,64\",c8,concurrency,8,inf,2,steady,value,150,,,,812.25,,11,,,,,,,,,,,,,,900,,,,,,"));
+            QByteArray("\"seqs,64\",c8,concurrency,8,inf,2,steady,value,150,,,,812.25,,11,,,,,,,,,,,,,,900,,,,,,,"));
+        // With an hour of the variant's GPUs priced at 8: each row's cost at its own throughput, none at 0 tok/s.
+        const QList<QByteArray> priced = summaryCsvRows(s, {}, 8).split('\n');
+        QVERIFY2(priced.at(0).endsWith(",3,2,0,0,,,"), priced.at(0).constData());
+        const QByteArray steadyCost
+            = QByteArray::number(8 / 3600.0 / 812.25 * 1e6, 'g', QLocale::FloatingPointShortest);
+        QVERIFY2(priced.at(1).endsWith(QByteArray(",900,,,,,,,").append(steadyCost)), priced.at(1).constData());
     }
 
     void summaryCsvStatistics()
@@ -385,11 +392,28 @@ private Q_SLOTS:
         out.cv = 0.01; // no interval: the ci rows leave it empty
         const QList<QByteArray> rows = summaryCsvStatRows(id, { ttft, out }).split('\n');
         QCOMPARE(rows.size(), 7);
-        QCOMPARE(rows.at(0), QByteArray("base,c4,concurrency,4,0,,vllm,median,,,,,1000,,20,,,,,,,,,,,,,,,,,,,,"));
-        QCOMPARE(rows.at(1), QByteArray("base,c4,concurrency,4,0,,vllm,min,,,,,990,,19,,,,,,,,,,,,,,,,,,,,"));
-        QCOMPARE(rows.at(3), QByteArray("base,c4,concurrency,4,0,,vllm,cv,,,,,0.01,,0.08,,,,,,,,,,,,,,,,,,,,"));
-        QCOMPARE(rows.at(4), QByteArray("base,c4,concurrency,4,0,,vllm,ci_low,,,,,,,18.5,,,,,,,,,,,,,,,,,,,,"));
-        QCOMPARE(rows.at(5), QByteArray("base,c4,concurrency,4,0,,vllm,ci_high,,,,,,,21.5,,,,,,,,,,,,,,,,,,,,"));
+        QCOMPARE(rows.at(0), QByteArray("base,c4,concurrency,4,0,,vllm,median,,,,,1000,,20,,,,,,,,,,,,,,,,,,,,,"));
+        QCOMPARE(rows.at(1), QByteArray("base,c4,concurrency,4,0,,vllm,min,,,,,990,,19,,,,,,,,,,,,,,,,,,,,,"));
+        QCOMPARE(rows.at(3), QByteArray("base,c4,concurrency,4,0,,vllm,cv,,,,,0.01,,0.08,,,,,,,,,,,,,,,,,,,,,"));
+        QCOMPARE(rows.at(4), QByteArray("base,c4,concurrency,4,0,,vllm,ci_low,,,,,,,18.5,,,,,,,,,,,,,,,,,,,,,"));
+        QCOMPARE(rows.at(5), QByteArray("base,c4,concurrency,4,0,,vllm,ci_high,,,,,,,21.5,,,,,,,,,,,,,,,,,,,,,"));
+        // Priced: the cost of a statistic is the throughput's mirrored one (the least cost at the most
+        // throughput); cv has none, and neither have the ci rows without a throughput interval.
+        const auto cost = [](double tokensPerS) {
+            return QByteArray::number(36.0 / 3600 / tokensPerS * 1e6, 'g', QLocale::FloatingPointShortest);
+        };
+        const QList<QByteArray> priced = summaryCsvStatRows(id, { ttft, out }, {}, 36).split('\n');
+        QVERIFY2(priced.at(0).endsWith(QByteArray(',' + cost(1000))), priced.at(0).constData());
+        QVERIFY2(priced.at(1).endsWith(QByteArray(',' + cost(1010))), priced.at(1).constData());
+        QVERIFY2(priced.at(2).endsWith(QByteArray(',' + cost(990))), priced.at(2).constData());
+        QVERIFY(priced.at(3).endsWith(",,"));
+        QVERIFY(priced.at(4).endsWith(",,"));
+        out.ciLow = 980;
+        out.ciHigh = 1020;
+        out.ciMethod = QStringLiteral("repeat-range");
+        const QList<QByteArray> interval = summaryCsvStatRows(id, { ttft, out }, {}, 36).split('\n');
+        QVERIFY2(interval.at(4).endsWith(QByteArray(',' + cost(1020))), interval.at(4).constData());
+        QVERIFY2(interval.at(5).endsWith(QByteArray(',' + cost(980))), interval.at(5).constData());
     }
 };
 
