@@ -103,9 +103,15 @@ CapacityLevel *CapacitySearcher::levelAt(double load)
     return nullptr;
 }
 
+int CapacitySearcher::reusedLevels() const
+{
+    return int(std::count_if(m_levels.cbegin(), m_levels.cend(), [](const CapacityLevel &l) { return l.point < 0; }));
+}
+
 void CapacitySearcher::add(double load, int point, const std::vector<RequestSample> &samples, qint64 attempted)
 {
-    ++m_measurements;
+    if (point >= 0)
+        ++m_measurements;
     CapacityLevel *level = levelAt(load);
     if (!level || load != m_last)
         m_pooled.clear();
@@ -132,7 +138,6 @@ void CapacitySearcher::add(double load, int point, const std::vector<RequestSamp
 void CapacitySearcher::reuse(double load, const std::vector<RequestSample> &samples, qint64 attempted)
 {
     add(load, -1, samples, attempted);
-    --m_measurements;
     m_last = 0; // not a level to repeat
     m_pooled.clear();
 }
@@ -278,8 +283,7 @@ CapacitySearcher::Next CapacitySearcher::next(bool outOfTime)
         return { true, 0, false, QStringLiteral("none") };
     if (meet && fail && converged(meet->load, fail->load))
         return { true, 0, false, QStringLiteral("converged") };
-    if (std::count_if(m_levels.cbegin(), m_levels.cend(), [](const CapacityLevel &l) { return l.point >= 0; })
-        >= m_spec.maxPoints)
+    if (m_levels.size() - reusedLevels() >= m_spec.maxPoints)
         return { true, 0, false, QStringLiteral("points") };
     if (!fail) // bracket upwards
         return { false, std::min(max, roundLevel(meet->load * 2)), false, {} };
@@ -301,8 +305,7 @@ CapacityResult CapacitySearcher::result(const QString &variant, const QString &s
     r.variant = variant;
     r.stop = stop;
     r.levels = int(m_levels.size());
-    r.reused
-        = int(std::count_if(m_levels.cbegin(), m_levels.cend(), [](const CapacityLevel &l) { return l.point < 0; }));
+    r.reused = reusedLevels();
     r.measurements = m_measurements;
     const auto [meet, fail] = bracket();
     if (meet)

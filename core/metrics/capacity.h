@@ -84,6 +84,8 @@ public:
 
 private:
     CapacityLevel *levelAt(double load);
+    /// Levels taken from an earlier run and not measured in this one (point -1).
+    int reusedLevels() const;
     void judge(CapacityLevel &level, const std::vector<RequestSample> &pooled);
     void settle(CapacityLevel &level);
     double roundLevel(double load) const;

@@ -3,6 +3,7 @@
 
 #include "metrics/aggregate.h"
 #include "metrics/numpystats.h"
+#include "metrics/servingcost.h"
 #include "model/clock.h"
 
 #include <QRegularExpression>
@@ -238,7 +239,7 @@ MetricEstimate metricEstimate(const PointEstimate &s)
 bool lowerIsBetter(const QString &key)
 {
     return key.endsWith(QLatin1String("_ms")) || key == QLatin1String("failed") || key == QLatin1String("duration")
-        || key == QLatin1String("cost_per_million_output_tokens"); // kCostKey (metrics/servingcost.h)
+        || key == QLatin1String(kCostKey);
 }
 
 MetricEstimate estimateMetric(const PointRepeats &point, const QString &key)

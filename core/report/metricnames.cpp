@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "report/metricnames.h"
 
+#include "metrics/servingcost.h"
+
 #include <QLocale>
 
 #include <cmath>
@@ -39,7 +41,7 @@ MetricName MetricName::of(const QString &key)
         m = { key, tr("Total token throughput"), tr("tok/s"), Family::Throughput, 1, 1 };
     else if (key == QLatin1String("request_throughput"))
         m = { key, tr("Request throughput"), tr("req/s"), Family::Throughput, 2, 1 };
-    else if (key == QLatin1String("cost_per_million_output_tokens")) // kCostKey: the price's currency
+    else if (key == QLatin1String(kCostKey)) // in the price's currency
         m = { key, tr("Cost per million output tokens"), QString(), Family::Throughput, 2, 1 };
     else if (key == QLatin1String("success_rate"))
         m = { key, tr("Success rate"), QStringLiteral("%"), Family::Success, 1, 100 };
@@ -124,7 +126,7 @@ const QStringList &headlineChangeKeys()
         QStringList k = headlineKeys();
         k.prepend(QStringLiteral("capacity")); // a capacity search's answer, before any point's
         // With a GPU-hour price: what the throughput costs, beside it.
-        k.insert(k.indexOf(QStringLiteral("output_throughput")) + 1, QStringLiteral("cost_per_million_output_tokens"));
+        k.insert(k.indexOf(QStringLiteral("output_throughput")) + 1, QString::fromLatin1(kCostKey));
         k.insert(k.indexOf(QStringLiteral("p90_ttft_ms")) + 1, QStringLiteral("median_ttfo_ms"));
         k.insert(k.indexOf(QStringLiteral("median_ttfo_ms")) + 1, QStringLiteral("p90_ttfo_ms"));
         return k;

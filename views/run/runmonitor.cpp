@@ -87,24 +87,12 @@ RunMonitor::RunMonitor(QWidget *parent)
     m_baselineRun->addItem(tr("No earlier run"), qint64(0));
     m_baselineRun->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_baselineRun->setMinimumContentsLength(16);
-    const QString why = tr("An earlier run of this project to compare with while this one runs: its figures at the "
-                           "point under way are drawn dashed on the charts, and each point, once measured, is judged "
-                           "against it.");
-    const auto explain = [this, why] {
-        m_baselineRun->setToolTip(baselineRun() ? m_baselineRun->currentText() + QStringLiteral("\n\n") + why : why);
-    };
-    connect(m_baselineRun, &QComboBox::currentIndexChanged, this, explain);
-    explain();
     m_reuseLevels->setObjectName(QStringLiteral("reuseLevels"));
     m_reuseLevels->setToolTip(tr("The capacity search takes the levels the chosen run measured (same variant and "
                                  "lengths) as known, judged by this experiment's SLOs, and measures only what they "
                                  "leave open."));
-    const auto offerReuse = [this] {
-        m_reuseLevels->setVisible(m_capacitySearch);
-        m_reuseLevels->setEnabled(!m_running && baselineRun() != 0);
-    };
-    connect(m_baselineRun, &QComboBox::currentIndexChanged, this, offerReuse);
-    offerReuse();
+    connect(m_baselineRun, &QComboBox::currentIndexChanged, this, &RunMonitor::updateBaselineChoice);
+    updateBaselineChoice();
     auto *compareLabel = new QLabel(tr("Compare &with:"));
     compareLabel->setBuddy(m_baselineRun);
     m_verdictTitle->setObjectName(QStringLiteral("verdictTitle"));
@@ -238,7 +226,7 @@ void RunMonitor::setPlan(const Experiment &e, double timeScale)
         + line.arg(esc(tr("Endpoint:")), esc(e.endpoint.baseUrl + QStringLiteral(" · ") + e.endpoint.model))
         + line.arg(esc(tr("Variants:")), esc(variants.join(QStringLiteral(", "))));
     m_capacitySearch = e.load.capacity.has_value();
-    m_reuseLevels->setVisible(m_capacitySearch);
+    updateBaselineChoice();
     if (const std::optional<CapacitySearch> &c = e.load.capacity) {
         // The levels depend on where the capacity lies: only their bounds are known before the run.
         QStringList bounds;
@@ -277,6 +265,17 @@ void RunMonitor::showBaselineSeries(bool shown)
                 m->setVisible(false);
         }
     }
+}
+
+void RunMonitor::updateBaselineChoice()
+{
+    const QString why = tr("An earlier run of this project to compare with while this one runs: its figures at the "
+                           "point under way are drawn dashed on the charts, and each point, once measured, is judged "
+                           "against it.");
+    m_baselineRun->setToolTip(baselineRun() ? m_baselineRun->currentText() + QStringLiteral("\n\n") + why : why);
+    m_baselineRun->setEnabled(!m_running);
+    m_reuseLevels->setVisible(m_capacitySearch);
+    m_reuseLevels->setEnabled(!m_running && baselineRun() != 0);
 }
 
 void RunMonitor::setEarlierRuns(const QVector<RunListing> &runs)
@@ -372,8 +371,7 @@ void RunMonitor::runStarted(double estimateSeconds)
     m_overall->setValue(0);
     m_errors->setRowCount(0);
     const qint64 vs = baselineRun();
-    m_baselineRun->setEnabled(false);
-    m_reuseLevels->setEnabled(false);
+    updateBaselineChoice();
     m_verdicts->setRowCount(0);
     m_verdictTitle->setText(tr("Points against run %1 (dashed on the charts):").arg(vs));
     m_verdictTitle->setToolTip(m_baselineRun->currentText());
@@ -393,8 +391,7 @@ void RunMonitor::runEnded(const RunResult &result)
     refreshCharts();
     m_start->setEnabled(true);
     m_cancel->setEnabled(false);
-    m_baselineRun->setEnabled(true);
-    m_reuseLevels->setEnabled(baselineRun() != 0);
+    updateBaselineChoice();
     if (result.status == RunResult::Status::Finished)
         m_overall->setValue(m_overall->maximum());
     m_eta->clear();

@@ -72,8 +72,11 @@ private:
     /// `baseline` holds the dashed twin of each of `series`, in the same order.
     QChartView *makeChart(
         const QString &title, const QString &unit, QList<QLineSeries *> series, QList<QLineSeries *> baseline);
-    /// The dashed twins and their legend entry shown while a run compares with an earlier one.
+    /// The dashed twins shown (emptied) while a run compares with an earlier one; none has a legend entry.
     void showBaselineSeries(bool shown);
+    /// The chooser's tooltip, and what may change: the run compared with, and whether a capacity search
+    /// reuses its levels, both fixed while a run goes.
+    void updateBaselineChoice();
     void refreshCharts();
 
     QPushButton *m_start, *m_cancel;
