@@ -401,7 +401,8 @@ int runCompare(const QStringList &args)
     else if (!allMatched(matching, base, cand))
         return ExitUsage;
 
-    const QStringList headline = headlineMetrics(a.set, reasoned(base) || reasoned(cand));
+    const QStringList headline
+        = headlineMetrics(a.set, reasoned(base) || reasoned(cand), ranSessions(base) || ranSessions(cand));
     QList<DeltaRow> rows;
     QList<DefinitionRow> definitions;
     const std::optional<QString> refused = compareRows(a, base, cand, matching, headline, &rows, &definitions);

@@ -74,9 +74,17 @@ void printFailures(const RunResult &result, const QByteArray &apiKey)
 void printPoints(const RunResult &result)
 {
     QTextStream out(stdout);
+    // multi_turn sessions: the first turns against the later ones, in three more columns.
+    const bool sessions = std::any_of(
+        result.points.cbegin(), result.points.cend(), [](const PointSummary &s) { return !s.turns.isEmpty(); });
     out << "variant\tpoint\trepeat\tcompleted\tfailed\trequest_throughput\toutput_throughput\t"
            "median_ttft_ms\tp99_ttft_ms\tmedian_tpot_ms\tmedian_itl_ms\tp99_itl_ms\tmedian_ttfo_ms\tp99_ttfo_ms\t"
-           "reasoning_share\tcache_hit_rate\n";
+           "reasoning_share\tcache_hit_rate"
+        << (sessions ? "\tfirst_turn_median_ttft_ms\tlater_turn_median_ttft_ms\tlater_turn_cache_hit_rate\n" : "\n");
+    const auto turn = [](const PointSummary &s, const char *key, bool percent) {
+        const auto it = s.turns.constFind(QLatin1String(key));
+        return it == s.turns.cend() ? QStringLiteral("-") : percent ? QString::number(*it / 100, 'f', 3) : ms(*it);
+    };
     for (const PointSummary &s : result.points) {
         const double share = s.totalOutputTokens > 0 ? double(s.reasoningTokens) / double(s.totalOutputTokens) : 0.0;
         out << s.variant << '\t' << s.label << '\t' << s.repeat << '\t' << s.completed << '\t' << s.failed << '\t'
@@ -86,8 +94,11 @@ void printPoints(const RunResult &result)
             << QString::number(share, 'f', 3) << '\t'
             << (s.cachedTokens >= 0 && s.cachedPromptTokens > 0
                        ? QString::number(double(s.cachedTokens) / double(s.cachedPromptTokens), 'f', 3)
-                       : QStringLiteral("-"))
-            << '\n';
+                       : QStringLiteral("-"));
+        if (sessions)
+            out << '\t' << turn(s, "first_turn_median_ttft_ms", false) << '\t'
+                << turn(s, "later_turn_median_ttft_ms", false) << '\t' << turn(s, "later_turn_cache_hit_rate", true);
+        out << '\n';
     }
 }
 

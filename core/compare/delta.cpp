@@ -168,8 +168,9 @@ std::optional<GateCondition> parseGateCondition(const QString &text, QString *er
     // Keys a summary holds only when it has them: goodput with SLOs, the hit rate when usage said it.
     // capacity: a capacity search's result (compare's capacity rows); the cost of a million output
     // tokens with a GPU-hour price (its cost rows).
+    // A multi_turn point's first and later turns (PointSummary::turns).
     const bool optional = c.metric == QLatin1String("request_goodput") || c.metric == QLatin1String("cache_hit_rate")
-        || c.metric == QLatin1String("capacity") || c.metric == QLatin1String(kCostKey);
+        || c.metric == QLatin1String("capacity") || c.metric == QLatin1String(kCostKey) || isTurnKey(c.metric);
     if (!known.contains(c.metric) && !optional && !latency) {
         *error = QStringLiteral("'%1': unknown metric '%2' (a result-file key such as p99_ttft_ms, median_tpot_ms, "
                                 "output_throughput, or capacity)")

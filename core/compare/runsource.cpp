@@ -121,7 +121,7 @@ bool resultSetFromCode(const QString &code, ResultSet *out)
     return false;
 }
 
-QStringList headlineMetrics(ResultSet set, bool reasoning)
+QStringList headlineMetrics(ResultSet set, bool reasoning, bool sessions)
 {
     QStringList keys = headlineMetrics();
     if (set == ResultSet::Steady) {
@@ -133,7 +133,20 @@ QStringList headlineMetrics(ResultSet set, bool reasoning)
         for (const char *stat : { "mean", "median", "p90", "p99" })
             keys.insert(at++, QLatin1String(stat) + QLatin1String("_ttfo_ms"));
     }
+    if (sessions && set == ResultSet::Vllm)
+        keys << turnMetrics();
     return keys;
+}
+
+bool ranSessions(const RunSource &run)
+{
+    for (const PointRepeats &p : run.points) {
+        for (const QMap<QString, double> &r : p.repeats) {
+            if (r.contains(QStringLiteral("later_turn_requests")))
+                return true;
+        }
+    }
+    return false;
 }
 
 bool reasoned(const RunSource &run)
@@ -218,7 +231,7 @@ bool storedCover(const RunSource &source, ResultSet set, const QStringList &keys
     }
     for (const PointRepeats &p : source.points) {
         for (const QString &k : std::as_const(needed)) {
-            if (!p.stored.contains(k))
+            if (!p.stored.contains(k) && !isTurnKey(k)) // a turn key is read off the repeats, never the requests
                 return false;
         }
     }
@@ -435,7 +448,8 @@ QList<DeltaRow> capacityRows(
 QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
 {
     QList<DeltaSection> out;
-    const QStringList metrics = headlineMetrics(set, std::any_of(runs.begin(), runs.end(), reasoned));
+    const QStringList metrics = headlineMetrics(
+        set, std::any_of(runs.begin(), runs.end(), reasoned), std::any_of(runs.begin(), runs.end(), ranSessions));
     for (qsizetype k = 1; k < runs.size(); ++k) {
         const PointMatching m = matchPoints(runs[0].points, runs[k].points);
         DeltaSection section { QCoreApplication::translate("ServeScope::Compare", "%1: %2 vs A: %3")

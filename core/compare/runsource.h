@@ -38,9 +38,11 @@ QString resultSetCode(ResultSet set); ///< "vllm", "steady"
 bool resultSetFromCode(const QString &code, ResultSet *out);
 /// The headline metrics a set holds: the steady set has no total-token throughput or success rate.
 /// With `reasoning`, TTFO's (mean, median, p90, p99) after TTFT's.
-QStringList headlineMetrics(ResultSet set, bool reasoning = false);
+QStringList headlineMetrics(ResultSet set, bool reasoning = false, bool sessions = false);
 /// Whether a point of `run` produced reasoning tokens: its comparisons show TTFO beside TTFT.
 bool reasoned(const RunSource &run);
+/// True when a point of the run measured multi_turn sessions (its repeats carry turnMetrics()).
+bool ranSessions(const RunSource &run);
 
 /// As one of the `keys` of the loaders below: every point's request samples are read, whatever is stored.
 inline constexpr char kEveryRequest[] = "requests";

@@ -92,8 +92,11 @@ QList<QPair<QByteArray, QByteArray>> endpointHeaders(const EndpointConfig &endpo
 
 int LoadSpec::peakStreams() const
 {
-    if (mode == LoadMode::Concurrency)
-        return load.numPrompts > 0 ? std::min(load.concurrency, load.numPrompts) : load.concurrency;
+    if (mode == LoadMode::Concurrency) {
+        const int turns = std::max(1, sessionTurns);
+        return load.numPrompts > 0 ? std::min(load.concurrency, (load.numPrompts + turns - 1) / turns)
+                                   : load.concurrency;
+    }
     // Without a cap, a finite rate keeps about rate x 30 s of requests live; pools grow on demand.
     int peak = load.maxConcurrency > 0 ? load.maxConcurrency
         : std::isinf(load.requestRate) ? (load.numPrompts > 0 ? load.numPrompts : 1024)

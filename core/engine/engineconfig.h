@@ -79,6 +79,11 @@ struct LoadSpec {
     /// Open loop: the send offsets (ns from the point's start) the workload sets (a trace's schedule); empty: drawn
     /// from the rate, burstiness and seed (arrivalOffsetsNs()).
     QVector<qint64> arrivalsNs;
+    /// Closed loop: the turns of one session (multi_turn; 1: every request stands alone). A slot runs a session's
+    /// turns in order, each after the previous one's answer and `thinkNs`; num_prompts counts requests, and the
+    /// point starts sessions until they hold that many.
+    int sessionTurns = 1;
+    qint64 thinkNs = 0;
 
     // Copied into every record.
     qint64 runId = 0;

@@ -5,6 +5,10 @@
 #include "model/clock.h"
 #include "pooltransport.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <chrono>
 #include <cmath>
 
 namespace ServeScope {
@@ -47,6 +51,8 @@ void EngineWorker::begin(
     m_schedule = std::move(schedule);
     m_requests = std::move(requests);
     m_nextArrival = m_id;
+    m_conversation.clear();
+    ++m_pointSerial;
     const LoadSpec &spec = m_schedule->spec();
     if (spec.mode == LoadMode::Concurrency) {
         const qint64 t0 = m_schedule->clockStartNs();
@@ -90,7 +96,61 @@ void EngineWorker::startItem(const PointSchedule::Item &item)
     req.scheduledNs = item.scheduledNs;
     req.slotNs = item.slotNs;
     req.prepared = m_requests->at(item.index % m_requests->size());
+    // A later turn: the conversation so far goes before its own message.
+    const QByteArray conversation = sessions() ? m_conversation.value(item.slot) : QByteArray();
+    if (!conversation.isEmpty() && req.prepared.historyAt >= 0)
+        req.prepared.body.insert(req.prepared.historyAt, conversation);
     m_transport->start(std::move(req));
+}
+
+bool EngineWorker::sessions() const
+{
+    return m_schedule && m_schedule->spec().sessionTurns > 1 && m_schedule->spec().mode == LoadMode::Concurrency;
+}
+
+void EngineWorker::continueSession(const RequestRecord &record)
+{
+    const int turns = m_schedule->spec().sessionTurns;
+    const int slot = record.slot;
+    const PreparedRequest &sent = m_requests->at(record.index % m_requests->size());
+    if (!record.ok() || record.index % turns == turns - 1 || sent.historyAt < 0) {
+        m_conversation.remove(slot);
+        if (const auto next = m_schedule->nextForSlot(slot, record.endNs, monotonicNs()))
+            startItem(*next);
+        return;
+    }
+    // The answer without its reasoning (which leads it), as chat templates leave a past turn's reasoning out.
+    QString answer = record.generatedText;
+    if (!record.reasoningText.isEmpty() && answer.startsWith(record.reasoningText))
+        answer.remove(0, record.reasoningText.size());
+    QByteArray &conversation = m_conversation[slot];
+    conversation += QByteArrayView(sent.body).sliced(sent.historyAt, sent.messageEnd - sent.historyAt);
+    conversation += ',';
+    conversation += QJsonDocument(
+        QJsonObject { { QStringLiteral("content"), answer }, { QStringLiteral("role"), QStringLiteral("assistant") } })
+                        .toJson(QJsonDocument::Compact);
+    conversation += ',';
+    const qint64 thinkNs = m_schedule->spec().thinkNs;
+    const int index = record.index + 1;
+    if (thinkNs <= 0)
+        return startTurn(index, slot, record.endNs, false);
+    // Held before the record is sent on, so the point cannot finish while the session thinks.
+    m_schedule->holdTurn();
+    const qint64 due = record.endNs + thinkNs;
+    const quint64 serial = m_pointSerial;
+    QTimer::singleShot(std::chrono::milliseconds((thinkNs + 999999) / 1000000), Qt::PreciseTimer, this,
+        [this, serial, index, slot, due] {
+            if (serial == m_pointSerial && m_schedule)
+                startTurn(index, slot, due, true);
+        });
+}
+
+void EngineWorker::startTurn(int index, int slot, qint64 scheduledNs, bool held)
+{
+    if (const auto item = m_schedule->nextTurn(index, slot, scheduledNs, monotonicNs(), held))
+        startItem(*item);
+    else
+        m_conversation.remove(slot);
 }
 
 void EngineWorker::onFreed(int slot, qint64 endNs)
@@ -99,6 +159,8 @@ void EngineWorker::onFreed(int slot, qint64 endNs)
         return;
     const LoadSpec &spec = m_schedule->spec();
     std::optional<PointSchedule::Item> next;
+    if (sessions())
+        return; // the slot's session goes on (or the next begins) once this turn's answer is read: onDone
     if (spec.mode == LoadMode::Concurrency)
         next = m_schedule->nextForSlot(slot, endNs, monotonicNs());
     else if (spec.load.maxConcurrency > 0)
@@ -116,7 +178,12 @@ void EngineWorker::onDone(RequestRecord &&record)
         record.point = spec.point;
         record.repeat = spec.repeat;
         record.warmup = spec.warmup;
+        if (sessions() && record.slot >= 0)
+            continueSession(record);
     }
+    // The reasoning text stays on the record only while its tokens are to be counted.
+    if (!record.reasoningEstimated)
+        record.reasoningText = QString();
     m_reopened.store(m_lean->reopened(), std::memory_order_relaxed);
     Q_EMIT recordReady(record);
 }
@@ -132,6 +199,8 @@ void EngineWorker::release()
     m_arrivalTimer.stop();
     m_schedule.reset();
     m_requests.reset();
+    m_conversation.clear();
+    ++m_pointSerial;
 }
 
 qint64 EngineWorker::eventsReceived() const

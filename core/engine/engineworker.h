@@ -4,6 +4,7 @@
 #include "pointschedule.h"
 #include "streamtransport.h"
 
+#include <QHash>
 #include <QObject>
 #include <QTimer>
 
@@ -47,6 +48,10 @@ private:
     void onDone(RequestRecord &&record);
     void startItem(const PointSchedule::Item &item);
     void fireArrivals();
+    bool sessions() const;
+    /// A session's turn ended on its slot: its next turn (after the think time), or the slot's next session.
+    void continueSession(const RequestRecord &record);
+    void startTurn(int index, int slot, qint64 scheduledNs, bool held);
 
     int m_id;
     int m_workers;
@@ -56,6 +61,10 @@ private:
     std::shared_ptr<PointSchedule> m_schedule;
     std::shared_ptr<const QVector<PreparedRequest>> m_requests;
     int m_nextArrival = 0;
+    /// Sessions: each slot's conversation so far, as the JSON messages (with their commas) put before a turn's
+    /// own message; and the point a think-time timer belongs to (a timer of an earlier point does nothing).
+    QHash<int, QByteArray> m_conversation;
+    quint64 m_pointSerial = 0;
     QTimer m_arrivalTimer { this };
     std::atomic<int> m_reopened { 0 };
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "pointschedule.h"
 
+#include <algorithm>
+
 namespace ServeScope {
 
 PointSchedule::PointSchedule(const LoadSpec &spec, qint64 clockStartNs, QVector<qint64> arrivals)
@@ -17,7 +19,7 @@ PointSchedule::PointSchedule(const LoadSpec &spec, qint64 clockStartNs, QVector<
 
 bool PointSchedule::stoppingLocked(qint64 nowNs) const
 {
-    if (m_stopped || (m_deadlineNs && nowNs >= m_deadlineNs))
+    if (cutLocked(nowNs))
         return true;
     if (m_spec.mode == LoadMode::Concurrency)
         return m_spec.load.numPrompts > 0 && m_nextIndex >= m_spec.load.numPrompts;
@@ -30,7 +32,27 @@ std::optional<PointSchedule::Item> PointSchedule::nextForSlot(int slot, qint64 s
     if (stoppingLocked(nowNs))
         return std::nullopt;
     ++m_started;
-    return Item { m_nextIndex++, slot, scheduledNs, nowNs };
+    const int index = m_nextIndex;
+    m_nextIndex += std::max(1, m_spec.sessionTurns);
+    return Item { index, slot, scheduledNs, nowNs };
+}
+
+std::optional<PointSchedule::Item> PointSchedule::nextTurn(
+    int index, int slot, qint64 scheduledNs, qint64 nowNs, bool held)
+{
+    QMutexLocker lock(&m_mutex);
+    if (held)
+        --m_held;
+    if (cutLocked(nowNs))
+        return std::nullopt;
+    ++m_started;
+    return Item { index, slot, scheduledNs, nowNs };
+}
+
+void PointSchedule::holdTurn()
+{
+    QMutexLocker lock(&m_mutex);
+    ++m_held;
 }
 
 std::optional<PointSchedule::Item> PointSchedule::arrive(int index, qint64 scheduledNs, qint64 nowNs)
@@ -80,7 +102,7 @@ bool PointSchedule::finished(int received, qint64 nowNs)
     QMutexLocker lock(&m_mutex);
     if (m_deadlineNs && nowNs >= m_deadlineNs)
         m_waiting.clear(); // past the deadline nothing waiting will be sent
-    return stoppingLocked(nowNs) && m_waiting.empty() && received == m_started;
+    return stoppingLocked(nowNs) && m_waiting.empty() && received == m_started && (m_held == 0 || cutLocked(nowNs));
 }
 
 int PointSchedule::started() const

@@ -371,7 +371,8 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, const Redactor &redact
     // Without the server's count, the reasoning events; the run may replace it with the text's /tokenize count.
     r.reasoningEstimated = d.reasoningTokens < 0 && d.reasoningEvents > 0;
     r.reasoningTokens = d.reasoningTokens >= 0 ? d.reasoningTokens : d.reasoningEvents;
-    if (r.reasoningEstimated)
+    // Kept for the worker (a session's next turn leaves it out of the answer), which drops it unless estimated.
+    if (d.reasoningEvents > 0)
         r.reasoningText = redactor.apply(d.reasoningText.left(kMaxKeptTextChars));
     r.status = RequestStatus::Ok;
     r.errorClass = ErrorClass::None;

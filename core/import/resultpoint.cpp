@@ -141,6 +141,9 @@ void overlayFile(const ResultRun &run, PointSummary &s)
             if (key.startsWith(QLatin1String(prefix)))
                 map->insert(key.mid(int(qstrlen(prefix))), it.value());
         }
+        if (key.startsWith(QLatin1String("servescope_first_turn_"))
+            || key.startsWith(QLatin1String("servescope_later_turn_")))
+            s.turns.insert(key.mid(11), it.value());
         if (key.startsWith(QLatin1String("servescope_")))
             key = key.mid(11); // ServeScope's own distributions (ttfc, ttfo, citl)
         static const QRegularExpression re(QStringLiteral("^(mean|median|std|p[0-9]+(?:\\.[0-9]+)?)_([a-z0-9]+)_ms$"));

@@ -68,9 +68,14 @@ void addSharedPrefix(Words &w, const Dataset &d, const LoadPoint &p, bool sglang
 
 void addDataset(Words &w, const Dataset &d, const LoadPoint &p, bool sglang, QStringList *warnings)
 {
-    const QString &name = d.name;
-    if (name == QLatin1String("shared_prefix"))
+    if (d.name == QLatin1String("shared_prefix"))
         return addSharedPrefix(w, d, p, sglang, warnings);
+    // Neither client's bench serve runs sessions: the command sends each turn's new message alone.
+    const bool sessions = d.name == QLatin1String("multi_turn");
+    if (sessions)
+        warnings->append(QStringLiteral("neither client's benchmark runs multi_turn sessions; the command sends "
+                                        "single turns of the random dataset"));
+    const QString name = sessions ? QStringLiteral("random") : d.name;
     w.add(QStringLiteral("--dataset-name"), name);
     if (!d.path.isEmpty() && name != QLatin1String("random"))
         w.add(QStringLiteral("--dataset-path"), d.path);

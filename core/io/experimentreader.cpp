@@ -125,8 +125,10 @@ public:
         const QString p = QStringLiteral("dataset");
         if (!object(&n, p,
                 { "name", "seed", "ignore_eos", "range_ratio", "path", "prefix_len", "groups", "zipf", "tokenizer",
-                    "trace_format", "block_size" }))
+                    "trace_format", "block_size", "turns", "think_time_s" }))
             return;
+        intAt(n, "turns", p, &d->turns);
+        numberAt(n, "think_time_s", p, &d->thinkTimeS);
         intAt(n, "prefix_len", p, &d->prefixLen);
         intAt(n, "groups", p, &d->groups);
         numberAt(n, "zipf", p, &d->zipf);

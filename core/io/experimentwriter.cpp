@@ -269,6 +269,10 @@ JsonNode experimentToTree(const Experiment &x)
         d.add(QStringLiteral("trace_format"), str(x.dataset.traceFormat));
     if (x.dataset.blockSize != Dataset().blockSize)
         d.add(QStringLiteral("block_size"), num(x.dataset.blockSize));
+    if (x.dataset.turns != Dataset().turns)
+        d.add(QStringLiteral("turns"), num(x.dataset.turns));
+    if (x.dataset.thinkTimeS != Dataset().thinkTimeS)
+        d.add(QStringLiteral("think_time_s"), num(x.dataset.thinkTimeS));
     if (!x.dataset.tokenizer.isEmpty())
         d.add(QStringLiteral("tokenizer"), str(x.dataset.tokenizer));
     root.add(QStringLiteral("dataset"), d);

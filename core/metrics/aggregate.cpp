@@ -113,6 +113,36 @@ double goodput(const Collected &c, const AggregateOptions &o, double duration)
 
 void addFindings(PointResult &res, Collected &c, const AggregateOptions &o, const std::vector<double> &extra);
 
+// A session's first turns, or its later ones (whose prompts begin with the conversation so far).
+struct TurnGroup {
+    std::vector<double> ttft, ttfo;
+    qint64 cached = -1, prompt = 0;
+
+    void add(const RequestRecord &r, const RequestMetrics &m)
+    {
+        ttft.push_back(m.ttft);
+        if (m.hasTtfo)
+            ttfo.push_back(m.ttfo);
+        if (r.cachedTokens >= 0) {
+            cached = std::max<qint64>(cached, 0) + r.cachedTokens;
+            prompt += r.promptTokens;
+        }
+    }
+    void put(QMap<QString, double> &out, const QString &name)
+    {
+        out.insert(name + QLatin1String("_requests"), double(ttft.size()));
+        if (ttft.empty())
+            return;
+        const Distribution t = Stats::describeSeconds(ttft, {});
+        out.insert(name + QLatin1String("_median_ttft_ms"), t.median);
+        out.insert(name + QLatin1String("_p99_ttft_ms"), t.p99);
+        if (!ttfo.empty())
+            out.insert(name + QLatin1String("_median_ttfo_ms"), Stats::describeSeconds(ttfo, {}).median);
+        if (cached >= 0 && prompt > 0)
+            out.insert(name + QLatin1String("_cache_hit_rate"), 100.0 * double(cached) / double(prompt));
+    }
+};
+
 } // namespace
 
 PointResult aggregatePoint(std::span<const RequestRecord> records, const AggregateOptions &opts)
@@ -132,6 +162,8 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
         s.repeat = records.front().repeat;
     }
     qint64 usageTokens = 0; // -1 once a request has only an estimate
+    const int turns = std::max(1, opts.sessionTurns);
+    TurnGroup firstTurns, laterTurns;
     for (const auto &r : records) {
         if (!inWindow(r, opts))
             continue;
@@ -172,6 +204,8 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
             c.ttfo.push_back(m.ttfo);
         if (m.hasAtpot)
             c.atpot.push_back(m.atpot);
+        if (turns > 1)
+            (r.index % turns == 0 ? firstTurns : laterTurns).add(r, m);
         s.reasoningTokens += m.reasoningTokens;
         s.reasoningEstimated += m.reasoningEstimated ? 1 : 0;
         if (r.cachedTokens >= 0) { // the server's counts, whatever the profile counts as input
@@ -228,6 +262,10 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
     }
     s.citl = Stats::describeSeconds(c.citl, extra);
     s.e2el = Stats::describeSeconds(c.e2el, extra);
+    if (turns > 1) {
+        firstTurns.put(s.turns, QStringLiteral("first_turn"));
+        laterTurns.put(s.turns, QStringLiteral("later_turn"));
+    }
     return res;
 }
 

@@ -25,6 +25,9 @@ struct AggregateOptions {
     /// When windowToNs > 0, only the measured requests (not warm-up, not cancelled) that started
     /// within [windowFromNs, windowToNs] count, as if the others were not there: the steady window.
     qint64 windowFromNs = 0, windowToNs = 0;
+    /// multi_turn: the turns of a session (a record's turn is its index modulo them); above 1 the summary's
+    /// `turns` compares first turns with later ones.
+    int sessionTurns = 1;
 };
 
 /// Finding codes: turned into words only for display.

@@ -142,6 +142,7 @@ QMap<QString, double> summaryValues(const PointSummary &s)
     // The prefix cache's hits as the server reported them per request (usage), in percent.
     if (s.cachedTokens >= 0 && s.cachedPromptTokens > 0)
         v.insert(QStringLiteral("cache_hit_rate"), 100.0 * double(s.cachedTokens) / double(s.cachedPromptTokens));
+    v.insert(s.turns);
     for (const DistributionField &f : distributionFields()) {
         const Distribution &d = s.*f.member;
         const QString suffix = u'_' + QLatin1String(f.code) + QLatin1String("_ms");
@@ -234,6 +235,23 @@ MetricEstimate metricEstimate(const PointEstimate &s)
         e.method = s.ciMethod;
     }
     return e;
+}
+
+QStringList turnMetrics()
+{
+    return { QStringLiteral("first_turn_median_ttft_ms"), QStringLiteral("later_turn_median_ttft_ms"),
+        QStringLiteral("later_turn_cache_hit_rate") };
+}
+
+bool isTurnKey(const QString &key)
+{
+    static const QStringList figures = { QStringLiteral("requests"), QStringLiteral("median_ttft_ms"),
+        QStringLiteral("p99_ttft_ms"), QStringLiteral("median_ttfo_ms"), QStringLiteral("cache_hit_rate") };
+    for (const QLatin1String group : { QLatin1String("first_turn_"), QLatin1String("later_turn_") }) {
+        if (key.startsWith(group))
+            return figures.contains(key.mid(group.size()));
+    }
+    return false;
 }
 
 bool lowerIsBetter(const QString &key)

@@ -67,6 +67,11 @@ struct PointRepeats : PointKey {
 /// The metrics a comparison shows by default: throughputs, success rate, mean/median/p90/p99 of
 /// TTFT, TPOT, ITL and E2EL.
 QStringList headlineMetrics();
+/// A multi_turn point's keys a comparison shows beside the headline (PointSummary::turns): first turns' and later
+/// turns' median TTFT, and the later turns' prefix-cache hit rate.
+QStringList turnMetrics();
+/// True for a key PointSummary::turns may hold ("first_turn_median_ttft_ms", "later_turn_cache_hit_rate", …).
+bool isTurnKey(const QString &key);
 /// Latencies are better lower; throughputs and success rates higher.
 bool lowerIsBetter(const QString &key);
 /// Estimate of one key at one point; the bootstrap seed derives from the key, so it is repeatable.

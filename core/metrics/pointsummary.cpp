@@ -23,6 +23,7 @@ AggregateOptions aggregateOptions(const Experiment &resolved, const PointKey &ke
     opts.ignoreEos = resolved.dataset.ignoreEos;
     opts.targetInputLen = key.inputLen;
     opts.targetOutputLen = key.outputLen;
+    opts.sessionTurns = resolved.dataset.sessionTurns();
     return opts;
 }
 

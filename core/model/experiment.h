@@ -111,13 +111,15 @@ struct Server {
 };
 
 struct Dataset {
-    QString name = QStringLiteral("random"); ///< random | sonnet | sharegpt | custom | shared_prefix | trace
+    /// random | sonnet | sharegpt | custom | shared_prefix | trace | multi_turn
+    QString name = QStringLiteral("random");
     qint64 seed = 0;
     bool ignoreEos = true;
     double rangeRatio = 0.0;
     QString path; ///< file for sonnet (optional: the built-in sonnet.txt), sharegpt, custom, trace
     /// sonnet: prompt tokens of the fixed prefix every prompt starts with (vLLM's --sonnet-prefix-len);
-    /// shared_prefix: the tokens of each group's prefix (the rest of input_len is the request's own suffix).
+    /// shared_prefix: the tokens of each group's prefix (the rest of input_len is the request's own suffix);
+    /// multi_turn: the tokens of the system prompt every session starts with (0: none).
     int prefixLen = 200;
     /// shared_prefix: how many prefixes (groups) the requests share, and the Zipf exponent a request's group
     /// is drawn with (0: every group equally often, in a seeded order, as vLLM's prefix_repetition).
@@ -127,6 +129,12 @@ struct Dataset {
     /// block (512 in Mooncake's published traces).
     QString traceFormat;
     int blockSize = 512;
+    /// multi_turn: the turns of one session (each a new user message of input_len tokens after the conversation
+    /// so far, the server's own answers included) and the pause between a turn's answer and the next turn.
+    int turns = 4;
+    double thinkTimeS = 0;
+    /// Turns of one session for the engine: `turns` for multi_turn, 1 for every other dataset.
+    int sessionTurns() const { return name == QLatin1String("multi_turn") ? turns : 1; }
     /// The tokenizer the file's author counted lengths with (vLLM's --tokenizer). Recorded only:
     /// ServeScope counts with the server's /tokenize.
     QString tokenizer;

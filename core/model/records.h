@@ -190,6 +190,11 @@ struct PointSummary : PointKey {
     /// How hard the client worked (docs/metrics.md, Client health): "dispatch_lag_p99_ms",
     /// "cpu_percent", ...; result files carry them as `servescope_client_<key>`.
     QMap<QString, double> client;
+    /// multi_turn: the sessions' first turns against their later ones (docs/metrics.md, Sessions):
+    /// "first_turn_requests", "first_turn_median_ttft_ms", "first_turn_p99_ttft_ms", "first_turn_median_ttfo_ms",
+    /// "first_turn_cache_hit_rate" (percent) and the same for "later_turn"; empty for single requests. Result
+    /// files carry them as `servescope_<key>`.
+    QMap<QString, double> turns;
 };
 
 /// One latency distribution of a summary: its code in keys ("ttft" in "p99_ttft_ms"), its member, and
@@ -245,6 +250,12 @@ struct PreparedRequest {
     int targetInputLen = 0;
     int targetOutputLen = 0;
     QByteArray promptHash;
+    /// A turn of a multi_turn session (the request list holds sessions whole, turn after turn): which turn
+    /// (0 the first), the byte in `body` where the conversation so far goes, and the end of this turn's own
+    /// user message, which starts there (the engine carries it, with the answer, into the next turn).
+    int turn = -1;
+    int historyAt = -1;
+    int messageEnd = -1;
 };
 
 } // namespace ServeScope

@@ -231,6 +231,24 @@ void checkDatasetAndSampling(Checker &c, const Experiment &x)
             d.traceFormat))
         c.error(QStringLiteral("dataset.trace_format"),
             Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "must be mooncake, azure or burstgpt (or left out)") });
+    c.range(QStringLiteral("dataset.turns"), d.turns, 1, 1000);
+    c.finite(QStringLiteral("dataset.think_time_s"), d.thinkTimeS, 0, 3600);
+    // multi_turn: a session's next turn follows its answer, so sessions hold slots (closed loop) and need chat
+    // messages to carry the conversation.
+    if (d.name == QLatin1String("multi_turn")) {
+        if (x.load.mode != LoadMode::Concurrency)
+            c.error(QStringLiteral("load.mode"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
+                    "must be concurrency for the multi_turn dataset (concurrency counts sessions in flight)") });
+        if (x.endpoint.api() != Api::Chat)
+            c.error(QStringLiteral("endpoint.path"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
+                    "must name the chat completions API for the multi_turn dataset (its turns are chat messages)") });
+        if (!d.path.isEmpty())
+            c.error(QStringLiteral("dataset.path"),
+                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
+                    "is not read by the multi_turn dataset (its sessions are generated from the seed)") });
+    }
     // shared_prefix: every prompt is its group's prefix and a suffix of its own, at least one token.
     if (d.name == QLatin1String("shared_prefix")) {
         for (qsizetype i = 0; i < x.load.points.size(); ++i) {

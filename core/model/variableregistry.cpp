@@ -83,17 +83,20 @@ QList<VariableInfo> buildRegistry()
       << v("server.args.*", T::Any, "any other server flag")
       << e("dataset.name",
              { QStringLiteral("random"), QStringLiteral("sonnet"), QStringLiteral("sharegpt"), QStringLiteral("custom"),
-                 QStringLiteral("shared_prefix"), QStringLiteral("trace") },
+                 QStringLiteral("shared_prefix"), QStringLiteral("trace"), QStringLiteral("multi_turn") },
              "prompt source")
       << v("dataset.seed", T::Int, "prompt and schedule seed", 0, 9007199254740991.0)
       << v("dataset.ignore_eos", T::Bool, "ask the server to ignore EOS")
       << v("dataset.range_ratio", T::Double, "length spread of the random dataset", 0, 0.999999)
       << v("dataset.path", T::String, "dataset file for sonnet/sharegpt/custom/trace")
-      << v("dataset.prefix_len", T::Int, "sonnet, shared_prefix: tokens of the shared prefix", 0, 10000000)
+      << v("dataset.prefix_len", T::Int,
+             "sonnet, shared_prefix: tokens of the shared prefix; multi_turn: of the system prompt", 0, 10000000)
       << v("dataset.groups", T::Int, "shared_prefix: number of prefixes", 1, 1000000)
       << v("dataset.zipf", T::Double, "shared_prefix: Zipf exponent of the group choice (0: uniform)", 0, 100)
       << v("dataset.trace_format", T::String, "trace: mooncake, azure or burstgpt (empty: told from the file)")
       << v("dataset.block_size", T::Int, "trace: tokens of a Mooncake hash_ids block", 1, 1000000)
+      << v("dataset.turns", T::Int, "multi_turn: turns of one session", 1, 1000)
+      << v("dataset.think_time_s", T::Double, "multi_turn: pause before each later turn, seconds", 0, 3600)
       << v("sampling.temperature", T::Double, "sampling temperature", 0, 100)
       << v("sampling.top_p", T::Double, "nucleus sampling", 0.000001, 1)
       << v("sampling.top_k", T::Int, "top-k (-1 disables)", -1, kMaxInt)

@@ -114,6 +114,8 @@ const Accessor kAccessors[] = {
     NUM("dataset.zipf", dataset.zipf, double),
     STR("dataset.trace_format", dataset.traceFormat),
     NUM("dataset.block_size", dataset.blockSize, int),
+    NUM("dataset.turns", dataset.turns, int),
+    NUM("dataset.think_time_s", dataset.thinkTimeS, double),
     POINT("load.input_len", inputLen, int),
     POINT("load.output_len", outputLen, int),
     POINT("load.num_prompts", numPrompts, int),

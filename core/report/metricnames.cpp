@@ -33,6 +33,19 @@ MetricName MetricName::of(const QString &key)
     MetricName m;
     m.key = key;
     m.name = key;
+    // A multi_turn point's first or later turns: the figure's name, said of those turns.
+    for (const bool first : { true, false }) {
+        const QLatin1String group = first ? QLatin1String("first_turn_") : QLatin1String("later_turn_");
+        if (!key.startsWith(group))
+            continue;
+        const QString figure = key.mid(group.size());
+        m = figure == QLatin1String("cache_hit_rate")
+            ? MetricName { key, tr("Prompt cache hit rate"), QStringLiteral("%"), Family::Other, 1, 1 }
+            : of(figure);
+        m.key = key;
+        m.name = (first ? tr("%1, first turns") : tr("%1, later turns")).arg(m.name);
+        return m;
+    }
     if (key == QLatin1String("capacity"))
         m = { key, tr("Capacity"), QString(), Family::Other, 2, 1 };
     else if (key == QLatin1String("output_throughput"))

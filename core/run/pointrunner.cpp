@@ -45,7 +45,7 @@ std::optional<PromptRow> promptRowOf(const PreparedRequest &r)
     const QJsonObject body = QJsonDocument::fromJson(r.body).object();
     const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
     const QJsonValue prompt = messages.isEmpty() ? body.value(QStringLiteral("prompt"))
-                                                 : messages.first().toObject().value(QStringLiteral("content"));
+                                                 : messages.last().toObject().value(QStringLiteral("content"));
     PromptRow row { r.promptHash, {}, {} };
     if (prompt.isString()) {
         row.text = prompt.toString();
@@ -161,6 +161,8 @@ LoadSpec PointRunner::loadSpec(const VariantContext &variant, int point, int rep
     spec.point = point;
     spec.repeat = repeat;
     spec.seed = PromptGenerator::seedFor(resolved.dataset.seed, point, repeat, false);
+    spec.sessionTurns = resolved.dataset.sessionTurns();
+    spec.thinkNs = qint64(resolved.dataset.thinkTimeS * 1e9);
     if (m_shard.active()) {
         spec.load = shardLoad(spec.load, m_shard);
         // Each shard its own arrival gaps: equal seeds would send every shard's requests at the same instants.

@@ -88,6 +88,8 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
         setup.extraNumbers.append({ QStringLiteral("client_") + it.key(), it.value() });
     for (auto it = summary.server.cbegin(); it != summary.server.cend(); ++it)
         setup.extraNumbers.append({ QStringLiteral("server_") + it.key(), it.value() });
+    for (auto it = summary.turns.cbegin(); it != summary.turns.cend(); ++it)
+        setup.extraNumbers.append({ it.key(), it.value() });
     const bool otherProfile = summary.definitions != vllm.definitions;
     if (otherProfile) {
         setup.profile = summary.definitions;

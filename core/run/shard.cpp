@@ -107,6 +107,9 @@ QString shardProblem(const Experiment &experiment, const ShardSpec &shard)
                               "the shards measure apart");
     if (experiment.load.settle.enabled())
         return QStringLiteral("--shard cannot stop a point once settled: each shard sees only its own requests");
+    if (experiment.dataset.name == QLatin1String("multi_turn"))
+        return QStringLiteral("--shard cannot run multi_turn sessions: a shard's part of the requests would cut "
+                              "sessions apart");
     if (experiment.dataset.name == QLatin1String("trace") && experiment.load.mode == LoadMode::Rate)
         return QStringLiteral("--shard cannot replay a trace in open loop: its requests are sent on the trace's "
                               "schedule, which one process keeps");

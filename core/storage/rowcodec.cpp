@@ -174,7 +174,7 @@ QStringList RowCodec::summaryInsertColumns()
               QStringLiteral("output_estimated"), QStringLiteral("client"), QStringLiteral("input_estimated"),
               QStringLiteral("usage_output_tokens"), QStringLiteral("rate_limited"), QStringLiteral("short_outputs"),
               QStringLiteral("role_gap_ms"), QStringLiteral("reasoning_tokens"), QStringLiteral("reasoning_estimated"),
-              QStringLiteral("cached_tokens"), QStringLiteral("cached_prompt_tokens") };
+              QStringLiteral("cached_tokens"), QStringLiteral("cached_prompt_tokens"), QStringLiteral("turns") };
 }
 
 QString RowCodec::insertSummarySql()
@@ -205,7 +205,7 @@ QVariantList RowCodec::summaryValues(const PointSummary &s, qint64 variantId)
     values << QString::fromUtf8(QJsonDocument(extra).toJson(QJsonDocument::Compact)) << s.derivationVersion
            << s.definitions << mapJson(s.steady) << mapJson(s.server) << s.outputEstimated << mapJson(s.client)
            << s.inputEstimated << s.usageOutputTokens << s.rateLimited << s.shortOutputs << s.roleGapMs
-           << s.reasoningTokens << s.reasoningEstimated << s.cachedTokens << s.cachedPromptTokens;
+           << s.reasoningTokens << s.reasoningEstimated << s.cachedTokens << s.cachedPromptTokens << mapJson(s.turns);
     return values;
 }
 
@@ -232,7 +232,8 @@ QString RowCodec::summaryColumns(int schemaVersion)
                                 : QStringLiteral("0, -1, 0"))
          << (schemaVersion >= 6 ? QStringLiteral(
                  "p.reasoning_tokens, p.reasoning_estimated, p.cached_tokens, p.cached_prompt_tokens")
-                                : QStringLiteral("0, 0, -1, 0"));
+                                : QStringLiteral("0, 0, -1, 0"))
+         << (schemaVersion >= 7 ? QStringLiteral("p.turns") : QStringLiteral("'{}'"));
     return cols.join(QLatin1Char(','));
 }
 
@@ -291,6 +292,7 @@ void RowCodec::readSummary(const QSqlQuery &q, PointSummary *s)
     s->reasoningEstimated = q.value(i++).toInt();
     s->cachedTokens = q.value(i++).toLongLong();
     s->cachedPromptTokens = q.value(i++).toLongLong();
+    s->turns = jsonMap(q.value(i++).toString());
 }
 
 } // namespace ServeScope

@@ -207,10 +207,16 @@ static QStringList version6()
     return out + Schema::addedDistributionColumns(6, QLatin1String(" REAL"));
 }
 
+// Version 7: a multi_turn point's first turns against its later ones (PointSummary::turns).
+static QStringList version7()
+{
+    return { QStringLiteral("ALTER TABLE point_repeats ADD COLUMN turns TEXT NOT NULL DEFAULT '{}'") };
+}
+
 const QVector<Schema::Step> &Schema::steps()
 {
     static const QVector<Step> s = { { 1, version1() }, { 2, version2() }, { 3, version3() }, { 4, version4() },
-        { 5, version5() }, { 6, version6() } };
+        { 5, version5() }, { 6, version6() }, { 7, version7() } };
     return s;
 }
 

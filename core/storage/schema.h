@@ -14,7 +14,7 @@ public:
     /// `PRAGMA application_id` of every project file: "SSSP".
     static constexpr quint32 ApplicationId = 0x53535350;
     /// The newest schema this build reads and writes.
-    static constexpr int Version = 6;
+    static constexpr int Version = 7;
 
     /// One migration: the statements that take the file from version - 1 to version.
     struct Step {

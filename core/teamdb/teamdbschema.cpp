@@ -142,11 +142,17 @@ QStringList version2()
     return out + Schema::addedDistributionColumns(6, QLatin1String(" DOUBLE PRECISION"));
 }
 
+// Version 3, as the project file's version 7: a multi_turn point's first turns against its later ones.
+QStringList version3()
+{
+    return { QStringLiteral("ALTER TABLE point_repeats ADD COLUMN turns TEXT NOT NULL DEFAULT '{}'") };
+}
+
 } // namespace
 
 const QVector<TeamDbSchema::Step> &TeamDbSchema::steps()
 {
-    static const QVector<Step> s = { { 1, version1() }, { 2, version2() } };
+    static const QVector<Step> s = { { 1, version1() }, { 2, version2() }, { 3, version3() } };
     return s;
 }
 

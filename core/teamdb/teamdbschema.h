@@ -14,7 +14,7 @@ class TeamDbConnection;
 class TeamDbSchema final {
 public:
     /// The newest schema this build reads and writes.
-    static constexpr int Version = 2;
+    static constexpr int Version = 3;
 
     struct Step {
         int version = 0;
@@ -29,7 +29,7 @@ public:
     /// error; refuses (-1, *error) a newer schema.
     static int check(TeamDbConnection &db, QString *error);
     /// The project file's schema whose rows (RowCodec's columns) a team database of `version` holds.
-    static constexpr int projectSchema(int version) { return version >= 2 ? 6 : 5; }
+    static constexpr int projectSchema(int version) { return version >= 3 ? 7 : version >= 2 ? 6 : 5; }
 };
 
 } // namespace ServeScope

@@ -125,7 +125,8 @@ bool loadDataset(const Dataset &d, DatasetContent *out, QString *error, Reason *
     *out = DatasetContent();
     Reason failed;
     bool ok = true;
-    if (d.name == QLatin1String("random") || d.name == QLatin1String("shared_prefix")) {
+    if (d.name == QLatin1String("random") || d.name == QLatin1String("shared_prefix")
+        || d.name == QLatin1String("multi_turn")) {
         return true;
     } else if (d.name == QLatin1String("sonnet")) {
         ok = loadSonnet(d, out, &failed);

@@ -102,11 +102,13 @@ QString PromptGenerator::words(quint64 seed, int count) const
     return out.join(QLatin1Char(' '));
 }
 
-QByteArray PromptGenerator::body(const QJsonValue &prompt, int outputLen) const
+QByteArray PromptGenerator::body(const QJsonValue &prompt, int outputLen, const QJsonArray *messages) const
 {
     const Endpoint &ep = m_experiment.endpoint;
     const Api api = ep.api();
     QJsonObject o = generationBody(api, ep.dialect, ep.model, prompt, outputLen, true);
+    if (messages)
+        o.insert(QStringLiteral("messages"), *messages);
     for (const auto &item : m_experiment.sampling.items())
         setSamplingField(api, &o, item.first, item.second);
     if (m_experiment.dataset.ignoreEos && ep.dialect != Dialect::OpenAiStrict)
@@ -133,6 +135,8 @@ QList<PreparedRequest> PromptGenerator::generate(int point, int repeat, bool war
         return shareGpt(lp, seed, count, counter, measuredOut, &why);
     if (name == QLatin1String("shared_prefix"))
         return sharedPrefix(lp, seed, warmup, count, counter, measuredOut);
+    if (name == QLatin1String("multi_turn"))
+        return multiTurn(lp, seed, count, counter, measuredOut);
     if (name == QLatin1String("trace"))
         return replay(lp, seed, warmup, count, counter, measuredOut, &why);
     if (!usesTokenIds())
@@ -275,6 +279,58 @@ QList<PreparedRequest> PromptGenerator::sharedPrefix(const LoadPoint &lp, quint6
         measured = counter ? counter(texts) : QList<int>(count, -1);
         for (int i = 0; i < count; ++i)
             out[i] = { body(texts[i], lp.outputLen), lp.inputLen, lp.outputLen, hashOf(texts[i].toUtf8()) };
+    }
+    if (measuredOut)
+        *measuredOut = measured;
+    return out;
+}
+
+QList<PreparedRequest> PromptGenerator::multiTurn(
+    const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter, QList<int> *measuredOut) const
+{
+    const Dataset &d = m_experiment.dataset;
+    const int turns = qMax(1, d.turns);
+    const int n = (count + turns - 1) / turns * turns;
+    const QList<int> inLens = lengths(seed, lp.inputLen, n);
+    const QList<int> outLens = lengths(splitmix64(seed ^ 0x4f5554ULL), lp.outputLen, n);
+    QList<quint64> seeds;
+    for (int i = 0; i < n; ++i)
+        seeds << splitmix64(seed + quint64(i));
+    QList<int> measured;
+    const QStringList texts = sizedWords(seeds, inLens, counter, &measured);
+    // The system prompt is every session's, at every point and repeat: the dataset's seed decides it.
+    QJsonArray system;
+    int systemTokens = 0;
+    if (d.prefixLen > 0) {
+        QList<int> counted;
+        const QStringList text = sizedWords(
+            { splitmix64(splitmix64(quint64(d.seed)) ^ 0x53595354454dULL) }, { d.prefixLen }, counter, &counted);
+        system.append(QJsonObject {
+            { QStringLiteral("role"), QStringLiteral("system") }, { QStringLiteral("content"), text.first() } });
+        systemTokens = counted.value(0, -1) >= 0 ? counted.first() : d.prefixLen;
+    }
+    QList<PreparedRequest> out(n);
+    int conversation = 0; // the tokens a turn's conversation so far is expected to hold
+    for (int i = 0; i < n; ++i) {
+        const int turn = i % turns;
+        if (turn == 0)
+            conversation = d.prefixLen;
+        const QJsonObject user { { QStringLiteral("role"), QStringLiteral("user") },
+            { QStringLiteral("content"), texts[i] } };
+        QJsonArray messages = system;
+        messages.append(user);
+        PreparedRequest &r = out[i];
+        r.body = body(texts[i], outLens[i], &messages);
+        r.targetInputLen = conversation + inLens[i];
+        r.targetOutputLen = outLens[i];
+        r.promptHash = hashOf(texts[i].toUtf8());
+        r.turn = turn;
+        const QByteArray message = QJsonDocument(user).toJson(QJsonDocument::Compact);
+        r.historyAt = int(r.body.indexOf(message));
+        r.messageEnd = r.historyAt + int(message.size());
+        // Only a first turn's prompt is known before it is sent; later ones carry the answers.
+        measured[i] = turn == 0 && measured.value(i, -1) >= 0 ? measured[i] + systemTokens : -1;
+        conversation += inLens[i] + outLens[i];
     }
     if (measuredOut)
         *measuredOut = measured;

@@ -21,7 +21,9 @@ namespace ServeScope {
 /// custom: the JSONL file's prompts; shared_prefix: each prompt one of `groups` seeded prefixes of prefix_len
 /// tokens and a suffix of its own (vLLM's prefix_repetition, SGLang's generated-shared-prefix; warmups prime the
 /// groups in turn); trace: a production trace's requests in order, rows with equal Mooncake hash_ids sharing those
-/// prompt blocks exactly. A dataset that cannot be built (a file that
+/// prompt blocks exactly; multi_turn: sessions of `turns` chat turns, each a user message of input_len tokens after
+/// a system prompt of prefix_len tokens the sessions share (the engine puts the conversation so far, with the
+/// server's own answers, before each later turn's message). A dataset that cannot be built (a file that
 /// cannot be read, sharegpt) leaves error() set, and generate() then returns nothing.
 class PromptGenerator {
 public:
@@ -35,10 +37,10 @@ public:
     /// True when prompts are text, whose length only the server's tokenizer can tell.
     bool wantsTokenCounts() const { return !usesTokenIds(); }
 
-    /// `count` requests for a point. For text prompts, `counter` (when given) sizes each text
-    /// with the server's tokenizer (random: adjusting by whole words up to three times; sonnet:
-    /// drawing again a prompt that is too long). `measured` (optional) receives each prompt's
-    /// /tokenize count, -1 where unknown. Empty, with *error set, when the prompts cannot be built.
+    /// `count` requests for a point (multi_turn: whole sessions, `count` rounded up to a multiple of the turns). For
+    /// text prompts, `counter` (when given) sizes each text with the server's tokenizer (random: adjusting by whole
+    /// words up to three times; sonnet: drawing again a prompt that is too long). `measured` (optional) receives each
+    /// prompt's /tokenize count, -1 where unknown. Empty, with *error set, when the prompts cannot be built.
     QList<PreparedRequest> generate(int point, int repeat, bool warmup, int count, const TokenCounter &counter = {},
         QList<int> *measured = nullptr, QString *error = nullptr) const;
 
@@ -55,7 +57,8 @@ public:
 private:
     QList<int> lengths(quint64 seed, int target, int count) const;
     QString words(quint64 seed, int count) const;
-    QByteArray body(const QJsonValue &prompt, int outputLen) const;
+    /// The request for one prompt; `messages` (chat) replaces the single user message the prompt makes.
+    QByteArray body(const QJsonValue &prompt, int outputLen, const QJsonArray *messages = nullptr) const;
     QList<PreparedRequest> randomTokenIds(const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const;
     QList<PreparedRequest> randomText(
         const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter, QList<int> *measuredOut) const;
@@ -65,6 +68,8 @@ private:
         QList<int> *measured) const;
     QList<PreparedRequest> sharedPrefix(const LoadPoint &lp, quint64 seed, bool warmup, int count,
         const TokenCounter &counter, QList<int> *measuredOut) const;
+    QList<PreparedRequest> multiTurn(
+        const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter, QList<int> *measuredOut) const;
     QList<PreparedRequest> replay(const LoadPoint &lp, quint64 seed, bool warmup, int count,
         const TokenCounter &counter, QList<int> *measuredOut, QString *error) const;
     QList<PreparedRequest> sonnet(const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter,

@@ -115,6 +115,7 @@ QWidget *LoadPage::datasetBox()
     dataset->addItem(tr("Custom file"), QStringLiteral("custom"));
     dataset->addItem(tr("Shared prefixes (groups)"), QStringLiteral("shared_prefix"));
     dataset->addItem(tr("Trace replay (Mooncake, Azure, BurstGPT)"), QStringLiteral("trace"));
+    dataset->addItem(tr("Multi-turn sessions (chat)"), QStringLiteral("multi_turn"));
     form->addRow(tr("Dataset"),
         m_binder->bindCombo(
             dataset, QStringLiteral("dataset.name"), tr("Change dataset"),
@@ -166,16 +167,38 @@ QWidget *LoadPage::datasetBox()
         [](const Experiment &e) { return e.dataset.rangeRatio; },
         [](Experiment &e, double v) { e.dataset.rangeRatio = v; });
     form->addRow(tr("Length range ratio"), rangeRow);
-    m_datasetRows << DatasetRow { rangeRow, { QStringLiteral("random") } };
+    m_datasetRows << DatasetRow { rangeRow, { QStringLiteral("random"), QStringLiteral("multi_turn") } };
     auto *prefix = intSpin(0, 10000000);
     prefix->setObjectName(QStringLiteral("prefixLenSpin"));
     prefix->setToolTip(tr("Sonnet and shared prefixes: the tokens every prompt (of a group) starts with; the rest of "
-                          "the input length is the prompt's own."));
+                          "the input length is the prompt's own. Multi-turn sessions: the tokens of the system prompt "
+                          "every session starts with (0: none)."));
     QWidget *prefixRow = m_binder->bindInt(
         prefix, QStringLiteral("dataset.prefix_len"), tr("Change prefix length"),
         [](const Experiment &e) { return e.dataset.prefixLen; }, [](Experiment &e, int v) { e.dataset.prefixLen = v; });
     form->addRow(tr("Prefix length (tokens)"), prefixRow);
-    m_datasetRows << DatasetRow { prefixRow, { QStringLiteral("sonnet"), QStringLiteral("shared_prefix") } };
+    m_datasetRows << DatasetRow { prefixRow,
+        { QStringLiteral("sonnet"), QStringLiteral("shared_prefix"), QStringLiteral("multi_turn") } };
+    auto *turns = intSpin(1, 1000);
+    turns->setObjectName(QStringLiteral("sessionTurnsSpin"));
+    turns->setToolTip(tr("Multi-turn sessions: the turns of one session. Each turn sends the conversation so far, "
+                         "the server's own answers included, and a new message of the point's input length; "
+                         "concurrency counts sessions in flight."));
+    QWidget *turnsRow = m_binder->bindInt(
+        turns, QStringLiteral("dataset.turns"), tr("Change turns per session"),
+        [](const Experiment &e) { return e.dataset.turns; }, [](Experiment &e, int v) { e.dataset.turns = v; });
+    form->addRow(tr("Turns per session"), turnsRow);
+    m_datasetRows << DatasetRow { turnsRow, { QStringLiteral("multi_turn") } };
+    auto *think = doubleSpin(0, 3600, 3, tr(" s"));
+    think->setObjectName(QStringLiteral("thinkTimeSpin"));
+    think->setSingleStep(0.1);
+    think->setToolTip(tr("Multi-turn sessions: how long a user reads an answer before the next turn is sent."));
+    QWidget *thinkRow = m_binder->bindDouble(
+        think, QStringLiteral("dataset.think_time_s"), tr("Change think time"),
+        [](const Experiment &e) { return e.dataset.thinkTimeS; },
+        [](Experiment &e, double v) { e.dataset.thinkTimeS = v; });
+    form->addRow(tr("Think time between turns"), thinkRow);
+    m_datasetRows << DatasetRow { thinkRow, { QStringLiteral("multi_turn") } };
     auto *groups = intSpin(1, 1000000);
     groups->setObjectName(QStringLiteral("prefixGroupsSpin"));
     groups->setToolTip(tr("Shared prefixes: how many different prefixes the prompts share."));

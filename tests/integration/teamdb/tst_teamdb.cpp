@@ -8,6 +8,7 @@
 #include "metrics/aggregate.h"
 #include "storage/projectstore.h"
 #include "teamdb/runbundle.h"
+#include "teamdb/teamdbschema.h"
 
 #include <QTest>
 
@@ -119,7 +120,8 @@ private Q_SLOTS:
         const Stored local = load(m_fx.project, 1);
         QCOMPARE(m_uid, stableRunId(local.row, local.requests.size()));
         QVERIFY(o.err.contains("requests in"));
-        QCOMPARE(m_fx.sql(QStringLiteral("SELECT max(version) FROM schema_version")), QStringLiteral("2"));
+        QCOMPARE(m_fx.sql(QStringLiteral("SELECT max(version) FROM schema_version")),
+            QString::number(TeamDbSchema::Version));
         QCOMPARE(m_fx.sql(QStringLiteral("SELECT count(*) FROM requests")), QString::number(local.requests.size()));
         QCOMPARE(
             m_fx.sql(QStringLiteral("SELECT count(*) FROM request_events")), QString::number(local.requests.size()));
@@ -227,7 +229,8 @@ private Q_SLOTS:
             QStringLiteral("SELECT (SELECT count(*) FROM runs) || ' ' || (SELECT count(*) FROM schema_version) || ' '"
                            " || (SELECT count(*) FROM requests)"),
             &out));
-        QCOMPARE(out.trimmed(), QStringLiteral("1 2 %1").arg(load(m_fx.project, 1).requests.size())); // 2 steps
+        QCOMPARE(out.trimmed(),
+            QStringLiteral("1 %1 %2").arg(TeamDbSchema::Version).arg(load(m_fx.project, 1).requests.size())); // steps
     }
 
     void listFilters_data()

@@ -129,11 +129,11 @@ void TestSchema::refusesNewerFile()
     const QString path = m_dir.filePath(QStringLiteral("newer.sqlite"));
     QSqlDatabase db = connect(path);
     QSqlQuery q(db);
-    QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 7")));
+    QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = %1").arg(Schema::Version + 1)));
     QString error;
     QVERIFY(!Schema::migrate(db, &error));
     QVERIFY2(error.contains(QLatin1String("newer")), qPrintable(error));
-    QCOMPARE(Schema::pragmaValue(db, QStringLiteral("user_version")), qint64(7));
+    QCOMPARE(Schema::pragmaValue(db, QStringLiteral("user_version")), qint64(Schema::Version + 1));
     QVERIFY(tables(db).isEmpty());
 }
 
@@ -380,6 +380,7 @@ void TestSchema::version5ProjectGainsReasoning()
         s.ttfo.extra = { { 99.9, 910.0 } };
         s.reasoningTokens = 800;
         s.reasoningEstimated = 3;
+        s.turns = { { QStringLiteral("later_turn_median_ttft_ms"), 41.5 } };
         writer.enqueue(s);
         RequestRecord r;
         r.runId = 1;
@@ -397,11 +398,13 @@ void TestSchema::version5ProjectGainsReasoning()
     }
     ProjectStore store;
     QVERIFY2(store.open(path), qPrintable(store.errorString()));
-    QCOMPARE(store.schemaVersion(), 6);
+    QCOMPARE(store.schemaVersion(), Schema::Version);
     QVector<PointSummary> summaries;
     QVERIFY(store.pointSummaries(1, &summaries));
     QCOMPARE(summaries.size(), 2);
     checkOld(summaries.at(0));
+    QVERIFY(summaries.at(0).turns.isEmpty());
+    QCOMPARE(summaries.at(1).turns.value(QStringLiteral("later_turn_median_ttft_ms")), 41.5);
     QCOMPARE(summaries.at(1).ttfo.count, 40);
     QCOMPARE(summaries.at(1).ttfo.median, 881.5);
     QCOMPARE(summaries.at(1).ttfo.p99, 903.25);
