@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <numeric>
 #include <tuple>
 #include <vector>
 
@@ -89,6 +91,17 @@ QList<PointSummary> medianAcrossRepeats(const QList<PointSummary> &points)
         m.roleGapMs = medianOf(g, [](const PointSummary &p) { return p.roleGapMs; });
         for (const DistributionField &f : distributionFields())
             m.*f.member = medianDistribution(g, f.member);
+        // Sessions' turns: each figure's median across the repeats that have it; request counts are totals.
+        std::map<QString, std::vector<double>> turns;
+        for (const PointSummary *p : g) {
+            for (auto it = p->turns.cbegin(); it != p->turns.cend(); ++it)
+                turns[it.key()].push_back(it.value());
+        }
+        m.turns.clear();
+        for (const auto &[key, values] : turns)
+            m.turns.insert(key,
+                key.endsWith(QLatin1String("_requests")) ? std::accumulate(values.begin(), values.end(), 0.0)
+                                                         : median(values));
         out << m;
     }
     return out;

@@ -467,6 +467,35 @@ QString reasoningTable(const ReportRun &run)
         + body + QStringLiteral("</table>\n");
 }
 
+// multi_turn sessions per point: the first turns against the later ones, whose prompts carry the conversation so
+// far and find it in the prefix cache.
+QString sessionsTable(const ReportRun &run)
+{
+    if (std::all_of(run.points.cbegin(), run.points.cend(), [](const PointSummary &p) { return p.turns.isEmpty(); }))
+        return QString();
+    const auto cell = [](const PointSummary &m, const char *key, int decimals) {
+        const auto it = m.turns.constFind(QLatin1String(key));
+        return it == m.turns.cend() ? QStringLiteral("—") : num(*it, decimals);
+    };
+    QString body;
+    for (const PointSummary &m : medianAcrossRepeats(run.points)) {
+        body += row({ esc(m.variant), esc(m.label), cell(m, "first_turn_median_ttft_ms", 2),
+                        cell(m, "later_turn_median_ttft_ms", 2), cell(m, "first_turn_p99_ttft_ms", 2),
+                        cell(m, "later_turn_p99_ttft_ms", 2), cell(m, "first_turn_cache_hit_rate", 1),
+                        cell(m, "later_turn_cache_hit_rate", 1) },
+            false);
+    }
+    return QStringLiteral("<h3>%1</h3>\n<p class=\"muted\">%2</p>\n")
+               .arg(esc(tr("Sessions per point")),
+                   esc(tr("A session's first turns against its later ones, whose prompts carry the conversation so "
+                          "far (the server's answers included); prompt cached: the share of the prompt tokens the "
+                          "server's usage reported as cached; medians across repeats.")))
+        + tableHead({ tr("Variant"), tr("Point"), tr("First turns' TTFT p50 (ms)"), tr("Later turns' TTFT p50 (ms)"),
+            tr("First turns' TTFT p99 (ms)"), tr("Later turns' TTFT p99 (ms)"), tr("First turns' prompt cached (%)"),
+            tr("Later turns' prompt cached (%)") })
+        + body + QStringLiteral("</table>\n");
+}
+
 QString findingsSection(const ReportRun &run, bool thresholds)
 {
     if (run.findings.isEmpty())
@@ -731,8 +760,8 @@ QString reportBodyHtml(const ReportInput &input)
             out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Variants (what each changes from the baseline)")))
                 + keyValueTable(run.variants);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Per-point results (medians across repeats, min–max)")))
-            + pointTable(run) + reasoningTable(run) + steadyTable(run) + capacityTable(run) + servingTable(run)
-            + findingsSection(run, !thresholdsShown);
+            + pointTable(run) + reasoningTable(run) + sessionsTable(run) + steadyTable(run) + capacityTable(run)
+            + servingTable(run) + findingsSection(run, !thresholdsShown);
         thresholdsShown = thresholdsShown || !run.findings.isEmpty();
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Environment snapshot"))) + keyValueTable(run.envSnapshot, 2);
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Client host"))) + keyValueTable(run.clientHost, 2);

@@ -30,6 +30,7 @@ constexpr TableColumn kColumns[] = { { "completed", 0 }, { "failed", 0 }, { "suc
     { "p99_tpot_ms", -1 }, { "median_itl_ms", -1 }, { "p99_itl_ms", -1 }, { "median_e2el_ms", -1 },
     { "p99_e2el_ms", -1 }, { "server_running_mean", 1 }, { "server_waiting_max", 0 }, { "server_kv_usage_max", 1 },
     { "server_preemptions", 0 }, { "server_gpu_util_mean", 1 }, { "cache_hit_rate", 1 },
+    { "first_turn_median_ttft_ms", -1 }, { "later_turn_median_ttft_ms", -1 }, { "later_turn_cache_hit_rate", 1 },
     { "server_prefix_cache_hit_rate", 1 }, { "client_dispatch_lag_p99_ms", 2 }, { "client_cpu_percent", 0 } };
 constexpr int kFirstValueColumn = PointTableModel::kRequestsColumn;
 constexpr int kGoodputColumn = kFirstValueColumn + 5;
@@ -87,10 +88,11 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
         tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)"), tr("TTFO p50 (ms)"), tr("TTFO p99 (ms)"), tr("TPOT p50 (ms)"),
         tr("TPOT p99 (ms)"), tr("ITL p50 (ms)"), tr("ITL p99 (ms)"), tr("E2EL p50 (ms)"), tr("E2EL p99 (ms)"),
         tr("Server running (mean)"), tr("Server waiting (max)"), tr("KV cache (max %)"), tr("Preemptions"),
-        tr("GPU util (%)"), tr("Prompt cached (%)"), tr("Server prefix cache hits (%)"), tr("Dispatch lag p99 (ms)"),
+        tr("GPU util (%)"), tr("Prompt cached (%)"), tr("First turns' TTFT p50 (ms)"), tr("Later turns' TTFT p50 (ms)"),
+        tr("Later turns' prompt cached (%)"), tr("Server prefix cache hits (%)"), tr("Dispatch lag p99 (ms)"),
         tr("Client CPU (%)"), tr("Spread across repeats") };
     m_rows.clear();
-    bool goodput = false, anyRepeats = false, reasoning = false, cached = false;
+    bool goodput = false, anyRepeats = false, reasoning = false, cached = false, sessions = false;
     QSet<QString> shownServer; // server and client columns some point has
     for (qsizetype r = 0; r < input.runs.size(); ++r) {
         const Report::ReportRun &run = input.runs.at(r);
@@ -100,6 +102,7 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
             goodput = goodput || (!steady && p.requestGoodput >= 0);
             reasoning = reasoning || p.reasoningTokens > 0;
             cached = cached || p.cachedTokens >= 0;
+            sessions = sessions || !p.turns.isEmpty();
             const QString load = p.mode == QLatin1String("rate")
                 ? (std::isinf(p.requestRate) ? tr("rate inf") : tr("%1 req/s").arg(p.requestRate))
                 : tr("c=%1").arg(p.concurrency);
@@ -210,6 +213,8 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
             m_shown[kFirstValueColumn + c] = reasoning;
         if (key == QLatin1String("cache_hit_rate"))
             m_shown[kFirstValueColumn + c] = cached;
+        if (isTurnKey(key)) // multi_turn sessions' first turns against their later ones
+            m_shown[kFirstValueColumn + c] = sessions && (cached || !key.endsWith(QLatin1String("_cache_hit_rate")));
     }
     m_shown.last() = anyRepeats;
     endResetModel();

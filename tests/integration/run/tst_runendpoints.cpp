@@ -379,6 +379,61 @@ private Q_SLOTS:
         QCOMPARE(runs.first().number(QStringLiteral("servescope_cached_prompt_tokens")), 32.0 * 512);
     }
 
+    // multi_turn against the simulator's prefix cache: each turn sends the conversation so far, the server's own
+    // answers included, on the slot its session holds, a think time after the previous answer; the cache holds
+    // every whole block of the previous turn's prompt, and the hit rate the answers reported is the server's own.
+    void multiTurnCarriesTheConversation()
+    {
+        const QString name = QStringLiteral("turns");
+        const Outcome o = runJson(
+            name, R"({"name": "turns", "endpoint": {"base_url": "sim:", "path": "/v1/chat/completions", "model": "m"},
+            "server": {"engine": "vllm", "args": {"enable_prefix_caching": true}},
+            "dataset": {"name": "multi_turn", "seed": 5, "ignore_eos": true, "prefix_len": 40, "turns": 4,
+                        "think_time_s": 0.02},
+            "load": {"mode": "concurrency", "points": [{"concurrency": 2, "input_len": 128, "output_len": 16,
+                     "num_prompts": 16}], "repeat": 1},
+            "variants": [{"name": "baseline"}]})");
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        ProjectStore store;
+        QVERIFY(store.open(m_dir.filePath(name + QStringLiteral(".servescope"))));
+        QVector<RequestRecord> r;
+        QVERIFY(store.requests(1, {}, &r));
+        QCOMPARE(r.size(), 16);
+        std::sort(r.begin(), r.end(), [](const RequestRecord &a, const RequestRecord &b) { return a.index < b.index; });
+        qint64 later = 0, laterCached = 0, cached = 0, prompt = 0;
+        for (int i = 0; i < r.size(); ++i) {
+            QVERIFY2(r[i].ok(), qPrintable(r[i].errorText));
+            QCOMPARE(r[i].index, i);
+            cached += r[i].cachedTokens;
+            prompt += r[i].promptTokens;
+            if (i % 4 == 0)
+                continue;
+            const RequestRecord &before = r[i - 1];
+            QCOMPARE(r[i].slot, before.slot);
+            QCOMPARE(r[i].scheduledNs, before.endNs + 20000000);
+            QVERIFY(r[i].startNs >= r[i].scheduledNs);
+            // The earlier prompt, its answer, and a new 128-token message.
+            QVERIFY2(r[i].promptTokens >= before.promptTokens + before.completionTokens + 128,
+                qPrintable(QStringLiteral("%1 after %2").arg(r[i].promptTokens).arg(before.promptTokens)));
+            QCOMPARE(r[i].cachedTokens, before.promptTokens / 16 * 16);
+            later += r[i].promptTokens;
+            laterCached += r[i].cachedTokens;
+        }
+        QString error;
+        const QVector<ResultRun> runs
+            = readResultFilePath(m_dir.filePath(name + QStringLiteral("-results/baseline/c2-r1.json")), &error);
+        QVERIFY2(runs.size() == 1, qPrintable(error));
+        const ResultRun &run = runs.first();
+        QCOMPARE(run.number(QStringLiteral("servescope_first_turn_requests")), 4.0);
+        QCOMPARE(run.number(QStringLiteral("servescope_later_turn_requests")), 12.0);
+        QCOMPARE(run.number(QStringLiteral("servescope_later_turn_cache_hit_rate")), 100.0 * laterCached / later);
+        const double server = run.number(QStringLiteral("servescope_server_prefix_cache_hit_rate"));
+        QVERIFY2(std::abs(100.0 * cached / prompt - server) < 1,
+            qPrintable(QStringLiteral("client %1%, server %2%").arg(100.0 * cached / prompt).arg(server)));
+        QVERIFY(run.number(QStringLiteral("servescope_later_turn_median_ttft_ms")) > 0);
+        QVERIFY(o.out.split('\n').value(0).endsWith("\tlater_turn_median_ttft_ms\tlater_turn_cache_hit_rate"));
+    }
+
     // A Mooncake trace in open loop: every request is sent on the trace's schedule scaled to the point's rate (to
     // the nanosecond, as scheduled), and the simulator's prefix cache hits exactly the blocks the trace repeats.
     void traceReplaysOnScheduleWithItsSharedBlocks()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/arrivals.h"
 #include "engine/engineconfig.h"
+#include "engine/pointschedule.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -15,6 +16,39 @@ class TestArrivals final : public QObject {
 
 private Q_SLOTS:
     void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+
+    // Sessions in closed loop: a slot's new session starts at the next session's first turn, its later turns come
+    // one by one; num_prompts counts requests and never cuts a started session short; a turn in its think time
+    // keeps the point from finishing unless the point is stopped.
+    void sessionsHoldTheirSlots()
+    {
+        LoadSpec spec;
+        spec.mode = LoadMode::Concurrency;
+        spec.load.concurrency = 2;
+        spec.load.numPrompts = 7; // 3 sessions of 3 turns
+        spec.sessionTurns = 3;
+        QCOMPARE(spec.peakStreams(), 2);
+        PointSchedule s(spec, 0, {});
+        QCOMPARE(s.nextForSlot(0, 0, 1)->index, 0);
+        QCOMPARE(s.nextForSlot(1, 0, 1)->index, 3);
+        QCOMPARE(s.nextTurn(1, 0, 10, 11, false)->index, 1);
+        QCOMPARE(s.nextForSlot(1, 20, 21)->index, 6); // session 2 on slot 1
+        QVERIFY(!s.nextForSlot(0, 30, 31)); // 9 requests' sessions started: no fourth
+        s.holdTurn(); // slot 0's third turn thinks
+        QVERIFY(!s.finished(s.started(), 40));
+        const auto held = s.nextTurn(2, 0, 50, 51, true);
+        QVERIFY(held);
+        QCOMPARE(held->scheduledNs, qint64(50));
+        QCOMPARE(held->slotNs, qint64(51));
+        QCOMPARE(s.started(), 5);
+        QVERIFY(s.finished(5, 60)); // nothing thinks, nothing more starts, everything received
+        s.holdTurn();
+        QVERIFY(!s.finished(5, 70));
+        s.stop(); // a stopped point does not wait for a thinking session, nor sends its turn
+        QVERIFY(s.finished(5, 80));
+        QVERIFY(!s.nextTurn(7, 1, 90, 91, true));
+        QCOMPARE(s.started(), 5);
+    }
 
     void lastArrivalIsExact_data()
     {

@@ -140,6 +140,8 @@ Experiment everything()
     x.dataset.seed = 9007199254740991LL;
     x.dataset.groups = 5; // shared_prefix's, kept whatever the dataset
     x.dataset.zipf = 1.25;
+    x.dataset.turns = 6; // multi_turn's, kept whatever the dataset
+    x.dataset.thinkTimeS = 0.75;
     x.load.points[0].burstiness = std::numeric_limits<double>::infinity();
     x.load.points[1].maxSeconds = 12.5;
     x.load.points[1].label = QStringLiteral("mid");

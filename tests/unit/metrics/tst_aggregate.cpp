@@ -207,6 +207,34 @@ private Q_SLOTS:
         QVERIFY(!summaryValues(none).contains(QStringLiteral("cache_hit_rate")));
     }
 
+    // Sessions of 3 turns: a record's turn is its index modulo 3; first turns and later ones apart, the failed
+    // ones out of both; single requests have no such figures.
+    void sessionTurnsApart()
+    {
+        std::vector<RequestRecord> recs;
+        const double ttft[] = { 50, 20, 30, 70, 10, 40 }; // indexes 0 and 3 are first turns
+        for (int i = 0; i < 6; ++i) {
+            recs.push_back(makeStream(i, i * 100.0, ttft[i], 10, 5));
+            recs.back().promptTokens = 100 * (i % 3 + 1);
+            recs.back().cachedTokens = i % 3 == 0 ? 0 : 96 * (i % 3);
+        }
+        recs.push_back(makeFailed(7, 0, 5));
+        AggregateOptions o;
+        o.sessionTurns = 3;
+        const PointSummary s = aggregatePoint(recs, o).summary;
+        QCOMPARE(s.turns.value(QStringLiteral("first_turn_requests")), 2.0);
+        QCOMPARE(s.turns.value(QStringLiteral("later_turn_requests")), 4.0);
+        QCOMPARE(s.turns.value(QStringLiteral("first_turn_median_ttft_ms")), 60.0);
+        QCOMPARE(s.turns.value(QStringLiteral("later_turn_median_ttft_ms")), 25.0);
+        QCOMPARE(s.turns.value(QStringLiteral("later_turn_p99_ttft_ms")), 39.7); // numpy: 30 + 0.97 × 10
+        QCOMPARE(s.turns.value(QStringLiteral("first_turn_cache_hit_rate")), 0.0);
+        // Later turns: (96 + 192) × 2 cached of (200 + 300) × 2.
+        QCOMPARE(s.turns.value(QStringLiteral("later_turn_cache_hit_rate")), 57.6);
+        QVERIFY(!s.turns.contains(QStringLiteral("later_turn_median_ttfo_ms")) || s.ttfo.count > 0);
+        QCOMPARE(summaryValues(s).value(QStringLiteral("later_turn_median_ttft_ms")), 25.0);
+        QVERIFY(aggregatePoint(recs, {}).summary.turns.isEmpty());
+    }
+
     // The sglang definitions count the requested max_tokens, as SGLang's client does; the server's own
     // count stands beside it, and a short output there still shows that ignore_eos was dropped.
     void sglangCountsRequestedTokens()

@@ -170,6 +170,27 @@ const QList<BadInput> &badInputs()
             "metrics.percentiles[1]", "must be greater than the previous percentile" },
         { "zero ttft slo", [](Experiment &x) { x.metrics.goodput.ttftMs = 0.0; }, "metrics.goodput.ttft_ms",
             "must be a positive number" },
+        { "multi_turn in open loop",
+            [](Experiment &x) {
+                x.dataset.name = QStringLiteral("multi_turn");
+                x.load.mode = LoadMode::Rate;
+            },
+            "load.mode", "must be concurrency for the multi_turn dataset" },
+        { "multi_turn on completions",
+            [](Experiment &x) {
+                x.dataset.name = QStringLiteral("multi_turn");
+                x.endpoint.path = QStringLiteral("/v1/completions");
+            },
+            "endpoint.path", "must name the chat completions API for the multi_turn dataset" },
+        { "multi_turn with a file",
+            [](Experiment &x) {
+                x.dataset.name = QStringLiteral("multi_turn");
+                x.dataset.path = QStringLiteral("/data/sharegpt.json");
+            },
+            "dataset.path", "is not read by the multi_turn dataset" },
+        { "no turns", [](Experiment &x) { x.dataset.turns = 0; }, "dataset.turns", "must be at least 1" },
+        { "negative think time", [](Experiment &x) { x.dataset.thinkTimeS = -1; }, "dataset.think_time_s",
+            "must be at least 0" },
         { "no variants", [](Experiment &x) { x.variants.clear(); }, "variants", "needs at least one variant" },
         { "duplicate variant names", [](Experiment &x) { x.variants[1].name = QStringLiteral("baseline"); },
             "variants[1].name", "repeats the variant name baseline" },

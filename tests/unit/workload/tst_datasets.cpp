@@ -503,6 +503,58 @@ private Q_SLOTS:
         QCOMPARE(prefixes.size(), 2);
     }
 
+    // multi_turn: whole sessions of chat turns, each [system, user] with the place the conversation goes marked at
+    // the user message; the lengths a turn expects grow by every earlier turn's input and output.
+    void multiTurnSessions()
+    {
+        Experiment x = experiment(QStringLiteral("multi_turn"), QString(), 30, 8);
+        x.endpoint.path = QStringLiteral("/v1/chat/completions");
+        x.dataset.prefixLen = 12;
+        x.dataset.turns = 3;
+        const PromptGenerator gen(x);
+        QVERIFY(gen.error().isEmpty());
+        const TokenCounter words = [](const QStringList &texts) {
+            QList<int> n;
+            for (const QString &t : texts)
+                n << int(t.split(u' ', Qt::SkipEmptyParts).size());
+            return n;
+        };
+        QList<int> measured;
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 7, words, &measured);
+        QCOMPARE(reqs.size(), 9); // 7 requests need 3 whole sessions
+        QCOMPARE(measured, (QList<int> { 42, -1, -1, 42, -1, -1, 42, -1, -1 }));
+        QSet<QString> systems, users;
+        for (int i = 0; i < reqs.size(); ++i) {
+            const PreparedRequest &r = reqs[i];
+            QCOMPARE(r.turn, i % 3);
+            QCOMPARE(r.targetInputLen, 12 + (i % 3) * (30 + 8) + 30);
+            QCOMPARE(r.targetOutputLen, 8);
+            const QJsonArray messages = bodyOf(r).value(QLatin1String("messages")).toArray();
+            QCOMPARE(messages.size(), 2);
+            QCOMPARE(messages[0].toObject().value(QLatin1String("role")).toString(), QStringLiteral("system"));
+            systems.insert(messages[0].toObject().value(QLatin1String("content")).toString());
+            const QJsonObject user = messages[1].toObject();
+            users.insert(user.value(QLatin1String("content")).toString());
+            // The marked span is the user message itself, the conversation so far goes just before it.
+            QCOMPARE(QJsonDocument::fromJson(r.body.mid(r.historyAt, r.messageEnd - r.historyAt)).object(), user);
+            QByteArray withHistory = r.body;
+            withHistory.insert(r.historyAt, R"({"content":"hi","role":"user"},{"content":"yes","role":"assistant"},)");
+            const QJsonArray sent
+                = QJsonDocument::fromJson(withHistory).object().value(QLatin1String("messages")).toArray();
+            QCOMPARE(sent.size(), 4);
+            QCOMPARE(sent[2].toObject().value(QLatin1String("content")).toString(), QStringLiteral("yes"));
+            QCOMPARE(sent[3].toObject(), user);
+        }
+        QCOMPARE(systems.size(), 1); // one system prompt for every session
+        QCOMPARE(users.size(), 9);
+        // No system prompt: the conversation goes right after "[".
+        x.dataset.prefixLen = 0;
+        const QList<PreparedRequest> bare = PromptGenerator(x).generate(0, 1, false, 3);
+        QCOMPARE(bodyOf(bare[0]).value(QLatin1String("messages")).toArray().size(), 1);
+        QCOMPARE(bare[0].body.at(bare[0].historyAt - 1), '[');
+        QCOMPARE(bare[2].targetInputLen, 2 * (30 + 8) + 30);
+    }
+
     // The three formats, told from their first line; times relative to the first request, in µs.
     void traceFormats()
     {
