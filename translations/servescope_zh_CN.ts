@@ -3409,10 +3409,6 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <translation>共享前缀（分组）</translation>
     </message>
     <message>
-        <source>Sonnet and shared prefixes: the tokens every prompt (of a group) starts with; the rest of the input length is the prompt&apos;s own.</source>
-        <translation>Sonnet 与共享前缀：每个提示词（同组内）开头相同的 token；输入长度的其余部分为该提示词独有。</translation>
-    </message>
-    <message>
         <source>Prefix length (tokens)</source>
         <translation>前缀长度（token）</translation>
     </message>
@@ -3523,6 +3519,38 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>Toggle stopping a level once decided</source>
         <translation>切换判定确定后停止档位</translation>
+    </message>
+    <message>
+        <source>Multi-turn sessions (chat)</source>
+        <translation>多轮会话（对话）</translation>
+    </message>
+    <message>
+        <source>Sonnet and shared prefixes: the tokens every prompt (of a group) starts with; the rest of the input length is the prompt&apos;s own. Multi-turn sessions: the tokens of the system prompt every session starts with (0: none).</source>
+        <translation>Sonnet 与共享前缀：每个提示（同组内）开头共有的 token 数；输入长度的其余部分为提示自身的内容。多轮会话：每个会话开头的系统提示的 token 数（0：无）。</translation>
+    </message>
+    <message>
+        <source>Multi-turn sessions: the turns of one session. Each turn sends the conversation so far, the server&apos;s own answers included, and a new message of the point&apos;s input length; concurrency counts sessions in flight.</source>
+        <translation>多轮会话：一个会话的轮数。每一轮发送迄今为止的对话（包括服务器自己的回答）以及一条长度为该负载点输入长度的新消息；并发数统计进行中的会话数。</translation>
+    </message>
+    <message>
+        <source>Change turns per session</source>
+        <translation>修改每个会话的轮数</translation>
+    </message>
+    <message>
+        <source>Turns per session</source>
+        <translation>每个会话的轮数</translation>
+    </message>
+    <message>
+        <source>Multi-turn sessions: how long a user reads an answer before the next turn is sent.</source>
+        <translation>多轮会话：用户阅读一条回答、再发送下一轮之前的时间。</translation>
+    </message>
+    <message>
+        <source>Change think time</source>
+        <translation>修改思考时间</translation>
+    </message>
+    <message>
+        <source>Think time between turns</source>
+        <translation>轮次间的思考时间</translation>
     </message>
 </context>
 <context>
@@ -3879,6 +3907,18 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>Cost per million output tokens</source>
         <translation>每百万输出 token 成本</translation>
     </message>
+    <message>
+        <source>Prompt cache hit rate</source>
+        <translation>提示缓存命中率</translation>
+    </message>
+    <message>
+        <source>%1, first turns</source>
+        <translation>%1（首轮）</translation>
+    </message>
+    <message>
+        <source>%1, later turns</source>
+        <translation>%1（后续轮次）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::PointTableModel</name>
@@ -4059,6 +4099,18 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>Server prefix cache hits (%)</source>
         <translation>服务器前缀缓存命中（%）</translation>
+    </message>
+    <message>
+        <source>First turns&apos; TTFT p50 (ms)</source>
+        <translation>首轮 TTFT p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>Later turns&apos; TTFT p50 (ms)</source>
+        <translation>后续轮次 TTFT p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>Later turns&apos; prompt cached (%)</source>
+        <translation>后续轮次提示已缓存（%）</translation>
     </message>
 </context>
 <context>
@@ -4454,6 +4506,18 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>needs load.mode capacity: only its levels have SLOs</source>
         <translation>需要 load.mode 为 capacity：只有其档位带有 SLO</translation>
+    </message>
+    <message>
+        <source>must be concurrency for the multi_turn dataset (concurrency counts sessions in flight)</source>
+        <translation>对于 multi_turn 数据集必须为 concurrency（并发数统计进行中的会话数）</translation>
+    </message>
+    <message>
+        <source>must name the chat completions API for the multi_turn dataset (its turns are chat messages)</source>
+        <translation>对于 multi_turn 数据集必须指向 chat completions API（其每一轮都是对话消息）</translation>
+    </message>
+    <message>
+        <source>is not read by the multi_turn dataset (its sessions are generated from the seed)</source>
+        <translation>multi_turn 数据集不读取此项（其会话由种子生成）</translation>
     </message>
 </context>
 <context>
@@ -5956,6 +6020,38 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>%1 + %2 reused</source>
         <translation>%1 + 复用 %2</translation>
+    </message>
+    <message>
+        <source>Sessions per point</source>
+        <translation>每个负载点的会话</translation>
+    </message>
+    <message>
+        <source>A session&apos;s first turns against its later ones, whose prompts carry the conversation so far (the server&apos;s answers included); prompt cached: the share of the prompt tokens the server&apos;s usage reported as cached; medians across repeats.</source>
+        <translation>会话的首轮与后续轮次对比，后续轮次的提示携带迄今为止的对话（包括服务器的回答）；提示已缓存：服务器 usage 报告为已缓存的提示 token 占比；取各次重复的中位数。</translation>
+    </message>
+    <message>
+        <source>First turns&apos; TTFT p50 (ms)</source>
+        <translation>首轮 TTFT p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>Later turns&apos; TTFT p50 (ms)</source>
+        <translation>后续轮次 TTFT p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>First turns&apos; TTFT p99 (ms)</source>
+        <translation>首轮 TTFT p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>Later turns&apos; TTFT p99 (ms)</source>
+        <translation>后续轮次 TTFT p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>First turns&apos; prompt cached (%)</source>
+        <translation>首轮提示已缓存（%）</translation>
+    </message>
+    <message>
+        <source>Later turns&apos; prompt cached (%)</source>
+        <translation>后续轮次提示已缓存（%）</translation>
     </message>
 </context>
 <context>

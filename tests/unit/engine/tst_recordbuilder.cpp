@@ -132,7 +132,9 @@ private Q_SLOTS:
         QByteArray counted = fixture(QStringLiteral("reasoning.sse"));
         counted.replace(
             "\"total_tokens\":24}", "\"total_tokens\":24,\"completion_tokens_details\":{\"reasoning_tokens\":3}}");
-        QTest::newRow("usage with reasoning_tokens") << counted << 3 << false << QString();
+        // The text stays on the built record even when counted (a session's next turn leaves it out of the
+        // answer); the engine worker drops it before the record goes on.
+        QTest::newRow("usage with reasoning_tokens") << counted << 3 << false << QStringLiteral("Let me think.");
         QTest::newRow("scrubbed") << QByteArray(
             "data: {\"choices\":[{\"delta\":{\"reasoning\":\"key sk-SECRET-123\"}}]}\n\n"
             "data: {\"choices\":[{\"delta\":{\"content\":\"x\"},\"finish_reason\":\"stop\"}]}\n\n")
