@@ -3552,6 +3552,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>Think time between turns</source>
         <translation>轮次间的思考时间</translation>
     </message>
+    <message>
+        <source>System prompt (tokens)</source>
+        <translation>系统提示（token）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::LoadPointsModel</name>
@@ -3909,7 +3913,7 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     </message>
     <message>
         <source>Prompt cache hit rate</source>
-        <translation>提示缓存命中率</translation>
+        <translation>提示词缓存命中率</translation>
     </message>
     <message>
         <source>%1, first turns</source>
@@ -4110,7 +4114,7 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     </message>
     <message>
         <source>Later turns&apos; prompt cached (%)</source>
-        <translation>后续轮次提示已缓存（%）</translation>
+        <translation>后续轮次提示词缓存命中（%）</translation>
     </message>
 </context>
 <context>
@@ -6027,7 +6031,7 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     </message>
     <message>
         <source>A session&apos;s first turns against its later ones, whose prompts carry the conversation so far (the server&apos;s answers included); prompt cached: the share of the prompt tokens the server&apos;s usage reported as cached; medians across repeats.</source>
-        <translation>会话的首轮与后续轮次对比，后续轮次的提示携带迄今为止的对话（包括服务器的回答）；提示已缓存：服务器 usage 报告为已缓存的提示 token 占比；取各次重复的中位数。</translation>
+        <translation>会话的首轮与后续轮次对比，后续轮次的提示携带迄今为止的对话（包括服务器的回答）；提示词缓存命中：服务器 usage 报告为已缓存的提示 token 占比；取各次重复的中位数。</translation>
     </message>
     <message>
         <source>First turns&apos; TTFT p50 (ms)</source>
@@ -6047,11 +6051,11 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     </message>
     <message>
         <source>First turns&apos; prompt cached (%)</source>
-        <translation>首轮提示已缓存（%）</translation>
+        <translation>首轮提示词缓存命中（%）</translation>
     </message>
     <message>
         <source>Later turns&apos; prompt cached (%)</source>
-        <translation>后续轮次提示已缓存（%）</translation>
+        <translation>后续轮次提示词缓存命中（%）</translation>
     </message>
 </context>
 <context>

@@ -15,13 +15,14 @@ static double requestSeconds(const LoadPoint &p, int concurrency)
     return prefill + tpot * std::max(1, p.outputLen);
 }
 
-static double pointSeconds(const LoadPoint &p, LoadMode mode, int prompts)
+// `thinkS`: a multi_turn session's pause after each answer but its last, spread over its requests.
+static double pointSeconds(const LoadPoint &p, LoadMode mode, int prompts, double thinkS = 0)
 {
     double s = 0;
     if (mode == LoadMode::Concurrency) {
         const int c = std::max(1, p.concurrency);
         const double waves = std::ceil(double(prompts) / c);
-        s = waves * requestSeconds(p, c);
+        s = waves * (requestSeconds(p, c) + thinkS);
     } else {
         const int cap = p.maxConcurrency > 0 ? p.maxConcurrency : 64;
         const double arrivals = std::isinf(p.requestRate) || p.requestRate <= 0 ? 0 : prompts / p.requestRate;
@@ -40,10 +41,13 @@ DurationEstimate estimateDuration(const Experiment &experiment, double timeScale
     const int variants = std::max<int>(1, int(experiment.variants.size()));
     const int repeats = std::max(1, experiment.load.repeat);
     const auto &points = experiment.load.points;
+    // Sessions run whole: num_prompts rounded up to their turns.
+    const int turns = experiment.dataset.sessionTurns();
+    const double thinkS = experiment.dataset.thinkTimeS * (turns - 1) / turns;
     for (int i = 0; i < points.size(); ++i) {
         const LoadPoint &p = points.at(i);
-        const int prompts = p.numPrompts > 0 ? p.numPrompts : 0;
-        const double measured = pointSeconds(p, experiment.load.mode, prompts);
+        const int prompts = p.numPrompts > 0 ? (p.numPrompts + turns - 1) / turns * turns : 0;
+        const double measured = pointSeconds(p, experiment.load.mode, prompts, thinkS);
         const double warm = experiment.load.warmupRequests > 0
             ? pointSeconds(p, experiment.load.mode, experiment.load.warmupRequests)
             : 0.0;

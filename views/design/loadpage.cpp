@@ -177,6 +177,7 @@ QWidget *LoadPage::datasetBox()
         prefix, QStringLiteral("dataset.prefix_len"), tr("Change prefix length"),
         [](const Experiment &e) { return e.dataset.prefixLen; }, [](Experiment &e, int v) { e.dataset.prefixLen = v; });
     form->addRow(tr("Prefix length (tokens)"), prefixRow);
+    m_prefixRow = prefixRow;
     m_datasetRows << DatasetRow { prefixRow,
         { QStringLiteral("sonnet"), QStringLiteral("shared_prefix"), QStringLiteral("multi_turn") } };
     auto *turns = intSpin(1, 1000);
@@ -462,6 +463,10 @@ void LoadPage::refresh()
     for (const DatasetRow &row : std::as_const(m_datasetRows))
         if (auto *form = qobject_cast<QFormLayout *>(row.field->parentWidget()->layout()))
             form->setRowVisible(row.field, row.datasets.contains(d.name));
+    if (auto *form = qobject_cast<QFormLayout *>(m_prefixRow->parentWidget()->layout()))
+        if (auto *label = qobject_cast<QLabel *>(form->labelForField(m_prefixRow)))
+            label->setText(d.name == QLatin1String("multi_turn") ? tr("System prompt (tokens)")
+                                                                  : tr("Prefix length (tokens)"));
     if (d.name == QLatin1String("trace"))
         m_tracePreview->preview(d.path, d.traceFormat, d.blockSize);
     m_binder->refresh();

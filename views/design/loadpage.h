@@ -56,6 +56,7 @@ private:
     QWidget *m_pointsPanel = nullptr, *m_pointTools = nullptr;
     CapacityForm *m_capacity = nullptr;
     TracePreview *m_tracePreview = nullptr;
+    QWidget *m_prefixRow = nullptr; ///< its label names what the dataset makes of it
     /// A dataset setting's field, shown only for the datasets that read it.
     struct DatasetRow {
         QWidget *field;
