@@ -2104,6 +2104,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>the trace has no requests</source>
         <translation>追踪中没有请求</translation>
     </message>
+    <message>
+        <source>no conversation of the sharegpt file has %1 user turns (dataset.turns)</source>
+        <translation>sharegpt 文件中没有哪段对话包含 %1 轮用户消息（dataset.turns）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Definitions</name>
@@ -3529,10 +3533,6 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <translation>Sonnet 与共享前缀：每个提示（同组内）开头共有的 token 数；输入长度的其余部分为提示自身的内容。多轮会话：每个会话开头的系统提示的 token 数（0：无）。</translation>
     </message>
     <message>
-        <source>Multi-turn sessions: the turns of one session. Each turn sends the conversation so far, the server&apos;s own answers included, and a new message of the point&apos;s input length; concurrency counts sessions in flight.</source>
-        <translation>多轮会话：一个会话的轮数。每一轮发送迄今为止的对话（包括服务器自己的回答）以及一条长度为该负载点输入长度的新消息；并发数统计进行中的会话数。</translation>
-    </message>
-    <message>
         <source>Change turns per session</source>
         <translation>修改每个会话的轮数</translation>
     </message>
@@ -3555,6 +3555,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>System prompt (tokens)</source>
         <translation>系统提示（token）</translation>
+    </message>
+    <message>
+        <source>Multi-turn sessions: the turns of one session. Each turn sends the conversation so far, the server&apos;s own answers included, and a new message: of the point&apos;s input length, or with a ShareGPT file as the dataset file, the user&apos;s next message of a conversation; concurrency counts sessions in flight.</source>
+        <translation>多轮会话：一个会话的轮数。每一轮发送迄今为止的对话（包括服务器自己的回答）以及一条新消息：长度为该负载点的输入长度；若数据集文件是 ShareGPT 文件，则为对话中用户的下一条消息。并发数统计进行中的会话数。</translation>
     </message>
 </context>
 <context>
@@ -4518,10 +4522,6 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>must name the chat completions API for the multi_turn dataset (its turns are chat messages)</source>
         <translation>对于 multi_turn 数据集必须指向 chat completions API（其每一轮都是对话消息）</translation>
-    </message>
-    <message>
-        <source>is not read by the multi_turn dataset (its sessions are generated from the seed)</source>
-        <translation>multi_turn 数据集不读取此项（其会话由种子生成）</translation>
     </message>
 </context>
 <context>

@@ -244,10 +244,6 @@ void checkDatasetAndSampling(Checker &c, const Experiment &x)
             c.error(QStringLiteral("endpoint.path"),
                 Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
                     "must name the chat completions API for the multi_turn dataset (its turns are chat messages)") });
-        if (!d.path.isEmpty())
-            c.error(QStringLiteral("dataset.path"),
-                Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
-                    "is not read by the multi_turn dataset (its sessions are generated from the seed)") });
     }
     // shared_prefix: every prompt is its group's prefix and a suffix of its own, at least one token.
     if (d.name == QLatin1String("shared_prefix")) {

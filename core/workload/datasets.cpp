@@ -9,6 +9,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+
 namespace ServeScope {
 
 namespace {
@@ -125,9 +127,22 @@ bool loadDataset(const Dataset &d, DatasetContent *out, QString *error, Reason *
     *out = DatasetContent();
     Reason failed;
     bool ok = true;
+    const bool sessions = d.name == QLatin1String("multi_turn");
     if (d.name == QLatin1String("random") || d.name == QLatin1String("shared_prefix")
-        || d.name == QLatin1String("multi_turn")) {
+        || (sessions && d.path.isEmpty())) {
         return true;
+    } else if (sessions) {
+        // ShareGPT conversations as sessions: those with at least `turns` user turns.
+        out->shareGpt = loadShareGpt(d.path, d.seed, error, &failed);
+        ok = out->shareGpt != nullptr;
+        if (ok && std::none_of(out->shareGpt->pairs.cbegin(), out->shareGpt->pairs.cend(), [&](const ShareGptPair &p) {
+                return p.laterPrompts.size() + 1 >= d.turns;
+            })) {
+            failed = why(QT_TRANSLATE_NOOP("ServeScope::Dataset",
+                             "no conversation of the sharegpt file has %1 user turns (dataset.turns)"),
+                { QString::number(d.turns) });
+            ok = false;
+        }
     } else if (d.name == QLatin1String("sonnet")) {
         ok = loadSonnet(d, out, &failed);
     } else if (d.name == QLatin1String("custom")) {

@@ -291,13 +291,32 @@ QList<PreparedRequest> PromptGenerator::multiTurn(
     const Dataset &d = m_experiment.dataset;
     const int turns = qMax(1, d.turns);
     const int n = (count + turns - 1) / turns * turns;
-    const QList<int> inLens = lengths(seed, lp.inputLen, n);
+    QList<int> inLens = lengths(seed, lp.inputLen, n);
     const QList<int> outLens = lengths(splitmix64(seed ^ 0x4f5554ULL), lp.outputLen, n);
-    QList<quint64> seeds;
-    for (int i = 0; i < n; ++i)
-        seeds << splitmix64(seed + quint64(i));
     QList<int> measured;
-    const QStringList texts = sizedWords(seeds, inLens, counter, &measured);
+    QStringList texts;
+    if (m_content.shareGpt) {
+        // ShareGPT conversations with enough user turns, in a seeded order: each session one of them, its turns the
+        // user's messages as written (their counted lengths are the inputs).
+        QList<const ShareGptPair *> eligible;
+        for (const ShareGptPair &p : m_content.shareGpt->pairs) {
+            if (p.laterPrompts.size() + 1 >= turns)
+                eligible << &p;
+        }
+        std::shuffle(eligible.begin(), eligible.end(), std::mt19937_64(seed));
+        for (int i = 0; i < n; ++i) {
+            const ShareGptPair &p = *eligible.at(i / turns % eligible.size());
+            texts << (i % turns == 0 ? p.prompt : p.laterPrompts.at(i % turns - 1));
+        }
+        measured = counter ? counter(texts) : QList<int>(n, -1);
+        for (int i = 0; i < n; ++i)
+            inLens[i] = measured.value(i, -1) >= 0 ? measured[i] : int(texts[i].split(u' ', Qt::SkipEmptyParts).size());
+    } else {
+        QList<quint64> seeds;
+        for (int i = 0; i < n; ++i)
+            seeds << splitmix64(seed + quint64(i));
+        texts = sizedWords(seeds, inLens, counter, &measured);
+    }
     // The system prompt is every session's, at every point and repeat: the dataset's seed decides it.
     QJsonArray system;
     int systemTokens = 0;

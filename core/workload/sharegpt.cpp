@@ -109,6 +109,8 @@ bool firstTurns(const QByteArray &entry, ShareGptPair *out)
         return false;
     out->prompt = turns.at(0).toObject().value(QLatin1String("value")).toString();
     out->completion = turns.at(1).toObject().value(QLatin1String("value")).toString();
+    for (qsizetype t = 2; t < turns.size(); t += 2)
+        out->laterPrompts << turns.at(t).toObject().value(QLatin1String("value")).toString();
     return true;
 }
 

@@ -5,15 +5,18 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
 namespace ServeScope {
 
-/// The first two turns of a ShareGPT conversation: vLLM's prompt and reference completion.
+/// The first two turns of a ShareGPT conversation: vLLM's prompt and reference completion; and the user's later
+/// turns (the conversation's third, fifth, ... entries), which multi_turn sessions send after the server's answers.
 struct ShareGptPair {
     QString prompt;
     QString completion;
+    QStringList laterPrompts;
 };
 
 /// The conversations kept from a ShareGPT file, in a seeded shuffled order.

@@ -129,7 +129,8 @@ QWidget *LoadPage::datasetBox()
         [](Experiment &e, const QString &v) { e.dataset.path = v; });
     form->addRow(tr("Dataset file"), pathRow);
     m_datasetRows << DatasetRow { pathRow,
-        { QStringLiteral("sonnet"), QStringLiteral("sharegpt"), QStringLiteral("custom"), QStringLiteral("trace") } };
+        { QStringLiteral("sonnet"), QStringLiteral("sharegpt"), QStringLiteral("custom"), QStringLiteral("trace"),
+            QStringLiteral("multi_turn") } };
     auto *format = new QComboBox;
     format->setObjectName(QStringLiteral("traceFormatCombo"));
     format->addItem(tr("Told from the file"), QString());
@@ -183,8 +184,9 @@ QWidget *LoadPage::datasetBox()
     auto *turns = intSpin(1, 1000);
     turns->setObjectName(QStringLiteral("sessionTurnsSpin"));
     turns->setToolTip(tr("Multi-turn sessions: the turns of one session. Each turn sends the conversation so far, "
-                         "the server's own answers included, and a new message of the point's input length; "
-                         "concurrency counts sessions in flight."));
+                         "the server's own answers included, and a new message: of the point's input length, or with "
+                         "a ShareGPT file as the dataset file, the user's next message of a conversation; concurrency "
+                         "counts sessions in flight."));
     QWidget *turnsRow = m_binder->bindInt(
         turns, QStringLiteral("dataset.turns"), tr("Change turns per session"),
         [](const Experiment &e) { return e.dataset.turns; }, [](Experiment &e, int v) { e.dataset.turns = v; });
@@ -465,8 +467,8 @@ void LoadPage::refresh()
             form->setRowVisible(row.field, row.datasets.contains(d.name));
     if (auto *form = qobject_cast<QFormLayout *>(m_prefixRow->parentWidget()->layout()))
         if (auto *label = qobject_cast<QLabel *>(form->labelForField(m_prefixRow)))
-            label->setText(d.name == QLatin1String("multi_turn") ? tr("System prompt (tokens)")
-                                                                  : tr("Prefix length (tokens)"));
+            label->setText(
+                d.name == QLatin1String("multi_turn") ? tr("System prompt (tokens)") : tr("Prefix length (tokens)"));
     if (d.name == QLatin1String("trace"))
         m_tracePreview->preview(d.path, d.traceFormat, d.blockSize);
     m_binder->refresh();

@@ -182,12 +182,6 @@ const QList<BadInput> &badInputs()
                 x.endpoint.path = QStringLiteral("/v1/completions");
             },
             "endpoint.path", "must name the chat completions API for the multi_turn dataset" },
-        { "multi_turn with a file",
-            [](Experiment &x) {
-                x.dataset.name = QStringLiteral("multi_turn");
-                x.dataset.path = QStringLiteral("/data/sharegpt.json");
-            },
-            "dataset.path", "is not read by the multi_turn dataset" },
         { "no turns", [](Experiment &x) { x.dataset.turns = 0; }, "dataset.turns", "must be at least 1" },
         { "negative think time", [](Experiment &x) { x.dataset.thinkTimeS = -1; }, "dataset.think_time_s",
             "must be at least 0" },

@@ -555,6 +555,31 @@ private Q_SLOTS:
         QCOMPARE(bare[2].targetInputLen, 2 * (30 + 8) + 30);
     }
 
+    // multi_turn from a ShareGPT file: sessions are the conversations with enough user turns, each turn the user's
+    // message as written (its counted length the input); none with enough turns is refused.
+    void multiTurnFromShareGpt()
+    {
+        Experiment x = experiment(QStringLiteral("multi_turn"), data("sharegpt.json"), 30, 8);
+        x.dataset.prefixLen = 0;
+        x.dataset.turns = 2;
+        const PromptGenerator gen(x);
+        QVERIFY2(gen.error().isEmpty(), qPrintable(gen.error()));
+        QList<int> measured;
+        const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 4, wordCounter(), &measured);
+        QCOMPARE(reqs.size(), 4);
+        for (int i = 0; i < 4; i += 2) { // only "g" has two user turns
+            QVERIFY(chatText(reqs[i]).startsWith(QStringLiteral("Summarise the plot of Hamlet")));
+            QCOMPARE(chatText(reqs[i + 1]), QStringLiteral("Thanks!"));
+            QCOMPARE(measured[i], words(chatText(reqs[i])) + kChatOverhead);
+            QCOMPARE(reqs[i + 1].targetInputLen, measured[i] + 8 + 1 + kChatOverhead); // each message counted alike
+        }
+        x.dataset.turns = 3;
+        const PromptGenerator none(x);
+        QCOMPARE(none.error(),
+            QStringLiteral(
+                "dataset multi_turn: no conversation of the sharegpt file has 3 user turns (dataset.turns)"));
+    }
+
     // The three formats, told from their first line; times relative to the first request, in µs.
     void traceFormats()
     {
