@@ -434,6 +434,34 @@ private Q_SLOTS:
         QVERIFY(o.out.split('\n').value(0).endsWith("\tlater_turn_median_ttft_ms\tlater_turn_cache_hit_rate"));
     }
 
+    // A thinking model's answer goes into the next turn without its reasoning: against 8 of 16 output tokens
+    // reasoned, the second turn's prompt is 8 tokens shorter than against none.
+    void multiTurnLeavesReasoningOut()
+    {
+        QList<int> second;
+        for (const int reasoning : { 0, 8 }) {
+            const QString name = QStringLiteral("think%1").arg(reasoning);
+            const Outcome o = runJson(name,
+                QStringLiteral(R"({"name": "think", "endpoint": {"base_url": "sim:", "path": "/v1/chat/completions",
+                "model": "m"}, "server": {"engine": "vllm", "args": {"reasoning_tokens": %1}},
+                "dataset": {"name": "multi_turn", "turns": 2, "prefix_len": 0, "ignore_eos": true},
+                "load": {"mode": "concurrency", "points": [{"concurrency": 1, "input_len": 64, "output_len": 16,
+                         "num_prompts": 2}]}})")
+                    .arg(reasoning)
+                    .toUtf8());
+            QVERIFY2(o.exitCode == 0, o.err.constData());
+            ProjectStore store;
+            QVERIFY(store.open(m_dir.filePath(name + QStringLiteral(".servescope"))));
+            QVector<RequestRecord> r;
+            QVERIFY(store.requests(1, {}, &r));
+            QCOMPARE(r.size(), 2);
+            QCOMPARE(r[1].index, 1);
+            QCOMPARE(r[1].reasoningTokens, reasoning);
+            second << r[1].promptTokens;
+        }
+        QCOMPARE(second[0] - second[1], 8);
+    }
+
     // A Mooncake trace in open loop: every request is sent on the trace's schedule scaled to the point's rate (to
     // the nanosecond, as scheduled), and the simulator's prefix cache hits exactly the blocks the trace repeats.
     void traceReplaysOnScheduleWithItsSharedBlocks()
