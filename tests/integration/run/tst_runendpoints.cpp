@@ -41,7 +41,7 @@ class TestRunEndpoints final : public QObject {
     static QByteArray readAll(const QString &path) { return CliRun::readAll(path); }
     // Writes `json` as NAME.json in the test's folder and runs it (the simulator at 20x) into NAME.servescope and
     // NAME-results.
-    Outcome runJson(const QString &name, const QByteArray &json)
+    Outcome runJson(const QString &name, const QByteArray &json, int timeScale = 20)
     {
         QFile f(m_dir.filePath(name + QStringLiteral(".json")));
         if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size())
@@ -49,7 +49,7 @@ class TestRunEndpoints final : public QObject {
         f.close();
         return run({ f.fileName(), QStringLiteral("--project"), m_dir.filePath(name + QStringLiteral(".servescope")),
             QStringLiteral("--out-dir"), m_dir.filePath(name + QStringLiteral("-results")),
-            QStringLiteral("--sim-time-scale"), QStringLiteral("20") });
+            QStringLiteral("--sim-time-scale"), QString::number(timeScale) });
     }
 
     /// GET /metrics from a simulator with extra raw header lines; the value of a per-route counter.
@@ -432,6 +432,47 @@ private Q_SLOTS:
             qPrintable(QStringLiteral("client %1%, server %2%").arg(100.0 * cached / prompt).arg(server)));
         QVERIFY(run.number(QStringLiteral("servescope_later_turn_median_ttft_ms")) > 0);
         QVERIFY(o.out.split('\n').value(0).endsWith("\tlater_turn_median_ttft_ms\tlater_turn_cache_hit_rate"));
+    }
+
+    // Later turns pay only for what the prefix cache lacks: at concurrency 1 and the simulator's own speed, a later
+    // turn's TTFT is the roofline's prefill step of its uncached tokens (never less; a loaded host only adds), far
+    // below the step of its whole prompt, which the first turn pays.
+    void multiTurnLaterTurnsPrefillOnlyWhatIsNotCached()
+    {
+        const Outcome o = runJson(QStringLiteral("roofline"),
+            R"({"name": "roofline", "endpoint": {"base_url": "sim:", "path": "/v1/chat/completions", "model": "m"},
+            "server": {"engine": "vllm", "args": {"enable_prefix_caching": true}},
+            "dataset": {"name": "multi_turn", "seed": 2, "ignore_eos": true, "prefix_len": 0, "turns": 3},
+            "load": {"mode": "concurrency", "points": [{"concurrency": 1, "input_len": 1024, "output_len": 4,
+                     "num_prompts": 6}]}})",
+            1);
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        ProjectStore store;
+        QVERIFY(store.open(m_dir.filePath(QStringLiteral("roofline.servescope"))));
+        QVector<RequestRecord> r;
+        QVERIFY(store.requests(1, {}, &r));
+        QCOMPARE(r.size(), 6);
+        // The simulator's default model (docs/simulator.md): 6.5 ms a step, 2 × 6.7e9 FLOPs a token at 1.9e14 FLOP/s.
+        const auto prefillMs = [](int tokens) { return 6.5 + 2 * 6.7e9 * tokens / 1.9e14 * 1000; };
+        for (const RequestRecord &q : std::as_const(r)) {
+            QVERIFY2(q.ok(), qPrintable(q.errorText));
+            const auto first = std::find(q.eventKinds.cbegin(), q.eventKinds.cend(), EventKind::Content);
+            QVERIFY(first != q.eventKinds.cend());
+            const double ttftMs = q.eventNs.at(first - q.eventKinds.cbegin()) / 1e6;
+            const double cachedMs = prefillMs(q.promptTokens - qMax(0, q.cachedTokens));
+            const QByteArray what = QStringLiteral("turn %1: TTFT %2 ms, roofline %3 ms for %4 of %5 tokens")
+                                        .arg(q.index % 3)
+                                        .arg(ttftMs)
+                                        .arg(cachedMs)
+                                        .arg(q.promptTokens - q.cachedTokens)
+                                        .arg(q.promptTokens)
+                                        .toUtf8();
+            QVERIFY2(ttftMs >= 0.97 * cachedMs && ttftMs <= 1.15 * cachedMs + 5, what.constData());
+            if (q.index % 3 > 0) {
+                QVERIFY2(q.cachedTokens >= 1000, what.constData());
+                QVERIFY2(ttftMs < 0.75 * prefillMs(q.promptTokens), what.constData());
+            }
+        }
     }
 
     // A thinking model's answer goes into the next turn without its reasoning: against 8 of 16 output tokens
