@@ -46,7 +46,7 @@ void EngineWorker::warm(int connections)
 }
 
 void EngineWorker::begin(
-    std::shared_ptr<PointSchedule> schedule, std::shared_ptr<const QVector<PreparedRequest>> requests)
+    std::shared_ptr<PointSchedule> schedule, std::shared_ptr<const PromptList> requests)
 {
     m_schedule = std::move(schedule);
     m_requests = std::move(requests);
@@ -95,7 +95,7 @@ void EngineWorker::startItem(const PointSchedule::Item &item)
     req.slot = item.slot;
     req.scheduledNs = item.scheduledNs;
     req.slotNs = item.slotNs;
-    req.prepared = m_requests->at(item.index % m_requests->size());
+    req.prepared = m_requests->at(item.index % m_requests->size()); // built here when the list builds lazily
     // A later turn: the conversation so far goes before its own message.
     const QByteArray conversation = sessions() ? m_conversation.value(item.slot) : QByteArray();
     if (!conversation.isEmpty() && req.prepared.historyAt >= 0)
@@ -112,7 +112,7 @@ void EngineWorker::continueSession(const RequestRecord &record)
 {
     const int turns = m_schedule->spec().sessionTurns;
     const int slot = record.slot;
-    const PreparedRequest &sent = m_requests->at(record.index % m_requests->size());
+    const PreparedRequest sent = m_requests->at(record.index % m_requests->size());
     if (!record.ok() || record.index % turns == turns - 1 || sent.historyAt < 0) {
         m_conversation.remove(slot);
         if (const auto next = m_schedule->nextForSlot(slot, record.endNs, monotonicNs()))

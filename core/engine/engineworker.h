@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/promptlist.h"
 #include "pointschedule.h"
 #include "streamtransport.h"
 
@@ -27,7 +28,7 @@ public:
     // Called on the worker's thread (queued from the generator).
     void configure(const EndpointConfig &endpoint, const EventTap &tap);
     void warm(int connections);
-    void begin(std::shared_ptr<PointSchedule> schedule, std::shared_ptr<const QVector<PreparedRequest>> requests);
+    void begin(std::shared_ptr<PointSchedule> schedule, std::shared_ptr<const PromptList> requests);
     void cancel();
     /// After the point: drops its schedule and prompt list (the point's prompt bodies are freed once
     /// every holder let go). Nothing starts until the next begin().
@@ -59,7 +60,7 @@ private:
     PoolTransport *m_pool;
     StreamTransport *m_transport;
     std::shared_ptr<PointSchedule> m_schedule;
-    std::shared_ptr<const QVector<PreparedRequest>> m_requests;
+    std::shared_ptr<const PromptList> m_requests;
     int m_nextArrival = 0;
     /// Sessions: each slot's conversation so far, as the JSON messages (with their commas) put before a turn's
     /// own message; and the point a think-time timer belongs to (a timer of an earlier point does nothing).

@@ -71,13 +71,13 @@ void LoadGenerator::failToStart(const QString &message)
 }
 
 bool LoadGenerator::start(
-    const EndpointConfig &endpoint, const QVector<PreparedRequest> &requests, const LoadSpec &spec)
+    const EndpointConfig &endpoint, std::shared_ptr<const PromptList> requests, const LoadSpec &spec)
 {
     if (m_running) {
         failToStart(QStringLiteral("a point is already running"));
         return false;
     }
-    if (requests.isEmpty() || (spec.load.numPrompts <= 0 && spec.load.maxSeconds <= 0)
+    if (!requests || requests->size() == 0 || (spec.load.numPrompts <= 0 && spec.load.maxSeconds <= 0)
         || (spec.mode == LoadMode::Concurrency && spec.load.concurrency < 1)
         || (spec.mode == LoadMode::Rate && !(spec.load.requestRate > 0))) {
         failToStart(QStringLiteral("invalid point: needs requests, a stop rule and a concurrency or rate"));
@@ -96,7 +96,7 @@ bool LoadGenerator::start(
     ensureWorkers();
     m_endpoint = endpoint;
     m_spec = spec;
-    m_requests = std::make_shared<const QVector<PreparedRequest>>(requests);
+    m_requests = std::move(requests);
     m_schedule.reset();
     m_outcome = LoadOutcome();
     m_outcome.workers = m_workerCount;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engineconfig.h"
+#include "model/promptlist.h"
 #include "model/records.h"
 #include "streamstate.h"
 
@@ -39,7 +40,11 @@ public:
     /// Starts one point. Request i uses `requests[i % requests.size()]`. Returns false (and
     /// emits `finished` with ok = false and a message, queued) when the point cannot start:
     /// already running, no requests, no stop rule, or too few file descriptors.
-    bool start(const EndpointConfig &endpoint, const QVector<PreparedRequest> &requests, const LoadSpec &spec);
+    bool start(const EndpointConfig &endpoint, std::shared_ptr<const PromptList> requests, const LoadSpec &spec);
+    bool start(const EndpointConfig &endpoint, const QVector<PreparedRequest> &requests, const LoadSpec &spec)
+    {
+        return start(endpoint, builtPrompts(requests), spec);
+    }
     /// Stops starting requests and ends in-flight ones as `cancelled`, keeping their times;
     /// everything already finished stays as it was. `finished` follows with cancelled = true.
     void cancel();
@@ -75,7 +80,7 @@ private:
 
     EndpointConfig m_endpoint;
     LoadSpec m_spec;
-    std::shared_ptr<const QVector<PreparedRequest>> m_requests;
+    std::shared_ptr<const PromptList> m_requests;
     std::shared_ptr<PointSchedule> m_schedule;
     LoadOutcome m_outcome;
     bool m_running = false;

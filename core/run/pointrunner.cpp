@@ -206,7 +206,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     // The unsharded prompt list, then this shard's part of it: prompts, seeds and order stay an unsharded run's.
     const int count = unsharded.numPrompts > 0 ? unsharded.numPrompts : kTimeOnlyPrompts;
     PromptSet requests = shardPrompts(preparePrompts(variant, prompts, spec, false, count, &outcome.error));
-    if (requests.requests.isEmpty()) {
+    if (requests.size() == 0) {
         outcome.ok = false;
         return outcome;
     }
@@ -215,7 +215,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     // its start, and a lag during it is the records' own.
     m_writer.flush(60000); // a failed commit stops the run through StoreWriter::commitFailed
     QVector<RequestRecord> records;
-    records.reserve(requests.requests.size()); // no growth slack or copy while the point runs
+    records.reserve(requests.size()); // no growth slack or copy while the point runs
     // The server's series over the measured requests, with a scrape on each side of them.
     const qint64 serverFrom = monotonicNs();
     if (variant.scraper) {
@@ -225,7 +225,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     if (!waitForStart(slot))
         return outcome;
     m_monitor.setPointPlan(spec.load.numPrompts, spec.load.maxSeconds);
-    const LoadSpec measured = withSchedule(spec, prompts, int(requests.requests.size()));
+    const LoadSpec measured = withSchedule(spec, prompts, requests.size());
     const double cpuBefore = processCpuSeconds();
     SettleWatch settle = settleWatchFor(resolved, spec);
     const LoadOutcome load
@@ -304,11 +304,11 @@ bool PointRunner::warmup(
         return true;
     m_monitor.setPhase(QStringLiteral("warmup"));
     const PromptSet warm = preparePrompts(variant, prompts, spec, true, resolved.load.warmupRequests, error);
-    if (warm.requests.isEmpty())
+    if (warm.size() == 0)
         return false;
     LoadSpec warmSpec = spec;
     warmSpec.warmup = true;
-    warmSpec.load.numPrompts = int(warm.requests.size());
+    warmSpec.load.numPrompts = warm.size();
     warmSpec.load.maxSeconds = 0;
     QVector<RequestRecord> records;
     const LoadOutcome o = runLoad(variant.endpoint, tokenizerFor(variant.calls), warm, warmSpec, &records);
@@ -385,7 +385,7 @@ PointRunner::PromptSet PointRunner::preparePrompts(const VariantContext &variant
     // Text prompts are sized by the server's count: `/tokenize`, else calibrated probes (gateways).
     if (prompts.wantsTokenCounts())
         counter = [&](const QStringList &texts) { return variant.calls.promptTokens(texts, &estimated); };
-    set.requests = prompts.generate(spec.point, spec.repeat, warmup, count, counter, &set.counts, error);
+    set.requests = prompts.prompts(spec.point, spec.repeat, warmup, count, counter, &set.counts, error);
     set.exact = prompts.usesTokenIds() || !estimated;
     return set;
 }
@@ -394,7 +394,8 @@ void PointRunner::storePrompts(const PromptSet &set)
 {
     // Once per hash and run (repeats and time-only points reuse prompts); the writer ignores
     // hashes it has stored already, so a prompt shared by several runs is kept once.
-    for (const PreparedRequest &r : set.requests) {
+    for (int i = 0; i < set.size(); ++i) {
+        const PreparedRequest r = set.requests->at(i);
         if (r.promptHash.isEmpty() || m_storedPrompts.contains(r.promptHash))
             continue;
         m_storedPrompts.insert(r.promptHash);
@@ -409,11 +410,12 @@ PointRunner::PromptSet PointRunner::shardPrompts(const PromptSet &all) const
         return all;
     PromptSet mine;
     mine.exact = all.exact;
-    for (int i : shardPromptIndices(int(all.requests.size()), m_shard)) {
-        mine.requests << all.requests[i];
+    const QList<int> indices = shardPromptIndices(all.size(), m_shard);
+    for (int i : indices) {
         if (i < all.counts.size())
             mine.counts << all.counts[i];
     }
+    mine.requests = somePrompts(all.requests, indices);
     return mine;
 }
 
@@ -508,7 +510,7 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
         if (counting == 0)
             loop.quit();
     });
-    m_generator.start(endpoint, QVector<PreparedRequest>(prompts.requests.cbegin(), prompts.requests.cend()), spec);
+    m_generator.start(endpoint, prompts.requests, spec);
     if (m_cancelled.load())
         m_generator.cancel();
     loop.exec();

@@ -5,6 +5,7 @@
 #include "metrics/aggregate.h"
 #include "metrics/estimates.h"
 #include "metrics/pointsummary.h"
+#include "model/promptlist.h"
 #include "model/experiment.h"
 #include "run/shard.h"
 
@@ -69,8 +70,9 @@ Q_SIGNALS:
 private:
     /// A point's prompts and what the server said their lengths are.
     struct PromptSet {
-        QList<PreparedRequest> requests;
+        std::shared_ptr<const PromptList> requests; ///< null when they cannot be built
         QList<int> counts; ///< per request: its prompt tokens, -1 where unknown
+        int size() const { return requests ? requests->size() : 0; }
         bool exact = false; ///< counts are the server's (`/tokenize`) or token IDs, not calibrated estimates
     };
     /// What the load generator runs for (point, repeat): this shard's share of the point's load.

@@ -144,24 +144,67 @@ QList<PreparedRequest> PromptGenerator::generate(int point, int repeat, bool war
     return randomTokenIds(lp, seed, count, measuredOut);
 }
 
+PreparedRequest PromptGenerator::randomTokenRequest(quint64 seed, int i, int inputLen, int outputLen) const
+{
+    std::mt19937_64 rng(splitmix64(seed + quint64(i)));
+    std::uniform_int_distribution<int> id(kMinTokenId, kMaxTokenId - 1);
+    QJsonArray ids;
+    for (int t = 0; t < inputLen; ++t)
+        ids.append(id(rng));
+    const QByteArray promptBytes = QJsonDocument(ids).toJson(QJsonDocument::Compact);
+    return { body(ids, outputLen), inputLen, outputLen, hashOf(promptBytes) };
+}
+
 QList<PreparedRequest> PromptGenerator::randomTokenIds(
     const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const
 {
     const QList<int> inLens = lengths(seed, lp.inputLen, count);
     const QList<int> outLens = lengths(splitmix64(seed ^ 0x4f5554ULL), lp.outputLen, count);
     QList<PreparedRequest> out(count);
-    for (int i = 0; i < count; ++i) {
-        std::mt19937_64 rng(splitmix64(seed + quint64(i)));
-        std::uniform_int_distribution<int> id(kMinTokenId, kMaxTokenId - 1);
-        QJsonArray ids;
-        for (int t = 0; t < inLens[i]; ++t)
-            ids.append(id(rng));
-        const QByteArray promptBytes = QJsonDocument(ids).toJson(QJsonDocument::Compact);
-        out[i] = { body(ids, outLens[i]), inLens[i], outLens[i], hashOf(promptBytes) };
-    }
+    for (int i = 0; i < count; ++i)
+        out[i] = randomTokenRequest(seed, i, inLens[i], outLens[i]);
     if (measuredOut)
         *measuredOut = inLens;
     return out;
+}
+
+// Random token-ID requests built as the engine sends them: a request's IDs depend only on the set's seed and its
+// index, so building it late sends exactly what building it early would; only the lengths are kept.
+class RandomTokenPrompts final : public PromptList {
+public:
+    RandomTokenPrompts(const PromptGenerator &generator, quint64 seed, QList<int> inLens, QList<int> outLens)
+        : m_generator(generator)
+        , m_seed(seed)
+        , m_inLens(std::move(inLens))
+        , m_outLens(std::move(outLens))
+    {
+    }
+    int size() const override { return int(m_inLens.size()); }
+    PreparedRequest at(int i) const override
+    {
+        return m_generator.randomTokenRequest(m_seed, i, m_inLens.at(i), m_outLens.at(i));
+    }
+
+private:
+    const PromptGenerator m_generator;
+    const quint64 m_seed;
+    const QList<int> m_inLens, m_outLens;
+};
+
+std::shared_ptr<const PromptList> PromptGenerator::prompts(int point, int repeat, bool warmup, int count,
+    const TokenCounter &counter, QList<int> *measured, QString *error) const
+{
+    if (m_error.isEmpty() && m_experiment.dataset.name == QLatin1String("random") && usesTokenIds()) {
+        const LoadPoint &lp = m_experiment.load.points.at(point);
+        const quint64 seed = seedFor(m_experiment.dataset.seed, point, repeat, warmup);
+        QList<int> inLens = lengths(seed, lp.inputLen, count);
+        if (measured)
+            *measured = inLens;
+        return std::make_shared<const RandomTokenPrompts>(
+            *this, seed, std::move(inLens), lengths(splitmix64(seed ^ 0x4f5554ULL), lp.outputLen, count));
+    }
+    QList<PreparedRequest> built = generate(point, repeat, warmup, count, counter, measured, error);
+    return built.isEmpty() ? nullptr : builtPrompts(std::move(built));
 }
 
 QList<PreparedRequest> PromptGenerator::randomText(

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/experiment.h"
+#include "model/promptlist.h"
 #include "model/records.h"
 #include "workload/datasets.h"
 
@@ -44,6 +45,12 @@ public:
     QList<PreparedRequest> generate(int point, int repeat, bool warmup, int count, const TokenCounter &counter = {},
         QList<int> *measured = nullptr, QString *error = nullptr) const;
 
+    /// The same requests as generate() for the engine: random token-ID prompts are built as each is sent (a
+    /// million of them would otherwise be held for the whole point), every other dataset's before the point.
+    /// Null, with *error set, when the prompts cannot be built.
+    std::shared_ptr<const PromptList> prompts(int point, int repeat, bool warmup, int count,
+        const TokenCounter &counter = {}, QList<int> *measured = nullptr, QString *error = nullptr) const;
+
     /// A trace replayed in open loop: the send offsets (ns from the point's start) of its first `count` requests
     /// at the point's request rate (traceOffsetsNs()). Empty for every other dataset and in closed loop, where
     /// the engine draws its own.
@@ -60,6 +67,9 @@ private:
     /// The request for one prompt; `messages` (chat) replaces the single user message the prompt makes.
     QByteArray body(const QJsonValue &prompt, int outputLen, const QJsonArray *messages = nullptr) const;
     QList<PreparedRequest> randomTokenIds(const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const;
+    /// Request i of the random token-ID prompt set `seed`: `inputLen` random IDs asking for `outputLen` tokens.
+    PreparedRequest randomTokenRequest(quint64 seed, int i, int inputLen, int outputLen) const;
+    friend class RandomTokenPrompts;
     QList<PreparedRequest> randomText(
         const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter, QList<int> *measuredOut) const;
     /// Texts of random words, text i drawn from seeds[i] and sized to targets[i] tokens by `counter` (by whole

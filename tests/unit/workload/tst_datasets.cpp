@@ -405,6 +405,33 @@ private Q_SLOTS:
         QCOMPARE(reqs.first().targetInputLen, 64);
     }
 
+    // The engine's list of random token-ID prompts builds each as it is sent, exactly the request generate() builds
+    // ahead; other datasets' lists are built ahead.
+    void randomTokenIdsBuiltWhenSent()
+    {
+        Experiment x = experiment(QStringLiteral("random"), QString(), 40, 8);
+        x.endpoint.path = QStringLiteral("/v1/completions");
+        x.dataset.rangeRatio = 0.5;
+        const PromptGenerator gen(x);
+        QList<int> early, late;
+        const QList<PreparedRequest> built = gen.generate(0, 2, false, 50, {}, &early);
+        const std::shared_ptr<const PromptList> sent = gen.prompts(0, 2, false, 50, {}, &late);
+        QVERIFY(sent);
+        QCOMPARE(sent->size(), 50);
+        QCOMPARE(late, early);
+        QSet<int> lengths;
+        for (int i = 0; i < 50; ++i) {
+            const PreparedRequest r = sent->at(i);
+            QCOMPARE(r.body, built[i].body);
+            QCOMPARE(r.promptHash, built[i].promptHash);
+            QCOMPARE(r.targetInputLen, built[i].targetInputLen);
+            QCOMPARE(r.targetOutputLen, built[i].targetOutputLen);
+            lengths.insert(r.targetInputLen);
+        }
+        QVERIFY(lengths.size() > 1); // the range ratio spreads them
+        QCOMPARE(somePrompts(sent, { 7, 3 })->at(1).body, built[3].body);
+    }
+
     // shared_prefix as token IDs: each prompt is one of the groups' prefixes (the same at every point and repeat,
     // warmups priming the groups in turn) and a suffix of its own; without a Zipf exponent every group equally often.
     void sharedPrefixTokenIds()
