@@ -191,9 +191,43 @@ private:
     const QList<int> m_inLens, m_outLens;
 };
 
+// A trace's token-ID requests built as the engine sends them, from the trace's rows the generator shares.
+class TraceTokenPrompts final : public PromptList {
+public:
+    TraceTokenPrompts(const PromptGenerator &generator, const LoadPoint &point, quint64 seed, int count)
+        : m_generator(generator)
+        , m_point(point)
+        , m_seed(seed)
+        , m_count(count)
+    {
+    }
+    int size() const override { return m_count; }
+    PreparedRequest at(int i) const override { return m_generator.traceTokenRequest(m_point, m_seed, i); }
+
+private:
+    const PromptGenerator m_generator;
+    const LoadPoint m_point;
+    const quint64 m_seed;
+    const int m_count;
+};
+
 std::shared_ptr<const PromptList> PromptGenerator::prompts(int point, int repeat, bool warmup, int count,
     const TokenCounter &counter, QList<int> *measured, QString *error) const
 {
+    if (m_error.isEmpty() && m_experiment.dataset.name == QLatin1String("trace") && usesTokenIds()) {
+        const LoadPoint &lp = m_experiment.load.points.at(point);
+        QString ignored;
+        if (!traceCovers(lp, warmup, error ? error : &ignored))
+            return nullptr;
+        count = qMin(count, int(m_content.trace->rows.size()));
+        if (measured) {
+            measured->clear();
+            for (int i = 0; i < count; ++i)
+                *measured << m_content.trace->rows[size_t(i)].inputLen;
+        }
+        return std::make_shared<const TraceTokenPrompts>(
+            *this, lp, seedFor(m_experiment.dataset.seed, point, repeat, warmup), count);
+    }
     if (m_error.isEmpty() && m_experiment.dataset.name == QLatin1String("random") && usesTokenIds()) {
         const LoadPoint &lp = m_experiment.load.points.at(point);
         const quint64 seed = seedFor(m_experiment.dataset.seed, point, repeat, warmup);
@@ -399,55 +433,72 @@ QList<PreparedRequest> PromptGenerator::multiTurn(
     return out;
 }
 
-QList<PreparedRequest> PromptGenerator::replay(const LoadPoint &lp, quint64 seed, bool warmup, int count,
-    const TokenCounter &counter, QList<int> *measuredOut, QString *error) const
+// Row i's prompt: its hash_ids blocks in turn (a block's tokens depend only on its id within this prompt set,
+// so rows that share ids share those tokens exactly), then tokens of its own; the last block is cut to the
+// row's length. A point or repeat replays the trace with blocks of its own, so none is primed by another.
+QList<PromptGenerator::Piece> PromptGenerator::tracePieces(quint64 seed, int i) const
 {
     const Trace &t = *m_content.trace;
-    const int rows = int(t.rows.size());
+    const int blockSize = qMax(1, m_experiment.dataset.blockSize);
+    const TraceRow &row = t.rows[size_t(i)];
+    QList<Piece> pieces;
+    int covered = 0;
+    for (quint32 b = 0; b < row.blockCount && covered < row.inputLen; ++b) {
+        const int n = qMin(blockSize, row.inputLen - covered);
+        pieces << Piece { splitmix64(seed ^ splitmix64(t.blocks[row.firstBlock + b] + 0x424c4bULL)), n };
+        covered += n;
+    }
+    if (covered < row.inputLen)
+        pieces << Piece { splitmix64(seed + quint64(i)), row.inputLen - covered };
+    return pieces;
+}
+
+PreparedRequest PromptGenerator::traceTokenRequest(const LoadPoint &lp, quint64 seed, int i) const
+{
+    const TraceRow &row = m_content.trace->rows[size_t(i)];
+    QJsonArray prompt;
+    for (const Piece &piece : tracePieces(seed, i)) {
+        std::mt19937_64 rng(piece.seed);
+        std::uniform_int_distribution<int> id(kMinTokenId, kMaxTokenId - 1);
+        for (int k = 0; k < piece.tokens; ++k)
+            prompt.append(id(rng));
+    }
+    const int output = lp.outputLen > 0 ? lp.outputLen : row.outputLen;
+    return { body(prompt, output), row.inputLen, output,
+        hashOf(QJsonDocument(prompt).toJson(QJsonDocument::Compact)) };
+}
+
+bool PromptGenerator::traceCovers(const LoadPoint &lp, bool warmup, QString *error) const
+{
+    const int rows = int(m_content.trace->rows.size());
     if (m_experiment.load.mode == LoadMode::Rate && !warmup && lp.numPrompts > rows) {
         *error = Reason::shown("ServeScope::Dataset",
             QT_TRANSLATE_NOOP("ServeScope::Dataset", "num_prompts %1 is more than the trace's %2 requests"),
             { QString::number(lp.numPrompts), QString::number(rows) });
+        return false;
+    }
+    return true;
+}
+
+QList<PreparedRequest> PromptGenerator::replay(const LoadPoint &lp, quint64 seed, bool warmup, int count,
+    const TokenCounter &counter, QList<int> *measuredOut, QString *error) const
+{
+    const Trace &t = *m_content.trace;
+    if (!traceCovers(lp, warmup, error))
         return {};
-    }
-    // Row i's prompt: its hash_ids blocks in turn (a block's tokens depend only on its id within this prompt set,
-    // so rows that share ids share those tokens exactly), then tokens of its own; the last block is cut to the
-    // row's length. A point or repeat replays the trace with blocks of its own, so none is primed by another.
-    count = qMin(count, rows);
-    const int blockSize = qMax(1, m_experiment.dataset.blockSize);
-    struct Piece {
-        quint64 seed;
-        int tokens;
-    };
-    QList<QList<Piece>> pieces(count);
-    for (int i = 0; i < count; ++i) {
-        const TraceRow &row = t.rows[size_t(i)];
-        int covered = 0;
-        for (quint32 b = 0; b < row.blockCount && covered < row.inputLen; ++b) {
-            const int n = qMin(blockSize, row.inputLen - covered);
-            pieces[i] << Piece { splitmix64(seed ^ splitmix64(t.blocks[row.firstBlock + b] + 0x424c4bULL)), n };
-            covered += n;
-        }
-        if (covered < row.inputLen)
-            pieces[i] << Piece { splitmix64(seed + quint64(i)), row.inputLen - covered };
-    }
+    count = qMin(count, int(t.rows.size()));
     const auto outputOf = [&](int i) { return lp.outputLen > 0 ? lp.outputLen : t.rows[size_t(i)].outputLen; };
     QList<PreparedRequest> out(count);
     QList<int> measured(count, -1);
     if (usesTokenIds()) {
         for (int i = 0; i < count; ++i) {
-            QJsonArray prompt;
-            for (const Piece &piece : std::as_const(pieces[i])) {
-                std::mt19937_64 rng(piece.seed);
-                std::uniform_int_distribution<int> id(kMinTokenId, kMaxTokenId - 1);
-                for (int k = 0; k < piece.tokens; ++k)
-                    prompt.append(id(rng));
-            }
-            measured[i] = t.rows[size_t(i)].inputLen;
-            out[i] = { body(prompt, outputOf(i)), measured[i], outputOf(i),
-                hashOf(QJsonDocument(prompt).toJson(QJsonDocument::Compact)) };
+            out[i] = traceTokenRequest(lp, seed, i);
+            measured[i] = out[i].targetInputLen;
         }
     } else {
+        QList<QList<Piece>> pieces(count);
+        for (int i = 0; i < count; ++i)
+            pieces[i] = tracePieces(seed, i);
         // Text: each distinct piece sized once by the server's count, so a shared block is the same text everywhere.
         QHash<QPair<quint64, int>, int> index;
         QList<quint64> seeds;

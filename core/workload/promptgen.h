@@ -45,8 +45,9 @@ public:
     QList<PreparedRequest> generate(int point, int repeat, bool warmup, int count, const TokenCounter &counter = {},
         QList<int> *measured = nullptr, QString *error = nullptr) const;
 
-    /// The same requests as generate() for the engine: random token-ID prompts are built as each is sent (a
-    /// million of them would otherwise be held for the whole point), every other dataset's before the point.
+    /// The same requests as generate() for the engine: random and trace token-ID prompts are built as each is sent
+    /// (a million of them, or a trace's long prompts, would otherwise be held for the whole point), every other
+    /// dataset's before the point.
     /// Null, with *error set, when the prompts cannot be built.
     std::shared_ptr<const PromptList> prompts(int point, int repeat, bool warmup, int count,
         const TokenCounter &counter = {}, QList<int> *measured = nullptr, QString *error = nullptr) const;
@@ -70,6 +71,16 @@ private:
     /// Request i of the random token-ID prompt set `seed`: `inputLen` random IDs asking for `outputLen` tokens.
     PreparedRequest randomTokenRequest(quint64 seed, int i, int inputLen, int outputLen) const;
     friend class RandomTokenPrompts;
+    /// A trace row's prompt as pieces: `tokens` tokens drawn from `seed` each (its shared blocks, then its own).
+    struct Piece {
+        quint64 seed;
+        int tokens;
+    };
+    QList<Piece> tracePieces(quint64 seed, int row) const;
+    PreparedRequest traceTokenRequest(const LoadPoint &lp, quint64 seed, int row) const;
+    /// False, with *error, when an open-loop point asks for more requests than the trace has.
+    bool traceCovers(const LoadPoint &lp, bool warmup, QString *error) const;
+    friend class TraceTokenPrompts;
     QList<PreparedRequest> randomText(
         const LoadPoint &lp, quint64 seed, int count, const TokenCounter &counter, QList<int> *measuredOut) const;
     /// Texts of random words, text i drawn from seeds[i] and sized to targets[i] tokens by `counter` (by whole

@@ -752,6 +752,17 @@ private Q_SLOTS:
         const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 4, {}, &measured);
         QCOMPARE(reqs.size(), 4);
         QCOMPARE(measured, (QList<int> { 40, 36, 20, 8 }));
+        // The engine's list builds each request as it is sent: the same requests.
+        QList<int> late;
+        const std::shared_ptr<const PromptList> sent = gen.prompts(0, 1, false, 6, {}, &late);
+        QVERIFY(sent);
+        QCOMPARE(sent->size(), 4);
+        QCOMPARE(late, measured);
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(sent->at(i).body, reqs[i].body);
+            QCOMPARE(sent->at(i).promptHash, reqs[i].promptHash);
+            QCOMPARE(sent->at(i).targetOutputLen, reqs[i].targetOutputLen);
+        }
         QList<QJsonArray> ids;
         for (int i = 0; i < 4; ++i) {
             ids << bodyOf(reqs[i]).value(QLatin1String("prompt")).toArray();
