@@ -45,8 +45,7 @@ void EngineWorker::warm(int connections)
     m_transport->warm(connections, [this](int opened) { Q_EMIT warmed(m_id, opened); });
 }
 
-void EngineWorker::begin(
-    std::shared_ptr<PointSchedule> schedule, std::shared_ptr<const PromptList> requests)
+void EngineWorker::begin(std::shared_ptr<PointSchedule> schedule, std::shared_ptr<const PromptList> requests)
 {
     m_schedule = std::move(schedule);
     m_requests = std::move(requests);

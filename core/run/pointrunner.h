@@ -5,8 +5,8 @@
 #include "metrics/aggregate.h"
 #include "metrics/estimates.h"
 #include "metrics/pointsummary.h"
-#include "model/promptlist.h"
 #include "model/experiment.h"
+#include "model/promptlist.h"
 #include "run/shard.h"
 
 #include <QObject>

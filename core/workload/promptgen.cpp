@@ -464,8 +464,7 @@ PreparedRequest PromptGenerator::traceTokenRequest(const LoadPoint &lp, quint64 
             prompt.append(id(rng));
     }
     const int output = lp.outputLen > 0 ? lp.outputLen : row.outputLen;
-    return { body(prompt, output), row.inputLen, output,
-        hashOf(QJsonDocument(prompt).toJson(QJsonDocument::Compact)) };
+    return { body(prompt, output), row.inputLen, output, hashOf(QJsonDocument(prompt).toJson(QJsonDocument::Compact)) };
 }
 
 bool PromptGenerator::traceCovers(const LoadPoint &lp, bool warmup, QString *error) const
