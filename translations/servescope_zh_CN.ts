@@ -6057,6 +6057,42 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>Later turns&apos; prompt cached (%)</source>
         <translation>后续轮次提示词缓存命中（%）</translation>
     </message>
+    <message>
+        <source>TTFT of sessions&apos; first and later turns vs load</source>
+        <translation>会话首轮与后续轮次的 TTFT 与负载</translation>
+    </message>
+    <message>
+        <source>p50; solid: first turns, dashed: later turns (their prompts carry the conversation so far); median across repeats</source>
+        <translation>p50；实线：首轮，虚线：后续轮次（其提示携带迄今为止的对话）；取各次重复的中位数</translation>
+    </message>
+    <message>
+        <source>Sessions&apos; turns are drawn from vLLM&apos;s result set.</source>
+        <translation>会话各轮次按 vLLM 的结果集绘制。</translation>
+    </message>
+    <message>
+        <source> · first turns</source>
+        <translation> · 首轮</translation>
+    </message>
+    <message>
+        <source> · later turns</source>
+        <translation> · 后续轮次</translation>
+    </message>
+    <message>
+        <source>first turns: TTFT p50 %1 ms, p99 %2 ms</source>
+        <translation>首轮：TTFT p50 %1 毫秒，p99 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>later turns: TTFT p50 %1 ms, p99 %2 ms</source>
+        <translation>后续轮次：TTFT p50 %1 毫秒，p99 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>later turns&apos; prompt cached %1%</source>
+        <translation>后续轮次提示词缓存命中 %1%</translation>
+    </message>
+    <message>
+        <source>No point of these runs measured multi-turn sessions.</source>
+        <translation>这些运行中没有负载点测量过多轮会话。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>
@@ -6527,6 +6563,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>Compare at</source>
         <translation>比较位置</translation>
+    </message>
+    <message>
+        <source>TTFT of sessions&apos; first and later turns vs load</source>
+        <translation>会话首轮与后续轮次的 TTFT 与负载</translation>
     </message>
 </context>
 <context>

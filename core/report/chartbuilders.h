@@ -33,6 +33,9 @@ ChartSpec throughputVsLoad(const QList<RunSeriesInput> &runs, ThroughputKind kin
 /// Latency vs load: p50 line over p25-p75 and p10-p90 bands, a bar over each point for the p50's
 /// min-max across repeats; points with failures drawn hollow.
 ChartSpec latencyVsLoad(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o = {});
+/// multi_turn sessions: TTFT p50 of their first turns (solid) and of their later turns (dashed) against load,
+/// from vLLM's result set; points without sessions are left out.
+ChartSpec turnsVsLoad(const QList<RunSeriesInput> &runs, const LoadChartOptions &o = {});
 /// Latency (p50 solid, p90 dashed) against output throughput, in load order: the trade-off curve.
 ChartSpec latencyVsThroughput(const QList<RunSeriesInput> &runs, Metric metric, const LoadChartOptions &o = {});
 

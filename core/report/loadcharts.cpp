@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 
 #include <array>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -288,6 +289,72 @@ ChartSpec latencyVsLoad(const QList<RunSeriesInput> &inputs, Metric metric, cons
         }
     }
     labelSet(spec, o, dropped);
+    finalizeSpec(spec);
+    return spec;
+}
+
+ChartSpec turnsVsLoad(const QList<RunSeriesInput> &inputs, const LoadChartOptions &o)
+{
+    LoadChartOptions vllm = o;
+    vllm.steady = false; // the turns' figures are vLLM's set's
+    int dropped = 0;
+    const QList<RunSeriesInput> runs = forSet(inputs, vllm, &dropped);
+    const CurvePlan plan = planCurves(runs, o.mode);
+    ChartSpec spec = baseSpec(runs);
+    spec.title = tr("TTFT of sessions' first and later turns vs load");
+    spec.subtitle = tr("p50; solid: first turns, dashed: later turns (their prompts carry the conversation so far); "
+                       "median across repeats");
+    spec.x = loadAxis(plan.mode);
+    spec.y.title = tr("TTFT p50 (ms)");
+    spec.y.scale = o.yScale;
+    spec.notes = plan.notes;
+    if (o.steady)
+        spec.notes << tr("Sessions' turns are drawn from vLLM's result set.");
+    const auto value = [](const PointSummary &p, const char *key) {
+        return p.turns.value(QLatin1String(key), std::numeric_limits<double>::quiet_NaN());
+    };
+    bool any = false;
+    for (qsizetype r = 0; r < runs.size(); ++r) {
+        for (const Curve &c : plan.perRun[r]) {
+            for (const bool first : { true, false }) {
+                SeriesSpec line;
+                line.name = runs[r].name + c.suffix + (first ? tr(" · first turns") : tr(" · later turns"));
+                line.group = runs[r].name;
+                line.colour = runs[r].colour;
+                line.dashed = !first;
+                for (const PointSummary &p : c.points) {
+                    const double y = value(p, first ? "first_turn_median_ttft_ms" : "later_turn_median_ttft_ms");
+                    if (!std::isfinite(y))
+                        continue;
+                    line.points << QPointF(loadValue(p, plan.mode), y);
+                    QStringList lines { tr("first turns: TTFT p50 %1 ms, p99 %2 ms")
+                                            .arg(fmt(value(p, "first_turn_median_ttft_ms")),
+                                                fmt(value(p, "first_turn_p99_ttft_ms"))),
+                        tr("later turns: TTFT p50 %1 ms, p99 %2 ms")
+                            .arg(fmt(value(p, "later_turn_median_ttft_ms")), fmt(value(p, "later_turn_p99_ttft_ms"))) };
+                    const double hits = value(p, "later_turn_cache_hit_rate");
+                    if (std::isfinite(hits))
+                        lines << tr("later turns' prompt cached %1%").arg(fmt(hits));
+                    line.tooltips << pointTooltip(runs[r].name, p, lines);
+                }
+                if (line.points.isEmpty())
+                    continue;
+                any = true;
+                spec.series << line;
+                SeriesSpec markers;
+                markers.kind = SeriesKind::Scatter;
+                markers.group = line.group;
+                markers.colour = line.colour;
+                markers.points = line.points;
+                markers.tooltips = line.tooltips;
+                markers.width = 7;
+                spec.series << markers;
+            }
+        }
+    }
+    if (!any)
+        spec.notes << tr("No point of these runs measured multi-turn sessions.");
+    labelSet(spec, vllm, dropped);
     finalizeSpec(spec);
     return spec;
 }

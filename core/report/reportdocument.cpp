@@ -191,6 +191,14 @@ QList<ReportChart> reportCharts(const ReportInput &input)
     }
     for (Metric m : latencies)
         out << ReportChart { metricCode(m) + QStringLiteral("-vs-load"), latencyVsLoad(runs, m) };
+    // multi_turn sessions: their first turns against their later ones.
+    bool sessions = false;
+    for (const ReportRun &r : input.runs) {
+        for (const PointSummary &p : r.points)
+            sessions = sessions || !p.turns.isEmpty();
+    }
+    if (sessions)
+        out << ReportChart { QStringLiteral("turns-ttft-vs-load"), turnsVsLoad(runs) };
     out << ReportChart { QStringLiteral("tpot-vs-throughput"), latencyVsThroughput(runs, Metric::Tpot) };
     out << ReportChart { QStringLiteral("output-per-gpu-vs-per-user"),
         throughputPerGpu(runs, std::numeric_limits<double>::quiet_NaN()) };

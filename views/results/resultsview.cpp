@@ -127,6 +127,7 @@ ResultsView::ResultsView(QWidget *parent)
     m_chartKind->addItem(tr("Answer TPOT (after the first answer token) vs load"), QStringLiteral("atpot"));
     m_chartKind->addItem(tr("ITL vs load"), QStringLiteral("itl"));
     m_chartKind->addItem(tr("E2E latency vs load"), QStringLiteral("e2el"));
+    m_chartKind->addItem(tr("TTFT of sessions' first and later turns vs load"), QStringLiteral("turns"));
     m_chartKind->addItem(tr("TPOT vs throughput"), QStringLiteral("tradeoff"));
     m_chartKind->addItem(tr("Output throughput per GPU vs per user"), QStringLiteral("per-gpu"));
     m_chartKind->addItem(tr("Run over time (client and server)"), QStringLiteral("timeseries"));
@@ -412,6 +413,8 @@ void ResultsView::rebuildChart()
                                                        : tr("Shown once the run has ended and is stored."));
     } else if (kind == QLatin1String("throughput")) {
         spec = throughputVsLoad(inputs, ThroughputKind::OutputTokens, options);
+    } else if (kind == QLatin1String("turns")) {
+        spec = turnsVsLoad(inputs, options);
     } else if (kind == QLatin1String("tradeoff")) {
         spec = latencyVsThroughput(inputs, Metric::Tpot, options);
     } else if (kind == QLatin1String("per-gpu")) {

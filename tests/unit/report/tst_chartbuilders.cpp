@@ -205,6 +205,28 @@ private slots:
         QVERIFY2(spec.y.title.startsWith(QStringLiteral("Answer TPOT")), qPrintable(spec.y.title));
     }
 
+    // Sessions: first turns' TTFT p50 solid, later turns' dashed, each at its point's load; a point without sessions
+    // is left out of both; runs without any say so.
+    void sessionTurnsAgainstLoad()
+    {
+        QList<PointSummary> pts = gradient(QStringLiteral("a"), 100);
+        for (qsizetype i = 0; i < 3; ++i)
+            pts[i].turns = { { QStringLiteral("first_turn_median_ttft_ms"), 50 + 10.0 * i },
+                { QStringLiteral("later_turn_median_ttft_ms"), 40 + 5.0 * i },
+                { QStringLiteral("later_turn_cache_hit_rate"), 66.5 } };
+        const ChartSpec spec = turnsVsLoad({ run(QStringLiteral("A"), 0, pts) });
+        const auto lines = ofKind(spec, SeriesKind::Line);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(!lines[0]->dashed);
+        QVERIFY(lines[1]->dashed);
+        QCOMPARE(lines[0]->points, (QList<QPointF> { { 1, 50 }, { 4, 60 }, { 16, 70 } }));
+        QCOMPARE(lines[1]->points, (QList<QPointF> { { 1, 40 }, { 4, 45 }, { 16, 50 } }));
+        QVERIFY2(lines[1]->tooltips[0].contains(QStringLiteral("66.5")), qPrintable(lines[1]->tooltips[0]));
+        const ChartSpec none = turnsVsLoad({ run(QStringLiteral("A"), 0, gradient(QStringLiteral("a"), 100)) });
+        QVERIFY(ofKind(none, SeriesKind::Line).isEmpty());
+        QVERIFY(none.notes.contains(QStringLiteral("No point of these runs measured multi-turn sessions.")));
+    }
+
     void failedPointsAreHollow()
     {
         QList<PointSummary> pts = gradient(QStringLiteral("a"), 100);
