@@ -3560,6 +3560,14 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>Multi-turn sessions: the turns of one session. Each turn sends the conversation so far, the server&apos;s own answers included, and a new message: of the point&apos;s input length, or with a ShareGPT file as the dataset file, the user&apos;s next message of a conversation; concurrency counts sessions in flight.</source>
         <translation>多轮会话：一个会话的轮数。每一轮发送迄今为止的对话（包括服务器自己的回答）以及一条新消息：长度为该负载点的输入长度；若数据集文件是 ShareGPT 文件，则为对话中用户的下一条消息。并发数统计进行中的会话数。</translation>
     </message>
+    <message>
+        <source>empty: generated sessions; or a ShareGPT file, whose conversations are the sessions</source>
+        <translation>留空：生成会话；或填写 ShareGPT 文件，以其中的对话作为会话</translation>
+    </message>
+    <message>
+        <source>empty: the built-in sonnet</source>
+        <translation>留空：使用内置的 sonnet</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::LoadPointsModel</name>

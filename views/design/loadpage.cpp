@@ -123,6 +123,7 @@ QWidget *LoadPage::datasetBox()
             [](Experiment &e, const QString &v) { e.dataset.name = v; }));
     auto *path = new QLineEdit;
     path->setObjectName(QStringLiteral("datasetPath"));
+    m_datasetPath = path;
     QWidget *pathRow = m_binder->bindLine(
         path, QStringLiteral("dataset.path"), tr("Change dataset file"),
         [](const Experiment &e) { return e.dataset.path; },
@@ -469,6 +470,10 @@ void LoadPage::refresh()
         if (auto *label = qobject_cast<QLabel *>(form->labelForField(m_prefixRow)))
             label->setText(
                 d.name == QLatin1String("multi_turn") ? tr("System prompt (tokens)") : tr("Prefix length (tokens)"));
+    m_datasetPath->setPlaceholderText(d.name == QLatin1String("multi_turn")
+            ? tr("empty: generated sessions; or a ShareGPT file, whose conversations are the sessions")
+            : d.name == QLatin1String("sonnet") ? tr("empty: the built-in sonnet")
+                                                : QString());
     if (d.name == QLatin1String("trace"))
         m_tracePreview->preview(d.path, d.traceFormat, d.blockSize);
     m_binder->refresh();

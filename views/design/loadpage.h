@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QBoxLayout;
+class QLineEdit;
 class QTableView;
 
 namespace ServeScope {
@@ -57,6 +58,7 @@ private:
     CapacityForm *m_capacity = nullptr;
     TracePreview *m_tracePreview = nullptr;
     QWidget *m_prefixRow = nullptr; ///< its label names what the dataset makes of it
+    QLineEdit *m_datasetPath = nullptr;
     /// A dataset setting's field, shown only for the datasets that read it.
     struct DatasetRow {
         QWidget *field;
