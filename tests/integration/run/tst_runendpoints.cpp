@@ -52,6 +52,16 @@ class TestRunEndpoints final : public QObject {
             QStringLiteral("--sim-time-scale"), QString::number(timeScale) });
     }
 
+    /// The requests run 1 of NAME.servescope stored (empty when it cannot be read).
+    QVector<RequestRecord> storedRequests(const QString &name)
+    {
+        ProjectStore store;
+        QVector<RequestRecord> out;
+        if (!store.open(m_dir.filePath(name + QStringLiteral(".servescope"))) || !store.requests(1, {}, &out))
+            return {};
+        return out;
+    }
+
     /// GET /metrics from a simulator with extra raw header lines; the value of a per-route counter.
     static double routeCount(
         const SimChild &sim, const QByteArray &name, const QByteArray &route, const QByteArray &root = QByteArray())
@@ -394,10 +404,7 @@ private Q_SLOTS:
                      "num_prompts": 16}], "repeat": 1},
             "variants": [{"name": "baseline"}]})");
         QVERIFY2(o.exitCode == 0, o.err.constData());
-        ProjectStore store;
-        QVERIFY(store.open(m_dir.filePath(name + QStringLiteral(".servescope"))));
-        QVector<RequestRecord> r;
-        QVERIFY(store.requests(1, {}, &r));
+        QVector<RequestRecord> r = storedRequests(name);
         QCOMPARE(r.size(), 16);
         std::sort(r.begin(), r.end(), [](const RequestRecord &a, const RequestRecord &b) { return a.index < b.index; });
         qint64 later = 0, laterCached = 0, cached = 0, prompt = 0;
@@ -447,10 +454,7 @@ private Q_SLOTS:
                      "num_prompts": 6}]}})",
             1);
         QVERIFY2(o.exitCode == 0, o.err.constData());
-        ProjectStore store;
-        QVERIFY(store.open(m_dir.filePath(QStringLiteral("roofline.servescope"))));
-        QVector<RequestRecord> r;
-        QVERIFY(store.requests(1, {}, &r));
+        const QVector<RequestRecord> r = storedRequests(QStringLiteral("roofline"));
         QCOMPARE(r.size(), 6);
         // The simulator's default model (docs/simulator.md): 6.5 ms a step, 2 × 6.7e9 FLOPs a token at 1.9e14 FLOP/s.
         const auto prefillMs = [](int tokens) { return 6.5 + 2 * 6.7e9 * tokens / 1.9e14 * 1000; };
@@ -491,10 +495,7 @@ private Q_SLOTS:
                     .arg(reasoning)
                     .toUtf8());
             QVERIFY2(o.exitCode == 0, o.err.constData());
-            ProjectStore store;
-            QVERIFY(store.open(m_dir.filePath(name + QStringLiteral(".servescope"))));
-            QVector<RequestRecord> r;
-            QVERIFY(store.requests(1, {}, &r));
+            const QVector<RequestRecord> r = storedRequests(name);
             QCOMPARE(r.size(), 2);
             QCOMPARE(r[1].index, 1);
             QCOMPARE(r[1].reasoningTokens, reasoning);

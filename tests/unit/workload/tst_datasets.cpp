@@ -41,6 +41,17 @@ TokenCounter wordCounter(int *calls = nullptr)
     };
 }
 
+// One token per word, no chat template around it.
+TokenCounter bareWordCounter()
+{
+    return [](const QStringList &texts) {
+        QList<int> n;
+        for (const QString &t : texts)
+            n << int(t.split(u' ', Qt::SkipEmptyParts).size());
+        return n;
+    };
+}
+
 QString data(const char *name)
 {
     return QStringLiteral(SERVESCOPE_TEST_DATA "/datasets/") + QLatin1String(name);
@@ -515,12 +526,7 @@ private Q_SLOTS:
         x.dataset.groups = 2;
         const PromptGenerator gen(x);
         QVERIFY(!gen.usesTokenIds());
-        const TokenCounter words = [](const QStringList &texts) {
-            QList<int> n;
-            for (const QString &t : texts)
-                n << int(t.split(u' ', Qt::SkipEmptyParts).size());
-            return n;
-        };
+        const TokenCounter words = bareWordCounter();
         QList<int> measured;
         const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 6, words, &measured);
         QCOMPARE(measured, QList<int>(6, 30));
@@ -540,12 +546,7 @@ private Q_SLOTS:
         x.dataset.turns = 3;
         const PromptGenerator gen(x);
         QVERIFY(gen.error().isEmpty());
-        const TokenCounter words = [](const QStringList &texts) {
-            QList<int> n;
-            for (const QString &t : texts)
-                n << int(t.split(u' ', Qt::SkipEmptyParts).size());
-            return n;
-        };
+        const TokenCounter words = bareWordCounter();
         QList<int> measured;
         const QList<PreparedRequest> reqs = gen.generate(0, 1, false, 7, words, &measured);
         QCOMPARE(reqs.size(), 9); // 7 requests need 3 whole sessions
