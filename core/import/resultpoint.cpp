@@ -2,6 +2,7 @@
 #include "import/resultpoint.h"
 
 #include "import/resultrecompute.h"
+#include "metrics/estimates.h"
 #include "metrics/numpystats.h"
 
 #include <QRegularExpression>
@@ -141,8 +142,7 @@ void overlayFile(const ResultRun &run, PointSummary &s)
             if (key.startsWith(QLatin1String(prefix)))
                 map->insert(key.mid(int(qstrlen(prefix))), it.value());
         }
-        if (key.startsWith(QLatin1String("servescope_first_turn_"))
-            || key.startsWith(QLatin1String("servescope_later_turn_")))
+        if (key.startsWith(QLatin1String("servescope_")) && isTurnKey(key.mid(11)))
             s.turns.insert(key.mid(11), it.value());
         if (key.startsWith(QLatin1String("servescope_")))
             key = key.mid(11); // ServeScope's own distributions (ttfc, ttfo, citl)

@@ -243,15 +243,18 @@ QStringList turnMetrics()
         QStringLiteral("later_turn_cache_hit_rate") };
 }
 
-bool isTurnKey(const QString &key)
+QString turnFigure(const QString &key, bool *first)
 {
     static const QStringList figures = { QStringLiteral("requests"), QStringLiteral("median_ttft_ms"),
         QStringLiteral("p99_ttft_ms"), QStringLiteral("median_ttfo_ms"), QStringLiteral("cache_hit_rate") };
     for (const QLatin1String group : { QLatin1String("first_turn_"), QLatin1String("later_turn_") }) {
-        if (key.startsWith(group))
-            return figures.contains(key.mid(group.size()));
+        if (!key.startsWith(group) || !figures.contains(key.mid(group.size())))
+            continue;
+        if (first)
+            *first = group == QLatin1String("first_turn_");
+        return key.mid(group.size());
     }
-    return false;
+    return QString();
 }
 
 bool lowerIsBetter(const QString &key)

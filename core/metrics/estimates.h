@@ -70,8 +70,13 @@ QStringList headlineMetrics();
 /// A multi_turn point's keys a comparison shows beside the headline (PointSummary::turns): first turns' and later
 /// turns' median TTFT, and the later turns' prefix-cache hit rate.
 QStringList turnMetrics();
-/// True for a key PointSummary::turns may hold ("first_turn_median_ttft_ms", "later_turn_cache_hit_rate", …).
-bool isTurnKey(const QString &key);
+/// For a key PointSummary::turns may hold ("first_turn_median_ttft_ms", "later_turn_cache_hit_rate", …) its figure
+/// ("median_ttft_ms") and, in *first, whether it is the first turns'; empty for any other key.
+QString turnFigure(const QString &key, bool *first = nullptr);
+inline bool isTurnKey(const QString &key)
+{
+    return !turnFigure(key).isEmpty();
+}
 /// Latencies are better lower; throughputs and success rates higher.
 bool lowerIsBetter(const QString &key);
 /// Estimate of one key at one point; the bootstrap seed derives from the key, so it is repeatable.

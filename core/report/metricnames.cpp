@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/metricnames.h"
 
+#include "metrics/estimates.h"
 #include "metrics/servingcost.h"
 
 #include <QLocale>
@@ -34,11 +35,8 @@ MetricName MetricName::of(const QString &key)
     m.key = key;
     m.name = key;
     // A multi_turn point's first or later turns: the figure's name, said of those turns.
-    for (const bool first : { true, false }) {
-        const QLatin1String group = first ? QLatin1String("first_turn_") : QLatin1String("later_turn_");
-        if (!key.startsWith(group))
-            continue;
-        const QString figure = key.mid(group.size());
+    bool first = false;
+    if (const QString figure = turnFigure(key, &first); !figure.isEmpty()) {
         m = figure == QLatin1String("cache_hit_rate")
             ? MetricName { key, tr("Prompt cache hit rate"), QStringLiteral("%"), Family::Other, 1, 1 }
             : of(figure);

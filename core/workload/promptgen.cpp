@@ -155,19 +155,6 @@ PreparedRequest PromptGenerator::randomTokenRequest(quint64 seed, int i, int inp
     return { body(ids, outputLen), inputLen, outputLen, hashOf(promptBytes) };
 }
 
-QList<PreparedRequest> PromptGenerator::randomTokenIds(
-    const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const
-{
-    const QList<int> inLens = lengths(seed, lp.inputLen, count);
-    const QList<int> outLens = lengths(splitmix64(seed ^ 0x4f5554ULL), lp.outputLen, count);
-    QList<PreparedRequest> out(count);
-    for (int i = 0; i < count; ++i)
-        out[i] = randomTokenRequest(seed, i, inLens[i], outLens[i]);
-    if (measuredOut)
-        *measuredOut = inLens;
-    return out;
-}
-
 // Random token-ID requests built as the engine sends them: a request's IDs depend only on the set's seed and its
 // index, so building it late sends exactly what building it early would; only the lengths are kept.
 class RandomTokenPrompts final : public PromptList {
@@ -190,6 +177,27 @@ private:
     const quint64 m_seed;
     const QList<int> m_inLens, m_outLens;
 };
+
+std::shared_ptr<const PromptList> PromptGenerator::randomTokenList(
+    const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const
+{
+    QList<int> inLens = lengths(seed, lp.inputLen, count);
+    if (measuredOut)
+        *measuredOut = inLens;
+    return std::make_shared<const RandomTokenPrompts>(
+        *this, seed, std::move(inLens), lengths(splitmix64(seed ^ 0x4f5554ULL), lp.outputLen, count));
+}
+
+QList<PreparedRequest> PromptGenerator::randomTokenIds(
+    const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const
+{
+    const std::shared_ptr<const PromptList> list = randomTokenList(lp, seed, count, measuredOut);
+    QList<PreparedRequest> out;
+    out.reserve(count);
+    for (int i = 0; i < count; ++i)
+        out << list->at(i);
+    return out;
+}
 
 // A trace's token-ID requests built as the engine sends them, from the trace's rows the generator shares.
 class TraceTokenPrompts final : public PromptList {
@@ -228,15 +236,9 @@ std::shared_ptr<const PromptList> PromptGenerator::prompts(int point, int repeat
         return std::make_shared<const TraceTokenPrompts>(
             *this, lp, seedFor(m_experiment.dataset.seed, point, repeat, warmup), count);
     }
-    if (m_error.isEmpty() && m_experiment.dataset.name == QLatin1String("random") && usesTokenIds()) {
-        const LoadPoint &lp = m_experiment.load.points.at(point);
-        const quint64 seed = seedFor(m_experiment.dataset.seed, point, repeat, warmup);
-        QList<int> inLens = lengths(seed, lp.inputLen, count);
-        if (measured)
-            *measured = inLens;
-        return std::make_shared<const RandomTokenPrompts>(
-            *this, seed, std::move(inLens), lengths(splitmix64(seed ^ 0x4f5554ULL), lp.outputLen, count));
-    }
+    if (m_error.isEmpty() && m_experiment.dataset.name == QLatin1String("random") && usesTokenIds())
+        return randomTokenList(m_experiment.load.points.at(point),
+            seedFor(m_experiment.dataset.seed, point, repeat, warmup), count, measured);
     QList<PreparedRequest> built = generate(point, repeat, warmup, count, counter, measured, error);
     return built.isEmpty() ? nullptr : builtPrompts(std::move(built));
 }

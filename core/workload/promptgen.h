@@ -68,6 +68,9 @@ private:
     /// The request for one prompt; `messages` (chat) replaces the single user message the prompt makes.
     QByteArray body(const QJsonValue &prompt, int outputLen, const QJsonArray *messages = nullptr) const;
     QList<PreparedRequest> randomTokenIds(const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const;
+    /// The random token-ID set `seed` as the engine's list: each request built when it is read.
+    std::shared_ptr<const PromptList> randomTokenList(
+        const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const;
     /// Request i of the random token-ID prompt set `seed`: `inputLen` random IDs asking for `outputLen` tokens.
     PreparedRequest randomTokenRequest(quint64 seed, int i, int inputLen, int outputLen) const;
     friend class RandomTokenPrompts;
