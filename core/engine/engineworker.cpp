@@ -119,14 +119,14 @@ void EngineWorker::continueSession(const RequestRecord &record)
         return;
     }
     // The answer without its reasoning (which leads it), as chat templates leave a past turn's reasoning out.
-    QString answer = record.generatedText;
+    QByteArray answer = record.generatedText;
     if (!record.reasoningText.isEmpty() && answer.startsWith(record.reasoningText))
         answer.remove(0, record.reasoningText.size());
     QByteArray &conversation = m_conversation[slot];
     conversation += QByteArrayView(sent.body).sliced(sent.historyAt, sent.messageEnd - sent.historyAt);
     conversation += ',';
-    conversation += QJsonDocument(
-        QJsonObject { { QStringLiteral("content"), answer }, { QStringLiteral("role"), QStringLiteral("assistant") } })
+    conversation += QJsonDocument(QJsonObject { { QStringLiteral("content"), QString::fromUtf8(answer) },
+                                      { QStringLiteral("role"), QStringLiteral("assistant") } })
                         .toJson(QJsonDocument::Compact);
     conversation += ',';
     const qint64 thinkNs = m_schedule->spec().thinkNs;
@@ -182,7 +182,7 @@ void EngineWorker::onDone(RequestRecord &&record)
     }
     // The reasoning text stays on the record only while its tokens are to be counted.
     if (!record.reasoningEstimated)
-        record.reasoningText = QString();
+        record.reasoningText = QByteArray();
     m_reopened.store(m_lean->reopened(), std::memory_order_relaxed);
     Q_EMIT recordReady(record);
 }

@@ -355,8 +355,8 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, const Redactor &redact
     bool ended = d.ended;
     for (EventKind k : r.eventKinds)
         ended = ended || k == EventKind::Done;
-    r.generatedText = redactor.apply(d.text.left(kMaxKeptTextChars));
-    r.generatedText.squeeze(); // grown event by event: the record keeps no spare capacity
+    r.generatedText = redactor.apply(d.text.left(kMaxKeptTextChars)).toUtf8();
+    r.generatedText.squeeze(); // toUtf8 leaves room for 3 bytes a character: the record keeps none spare
     r.servedModel = d.model;
     r.systemFingerprint = d.systemFingerprint;
     if (d.usage) {
@@ -373,7 +373,7 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, const Redactor &redact
     r.reasoningTokens = d.reasoningTokens >= 0 ? d.reasoningTokens : d.reasoningEvents;
     // Kept for the worker (a session's next turn leaves it out of the answer), which drops it unless estimated.
     if (d.reasoningEvents > 0)
-        r.reasoningText = redactor.apply(d.reasoningText.left(kMaxKeptTextChars));
+        r.reasoningText = redactor.apply(d.reasoningText.left(kMaxKeptTextChars)).toUtf8();
     r.status = RequestStatus::Ok;
     r.errorClass = ErrorClass::None;
     if (end.transportError != ErrorClass::None)

@@ -214,7 +214,7 @@ QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &p
         r.completionTokens = int(run.outputLens.value(i));
         r.targetInputLen = place.inputLen;
         r.targetOutputLen = place.outputLen;
-        r.generatedText = run.generatedTexts.value(i);
+        r.generatedText = run.generatedTexts.value(i).toUtf8();
         qint64 t = 0;
         if (error.isEmpty()) {
             t = toNs(run.ttfts.at(i));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/eventtimes.h"
 #include "model/pointkey.h"
 
 #include <QByteArray>
@@ -100,14 +101,16 @@ struct RequestRecord {
     int targetInputLen = 0;
     int targetOutputLen = 0;
     QByteArray promptHash;
-    QString generatedText;
-    /// The reasoning part of generatedText, kept only until its tokens are counted (not stored).
-    QString reasoningText;
+    /// What the server generated, UTF-8 (half the memory of a QString for the text of most models, and
+    /// the encoding of every place it goes: the project, result files, the team database).
+    QByteArray generatedText;
+    /// The reasoning part of generatedText, UTF-8, kept only until its tokens are counted (not stored).
+    QByteArray reasoningText;
     /// What the stream's events said the server ran (`model`, `system_fingerprint`); not stored per
     /// request — the run records them once (docs/metrics.md, "What the server answered with").
     QString servedModel, systemFingerprint;
 
-    QVector<qint64> eventNs; ///< offset from startNs of each stored event
+    EventTimes eventNs; ///< offset from startNs of each stored event
     QVector<EventKind> eventKinds;
 
     bool ok() const noexcept { return status == RequestStatus::Ok; }

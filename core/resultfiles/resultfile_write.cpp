@@ -21,47 +21,53 @@ std::string utf8(const QString &s)
     return s.toStdString();
 }
 
-// vLLM's per-request arrays for one measured request. The derivation is vLLM's (token events:
-// non-empty choices) and uses the same ns -> s conversions as the metrics library, so the
-// summary written next to the arrays recomputes from them bit for bit.
-struct Row {
-    qint64 in = 0, out = 0;
-    double ttft = 0, latency = 0, start = 0, queue = 0;
-    std::vector<double> itls;
-    QString text, error;
+// What vLLM's per-request arrays say of one measured request: its token events (non-empty choices)
+// give the TTFT, the latency and the ITLs, with the same ns -> s conversions as the metrics library,
+// so the summary written next to the arrays recomputes from them bit for bit. A failed request, or
+// one without a token event, has an error and zeros.
+struct TokenSpan {
+    qint64 first = -1, last = -1;
+    bool ok() const { return first >= 0; }
 };
 
-Row makeRow(const RequestRecord &r, qint64 origin)
+TokenSpan tokenSpan(const RequestRecord &r)
 {
-    Row row;
-    row.in = r.promptTokens;
-    row.start = nsToSeconds(r.startNs - origin);
-    row.queue = nsToSeconds(r.slotNs - r.scheduledNs);
+    TokenSpan span;
+    if (r.status != RequestStatus::Ok)
+        return span;
     const qsizetype n = qMin(r.eventNs.size(), r.eventKinds.size());
-    qint64 first = -1, prev = -1;
+    for (qsizetype i = 0; i < n; ++i) {
+        if (!isTokenEvent(r.eventKinds.at(i)))
+            continue;
+        if (span.first < 0)
+            span.first = r.eventNs.at(i);
+        span.last = r.eventNs.at(i);
+    }
+    return span;
+}
+
+std::vector<double> itls(const RequestRecord &r)
+{
+    std::vector<double> out;
+    qint64 prev = -1;
+    const qsizetype n = qMin(r.eventNs.size(), r.eventKinds.size());
     for (qsizetype i = 0; i < n; ++i) {
         if (!isTokenEvent(r.eventKinds.at(i)))
             continue;
         const qint64 t = r.eventNs.at(i);
-        if (first < 0)
-            first = t;
-        else
-            row.itls.push_back(nsToSeconds(t - prev));
+        if (prev >= 0)
+            out.push_back(nsToSeconds(t - prev));
         prev = t;
     }
-    if (r.status != RequestStatus::Ok || first < 0) {
-        row.itls.clear();
-        row.error = r.errorText;
-        if (row.error.isEmpty())
-            row.error = first < 0 && r.status == RequestStatus::Ok ? QStringLiteral("stream without a token event")
-                                                                   : errorClassCode(r.errorClass);
-        return row;
-    }
-    row.out = r.completionTokens;
-    row.ttft = nsToSeconds(first);
-    row.latency = nsToSeconds(prev);
-    row.text = r.generatedText;
-    return row;
+    return out;
+}
+
+QString errorOf(const RequestRecord &r)
+{
+    if (!r.errorText.isEmpty())
+        return r.errorText;
+    return r.status == RequestStatus::Ok ? QStringLiteral("stream without a token event")
+                                         : errorClassCode(r.errorClass);
 }
 
 void putSetup(Json &j, const ResultFileSetup &s)
@@ -91,42 +97,38 @@ void putTotals(Json &j, const PointSummary &s)
 }
 
 // vLLM's per-request arrays, in the file's order. The tree holds a null in their place; they
-// are streamed from compact rows (as JSON values each ITL took 16 bytes, its text a copy).
+// are streamed from the records themselves (as JSON values each ITL took 16 bytes, its text a copy; a
+// row per request held ~400 bytes more at every point end).
 constexpr const char *kArrays[] = { "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
     "queue_times", "generated_texts", "errors" };
 
-std::vector<Row> measuredRows(std::span<const RequestRecord> records, qint64 origin)
-{
-    std::vector<Row> rows;
-    for (const auto &r : records) {
-        if (r.measured())
-            rows.push_back(makeRow(r, origin));
-    }
-    return rows;
-}
-
-// Element `row` of array kArrays[which], typed as the file has always written it.
-Json arrayElement(const Row &row, int which)
+// Element of array kArrays[which] for one measured request, typed as the file has always written it.
+Json arrayElement(const RequestRecord &r, qint64 origin, int which)
 {
     switch (which) {
     case 0:
-        return row.in;
-    case 1:
-        return row.out;
-    case 2:
-        return row.ttft;
-    case 3:
-        return row.itls;
-    case 4:
-        return row.latency;
+        return r.promptTokens;
     case 5:
-        return row.start;
+        return nsToSeconds(r.startNs - origin);
     case 6:
-        return row.queue;
-    case 7:
-        return utf8(row.text);
+        return nsToSeconds(r.slotNs - r.scheduledNs);
     default:
-        return utf8(row.error);
+        break;
+    }
+    const TokenSpan span = tokenSpan(r);
+    switch (which) {
+    case 1:
+        return span.ok() ? qint64(r.completionTokens) : 0;
+    case 2:
+        return span.ok() ? nsToSeconds(span.first) : 0.0;
+    case 3:
+        return span.ok() ? itls(r) : std::vector<double>();
+    case 4:
+        return span.ok() ? nsToSeconds(span.last) : 0.0;
+    case 7:
+        return span.ok() ? r.generatedText.toStdString() : std::string();
+    default:
+        return span.ok() ? std::string() : utf8(errorOf(r));
     }
 }
 
@@ -236,8 +238,8 @@ private:
 };
 
 // What Json::dump(-1) of the whole tree wrote: compact, invalid UTF-8 replaced; each array in
-// kArrays streamed element by element where the tree holds its null.
-bool writeTo(QIODevice &device, const Json &j, const std::vector<Row> &rows)
+// kArrays streamed element by element, from the measured records, where the tree holds its null.
+bool writeTo(QIODevice &device, const Json &j, std::span<const RequestRecord> records, qint64 origin)
 {
     const auto out = std::make_shared<DeviceOutput>(device);
     nlohmann::detail::serializer<Json> s(out, ' ', Json::error_handler_t::replace);
@@ -255,10 +257,14 @@ bool writeTo(QIODevice &device, const Json &j, const std::vector<Row> &rows)
             continue;
         }
         out->write_character('[');
-        for (size_t i = 0; i < rows.size(); ++i) {
-            if (i > 0)
+        bool first = true;
+        for (const RequestRecord &r : records) {
+            if (!r.measured())
+                continue;
+            if (!first)
                 out->write_character(',');
-            dump(arrayElement(rows[i], int(place - std::begin(kArrays))));
+            first = false;
+            dump(arrayElement(r, origin, int(place - std::begin(kArrays))));
         }
         out->write_character(']');
     }
@@ -277,7 +283,7 @@ QByteArray writeVllmResult(
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    writeTo(buffer, j, measuredRows(records, setup.measuredStartNs));
+    writeTo(buffer, j, records, setup.measuredStartNs);
     return bytes;
 }
 
@@ -288,8 +294,7 @@ bool saveVllmResult(const QString &path, const ResultFileSetup &setup, std::span
     if (j.is_null())
         return false;
     QSaveFile f(path);
-    const bool ok
-        = f.open(QIODevice::WriteOnly) && writeTo(f, j, measuredRows(records, setup.measuredStartNs)) && f.commit();
+    const bool ok = f.open(QIODevice::WriteOnly) && writeTo(f, j, records, setup.measuredStartNs) && f.commit();
     if (!ok && error)
         *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
     return ok;

@@ -73,15 +73,16 @@ EndpointCalls *tokenizerFor(EndpointCalls &calls)
 void countEstimated(EndpointCalls *tokenizer, QObject *context, RequestRecord r,
     const std::function<void(const RequestRecord &)> &done, bool outputCounted = false)
 {
-    const auto countable = [&](const QString &text) {
-        return tokenizer && r.ok() && !text.isEmpty() && text.size() < kMaxKeptTextChars;
+    const auto countable = [&](const QByteArray &utf8) {
+        // Not cut at the engine's limit (in characters).
+        return tokenizer && r.ok() && !utf8.isEmpty() && QString::fromUtf8(utf8).size() < kMaxKeptTextChars;
     };
     const bool output = !outputCounted && r.outputEstimated && countable(r.generatedText);
     if (!output && !(r.reasoningEstimated && countable(r.reasoningText))) {
         r.reasoningText.clear();
         return done(r);
     }
-    const QString text = output ? r.generatedText : r.reasoningText;
+    const QString text = QString::fromUtf8(output ? r.generatedText : r.reasoningText);
     tokenizer->countTextTokens(text, context, [=, r = std::move(r)](int tokens) mutable {
         if (tokens >= 0 && output) {
             r.completionTokens = tokens;
@@ -473,8 +474,8 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
         r.servedModel = QString();
         r.systemFingerprint = QString();
         if (!keepText) {
-            r.generatedText = QString();
-            r.reasoningText = QString();
+            r.generatedText = QByteArray();
+            r.reasoningText = QByteArray();
         }
         records->append(std::move(r));
     };

@@ -22,6 +22,14 @@ void bindText(sqlite3_stmt *s, int i, const QString &text)
     sqlite3_bind_text(s, i, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
 }
 
+void bindUtf8(sqlite3_stmt *s, int i, const QByteArray &utf8)
+{
+    if (utf8.isEmpty())
+        sqlite3_bind_null(s, i);
+    else
+        sqlite3_bind_text(s, i, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
+}
+
 void bindNs(sqlite3_stmt *s, int i, qint64 ns)
 {
     if (ns < 0)
@@ -100,7 +108,7 @@ bool RequestInserter::insert(
         sqlite3_bind_null(s, i++);
     else
         sqlite3_bind_blob(s, i++, r.promptHash.constData(), int(r.promptHash.size()), SQLITE_TRANSIENT);
-    bindText(s, i++, r.generatedText);
+    bindUtf8(s, i++, r.generatedText);
     sqlite3_bind_int64(s, i++, id);
     sqlite3_bind_int(s, i++, int(r.inputEstimated));
     sqlite3_bind_int(s, i++, r.reasoningTokens);

@@ -97,7 +97,7 @@ bool RowCodec::readRequest(const QSqlQuery &q, qint64 runId, bool withEvents, Re
     r->targetOutputLen = q.value(i++).toInt();
     r->protocol = q.value(i++).toString();
     r->promptHash = q.value(i++).toByteArray();
-    r->generatedText = q.value(i++).toString();
+    r->generatedText = q.value(i++).toString().toUtf8();
     r->eventNs.clear();
     r->eventKinds.clear();
     const QVariant blob = q.value(i++);

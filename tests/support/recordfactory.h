@@ -52,7 +52,7 @@ inline RequestRecord makeRequest(
     r.outputEstimated = index % 11 == 0;
     r.inputEstimated = index % 13 == 0;
     if (index % 5 == 0)
-        r.generatedText = QStringLiteral("text %1 ✓").arg(index);
+        r.generatedText = QStringLiteral("text %1 ✓").arg(index).toUtf8();
     qint64 t = 10'000'000 + qint64(rng.bounded(50'000'000));
     r.eventNs.append(t);
     r.eventKinds.append(EventKind::RoleOnly);

@@ -139,7 +139,7 @@ private Q_SLOTS:
             QCOMPARE(r.outputEstimated, !usage);
             QCOMPARE(r.reasoningTokens, kReasoning);
             QCOMPARE(r.reasoningEstimated, !usage);
-            QVERIFY(r.reasoningText.startsWith(QStringLiteral("w0 w1 ")) == !usage);
+            QVERIFY(r.reasoningText.startsWith("w0 w1 ") == !usage);
 
             const RequestMetrics m = deriveRequest(r, DefinitionsProfile::Vllm);
             QVERIFY(m.hasTtfo);

@@ -267,7 +267,7 @@ private Q_SLOTS:
                 r.index = i;
                 r.startNs = 1000 + i;
                 r.endNs = 2000 + i;
-                r.generatedText = QString(40, u'x');
+                r.generatedText = QByteArray(40, 'x');
                 writer.enqueue(r);
             }
             QVERIFY(writer.flush(30000));

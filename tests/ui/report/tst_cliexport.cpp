@@ -168,7 +168,7 @@ private slots:
                 r.runId = id;
                 r.variant = QStringLiteral("baseline");
                 r.index = i;
-                r.generatedText = QString(40, u'x');
+                r.generatedText = QByteArray(40, 'x');
                 writer.enqueue(r);
             }
             QVERIFY(writer.flush(30000));

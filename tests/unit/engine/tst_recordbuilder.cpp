@@ -105,7 +105,7 @@ private Q_SLOTS:
         QCOMPARE(r.status, error == int(ErrorClass::None) ? RequestStatus::Ok : RequestStatus::Failed);
         QCOMPARE(r.promptTokens, prompt);
         QCOMPARE(r.completionTokens, completion);
-        QCOMPARE(r.generatedText, text);
+        QCOMPARE(QString::fromUtf8(r.generatedText), text);
         QCOMPARE(r.outputEstimated, estimated);
         QCOMPARE(r.eventNs.size(), r.eventKinds.size());
         for (qint64 t : r.eventNs)
@@ -255,7 +255,7 @@ private Q_SLOTS:
         QCOMPARE(r.completionTokens, completion);
         QCOMPARE(r.reasoningTokens, reasoning);
         QCOMPARE(r.cachedTokens, cached);
-        QCOMPARE(r.generatedText, text);
+        QCOMPARE(QString::fromUtf8(r.generatedText), text);
     }
 
     void reasoningCounts()
@@ -268,8 +268,8 @@ private Q_SLOTS:
         QVERIFY2(r.ok(), qPrintable(r.errorText));
         QCOMPARE(r.reasoningTokens, reasoning);
         QCOMPARE(r.reasoningEstimated, estimated);
-        QCOMPARE(r.reasoningText, text);
-        QVERIFY(!r.generatedText.contains(QStringLiteral("SECRET")));
+        QCOMPARE(QString::fromUtf8(r.reasoningText), text);
+        QVERIFY(!r.generatedText.contains("SECRET"));
     }
 
     void cachedTokensFromUsage()

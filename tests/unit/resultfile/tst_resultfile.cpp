@@ -41,7 +41,7 @@ std::vector<RequestRecord> pointRecords()
         r.promptTokens = int(next(120, 20));
         r.targetInputLen = 128;
         r.targetOutputLen = 32;
-        r.generatedText = QStringLiteral("tok\u00e9n \"quoted\" %1").arg(i);
+        r.generatedText = QStringLiteral("tok\u00e9n \"quoted\" %1").arg(i).toUtf8();
         qint64 t = next(20000000, 80000000);
         r.eventNs.append(t);
         r.eventKinds.append(K::RoleOnly);
@@ -114,7 +114,7 @@ private Q_SLOTS:
         QCOMPARE(run.ttfts.size(), 38); // 40 minus the warmup and the cancelled request
         QCOMPARE(run.errors.at(7), QStringLiteral("idle timeout after 60 s"));
         QCOMPARE(run.itls.at(7).size(), 0);
-        QCOMPARE(run.generatedTexts.at(0), recs[0].generatedText);
+        QCOMPARE(run.generatedTexts.at(0), QString::fromUtf8(recs[0].generatedText));
         QVERIFY(std::isinf(run.requestRate));
         QCOMPARE(run.number(QStringLiteral("servescope_warmup_requests")), 1.0);
         QCOMPARE(run.number(QStringLiteral("servescope_cancelled_requests")), 1.0);

@@ -15,6 +15,8 @@ class TestEventBlob final : public QObject {
 private slots:
     void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
 
+    void eventTimesNarrowThenWide();
+
     void knownBytes_data();
     void knownBytes();
     void roundTrip_data();
@@ -29,8 +31,44 @@ private slots:
     void singleByteFlipsDecodeOrFailCleanly();
 };
 
-using Offsets = QVector<qint64>;
+using Offsets = EventTimes;
 using Kinds = QVector<EventKind>;
+
+// What the blob stores, as a point keeps it: 4 bytes a time up to 2^32 - 1 ns, 8 once one is beyond.
+void TestEventBlob::eventTimesNarrowThenWide()
+{
+    const qint64 narrowMax = 0xffffffffLL;
+    EventTimes t { 0, 20'000'000, narrowMax };
+    QVERIFY(!t.isWide());
+    QCOMPARE(t.size(), 3);
+    QCOMPARE(t.last(), narrowMax);
+    const EventTimes shared = t;
+    t.append(narrowMax + 1); // 4.29 s into the request
+    QVERIFY(t.isWide());
+    QVERIFY(!shared.isWide()); // the copy kept its own times
+    QCOMPARE(shared.size(), 3);
+    QCOMPARE(t.size(), 4);
+    QCOMPARE(QList<qint64>(t.begin(), t.end()), (QList<qint64> { 0, 20'000'000, narrowMax, narrowMax + 1 }));
+    t.append(-5); // never measured, but kept as given
+    QCOMPARE(t.at(4), -5);
+    QCOMPARE(t.first(), 0);
+
+    // Equal by value, whatever their width.
+    EventTimes wide { narrowMax + 1 };
+    wide.set(0, 7);
+    QVERIFY(wide.isWide());
+    QCOMPARE(wide, (EventTimes { 7 }));
+    QVERIFY(wide != (EventTimes { 8 }));
+    QVERIFY(wide != (EventTimes { 7, 7 }));
+    EventTimes narrow { 1, 2 };
+    narrow.set(1, std::numeric_limits<qint64>::max());
+    QVERIFY(narrow.isWide());
+    QCOMPARE(narrow.at(0), 1);
+    QCOMPARE(narrow.at(1), std::numeric_limits<qint64>::max());
+    narrow.clear();
+    QVERIFY(narrow.isEmpty());
+    QVERIFY(!narrow.isWide());
+}
 
 void TestEventBlob::knownBytes_data()
 {

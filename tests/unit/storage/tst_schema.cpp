@@ -390,7 +390,7 @@ void TestSchema::version5ProjectGainsReasoning()
         r.completionTokens = 50;
         r.reasoningTokens = 20;
         r.reasoningEstimated = true;
-        r.reasoningText = QStringLiteral("not stored");
+        r.reasoningText = "not stored";
         writer.enqueue(r);
         QVERIFY(writer.flush(10000));
         QCOMPARE(writer.failedItems(), quint64(0));

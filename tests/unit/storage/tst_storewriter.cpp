@@ -157,7 +157,11 @@ void TestStoreWriter::refusedItemsAreReportedNotFatal()
     const qint64 runId = writer.createRun(run());
     writer.enqueue(TestData::makeRequest(runId + 100, QStringLiteral("baseline"), 0, 1, 0)); // no such run
     RequestRecord backwards = TestData::makeRequest(runId, QStringLiteral("baseline"), 0, 1, 1, 4);
-    std::swap(backwards.eventNs[1], backwards.eventNs[2]);
+    {
+        const qint64 second = backwards.eventNs[1];
+        backwards.eventNs.set(1, backwards.eventNs[2]);
+        backwards.eventNs.set(2, second);
+    }
     writer.enqueue(backwards);
     writer.enqueue(TestData::makeRequest(runId, QStringLiteral("baseline"), 0, 1, 2));
     writer.finishRun(runId + 100, RunStatus::Finished, QDateTime::currentDateTimeUtc());
