@@ -67,8 +67,10 @@ void appendSamples(const ResultRun &file, std::vector<RequestSample> *samples, R
         const qint64 out = i < file.outputLens.size() ? file.outputLens[i] : 0;
         if (out > 1)
             s.tpot = (s.e2el - s.ttft) / double(out - 1);
-        if (i < file.itls.size())
-            s.setItl(std::vector<double>(file.itls[i].cbegin(), file.itls[i].cend()));
+        if (i < file.itls.size()) {
+            for (double gap : file.itls[i])
+                s.itlNs.append(std::llround(gap * 1e9));
+        }
         samples->push_back(std::move(s));
     }
 }

@@ -23,7 +23,8 @@ namespace {
 const double Ladder[] = { 1, 10, 25, 50, 75, 90, 99 };
 
 struct Collected {
-    std::vector<double> ttft, ttfc, ttfo, tpot, atpot, itl, citl, e2el, roleGap;
+    std::vector<double> ttft, ttfc, ttfo, tpot, atpot, e2el, roleGap;
+    NsList itl, citl; // every gap of the point: 4 bytes each while they fit
     std::vector<double> goodTpot; // vLLM's all_tpots: 0 when out <= 1, for goodput only
     std::vector<double> startS; // all finished measured requests (vLLM's min start_time)
     std::vector<double> okStartS; // per counted request, aligned with ttft/e2el
@@ -66,7 +67,7 @@ void reserveAll(Collected &c, std::span<const RequestRecord> records, const Aggr
     for (auto *v :
         { &c.ttft, &c.ttfc, &c.ttfo, &c.tpot, &c.atpot, &c.e2el, &c.roleGap, &c.goodTpot, &c.startS, &c.okStartS })
         v->reserve(n);
-    c.itl.reserve(events);
+    c.itl.reserve(qsizetype(events));
     c.events = events;
     c.sweep.reserve(2 * n);
 }
@@ -83,7 +84,7 @@ double maxTokensPerSecond(const Collected &c, std::size_t itlCount, const std::v
         buckets.add(t);
         const std::size_t end = i + 1 < itlOffsets.size() ? itlOffsets[i + 1] : itlCount;
         for (std::size_t k = itlOffsets[i]; k < end; ++k) {
-            t += c.itl[k];
+            t += nsToSeconds(c.itl.at(k));
             buckets.add(t);
         }
     }
@@ -171,8 +172,9 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
             ++s.warmup;
             continue;
         }
-        const std::size_t itlBefore = c.itl.size();
-        const RequestMetrics m = deriveRequest(r, opts.profile, &c.itl);
+        const auto itlBefore = std::size_t(c.itl.size());
+        const RequestMetrics m = deriveRequest(r, opts.profile);
+        appendTokenGapsNs(r, opts.profile, &c.itl, nullptr);
         if (m.cancelled) {
             ++s.cancelled;
             continue;
@@ -238,7 +240,7 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
     const int finished = s.completed + s.failed;
     s.successRate = finished > 0 ? double(s.completed) / finished : 0.0;
     res.censored = finished > 0 && double(s.failed) / finished > FindingThresholds().censoredShare;
-    s.maxOutputTokensPerS = maxTokensPerSecond(c, c.itl.size(), itlOffsets);
+    s.maxOutputTokensPerS = maxTokensPerSecond(c, std::size_t(c.itl.size()), itlOffsets);
     s.maxConcurrentRequests = maxConcurrent(c.sweep);
     s.inputLen = c.targetIn;
     s.outputLen = c.targetOut;
@@ -251,16 +253,16 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
     s.ttfo = Stats::describeSeconds(c.ttfo, extra);
     s.tpot = Stats::describeSeconds(c.tpot, extra);
     s.atpot = Stats::describeSeconds(c.atpot, extra);
-    s.itl = Stats::describeSeconds(c.itl, extra);
+    s.itl = Stats::describeNs(c.itl, extra);
     // The content ITLs in a second pass, once the ITLs are described and freed: the point's two
-    // arrays of every gap are never held at once (8 bytes per token event each).
-    std::vector<double>().swap(c.itl);
-    c.citl.reserve(c.events);
+    // arrays of every gap are never held at once (4 bytes per token event each while they fit).
+    c.itl = NsList();
+    c.citl.reserve(qsizetype(c.events));
     for (const auto &r : records) {
         if (inWindow(r, opts) && !r.warmup)
-            deriveRequest(r, opts.profile, nullptr, &c.citl);
+            appendTokenGapsNs(r, opts.profile, nullptr, &c.citl);
     }
-    s.citl = Stats::describeSeconds(c.citl, extra);
+    s.citl = Stats::describeNs(c.citl, extra);
     s.e2el = Stats::describeSeconds(c.e2el, extra);
     if (turns > 1) {
         firstTurns.put(s.turns, QStringLiteral("first_turn"));
@@ -310,7 +312,7 @@ void addFindings(PointResult &res, Collected &c, const AggregateOptions &o, cons
     if (std::find(ps.begin(), ps.end(), 99.0) == ps.end())
         ps.push_back(99.0);
     const std::pair<const char *, std::size_t> metrics[]
-        = { { "ttft", c.ttft.size() }, { "tpot", c.tpot.size() }, { "itl", c.itl.size() }, { "e2el", c.e2el.size() } };
+        = { { "ttft", c.ttft.size() }, { "tpot", c.tpot.size() }, { "itl", std::size_t(c.itl.size()) }, { "e2el", c.e2el.size() } };
     for (const auto &[name, n] : metrics) {
         for (double p : ps) {
             const double need = p >= 100 ? std::numeric_limits<double>::infinity() : 10.0 / (1.0 - p / 100.0);

@@ -2,6 +2,7 @@
 #include "capacity.h"
 
 #include "metrics/numpystats.h"
+#include "model/clock.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,7 +33,8 @@ std::vector<double> valuesOf(const std::vector<RequestSample> &pooled, const QSt
     std::vector<double> v;
     if (metric == QLatin1String("itl")) {
         for (const RequestSample &s : pooled)
-            v.insert(v.end(), s.itl().begin(), s.itl().end());
+            for (qint64 ns : s.itlNs)
+                v.push_back(nsToSeconds(ns));
         return v;
     }
     v.reserve(pooled.size());
@@ -174,8 +176,8 @@ void judgeLevel(
             bool ok = true;
             for (const Slo &slo : spec.slos) {
                 if (slo.metric == QLatin1String("itl")) { // the request's mean gap, as AIPerf's goodput reads ITL
-                    if (!s.itl().empty())
-                        ok = ok && Stats::mean(s.itl()) * 1000 <= slo.maxMs;
+                    if (!s.itlNs.isEmpty())
+                        ok = ok && Stats::mean(s.itlSeconds()) * 1000 <= slo.maxMs;
                 } else {
                     const double ms = sampleMs(s, slo.metric);
                     // No TPOT (one token) breaks no bound; no answer after the reasoning misses TTFO's.

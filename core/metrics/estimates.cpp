@@ -36,15 +36,16 @@ void latencySamples(const std::vector<RequestSample> &samples, const QString &me
 {
     for (const RequestSample &s : samples) {
         if (metric == QLatin1String("itl")) {
-            if (s.itl().empty())
+            if (s.itlNs.isEmpty())
                 continue;
             double sum = 0;
-            for (double g : s.itl()) {
+            for (qint64 ns : s.itlNs) {
+                const double g = nsToSeconds(ns);
                 values->push_back(g * 1000);
                 sum += g * 1000;
             }
             sums->push_back(sum);
-            counts->push_back(double(s.itl().size()));
+            counts->push_back(double(s.itlNs.size()));
             continue;
         }
         const double v = metric == QLatin1String("ttft") ? s.ttft
@@ -101,16 +102,25 @@ bool splitLatencyKey(const QString &key, QString *stat, QString *metric)
     return true;
 }
 
+std::vector<double> RequestSample::itlSeconds() const
+{
+    std::vector<double> out;
+    out.reserve(std::size_t(itlNs.size()));
+    for (qint64 ns : itlNs)
+        out.push_back(nsToSeconds(ns));
+    return out;
+}
+
 std::optional<RequestSample> requestSample(const RequestRecord &record, DefinitionsProfile profile)
 {
     if (record.warmup)
         return std::nullopt;
     RequestSample s;
-    std::vector<double> gaps;
-    const RequestMetrics m = deriveRequest(record, profile, &gaps);
+    const RequestMetrics m = deriveRequest(record, profile);
     if (!m.counted)
         return std::nullopt;
-    s.setItl(std::move(gaps));
+    s.itlNs.reserve(qMax(0, m.tokenEvents - 1));
+    appendTokenGapsNs(record, profile, &s.itlNs, nullptr);
     s.ttft = m.ttft;
     if (m.hasTtfo)
         s.ttfo = m.ttfo;

@@ -24,15 +24,13 @@ struct RequestSample {
     double ttft = 0, e2el = 0;
     double tpot = std::numeric_limits<double>::quiet_NaN(); ///< NaN with a single output token
     double ttfo = std::numeric_limits<double>::quiet_NaN(); ///< NaN when the request never answered
-    /// Its inter-token latencies, shared by the copies of one request's sample (a point's set and
-    /// its steady window's), so a request's gaps are held once however many sets count it.
-    std::shared_ptr<const std::vector<double>> itls;
+    /// Its inter-token latencies in ns (4 bytes each while they fit; a result file's seconds to the
+    /// nearest ns, as its import stores them), shared by the copies of one request's sample (a point's
+    /// set and its steady window's), so a request's gaps are held once however many sets count it.
+    NsList itlNs;
 
-    std::span<const double> itl() const { return itls ? std::span<const double>(*itls) : std::span<const double>(); }
-    void setItl(std::vector<double> gaps)
-    {
-        itls = gaps.empty() ? nullptr : std::make_shared<const std::vector<double>>(std::move(gaps));
-    }
+    /// The gaps in seconds (nsToSeconds of each), as a point's summary computes with them.
+    std::vector<double> itlSeconds() const;
 };
 
 /// The sample of a stored record under a definitions profile; nullopt for a request that does not count.

@@ -33,6 +33,10 @@ double medianSorted(std::span<const double> sorted) noexcept;
 /// milliseconds (computed in seconds, multiplied by 1000 as vLLM does). Values are seconds.
 Distribution describeSeconds(std::vector<double> &values, std::span<const double> extraPercentiles);
 
+/// describeSeconds of the seconds of `values` (nsToSeconds of each), bit for bit, reordering them in
+/// place while they take 4 bytes each (a wide list is converted, and emptied).
+Distribution describeNs(NsList &values, std::span<const double> extraPercentiles);
+
 /// vLLM's max_output_tokens_per_s: token times counted in whole seconds from `origin`
 /// (int(t - first start)); times before it are left out. max() is the busiest second.
 class SecondBuckets {

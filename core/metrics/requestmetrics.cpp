@@ -28,7 +28,8 @@ bool countsAsToken(EventKind k, DefinitionsProfile p) noexcept
     return p == DefinitionsProfile::Vllm ? isTokenEvent(k) : isContentEvent(k);
 }
 
-void appendGaps(const RequestRecord &r, DefinitionsProfile p, std::vector<double> *itl, std::vector<double> *citl)
+// Appends each gap between token events as `gap(ns)` to *itl, and between two content events to *citl.
+template<typename Gaps, typename Gap> void appendGaps(const RequestRecord &r, DefinitionsProfile p, Gaps *itl, Gaps *citl, Gap gap)
 {
     const qsizetype n = qMin(r.eventNs.size(), r.eventKinds.size());
     qint64 prevNs = -1;
@@ -40,12 +41,11 @@ void appendGaps(const RequestRecord &r, DefinitionsProfile p, std::vector<double
         const qint64 t = r.eventNs.at(i);
         const bool content = isContentEvent(k);
         if (prevNs >= 0) {
-            const double gap = nsToSeconds(t - prevNs);
             if (itl)
-                itl->push_back(gap);
+                itl->push_back(gap(t - prevNs));
             // Gaps next to a role or finish-only chunk are near zero by nature; content ITL drops them.
             if (citl && content && prevContent)
-                citl->push_back(gap);
+                citl->push_back(gap(t - prevNs));
         }
         prevNs = t;
         prevContent = content;
@@ -114,8 +114,19 @@ RequestMetrics deriveRequest(
     const int answerTokens = m.outputTokens - r.reasoningTokens;
     m.hasAtpot = m.hasTtfo && answerTokens > 1;
     m.atpot = m.hasAtpot ? (m.e2el - m.ttfo) / double(answerTokens - 1) : 0.0;
-    appendGaps(r, profile, itl, citl);
+    appendGaps(r, profile, itl, citl, nsToSeconds);
     return m;
+}
+
+void appendTokenGapsNs(const RequestRecord &r, DefinitionsProfile profile, NsList *itl, NsList *citl)
+{
+    if (r.status != RequestStatus::Ok)
+        return;
+    const qsizetype n = qMin(r.eventNs.size(), r.eventKinds.size());
+    for (qsizetype i = 0; i < n; ++i) {
+        if (countsAsToken(r.eventKinds.at(i), profile))
+            return appendGaps(r, profile, itl, citl, [](qint64 ns) { return ns; });
+    }
 }
 
 } // namespace ServeScope

@@ -48,4 +48,8 @@ struct RequestMetrics {
 RequestMetrics deriveRequest(const RequestRecord &r, DefinitionsProfile profile, std::vector<double> *itl = nullptr,
     std::vector<double> *citl = nullptr);
 
+/// The gaps deriveRequest() appends, in ns, for a point's pooled gaps (4 bytes each while they fit):
+/// nsToSeconds of each is what deriveRequest() appends. Nothing for requests that are not counted.
+void appendTokenGapsNs(const RequestRecord &r, DefinitionsProfile profile, NsList *itl, NsList *citl);
+
 } // namespace ServeScope

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/eventtimes.h"
+#include "model/nslist.h"
 #include "model/pointkey.h"
 
 #include <QByteArray>
@@ -110,7 +110,7 @@ struct RequestRecord {
     /// request — the run records them once (docs/metrics.md, "What the server answered with").
     QString servedModel, systemFingerprint;
 
-    EventTimes eventNs; ///< offset from startNs of each stored event
+    NsList eventNs; ///< offset from startNs of each stored event
     QVector<EventKind> eventKinds;
 
     bool ok() const noexcept { return status == RequestStatus::Ok; }

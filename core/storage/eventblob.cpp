@@ -47,7 +47,7 @@ bool fail(QString *error, const char *why)
 
 } // namespace
 
-bool encode(const EventTimes &offsetsNs, const QVector<EventKind> &kinds, QByteArray *out, QString *error)
+bool encode(const NsList &offsetsNs, const QVector<EventKind> &kinds, QByteArray *out, QString *error)
 {
     out->clear();
     if (offsetsNs.size() != kinds.size())
@@ -76,14 +76,14 @@ bool encode(const EventTimes &offsetsNs, const QVector<EventKind> &kinds, QByteA
     return true;
 }
 
-QByteArray encode(const EventTimes &offsetsNs, const QVector<EventKind> &kinds)
+QByteArray encode(const NsList &offsetsNs, const QVector<EventKind> &kinds)
 {
     QByteArray out;
     encode(offsetsNs, kinds, &out);
     return out;
 }
 
-static bool decodeInto(QByteArrayView blob, EventTimes *offsetsNs, QVector<EventKind> *kinds, QString *error)
+static bool decodeInto(QByteArrayView blob, NsList *offsetsNs, QVector<EventKind> *kinds, QString *error)
 {
     const auto *p = reinterpret_cast<const quint8 *>(blob.data());
     const quint8 *end = p + blob.size();
@@ -125,7 +125,7 @@ static bool decodeInto(QByteArrayView blob, EventTimes *offsetsNs, QVector<Event
     return true;
 }
 
-bool decode(QByteArrayView blob, EventTimes *offsetsNs, QVector<EventKind> *kinds, QString *error)
+bool decode(QByteArrayView blob, NsList *offsetsNs, QVector<EventKind> *kinds, QString *error)
 {
     offsetsNs->clear();
     kinds->clear();

@@ -19,14 +19,14 @@ constexpr quint64 MaxEvents = 1u << 24;
 /// version byte, varint count, varint deltas (first from 0, then between consecutive events),
 /// then the 4-bit kinds packed two per byte (low nibble first, a trailing pad nibble of 0).
 /// Returns false (and leaves *out empty) when the input violates those rules.
-bool encode(const EventTimes &offsetsNs, const QVector<EventKind> &kinds, QByteArray *out, QString *error = nullptr);
+bool encode(const NsList &offsetsNs, const QVector<EventKind> &kinds, QByteArray *out, QString *error = nullptr);
 
 /// Convenience form of encode(); returns an empty array on invalid input.
-QByteArray encode(const EventTimes &offsetsNs, const QVector<EventKind> &kinds);
+QByteArray encode(const NsList &offsetsNs, const QVector<EventKind> &kinds);
 
 /// Decodes a blob written by encode(). Rejects unknown versions, truncated or overlong varints,
 /// implausible counts, overflowing sums, unknown kinds, a non-zero pad nibble and trailing bytes.
 /// On failure the outputs are cleared and *error says why; it never reads out of bounds.
-bool decode(QByteArrayView blob, EventTimes *offsetsNs, QVector<EventKind> *kinds, QString *error = nullptr);
+bool decode(QByteArrayView blob, NsList *offsetsNs, QVector<EventKind> *kinds, QString *error = nullptr);
 
 } // namespace ServeScope::EventBlob

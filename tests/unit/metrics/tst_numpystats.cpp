@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/intervals.h"
 #include "metrics/numpystats.h"
+#include "model/clock.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -101,6 +102,47 @@ private Q_SLOTS:
         QCOMPARE(d.percentile(99.9), 0.49975 * 1000);
         QCOMPARE(d.percentile(10), d.p10);
         QVERIFY(std::isnan(d.percentile(42)));
+    }
+
+    void nanosecondsDescribeAsTheirSeconds_data()
+    {
+        QTest::addColumn<int>("count");
+        QTest::addColumn<qint64>("largest");
+        QTest::newRow("few, sorted") << 1000 << qint64(80'000'000);
+        QTest::newRow("many, selected") << 50001 << qint64(80'000'000);
+        QTest::newRow("one beyond 4.29 s: 8 bytes") << 50001 << qint64(6'000'000'000);
+        QTest::newRow("even count") << 4100 << qint64(3'000'000);
+        QTest::newRow("one") << 1 << qint64(1);
+        QTest::newRow("none") << 0 << qint64(0);
+    }
+
+    // A point's pooled gaps are kept as ns (4 bytes each while they fit): described, they give the
+    // figures of their seconds to the last bit.
+    void nanosecondsDescribeAsTheirSeconds()
+    {
+        QFETCH(int, count);
+        QFETCH(qint64, largest);
+        NsList ns;
+        std::vector<double> seconds;
+        quint64 x = 11;
+        for (int i = 0; i < count; ++i) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            const qint64 gap = i == count / 2 ? largest : qint64((x >> 33) % quint64(largest + 1));
+            ns.append(gap);
+            seconds.push_back(nsToSeconds(gap));
+        }
+        QCOMPARE(ns.isWide(), largest > 0xffffffffLL);
+        const double extra[] = { 99.9, 0, 100, 33.3 };
+        const Distribution want = Stats::describeSeconds(seconds, extra);
+        const Distribution got = Stats::describeNs(ns, extra);
+        QCOMPARE(got.count, want.count);
+        for (const auto &[a, b] : { std::pair { got.mean, want.mean }, { got.std, want.std }, { got.median, want.median },
+                 { got.p1, want.p1 }, { got.p10, want.p10 }, { got.p25, want.p25 }, { got.p50, want.p50 },
+                 { got.p75, want.p75 }, { got.p90, want.p90 }, { got.p99, want.p99 } })
+            QVERIFY2(a == b, qPrintable(QStringLiteral("%1 != %2").arg(a, 0, 'g', 17).arg(b, 0, 'g', 17)));
+        QCOMPARE(got.extra.size(), want.extra.size());
+        for (qsizetype i = 0; i < got.extra.size(); ++i)
+            QVERIFY(got.extra.at(i).second == want.extra.at(i).second);
     }
 
     void selectionMatchesSort()

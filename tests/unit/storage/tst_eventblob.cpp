@@ -31,18 +31,18 @@ private slots:
     void singleByteFlipsDecodeOrFailCleanly();
 };
 
-using Offsets = EventTimes;
+using Offsets = NsList;
 using Kinds = QVector<EventKind>;
 
 // What the blob stores, as a point keeps it: 4 bytes a time up to 2^32 - 1 ns, 8 once one is beyond.
 void TestEventBlob::eventTimesNarrowThenWide()
 {
     const qint64 narrowMax = 0xffffffffLL;
-    EventTimes t { 0, 20'000'000, narrowMax };
+    NsList t { 0, 20'000'000, narrowMax };
     QVERIFY(!t.isWide());
     QCOMPARE(t.size(), 3);
     QCOMPARE(t.last(), narrowMax);
-    const EventTimes shared = t;
+    const NsList shared = t;
     t.append(narrowMax + 1); // 4.29 s into the request
     QVERIFY(t.isWide());
     QVERIFY(!shared.isWide()); // the copy kept its own times
@@ -54,13 +54,13 @@ void TestEventBlob::eventTimesNarrowThenWide()
     QCOMPARE(t.first(), 0);
 
     // Equal by value, whatever their width.
-    EventTimes wide { narrowMax + 1 };
+    NsList wide { narrowMax + 1 };
     wide.set(0, 7);
     QVERIFY(wide.isWide());
-    QCOMPARE(wide, (EventTimes { 7 }));
-    QVERIFY(wide != (EventTimes { 8 }));
-    QVERIFY(wide != (EventTimes { 7, 7 }));
-    EventTimes narrow { 1, 2 };
+    QCOMPARE(wide, (NsList { 7 }));
+    QVERIFY(wide != (NsList { 8 }));
+    QVERIFY(wide != (NsList { 7, 7 }));
+    NsList narrow { 1, 2 };
     narrow.set(1, std::numeric_limits<qint64>::max());
     QVERIFY(narrow.isWide());
     QCOMPARE(narrow.at(0), 1);

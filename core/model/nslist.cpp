@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-#include "model/eventtimes.h"
+#include "model/nslist.h"
 
 namespace ServeScope {
 
-EventTimes::EventTimes(std::initializer_list<qint64> times)
+NsList::NsList(std::initializer_list<qint64> times)
 {
     reserve(qsizetype(times.size()));
     for (qint64 t : times)
         append(t);
 }
 
-void EventTimes::widen()
+void NsList::widen()
 {
     QVector<quint32> wide;
     wide.reserve(qMax(m_words.capacity(), m_words.size() + 1) * 2);
@@ -20,14 +20,14 @@ void EventTimes::widen()
     m_wide = true;
 }
 
-void EventTimes::appendWide(qint64 t)
+void NsList::appendWide(qint64 t)
 {
     if (!m_wide)
         widen();
     m_words << quint32(quint64(t)) << quint32(quint64(t) >> 32);
 }
 
-void EventTimes::set(qsizetype i, qint64 t)
+void NsList::set(qsizetype i, qint64 t)
 {
     if (!m_wide && quint64(t) > kNarrowMax)
         widen();
@@ -39,7 +39,7 @@ void EventTimes::set(qsizetype i, qint64 t)
     }
 }
 
-bool operator==(const EventTimes &a, const EventTimes &b)
+bool operator==(const NsList &a, const NsList &b)
 {
     if (a.m_wide == b.m_wide)
         return a.m_words == b.m_words;

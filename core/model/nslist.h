@@ -8,13 +8,14 @@
 
 namespace ServeScope {
 
-/// A request's event times: each event's offset from the request's start, in ns, in arrival order.
-/// Kept in 4 bytes an event while every offset lies in [0, 2^32) ns (4.29 s), in 8 once one does
-/// not; a point holds these for every request until it is summarised (docs/engine.md, "Memory").
-/// Copies share the data until one is changed, as Qt's containers do.
-class EventTimes {
+/// Nanosecond values in order: a request's event times (offsets from its start), a point's token
+/// gaps. Kept in 4 bytes a value while every value lies in [0, 2^32) ns (4.29 s), in 8 once one does
+/// not: a point holds every request's event times until it is summarised, and its summary every
+/// token gap at once (docs/engine.md, "Memory by run length"). Copies share the data until one is
+/// changed, as Qt's containers do.
+class NsList {
 public:
-    /// Reads the times in order, by value.
+    /// Reads the values in order, by value.
     class const_iterator {
     public:
         using iterator_category = std::random_access_iterator_tag;
@@ -24,7 +25,7 @@ public:
         using reference = qint64;
 
         const_iterator() = default;
-        const_iterator(const EventTimes *times, qsizetype i)
+        const_iterator(const NsList *times, qsizetype i)
             : m_times(times)
             , m_i(i)
         {
@@ -75,13 +76,13 @@ public:
         friend bool operator>=(const_iterator a, const_iterator b) { return a.m_i >= b.m_i; }
 
     private:
-        const EventTimes *m_times = nullptr;
+        const NsList *m_times = nullptr;
         qsizetype m_i = 0;
     };
     using value_type = qint64;
 
-    EventTimes() = default;
-    EventTimes(std::initializer_list<qint64> times);
+    NsList() = default;
+    NsList(std::initializer_list<qint64> times);
 
     qsizetype size() const noexcept { return m_wide ? m_words.size() / 2 : m_words.size(); }
     bool isEmpty() const noexcept { return m_words.isEmpty(); }
@@ -104,12 +105,13 @@ public:
         else
             appendWide(t);
     }
-    EventTimes &operator<<(qint64 t)
+    NsList &operator<<(qint64 t)
     {
         append(t);
         return *this;
     }
-    /// Replaces the time at i (for building records out of order).
+    void push_back(qint64 t) { append(t); }
+    /// Replaces the value at i.
     void set(qsizetype i, qint64 t);
     void reserve(qsizetype n) { m_words.reserve(n); }
     void squeeze() { m_words.squeeze(); }
@@ -118,11 +120,13 @@ public:
         m_words.clear();
         m_wide = false;
     }
-    /// True when the times take 8 bytes each.
+    /// True when the values take 8 bytes each.
     bool isWide() const noexcept { return m_wide; }
+    /// The values themselves while narrow (not isWide()), to reorder them in place.
+    quint32 *narrowData() { return m_wide ? nullptr : m_words.data(); }
 
-    friend bool operator==(const EventTimes &a, const EventTimes &b);
-    friend bool operator!=(const EventTimes &a, const EventTimes &b) { return !(a == b); }
+    friend bool operator==(const NsList &a, const NsList &b);
+    friend bool operator!=(const NsList &a, const NsList &b) { return !(a == b); }
 
 private:
     static constexpr quint64 kNarrowMax = 0xffffffffu;
