@@ -69,7 +69,7 @@ void appendSamples(const ResultRun &file, std::vector<RequestSample> *samples, R
             s.tpot = (s.e2el - s.ttft) / double(out - 1);
         if (i < file.itls.size()) {
             for (double gap : file.itls[i])
-                s.itlNs.append(std::llround(gap * 1e9));
+                s.itlNs.append(secondsToNs(gap));
         }
         samples->push_back(std::move(s));
     }

@@ -4,6 +4,7 @@
 #include "import/resultrecompute.h"
 #include "metrics/estimates.h"
 #include "metrics/numpystats.h"
+#include "model/clock.h"
 
 #include <QRegularExpression>
 
@@ -20,11 +21,6 @@ constexpr double kLadder[] = { 1, 10, 25, 50, 75, 90, 99 };
 
 // Any monotonic origin works for rebuilt times: 1,000 s keeps every offset positive.
 constexpr qint64 kOriginNs = 1'000'000'000'000;
-
-qint64 toNs(double seconds)
-{
-    return std::isfinite(seconds) ? qint64(std::llround(seconds * 1e9)) : 0;
-}
 
 const DistributionField *distributionField(QStringView code)
 {
@@ -202,9 +198,9 @@ QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &p
         r.point = place.point;
         r.repeat = 1;
         r.index = int(i);
-        r.startNs = kOriginNs + (i < run.startTimes.size() ? toNs(run.startTimes.at(i)) : 0);
+        r.startNs = kOriginNs + (i < run.startTimes.size() ? secondsToNs(run.startTimes.at(i)) : 0);
         r.slotNs = r.startNs;
-        r.scheduledNs = r.startNs - (i < run.queueTimes.size() ? toNs(run.queueTimes.at(i)) : 0);
+        r.scheduledNs = r.startNs - (i < run.queueTimes.size() ? secondsToNs(run.queueTimes.at(i)) : 0);
         const QString error = run.errors.value(i);
         r.status = error.isEmpty() ? RequestStatus::Ok : RequestStatus::Failed;
         r.errorClass = error.isEmpty() ? ErrorClass::None : ErrorClass::Protocol;
@@ -217,16 +213,16 @@ QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &p
         r.generatedText = run.generatedTexts.value(i).toUtf8();
         qint64 t = 0;
         if (error.isEmpty()) {
-            t = toNs(run.ttfts.at(i));
+            t = secondsToNs(run.ttfts.at(i));
             r.eventNs.append(t);
             r.eventKinds.append(EventKind::Content);
             for (double gap : run.itls.value(i)) {
-                t += toNs(gap);
+                t += secondsToNs(gap);
                 r.eventNs.append(t);
                 r.eventKinds.append(EventKind::Content);
             }
         }
-        r.endNs = r.startNs + (i < run.latencies.size() ? std::max(t, toNs(run.latencies.at(i))) : t);
+        r.endNs = r.startNs + (i < run.latencies.size() ? std::max(t, secondsToNs(run.latencies.at(i))) : t);
         out.append(r);
     }
     return out;

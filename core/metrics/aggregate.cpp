@@ -311,8 +311,8 @@ void addFindings(PointResult &res, Collected &c, const AggregateOptions &o, cons
     }
     if (std::find(ps.begin(), ps.end(), 99.0) == ps.end())
         ps.push_back(99.0);
-    const std::pair<const char *, std::size_t> metrics[]
-        = { { "ttft", c.ttft.size() }, { "tpot", c.tpot.size() }, { "itl", std::size_t(c.itl.size()) }, { "e2el", c.e2el.size() } };
+    const std::pair<const char *, std::size_t> metrics[] = { { "ttft", c.ttft.size() }, { "tpot", c.tpot.size() },
+        { "itl", std::size_t(c.itl.size()) }, { "e2el", c.e2el.size() } };
     for (const auto &[name, n] : metrics) {
         for (double p : ps) {
             const double need = p >= 100 ? std::numeric_limits<double>::infinity() : 10.0 / (1.0 - p / 100.0);

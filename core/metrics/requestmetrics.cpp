@@ -29,7 +29,8 @@ bool countsAsToken(EventKind k, DefinitionsProfile p) noexcept
 }
 
 // Appends each gap between token events as `gap(ns)` to *itl, and between two content events to *citl.
-template<typename Gaps, typename Gap> void appendGaps(const RequestRecord &r, DefinitionsProfile p, Gaps *itl, Gaps *citl, Gap gap)
+template<typename Gaps, typename Gap>
+void appendGaps(const RequestRecord &r, DefinitionsProfile p, Gaps *itl, Gaps *citl, Gap gap)
 {
     const qsizetype n = qMin(r.eventNs.size(), r.eventKinds.size());
     qint64 prevNs = -1;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cmath>
 #include <QtGlobal>
 
 namespace ServeScope {
@@ -17,6 +18,12 @@ inline qint64 monotonicNs() noexcept
 inline double nsToSeconds(qint64 ns) noexcept
 {
     return double(ns) / 1e9;
+}
+
+/// Seconds read from elsewhere (a result file) to the nearest ns; 0 for NaN or infinity.
+inline qint64 secondsToNs(double seconds) noexcept
+{
+    return std::isfinite(seconds) ? qint64(std::llround(seconds * 1e9)) : 0;
 }
 
 } // namespace ServeScope

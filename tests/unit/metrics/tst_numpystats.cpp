@@ -136,9 +136,9 @@ private Q_SLOTS:
         const Distribution want = Stats::describeSeconds(seconds, extra);
         const Distribution got = Stats::describeNs(ns, extra);
         QCOMPARE(got.count, want.count);
-        for (const auto &[a, b] : { std::pair { got.mean, want.mean }, { got.std, want.std }, { got.median, want.median },
-                 { got.p1, want.p1 }, { got.p10, want.p10 }, { got.p25, want.p25 }, { got.p50, want.p50 },
-                 { got.p75, want.p75 }, { got.p90, want.p90 }, { got.p99, want.p99 } })
+        for (const auto &[a, b] : { std::pair { got.mean, want.mean }, { got.std, want.std },
+                 { got.median, want.median }, { got.p1, want.p1 }, { got.p10, want.p10 }, { got.p25, want.p25 },
+                 { got.p50, want.p50 }, { got.p75, want.p75 }, { got.p90, want.p90 }, { got.p99, want.p99 } })
             QVERIFY2(a == b, qPrintable(QStringLiteral("%1 != %2").arg(a, 0, 'g', 17).arg(b, 0, 'g', 17)));
         QCOMPARE(got.extra.size(), want.extra.size());
         for (qsizetype i = 0; i < got.extra.size(); ++i)
