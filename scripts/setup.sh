@@ -29,10 +29,10 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# SERVESCOPE_DEBUG_INFO=OFF (CI) builds the same optimised code without debug information: about a
-# third less build time on two cores (756 s against ~1,170 s from scratch).
-debug=()
-[ "${SERVESCOPE_DEBUG_INFO:-ON}" = OFF ] && debug=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG")
-cmake -S "$ROOT" -B "$ROOT/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${debug[@]}" \
+# The optimised code is built without debug information unless SERVESCOPE_DEBUG_INFO=ON (for a
+# debugger or a heap profile): about a third less build time on two cores. Changing it rebuilds all.
+flags="-O2 -DNDEBUG"
+[ "${SERVESCOPE_DEBUG_INFO:-OFF}" = ON ] && flags="-O2 -g -DNDEBUG"
+cmake -S "$ROOT" -B "$ROOT/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
     -DSERVESCOPE_WERROR="${SERVESCOPE_WERROR:-OFF}" >/dev/null
 cmake --build "$ROOT/build" -j"$(nproc)"
