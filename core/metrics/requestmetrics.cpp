@@ -28,9 +28,8 @@ bool countsAsToken(EventKind k, DefinitionsProfile p) noexcept
     return p == DefinitionsProfile::Vllm ? isTokenEvent(k) : isContentEvent(k);
 }
 
-// Appends each gap between token events as `gap(ns)` to *itl, and between two content events to *citl.
-template<typename Gaps, typename Gap>
-void appendGaps(const RequestRecord &r, DefinitionsProfile p, Gaps *itl, Gaps *citl, Gap gap)
+// Appends each gap between token events to *itl, and between two content events to *citl, in ns.
+void appendGaps(const RequestRecord &r, DefinitionsProfile p, NsList *itl, NsList *citl)
 {
     const qsizetype n = qMin(r.eventNs.size(), r.eventKinds.size());
     qint64 prevNs = -1;
@@ -43,10 +42,10 @@ void appendGaps(const RequestRecord &r, DefinitionsProfile p, Gaps *itl, Gaps *c
         const bool content = isContentEvent(k);
         if (prevNs >= 0) {
             if (itl)
-                itl->push_back(gap(t - prevNs));
+                itl->append(t - prevNs);
             // Gaps next to a role or finish-only chunk are near zero by nature; content ITL drops them.
             if (citl && content && prevContent)
-                citl->push_back(gap(t - prevNs));
+                citl->append(t - prevNs);
         }
         prevNs = t;
         prevContent = content;
@@ -55,8 +54,7 @@ void appendGaps(const RequestRecord &r, DefinitionsProfile p, Gaps *itl, Gaps *c
 
 } // namespace
 
-RequestMetrics deriveRequest(
-    const RequestRecord &r, DefinitionsProfile profile, std::vector<double> *itl, std::vector<double> *citl)
+RequestMetrics deriveRequest(const RequestRecord &r, DefinitionsProfile profile)
 {
     RequestMetrics m;
     if (r.status == RequestStatus::Cancelled) {
@@ -115,7 +113,6 @@ RequestMetrics deriveRequest(
     const int answerTokens = m.outputTokens - r.reasoningTokens;
     m.hasAtpot = m.hasTtfo && answerTokens > 1;
     m.atpot = m.hasAtpot ? (m.e2el - m.ttfo) / double(answerTokens - 1) : 0.0;
-    appendGaps(r, profile, itl, citl, nsToSeconds);
     return m;
 }
 
@@ -126,7 +123,7 @@ void appendTokenGapsNs(const RequestRecord &r, DefinitionsProfile profile, NsLis
     const qsizetype n = qMin(r.eventNs.size(), r.eventKinds.size());
     for (qsizetype i = 0; i < n; ++i) {
         if (countsAsToken(r.eventKinds.at(i), profile))
-            return appendGaps(r, profile, itl, citl, [](qint64 ns) { return ns; });
+            return appendGaps(r, profile, itl, citl);
     }
 }
 

@@ -42,14 +42,12 @@ struct RequestMetrics {
     bool reasoningEstimated = false;
 };
 
-/// Derives one request's figures under a profile. ITL gaps are appended to *itl (pooled across
-/// requests), content-only gaps to *citl; either may be null. Nothing is appended for requests
-/// that are not counted.
-RequestMetrics deriveRequest(const RequestRecord &r, DefinitionsProfile profile, std::vector<double> *itl = nullptr,
-    std::vector<double> *citl = nullptr);
+/// Derives one request's figures under a profile.
+RequestMetrics deriveRequest(const RequestRecord &r, DefinitionsProfile profile);
 
-/// The gaps deriveRequest() appends, in ns, for a point's pooled gaps (4 bytes each while they fit):
-/// nsToSeconds of each is what deriveRequest() appends. Nothing for requests that are not counted.
+/// Appends one request's ITL gaps in ns (pooled across requests: 4 bytes each while they fit) to
+/// *itl, its content-only gaps to *citl; either may be null. Its ITLs are nsToSeconds of each.
+/// Nothing is appended for a request deriveRequest() does not count.
 void appendTokenGapsNs(const RequestRecord &r, DefinitionsProfile profile, NsList *itl, NsList *citl);
 
 } // namespace ServeScope

@@ -110,7 +110,6 @@ public:
         append(t);
         return *this;
     }
-    void push_back(qint64 t) { append(t); }
     /// Replaces the value at i.
     void set(qsizetype i, qint64 t);
     void reserve(qsizetype n) { m_words.reserve(n); }

@@ -61,13 +61,14 @@ void LiveMonitor::observe(const RequestRecord &record)
     }
     if (!record.ok())
         return;
-    m_itl.clear();
-    const RequestMetrics m = deriveRequest(record, DefinitionsProfile::Vllm, &m_itl);
+    const RequestMetrics m = deriveRequest(record, DefinitionsProfile::Vllm);
     if (!m.counted)
         return;
     m_rollTtft.add(record.endNs, m.ttft * 1000);
-    for (double gap : m_itl)
-        m_rollItl.add(record.endNs, gap * 1000);
+    m_itl.clear();
+    appendTokenGapsNs(record, DefinitionsProfile::Vllm, &m_itl, nullptr);
+    for (qint64 gap : std::as_const(m_itl))
+        m_rollItl.add(record.endNs, nsToSeconds(gap) * 1000);
     m_rollTokens.add(record.endNs, m.outputTokens);
 }
 

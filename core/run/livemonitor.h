@@ -58,7 +58,7 @@ private:
     RollingHistogram m_rollTtft { kRollingWindowNs, kRollingSlices };
     RollingHistogram m_rollItl { kRollingWindowNs, kRollingSlices };
     RollingHistogram m_rollTokens { kRollingWindowNs, kRollingSlices, false };
-    std::vector<double> m_itl; ///< scratch for one record's gaps
+    NsList m_itl; ///< scratch for one record's gaps (ns)
 };
 
 } // namespace ServeScope

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/requestmetrics.h"
+#include "model/clock.h"
 #include "recordbuilder.h"
 
 #include <QRegularExpression>
@@ -94,12 +95,13 @@ private Q_SLOTS:
         QFETCH(int, outputTokens);
         QFETCH(QVector<double>, itlMs);
         QFETCH(QVector<double>, citlMs);
-        std::vector<double> itl, citl;
-        const RequestMetrics m = deriveRequest(record, profile, &itl, &citl);
+        NsList itl, citl;
+        const RequestMetrics m = deriveRequest(record, profile);
+        appendTokenGapsNs(record, profile, &itl, &citl);
         QCOMPARE(m.counted, counted);
         QCOMPARE(m.failed, !counted);
         if (!counted) {
-            QVERIFY(itl.empty());
+            QVERIFY(itl.isEmpty());
             return;
         }
         QCOMPARE(m.ttft, ttftMs / 1000);
@@ -108,10 +110,10 @@ private Q_SLOTS:
         QCOMPARE(m.outputTokens, outputTokens);
         QCOMPARE(m.hasTpot, outputTokens > 1);
         QCOMPARE(m.tpot, (m.e2el - m.ttft) / (outputTokens - 1));
-        QCOMPARE(itl.size(), std::size_t(itlMs.size()));
+        QCOMPARE(itl.size(), itlMs.size());
         for (int i = 0; i < itlMs.size(); ++i)
-            QCOMPARE(itl[std::size_t(i)], double(qint64(itlMs[i] * Ms)) / 1e9);
-        QCOMPARE(citl.size(), std::size_t(citlMs.size()));
+            QCOMPARE(nsToSeconds(itl.at(i)), double(qint64(itlMs[i] * Ms)) / 1e9);
+        QCOMPARE(citl.size(), citlMs.size());
     }
 
     void cancelledIsNotFailed()
