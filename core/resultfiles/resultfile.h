@@ -6,6 +6,7 @@
 #include <QMap>
 #include <QStringList>
 
+#include <functional>
 #include <limits>
 #include <span>
 
@@ -32,6 +33,9 @@ struct ResultFileSetup {
     /// ("servescope_steady_output_throughput", "servescope_p99_ttft_ms_ci_low"); a key without the
     /// servescope_ prefix gets it, so vLLM's own keys are never overwritten.
     QVector<QPair<QString, double>> extraNumbers;
+    /// generated_texts by request index, asked for in rising order, when the records do not keep their
+    /// text (the run's results folder reads it back from the project); unset: each record's own.
+    std::function<QByteArray(int index)> generatedTexts;
 };
 
 /// Writes one point/repeat as vLLM's --save-result JSON. `records` are the point's records in

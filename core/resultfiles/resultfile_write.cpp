@@ -103,13 +103,13 @@ constexpr const char *kArrays[] = { "input_lens", "output_lens", "ttfts", "itls"
     "queue_times", "generated_texts", "errors" };
 
 // Element of array kArrays[which] for one measured request, typed as the file has always written it.
-Json arrayElement(const RequestRecord &r, qint64 origin, int which)
+Json arrayElement(const RequestRecord &r, const ResultFileSetup &setup, int which)
 {
     switch (which) {
     case 0:
         return r.promptTokens;
     case 5:
-        return nsToSeconds(r.startNs - origin);
+        return nsToSeconds(r.startNs - setup.measuredStartNs);
     case 6:
         return nsToSeconds(r.slotNs - r.scheduledNs);
     default:
@@ -126,7 +126,9 @@ Json arrayElement(const RequestRecord &r, qint64 origin, int which)
     case 4:
         return span.ok() ? nsToSeconds(span.last) : 0.0;
     case 7:
-        return span.ok() ? r.generatedText.toStdString() : std::string();
+        if (!span.ok())
+            return std::string();
+        return (setup.generatedTexts ? setup.generatedTexts(r.index) : r.generatedText).toStdString();
     default:
         return span.ok() ? std::string() : utf8(errorOf(r));
     }
@@ -239,7 +241,7 @@ private:
 
 // What Json::dump(-1) of the whole tree wrote: compact, invalid UTF-8 replaced; each array in
 // kArrays streamed element by element, from the measured records, where the tree holds its null.
-bool writeTo(QIODevice &device, const Json &j, std::span<const RequestRecord> records, qint64 origin)
+bool writeTo(QIODevice &device, const Json &j, std::span<const RequestRecord> records, const ResultFileSetup &setup)
 {
     const auto out = std::make_shared<DeviceOutput>(device);
     nlohmann::detail::serializer<Json> s(out, ' ', Json::error_handler_t::replace);
@@ -264,7 +266,7 @@ bool writeTo(QIODevice &device, const Json &j, std::span<const RequestRecord> re
             if (!first)
                 out->write_character(',');
             first = false;
-            dump(arrayElement(r, origin, int(place - std::begin(kArrays))));
+            dump(arrayElement(r, setup, int(place - std::begin(kArrays))));
         }
         out->write_character(']');
     }
@@ -283,7 +285,7 @@ QByteArray writeVllmResult(
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    writeTo(buffer, j, records, setup.measuredStartNs);
+    writeTo(buffer, j, records, setup);
     return bytes;
 }
 
@@ -294,7 +296,7 @@ bool saveVllmResult(const QString &path, const ResultFileSetup &setup, std::span
     if (j.is_null())
         return false;
     QSaveFile f(path);
-    const bool ok = f.open(QIODevice::WriteOnly) && writeTo(f, j, records, setup.measuredStartNs) && f.commit();
+    const bool ok = f.open(QIODevice::WriteOnly) && writeTo(f, j, records, setup) && f.commit();
     if (!ok && error)
         *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
     return ok;

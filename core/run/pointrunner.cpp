@@ -13,6 +13,7 @@
 #include "run/livemonitor.h"
 #include "run/runoutput.h"
 #include "run/serverscraper.h"
+#include "storage/projectstore.h"
 #include "storage/storewriter.h"
 #include "workload/promptgen.h"
 
@@ -369,7 +370,17 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
             // Its steady set too: the file's servescope_steady_* keys stand beside vLLM's figures.
             vllm.steady = figures.steady;
         }
-        if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, &error))
+        // The records did not keep their texts (runLoad): the file reads them back from the project.
+        ProjectStore store;
+        std::function<QByteArray(int)> texts;
+        if (m_writer.flush(60000)
+            && store.open(m_writer.path(), ProjectStore::Check::Header, ProjectStore::Follow::Live))
+            texts = store.generatedTexts(variant.runId, summary.variant, spec.point, spec.repeat);
+        if (!texts)
+            Q_EMIT logged(QStringLiteral("error"),
+                RunText::tr("results folder: the generated texts of %1 could not be read back from the project (%2)")
+                    .arg(summary.label, store.errorString()));
+        else if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, texts, &error))
             Q_EMIT logged(QStringLiteral("error"), error);
     }
     m_monitor.addFinished(summary);
@@ -452,11 +463,8 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
     LoadOutcome outcome;
     int counting = 0; // records waiting for their /tokenize count
     bool loadDone = false;
-    // Only a results folder's files read a request's text after the point: otherwise the kept copy
-    // drops it once the writer has its own (the project stores it), so a point keeps no text.
-    const bool keepText = m_output.isOpen();
     bool lagSaid = false;
-    const auto accept = [this, records, keepText, settle, &lagSaid](RequestRecord r) {
+    const auto accept = [this, records, settle, &lagSaid](RequestRecord r) {
         // The writer may lag the load, never the other way round (the engine has stamped this
         // record already); a lag beyond the bound is said once per point.
         const quint64 lag = m_writer.enqueue(r) - m_writer.committedSequence();
@@ -470,13 +478,12 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
         m_monitor.observe(r);
         if (settle && settle->add(r))
             m_generator.stopSending();
-        // What the server answered with is noted once per variant (m_answered), not kept per request.
+        // What the server answered with is noted once per variant (m_answered), and the texts are
+        // stored: neither is kept per request through the point.
         r.servedModel = QString();
         r.systemFingerprint = QString();
-        if (!keepText) {
-            r.generatedText = QByteArray();
-            r.reasoningText = QByteArray();
-        }
+        r.generatedText = QByteArray();
+        r.reasoningText = QByteArray();
         records->append(std::move(r));
     };
     const auto onRecord = QObject::connect(

@@ -47,7 +47,8 @@ bool RunOutput::failed(const QString &error)
 }
 
 bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summary, const PointSummary &vllm,
-    std::span<const RequestRecord> records, qint64 measuredStartNs, QString *error)
+    std::span<const RequestRecord> records, qint64 measuredStartNs,
+    const std::function<QByteArray(int index)> &generatedTexts, QString *error)
 {
     const LoadPoint &lp = resolved.load.points.at(summary.point);
     ResultFileSetup setup;
@@ -65,6 +66,7 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     setup.percentiles = QVector<double>(resolved.metrics.percentiles.cbegin(), resolved.metrics.percentiles.cend());
     setup.measuredStartNs = measuredStartNs;
     setup.discarded = summary.discarded;
+    setup.generatedTexts = generatedTexts;
     // The steady set under vLLM's definitions, like the file's own keys (under another profile the
     // caller computes it so).
     for (auto it = vllm.steady.cbegin(); it != vllm.steady.cend(); ++it)

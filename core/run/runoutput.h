@@ -26,9 +26,11 @@ public:
     /// and its summary.csv rows (vLLM's set, then the steady set). `vllm` is the same records
     /// summarised with the vllm definitions (the summary itself under that profile); under another
     /// profile its figures are written beside vLLM's as servescope_<profile>_<key> and as its own
-    /// summary.csv row.
+    /// summary.csv row. `generatedTexts` gives the requests' texts by index when the records no longer
+    /// hold them (ResultFileSetup::generatedTexts).
     bool writePoint(const Experiment &resolved, const PointSummary &summary, const PointSummary &vllm,
-        std::span<const RequestRecord> records, qint64 measuredStartNs, QString *error);
+        std::span<const RequestRecord> records, qint64 measuredStartNs,
+        const std::function<QByteArray(int index)> &generatedTexts, QString *error);
     /// After a point's last repeat: its statistics across repeats as `<variant>/<point>-repeats.json`
     /// (`servescope_<key>_median`, `_min`, `_max`, `_cv`, `_ci_low`, `_ci_high`, ...), rows of repeats.csv,
     /// and the point's statistic rows of summary.csv.

@@ -283,6 +283,27 @@ bool ProjectStore::requests(qint64 runId, const RequestFilter &filter, QVector<R
     return true;
 }
 
+std::function<QByteArray(int)> ProjectStore::generatedTexts(
+    qint64 runId, const QString &variant, int point, int repeat)
+{
+    auto q = std::make_shared<QSqlQuery>(m_db);
+    q->setForwardOnly(true);
+    q->prepare(QStringLiteral("SELECT r.idx, r.generated_text FROM requests r JOIN variants v ON v.id = r.variant_id"
+                              " WHERE r.run_id = ? AND v.name = ? AND r.point = ? AND r.repeat = ? AND r.warmup = 0"
+                              " ORDER BY r.idx, r.id"));
+    q->bindValue(0, runId);
+    q->bindValue(1, variant);
+    q->bindValue(2, point);
+    q->bindValue(3, repeat);
+    if (!execQuery(*q, &m_error))
+        return {};
+    return [q, onRow = q->next()](int index) mutable {
+        while (onRow && q->value(0).toInt() < index)
+            onRow = q->next();
+        return onRow && q->value(0).toInt() == index ? q->value(1).toString().toUtf8() : QByteArray();
+    };
+}
+
 bool ProjectStore::experiments(QVector<ExperimentRow> *out)
 {
     out->clear();

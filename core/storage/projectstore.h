@@ -8,6 +8,7 @@
 #include <QString>
 #include <QVector>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -75,6 +76,11 @@ public:
     bool serverMetricSamples(qint64 runId, QVector<ServerMetricSample> *out);
     bool serverLogs(qint64 runId, QVector<ServerLogLine> *out);
     std::optional<PromptRow> prompt(const QByteArray &hash);
+    /// The generated texts of one (variant, point, repeat)'s measured requests, read as they are asked
+    /// for: call the result with rising request indexes (a forward cursor over the point's rows); an
+    /// index without a stored row gives an empty text. Empty on failure (errorString()). Valid while
+    /// the store is open; the results folder writes a point's texts from here instead of keeping them.
+    std::function<QByteArray(int index)> generatedTexts(qint64 runId, const QString &variant, int point, int repeat);
 
 private:
     bool fail(const QString &message);

@@ -65,6 +65,7 @@ struct StoreWriter::Private {
     int flushWaiters = 0;
     bool stopping = false;
     bool broken = false; ///< a commit failed; acknowledged data is safe, the rest is not
+    QString path; ///< set while open
     QString firstFailure; ///< why it broke
 
     std::atomic<quint64> committedSequence { 0 };
@@ -324,8 +325,10 @@ bool StoreWriter::open(const QString &path, QString *error)
     d->thread->setObjectName(QStringLiteral("StoreWriter"));
     d->thread->start();
     const QString why = openResult.get();
-    if (why.isEmpty())
+    if (why.isEmpty()) {
+        d->path = path;
         return true;
+    }
     d->thread->wait();
     delete d->thread;
     d->thread = nullptr;
@@ -348,12 +351,18 @@ void StoreWriter::close()
     std::lock_guard lock(d->mutex);
     d->thread = nullptr;
     d->queue.clear();
+    d->path.clear();
 }
 
 bool StoreWriter::isOpen() const
 {
     std::lock_guard lock(d->mutex);
     return d->thread && !d->stopping;
+}
+
+QString StoreWriter::path() const
+{
+    return d->path;
 }
 
 qint64 StoreWriter::createRun(const RunRow &run, QString *error)

@@ -42,6 +42,8 @@ public:
     /// Commits what is queued and stops the thread.
     void close();
     bool isOpen() const;
+    /// The project it writes; empty while closed.
+    QString path() const;
 
     /// Set before open(); runs on the writer thread.
     void setCommittedCallback(CommittedCallback callback);

@@ -95,10 +95,13 @@ private Q_SLOTS:
         QCOMPARE(perRepeat.size(), 2);
         QCOMPARE(steadyRows, 2);
 
+        ProjectStore store;
+        QVERIFY2(store.open(project, ProjectStore::Check::Header, ProjectStore::Follow::Snapshot),
+            qPrintable(store.errorString()));
         int files = 0;
         for (const QString &variant : { QStringLiteral("baseline"), QStringLiteral("seqs-2") }) {
-            for (const auto &[label, prompts, inLen, outLen] :
-                { std::tuple { QStringLiteral("c1"), 6, 32, 8 }, std::tuple { QStringLiteral("c4"), 12, 64, 16 } }) {
+            for (const auto &[point, label, prompts, inLen, outLen] :
+                { std::tuple { 0, QStringLiteral("c1"), 6, 32, 8 }, std::tuple { 1, QStringLiteral("c4"), 12, 64, 16 } }) {
                 for (int r = 1; r <= 2; ++r) {
                     const QString path = QStringLiteral("%1/%2/%3-r%4.json").arg(out, variant, label).arg(r);
                     QString error;
@@ -114,6 +117,16 @@ private Q_SLOTS:
                         QCOMPARE(len, qint64(inLen));
                     for (qint64 len : rr.outputLens)
                         QCOMPARE(len, qint64(outLen));
+                    // The texts are read back from the project as the file is written (a run keeps none):
+                    // each request's own, in submission order.
+                    QVector<RequestRecord> stored;
+                    QVERIFY(store.requests(1, RequestFilter { variant, point, r, false, false }, &stored));
+                    QCOMPARE(stored.size(), prompts);
+                    QCOMPARE(rr.generatedTexts.size(), prompts);
+                    for (int i = 0; i < prompts; ++i) {
+                        QVERIFY(!stored.at(i).generatedText.isEmpty());
+                        QCOMPARE(rr.generatedTexts.at(i), QString::fromUtf8(stored.at(i).generatedText));
+                    }
                     std::vector<double> ttft(rr.ttfts.cbegin(), rr.ttfts.cend());
                     std::sort(ttft.begin(), ttft.end());
                     QCOMPARE(Stats::mean(ttft) * 1000, rr.number(QStringLiteral("mean_ttft_ms")));
@@ -166,8 +179,6 @@ private Q_SLOTS:
         const QList<QByteArray> repeatRows = readAll(out + QStringLiteral("/repeats.csv")).trimmed().split('\n');
         QCOMPARE(repeatRows.size(), 1 + 2 * 2 * 20); // header + variants x points x headline metrics
 
-        ProjectStore store;
-        QVERIFY(store.open(project));
         QVector<RequestRecord> records;
         QVERIFY(store.requests(1, RequestFilter {}, &records));
         // 2 variants x (2 points x 2 repeats) x (prompts + 2 warmups)
