@@ -6743,6 +6743,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>run %1 was measured under the %2 definitions and this search uses %3: its levels cannot be reused</source>
         <translation>运行 %1 按 %2 定义测量，而本次搜索使用 %3：无法复用它的级别</translation>
     </message>
+    <message>
+        <source>results folder: the generated texts of %1 could not be read back from the project (%2)</source>
+        <translation>结果目录：无法从项目读回 %1 的生成文本（%2）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::RunMonitor</name>

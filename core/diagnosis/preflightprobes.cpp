@@ -52,7 +52,7 @@ void Preflight::runStreams(
     m_engine = new LoadGenerator(1, this);
     connect(m_engine, &LoadGenerator::requestFinished, this, [this](const RequestRecord &r) { m_runRecords << r; });
     connect(m_engine, &LoadGenerator::finished, this, done);
-    m_engine->start(engineEndpoint(), { PreparedRequest { body, 0, maxTokens, QByteArray() } }, spec);
+    m_engine->start(engineEndpoint(), { PreparedRequest { body, 0, maxTokens, {} } }, spec);
 }
 
 void Preflight::readStreamsAsRun()

@@ -3,6 +3,7 @@
 
 #include "model/nslist.h"
 #include "model/pointkey.h"
+#include "model/prompthash.h"
 
 #include <QByteArray>
 #include <QMap>
@@ -64,12 +65,12 @@ ErrorClass errorClassFromCode(QStringView code);
 
 /// One measured request. Times are absolute monotonicNs(); event times are offsets from startNs.
 struct RequestRecord {
+    // Ordered for packing (a point keeps one per request): 8-byte fields, then 4-byte, then 1-byte.
     qint64 runId = 0;
     QString variant;
     int point = 0; ///< index into the load matrix
     int repeat = 1; ///< counts from 1
     int index = 0; ///< submission order within (variant, point, repeat)
-    bool warmup = false;
     int slot = -1; ///< concurrency slot, -1 in open loop without a cap
 
     qint64 scheduledNs = 0;
@@ -80,29 +81,32 @@ struct RequestRecord {
     qint64 tlsNs = 0;
 
     int httpStatus = 0;
-    RequestStatus status = RequestStatus::Ok;
-    ErrorClass errorClass = ErrorClass::None;
-    QString errorText;
-    QString protocol; ///< "http/1.1" or "h2"
-
     int promptTokens = 0; ///< usage.prompt_tokens, else the prompt's `/tokenize` count, else an estimate
     int completionTokens = 0; ///< usage.completion_tokens, else an estimate
-    bool outputEstimated = false;
     /// Of completionTokens, the reasoning ones: usage.completion_tokens_details.reasoning_tokens, else
     /// the reasoning text's `/tokenize` count or its events, both marked estimated. 0 without reasoning.
     int reasoningTokens = 0;
-    bool reasoningEstimated = false;
     /// usage.prompt_tokens_details.cached_tokens: the prompt tokens the server's prefix cache held; -1 when
     /// the server did not say.
     int cachedTokens = -1;
+    int targetInputLen = 0;
+    int targetOutputLen = 0;
+
+    RequestStatus status = RequestStatus::Ok;
+    ErrorClass errorClass = ErrorClass::None;
+    bool warmup = false;
+    bool outputEstimated = false;
+    bool reasoningEstimated = false;
     /// No usage and the prompt's length was never counted by the server (no `/tokenize`, text
     /// prompts): promptTokens is the calibrated estimate or the target length.
     bool inputEstimated = false;
-    int targetInputLen = 0;
-    int targetOutputLen = 0;
-    QByteArray promptHash;
+    PromptHash promptHash;
+
+    QString errorText;
+    QString protocol; ///< "http/1.1" or "h2"
     /// What the server generated, UTF-8 (half the memory of a QString for the text of most models, and
-    /// the encoding of every place it goes: the project, result files, the team database).
+    /// the encoding of every place it goes: the project, result files, the team database). A point's
+    /// kept records drop it once the project's writer has it.
     QByteArray generatedText;
     /// The reasoning part of generatedText, UTF-8, kept only until its tokens are counted (not stored).
     QByteArray reasoningText;
@@ -252,7 +256,7 @@ struct PreparedRequest {
     QByteArray body; ///< JSON
     int targetInputLen = 0;
     int targetOutputLen = 0;
-    QByteArray promptHash;
+    PromptHash promptHash;
     /// A turn of a multi_turn session (the request list holds sessions whole, turn after turn): which turn
     /// (0 the first), the byte in `body` where the conversation so far goes, and the end of this turn's own
     /// user message, which starts there (the engine carries it, with the answer, into the next turn).

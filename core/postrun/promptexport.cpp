@@ -85,11 +85,12 @@ bool loadPointPrompts(
     if (p.configured)
         p.resolved = resolveVariant(read.experiment, read.experiment.variantIndex(variant));
     p.pointLabel = p.configured ? p.resolved.pointLabel(point) : QString::number(point);
-    QHash<QByteArray, QString> texts;
+    QHash<PromptHash, QString> texts;
     for (const RequestRecord &r : std::as_const(records)) {
         auto known = texts.constFind(r.promptHash);
         if (known == texts.cend()) {
-            const std::optional<PromptRow> prompt = r.promptHash.isEmpty() ? std::nullopt : store.prompt(r.promptHash);
+            const std::optional<PromptRow> prompt
+                = r.promptHash.isEmpty() ? std::nullopt : store.prompt(r.promptHash.toByteArray());
             if (!prompt) {
                 *error = QStringLiteral("run %1 kept no prompts (imported, or recorded before prompts were kept)")
                              .arg(row->name);

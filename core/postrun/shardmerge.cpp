@@ -91,11 +91,11 @@ bool readShard(const ShardSource &source, ShardRun *s, QString *error)
     s->row = *row;
     if (!readShardIdentity(s, error))
         return false;
-    QSet<QByteArray> hashes;
+    QSet<PromptHash> hashes;
     for (const RequestRecord &r : std::as_const(s->records)) {
         if (!r.promptHash.isEmpty() && !hashes.contains(r.promptHash)) {
             hashes.insert(r.promptHash);
-            if (std::optional<PromptRow> p = store.prompt(r.promptHash))
+            if (std::optional<PromptRow> p = store.prompt(r.promptHash.toByteArray()))
                 s->prompts << *p;
         }
     }

@@ -47,7 +47,7 @@ std::optional<PromptRow> promptRowOf(const PreparedRequest &r)
     const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
     const QJsonValue prompt = messages.isEmpty() ? body.value(QStringLiteral("prompt"))
                                                  : messages.last().toObject().value(QStringLiteral("content"));
-    PromptRow row { r.promptHash, {}, {} };
+    PromptRow row { r.promptHash.toByteArray(), {}, {} };
     if (prompt.isString()) {
         row.text = prompt.toString();
         return row;

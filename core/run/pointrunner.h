@@ -112,7 +112,7 @@ private:
     ShardSpec m_shard;
     bool m_startAtPassed = false; ///< the first measured point has waited for the shard's start time
     int m_slots = 0; ///< run() calls so far: the place of the next point in the run order
-    QSet<QByteArray> m_storedPrompts; ///< prompt hashes enqueued for storing during this run
+    QSet<PromptHash> m_storedPrompts; ///< prompt hashes enqueued for storing during this run
 };
 
 } // namespace ServeScope

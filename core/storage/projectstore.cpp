@@ -283,8 +283,7 @@ bool ProjectStore::requests(qint64 runId, const RequestFilter &filter, QVector<R
     return true;
 }
 
-std::function<QByteArray(int)> ProjectStore::generatedTexts(
-    qint64 runId, const QString &variant, int point, int repeat)
+std::function<QByteArray(int)> ProjectStore::generatedTexts(qint64 runId, const QString &variant, int point, int repeat)
 {
     auto q = std::make_shared<QSqlQuery>(m_db);
     q->setForwardOnly(true);

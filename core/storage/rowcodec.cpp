@@ -96,7 +96,7 @@ bool RowCodec::readRequest(const QSqlQuery &q, qint64 runId, bool withEvents, Re
     r->targetInputLen = q.value(i++).toInt();
     r->targetOutputLen = q.value(i++).toInt();
     r->protocol = q.value(i++).toString();
-    r->promptHash = q.value(i++).toByteArray();
+    r->promptHash = PromptHash(q.value(i++).toByteArray());
     r->generatedText = q.value(i++).toString().toUtf8();
     r->eventNs.clear();
     r->eventKinds.clear();

@@ -87,12 +87,12 @@ bool readRunBundle(const QString &projectPath, const QString &idOrName, RunBundl
         *error = QStringLiteral("%1: %2").arg(projectPath, store.errorString());
         return false;
     }
-    QSet<QByteArray> seen;
+    QSet<PromptHash> seen;
     for (const RequestRecord &r : std::as_const(out->requests)) {
         if (r.promptHash.isEmpty() || seen.contains(r.promptHash))
             continue;
         seen.insert(r.promptHash);
-        if (std::optional<PromptRow> p = store.prompt(r.promptHash))
+        if (std::optional<PromptRow> p = store.prompt(r.promptHash.toByteArray()))
             out->prompts << *p;
     }
     return true;

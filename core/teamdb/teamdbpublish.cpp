@@ -156,7 +156,7 @@ private:
                 r.scheduledNs, r.slotNs, r.startNs, r.endNs, r.connectNs, r.tlsNs, nullable(RowCodec::firstTokenNs(r)),
                 nullable(RowCodec::firstContentNs(r)), r.httpStatus, int(r.status), errorClassCode(r.errorClass),
                 textOrNull(r.errorText), r.promptTokens, r.completionTokens, int(r.outputEstimated), r.targetInputLen,
-                r.targetOutputLen, textOrNull(r.protocol), bytesOrNull(r.promptHash),
+                r.targetOutputLen, textOrNull(r.protocol), bytesOrNull(r.promptHash.toByteArray()),
                 textOrNull(QString::fromUtf8(r.generatedText)), int(r.inputEstimated), r.reasoningTokens,
                 int(r.reasoningEstimated), r.cachedTokens };
             if (!rows.add(row, error))

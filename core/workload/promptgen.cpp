@@ -42,9 +42,9 @@ QStringList loadPool()
     return words;
 }
 
-QByteArray hashOf(const QByteArray &bytes)
+PromptHash hashOf(const QByteArray &bytes)
 {
-    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).left(16);
+    return PromptHash(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256));
 }
 
 } // namespace

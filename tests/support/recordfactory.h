@@ -34,7 +34,7 @@ inline RequestRecord makeRequest(
     r.targetInputLen = 128 << (point % 4);
     r.targetOutputLen = events;
     r.promptTokens = r.targetInputLen + int(rng.bounded(3));
-    r.promptHash = QByteArray::number(quint64(rng.generate64()), 16);
+    r.promptHash = PromptHash(QByteArray::number(quint64(rng.generate64()), 16));
     const bool failed = index % 97 == 13;
     const bool cancelled = index % 211 == 5;
     if (failed) {

@@ -94,7 +94,7 @@ inline QVector<PreparedRequest> completionBodies(
         p.body = QJsonDocument(o).toJson(QJsonDocument::Compact);
         p.targetInputLen = words;
         p.targetOutputLen = outputLen;
-        p.promptHash = QByteArray::number(i);
+        p.promptHash = PromptHash(QByteArray::number(i));
         out.append(p);
     }
     return out;

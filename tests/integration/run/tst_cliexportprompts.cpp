@@ -100,8 +100,8 @@ private Q_SLOTS:
             const QJsonObject line = QJsonDocument::fromJson(lines[i]).object();
             const QString prompt = line.value(QStringLiteral("prompt")).toString();
             QVERIFY(!prompt.isEmpty());
-            QCOMPARE(
-                QCryptographicHash::hash(prompt.toUtf8(), QCryptographicHash::Sha256).left(16), records[i].promptHash);
+            QCOMPARE(QCryptographicHash::hash(prompt.toUtf8(), QCryptographicHash::Sha256).left(16),
+                records[i].promptHash.toByteArray());
             QCOMPARE(line.value(QStringLiteral("output_tokens")).toInt(), records[i].targetOutputLen);
             lengths.insert(records[i].targetOutputLen);
             sent << prompt;

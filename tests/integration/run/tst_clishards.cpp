@@ -167,12 +167,12 @@ private Q_SLOTS:
         QCOMPARE(m.records.size(), u.records.size());
         QHash<int, QByteArray> prompts;
         for (const RequestRecord &r : std::as_const(u.records))
-            prompts.insert(r.index, r.promptHash);
+            prompts.insert(r.index, r.promptHash.toByteArray());
         QSet<int> seen;
         for (const RequestRecord &r : std::as_const(m.records)) {
             QVERIFY(!seen.contains(r.index));
             seen.insert(r.index);
-            QCOMPARE(r.promptHash, prompts.value(r.index));
+            QCOMPARE(r.promptHash.toByteArray(), prompts.value(r.index));
         }
         QCOMPARE(seen.size(), 1920);
 

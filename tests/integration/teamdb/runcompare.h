@@ -66,7 +66,7 @@ inline QStringList fields(const ServeScope::RequestRecord &r)
         QString::number(r.httpStatus), QString::number(int(r.status)), ServeScope::errorClassCode(r.errorClass),
         r.errorText, QString::number(r.promptTokens), QString::number(r.completionTokens),
         QString::number(r.outputEstimated), QString::number(r.inputEstimated), QString::number(r.targetInputLen),
-        QString::number(r.targetOutputLen), r.protocol, QString::fromLatin1(r.promptHash.toHex()),
+        QString::number(r.targetOutputLen), r.protocol, QString::fromLatin1(r.promptHash.toByteArray().toHex()),
         QString::fromUtf8(r.generatedText) };
     for (int i = 0; i < r.eventNs.size(); ++i)
         out << QString::number(r.eventNs.at(i)) + QLatin1Char(':') + QString::number(int(r.eventKinds.value(i)));

@@ -176,10 +176,11 @@ private Q_SLOTS:
         QVERIFY(store.open(target) && original.open(m_fx.project));
         int prompts = 0;
         for (const RequestRecord &r : std::as_const(a.requests)) {
-            const std::optional<PromptRow> p = r.promptHash.isEmpty() ? std::nullopt : original.prompt(r.promptHash);
+            const std::optional<PromptRow> p
+                = r.promptHash.isEmpty() ? std::nullopt : original.prompt(r.promptHash.toByteArray());
             if (!p)
                 continue;
-            const std::optional<PromptRow> q = store.prompt(r.promptHash);
+            const std::optional<PromptRow> q = store.prompt(r.promptHash.toByteArray());
             QVERIFY(q.has_value());
             QCOMPARE(q->text, p->text);
             QCOMPARE(q->tokens, p->tokens);

@@ -226,7 +226,8 @@ private Q_SLOTS:
         // Every variant of an experiment sees the same prompts; another repeat does not.
         const QList<PreparedRequest> same = gen.generate(0, 1, false, 8, wordCounter());
         const QList<PreparedRequest> other = gen.generate(0, 2, false, 8, wordCounter());
-        QCOMPARE(same.first().promptHash, reqs.first().promptHash);
+        QCOMPARE(same.first().promptHash.toByteArray(), reqs.first().promptHash.toByteArray());
+        QCOMPARE(reqs.first().promptHash.size(), PromptHash::Size);
         QVERIFY(other.first().promptHash != reqs.first().promptHash);
     }
 
@@ -434,7 +435,7 @@ private Q_SLOTS:
         for (int i = 0; i < 50; ++i) {
             const PreparedRequest r = sent->at(i);
             QCOMPARE(r.body, built[i].body);
-            QCOMPARE(r.promptHash, built[i].promptHash);
+            QCOMPARE(r.promptHash.toByteArray(), built[i].promptHash.toByteArray());
             QCOMPARE(r.targetInputLen, built[i].targetInputLen);
             QCOMPARE(r.targetOutputLen, built[i].targetOutputLen);
             lengths.insert(r.targetInputLen);
@@ -761,7 +762,7 @@ private Q_SLOTS:
         QCOMPARE(late, measured);
         for (int i = 0; i < 4; ++i) {
             QCOMPARE(sent->at(i).body, reqs[i].body);
-            QCOMPARE(sent->at(i).promptHash, reqs[i].promptHash);
+            QCOMPARE(sent->at(i).promptHash.toByteArray(), reqs[i].promptHash.toByteArray());
             QCOMPARE(sent->at(i).targetOutputLen, reqs[i].targetOutputLen);
         }
         QList<QJsonArray> ids;
