@@ -35,6 +35,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -148,8 +149,11 @@ struct Options {
     int simCpu = -1;
 };
 
+constexpr double kNoFigure = std::numeric_limits<double>::quiet_NaN();
+
 // In-process: the engine alone (LoadGenerator), with every event tapped for the stamp error.
-void benchEnginePoint(const SimProcess &sim, const QString &transport, int streams, const Options &o)
+// Returns the engine threads' CPU per data event in us (NaN when the point did not complete).
+double benchEnginePoint(const SimProcess &sim, const QString &transport, int streams, const Options &o)
 {
     EndpointConfig ep;
     ep.url = sim.url(QStringLiteral("/v1/completions"));
@@ -217,11 +221,12 @@ void benchEnginePoint(const SimProcess &sim, const QString &transport, int strea
                           : qPrintable(QStringLiteral("%1 x %2").arg(why.first()).arg(why.firstKey())));
     }
     std::fflush(stdout);
+    return complete ? engineCpu / double(dataEvents) * 1e6 : kNoFigure;
 }
 
 // The same streams read by a bare epoll + recv loop that only counts events: what the kernel alone
-// costs per event on this host, the floor under the engine's figure.
-void benchFloorPoint(const SimProcess &sim, int streams, const Options &o)
+// costs per event on this host, the floor under the engine's figure. Returns its CPU per data event in us.
+double benchFloorPoint(const SimProcess &sim, int streams, const Options &o)
 {
     const QUrl url = sim.url(QStringLiteral("/v1/completions"));
     const double sim0 = processCpuSeconds(sim.pid());
@@ -236,10 +241,12 @@ void benchFloorPoint(const SimProcess &sim, int streams, const Options &o)
     if (!f.ok)
         std::printf("       floor reader failed: %s\n", f.error.constData());
     std::fflush(stdout);
+    return complete ? f.cpuS / events * 1e6 : kNoFigure;
 }
 
-// A child `servescope-cli run` of one point: the whole process as a user runs it.
-void benchRunPoint(const SimProcess &sim, int streams, const Options &o, const QString &outDir, int cpu)
+// A child `servescope-cli run` of one point: the whole process as a user runs it. Returns its
+// whole-process CPU per token event in us.
+double benchRunPoint(const SimProcess &sim, int streams, const Options &o, const QString &outDir, int cpu)
 {
     const double sim0 = processCpuSeconds(sim.pid());
     const CliRunFigures f = benchCliRun(sim.url(QString()), streams, o.tokens, cpu, outDir);
@@ -254,6 +261,26 @@ void benchRunPoint(const SimProcess &sim, int streams, const Options &o, const Q
         double(f.peakRssKb) / streams, f.wallS, busiest.constData());
     if (f.exitCode != 0)
         std::printf("       run failed: %s\n", f.error.constData());
+    std::fflush(stdout);
+    return f.exitCode == 0 ? f.cpuS / events * 1e6 : kNoFigure;
+}
+
+// The targets of docs/engine.md against the floor measured in the same run: the lean engine thread
+// within 1.5 times the floor reader's CPU per event, the whole `run` within 2 times; HTTPS beside
+// plain (its target adds bench_tls's record cost, the handshake per request and 2 us to plain).
+void printAgainstFloor(const QMap<QString, QMap<int, double>> &us, const QList<int> &streams)
+{
+    const auto at = [&](const char *row, int n) { return us.value(QLatin1String(row)).value(n, kNoFigure); };
+    const auto ratio = [](double a, double b) { return std::isnan(a) || std::isnan(b) || b <= 0 ? kNoFigure : a / b; };
+    const auto verdict = [](double r, double limit) { return std::isnan(r) ? "-" : r <= limit ? "met" : "over"; };
+    std::printf("\nagainst the floor measured above (us per event; targets: lean <= 1.5 x floor, run <= 2 x floor)\n");
+    std::printf("streams  floor_us  lean_us lean/floor target    run_us run/floor target    tls_us tls-lean_us\n");
+    for (const int n : streams) {
+        const double floor = at("floor", n), lean = at("lean", n), run = at("run", n), tls = at("tls", n);
+        const double leanRatio = ratio(lean, floor), runRatio = ratio(run, floor);
+        std::printf("%7d %9.2f %8.2f %10.2f %-6s %9.2f %9.2f %-6s %9.2f %11.2f\n", n, floor, lean, leanRatio,
+            verdict(leanRatio, 1.5), run, runRatio, verdict(runRatio, 2.0), tls, tls - lean);
+    }
     std::fflush(stdout);
 }
 
@@ -367,6 +394,7 @@ int main(int argc, char **argv)
             std::printf("skipping %d streams: descriptor limit %lld\n", n, (long long)fds);
     }
     o.streams.removeIf([fds](int n) { return descriptorsNeeded(n) > fds; });
+    QMap<QString, QMap<int, double>> perEvent; ///< us per event by row (floor, lean, tls, run) and streams
     if (o.sections.contains(QLatin1String("engine"))) {
         SimProcess sim, tlsSim;
         if (!sim.start(simArgs(o.stepMs, true), o.simCpu)) {
@@ -394,10 +422,9 @@ int main(int argc, char **argv)
                     "threads    fds  rss_kB/s  err_p50  err_p99   wall_s sim_lag_max_s\n");
         for (const QString &t : o.transports)
             for (const int n : o.streams) {
-                if (t == QLatin1String("floor"))
-                    benchFloorPoint(sim, n, o);
-                else
-                    benchEnginePoint(t.endsWith(QLatin1String("tls")) ? tlsSim : sim, t, n, o);
+                perEvent[t][n] = t == QLatin1String("floor")
+                    ? benchFloorPoint(sim, n, o)
+                    : benchEnginePoint(t.endsWith(QLatin1String("tls")) ? tlsSim : sim, t, n, o);
             }
     }
     if (o.sections.contains(QLatin1String("run"))) {
@@ -412,8 +439,10 @@ int main(int argc, char **argv)
         std::printf("section streams  exit completed engine_us   run_us  proc_us sleeps/ev sim_cpu threads    fds "
                     "peak_kB/s   wall_s  busiest threads (CPU s)\n");
         for (const int n : o.streams)
-            benchRunPoint(sim, n, o, dir.path(), clientCpu);
+            perEvent[QStringLiteral("run")][n] = benchRunPoint(sim, n, o, dir.path(), clientCpu);
     }
+    if (perEvent.contains(QStringLiteral("floor")))
+        printAgainstFloor(perEvent, o.streams);
     if (o.sections.contains(QLatin1String("memory"))) {
         // The simulator's own model at 50 times its speed: requests end fast, so the run's records pile up.
         SimProcess sim;
