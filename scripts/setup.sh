@@ -10,7 +10,7 @@ PACKAGES=(
     qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools
     qt6-translations-l10n libqt6sql6-sqlite qt6-qpa-plugins libqt6opengl6-dev qtkeychain-qt6-dev libsecret-1-0
     gnome-keyring dbus dbus-x11 xvfb xauth libgl-dev libxkbcommon-dev
-    libsqlite3-dev libtomlplusplus-dev nlohmann-json3-dev clang-format-14 fonts-wqy-microhei libssl-dev openssl
+    libsqlite3-dev libtomlplusplus-dev nlohmann-json3-dev clang-format-14 lld fonts-wqy-microhei libssl-dev openssl
     libqt6sql6-psql postgresql-15
 )
 # Callers that need more (scripts/package.sh) name them here, separated by spaces.
