@@ -370,18 +370,21 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
             // Its steady set too: the file's servescope_steady_* keys stand beside vLLM's figures.
             vllm.steady = figures.steady;
         }
-        // The records did not keep their texts (runLoad): the file reads them back from the project.
+        // The records did not keep their texts (runLoad): the file reads them back from the project,
+        // once the writer has stored them (however long a slow disk takes).
         ProjectStore store;
         std::function<QByteArray(int)> texts;
-        if (m_writer.flush(60000)
-            && store.open(m_writer.path(), ProjectStore::Check::Header, ProjectStore::Follow::Live))
+        if (m_writer.flush() && store.open(m_writer.path(), ProjectStore::Check::Header, ProjectStore::Follow::Live))
             texts = store.generatedTexts(variant.runId, summary.variant, spec.point, spec.repeat);
-        if (!texts)
-            Q_EMIT logged(QStringLiteral("error"),
-                RunText::tr("results folder: the generated texts of %1 could not be read back from the project (%2)")
-                    .arg(summary.label, store.errorString()));
-        else if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, texts, &error))
+        if (!texts) {
+            error
+                = RunText::tr("results folder: the generated texts of %1 could not be read back from the project (%2)")
+                      .arg(summary.label, store.isOpen() ? store.errorString() : m_writer.commitFailure());
+            m_output.fail(error);
             Q_EMIT logged(QStringLiteral("error"), error);
+        } else if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, texts, &error)) {
+            Q_EMIT logged(QStringLiteral("error"), error);
+        }
     }
     m_monitor.addFinished(summary);
     Q_EMIT pointFinished(summary);

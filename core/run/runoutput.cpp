@@ -39,7 +39,7 @@ bool RunOutput::open(const QString &dir, QString *error)
     return true;
 }
 
-bool RunOutput::failed(const QString &error)
+bool RunOutput::fail(const QString &error)
 {
     if (m_firstError.isEmpty())
         m_firstError = error;
@@ -103,10 +103,10 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
     const QString path = QDir(m_dir).filePath(resultFileRelativePath(summary.variant, summary.label, summary.repeat));
     if (!QDir().mkpath(QFileInfo(path).path())) {
         *error = QStringLiteral("cannot create %1").arg(QFileInfo(path).path());
-        return failed(*error);
+        return fail(*error);
     }
     if (!saveVllmResult(path, setup, records, vllm, error))
-        return failed(*error);
+        return fail(*error);
     const double price = hourPrice(resolved);
     m_hourPrice.insert(summary.variant, price);
     m_summary.write(summaryCsvRows(vllm, {}, price));
@@ -116,8 +116,7 @@ bool RunOutput::writePoint(const Experiment &resolved, const PointSummary &summa
         m_summary.write(summaryCsvRows(own, {}, price));
     }
     if (!m_summary.flush())
-        return failed(
-            *error = QStringLiteral("cannot write %1: %2").arg(m_summary.fileName(), m_summary.errorString()));
+        return fail(*error = QStringLiteral("cannot write %1: %2").arg(m_summary.fileName(), m_summary.errorString()));
     return true;
 }
 
@@ -163,7 +162,7 @@ bool RunOutput::writeRepeats(
     if (!QDir().mkpath(QFileInfo(path).path()) || !f.open(QIODevice::WriteOnly) || f.write(data) != data.size()
         || !f.commit()) {
         *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
-        return failed(*error);
+        return fail(*error);
     }
     return true;
 }
@@ -173,12 +172,12 @@ bool RunOutput::writeManifest(const QJsonObject &manifest, QString *error)
     QSaveFile f(QDir(m_dir).filePath(QStringLiteral("manifest.json")));
     if (!f.open(QIODevice::WriteOnly)) {
         *error = QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString());
-        return failed(*error);
+        return fail(*error);
     }
     f.write(QJsonDocument(manifest).toJson(QJsonDocument::Indented));
     if (!f.commit()) {
         *error = QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString());
-        return failed(*error);
+        return fail(*error);
     }
     return true;
 }

@@ -40,9 +40,10 @@ public:
     bool writeManifest(const QJsonObject &manifest, QString *error);
     /// The first write that failed since open(); a run with one is not a success.
     QString firstError() const { return m_firstError; }
+    /// Notes a file that could not be written for a reason found outside (firstError()); returns false.
+    bool fail(const QString &error);
 
 private:
-    bool failed(const QString &error);
     QString m_firstError;
     QString m_dir;
     QFile m_summary;
