@@ -101,7 +101,8 @@ private Q_SLOTS:
         int files = 0;
         for (const QString &variant : { QStringLiteral("baseline"), QStringLiteral("seqs-2") }) {
             for (const auto &[point, label, prompts, inLen, outLen] :
-                { std::tuple { 0, QStringLiteral("c1"), 6, 32, 8 }, std::tuple { 1, QStringLiteral("c4"), 12, 64, 16 } }) {
+                { std::tuple { 0, QStringLiteral("c1"), 6, 32, 8 },
+                    std::tuple { 1, QStringLiteral("c4"), 12, 64, 16 } }) {
                 for (int r = 1; r <= 2; ++r) {
                     const QString path = QStringLiteral("%1/%2/%3-r%4.json").arg(out, variant, label).arg(r);
                     QString error;
