@@ -6,6 +6,5 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$ROOT/scripts/setup.sh"
 export QT_QPA_PLATFORM=offscreen
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-# Most integration tests wait on the simulator's clock, not on a core: three times as many run as there are
-# cores (measured on two cores: 195 s at 4 at once, 159 s at 6, 136 s at 8, where timing checks failed more).
-ctest --test-dir "$ROOT/build" --output-on-failure -j"$((3 * $(nproc)))" "$@"
+# Most integration tests wait on the simulator's clock, not on a core: twice as many run as there are cores.
+ctest --test-dir "$ROOT/build" --output-on-failure -j"$((2 * $(nproc)))" "$@"

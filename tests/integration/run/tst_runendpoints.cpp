@@ -646,9 +646,10 @@ private Q_SLOTS:
         QCOMPARE(s.reasoningEstimated, 16);
         QCOMPARE(s.cachedTokens, qint64(-1));
         QCOMPARE(s.ttfo.count, 16);
-        // 40 reasoning tokens of decode between the first token and the answer's first.
+        // 40 reasoning tokens of decode between the first token and the answer's first: near TTFT + 40 TPOT,
+        // which a loaded host stretches, never below TTFT + 30 TPOT.
         const double expected = s.ttft.median + 40 * s.tpot.median;
-        QVERIFY2(std::abs(s.ttfo.median - expected) < 0.1 * expected,
+        QVERIFY2(s.ttfo.median > s.ttft.median + 30 * s.tpot.median && s.ttfo.median < 1.5 * expected,
             qPrintable(QStringLiteral("TTFO %1 ms, TTFT + 40 TPOT %2 ms").arg(s.ttfo.median).arg(expected)));
         QVERIFY2(o.out.split('\n').value(1).contains("\t0.625\t-"), o.out.constData()); // 40 of 64, no hit rate
     }
@@ -687,7 +688,7 @@ private Q_SLOTS:
             QCOMPARE(s.failed, 0);
             QCOMPARE(s.totalOutputTokens, qint64(24 * 48));
             QVERIFY2(!s.outputEstimated, qPrintable(what));
-            QVERIFY2(std::abs(s.tpot.median - chat.tpot.median) < 0.1 * chat.tpot.median,
+            QVERIFY2(std::abs(s.tpot.median - chat.tpot.median) < 0.3 * chat.tpot.median,
                 qPrintable(
                     QStringLiteral("%1: TPOT %2 ms, chat %3 ms").arg(what).arg(s.tpot.median).arg(chat.tpot.median)));
             if (what == QLatin1String("completions") || what == QLatin1String("generate")) {
