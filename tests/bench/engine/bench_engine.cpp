@@ -7,7 +7,8 @@
 // and `servescope-cli run` as a child process (whole-process CPU per event, per thread, threads,
 // descriptors, peak memory). A third section, memory, gives the peak resident memory of `run` by the
 // number of requests of its one point (256 streams, 32 output tokens, a results folder) against the
-// 150 MB + 1 kB per request aimed at. Figures are printed, not asserted.
+// 150 MB + 1 kB per request aimed at. After the engine and run sections it prints each stream count's
+// figures against the floor measured in the same run (docs/engine.md). Figures are printed, not asserted.
 //
 //   bench_engine [--streams 256,1024,4096] [--transports floor,lean,tls,pool,pool-tls]
 //                [--sections engine,run,memory] [--tokens 200] [--step-ms 20] [--requests 10000,100000]
