@@ -379,7 +379,8 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
         if (!texts) {
             error
                 = RunText::tr("results folder: the generated texts of %1 could not be read back from the project (%2)")
-                      .arg(summary.label, store.isOpen() ? store.errorString() : m_writer.commitFailure());
+                      .arg(summary.label,
+                          m_writer.commitFailure().isEmpty() ? store.errorString() : m_writer.commitFailure());
             m_output.fail(error);
             Q_EMIT logged(QStringLiteral("error"), error);
         } else if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, texts, &error)) {

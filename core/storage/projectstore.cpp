@@ -287,7 +287,9 @@ std::function<QByteArray(int)> ProjectStore::generatedTexts(qint64 runId, const 
 {
     auto q = std::make_shared<QSqlQuery>(m_db);
     q->setForwardOnly(true);
-    q->prepare(QStringLiteral("SELECT r.idx, r.generated_text FROM requests r JOIN variants v ON v.id = r.variant_id"
+    // As stored, UTF-8 bytes: not through a QString and back for every request.
+    q->prepare(QStringLiteral("SELECT r.idx, CAST(r.generated_text AS BLOB) FROM requests r JOIN variants v"
+                              " ON v.id = r.variant_id"
                               " WHERE r.run_id = ? AND v.name = ? AND r.point = ? AND r.repeat = ? AND r.warmup = 0"
                               " ORDER BY r.idx, r.id"));
     q->bindValue(0, runId);
@@ -299,7 +301,7 @@ std::function<QByteArray(int)> ProjectStore::generatedTexts(qint64 runId, const 
     return [q, onRow = q->next()](int index) mutable {
         while (onRow && q->value(0).toInt() < index)
             onRow = q->next();
-        return onRow && q->value(0).toInt() == index ? q->value(1).toString().toUtf8() : QByteArray();
+        return onRow && q->value(0).toInt() == index ? q->value(1).toByteArray() : QByteArray();
     };
 }
 
