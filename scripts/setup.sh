@@ -11,7 +11,7 @@ PACKAGES=(
     qt6-translations-l10n libqt6sql6-sqlite qt6-qpa-plugins libqt6opengl6-dev qtkeychain-qt6-dev libsecret-1-0
     gnome-keyring dbus dbus-x11 xvfb xauth libgl-dev libxkbcommon-dev
     libsqlite3-dev libtomlplusplus-dev nlohmann-json3-dev clang-format-14 lld fonts-wqy-microhei libssl-dev openssl
-    libqt6sql6-psql postgresql-15
+    libqt6sql6-psql postgresql-15 liburing-dev
 )
 # Callers that need more (scripts/package.sh) name them here, separated by spaces.
 read -r -a extra <<<"${SERVESCOPE_EXTRA_PACKAGES:-}"

@@ -10,7 +10,7 @@
 // 150 MB + 1 kB per request aimed at. After the engine and run sections it prints each stream count's
 // figures against the floor measured in the same run (docs/engine.md). Figures are printed, not asserted.
 //
-//   bench_engine [--streams 256,1024,4096] [--transports floor,lean,tls,pool,pool-tls]
+//   bench_engine [--streams 256,1024,4096] [--transports floor,uring,lean,tls,pool,pool-tls]
 //                [--sections engine,run,memory] [--tokens 200] [--step-ms 20] [--requests 10000,100000]
 #include "clirunbench.h"
 #include "floorreader.h"
@@ -226,21 +226,26 @@ double benchEnginePoint(const SimProcess &sim, const QString &transport, int str
 }
 
 // The same streams read by a bare epoll + recv loop that only counts events: what the kernel alone
-// costs per event on this host, the floor under the engine's figure. Returns its CPU per data event in us.
-double benchFloorPoint(const SimProcess &sim, int streams, const Options &o)
+// costs per event on this host, the floor under the engine's figure; or (`uring`) by the batched
+// receive path tried against it. Returns the reading thread's CPU per data event in us.
+double benchFloorPoint(const SimProcess &sim, int streams, const Options &o, FloorReceive receive)
 {
+    const char *row = receive == FloorReceive::Epoll ? "floor" : "uring";
     const QUrl url = sim.url(QStringLiteral("/v1/completions"));
     const double sim0 = processCpuSeconds(sim.pid());
-    const FloorFigures f = readFloor(
-        url.host().toLatin1(), url.port(), url.path().toLatin1(), completionBodies(streams, 8, o.tokens), 600000);
+    const FloorFigures f = readFloor(url.host().toLatin1(), url.port(), url.path().toLatin1(),
+        completionBodies(streams, 8, o.tokens), 600000, receive);
     const double simCpu = processCpuSeconds(sim.pid()) - sim0;
     const double events = double(std::max<qint64>(1, f.dataEvents));
     const bool complete = f.ok && f.dataEvents >= qint64(streams) * o.tokens;
-    std::printf("engine %-8s %6d %9.0f %9.0f %6s %5s %9.2f %9s %8.3f %7.2f %7s %6s %8s %8s %8s %8.1f\n", "floor",
-        streams, double(f.dataEvents) / f.wallS, streams / o.stepS, "-", complete ? "yes" : "NO", f.cpuS / events * 1e6,
-        "-", double(f.sleeps) / events, simCpu / f.wallS, "1", "-", "-", "-", "-", f.wallS);
+    std::printf("engine %-8s %6d %9.0f %9.0f %6s %5s %9.2f %9.2f %8.3f %7.2f %7s %6s %8s %8s %8s %8.1f\n", row, streams,
+        double(f.dataEvents) / f.wallS, streams / o.stepS, "-", complete ? "yes" : "NO", f.cpuS / events * 1e6,
+        f.processCpuS / events * 1e6, double(f.sleeps) / events, simCpu / f.wallS, "1", "-", "-", "-", "-", f.wallS);
+    std::printf("       %s: %.3f reads and %.3f waits per event, %.0f%% of reads with a kernel stamp\n", row,
+        double(f.reads) / events, double(f.waits) / events,
+        f.reads > 0 ? 100.0 * double(f.stampedReads) / double(f.reads) : 0.0);
     if (!f.ok)
-        std::printf("       floor reader failed: %s\n", f.error.constData());
+        std::printf("       %s reader failed: %s\n", row, f.error.constData());
     std::fflush(stdout);
     return complete ? f.cpuS / events * 1e6 : kNoFigure;
 }
@@ -268,19 +273,24 @@ double benchRunPoint(const SimProcess &sim, int streams, const Options &o, const
 
 // The targets of docs/engine.md against the floor measured in the same run: the lean engine thread
 // within 1.5 times the floor reader's CPU per event, the whole `run` within 2 times; HTTPS beside
-// plain (its target adds bench_tls's record cost, the handshake per request and 2 us to plain).
+// plain (its target adds bench_tls's record cost, the handshake per request and 2 us to plain); the
+// io_uring receive path is worth building into the engine at 30% or more below the floor.
 void printAgainstFloor(const QMap<QString, QMap<int, double>> &us, const QList<int> &streams)
 {
     const auto at = [&](const char *row, int n) { return us.value(QLatin1String(row)).value(n, kNoFigure); };
     const auto ratio = [](double a, double b) { return std::isnan(a) || std::isnan(b) || b <= 0 ? kNoFigure : a / b; };
     const auto verdict = [](double r, double limit) { return std::isnan(r) ? "-" : r <= limit ? "met" : "over"; };
-    std::printf("\nagainst the floor measured above (us per event; targets: lean <= 1.5 x floor, run <= 2 x floor)\n");
-    std::printf("streams  floor_us  lean_us lean/floor target    run_us run/floor target    tls_us tls-lean_us\n");
+    std::printf("\nagainst the floor measured above (us per event; targets: lean <= 1.5 x floor, run <= 2 x floor, "
+                "uring <= 0.7 x floor to be kept)\n");
+    std::printf("streams  floor_us  lean_us lean/floor target    run_us run/floor target    tls_us tls-lean_us  "
+                "uring_us uring/floor target\n");
     for (const int n : streams) {
-        const double floor = at("floor", n), lean = at("lean", n), run = at("run", n), tls = at("tls", n);
-        const double leanRatio = ratio(lean, floor), runRatio = ratio(run, floor);
-        std::printf("%7d %9.2f %8.2f %10.2f %-6s %9.2f %9.2f %-6s %9.2f %11.2f\n", n, floor, lean, leanRatio,
-            verdict(leanRatio, 1.5), run, runRatio, verdict(runRatio, 2.0), tls, tls - lean);
+        const double floor = at("floor", n), lean = at("lean", n), run = at("run", n), tls = at("tls", n),
+                     uring = at("uring", n);
+        const double leanRatio = ratio(lean, floor), runRatio = ratio(run, floor), uringRatio = ratio(uring, floor);
+        std::printf("%7d %9.2f %8.2f %10.2f %-6s %9.2f %9.2f %-6s %9.2f %11.2f %9.2f %11.2f %-6s\n", n, floor, lean,
+            leanRatio, verdict(leanRatio, 1.5), run, runRatio, verdict(runRatio, 2.0), tls, tls - lean, uring,
+            uringRatio, verdict(uringRatio, 0.7));
     }
     std::fflush(stdout);
 }
@@ -315,9 +325,10 @@ int parseOptions(const QStringList &args, Options &o)
     parser.addOptions({ { QStringLiteral("streams"), QStringLiteral("Stream counts."), QStringLiteral("list"),
                             QStringLiteral("256,1024,4096") },
         { QStringLiteral("transports"),
-            QStringLiteral("Engine section: floor (a bare epoll + recv reader), lean, tls (lean over HTTPS), pool, "
-                           "pool-tls."),
-            QStringLiteral("list"), QStringLiteral("floor,lean,tls") },
+            QStringLiteral("Engine section: floor (a bare epoll + recv reader), uring (the same through io_uring, "
+                           "with receive stamps), lean, tls (lean over HTTPS), pool, pool-tls."),
+            QStringLiteral("list"),
+            uringFloorBuilt() ? QStringLiteral("floor,uring,lean,tls") : QStringLiteral("floor,lean,tls") },
         { QStringLiteral("sections"),
             QStringLiteral("engine (in-process), run (servescope-cli run child), memory (run's peak by requests)."),
             QStringLiteral("list"), QStringLiteral("engine,run,memory") },
@@ -356,11 +367,15 @@ int parseOptions(const QStringList &args, Options &o)
     for (const QString &t : o.transports)
         ok = ok
             && (t == QLatin1String("floor") || t == QLatin1String("lean") || t == QLatin1String("pool")
-                || t == QLatin1String("tls") || t == QLatin1String("pool-tls"));
+                || t == QLatin1String("tls") || t == QLatin1String("pool-tls") || t == QLatin1String("uring"));
+    if (o.transports.contains(QLatin1String("uring")) && !uringFloorBuilt()) {
+        std::fprintf(stderr, "bench_engine: --transports uring needs a build with liburing (liburing-dev)\n");
+        return 2;
+    }
     if (!ok || !tokensOk || o.tokens < 1 || !stepOk || o.stepS <= 0) {
         std::fprintf(stderr,
             "bench_engine: --streams, --requests and --tokens take positive integers, --step-ms a positive "
-            "number, --transports floor, lean, tls, pool and/or pool-tls\n");
+            "number, --transports floor, uring, lean, tls, pool and/or pool-tls\n");
         return 2;
     }
     return -1;
@@ -423,9 +438,11 @@ int main(int argc, char **argv)
                     "threads    fds  rss_kB/s  err_p50  err_p99   wall_s sim_lag_max_s\n");
         for (const QString &t : o.transports)
             for (const int n : o.streams) {
-                perEvent[t][n] = t == QLatin1String("floor")
-                    ? benchFloorPoint(sim, n, o)
-                    : benchEnginePoint(t.endsWith(QLatin1String("tls")) ? tlsSim : sim, t, n, o);
+                if (t == QLatin1String("floor") || t == QLatin1String("uring"))
+                    perEvent[t][n] = benchFloorPoint(
+                        sim, n, o, t == QLatin1String("floor") ? FloorReceive::Epoll : FloorReceive::Uring);
+                else
+                    perEvent[t][n] = benchEnginePoint(t.endsWith(QLatin1String("tls")) ? tlsSim : sim, t, n, o);
             }
     }
     if (o.sections.contains(QLatin1String("run"))) {
