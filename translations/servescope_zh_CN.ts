@@ -7464,6 +7464,10 @@ Qwen/Qwen2-7B-Instruct
         <source>cannot be created (its journal was not written back)</source>
         <translation>无法创建（日志未写回）</translation>
     </message>
+    <message>
+        <source>check stopped</source>
+        <translation>检查已停止</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Syntax</name>

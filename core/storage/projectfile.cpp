@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QtEndian>
@@ -20,6 +21,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include <sqlite3.h>
 #include <unistd.h>
 
 namespace ServeScope {
@@ -90,6 +92,40 @@ bool checkRawHeader(const QString &path, QString *error)
     return ok;
 }
 
+// `PRAGMA quick_check`: reads every page. With `stop`, another thread can end it (false).
+bool quickCheck(QSqlDatabase &db, const QString &path, CheckStop *stop, QString *error)
+{
+    if (stop) {
+        const QVariant v = db.driver()->handle();
+        if (v.isValid() && qstrcmp(v.typeName(), "sqlite3*") == 0)
+            stop->watch(*static_cast<sqlite3 *const *>(v.data()));
+    }
+    QSqlQuery q(db);
+    const bool ran = q.exec(QStringLiteral("PRAGMA quick_check")) && q.next();
+    const QString result = ran ? q.value(0).toString() : QString();
+    const QString failure = ran ? QString() : q.lastError().text();
+    q.finish();
+    if (stop)
+        stop->watch(nullptr);
+    if (stop && stop->isStopped())
+        return refuse(error, path,
+            Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "check stopped")));
+    if (!ran)
+        return refuse(error, path,
+            Reason::shown(
+                "ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"), { failure }));
+    if (result != QLatin1String("ok")) {
+        // SQLite lists every damaged page, one per line: the first few say enough for a dialog.
+        QStringList lines = result.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const bool more = lines.size() > 3;
+        lines = lines.mid(0, 3);
+        return refuse(error, path,
+            Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"),
+                { lines.join(QStringLiteral("; ")) + (more ? QStringLiteral("; …") : QString()) }));
+    }
+    return true;
+}
+
 bool checkOpenConnection(QSqlDatabase &db, const QString &path, ProjectStore::Check check, QString *error)
 {
     const qint64 applicationId = Schema::pragmaValue(db, QStringLiteral("application_id"));
@@ -115,22 +151,7 @@ bool checkOpenConnection(QSqlDatabase &db, const QString &path, ProjectStore::Ch
         return refuse(error, path,
             Reason::shown(
                 "ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (tables missing)")));
-    if (check == ProjectStore::Check::Full) {
-        if (!q.exec(QStringLiteral("PRAGMA quick_check")) || !q.next())
-            return refuse(error, path,
-                Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"),
-                    { q.lastError().text() }));
-        if (q.value(0).toString() != QLatin1String("ok")) {
-            // SQLite lists every damaged page, one per line: the first few say enough for a dialog.
-            QStringList lines = q.value(0).toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-            const bool more = lines.size() > 3;
-            lines = lines.mid(0, 3);
-            return refuse(error, path,
-                Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt (%1)"),
-                    { lines.join(QStringLiteral("; ")) + (more ? QStringLiteral("; …") : QString()) }));
-        }
-    }
-    return true;
+    return check != ProjectStore::Check::Full || quickCheck(db, path, nullptr, error);
 }
 
 } // namespace
@@ -195,13 +216,42 @@ bool ProjectStore::create(const QString &path, QString *error)
     return ok;
 }
 
-bool ProjectStore::verify(const QString &path, Check check, QString *error)
+void CheckStop::stop()
+{
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    m_stopped = true;
+    if (m_handle)
+        sqlite3_interrupt(m_handle);
+}
+
+bool CheckStop::isStopped() const
+{
+    return m_stopped;
+}
+
+// An interrupt that comes before the statement's first step is forgotten when it starts; the
+// progress handler, asked before each of the statement's first steps, catches that one.
+void CheckStop::watch(sqlite3 *handle)
+{
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    if (m_handle && !handle)
+        sqlite3_progress_handler(m_handle, 0, nullptr, nullptr);
+    m_handle = handle;
+    if (m_handle) {
+        sqlite3_progress_handler(
+            m_handle, 1, [](void *self) { return static_cast<CheckStop *>(self)->isStopped() ? 1 : 0; }, this);
+    }
+}
+
+bool ProjectStore::verify(const QString &path, Check check, QString *error, CheckStop *stop)
 {
     ProjectStore store;
-    if (store.open(path, check, Follow::Snapshot))
-        return true;
-    *error = store.errorString();
-    return false;
+    const bool stoppable = stop && check == Check::Full;
+    if (!store.open(path, stoppable ? Check::Header : check, Follow::Snapshot)) {
+        *error = store.errorString();
+        return false;
+    }
+    return !stoppable || quickCheck(store.m_db, path, stop, error);
 }
 
 // Opens a read-only connection. Without a -wal file the file is opened immutable, so SQLite

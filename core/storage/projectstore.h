@@ -8,15 +8,35 @@
 #include <QString>
 #include <QVector>
 
+#include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
+
+struct sqlite3;
 
 namespace ServeScope {
 
 class FileInUse;
 
 /// Read-only access to a project file (`*.servescope`) for listings, charts and exports.
+/// Lets another thread end a running full check (`ProjectStore::verify`) at once: `PRAGMA
+/// quick_check` reads the whole file in one SQLite step, so sqlite3_interrupt() ends it.
+class CheckStop final {
+public:
+    /// Any thread. A check that has not begun yet ends as soon as it begins.
+    void stop();
+    bool isStopped() const;
+    /// For the check itself, on its thread: the connection to interrupt (nullptr before it closes).
+    void watch(sqlite3 *handle);
+
+private:
+    std::mutex m_mutex;
+    sqlite3 *m_handle = nullptr;
+    std::atomic_bool m_stopped { false };
+};
+
 /// One instance is one connection and must be used on the thread that opened it (the query
 /// thread). All writes go through StoreWriter.
 class ProjectStore final {
@@ -44,7 +64,9 @@ public:
     /// Checks an existing file without writing to it: the raw header is read first, then the
     /// file is opened with QSQLITE_OPEN_READONLY. Refuses a missing, foreign (not SQLite or
     /// another application id), corrupt or newer-schema file with a message naming the file.
-    static bool verify(const QString &path, Check check, QString *error);
+    /// With `stop`, a full check ends as soon as another thread calls stop->stop() (false; the
+    /// error says it was stopped).
+    static bool verify(const QString &path, Check check, QString *error, CheckStop *stop = nullptr);
     /// Writes a compact, consistent copy of the project at `source` (WAL content included) to
     /// `target` with `VACUUM INTO`; `target` must not exist. Safe while a writer is open.
     static bool copyTo(const QString &source, const QString &target, QString *error);

@@ -3,6 +3,8 @@
 
 #include "projectworker.h"
 
+#include "storage/projectstore.h"
+
 #include <QDir>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -53,7 +55,6 @@ ProjectSession::ProjectSession(QObject *parent)
         emit savedAs(target, error);
     });
     connect(m_worker, &ProjectWorker::runsListed, this, &ProjectSession::runsListed);
-    connect(m_worker, &ProjectWorker::integrityChecked, this, &ProjectSession::integrityChecked);
     connect(m_worker, &ProjectWorker::serverLogsLoaded, this, &ProjectSession::serverLogsLoaded);
     connect(m_worker, &ProjectWorker::timeSeriesLoaded, this, &ProjectSession::timeSeriesLoaded);
     connect(m_worker, &ProjectWorker::promptsExported, this, &ProjectSession::promptsExported);
@@ -67,6 +68,7 @@ ProjectSession::ProjectSession(QObject *parent)
 
 ProjectSession::~ProjectSession()
 {
+    stopIntegrityCheck();
     m_thread.quit();
     m_thread.wait();
     if (!m_tempDir.isEmpty())
@@ -75,6 +77,7 @@ ProjectSession::~ProjectSession()
 
 void ProjectSession::newTemporary()
 {
+    stopIntegrityCheck();
     QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/servescope-XXXXXX"));
     dir.setAutoRemove(false);
     m_pendingTempDir = dir.path();
@@ -85,6 +88,7 @@ void ProjectSession::newTemporary()
 
 void ProjectSession::open(const QString &path)
 {
+    stopIntegrityCheck();
     m_opening = Opening::File;
     QMetaObject::invokeMethod(m_worker, [w = m_worker, path] { w->open(path); });
 }
@@ -141,7 +145,31 @@ void ProjectSession::loadServerLogs(qint64 runId)
 
 void ProjectSession::checkIntegrity()
 {
-    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->checkIntegrity(); });
+    stopIntegrityCheck();
+    if (m_path.isEmpty())
+        return;
+    // Its own connection on its own thread: a cold gigabyte file takes tens of seconds to read, and
+    // the runs' queries must not wait behind it.
+    auto stop = std::make_shared<CheckStop>();
+    m_checkStop = stop;
+    m_check.reset(QThread::create([this, path = m_path, stop] {
+        QString error;
+        if (ProjectStore::verify(path, ProjectStore::Check::Full, &error, stop.get()))
+            error.clear();
+        if (!stop->isStopped())
+            QMetaObject::invokeMethod(this, [this, path, error] { emit integrityChecked(path, error); });
+    }));
+    m_check->setObjectName(QStringLiteral("project-check"));
+    m_check->start(QThread::LowPriority);
+}
+
+void ProjectSession::stopIntegrityCheck()
+{
+    if (!m_check)
+        return;
+    m_checkStop->stop();
+    m_check->wait();
+    m_check.reset();
 }
 
 } // namespace ServeScope

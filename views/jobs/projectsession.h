@@ -11,13 +11,17 @@
 #include <QTimer>
 #include <QVector>
 
+#include <memory>
+
 namespace ServeScope {
 
+class CheckStop;
 class ProjectWorker;
 
 /// The open project file and the one thread that touches it for the GUI: every query, the
 /// experiment save and the Save As copy (`VACUUM INTO`) run on that thread; results come back as
-/// queued signals. A new project lives in a temporary file until Save As moves it.
+/// queued signals. Only the full integrity check runs beside it, on a thread and connection of its
+/// own. A new project lives in a temporary file until Save As moves it.
 class ProjectSession final : public QObject {
     Q_OBJECT
 public:
@@ -39,7 +43,8 @@ public:
     void countRequests(qint64 runId);
     void loadRunConfig(qint64 runId);
     void checkRerun(qint64 earlierId, qint64 nowId);
-    /// Checks every page of the open file in the background; answers with integrityChecked().
+    /// Checks every page of the open file on a thread of its own, so queries go on meanwhile;
+    /// answers with integrityChecked(). Opening another file, or closing, stops it unanswered.
     void checkIntegrity();
     void loadServerLogs(qint64 runId);
     void loadTimeSeries(qint64 runId, const QString &name);
@@ -65,7 +70,11 @@ signals:
         const QStringList &files, const QStringList &commands, const QStringList &warnings, const QString &error);
 
 private:
+    void stopIntegrityCheck();
+
     QThread m_thread;
+    std::unique_ptr<QThread> m_check; ///< the running integrity check
+    std::shared_ptr<CheckStop> m_checkStop;
     ProjectWorker *m_worker;
     QTimer m_watch;
     QString m_path;

@@ -73,15 +73,6 @@ void ProjectWorker::loadTimeSeries(qint64 runId, const QString &name)
     emit timeSeriesLoaded(runId, input);
 }
 
-void ProjectWorker::checkIntegrity()
-{
-    if (m_path.isEmpty())
-        return;
-    QString error;
-    ProjectStore::verify(m_path, ProjectStore::Check::Full, &error);
-    emit integrityChecked(m_path, error);
-}
-
 void ProjectWorker::create(const QString &path)
 {
     QString error;

@@ -40,8 +40,6 @@ public slots:
     void loadRunConfig(qint64 runId);
     /// A rerun (`nowId`) checked against the run it repeats (core's checkRerun).
     void checkRerun(qint64 earlierId, qint64 nowId);
-    /// The full check `run` and `runs` make (`PRAGMA quick_check`, every page) on the open file.
-    void checkIntegrity();
     /// A run's launched-server output as display lines: "+SECONDS  STREAM  TEXT", oldest first.
     void loadServerLogs(qint64 runId);
     /// The run's measured requests (with events) and server scrapes, for its chart over time.
@@ -64,7 +62,6 @@ signals:
     /// `error` is empty when both runs were read.
     void rerunChecked(qint64 earlierId, const ServeScope::RerunCheck &check, const QString &error);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
-    void integrityChecked(const QString &path, const QString &error);
     void serverLogsLoaded(qint64 runId, const QStringList &lines);
     void timeSeriesLoaded(qint64 runId, const ServeScope::Report::TimeSeriesInput &input);
     /// `error` is empty when both files were written.

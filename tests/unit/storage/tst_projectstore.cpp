@@ -29,6 +29,7 @@ private slots:
     void refusedFilesStayUnchanged_data();
     void refusedFilesStayUnchanged();
     void missingFileIsRefused();
+    void fullCheckStopsWhenAsked();
 
 private:
     QString makeProject(const QString &name, int requests);
@@ -350,6 +351,11 @@ void TestProjectStore::refusedFilesStayUnchanged()
     QString error;
     QVERIFY(!ProjectStore::verify(path, ProjectStore::Check::Full, &error));
     QVERIFY2(error.contains(why), qPrintable(error));
+    // The window's stoppable check (not stopped) refuses it the same way.
+    CheckStop goOn;
+    QString stoppable;
+    QVERIFY(!ProjectStore::verify(path, ProjectStore::Check::Full, &stoppable, &goOn));
+    QCOMPARE(stoppable, error);
     QVERIFY2(error.contains(path), qPrintable(error));
     // One line a dialog can show, however many pages SQLite lists as damaged.
     QVERIFY2(!error.contains(u'\n') && error.size() < 400 + path.size(), qPrintable(error));
@@ -373,6 +379,25 @@ void TestProjectStore::missingFileIsRefused()
     QVERIFY(!store.open(m_dir.filePath(QStringLiteral("nope.servescope"))));
     QVERIFY2(store.errorString().contains(QLatin1String("no such file")), qPrintable(store.errorString()));
     QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("nope.servescope"))));
+}
+
+// The window's check of a big file stops when another file is opened: sqlite3_interrupt ends the
+// quick_check, and the answer says it was stopped, not that the file is damaged.
+void TestProjectStore::fullCheckStopsWhenAsked()
+{
+    const QString path = makeProject(QStringLiteral("stop.servescope"), 2000);
+    CheckStop notYet;
+    QString error;
+    QVERIFY2(ProjectStore::verify(path, ProjectStore::Check::Full, &error, &notYet), qPrintable(error));
+    CheckStop stop;
+    stop.stop(); // before the check begins: it ends as it begins
+    QVERIFY(!ProjectStore::verify(path, ProjectStore::Check::Full, &error, &stop));
+    QVERIFY2(
+        error.contains(QLatin1String("check stopped")) && !error.contains(QLatin1String("corrupt")), qPrintable(error));
+    QVERIFY2(error.contains(path), qPrintable(error));
+    // Stopped only the check: the header-only open is not stopped, and the file is fine afterwards.
+    QVERIFY(ProjectStore::verify(path, ProjectStore::Check::Header, &error, &stop));
+    QVERIFY(ProjectStore::verify(path, ProjectStore::Check::Full, &error));
 }
 
 QTEST_GUILESS_MAIN(TestProjectStore)
