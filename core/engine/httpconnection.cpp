@@ -390,7 +390,9 @@ void HttpConnection::readAvailable(bool hangup)
 bool HttpConnection::onTlsBytes(ssize_t n, qint64 now)
 {
     QByteArray &buffer = *m_readBuffer;
-    m_tls->feed(buffer.constData(), size_t(n)); // copied: the buffer is free for the plaintext
+    // Read in place: each record is taken from the buffer before its plaintext is written back
+    // over bytes already taken (a record's plaintext is shorter than the record).
+    m_tls->feed(buffer.constData(), size_t(n));
     const quint32 generation = m_generation;
     if (m_handshaking) {
         continueHandshake();
@@ -409,8 +411,11 @@ bool HttpConnection::onTlsBytes(ssize_t n, qint64 now)
             plainBytes += rc;
         }
         if (plainBytes > 0
-            && (!onData(QByteArrayView(buffer.constData(), plainBytes), now) || generation != m_generation))
+            && (!onData(QByteArrayView(buffer.constData(), plainBytes), now) || generation != m_generation)) {
+            if (m_tls)
+                m_tls->keepUnread(); // the response ended before the read's last record: kept for the next
             return false;
+        }
         if (rc > 0)
             continue; // the buffer filled up: more plaintext may be waiting
         if (rc == TlsSession::kWouldBlock)

@@ -13,6 +13,8 @@ struct bio_st;
 
 namespace ServeScope {
 
+struct TlsInput;
+
 /// OpenSSL's client settings for one https endpoint, shared by a lean transport's connections:
 /// the system's certificate authorities or a CA file, or no verification at all (said in every
 /// report). TLS 1.2 and 1.3, HTTP/1.1 offered by ALPN.
@@ -34,7 +36,8 @@ private:
 };
 
 /// One TLS session whose records the connection moves itself: bytes read from the socket are
-/// fed in, plaintext comes out, and what OpenSSL wants sent is taken out to write to the socket.
+/// fed in (and read in place by OpenSSL), plaintext comes out, and what OpenSSL wants sent is taken
+/// out to write to the socket.
 /// The connection's reads and their timestamps are therefore those of a plain connection.
 /// Every call returns at once.
 class TlsSession {
@@ -50,8 +53,13 @@ public:
 
     /// 1 when the handshake is done, kWouldBlock or kFailed otherwise.
     ssize_t handshake();
-    /// Bytes read from the socket.
+    /// Bytes read from the socket. OpenSSL reads them in place (no copy): they must stay as they
+    /// are until handshake() or read() has answered kWouldBlock (everything was taken), or until
+    /// keepUnread() has copied what is left.
     void feed(const char *data, size_t size);
+    /// Keeps the bytes of the last feed() not taken yet (the reader stopped early, e.g. at the end
+    /// of a response) for the next calls, so the caller may reuse its buffer.
+    void keepUnread();
     /// Plaintext: a count of bytes, 0 when the peer closed the session, kWouldBlock or kFailed.
     ssize_t read(char *data, size_t size);
     /// Encrypts all of `data` for sending.
@@ -63,6 +71,7 @@ public:
 
 private:
     ssize_t result(int rc, bool handshake);
+    std::unique_ptr<TlsInput> m_input; ///< what OpenSSL reads: the fed bytes, then what was kept
     ssl_st *m_ssl;
     bio_st *m_in, *m_out; ///< owned by m_ssl
     QString m_error;

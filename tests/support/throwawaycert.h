@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A throwaway self-signed certificate for the benches' TLS rows, made with the openssl tool.
+// A throwaway self-signed certificate for TLS tests and the benches, made with the openssl tool.
 #pragma once
 
 #include <QProcess>
