@@ -20,7 +20,6 @@ namespace ServeScope {
 
 class FileInUse;
 
-/// Read-only access to a project file (`*.servescope`) for listings, charts and exports.
 /// Lets another thread end a running full check (`ProjectStore::verify`) at once: `PRAGMA
 /// quick_check` reads the whole file in one SQLite step, so sqlite3_interrupt() ends it.
 class CheckStop final {
@@ -37,6 +36,7 @@ private:
     std::atomic_bool m_stopped { false };
 };
 
+/// Read-only access to a project file (`*.servescope`) for listings, charts and exports.
 /// One instance is one connection and must be used on the thread that opened it (the query
 /// thread). All writes go through StoreWriter.
 class ProjectStore final {

@@ -153,9 +153,8 @@ void ProjectSession::checkIntegrity()
     auto stop = std::make_shared<CheckStop>();
     m_checkStop = stop;
     m_check.reset(QThread::create([this, path = m_path, stop] {
-        QString error;
-        if (ProjectStore::verify(path, ProjectStore::Check::Full, &error, stop.get()))
-            error.clear();
+        QString error; // stays empty when the file passes
+        ProjectStore::verify(path, ProjectStore::Check::Full, &error, stop.get());
         if (!stop->isStopped())
             QMetaObject::invokeMethod(this, [this, path, error] { emit integrityChecked(path, error); });
     }));
