@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "freeport.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -72,11 +74,7 @@ public:
         QFile::remove(pwfile);
         // A port that was free a moment ago; another process may take it first, so try a few.
         for (int attempt = 0; attempt < 5; ++attempt) {
-            QTcpServer probe;
-            if (!probe.listen(QHostAddress::LocalHost, 0))
-                return fail(error, QStringLiteral("no free port on 127.0.0.1"));
-            m_port = probe.serverPort();
-            probe.close();
+            m_port = ServeScope::Testing::unusedPort();
             const QString options = QStringLiteral("-p %1 -k %2 -c listen_addresses=127.0.0.1 -c fsync=off")
                                         .arg(m_port)
                                         .arg(m_dir->path());

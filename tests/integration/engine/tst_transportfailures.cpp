@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Failure classes (docs/metrics.md), produced by a real `servescope-cli sim` with seeded faults.
 #include "engine/fdlimit.h"
+#include "freeport.h"
 #include "pointrunner.h"
 #include "requireservice.h"
 #include "simprocess.h"
@@ -140,12 +141,7 @@ private Q_SLOTS:
     void connectionRefused()
     {
         QFETCH(int, transport);
-        quint16 port = 0;
-        {
-            QTcpServer probe; // a port that was free a moment ago and now has no listener
-            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-            port = probe.serverPort();
-        }
+        const quint16 port = unusedPort(); // no listener there
         EndpointConfig ep;
         ep.url = QUrl(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(port));
         ep.transport = TransportKind(transport);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "freeport.h"
 #include "simchild.h"
 
 #include <QObject>
@@ -105,10 +106,7 @@ private Q_SLOTS:
                                     << "/v1/chat/complete" << QByteArray(kKey) << 1 << "route_not_found";
         QTest::newRow("doubled v1") << base + QStringLiteral("/v1") << "m1"
                                     << "/v1/chat/completions" << QByteArray(kKey) << 1 << "doubled_v1";
-        QTcpServer closed;
-        QVERIFY(closed.listen(QHostAddress::LocalHost));
-        const quint16 port = closed.serverPort();
-        closed.close();
+        const quint16 port = ServeScope::Testing::unusedPort();
         QTest::newRow("closed port") << QStringLiteral("http://127.0.0.1:%1").arg(port) << "m1"
                                      << "/v1/chat/completions" << QByteArray(kKey) << 1 << "connection_refused";
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "clirunner.h"
+#include "freeport.h"
 #include "simchild.h"
 
 #include "metrics/estimates.h"
@@ -305,10 +306,7 @@ private Q_SLOTS:
     // utilisation and DRAM activity, in the project and the result file.
     void gpuTelemetryFromADcgmExporter()
     {
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        const quint16 dcgmPort = probe.serverPort();
-        probe.close();
+        const quint16 dcgmPort = Testing::unusedPort();
         SimChild sim;
         QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--time-scale"),
             QStringLiteral("2"), QStringLiteral("--dcgm-port"), QString::number(dcgmPort) }));

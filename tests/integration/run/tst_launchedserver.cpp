@@ -2,6 +2,7 @@
 // `servescope-cli run --allow-launch`: each variant's server started from server.launch.argv (here
 // `servescope-cli sim` itself on the base URL's port), its lines stored in the project, its readiness
 // waited for, its settings read back, and the process gone after the run, a cancel or our death.
+#include "freeport.h"
 #include "simchild.h"
 
 #include "storage/projectstore.h"
@@ -42,13 +43,6 @@ bool goneWithin(qint64 pid, int ms)
             return true;
     }
     return !alive(pid);
-}
-
-quint16 freePort()
-{
-    QTcpServer s;
-    s.listen(QHostAddress::LocalHost, 0);
-    return s.serverPort();
 }
 
 QList<qint64> launchedPids(const QByteArray &err)
@@ -162,7 +156,7 @@ private Q_SLOTS:
     // listens only after 1.2 s); both children gone after the run.
     void eachVariantLaunchesItsServer()
     {
-        const quint16 port = freePort();
+        const quint16 port = Testing::unusedPort();
         const QString x = writeExperiment(QStringLiteral("two"), port,
             { QStringLiteral("--time-scale"), QStringLiteral("20"), QStringLiteral("--max-num-seqs"),
                 QStringLiteral("{server.args.max_num_seqs}"), QStringLiteral("--listen-delay-ms"),
@@ -206,7 +200,7 @@ private Q_SLOTS:
     // Without --allow-launch nothing is started: the note, and no server answers.
     void launchNeedsTheFlag()
     {
-        const quint16 port = freePort();
+        const quint16 port = Testing::unusedPort();
         const QString x = writeExperiment(QStringLiteral("noflag"), port, {}, QJsonObject {},
             QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 2);
         const Outcome o = run(x, {});
@@ -248,7 +242,7 @@ private Q_SLOTS:
         QFETCH(QString, arg);
         QFETCH(int, value);
         QFETCH(QString, message);
-        const QString x = writeExperiment(QStringLiteral("mismatch-%1").arg(arg), freePort(), simArgs,
+        const QString x = writeExperiment(QStringLiteral("mismatch-%1").arg(arg), Testing::unusedPort(), simArgs,
             QJsonObject { { arg, value } },
             QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } });
         const Outcome o = run(x);
@@ -264,8 +258,9 @@ private Q_SLOTS:
     // A server that exits before it is ready: its exit code and last lines, stored and printed.
     void earlyExitIsReported()
     {
-        const QString x = writeExperiment(QStringLiteral("early"), freePort(), { QStringLiteral("--no-such-flag") },
-            QJsonObject {}, QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } });
+        const QString x
+            = writeExperiment(QStringLiteral("early"), Testing::unusedPort(), { QStringLiteral("--no-such-flag") },
+                QJsonObject {}, QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } });
         const Outcome o = run(x);
         QCOMPARE(o.exitCode, 1);
         QVERIFY2(o.err.contains("exited with code 2 before it was ready; its last lines:"), o.err.constData());
@@ -278,7 +273,7 @@ private Q_SLOTS:
     // by its tail (here a shell the experiment asks for prints each before exec'ing the simulator).
     void environmentFolderAndScrubbing()
     {
-        const quint16 port = freePort();
+        const quint16 port = Testing::unusedPort();
         QString x = writeExperiment(QStringLiteral("shell"), port, {}, QJsonObject {},
             QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 4);
         QFile f(x);
@@ -337,7 +332,7 @@ private Q_SLOTS:
     // Never ready within server.launch.ready_timeout_s: the run stops and the server is stopped.
     void readinessTimesOut()
     {
-        const QString x = writeExperiment(QStringLiteral("slow"), freePort(),
+        const QString x = writeExperiment(QStringLiteral("slow"), Testing::unusedPort(),
             { QStringLiteral("--listen-delay-ms"), QStringLiteral("20000") }, QJsonObject {},
             QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 4, 1.0);
         QElapsedTimer clock;
@@ -354,7 +349,7 @@ private Q_SLOTS:
     // Ctrl-C during a point: the run ends cancelled and takes its server with it.
     void cancelStopsTheServer()
     {
-        const QString x = writeExperiment(QStringLiteral("cancel"), freePort(), {}, QJsonObject {},
+        const QString x = writeExperiment(QStringLiteral("cancel"), Testing::unusedPort(), {}, QJsonObject {},
             QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 2000);
         QProcess p;
         QByteArray err;
@@ -370,7 +365,7 @@ private Q_SLOTS:
     // A server that dies while its points run: the run stops and says so with its last lines.
     void serverDeathStopsTheRun()
     {
-        const QString x = writeExperiment(QStringLiteral("dies"), freePort(), {}, QJsonObject {},
+        const QString x = writeExperiment(QStringLiteral("dies"), Testing::unusedPort(), {}, QJsonObject {},
             QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 2000);
         QProcess p;
         QByteArray err;
@@ -457,7 +452,7 @@ private Q_SLOTS:
         QFETCH(QString, running);
         QFETCH(QString, waiting);
         const QString name = QStringLiteral("fallback-") + QString::fromLatin1(QTest::currentDataTag()).left(4);
-        const QString x = writeExperiment(name, freePort(), simArgs, QJsonObject {},
+        const QString x = writeExperiment(name, Testing::unusedPort(), simArgs, QJsonObject {},
             QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 48, 30, 128);
         const Outcome o = run(x);
         QVERIFY2(o.exitCode == 0, o.err.constData());
@@ -492,7 +487,7 @@ private Q_SLOTS:
     // A launched server whose /metrics answers keeps its scraped series: the log is not used.
     void scrapedSeriesNeedNoLog()
     {
-        const QString x = writeExperiment(QStringLiteral("scraped"), freePort(),
+        const QString x = writeExperiment(QStringLiteral("scraped"), Testing::unusedPort(),
             { QStringLiteral("--max-num-seqs"), QStringLiteral("2"), QStringLiteral("--time-scale"),
                 QStringLiteral("20") },
             QJsonObject {}, QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 48,
@@ -518,7 +513,7 @@ private Q_SLOTS:
     // ServeScope killed outright: the parent-death signal stops its server.
     void deathStopsTheServer()
     {
-        const QString x = writeExperiment(QStringLiteral("death"), freePort(), {}, QJsonObject {},
+        const QString x = writeExperiment(QStringLiteral("death"), Testing::unusedPort(), {}, QJsonObject {},
             QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("baseline") } } }, 2000);
         QProcess p;
         QByteArray err;

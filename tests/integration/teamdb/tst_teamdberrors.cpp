@@ -4,6 +4,7 @@
 // (retried; nothing stored when every try fails), TLS with verify-full, and no secret anywhere, in any
 // encoding, even from a run against a server that echoes its key.
 #include "faultservers.h"
+#include "freeport.h"
 #include "requireservice.h"
 #include "teamdbfixture.h"
 
@@ -169,10 +170,7 @@ private Q_SLOTS:
 
     void unreachableServerIsRefused()
     {
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        const int closed = probe.serverPort();
-        probe.close();
+        const int closed = ServeScope::Testing::unusedPort();
         QElapsedTimer clock;
         clock.start();
         const CliRun::Outcome o = m_fx.cli(publish(QStringLiteral("2"),

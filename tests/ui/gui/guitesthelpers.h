@@ -6,7 +6,6 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QTcpServer>
 #include <QTest>
 
 namespace ServeScope::TestHelpers {
@@ -23,14 +22,6 @@ inline void initGuiTest()
     static const QString settingsFile = QSettings().fileName();
     qAddPostRoutine([] { QFile::remove(settingsFile); });
     QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support).*")));
-}
-
-/// A local TCP port nothing listens on (free a moment ago).
-inline quint16 freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
 }
 
 } // namespace ServeScope::TestHelpers

@@ -3,6 +3,7 @@
 // --quit-after-run` ending with an exit code that says how the run went.
 #include "designpagecontroller.h"
 #include "experimentdocument.h"
+#include "freeport.h"
 #include "guitesthelpers.h"
 #include "mainwindow.h"
 #include "model/validation.h"
@@ -176,7 +177,7 @@ private Q_SLOTS:
         MemorySecretStore secrets;
         MainWindow w(&secrets);
         QSignalSpy opened(&w, &MainWindow::projectOpened);
-        const int port = TestHelpers::freePort();
+        const int port = Testing::unusedPort();
         w.project()->newProject(launchedExperiment(port));
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QVERIFY2(!hasErrors(w.document()->problems()), qPrintable(w.document()->problems().value(0).toString()));

@@ -8,6 +8,7 @@
 #include "diagnosistext.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
+#include "freeport.h"
 #include "guitesthelpers.h"
 #include "headlinepanel.h"
 #include "importflow.h"
@@ -339,7 +340,7 @@ private Q_SLOTS:
     // endpoint check, which names the closed port.
     void launchQuestionDoesNotBlock()
     {
-        const quint16 closed = TestHelpers::freePort();
+        const quint16 closed = Testing::unusedPort();
         MemorySecretStore secrets;
         MainWindow w(&secrets);
         w.show();
@@ -955,10 +956,7 @@ private Q_SLOTS:
     // refused connection is said in words with Run anyway / Cancel, and nothing runs until the answer.
     void runChecksTheEndpointFirst()
     {
-        QTcpServer closed;
-        QVERIFY(closed.listen(QHostAddress::LocalHost));
-        const quint16 port = closed.serverPort();
-        closed.close(); // nothing listens there now
+        const quint16 port = Testing::unusedPort(); // nothing listens there
         Experiment e = sweep(2);
         e.endpoint.baseUrl = QStringLiteral("http://127.0.0.1:%1").arg(port);
         e.endpoint.model = QStringLiteral("m");
