@@ -89,8 +89,7 @@ bool loadPointPrompts(
     for (const RequestRecord &r : std::as_const(records)) {
         auto known = texts.constFind(r.promptHash);
         if (known == texts.cend()) {
-            const std::optional<PromptRow> prompt
-                = r.promptHash.isEmpty() ? std::nullopt : store.prompt(r.promptHash.toByteArray());
+            const std::optional<PromptRow> prompt = r.promptHash.isEmpty() ? std::nullopt : store.prompt(r.promptHash);
             if (!prompt) {
                 *error = QStringLiteral("run %1 kept no prompts (imported, or recorded before prompts were kept)")
                              .arg(row->name);

@@ -95,7 +95,7 @@ bool readShard(const ShardSource &source, ShardRun *s, QString *error)
     for (const RequestRecord &r : std::as_const(s->records)) {
         if (!r.promptHash.isEmpty() && !hashes.contains(r.promptHash)) {
             hashes.insert(r.promptHash);
-            if (std::optional<PromptRow> p = store.prompt(r.promptHash.toByteArray()))
+            if (std::optional<PromptRow> p = store.prompt(r.promptHash))
                 s->prompts << *p;
         }
     }

@@ -349,18 +349,18 @@ bool ProjectStore::serverLogs(qint64 runId, QVector<ServerLogLine> *out)
     return true;
 }
 
-std::optional<PromptRow> ProjectStore::prompt(const QByteArray &hash)
+std::optional<PromptRow> ProjectStore::prompt(const PromptHash &hash)
 {
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("SELECT text, tokens FROM prompts WHERE hash = ?"));
-    q.bindValue(0, hash);
+    q.bindValue(0, hash.toByteArray());
     if (!execQuery(q, &m_error))
         return std::nullopt;
     if (!q.next()) {
         fail(QStringLiteral("no prompt with that hash"));
         return std::nullopt;
     }
-    return PromptRow { hash, q.value(0).toString(), q.value(1).toByteArray() };
+    return PromptRow { hash.toByteArray(), q.value(0).toString(), q.value(1).toByteArray() };
 }
 
 bool ProjectStore::copyTo(const QString &source, const QString &target, QString *error)

@@ -97,7 +97,7 @@ public:
     bool experiments(QVector<ExperimentRow> *out);
     bool serverMetricSamples(qint64 runId, QVector<ServerMetricSample> *out);
     bool serverLogs(qint64 runId, QVector<ServerLogLine> *out);
-    std::optional<PromptRow> prompt(const QByteArray &hash);
+    std::optional<PromptRow> prompt(const PromptHash &hash);
     /// The generated texts of one (variant, point, repeat)'s measured requests, read as they are asked
     /// for: call the result with rising request indexes (a forward cursor over the point's rows); an
     /// index without a stored row gives an empty text. Empty on failure (errorString()). Valid while

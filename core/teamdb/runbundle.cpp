@@ -92,7 +92,7 @@ bool readRunBundle(const QString &projectPath, const QString &idOrName, RunBundl
         if (r.promptHash.isEmpty() || seen.contains(r.promptHash))
             continue;
         seen.insert(r.promptHash);
-        if (std::optional<PromptRow> p = store.prompt(r.promptHash.toByteArray()))
+        if (std::optional<PromptRow> p = store.prompt(r.promptHash))
             out->prompts << *p;
     }
     return true;

@@ -176,11 +176,10 @@ private Q_SLOTS:
         QVERIFY(store.open(target) && original.open(m_fx.project));
         int prompts = 0;
         for (const RequestRecord &r : std::as_const(a.requests)) {
-            const std::optional<PromptRow> p
-                = r.promptHash.isEmpty() ? std::nullopt : original.prompt(r.promptHash.toByteArray());
+            const std::optional<PromptRow> p = r.promptHash.isEmpty() ? std::nullopt : original.prompt(r.promptHash);
             if (!p)
                 continue;
-            const std::optional<PromptRow> q = store.prompt(r.promptHash.toByteArray());
+            const std::optional<PromptRow> q = store.prompt(r.promptHash);
             QVERIFY(q.has_value());
             QCOMPARE(q->text, p->text);
             QCOMPARE(q->tokens, p->tokens);

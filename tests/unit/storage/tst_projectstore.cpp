@@ -148,9 +148,9 @@ void TestProjectStore::roundTripEverything()
     QCOMPARE(logs.size(), 1);
     QCOMPARE(logs[0].line, QStringLiteral("INFO started ✓"));
     QCOMPARE(logs[0].timeNs, qint64(456));
-    QCOMPARE(store.prompt(QByteArrayLiteral("h1"))->text, QStringLiteral("hello"));
-    QCOMPARE(store.prompt(QByteArrayLiteral("h2"))->tokens, QByteArray::fromHex("01000000ff7f0000"));
-    QVERIFY(!store.prompt(QByteArrayLiteral("h3")));
+    QCOMPARE(store.prompt(PromptHash(QByteArrayLiteral("h1")))->text, QStringLiteral("hello"));
+    QCOMPARE(store.prompt(PromptHash(QByteArrayLiteral("h2")))->tokens, QByteArray::fromHex("01000000ff7f0000"));
+    QVERIFY(!store.prompt(PromptHash(QByteArrayLiteral("h3"))));
 }
 
 void TestProjectStore::listingAggregates()
