@@ -204,7 +204,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     if (m_cancelled.load())
         return outcome;
 
-    m_monitor.setPhase(QStringLiteral("measuring"));
+    m_monitor.setPhase(QStringLiteral("preparing prompts"));
     // The unsharded prompt list, then this shard's part of it: prompts, seeds and order stay an unsharded run's.
     const int count = unsharded.numPrompts > 0 ? unsharded.numPrompts : kTimeOnlyPrompts;
     PromptSet requests = shardPrompts(preparePrompts(variant, prompts, spec, false, count, &outcome.error));
@@ -216,6 +216,7 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     // The prompts stored before the load starts: the writer does not compete with it for a core at
     // its start, and a lag during it is the records' own.
     m_writer.flush(60000); // a failed commit stops the run through StoreWriter::commitFailed
+    m_monitor.setPhase(QStringLiteral("measuring"));
     QVector<RequestRecord> records;
     records.reserve(requests.size()); // no growth slack or copy while the point runs
     // The server's series over the measured requests, with a scrape on each side of them.

@@ -14,6 +14,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -428,6 +431,64 @@ private Q_SLOTS:
         QVERIFY2(ok >= 10, qPrintable(QString::number(ok)));
         QVERIFY2(cancelled >= 1 && cancelled <= 8, qPrintable(QString::number(cancelled)));
         QCOMPARE(ok + cancelled, records.size());
+    }
+
+    // Another connection holds the project's write lock while the load goes on: the engine does not
+    // wait for the writer, the run says once that its writer is more than 50,000 records behind, and
+    // once the lock is given back every request is stored.
+    void writerBehindTheLoadIsSaidAndLosesNothing()
+    {
+        constexpr int kRequests = 100000;
+        const QString exp = writeExperiment(QStringLiteral("lagging"),
+            QJsonObject { { QStringLiteral("base_url"), QStringLiteral("sim:") },
+                { QStringLiteral("path"), QStringLiteral("/v1/completions") },
+                { QStringLiteral("model"), QStringLiteral("m") } },
+            QStringLiteral("{\"mode\": \"concurrency\", \"points\": [{\"concurrency\": 256, \"input_len\": 8, "
+                           "\"output_len\": 2, \"num_prompts\": %1}]}")
+                .arg(kRequests));
+        const QString project = m_dir.filePath(QStringLiteral("lagging.servescope"));
+        QProcess p;
+        p.start(SimChild::cli(),
+            { QStringLiteral("run"), exp, QStringLiteral("--variant"), QStringLiteral("baseline"),
+                QStringLiteral("--project"), project, QStringLiteral("--sim-time-scale"), QStringLiteral("100") });
+        QVERIFY(p.waitForStarted());
+        QByteArray err;
+        // Once the prompts are stored and the load runs (a lock taken earlier would hold the load back too).
+        QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError(), err.contains("r1/1 measuring")), 60000);
+        {
+            QSqlDatabase blocker = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("blocker"));
+            blocker.setDatabaseName(project);
+            QVERIFY(blocker.open());
+            QSqlQuery q(blocker);
+            QVERIFY(q.exec(QStringLiteral("PRAGMA busy_timeout = 20000")));
+            QVERIFY2(q.exec(QStringLiteral("BEGIN IMMEDIATE")), qPrintable(q.lastError().text()));
+            const QByteArray said = "warning: storage: the project's writer is ";
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                (err += p.readAllStandardError(), err.contains(said)), err.right(600).constData(), 25000);
+            const qsizetype at = err.indexOf(said) + said.size();
+            const qint64 behind = err.mid(at, err.indexOf(' ', at) - at).toLongLong();
+            QVERIFY2(behind > 50000 && behind <= 2 * kRequests, err.mid(at - said.size(), 160).constData());
+            QVERIFY(q.exec(QStringLiteral("ROLLBACK")));
+            q.finish();
+            blocker.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("blocker"));
+        QVERIFY(p.waitForFinished(120000));
+        err += p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 0, err.right(600).constData());
+        QCOMPARE(err.count("records behind the load"), 1); // said once
+
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<RunListing> runs;
+        QVERIFY(store.listRuns(&runs));
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs.first().run.status, RunStatus::Finished);
+        QVector<RequestRecord> records;
+        QVERIFY(store.requests(runs.first().run.id, RequestFilter {}, &records));
+        QCOMPARE(records.size(), kRequests);
+        QCOMPARE(std::count_if(records.cbegin(), records.cend(), [](const RequestRecord &r) { return r.ok(); }),
+            qsizetype(kRequests));
     }
 
     // A server that accepts connections and never answers must not hold a cancel for its idle
