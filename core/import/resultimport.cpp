@@ -24,11 +24,6 @@ namespace ServeScope {
 namespace {
 
 constexpr const char *kCtx = "ServeScope::Import";
-/// How far the file's reader may run ahead of the project's writer, in queued items (two of the
-/// writer's batches): an import's memory is then a few lines' requests, not as many as a slow disk
-/// lets pile up.
-constexpr quint64 kWriterLagItems = 4000;
-
 // "FILE: error", and the same with the error in the application's language beside it.
 void addError(ImportOutcome &out, const QString &path, const QString &error, const QString &shown)
 {
@@ -466,8 +461,9 @@ ImportOutcome ResultImporter::importFile(const QString &path)
         if (got == ResultFileStream::Item::Error || gi < 0 || nextPoint[gi] >= groups[gi].lines.size())
             continue;
         storePoint(m_writer, groups[gi], nextPoint[gi]++, run);
-        if (m_writer.enqueuedSequence() - m_writer.committedSequence() > kWriterLagItems)
-            m_writer.flush(60000); // a failed commit is reported by the flush at the end
+        // The reader runs at most two of the writer's batches ahead: an import's memory is a few lines'
+        // requests, not as many as a slow disk lets pile up. A failed commit is reported by the flush at the end.
+        m_writer.catchUp();
         // A file without the count says nothing against its requests.
         anyCompleted[gi] = anyCompleted[gi] || run.number(QStringLiteral("completed"), -1) != 0;
         if (m_onLine)

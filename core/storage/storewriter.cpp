@@ -61,6 +61,10 @@ struct StoreWriter::Private {
     std::condition_variable wake; ///< the writer waits on it for items, stop or a flush
     std::condition_variable acked; ///< flush() waits on it
     std::deque<Item> queue;
+    /// The queue length at which push() wakes the writer: 1 while it has nothing pending, else what
+    /// fills its batch. Between those it wakes at its commit deadline, not for every item.
+    size_t wakeAt = 1;
+    int tasksQueued = 0; ///< a task's caller waits for its answer: it wakes the writer at once
     quint64 nextSequence = 1;
     int flushWaiters = 0;
     bool stopping = false;
@@ -79,8 +83,10 @@ struct StoreWriter::Private {
         if (!thread || stopping)
             return 0;
         const quint64 seq = nextSequence++;
+        const bool task = std::holds_alternative<Task>(payload);
         queue.push_back({ seq, std::move(payload) });
-        if (queue.size() == 1 || queue.size() >= size_t(options.commitRows))
+        tasksQueued += task;
+        if (task || queue.size() == wakeAt)
             wake.notify_one();
         return seq;
     }
@@ -237,13 +243,18 @@ void StoreWriter::Private::loop(WriterSession &session)
         bool stop = false, flushWanted = false;
         {
             std::unique_lock lock(mutex);
-            auto ready = [&] { return !queue.empty() || stopping || (!pending.empty() && flushWaiters > 0); };
+            const size_t room = size_t(std::max<qsizetype>(1, options.commitRows - qsizetype(pending.size())));
+            wakeAt = pending.empty() ? 1 : room;
+            auto ready = [&] {
+                return queue.size() >= wakeAt || tasksQueued > 0 || stopping || (!pending.empty() && flushWaiters > 0);
+            };
             if (!pending.empty())
                 wake.wait_until(lock, firstPending + interval, ready);
             else
                 wake.wait(lock, ready);
-            const size_t take = std::min(
-                queue.size(), size_t(std::max<qsizetype>(1, options.commitRows - qsizetype(pending.size()))));
+            const size_t take = std::min(queue.size(), room);
+            for (auto it = queue.begin(); it != queue.begin() + qsizetype(take); ++it)
+                tasksQueued -= std::holds_alternative<Task>(it->payload);
             batch.insert(batch.end(), std::make_move_iterator(queue.begin()),
                 std::make_move_iterator(queue.begin() + qsizetype(take)));
             queue.erase(queue.begin(), queue.begin() + qsizetype(take));
@@ -439,6 +450,13 @@ bool StoreWriter::flush(int timeoutMs)
         ok = d->acked.wait_for(lock, std::chrono::milliseconds(timeoutMs), done);
     --d->flushWaiters;
     return ok && d->committedSequence >= target && !d->broken;
+}
+
+bool StoreWriter::catchUp(int timeoutMs)
+{
+    if (enqueuedSequence() - committedSequence() <= 2 * quint64(std::max(1, d->options.commitRows)))
+        return true;
+    return flush(timeoutMs);
 }
 
 quint64 StoreWriter::enqueuedSequence() const

@@ -70,6 +70,11 @@ public:
     /// commit has failed (now or earlier: see commitFailure()).
     bool flush(int timeoutMs = -1);
 
+    /// For a producer that may wait (an import, a point's prompts before its load; never the load itself):
+    /// flushes when more than two batches (2 x commitRows) are queued, so what piles up for a slow disk stays
+    /// that small. Returns what flush() returns, true when it did not need to.
+    bool catchUp(int timeoutMs = 60000);
+
     quint64 enqueuedSequence() const;
     quint64 committedSequence() const;
     quint64 committedRequests() const;
