@@ -18,11 +18,7 @@
 #include "workload/promptgen.h"
 
 #include <QEventLoop>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QSet>
-#include <QtEndian>
 #include <QThread>
 
 #include <algorithm>
@@ -38,30 +34,6 @@ constexpr int kTimeOnlyPrompts = 512;
 /// How far the project's writer may lag a point's load, in records, before the run says so: about
 /// 50 MB of records kept only for the writer, some 20 s of a fast simulator run.
 constexpr quint64 kWriterLagItems = 50000;
-
-/// The prompt a prepared request sends, as stored once per hash: the user message or the
-/// completion prompt, text or token IDs (little-endian int32).
-std::optional<PromptRow> promptRowOf(const PreparedRequest &r)
-{
-    const QJsonObject body = QJsonDocument::fromJson(r.body).object();
-    const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
-    const QJsonValue prompt = messages.isEmpty() ? body.value(QStringLiteral("prompt"))
-                                                 : messages.last().toObject().value(QStringLiteral("content"));
-    PromptRow row { r.promptHash.toByteArray(), {}, {} };
-    if (prompt.isString()) {
-        row.text = prompt.toString();
-        return row;
-    }
-    if (!prompt.isArray())
-        return std::nullopt;
-    const QJsonArray ids = prompt.toArray();
-    row.tokens.reserve(ids.size() * 4);
-    for (const QJsonValue &id : ids) {
-        const qint32 v = qToLittleEndian(qint32(id.toInt()));
-        row.tokens.append(reinterpret_cast<const char *>(&v), sizeof v);
-    }
-    return row;
-}
 
 EndpointCalls *tokenizerFor(EndpointCalls &calls)
 {
@@ -412,12 +384,12 @@ void PointRunner::storePrompts(const PromptSet &set)
     // Once per hash and run (repeats and time-only points reuse prompts); the writer ignores
     // hashes it has stored already, so a prompt shared by several runs is kept once.
     for (int i = 0; i < set.size(); ++i) {
-        const PreparedRequest r = set.requests->at(i);
-        if (r.promptHash.isEmpty() || m_storedPrompts.contains(r.promptHash))
+        std::optional<PromptContent> prompt = set.requests->prompt(i);
+        if (!prompt || prompt->hash.isEmpty() || m_storedPrompts.contains(prompt->hash))
             continue;
-        m_storedPrompts.insert(r.promptHash);
-        if (std::optional<PromptRow> row = promptRowOf(r))
-            m_writer.enqueue(std::move(*row));
+        m_storedPrompts.insert(prompt->hash);
+        m_writer.enqueue(PromptRow { prompt->hash.toByteArray(), std::move(prompt->text), std::move(prompt->tokens) });
+        m_writer.catchUp(); // a million long prompts are not all held for the writer at once
     }
 }
 

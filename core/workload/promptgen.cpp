@@ -4,17 +4,20 @@
 #include "model/apirequest.h"
 #include "sonnet.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QtEndian>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <numeric>
 #include <random>
+
+#include <openssl/sha.h>
 
 namespace ServeScope {
 
@@ -42,9 +45,13 @@ QStringList loadPool()
     return words;
 }
 
+// SHA-256 through OpenSSL, whose assembly is many times faster than QCryptographicHash's: a prompt of a thousand
+// token IDs is hashed each time its request is built, on the engine's thread.
 PromptHash hashOf(const QByteArray &bytes)
 {
-    return PromptHash(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256));
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    SHA256(reinterpret_cast<const unsigned char *>(bytes.constData()), size_t(bytes.size()), digest);
+    return PromptHash(QByteArrayView(digest, sizeof digest));
 }
 
 } // namespace
@@ -102,7 +109,7 @@ QString PromptGenerator::words(quint64 seed, int count) const
     return out.join(QLatin1Char(' '));
 }
 
-QByteArray PromptGenerator::body(const QJsonValue &prompt, int outputLen, const QJsonArray *messages) const
+QJsonObject PromptGenerator::bodyObject(const QJsonValue &prompt, int outputLen, const QJsonArray *messages) const
 {
     const Endpoint &ep = m_experiment.endpoint;
     const Api api = ep.api();
@@ -113,7 +120,33 @@ QByteArray PromptGenerator::body(const QJsonValue &prompt, int outputLen, const 
         setSamplingField(api, &o, item.first, item.second);
     if (m_experiment.dataset.ignoreEos && ep.dialect != Dialect::OpenAiStrict)
         setSamplingField(api, &o, QStringLiteral("ignore_eos"), true);
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+    return o;
+}
+
+QByteArray PromptGenerator::body(const QJsonValue &prompt, int outputLen, const QJsonArray *messages) const
+{
+    return QJsonDocument(bodyObject(prompt, outputLen, messages)).toJson(QJsonDocument::Compact);
+}
+
+QByteArray PromptGenerator::tokenIdBody(const QByteArray &idsJson, int outputLen) const
+{
+    // The body without its IDs, then the IDs' own text as its first member: as a JSON array a thousand IDs cost
+    // far more to build and write than the rest of the body.
+    const QString key
+        = m_experiment.endpoint.api() == Api::SglangGenerate ? QStringLiteral("input_ids") : QStringLiteral("prompt");
+    QJsonObject o = bodyObject(QJsonArray(), outputLen);
+    o.remove(key);
+    const QByteArray rest = QJsonDocument(o).toJson(QJsonDocument::Compact); // "{...}"
+    QByteArray out;
+    out.reserve(key.size() + idsJson.size() + rest.size() + 4);
+    out += "{\"";
+    out += key.toLatin1();
+    out += "\":";
+    out += idsJson;
+    if (rest.size() > 2)
+        out += ',';
+    out += QByteArrayView(rest).sliced(1);
+    return out;
 }
 
 QList<PreparedRequest> PromptGenerator::generate(int point, int repeat, bool warmup, int count,
@@ -144,15 +177,36 @@ QList<PreparedRequest> PromptGenerator::generate(int point, int repeat, bool war
     return randomTokenIds(lp, seed, count, measuredOut);
 }
 
-PreparedRequest PromptGenerator::randomTokenRequest(quint64 seed, int i, int inputLen, int outputLen) const
+std::vector<qint32> PromptGenerator::randomTokenIds(quint64 seed, int i, int inputLen)
 {
     std::mt19937_64 rng(splitmix64(seed + quint64(i)));
     std::uniform_int_distribution<int> id(kMinTokenId, kMaxTokenId - 1);
-    QJsonArray ids;
-    for (int t = 0; t < inputLen; ++t)
-        ids.append(id(rng));
-    const QByteArray promptBytes = QJsonDocument(ids).toJson(QJsonDocument::Compact);
-    return { body(ids, outputLen), inputLen, outputLen, hashOf(promptBytes) };
+    std::vector<qint32> ids(size_t(std::max(0, inputLen)));
+    for (qint32 &v : ids)
+        v = id(rng);
+    return ids;
+}
+
+QByteArray PromptGenerator::idsJson(const std::vector<qint32> &ids)
+{
+    QByteArray out;
+    out.reserve(qsizetype(ids.size()) * 7 + 2);
+    out += '[';
+    char digits[16];
+    for (size_t k = 0; k < ids.size(); ++k) {
+        if (k > 0)
+            out += ',';
+        const std::to_chars_result end = std::to_chars(digits, digits + sizeof digits, ids[k]);
+        out.append(digits, end.ptr - digits);
+    }
+    out += ']';
+    return out;
+}
+
+PreparedRequest PromptGenerator::randomTokenRequest(quint64 seed, int i, int inputLen, int outputLen) const
+{
+    const QByteArray prompt = idsJson(randomTokenIds(seed, i, inputLen));
+    return { tokenIdBody(prompt, outputLen), inputLen, outputLen, hashOf(prompt) };
 }
 
 // Random token-ID requests built as the engine sends them: a request's IDs depend only on the set's seed and its
@@ -170,6 +224,16 @@ public:
     PreparedRequest at(int i) const override
     {
         return m_generator.randomTokenRequest(m_seed, i, m_inLens.at(i), m_outLens.at(i));
+    }
+    // The IDs and their hash without the body around them: a million-request point stores its prompts before
+    // its load starts, and building each body only to parse it again was most of that wait.
+    std::optional<PromptContent> prompt(int i) const override
+    {
+        const std::vector<qint32> ids = PromptGenerator::randomTokenIds(m_seed, i, m_inLens.at(i));
+        PromptContent content { hashOf(PromptGenerator::idsJson(ids)), {}, {} };
+        content.tokens.resize(qsizetype(ids.size() * sizeof(qint32)));
+        qToLittleEndian<qint32>(ids.data(), qsizetype(ids.size()), content.tokens.data());
+        return content;
     }
 
 private:

@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <vector>
 
 namespace ServeScope {
 
@@ -67,12 +68,20 @@ private:
     QString words(quint64 seed, int count) const;
     /// The request for one prompt; `messages` (chat) replaces the single user message the prompt makes.
     QByteArray body(const QJsonValue &prompt, int outputLen, const QJsonArray *messages = nullptr) const;
+    QJsonObject bodyObject(const QJsonValue &prompt, int outputLen, const QJsonArray *messages = nullptr) const;
+    /// A token-ID request's body around `idsJson`, the IDs' JSON text.
+    QByteArray tokenIdBody(const QByteArray &idsJson, int outputLen) const;
     QList<PreparedRequest> randomTokenIds(const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const;
     /// The random token-ID set `seed` as the engine's list: each request built when it is read.
     std::shared_ptr<const PromptList> randomTokenList(
         const LoadPoint &lp, quint64 seed, int count, QList<int> *measuredOut) const;
     /// Request i of the random token-ID prompt set `seed`: `inputLen` random IDs asking for `outputLen` tokens.
     PreparedRequest randomTokenRequest(quint64 seed, int i, int inputLen, int outputLen) const;
+    /// Those `inputLen` random IDs alone.
+    static std::vector<qint32> randomTokenIds(quint64 seed, int i, int inputLen);
+    /// Token IDs as JSON text, byte for byte as QJsonDocument writes them compactly ("[1,2,3]"): what a prompt's
+    /// hash is taken of.
+    static QByteArray idsJson(const std::vector<qint32> &ids);
     friend class RandomTokenPrompts;
     /// A trace row's prompt as pieces: `tokens` tokens drawn from `seed` each (its shared blocks, then its own).
     struct Piece {

@@ -7,6 +7,7 @@
 #include "workload/sonnet.h"
 #include "workload/trace.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,6 +15,7 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtEndian>
 
 #include <cmath>
 
@@ -442,6 +444,54 @@ private Q_SLOTS:
         }
         QVERIFY(lengths.size() > 1); // the range ratio spreads them
         QCOMPARE(somePrompts(sent, { 7, 3 })->at(1).body, built[3].body);
+
+        // Its prompts, as a project stores them, taken without building the bodies: the same as read from them.
+        for (int i = 0; i < 50; ++i) {
+            const std::optional<PromptContent> fast = sent->prompt(i), fromBody = promptOf(built[i]);
+            QVERIFY(fast && fromBody);
+            QCOMPARE(fast->hash.toByteArray(), built[i].promptHash.toByteArray());
+            QCOMPARE(fast->tokens, fromBody->tokens);
+            QCOMPARE(fast->tokens.size(), qsizetype(built[i].targetInputLen) * 4);
+            QVERIFY(fast->text.isEmpty());
+        }
+        QCOMPARE(somePrompts(sent, { 7, 3 })->prompt(1)->tokens, promptOf(built[3])->tokens);
+        // The hash is of the IDs as QJsonDocument writes them (projects written before keep matching), and the body
+        // holds every field beside them.
+        for (int i = 0; i < 50; ++i) {
+            const QJsonObject body = bodyOf(built[i]);
+            const QJsonArray ids = body.value(QLatin1String("prompt")).toArray();
+            QCOMPARE(ids.size(), built[i].targetInputLen);
+            QCOMPARE(built[i].promptHash.toByteArray(),
+                PromptHash(QCryptographicHash::hash(
+                               QJsonDocument(ids).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256))
+                    .toByteArray());
+            QCOMPARE(body.value(QLatin1String("max_tokens")).toInt(), built[i].targetOutputLen);
+            QCOMPARE(body.value(QLatin1String("model")).toString(), x.endpoint.model);
+            QCOMPARE(body.value(QLatin1String("stream")).toBool(), true);
+            QCOMPARE(body.size(), bodyOf(built[0]).size());
+        }
+        const qint32 first = qFromLittleEndian<qint32>(sent->prompt(0)->tokens.constData());
+        QCOMPARE(first, bodyOf(built[0]).value(QLatin1String("prompt")).toArray().first().toInt());
+    }
+
+    // A text prompt (random text at a chat endpoint) is stored as its user message.
+    void textPromptIsTheUserMessage()
+    {
+        Experiment x = experiment(QStringLiteral("random"), QString(), 16, 8);
+        x.endpoint.path = QStringLiteral("/v1/chat/completions");
+        const PromptGenerator gen(x);
+        QVERIFY(!gen.usesTokenIds());
+        const QList<PreparedRequest> built = gen.generate(0, 1, false, 3);
+        const std::shared_ptr<const PromptList> list = builtPrompts(built);
+        for (int i = 0; i < 3; ++i) {
+            const std::optional<PromptContent> p = list->prompt(i);
+            QVERIFY(p);
+            QVERIFY(p->tokens.isEmpty());
+            const QJsonArray messages = bodyOf(built[i]).value(QLatin1String("messages")).toArray();
+            QCOMPARE(p->text, messages.last().toObject().value(QLatin1String("content")).toString());
+            QVERIFY(!p->text.isEmpty());
+        }
+        QVERIFY(!promptOf(PreparedRequest { QByteArrayLiteral("{\"prompt\": 5}"), 1, 1, {} }));
     }
 
     // shared_prefix as token IDs: each prompt is one of the groups' prefixes (the same at every point and repeat,
