@@ -3841,6 +3841,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>Result files of vLLM, SGLang, AIPerf, GuideLLM, genai-bench, inference-perf, llmperf or llm-d (*.json *.jsonl *.yaml *.yml)</source>
         <translation>vLLM、SGLang、AIPerf、GuideLLM、genai-bench、inference-perf、llmperf 或 llm-d 的结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
     </message>
+    <message>
+        <source>Every page of the project file is read to find damage. The runs can be used meanwhile; opening another file or closing the window stops it.</source>
+        <translation>正在逐页读取项目文件以查找损坏。其间可以照常使用各次运行；打开另一个文件或关闭窗口会停止检查。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Merge</name>

@@ -15,6 +15,8 @@
 #include <QMessageBox>
 #include <QSettings>
 
+#include <utility>
+
 namespace ServeScope {
 
 ProjectController::ProjectController(
@@ -28,6 +30,8 @@ ProjectController::ProjectController(
     connect(m_session, &ProjectSession::opened, this, &ProjectController::sessionOpened);
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &ProjectController::modifiedChanged);
     connect(m_session, &ProjectSession::integrityChecked, this, [this](const QString &path, const QString &error) {
+        m_checking = false;
+        emit checking(QString());
         if (error.isEmpty()) {
             emit status(tr("%1 checked: no damage found").arg(QFileInfo(path).fileName()), 4000);
             return;
@@ -159,8 +163,13 @@ void ProjectController::sessionOpened(const QString &path, bool temporary, const
         emit status(tr("Cannot open %1").arg(QFileInfo(path).fileName()), 0);
         showWarning(m_window, tr("Cannot open the project"), tr("%1 was not opened: %2").arg(path, error));
         emit openFailed(path, error);
+        // Trying the other file stopped the open project's check before it answered: it starts again.
+        if (m_checking)
+            startCheck(m_session->path());
         return;
     }
+    if (std::exchange(m_checking, false))
+        emit checking(QString()); // the check of the project left was stopped unanswered
     // The project is replaced only now that the new one is open; a new project's experiment is
     // already in the document.
     if (!temporary) {
@@ -175,10 +184,15 @@ void ProjectController::sessionOpened(const QString &path, bool temporary, const
     emit modifiedChanged();
     m_session->listRuns();
     // The header was checked before opening; every page is checked now, behind the listing.
-    if (!temporary) {
-        emit status(tr("Checking %1…").arg(QFileInfo(path).fileName()), 0);
-        m_session->checkIntegrity();
-    }
+    if (!temporary)
+        startCheck(path);
+}
+
+void ProjectController::startCheck(const QString &path)
+{
+    m_checking = true;
+    emit checking(tr("Checking %1…").arg(QFileInfo(path).fileName()));
+    m_session->checkIntegrity();
 }
 
 void ProjectController::saveProject()

@@ -69,6 +69,8 @@ signals:
     void timeScaleChanged(double scale);
     void logged(const QString &level, const QString &text);
     void status(const QString &text, int timeoutMs);
+    /// The whole-file check of the open project is reading it (`text` says so), or none is (empty).
+    void checking(const QString &text);
 
 private:
     /// The project being left goes: its runs, and a scale it alone had.
@@ -76,11 +78,14 @@ private:
     void applyTimeScale(double scale);
     void sessionOpened(const QString &path, bool temporary, const QString &error, const QByteArray &json);
     void addRecent(const QString &path);
+    /// Reads every page of the open project file on the session's check thread, said while it runs.
+    void startCheck(const QString &path);
     /// Runs the continuation saved by whenSafeToLeave()'s Save once the save succeeded.
     void continueAfterSave(const QString &error);
     bool hasUnsavedRuns() const;
 
     QWidget *m_window;
+    bool m_checking = false; ///< the open project's whole-file check runs and has not answered
     ExperimentDocument *m_document;
     ProjectSession *m_session;
     RunPageController *m_run;

@@ -29,6 +29,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
@@ -98,6 +99,17 @@ void MainWindow::connectControllers()
 {
     connect(m_runs, &RunPageController::status, this, &MainWindow::showStatus);
     connect(m_project, &ProjectController::status, this, &MainWindow::showStatus);
+    // A permanent widget: the status bar's passing messages do not hide it while the check reads the file.
+    m_checking = new QLabel;
+    m_checking->setObjectName(QStringLiteral("checkingLabel"));
+    m_checking->setToolTip(tr("Every page of the project file is read to find damage. The runs can be used "
+                              "meanwhile; opening another file or closing the window stops it."));
+    m_checking->hide();
+    statusBar()->addPermanentWidget(m_checking);
+    connect(m_project, &ProjectController::checking, this, [this](const QString &text) {
+        m_checking->setText(text);
+        m_checking->setVisible(!text.isEmpty());
+    });
     connect(m_imports, &ImportFlow::status, this, &MainWindow::showStatus);
     connect(m_team, &TeamFlow::status, this, &MainWindow::showStatus);
     connect(m_resultsPage, &ResultsPageController::status, this, &MainWindow::showStatus);

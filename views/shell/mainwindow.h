@@ -6,6 +6,7 @@
 #include <QMainWindow>
 
 class QAction;
+class QLabel;
 class QMenu;
 class QPlainTextEdit;
 
@@ -112,6 +113,7 @@ private:
     DesignPageController *m_design;
     ResultsPageController *m_resultsPage;
     WelcomePage *m_welcome = nullptr;
+    QLabel *m_checking = nullptr; ///< in the status bar while the project file's check reads it
     QMenu *m_recentMenu = nullptr;
     QAction *m_newAction = nullptr;
     bool m_closeConfirmed = false; ///< the user chose to discard unsaved changes

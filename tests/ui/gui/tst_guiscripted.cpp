@@ -8,6 +8,7 @@
 #include "mainwindow.h"
 #include "model/validation.h"
 #include "projectcontroller.h"
+#include "projectsession.h"
 #include "run/runtypes.h"
 #include "runpagecontroller.h"
 #include "secrets/memorysecretstore.h"
@@ -16,6 +17,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -285,6 +287,7 @@ private Q_SLOTS:
         MemorySecretStore secrets;
         MainWindow w(&secrets);
         QSignalSpy opened(&w, &MainWindow::projectOpened);
+        QSignalSpy checking(w.project(), &ProjectController::checking);
         w.project()->openProject(path);
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
         QMessageBox *box = nullptr;
@@ -293,6 +296,50 @@ private Q_SLOTS:
         QVERIFY(box->isVisible());
         QVERIFY2(box->text().contains(QStringLiteral("corrupt")), qPrintable(box->text()));
         QCOMPARE(box->windowTitle(), QStringLiteral("The project file is damaged"));
+        // The status bar said the check was reading the file until it answered, then stopped saying so.
+        QStringList said;
+        for (const QList<QVariant> &args : std::as_const(checking))
+            said << args.at(0).toString();
+        QCOMPARE(said, QStringList({ QStringLiteral("Checking damaged.servescope…"), QString() }));
+        const auto *label = w.findChild<QLabel *>(QStringLiteral("checkingLabel"));
+        QVERIFY(label);
+        QVERIFY(label->isHidden());
+    }
+
+    // Trying to open a file that cannot be opened stops the open project's check; unless it had answered, it
+    // starts again, so the project still open is not left unchecked (and is not read twice).
+    void failedOpenLeavesTheProjectChecked()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("kept.servescope"));
+        {
+            StoreWriter writer;
+            QString error;
+            QVERIFY2(writer.open(path, &error), qPrintable(error));
+            writer.close();
+        }
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        QSignalSpy checking(w.project(), &ProjectController::checking);
+        QSignalSpy checked(w.session(), &ProjectSession::integrityChecked);
+        QSignalSpy failed(w.project(), &ProjectController::openFailed);
+        w.project()->openProject(path);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        w.project()->openProject(m_dir.filePath(QStringLiteral("missing.servescope"))); // the check may still run
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 10000);
+        QCOMPARE(checked.last().at(0).toString(), path);
+        QCOMPARE(checked.last().at(1).toString(), QString()); // no damage
+        QTest::qWait(300);
+        QCOMPARE(checked.size(), 1); // answered once
+        QStringList said;
+        for (const QList<QVariant> &args : std::as_const(checking))
+            said << args.at(0).toString();
+        QVERIFY2(said.size() >= 2 && said.first() == QStringLiteral("Checking kept.servescope…")
+                && said.last().isEmpty() && said.count(QString()) == 1,
+            qPrintable(said.join(QLatin1Char('|'))));
+        QVERIFY(w.findChild<QLabel *>(QStringLiteral("checkingLabel"))->isHidden());
+        QCOMPARE(w.session()->path(), path);
     }
 };
 
