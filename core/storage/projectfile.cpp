@@ -21,7 +21,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ServeScope {
@@ -92,9 +94,57 @@ bool checkRawHeader(const QString &path, QString *error)
     return ok;
 }
 
+// Asks the kernel to read the whole file into the page cache, in large pieces and without waiting,
+// before quick_check walks it page by page: on a 1.1 GB project not in the cache the check took
+// 16.5 s reading page after page, and 1.5 s after this (0.2 s to ask); on a cached file it costs
+// about 0.02 s (docs/project-file.md). Not for a file larger than half the memory, whose first
+// pages would be gone again before the check reached them.
+void readAhead(const QString &path, const CheckStop *stop)
+{
+#ifdef __linux__
+    const QByteArray native = QFile::encodeName(path);
+    struct stat target { };
+    if (::stat(native.constData(), &target) != 0
+        || double(target.st_size) > double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE)) / 2)
+        return;
+    const auto ahead = [&](int fd) {
+        constexpr off_t kPiece = off_t(8) << 20;
+        for (off_t at = 0; at < target.st_size && !(stop && stop->isStopped()); at += kPiece)
+            if (::readahead(fd, at, size_t(kPiece)) != 0)
+                return;
+    };
+    const bool own = FileInUse::readUnlessInUse(path, [&] {
+        const int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            ahead(fd);
+            ::close(fd);
+        }
+    });
+    if (own)
+        return;
+    // SQLite holds the file open in this process: its own descriptor, as closing another one would
+    // drop its locks. Found by device and inode; readahead() changes nothing but the page cache.
+    const QStringList fds
+        = QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot);
+    for (const QString &name : fds) {
+        bool number = false;
+        const int fd = name.toInt(&number);
+        struct stat st { };
+        if (number && ::fstat(fd, &st) == 0 && st.st_dev == target.st_dev && st.st_ino == target.st_ino) {
+            ahead(fd);
+            return;
+        }
+    }
+#else
+    Q_UNUSED(path);
+    Q_UNUSED(stop);
+#endif
+}
+
 // `PRAGMA quick_check`: reads every page. With `stop`, another thread can end it (false).
 bool quickCheck(QSqlDatabase &db, const QString &path, CheckStop *stop, QString *error)
 {
+    readAhead(path, stop);
     if (stop) {
         const QVariant v = db.driver()->handle();
         if (v.isValid() && qstrcmp(v.typeName(), "sqlite3*") == 0)

@@ -43,6 +43,17 @@ class TestCliRun final : public QObject {
         return CliRun::run(args, env);
     }
     static QByteArray readAll(const QString &path) { return CliRun::readAll(path); }
+    // The requests of the project's one run, which ended `status`.
+    static void requestsOfOnlyRun(const QString &project, RunStatus status, QVector<RequestRecord> *records)
+    {
+        ProjectStore store;
+        QVERIFY(store.open(project));
+        QVector<RunListing> runs;
+        QVERIFY(store.listRuns(&runs));
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs.first().run.status, status);
+        QVERIFY(store.requests(runs.first().run.id, RequestFilter {}, records));
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -414,14 +425,10 @@ private Q_SLOTS:
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 130);
 
-        ProjectStore store;
-        QVERIFY(store.open(project));
-        QVector<RunListing> runs;
-        QVERIFY(store.listRuns(&runs));
-        QCOMPARE(runs.size(), 1);
-        QCOMPARE(runs.first().run.status, RunStatus::Cancelled);
         QVector<RequestRecord> records;
-        QVERIFY(store.requests(runs.first().run.id, RequestFilter {}, &records));
+        requestsOfOnlyRun(project, RunStatus::Cancelled, &records);
+        if (QTest::currentTestFailed())
+            return;
         int ok = 0, cancelled = 0;
         for (const RequestRecord &r : std::as_const(records)) {
             ok += r.status == RequestStatus::Ok;
@@ -478,14 +485,10 @@ private Q_SLOTS:
         QVERIFY2(p.exitCode() == 0, err.right(600).constData());
         QCOMPARE(err.count("records behind the load"), 1); // said once
 
-        ProjectStore store;
-        QVERIFY(store.open(project));
-        QVector<RunListing> runs;
-        QVERIFY(store.listRuns(&runs));
-        QCOMPARE(runs.size(), 1);
-        QCOMPARE(runs.first().run.status, RunStatus::Finished);
         QVector<RequestRecord> records;
-        QVERIFY(store.requests(runs.first().run.id, RequestFilter {}, &records));
+        requestsOfOnlyRun(project, RunStatus::Finished, &records);
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(records.size(), kRequests);
         QCOMPARE(std::count_if(records.cbegin(), records.cend(), [](const RequestRecord &r) { return r.ok(); }),
             qsizetype(kRequests));
