@@ -162,10 +162,7 @@ void ProjectController::sessionOpened(const QString &path, bool temporary, const
         emit logged(QStringLiteral("error"), tr("Cannot open %1: %2").arg(path, error));
         emit status(tr("Cannot open %1").arg(QFileInfo(path).fileName()), 0);
         showWarning(m_window, tr("Cannot open the project"), tr("%1 was not opened: %2").arg(path, error));
-        emit openFailed(path, error);
-        // Trying the other file stopped the open project's check before it answered: it starts again.
-        if (m_checking)
-            startCheck(m_session->path());
+        emit openFailed(path, error); // the open project's check, if trying this file stopped it, starts again
         return;
     }
     if (std::exchange(m_checking, false))
@@ -184,15 +181,11 @@ void ProjectController::sessionOpened(const QString &path, bool temporary, const
     emit modifiedChanged();
     m_session->listRuns();
     // The header was checked before opening; every page is checked now, behind the listing.
-    if (!temporary)
-        startCheck(path);
-}
-
-void ProjectController::startCheck(const QString &path)
-{
-    m_checking = true;
-    emit checking(tr("Checking %1…").arg(QFileInfo(path).fileName()));
-    m_session->checkIntegrity();
+    if (!temporary) {
+        m_checking = true;
+        emit checking(tr("Checking %1…").arg(QFileInfo(path).fileName()));
+        m_session->checkIntegrity();
+    }
 }
 
 void ProjectController::saveProject()

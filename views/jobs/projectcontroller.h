@@ -78,8 +78,6 @@ private:
     void applyTimeScale(double scale);
     void sessionOpened(const QString &path, bool temporary, const QString &error, const QByteArray &json);
     void addRecent(const QString &path);
-    /// Reads every page of the open project file on the session's check thread, said while it runs.
-    void startCheck(const QString &path);
     /// Runs the continuation saved by whenSafeToLeave()'s Save once the save succeeded.
     void continueAfterSave(const QString &error);
     bool hasUnsavedRuns() const;

@@ -9,6 +9,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <utility>
+
 namespace ServeScope {
 
 ProjectSession::ProjectSession(QObject *parent)
@@ -44,6 +46,9 @@ ProjectSession::ProjectSession(QObject *parent)
                 QDir(m_pendingTempDir).removeRecursively();
             }
             m_pendingTempDir.clear();
+            // Trying the other file stopped the open project's check before it answered: it starts again.
+            if (std::exchange(m_resumeCheck, false) && !error.isEmpty())
+                checkIntegrity();
             emit opened(path, temporary, error, json);
         });
     connect(m_worker, &ProjectWorker::experimentSaved, this, &ProjectSession::experimentSaved);
@@ -77,7 +82,7 @@ ProjectSession::~ProjectSession()
 
 void ProjectSession::newTemporary()
 {
-    stopIntegrityCheck();
+    m_resumeCheck = stopIntegrityCheck();
     QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/servescope-XXXXXX"));
     dir.setAutoRemove(false);
     m_pendingTempDir = dir.path();
@@ -88,7 +93,7 @@ void ProjectSession::newTemporary()
 
 void ProjectSession::open(const QString &path)
 {
-    stopIntegrityCheck();
+    m_resumeCheck = stopIntegrityCheck();
     m_opening = Opening::File;
     QMetaObject::invokeMethod(m_worker, [w = m_worker, path] { w->open(path); });
 }
@@ -162,13 +167,15 @@ void ProjectSession::checkIntegrity()
     m_check->start(QThread::LowPriority);
 }
 
-void ProjectSession::stopIntegrityCheck()
+bool ProjectSession::stopIntegrityCheck()
 {
     if (!m_check)
-        return;
+        return false;
+    const bool unanswered = !m_check->isFinished();
     m_checkStop->stop();
     m_check->wait();
     m_check.reset();
+    return unanswered;
 }
 
 } // namespace ServeScope

@@ -44,7 +44,8 @@ public:
     void loadRunConfig(qint64 runId);
     void checkRerun(qint64 earlierId, qint64 nowId);
     /// Checks every page of the open file on a thread of its own, so queries go on meanwhile;
-    /// answers with integrityChecked(). Opening another file, or closing, stops it unanswered.
+    /// answers with integrityChecked(). Opening another file, or closing, stops it unanswered (a file that
+    /// cannot be opened starts it again).
     void checkIntegrity();
     void loadServerLogs(qint64 runId);
     void loadTimeSeries(qint64 runId, const QString &name);
@@ -70,11 +71,13 @@ signals:
         const QStringList &files, const QStringList &commands, const QStringList &warnings, const QString &error);
 
 private:
-    void stopIntegrityCheck();
+    /// Whether it stopped a check that had not answered.
+    bool stopIntegrityCheck();
 
     QThread m_thread;
     std::unique_ptr<QThread> m_check; ///< the running integrity check
     std::shared_ptr<CheckStop> m_checkStop;
+    bool m_resumeCheck = false; ///< open() stopped an unanswered check: a refused file starts it again
     ProjectWorker *m_worker;
     QTimer m_watch;
     QString m_path;
