@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "leantransport.h"
 
+#include "epolldispatcher.h"
 #include "httpconnection.h"
 #include "model/clock.h"
 #include "tlsclient.h"
@@ -17,7 +18,6 @@ namespace ServeScope {
 
 namespace {
 constexpr qsizetype kReadBytes = 256 * 1024; ///< one read takes everything a socket has, as a rule
-constexpr int kEventsPerWait = 256;
 // Connections warm() opens at once. A server's handshakes (TLS above all) then queue in waves
 // instead of all at once, so each finishes within the connect timeout however many are asked.
 constexpr int kOpensInFlight = 256;
@@ -51,6 +51,7 @@ struct LeanTransport::Warming {
     int opened = 0;
     qint64 progressNs = 0; ///< when the last connection opened or failed (or the warm() began)
     bool opening = false;
+    bool firstAlone = false; ///< https without a session: the first connection opens alone (openMore)
     std::function<void(int)> ready;
 };
 
@@ -63,8 +64,12 @@ LeanTransport::LeanTransport(QObject *parent)
     m_warmWatch.setInterval(100);
     connect(&m_warmWatch, &QTimer::timeout, this, [this] {
         const double limit = m_endpoint.timeouts.connectS > 0 ? m_endpoint.timeouts.connectS : 10;
-        if (m_warming && monotonicNs() - m_warming->progressNs > qint64(limit * 1e9))
+        if (m_warming && monotonicNs() - m_warming->progressNs > qint64(limit * 1e9)) {
             endWarming(); // a peer that stopped answering: start anyway
+        } else if (m_warming && m_warming->firstAlone && m_warming->opened > 0) {
+            m_warming->firstAlone = false; // opened, and no session came with it: the rest need none
+            openMore(m_warming);
+        }
     });
 }
 
@@ -74,21 +79,21 @@ LeanTransport::~LeanTransport()
         c->abortRequest();
     m_active.clear();
     qDeleteAll(m_connections);
-    if (m_epollFd >= 0)
-        ::close(m_epollFd);
+    if (m_loop)
+        m_loop->setSink({});
 }
 
 void LeanTransport::configure(const EndpointConfig &endpoint)
 {
-    if (m_epollFd < 0) {
-        // Made here, on the worker's thread, where the notifier must live. Without it (no
-        // descriptor left) every connect fails with that reason, and the next configure() retries.
-        m_epollFd = epoll_create1(EPOLL_CLOEXEC);
-        if (m_epollFd >= 0) {
-            m_notifier = new QSocketNotifier(qintptr(m_epollFd), QSocketNotifier::Read, this);
-            connect(m_notifier, &QSocketNotifier::activated, this, &LeanTransport::dispatch);
-            m_readBuffer.resize(kReadBytes);
-        }
+    if (!m_loop) {
+        // Here, on the worker's thread: its sockets go into the set that thread blocks in. Without
+        // that set (no descriptor was left) every connect fails with that reason.
+        m_loop = EpollDispatcher::current();
+        if (!m_loop)
+            qFatal("LeanTransport: configured on a thread whose event loop is not an EpollDispatcher");
+        m_epollFd = m_loop->epollFd();
+        m_loop->setSink([this](const epoll_event *events, int count) { dispatch(events, count); });
+        m_readBuffer.resize(kReadBytes);
     }
     const bool https = endpoint.url.scheme() == QLatin1String("https");
     const int port = endpoint.url.port(https ? 443 : 80);
@@ -108,6 +113,19 @@ void LeanTransport::configure(const EndpointConfig &endpoint)
     } else if (!samePeer || !m_tls) {
         // A context that cannot be made (unreadable CA file) fails each request's handshake with the reason.
         m_tls = TlsContext::make(endpoint.caFile, endpoint.tlsSkipVerify, &m_tlsError);
+        if (m_tls) {
+            m_tls->setSessionKept([this] {
+                QMetaObject::invokeMethod(
+                    this,
+                    [this] {
+                        if (m_warming && m_warming->firstAlone) {
+                            m_warming->firstAlone = false;
+                            openMore(m_warming);
+                        }
+                    },
+                    Qt::QueuedConnection);
+            });
+        }
     }
     m_endpoint = endpoint;
     m_api = endpoint.api();
@@ -121,24 +139,15 @@ void LeanTransport::configure(const EndpointConfig &endpoint)
         + "\r\nUser-Agent: ServeScope/" SERVESCOPE_VERSION "\r\n";
 }
 
-void LeanTransport::dispatch()
+void LeanTransport::dispatch(const epoll_event *events, int count)
 {
-    epoll_event events[kEventsPerWait];
-    for (;;) {
-        const int n = epoll_wait(m_epollFd, events, kEventsPerWait, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        for (int i = 0; i < n; ++i) {
-            const quint64 key = events[i].data.u64;
-            const size_t index = size_t(key >> 32);
-            if (index < m_connections.size())
-                m_connections[index]->onEvents(quint32(key), events[i].events);
-        }
-        // A full batch may leave more; a short one drained the set (later ones wake us again).
-        if (n < kEventsPerWait)
-            break;
+    for (int i = 0; i < count; ++i) {
+        const quint64 key = events[i].data.u64;
+        const size_t index = size_t(key >> 32);
+        if (index < m_connections.size())
+            m_connections[index]->onEvents(quint32(key), events[i].events);
     }
-    // Every ready socket was read and its events stamped; now their JSON.
+    // Every ready socket of the batch was read and its events stamped; now their JSON.
     for (HttpConnection *c : m_unparsed)
         c->digest();
     m_unparsed.clear();
@@ -209,18 +218,22 @@ void LeanTransport::warm(int connections, std::function<void(int)> ready)
     m_warming->queue = std::move(toOpen);
     m_warming->ready = std::move(ready);
     m_warming->progressNs = monotonicNs();
+    m_warming->firstAlone = m_tls && !m_tls->resumable() && m_warming->queue.size() > 1;
     m_warmWatch.start();
     openMore(m_warming);
 }
 
 // Opens queued connections while fewer than kOpensInFlight are opening; each one that opens (or
-// fails to) lets the next start. The last one ends the warm().
+// fails to) lets the next start. The last one ends the warm(). Over HTTPS without a session to
+// resume, the first opens alone until the server hands it one (or it failed, or the warm watch saw
+// it open without one): the others then resume it instead of all doing a full handshake at once.
 void LeanTransport::openMore(const std::shared_ptr<Warming> &w)
 {
     if (w->opening)
         return; // a connection that reported at once, from inside the loop below
     w->opening = true;
-    while (m_warming == w && w->inFlight < kOpensInFlight && w->next < w->queue.size()) {
+    while (m_warming == w && w->inFlight < kOpensInFlight && w->next < w->queue.size()
+        && !(w->firstAlone && w->next > 0)) {
         HttpConnection *c = w->queue[w->next++];
         ++w->inFlight;
         c->opened = [this, w](HttpConnection *, bool ok) {
@@ -228,6 +241,8 @@ void LeanTransport::openMore(const std::shared_ptr<Warming> &w)
                 return; // that warm() ended (timed out or cancelled)
             --w->inFlight;
             w->opened += ok;
+            if (!ok)
+                w->firstAlone = false;
             w->progressNs = monotonicNs();
             openMore(w);
         };

@@ -4,19 +4,22 @@
 #include "httpconnection.h"
 #include "streamtransport.h"
 
-#include <QSocketNotifier>
 #include <QTimer>
 
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
+struct epoll_event;
+
 namespace ServeScope {
+
+class EpollDispatcher;
 
 /// HTTP/1.1 on plain non-blocking sockets for http:// endpoints: keep-alive connections reused one
 /// request at a time, chunked and Content-Length bodies, no redirects, timing on the worker's own
-/// thread. Every socket is in one edge-triggered epoll set; the worker's event loop watches only
-/// that set's descriptor, so a wake-up costs the sockets that are ready, not all of them.
+/// thread. Every socket is edge-triggered in the epoll set the worker's thread blocks in
+/// (EpollDispatcher), so a wake-up costs the sockets that are ready, not all of them.
 class LeanTransport final : public StreamTransport {
     Q_OBJECT
 public:
@@ -32,7 +35,7 @@ public:
     int reopened() const override;
 
 private:
-    void dispatch();
+    void dispatch(const epoll_event *events, int count);
     void release(HttpConnection *c);
     HttpConnection *idleConnection();
     HttpConnection *newConnection();
@@ -44,11 +47,11 @@ private:
     void openMore(const std::shared_ptr<Warming> &w);
     void endWarming();
 
+    EpollDispatcher *m_loop = nullptr; ///< the worker thread's loop, whose set holds the sockets
     int m_epollFd = -1;
-    QSocketNotifier *m_notifier = nullptr;
     QByteArray m_readBuffer; ///< every read of this worker goes here first
     std::vector<PeerAddress> m_peers; ///< the endpoint's host, resolved once per configure()
-    std::shared_ptr<const TlsContext> m_tls; ///< https: OpenSSL's settings for every connection
+    std::shared_ptr<TlsContext> m_tls; ///< https: OpenSSL's settings for every connection
     QString m_tlsError; ///< why m_tls could not be made
     EndpointConfig m_endpoint;
     Api m_api = Api::Chat; ///< m_endpoint.api(), read once

@@ -3,6 +3,7 @@
 
 #include "arrivals.h"
 #include "engineworker.h"
+#include "epolldispatcher.h"
 #include "fdlimit.h"
 #include "model/clock.h"
 #include "pointschedule.h"
@@ -52,6 +53,7 @@ void LoadGenerator::ensureWorkers()
         WorkerThread w;
         w.thread = new QThread();
         w.thread->setObjectName(QStringLiteral("engine-%1").arg(i));
+        w.thread->setEventDispatcher(new EpollDispatcher); // the thread's sockets and timers in one epoll set
         w.worker = new EngineWorker(i, m_workerCount);
         w.worker->moveToThread(w.thread);
         connect(w.worker, &EngineWorker::warmed, this, &LoadGenerator::onWarmed);

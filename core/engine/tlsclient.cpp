@@ -100,7 +100,8 @@ std::shared_ptr<TlsContext> TlsContext::make(const QString &caFile, bool skipVer
         return nullptr;
     }
     SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
-    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    SSL_CTX_set_mode(
+        ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
     static const unsigned char alpn[] = { 8, 'h', 't', 't', 'p', '/', '1', '.', '1' };
     SSL_CTX_set_alpn_protos(ctx, alpn, sizeof alpn);
     if (skipVerify) {
@@ -119,6 +120,9 @@ std::shared_ptr<TlsContext> TlsContext::make(const QString &caFile, bool skipVer
             return nullptr;
         }
     }
+    // Sessions are kept by keepSession(), not in OpenSSL's cache: only the newest is offered.
+    SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
+    SSL_CTX_sess_set_new_cb(ctx, &TlsContext::keepSession);
     return std::shared_ptr<TlsContext>(new TlsContext(ctx, !skipVerify));
 }
 
@@ -126,11 +130,25 @@ TlsContext::TlsContext(ssl_ctx_st *ctx, bool verify)
     : m_ctx(ctx)
     , m_verify(verify)
 {
+    SSL_CTX_set_app_data(m_ctx, this);
 }
 
 TlsContext::~TlsContext()
 {
+    SSL_SESSION_free(m_session);
     SSL_CTX_free(m_ctx);
+}
+
+int TlsContext::keepSession(ssl_st *ssl, ssl_session_st *session)
+{
+    auto *self = static_cast<TlsContext *>(SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl)));
+    if (!self || !SSL_SESSION_is_resumable(session))
+        return 0; // not taken: OpenSSL frees it
+    SSL_SESSION_free(self->m_session);
+    self->m_session = session;
+    if (self->m_sessionKept)
+        self->m_sessionKept();
+    return 1;
 }
 
 TlsSession::TlsSession(const TlsContext &context, const QByteArray &host)
@@ -142,6 +160,8 @@ TlsSession::TlsSession(const TlsContext &context, const QByteArray &host)
     BIO_set_data(m_in, m_input.get());
     SSL_set_bio(m_ssl, m_in, m_out);
     SSL_set_connect_state(m_ssl);
+    if (ssl_session_st *session = context.resumable())
+        SSL_set_session(m_ssl, session);
     // SNI needs a name; an IP literal is checked as an address instead.
     const bool literal = host.contains(':') || host.toStdString().find_first_not_of("0123456789.") == std::string::npos;
     if (!literal)
@@ -198,6 +218,11 @@ void TlsSession::keepUnread()
     m_input->kept.append(m_input->view, qsizetype(m_input->viewLeft));
     m_input->view = nullptr;
     m_input->viewLeft = 0;
+}
+
+bool TlsSession::resumed() const
+{
+    return SSL_session_reused(m_ssl) == 1;
 }
 
 ssize_t TlsSession::read(char *data, size_t size)

@@ -16,6 +16,7 @@ struct SimServer::Connection : QObject {
     {
     }
     QTcpSocket *socket;
+    std::unique_ptr<SimTlsSession> tls; ///< HTTPS: the bytes on the socket are its records
     HttpRequestParser parser;
     std::unique_ptr<SimStream> stream;
     QByteArray held; ///< output kept back during a stall

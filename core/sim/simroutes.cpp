@@ -325,6 +325,12 @@ QByteArray SimServer::metricsText() const
     metric("servescope_sim:disconnects", "counter",
         "Streams ended by the client, --disconnect-rate or --close-streams-midway.", double(m_disconnects), "_total");
     metric("servescope_sim:connections", "counter", "Connections accepted.", double(m_connectionsTotal), "_total");
+    if (m_tls) {
+        metric(
+            "servescope_sim:tls_handshakes", "counter", "TLS handshakes completed.", double(m_tlsHandshakes), "_total");
+        metric("servescope_sim:tls_resumed_handshakes", "counter",
+            "TLS handshakes that resumed a session this server handed out.", double(m_tlsResumed), "_total");
+    }
     for (int i = 0; i < kRouteCount; ++i) {
         const QByteArray routeLabel = label.chopped(1) + ",route=\"" + kRouteTable[i].path + "\"}";
         out += "servescope_sim:route_requests_total" + routeLabel + ' ' + QByteArray::number(m_routeRequests[i]) + '\n';

@@ -4,11 +4,6 @@
 #include "model/clock.h"
 #include "sim/simconnection.h"
 
-#include <QFile>
-#include <QSslCertificate>
-#include <QSslConfiguration>
-#include <QSslKey>
-#include <QSslServer>
 #include <QTcpServer>
 #include <QTcpSocket>
 
@@ -53,19 +48,13 @@ SimServer::~SimServer()
 
 bool SimServer::listen(QString *error)
 {
-    if (m_config.server.tlsCert.isEmpty()) {
-        m_tcp = new QTcpServer(this);
-        connect(m_tcp, &QTcpServer::newConnection, this, &SimServer::onNewConnections);
-    } else {
-        QSslConfiguration tls;
-        if (!loadTls(&tls, error))
+    if (!m_config.server.tlsCert.isEmpty()) {
+        m_tls = SimTlsContext::load(m_config.server.tlsCert, m_config.server.tlsKey, error);
+        if (!m_tls)
             return false;
-        auto *server = new QSslServer(this);
-        server->setSslConfiguration(tls);
-        // A connection is pending once its handshake is done; a failed one never reaches us.
-        connect(server, &QTcpServer::pendingConnectionAvailable, this, &SimServer::onNewConnections);
-        m_tcp = server;
     }
+    m_tcp = new QTcpServer(this);
+    connect(m_tcp, &QTcpServer::newConnection, this, &SimServer::onNewConnections);
     m_tcp->setListenBacklogSize(4096);
     m_tcp->setMaxPendingConnections(4096);
     connect(m_tcp, &QTcpServer::acceptError, this,
@@ -79,31 +68,6 @@ bool SimServer::listen(QString *error)
         return false;
     }
     m_sweepTimer.start();
-    return true;
-}
-
-bool SimServer::loadTls(QSslConfiguration *tls, QString *error) const
-{
-    QFile certFile(m_config.server.tlsCert), keyFile(m_config.server.tlsKey);
-    if (!certFile.open(QIODevice::ReadOnly) || !keyFile.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read --tls-cert or --tls-key: %1")
-                     .arg(certFile.isOpen() ? keyFile.errorString() : certFile.errorString());
-        return false;
-    }
-    const QList<QSslCertificate> chain = QSslCertificate::fromData(certFile.readAll(), QSsl::Pem);
-    const QByteArray pem = keyFile.readAll();
-    QSslKey key(pem, QSsl::Rsa, QSsl::Pem);
-    if (key.isNull())
-        key = QSslKey(pem, QSsl::Ec, QSsl::Pem);
-    if (chain.isEmpty() || key.isNull()) {
-        *error = chain.isEmpty() ? QStringLiteral("--tls-cert holds no PEM certificate")
-                                 : QStringLiteral("--tls-key holds no unencrypted PEM RSA or EC key");
-        return false;
-    }
-    *tls = QSslConfiguration::defaultConfiguration();
-    tls->setLocalCertificateChain(chain);
-    tls->setPrivateKey(key);
-    tls->setPeerVerifyMode(QSslSocket::VerifyNone);
     return true;
 }
 
@@ -133,6 +97,8 @@ void SimServer::onNewConnections()
     while (QTcpSocket *s = m_tcp->nextPendingConnection()) {
         s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         auto *c = new Connection(s, m_config.server);
+        if (m_tls)
+            c->tls = std::make_unique<SimTlsSession>(*m_tls);
         c->lastActivityNs = monotonicNs();
         m_connections.insert(s, c);
         ++m_connectionsTotal;
@@ -143,9 +109,52 @@ void SimServer::onNewConnections()
 
 void SimServer::onReadyRead(Connection *c)
 {
-    c->parser.feed(c->socket->readAll());
+    QByteArray bytes = c->socket->readAll();
     c->lastActivityNs = monotonicNs();
+    if (c->tls) {
+        QByteArray plain;
+        m_tlsOut.resize(0);
+        const bool alive = c->tls->receive(bytes, &plain, &m_tlsOut);
+        if (c->tls->takeHandshakeDone()) {
+            ++m_tlsHandshakes;
+            m_tlsResumed += c->tls->resumed();
+        }
+        if (!m_tlsOut.isEmpty()) {
+            c->socket->write(m_tlsOut);
+            c->socket->flush();
+        }
+        if (!alive) { // a failed handshake, a broken record, or the client's close_notify
+            c->closing = true;
+            c->socket->disconnectFromHost();
+            return;
+        }
+        bytes = std::move(plain);
+    }
+    c->parser.feed(bytes);
     processRequests(c);
+}
+
+// Every byte of a response goes to the socket through here: as it is, or as TLS records.
+void SimServer::send(Connection *c, const QByteArray &bytes)
+{
+    if (!c->tls) {
+        c->socket->write(bytes);
+        return;
+    }
+    m_tlsOut.resize(0);
+    c->tls->send(bytes, &m_tlsOut);
+    c->socket->write(m_tlsOut);
+}
+
+// A clean close after what was written: close_notify first on HTTPS, then the FIN.
+void SimServer::closeGracefully(Connection *c)
+{
+    if (c->tls) {
+        m_tlsOut.resize(0);
+        c->tls->close(&m_tlsOut);
+        c->socket->write(m_tlsOut);
+    }
+    c->socket->disconnectFromHost();
 }
 
 void SimServer::onDisconnected(Connection *c)
@@ -238,7 +247,7 @@ void SimServer::writeRaw(Connection *c, const QByteArray &bytes)
         c->held.append(bytes);
         return;
     }
-    c->socket->write(bytes);
+    send(c, bytes);
     c->socket->flush(); // one write per socket per step, sent now rather than on the next loop turn
 }
 
@@ -274,7 +283,7 @@ void SimServer::completeResponse(Connection *c)
     c->lastActivityNs = monotonicNs();
     if (!c->keepAlive) {
         c->closing = true;
-        c->socket->disconnectFromHost();
+        closeGracefully(c);
         return;
     }
     if (c->parser.hasBufferedBytes()) // pipelined requests wait for the previous response
@@ -312,7 +321,7 @@ void SimServer::closeStream(Connection *c)
         c->stream.reset();
     }
     c->closing = true;
-    c->socket->disconnectFromHost();
+    closeGracefully(c);
 }
 
 void SimServer::writeHugeEvent(Connection *c)
@@ -342,7 +351,7 @@ void SimServer::endStall(Connection *c)
 {
     c->stalled = false;
     if (!c->held.isEmpty()) {
-        c->socket->write(c->held);
+        send(c, c->held);
         c->socket->flush();
         c->held.clear();
     }
@@ -360,7 +369,7 @@ void SimServer::sweepIdle()
     for (Connection *c : conns) {
         if (!c->busy && !c->closing && now - c->lastActivityNs > limit) {
             c->closing = true;
-            c->socket->disconnectFromHost();
+            closeGracefully(c);
         }
     }
 }

@@ -7,6 +7,7 @@
 #include "sim/simconfig.h"
 #include "sim/simflavour.h"
 #include "sim/simstream.h"
+#include "sim/simtls.h"
 
 #include <QHash>
 #include <QObject>
@@ -15,7 +16,6 @@
 
 #include <memory>
 
-class QSslConfiguration;
 class QTcpServer;
 class QTcpSocket;
 
@@ -54,8 +54,9 @@ signals:
     void acceptFailed(const QString &message);
 
 private:
-    bool loadTls(QSslConfiguration *tls, QString *error) const;
     struct Connection;
+    void send(Connection *c, const QByteArray &bytes);
+    void closeGracefully(Connection *c);
 
     void onNewConnections();
     void onReadyRead(Connection *c);
@@ -99,6 +100,8 @@ private:
     SimConfig m_config;
     QByteArray m_modelJson;
     QTcpServer *m_tcp = nullptr;
+    std::unique_ptr<SimTlsContext> m_tls; ///< --tls-cert: every connection speaks HTTPS
+    QByteArray m_tlsOut; ///< records on their way to a socket
     EngineModel m_engine;
     QRandomGenerator64 m_rng;
     QHash<QTcpSocket *, Connection *> m_connections;
@@ -114,6 +117,7 @@ private:
     static constexpr int kRouteCount = 13;
     quint64 m_routeRequests[kRouteCount] = {}, m_routeHeaderRejected[kRouteCount] = {};
     quint64 m_events = 0, m_requests = 0, m_rejected = 0, m_disconnects = 0, m_connectionsTotal = 0;
+    quint64 m_tlsHandshakes = 0, m_tlsResumed = 0;
     qint64 m_startedNs = 0;
 };
 

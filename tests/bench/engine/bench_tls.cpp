@@ -67,10 +67,11 @@ int main(int argc, char **argv)
     }
     std::printf("OpenSSL %s; the client is the engine's TlsSession; CPU of this thread, us; %d-byte records\n",
         OpenSSL_version(OPENSSL_VERSION), bytes);
-    std::printf("sessions  handshake_us  record_us  all\n");
+    std::printf("sessions  handshake_us  session_us  record_us  all\n");
     for (const int n : sessions) {
         const TlsCost f = measureTlsCost(serverCtx, *client, n, records, bytes);
-        std::printf("%8d  %12.1f  %9.3f  %3s\n", n, f.handshakeUs, f.recordUs, f.ok ? "yes" : "NO");
+        std::printf(
+            "%8d  %12.1f  %10.1f  %9.3f  %3s\n", n, f.handshakeUs, f.sessionUs, f.recordUs, f.ok ? "yes" : "NO");
         std::fflush(stdout);
     }
     SSL_CTX_free(serverCtx);

@@ -7,7 +7,11 @@
 #include "requireservice.h"
 #include "simprocess.h"
 
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QSslConfiguration>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -32,6 +36,25 @@ class TestTlsStreams final : public QObject {
                 QStringLiteral("-keyout"), m_dir.filePath(stem + QStringLiteral("-key.pem")), QStringLiteral("-out"),
                 m_dir.filePath(stem + QStringLiteral(".pem")) });
         return p.waitForFinished(60000) && p.exitCode() == 0;
+    }
+
+    // A counter of the simulator's /metrics, fetched over HTTPS (a full handshake of its own).
+    static double simCounter(const QUrl &metricsUrl, const QString &name)
+    {
+        QNetworkAccessManager nam;
+        QNetworkRequest request(metricsUrl);
+        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+        tls.setPeerVerifyMode(QSslSocket::VerifyNone);
+        request.setSslConfiguration(tls);
+        QNetworkReply *reply = nam.get(request);
+        if (!QTest::qWaitFor([reply] { return reply->isFinished(); }, 10000))
+            return -1;
+        const QString text = QString::fromUtf8(reply->readAll());
+        delete reply;
+        const QRegularExpression line(QStringLiteral("^%1\\{[^}]*\\} (\\S+)$").arg(QRegularExpression::escape(name)),
+            QRegularExpression::MultilineOption);
+        const QRegularExpressionMatch m = line.match(text);
+        return m.hasMatch() ? m.captured(1).toDouble() : -1;
     }
 
 private Q_SLOTS:
@@ -123,6 +146,38 @@ private Q_SLOTS:
         }
         if (failure.isEmpty())
             QCOMPARE(maxInFlight(res.records), kStreams);
+    }
+
+    // The first connection opens alone; the server's session ticket then lets every other one
+    // resume instead of a full handshake (no certificate sent and checked again).
+    void laterConnectionsResumeTheFirstSession()
+    {
+        constexpr int kStreams = 64;
+        SimProcess sim;
+        QVERIFY2(sim.start({ QStringLiteral("--tls-cert"), m_dir.filePath(QStringLiteral("local.pem")),
+                     QStringLiteral("--tls-key"), m_dir.filePath(QStringLiteral("local-key.pem")),
+                     QStringLiteral("--max-num-seqs"), QString::number(kStreams), QStringLiteral("--weight-bytes"),
+                     QStringLiteral("0"), QStringLiteral("--kv-bytes-per-token"), QStringLiteral("0"),
+                     QStringLiteral("--peak-flops"), QStringLiteral("1e30"), QStringLiteral("--step-overhead-ms"),
+                     QStringLiteral("10") }),
+            qPrintable(sim.error()));
+        EndpointConfig ep;
+        ep.url = sim.url(QStringLiteral("/v1/completions"));
+        ep.caFile = m_dir.filePath(QStringLiteral("local.pem"));
+        LoadSpec spec;
+        spec.load.concurrency = kStreams;
+        spec.load.numPrompts = kStreams;
+        LoadGenerator gen(1);
+        const PointResult res = runPoint(gen, ep, completionBodies(kStreams, 4, 8), spec, -1, 60000);
+        QVERIFY(!res.timedOut);
+        QVERIFY2(res.outcome.ok, qPrintable(res.outcome.message));
+        for (const RequestRecord &r : res.records)
+            QVERIFY2(r.ok(), qPrintable(r.errorText));
+        const QUrl metrics = sim.url(QStringLiteral("/metrics"));
+        // kStreams of the engine, then this fetch's own (a fresh client: full).
+        QCOMPARE(simCounter(metrics, QStringLiteral("servescope_sim:tls_handshakes_total")), double(kStreams + 1));
+        QCOMPARE(
+            simCounter(metrics, QStringLiteral("servescope_sim:tls_resumed_handshakes_total")), double(kStreams - 1));
     }
 };
 

@@ -6,6 +6,7 @@
 
 #include "engine/tlsclient.h"
 
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -41,10 +42,10 @@ class TestTlsSession final : public QObject {
     }
 
     // A handshake pumped by hand; false when it does not finish.
-    bool connect(Pair &p)
+    bool connect(Pair &p, SSL_CTX *serverCtx = nullptr)
     {
         p.client = std::make_unique<TlsSession>(*m_client, QByteArrayLiteral("localhost"));
-        p.server = SSL_new(m_serverCtx);
+        p.server = SSL_new(serverCtx ? serverCtx : m_serverCtx);
         p.serverIn = BIO_new(BIO_s_mem());
         p.serverOut = BIO_new(BIO_s_mem());
         BIO_set_mem_eof_return(p.serverIn, -1);
@@ -152,6 +153,43 @@ private Q_SLOTS:
         char sink[4096];
         QCOMPARE(p.client->read(sink, sizeof sink), TlsSession::kFailed);
         QVERIFY2(p.client->error().startsWith(QLatin1String("TLS: ")), qPrintable(p.client->error()));
+    }
+
+    // The session the server hands out after the first handshake is resumed by the next
+    // connection; a server that cannot open it (other ticket keys) gets a full handshake instead.
+    void laterSessionsResumeOrFallBack()
+    {
+        QString error;
+        const std::shared_ptr<TlsContext> shared = std::exchange(m_client, TlsContext::make(QString(), true, &error));
+        const auto restore = qScopeGuard([&] { m_client = shared; });
+        QVERIFY(!m_client->resumable());
+        Pair first;
+        QVERIFY(connect(first));
+        QVERIFY(!first.client->resumed());
+        first.client->feed(first.wire.constData(), size_t(first.wire.size()));
+        char sink[256];
+        QCOMPARE(first.client->read(sink, sizeof sink), TlsSession::kWouldBlock); // only the tickets
+        QVERIFY(m_client->resumable());
+
+        Pair second;
+        QVERIFY(connect(second));
+        QVERIFY(second.client->resumed());
+        QVERIFY(SSL_session_reused(second.server));
+
+        SSL_CTX *otherKeys = SSL_CTX_new(TLS_server_method());
+        SSL_CTX_use_certificate_chain_file(otherKeys, qPrintable(m_dir.filePath(QStringLiteral("c.pem"))));
+        SSL_CTX_use_PrivateKey_file(otherKeys, qPrintable(m_dir.filePath(QStringLiteral("k.pem"))), SSL_FILETYPE_PEM);
+        {
+            Pair third;
+            QVERIFY(connect(third, otherKeys));
+            QVERIFY(!third.client->resumed());
+            const QByteArray sent = send(third, { event(1) });
+            QByteArray wire = third.wire + sent;
+            third.client->feed(wire.constData(), size_t(wire.size()));
+            const ssize_t n = third.client->read(wire.data(), size_t(wire.size()));
+            QCOMPARE(QByteArray(wire.constData(), n > 0 ? n : 0), event(1));
+        }
+        SSL_CTX_free(otherKeys);
     }
 };
 
