@@ -21,6 +21,8 @@ constexpr qsizetype kReadBytes = 256 * 1024; ///< one read takes everything a so
 // Connections warm() opens at once. A server's handshakes (TLS above all) then queue in waves
 // instead of all at once, so each finishes within the connect timeout however many are asked.
 constexpr int kOpensInFlight = 256;
+// How long the first HTTPS connection may open alone before the others start without its session.
+constexpr qint64 kFirstAloneNs = 1'000'000'000;
 
 // Every address of host:port in the resolver's order (an IP literal resolves to itself).
 std::vector<PeerAddress> resolve(const QString &host, int port)
@@ -66,8 +68,10 @@ LeanTransport::LeanTransport(QObject *parent)
         const double limit = m_endpoint.timeouts.connectS > 0 ? m_endpoint.timeouts.connectS : 10;
         if (m_warming && monotonicNs() - m_warming->progressNs > qint64(limit * 1e9)) {
             endWarming(); // a peer that stopped answering: start anyway
-        } else if (m_warming && m_warming->firstAlone && m_warming->opened > 0) {
-            m_warming->firstAlone = false; // opened, and no session came with it: the rest need none
+        } else if (m_warming && m_warming->firstAlone
+            && (m_warming->opened > 0 || monotonicNs() - m_warming->progressNs > kFirstAloneNs)) {
+            // Opened without a session to resume, or still not open: the rest go without one.
+            m_warming->firstAlone = false;
             openMore(m_warming);
         }
     });
@@ -226,7 +230,8 @@ void LeanTransport::warm(int connections, std::function<void(int)> ready)
 // Opens queued connections while fewer than kOpensInFlight are opening; each one that opens (or
 // fails to) lets the next start. The last one ends the warm(). Over HTTPS without a session to
 // resume, the first opens alone until the server hands it one (or it failed, or the warm watch saw
-// it open without one): the others then resume it instead of all doing a full handshake at once.
+// it open without one, or not open within kFirstAloneNs): the others then resume it instead of all
+// doing a full handshake at once.
 void LeanTransport::openMore(const std::shared_ptr<Warming> &w)
 {
     if (w->opening)

@@ -209,7 +209,8 @@ private Q_SLOTS:
     }
 
     // A server whose TLS handshakes never finish: warm-up opens a bounded wave of connections
-    // (256), not the 400 asked at once, and a cancel ends it at once, not after the connect timeout.
+    // (256: the first alone, waiting for a session to resume, then after 1 s the rest of the wave),
+    // not the 400 asked at once, and a cancel ends it at once, not after the connect timeout.
     void warmUpOpensInWavesAndCancelEndsIt()
     {
         raiseOpenFileLimit();
