@@ -227,6 +227,10 @@ bool TlsSession::resumed() const
 
 ssize_t TlsSession::read(char *data, size_t size)
 {
+    // Nothing left to decrypt and no plaintext held back: OpenSSL would only find the input empty.
+    if (m_input->viewLeft == 0 && m_input->keptAt == m_input->kept.size() && SSL_pending(m_ssl) == 0
+        && SSL_is_init_finished(m_ssl))
+        return kWouldBlock;
     size_t n = 0;
     const int rc = SSL_read_ex(m_ssl, data, size, &n);
     return rc == 1 ? ssize_t(n) : result(rc, false);

@@ -3,6 +3,7 @@
 
 #include <openssl/bio.h>
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 
 namespace ServeScope::Sim {
@@ -17,13 +18,21 @@ std::unique_ptr<SimTlsContext> SimTlsContext::load(const QString &certFile, cons
     SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
     SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
     const QByteArray cert = certFile.toLocal8Bit(), key = keyFile.toLocal8Bit();
+    EVP_PKEY *pkey = nullptr;
+    if (BIO *in = BIO_new_file(key.constData(), "r")) {
+        pkey = PEM_read_bio_PrivateKey(in, nullptr, nullptr, nullptr);
+        BIO_free(in);
+    }
     if (SSL_CTX_use_certificate_chain_file(ctx, cert.constData()) != 1)
         *error = QStringLiteral("--tls-cert holds no PEM certificate (or cannot be read): %1").arg(certFile);
-    else if (SSL_CTX_use_PrivateKey_file(ctx, key.constData(), SSL_FILETYPE_PEM) != 1)
+    else if (!pkey)
         *error = QStringLiteral("--tls-key holds no unencrypted PEM private key (or cannot be read): %1").arg(keyFile);
-    else if (SSL_CTX_check_private_key(ctx) != 1)
+    else if (SSL_CTX_use_PrivateKey(ctx, pkey) != 1 || SSL_CTX_check_private_key(ctx) != 1)
         *error = QStringLiteral("--tls-key is not the key of --tls-cert");
     else
+        error->clear();
+    EVP_PKEY_free(pkey);
+    if (error->isEmpty())
         return std::unique_ptr<SimTlsContext>(new SimTlsContext(ctx));
     ERR_clear_error();
     SSL_CTX_free(ctx);

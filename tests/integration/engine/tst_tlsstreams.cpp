@@ -179,6 +179,36 @@ private Q_SLOTS:
         QCOMPARE(
             simCounter(metrics, QStringLiteral("servescope_sim:tls_resumed_handshakes_total")), double(kStreams - 1));
     }
+
+    void simulatorSaysWhatIsWrongWithItsFiles_data()
+    {
+        QTest::addColumn<QString>("cert");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("not a certificate") << "junk.pem"
+                                           << "local-key.pem"
+                                           << "--tls-cert holds no PEM certificate";
+        QTest::newRow("no such file") << "missing.pem"
+                                      << "local-key.pem"
+                                      << "--tls-cert holds no PEM certificate";
+        QTest::newRow("not a key") << "local.pem"
+                                   << "junk.pem"
+                                   << "--tls-key holds no unencrypted PEM private key";
+        QTest::newRow("another certificate's key") << "local.pem"
+                                                   << "other-key.pem"
+                                                   << "--tls-key is not the key of --tls-cert";
+    }
+
+    void simulatorSaysWhatIsWrongWithItsFiles()
+    {
+        QFETCH(QString, cert);
+        QFETCH(QString, key);
+        QFETCH(QString, said);
+        SimProcess sim;
+        QVERIFY(!sim.start(
+            { QStringLiteral("--tls-cert"), m_dir.filePath(cert), QStringLiteral("--tls-key"), m_dir.filePath(key) }));
+        QVERIFY2(sim.error().contains(said), qPrintable(sim.error()));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTlsStreams)
