@@ -38,6 +38,17 @@ class TestTlsStreams final : public QObject {
         return p.waitForFinished(60000) && p.exitCode() == 0;
     }
 
+    // The simulator serving the certificate `served` (local, other) to `streams` streams at once.
+    bool startSim(SimProcess &sim, const QString &served, int streams)
+    {
+        return sim.start({ QStringLiteral("--tls-cert"), m_dir.filePath(served + QStringLiteral(".pem")),
+            QStringLiteral("--tls-key"), m_dir.filePath(served + QStringLiteral("-key.pem")),
+            QStringLiteral("--max-num-seqs"), QString::number(streams), QStringLiteral("--weight-bytes"),
+            QStringLiteral("0"), QStringLiteral("--kv-bytes-per-token"), QStringLiteral("0"),
+            QStringLiteral("--peak-flops"), QStringLiteral("1e30"), QStringLiteral("--step-overhead-ms"),
+            QStringLiteral("10") });
+    }
+
     // A counter of the simulator's /metrics, fetched over HTTPS (a full handshake of its own).
     static double simCounter(const QUrl &metricsUrl, const QString &name)
     {
@@ -107,13 +118,7 @@ private Q_SLOTS:
         QFETCH(QString, failure);
         constexpr int kStreams = 64, kTokens = 24;
         SimProcess sim;
-        QVERIFY2(sim.start({ QStringLiteral("--tls-cert"), m_dir.filePath(served + QStringLiteral(".pem")),
-                     QStringLiteral("--tls-key"), m_dir.filePath(served + QStringLiteral("-key.pem")),
-                     QStringLiteral("--max-num-seqs"), QString::number(kStreams), QStringLiteral("--weight-bytes"),
-                     QStringLiteral("0"), QStringLiteral("--kv-bytes-per-token"), QStringLiteral("0"),
-                     QStringLiteral("--peak-flops"), QStringLiteral("1e30"), QStringLiteral("--step-overhead-ms"),
-                     QStringLiteral("10") }),
-            qPrintable(sim.error()));
+        QVERIFY2(startSim(sim, served, kStreams), qPrintable(sim.error()));
         EndpointConfig ep;
         ep.url = sim.url(QStringLiteral("/v1/completions"));
         QCOMPARE(ep.url.scheme(), QStringLiteral("https"));
@@ -154,13 +159,7 @@ private Q_SLOTS:
     {
         constexpr int kStreams = 64;
         SimProcess sim;
-        QVERIFY2(sim.start({ QStringLiteral("--tls-cert"), m_dir.filePath(QStringLiteral("local.pem")),
-                     QStringLiteral("--tls-key"), m_dir.filePath(QStringLiteral("local-key.pem")),
-                     QStringLiteral("--max-num-seqs"), QString::number(kStreams), QStringLiteral("--weight-bytes"),
-                     QStringLiteral("0"), QStringLiteral("--kv-bytes-per-token"), QStringLiteral("0"),
-                     QStringLiteral("--peak-flops"), QStringLiteral("1e30"), QStringLiteral("--step-overhead-ms"),
-                     QStringLiteral("10") }),
-            qPrintable(sim.error()));
+        QVERIFY2(startSim(sim, QStringLiteral("local"), kStreams), qPrintable(sim.error()));
         EndpointConfig ep;
         ep.url = sim.url(QStringLiteral("/v1/completions"));
         ep.caFile = m_dir.filePath(QStringLiteral("local.pem"));
