@@ -118,7 +118,11 @@ void LeanTransport::configure(const EndpointConfig &endpoint)
         // A context that cannot be made (unreadable CA file) fails each request's handshake with the reason.
         m_tls = TlsContext::make(endpoint.caFile, endpoint.tlsSkipVerify, &m_tlsError);
         if (m_tls) {
+            // A warm-up whose first connection waits for a session goes on once one is kept: later,
+            // from the loop, as this is called from inside OpenSSL.
             m_tls->setSessionKept([this] {
+                if (!m_warming || !m_warming->firstAlone)
+                    return;
                 QMetaObject::invokeMethod(
                     this,
                     [this] {
