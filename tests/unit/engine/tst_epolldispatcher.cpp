@@ -151,6 +151,37 @@ private slots:
         QCOMPARE(inner, 1);
         QCOMPARE(fired, 1);
     }
+
+    // A zero-interval timer fires on every turn without starving what is posted meanwhile; a
+    // long timer reports the time it has left.
+    void zeroTimersTurnAndLongOnesSayWhatIsLeft()
+    {
+        int zeroFired = 0;
+        bool postedSeen = false;
+        int remaining = -2;
+        onEngineThread([&](QThread *thread) {
+            auto *longOne = new QTimer;
+            longOne->setInterval(1000);
+            longOne->start();
+            auto *zero = new QTimer;
+            zero->setInterval(0);
+            QObject::connect(zero, &QTimer::timeout, [&, zero, longOne, thread] {
+                if (++zeroFired == 1) {
+                    QMetaObject::invokeMethod(
+                        zero, [&] { postedSeen = true; }, Qt::QueuedConnection);
+                } else if (postedSeen && zeroFired >= 100) {
+                    remaining = longOne->remainingTime();
+                    delete zero;
+                    delete longOne;
+                    thread->quit();
+                }
+            });
+            zero->start();
+        });
+        QVERIFY(postedSeen);
+        QVERIFY2(zeroFired >= 100, qPrintable(QString::number(zeroFired)));
+        QVERIFY2(remaining > 500 && remaining <= 1000, qPrintable(QString::number(remaining)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEpollDispatcher)
