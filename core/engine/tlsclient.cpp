@@ -92,6 +92,33 @@ struct TlsInput {
     }
 };
 
+namespace {
+
+// The session's output BIO appends what OpenSSL writes (records, handshake messages) to the
+// session's own buffer. Whether a read left anything to send is then a look at that buffer, not a
+// call into OpenSSL on a memory BIO gone cold since the stream's last event (about 0.4 us per
+// event at 1,024 HTTPS streams, docs/engine.md).
+BIO_METHOD *outputMethod()
+{
+    static BIO_METHOD *const m = [] {
+        BIO_METHOD *made = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "servescope output");
+        BIO_meth_set_create(made, [](BIO *b) {
+            BIO_set_init(b, 1);
+            return 1;
+        });
+        BIO_meth_set_write_ex(made, [](BIO *b, const char *data, size_t size, size_t *written) {
+            static_cast<QByteArray *>(BIO_get_data(b))->append(data, qsizetype(size));
+            *written = size;
+            return 1;
+        });
+        BIO_meth_set_ctrl(made, [](BIO *, int cmd, long, void *) -> long { return cmd == BIO_CTRL_FLUSH ? 1 : 0; });
+        return made;
+    }();
+    return m;
+}
+
+} // namespace
+
 std::shared_ptr<TlsContext> TlsContext::make(const QString &caFile, bool skipVerify, QString *error)
 {
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
@@ -155,9 +182,10 @@ TlsSession::TlsSession(const TlsContext &context, const QByteArray &host)
     : m_input(std::make_unique<TlsInput>())
     , m_ssl(SSL_new(context.get()))
     , m_in(BIO_new(TlsInput::method()))
-    , m_out(BIO_new(BIO_s_mem()))
+    , m_out(BIO_new(outputMethod()))
 {
     BIO_set_data(m_in, m_input.get());
+    BIO_set_data(m_out, &m_outgoing);
     SSL_set_bio(m_ssl, m_in, m_out);
     SSL_set_connect_state(m_ssl);
     if (ssl_session_st *session = context.resumable())
@@ -239,18 +267,20 @@ ssize_t TlsSession::read(char *data, size_t size)
 bool TlsSession::write(const char *data, size_t size)
 {
     size_t n = 0;
-    // A memory BIO takes everything: one call encrypts the whole request.
+    // The output BIO takes everything: one call encrypts the whole request.
     return SSL_write_ex(m_ssl, data, size, &n) == 1 && n == size ? true : (result(0, false), false);
 }
 
 void TlsSession::takeOutgoing(QByteArray *out)
 {
-    char *data = nullptr;
-    const long n = BIO_get_mem_data(m_out, &data);
-    if (n <= 0)
+    if (m_outgoing.isEmpty())
         return;
-    out->append(data, n);
-    (void)BIO_reset(m_out);
+    if (out->isEmpty()) {
+        out->swap(m_outgoing);
+    } else {
+        out->append(m_outgoing);
+        m_outgoing.clear();
+    }
 }
 
 } // namespace ServeScope

@@ -87,6 +87,7 @@ private:
     ssize_t result(int rc, bool handshake);
     std::unique_ptr<TlsInput> m_input; ///< what OpenSSL reads: the fed bytes, then what was kept
     ssl_st *m_ssl;
+    QByteArray m_outgoing; ///< what OpenSSL wrote to m_out, until takeOutgoing()
     bio_st *m_in, *m_out; ///< owned by m_ssl
     QString m_error;
 };
