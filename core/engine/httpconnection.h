@@ -56,7 +56,6 @@ public:
     bool isBusy() const noexcept { return m_state != nullptr; }
     StreamState *state() const noexcept { return m_state; }
     int reopened() const noexcept { return m_reopened; }
-    int epollFd() const noexcept { return m_epollFd; }
 
     /// The epoll data word of this connection's current socket.
     quint64 eventKey() const noexcept { return quint64(m_key) << 32 | m_generation; }

@@ -95,7 +95,6 @@ void LeanTransport::configure(const EndpointConfig &endpoint)
         m_loop = EpollDispatcher::current();
         if (!m_loop)
             qFatal("LeanTransport: configured on a thread whose event loop is not an EpollDispatcher");
-        m_epollFd = m_loop->epollFd();
         m_loop->setSink([this](const epoll_event *events, int count) { dispatch(events, count); });
         m_readBuffer.resize(kReadBytes);
     }
@@ -104,7 +103,7 @@ void LeanTransport::configure(const EndpointConfig &endpoint)
     const bool samePeer = endpoint.url.host() == m_endpoint.url.host()
         && endpoint.url.scheme() == m_endpoint.url.scheme() && port == m_endpoint.url.port(https ? 443 : 80)
         && endpoint.caFile == m_endpoint.caFile && endpoint.tlsSkipVerify == m_endpoint.tlsSkipVerify;
-    if (!samePeer || (m_epollFd >= 0 && !m_connections.empty() && m_connections.front()->epollFd() != m_epollFd)) {
+    if (!samePeer) {
         cancelAll();
         qDeleteAll(m_connections);
         m_connections.clear();
@@ -163,7 +162,8 @@ void LeanTransport::dispatch(const epoll_event *events, int count)
 
 HttpConnection *LeanTransport::newConnection()
 {
-    auto *c = new HttpConnection(m_epollFd, quint32(m_connections.size()), &m_peers, &m_readBuffer, &m_unparsed);
+    auto *c = new HttpConnection(
+        m_loop ? m_loop->epollFd() : -1, quint32(m_connections.size()), &m_peers, &m_readBuffer, &m_unparsed);
     c->tap = &m_tap;
     if (m_endpoint.url.scheme() == QLatin1String("https"))
         c->setTls(m_tls, m_endpoint.url.host().toUtf8());

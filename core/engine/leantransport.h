@@ -48,7 +48,6 @@ private:
     void endWarming();
 
     EpollDispatcher *m_loop = nullptr; ///< the worker thread's loop, whose set holds the sockets
-    int m_epollFd = -1;
     QByteArray m_readBuffer; ///< every read of this worker goes here first
     std::vector<PeerAddress> m_peers; ///< the endpoint's host, resolved once per configure()
     std::shared_ptr<TlsContext> m_tls; ///< https: OpenSSL's settings for every connection
