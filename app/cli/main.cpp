@@ -2,6 +2,7 @@
 #include "clitext.h"
 #include "command.h"
 
+#include "engine/epolldispatcher.h"
 #include "engine/fdlimit.h"
 #include "run/heaptrim.h"
 
@@ -98,15 +99,11 @@ int main(int argc, char *argv[])
             // `export` makes its own QApplication; every other command runs on QCoreApplication.
             if (qstrcmp(c.name, "export") == 0)
                 return c.run(args.mid(1));
-            // The simulator serves every socket from its one thread: on Qt's own event loop it delivers
-            // 4,096 streams about 4.5 times faster than on GLib's (docs/simulator.md). Only the
-            // application's loop is made so; the variable is not left for threads or children.
-            const bool plainLoop = qstrcmp(c.name, "sim") == 0 && !qEnvironmentVariableIsSet("QT_NO_GLIB");
-            if (plainLoop)
-                qputenv("QT_NO_GLIB", "1");
+            // The simulator serves every socket from its one thread, which blocks in one epoll set
+            // (docs/simulator.md).
+            if (qstrcmp(c.name, "sim") == 0)
+                QCoreApplication::setEventDispatcher(new ServeScope::EpollDispatcher);
             QCoreApplication app(argc, argv);
-            if (plainLoop)
-                qunsetenv("QT_NO_GLIB");
             QCoreApplication::setApplicationName(QStringLiteral("servescope-cli"));
             QCoreApplication::setApplicationVersion(QStringLiteral(SERVESCOPE_VERSION));
             installTranslations();

@@ -12,8 +12,9 @@ struct epoll_event;
 
 namespace ServeScope {
 
-/// The event loop of an engine thread: one epoll set that the thread blocks in, holding Qt's socket
-/// notifiers, a wake-up descriptor for posted events, and the lean transport's sockets themselves.
+/// The event loop of an engine thread (and of the simulator's one thread): one epoll set that the
+/// thread blocks in, holding Qt's socket notifiers, a wake-up descriptor for posted events, and the
+/// lean transport's sockets themselves.
 /// A wake-up therefore costs one `epoll_wait` that returns the ready sockets, where Qt's own loop
 /// polled a list of descriptors and the transport then asked its own epoll set (docs/engine.md).
 /// Timers have Qt's millisecond resolution; every kind is kept as a precise one.

@@ -56,6 +56,7 @@ signals:
 private:
     struct Connection;
     void send(Connection *c, const QByteArray &bytes);
+    void transmit(Connection *c, const QByteArray &bytes);
     void closeGracefully(Connection *c);
 
     void onNewConnections();
