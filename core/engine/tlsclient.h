@@ -16,6 +16,7 @@ struct bio_st;
 namespace ServeScope {
 
 struct TlsInput;
+struct TlsRecords;
 
 /// OpenSSL's client settings for one https endpoint, shared by a lean transport's connections:
 /// the system's certificate authorities or a CA file, or no verification at all (said in every
@@ -84,8 +85,15 @@ public:
     const QString &error() const noexcept { return m_error; }
 
 private:
+    friend class TlsContext; // sets keyLine() as its contexts' key-log callback
+    static void keyLine(const ssl_st *ssl, const char *line);
+    void takeRecords();
+    ssize_t readRecords(char *data, size_t size);
+    bool handshakeMessages();
+    ssize_t failRecords(const QString &why);
     ssize_t result(int rc, bool handshake);
     std::unique_ptr<TlsInput> m_input; ///< what OpenSSL reads: the fed bytes, then what was kept
+    std::unique_ptr<TlsRecords> m_records; ///< TLS 1.3: the server's records, once OpenSSL is done reading
     ssl_st *m_ssl;
     QByteArray m_outgoing; ///< what OpenSSL wrote to m_out, until takeOutgoing()
     bio_st *m_in, *m_out; ///< owned by m_ssl

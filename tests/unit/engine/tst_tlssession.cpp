@@ -13,6 +13,8 @@
 #include <openssl/bio.h>
 #include <openssl/ssl.h>
 
+#include <algorithm>
+#include <cstring>
 #include <memory>
 
 using namespace ServeScope;
@@ -78,6 +80,38 @@ class TestTlsSession final : public QObject {
     static QByteArray event(int i)
     {
         return "data: {\"i\":" + QByteArray::number(i) + "}\n\n" + QByteArray(150, 'a' + char(i % 26));
+    }
+
+    // The plaintext of `wire` handed over `piece` bytes at a time, each piece in a buffer that the next
+    // one overwrites, as the socket's reads are; stops at the end or at the first 0 or kFailed.
+    static QByteArray readInPieces(TlsSession &client, const QByteArray &wire, qsizetype piece, ssize_t *last)
+    {
+        QByteArray plain;
+        QByteArray buffer(piece, Qt::Uninitialized);
+        char sink[512];
+        *last = TlsSession::kWouldBlock;
+        for (qsizetype at = 0; at < wire.size() && *last == TlsSession::kWouldBlock; at += piece) {
+            const qsizetype n = std::min(piece, wire.size() - at);
+            std::memcpy(buffer.data(), wire.constData() + at, size_t(n));
+            client.feed(buffer.constData(), size_t(n));
+            while ((*last = client.read(sink, sizeof sink)) > 0)
+                plain.append(sink, *last);
+            buffer.fill('x');
+        }
+        return plain;
+    }
+
+    // A server context that negotiates only `suites` (TLS 1.3) or only TLS 1.2.
+    SSL_CTX *serverWith(const char *suites, bool tls12 = false)
+    {
+        SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+        SSL_CTX_use_certificate_chain_file(ctx, qPrintable(m_dir.filePath(QStringLiteral("c.pem"))));
+        SSL_CTX_use_PrivateKey_file(ctx, qPrintable(m_dir.filePath(QStringLiteral("k.pem"))), SSL_FILETYPE_PEM);
+        if (tls12)
+            SSL_CTX_set_max_proto_version(ctx, TLS1_2_VERSION);
+        else
+            SSL_CTX_set_ciphersuites(ctx, suites);
+        return ctx;
     }
 
 private Q_SLOTS:
@@ -153,6 +187,110 @@ private Q_SLOTS:
         char sink[4096];
         QCOMPARE(p.client->read(sink, sizeof sink), TlsSession::kFailed);
         QVERIFY2(p.client->error().startsWith(QLatin1String("TLS: ")), qPrintable(p.client->error()));
+    }
+
+    // Every suite, and TLS 1.2 (read by OpenSSL throughout), delivers the same plaintext whether
+    // the records come whole or in pieces that end mid-header and mid-record.
+    void everySuiteReadsTheStream_data()
+    {
+        QTest::addColumn<QByteArray>("suites");
+        QTest::addColumn<bool>("tls12");
+        QTest::addColumn<int>("piece");
+        for (const char *suite :
+            { "TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256", "TLS_CHACHA20_POLY1305_SHA256" }) {
+            QTest::addRow("%s whole", suite) << QByteArray(suite) << false << (1 << 20);
+            QTest::addRow("%s in 7-byte pieces", suite) << QByteArray(suite) << false << 7;
+            QTest::addRow("%s in 173-byte pieces", suite) << QByteArray(suite) << false << 173;
+        }
+        QTest::addRow("TLS 1.2 whole") << QByteArray() << true << (1 << 20);
+        QTest::addRow("TLS 1.2 in 7-byte pieces") << QByteArray() << true << 7;
+    }
+    void everySuiteReadsTheStream()
+    {
+        QFETCH(QByteArray, suites);
+        QFETCH(bool, tls12);
+        QFETCH(int, piece);
+        SSL_CTX *ctx = serverWith(suites.constData(), tls12);
+        const auto freeCtx = qScopeGuard([ctx] { SSL_CTX_free(ctx); });
+        Pair p;
+        QVERIFY(connect(p, ctx));
+        QList<QByteArray> events;
+        QByteArray expected;
+        for (int i = 0; i < 60; ++i) {
+            events << event(i) + QByteArray(i * 37, 'z'); // up to 2.3 kB: records of many sizes
+            expected += events.last();
+        }
+        const QByteArray wire = p.wire + send(p, events);
+        ssize_t last = 0;
+        QCOMPARE(readInPieces(*p.client, wire, piece, &last), expected);
+        QCOMPARE(last, TlsSession::kWouldBlock);
+        // The session goes on: the server's close_notify ends the stream cleanly.
+        SSL_shutdown(p.server);
+        QCOMPARE(readInPieces(*p.client, drain(p.serverOut), piece, &last), QByteArray());
+        QCOMPARE(last, ssize_t(0));
+
+        // Who read the records: a forged one is refused by the session's own check on TLS 1.3, by
+        // OpenSSL's on TLS 1.2.
+        Pair f;
+        QVERIFY(connect(f, ctx));
+        QByteArray forged = f.wire + send(f, { event(1), event(2) });
+        forged[forged.size() - 1] = char(forged.at(forged.size() - 1) ^ 0x80);
+        QCOMPARE(readInPieces(*f.client, forged, piece, &last), event(1));
+        QCOMPARE(last, TlsSession::kFailed);
+        if (tls12)
+            QVERIFY2(f.client->error().startsWith(QLatin1String("TLS: error:")), qPrintable(f.client->error()));
+        else
+            QCOMPARE(f.client->error(), QStringLiteral("TLS: a record from the server failed its integrity check"));
+    }
+
+    // After the first application data the records are the session's own to decrypt: a forged one
+    // is refused with that reason, and nothing of it is delivered.
+    void aForgedLaterRecordIsRefused()
+    {
+        Pair p;
+        QVERIFY(connect(p));
+        QByteArray wire = p.wire + send(p, { event(1), event(2) });
+        wire[wire.size() - 20] = char(wire.at(wire.size() - 20) ^ 0x01);
+        ssize_t last = 0;
+        QCOMPARE(readInPieces(*p.client, wire, wire.size(), &last), event(1));
+        QCOMPARE(last, TlsSession::kFailed);
+        QCOMPARE(p.client->error(), QStringLiteral("TLS: a record from the server failed its integrity check"));
+        char sink[256];
+        QCOMPARE(p.client->read(sink, sizeof sink), TlsSession::kFailed); // and it stays failed
+        // A record replayed (its sequence number already used) fails the same way.
+        Pair q;
+        QVERIFY(connect(q));
+        const QByteArray first = send(q, { event(1) });
+        const QByteArray second = send(q, { event(2) });
+        wire = q.wire + first + second + second;
+        QCOMPARE(readInPieces(*q.client, wire, wire.size(), &last), event(1) + event(2));
+        QCOMPARE(last, TlsSession::kFailed);
+    }
+
+    // The server changes its key and asks the client to change its own: the stream reads on under
+    // the new key, and the server reads the client's answer and what the client sends after it.
+    void keyUpdatesAreFollowedAndAnswered()
+    {
+        Pair p;
+        QVERIFY(connect(p));
+        ssize_t last = 0;
+        QByteArray wire = p.wire + send(p, { event(1) });
+        QCOMPARE(readInPieces(*p.client, wire, wire.size(), &last), event(1));
+        for (int round = 0; round < 3; ++round) {
+            QVERIFY(SSL_key_update(p.server, SSL_KEY_UPDATE_REQUESTED) == 1);
+            wire = send(p, { event(10 + round), event(20 + round) }); // the update goes out with the first
+            QCOMPARE(readInPieces(*p.client, wire, 11, &last), event(10 + round) + event(20 + round));
+            QCOMPARE(last, TlsSession::kWouldBlock);
+            const QByteArray ask = "ping " + QByteArray::number(round);
+            QVERIFY(p.client->write(ask.constData(), size_t(ask.size())));
+            QByteArray toServer;
+            p.client->takeOutgoing(&toServer);
+            BIO_write(p.serverIn, toServer.constData(), int(toServer.size()));
+            char got[64];
+            size_t n = 0;
+            QVERIFY(SSL_read_ex(p.server, got, sizeof got, &n) == 1);
+            QCOMPARE(QByteArray(got, int(n)), ask);
+        }
     }
 
     // The session the server hands out after the first handshake is resumed by the next
