@@ -212,9 +212,8 @@ bool expandLabel(const EVP_MD *md, const unsigned char *secret, size_t secretSiz
     const QByteArray full = QByteArrayLiteral("tls13 ") + label;
     QByteArray info;
     info.append(char(outSize >> 8)).append(char(outSize & 0xff)).append(char(full.size())).append(full).append('\0');
-    EVP_KDF *kdf = EVP_KDF_fetch(nullptr, OSSL_KDF_NAME_HKDF, nullptr);
-    EVP_KDF_CTX *ctx = kdf ? EVP_KDF_CTX_new(kdf) : nullptr;
-    EVP_KDF_free(kdf);
+    static EVP_KDF *const hkdf = EVP_KDF_fetch(nullptr, OSSL_KDF_NAME_HKDF, nullptr); // for the process's life
+    EVP_KDF_CTX *ctx = hkdf ? EVP_KDF_CTX_new(hkdf) : nullptr;
     if (!ctx)
         return false;
     int mode = EVP_KDF_HKDF_MODE_EXPAND_ONLY;
@@ -233,16 +232,10 @@ bool expandLabel(const EVP_MD *md, const unsigned char *secret, size_t secretSiz
 // The AEAD of a TLS 1.3 cipher suite by its code; nullptr for any other suite.
 const EVP_CIPHER *aeadOf(quint16 suite)
 {
-    static const struct Ciphers {
+    static const struct Ciphers { // fetched once, for the process's life
         EVP_CIPHER *aes128 = EVP_CIPHER_fetch(nullptr, "AES-128-GCM", nullptr);
         EVP_CIPHER *aes256 = EVP_CIPHER_fetch(nullptr, "AES-256-GCM", nullptr);
         EVP_CIPHER *chacha = EVP_CIPHER_fetch(nullptr, "ChaCha20-Poly1305", nullptr);
-        ~Ciphers()
-        {
-            EVP_CIPHER_free(aes128);
-            EVP_CIPHER_free(aes256);
-            EVP_CIPHER_free(chacha);
-        }
     } ciphers;
     switch (suite) {
     case 0x1301:
@@ -613,38 +606,38 @@ bool TlsSession::handshakeMessages()
 {
     TlsRecords &r = *m_records;
     QByteArray &h = r.handshake;
+    const auto fail = [this](const QString &why) {
+        failRecords(why);
+        return false;
+    };
     while (h.size() >= 4) {
         const auto *m = reinterpret_cast<const unsigned char *>(h.constData());
         const qsizetype length = qsizetype(m[1]) << 16 | qsizetype(m[2]) << 8 | m[3];
         if (length > kMaxHandshakeBytes)
-            return failRecords(QStringLiteral("TLS: the server sent a handshake message of %1 bytes").arg(length)),
-                   false;
+            return fail(QStringLiteral("TLS: the server sent a handshake message of %1 bytes").arg(length));
         if (h.size() < 4 + length)
             return true;
         if (m[0] == 24) { // key_update: the last message of its record (RFC 8446, section 5.1)
             if (length != 1 || m[4] > 1 || h.size() != 5)
-                return failRecords(QStringLiteral("TLS: the server sent a malformed key update")), false;
+                return fail(QStringLiteral("TLS: the server sent a malformed key update"));
             const bool answer = m[4] == 1;
             h.clear();
             if (!r.update())
-                return failRecords(QStringLiteral("TLS: the server's key update cannot be applied")), false;
-            if (answer) {
-                // OpenSSL sends the client's own key update; it must not read meanwhile.
-                m_input->blocked = true;
-                const bool sent
-                    = SSL_key_update(m_ssl, SSL_KEY_UPDATE_NOT_REQUESTED) == 1 && SSL_do_handshake(m_ssl) == 1;
-                m_input->blocked = false;
-                if (!sent) {
-                    ERR_clear_error();
-                    return failRecords(QStringLiteral("TLS: the server's key update cannot be answered")), false;
-                }
+                return fail(QStringLiteral("TLS: the server's key update cannot be applied"));
+            if (!answer)
+                return true;
+            // OpenSSL sends the client's own key update; it must not read meanwhile.
+            m_input->blocked = true;
+            const bool sent = SSL_key_update(m_ssl, SSL_KEY_UPDATE_NOT_REQUESTED) == 1 && SSL_do_handshake(m_ssl) == 1;
+            m_input->blocked = false;
+            if (!sent) {
+                ERR_clear_error();
+                return fail(QStringLiteral("TLS: the server's key update cannot be answered"));
             }
             return true;
         }
         if (m[0] != 4) // new_session_ticket
-            return failRecords(
-                       QStringLiteral("TLS: the server sent an unexpected handshake message (type %1)").arg(m[0])),
-                   false;
+            return fail(QStringLiteral("TLS: the server sent an unexpected handshake message (type %1)").arg(m[0]));
         h.remove(0, 4 + length);
     }
     return true;

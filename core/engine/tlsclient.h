@@ -49,8 +49,11 @@ private:
 };
 
 /// One TLS session whose records the connection moves itself: bytes read from the socket are
-/// fed in (and read in place by OpenSSL), plaintext comes out, and what OpenSSL wants sent is taken
-/// out to write to the socket.
+/// fed in (and read in place), plaintext comes out, and what OpenSSL wants sent is taken out to
+/// write to the socket. OpenSSL does the handshake, the certificate check and all the client sends;
+/// on TLS 1.3 the server's records after its first application data are decrypted here with the
+/// suite's AEAD (AES-GCM or ChaCha20-Poly1305), keyed from the server's traffic secret, and its
+/// key updates are followed (and answered through OpenSSL); TLS 1.2 stays with OpenSSL throughout.
 /// The connection's reads and their timestamps are therefore those of a plain connection.
 /// Every call returns at once.
 class TlsSession {
@@ -66,7 +69,7 @@ public:
 
     /// 1 when the handshake is done, kWouldBlock or kFailed otherwise.
     ssize_t handshake();
-    /// Bytes read from the socket. OpenSSL reads them in place (no copy): they must stay as they
+    /// Bytes read from the socket, read in place (no copy): they must stay as they
     /// are until handshake() or read() has answered kWouldBlock (everything was taken), or until
     /// keepUnread() has copied what is left.
     void feed(const char *data, size_t size);

@@ -8,7 +8,7 @@
 // descriptors, peak memory). A third section, memory, gives the peak resident memory of `run` by the
 // number of requests of its one point (256 streams, 32 output tokens, a results folder) against the
 // 150 MB + 1 kB per request aimed at. After the engine and run sections it prints each stream count's
-// figures against the floor measured in the same run, and beside each tls row OpenSSL's own record
+// figures against the floor measured in the same run, and beside each tls row TLS's own record
 // and handshake cost at that many sessions (as bench_tls measures it), which sets what HTTPS may add
 // to plain (docs/engine.md). Figures are printed, not asserted.
 //
@@ -276,7 +276,8 @@ double benchRunPoint(const SimProcess &sim, int streams, const Options &o, const
     return f.exitCode == 0 ? f.cpuS / events * 1e6 : kNoFigure;
 }
 
-// OpenSSL's own cost beside the tls rows, measured in this run as bench_tls does: per stream count,
+// TLS's own cost beside the tls rows (the engine's TlsSession against an OpenSSL server, no sockets),
+// measured in this run as bench_tls does: per stream count,
 // one record of an SSE event's size with that many sessions taking turns, plus a connection's
 // handshake and the rest of its session's life (made, the server's tickets read, freed) divided by
 // the events a connection carries here (one request of `tokens` events), plus 2 us: what
@@ -291,7 +292,7 @@ double httpsAllowance(const QString &certDir, int sessions, int tokens)
     const TlsCost cost = server && client ? measureTlsCost(server, *client, sessions, 200000, 180) : TlsCost {};
     SSL_CTX_free(server);
     const double connectionUs = cost.handshakeUs + cost.sessionUs;
-    std::printf("       OpenSSL alone at %d sessions: record %.3f us, handshake %.1f us + session %.1f us (%.2f us per "
+    std::printf("       TLS alone at %d sessions: record %.3f us, handshake %.1f us + session %.1f us (%.2f us per "
                 "event here)\n",
         sessions, cost.recordUs, cost.handshakeUs, cost.sessionUs, connectionUs / tokens);
     std::fflush(stdout);
@@ -300,7 +301,7 @@ double httpsAllowance(const QString &certDir, int sessions, int tokens)
 
 // The targets of docs/engine.md against the floor measured in the same run: the lean engine thread
 // within 1.5 times the floor reader's CPU per event, the whole `run` within 2 times; HTTPS minus
-// plain within OpenSSL's own record and handshake cost plus 2 us (httpsAllowance); the io_uring
+// plain within TLS's own record and handshake cost plus 2 us (httpsAllowance); the io_uring
 // receive path is worth building into the engine at 30% or more below the floor.
 void printAgainstFloor(const QMap<QString, QMap<int, double>> &us, const QList<int> &streams)
 {
@@ -308,7 +309,7 @@ void printAgainstFloor(const QMap<QString, QMap<int, double>> &us, const QList<i
     const auto ratio = [](double a, double b) { return std::isnan(a) || std::isnan(b) || b <= 0 ? kNoFigure : a / b; };
     const auto verdict = [](double r, double limit) { return std::isnan(r) ? "-" : r <= limit ? "met" : "over"; };
     std::printf("\nagainst the floor measured above (us per event; targets: lean <= 1.5 x floor, run <= 2 x floor, "
-                "tls - lean <= OpenSSL's record + handshake per event + 2 us, uring <= 0.7 x floor to be kept)\n");
+                "tls - lean <= TLS's own record + handshake per event + 2 us, uring <= 0.7 x floor to be kept)\n");
     std::printf("streams  floor_us  lean_us lean/floor target    run_us run/floor target    tls_us tls-lean_us "
                 "allowed_us target  uring_us uring/floor target\n");
     for (const int n : streams) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What OpenSSL itself charges the lean transport's TLS path, without sockets: the engine's own
+// What TLS itself charges the lean transport, without sockets: the engine's own
 // TlsSession (the client) against an OpenSSL server in the same thread, both on memory BIOs.
 // Per number of sessions: the client's CPU for one handshake (TLS 1.3, ECDSA P-256 certificate,
 // verification off as in bench_engine's tls rows) and for one record of an SSE event's size,

@@ -7,7 +7,7 @@ typedef struct ssl_ctx_st SSL_CTX;
 
 namespace ServeScope::Testing {
 
-/// What OpenSSL charges the engine's TLS client, without sockets: `sessions` of the engine's own
+/// What TLS charges the engine's client, without sockets: `sessions` of the engine's own
 /// TlsSession against an OpenSSL server in the same thread on memory BIOs, the client's CPU for one
 /// handshake and for one record of `bytes` plaintext bytes, fed and read as HttpConnection does,
 /// the sessions taking turns as streams do.
