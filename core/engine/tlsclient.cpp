@@ -250,6 +250,7 @@ const EVP_CIPHER *aeadOf(quint16 suite)
 }
 
 constexpr size_t kTag = 16;
+constexpr size_t kMaxPlain = 16384; ///< a record's content, without its type byte
 constexpr size_t kNonce = 12;
 constexpr qsizetype kMaxHandshakeBytes = 1 << 17; ///< a post-handshake message longer than this ends the session
 
@@ -567,6 +568,8 @@ ssize_t TlsSession::readRecords(char *data, size_t size)
             --n;
         if (n == 0)
             return failRecords(QStringLiteral("TLS: the server sent a record without a content type"));
+        if (n > kMaxPlain + 1)
+            return failRecords(QStringLiteral("TLS: the server sent a record longer than TLS allows"));
         const unsigned char type = plain[--n];
         if (type == 23) { // application data
             if (n == 0)
