@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "tlsclient.h"
 
+#include "tls/tls13records.h"
+
 #include <QStringList>
 
 #include <algorithm>
 #include <cstring>
 
 #include <openssl/bio.h>
-#include <openssl/core_names.h>
 #include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/kdf.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
@@ -37,43 +36,16 @@ QString queuedErrors()
 // in place. A memory BIO instead copied every read into a growing buffer, cleansed it and moved
 // what was left to the front: about 1 us per event at 1,024 streams (docs/engine.md).
 struct TlsInput {
-    static constexpr size_t kHeader = 5;
-    static constexpr size_t kMaxBody = 16384 + 256; ///< TLS 1.3's largest protected record
-
     const char *view = nullptr;
     size_t viewLeft = 0;
     QByteArray kept;
     qsizetype keptAt = 0;
-    // Records OpenSSL took since the server's application key (TlsRecords' first sequence number).
-    // OpenSSL reads a record's header, then its body, and no further (no read-ahead), so at the key's
-    // change it stands at a record's boundary and every later record passes through take().
+    // The records OpenSSL took since the server's application secret: TlsRecords' first sequence
+    // number. OpenSSL reads a record's header, then its body, and no further (no read-ahead), so at
+    // the secret's change it stands at a record's boundary and every later record passes through take().
     bool counting = false;
-    quint64 records = 0;
-    size_t headerGot = 0, bodyLeft = 0;
-    std::array<unsigned char, kHeader> header {};
+    Tls::RecordCounter taken;
 
-    void count(const char *data, size_t size)
-    {
-        while (size > 0) {
-            if (bodyLeft > 0) {
-                const size_t n = std::min(size, bodyLeft);
-                data += n;
-                size -= n;
-                if ((bodyLeft -= n) == 0)
-                    ++records;
-                continue;
-            }
-            header[headerGot++] = static_cast<unsigned char>(*data++);
-            --size;
-            if (headerGot == kHeader) {
-                headerGot = 0;
-                bodyLeft = size_t(header[3]) << 8 | header[4];
-                if (bodyLeft == 0)
-                    ++records;
-            }
-        }
-    }
-    bool atBoundary() const { return headerGot == 0 && bodyLeft == 0; }
     bool empty() const { return viewLeft == 0 && keptAt == kept.size(); }
 
     // One whole record (header and body), in place: in what was kept, or in the bytes fed last.
@@ -93,12 +65,12 @@ struct TlsInput {
         const bool fromKept = keptAt < kept.size();
         const auto *at = reinterpret_cast<const unsigned char *>(fromKept ? kept.constData() + keptAt : view);
         const size_t have = fromKept ? size_t(kept.size() - keptAt) : viewLeft;
-        const size_t body = have >= kHeader ? size_t(at[3]) << 8 | at[4] : 0;
-        if (body > kMaxBody) {
+        const size_t body = have >= Tls::kHeader ? size_t(at[3]) << 8 | at[4] : 0;
+        if (body > Tls::kMaxProtected) {
             *tooLong = true;
             return nullptr;
         }
-        if (have < kHeader || have < kHeader + body) {
+        if (have < Tls::kHeader + body) {
             if (!fromKept && have > 0) {
                 kept.append(view, qsizetype(viewLeft));
                 view = nullptr;
@@ -106,7 +78,7 @@ struct TlsInput {
             }
             return nullptr;
         }
-        *size = kHeader + body;
+        *size = Tls::kHeader + body;
         if (fromKept) {
             keptAt += qsizetype(*size);
         } else {
@@ -138,7 +110,7 @@ struct TlsInput {
             n += fromView;
         }
         if (counting)
-            count(out, n);
+            taken.count(out, n);
         return n;
     }
     bool blocked = false; ///< OpenSSL is only to write (a key update's answer): it reads nothing
@@ -203,110 +175,19 @@ BIO_METHOD *outputMethod()
 
 } // namespace
 
-namespace {
-
-// HKDF-Expand-Label of TLS 1.3 (RFC 8446, section 7.1) with an empty context.
-bool expandLabel(const EVP_MD *md, const unsigned char *secret, size_t secretSize, const char *label,
-    unsigned char *out, size_t outSize)
-{
-    const QByteArray full = QByteArrayLiteral("tls13 ") + label;
-    QByteArray info;
-    info.append(char(outSize >> 8)).append(char(outSize & 0xff)).append(char(full.size())).append(full).append('\0');
-    static EVP_KDF *const hkdf = EVP_KDF_fetch(nullptr, OSSL_KDF_NAME_HKDF, nullptr); // for the process's life
-    EVP_KDF_CTX *ctx = hkdf ? EVP_KDF_CTX_new(hkdf) : nullptr;
-    if (!ctx)
-        return false;
-    int mode = EVP_KDF_HKDF_MODE_EXPAND_ONLY;
-    const OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode),
-        OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, const_cast<char *>(EVP_MD_get0_name(md)), 0),
-        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, const_cast<unsigned char *>(secret), secretSize),
-        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info.data(), size_t(info.size())),
-        OSSL_PARAM_construct_end(),
-    };
-    const bool ok = EVP_KDF_derive(ctx, out, outSize, params) == 1;
-    EVP_KDF_CTX_free(ctx);
-    return ok;
-}
-
-// The AEAD of a TLS 1.3 cipher suite by its code; nullptr for any other suite.
-const EVP_CIPHER *aeadOf(quint16 suite)
-{
-    static const struct Ciphers { // fetched once, for the process's life
-        EVP_CIPHER *aes128 = EVP_CIPHER_fetch(nullptr, "AES-128-GCM", nullptr);
-        EVP_CIPHER *aes256 = EVP_CIPHER_fetch(nullptr, "AES-256-GCM", nullptr);
-        EVP_CIPHER *chacha = EVP_CIPHER_fetch(nullptr, "ChaCha20-Poly1305", nullptr);
-    } ciphers;
-    switch (suite) {
-    case 0x1301:
-        return ciphers.aes128;
-    case 0x1302:
-        return ciphers.aes256;
-    case 0x1303:
-        return ciphers.chacha;
-    default:
-        return nullptr;
-    }
-}
-
-constexpr size_t kTag = 16;
-constexpr size_t kMaxPlain = 16384; ///< a record's content, without its type byte
-constexpr size_t kNonce = 12;
-constexpr qsizetype kMaxHandshakeBytes = 1 << 17; ///< a post-handshake message longer than this ends the session
-
-} // namespace
-
-// The server's records of a TLS 1.3 session once its handshake is done, decrypted here with the
-// session's AEAD instead of by OpenSSL's record layer, as the kernel's TLS would: the key comes from
-// the server's application traffic secret, which OpenSSL hands to its key-log callback. OpenSSL's
-// record layer walks a dozen structures per record, cold again by the stream's next event; this
-// touches one cipher context (about 2 us less per event at 1,024 HTTPS streams, docs/engine.md).
-// OpenSSL keeps the handshake, the certificate check, the session tickets before the first
-// application data, and everything the client sends.
+// TLS 1.3: the server's records once OpenSSL has returned the first application data (so after
+// the session tickets), opened here (Tls::Traffic) instead of by OpenSSL's record layer: about
+// 1.3 us less per event at 1,024 HTTPS streams (docs/engine.md). OpenSSL keeps the handshake, the
+// certificate check and everything the client sends.
 struct TlsRecords {
-    std::array<unsigned char, EVP_MAX_MD_SIZE> secret {};
-    size_t secretSize = 0;
-    const EVP_MD *md = nullptr;
-    EVP_CIPHER_CTX *ctx = nullptr;
-    std::array<unsigned char, kNonce> iv {};
-    quint64 seq = 0;
+    static constexpr qsizetype kMaxHandshakeBytes = 1 << 17; ///< a longer post-handshake message ends the session
+
+    Tls::TrafficSecret secret; ///< the server's application secret, until the records are opened with it
+    Tls::Traffic traffic;
     bool active = false, closed = false, failed = false;
-    QByteArray plain; ///< a record's plaintext the caller had no room for, from plainAt
+    QByteArray plain; ///< a record's content the caller had no room for, from plainAt
     qsizetype plainAt = 0;
     QByteArray handshake; ///< post-handshake messages, until each is whole
-
-    ~TlsRecords()
-    {
-        OPENSSL_cleanse(secret.data(), secret.size());
-        OPENSSL_cleanse(iv.data(), iv.size());
-        EVP_CIPHER_CTX_free(ctx);
-    }
-
-    // The key and IV of `secret`, for `cipher` (nullptr: the one already set), from sequence number 0.
-    bool install(const EVP_CIPHER *cipher)
-    {
-        std::array<unsigned char, EVP_MAX_KEY_LENGTH> key {};
-        if (!ctx && !(ctx = EVP_CIPHER_CTX_new()))
-            return false;
-        const int keySize = cipher ? EVP_CIPHER_get_key_length(cipher) : EVP_CIPHER_CTX_get_key_length(ctx);
-        const bool ok = keySize > 0 && size_t(keySize) <= key.size()
-            && expandLabel(md, secret.data(), secretSize, "key", key.data(), size_t(keySize))
-            && expandLabel(md, secret.data(), secretSize, "iv", iv.data(), iv.size())
-            && EVP_DecryptInit_ex(ctx, cipher, nullptr, key.data(), nullptr) == 1;
-        OPENSSL_cleanse(key.data(), key.size());
-        seq = 0;
-        return ok;
-    }
-
-    // The next traffic secret after the server's KeyUpdate (RFC 8446, section 7.2).
-    bool update()
-    {
-        std::array<unsigned char, EVP_MAX_MD_SIZE> next {};
-        const bool ok = expandLabel(md, secret.data(), secretSize, "traffic upd", next.data(), secretSize);
-        secret = next;
-        OPENSSL_cleanse(next.data(), next.size());
-        return ok && install(nullptr);
-    }
 };
 
 std::shared_ptr<TlsContext> TlsContext::make(const QString &caFile, bool skipVerify, QString *error)
@@ -457,57 +338,36 @@ ssize_t TlsSession::read(char *data, size_t size)
     if (rc != 1)
         return result(rc, false);
     // The first application data came whole, after any session tickets: OpenSSL's reading ends here.
-    if (m_records && m_input->atBoundary() && SSL_pending(m_ssl) == 0)
+    if (m_records && m_input->taken.atBoundary() && SSL_pending(m_ssl) == 0)
         takeRecords();
     return ssize_t(n);
 }
 
 void TlsSession::keyLine(const ssl_st *ssl, const char *line)
 {
-    static constexpr char kLabel[] = "SERVER_TRAFFIC_SECRET_0 "; // then the client random and the secret, in hex
     auto *self = static_cast<TlsSession *>(SSL_get_app_data(ssl));
-    if (!self || std::strncmp(line, kLabel, sizeof kLabel - 1) != 0)
+    Tls::TrafficSecret secret;
+    if (!self || !Tls::TrafficSecret::fromKeyLine(line, "SERVER_TRAFFIC_SECRET_0", &secret))
         return;
-    const char *hex = std::strchr(line + sizeof kLabel - 1, ' ');
-    auto records = std::make_unique<TlsRecords>();
-    const auto nibble = [](char c) {
-        return c >= '0' && c <= '9' ? c - '0'
-            : c >= 'a' && c <= 'f'  ? c - 'a' + 10
-            : c >= 'A' && c <= 'F'  ? c - 'A' + 10
-                                    : -1;
-    };
-    for (size_t i = 0; hex && hex[1 + 2 * i] && hex[2 + 2 * i]; ++i) {
-        const int hi = nibble(hex[1 + 2 * i]), lo = nibble(hex[2 + 2 * i]);
-        if (hi < 0 || lo < 0 || i == records->secret.size())
-            return; // not a secret as OpenSSL writes it: its own record layer goes on
-        records->secret[i] = static_cast<unsigned char>(hi << 4 | lo);
-        records->secretSize = i + 1;
-    }
-    if (records->secretSize == 0)
-        return;
-    self->m_records = std::move(records);
+    self->m_records = std::make_unique<TlsRecords>();
+    self->m_records->secret = secret;
     // OpenSSL has just taken the last record of the server's handshake: the records from here on
     // are numbered from 0 under this secret.
-    TlsInput &in = *self->m_input;
-    in.counting = true;
-    in.records = 0;
-    in.headerGot = in.bodyLeft = 0;
+    self->m_input->counting = true;
+    self->m_input->taken = {};
 }
 
 void TlsSession::takeRecords()
 {
     TlsRecords &r = *m_records;
     m_input->counting = false;
-    const SSL_CIPHER *suite = SSL_get_current_cipher(m_ssl);
-    const EVP_CIPHER *aead
-        = SSL_version(m_ssl) == TLS1_3_VERSION && suite ? aeadOf(SSL_CIPHER_get_protocol_id(suite)) : nullptr;
-    r.md = suite ? SSL_CIPHER_get_handshake_digest(suite) : nullptr;
-    if (!aead || !r.md || !r.install(aead)) {
+    const bool started = r.traffic.start(m_ssl, r.secret, false, m_input->taken.records());
+    r.secret = {};
+    if (!started) {
         ERR_clear_error();
         m_records.reset(); // TLS 1.2 or a suite without an AEAD here: OpenSSL goes on reading
         return;
     }
-    r.seq = m_input->records;
     r.active = true;
 }
 
@@ -525,7 +385,7 @@ ssize_t TlsSession::readRecords(char *data, size_t size)
         return kFailed;
     if (r.closed)
         return 0;
-    static thread_local std::array<unsigned char, TlsInput::kMaxBody> plain;
+    static thread_local std::array<unsigned char, Tls::kMaxProtected> plain;
     for (;;) {
         if (r.plainAt < r.plain.size()) {
             const size_t n = std::min(size, size_t(r.plain.size() - r.plainAt));
@@ -542,36 +402,16 @@ ssize_t TlsSession::readRecords(char *data, size_t size)
         if (!record)
             return tooLong ? failRecords(QStringLiteral("TLS: the server sent a record longer than TLS allows"))
                            : kWouldBlock;
-        const size_t body = recordSize - TlsInput::kHeader;
-        if (record[0] != 23 || body <= kTag)
+        size_t n = 0;
+        unsigned char type = 0;
+        if (record[0] != Tls::kApplicationData)
             return failRecords(
                 QStringLiteral("TLS: the server sent a record that is not a protected one (type %1)").arg(record[0]));
-        std::array<unsigned char, kNonce> nonce = r.iv;
-        for (size_t i = 0; i < 8; ++i)
-            nonce[kNonce - 1 - i] ^= static_cast<unsigned char>(r.seq >> (8 * i));
-        int got = 0, last = 0;
-        const bool authentic = EVP_DecryptInit_ex(r.ctx, nullptr, nullptr, nullptr, nonce.data()) == 1
-            && EVP_DecryptUpdate(r.ctx, nullptr, &got, record, int(TlsInput::kHeader)) == 1
-            && EVP_DecryptUpdate(r.ctx, plain.data(), &got, record + TlsInput::kHeader, int(body - kTag)) == 1
-            && EVP_CIPHER_CTX_ctrl(
-                   r.ctx, EVP_CTRL_AEAD_SET_TAG, int(kTag), const_cast<unsigned char *>(record + recordSize - kTag))
-                == 1
-            && EVP_DecryptFinal_ex(r.ctx, plain.data() + got, &last) == 1;
-        if (!authentic) {
+        if (!r.traffic.open(record, recordSize, plain.data(), &n, &type)) {
             ERR_clear_error();
             return failRecords(QStringLiteral("TLS: a record from the server failed its integrity check"));
         }
-        ++r.seq;
-        // The content, then its type, then any padding of zeros (RFC 8446, section 5.2).
-        size_t n = size_t(got + last);
-        while (n > 0 && plain[n - 1] == 0)
-            --n;
-        if (n == 0)
-            return failRecords(QStringLiteral("TLS: the server sent a record without a content type"));
-        if (n > kMaxPlain + 1)
-            return failRecords(QStringLiteral("TLS: the server sent a record longer than TLS allows"));
-        const unsigned char type = plain[--n];
-        if (type == 23) { // application data
+        if (type == Tls::kApplicationData) {
             if (n == 0)
                 continue;
             const size_t now = std::min(n, size);
@@ -582,7 +422,7 @@ ssize_t TlsSession::readRecords(char *data, size_t size)
             }
             return ssize_t(now);
         }
-        if (type == 21) { // alert
+        if (type == Tls::kAlert) {
             if (n != 2)
                 return failRecords(QStringLiteral("TLS: the server sent a malformed alert"));
             if (plain[1] == 0) { // close_notify
@@ -595,7 +435,7 @@ ssize_t TlsSession::readRecords(char *data, size_t size)
                                    .arg(QString::fromLatin1(SSL_alert_desc_string_long(plain[1])))
                                    .arg(plain[1]));
         }
-        if (type != 22)
+        if (type != Tls::kHandshake)
             return failRecords(QStringLiteral("TLS: the server sent a record of unknown type %1").arg(type));
         r.handshake.append(reinterpret_cast<const char *>(plain.data()), qsizetype(n));
         if (!handshakeMessages())
@@ -616,7 +456,7 @@ bool TlsSession::handshakeMessages()
     while (h.size() >= 4) {
         const auto *m = reinterpret_cast<const unsigned char *>(h.constData());
         const qsizetype length = qsizetype(m[1]) << 16 | qsizetype(m[2]) << 8 | m[3];
-        if (length > kMaxHandshakeBytes)
+        if (length > TlsRecords::kMaxHandshakeBytes)
             return fail(QStringLiteral("TLS: the server sent a handshake message of %1 bytes").arg(length));
         if (h.size() < 4 + length)
             return true;
@@ -625,7 +465,7 @@ bool TlsSession::handshakeMessages()
                 return fail(QStringLiteral("TLS: the server sent a malformed key update"));
             const bool answer = m[4] == 1;
             h.clear();
-            if (!r.update())
+            if (!r.traffic.update())
                 return fail(QStringLiteral("TLS: the server's key update cannot be applied"));
             if (!answer)
                 return true;

@@ -35,7 +35,11 @@ private:
 };
 
 /// One connection's TLS: bytes from the socket go in, plaintext comes out; plaintext to send goes
-/// in, records come out. The caller moves the bytes to and from its socket.
+/// in, records come out. The caller moves the bytes to and from its socket. On TLS 1.3 the records
+/// it sends after the handshake and the session tickets are sealed here with the suite's AEAD
+/// (Tls::Traffic), not by OpenSSL's record layer: a response costs the simulator about as much over
+/// HTTPS as over plain HTTP (docs/simulator.md). A client's request for a key update after that
+/// ends the connection (the simulator does not answer it); OpenSSL reads everything the client sends.
 class SimTlsSession {
 public:
     explicit SimTlsSession(const SimTlsContext &context);
@@ -57,10 +61,16 @@ public:
     void close(QByteArray *out);
 
 private:
-    void drain(QByteArray *out);
+    friend class SimTlsContext; // sets keyLine() as its key-log callback
+    struct Records;
+    static void keyLine(const ssl_st *ssl, const char *line);
+    bool drain(QByteArray *out);
+    bool sealing();
     ssl_st *m_ssl;
     bio_st *m_in, *m_out; ///< owned by m_ssl
     bool m_handshakeSeen = false;
+    qint64 m_drained = 0; ///< bytes OpenSSL has written so far
+    std::unique_ptr<Records> m_records; ///< TLS 1.3, from the server's application secret on
 };
 
 } // namespace ServeScope::Sim
