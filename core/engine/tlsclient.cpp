@@ -347,7 +347,7 @@ void TlsSession::keyLine(const ssl_st *ssl, const char *line)
 {
     auto *self = static_cast<TlsSession *>(SSL_get_app_data(ssl));
     Tls::TrafficSecret secret;
-    if (!self || !Tls::TrafficSecret::fromKeyLine(line, "SERVER_TRAFFIC_SECRET_0", &secret))
+    if (!self || !Tls::TrafficSecret::fromKeyLine(line, Tls::kServerApplicationSecret, &secret))
         return;
     self->m_records = std::make_unique<TlsRecords>();
     self->m_records->secret = secret;

@@ -63,7 +63,7 @@ void SimTlsSession::keyLine(const ssl_st *ssl, const char *line)
 {
     auto *self = static_cast<SimTlsSession *>(SSL_get_app_data(ssl));
     Tls::TrafficSecret secret;
-    if (!self || !Tls::TrafficSecret::fromKeyLine(line, "SERVER_TRAFFIC_SECRET_0", &secret))
+    if (!self || !Tls::TrafficSecret::fromKeyLine(line, Tls::kServerApplicationSecret, &secret))
         return;
     // OpenSSL has just written its Finished: what it writes from here on is under this secret.
     self->m_records = std::make_unique<Records>();

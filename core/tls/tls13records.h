@@ -17,6 +17,8 @@ inline constexpr size_t kHeader = 5; ///< a record's type, version and length
 inline constexpr size_t kMaxContent = 16384; ///< a record's content, without its type byte
 inline constexpr size_t kMaxProtected = 16384 + 256; ///< a protected record's body
 inline constexpr unsigned char kApplicationData = 23, kAlert = 21, kHandshake = 22;
+/// The key-log label of the secret the server's application records are protected with.
+inline constexpr char kServerApplicationSecret[] = "SERVER_TRAFFIC_SECRET_0";
 
 /// A TLS 1.3 traffic secret as OpenSSL hands it to a key-log callback; cleansed when it goes.
 /// Never written anywhere: it lives in memory for as long as its connection's keys are made from it.

@@ -2,6 +2,7 @@
 // The lean transport's TLS session against an OpenSSL server on memory BIOs: OpenSSL reads the fed
 // bytes in place while the plaintext is written back into the same buffer, as the connection does,
 // and bytes left unread when the reader stops early survive the buffer's reuse.
+#include "membio.h"
 #include "throwawaycert.h"
 
 #include "engine/tlsclient.h"
@@ -34,15 +35,6 @@ class TestTlsSession final : public QObject {
         ~Pair() { SSL_free(server); }
     };
 
-    static QByteArray drain(BIO *bio)
-    {
-        char *data = nullptr;
-        const long n = BIO_get_mem_data(bio, &data);
-        QByteArray out(data, n > 0 ? n : 0);
-        (void)BIO_reset(bio);
-        return out;
-    }
-
     // A handshake pumped by hand; false when it does not finish.
     bool connect(Pair &p, SSL_CTX *serverCtx = nullptr)
     {
@@ -59,7 +51,7 @@ class TestTlsSession final : public QObject {
             p.client->takeOutgoing(&toServer);
             BIO_write(p.serverIn, toServer.constData(), int(toServer.size()));
             SSL_do_handshake(p.server);
-            p.wire = drain(p.serverOut);
+            p.wire = drainMemoryBio(p.serverOut);
             if (done)
                 return true;
             p.client->feed(p.wire.constData(), size_t(p.wire.size()));
@@ -74,7 +66,7 @@ class TestTlsSession final : public QObject {
             size_t written = 0;
             SSL_write_ex(p.server, e.constData(), size_t(e.size()), &written);
         }
-        return drain(p.serverOut);
+        return drainMemoryBio(p.serverOut);
     }
 
     static QByteArray event(int i)
@@ -226,7 +218,7 @@ private Q_SLOTS:
         QCOMPARE(last, TlsSession::kWouldBlock);
         // The session goes on: the server's close_notify ends the stream cleanly.
         SSL_shutdown(p.server);
-        QCOMPARE(readInPieces(*p.client, drain(p.serverOut), piece, &last), QByteArray());
+        QCOMPARE(readInPieces(*p.client, drainMemoryBio(p.serverOut), piece, &last), QByteArray());
         QCOMPARE(last, ssize_t(0));
 
         // Who read the records: a forged one is refused by the session's own check on TLS 1.3, by

@@ -3,6 +3,7 @@
 // reads exactly what the simulator sent (records it sealed itself on TLS 1.3, OpenSSL's on TLS 1.2),
 // a close is a clean close_notify, and a key update asked for after the first response ends the
 // connection rather than leaving the client unable to read on.
+#include "membio.h"
 #include "throwawaycert.h"
 
 #include "sim/simtls.h"
@@ -24,15 +25,6 @@ class TestSimTls final : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
     std::unique_ptr<SimTlsContext> m_server;
-
-    static QByteArray drain(BIO *bio)
-    {
-        char *data = nullptr;
-        const long n = BIO_get_mem_data(bio, &data);
-        QByteArray out(data, n > 0 ? n : 0);
-        (void)BIO_reset(bio);
-        return out;
-    }
 
     // What the client reads from `wire`: its plaintext, and the last SSL_read's error.
     static QByteArray clientReads(SSL *client, BIO *in, const QByteArray &wire, int *error)
@@ -88,14 +80,14 @@ private Q_SLOTS:
         for (int turn = 0; turn < 8 && !SSL_is_init_finished(client); ++turn) {
             SSL_do_handshake(client);
             toClient.clear();
-            QVERIFY(server.receive(drain(out), &plain, &toClient));
+            QVERIFY(server.receive(drainMemoryBio(out), &plain, &toClient));
             BIO_write(in, toClient.constData(), int(toClient.size()));
         }
         QVERIFY(SSL_is_init_finished(client));
         size_t written = 0;
         QVERIFY(SSL_write_ex(client, "GET / HTTP/1.1\r\n\r\n", 18, &written) == 1);
         toClient.clear();
-        QVERIFY(server.receive(drain(out), &plain, &toClient)); // the session tickets, on TLS 1.3
+        QVERIFY(server.receive(drainMemoryBio(out), &plain, &toClient)); // the session tickets, on TLS 1.3
         QCOMPARE(plain, QByteArrayLiteral("GET / HTTP/1.1\r\n\r\n"));
 
         // Events of many sizes, one over a record's 16,384 bytes.
@@ -129,7 +121,7 @@ private Q_SLOTS:
         for (int turn = 0; turn < 8 && !SSL_is_init_finished(other); ++turn) {
             SSL_do_handshake(other);
             toClient.clear();
-            QVERIFY(second.receive(drain(out2), &plain, &toClient));
+            QVERIFY(second.receive(drainMemoryBio(out2), &plain, &toClient));
             BIO_write(in2, toClient.constData(), int(toClient.size()));
         }
         toClient.clear();
@@ -138,7 +130,7 @@ private Q_SLOTS:
         QVERIFY(SSL_key_update(other, SSL_KEY_UPDATE_REQUESTED) == 1);
         SSL_do_handshake(other);
         toClient.clear();
-        QVERIFY(!second.receive(drain(out2), &plain, &toClient));
+        QVERIFY(!second.receive(drainMemoryBio(out2), &plain, &toClient));
         QVERIFY(toClient.isEmpty());
     }
 };
