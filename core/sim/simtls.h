@@ -37,8 +37,8 @@ private:
 /// One connection's TLS: bytes from the socket go in, plaintext comes out; plaintext to send goes
 /// in, records come out. The caller moves the bytes to and from its socket. On TLS 1.3 the records
 /// it sends after the handshake and the session tickets are sealed here with the suite's AEAD
-/// (Tls::Traffic), not by OpenSSL's record layer: a response costs the simulator about as much over
-/// HTTPS as over plain HTTP (docs/simulator.md). A client's request for a key update after that
+/// (Tls::Traffic), not by OpenSSL's record layer, which cost the simulator half as much again as the
+/// rest of an event (docs/simulator.md). A client's request for a key update after that
 /// ends the connection (the simulator does not answer it); OpenSSL reads everything the client sends.
 class SimTlsSession {
 public:

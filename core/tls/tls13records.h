@@ -52,8 +52,9 @@ private:
 /// AEAD (RFC 8446, section 5.2) rather than by OpenSSL's record layer, as the kernel's TLS does once
 /// OpenSSL has made the keys: AES-128-GCM, AES-256-GCM or ChaCha20-Poly1305 through one EVP
 /// context, the key and IV made from the traffic secret by HKDF-Expand-Label, each record's nonce
-/// the IV xor its sequence number. OpenSSL's record layer walks a dozen structures per record, cold
-/// again by a stream's next event; this touches one cipher context (docs/engine.md).
+/// the IV xor its sequence number. OpenSSL's record layer goes through the session's state, BIOs
+/// and buffers for each record, cold again by a stream's next event; this touches one cipher
+/// context (docs/engine.md).
 class Traffic {
 public:
     Traffic() = default;
