@@ -20,9 +20,9 @@ constexpr size_t kTag = 16;
 bool expandLabel(const EVP_MD *md, const unsigned char *secret, size_t secretSize, const char *label,
     unsigned char *out, size_t outSize)
 {
-    const QByteArray full = QByteArrayLiteral("tls13 ") + label;
     QByteArray info;
-    info.append(char(outSize >> 8)).append(char(outSize & 0xff)).append(char(full.size())).append(full).append('\0');
+    info.append(char(outSize >> 8)).append(char(outSize & 0xff)).append(char(6 + std::strlen(label)));
+    info.append("tls13 ").append(label).append('\0');
     static EVP_KDF *const hkdf = EVP_KDF_fetch(nullptr, OSSL_KDF_NAME_HKDF, nullptr); // for the process's life
     EVP_KDF_CTX *ctx = hkdf ? EVP_KDF_CTX_new(hkdf) : nullptr;
     if (!ctx)
