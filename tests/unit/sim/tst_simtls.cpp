@@ -26,6 +26,36 @@ class TestSimTls final : public QObject {
     QTemporaryDir m_dir;
     std::unique_ptr<SimTlsContext> m_server;
 
+    // A plain OpenSSL client on memory BIOs.
+    struct Client {
+        SSL *ssl;
+        BIO *in = BIO_new(BIO_s_mem()), *out = BIO_new(BIO_s_mem()); ///< owned by ssl
+        explicit Client(SSL_CTX *ctx)
+            : ssl(SSL_new(ctx))
+        {
+            BIO_set_mem_eof_return(in, -1);
+            SSL_set_bio(ssl, in, out);
+            SSL_set_connect_state(ssl);
+        }
+        ~Client() { SSL_free(ssl); }
+        Client(const Client &) = delete;
+        Client &operator=(const Client &) = delete;
+    };
+
+    // The handshake pumped by hand; false when it does not finish or the server ends it.
+    static bool handshake(Client &client, SimTlsSession &server)
+    {
+        QByteArray plain, toClient;
+        for (int turn = 0; turn < 8 && !SSL_is_init_finished(client.ssl); ++turn) {
+            SSL_do_handshake(client.ssl);
+            toClient.clear();
+            if (!server.receive(drainMemoryBio(client.out), &plain, &toClient))
+                return false;
+            BIO_write(client.in, toClient.constData(), int(toClient.size()));
+        }
+        return SSL_is_init_finished(client.ssl);
+    }
+
     // What the client reads from `wire`: its plaintext, and the last SSL_read's error.
     static QByteArray clientReads(SSL *client, BIO *in, const QByteArray &wire, int *error)
     {
@@ -67,23 +97,14 @@ private Q_SLOTS:
             SSL_CTX_set_max_proto_version(ctx, TLS1_2_VERSION);
         else
             SSL_CTX_set_ciphersuites(ctx, suite.constData());
-        SSL *client = SSL_new(ctx);
-        const auto freeClient = qScopeGuard([client] { SSL_free(client); });
-        BIO *in = BIO_new(BIO_s_mem()), *out = BIO_new(BIO_s_mem());
-        BIO_set_mem_eof_return(in, -1);
-        SSL_set_bio(client, in, out);
-        SSL_set_connect_state(client);
+        Client c(ctx);
+        SSL *client = c.ssl;
+        BIO *in = c.in, *out = c.out;
         SimTlsSession server(*m_server);
 
         // The handshake, and the client's request in the same flight as its Finished.
+        QVERIFY(handshake(c, server));
         QByteArray plain, toClient;
-        for (int turn = 0; turn < 8 && !SSL_is_init_finished(client); ++turn) {
-            SSL_do_handshake(client);
-            toClient.clear();
-            QVERIFY(server.receive(drainMemoryBio(out), &plain, &toClient));
-            BIO_write(in, toClient.constData(), int(toClient.size()));
-        }
-        QVERIFY(SSL_is_init_finished(client));
         size_t written = 0;
         QVERIFY(SSL_write_ex(client, "GET / HTTP/1.1\r\n\r\n", 18, &written) == 1);
         toClient.clear();
@@ -111,26 +132,16 @@ private Q_SLOTS:
             return;
         // A fresh connection whose client asks for a key update after the first response: the
         // simulator's records do not follow OpenSSL's key, so it ends the connection instead.
-        SSL *other = SSL_new(ctx);
-        const auto freeOther = qScopeGuard([other] { SSL_free(other); });
-        BIO *in2 = BIO_new(BIO_s_mem()), *out2 = BIO_new(BIO_s_mem());
-        BIO_set_mem_eof_return(in2, -1);
-        SSL_set_bio(other, in2, out2);
-        SSL_set_connect_state(other);
+        Client other(ctx);
         SimTlsSession second(*m_server);
-        for (int turn = 0; turn < 8 && !SSL_is_init_finished(other); ++turn) {
-            SSL_do_handshake(other);
-            toClient.clear();
-            QVERIFY(second.receive(drainMemoryBio(out2), &plain, &toClient));
-            BIO_write(in2, toClient.constData(), int(toClient.size()));
-        }
+        QVERIFY(handshake(other, second));
         toClient.clear();
         second.send(QByteArrayLiteral("first"), &toClient);
-        QCOMPARE(clientReads(other, in2, toClient, &error), QByteArrayLiteral("first"));
-        QVERIFY(SSL_key_update(other, SSL_KEY_UPDATE_REQUESTED) == 1);
-        SSL_do_handshake(other);
+        QCOMPARE(clientReads(other.ssl, other.in, toClient, &error), QByteArrayLiteral("first"));
+        QVERIFY(SSL_key_update(other.ssl, SSL_KEY_UPDATE_REQUESTED) == 1);
+        SSL_do_handshake(other.ssl);
         toClient.clear();
-        QVERIFY(!second.receive(drainMemoryBio(out2), &plain, &toClient));
+        QVERIFY(!second.receive(drainMemoryBio(other.out), &plain, &toClient));
         QVERIFY(toClient.isEmpty());
     }
 };
