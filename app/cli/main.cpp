@@ -82,7 +82,7 @@ static void printUsage(FILE *out)
 int main(int argc, char *argv[])
 {
     ServeScope::raiseOpenFileLimit();
-    ServeScope::useOneHeapArena();
+    ServeScope::setUpHeap();
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);

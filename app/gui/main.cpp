@@ -171,7 +171,7 @@ void scriptRun(QApplication &app, MainWindow &window, bool runNow, bool scripted
 int main(int argc, char *argv[])
 {
     raiseOpenFileLimit();
-    useOneHeapArena();
+    setUpHeap();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("ServeScope"));
     QApplication::setApplicationName(QStringLiteral("ServeScope"));

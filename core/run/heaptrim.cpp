@@ -16,10 +16,11 @@ void releaseFreedHeap()
 #endif
 }
 
-void useOneHeapArena()
+void setUpHeap()
 {
 #if defined(__GLIBC__)
     mallopt(M_ARENA_MAX, 1);
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
 }
 

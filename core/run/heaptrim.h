@@ -11,12 +11,19 @@ namespace ServeScope {
 /// (docs/engine.md, "Soak").
 void releaseFreedHeap();
 
-/// One malloc arena for the whole process (glibc's M_ARENA_MAX; a no-op elsewhere), set first in
-/// main(), before any thread starts. The engine's threads allocate each request's record and the
-/// run thread keeps it; with an arena per thread, memory one thread frees (the prompts, a point
-/// end's transients) cannot serve another's allocations, so a run's peak was the sum of the
-/// arenas' peaks. A 100,000-request point: 264 MB with an arena per thread, 228 MB with one, and
-/// CPU per event within the bench's noise (docs/engine.md, "Memory by run length").
-void useOneHeapArena();
+/// Sets glibc's malloc up for a run (a no-op elsewhere); called first in main(), before any
+/// thread starts.
+/// - One arena for the whole process (M_ARENA_MAX). The engine's threads allocate each request's
+///   record and the run thread keeps it; with an arena per thread, memory one thread frees (the
+///   prompts, a point end's transients) cannot serve another's allocations, so a run's peak was
+///   the sum of the arenas' peaks. A 100,000-request point: 264 MB with an arena per thread, 228
+///   MB with one, and CPU per event within the bench's noise.
+/// - Blocks of 128 kB and more always mapped on their own (M_MMAP_THRESHOLD fixed at glibc's
+///   initial value). glibc otherwise raises the threshold to the size of each mapped block freed,
+///   so after a point end's first 10 MB array the next ones were carved from the arena and its
+///   pages stayed resident: between points the soak's RSS stayed 10–13 MB higher, and a point
+///   end peaked 15–25 MB above the point. With the threshold fixed they are unmapped when freed.
+/// (docs/engine.md, "Memory by run length" and "Soak").
+void setUpHeap();
 
 } // namespace ServeScope
