@@ -29,36 +29,25 @@ quint64 seedFor(const QString &key)
     return h;
 }
 
-/// Per-request values (ms) of one latency metric (when `values` is given) and, for the bootstrap,
-/// per-request sums and counts. The values are reserved at their exact size: at a point end the
-/// ITLs of 10,000 requests are over a million, and a growing vector would hold twice that while it
-/// moves.
-void latencySamples(const std::vector<RequestSample> &samples, const QString &metric, std::vector<double> *values,
-    std::vector<double> *sums, std::vector<double> *counts)
+double itlMs(qint64 ns)
 {
-    const bool itl = metric == QLatin1String("itl");
+    return nsToSeconds(ns) * 1000;
+}
+
+/// Per-request sums and counts (ms) of one latency metric, for the bootstrap of its mean: for ITL a
+/// request's gaps are one cluster.
+void latencySums(const std::vector<RequestSample> &samples, const QString &metric, std::vector<double> *sums,
+    std::vector<double> *counts)
+{
     sums->reserve(samples.size());
     counts->reserve(samples.size());
-    if (values) {
-        std::size_t n = samples.size();
-        if (itl) {
-            n = 0;
-            for (const RequestSample &s : samples)
-                n += std::size_t(s.itlNs.size());
-        }
-        values->reserve(n);
-    }
     for (const RequestSample &s : samples) {
-        if (itl) {
+        if (metric == QLatin1String("itl")) {
             if (s.itlNs.isEmpty())
                 continue;
             double sum = 0;
-            for (qint64 ns : s.itlNs) {
-                const double g = nsToSeconds(ns);
-                if (values)
-                    values->push_back(g * 1000);
-                sum += g * 1000;
-            }
+            for (qint64 ns : s.itlNs)
+                sum += itlMs(ns);
             sums->push_back(sum);
             counts->push_back(double(s.itlNs.size()));
             continue;
@@ -70,11 +59,30 @@ void latencySamples(const std::vector<RequestSample> &samples, const QString &me
                                                          : kNaN;
         if (std::isnan(v))
             continue;
-        if (values)
-            values->push_back(v * 1000);
         sums->push_back(v * 1000);
         counts->push_back(1);
     }
+}
+
+/// The interval of one percentile (ms) from its order statistics. ITLs are pooled as the gaps
+/// themselves, 4 bytes each while they fit (at a point end those of 10,000 requests are over a
+/// million), and only the two selected are converted: the conversion keeps their order.
+Interval latencyPercentileInterval(const std::vector<RequestSample> &samples, const QString &metric, double p)
+{
+    if (metric == QLatin1String("itl")) {
+        qsizetype n = 0;
+        for (const RequestSample &s : samples)
+            n += s.itlNs.size();
+        NsList gaps;
+        gaps.reserve(n);
+        for (const RequestSample &s : samples)
+            for (qint64 ns : s.itlNs)
+                gaps.append(ns);
+        return percentileInterval(gaps, p, itlMs);
+    }
+    std::vector<double> values, counts;
+    latencySums(samples, metric, &values, &counts); // one request, one value
+    return percentileInterval(values, p);
 }
 
 Interval latencyInterval(const PointRepeats &point, const QString &key, QString *method)
@@ -82,12 +90,11 @@ Interval latencyInterval(const PointRepeats &point, const QString &key, QString 
     QString stat, metric;
     if (!splitLatencyKey(key, &stat, &metric))
         return {};
-    std::vector<double> values, sums, counts;
-    const bool mean = stat == QLatin1String("mean"); // the bootstrap resamples requests' sums, not values
-    latencySamples(point.samples, metric, mean ? nullptr : &values, &sums, &counts);
-    if (sums.empty())
-        return {};
-    if (mean) {
+    if (stat == QLatin1String("mean")) {
+        std::vector<double> sums, counts;
+        latencySums(point.samples, metric, &sums, &counts);
+        if (sums.empty())
+            return {};
         const char *name = nullptr;
         const Interval iv = clusterMeanInterval(sums, counts, seedFor(key), &name);
         *method = QLatin1String(name);
@@ -101,7 +108,7 @@ Interval latencyInterval(const PointRepeats &point, const QString &key, QString 
             return {};
     }
     *method = QStringLiteral("order-statistic");
-    return percentileInterval(values, p);
+    return latencyPercentileInterval(point.samples, metric, p);
 }
 
 } // namespace

@@ -59,26 +59,46 @@ private:
     quint64 m_s[4];
 };
 
-} // namespace
-
-Interval percentileInterval(std::vector<double> &values, double p, double level)
+/// The order statistics of `values[0, n)` that bound the p-th percentile, selected in place and
+/// converted by `value`.
+template<typename T, typename Value>
+Interval selectPercentileInterval(T *values, std::size_t count, double p, double level, Value value)
 {
     Interval iv;
-    const auto n = double(values.size());
-    if (values.empty())
+    if (count == 0)
         return iv;
+    const auto n = double(count);
     const double q = std::clamp(p / 100.0, 0.0, 1.0);
     const double half = zForLevel(level) * std::sqrt(n * q * (1 - q));
     const double lo = std::floor(n * q - half), hi = std::ceil(n * q + half) + 1;
     iv.valid = lo >= 1 && hi <= n && half > 0;
     const auto clampRank = [&](double r) { return std::ptrdiff_t(std::clamp(r, 1.0, n)) - 1; };
-    const auto low = values.begin() + clampRank(lo), high = values.begin() + clampRank(hi);
-    std::nth_element(values.begin(), low, values.end());
-    iv.low = *low;
+    T *const end = values + count;
+    T *const low = values + clampRank(lo);
+    T *const high = values + clampRank(hi);
+    std::nth_element(values, low, end);
+    iv.low = value(*low);
     if (high > low)
-        std::nth_element(low + 1, high, values.end());
-    iv.high = *high;
+        std::nth_element(low + 1, high, end);
+    iv.high = value(*high);
     return iv;
+}
+
+} // namespace
+
+Interval percentileInterval(std::vector<double> &values, double p, double level)
+{
+    return selectPercentileInterval(values.data(), values.size(), p, level, [](double v) { return v; });
+}
+
+Interval percentileInterval(NsList &values, double p, double (*value)(qint64), double level)
+{
+    if (quint32 *narrow = values.narrowData())
+        return selectPercentileInterval(
+            narrow, std::size_t(values.size()), p, level, [value](quint32 ns) { return value(qint64(ns)); });
+    std::vector<qint64> wide(values.begin(), values.end());
+    values.clear();
+    return selectPercentileInterval(wide.data(), wide.size(), p, level, value);
 }
 
 Interval bootstrapClusterMeanInterval(

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/nslist.h"
+
 #include <QtGlobal>
 
 #include <span>
@@ -20,6 +22,10 @@ struct Interval {
 /// of the binomial ranks: n*q -/+ z*sqrt(n*q*(1-q))). The two order statistics are selected in linear
 /// time, so `values` may come in any order; they are reordered.
 Interval percentileInterval(std::vector<double> &values, double p, double level = 0.95);
+
+/// The same interval over nanosecond values (4 bytes each while they fit), reordered in place; the
+/// two order statistics selected are converted by `value`, which must not change their order.
+Interval percentileInterval(NsList &values, double p, double (*value)(qint64), double level = 0.95);
 
 /// Percentile bootstrap of a pooled mean over clusters: each resample draws clusters (requests)
 /// with replacement and takes sum(sums) / sum(counts). The draws come from xoshiro256++ seeded with

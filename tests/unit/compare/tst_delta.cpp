@@ -195,6 +195,34 @@ private Q_SLOTS:
         }
     }
 
+    // Token gaps are selected as nanoseconds and only the bounds converted: the same bounds, bit for
+    // bit, as selecting among the converted values, narrow (every gap under 4.29 s) or wide.
+    void percentileIntervalOverNanosecondsEqualsConverted()
+    {
+        const auto ms = [](qint64 ns) { return double(ns) / 1e9 * 1000; };
+        std::mt19937_64 rng(11);
+        std::lognormal_distribution<double> gap(17.0, 1.2); // about 24 ms, a long tail
+        for (const bool wide : { false, true }) {
+            NsList ns;
+            std::vector<double> converted;
+            for (int i = 0; i < 20000; ++i) {
+                const qint64 g = wide && i % 997 == 0 ? qint64(5e9) + i : qint64(gap(rng)) % qint64(4e9);
+                ns.append(g);
+                converted.push_back(ms(g));
+            }
+            QCOMPARE(ns.isWide(), wide);
+            for (double p : { 50.0, 90.0, 99.0, 99.9 }) {
+                NsList a = ns;
+                std::vector<double> b = converted;
+                const Interval x = ServeScope::percentileInterval(a, p, +ms), y = ServeScope::percentileInterval(b, p);
+                QCOMPARE(x.low, y.low);
+                QCOMPARE(x.high, y.high);
+                QCOMPARE(x.valid, y.valid);
+                QVERIFY(x.valid && x.low < x.high);
+            }
+        }
+    }
+
     void acrossRepeatsSpread()
     {
         const std::vector<double> quiet { 100, 101, 99 }, stalled { 100, 101, 80 };
