@@ -150,6 +150,7 @@ struct Options {
     QList<int> streams;
     QList<int> requests; ///< memory section: the point's size in each run
     int tokens = 200;
+    int rounds = 1; ///< engine section: each stream count's transports measured this many times
     QString stepMs;
     double stepS = 0.02;
     int simCpu = -1;
@@ -299,28 +300,63 @@ double httpsAllowance(const QString &certDir, int sessions, int tokens)
     return cost.ok ? cost.recordUs + connectionUs / tokens + 2.0 : kNoFigure;
 }
 
+/// CPU per event by row (floor, lean, tls, https-allowance, run, ...) and streams, one figure per round.
+using RoundFigures = QMap<QString, QMap<int, QList<double>>>;
+
+double medianOf(QList<double> values)
+{
+    values.removeIf([](double v) { return std::isnan(v); });
+    if (values.isEmpty())
+        return kNoFigure;
+    std::sort(values.begin(), values.end());
+    const qsizetype m = values.size() / 2;
+    return values.size() % 2 ? values.at(m) : (values.at(m - 1) + values.at(m)) / 2;
+}
+
 // The targets of docs/engine.md against the floor measured in the same run: the lean engine thread
 // within 1.5 times the floor reader's CPU per event, the whole `run` within 2 times; HTTPS minus
 // plain within TLS's own record and handshake cost plus 2 us (httpsAllowance); the io_uring
-// receive path is worth building into the engine at 30% or more below the floor.
-void printAgainstFloor(const QMap<QString, QMap<int, double>> &us, const QList<int> &streams)
+// receive path is worth building into the engine at 30% or more below the floor. Each round's
+// ratios are taken between figures measured one after the other; with several rounds the verdict
+// is on the median of the rounds' ratios (`run`, measured once, against each round's floor).
+void printAgainstFloor(const RoundFigures &us, const QList<int> &streams, int rounds)
 {
-    const auto at = [&](const char *row, int n) { return us.value(QLatin1String(row)).value(n, kNoFigure); };
+    const auto at = [&](const char *row, int n, int round) {
+        const QList<double> v = us.value(QLatin1String(row)).value(n);
+        return v.isEmpty() ? kNoFigure : v.value(std::min<qsizetype>(round, v.size() - 1));
+    };
     const auto ratio = [](double a, double b) { return std::isnan(a) || std::isnan(b) || b <= 0 ? kNoFigure : a / b; };
     const auto verdict = [](double r, double limit) { return std::isnan(r) ? "-" : r <= limit ? "met" : "over"; };
     std::printf("\nagainst the floor measured above (us per event; targets: lean <= 1.5 x floor, run <= 2 x floor, "
-                "tls - lean <= TLS's own record + handshake per event + 2 us, uring <= 0.7 x floor to be kept)\n");
-    std::printf("streams  floor_us  lean_us lean/floor target    run_us run/floor target    tls_us tls-lean_us "
+                "tls - lean <= TLS's own record + handshake per event + 2 us, uring <= 0.7 x floor to be kept)%s\n",
+        rounds > 1 ? "; each round, then the median of the rounds' figures and ratios" : "");
+    std::printf("streams round  floor_us  lean_us lean/floor target    run_us run/floor target    tls_us tls-lean_us "
                 "allowed_us target  uring_us uring/floor target\n");
+    const auto row = [&](int n, const char *round, const double *f, const double *r) {
+        std::printf("%7d %5s %9.2f %8.2f %10.2f %-6s %9.2f %9.2f %-6s %9.2f %11.2f %10.2f %-6s %9.2f %11.2f %-6s\n", n,
+            round, f[0], f[1], r[0], verdict(r[0], 1.5), f[2], r[1], verdict(r[1], 2.0), f[3], f[3] - f[1], f[4],
+            verdict(r[2], 1.0), f[5], r[3], verdict(r[3], 0.7));
+    };
     for (const int n : streams) {
-        const double floor = at("floor", n), lean = at("lean", n), run = at("run", n), tls = at("tls", n),
-                     allowed = at("https-allowance", n), uring = at("uring", n);
-        const double leanRatio = ratio(lean, floor), runRatio = ratio(run, floor), uringRatio = ratio(uring, floor);
-        // The HTTPS verdict as a ratio to its allowance, so "met" reads the same as the others.
-        const double httpsRatio = ratio(tls - lean, allowed);
-        std::printf("%7d %9.2f %8.2f %10.2f %-6s %9.2f %9.2f %-6s %9.2f %11.2f %10.2f %-6s %9.2f %11.2f %-6s\n", n,
-            floor, lean, leanRatio, verdict(leanRatio, 1.5), run, runRatio, verdict(runRatio, 2.0), tls, tls - lean,
-            allowed, verdict(httpsRatio, 1.0), uring, uringRatio, verdict(uringRatio, 0.7));
+        QList<double> figures[6], ratios[4];
+        for (int k = 0; k < rounds; ++k) {
+            const double f[6] = { at("floor", n, k), at("lean", n, k), at("run", n, k), at("tls", n, k),
+                at("https-allowance", n, k), at("uring", n, k) };
+            // The HTTPS verdict as a ratio to its allowance, so "met" reads the same as the others.
+            const double r[4] = { ratio(f[1], f[0]), ratio(f[2], f[0]), ratio(f[3] - f[1], f[4]), ratio(f[5], f[0]) };
+            for (int i = 0; i < 6; ++i)
+                figures[i] << f[i];
+            for (int i = 0; i < 4; ++i)
+                ratios[i] << r[i];
+            if (rounds > 1)
+                row(n, QByteArray::number(k + 1).constData(), f, r);
+        }
+        double f[6], r[4];
+        for (int i = 0; i < 6; ++i)
+            f[i] = medianOf(figures[i]);
+        for (int i = 0; i < 4; ++i)
+            r[i] = medianOf(ratios[i]);
+        row(n, rounds > 1 ? "median" : "1", f, r);
     }
     std::fflush(stdout);
 }
@@ -366,6 +402,10 @@ int parseOptions(const QStringList &args, Options &o)
             QStringLiteral("list"), QStringLiteral("10000,100000") },
         { QStringLiteral("tokens"), QStringLiteral("Output tokens per request."), QStringLiteral("n"),
             QStringLiteral("200") },
+        { QStringLiteral("rounds"),
+            QStringLiteral("Engine section: measure each stream count's transports this many times, one after "
+                           "another, and judge the median of the rounds' ratios to the floor."),
+            QStringLiteral("n"), QStringLiteral("1") },
         { QStringLiteral("step-ms"), QStringLiteral("Simulator step time."), QStringLiteral("ms"),
             QStringLiteral("20") } });
     parser.addHelpOption();
@@ -389,8 +429,9 @@ int parseOptions(const QStringList &args, Options &o)
         o.requests << n.toInt(&one);
         ok = ok && one && o.requests.last() > 0;
     }
-    bool tokensOk = false, stepOk = false;
+    bool tokensOk = false, stepOk = false, roundsOk = false;
     o.tokens = parser.value(QStringLiteral("tokens")).toInt(&tokensOk);
+    o.rounds = parser.value(QStringLiteral("rounds")).toInt(&roundsOk);
     o.stepMs = parser.value(QStringLiteral("step-ms"));
     o.stepS = o.stepMs.toDouble(&stepOk) / 1000;
     o.sections = parser.value(QStringLiteral("sections")).split(QLatin1Char(','));
@@ -402,9 +443,9 @@ int parseOptions(const QStringList &args, Options &o)
         std::fprintf(stderr, "bench_engine: --transports uring needs a build with liburing (liburing-dev)\n");
         return 2;
     }
-    if (!ok || !tokensOk || o.tokens < 1 || !stepOk || o.stepS <= 0) {
+    if (!ok || !tokensOk || o.tokens < 1 || !roundsOk || o.rounds < 1 || !stepOk || o.stepS <= 0) {
         std::fprintf(stderr,
-            "bench_engine: --streams, --requests and --tokens take positive integers, --step-ms a positive "
+            "bench_engine: --streams, --requests, --tokens and --rounds take positive integers, --step-ms a positive "
             "number, --transports floor, uring, lean, tls, pool and/or pool-tls\n");
         return 2;
     }
@@ -440,7 +481,7 @@ int main(int argc, char **argv)
             std::printf("skipping %d streams: descriptor limit %lld\n", n, (long long)fds);
     }
     o.streams.removeIf([fds](int n) { return descriptorsNeeded(n) > fds; });
-    QMap<QString, QMap<int, double>> perEvent; ///< us per event by row (floor, lean, tls, run) and streams
+    RoundFigures perEvent;
     if (o.sections.contains(QLatin1String("engine"))) {
         SimProcess sim, tlsSim;
         if (!sim.start(simArgs(o.stepMs, true), o.simCpu)) {
@@ -466,16 +507,19 @@ int main(int argc, char **argv)
                     "kB)\n");
         std::printf("section tr.     streams  events/s    asked   live  all   engine_us  proc_us sleeps/ev sim_cpu "
                     "threads    fds  rss_kB/s  err_p50  err_p99   wall_s sim_lag_max_s\n");
-        for (const QString &t : o.transports)
-            for (const int n : o.streams) {
-                if (t == QLatin1String("floor") || t == QLatin1String("uring"))
-                    perEvent[t][n] = benchFloorPoint(
-                        sim, n, o, t == QLatin1String("floor") ? FloorReceive::Epoll : FloorReceive::Uring);
-                else
-                    perEvent[t][n] = benchEnginePoint(t.endsWith(QLatin1String("tls")) ? tlsSim : sim, t, n, o);
-                if (t == QLatin1String("tls"))
-                    perEvent[QStringLiteral("https-allowance")][n] = httpsAllowance(certs.path(), n, o.tokens);
-            }
+        // The transports of one stream count one after another, so each ratio to the floor is
+        // between figures measured within seconds of each other.
+        for (int round = 0; round < o.rounds; ++round)
+            for (const int n : o.streams)
+                for (const QString &t : o.transports) {
+                    if (t == QLatin1String("floor") || t == QLatin1String("uring"))
+                        perEvent[t][n] << benchFloorPoint(
+                            sim, n, o, t == QLatin1String("floor") ? FloorReceive::Epoll : FloorReceive::Uring);
+                    else
+                        perEvent[t][n] << benchEnginePoint(t.endsWith(QLatin1String("tls")) ? tlsSim : sim, t, n, o);
+                    if (t == QLatin1String("tls"))
+                        perEvent[QStringLiteral("https-allowance")][n] << httpsAllowance(certs.path(), n, o.tokens);
+                }
     }
     if (o.sections.contains(QLatin1String("run"))) {
         SimProcess sim;
@@ -489,10 +533,10 @@ int main(int argc, char **argv)
         std::printf("section streams  exit completed engine_us   run_us  proc_us sleeps/ev sim_cpu threads    fds "
                     "peak_kB/s   wall_s  busiest threads (CPU s)\n");
         for (const int n : o.streams)
-            perEvent[QStringLiteral("run")][n] = benchRunPoint(sim, n, o, dir.path(), clientCpu);
+            perEvent[QStringLiteral("run")][n] << benchRunPoint(sim, n, o, dir.path(), clientCpu);
     }
     if (perEvent.contains(QStringLiteral("floor")))
-        printAgainstFloor(perEvent, o.streams);
+        printAgainstFloor(perEvent, o.streams, o.rounds);
     if (o.sections.contains(QLatin1String("memory"))) {
         // The simulator's own model at 50 times its speed: requests end fast, so the run's records pile up.
         SimProcess sim;
