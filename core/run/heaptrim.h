@@ -20,9 +20,9 @@ void releaseFreedHeap();
 ///   MB with one, and CPU per event within the bench's noise.
 /// - Blocks of 128 kB and more always mapped on their own (M_MMAP_THRESHOLD fixed at glibc's
 ///   initial value). glibc otherwise raises the threshold to the size of each mapped block freed,
-///   so after a point end's first 10 MB array the next ones were carved from the arena and its
-///   pages stayed resident: between points the soak's RSS stayed 10–13 MB higher, and a point
-///   end peaked 15–25 MB above the point. With the threshold fixed they are unmapped when freed.
+///   so after a point end's first 10 MB array the next ones were carved from the arena and their
+///   pages stayed resident: between points the soak's RSS stayed 10–13 MB higher. With the
+///   threshold fixed they are unmapped when freed.
 /// (docs/engine.md, "Memory by run length" and "Soak").
 void setUpHeap();
 
