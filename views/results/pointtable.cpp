@@ -135,8 +135,8 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
             cells << textCell(QString());
             // A point that stopped short shows what it completed of what it was to send: "192/320" (of the
             // requests it sent when the configuration does not say how many were planned), in italics, with why.
-            const qint64 planned = run.plannedPrompts.value(
-                Report::plannedKey(p.variant, p.point), qint64(p.completed) + p.failed + p.cancelled);
+            const QString plannedKey = Report::plannedKey(p.variant, p.point);
+            const qint64 planned = run.plannedPrompts.value(plannedKey, qint64(p.completed) + p.failed + p.cancelled);
             const auto markPartial = [&cells, &p, planned](const QString &why) {
                 cells[kFirstValueColumn].text = QStringLiteral("%1/%2").arg(p.completed).arg(planned);
                 for (Cell &cell : cells) {
@@ -144,7 +144,11 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
                     cell.tip = why;
                 }
             };
-            if (!steady && p.cancelled > 0)
+            // Cut short by a cancel: requests cancelled in flight, or, when the cancel came between two
+            // requests (none in flight, as at concurrency 1), the cancelled run's last point short of its plan.
+            const bool lastOfCancelled = run.status == QLatin1String("cancelled") && i == run.points.size() - 1
+                && run.plannedPrompts.contains(plannedKey) && qint64(p.completed) + p.failed < planned;
+            if (!steady && (p.cancelled > 0 || lastOfCancelled))
                 markPartial(tr("Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 "
                                "were cancelled.")
                                 .arg(p.completed)

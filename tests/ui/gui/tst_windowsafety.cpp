@@ -494,6 +494,39 @@ private Q_SLOTS:
         QCOMPARE(partial, 1);
     }
 
+    // A cancel that lands between two requests leaves none cancelled in flight: the point still
+    // reads what it completed of its plan, and only the cancelled run's last point does.
+    void pointCutShortBetweenRequestsReadsCompletedOfPlanned()
+    {
+        Report::ReportRun run;
+        run.status = QStringLiteral("cancelled");
+        for (int point = 0; point < 2; ++point) {
+            PointSummary p;
+            p.variant = QStringLiteral("baseline");
+            p.point = point;
+            p.label = QStringLiteral("c%1").arg(point + 1);
+            p.repeat = 1;
+            p.completed = point == 0 ? 300 : 7; // the first stopped at its time limit, the second by the cancel
+            run.plannedPrompts.insert(Report::plannedKey(p.variant, p.point), 400);
+            run.points << p;
+        }
+        Report::ReportInput input;
+        input.runs << run;
+        PointTableModel model;
+        model.setInput(input, false);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, PointTableModel::kRequestsColumn).data().toString(), QStringLiteral("300"));
+        QCOMPARE(model.index(1, PointTableModel::kRequestsColumn).data().toString(), QStringLiteral("7/400"));
+        QVERIFY(model.index(1, PointTableModel::kRequestsColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("400 planned")));
+        run.status = QStringLiteral("finished");
+        input.runs = { run };
+        model.setInput(input, false);
+        QCOMPARE(model.index(1, PointTableModel::kRequestsColumn).data().toString(), QStringLiteral("7"));
+    }
+
     void chartsAreCopiedAndExportedLegibly()
     {
         MemorySecretStore secrets;
