@@ -23,6 +23,7 @@
 #include "tlscost.h"
 
 #include "engine/fdlimit.h"
+#include "metrics/repeats.h"
 #include "model/clock.h"
 
 #include <QCommandLineParser>
@@ -303,14 +304,11 @@ double httpsAllowance(const QString &certDir, int sessions, int tokens)
 /// CPU per event by row (floor, lean, tls, https-allowance, run, ...) and streams, one figure per round.
 using RoundFigures = QMap<QString, QMap<int, QList<double>>>;
 
-double medianOf(QList<double> values)
+/// The median of the rounds' figures, those without one (NaN) left out.
+double medianOf(const QList<double> &values)
 {
-    values.removeIf([](double v) { return std::isnan(v); });
-    if (values.isEmpty())
-        return kNoFigure;
-    std::sort(values.begin(), values.end());
-    const qsizetype m = values.size() / 2;
-    return values.size() % 2 ? values.at(m) : (values.at(m - 1) + values.at(m)) / 2;
+    const RepeatStat s = acrossRepeats(std::span<const double>(values.constData(), std::size_t(values.size())));
+    return s.n > 0 ? s.median : kNoFigure;
 }
 
 // The targets of docs/engine.md against the floor measured in the same run: the lean engine thread
