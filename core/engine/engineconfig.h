@@ -113,6 +113,7 @@ struct LoadOutcome {
     qint64 endNs = 0;
     int sent = 0, completed = 0, failed = 0, cancelledRequests = 0;
     QString transport; ///< "lean" or "pool"
+    QString receive; ///< lean: how its sockets were read, "io_uring" or "epoll (<why>)"
     int workers = 0;
     int connectionsOpened = 0;
 };

@@ -217,4 +217,9 @@ QString EngineWorker::transportName() const
     return m_transport->name();
 }
 
+QString EngineWorker::receivePath() const
+{
+    return m_lean->receivePath();
+}
+
 } // namespace ServeScope

@@ -39,6 +39,8 @@ public:
     /// Reused connections reopened (any thread; approximate while running).
     int reopened() const;
     QString transportName() const;
+    /// How the lean transport reads its sockets (set once, when the first point configures it).
+    QString receivePath() const;
 
 Q_SIGNALS:
     void warmed(int worker, int opened);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "epolldispatcher.h"
 
+#include "receivering.h"
+
 #include <QCoreApplication>
 #include <QSocketNotifier>
 
@@ -45,10 +47,25 @@ EpollDispatcher::EpollDispatcher(QObject *parent)
 
 EpollDispatcher::~EpollDispatcher()
 {
+    m_ring.reset(); // before the set it watches
     if (m_wake >= 0)
         ::close(m_wake);
     if (m_epoll >= 0)
         ::close(m_epoll);
+}
+
+ReceiveRing *EpollDispatcher::receiveRing(QString *why)
+{
+    if (!m_ringTried) {
+        m_ringTried = true;
+        if (m_epoll < 0 || m_wake < 0)
+            m_noRing = QStringLiteral("no epoll set");
+        else if ((m_ring = ReceiveRing::make(&m_noRing)))
+            m_ring->watch(m_epoll);
+    }
+    if (!m_ring && why)
+        *why = m_noRing;
+    return m_ring.get();
 }
 
 EpollDispatcher *EpollDispatcher::current()
@@ -74,7 +91,16 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
     }
     epoll_event events[kEventsPerWait];
     int n = 0;
-    if (m_epoll >= 0 && m_wake >= 0) {
+    if (m_ring) {
+        // The ring hands its pieces to the transport while it waits; the set is read once the ring
+        // saw it readable, and again on the next turn until it is empty (level-triggered notifiers).
+        if (m_ring->wait(m_epollPending ? 0 : timeout))
+            m_epollPending = true;
+        if (m_epollPending) {
+            n = std::max(0, epoll_wait(m_epoll, events, kEventsPerWait, 0));
+            m_epollPending = n > 0;
+        }
+    } else if (m_epoll >= 0 && m_wake >= 0) {
         n = std::max(0, epoll_wait(m_epoll, events, kEventsPerWait, timeout)); // EINTR: the caller's loop comes back
     } else if (timeout != 0) {
         // No set could be made (no descriptor was left): posts are seen within 10 ms, nothing spins.

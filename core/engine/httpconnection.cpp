@@ -2,6 +2,7 @@
 #include "httpconnection.h"
 
 #include "model/clock.h"
+#include "receivering.h"
 #include "tlsclient.h"
 
 #include <QLoggingCategory>
@@ -27,15 +28,22 @@ constexpr quint32 kEpollEvents = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
 constexpr int kReadsPerTurn = 16;
 } // namespace
 
-HttpConnection::HttpConnection(int epollFd, quint32 key, const std::vector<PeerAddress> *peers, QByteArray *readBuffer,
-    std::vector<HttpConnection *> *unparsed, QObject *parent)
+HttpConnection::HttpConnection(int epollFd, ReceiveRing *ring, quint32 key, const std::vector<PeerAddress> *peers,
+    QByteArray *readBuffer, std::vector<HttpConnection *> *unparsed, QObject *parent)
     : QObject(parent)
     , m_epollFd(epollFd)
+    , m_ring(ring)
     , m_key(key)
     , m_peers(peers)
     , m_readBuffer(readBuffer)
     , m_unparsed(unparsed)
 {
+}
+
+// With a ring, epoll reports only the connect and room to write; the ring reads.
+quint32 HttpConnection::epollEvents() const noexcept
+{
+    return m_ring ? EPOLLOUT | EPOLLET : kEpollEvents;
 }
 
 void HttpConnection::digest()
@@ -62,6 +70,10 @@ void HttpConnection::closeSocket()
         return;
     // Removed explicitly: a child forked before its exec still holds the descriptor for a moment.
     epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_fd, nullptr);
+    if (m_receiving) {
+        m_ring->stop(eventKey()); // the ring holds the socket open until its receive ends
+        m_receiving = false;
+    }
     m_tls.reset(); // no close_notify: the socket closes at once, as a plain one
     m_tlsOut.clear();
     m_tlsOutSent = 0;
@@ -121,7 +133,7 @@ bool HttpConnection::startConnect(int err)
 {
     if (err == 0) {
         epoll_event ev {};
-        ev.events = kEpollEvents;
+        ev.events = epollEvents();
         ev.data.u64 = eventKey();
         if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd, &ev) == 0)
             return true;
@@ -176,7 +188,7 @@ void HttpConnection::onEvents(quint32 generation, quint32 events)
         if (generation != m_generation || m_handshaking)
             return;
     } else if (m_handshaking) {
-        if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+        if (!m_ring && (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
             return readAvailable(events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)); // it continues the handshake
         if (events & EPOLLOUT)
             flushTls();
@@ -187,8 +199,36 @@ void HttpConnection::onEvents(quint32 generation, quint32 events)
         if (generation != m_generation)
             return;
     }
-    if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+    // With a ring, a hang-up or error reaches the connection as the end of the ring's receive.
+    if (!m_ring && (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
         readAvailable(events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR));
+}
+
+void HttpConnection::onPiece(quint32 generation, const ReceivedPiece &piece)
+{
+    if (generation != m_generation || m_fd < 0)
+        return; // a piece of a socket closed since: its receive was stopped with it
+    if (piece.len > 0) {
+        const qint64 now = arrivalNs(piece.stamp);
+        if (m_tls) {
+            // The session decrypts in place in the shared buffer, as it does after a read.
+            const size_t n = std::min(piece.len, size_t(m_readBuffer->size())); // a piece is 2 kB at most
+            std::memcpy(m_readBuffer->data(), piece.data, n);
+            onTlsBytes(ssize_t(n), now);
+        } else {
+            onData(QByteArrayView(piece.data, qsizetype(piece.len)), now);
+        }
+        if (generation != m_generation)
+            return; // the request ended with a close
+    }
+    if (piece.result > 0 && piece.more)
+        return;
+    if (piece.result > 0 || piece.result == -ENOBUFS) {
+        m_ring->receive(m_fd, eventKey()); // stopped for want of buffers: the kernel kept the rest
+        return;
+    }
+    m_receiving = false;
+    onClosed(); // the peer closed its side, or the socket failed (reset): for the request a close
 }
 
 // Sends `bytes` from `*sent` on as far as the socket takes them; false when the socket failed
@@ -229,6 +269,10 @@ void HttpConnection::writePending()
 // TCP is up: plain connections are ready, TLS ones start their handshake on this socket.
 void HttpConnection::onSocketReady()
 {
+    if (m_ring) {
+        m_ring->receive(m_fd, eventKey());
+        m_receiving = true;
+    }
     if (!m_tlsContext)
         return onConnected();
     m_connecting = false;
@@ -318,18 +362,16 @@ void HttpConnection::onConnectFailed(int err)
 // realtime clock, moved to the monotonic one by its age), so a read's time does not depend on how
 // soon this thread got to it. Without a stamp, or one that cannot be right, it is the moment the
 // read returned; it never goes back before the stream's previous event or its start.
-qint64 HttpConnection::arrivalNs(msghdr &msg) const
+qint64 HttpConnection::arrivalNs(const timespec *stamp) const
 {
     const qint64 returned = monotonicNs();
     qint64 at = returned;
-    for (cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS)
-            continue;
-        timespec stamp;
-        std::memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
+    if (stamp) {
+        timespec kernel;
+        std::memcpy(&kernel, stamp, sizeof kernel); // a control message need not be aligned
         timespec real;
         clock_gettime(CLOCK_REALTIME, &real);
-        const qint64 age = (qint64(real.tv_sec) - qint64(stamp.tv_sec)) * 1000000000 + (real.tv_nsec - stamp.tv_nsec);
+        const qint64 age = (qint64(real.tv_sec) - qint64(kernel.tv_sec)) * 1000000000 + (real.tv_nsec - kernel.tv_nsec);
         if (age >= 0)
             at = returned - age;
     }
@@ -358,7 +400,12 @@ void HttpConnection::readAvailable(bool hangup)
         msg.msg_controllen = sizeof control;
         const ssize_t n = ::recvmsg(m_fd, &msg, 0);
         if (n > 0) {
-            const qint64 now = arrivalNs(msg); // one time per read: its bytes arrived together
+            const timespec *stamp = nullptr;
+            for (cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+                if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS)
+                    stamp = reinterpret_cast<const timespec *>(CMSG_DATA(c));
+            }
+            const qint64 now = arrivalNs(stamp); // one time per read: its bytes arrived together
             if (m_tls ? !onTlsBytes(n, now) : !onData(QByteArrayView(buffer.constData(), n), now))
                 return;
             if (generation != m_generation)

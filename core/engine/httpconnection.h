@@ -14,6 +14,8 @@
 
 namespace ServeScope {
 
+class ReceiveRing;
+struct ReceivedPiece;
 class TlsContext;
 class TlsSession;
 
@@ -25,18 +27,21 @@ struct PeerAddress {
 
 /// One keep-alive HTTP/1.1 connection carrying one request at a time (lean transport): a
 /// non-blocking socket registered edge-triggered with its transport's epoll set, read in large
-/// reads until the kernel has nothing more. A reused connection that the server closed before
-/// answering is reopened once and the request resent; that is logged and counted, not failed.
-/// With a TLS context every socket carries a TLS session whose records the connection reads and
-/// writes itself (handshake after connect, on the same edges): the reads, their timestamps and
-/// the framing after them are a plain connection's, with decryption between read and framing.
+/// reads until the kernel has nothing more, or, with a receive ring, read by the ring piece by
+/// piece (the epoll set then only reports the connect and room to write). A reused connection
+/// that the server closed before answering is reopened once and the request resent; that is
+/// logged and counted, not failed. With a TLS context every socket carries a TLS session whose
+/// records the connection reads and writes itself (handshake after connect, on the same edges):
+/// the reads, their timestamps and the framing after them are a plain connection's, with
+/// decryption between read and framing.
 class HttpConnection final : public QObject {
     Q_OBJECT
 public:
-    /// `epollFd` is the transport's set; `key` identifies this connection in its events (the
-    /// connection adds a generation per socket so a stale event never reaches a newer socket).
-    HttpConnection(int epollFd, quint32 key, const std::vector<PeerAddress> *peers, QByteArray *readBuffer,
-        std::vector<HttpConnection *> *unparsed, QObject *parent = nullptr);
+    /// `epollFd` is the transport's set and `ring` its receive ring (nullptr: reads through epoll);
+    /// `key` identifies this connection in their events (the connection adds a generation per
+    /// socket so a stale event never reaches a newer socket).
+    HttpConnection(int epollFd, ReceiveRing *ring, quint32 key, const std::vector<PeerAddress> *peers,
+        QByteArray *readBuffer, std::vector<HttpConnection *> *unparsed, QObject *parent = nullptr);
     /// https: every later socket speaks TLS with `context` to `host` (nullptr: plain).
     void setTls(std::shared_ptr<const TlsContext> context, const QByteArray &host);
     ~HttpConnection() override;
@@ -61,6 +66,8 @@ public:
     quint64 eventKey() const noexcept { return quint64(m_key) << 32 | m_generation; }
     /// Handles the epoll events `events` reported for `generation` (ignored when stale).
     void onEvents(quint32 generation, quint32 events);
+    /// Handles a piece the ring received for `generation` (ignored when stale).
+    void onPiece(quint32 generation, const ReceivedPiece &piece);
     /// Parses the events of the current request that wait for it (the transport calls this
     /// for every connection it queued in `unparsed`, once a batch of reads is done).
     void digest();
@@ -75,7 +82,8 @@ private:
     bool sendFrom(const QByteArray &bytes, qsizetype *sent);
     bool flushTls();
     bool onTlsBytes(ssize_t n, qint64 now);
-    qint64 arrivalNs(msghdr &msg) const;
+    qint64 arrivalNs(const timespec *stamp) const;
+    quint32 epollEvents() const noexcept;
     void onConnectFailed(int err);
     void readAvailable(bool hangup);
     bool onData(QByteArrayView data, qint64 now);
@@ -84,6 +92,8 @@ private:
     void finish(const StreamEnd &end, bool keepSocket);
 
     int m_epollFd;
+    ReceiveRing *m_ring;
+    bool m_receiving = false; ///< the ring reads the current socket
     quint32 m_key;
     quint32 m_generation = 0;
     int m_fd = -1;

@@ -6,6 +6,7 @@
 #include "model/clock.h"
 #include "tlsclient.h"
 
+#include <QLoggingCategory>
 #include <QTimer>
 
 #include <cerrno>
@@ -15,6 +16,8 @@
 #include <unistd.h>
 
 namespace ServeScope {
+
+Q_DECLARE_LOGGING_CATEGORY(lcLean)
 
 namespace {
 constexpr qsizetype kReadBytes = 256 * 1024; ///< one read takes everything a socket has, as a rule
@@ -83,6 +86,8 @@ LeanTransport::~LeanTransport()
         c->abortRequest();
     m_active.clear();
     qDeleteAll(m_connections);
+    if (m_ring)
+        m_ring->setSink(nullptr);
     if (m_loop)
         m_loop->setSink({});
 }
@@ -97,6 +102,12 @@ void LeanTransport::configure(const EndpointConfig &endpoint)
             qFatal("LeanTransport: configured on a thread whose event loop is not an EpollDispatcher");
         m_loop->setSink([this](const epoll_event *events, int count) { dispatch(events, count); });
         m_readBuffer.resize(kReadBytes);
+        QString why;
+        m_ring = m_loop->receiveRing(&why);
+        if (m_ring)
+            m_ring->setSink(this);
+        m_receivePath = m_ring ? QStringLiteral("io_uring") : QStringLiteral("epoll (%1)").arg(why);
+        qCInfo(lcLean).noquote() << "receiving through" << m_receivePath;
     }
     const bool https = endpoint.url.scheme() == QLatin1String("https");
     const int port = endpoint.url.port(https ? 443 : 80);
@@ -154,16 +165,41 @@ void LeanTransport::dispatch(const epoll_event *events, int count)
         if (index < m_connections.size())
             m_connections[index]->onEvents(quint32(key), events[i].events);
     }
-    // Every ready socket of the batch was read and its events stamped; now their JSON.
+    digestRead();
+}
+
+// Every ready socket of the batch was read and its events stamped; now their JSON.
+void LeanTransport::digestRead()
+{
     for (HttpConnection *c : m_unparsed)
         c->digest();
     m_unparsed.clear();
 }
 
+void LeanTransport::onPiece(const ReceivedPiece &piece)
+{
+    const size_t index = size_t(piece.key >> 32);
+    if (index < m_connections.size())
+        m_connections[index]->onPiece(quint32(piece.key), piece);
+}
+
+void LeanTransport::onBatchEnd()
+{
+    digestRead();
+}
+
+// Many streams in flight: a wait of the ring gathers a quarter as many pieces (or
+// ReceiveRing::kBatchWaitNs) before it returns. Few: each piece as it comes.
+void LeanTransport::setBatch()
+{
+    if (m_ring)
+        m_ring->setBatch(m_active.size() >= 32 ? unsigned(m_active.size() / 4) : 1);
+}
+
 HttpConnection *LeanTransport::newConnection()
 {
     auto *c = new HttpConnection(
-        m_loop ? m_loop->epollFd() : -1, quint32(m_connections.size()), &m_peers, &m_readBuffer, &m_unparsed);
+        m_loop ? m_loop->epollFd() : -1, m_ring, quint32(m_connections.size()), &m_peers, &m_readBuffer, &m_unparsed);
     c->tap = &m_tap;
     if (m_endpoint.url.scheme() == QLatin1String("https"))
         c->setTls(m_tls, m_endpoint.url.host().toUtf8());
@@ -305,6 +341,7 @@ void LeanTransport::start(StreamRequest req)
     HttpConnection *c = idleConnection();
     StreamState *raw = s.get();
     m_active.emplace(c, std::move(s));
+    setBatch();
     if (!m_sweep.isActive())
         m_sweep.start();
     c->send(raw, bytes);
@@ -328,6 +365,7 @@ void LeanTransport::complete(std::unique_ptr<StreamState> s, const StreamEnd &en
     if (m_freed)
         m_freed(s->record.slot, s->record.endNs);
     finalizeRecord(*s, end, m_redactor);
+    setBatch();
     if (m_active.empty())
         m_sweep.stop();
     if (m_done)

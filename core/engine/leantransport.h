@@ -2,6 +2,7 @@
 #pragma once
 
 #include "httpconnection.h"
+#include "receivering.h"
 #include "streamtransport.h"
 
 #include <QTimer>
@@ -19,8 +20,10 @@ class EpollDispatcher;
 /// HTTP/1.1 on plain non-blocking sockets for http:// endpoints: keep-alive connections reused one
 /// request at a time, chunked and Content-Length bodies, no redirects, timing on the worker's own
 /// thread. Every socket is edge-triggered in the epoll set the worker's thread blocks in
-/// (EpollDispatcher), so a wake-up costs the sockets that are ready, not all of them.
-class LeanTransport final : public StreamTransport {
+/// (EpollDispatcher), so a wake-up costs the sockets that are ready, not all of them. Where the
+/// thread can have a receive ring (Linux >= 6.0 with liburing), the ring reads the sockets instead
+/// and the set only reports connects and room to write.
+class LeanTransport final : public StreamTransport, private ReceiveSink {
     Q_OBJECT
 public:
     explicit LeanTransport(QObject *parent = nullptr);
@@ -33,9 +36,15 @@ public:
     void cancelAll() override;
     int inFlight() const override { return int(m_active.size()); }
     int reopened() const override;
+    /// How the sockets are read: "io_uring", or "epoll (<why not io_uring>)"; empty before configure().
+    QString receivePath() const { return m_receivePath; }
 
 private:
     void dispatch(const epoll_event *events, int count);
+    void onPiece(const ReceivedPiece &piece) override;
+    void onBatchEnd() override;
+    void digestRead();
+    void setBatch();
     void release(HttpConnection *c);
     HttpConnection *idleConnection();
     HttpConnection *newConnection();
@@ -48,6 +57,8 @@ private:
     void endWarming();
 
     EpollDispatcher *m_loop = nullptr; ///< the worker thread's loop, whose set holds the sockets
+    ReceiveRing *m_ring = nullptr; ///< that loop's receive ring, when it has one
+    QString m_receivePath;
     QByteArray m_readBuffer; ///< every read of this worker goes here first
     std::vector<PeerAddress> m_peers; ///< the endpoint's host, resolved once per configure()
     std::shared_ptr<TlsContext> m_tls; ///< https: OpenSSL's settings for every connection

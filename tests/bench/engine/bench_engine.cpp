@@ -12,7 +12,7 @@
 // and handshake cost at that many sessions (as bench_tls measures it), which sets what HTTPS may add
 // to plain (docs/engine.md). Figures are printed, not asserted.
 //
-//   bench_engine [--streams 256,1024,4096] [--transports floor,uring,lean,tls,pool,pool-tls]
+//   bench_engine [--streams 256,1024,4096] [--transports floor,uring,lean,lean-epoll,tls,pool,pool-tls]
 //                [--sections engine,run,memory] [--tokens 200] [--step-ms 20] [--requests 10000,100000]
 #include "clirunbench.h"
 #include "floorreader.h"
@@ -169,6 +169,10 @@ double benchEnginePoint(const SimProcess &sim, const QString &transport, int str
     ep.tlsSkipVerify = true; // the tls rows: a throwaway certificate
     QString tlsError;
     makeTlsConfiguration(&ep, &tlsError);
+    // lean-epoll: the engine's threads without the receive ring (read once, as each thread makes its loop).
+    const bool epoll = transport == QLatin1String("lean-epoll");
+    if (epoll)
+        qputenv("SERVESCOPE_RECEIVE", "epoll");
     LoadSpec spec;
     spec.load.concurrency = streams;
     spec.load.numPrompts = streams;
@@ -200,6 +204,8 @@ double benchEnginePoint(const SimProcess &sim, const QString &transport, int str
     const qint64 t0 = monotonicNs();
     const PointResult res = runPoint(gen, ep, bodies, spec, -1, 600000);
     const double wall = nsToSeconds(monotonicNs() - t0);
+    if (epoll)
+        qunsetenv("SERVESCOPE_RECEIVE");
     const std::vector<ThreadCpu> after = threadCpu();
     const ThreadDelta engine = deltaOfThreads(before, after, "engine-");
     const double cpu = processCpuSeconds() - cpu0, engineCpu = engine.seconds;
@@ -217,6 +223,8 @@ double benchEnginePoint(const SimProcess &sim, const QString &transport, int str
         double(sleeps) / double(dataEvents), simCpu / wall, peakThreads, peakFds, double(peakRss - rss0) / streams,
         percentile(err, 50) / 1e6, percentile(err, 99) / 1e6, wall,
         simStepLag(sim.url(QStringLiteral("/metrics"))).toDouble());
+    if (ep.transport == TransportKind::Lean)
+        std::printf("       %s: sockets read through %s\n", qPrintable(transport), qPrintable(res.outcome.receive));
     if (!complete) {
         // Why not: the failed requests by their first error, and the point's own state.
         QMap<QString, int> why;
@@ -314,7 +322,8 @@ double medianOf(const QList<double> &values)
 // The targets of docs/engine.md against the floor measured in the same run: the lean engine thread
 // within 1.5 times the floor reader's CPU per event, the whole `run` within 2 times; HTTPS minus
 // plain within TLS's own record and handshake cost plus 2 us (httpsAllowance); the io_uring
-// receive path is worth building into the engine at 30% or more below the floor. Each round's
+// receive path was worth building into the engine at 30% or more below the floor (the uring
+// reader), and lean-epoll is the engine on the epoll path it falls back to. Each round's
 // ratios are taken between figures measured one after the other; with several rounds the verdict
 // is on the median of the rounds' ratios (`run`, measured once, against each round's floor).
 void printAgainstFloor(const RoundFigures &us, const QList<int> &streams, int rounds)
@@ -326,33 +335,36 @@ void printAgainstFloor(const RoundFigures &us, const QList<int> &streams, int ro
     const auto ratio = [](double a, double b) { return std::isnan(a) || std::isnan(b) || b <= 0 ? kNoFigure : a / b; };
     const auto verdict = [](double r, double limit) { return std::isnan(r) ? "-" : r <= limit ? "met" : "over"; };
     std::printf("\nagainst the floor measured above (us per event; targets: lean <= 1.5 x floor, run <= 2 x floor, "
-                "tls - lean <= TLS's own record + handshake per event + 2 us, uring <= 0.7 x floor to be kept)%s\n",
+                "tls - lean <= TLS's own record + handshake per event + 2 us, uring <= 0.7 x floor to be kept; "
+                "lean-epoll, the fallback, <= 1.5 x floor)%s\n",
         rounds > 1 ? "; each round, then the median of the rounds' figures and ratios" : "");
     std::printf("streams round  floor_us  lean_us lean/floor target    run_us run/floor target    tls_us tls-lean_us "
-                "allowed_us target  uring_us uring/floor target\n");
+                "allowed_us target  uring_us uring/floor target  epoll_us epoll/floor target\n");
     const auto row = [&](int n, const char *round, const double *f, const double *r) {
-        std::printf("%7d %5s %9.2f %8.2f %10.2f %-6s %9.2f %9.2f %-6s %9.2f %11.2f %10.2f %-6s %9.2f %11.2f %-6s\n", n,
-            round, f[0], f[1], r[0], verdict(r[0], 1.5), f[2], r[1], verdict(r[1], 2.0), f[3], f[3] - f[1], f[4],
-            verdict(r[2], 1.0), f[5], r[3], verdict(r[3], 0.7));
+        std::printf("%7d %5s %9.2f %8.2f %10.2f %-6s %9.2f %9.2f %-6s %9.2f %11.2f %10.2f %-6s %9.2f %11.2f %-6s "
+                    "%9.2f %11.2f %-6s\n",
+            n, round, f[0], f[1], r[0], verdict(r[0], 1.5), f[2], r[1], verdict(r[1], 2.0), f[3], f[3] - f[1], f[4],
+            verdict(r[2], 1.0), f[5], r[3], verdict(r[3], 0.7), f[6], r[4], verdict(r[4], 1.5));
     };
     for (const int n : streams) {
-        QList<double> figures[6], ratios[4];
+        QList<double> figures[7], ratios[5];
         for (int k = 0; k < rounds; ++k) {
-            const double f[6] = { at("floor", n, k), at("lean", n, k), at("run", n, k), at("tls", n, k),
-                at("https-allowance", n, k), at("uring", n, k) };
+            const double f[7] = { at("floor", n, k), at("lean", n, k), at("run", n, k), at("tls", n, k),
+                at("https-allowance", n, k), at("uring", n, k), at("lean-epoll", n, k) };
             // The HTTPS verdict as a ratio to its allowance, so "met" reads the same as the others.
-            const double r[4] = { ratio(f[1], f[0]), ratio(f[2], f[0]), ratio(f[3] - f[1], f[4]), ratio(f[5], f[0]) };
-            for (int i = 0; i < 6; ++i)
+            const double r[5] = { ratio(f[1], f[0]), ratio(f[2], f[0]), ratio(f[3] - f[1], f[4]), ratio(f[5], f[0]),
+                ratio(f[6], f[0]) };
+            for (int i = 0; i < 7; ++i)
                 figures[i] << f[i];
-            for (int i = 0; i < 4; ++i)
+            for (int i = 0; i < 5; ++i)
                 ratios[i] << r[i];
             if (rounds > 1)
                 row(n, QByteArray::number(k + 1).constData(), f, r);
         }
-        double f[6], r[4];
-        for (int i = 0; i < 6; ++i)
+        double f[7], r[5];
+        for (int i = 0; i < 7; ++i)
             f[i] = medianOf(figures[i]);
-        for (int i = 0; i < 4; ++i)
+        for (int i = 0; i < 5; ++i)
             r[i] = medianOf(ratios[i]);
         row(n, rounds > 1 ? "median" : "1", f, r);
     }
@@ -390,9 +402,10 @@ int parseOptions(const QStringList &args, Options &o)
                             QStringLiteral("256,1024,4096") },
         { QStringLiteral("transports"),
             QStringLiteral("Engine section: floor (a bare epoll + recv reader), uring (the same through io_uring, "
-                           "with receive stamps), lean, tls (lean over HTTPS), pool, pool-tls."),
+                           "with receive stamps), lean (the engine, through io_uring where the host has it), "
+                           "lean-epoll (the engine through epoll), tls (lean over HTTPS), pool, pool-tls."),
             QStringLiteral("list"),
-            uringFloorBuilt() ? QStringLiteral("floor,uring,lean,tls") : QStringLiteral("floor,lean,tls") },
+            uringFloorBuilt() ? QStringLiteral("floor,uring,lean,lean-epoll,tls") : QStringLiteral("floor,lean,tls") },
         { QStringLiteral("sections"),
             QStringLiteral("engine (in-process), run (servescope-cli run child), memory (run's peak by requests)."),
             QStringLiteral("list"), QStringLiteral("engine,run,memory") },
@@ -435,8 +448,9 @@ int parseOptions(const QStringList &args, Options &o)
     o.sections = parser.value(QStringLiteral("sections")).split(QLatin1Char(','));
     for (const QString &t : o.transports)
         ok = ok
-            && (t == QLatin1String("floor") || t == QLatin1String("lean") || t == QLatin1String("pool")
-                || t == QLatin1String("tls") || t == QLatin1String("pool-tls") || t == QLatin1String("uring"));
+            && (t == QLatin1String("floor") || t == QLatin1String("lean") || t == QLatin1String("lean-epoll")
+                || t == QLatin1String("pool") || t == QLatin1String("tls") || t == QLatin1String("pool-tls")
+                || t == QLatin1String("uring"));
     if (o.transports.contains(QLatin1String("uring")) && !uringFloorBuilt()) {
         std::fprintf(stderr, "bench_engine: --transports uring needs a build with liburing (liburing-dev)\n");
         return 2;
@@ -444,7 +458,7 @@ int parseOptions(const QStringList &args, Options &o)
     if (!ok || !tokensOk || o.tokens < 1 || !roundsOk || o.rounds < 1 || !stepOk || o.stepS <= 0) {
         std::fprintf(stderr,
             "bench_engine: --streams, --requests, --tokens and --rounds take positive integers, --step-ms a positive "
-            "number, --transports floor, uring, lean, tls, pool and/or pool-tls\n");
+            "number, --transports floor, uring, lean, lean-epoll, tls, pool and/or pool-tls\n");
         return 2;
     }
     return -1;
