@@ -6,21 +6,19 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
+#include <memory>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
 #include <sys/epoll.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
 
-#ifdef SERVESCOPE_HAVE_LIBURING
-#include <liburing.h>
-#endif
+#include "engine/receivering.h"
 
 namespace ServeScope::Testing {
 
@@ -244,197 +242,59 @@ struct EpollReader : ReaderBase {
     }
 };
 
-#ifdef SERVESCOPE_HAVE_LIBURING
+// The same streams through the engine's receive ring (engine/receivering.h), with nothing of the
+// engine around it: each socket connects and sends its request (blocking, before it is read),
+// then one multishot recvmsg per socket hands its pieces, each with its kernel stamp, to the
+// counting. With many streams a wait gathers up to 64 pieces or 1 ms, as the engine's do.
+struct UringReader : ReaderBase, ReceiveSink {
+    std::unique_ptr<ReceiveRing> ring;
 
-// One ring for every stream. Each socket is connected, sent its request, then read by one multishot
-// recvmsg: the kernel fills buffers it takes from a registered ring of 4,096 and posts a completion
-// per piece, so one io_uring_enter both hands back the pieces of many sockets and waits for more.
-// Each piece carries the control message with its SO_TIMESTAMPNS stamp, as the engine's recvmsg does.
-struct UringReader : ReaderBase {
-    enum Op : quint64 { Connect = 1, Send = 2, Receive = 3 };
-    static constexpr unsigned kBuffers = 4096, kBufferSize = 2048;
-    static constexpr unsigned kGroup = 0;
-    static constexpr unsigned kBatch = 64;
-    static constexpr long kWaitNs = 2 * 1000 * 1000;
-
-    io_uring ring {};
-    io_uring_buf_ring *bufferRing = nullptr;
-    size_t bufferRingBytes = 0;
-    std::vector<char> buffers = std::vector<char>(size_t(kBuffers) * kBufferSize);
-    msghdr shape {}; ///< what each piece's buffer holds before its bytes: no address, one stamp
-    sockaddr_storage address {}; ///< the server's, for every connect (read by the kernel when submitted)
-    socklen_t addressLen = 0;
-    int returned = 0; ///< buffers given back in the current batch of completions
-
-    static quint64 tag(size_t conn, Op op) { return quint64(conn) << 8 | op; }
-
-    io_uring_sqe *sqe()
+    void onPiece(const ReceivedPiece &p) override
     {
-        io_uring_sqe *s = io_uring_get_sqe(&ring);
-        if (!s) {
-            io_uring_submit(&ring);
-            s = io_uring_get_sqe(&ring);
-        }
-        return s;
-    }
-
-    void sendRest(size_t i)
-    {
-        Conn &c = conns[i];
-        io_uring_sqe *s = sqe();
-        io_uring_prep_send(s, c.fd, c.request.constData() + c.sent, size_t(c.request.size() - c.sent), MSG_NOSIGNAL);
-        io_uring_sqe_set_data64(s, tag(i, Send));
-    }
-
-    void receive(size_t i)
-    {
-        io_uring_sqe *s = sqe();
-        io_uring_prep_recvmsg_multishot(s, conns[i].fd, &shape, 0);
-        s->flags |= IOSQE_BUFFER_SELECT;
-        s->buf_group = kGroup;
-        io_uring_sqe_set_data64(s, tag(i, Receive));
-    }
-
-    void giveBack(unsigned id)
-    {
-        io_uring_buf_ring_add(bufferRing, buffers.data() + size_t(id) * kBufferSize, kBufferSize,
-            static_cast<unsigned short>(id), io_uring_buf_ring_mask(kBuffers), returned++);
-    }
-
-    void piece(Conn &c, const io_uring_cqe &cqe)
-    {
-        const unsigned id = cqe.flags >> IORING_CQE_BUFFER_SHIFT;
-        char *buf = buffers.data() + size_t(id) * kBufferSize;
-        io_uring_recvmsg_out *o = io_uring_recvmsg_validate(buf, cqe.res, &shape);
-        if (!c.finished && o) {
-            for (cmsghdr *m = io_uring_recvmsg_cmsg_firsthdr(o, &shape); m;
-                 m = io_uring_recvmsg_cmsg_nexthdr(o, &shape, m)) {
-                if (m->cmsg_level == SOL_SOCKET && m->cmsg_type == SCM_TIMESTAMPNS) {
-                    ++out.stampedReads;
-                    break;
-                }
-            }
-            const unsigned len = io_uring_recvmsg_payload_length(o, cqe.res, &shape);
-            if (len > 0)
-                take(c, static_cast<const char *>(io_uring_recvmsg_payload(o, &shape)), len);
-            else if (!c.finished && (o->flags & MSG_TRUNC) == 0)
-                fail(c, "the server closed a stream before [DONE]");
-        }
-        giveBack(id);
-    }
-
-    void complete(const io_uring_cqe &cqe)
-    {
-        const size_t i = size_t(cqe.user_data >> 8);
-        Conn &c = conns[i];
-        const Op op = Op(cqe.user_data & 0xff);
-        if (op == Receive && (cqe.flags & IORING_CQE_F_BUFFER))
-            return piece(c, cqe);
+        Conn &c = conns[size_t(p.key)];
         if (c.finished)
             return;
-        if (cqe.res < 0 && !(op == Receive && cqe.res == -ENOBUFS)) {
-            static const char *const names[] = { "", "connect: ", "send: ", "recvmsg: " };
-            return fail(c, QByteArray(names[op]) + std::strerror(-cqe.res));
+        if (p.len > 0) {
+            out.stampedReads += p.stamp != nullptr;
+            take(c, p.data, p.len);
+        } else if (p.result == 0) {
+            fail(c, "the server closed a stream before [DONE]");
+        } else if (p.result < 0 && p.result != -ENOBUFS) {
+            fail(c, QByteArray("recvmsg: ") + std::strerror(-p.result));
         }
-        if (op == Connect)
-            return sendRest(i);
-        if (op == Send) {
-            c.sent += cqe.res;
-            return c.sent < c.request.size() ? sendRest(i) : receive(i);
-        }
-        if (cqe.res == 0)
-            return fail(c, "the server closed a stream before [DONE]");
-        if (!(cqe.flags & IORING_CQE_F_MORE))
-            receive(i); // ran out of buffers: armed again, the kernel kept the bytes
+        if (!c.finished && !p.more && (p.result > 0 || p.result == -ENOBUFS))
+            ring->receive(c.fd, p.key); // ran out of buffers: armed again, the kernel kept the bytes
     }
-
-    bool setUp()
-    {
-        io_uring_params p {};
-        p.flags
-            = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
-        p.cq_entries = 4 * kBuffers;
-        int rc = io_uring_queue_init_params(1024, &ring, &p);
-        if (rc == -EINVAL) { // a kernel before 6.1: without the single-issuer flags
-            p = {};
-            p.flags = IORING_SETUP_CQSIZE;
-            p.cq_entries = 4 * kBuffers;
-            rc = io_uring_queue_init_params(1024, &ring, &p);
-        }
-        if (rc < 0) {
-            out.error = QByteArray("io_uring_queue_init: ") + std::strerror(-rc);
-            return false;
-        }
-        bufferRingBytes = sizeof(io_uring_buf) * kBuffers;
-        void *mem = mmap(nullptr, bufferRingBytes, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
-        if (mem == MAP_FAILED) {
-            out.error = "mmap of the buffer ring failed";
-            return false;
-        }
-        bufferRing = static_cast<io_uring_buf_ring *>(mem);
-        io_uring_buf_reg reg {};
-        reg.ring_addr = quint64(reinterpret_cast<uintptr_t>(mem));
-        reg.ring_entries = kBuffers;
-        reg.bgid = kGroup;
-        if ((rc = io_uring_register_buf_ring(&ring, &reg, 0)) < 0) {
-            out.error = QByteArray("io_uring_register_buf_ring: ") + std::strerror(-rc);
-            return false;
-        }
-        io_uring_buf_ring_init(bufferRing);
-        for (unsigned id = 0; id < kBuffers; ++id)
-            giveBack(id);
-        io_uring_buf_ring_advance(bufferRing, returned);
-        returned = 0;
-        shape.msg_controllen = CMSG_SPACE(sizeof(timespec));
-        return true;
-    }
+    void onBatchEnd() override { }
 
     void run(
         const QByteArray &host, int port, const QByteArray &path, const QVector<PreparedRequest> &bodies, int timeoutMs)
     {
-        if (!setUp()) {
-            if (bufferRing)
-                munmap(bufferRing, bufferRingBytes);
-            if (ring.ring_fd > 0)
-                io_uring_queue_exit(&ring);
+        QString why;
+        ring = ReceiveRing::make(&why);
+        if (!ring) {
+            out.error = "no receive ring: " + why.toUtf8();
             return;
         }
+        ring->setSink(this);
+        ring->setBatch(ReceiveRing::kBatch);
         const bool opened = open(host, port, path, bodies, 0, true, [&](size_t i, const addrinfo &a) {
-            if (addressLen == 0) {
-                std::memcpy(&address, a.ai_addr, a.ai_addrlen);
-                addressLen = a.ai_addrlen;
-            }
-            io_uring_sqe *s = sqe();
-            io_uring_prep_connect(s, conns[i].fd, reinterpret_cast<const sockaddr *>(&address), addressLen);
-            io_uring_sqe_set_data64(s, tag(i, Connect));
+            Conn &c = conns[i];
+            if (::connect(c.fd, a.ai_addr, a.ai_addrlen) != 0)
+                return fail(c, QByteArray("connect: ") + std::strerror(errno));
+            if (::send(c.fd, c.request.constData(), size_t(c.request.size()), MSG_NOSIGNAL) != c.request.size())
+                return fail(c, QByteArray("send: ") + std::strerror(errno));
+            ring->receive(c.fd, quint64(i));
         });
-        // Each wait gathers up to kBatch pieces or kWaitNs, whichever comes first: the stamps are the
-        // kernel's, so holding a piece back costs no accuracy (waiting for one piece at a time, 0.7
-        // waits per event, cost more CPU than the epoll floor).
-        __kernel_timespec wait { 0, kWaitNs };
         while (opened && running(timeoutMs)) {
-            io_uring_cqe *first = nullptr;
-            io_uring_submit_and_wait_timeout(&ring, &first, kBatch, &wait, nullptr);
+            ring->wait(100);
             ++out.waits;
-            unsigned head = 0, seen = 0;
-            io_uring_cqe *cqe = nullptr;
-            io_uring_for_each_cqe(&ring, head, cqe)
-            {
-                ++seen;
-                complete(*cqe);
-            }
-            io_uring_buf_ring_advance(bufferRing, returned);
-            returned = 0;
-            io_uring_cq_advance(&ring, seen);
         }
+        ring.reset(); // ends the receives before finish() closes their sockets
         if (opened)
             finish();
-        io_uring_queue_exit(&ring);
-        munmap(bufferRing, bufferRingBytes);
     }
 };
-
-#endif
 
 } // namespace
 
@@ -461,13 +321,9 @@ FloorFigures readFloor(const QByteArray &host, int port, const QByteArray &path,
             reader.run(host, port, path, bodies, timeoutMs);
             out = reader.out;
         } else {
-#ifdef SERVESCOPE_HAVE_LIBURING
             UringReader reader;
             reader.run(host, port, path, bodies, timeoutMs);
             out = reader.out;
-#else
-            out.error = "built without liburing";
-#endif
         }
         getrusage(RUSAGE_THREAD, &after);
         getrusage(RUSAGE_SELF, &processAfter);

@@ -4,10 +4,10 @@
 // edge-triggered epoll set, recv into one buffer) and counts the events by their "data: " prefix.
 // No HTTP decoding, no JSON, no timestamps, no records. Linux only.
 //
-// Beside it, the batched receive path tried against that floor: the same streams read through one
-// io_uring (multishot recvmsg into a ring of provided buffers, so one system call collects the
-// bytes of many sockets), each read carrying its kernel receive stamp (SO_TIMESTAMPNS) as the
-// engine's reads do. Built when liburing is installed.
+// Beside it, the engine's batched receive path alone (engine/receivering.h): the same streams read
+// through one io_uring (multishot recvmsg into a ring of provided buffers, so one system call
+// collects the bytes of many sockets), each piece carrying its kernel receive stamp
+// (SO_TIMESTAMPNS) as the engine's do. Built when liburing is installed.
 #pragma once
 
 #include "model/records.h"
@@ -33,7 +33,7 @@ struct FloorFigures {
 
 enum class FloorReceive {
     Epoll, ///< the floor: epoll_wait + recv per socket
-    Uring, ///< io_uring: multishot recvmsg with provided buffers and receive stamps
+    Uring, ///< the engine's receive ring: multishot recvmsg with provided buffers and receive stamps
 };
 
 /// Whether this build has the io_uring path (liburing was found).
