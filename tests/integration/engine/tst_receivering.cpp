@@ -114,7 +114,13 @@ private Q_SLOTS:
             QSKIP("SERVESCOPE_RECEIVE=epoll: this process reads through epoll");
         QString why;
         ring = ReceiveRing::make(&why);
-        // CI's kernel and packages have io_uring: there a missing ring is a failure, not a skip.
+        // A host whose kernel predates the ring or refuses io_uring (a seccomp profile,
+        // kernel.io_uring_disabled) reads through epoll, and the _epoll twins test that. Any other
+        // reason (built without liburing, the buffer ring refused) fails under CI=true.
+        const bool hostWithout
+            = why.startsWith(QLatin1String("kernel before")) || why.startsWith(QLatin1String("io_uring refused"));
+        if (!ring && hostWithout)
+            QSKIP(qPrintable(why));
         SERVESCOPE_REQUIRE_SERVICE(ring != nullptr, QStringLiteral("no io_uring receive ring: ") + why);
         sink = Collected();
         ring->setSink(&sink);
