@@ -4063,10 +4063,6 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <translation>c=%1</translation>
     </message>
     <message>
-        <source>Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 were cancelled.</source>
-        <translation>不完整：运行在此处被取消；计划的 %2 个请求中完成了 %1 个，%3 个被取消。</translation>
-    </message>
-    <message>
         <source>Estimated: %1 of %2 requests had no usage and the server no /tokenize, so their output tokens are the number of content events.</source>
         <translation>估计值：%2 个请求中有 %1 个没有用量信息，且服务器没有 /tokenize，因此其输出 token 数按内容事件数计。</translation>
     </message>
@@ -4131,6 +4127,16 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>Later turns&apos; prompt cached (%)</source>
         <translation>后续轮次提示词缓存命中（%）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Partial: the run was cancelled here; %1 of the %2 planned requests completed, %n cancelled in flight.</source>
+        <translation>
+            <numerusform>不完整：运行在此处被取消；计划的 %2 个请求中完成了 %1 个，%n 个在进行中被取消。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Partial: the run was cancelled here, between two requests; %1 of the %2 planned requests completed.</source>
+        <translation>不完整：运行在两个请求之间于此处被取消；计划的 %2 个请求中完成了 %1 个。</translation>
     </message>
 </context>
 <context>

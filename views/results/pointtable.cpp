@@ -148,12 +148,17 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
             // requests (none in flight, as at concurrency 1), the cancelled run's last point short of its plan.
             const bool lastOfCancelled = run.status == QLatin1String("cancelled") && i == run.points.size() - 1
                 && run.plannedPrompts.contains(plannedKey) && qint64(p.completed) + p.failed < planned;
-            if (!steady && (p.cancelled > 0 || lastOfCancelled))
-                markPartial(tr("Partial: the run was cancelled here; %1 of the %2 planned requests completed, %3 "
-                               "were cancelled.")
+            if (!steady && p.cancelled > 0)
+                markPartial(tr("Partial: the run was cancelled here; %1 of the %2 planned requests completed, %n "
+                               "cancelled in flight.",
+                    nullptr, p.cancelled)
                                 .arg(p.completed)
-                                .arg(planned)
-                                .arg(p.cancelled));
+                                .arg(planned));
+            else if (!steady && lastOfCancelled)
+                markPartial(tr("Partial: the run was cancelled here, between two requests; %1 of the %2 planned "
+                               "requests completed.")
+                                .arg(p.completed)
+                                .arg(planned));
             // An interrupted run's last point, summarised from what it stored when the run was read.
             if (run.partialPoints.contains(Report::partialKey(p.variant, p.point, p.repeat)))
                 markPartial(tr("Partial: the run's process stopped here; %1 of the %2 planned requests "

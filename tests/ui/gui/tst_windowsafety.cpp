@@ -517,10 +517,16 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, PointTableModel::kRequestsColumn).data().toString(), QStringLiteral("300"));
         QCOMPARE(model.index(1, PointTableModel::kRequestsColumn).data().toString(), QStringLiteral("7/400"));
-        QVERIFY(model.index(1, PointTableModel::kRequestsColumn)
-                    .data(Qt::ToolTipRole)
-                    .toString()
-                    .contains(QStringLiteral("400 planned")));
+        const auto tip
+            = [&model] { return model.index(1, PointTableModel::kRequestsColumn).data(Qt::ToolTipRole).toString(); };
+        QVERIFY2(tip().contains(QStringLiteral("between two requests; 7 of the 400 planned")), qPrintable(tip()));
+        // One request cancelled in flight reads as one, not "1 were".
+        run.points[1].cancelled = 1;
+        input.runs = { run };
+        model.setInput(input, false);
+        QVERIFY2(tip().endsWith(QStringLiteral("7 of the 400 planned requests completed, 1 cancelled in flight.")),
+            qPrintable(tip()));
+        run.points[1].cancelled = 0;
         run.status = QStringLiteral("finished");
         input.runs = { run };
         model.setInput(input, false);
