@@ -41,20 +41,24 @@ namespace {
 constexpr quint64 kOwn = quint64(1) << 63; ///< the ring's own requests
 constexpr quint64 kWatchKey = kOwn | 1;
 constexpr quint64 kStopKey = kOwn | 2;
-// 4,096 buffers of 2 kB (8 MB, touched as the kernel fills them): an SSE event is a few hundred
-// bytes, so a piece is mostly one event, and a wait's pieces never run the buffers out.
-constexpr unsigned kBuffers = 4096;
+// Buffers of 2 kB: an SSE event is a few hundred bytes, so a piece is mostly one event.
 constexpr unsigned kBufferSize = 2048;
 constexpr unsigned short kGroup = 0;
 } // namespace
 
 struct ReceiveRing::Impl {
+    explicit Impl(unsigned count)
+        : buffers(count)
+        , memoryBytes(size_t(count) * kBufferSize)
+    {
+    }
+    const unsigned buffers;
     io_uring ring {};
     bool ringUp = false;
     io_uring_buf_ring *bufferRing = nullptr;
     size_t bufferRingBytes = 0;
     char *memory = nullptr;
-    size_t memoryBytes = size_t(kBuffers) * kBufferSize;
+    size_t memoryBytes;
     msghdr shape {}; ///< what each piece's buffer holds before its bytes: no address, one stamp
     int returned = 0; ///< buffers given back in the current batch of completions
     int watched = -1;
@@ -82,7 +86,7 @@ struct ReceiveRing::Impl {
     void giveBack(unsigned id)
     {
         io_uring_buf_ring_add(bufferRing, memory + size_t(id) * kBufferSize, kBufferSize,
-            static_cast<unsigned short>(id), io_uring_buf_ring_mask(kBuffers), returned++);
+            static_cast<unsigned short>(id), io_uring_buf_ring_mask(buffers), returned++);
     }
 
     void armWatch()
@@ -97,12 +101,12 @@ struct ReceiveRing::Impl {
         io_uring_params p {};
         p.flags
             = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
-        p.cq_entries = 4 * kBuffers;
+        p.cq_entries = 4 * std::max(buffers, 1024u);
         int rc = io_uring_queue_init_params(1024, &ring, &p);
         if (rc == -EINVAL) { // kernel 6.0: without the single-issuer flags
             p = {};
             p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL;
-            p.cq_entries = 4 * kBuffers;
+            p.cq_entries = 4 * std::max(buffers, 1024u);
             rc = io_uring_queue_init_params(1024, &ring, &p);
         }
         if (rc < 0)
@@ -112,19 +116,19 @@ struct ReceiveRing::Impl {
         if (mem == MAP_FAILED)
             return QStringLiteral("no memory for the receive buffers");
         memory = static_cast<char *>(mem);
-        bufferRingBytes = sizeof(io_uring_buf) * kBuffers;
+        bufferRingBytes = sizeof(io_uring_buf) * buffers;
         mem = mmap(nullptr, bufferRingBytes, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
         if (mem == MAP_FAILED)
             return QStringLiteral("no memory for the buffer ring");
         bufferRing = static_cast<io_uring_buf_ring *>(mem);
         io_uring_buf_reg reg {};
         reg.ring_addr = quint64(reinterpret_cast<uintptr_t>(mem));
-        reg.ring_entries = kBuffers;
+        reg.ring_entries = buffers;
         reg.bgid = kGroup;
         if ((rc = io_uring_register_buf_ring(&ring, &reg, 0)) < 0)
             return QStringLiteral("io_uring buffer ring refused: %1").arg(QString::fromLocal8Bit(std::strerror(-rc)));
         io_uring_buf_ring_init(bufferRing);
-        for (unsigned id = 0; id < kBuffers; ++id)
+        for (unsigned id = 0; id < buffers; ++id)
             giveBack(id);
         io_uring_buf_ring_advance(bufferRing, returned);
         returned = 0;
@@ -147,7 +151,7 @@ struct ReceiveRing::Impl {
         piece.key = c.user_data;
         piece.result = c.res;
         piece.more = c.flags & IORING_CQE_F_MORE;
-        unsigned id = kBuffers;
+        unsigned id = buffers;
         if (c.flags & IORING_CQE_F_BUFFER) {
             id = c.flags >> IORING_CQE_BUFFER_SHIFT;
             char *buffer = memory + size_t(id) * kBufferSize;
@@ -166,7 +170,7 @@ struct ReceiveRing::Impl {
         }
         if (sink)
             sink->onPiece(piece);
-        if (id < kBuffers)
+        if (id < buffers)
             giveBack(id);
     }
 };
@@ -178,8 +182,9 @@ ReceiveRing::ReceiveRing(std::unique_ptr<Impl> impl)
 
 ReceiveRing::~ReceiveRing() = default;
 
-std::unique_ptr<ReceiveRing> ReceiveRing::make(QString *why)
+std::unique_ptr<ReceiveRing> ReceiveRing::make(QString *why, unsigned buffers)
 {
+    Q_ASSERT(buffers > 0 && (buffers & (buffers - 1)) == 0 && buffers <= 32768);
     const QByteArray choice = qgetenv("SERVESCOPE_RECEIVE");
     if (choice == "epoll") {
         *why = QStringLiteral("SERVESCOPE_RECEIVE=epoll");
@@ -189,7 +194,7 @@ std::unique_ptr<ReceiveRing> ReceiveRing::make(QString *why)
         *why = QStringLiteral("kernel before 6.0 (no multishot receive)");
         return nullptr;
     }
-    auto impl = std::make_unique<Impl>();
+    auto impl = std::make_unique<Impl>(buffers);
     if (const QString error = impl->setUp(); !error.isEmpty()) {
         *why = error;
         return nullptr;
@@ -261,7 +266,7 @@ ReceiveRing::ReceiveRing(std::unique_ptr<Impl> impl)
 
 ReceiveRing::~ReceiveRing() = default;
 
-std::unique_ptr<ReceiveRing> ReceiveRing::make(QString *why)
+std::unique_ptr<ReceiveRing> ReceiveRing::make(QString *why, unsigned)
 {
     *why = kernelAtLeast(6, 0) ? QStringLiteral("built without liburing") : QStringLiteral("kernel before 6.0");
     return nullptr;
