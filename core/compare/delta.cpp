@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compare/delta.h"
 
+#include "metrics/intervals.h"
 #include "metrics/servingcost.h"
 
 #include <QSet>
@@ -80,37 +81,135 @@ PointMatching matchPoints(const QList<PointRepeats> &a, const QList<PointRepeats
     return m;
 }
 
-Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double practicalThreshold, QString *reason)
+NoiseFamily noiseFamily(const QString &key)
 {
+    if (key == QLatin1String("success_rate"))
+        return NoiseFamily::Success;
+    if (!key.endsWith(QLatin1String("_ms")))
+        return NoiseFamily::Throughput;
+    const QString figure = isTurnKey(key) ? turnFigure(key) : key;
+    if (figure.startsWith(QLatin1String("p99_")))
+        return NoiseFamily::Tail;
+    if (figure.contains(QLatin1String("_ttft_")) || figure.contains(QLatin1String("_ttfo_")))
+        return NoiseFamily::Ttft;
+    return NoiseFamily::Decode;
+}
+
+QString noiseFamilyCode(NoiseFamily family)
+{
+    switch (family) {
+    case NoiseFamily::Ttft:
+        return QStringLiteral("ttft");
+    case NoiseFamily::Decode:
+        return QStringLiteral("decode");
+    case NoiseFamily::Tail:
+        return QStringLiteral("tail");
+    case NoiseFamily::Throughput:
+        return QStringLiteral("throughput");
+    case NoiseFamily::Success:
+        break;
+    }
+    return QStringLiteral("success");
+}
+
+double NoiseFloors::of(NoiseFamily family) const
+{
+    switch (family) {
+    case NoiseFamily::Ttft:
+        return ttft;
+    case NoiseFamily::Decode:
+        return decode;
+    case NoiseFamily::Tail:
+        return tail;
+    case NoiseFamily::Throughput:
+        return throughput;
+    case NoiseFamily::Success:
+        break;
+    }
+    return kFailureFloor;
+}
+
+const NoiseFloors &defaultNoiseFloors()
+{
+    // bench_verdicts' A/A pairs, one repeat each (docs/metrics.md, "Run-to-run noise").
+    static const NoiseFloors floors { 0.25, 0.10, 0.60, 0.10 };
+    return floors;
+}
+
+double requiredChange(const QString &key, int na, int nb, double practicalThreshold, const NoiseFloors &floors)
+{
+    const double scale = std::sqrt((1.0 / std::max(na, 1) + 1.0 / std::max(nb, 1)) / 2);
+    return std::max(practicalThreshold, floors.of(noiseFamily(key)) * scale);
+}
+
+bool DeltaRow::blank() const
+{
+    return a.repeats.n == 0 || b.repeats.n == 0 || reason.startsWith(QLatin1String("censored"))
+        || reason == QLatin1String("statistics-only");
+}
+
+namespace {
+
+// Whether the repeats' values of two sides differ by more than chance: Welch's t on their medians,
+// each side's spread from its coefficient of variation (population std / mean, as stored), relative
+// to A's median.
+bool repeatsDiffer(const RepeatStat &a, const RepeatStat &b, double relative)
+{
+    const double ratio = a.median != 0 ? b.median / a.median : 1.0;
+    const double va = a.cv * a.cv / (a.n - 1), vb = b.cv * b.cv * ratio * ratio / (b.n - 1);
+    const double se = std::sqrt(va + vb);
+    if (!(se > 0))
+        return relative != 0;
+    const double df = (va + vb) * (va + vb) / (va * va / (a.n - 1) + vb * vb / (b.n - 1));
+    return std::abs(relative) / se > studentTQuantile(1 - (1 - kRepeatTestLevel) / 2, df);
+}
+
+} // namespace
+
+Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double practicalThreshold, QString *reason,
+    const NoiseFloors &floors, double *floor)
+{
+    if (floor)
+        *floor = kNaN;
     if (a.repeats.n == 0 || b.repeats.n == 0) {
         *reason = QStringLiteral("missing");
         return Verdict::Undecided;
     }
-    if (!a.ci.valid || !b.ci.valid) {
-        // Latency intervals come from the requests, throughput intervals from the repeats.
-        if (a.key.endsWith(QLatin1String("_ms")))
-            *reason = QStringLiteral("too-few-samples");
-        else
-            *reason
-                = a.repeats.n < 2 || b.repeats.n < 2 ? QStringLiteral("single-repeat") : QStringLiteral("no-interval");
-        return Verdict::Undecided;
+    const double base = a.repeats.median, cand = b.repeats.median;
+    const double relative = base != 0 ? (cand - base) / std::abs(base)
+        : cand == base                ? 0.0
+                                      : std::copysign(INFINITY, cand - base);
+    const double required = requiredChange(a.key, a.repeats.n, b.repeats.n, practicalThreshold, floors);
+    if (floor)
+        *floor = required;
+    const Verdict direction
+        = (lowerIsBetter(a.key) ? cand < base : cand > base) ? Verdict::Better : Verdict::Worse;
+    if (a.repeats.n >= kRepeatsForSpread && b.repeats.n >= kRepeatsForSpread) {
+        if (!repeatsDiffer(a.repeats, b.repeats, relative)) {
+            *reason = QStringLiteral("within-repeat-spread");
+            return Verdict::Noise;
+        }
+        if (std::abs(relative) < required) {
+            *reason = QStringLiteral("below-noise-floor");
+            return Verdict::Noise;
+        }
+        *reason = QStringLiteral("repeats-differ");
+        return direction;
     }
-    if (a.ci.overlaps(b.ci)) {
+    if (std::abs(relative) < required) {
+        *reason = QStringLiteral("below-noise-floor");
+        return Verdict::Noise;
+    }
+    if (a.ci.valid && b.ci.valid && a.ci.overlaps(b.ci)) {
         *reason = QStringLiteral("intervals-overlap");
         return Verdict::Noise;
     }
-    const double base = a.repeats.median, cand = b.repeats.median;
-    const double relative = base != 0 ? (cand - base) / std::abs(base) : std::copysign(INFINITY, cand - base);
-    if (std::abs(relative) < practicalThreshold) {
-        *reason = QStringLiteral("below-threshold");
-        return Verdict::Noise;
-    }
-    *reason = QStringLiteral("significant");
-    return (lowerIsBetter(a.key) ? cand < base : cand > base) ? Verdict::Better : Verdict::Worse;
+    *reason = QStringLiteral("beyond-noise-floor");
+    return direction;
 }
 
 DeltaRow deltaRow(const QString &variant, const QString &label, const QString &metric, const MetricEstimate &a,
-    const MetricEstimate &b, double practicalThreshold)
+    const MetricEstimate &b, double practicalThreshold, const NoiseFloors &floors)
 {
     DeltaRow r;
     r.variant = variant;
@@ -120,19 +219,100 @@ DeltaRow deltaRow(const QString &variant, const QString &label, const QString &m
     r.b = b;
     r.change = r.b.repeats.median - r.a.repeats.median;
     r.relative = r.a.repeats.median != 0 ? r.change / std::abs(r.a.repeats.median) : kNaN;
-    r.verdict = verdictFor(r.a, r.b, practicalThreshold, &r.reason);
+    r.verdict = verdictFor(r.a, r.b, practicalThreshold, &r.reason, floors, &r.floor);
     return r;
 }
 
+namespace {
+
+struct Outcomes {
+    bool known = false; ///< a repeat says how many requests completed
+    double completed = 0, failed = 0;
+    double finished() const { return completed + failed; }
+    double failedShare() const { return finished() > 0 ? failed / finished() : 0.0; }
+};
+
+Outcomes outcomesOf(const PointRepeats &p)
+{
+    Outcomes o;
+    for (const auto &values : p.repeats) {
+        o.known = o.known || values.contains(QStringLiteral("completed"));
+        o.completed += std::max(0.0, values.value(QStringLiteral("completed"), 0));
+        o.failed += std::max(0.0, values.value(QStringLiteral("failed"), 0));
+    }
+    return o;
+}
+
+} // namespace
+
+DeltaRow successRow(const PointRepeats &a, const PointRepeats &b)
+{
+    const QString key = QStringLiteral("success_rate");
+    DeltaRow r = deltaRow(a.variant, a.label, key, estimateMetric(a, key), estimateMetric(b, key));
+    const Outcomes oa = outcomesOf(a), ob = outcomesOf(b);
+    if (!oa.known || !ob.known) // no counts (a file that gives only the rate): judged as any metric
+        return r;
+    if (r.a.repeats.n == 0 || r.b.repeats.n == 0 || oa.finished() <= 0 || ob.finished() <= 0) {
+        r.verdict = Verdict::Undecided;
+        r.reason = QStringLiteral("missing");
+        r.floor = kNaN;
+        return r;
+    }
+    r.floor = kFailureFloor;
+    const double moved = ob.failedShare() - oa.failedShare();
+    const double pooled = (oa.failed + ob.failed) / (oa.finished() + ob.finished());
+    const double se = std::sqrt(pooled * (1 - pooled) * (1 / oa.finished() + 1 / ob.finished()));
+    if (std::abs(moved) < kFailureFloor) {
+        r.verdict = Verdict::Noise;
+        r.reason = QStringLiteral("below-noise-floor");
+    } else if (se > 0 && std::abs(moved) / se < kFailureZ) {
+        r.verdict = Verdict::Noise;
+        r.reason = QStringLiteral("failures-within-chance");
+    } else {
+        r.verdict = moved > 0 ? Verdict::Worse : Verdict::Better;
+        r.reason = moved > 0 ? QStringLiteral("failures-rose") : QStringLiteral("failures-fell");
+    }
+    return r;
+}
+
+namespace {
+
+// The rows of one matched point, judged as a whole before metric by metric (deltaTable()).
+QList<DeltaRow> pointRows(const PointRepeats &a, const PointRepeats &b, const QStringList &metrics,
+    double practicalThreshold, const NoiseFloors &floors)
+{
+    const bool statisticsOnly = a.statisticsOnly || b.statisticsOnly;
+    const Outcomes oa = outcomesOf(a), ob = outcomesOf(b);
+    const bool noneA = oa.known && oa.completed <= 0, noneB = ob.known && ob.completed <= 0;
+    QList<DeltaRow> rows;
+    for (const QString &key : metrics) {
+        DeltaRow r = key == QLatin1String("success_rate")
+            ? successRow(a, b)
+            : deltaRow(a.variant, a.label, key, estimateMetric(a, key), estimateMetric(b, key), practicalThreshold,
+                floors);
+        if ((noneA || noneB) && key.endsWith(QLatin1String("_ms"))) {
+            // No successful request on a side: its latencies are not 0 ms, they are not there.
+            r.change = r.relative = r.floor = kNaN;
+            r.verdict = Verdict::Undecided;
+            r.reason = noneB ? QStringLiteral("censored") : QStringLiteral("censored-baseline");
+        } else if (statisticsOnly && r.verdict != Verdict::Undecided) {
+            r.verdict = Verdict::Undecided;
+            r.reason = QStringLiteral("statistics-only");
+            r.floor = kNaN;
+        }
+        rows << r;
+    }
+    return rows;
+}
+
+} // namespace
+
 QList<DeltaRow> deltaTable(const QList<PointRepeats> &a, const QList<PointRepeats> &b, const PointMatching &matching,
-    const QStringList &metrics, double practicalThreshold)
+    const QStringList &metrics, double practicalThreshold, const NoiseFloors &floors)
 {
     QList<DeltaRow> rows;
-    for (const auto &[i, j] : matching.pairs) {
-        for (const QString &key : metrics)
-            rows << deltaRow(a[i].variant, a[i].label, key, estimateMetric(a[i], key), estimateMetric(b[j], key),
-                practicalThreshold);
-    }
+    for (const auto &[i, j] : matching.pairs)
+        rows << pointRows(a[i], b[j], metrics, practicalThreshold, floors);
     return rows;
 }
 
@@ -184,8 +364,17 @@ GateOutcome evaluateGate(const GateCondition &condition, const DeltaRow &row)
 {
     GateOutcome o;
     const double base = row.a.repeats.median, cand = row.b.repeats.median;
-    const bool intervals = row.a.ci.valid && row.b.ci.valid;
-    o.significant = !intervals || !row.a.ci.overlaps(row.b.ci);
+    o.significant = row.decided();
+    if (row.reason == QLatin1String("censored")) { // the candidate's latencies are not there: it cannot pass
+        o.failed = true;
+        o.message = QStringLiteral("%1: the candidate has no successful request at this point").arg(condition.metric);
+        return o;
+    }
+    if (row.reason == QLatin1String("censored-baseline")) {
+        o.message = QStringLiteral("%1: the baseline has no successful request at this point; nothing to compare")
+                        .arg(condition.metric);
+        return o;
+    }
     const double measured = condition.relative ? row.relative * 100 : cand;
     const bool beyond = condition.op == '>' ? measured > condition.value : measured < condition.value;
     o.failed = beyond && (!condition.relative || o.significant);
@@ -195,11 +384,12 @@ GateOutcome evaluateGate(const GateCondition &condition, const DeltaRow &row)
                       .arg(row.relative >= 0 ? QStringLiteral("+") : QString(), number(row.relative * 100));
     o.message = QStringLiteral("%1: baseline %2, candidate %3, change %4")
                     .arg(condition.metric, number(base), number(cand), change);
-    if (intervals)
+    if (row.a.ci.valid && row.b.ci.valid)
         o.message += QStringLiteral("; 95% intervals [%1, %2] vs [%3, %4]")
                          .arg(number(row.a.ci.low), number(row.a.ci.high), number(row.b.ci.low), number(row.b.ci.high));
-    else
-        o.message += QStringLiteral("; no interval (%1), the values decide").arg(row.reason);
+    o.message += QStringLiteral("; verdict %1 (%2)").arg(verdictCode(row.verdict), row.reason);
+    if (!std::isnan(row.floor))
+        o.message += QStringLiteral(", a change under %1% is within run-to-run noise").arg(number(row.floor * 100));
     if (beyond && condition.relative && !o.significant)
         o.message += QStringLiteral("; beyond the bound but within noise");
     return o;

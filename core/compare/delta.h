@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <limits>
 #include <optional>
 
 namespace ServeScope {
@@ -27,27 +28,80 @@ struct PointMatching {
 };
 PointMatching matchPoints(const QList<PointRepeats> &a, const QList<PointRepeats> &b);
 
+/// The families whose run-to-run noise is measured apart (docs/metrics.md, "Run-to-run noise"):
+/// TTFT and TTFO below their p99; TPOT, ITL and E2EL below their p99; every p99; the throughputs.
+/// The success rate is judged on its requests' counts instead (successRow()).
+enum class NoiseFamily { Ttft, Decode, Tail, Throughput, Success };
+NoiseFamily noiseFamily(const QString &key);
+QString noiseFamilyCode(NoiseFamily family); ///< "ttft", "decode", "tail", "throughput", "success"
+
+/// How far two runs of one configuration, one repeat each, differ by chance at most: a relative
+/// change per family that A/A pairs (`bench_verdicts`) did not reach.
+struct NoiseFloors {
+    double ttft = 0, decode = 0, tail = 0, throughput = 0;
+    double of(NoiseFamily family) const;
+};
+/// The floors bench_verdicts measured against the simulator, rounded up (docs/metrics.md).
+const NoiseFloors &defaultNoiseFloors();
+
+/// The smallest relative change a metric can be called at with `na` and `nb` repeats: its family's
+/// floor scaled by sqrt((1/na + 1/nb) / 2) (the floor is a one-run-each figure; medians of more runs
+/// vary less), never below the practical threshold.
+double requiredChange(const QString &key, int na, int nb, double practicalThreshold, const NoiseFloors &floors);
+
+/// Below this many repeats a side, changes are judged against the noise floor alone.
+inline constexpr int kRepeatsForSpread = 2;
+/// Two-sided level of the Welch test on the repeats' values (two or more repeats a side).
+inline constexpr double kRepeatTestLevel = 0.99;
+/// A success rate's change is called only from this many percentage points on, and when its
+/// two-proportion z reaches kFailureZ.
+inline constexpr double kFailureFloor = 0.01;
+inline constexpr double kFailureZ = 3.0;
+
 struct DeltaRow {
     QString variant, label;
     QString metric;
     MetricEstimate a, b;
-    double change = 0; ///< b - a (medians across repeats)
-    double relative = 0; ///< change / |a|; NaN when a is 0
+    double change = 0; ///< b - a (medians across repeats); NaN when censored
+    double relative = 0; ///< change / |a|; NaN when a is 0 or censored
     Verdict verdict = Verdict::Undecided;
-    QString reason; ///< why the verdict is what it is (machine words)
+    QString reason; ///< why the verdict is what it is (machine words, docs/metrics.md)
+    /// The smallest relative change this row could have been called at (requiredChange(); for the
+    /// success rate, in fractions of the requests); NaN when no change could be called.
+    double floor = std::numeric_limits<double>::quiet_NaN();
+
+    bool decided() const { return verdict == Verdict::Better || verdict == Verdict::Worse; }
+    /// Whether the row's values mean nothing to compare: a side without the value, with no successful
+    /// request, or with only a file's statistics; shown as "—".
+    bool blank() const;
 };
 
-/// Better or worse only when the intervals separate and |relative change| reaches the practical
-/// threshold; noise when the intervals overlap or the change is smaller; undecided without intervals.
-Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double practicalThreshold, QString *reason);
+/// One metric's change between two sides (docs/metrics.md, "Comparing two runs"): with
+/// kRepeatsForSpread repeats or more a side, better or worse when a Welch test on the repeats' values
+/// (their medians and coefficients of variation) separates them at kRepeatTestLevel and the change
+/// reaches requiredChange(); with fewer, when the change reaches requiredChange() (the family's noise
+/// floor) and the requests' intervals, where both sides have one, do not overlap. Noise otherwise;
+/// undecided when a side lacks the value. `*floor` (may be null) gets the change required.
+Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double practicalThreshold, QString *reason,
+    const NoiseFloors &floors = defaultNoiseFloors(), double *floor = nullptr);
 
 /// B against A at one place: the change of the medians, relative to A's, and verdictFor().
 DeltaRow deltaRow(const QString &variant, const QString &label, const QString &metric, const MetricEstimate &a,
-    const MetricEstimate &b, double practicalThreshold = kReproducibleSpread);
+    const MetricEstimate &b, double practicalThreshold = kReproducibleSpread,
+    const NoiseFloors &floors = defaultNoiseFloors());
 
-/// Every metric of every matched point, in A's order.
+/// The success rate of B against A from their requests' counts (completed and failed summed over the
+/// repeats): worse ("failures-rose") or better ("failures-fell") when the failed share moved by
+/// kFailureFloor or more and by kFailureZ standard errors of a two-proportion test; noise otherwise.
+DeltaRow successRow(const PointRepeats &a, const PointRepeats &b);
+
+/// Every metric of every matched point, in A's order. A point judged as a whole first: a side with
+/// only a file's statistics leaves every row undecided ("statistics-only"); a side without a
+/// successful request leaves the latencies undecided and blank ("censored"); the success rate comes
+/// from successRow().
 QList<DeltaRow> deltaTable(const QList<PointRepeats> &a, const QList<PointRepeats> &b, const PointMatching &matching,
-    const QStringList &metrics, double practicalThreshold = kReproducibleSpread);
+    const QStringList &metrics, double practicalThreshold = kReproducibleSpread,
+    const NoiseFloors &floors = defaultNoiseFloors());
 
 /// One comparison stated as a whole: B against A, every matched point.
 struct DeltaSection {
@@ -76,12 +130,13 @@ std::optional<GateCondition> parseGateCondition(const QString &text, QString *er
 
 struct GateOutcome {
     bool failed = false;
-    bool significant = false; ///< the intervals separate (or there are none to test)
+    bool significant = false; ///< the row's verdict is decided (better or worse)
     QString message; ///< baseline, candidate and change, for a person and for JUnit
 };
 /// Evaluates one condition on one matched point (a DeltaRow of the condition's metric). A relative
-/// condition fails only when the change is beyond the bound and the intervals separate; without
-/// intervals on either side the values decide, and the message says so.
+/// condition fails only when the change is beyond the bound and the row's verdict is decided (the
+/// verdict of every other output); an absolute one when the candidate's value is beyond it. A
+/// candidate without a successful request there fails every condition.
 GateOutcome evaluateGate(const GateCondition &condition, const DeltaRow &row);
 
 /// Sets Verdict::NotComparable, with the reason, on the rows of families whose definitions differ.

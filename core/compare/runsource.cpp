@@ -186,7 +186,8 @@ void buildStoredPoints(const QString &projectPath, const RunRow &row, const QVec
         out->origin += QStringLiteral(", ") + imported.describe();
     out->definitions = row.definitions;
     out->convention = conventionOf(row.definitions, row.origin);
-    out->measured = !RunOrigin::fromJson(row.origin).isImported();
+    const RunOrigin origin = RunOrigin::fromJson(row.origin);
+    out->measured = !origin.isImported();
     out->clientHost = QJsonDocument::fromJson(row.clientHost).object();
     out->envSnapshot = QJsonDocument::fromJson(row.envSnapshot).array();
     if (const ExperimentReadResult read = deserializeExperiment(row.resolvedConfig); read.ok)
@@ -199,6 +200,8 @@ void buildStoredPoints(const QString &projectPath, const RunRow &row, const QVec
             out->points.append(PointRepeats {});
             p = &out->points.last();
             p->setKey(s.key());
+            // An import without arrays stored no request: only the file's statistics are known.
+            p->statisticsOnly = origin.isImported() && !origin.arrays;
         }
         p->repeats << (set == ResultSet::Steady ? s.steady : summaryValues(s));
     }
@@ -383,6 +386,7 @@ bool loadResultsFolder(const QString &dir, RunSource *out, QString *error, Resul
                         continue;
                 }
                 p.repeats << values;
+                p.statisticsOnly = p.statisticsOnly || !files.first().hasArrays;
                 appendSamples(files.first(), &p.samples, set);
             }
             if (!p.repeats.isEmpty())
@@ -585,16 +589,23 @@ PointVerdict pointVerdict(const RunSource &earlier, const PointRepeats &now, con
         headlineMetrics(ResultSet::Vllm, reasoned(earlier) || reasoned(current)));
     withholdIncomparable(rows, comparedDefinitions(earlier, current));
     int better = 0, worse = 0;
+    bool failing = false;
     for (const DeltaRow &r : std::as_const(rows)) {
-        if (r.verdict != Verdict::Better && r.verdict != Verdict::Worse)
+        v.oneRun = v.oneRun || std::min(r.a.repeats.n, r.b.repeats.n) < kRepeatsForSpread;
+        if (!r.decided())
             continue;
         (r.verdict == Verdict::Better ? better : worse) += 1;
+        failing = failing || (r.metric == QLatin1String("success_rate") && r.verdict == Verdict::Worse);
         v.rows << r;
     }
-    v.outcome = better && worse ? QStringLiteral("mixed")
-        : better                ? QStringLiteral("better")
-        : worse                 ? QStringLiteral("worse")
-                                : QStringLiteral("noise");
+    // Failures first: more failed requests make the point worse whatever its latencies did.
+    std::stable_partition(
+        v.rows.begin(), v.rows.end(), [](const DeltaRow &r) { return r.metric == QLatin1String("success_rate"); });
+    v.outcome = failing     ? QStringLiteral("worse")
+        : better && worse ? QStringLiteral("mixed")
+        : better          ? QStringLiteral("better")
+        : worse           ? QStringLiteral("worse")
+                          : QStringLiteral("noise");
     return v;
 }
 

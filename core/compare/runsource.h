@@ -109,13 +109,16 @@ RerunCheck checkRerun(const RunSource &earlier, const RunSource &now);
 QStringList environmentDifferences(const RunSource &a, const RunSource &b);
 
 /// A point just measured against the same point of an earlier run (the Run page's live baseline,
-/// `run --vs`). `outcome` (machine words): `better` or `worse` when the headline metrics with a
-/// verdict all go that way, `mixed` when some are better and some worse, `noise` when none separates
-/// (verdictFor() at the 5% practical threshold), `missing` when the earlier run has no such point.
+/// `run --vs`), by deltaTable() as every comparison. `outcome` (machine words): `worse` when more of
+/// its requests failed, whatever else; `better` or `worse` when the headline metrics with a verdict
+/// all go that way, `mixed` when some are better and some worse, `noise` when none is decided,
+/// `missing` when the earlier run has no such point.
 struct PointVerdict {
     QString variant, label;
     QString outcome;
-    QList<DeltaRow> rows; ///< the headline metrics with a verdict (better or worse), in the headline order
+    /// The headline metrics with a verdict (better or worse): the success rate first, then in the headline order.
+    QList<DeltaRow> rows;
+    bool oneRun = false; ///< a side has a single repeat: changes below the noise floors cannot be told
     /// The rows in machine words: "median_ttft_ms +7.2% worse".
     QStringList changes() const;
 };

@@ -60,6 +60,9 @@ struct PointRepeats : PointKey {
     std::vector<RequestSample> samples; ///< measured successful requests, pooled across repeats
     /// Estimates stored when the point finished, by key: estimateMetric() reads these, not the samples.
     QMap<QString, MetricEstimate> stored;
+    /// Only a file's statistics are known (an imported file without per-request arrays): its figures
+    /// are shown, but no change against it is decided.
+    bool statisticsOnly = false;
 };
 
 /// The metrics a comparison shows by default: throughputs, success rate, mean/median/p90/p99 of

@@ -165,4 +165,65 @@ Interval clusterMeanInterval(
     return linear ? linearizedClusterMeanInterval(sums, counts) : bootstrapClusterMeanInterval(sums, counts, seed);
 }
 
+namespace {
+
+// The regularised incomplete beta function I_x(a, b) by its continued fraction (modified Lentz).
+double incompleteBeta(double x, double a, double b)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x)
+        + b * std::log1p(-x));
+    if (x > (a + 1) / (a + b + 2))
+        return 1 - incompleteBeta(1 - x, b, a);
+    constexpr double tiny = 1e-300;
+    double f = 1, c = 1, d = 0;
+    for (int i = 0; i <= 400; ++i) {
+        const int m = i / 2;
+        double numerator;
+        if (i == 0)
+            numerator = 1;
+        else if (i % 2 == 0)
+            numerator = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+        else
+            numerator = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+        d = 1 + numerator * d;
+        d = std::abs(d) < tiny ? tiny : d;
+        d = 1 / d;
+        c = 1 + numerator / c;
+        c = std::abs(c) < tiny ? tiny : c;
+        const double step = c * d;
+        f *= step;
+        if (std::abs(1 - step) < 1e-14)
+            break;
+    }
+    return front * (f - 1) / a;
+}
+
+double studentTCdf(double t, double df)
+{
+    const double tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
+    return t >= 0 ? 1 - tail : tail;
+}
+
+} // namespace
+
+double studentTQuantile(double p, double df)
+{
+    if (p == 0.5)
+        return 0;
+    if (p < 0.5)
+        return -studentTQuantile(1 - p, df);
+    double low = 0, high = 1;
+    while (studentTCdf(high, df) < p && high < 1e12)
+        high *= 2;
+    for (int i = 0; i < 200 && high - low > 1e-10 * std::max(1.0, high); ++i) {
+        const double mid = (low + high) / 2;
+        (studentTCdf(mid, df) < p ? low : high) = mid;
+    }
+    return (low + high) / 2;
+}
+
 } // namespace ServeScope

@@ -50,4 +50,9 @@ inline constexpr std::size_t kLinearizedFromClusters = 10000;
 Interval clusterMeanInterval(
     std::span<const double> sums, std::span<const double> counts, quint64 seed, const char **method = nullptr);
 
+/// Student's t quantile: the t with P(T <= t) = p for `df` degrees of freedom (df > 0, not
+/// necessarily whole, as Welch's approximation gives); by bisection on the distribution function
+/// (the regularised incomplete beta function), accurate to 1e-9.
+double studentTQuantile(double p, double df);
+
 } // namespace ServeScope

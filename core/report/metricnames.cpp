@@ -172,6 +172,11 @@ QList<DeltaRow> headlineRows(const DeltaSection &section)
 
 QString changeText(const DeltaRow &row)
 {
+    if (row.blank())
+        return QStringLiteral("—");
+    // From twice the baseline on, a factor reads better than a percentage ("×17.0", not "+1600.0%").
+    if (row.a.repeats.median > 0 && row.b.repeats.median >= 2 * row.a.repeats.median)
+        return QStringLiteral("×") + QString::number(row.b.repeats.median / row.a.repeats.median, 'f', 1);
     const QString percent = MetricName::formatPercent(row.relative);
     return percent.isEmpty() ? MetricName::of(row.metric).formatChange(row.change) : percent + u'%';
 }

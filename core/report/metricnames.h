@@ -47,8 +47,9 @@ const QStringList &headlineChangeKeys();
 /// A section's rows of the headline metrics: point by point in the section's order, the metrics in
 /// headlineChangeKeys() order.
 QList<DeltaRow> headlineRows(const DeltaSection &section);
-/// A row's change as the window and the report show it: "+12.5%" ("0.0%", never "-0.0%"), or the
-/// absolute change at the metric's precision when the baseline is 0.
+/// A row's change as the window and the report show it: "+12.5%" ("0.0%", never "-0.0%"), "×17.0"
+/// from twice the baseline on, the absolute change at the metric's precision when the baseline is 0,
+/// or "—" when the values do not compare (DeltaRow::blank()).
 QString changeText(const DeltaRow &row);
 /// The background of a verdict wherever one is shown (the window's tables, the report); invalid for
 /// undecided.

@@ -5,6 +5,7 @@
 #include "metrics/repeats.h"
 #include "report/chartbuilders.h"
 #include "report/findingtext.h"
+#include "report/conclusiontext.h"
 #include "report/metricnames.h"
 #include "resultfiles/resultfile.h"
 
@@ -651,29 +652,6 @@ QString summarySection(const ReportInput &input)
                    .arg(esc(tr("Findings")), items.join(QStringLiteral("; ")));
     }
     return out;
-}
-
-QString verdictText(const DeltaRow &r)
-{
-    switch (r.verdict) {
-    case Verdict::Better:
-        return tr("better");
-    case Verdict::Worse:
-        return tr("worse");
-    case Verdict::Noise:
-        return r.reason == QLatin1String("below-threshold") ? tr("within noise (small change)") : tr("within noise");
-    case Verdict::NotComparable:
-        return r.reason.startsWith(QLatin1String("after-recompute"))
-            ? tr("no verdict: defined differently (comparable after recompute)")
-            : tr("no verdict: not comparable");
-    case Verdict::Undecided:
-        break;
-    }
-    if (r.reason == QLatin1String("single-repeat"))
-        return tr("undecided: one repeat");
-    if (r.reason == QLatin1String("missing")) // a side without the value (e.g. a buffered stream's TPOT)
-        return tr("undecided: no value");
-    return tr("undecided: too few requests");
 }
 
 QList<PointEstimate> pointEstimates(const ReportRun &run, const QString &variant, int point)

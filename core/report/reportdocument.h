@@ -97,8 +97,6 @@ ChartFooter reportFooter(const ReportRun &run);
 /// details (metadata, variants, per-point tables, findings, env snapshot, client host); the writers
 /// add styles and the charts around it.
 QString reportBodyHtml(const ReportInput &input);
-/// A delta row's verdict in words ("better", "within noise (small change)", "undecided: one repeat", …).
-QString verdictText(const DeltaRow &row);
 /// "Why the numbers differ": per metric family, A's and B's definitions and whether they compare,
 /// as an HTML table (the report's section and the window's Changes tab); empty when the section
 /// compares one convention.

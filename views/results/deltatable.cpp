@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "deltatable.h"
 
+#include "report/conclusiontext.h"
 #include "report/metricnames.h"
 #include "report/reportdocument.h"
 
@@ -20,8 +21,13 @@ void DeltaTableModel::setSections(const QList<DeltaSection> &sections, bool lett
     for (qsizetype k = 0; k < sections.size(); ++k) {
         // Compared runs are known by their letters (legend, footer); one run's variants by name.
         const QString comparison = lettered ? tr("%1 vs A").arg(QChar(char16_t(u'B' + k))) : sections[k].title;
-        for (const DeltaRow &r : sections[k].rows)
-            m_rows.append({ comparison, r });
+        // Decided rows first, each group in core's order.
+        for (bool decided : { true, false }) {
+            for (const DeltaRow &r : sections[k].rows) {
+                if (r.decided() == decided)
+                    m_rows.append({ comparison, r });
+            }
+        }
     }
     endResetModel();
 }
@@ -90,9 +96,9 @@ QVariant DeltaTableModel::data(const QModelIndex &index, int role) const
         case B:
             return name.format(r.b.repeats.median);
         case Change:
-            return name.formatChange(r.change);
+            return r.blank() ? QStringLiteral("—") : name.formatChange(r.change);
         case ChangePercent:
-            return MetricName::formatPercent(r.relative);
+            return r.blank() ? QStringLiteral("—") : MetricName::formatPercent(r.relative);
         case VerdictColumn:
             return Report::verdictText(r);
         case ColumnCount:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "headlinepanel.h"
 
+#include "report/conclusiontext.h"
 #include "report/metricnames.h"
 #include "report/reportdocument.h"
 

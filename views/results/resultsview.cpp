@@ -8,6 +8,7 @@
 
 #include "charts/chartview.h"
 #include "report/chartbuilders.h"
+#include "report/conclusiontext.h"
 #include "report/metricnames.h"
 
 #include <QApplication>
@@ -50,6 +51,8 @@ ResultsView::ResultsView(QWidget *parent)
     , m_decidedOnly(new QCheckBox(this))
     , m_empty(new QLabel(this))
     , m_note(new QLabel(this))
+    , m_conclusions(new QLabel(this))
+    , m_folded(new QLabel(this))
     , m_notice(new QLabel(this))
     , m_noticeTimer(new QTimer(this))
     , m_chartKind(new QComboBox(this))
@@ -158,10 +161,13 @@ ResultsView::ResultsView(QWidget *parent)
         m_deltaFamily->addItem(MetricName::familyName(f), int(f));
     m_decidedOnly->setObjectName(QStringLiteral("decidedOnly"));
     m_decidedOnly->setText(tr("Decided only (better or worse)"));
+    m_decidedOnly->setChecked(true); // the rest folded into a count beside it
     filters->addWidget(new QLabel(tr("Show")));
     filters->addWidget(m_deltaFamily);
     filters->addWidget(m_decidedOnly);
-    filters->addStretch();
+    m_folded->setObjectName(QStringLiteral("foldedRows"));
+    m_folded->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    filters->addWidget(m_folded, 1);
     connect(m_deltaFamily, &QComboBox::currentIndexChanged, this, &ResultsView::applyDeltaFilter);
     connect(m_decidedOnly, &QCheckBox::toggled, this, &ResultsView::applyDeltaFilter);
     auto *deltaLayout = new QVBoxLayout(m_deltaPane);
@@ -233,6 +239,14 @@ ResultsView::ResultsView(QWidget *parent)
     m_noticeTimer->setSingleShot(true);
     connect(m_noticeTimer, &QTimer::timeout, m_notice, &QWidget::hide);
     layout->addWidget(m_notice);
+    // What the comparison concludes, one sentence per variant, before the chart and any table.
+    m_conclusions->setObjectName(QStringLiteral("conclusions"));
+    m_conclusions->setWordWrap(true);
+    m_conclusions->setTextFormat(Qt::RichText);
+    m_conclusions->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_conclusions->setContentsMargins(4, 2, 4, 2);
+    m_conclusions->hide();
+    layout->addWidget(m_conclusions);
     layout->addWidget(m_tabs, 1);
     // Beside the tabs, so the switch costs no height: it governs both of them.
     m_tabs->setCornerWidget(m_resultSet, Qt::TopRightCorner);
@@ -435,6 +449,12 @@ void ResultsView::rebuildDelta()
     m_delta->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_tabs->setTabVisible(m_tabs->indexOf(m_deltaPane), m_deltaModel->rowCount() > 0);
     m_headline->setSections(deltas, m_input.runs.size() > 1);
+    QStringList sentences;
+    for (const QString &sentence : Report::conclusionSentences(deltas, m_input.runs.size() > 1))
+        sentences << sentence.toHtmlEscaped();
+    m_conclusions->setText(sentences.join(QStringLiteral("<br>")));
+    m_conclusions->setVisible(!sentences.isEmpty());
+    applyDeltaFilter();
     QString definitions;
     for (const DeltaSection &section : deltas) {
         if (const QString table = Report::definitionsTable(section); !table.isEmpty())
@@ -453,6 +473,14 @@ void ResultsView::rebuildDelta()
 void ResultsView::applyDeltaFilter()
 {
     m_deltaFilter->setFilter(m_deltaFamily->currentData().toInt(), m_decidedOnly->isChecked());
+    int noise = 0, undecided = 0;
+    for (int row = 0; m_decidedOnly->isChecked() && row < m_deltaModel->rowCount(); ++row) {
+        const auto verdict = Verdict(m_deltaModel->index(row, 0).data(DeltaTableModel::VerdictRole).toInt());
+        noise += verdict == Verdict::Noise;
+        undecided += verdict == Verdict::Undecided || verdict == Verdict::NotComparable;
+    }
+    const QString folded = Report::foldedRows(noise, undecided);
+    m_folded->setText(folded.isEmpty() ? QString() : tr("and %1 (not listed)").arg(folded));
 }
 
 void ResultsView::copyDelta()

@@ -109,6 +109,8 @@ private:
     QCheckBox *m_decidedOnly;
     QLabel *m_empty;
     QLabel *m_note;
+    QLabel *m_conclusions; ///< a sentence per compared variant, before any table
+    QLabel *m_folded; ///< the Changes tab's rows hidden behind its decided ones
     QLabel *m_notice;
     QTimer *m_noticeTimer;
     QComboBox *m_chartKind;

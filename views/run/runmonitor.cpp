@@ -20,6 +20,7 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include "report/conclusiontext.h"
 #include "report/metricnames.h"
 #include "report/reportdocument.h"
 #include "run/durationestimate.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "charts/reportwriter.h"
 #include "metrics/repeats.h"
+#include "report/conclusiontext.h"
 #include "report/metricnames.h"
 #include "testpoints.h"
 

@@ -236,69 +236,145 @@ private Q_SLOTS:
         QVERIFY(reproducible(acrossRepeats(std::vector<double> { 42 })));
     }
 
-    void verdict_data()
+    void tQuantile()
+    {
+        // Student's t table values (two-sided 95% and 99%).
+        QVERIFY(std::abs(studentTQuantile(0.975, 1) - 12.7062) < 1e-3);
+        QVERIFY(std::abs(studentTQuantile(0.975, 4) - 2.7764) < 1e-3);
+        QVERIFY(std::abs(studentTQuantile(0.995, 10) - 3.1693) < 1e-3);
+        QVERIFY(std::abs(studentTQuantile(0.995, 2.5) - studentTQuantile(0.995, 2)) > 0.5); // df need not be whole
+        QVERIFY(std::abs(studentTQuantile(0.975, 1e6) - 1.95996) < 1e-3);
+        QCOMPARE(studentTQuantile(0.025, 4), -studentTQuantile(0.975, 4));
+    }
+
+    // One repeat a side: a change is called only beyond its family's run-to-run noise floor, and
+    // not when the requests' intervals still overlap.
+    void oneRunEachIsJudgedAgainstTheNoiseFloor_data()
     {
         QTest::addColumn<QString>("key");
-        QTest::addColumn<double>("a");
-        QTest::addColumn<double>("aLow");
-        QTest::addColumn<double>("aHigh");
-        QTest::addColumn<double>("b");
+        QTest::addColumn<double>("b"); // A is 100 with the interval [99, 101]
         QTest::addColumn<double>("bLow");
         QTest::addColumn<double>("bHigh");
         QTest::addColumn<QString>("verdict");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("latency up, separated")
-            << "p99_ttft_ms" << 50.0 << 48.0 << 52.0 << 80.0 << 78.0 << 83.0 << "worse"
-            << "significant";
-        QTest::newRow("latency down, separated")
-            << "median_tpot_ms" << 20.0 << 19.0 << 21.0 << 15.0 << 14.5 << 15.5 << "better"
-            << "significant";
-        QTest::newRow("throughput up, separated")
-            << "output_throughput" << 1000.0 << 990.0 << 1010.0 << 1200.0 << 1190.0 << 1210.0 << "better"
-            << "significant";
-        QTest::newRow("overlapping") << "p99_ttft_ms" << 50.0 << 40.0 << 60.0 << 58.0 << 55.0 << 65.0 << "noise"
-                                     << "intervals-overlap";
-        QTest::newRow("separated but small")
-            << "mean_itl_ms" << 10.0 << 9.99 << 10.01 << 10.2 << 10.19 << 10.21 << "noise"
-            << "below-threshold";
-        QTest::newRow("no interval") << "output_throughput" << 1000.0 << 1.0 << 0.0 << 500.0 << 1.0 << 0.0
-                                     << "undecided"
-                                     << "no-interval";
-        QTest::newRow("too few requests") << "p99_ttft_ms" << 10.0 << 1.0 << 0.0 << 500.0 << 1.0 << 0.0 << "undecided"
-                                          << "too-few-samples";
+        const NoiseFloors &f = defaultNoiseFloors();
+        const double ttft = 100 * (1 + f.ttft), decode = 100 * (1 + f.decode), tail = 100 * (1 + f.tail);
+        QTest::newRow("ttft under its floor") << "median_ttft_ms" << ttft - 2 << ttft - 3 << ttft - 1 << "noise"
+                                              << "below-noise-floor";
+        QTest::newRow("ttft beyond it") << "median_ttft_ms" << ttft + 2 << ttft + 1 << ttft + 3 << "worse"
+                                        << "beyond-noise-floor";
+        QTest::newRow("beyond, intervals overlap")
+            << "median_ttft_ms" << ttft + 2 << 100.5 << ttft + 3 << "noise" << "intervals-overlap";
+        QTest::newRow("decode beyond its floor")
+            << "median_tpot_ms" << decode + 2 << decode + 1 << decode + 3 << "worse" << "beyond-noise-floor";
+        QTest::newRow("decode better") << "median_itl_ms" << 100 - 100 * f.decode - 2 << 80.0 << 85.0 << "better"
+                                       << "beyond-noise-floor";
+        QTest::newRow("p99 under the tail floor")
+            << "p99_itl_ms" << tail - 5 << tail - 6 << tail - 4 << "noise" << "below-noise-floor";
+        QTest::newRow("p99 beyond") << "p99_itl_ms" << tail + 5 << tail + 4 << tail + 6 << "worse"
+                                    << "beyond-noise-floor";
+        QTest::newRow("throughput down, no intervals")
+            << "output_throughput" << 100 - 100 * f.throughput - 1 << 1.0 << 0.0 << "worse" << "beyond-noise-floor";
+        QTest::newRow("throughput within") << "output_throughput" << 100 - 100 * f.throughput + 1 << 1.0 << 0.0
+                                           << "noise" << "below-noise-floor";
     }
-    void verdict()
+    void oneRunEachIsJudgedAgainstTheNoiseFloor()
     {
         QFETCH(QString, key);
-        QFETCH(double, a);
-        QFETCH(double, aLow);
-        QFETCH(double, aHigh);
         QFETCH(double, b);
         QFETCH(double, bLow);
         QFETCH(double, bHigh);
         QFETCH(QString, verdict);
         QFETCH(QString, reason);
+        const bool intervals = bLow <= bHigh;
         QString why;
-        QCOMPARE(verdictCode(verdictFor(est(key, a, aLow, aHigh), est(key, b, bLow, bHigh), 0.05, &why)), verdict);
+        double floor = 0;
+        const Verdict v = verdictFor(est(key, 100, intervals ? 99 : 1, intervals ? 101 : 0, 1),
+            est(key, b, bLow, bHigh, 1), 0.05, &why, defaultNoiseFloors(), &floor);
+        QCOMPARE(verdictCode(v), verdict);
+        QCOMPARE(why, reason);
+        QCOMPARE(floor, defaultNoiseFloors().of(noiseFamily(key)));
+    }
+
+    // Two repeats or more a side: Welch's t on the repeats' values decides, and the change must also
+    // clear the floor scaled for the repeats (sqrt((1/na + 1/nb) / 2)).
+    void repeatsAreJudgedByTheirSpread_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<double>("cv");
+        QTest::addColumn<double>("b");
+        QTest::addColumn<QString>("verdict");
+        QTest::addColumn<QString>("reason");
+        const double required = 100 * defaultNoiseFloors().decode * std::sqrt(1.0 / 3); // 3 repeats a side
+        QTest::newRow("tight, beyond") << 3 << 0.01 << 100 + required + 1 << "worse" << "repeats-differ";
+        QTest::newRow("tight, under the scaled floor")
+            << 3 << 0.001 << 100 + required - 0.5 << "noise" << "below-noise-floor";
+        QTest::newRow("spread wide") << 3 << 0.10 << 100 + required + 1 << "noise" << "within-repeat-spread";
+        QTest::newRow("two repeats, wide t") << 2 << 0.02 << 100 + required + 3 << "noise" << "within-repeat-spread";
+        QTest::newRow("five repeats") << 5 << 0.02 << 90.0 << "better" << "repeats-differ";
+    }
+    void repeatsAreJudgedByTheirSpread()
+    {
+        QFETCH(int, n);
+        QFETCH(double, cv);
+        QFETCH(double, b);
+        QFETCH(QString, verdict);
+        QFETCH(QString, reason);
+        MetricEstimate ea = est(QStringLiteral("median_tpot_ms"), 100, 1, 0, n);
+        MetricEstimate eb = est(QStringLiteral("median_tpot_ms"), b, 1, 0, n);
+        ea.repeats.cv = eb.repeats.cv = cv;
+        QString why;
+        QCOMPARE(verdictCode(verdictFor(ea, eb, 0.05, &why)), verdict);
         QCOMPARE(why, reason);
     }
 
-    void singleRepeatThroughputIsUndecided()
+    // Failures first: the success rate from the requests' counts, the latencies of a side without a
+    // successful request blank (censored) instead of −100%, a side with only statistics no verdict.
+    void failuresAndMissingRequests()
     {
-        const PointRepeats a = point(QStringLiteral("x"), QStringLiteral("c1"), 1, { 100 });
-        const PointRepeats b = point(QStringLiteral("x"), QStringLiteral("c1"), 1, { 50 });
-        const MetricEstimate ea = estimateMetric(a, QStringLiteral("output_throughput"));
-        QVERIFY(!ea.ci.valid);
-        QString why;
-        QCOMPARE(
-            verdictFor(ea, estimateMetric(b, QStringLiteral("output_throughput")), 0.05, &why), Verdict::Undecided);
-        QCOMPARE(why, QStringLiteral("single-repeat"));
-        const MetricEstimate three = estimateMetric(
-            point(QStringLiteral("x"), QStringLiteral("c1"), 1, { 98, 103, 100 }), QStringLiteral("output_throughput"));
-        QCOMPARE(three.repeats.median, 100.0);
-        QCOMPARE(three.ci.low, 98.0);
-        QCOMPARE(three.ci.high, 103.0);
-        QCOMPARE(three.method, QStringLiteral("repeat-range"));
+        const auto withCounts = [](double completed, double failed, double ttft) {
+            PointRepeats p = point(QStringLiteral("x"), QStringLiteral("c4"), 4, { completed > 0 ? 1000.0 : 0.0 });
+            p.repeats[0].insert(QStringLiteral("completed"), completed);
+            p.repeats[0].insert(QStringLiteral("failed"), failed);
+            p.repeats[0].insert(QStringLiteral("success_rate"), completed / (completed + failed));
+            p.repeats[0].insert(QStringLiteral("median_ttft_ms"), ttft);
+            return p;
+        };
+        const QStringList keys { QStringLiteral("success_rate"), QStringLiteral("median_ttft_ms"),
+            QStringLiteral("output_throughput") };
+        const PointRepeats healthy = withCounts(200, 0, 50);
+        const PointMatching one { { { 0, 0 } }, {}, {} };
+        // Endpoint down: every request failed.
+        QList<DeltaRow> rows = deltaTable({ healthy }, { withCounts(0, 200, 0) }, one, keys);
+        QCOMPARE(rows[0].verdict, Verdict::Worse);
+        QCOMPARE(rows[0].reason, QStringLiteral("failures-rose"));
+        QCOMPARE(rows[1].verdict, Verdict::Undecided);
+        QCOMPARE(rows[1].reason, QStringLiteral("censored"));
+        QVERIFY(rows[1].blank() && std::isnan(rows[1].relative));
+        QCOMPARE(rows[2].verdict, Verdict::Worse); // throughput 0 against 1000
+        // 5% failed of 200: beyond one point and 3 standard errors.
+        rows = deltaTable({ healthy }, { withCounts(190, 10, 50) }, one, keys);
+        QCOMPARE(rows[0].verdict, Verdict::Worse);
+        QCOMPARE(rows[1].verdict, Verdict::Noise);
+        // 1 of 40 failed: could be chance.
+        rows = deltaTable({ withCounts(40, 0, 50) }, { withCounts(39, 1, 50) }, one, keys);
+        QCOMPARE(rows[0].verdict, Verdict::Noise);
+        QCOMPARE(rows[0].reason, QStringLiteral("failures-within-chance"));
+        // Fewer failures: better.
+        rows = deltaTable({ withCounts(100, 100, 50) }, { healthy }, one, keys);
+        QCOMPARE(rows[0].verdict, Verdict::Better);
+        // The baseline had none succeed: its latencies are not there either.
+        rows = deltaTable({ withCounts(0, 200, 0) }, { healthy }, one, keys);
+        QCOMPARE(rows[1].reason, QStringLiteral("censored-baseline"));
+        // Only a file's statistics on a side: every row shows its values without a verdict.
+        PointRepeats statistics = withCounts(200, 0, 5000);
+        statistics.statisticsOnly = true;
+        rows = deltaTable({ healthy }, { statistics }, one, keys);
+        for (const DeltaRow &r : std::as_const(rows)) {
+            QCOMPARE(r.verdict, Verdict::Undecided);
+            QCOMPARE(r.reason, QStringLiteral("statistics-only"));
+            QVERIFY(r.blank());
+        }
     }
 
     void latencyIntervalsComeFromPooledRequests()
@@ -379,28 +455,35 @@ private Q_SLOTS:
         QCOMPARE(c->relative, relative);
     }
 
-    void gateFailsOnlyBeyondNoise()
+    // The gate follows the row's verdict, as every other output: a relative bound fails only on a
+    // decided change; a candidate without a successful request fails every condition.
+    void gateFailsOnlyOnADecidedChange()
     {
         QString error;
         const GateCondition up = *parseGateCondition(QStringLiteral("p99_ttft_ms > +10%"), &error);
-        DeltaRow row;
-        row.metric = up.metric;
-        row.a = est(up.metric, 50, 48, 52);
-        row.b = est(up.metric, 60, 47, 70); // +20%, but the intervals overlap
-        row.change = 10;
-        row.relative = 0.2;
+        DeltaRow row = deltaRow(QStringLiteral("x"), QStringLiteral("c1"), up.metric, est(up.metric, 50, 48, 52, 1),
+            est(up.metric, 60, 57, 63, 1)); // +20%: beyond the bound, under the tail floor
+        QCOMPARE(row.verdict, Verdict::Noise);
         GateOutcome o = evaluateGate(up, row);
         QVERIFY(!o.failed);
-        QVERIFY(o.message.contains(QStringLiteral("within noise")));
-        row.b = est(up.metric, 60, 57, 63); // separated
+        QVERIFY2(o.message.contains(QStringLiteral("within noise")), qPrintable(o.message));
+        QVERIFY2(o.message.contains(QStringLiteral("a change under 60% is within run-to-run noise")),
+            qPrintable(o.message));
+        row = deltaRow(QStringLiteral("x"), QStringLiteral("c1"), up.metric, est(up.metric, 50, 48, 52, 1),
+            est(up.metric, 100, 95, 105, 1));
+        QCOMPARE(row.verdict, Verdict::Worse);
         o = evaluateGate(up, row);
         QVERIFY(o.failed);
         QVERIFY2(
-            o.message.contains(QStringLiteral("baseline 50, candidate 60, change +10 (+20%)")), qPrintable(o.message));
-        const GateCondition bound = *parseGateCondition(QStringLiteral("p99_ttft_ms > 65"), &error);
+            o.message.contains(QStringLiteral("baseline 50, candidate 100, change +50 (+100%)")), qPrintable(o.message));
+        const GateCondition bound = *parseGateCondition(QStringLiteral("p99_ttft_ms > 120"), &error);
         QVERIFY(!evaluateGate(bound, row).failed);
-        row.b = est(up.metric, 66, 57, 63);
+        row.b = est(up.metric, 121, 57, 63);
         QVERIFY(evaluateGate(bound, row).failed);
+        row.reason = QStringLiteral("censored");
+        QVERIFY(evaluateGate(up, row).failed);
+        row.reason = QStringLiteral("censored-baseline");
+        QVERIFY(!evaluateGate(up, row).failed);
     }
 
     void agreement()

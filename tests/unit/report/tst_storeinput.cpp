@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "io/experimentfile.h"
+#include "report/conclusiontext.h"
 #include "report/reportdocument.h"
 #include "report/storeinput.h"
 #include "testexperiment.h"
@@ -16,7 +17,8 @@ private Q_SLOTS:
     void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
 
     // A verdict in words, by core's reason: a value missing on a side (a buffered stream's
-    // withheld TPOT) is said so, not blamed on too few requests.
+    // withheld TPOT) is said so, a side without a successful request or with only a file's statistics
+    // too, and a change below the noise floor names the floor.
     void verdictWordsFollowTheReason()
     {
         DeltaRow r;
@@ -25,13 +27,16 @@ private Q_SLOTS:
             r.reason = QLatin1String(reason);
             return Report::verdictText(r);
         };
-        QCOMPARE(words(Verdict::Better, "significant"), QStringLiteral("better"));
-        QCOMPARE(words(Verdict::Worse, "significant"), QStringLiteral("worse"));
-        QCOMPARE(words(Verdict::Noise, "below-threshold"), QStringLiteral("within noise (small change)"));
-        QCOMPARE(words(Verdict::Noise, "intervals-overlap"), QStringLiteral("within noise"));
-        QCOMPARE(words(Verdict::Undecided, "single-repeat"), QStringLiteral("undecided: one repeat"));
-        QCOMPARE(words(Verdict::Undecided, "missing"), QStringLiteral("undecided: no value"));
-        QCOMPARE(words(Verdict::Undecided, "too-few-samples"), QStringLiteral("undecided: too few requests"));
+        QCOMPARE(words(Verdict::Better, "beyond-noise-floor"), QStringLiteral("better"));
+        QCOMPARE(words(Verdict::Worse, "repeats-differ"), QStringLiteral("worse"));
+        r.b.repeats.median = 0.58; // the candidate's success rate
+        QCOMPARE(words(Verdict::Worse, "failures-rose"), QStringLiteral("worse: 42% failed"));
+        r.floor = 0.25;
+        QCOMPARE(words(Verdict::Noise, "below-noise-floor"), QStringLiteral("within run-to-run noise (under 25%)"));
+        QCOMPARE(words(Verdict::Noise, "within-repeat-spread"), QStringLiteral("within run-to-run noise"));
+        QCOMPARE(words(Verdict::Undecided, "missing"), QStringLiteral("—: no value on one side"));
+        QCOMPARE(words(Verdict::Undecided, "censored"), QStringLiteral("—: no successful request in B"));
+        QCOMPARE(words(Verdict::Undecided, "statistics-only"), QStringLiteral("no verdict: statistics only"));
     }
 
     void storedRunListsWhatEachVariantChanges()

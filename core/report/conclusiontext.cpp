@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#include "report/conclusiontext.h"
+
+#include "report/metricnames.h"
+
+#include <cmath>
+
+namespace ServeScope::Report {
+
+namespace {
+
+QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
+{
+    return QCoreApplication::translate("ServeScope::Conclusion", text, disambiguation, n);
+}
+
+QString percent(double fraction)
+{
+    return QString::number(std::round(fraction * 100)) + u'%';
+}
+
+// "−79.6%" or, from twice the baseline on, "×17.0".
+QString sizeOf(double relative, double ratio)
+{
+    if (std::isfinite(ratio) && ratio >= 2)
+        return QStringLiteral("×") + QString::number(ratio, 'f', 1);
+    if (!std::isfinite(relative))
+        return tr("from nothing");
+    return MetricName::formatPercent(relative) + u'%';
+}
+
+QString whereOf(const Conclusion::Change &ch, int points)
+{
+    if (ch.points.size() == 1)
+        return tr("at %1").arg(ch.at);
+    if (ch.points.size() == points)
+        return tr("at every point (%1 at %2)").arg(ch.points.size()).arg(ch.at);
+    return tr("at %1 (largest at %2)").arg(ch.points.join(QStringLiteral(", ")), ch.at);
+}
+
+} // namespace
+
+QString oneRunLimit()
+{
+    const NoiseFloors &f = defaultNoiseFloors();
+    return tr("one run each: a change under %1 in throughput or TPOT/ITL, %2 in TTFT or %3 in a p99 cannot be told "
+              "from run-to-run noise; rerun with 3 repeats to tell smaller ones")
+        .arg(percent(std::max(f.throughput, f.decode)), percent(f.ttft), percent(f.tail));
+}
+
+QString conclusionSentence(const Conclusion &c)
+{
+    if (c.outcome == QLatin1String("statistics-only"))
+        return tr("%1: no verdict: statistics only (a side has no per-request data to judge a change by)")
+            .arg(c.variant);
+    if (c.outcome == QLatin1String("no-verdict"))
+        return tr("%1: no verdict: no metric has a value on both sides that compares").arg(c.variant);
+    if (c.outcome == QLatin1String("noise")) {
+        const QString sentence = tr("%1: no change beyond run-to-run noise at any point").arg(c.variant);
+        return c.minRepeats < kRepeatsForSpread ? sentence + QStringLiteral(" (") + oneRunLimit() + u')' : sentence;
+    }
+    QStringList parts;
+    for (const Conclusion::Change &ch : c.changes) {
+        if (ch.metric == QLatin1String("success_rate")) {
+            parts << tr("%1 of requests failed %2").arg(percent(c.worstFailedShare), whereOf(ch, c.points));
+            continue;
+        }
+        parts << tr("%1 %2 %3")
+                     .arg(MetricName::of(ch.metric).name, sizeOf(ch.relative, ch.ratio), whereOf(ch, c.points));
+    }
+    const QString outcome = c.outcome == QLatin1String("worse") ? tr("worse")
+        : c.outcome == QLatin1String("better")                  ? tr("better")
+                                                                : tr("mixed");
+    return tr("%1: %2 — %3").arg(c.variant, outcome, parts.join(tr(" and ")));
+}
+
+QStringList conclusionSentences(const QList<DeltaSection> &sections, bool lettered)
+{
+    QStringList out;
+    for (qsizetype k = 0; k < sections.size(); ++k) {
+        for (const Conclusion &c : concludeVariants(sections[k].rows)) {
+            const QString sentence = conclusionSentence(c);
+            out << (lettered ? QString(QChar(char16_t(u'B' + k))) + QStringLiteral(": ") + sentence : sentence);
+        }
+    }
+    return out;
+}
+
+QString foldedRows(int noise, int undecided)
+{
+    QStringList parts;
+    if (noise > 0)
+        parts << tr("%n within noise", nullptr, noise);
+    if (undecided > 0)
+        parts << tr("%n undecided", nullptr, undecided);
+    return parts.join(QStringLiteral(", "));
+}
+
+QString verdictText(const DeltaRow &r)
+{
+    switch (r.verdict) {
+    case Verdict::Better:
+        return tr("better");
+    case Verdict::Worse:
+        return r.reason == QLatin1String("failures-rose") ? tr("worse: %1 failed").arg(percent(1 - r.b.repeats.median))
+                                                          : tr("worse");
+    case Verdict::Noise:
+        if (r.reason == QLatin1String("below-noise-floor") && std::isfinite(r.floor))
+            return tr("within run-to-run noise (under %1)").arg(percent(r.floor));
+        return tr("within run-to-run noise");
+    case Verdict::NotComparable:
+        return r.reason.startsWith(QLatin1String("after-recompute"))
+            ? tr("no verdict: defined differently (comparable after recompute)")
+            : tr("no verdict: not comparable");
+    case Verdict::Undecided:
+        break;
+    }
+    if (r.reason == QLatin1String("censored"))
+        return tr("—: no successful request in B");
+    if (r.reason == QLatin1String("censored-baseline"))
+        return tr("—: no successful request in A");
+    if (r.reason == QLatin1String("statistics-only"))
+        return tr("no verdict: statistics only");
+    return tr("—: no value on one side");
+}
+
+} // namespace ServeScope::Report
