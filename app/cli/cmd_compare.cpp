@@ -3,8 +3,10 @@
 #include "clitext.h"
 #include "command.h"
 
+#include "compare/conclusion.h"
 #include "compare/runsource.h"
 #include "metrics/servingcost.h"
+#include "report/conclusiontext.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -72,7 +74,8 @@ QJsonObject estimateJson(const MetricEstimate &e)
     return o;
 }
 
-bool writeJunit(const QString &path, const QString &suite, const QList<GateLine> &gates, QString *error)
+bool writeJunit(const QString &path, const QString &suite, const QList<GateLine> &gates,
+    const QList<Conclusion> &conclusions, QString *error)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
@@ -107,6 +110,10 @@ bool writeJunit(const QString &path, const QString &suite, const QList<GateLine>
         }
         xml.writeEndElement();
     }
+    QStringList said; // the suite's conclusions, as the `conclusion` lines say them
+    for (const Conclusion &c : conclusions)
+        said << c.variant + u'\t' + conclusionChanges(c);
+    xml.writeTextElement(QStringLiteral("system-out"), said.join(u'\n'));
     xml.writeEndElement();
     xml.writeEndElement();
     xml.writeEndDocument();
@@ -181,11 +188,30 @@ struct CompareOutcome {
     const QStringList &shown, &noisy;
     const QList<GateLine> &gates;
     int failures;
+    const QList<Conclusion> &conclusions;
 };
+
+QJsonArray conclusionsJson(const QList<Conclusion> &conclusions)
+{
+    QJsonArray out;
+    for (const Conclusion &c : conclusions) {
+        QJsonArray changes;
+        for (const Conclusion::Change &ch : c.changes)
+            changes.append(QJsonObject { { QStringLiteral("metric"), ch.metric },
+                { QStringLiteral("verdict"), verdictCode(ch.verdict) },
+                { QStringLiteral("relative"), std::isfinite(ch.relative) ? QJsonValue(ch.relative) : QJsonValue() },
+                { QStringLiteral("at"), ch.at }, { QStringLiteral("points"), QJsonArray::fromStringList(ch.points) } });
+        out.append(QJsonObject { { QStringLiteral("variant"), c.variant }, { QStringLiteral("outcome"), c.outcome },
+            { QStringLiteral("changes"), changes }, { QStringLiteral("decided"), c.decided },
+            { QStringLiteral("noise"), c.noise }, { QStringLiteral("undecided"), c.undecided },
+            { QStringLiteral("not_comparable"), c.notComparable }, { QStringLiteral("min_repeats"), c.minRepeats } });
+    }
+    return out;
+}
 
 QJsonObject compareJson(const CompareOutcome &o)
 {
-    const auto &[base, cand, set, threshold, rows, definitions, shown, noisy, gates, failures] = o;
+    const auto &[base, cand, set, threshold, rows, definitions, shown, noisy, gates, failures, conclusions] = o;
     QJsonArray rowArray, gateArray, noisyArray, definitionArray;
     const auto definition = [](const MetricDefinition &d) {
         return QJsonObject { { QStringLiteral("stored"), d.how != MetricDefinition::How::Absent },
@@ -223,6 +249,7 @@ QJsonObject compareJson(const CompareOutcome &o)
         { QStringLiteral("definitions"), definitionArray }, { QStringLiteral("set"), resultSetCode(set) },
         { QStringLiteral("threshold"), threshold }, { QStringLiteral("rows"), rowArray },
         { QStringLiteral("gates"), gateArray }, { QStringLiteral("not_reproducible"), noisyArray },
+        { QStringLiteral("conclusions"), conclusionsJson(conclusions) },
         { QStringLiteral("result"), failures > 0 ? QStringLiteral("fail") : QStringLiteral("pass") } };
     return doc;
 }
@@ -242,6 +269,13 @@ void printDeltaTable(QTextStream &out, const QList<DeltaRow> &rows)
             << '\t' << median(r.b) << '\t' << ci(r.b) << '\t' << (both ? num(r.change) : QString()) << '\t'
             << (both ? num(r.relative * 100) : QString()) << '\t' << verdictCode(r.verdict) << '\t' << r.reason << '\n';
     }
+}
+
+/// One `conclusion` line per variant: VARIANT, OUTCOME and the decided changes that matter most.
+void printConclusions(QTextStream &out, const QList<Conclusion> &conclusions)
+{
+    for (const Conclusion &c : conclusions)
+        out << "conclusion\t" << field(c.variant) << '\t' << conclusionChanges(c) << '\n';
 }
 
 void printGates(QTextStream &out, const QList<GateLine> &gates, int failures)
@@ -424,19 +458,30 @@ int runCompare(const QStringList &args)
         + notReproducible(QStringLiteral("candidate"), cand, shown);
     for (const QString &n : noisy)
         err << CliText::tr("not reproducible at this point: %1").arg(n) << '\n';
+    // What the comparison concludes, from the rows shown (every output states the same).
+    QList<DeltaRow> shownRows;
+    for (const DeltaRow &r : std::as_const(rows)) {
+        if (shown.contains(r.metric))
+            shownRows << r;
+    }
+    const QList<Conclusion> conclusions = concludeVariants(shownRows);
+    for (const Conclusion &c : conclusions)
+        err << "servescope-cli compare: " << Report::conclusionSentence(c) << '\n';
 
     if (QString error; !parser.value(QStringLiteral("junit")).isEmpty()
-        && !writeJunit(
-            parser.value(QStringLiteral("junit")), base.name + QStringLiteral(" vs ") + cand.name, gates, &error))
+        && !writeJunit(parser.value(QStringLiteral("junit")), base.name + QStringLiteral(" vs ") + cand.name, gates,
+            conclusions, &error))
         return usage(CliText::tr("--junit: %1").arg(error));
 
     if (parser.isSet(QStringLiteral("json"))) {
         const QJsonObject doc
-            = compareJson({ base, cand, a.set, a.threshold, rows, definitions, shown, noisy, gates, failures });
+            = compareJson({ base, cand, a.set, a.threshold, rows, definitions, shown, noisy, gates, failures, conclusions });
         out << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
     } else if (a.conditions.isEmpty()) {
         printDeltaTable(out, rows);
+        printConclusions(out, conclusions);
     } else {
+        printConclusions(out, conclusions);
         printGates(out, gates, failures);
     }
     return failures > 0 ? ExitFailed : ExitOk;

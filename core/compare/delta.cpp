@@ -184,6 +184,10 @@ Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double prac
         *floor = required;
     const Verdict direction
         = (lowerIsBetter(a.key) ? cand < base : cand > base) ? Verdict::Better : Verdict::Worse;
+    if (a.key.endsWith(QLatin1String("_ms")) && std::abs(cand - base) < kJitterMs) {
+        *reason = QStringLiteral("below-jitter");
+        return Verdict::Noise;
+    }
     if (a.repeats.n >= kRepeatsForSpread && b.repeats.n >= kRepeatsForSpread) {
         if (!repeatsDiffer(a.repeats, b.repeats, relative)) {
             *reason = QStringLiteral("within-repeat-spread");

@@ -49,6 +49,10 @@ const NoiseFloors &defaultNoiseFloors();
 /// vary less), never below the practical threshold.
 double requiredChange(const QString &key, int na, int nb, double practicalThreshold, const NoiseFloors &floors);
 
+/// A latency change smaller than this many ms is never called: at that scale the client's, the kernel's
+/// and the network's scheduling decide, not the server (a time-scaled simulator's few-ms TTFT and ITL).
+inline constexpr double kJitterMs = 2.0;
+
 /// Below this many repeats a side, changes are judged against the noise floor alone.
 inline constexpr int kRepeatsForSpread = 2;
 /// Two-sided level of the Welch test on the repeats' values (two or more repeats a side).
@@ -80,7 +84,8 @@ struct DeltaRow {
 /// kRepeatsForSpread repeats or more a side, better or worse when a Welch test on the repeats' values
 /// (their medians and coefficients of variation) separates them at kRepeatTestLevel and the change
 /// reaches requiredChange(); with fewer, when the change reaches requiredChange() (the family's noise
-/// floor) and the requests' intervals, where both sides have one, do not overlap. Noise otherwise;
+/// floor) and the requests' intervals, where both sides have one, do not overlap. A latency that moved
+/// less than kJitterMs is noise either way ("below-jitter"). Noise otherwise;
 /// undecided when a side lacks the value. `*floor` (may be null) gets the change required.
 Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double practicalThreshold, QString *reason,
     const NoiseFloors &floors = defaultNoiseFloors(), double *floor = nullptr);

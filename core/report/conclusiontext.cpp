@@ -107,6 +107,8 @@ QString verdictText(const DeltaRow &r)
     case Verdict::Noise:
         if (r.reason == QLatin1String("below-noise-floor") && std::isfinite(r.floor))
             return tr("within run-to-run noise (under %1)").arg(percent(r.floor));
+        if (r.reason == QLatin1String("below-jitter"))
+            return tr("within timing jitter (under %1 ms)").arg(kJitterMs);
         return tr("within run-to-run noise");
     case Verdict::NotComparable:
         return r.reason.startsWith(QLatin1String("after-recompute"))

@@ -603,6 +603,13 @@ QString summarySection(const ReportInput &input)
                        esc(isoUtc(run.started)));
     }
     out += QStringLiteral("</table>\n");
+    // What each comparison concludes, a sentence per variant, before any table.
+    if (const QStringList sentences = conclusionSentences(input.deltas, several); !sentences.isEmpty()) {
+        out += QStringLiteral("<h3>%1</h3>\n<ul class=\"conclusions\">\n").arg(esc(tr("Conclusions")));
+        for (const QString &sentence : sentences)
+            out += QStringLiteral("<li>%1</li>\n").arg(esc(sentence));
+        out += QStringLiteral("</ul>\n");
+    }
     for (qsizetype k = 0; k < input.deltas.size(); ++k) {
         // Compared runs are known by their letters (the table above); one run's variants by name.
         const QString title = several ? tr("%1 against A").arg(QChar(char16_t(u'B' + k))) : input.deltas[k].title;
@@ -618,9 +625,10 @@ QString summarySection(const ReportInput &input)
     }
     if (!input.deltas.isEmpty())
         out += QStringLiteral("<p class=\"muted\">%1</p>\n")
-                   .arg(esc(tr("Change of B against A in %; better or worse only when the 95% intervals separate and "
-                               "the change is at least 5%. Each run's per-point table below has the values; compare "
-                               "--json has every metric.")));
+                   .arg(esc(tr("Change of B against A in % (×N from twice A on). With one repeat a side, better or "
+                               "worse only beyond the metric's run-to-run noise floor; with repeats, only when their "
+                               "spread separates them too (docs/metrics.md). — : no value to compare. Each run's "
+                               "per-point table below has the values; compare --json has every metric.")));
     // The findings' headlines, a line each with the runs and variants it was found in; their text is
     // in each run's details.
     QStringList titles;

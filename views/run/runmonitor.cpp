@@ -312,7 +312,7 @@ void RunMonitor::showVerdict(const PointVerdict &v)
         { "better", QT_TR_NOOP("better"), "#1b7f3b" },
         { "worse", QT_TR_NOOP("worse"), "#b00020" },
         { "mixed", QT_TR_NOOP("mixed"), "#a05a00" },
-        { "noise", QT_TR_NOOP("within noise"), nullptr },
+        { "noise", QT_TR_NOOP("no change beyond noise"), nullptr },
         { "missing", QT_TR_NOOP("not in that run"), nullptr },
     };
     auto *point = new QTableWidgetItem(tr("%1 · %2").arg(v.variant, v.label));
@@ -324,12 +324,16 @@ void RunMonitor::showVerdict(const PointVerdict &v)
         if (o.colour)
             verdict->setForeground(QColor(QLatin1String(o.colour)));
     }
+    // Failures first: a point whose failures rose reads "worse: 42% failed" before any latency.
+    if (!v.rows.isEmpty() && v.rows.first().reason == QLatin1String("failures-rose"))
+        verdict->setText(Report::verdictText(v.rows.first()));
     QStringList moved;
     for (const DeltaRow &r : v.rows)
         moved << tr("%1: %2 (%3)").arg(MetricName::of(r.metric).title(), Report::changeText(r), Report::verdictText(r));
     const QString why = !moved.isEmpty()        ? moved.join(QLatin1Char('\n'))
         : v.outcome == QLatin1String("missing") ? tr("The earlier run has no such point.")
-                                                : tr("No headline metric changed beyond its noise and 5%.");
+        : v.oneRun ? tr("No headline metric changed beyond run-to-run noise: %1.").arg(Report::oneRunLimit())
+                   : tr("No headline metric changed beyond run-to-run noise and the spread of the repeats.");
     point->setToolTip(why);
     verdict->setToolTip(why);
     // The newest row comes into view unless the user scrolled up to read an earlier one.

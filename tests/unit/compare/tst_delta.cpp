@@ -296,6 +296,19 @@ private Q_SLOTS:
         QCOMPARE(floor, defaultNoiseFloors().of(noiseFamily(key)));
     }
 
+    // A few-ms latency that moved less than kJitterMs is timing jitter, whatever its relative size.
+    void jitterIsNotAChange()
+    {
+        QString why;
+        const QString key = QStringLiteral("p90_ttft_ms");
+        QCOMPARE(verdictFor(est(key, 3, 2.9, 3.1, 1), est(key, 4.5, 4.4, 4.6, 1), 0.05, &why), Verdict::Noise);
+        QCOMPARE(why, QStringLiteral("below-jitter"));
+        QCOMPARE(verdictFor(est(key, 3, 2.9, 3.1, 1), est(key, 5.5, 5.4, 5.6, 1), 0.05, &why), Verdict::Worse);
+        // Not for throughputs.
+        const QString tput = QStringLiteral("output_throughput");
+        QCOMPARE(verdictFor(est(tput, 3, 1, 0, 1), est(tput, 1.5, 1, 0, 1), 0.05, &why), Verdict::Worse);
+    }
+
     // Two repeats or more a side: Welch's t on the repeats' values decides, and the change must also
     // clear the floor scaled for the repeats (sqrt((1/na + 1/nb) / 2)).
     void repeatsAreJudgedByTheirSpread_data()
