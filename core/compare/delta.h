@@ -5,6 +5,7 @@
 
 #include "metrics/definitions.h"
 #include "metrics/estimates.h"
+#include "metrics/noisefloor.h"
 
 #include <QList>
 #include <QPair>
@@ -28,38 +29,10 @@ struct PointMatching {
 };
 PointMatching matchPoints(const QList<PointRepeats> &a, const QList<PointRepeats> &b);
 
-/// The families whose run-to-run noise is measured apart (docs/metrics.md, "Run-to-run noise"):
-/// TTFT and TTFO below their p99; TPOT, ITL and E2EL below their p99; every p99; the throughputs.
-/// The success rate is judged on its requests' counts instead (successRow()).
-enum class NoiseFamily { Ttft, Decode, Tail, Throughput, Success };
-NoiseFamily noiseFamily(const QString &key);
-QString noiseFamilyCode(NoiseFamily family); ///< "ttft", "decode", "tail", "throughput", "success"
-
-/// How far two runs of one configuration, one repeat each, differ by chance at most: a relative
-/// change per family that A/A pairs (`bench_verdicts`) did not reach.
-struct NoiseFloors {
-    double ttft = 0, decode = 0, tail = 0, throughput = 0;
-    double of(NoiseFamily family) const;
-};
-/// The floors bench_verdicts measured against the simulator, rounded up (docs/metrics.md).
-const NoiseFloors &defaultNoiseFloors();
-
-/// The smallest relative change a metric can be called at with `na` and `nb` repeats: its family's
-/// floor scaled by sqrt((1/na + 1/nb) / 2) (the floor is a one-run-each figure; medians of more runs
-/// vary less), never below the practical threshold.
-double requiredChange(const QString &key, int na, int nb, double practicalThreshold, const NoiseFloors &floors);
-
-/// A latency change smaller than this many ms is never called: at that scale the client's, the kernel's
-/// and the network's scheduling decide, not the server (a time-scaled simulator's few-ms TTFT and ITL).
-inline constexpr double kJitterMs = 2.0;
-
-/// Below this many repeats a side, changes are judged against the noise floor alone.
-inline constexpr int kRepeatsForSpread = 2;
 /// Two-sided level of the Welch test on the repeats' values (two or more repeats a side).
 inline constexpr double kRepeatTestLevel = 0.99;
-/// A success rate's change is called only from this many percentage points on, and when its
-/// two-proportion z reaches kFailureZ.
-inline constexpr double kFailureFloor = 0.01;
+/// A success rate's change is called only when its two-proportion z reaches kFailureZ and it moved
+/// by kFailureFloor (metrics/noisefloor.h) or more.
 inline constexpr double kFailureZ = 3.0;
 
 struct DeltaRow {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "capacity.h"
 
+#include "metrics/noisefloor.h"
 #include "metrics/numpystats.h"
 #include "model/clock.h"
 
@@ -162,8 +163,14 @@ void judgeLevel(
             std::sort(v.begin(), v.end());
             r.value = Stats::percentileSorted(v, slo.percentile) * 1000;
             const Interval ci = percentileInterval(v, slo.percentile);
+            // One run's requests say nothing of the next run's: the reading spans the run-to-run noise
+            // of its repeats as well (metrics/noisefloor.h); a whole level without a requests' interval
+            // has that alone.
+            const double half = r.value * runToRunHalfWidth(r.key, level.repeats);
             if (ci.valid)
-                r.ci = { ci.low * 1000, ci.high * 1000, true };
+                r.ci = { std::min(ci.low * 1000, r.value - half), std::max(ci.high * 1000, r.value + half), true };
+            else if (!needIntervals)
+                r.ci = { r.value - half, r.value + half, true };
             r.verdict = verdictOf(r, false, needIntervals);
         } else {
             r.value = std::numeric_limits<double>::quiet_NaN();

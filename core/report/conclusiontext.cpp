@@ -43,9 +43,9 @@ QString whereOf(const Conclusion::Change &ch, int points)
 QString oneRunLimit()
 {
     const NoiseFloors &f = defaultNoiseFloors();
-    return tr("one run each: a change under %1 in throughput or TPOT/ITL, %2 in TTFT or %3 in a p99 cannot be told "
-              "from run-to-run noise; rerun with 3 repeats to tell smaller ones")
-        .arg(percent(std::max(f.throughput, f.decode)), percent(f.ttft), percent(f.tail));
+    return tr("one run each: a change under %1 in throughput, %2 in TPOT/ITL, %3 in TTFT or %4 in a p99 cannot be "
+              "told from run-to-run noise; rerun with 3 repeats to tell smaller ones")
+        .arg(percent(f.throughput), percent(f.decode), percent(f.ttft), percent(f.tail));
 }
 
 QString conclusionSentence(const Conclusion &c)

@@ -18,9 +18,9 @@ QString conclusionSentence(const Conclusion &c);
 /// compared) each names its comparison's letter first ("B: sglang: …").
 QStringList conclusionSentences(const QList<DeltaSection> &sections, bool lettered);
 
-/// What a single repeat a side cannot tell, from the noise floors: "one run each: a change under 10% in
-/// throughput or TPOT/ITL, 25% in TTFT or 60% in a p99 cannot be told from run-to-run noise; rerun
-/// with 3 repeats to tell smaller ones".
+/// What a single repeat a side cannot tell, from the noise floors: "one run each: a change under 5% in
+/// throughput, 10% in TPOT/ITL, 25% in TTFT or 60% in a p99 cannot be told from run-to-run noise;
+/// rerun with 3 repeats to tell smaller ones".
 QString oneRunLimit();
 
 /// The rows a table folds behind its decided ones: "31 within noise, 12 undecided"; empty for none.

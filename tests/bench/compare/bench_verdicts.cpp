@@ -6,7 +6,7 @@
 // `servescope-cli run` into one project; the runs are then compared with the library's own deltaTable(),
 // as `compare`, the window and the report do. Prints figures, asserts nothing.
 //
-//   bench_verdicts [--rounds N] [--repeat-rounds N] [--time-scale X] [--keep DIR]
+//   bench_verdicts [--rounds N] [--repeat-rounds N] [--time-scale X] [--keep DIR | --from DIR]
 #include "compare/conclusion.h"
 #include "compare/runsource.h"
 
@@ -278,7 +278,7 @@ QList<RunSource> runRounds(
     for (int r = 1; r <= rounds; ++r) {
         QElapsedTimer t;
         t.start();
-        if (!runOnce(cli, experimentPath, project, timeScale))
+        if (!cli.isEmpty() && !runOnce(cli, experimentPath, project, timeScale))
             break;
         RunSource run;
         QString error;
@@ -306,13 +306,15 @@ int main(int argc, char **argv)
     const int rounds = int(option("--rounds", 6));
     const int repeatRounds = int(option("--repeat-rounds", 3));
     const double timeScale = option("--time-scale", 10);
-    const QString cli = qEnvironmentVariable("SERVESCOPE_CLI");
-    if (cli.isEmpty()) {
+    // --from DIR: judge the runs a --keep DIR of an earlier bench left, measuring nothing.
+    const qsizetype from = args.indexOf(QStringLiteral("--from"));
+    const QString cli = from > 0 ? QString() : qEnvironmentVariable("SERVESCOPE_CLI");
+    if (cli.isEmpty() && from < 0) {
         std::fprintf(stderr, "bench_verdicts: set SERVESCOPE_CLI to servescope-cli (the bench target does)\n");
         return 2;
     }
     QTemporaryDir temporary;
-    const qsizetype keep = args.indexOf(QStringLiteral("--keep"));
+    const qsizetype keep = from > 0 ? from : args.indexOf(QStringLiteral("--keep"));
     const QDir dir(keep > 0 && keep + 1 < args.size() ? args[keep + 1] : temporary.path());
     dir.mkpath(QStringLiteral("."));
     const NoiseFloors &f = defaultNoiseFloors();
