@@ -5150,22 +5150,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>更差</translation>
     </message>
     <message>
-        <source>within noise (small change)</source>
-        <translation>在噪声范围内（变化很小）</translation>
-    </message>
-    <message>
-        <source>within noise</source>
-        <translation>在噪声范围内</translation>
-    </message>
-    <message>
-        <source>undecided: one repeat</source>
-        <translation>无法判断：只有一次重复</translation>
-    </message>
-    <message>
-        <source>undecided: too few requests</source>
-        <translation>无法判断：请求数太少</translation>
-    </message>
-    <message>
         <source>Generated %1 by ServeScope %2. Rates and latencies per point are medians across repeats, request counts are totals; rows marked * have more than 0.5% failed requests (censored: latencies describe only the survivors).</source>
         <translation>由 ServeScope %2 于 %1 生成。每个负载点的速率和延迟取各次重复的中位数，请求数为总和；标 * 的行失败请求超过 0.5%（截尾：延迟只反映成功的请求）。</translation>
     </message>
@@ -5750,16 +5734,8 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>%1 对比 A</translation>
     </message>
     <message>
-        <source>Change of B against A in %; better or worse only when the 95% intervals separate and the change is at least 5%. Each run&apos;s per-point table below has the values; compare --json has every metric.</source>
-        <translation>B 相对 A 的变化（%）；仅当 95% 区间分离且变化至少为 5% 时才判定为更好或更差。数值见下方各运行的负载点表；compare --json 包含所有指标。</translation>
-    </message>
-    <message>
         <source>Per-point results (medians across repeats, min–max)</source>
         <translation>各负载点结果（各次重复的中位数，最小–最大）</translation>
-    </message>
-    <message>
-        <source>undecided: no value</source>
-        <translation>无法判断：无数值</translation>
     </message>
     <message numerus="yes">
         <source>interrupted (its process stopped) before its end: the point it was running is summarised from the %n request(s) it stored, marked partial</source>
@@ -6110,6 +6086,110 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>No point of these runs measured multi-turn sessions.</source>
         <translation>这些运行中没有负载点测量过多轮会话。</translation>
+    </message>
+    <message>
+        <source>from nothing</source>
+        <translation>从无到有</translation>
+    </message>
+    <message>
+        <source>at %1</source>
+        <translation>于 %1</translation>
+    </message>
+    <message>
+        <source>at every point (%1 at %2)</source>
+        <translation>在每个点（共 %1 个，最大于 %2）</translation>
+    </message>
+    <message>
+        <source>at %1 (largest at %2)</source>
+        <translation>于 %1（最大于 %2）</translation>
+    </message>
+    <message>
+        <source>one run each: a change under %1 in throughput, %2 in TPOT/ITL, %3 in TTFT or %4 in a p99 cannot be told from run-to-run noise; rerun with 3 repeats to tell smaller ones</source>
+        <translation>每边仅一次运行：吞吐量低于 %1、TPOT/ITL 低于 %2、TTFT 低于 %3 或 p99 低于 %4 的变化无法与运行间噪声区分；以 3 次重复重新运行可分辨更小的变化</translation>
+    </message>
+    <message>
+        <source>%1: no verdict: statistics only (a side has no per-request data to judge a change by)</source>
+        <translation>%1：无结论：仅有统计值（一方没有逐请求数据，无法判断变化）</translation>
+    </message>
+    <message>
+        <source>%1: no verdict: no metric has a value on both sides that compares</source>
+        <translation>%1：无结论：没有双方都有且可比的指标值</translation>
+    </message>
+    <message>
+        <source>%1: no change beyond run-to-run noise at any point</source>
+        <translation>%1：所有点均无超出运行间噪声的变化</translation>
+    </message>
+    <message>
+        <source>%1 of requests failed %2</source>
+        <translation>%1 的请求失败，%2</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3</source>
+        <translation>%1 %2，%3</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>有好有坏</translation>
+    </message>
+    <message>
+        <source>%1: %2 — %3</source>
+        <translation>%1：%2 — %3</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>，且 </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n within noise</source>
+        <translation>
+            <numerusform>%n 项在噪声范围内</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n undecided</source>
+        <translation>
+            <numerusform>%n 项未判定</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>worse: %1 failed</source>
+        <translation>更差：%1 失败</translation>
+    </message>
+    <message>
+        <source>within run-to-run noise (under %1)</source>
+        <translation>在运行间噪声范围内（低于 %1）</translation>
+    </message>
+    <message>
+        <source>within timing jitter (under %1 ms)</source>
+        <translation>在计时抖动范围内（低于 %1 ms）</translation>
+    </message>
+    <message>
+        <source>within run-to-run noise</source>
+        <translation>在运行间噪声范围内</translation>
+    </message>
+    <message>
+        <source>—: no successful request in B</source>
+        <translation>—：B 中没有成功的请求</translation>
+    </message>
+    <message>
+        <source>—: no successful request in A</source>
+        <translation>—：A 中没有成功的请求</translation>
+    </message>
+    <message>
+        <source>no verdict: statistics only</source>
+        <translation>无结论：仅有统计值</translation>
+    </message>
+    <message>
+        <source>—: no value on one side</source>
+        <translation>—：一方没有该值</translation>
+    </message>
+    <message>
+        <source>Conclusions</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Change of B against A in % (×N from twice A on). With one repeat a side, better or worse only beyond the metric&apos;s run-to-run noise floor; with repeats, only when their spread separates them too (docs/metrics.md). — : no value to compare. Each run&apos;s per-point table below has the values; compare --json has every metric.</source>
+        <translation>B 相对 A 的变化（%；达到 A 的两倍及以上时记为 ×N）。每边仅一次重复时，只有超出该指标运行间噪声下限才判为更好或更差；有重复时，还需重复之间的离散度能将两者区分（见 docs/metrics.md）。—：没有可比的值。下方每次运行的逐点表格给出数值；compare --json 包含所有指标。</translation>
     </message>
 </context>
 <context>
@@ -6586,6 +6666,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <source>TTFT of sessions&apos; first and later turns vs load</source>
         <translation>会话首轮与后续轮次的 TTFT 与负载</translation>
     </message>
+    <message>
+        <source>and %1 (not listed)</source>
+        <translation>另有 %1（未列出）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Run</name>
@@ -6985,10 +7069,6 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <translation>有好有坏</translation>
     </message>
     <message>
-        <source>within noise</source>
-        <translation>在噪声范围内</translation>
-    </message>
-    <message>
         <source>not in that run</source>
         <translation>该运行中没有</translation>
     </message>
@@ -6999,10 +7079,6 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>The earlier run has no such point.</source>
         <translation>早先的运行没有这个负载点。</translation>
-    </message>
-    <message>
-        <source>No headline metric changed beyond its noise and 5%.</source>
-        <translation>没有主要指标的变化超出其噪声范围和 5%。</translation>
     </message>
     <message>
         <source>Points against run %1 (dashed on the charts):</source>
@@ -7019,6 +7095,18 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>%1: %2 (%3)</source>
         <translation>%1：%2（%3）</translation>
+    </message>
+    <message>
+        <source>no change beyond noise</source>
+        <translation>无超出噪声的变化</translation>
+    </message>
+    <message>
+        <source>No headline metric changed beyond run-to-run noise: %1.</source>
+        <translation>没有主要指标的变化超出运行间噪声：%1。</translation>
+    </message>
+    <message>
+        <source>No headline metric changed beyond run-to-run noise and the spread of the repeats.</source>
+        <translation>没有主要指标的变化超出运行间噪声与重复间的离散度。</translation>
     </message>
 </context>
 <context>

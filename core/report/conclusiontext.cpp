@@ -11,7 +11,7 @@ namespace {
 
 QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
 {
-    return QCoreApplication::translate("ServeScope::Conclusion", text, disambiguation, n);
+    return QCoreApplication::translate("ServeScope::Report", text, disambiguation, n);
 }
 
 QString percent(double fraction)
