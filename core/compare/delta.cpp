@@ -118,11 +118,10 @@ Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double prac
     const double relative = base != 0 ? (cand - base) / std::abs(base)
         : cand == base                ? 0.0
                                       : std::copysign(INFINITY, cand - base);
-    const double required = requiredChange(a.key, a.repeats.n, b.repeats.n, practicalThreshold, floors);
+    double required = requiredChange(a.key, a.repeats.n, b.repeats.n, practicalThreshold, floors);
     if (floor)
         *floor = required;
-    const Verdict direction
-        = (lowerIsBetter(a.key) ? cand < base : cand > base) ? Verdict::Better : Verdict::Worse;
+    const Verdict direction = (lowerIsBetter(a.key) ? cand < base : cand > base) ? Verdict::Better : Verdict::Worse;
     if (a.key.endsWith(QLatin1String("_ms")) && std::abs(cand - base) < kJitterMs) {
         *reason = QStringLiteral("below-jitter");
         return Verdict::Noise;
@@ -139,6 +138,12 @@ Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double prac
         *reason = QStringLiteral("repeats-differ");
         return direction;
     }
+    // A percentile of too few requests for an interval of its own moves between runs as a tail does.
+    if (!a.key.startsWith(QLatin1String("mean_")) && a.key.endsWith(QLatin1String("_ms"))
+        && (!a.ci.valid || !b.ci.valid))
+        required = std::max(required, requiredChange(QStringLiteral("p99_ttft_ms"), 1, 1, practicalThreshold, floors));
+    if (floor)
+        *floor = required;
     if (std::abs(relative) < required) {
         *reason = QStringLiteral("below-noise-floor");
         return Verdict::Noise;
@@ -229,10 +234,9 @@ QList<DeltaRow> pointRows(const PointRepeats &a, const PointRepeats &b, const QS
     const bool noneA = oa.known && oa.completed <= 0, noneB = ob.known && ob.completed <= 0;
     QList<DeltaRow> rows;
     for (const QString &key : metrics) {
-        DeltaRow r = key == QLatin1String("success_rate")
-            ? successRow(a, b)
-            : deltaRow(a.variant, a.label, key, estimateMetric(a, key), estimateMetric(b, key), practicalThreshold,
-                floors);
+        DeltaRow r = key == QLatin1String("success_rate") ? successRow(a, b)
+                                                          : deltaRow(a.variant, a.label, key, estimateMetric(a, key),
+                                                              estimateMetric(b, key), practicalThreshold, floors);
         if ((noneA || noneB) && key.endsWith(QLatin1String("_ms"))) {
             // No successful request on a side: its latencies are not 0 ms, they are not there.
             r.change = r.relative = r.floor = kNaN;

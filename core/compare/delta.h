@@ -57,7 +57,8 @@ struct DeltaRow {
 /// kRepeatsForSpread repeats or more a side, better or worse when a Welch test on the repeats' values
 /// (their medians and coefficients of variation) separates them at kRepeatTestLevel and the change
 /// reaches requiredChange(); with fewer, when the change reaches requiredChange() (the family's noise
-/// floor) and the requests' intervals, where both sides have one, do not overlap. A latency that moved
+/// floor; a median or percentile too few requests give no interval for takes the tail's) and the
+/// requests' intervals, where both sides have one, do not overlap. A latency that moved
 /// less than kJitterMs is noise either way ("below-jitter"). Noise otherwise;
 /// undecided when a side lacks the value. `*floor` (may be null) gets the change required.
 Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double practicalThreshold, QString *reason,

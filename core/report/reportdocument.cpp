@@ -4,8 +4,8 @@
 #include "compare/delta.h"
 #include "metrics/repeats.h"
 #include "report/chartbuilders.h"
-#include "report/findingtext.h"
 #include "report/conclusiontext.h"
+#include "report/findingtext.h"
 #include "report/metricnames.h"
 #include "resultfiles/resultfile.h"
 
@@ -605,10 +605,11 @@ QString summarySection(const ReportInput &input)
     out += QStringLiteral("</table>\n");
     // What each comparison concludes, a sentence per variant, before any table.
     if (const QStringList sentences = conclusionSentences(input.deltas, several); !sentences.isEmpty()) {
-        out += QStringLiteral("<h3>%1</h3>\n<ul class=\"conclusions\">\n").arg(esc(tr("Conclusions")));
+        QStringList lines;
         for (const QString &sentence : sentences)
-            out += QStringLiteral("<li>%1</li>\n").arg(esc(sentence));
-        out += QStringLiteral("</ul>\n");
+            lines << esc(sentence);
+        out += QStringLiteral("<p class=\"conclusions\"><b>%1:</b><br>%2</p>\n")
+                   .arg(esc(tr("Conclusions")), lines.join(QStringLiteral("<br>\n")));
     }
     for (qsizetype k = 0; k < input.deltas.size(); ++k) {
         // Compared runs are known by their letters (the table above); one run's variants by name.
@@ -625,10 +626,9 @@ QString summarySection(const ReportInput &input)
     }
     if (!input.deltas.isEmpty())
         out += QStringLiteral("<p class=\"muted\">%1</p>\n")
-                   .arg(esc(tr("Change of B against A in % (×N from twice A on). With one repeat a side, better or "
-                               "worse only beyond the metric's run-to-run noise floor; with repeats, only when their "
-                               "spread separates them too (docs/metrics.md). — : no value to compare. Each run's "
-                               "per-point table below has the values; compare --json has every metric.")));
+                   .arg(esc(tr("Change of B against A (×N from twice A on); better or worse only beyond the "
+                               "run-to-run noise (docs/metrics.md); —: nothing to compare. compare --json has every "
+                               "metric.")));
     // The findings' headlines, a line each with the runs and variants it was found in; their text is
     // in each run's details.
     QStringList titles;

@@ -155,7 +155,7 @@ void TestGuiRun::runAgainstSimulator()
     QCOMPARE(verdicts->item(0, 0)->text(), QStringLiteral("baseline · c1"));
     QCOMPARE(verdicts->item(3, 0)->text(), QStringLiteral("seqs-2 · c4"));
     const QStringList words { QStringLiteral("better"), QStringLiteral("worse"), QStringLiteral("mixed"),
-        QStringLiteral("within noise") };
+        QStringLiteral("no change beyond noise") };
     for (int row = 0; row < 4; ++row)
         QVERIFY2(words.contains(verdicts->item(row, 1)->text()), qPrintable(verdicts->item(row, 1)->text()));
 }

@@ -20,6 +20,7 @@
 #include "compare/delta.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileInfo>
@@ -170,7 +171,18 @@ private Q_SLOTS:
         const int found = tabs->indexOf(findings);
         QVERIFY(found > 0);
         QCOMPARE(tabs->tabText(found), QStringLiteral("Findings (%1)").arg(findings->count()));
+        // The decided rows by default, the rest folded into a count beside the switch; every row without it.
+        auto *decidedOnly = w.results()->findChild<QCheckBox *>(QStringLiteral("decidedOnly"));
+        QVERIFY(decidedOnly && decidedOnly->isChecked());
+        const int decided = w.results()->deltaTable()->model()->rowCount();
+        auto *folded = w.results()->findChild<QLabel *>(QStringLiteral("foldedRows"));
+        QVERIFY(folded);
+        QVERIFY2(
+            decided == 2 * 2 * int(headlineMetrics().size()) || folded->text().contains(QStringLiteral("(not listed)")),
+            qPrintable(folded->text()));
+        decidedOnly->setChecked(false);
         QCOMPARE(w.results()->deltaTable()->model()->rowCount(), 2 * 2 * int(headlineMetrics().size()));
+        QVERIFY(folded->text().isEmpty());
         // The steady set's deltas are computed from the requests after the runs are shown, and reach
         // the table when the set is switched (two fewer metrics: no total-token throughput or success rate).
         auto *set = w.results()->findChild<QComboBox *>(QStringLiteral("resultSet"));
@@ -260,7 +272,7 @@ private Q_SLOTS:
             r.change = 2;
             r.relative = 0.2;
             r.verdict = Verdict::Undecided;
-            r.reason = QStringLiteral("single-repeat");
+            r.reason = QStringLiteral("statistics-only");
             section.rows << r;
         }
         section.definitions = compareDefinitions(QStringLiteral("vllm"), true, QStringLiteral("aiperf"), false);
@@ -274,6 +286,7 @@ private Q_SLOTS:
         QVERIFY2(text.contains(QStringLiteral("Why the numbers differ: B: aiperf vs A: servescope")), qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("tokens counted by the client's tokenizer")));
         QVERIFY(text.contains(QStringLiteral("comparable as published")));
+        view.findChild<QCheckBox *>(QStringLiteral("decidedOnly"))->setChecked(false);
         const QAbstractItemModel *delta = view.deltaTable()->model();
         QStringList verdicts;
         for (int r = 0; r < delta->rowCount(); ++r) {
@@ -281,7 +294,7 @@ private Q_SLOTS:
                 verdicts << delta->index(r, c).data().toString();
         }
         QVERIFY2(verdicts.contains(QStringLiteral("no verdict: not comparable")), qPrintable(verdicts.join(u'|')));
-        QVERIFY(verdicts.contains(QStringLiteral("undecided: one repeat")));
+        QVERIFY(verdicts.contains(QStringLiteral("no verdict: statistics only")));
     }
 
     // Three repeats of one point: a bold median row under them with the stored medians, the widest

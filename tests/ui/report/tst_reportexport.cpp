@@ -84,7 +84,7 @@ DeltaSection demoDelta(const ReportRun &run, double relative)
                 : better       ? Verdict::Better
                 : p.point == 1 ? Verdict::Undecided
                                : Verdict::Noise;
-            r.reason = r.verdict == Verdict::Undecided ? QStringLiteral("single-repeat") : QString();
+            r.reason = r.verdict == Verdict::Undecided ? QStringLiteral("statistics-only") : QString();
             section.rows << r;
         }
     }
@@ -212,8 +212,12 @@ private slots:
         QVERIFY(head.contains(QStringLiteral("<td nowrap>baseline</td><td nowrap>c16</td>")));
         QVERIFY(head.contains(QStringLiteral("+50.0%</span><br><span class=\"verdict\">worse</span>")));
         QVERIFY(head.contains(QStringLiteral("−50.0%</span><br><span class=\"verdict\">better</span>")));
-        QVERIFY(head.contains(QStringLiteral("0.0%</span><br><span class=\"verdict\">within noise</span>")));
-        QVERIFY(head.contains(QStringLiteral("undecided: one repeat")));
+        QVERIFY(head.contains(QStringLiteral("0.0%</span><br><span class=\"verdict\">within run-to-run noise</span>")));
+        QVERIFY(head.contains(QStringLiteral("—</span><br><span class=\"verdict\">no verdict: statistics only")));
+        // Before the tables, one sentence per variant: the decided changes, failures first.
+        const qsizetype conclusions = head.indexOf(QStringLiteral("<b>Conclusions:</b><br>"));
+        QVERIFY(conclusions >= 0 && conclusions < head.indexOf(QStringLiteral("Changes: B against A")));
+        QVERIFY2(head.contains(QStringLiteral("baseline: mixed — ")), qPrintable(head));
         QVERIFY(head.contains(QStringLiteral("background-color: %1").arg(verdictColour(Verdict::Worse).name())));
         QVERIFY(head.contains(QStringLiteral("background-color: %1").arg(verdictColour(Verdict::Better).name())));
         QVERIFY(head.contains(QStringLiteral("<th>TTFT p90 (ms)</th>")));
