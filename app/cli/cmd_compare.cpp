@@ -467,6 +467,10 @@ int runCompare(const QStringList &args)
     const QList<Conclusion> conclusions = concludeVariants(shownRows);
     for (const Conclusion &c : conclusions)
         err << "servescope-cli compare: " << Report::conclusionSentence(c) << '\n';
+    if (!conclusions.isEmpty() && std::any_of(conclusions.cbegin(), conclusions.cend(), [](const Conclusion &c) {
+            return c.minRepeats > 0 && c.minRepeats < kRepeatsForSpread;
+        }))
+        err << "servescope-cli compare: " << Report::oneRunLimit() << '\n';
 
     if (QString error; !parser.value(QStringLiteral("junit")).isEmpty()
         && !writeJunit(parser.value(QStringLiteral("junit")), base.name + QStringLiteral(" vs ") + cand.name, gates,
@@ -474,8 +478,8 @@ int runCompare(const QStringList &args)
         return usage(CliText::tr("--junit: %1").arg(error));
 
     if (parser.isSet(QStringLiteral("json"))) {
-        const QJsonObject doc
-            = compareJson({ base, cand, a.set, a.threshold, rows, definitions, shown, noisy, gates, failures, conclusions });
+        const QJsonObject doc = compareJson(
+            { base, cand, a.set, a.threshold, rows, definitions, shown, noisy, gates, failures, conclusions });
         out << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
     } else if (a.conditions.isEmpty()) {
         printDeltaTable(out, rows);

@@ -40,12 +40,14 @@ Conclusion::Change changeOf(const QList<const DeltaRow *> &rows, Verdict verdict
     Conclusion::Change c;
     c.verdict = verdict;
     double largest = -1;
+    c.least = INFINITY;
     for (const DeltaRow *r : rows) {
         if (r->verdict != verdict)
             continue;
         c.metric = r->metric;
         c.points << r->label;
         const double size = std::isnan(r->relative) ? INFINITY : std::abs(r->relative);
+        c.least = std::min(c.least, size);
         if (size > largest) {
             largest = size;
             c.relative = r->relative;

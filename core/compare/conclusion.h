@@ -23,6 +23,7 @@ struct Conclusion {
         Verdict verdict = Verdict::Undecided;
         double relative = 0; ///< at `at`
         double ratio = 1; ///< B / A at `at`
+        double least = 0; ///< the smallest |relative| among `points`
         QString at; ///< the point of the largest change
         QStringList points; ///< every point where the metric was decided this way, in the rows' order
     };

@@ -33,9 +33,17 @@ QString whereOf(const Conclusion::Change &ch, int points)
 {
     if (ch.points.size() == 1)
         return tr("at %1").arg(ch.at);
-    if (ch.points.size() == points)
-        return tr("at every point (%1 at %2)").arg(ch.points.size()).arg(ch.at);
-    return tr("at %1 (largest at %2)").arg(ch.points.join(QStringLiteral(", ")), ch.at);
+    // Where the change was about the same everywhere, no point stands out.
+    const bool even = std::isfinite(ch.relative) && std::abs(ch.relative) - ch.least <= 0.01 * std::abs(ch.relative);
+    const QString where = ch.points.size() == points ? tr("at all %1 points").arg(points)
+                                                     : tr("at %1").arg(ch.points.join(QStringLiteral(", ")));
+    return even ? where : tr("%1 (largest at %2)").arg(where, ch.at);
+}
+
+bool nothingDecided(const Conclusion &c)
+{
+    return c.outcome == QLatin1String("noise") || c.outcome == QLatin1String("statistics-only")
+        || c.outcome == QLatin1String("no-verdict");
 }
 
 } // namespace
@@ -55,18 +63,16 @@ QString conclusionSentence(const Conclusion &c)
             .arg(c.variant);
     if (c.outcome == QLatin1String("no-verdict"))
         return tr("%1: no verdict: no metric has a value on both sides that compares").arg(c.variant);
-    if (c.outcome == QLatin1String("noise")) {
-        const QString sentence = tr("%1: no change beyond run-to-run noise at any point").arg(c.variant);
-        return c.minRepeats < kRepeatsForSpread ? sentence + QStringLiteral(" (") + oneRunLimit() + u')' : sentence;
-    }
+    if (c.outcome == QLatin1String("noise"))
+        return tr("%1: no change beyond run-to-run noise at any point").arg(c.variant);
     QStringList parts;
     for (const Conclusion::Change &ch : c.changes) {
         if (ch.metric == QLatin1String("success_rate")) {
             parts << tr("%1 of requests failed %2").arg(percent(c.worstFailedShare), whereOf(ch, c.points));
             continue;
         }
-        parts << tr("%1 %2 %3")
-                     .arg(MetricName::of(ch.metric).name, sizeOf(ch.relative, ch.ratio), whereOf(ch, c.points));
+        parts
+            << tr("%1 %2 %3").arg(MetricName::of(ch.metric).name, sizeOf(ch.relative, ch.ratio), whereOf(ch, c.points));
     }
     const QString outcome = c.outcome == QLatin1String("worse") ? tr("worse")
         : c.outcome == QLatin1String("better")                  ? tr("better")
@@ -74,14 +80,63 @@ QString conclusionSentence(const Conclusion &c)
     return tr("%1: %2 — %3").arg(c.variant, outcome, parts.join(tr(" and ")));
 }
 
-QStringList conclusionSentences(const QList<DeltaSection> &sections, bool lettered)
+QList<ConclusionBlock> conclusionBlocks(const QList<DeltaSection> &sections, bool lettered)
+{
+    QList<ConclusionBlock> out;
+    for (const DeltaSection &section : sections) {
+        const QList<Conclusion> conclusions = concludeVariants(section.rows);
+        ConclusionBlock block;
+        block.title = lettered ? section.title : QString();
+        for (qsizetype i = 0; i < conclusions.size();) {
+            // Variants alike with nothing decided: one sentence naming them all.
+            qsizetype j = i + 1;
+            QStringList names { conclusions[i].variant };
+            while (nothingDecided(conclusions[i]) && j < conclusions.size()
+                && conclusions[j].outcome == conclusions[i].outcome) {
+                names << conclusions[j].variant;
+                ++j;
+            }
+            Conclusion c = conclusions[i];
+            c.variant = names.join(QStringLiteral(", "));
+            block.sentences << conclusionSentence(c);
+            i = j;
+        }
+        if (!block.sentences.isEmpty())
+            out << block;
+    }
+    // One run's variants, each against the first: their sentences read as one list.
+    if (!lettered && out.size() > 1) {
+        ConclusionBlock merged;
+        for (const ConclusionBlock &b : std::as_const(out))
+            merged.sentences << b.sentences;
+        out = { merged };
+    }
+    return out;
+}
+
+bool oneRunCompared(const QList<DeltaSection> &sections)
+{
+    for (const DeltaSection &section : sections) {
+        for (const DeltaRow &r : section.rows) {
+            if (r.a.repeats.n > 0 && r.b.repeats.n > 0 && std::min(r.a.repeats.n, r.b.repeats.n) < kRepeatsForSpread)
+                return true;
+        }
+    }
+    return false;
+}
+
+QStringList conclusionLines(const QList<DeltaSection> &sections, bool lettered)
 {
     QStringList out;
-    for (qsizetype k = 0; k < sections.size(); ++k) {
-        for (const Conclusion &c : concludeVariants(sections[k].rows)) {
-            const QString sentence = conclusionSentence(c);
-            out << (lettered ? QString(QChar(char16_t(u'B' + k))) + QStringLiteral(": ") + sentence : sentence);
-        }
+    for (const ConclusionBlock &b : conclusionBlocks(sections, lettered)) {
+        if (!b.title.isEmpty())
+            out << b.title;
+        out << b.sentences;
+    }
+    if (!out.isEmpty() && oneRunCompared(sections)) {
+        QString limit = oneRunLimit();
+        limit[0] = limit[0].toUpper();
+        out << limit + u'.';
     }
     return out;
 }

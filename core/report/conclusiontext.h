@@ -10,13 +10,22 @@
 
 namespace ServeScope::Report {
 
-/// "seqs-8: worse — output throughput −79.6% at c64 and TTFT p50 ×17.0 at c8–c64", "sglang: no change
-/// beyond run-to-run noise at any point (one run each: …)", "a: no verdict: statistics only".
+/// "seqs-8: worse — output throughput −79.6% at c64 and TTFT p50 ×17.0 at c16, c32, c64 (largest at
+/// c64)", "sglang: no change beyond run-to-run noise at any point", "a: no verdict: statistics only".
 QString conclusionSentence(const Conclusion &c);
 
-/// Every comparison's conclusions, a sentence per variant in the sections' order; with `lettered` (runs
-/// compared) each names its comparison's letter first ("B: sglang: …").
-QStringList conclusionSentences(const QList<DeltaSection> &sections, bool lettered);
+/// One comparison's conclusions: its title when runs are compared ("B: demo rerun vs A: demo"),
+/// then a sentence per variant, the variants with nothing decided named together in one.
+struct ConclusionBlock {
+    QString title;
+    QStringList sentences;
+};
+QList<ConclusionBlock> conclusionBlocks(const QList<DeltaSection> &sections, bool lettered);
+/// The same as plain lines (titles included), and after them, when a side had one repeat somewhere,
+/// oneRunLimit() once, capitalised.
+QStringList conclusionLines(const QList<DeltaSection> &sections, bool lettered);
+/// Whether a compared row has a single repeat on a side.
+bool oneRunCompared(const QList<DeltaSection> &sections);
 
 /// What a single repeat a side cannot tell, from the noise floors: "one run each: a change under 5% in
 /// throughput, 10% in TPOT/ITL, 25% in TTFT or 60% in a p99 cannot be told from run-to-run noise;

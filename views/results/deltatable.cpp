@@ -21,10 +21,13 @@ void DeltaTableModel::setSections(const QList<DeltaSection> &sections, bool lett
     for (qsizetype k = 0; k < sections.size(); ++k) {
         // Compared runs are known by their letters (legend, footer); one run's variants by name.
         const QString comparison = lettered ? tr("%1 vs A").arg(QChar(char16_t(u'B' + k))) : sections[k].title;
-        // Decided rows first, each group in core's order.
-        for (bool decided : { true, false }) {
+        // Decided rows first, more failures before any other change, each group in core's order.
+        const auto group = [](const DeltaRow &r) {
+            return !r.decided() ? 2 : r.reason == QLatin1String("failures-rose") ? 0 : 1;
+        };
+        for (int g : { 0, 1, 2 }) {
             for (const DeltaRow &r : sections[k].rows) {
-                if (r.decided() == decided)
+                if (group(r) == g)
                     m_rows.append({ comparison, r });
             }
         }

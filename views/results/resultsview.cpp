@@ -449,11 +449,20 @@ void ResultsView::rebuildDelta()
     m_delta->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_tabs->setTabVisible(m_tabs->indexOf(m_deltaPane), m_deltaModel->rowCount() > 0);
     m_headline->setSections(deltas, m_input.runs.size() > 1);
-    QStringList sentences;
-    for (const QString &sentence : Report::conclusionSentences(deltas, m_input.runs.size() > 1))
-        sentences << sentence.toHtmlEscaped();
-    m_conclusions->setText(sentences.join(QStringLiteral("<br>")));
-    m_conclusions->setVisible(!sentences.isEmpty());
+    QStringList lines;
+    for (const Report::ConclusionBlock &block : Report::conclusionBlocks(deltas, m_input.runs.size() > 1)) {
+        if (!block.title.isEmpty())
+            lines << QStringLiteral("<b>%1</b>").arg(block.title.toHtmlEscaped());
+        for (const QString &sentence : block.sentences)
+            lines << sentence.toHtmlEscaped();
+    }
+    if (!lines.isEmpty() && Report::oneRunCompared(deltas)) {
+        QString limit = Report::oneRunLimit();
+        limit[0] = limit[0].toUpper();
+        lines << QStringLiteral("<span style=\"color: palette(mid)\">%1.</span>").arg(limit.toHtmlEscaped());
+    }
+    m_conclusions->setText(lines.join(QStringLiteral("<br>")));
+    m_conclusions->setVisible(!lines.isEmpty());
     applyDeltaFilter();
     QString definitions;
     for (const DeltaSection &section : deltas) {
@@ -480,7 +489,12 @@ void ResultsView::applyDeltaFilter()
         undecided += verdict == Verdict::Undecided || verdict == Verdict::NotComparable;
     }
     const QString folded = Report::foldedRows(noise, undecided);
-    m_folded->setText(folded.isEmpty() ? QString() : tr("and %1 (not listed)").arg(folded));
+    if (folded.isEmpty())
+        m_folded->clear();
+    else if (m_deltaFilter->rowCount() == 0)
+        m_folded->setText(tr("No change decided: %1 (untick to list them)").arg(folded));
+    else
+        m_folded->setText(tr("and %1 (not listed)").arg(folded));
 }
 
 void ResultsView::copyDelta()
