@@ -1784,6 +1784,14 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>%1: no variant has a server.gpu_hour_price on both sides</source>
         <translation>%1：没有任何变体在两侧都设置了 server.gpu_hour_price</translation>
     </message>
+    <message>
+        <source>Report usage that contradicts the stream: zero (0 prompt and output tokens) or tenth (a tenth of the output tokens).</source>
+        <translation>报告与流相矛盾的 usage：zero（提示和输出均为 0 个 token）或 tenth（输出 token 的十分之一）。</translation>
+    </message>
+    <message>
+        <source>--wrong-usage takes zero or tenth</source>
+        <translation>--wrong-usage 只接受 zero 或 tenth</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Command</name>
@@ -6110,6 +6118,26 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>No point of these runs measured multi-turn sessions.</source>
         <translation>这些运行中没有负载点测量过多轮会话。</translation>
+    </message>
+    <message>
+        <source>At %1 the server&apos;s usage contradicted the stream on %2 requests.</source>
+        <translation>在 %1，服务器的 usage 在 %2 个请求上与流相矛盾。</translation>
+    </message>
+    <message>
+        <source>It said %1 output tokens where %2 were counted from the streamed text (its /tokenize count, else its content events); the counted ones are used and marked estimated, so output throughput and TPOT do not fall to the usage&apos;s 0 or near it.</source>
+        <translation>它报告 %1 个输出 token，而从流式文本计得 %2 个（/tokenize 计数，否则为内容事件数）；采用计得的数量并标记为估计值，因此输出吞吐量和 TPOT 不会跌到 usage 的 0 或接近 0。</translation>
+    </message>
+    <message>
+        <source>It said %1 input tokens where the prompts had %2; the prompts&apos; own counts are used.</source>
+        <translation>它报告 %1 个输入 token，而提示实际有 %2 个；采用提示自身的计数。</translation>
+    </message>
+    <message>
+        <source>A gateway that rewrites or drops usage is the usual cause.</source>
+        <translation>常见原因是网关改写或丢弃了 usage。</translation>
+    </message>
+    <message>
+        <source>Usage contradicts the stream</source>
+        <translation>usage 与流相矛盾</translation>
     </message>
 </context>
 <context>

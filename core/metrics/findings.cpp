@@ -361,6 +361,7 @@ QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<Poi
     }
     pointCaveats(withSettledRepeats(medians, points), estimates, cacheFree, t, &out);
     FindingRules::rateLimited(medians, t, &out);
+    FindingRules::usageMismatch(points, &out);
     FindingRules::streamNotes(medians, t, &out);
     return out;
 }

@@ -59,7 +59,7 @@ PrefillBudgets prefillBudgets(const Experiment &experiment);
 /// Codes are words only when shown: queueing, bandwidth-bound-decode, kv-cache-pressure,
 /// capacity-knee, prefill-interference, healthy, censored, noisy-repeats, cache-contaminated,
 /// unreliable-percentiles, output-estimated, input-estimated, client-limited, rate-limited,
-/// role-chunk-before-token, ignore-eos-not-honoured, buffered-stream.
+/// role-chunk-before-token, ignore-eos-not-honoured, buffered-stream, usage-mismatch.
 struct RunFinding {
     enum class Kind { Problem, Caveat, Info };
     enum class Confirmation { NotApplicable, Confirmed, NotConfirmed, NoEvidence };

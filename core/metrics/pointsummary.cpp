@@ -42,6 +42,7 @@ PointResult summarisePoint(const Experiment &resolved, const PointKey &key, int 
     s.steady = steadyValues(steadyWindow(records, opts, steady));
     // Wherever a point is summarised, a buffered stream's decode timings are not shown as measured.
     s.client = streamArrival(records);
+    s.client.insert(usageSetAside(records));
     withholdBufferedDecode(&s);
     return result;
 }

@@ -22,6 +22,49 @@ QString pct(double fraction)
     return QString::number(fraction * 100, 'f', 1);
 }
 
+// What the server's answers said about themselves: refused load, stream caveats, counts it got wrong. Empty for
+// another code.
+QString answerText(const RunFinding &f, const QString &at)
+{
+    const auto v = [&f](const char *key) { return f.value(QLatin1String(key)); };
+    QString text;
+    if (f.code == QLatin1String("rate-limited")) {
+        text = tr("At %1 the server answered %2 requests with HTTP 429 (up to %3% of a point's requests): it refused "
+                  "load, and the latencies there leave those requests out.")
+                   .arg(at, num(v("rate_limited"), 0), pct(v("rate_limited_share")));
+    } else if (f.code == QLatin1String("role-chunk-before-token")) {
+        text = tr("At %1 the role-only first chunk arrives up to %2 ms (median) before the first content: TTFT "
+                  "under vLLM's definitions is then early, and the prefill time shows up in ITL. Read time to first "
+                  "content there.")
+                   .arg(at, num(v("role_gap_ms")));
+    } else if (f.code == QLatin1String("ignore-eos-not-honoured")) {
+        text = tr("At %1 up to %2% of requests stopped before the requested length although ignore_eos was sent: the "
+                  "endpoint drops or ignores it, so TPOT and throughput are not comparable across servers.")
+                   .arg(at, pct(v("short_share")));
+    } else if (f.code == QLatin1String("buffered-stream")) {
+        text = tr("At %1 the stream arrived in blocks: %2 token events per socket read, %3% of the gaps between "
+                  "them zero, TTFT %4% of the end-to-end latency (median). Something between the client and the "
+                  "server (a gateway, proxy or load balancer) buffers the stream, so TPOT and ITL there describe "
+                  "its buffer, not the server, and TTFT is late. Turn buffering off for this route (nginx: "
+                  "proxy_buffering off) or measure the server directly.")
+                   .arg(at, num(v("events_per_read")), pct(v("same_read_share")), pct(v("ttft_e2el_p50")));
+    } else if (f.code == QLatin1String("usage-mismatch")) {
+        text = tr("At %1 the server's usage contradicted the stream on %2 requests.").arg(at, num(v("requests"), 0));
+        if (f.value(QStringLiteral("usage_output_tokens"), -1) >= 0)
+            text += u' '
+                + tr("It said %1 output tokens where %2 were counted from the streamed text (its /tokenize count, "
+                     "else its content events); the counted ones are used and marked estimated, so output throughput "
+                     "and TPOT do not fall to the usage's 0 or near it.")
+                      .arg(num(v("usage_output_tokens"), 0), num(v("counted_output_tokens"), 0));
+        if (f.value(QStringLiteral("usage_input_tokens"), -1) >= 0)
+            text += u' '
+                + tr("It said %1 input tokens where the prompts had %2; the prompts' own counts are used.")
+                      .arg(num(v("usage_input_tokens"), 0), num(v("counted_input_tokens"), 0));
+        text += u' ' + tr("A gateway that rewrites or drops usage is the usual cause.");
+    }
+    return text;
+}
+
 } // namespace
 
 QString findingTitle(const RunFinding &f)
@@ -46,6 +89,7 @@ QString findingTitle(const RunFinding &f)
         { "role-chunk-before-token", QT_TRANSLATE_NOOP("ServeScope::Report", "Role chunk before the first token") },
         { "ignore-eos-not-honoured", QT_TRANSLATE_NOOP("ServeScope::Report", "ignore_eos not honoured") },
         { "buffered-stream", QT_TRANSLATE_NOOP("ServeScope::Report", "Buffered stream: TPOT and ITL invalid") },
+        { "usage-mismatch", QT_TRANSLATE_NOOP("ServeScope::Report", "Usage contradicts the stream") },
     };
     for (const auto &[code, title] : titles) {
         if (f.code == QLatin1String(code))
@@ -170,26 +214,8 @@ QString findingText(const RunFinding &f)
         else
             text += tr("To confirm: rerun with a smaller chunked-prefill budget (vLLM --max-num-batched-tokens, SGLang "
                        "--chunked-prefill-size); ITL p99 should fall while TTFT rises.");
-    } else if (f.code == QLatin1String("rate-limited")) {
-        text = tr("At %1 the server answered %2 requests with HTTP 429 (up to %3% of a point's requests): it refused "
-                  "load, and the latencies there leave those requests out.")
-                   .arg(at, num(v("rate_limited"), 0), pct(v("rate_limited_share")));
-    } else if (f.code == QLatin1String("role-chunk-before-token")) {
-        text = tr("At %1 the role-only first chunk arrives up to %2 ms (median) before the first content: TTFT "
-                  "under vLLM's definitions is then early, and the prefill time shows up in ITL. Read time to first "
-                  "content there.")
-                   .arg(at, num(v("role_gap_ms")));
-    } else if (f.code == QLatin1String("ignore-eos-not-honoured")) {
-        text = tr("At %1 up to %2% of requests stopped before the requested length although ignore_eos was sent: the "
-                  "endpoint drops or ignores it, so TPOT and throughput are not comparable across servers.")
-                   .arg(at, pct(v("short_share")));
-    } else if (f.code == QLatin1String("buffered-stream")) {
-        text = tr("At %1 the stream arrived in blocks: %2 token events per socket read, %3% of the gaps between "
-                  "them zero, TTFT %4% of the end-to-end latency (median). Something between the client and the "
-                  "server (a gateway, proxy or load balancer) buffers the stream, so TPOT and ITL there describe "
-                  "its buffer, not the server, and TTFT is late. Turn buffering off for this route (nginx: "
-                  "proxy_buffering off) or measure the server directly.")
-                   .arg(at, num(v("events_per_read")), pct(v("same_read_share")), pct(v("ttft_e2el_p50")));
+    } else if (const QString answer = answerText(f, at); !answer.isEmpty()) {
+        text = answer;
     } else if (f.code == QLatin1String("unreliable-percentiles")) {
         text = tr("p99 needs 1,000 requests; %1 had fewer (the fewest %2): read p90 or the median there.")
                    .arg(at, num(v("fewest_requests"), 0));

@@ -5,6 +5,8 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <cmath>
+
 using namespace ServeScope;
 
 namespace {
@@ -343,6 +345,31 @@ private Q_SLOTS:
         QCOMPARE(role->value(QStringLiteral("role_gap_ms")), 9.0);
         // 200 short of 4000 across the two repeats.
         QCOMPARE(find(f, QStringLiteral("ignore-eos-not-honoured"))->value(QStringLiteral("short_share")), 0.05);
+    }
+
+    // Usage set aside for contradicting the stream: one finding per variant naming what usage said beside what
+    // was counted, summed over every repeat; the input pair only where prompt counts were set aside.
+    void usageMismatchNamesBothCounts()
+    {
+        QList<PointSummary> points;
+        for (int repeat : { 1, 2 }) {
+            PointSummary p = point(QStringLiteral("gw"), 4, 40, 6, 1500, {}, repeat);
+            p.client = { { QStringLiteral("usage_mismatch_requests"), 24 },
+                { QStringLiteral("usage_mismatch_output_said"), 0 },
+                { QStringLiteral("usage_mismatch_output_counted"), 1152 } };
+            points << p << point(QStringLiteral("direct"), 4, 40, 6, 1500, {}, repeat);
+        }
+        points[2].client.insert(QStringLiteral("usage_mismatch_input_said"), 0);
+        points[2].client.insert(QStringLiteral("usage_mismatch_input_counted"), 936);
+        const QList<RunFinding> f = runFindings(points, {}, true);
+        QCOMPARE(codes(f).count(QStringLiteral("usage-mismatch@gw")), 1);
+        QVERIFY(!codes(f).contains(QStringLiteral("usage-mismatch@direct")));
+        const RunFinding *u = find(f, QStringLiteral("usage-mismatch"));
+        QCOMPARE(u->kind, RunFinding::Kind::Caveat);
+        QCOMPARE(u->points, QStringList { QStringLiteral("c4") });
+        QCOMPARE(findingLine(*u),
+            QStringLiteral("usage-mismatch\tgw\tc4\trequests=48\tusage_output_tokens=0\tcounted_output_tokens=2304\t"
+                           "usage_input_tokens=0\tcounted_input_tokens=936"));
     }
 
     // Caveats of whole runs: grouped, one per variant (unreliable percentiles one per run).
