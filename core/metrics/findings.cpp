@@ -273,7 +273,8 @@ bool withholdBufferedDecode(PointSummary *point)
     if (!bufferedStream(*point))
         return false;
     constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-    for (Distribution *d : { &point->tpot, &point->itl, &point->citl }) {
+    // Every timing between a stream's events: the buffer's release pattern. TTFT, TTFC, TTFO and E2EL stay.
+    for (Distribution *d : { &point->tpot, &point->atpot, &point->itl, &point->citl }) {
         for (double *v :
             { &d->mean, &d->median, &d->std, &d->p1, &d->p10, &d->p25, &d->p50, &d->p75, &d->p90, &d->p99 })
             *v = nan;

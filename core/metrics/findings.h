@@ -43,7 +43,7 @@ struct FindingThresholds {
 /// and ITL are not the server's and are marked invalid wherever they are shown.
 bool bufferedStream(const PointSummary &point, const FindingThresholds &thresholds = {});
 /// Marks a buffered point's decode timings invalid where they are computed, so that no output shows
-/// the buffer's release pattern as measured: TPOT, ITL and CITL (and their steady-window values)
+/// the buffer's release pattern as measured: TPOT, answer TPOT, ITL and CITL (and their steady-window values)
 /// become NaN, which every table, chart, CSV and result file shows as a gap, "nan" or null and no
 /// comparison decides on. Returns whether the point was buffered.
 bool withholdBufferedDecode(PointSummary *point);

@@ -347,6 +347,24 @@ private Q_SLOTS:
         QCOMPARE(find(f, QStringLiteral("ignore-eos-not-honoured"))->value(QStringLiteral("short_share")), 0.05);
     }
 
+    // A buffered point withholds every timing between its events, the answer's TPOT among them; the timings
+    // to a first event and to the end stay as measured.
+    void bufferedPointWithholdsEveryDecodeTiming()
+    {
+        PointSummary p = point(QStringLiteral("a"), 4, 900, 20, 1000);
+        for (Distribution *d : { &p.ttft, &p.ttfc, &p.ttfo, &p.tpot, &p.atpot, &p.itl, &p.citl, &p.e2el })
+            d->median = d->p99 = 6.28;
+        QVERIFY(!withholdBufferedDecode(&p)); // no stream evidence: not buffered, nothing withheld
+        QCOMPARE(p.atpot.median, 6.28);
+        p.client.insert(QStringLiteral("stream_events_per_read"), 16);
+        p.client.insert(QStringLiteral("stream_same_read_share"), 0.9);
+        QVERIFY(withholdBufferedDecode(&p));
+        for (const Distribution *d : { &p.tpot, &p.atpot, &p.itl, &p.citl })
+            QVERIFY(std::isnan(d->median) && std::isnan(d->p99));
+        for (const Distribution *d : { &p.ttft, &p.ttfc, &p.ttfo, &p.e2el })
+            QCOMPARE(d->median, 6.28);
+    }
+
     // Usage set aside for contradicting the stream: one finding per variant naming what usage said beside what
     // was counted, summed over every repeat; the input pair only where prompt counts were set aside.
     void usageMismatchNamesBothCounts()
