@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `servescope-cli run`'s findings against servers that misreport: usage that contradicts the stream, on every
-// API. Each against the real simulator (`sim:` as the endpoint, its switches through server.args).
+// API; outputs shorter than asked, named only when ignore_eos was sent. Each against the real simulator (`sim:` as the
+// endpoint, its switches through server.args).
 #include "clirunner.h"
 
 #include "model/records.h"
@@ -144,6 +145,45 @@ private Q_SLOTS:
         QVERIFY2(o.err.contains("finding: usage-mismatch\tchat\tc2\trequests=10\tusage_output_tokens=40\t"
                                 "counted_output_tokens=400\n"),
             o.err.constData());
+    }
+
+    // Outputs shorter than asked mean ignore_eos was not honoured only when it was sent: openai-strict never
+    // sends it, so its outputs stop at the model's end of sequence and nothing is said; the vllm dialect sends
+    // it, and a server that drops it is named.
+    void ignoreEosFindingOnlyWhenSent_data()
+    {
+        QTest::addColumn<QString>("dialect");
+        QTest::addColumn<QString>("serverArgs");
+        QTest::addColumn<bool>("named");
+        QTest::newRow("openai-strict") << QStringLiteral("openai-strict") << QString() << false;
+        QTest::newRow("vllm, dropped") << QStringLiteral("vllm") << QStringLiteral("\"drop_ignore_eos\": true") << true;
+    }
+    void ignoreEosFindingOnlyWhenSent()
+    {
+        QFETCH(QString, dialect);
+        QFETCH(QString, serverArgs);
+        QFETCH(bool, named);
+        const QString name = QStringLiteral("eos-") + dialect;
+        // The seeded end of sequence (mean 256 tokens) ends about a fifth of 64-token outputs early.
+        const Outcome o = runJson(name,
+            QStringLiteral(R"({"name": "eos", "endpoint": {"base_url": "sim:", "api": "chat", "model": "m",
+                "dialect": "%1"},
+            "server": {"engine": "vllm", "args": {%2}},
+            "dataset": {"name": "random", "seed": 7, "ignore_eos": true},
+            "load": {"mode": "concurrency", "points": [{"concurrency": 2, "input_len": 16, "output_len": 64,
+                     "num_prompts": 20}], "repeat": 1},
+            "variants": [{"name": "chat"}]})")
+                .arg(dialect, serverArgs)
+                .toUtf8());
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        const PointSummary s = summariesOf(name).value(QStringLiteral("chat"));
+        QCOMPARE(s.completed, 20);
+        QVERIFY2(s.totalOutputTokens < 20 * 64, qPrintable(QString::number(s.totalOutputTokens))); // some stopped
+        QCOMPARE(o.err.contains("ignore-eos-not-honoured"), named);
+        if (named)
+            QVERIFY2(s.shortOutputs > 0, qPrintable(QString::number(s.shortOutputs)));
+        else
+            QCOMPARE(s.shortOutputs, -1); // not asked for: nothing to count against
     }
 };
 
