@@ -62,6 +62,17 @@ private Q_SLOTS:
                                     << QStringLiteral("ignore_eos not honoured")
                                     << QStringList { QStringLiteral(
                                            "At c8 up to 5.0% of requests stopped before the requested length") };
+        QTest::newRow("usage-mismatch")
+            << RunFinding { QStringLiteral("usage-mismatch"), RunFinding::Kind::Caveat, QStringLiteral("gw"),
+                   { QStringLiteral("c4") },
+                   { { QStringLiteral("requests"), 24 }, { QStringLiteral("usage_output_tokens"), 0 },
+                       { QStringLiteral("counted_output_tokens"), 1152 }, { QStringLiteral("usage_input_tokens"), 0 },
+                       { QStringLiteral("counted_input_tokens"), 936 } },
+                   RunFinding::Confirmation::NotApplicable }
+            << QStringLiteral("Usage contradicts the stream")
+            << QStringList { QStringLiteral("At c4 the server's usage contradicted the stream on 24 requests."),
+                   QStringLiteral("It said 0 output tokens where 1152 were counted"),
+                   QStringLiteral("It said 0 input tokens where the prompts had 936") };
     }
     void wordsCarryTheNumbers()
     {
