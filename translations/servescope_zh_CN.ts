@@ -6139,6 +6139,26 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>Usage contradicts the stream</source>
         <translation>usage 与流相矛盾</translation>
     </message>
+    <message>
+        <source>was killed by signal %1</source>
+        <translation>被信号 %1 终止</translation>
+    </message>
+    <message>
+        <source>exited with code %1</source>
+        <translation>以代码 %1 退出</translation>
+    </message>
+    <message>
+        <source>The launched server %1 while the run used it%2: the run stopped there, that point&apos;s failures are the exit&apos;s, and this variant is not called healthy. Its last lines are in the run&apos;s server log.</source>
+        <translation>启动的服务器在运行使用它时%1%2：运行在此停止，该点的失败源于这次退出，此变体不会被判定为健康。其最后几行输出见本次运行的服务器日志。</translation>
+    </message>
+    <message>
+        <source>, during %1</source>
+        <translation>（在 %1 期间）</translation>
+    </message>
+    <message>
+        <source>The server exited during the run</source>
+        <translation>服务器在运行中退出</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>

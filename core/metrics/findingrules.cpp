@@ -162,6 +162,23 @@ void usageMismatch(const QList<PointSummary> &points, QList<RunFinding> *out)
     }
 }
 
+void serverExited(const QList<ServerExit> &exits, const QList<PointSummary> &medians, QList<RunFinding> *out)
+{
+    for (const ServerExit &e : exits) {
+        QStringList at;
+        for (const PointSummary &p : medians) {
+            if (p.variant == e.variant)
+                at = QStringList { p.label };
+        }
+        RunFinding f { QStringLiteral("server-exited"), Kind::Problem, e.variant, at, {}, Confirmation::NotApplicable };
+        if (e.signal > 0)
+            f.evidence.append({ QStringLiteral("signal"), double(e.signal) });
+        else
+            f.evidence.append({ QStringLiteral("exit_code"), double(e.exitCode) });
+        out->append(f);
+    }
+}
+
 void streamNotes(const QList<PointSummary> &medians, const FindingThresholds &t, QList<RunFinding> *out)
 {
     QStringList early, shortened;

@@ -19,6 +19,10 @@ void rateLimited(const QList<PointSummary> &medians, const FindingThresholds &t,
 /// counted instead, output and input, summed over every repeat. Points are in the order given.
 void usageMismatch(const QList<PointSummary> &points, QList<RunFinding> *out);
 
+/// Per launched server that exited or was killed while the run used it: a problem on its variant with the
+/// exit code or signal, at the variant's last measured point (the one running then).
+void serverExited(const QList<ServerExit> &exits, const QList<PointSummary> &medians, QList<RunFinding> *out);
+
 /// One note per run for each stream caveat: a role chunk ahead of the first token, and
 /// `ignore_eos` not honoured; each lists the points concerned.
 void streamNotes(const QList<PointSummary> &medians, const FindingThresholds &t, QList<RunFinding> *out);

@@ -61,6 +61,13 @@ QString answerText(const RunFinding &f, const QString &at)
                 + tr("It said %1 input tokens where the prompts had %2; the prompts' own counts are used.")
                       .arg(num(v("usage_input_tokens"), 0), num(v("counted_input_tokens"), 0));
         text += u' ' + tr("A gateway that rewrites or drops usage is the usual cause.");
+    } else if (f.code == QLatin1String("server-exited")) {
+        const QString how = f.value(QStringLiteral("signal"), 0) > 0
+            ? tr("was killed by signal %1").arg(num(v("signal"), 0))
+            : tr("exited with code %1").arg(num(v("exit_code"), 0));
+        text = tr("The launched server %1 while the run used it%2: the run stopped there, that point's failures are "
+                  "the exit's, and this variant is not called healthy. Its last lines are in the run's server log.")
+                   .arg(how, at.isEmpty() ? QString() : tr(", during %1").arg(at));
     }
     return text;
 }
@@ -90,6 +97,7 @@ QString findingTitle(const RunFinding &f)
         { "ignore-eos-not-honoured", QT_TRANSLATE_NOOP("ServeScope::Report", "ignore_eos not honoured") },
         { "buffered-stream", QT_TRANSLATE_NOOP("ServeScope::Report", "Buffered stream: TPOT and ITL invalid") },
         { "usage-mismatch", QT_TRANSLATE_NOOP("ServeScope::Report", "Usage contradicts the stream") },
+        { "server-exited", QT_TRANSLATE_NOOP("ServeScope::Report", "The server exited during the run") },
     };
     for (const auto &[code, title] : titles) {
         if (f.code == QLatin1String(code))

@@ -390,6 +390,38 @@ private Q_SLOTS:
                            "usage_input_tokens=0\tcounted_input_tokens=936"));
     }
 
+    // A launched server that died while the run used it is a problem on its variant, with the signal or exit code,
+    // and that variant's curve is not healthy however its points look; the other variant's is.
+    void serverExitIsNamedAndNeverHealthy()
+    {
+        const QList<PointSummary> points { point(QStringLiteral("a"), 1, 20, 10, 100),
+            point(QStringLiteral("a"), 8, 30, 11, 700), point(QStringLiteral("b"), 1, 20, 10, 100),
+            point(QStringLiteral("b"), 8, 30, 11, 700) };
+        QCOMPARE(codes(runFindings(points, {}, true)).count(QStringLiteral("healthy@a")), 1);
+        const ServerExit killed { QStringLiteral("a"), 4242, -1, 9 };
+        const QList<RunFinding> f = runFindings(points, {}, true, {}, {}, { killed });
+        QVERIFY(!codes(f).contains(QStringLiteral("healthy@a")));
+        QVERIFY(codes(f).contains(QStringLiteral("healthy@b")));
+        const RunFinding *exit = find(f, QStringLiteral("server-exited"));
+        QVERIFY(exit);
+        QCOMPARE(exit->kind, RunFinding::Kind::Problem);
+        QCOMPARE(exit->variant, QStringLiteral("a"));
+        QCOMPARE(exit->points, QStringList { QStringLiteral("c8") }); // the point running when it died
+        QCOMPARE(findingLine(*exit), QStringLiteral("server-exited\ta\tc8\tsignal=9"));
+        const ServerExit exited { QStringLiteral("b"), 7, 3, 0 };
+        QCOMPARE(findingLine(*find(runFindings(points, {}, true, {}, {}, { exited }), QStringLiteral("server-exited"))),
+            QStringLiteral("server-exited\tb\tc8\texit_code=3"));
+        // The project's record of an exit reads back as it was written.
+        const std::optional<ServerExit> back = serverExitFromLine(serverExitLine(killed));
+        QVERIFY(back);
+        QCOMPARE(back->variant, QStringLiteral("a"));
+        QCOMPARE(back->pid, qint64(4242));
+        QCOMPARE(back->signal, 9);
+        QCOMPARE(back->exitCode, -1);
+        QCOMPARE(serverExitFromLine(serverExitLine(exited))->exitCode, 3);
+        QVERIFY(!serverExitFromLine(QStringLiteral("pid 7: servescope-cli sim")));
+    }
+
     // Caveats of whole runs: grouped, one per variant (unreliable percentiles one per run).
     void caveatsAreGrouped()
     {

@@ -73,6 +73,14 @@ private Q_SLOTS:
             << QStringList { QStringLiteral("At c4 the server's usage contradicted the stream on 24 requests."),
                    QStringLiteral("It said 0 output tokens where 1152 were counted"),
                    QStringLiteral("It said 0 input tokens where the prompts had 936") };
+        QTest::newRow("server-exited")
+            << RunFinding { QStringLiteral("server-exited"), RunFinding::Kind::Problem, QStringLiteral("b"),
+                   { QStringLiteral("c16") }, { { QStringLiteral("signal"), 9 } },
+                   RunFinding::Confirmation::NotApplicable }
+            << QStringLiteral("The server exited during the run")
+            << QStringList { QStringLiteral("The launched server was killed by signal 9 while the run used it, "
+                                            "during c16"),
+                   QStringLiteral("not called healthy") };
     }
     void wordsCarryTheNumbers()
     {
