@@ -167,6 +167,10 @@
         <source>The answer is in the %1 API&apos;s format: choose that API.</source>
         <translation>应答为 %1 API 的格式：请选择该 API。</translation>
     </message>
+    <message>
+        <source>The model list (/v1/models) answered HTTP %1; the key was judged on the API&apos;s own route instead, with its own headers.</source>
+        <translation>模型列表（/v1/models）返回 HTTP %1；因此改在该 API 自己的路由上、用其自身的请求头判断密钥。</translation>
+    </message>
 </context>
 <context>
     <name>OriginWords</name>
