@@ -5482,10 +5482,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>%2 处前缀缓存命中率最高达 %1%，而这些提示本不应共享任何内容：结果偏向乐观。请在每个负载点之前重置前缀缓存。</translation>
     </message>
     <message>
-        <source>At %1 up to %2% of requests had no usage and the server no /tokenize: output tokens, TPOT and throughput are estimates.</source>
-        <translation>%1 处最多有 %2% 的请求没有用量信息，且服务器没有 /tokenize：输出 token 数、TPOT 和吞吐均为估计值。</translation>
-    </message>
-    <message>
         <source>p99 needs 1,000 requests; %1 had fewer (the fewest %2): read p90 or the median there.</source>
         <translation>p99 需要 1,000 个请求；%1 的请求数不足（最少 %2 个）：这些负载点请看 p90 或中位数。</translation>
     </message>
@@ -6162,6 +6158,10 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>The server exited during the run</source>
         <translation>服务器在运行中退出</translation>
+    </message>
+    <message>
+        <source>At %1 up to %2% of requests had an output count that is an estimate (no usage and no /tokenize, or usage that contradicted the stream): output tokens, TPOT and throughput are estimates.</source>
+        <translation>%1 处最多有 %2% 的请求的输出 token 数为估计值（没有用量信息且服务器没有 /tokenize，或用量信息与流相矛盾）：输出 token 数、TPOT 和吞吐均为估计值。</translation>
     </message>
 </context>
 <context>
