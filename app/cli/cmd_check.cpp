@@ -148,6 +148,8 @@ void printResult(const PreflightResult &r, bool smoke)
         out << "answering_path\t" << r.answeringPath << '\n';
     if (!r.models.isEmpty())
         out << "models\t" << r.models.join(QLatin1Char(',')) << '\n';
+    if (r.modelsRefused > 0)
+        out << "models_refused\t" << r.modelsRefused << '\n';
     if (r.maxModelLen > 0)
         out << "max_model_len\t" << r.maxModelLen << '\n';
     if (r.streamed) {

@@ -122,6 +122,10 @@ QList<QCommandLineOption> simFlagOptions()
         { QStringLiteral("early-role-chunk"),
             CliText::tr("Send the role-only chat delta on arrival (as some gateways).") },
         { QStringLiteral("no-usage"), CliText::tr("Never send the usage chunk.") },
+        { QStringLiteral("wrong-usage"),
+            CliText::tr("Report usage that contradicts the stream: zero (0 prompt and output tokens) or tenth (a "
+                        "tenth of the output tokens)."),
+            QStringLiteral("kind") },
         { QStringLiteral("ignore-ignore-eos"), CliText::tr("Stop at the seeded EOS point even with ignore_eos.") },
         { QStringLiteral("stamp"), CliText::tr("Write `: t=<monotonic ns>` before every data event.") },
         { QStringLiteral("no-tokenize"), CliText::tr("Answer /tokenize with 404 (most gateways).") },
@@ -261,6 +265,13 @@ std::optional<int> applyFlags(const QCommandLineParser &parser, Sim::SimConfig &
 {
     cfg.stream.earlyRoleChunk = parser.isSet(QStringLiteral("early-role-chunk"));
     cfg.stream.noUsage = parser.isSet(QStringLiteral("no-usage"));
+    if (parser.isSet(QStringLiteral("wrong-usage"))) {
+        const QString kind = parser.value(QStringLiteral("wrong-usage"));
+        if (kind != QLatin1String("zero") && kind != QLatin1String("tenth"))
+            return usage(CliText::tr("--wrong-usage takes zero or tenth"));
+        cfg.stream.wrongUsage = kind == QLatin1String("zero") ? Sim::StreamParams::WrongUsage::Zero
+                                                              : Sim::StreamParams::WrongUsage::Tenth;
+    }
     cfg.stream.ignoreIgnoreEos = parser.isSet(QStringLiteral("ignore-ignore-eos"));
     cfg.server.stamp = parser.isSet(QStringLiteral("stamp"));
     if (parser.isSet(QStringLiteral("host")))

@@ -285,10 +285,11 @@ void Preflight::getModels()
             return;
         const int status = m_result.httpStatus;
         const QByteArray body = reply->readAll();
+        // The models list is not the API's route, and a gateway may guard it otherwise (an Anthropic one takes the
+        // key as x-api-key on /v1/messages only): the key is judged on the chosen API's own route, below.
         if (status == 401 || status == 403) {
-            finish(m_request.keyHadWhitespace ? Diagnosis::AuthKeyWhitespace : Diagnosis::Auth,
-                QStringLiteral("HTTP %1 on /v1/models: %2").arg(status).arg(serverMessage(body)));
-            return;
+            m_result.modelsRefused = status;
+            return postStream();
         }
         if (status >= 300 && status < 400) {
             finish(Diagnosis::Redirect,

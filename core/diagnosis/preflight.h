@@ -81,6 +81,9 @@ struct PreflightResult {
     QStringList models; ///< served model ids
     int maxModelLen = 0;
     int httpStatus = 0;
+    /// GET /v1/models answered 401 or 403 (this status; 0 otherwise). Not a verdict on the key: that is the
+    /// chosen API's own route's, with its own auth headers.
+    int modelsRefused = 0;
     // Capabilities seen on the tiny streamed request.
     bool streamed = false;
     bool usageSent = false;

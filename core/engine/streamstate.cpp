@@ -342,6 +342,33 @@ ErrorClass classifyHttpStatus(int status)
     return ErrorClass::Protocol;
 }
 
+bool usageBelowStream(int usageTokens, int contentEvents)
+{
+    return contentEvents > 0 && qint64(usageTokens) * 2 < contentEvents;
+}
+
+namespace {
+
+// The server's counts, or where there are none or they contradict the stream, the prompt's target and the
+// content events (the run replaces both with better counts when it has them), marked estimated. A prompt
+// always has a token, so a usage that says 0 of them is set aside too.
+void takeUsage(RequestRecord &r, const EventDigest &d)
+{
+    const bool output = d.usage && !usageBelowStream(d.completionTokens, d.contentEvents);
+    const bool prompt = d.usage && d.promptTokens > 0;
+    r.completionTokens = output ? d.completionTokens : d.contentEvents;
+    r.outputEstimated = !output;
+    r.promptTokens = prompt ? d.promptTokens : r.targetInputLen;
+    // A cache count is part of the prompt count it came with.
+    r.cachedTokens = prompt ? d.cachedTokens : -1;
+    if (d.usage && !output)
+        r.usageOutputSetAside = d.completionTokens;
+    if (d.usage && !prompt)
+        r.usagePromptSetAside = d.promptTokens;
+}
+
+} // namespace
+
 void finalizeRecord(StreamState &s, const StreamEnd &end, const Redactor &redactor)
 {
     RequestRecord &r = s.record;
@@ -359,15 +386,7 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, const Redactor &redact
     r.generatedText.squeeze(); // toUtf8 leaves room for 3 bytes a character: the record keeps none spare
     r.servedModel = d.model;
     r.systemFingerprint = d.systemFingerprint;
-    if (d.usage) {
-        r.promptTokens = d.promptTokens;
-        r.completionTokens = d.completionTokens;
-        r.cachedTokens = d.cachedTokens;
-    } else {
-        r.promptTokens = r.targetInputLen;
-        r.completionTokens = d.contentEvents;
-        r.outputEstimated = true;
-    }
+    takeUsage(r, d);
     // Without the server's count, the reasoning events; the run may replace it with the text's /tokenize count.
     r.reasoningEstimated = d.reasoningTokens < 0 && d.reasoningEvents > 0;
     r.reasoningTokens = d.reasoningTokens >= 0 ? d.reasoningTokens : d.reasoningEvents;

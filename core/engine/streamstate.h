@@ -79,6 +79,11 @@ private:
 /// Generated text kept per record (characters); the rest is counted but not kept.
 inline constexpr qsizetype kMaxKeptTextChars = 1 << 20;
 
+/// Whether a usage count of output tokens contradicts the stream it came with (docs/metrics.md, "Usage
+/// against the stream"): content events arrived and the count is 0 or under half their number. A server sends
+/// at most one content event per token; the half leaves room for a gateway that splits a token's text in two.
+bool usageBelowStream(int usageTokens, int contentEvents);
+
 /// Builds the complete record after the request ended: flushes the parser, maps status and
 /// transport errors to failure classes (docs/metrics.md), parses every event's JSON for usage and the
 /// generated text. The error text and the kept generated text pass through `redactor`

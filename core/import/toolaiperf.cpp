@@ -39,6 +39,58 @@ double avgOf(const QJsonObject &o, const char *tag, double fallback = std::numer
     return numberOr(o.value(QLatin1String(tag)).toObject().value(QLatin1String("avg")), fallback);
 }
 
+// A phase of the later layouts' `phases`, by name: a list of {name, type, ...} or an object keyed by name. The
+// profiling phase is the one named so, else the last one that is not the warmup.
+QJsonObject phaseOf(const QJsonValue &phases, const QString &name)
+{
+    if (phases.isObject())
+        return phases.toObject().value(name).toObject();
+    QJsonObject last;
+    for (const QJsonValue &v : phases.toArray()) {
+        const QJsonObject p = v.toObject();
+        const QString own = p.value(QLatin1String("name")).toString();
+        if (own == name)
+            return p;
+        if (own != QLatin1String("warmup"))
+            last = p;
+    }
+    return name == QLatin1String("profiling") ? last : QJsonObject();
+}
+
+// The load AIPerf ran into `run` (rate, concurrency, requests); returns its warmup requests. From `loadgen`, or in
+// the later layouts from the config's phases (the profiling phase, the warmup phase's requests).
+int readLoad(const QJsonObject &config, ResultRun &run)
+{
+    QJsonObject load = config.value(QLatin1String("loadgen")).toObject();
+    QJsonValue requests = load.value(QLatin1String("request_count"));
+    int warmup = int(numberOr(load.value(QLatin1String("warmup_request_count")), 0));
+    const QJsonValue phases = config.value(QLatin1String("phases"));
+    if (const QJsonObject profiling = phaseOf(phases, QStringLiteral("profiling")); !profiling.isEmpty()) {
+        load = profiling;
+        requests = profiling.contains(QLatin1String("requests")) ? profiling.value(QLatin1String("requests"))
+                                                                 : profiling.value(QLatin1String("request_count"));
+        const QJsonObject warm = phaseOf(phases, QStringLiteral("warmup"));
+        warmup = std::max(warmup, int(numberOr(warm.value(QLatin1String("requests")), 0)));
+    }
+    // Concurrency alone is AIPerf's burst mode, as fast as the concurrency allows: a closed loop, whatever
+    // rate the file also names.
+    const QString mode = load.contains(QLatin1String("type"))
+        ? load.value(QLatin1String("type")).toString()
+        : load.value(QLatin1String("request_rate_mode")).toString();
+    const bool closed = mode == QLatin1String("concurrency") || mode == QLatin1String("concurrency_burst");
+    double rate = 0;
+    if (!closed
+        && (numberOf(load.value(QLatin1String("request_rate")), &rate)
+            || numberOf(load.value(QLatin1String("rate")), &rate))
+        && rate > 0)
+        run.requestRate = rate;
+    else
+        run.requestRate = std::numeric_limits<double>::infinity();
+    putNumber(run, QStringLiteral("max_concurrency"), load.value(QLatin1String("concurrency")));
+    putNumber(run, QStringLiteral("num_prompts"), requests);
+    return warmup;
+}
+
 QString dateOf(const QString &iso)
 {
     const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs);
@@ -211,7 +263,6 @@ ToolFile readAiperf(const QString &path, const QJsonObject &file)
 
     const QJsonObject config = o.value(QLatin1String("input_config")).toObject();
     const QJsonObject endpoint = config.value(QLatin1String("endpoint")).toObject();
-    const QJsonObject loadgen = config.value(QLatin1String("loadgen")).toObject();
     const QJsonObject prompt
         = config.value(QLatin1String("input")).toObject().value(QLatin1String("prompt")).toObject();
     const QJsonArray models = endpoint.value(QLatin1String("model_names")).toArray();
@@ -230,20 +281,11 @@ ToolFile readAiperf(const QString &path, const QJsonObject &file)
     const QString date = dateOf(o.value(QLatin1String("start_time")).toString());
     if (!date.isEmpty())
         run.strings.insert(QStringLiteral("date"), date);
-    double v = 0;
-    if (numberOf(loadgen.value(QLatin1String("request_rate")), &v) && v > 0) {
-        run.requestRate = v;
-        putNumber(run, QStringLiteral("max_concurrency"), loadgen.value(QLatin1String("concurrency")));
-    } else {
-        run.requestRate = std::numeric_limits<double>::infinity();
-        putNumber(run, QStringLiteral("max_concurrency"), loadgen.value(QLatin1String("concurrency")));
-    }
-    putNumber(run, QStringLiteral("num_prompts"), loadgen.value(QLatin1String("request_count")));
+    int warmup = readLoad(config, run);
     putNumber(run, QStringLiteral("random_input_len"),
         prompt.value(QLatin1String("input_tokens")).toObject().value(QLatin1String("mean")));
     putNumber(run, QStringLiteral("random_output_len"),
         prompt.value(QLatin1String("output_tokens")).toObject().value(QLatin1String("mean")));
-    int warmup = int(numberOr(loadgen.value(QLatin1String("warmup_request_count")), 0));
     if (o.value(QLatin1String("was_cancelled")).toBool())
         t.warnings << Reason::in(kCtx,
             QT_TRANSLATE_NOOP("ServeScope::Import",

@@ -74,6 +74,39 @@ QMap<QString, double> streamArrival(std::span<const RequestRecord> records)
     return out;
 }
 
+QMap<QString, double> usageSetAside(std::span<const RequestRecord> records)
+{
+    qint64 requests = 0, outputSaid = 0, outputCounted = 0, outputs = 0, inputSaid = 0, inputCounted = 0, inputs = 0;
+    for (const RequestRecord &r : records) {
+        if (!r.measured() || !r.ok() || (r.usageOutputSetAside < 0 && r.usagePromptSetAside < 0))
+            continue;
+        ++requests;
+        if (r.usageOutputSetAside >= 0) {
+            ++outputs;
+            outputSaid += r.usageOutputSetAside;
+            outputCounted += r.completionTokens;
+        }
+        if (r.usagePromptSetAside >= 0) {
+            ++inputs;
+            inputSaid += r.usagePromptSetAside;
+            inputCounted += r.promptTokens;
+        }
+    }
+    QMap<QString, double> out;
+    if (requests == 0)
+        return out;
+    out.insert(QStringLiteral("usage_mismatch_requests"), double(requests));
+    if (outputs > 0) {
+        out.insert(QStringLiteral("usage_mismatch_output_said"), double(outputSaid));
+        out.insert(QStringLiteral("usage_mismatch_output_counted"), double(outputCounted));
+    }
+    if (inputs > 0) {
+        out.insert(QStringLiteral("usage_mismatch_input_said"), double(inputSaid));
+        out.insert(QStringLiteral("usage_mismatch_input_counted"), double(inputCounted));
+    }
+    return out;
+}
+
 double processCpuSeconds()
 {
     rusage u {};

@@ -26,6 +26,13 @@ QMap<QString, double> clientHealth(
 /// its events in a few reads: many events per read, nearly every gap zero (docs/metrics.md#buffered-streams).
 QMap<QString, double> streamArrival(std::span<const RequestRecord> records);
 
+/// The successful measured requests whose usage contradicted their stream and was set aside
+/// (RequestRecord::usageOutputSetAside, usagePromptSetAside; docs/metrics.md, "Usage against the
+/// stream"), by key (empty when none): `usage_mismatch_requests`; over those whose output count was set
+/// aside, `usage_mismatch_output_said` (usage's sum) and `usage_mismatch_output_counted` (the fallback's);
+/// `usage_mismatch_input_said` and `usage_mismatch_input_counted` the same for prompt counts.
+QMap<QString, double> usageSetAside(std::span<const RequestRecord> records);
+
 /// The process's CPU time so far (user + system, all threads), in seconds.
 double processCpuSeconds();
 

@@ -126,6 +126,59 @@ void rateLimited(const QList<PointSummary> &medians, const FindingThresholds &t,
     }
 }
 
+void usageMismatch(const QList<PointSummary> &points, QList<RunFinding> *out)
+{
+    static const char *const kKeys[] = { "usage_mismatch_requests", "usage_mismatch_output_said",
+        "usage_mismatch_output_counted", "usage_mismatch_input_said", "usage_mismatch_input_counted" };
+    static const char *const kEvidence[]
+        = { "requests", "usage_output_tokens", "counted_output_tokens", "usage_input_tokens", "counted_input_tokens" };
+    QStringList variants;
+    for (const PointSummary &p : points)
+        addLabel(&variants, p.variant);
+    for (const QString &v : std::as_const(variants)) {
+        QStringList at;
+        double sums[5] = {};
+        bool said[5] = {};
+        for (const PointSummary &p : points) { // every repeat: the counts are totals
+            if (p.variant != v || p.client.value(QLatin1String(kKeys[0]), 0) <= 0)
+                continue;
+            addLabel(&at, p.label);
+            for (int k = 0; k < 5; ++k) {
+                const auto it = p.client.constFind(QLatin1String(kKeys[k]));
+                if (it != p.client.cend()) {
+                    sums[k] += *it;
+                    said[k] = true;
+                }
+            }
+        }
+        if (at.isEmpty())
+            continue;
+        RunFinding f { QStringLiteral("usage-mismatch"), Kind::Caveat, v, at, {}, Confirmation::NotApplicable };
+        for (int k = 0; k < 5; ++k) {
+            if (said[k])
+                f.evidence.append({ QLatin1String(kEvidence[k]), sums[k] });
+        }
+        out->append(f);
+    }
+}
+
+void serverExited(const QList<ServerExit> &exits, const QList<PointSummary> &medians, QList<RunFinding> *out)
+{
+    for (const ServerExit &e : exits) {
+        QStringList at;
+        for (const PointSummary &p : medians) {
+            if (p.variant == e.variant)
+                at = QStringList { p.label };
+        }
+        RunFinding f { QStringLiteral("server-exited"), Kind::Problem, e.variant, at, {}, Confirmation::NotApplicable };
+        if (e.signal > 0)
+            f.evidence.append({ QStringLiteral("signal"), double(e.signal) });
+        else
+            f.evidence.append({ QStringLiteral("exit_code"), double(e.exitCode) });
+        out->append(f);
+    }
+}
+
 void streamNotes(const QList<PointSummary> &medians, const FindingThresholds &t, QList<RunFinding> *out)
 {
     QStringList early, shortened;

@@ -14,6 +14,15 @@ void prefillInterference(const QString &variant, const QList<PointSummary> &poin
 /// Per variant, the points whose requests were answered 429 (medians across repeats, counts summed).
 void rateLimited(const QList<PointSummary> &medians, const FindingThresholds &t, QList<RunFinding> *out);
 
+/// Per variant, the points where the server's usage contradicted the stream and was set aside
+/// (docs/metrics.md, "Usage against the stream"): the requests, and what usage said beside what was
+/// counted instead, output and input, summed over every repeat. Points are in the order given.
+void usageMismatch(const QList<PointSummary> &points, QList<RunFinding> *out);
+
+/// Per launched server that exited or was killed while the run used it: a problem on its variant with the
+/// exit code or signal, at the variant's last measured point (the one running then).
+void serverExited(const QList<ServerExit> &exits, const QList<PointSummary> &medians, QList<RunFinding> *out);
+
 /// One note per run for each stream caveat: a role chunk ahead of the first token, and
 /// `ignore_eos` not honoured; each lists the points concerned.
 void streamNotes(const QList<PointSummary> &medians, const FindingThresholds &t, QList<RunFinding> *out);

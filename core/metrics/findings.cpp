@@ -273,7 +273,8 @@ bool withholdBufferedDecode(PointSummary *point)
     if (!bufferedStream(*point))
         return false;
     constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-    for (Distribution *d : { &point->tpot, &point->itl, &point->citl }) {
+    // Every timing between a stream's events: the buffer's release pattern. TTFT, TTFC, TTFO and E2EL stay.
+    for (Distribution *d : { &point->tpot, &point->atpot, &point->itl, &point->citl }) {
         for (double *v :
             { &d->mean, &d->median, &d->std, &d->p1, &d->p10, &d->p25, &d->p50, &d->p75, &d->p90, &d->p99 })
             *v = nan;
@@ -324,7 +325,7 @@ QList<PointSummary> withSettledRepeats(QList<PointSummary> medians, const QList<
 } // namespace
 
 QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<PointEstimate> &estimates, bool cacheFree,
-    const FindingThresholds &t, const PrefillBudgets &budgets)
+    const FindingThresholds &t, const PrefillBudgets &budgets, const QList<ServerExit> &exits)
 {
     QList<RunFinding> out;
     const QList<PointSummary> medians = medianAcrossRepeats(points);
@@ -347,8 +348,10 @@ QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<Poi
                 { { QStringLiteral("preemptions"), serverMax(pressured, "preemptions") },
                     { QStringLiteral("kv_usage_max"), serverMax(pressured, "kv_usage_max") } },
                 Confirmation::Confirmed });
-        // Along a curve with a buffered point the decode timings are the buffer's, not the server's.
+        // Along a curve with a buffered point the decode timings are the buffer's, not the server's; a server
+        // that died under the load is not healthy whatever its points before said.
         const bool problems = out.size() > before
+            || std::any_of(exits.cbegin(), exits.cend(), [&c](const ServerExit &e) { return e.variant == c.variant; })
             || std::any_of(
                 c.points.cbegin(), c.points.cend(), [&t](const PointSummary &p) { return bufferedStream(p, t); });
         knee(c, t, &out);
@@ -361,6 +364,8 @@ QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<Poi
     }
     pointCaveats(withSettledRepeats(medians, points), estimates, cacheFree, t, &out);
     FindingRules::rateLimited(medians, t, &out);
+    FindingRules::usageMismatch(points, &out);
+    FindingRules::serverExited(exits, medians, &out);
     FindingRules::streamNotes(medians, t, &out);
     return out;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "metrics/serverexit.h"
 #include "model/experiment.h"
 #include "model/records.h"
 
@@ -43,7 +44,7 @@ struct FindingThresholds {
 /// and ITL are not the server's and are marked invalid wherever they are shown.
 bool bufferedStream(const PointSummary &point, const FindingThresholds &thresholds = {});
 /// Marks a buffered point's decode timings invalid where they are computed, so that no output shows
-/// the buffer's release pattern as measured: TPOT, ITL and CITL (and their steady-window values)
+/// the buffer's release pattern as measured: TPOT, answer TPOT, ITL and CITL (and their steady-window values)
 /// become NaN, which every table, chart, CSV and result file shows as a gap, "nan" or null and no
 /// comparison decides on. Returns whether the point was buffered.
 bool withholdBufferedDecode(PointSummary *point);
@@ -59,7 +60,7 @@ PrefillBudgets prefillBudgets(const Experiment &experiment);
 /// Codes are words only when shown: queueing, bandwidth-bound-decode, kv-cache-pressure,
 /// capacity-knee, prefill-interference, healthy, censored, noisy-repeats, cache-contaminated,
 /// unreliable-percentiles, output-estimated, input-estimated, client-limited, rate-limited,
-/// role-chunk-before-token, ignore-eos-not-honoured, buffered-stream.
+/// role-chunk-before-token, ignore-eos-not-honoured, buffered-stream, usage-mismatch, server-exited.
 struct RunFinding {
     enum class Kind { Problem, Caveat, Info };
     enum class Confirmation { NotApplicable, Confirmed, NotConfirmed, NoEvidence };
@@ -78,8 +79,10 @@ struct RunFinding {
 /// lengths), in load order, and need two of them; a confirmation needs the server's series.
 /// `cacheFree`: the workload's prompts share nothing (random), so prefix-cache hits contaminate it.
 /// `budgets`: each variant's chunked-prefill budget, named by prefill-interference when known.
+/// `exits`: launched servers that exited or were killed while the run used them; each is a finding on its
+/// variant (server-exited), whose curves are then never healthy.
 QList<RunFinding> runFindings(const QList<PointSummary> &points, const QList<PointEstimate> &estimates, bool cacheFree,
-    const FindingThresholds &thresholds = {}, const PrefillBudgets &budgets = {});
+    const FindingThresholds &thresholds = {}, const PrefillBudgets &budgets = {}, const QList<ServerExit> &exits = {});
 
 /// A finding as one machine line: `CODE  VARIANT  POINTS  key=value ...  [confirmed|not-confirmed|no-evidence]`.
 QString findingLine(const RunFinding &f);

@@ -3,6 +3,7 @@
 
 #include "metrics/clienthealth.h"
 #include "metrics/findings.h"
+#include "model/apirequest.h"
 
 namespace ServeScope {
 
@@ -20,7 +21,7 @@ AggregateOptions aggregateOptions(const Experiment &resolved, const PointKey &ke
     opts.sloTtftMs = resolved.metrics.goodput.ttftMs.value_or(-1);
     opts.sloTpotMs = resolved.metrics.goodput.tpotMs.value_or(-1);
     opts.sloE2elMs = resolved.metrics.goodput.e2elMs.value_or(-1);
-    opts.ignoreEos = resolved.dataset.ignoreEos;
+    opts.ignoreEos = sendsIgnoreEos(resolved); // what the requests carried, not what the dataset asked
     opts.targetInputLen = key.inputLen;
     opts.targetOutputLen = key.outputLen;
     opts.sessionTurns = resolved.dataset.sessionTurns();
@@ -42,6 +43,7 @@ PointResult summarisePoint(const Experiment &resolved, const PointKey &key, int 
     s.steady = steadyValues(steadyWindow(records, opts, steady));
     // Wherever a point is summarised, a buffered stream's decode timings are not shown as measured.
     s.client = streamArrival(records);
+    s.client.insert(usageSetAside(records));
     withholdBufferedDecode(&s);
     return result;
 }

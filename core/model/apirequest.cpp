@@ -43,6 +43,12 @@ QJsonObject generationBody(
     return o;
 }
 
+bool sendsIgnoreEos(const Experiment &resolved)
+{
+    return (resolved.dataset.ignoreEos && resolved.endpoint.dialect != Dialect::OpenAiStrict)
+        || resolved.sampling.value(QStringLiteral("ignore_eos")).toBool();
+}
+
 void setSamplingField(Api api, QJsonObject *body, const QString &name, const QJsonValue &value)
 {
     if (api != Api::SglangGenerate) {

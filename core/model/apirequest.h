@@ -19,6 +19,11 @@ QJsonObject generationBody(
 /// (vLLM's extras such as ignore_eos and min_tokens included).
 void setSamplingField(Api api, QJsonObject *body, const QString &name, const QJsonValue &value);
 
+/// Whether the run's generation requests carry `ignore_eos: true`: `dataset.ignore_eos` on any dialect but
+/// openai-strict (which never sends it), or the experiment's own sampling field. Only then can a short output
+/// mean the server did not honour it.
+bool sendsIgnoreEos(const Experiment &resolved);
+
 /// The token counts of a non-streamed answer's usage in an API; -1 for what it does not say.
 struct AnswerUsage {
     int promptTokens = -1;

@@ -91,6 +91,11 @@ struct RequestRecord {
     int cachedTokens = -1;
     int targetInputLen = 0;
     int targetOutputLen = 0;
+    /// What the server's usage said when it contradicted the stream and was set aside (docs/metrics.md,
+    /// "Usage against the stream"): its prompt and output tokens, -1 when usage was taken or absent. The
+    /// counts above are then the fallback's, marked estimated. Not stored: the point's summary keeps the sums.
+    int usagePromptSetAside = -1;
+    int usageOutputSetAside = -1;
 
     RequestStatus status = RequestStatus::Ok;
     ErrorClass errorClass = ErrorClass::None;

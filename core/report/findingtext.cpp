@@ -22,6 +22,135 @@ QString pct(double fraction)
     return QString::number(fraction * 100, 'f', 1);
 }
 
+// A capacity search's answer: the largest level meeting the SLOs and the first missing them.
+QString capacityText(const RunFinding &f)
+{
+    const auto v = [&f](const char *key) { return f.value(QLatin1String(key)); };
+    QString text;
+    const bool rate = v("rate") > 0;
+    const QString capacity = num(v("capacity"), rate ? 2 : 0), upper = num(v("upper"), rate ? 2 : 0);
+    if (v("capacity") <= 0)
+        text = tr("No level the search tried meets the SLOs; the smallest was %1.").arg(upper);
+    else if (v("upper") < 0)
+        text = (rate ? tr("Every level up to %1 req/s meets the SLOs: the capacity is at least that.")
+                     : tr("Every level up to concurrency %1 meets the SLOs: the capacity is at least that."))
+                   .arg(capacity);
+    else
+        text = (rate ? tr("The largest request rate that meets the SLOs is %1 req/s; %2 misses them.")
+                     : tr("The largest concurrency that meets the SLOs is %1; %2 misses them."))
+                   .arg(capacity, upper);
+    const int reused = int(v("reused"));
+    const int levels = int(v("levels")) - reused;
+    text += QLatin1Char(' ')
+        + QCoreApplication::translate("ServeScope::Report", "%n level(s) measured.", nullptr, levels);
+    if (reused > 0)
+        text += QLatin1Char(' ')
+            + QCoreApplication::translate(
+                "ServeScope::Report", "%n level(s) reused from an earlier run.", nullptr, reused);
+    return text;
+}
+
+// What limits how far a point's numbers can be read: failures, spread, contamination, estimates, an early stop,
+// the client. Empty for another code.
+QString caveatText(const RunFinding &f, const QString &at)
+{
+    const auto v = [&f](const char *key) { return f.value(QLatin1String(key)); };
+    QString text;
+    if (f.code == QLatin1String("censored")) {
+        text = tr("At %1 up to %2% of requests failed: latencies describe only the survivors.")
+                   .arg(at, pct(v("failed_share")));
+    } else if (f.code == QLatin1String("noisy-repeats")) {
+        text = tr("At %1 a headline metric spreads up to %2% across repeats (more than 5%): rerun or add repeats "
+                  "before concluding.")
+                   .arg(at, pct(v("spread")));
+    } else if (f.code == QLatin1String("cache-contaminated")) {
+        text = tr("Prefix-cache hits up to %1% at %2 on prompts meant to share nothing: the results flatter the "
+                  "server. Reset the prefix cache before each point.")
+                   .arg(num(v("prefix_cache_hit_rate")), at);
+    } else if (f.code == QLatin1String("output-estimated")) {
+        text = tr("At %1 up to %2% of requests had an output count that is an estimate (no usage and no /tokenize, "
+                  "or usage that contradicted the stream): output tokens, TPOT and throughput are estimates.")
+                   .arg(at, pct(v("estimated_share")));
+    } else if (f.code == QLatin1String("input-estimated")) {
+        text = tr("At %1 up to %2% of requests had no usage and the server no /tokenize: their input tokens are "
+                  "estimates (calibrated with max_tokens 1 probes when the server reports usage for them, else the "
+                  "target length), and so is total-token throughput.")
+                   .arg(at, pct(v("estimated_share")));
+    } else if (f.code == QLatin1String("stopped-early")) {
+        if (v("verdict_points") <= 0)
+            text = tr("At %1 the point stopped sending once its TTFT, TPOT and E2EL medians were known within %2% "
+                      "(95% interval), as the experiment asks (load.stop_when_settled): it measured fewer requests "
+                      "than planned.")
+                       .arg(at, num(100 * v("settled_width"), 1));
+        else if (v("settled_width") <= 0)
+            text = tr("At %1 the capacity search's level stopped sending once its SLO verdict was decided (95% "
+                      "intervals), as the experiment asks (load.stop_when_settled): it measured fewer requests than "
+                      "planned.")
+                       .arg(at);
+        else
+            text = tr("At %1 points stopped sending once their medians were known within %2% (95% interval) or "
+                      "their SLO verdict was decided, as the experiment asks (load.stop_when_settled): they measured "
+                      "fewer requests than planned.")
+                       .arg(at, num(100 * v("settled_width"), 1));
+    } else if (f.code == QLatin1String("client-limited")) {
+        text = tr("At %1 requests were sent up to %2 ms late (p99) with the client at %3% CPU: the numbers there "
+                  "describe this machine as much as the server. Use fewer streams per client host, or shard the "
+                  "load.")
+                   .arg(at, num(v("dispatch_lag_p99_ms"), 2), num(v("cpu_percent"), 0));
+    }
+    return text;
+}
+
+// What the server's answers said about themselves: refused load, stream caveats, counts it got wrong. Empty for
+// another code.
+QString answerText(const RunFinding &f, const QString &at)
+{
+    const auto v = [&f](const char *key) { return f.value(QLatin1String(key)); };
+    QString text;
+    if (f.code == QLatin1String("rate-limited")) {
+        text = tr("At %1 the server answered %2 requests with HTTP 429 (up to %3% of a point's requests): it refused "
+                  "load, and the latencies there leave those requests out.")
+                   .arg(at, num(v("rate_limited"), 0), pct(v("rate_limited_share")));
+    } else if (f.code == QLatin1String("role-chunk-before-token")) {
+        text = tr("At %1 the role-only first chunk arrives up to %2 ms (median) before the first content: TTFT "
+                  "under vLLM's definitions is then early, and the prefill time shows up in ITL. Read time to first "
+                  "content there.")
+                   .arg(at, num(v("role_gap_ms")));
+    } else if (f.code == QLatin1String("ignore-eos-not-honoured")) {
+        text = tr("At %1 up to %2% of requests stopped before the requested length although ignore_eos was sent: the "
+                  "endpoint drops or ignores it, so TPOT and throughput are not comparable across servers.")
+                   .arg(at, pct(v("short_share")));
+    } else if (f.code == QLatin1String("buffered-stream")) {
+        text = tr("At %1 the stream arrived in blocks: %2 token events per socket read, %3% of the gaps between "
+                  "them zero, TTFT %4% of the end-to-end latency (median). Something between the client and the "
+                  "server (a gateway, proxy or load balancer) buffers the stream, so TPOT and ITL there describe "
+                  "its buffer, not the server, and TTFT is late. Turn buffering off for this route (nginx: "
+                  "proxy_buffering off) or measure the server directly.")
+                   .arg(at, num(v("events_per_read")), pct(v("same_read_share")), pct(v("ttft_e2el_p50")));
+    } else if (f.code == QLatin1String("usage-mismatch")) {
+        text = tr("At %1 the server's usage contradicted the stream on %2 requests.").arg(at, num(v("requests"), 0));
+        if (f.value(QStringLiteral("usage_output_tokens"), -1) >= 0)
+            text += u' '
+                + tr("It said %1 output tokens where %2 were counted from the streamed text (its /tokenize count, "
+                     "else its content events); the counted ones are used and marked estimated, so output throughput "
+                     "and TPOT do not fall to the usage's 0 or near it.")
+                      .arg(num(v("usage_output_tokens"), 0), num(v("counted_output_tokens"), 0));
+        if (f.value(QStringLiteral("usage_input_tokens"), -1) >= 0)
+            text += u' '
+                + tr("It said %1 input tokens where the prompts had %2; the prompts' own counts are used.")
+                      .arg(num(v("usage_input_tokens"), 0), num(v("counted_input_tokens"), 0));
+        text += u' ' + tr("A gateway that rewrites or drops usage is the usual cause.");
+    } else if (f.code == QLatin1String("server-exited")) {
+        const QString how = f.value(QStringLiteral("signal"), 0) > 0
+            ? tr("was killed by signal %1").arg(num(v("signal"), 0))
+            : tr("exited with code %1").arg(num(v("exit_code"), 0));
+        text = tr("The launched server %1 while the run used it%2: the run stopped there, that point's failures are "
+                  "the exit's, and this variant is not called healthy. Its last lines are in the run's server log.")
+                   .arg(how, at.isEmpty() ? QString() : tr(", during %1").arg(at));
+    }
+    return text;
+}
+
 } // namespace
 
 QString findingTitle(const RunFinding &f)
@@ -46,6 +175,8 @@ QString findingTitle(const RunFinding &f)
         { "role-chunk-before-token", QT_TRANSLATE_NOOP("ServeScope::Report", "Role chunk before the first token") },
         { "ignore-eos-not-honoured", QT_TRANSLATE_NOOP("ServeScope::Report", "ignore_eos not honoured") },
         { "buffered-stream", QT_TRANSLATE_NOOP("ServeScope::Report", "Buffered stream: TPOT and ITL invalid") },
+        { "usage-mismatch", QT_TRANSLATE_NOOP("ServeScope::Report", "Usage contradicts the stream") },
+        { "server-exited", QT_TRANSLATE_NOOP("ServeScope::Report", "The server exited during the run") },
     };
     for (const auto &[code, title] : titles) {
         if (f.code == QLatin1String(code))
@@ -84,26 +215,7 @@ QString findingText(const RunFinding &f)
                   "Give the cache more memory or admit fewer sequences.")
                    .arg(num(v("preemptions"), 0), at, num(v("kv_usage_max")));
     } else if (f.code == QLatin1String("capacity")) {
-        const bool rate = v("rate") > 0;
-        const QString capacity = num(v("capacity"), rate ? 2 : 0), upper = num(v("upper"), rate ? 2 : 0);
-        if (v("capacity") <= 0)
-            text = tr("No level the search tried meets the SLOs; the smallest was %1.").arg(upper);
-        else if (v("upper") < 0)
-            text = (rate ? tr("Every level up to %1 req/s meets the SLOs: the capacity is at least that.")
-                         : tr("Every level up to concurrency %1 meets the SLOs: the capacity is at least that."))
-                       .arg(capacity);
-        else
-            text = (rate ? tr("The largest request rate that meets the SLOs is %1 req/s; %2 misses them.")
-                         : tr("The largest concurrency that meets the SLOs is %1; %2 misses them."))
-                       .arg(capacity, upper);
-        const int reused = int(v("reused"));
-        const int levels = int(v("levels")) - reused;
-        text += QLatin1Char(' ')
-            + QCoreApplication::translate("ServeScope::Report", "%n level(s) measured.", nullptr, levels);
-        if (reused > 0)
-            text += QLatin1Char(' ')
-                + QCoreApplication::translate(
-                    "ServeScope::Report", "%n level(s) reused from an earlier run.", nullptr, reused);
+        text = capacityText(f);
     } else if (f.code == QLatin1String("capacity-knee")) {
         text = tr("The knee is at %1 (%2 tok/s): past it a doubling of load adds %3% throughput while TTFT p99 keeps "
                   "rising.")
@@ -112,47 +224,6 @@ QString findingText(const RunFinding &f)
         text = tr("Along %1 output throughput grows ×%2 with the load, with no sign of queueing, bandwidth limits or "
                   "cache pressure.")
                    .arg(at, num(v("throughput_ratio")));
-    } else if (f.code == QLatin1String("censored")) {
-        text = tr("At %1 up to %2% of requests failed: latencies describe only the survivors.")
-                   .arg(at, pct(v("failed_share")));
-    } else if (f.code == QLatin1String("noisy-repeats")) {
-        text = tr("At %1 a headline metric spreads up to %2% across repeats (more than 5%): rerun or add repeats "
-                  "before concluding.")
-                   .arg(at, pct(v("spread")));
-    } else if (f.code == QLatin1String("cache-contaminated")) {
-        text = tr("Prefix-cache hits up to %1% at %2 on prompts meant to share nothing: the results flatter the "
-                  "server. Reset the prefix cache before each point.")
-                   .arg(num(v("prefix_cache_hit_rate")), at);
-    } else if (f.code == QLatin1String("output-estimated")) {
-        text = tr("At %1 up to %2% of requests had no usage and the server no /tokenize: output tokens, TPOT and "
-                  "throughput are estimates.")
-                   .arg(at, pct(v("estimated_share")));
-    } else if (f.code == QLatin1String("input-estimated")) {
-        text = tr("At %1 up to %2% of requests had no usage and the server no /tokenize: their input tokens are "
-                  "estimates (calibrated with max_tokens 1 probes when the server reports usage for them, else the "
-                  "target length), and so is total-token throughput.")
-                   .arg(at, pct(v("estimated_share")));
-    } else if (f.code == QLatin1String("stopped-early")) {
-        if (v("verdict_points") <= 0)
-            text = tr("At %1 the point stopped sending once its TTFT, TPOT and E2EL medians were known within %2% "
-                      "(95% interval), as the experiment asks (load.stop_when_settled): it measured fewer requests "
-                      "than planned.")
-                       .arg(at, num(100 * v("settled_width"), 1));
-        else if (v("settled_width") <= 0)
-            text = tr("At %1 the capacity search's level stopped sending once its SLO verdict was decided (95% "
-                      "intervals), as the experiment asks (load.stop_when_settled): it measured fewer requests than "
-                      "planned.")
-                       .arg(at);
-        else
-            text = tr("At %1 points stopped sending once their medians were known within %2% (95% interval) or "
-                      "their SLO verdict was decided, as the experiment asks (load.stop_when_settled): they measured "
-                      "fewer requests than planned.")
-                       .arg(at, num(100 * v("settled_width"), 1));
-    } else if (f.code == QLatin1String("client-limited")) {
-        text = tr("At %1 requests were sent up to %2 ms late (p99) with the client at %3% CPU: the numbers there "
-                  "describe this machine as much as the server. Use fewer streams per client host, or shard the "
-                  "load.")
-                   .arg(at, num(v("dispatch_lag_p99_ms"), 2), num(v("cpu_percent"), 0));
     } else if (f.code == QLatin1String("prefill-interference")) {
         text = tr("From %1, ITL p99 is ×%2 its p50 (%3 ms against %4 ms; ×%5 at the lightest load): prefills of "
                   "joining prompts (%6 tokens on average) look like they stall the decode steps of running requests.")
@@ -170,26 +241,10 @@ QString findingText(const RunFinding &f)
         else
             text += tr("To confirm: rerun with a smaller chunked-prefill budget (vLLM --max-num-batched-tokens, SGLang "
                        "--chunked-prefill-size); ITL p99 should fall while TTFT rises.");
-    } else if (f.code == QLatin1String("rate-limited")) {
-        text = tr("At %1 the server answered %2 requests with HTTP 429 (up to %3% of a point's requests): it refused "
-                  "load, and the latencies there leave those requests out.")
-                   .arg(at, num(v("rate_limited"), 0), pct(v("rate_limited_share")));
-    } else if (f.code == QLatin1String("role-chunk-before-token")) {
-        text = tr("At %1 the role-only first chunk arrives up to %2 ms (median) before the first content: TTFT "
-                  "under vLLM's definitions is then early, and the prefill time shows up in ITL. Read time to first "
-                  "content there.")
-                   .arg(at, num(v("role_gap_ms")));
-    } else if (f.code == QLatin1String("ignore-eos-not-honoured")) {
-        text = tr("At %1 up to %2% of requests stopped before the requested length although ignore_eos was sent: the "
-                  "endpoint drops or ignores it, so TPOT and throughput are not comparable across servers.")
-                   .arg(at, pct(v("short_share")));
-    } else if (f.code == QLatin1String("buffered-stream")) {
-        text = tr("At %1 the stream arrived in blocks: %2 token events per socket read, %3% of the gaps between "
-                  "them zero, TTFT %4% of the end-to-end latency (median). Something between the client and the "
-                  "server (a gateway, proxy or load balancer) buffers the stream, so TPOT and ITL there describe "
-                  "its buffer, not the server, and TTFT is late. Turn buffering off for this route (nginx: "
-                  "proxy_buffering off) or measure the server directly.")
-                   .arg(at, num(v("events_per_read")), pct(v("same_read_share")), pct(v("ttft_e2el_p50")));
+    } else if (const QString answer = answerText(f, at); !answer.isEmpty()) {
+        text = answer;
+    } else if (const QString caveat = caveatText(f, at); !caveat.isEmpty()) {
+        text = caveat;
     } else if (f.code == QLatin1String("unreliable-percentiles")) {
         text = tr("p99 needs 1,000 requests; %1 had fewer (the fewest %2): read p90 or the median there.")
                    .arg(at, num(v("fewest_requests"), 0));

@@ -85,8 +85,20 @@ static KeyValues variantChanges(const QByteArray &resolvedConfig)
     return out;
 }
 
-ReportRun reportRunFromStore(
-    const RunRow &row, const QList<PointSummary> &points, const QList<PointEstimate> &estimates)
+QList<ServerExit> serverExits(const QVector<ServerLogLine> &logs)
+{
+    QList<ServerExit> out;
+    for (const ServerLogLine &l : logs) {
+        if (l.stream != QLatin1String("exit"))
+            continue;
+        if (const std::optional<ServerExit> exit = serverExitFromLine(l.line))
+            out << *exit;
+    }
+    return out;
+}
+
+ReportRun reportRunFromStore(const RunRow &row, const QList<PointSummary> &points,
+    const QList<PointEstimate> &estimates, const QList<ServerExit> &exits)
 {
     ReportRun r;
     r.id = row.id;
@@ -152,7 +164,7 @@ ReportRun reportRunFromStore(
                                 .toString(QStringLiteral("random"));
     const ExperimentReadResult read = deserializeExperiment(row.resolvedConfig);
     r.findings = runFindings(points, r.estimates, dataset == QLatin1String("random"), {},
-        read.ok ? prefillBudgets(read.experiment) : PrefillBudgets());
+        read.ok ? prefillBudgets(read.experiment) : PrefillBudgets(), exits);
     for (const CapacityResult &c : std::as_const(r.capacities)) // what the run set out to find, first
         r.findings.prepend(capacityFinding(c, read.ok ? read.experiment.load.mode : ServeScope::LoadMode::Concurrency));
     r.variants = variantChanges(row.resolvedConfig);
@@ -182,7 +194,9 @@ bool loadReportRun(ProjectStore &store, qint64 runId, ReportRun *out)
     const std::optional<RunRow> row = store.run(runId);
     QVector<PointSummary> stored;
     QVector<PointEstimate> estimates;
-    if (!row || !store.pointSummaries(runId, &stored) || !store.pointEstimates(runId, &estimates))
+    QVector<ServerLogLine> logs;
+    if (!row || !store.pointSummaries(runId, &stored) || !store.pointEstimates(runId, &estimates)
+        || !store.serverLogs(runId, &logs))
         return false;
     QList<PointSummary> points(stored.cbegin(), stored.cend());
     QSet<QString> partial;
@@ -231,7 +245,8 @@ bool loadReportRun(ProjectStore &store, qint64 runId, ReportRun *out)
         std::stable_sort(points.begin(), points.end(),
             [&order](const PointSummary &a, const PointSummary &b) { return order(a) < order(b); });
     }
-    *out = reportRunFromStore(*row, points, QList<PointEstimate>(estimates.cbegin(), estimates.cend()));
+    *out = reportRunFromStore(
+        *row, points, QList<PointEstimate>(estimates.cbegin(), estimates.cend()), serverExits(logs));
     out->partialPoints = partial;
     int partialRequests = 0;
     for (const PointSummary &p : std::as_const(points)) {

@@ -127,6 +127,17 @@ QString LaunchedServer::exitReport(const QString &when) const
     return report;
 }
 
+ServerExit LaunchedServer::exitState(const QString &variant) const
+{
+    ServerExit exit { variant, m_pid, -1, 0 };
+    // Killed: QProcess keeps the signal's number as the exit code.
+    if (m_process && m_process->exitStatus() == QProcess::CrashExit)
+        exit.signal = m_process->exitCode();
+    else if (m_process)
+        exit.exitCode = m_process->exitCode();
+    return exit;
+}
+
 QString LaunchedServer::exitMessage()
 {
     readChannel(0);

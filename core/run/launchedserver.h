@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/engineconfig.h"
+#include "metrics/serverexit.h"
 #include "metrics/servermetrics.h"
 #include "model/experiment.h"
 
@@ -45,6 +46,8 @@ public:
     /// After it exited on its own: "the server (pid N) exited with code C while the run used it",
     /// and its last lines.
     QString exitMessage();
+    /// After it exited on its own: its pid and exit code or signal, on `variant`.
+    ServerExit exitState(const QString &variant) const;
     qint64 pid() const { return m_pid; }
     bool isRunning() const;
     double readySeconds() const { return m_readySeconds; }

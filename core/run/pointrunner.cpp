@@ -59,7 +59,8 @@ void countEstimated(EndpointCalls *tokenizer, QObject *context, RequestRecord r,
     tokenizer->countTextTokens(text, context, [=, r = std::move(r)](int tokens) mutable {
         if (tokens >= 0 && output) {
             r.completionTokens = tokens;
-            r.outputEstimated = false;
+            // Exact without usage; a server whose usage contradicted its stream leaves it an estimate.
+            r.outputEstimated = r.usageOutputSetAside >= 0;
         } else if (tokens >= 0) {
             r.reasoningTokens = tokens;
         }
@@ -471,8 +472,9 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
                 answered.first = r.servedModel;
             if (answered.second.isEmpty())
                 answered.second = r.systemFingerprint;
-            // No usage (the engine then counts content events): the prompt's own count, if known.
-            if (r.outputEstimated && r.ok()) {
+            // No usage (the engine then counts content events), or a prompt count usage got wrong: the
+            // prompt's own count, if known.
+            if (r.ok() && ((r.outputEstimated && r.usageOutputSetAside < 0) || r.usagePromptSetAside >= 0)) {
                 const int n = prompts.counts.isEmpty() ? -1 : prompts.counts.value(r.index % prompts.counts.size());
                 if (n > 0)
                     r.promptTokens = n;

@@ -12,7 +12,7 @@ namespace ServeScope {
 
 bool RunWorker::measure(const VariantContext &context, OpenPoint &open, PointOutcome *outcome)
 {
-    if (serverExited())
+    if (serverExited(context.variant))
         return false;
     m_monitor.setBaseline(m_baseline.figures(pointKey(context.resolved, open.point, context.variant)));
     *outcome = m_points->run(context, open.point, ++open.repeat);

@@ -5,6 +5,7 @@
 
 #include "engine/loadgenerator.h"
 #include "metrics/findings.h"
+#include "model/clock.h"
 #include "model/variables.h"
 #include "run/endpointcalls.h"
 #include "run/pointrunner.h"
@@ -160,19 +161,22 @@ bool RunWorker::runVariant(int variantIndex)
     if (!(resolved.load.capacity ? searchCapacity(context, resolved) : runPoints(context)))
         return false;
     scraper.stop();
-    if (serverExited())
+    if (serverExited(context.variant))
         return false;
     m_endpoint.close();
     return true;
 }
 
-bool RunWorker::serverExited()
+bool RunWorker::serverExited(const QString &variant)
 {
     const QString exited = m_endpoint.serverExitMessage();
     if (exited.isEmpty())
         return false;
     m_result.message = exited;
     log(QStringLiteral("error"), m_result.message);
+    const ServerExit exit = m_endpoint.server()->exitState(variant);
+    m_serverExits << exit;
+    m_writer->enqueue(ServerLogLine { m_result.runId, monotonicNs(), QStringLiteral("exit"), serverExitLine(exit) });
     return true;
 }
 
@@ -180,7 +184,8 @@ void RunWorker::finish()
 {
     // What the run's curves say, once, with the numbers used (words only in the GUI and report).
     const bool cacheFree = m_experiment.dataset.name == QLatin1String("random");
-    for (const RunFinding &f : runFindings(m_result.points, m_estimates, cacheFree, {}, prefillBudgets(m_experiment)))
+    for (const RunFinding &f :
+        runFindings(m_result.points, m_estimates, cacheFree, {}, prefillBudgets(m_experiment), m_serverExits))
         log(QStringLiteral("finding"), findingLine(f));
     for (const QString &line : closeRun(*m_writer, m_output, m_experiment, m_identity, m_answered, &m_result))
         log(QStringLiteral("error"), line);

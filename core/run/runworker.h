@@ -74,8 +74,9 @@ private:
     void reuseLevels(const QString &variant, const Experiment &resolved, CapacitySearcher &search);
     /// Index of the run's point at `level`, appended (to the run and to `resolved`) when new.
     int pointAt(Experiment &resolved, double level);
-    /// True (and the message set) when the variant's launched server exited on its own.
-    bool serverExited();
+    /// True (and the message set) when the variant's launched server exited on its own; the exit is stored
+    /// (a server log line of stream "exit") and named by the run's findings.
+    bool serverExited(const QString &variant);
     /// After a point's repeats: the estimates across them stored (vLLM's set and the steady window's)
     /// and written to the results folder, and a finding for every headline metric whose repeats
     /// spread more than 5%.
@@ -92,6 +93,7 @@ private:
     QList<int> m_variants;
     RunIdentity m_identity;
     QList<PointEstimate> m_estimates; ///< every finished point's statistics across repeats
+    QList<ServerExit> m_serverExits; ///< launched servers that exited while the run used them
     std::unique_ptr<StoreWriter> m_writer;
     std::unique_ptr<LoadGenerator> m_generator;
     std::unique_ptr<PointRunner> m_points;

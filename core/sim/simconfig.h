@@ -37,6 +37,9 @@ struct StreamParams {
     int tokensPerChunk = 1;
     bool earlyRoleChunk = false;
     bool noUsage = false;
+    /// Usage that contradicts the stream, as some gateways report it: `Zero` says 0 prompt and 0 output
+    /// tokens, `Tenth` a tenth of the output tokens (rounded down) and the true prompt (--wrong-usage).
+    enum class WrongUsage : quint8 { None, Zero, Tenth } wrongUsage = WrongUsage::None;
     bool ignoreIgnoreEos = false;
     double eosMeanTokens = 256.0; ///< mean of the seeded geometric stop point without ignore_eos
     int chunkChars = 0; ///< > 0: content events of exactly this many characters, words split (last one shorter)

@@ -35,6 +35,7 @@ SimStream::SimStream(quint64 id, const GenerationRequest &request, int outputTok
     , m_tokensPerChunk(qMax(1, params.tokensPerChunk))
     , m_chunkChars(qMax(0, params.chunkChars))
     , m_echo(params.echoPrompt ? request.promptText : QByteArray())
+    , m_wrongUsage(params.wrongUsage)
     , m_earlyRole(params.earlyRoleChunk)
     , m_usage(request.includeUsage && !params.noUsage)
     , m_stamp(stamp)
@@ -221,19 +222,42 @@ void SimStream::appendTokenEvent(QByteArray &out, const QByteArray &head, int co
     out.append(last ? m_finalTail : m_contentTail);
 }
 
+int SimStream::saidPrompt() const
+{
+    return m_wrongUsage == StreamParams::WrongUsage::Zero ? 0 : m_request.promptTokens();
+}
+
+int SimStream::saidCached() const
+{
+    return m_wrongUsage == StreamParams::WrongUsage::Zero ? 0 : m_cached;
+}
+
+int SimStream::saidOutput(int generated) const
+{
+    switch (m_wrongUsage) {
+    case StreamParams::WrongUsage::Zero:
+        return 0;
+    case StreamParams::WrongUsage::Tenth:
+        return generated / 10;
+    case StreamParams::WrongUsage::None:
+        break;
+    }
+    return generated;
+}
+
 void SimStream::appendUsage(QByteArray &out) const
 {
     appendStamp(out);
     out.append("data: ", 6);
     out.append(m_objectHead);
     out.append("\"choices\":[],\"usage\":{\"prompt_tokens\":");
-    appendNumber(out, m_request.promptTokens());
+    appendNumber(out, saidPrompt());
     out.append(",\"total_tokens\":");
-    appendNumber(out, m_request.promptTokens() + m_generated);
+    appendNumber(out, saidPrompt() + saidOutput(m_generated));
     out.append(",\"completion_tokens\":");
-    appendNumber(out, m_generated);
+    appendNumber(out, saidOutput(m_generated));
     out.append(",\"prompt_tokens_details\":{\"cached_tokens\":");
-    appendNumber(out, m_cached);
+    appendNumber(out, saidCached());
     out.append('}');
     if (m_reasoning > 0) {
         out.append(",\"completion_tokens_details\":{\"reasoning_tokens\":");
@@ -284,9 +308,9 @@ void SimStream::appendHead(QByteArray &out)
     if (endpoint == Endpoint::Messages) {
         beginEvent(out, "message_start");
         out.append(m_objectHead);
-        appendNumber(out, m_request.promptTokens() - m_cached);
+        appendNumber(out, saidPrompt() - saidCached());
         out.append(",\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":");
-        appendNumber(out, m_cached);
+        appendNumber(out, saidCached());
         out.append(",\"output_tokens\":0}}}\n\n");
         beginEvent(out, "ping");
         out.append("}\n\n");
@@ -366,11 +390,11 @@ void SimStream::appendDelta(QByteArray &out, bool reasoning, int count, bool las
     else
         out.append("null");
     out.append(",\"prompt_tokens\":");
-    appendNumber(out, m_request.promptTokens());
+    appendNumber(out, saidPrompt());
     out.append(",\"completion_tokens\":");
-    appendNumber(out, m_sent);
+    appendNumber(out, saidOutput(m_sent));
     out.append(",\"cached_tokens\":");
-    appendNumber(out, m_cached);
+    appendNumber(out, saidCached());
     out.append("},\"index\":0}\n\n");
 }
 
@@ -461,7 +485,7 @@ void SimStream::appendEnd(QByteArray &out)
         out.append(m_generated >= m_request.maxTokens ? ",\"delta\":{\"stop_reason\":\"max_tokens\""
                                                       : ",\"delta\":{\"stop_reason\":\"end_turn\"");
         out.append(",\"stop_sequence\":null},\"usage\":{\"output_tokens\":");
-        appendNumber(out, m_generated);
+        appendNumber(out, saidOutput(m_generated));
         out.append("}}\n\n");
         beginEvent(out, "message_stop");
         out.append("}\n\n");
@@ -472,15 +496,15 @@ void SimStream::appendEnd(QByteArray &out)
     out.append("completed");
     out.append(m_objectMid);
     out.append("{\"input_tokens\":");
-    appendNumber(out, m_request.promptTokens());
+    appendNumber(out, saidPrompt());
     out.append(",\"input_tokens_details\":{\"cached_tokens\":");
-    appendNumber(out, m_cached);
+    appendNumber(out, saidCached());
     out.append("},\"output_tokens\":");
-    appendNumber(out, m_generated);
+    appendNumber(out, saidOutput(m_generated));
     out.append(",\"output_tokens_details\":{\"reasoning_tokens\":");
     appendNumber(out, m_reasoning);
     out.append("},\"total_tokens\":");
-    appendNumber(out, m_request.promptTokens() + m_generated);
+    appendNumber(out, saidPrompt() + saidOutput(m_generated));
     out.append("}}}\n\n");
 }
 
@@ -491,7 +515,7 @@ QByteArray SimStream::dialectResponse() const
     const QString reasoningText = QString::fromUtf8(sonnet.text(m_textStart, m_reasoning));
     const QString answer = QString::fromUtf8(sonnet.text(m_textStart + m_reasoning, m_generated - m_reasoning));
     const bool length = m_generated >= m_request.maxTokens;
-    const int prompt = m_request.promptTokens();
+    const int prompt = saidPrompt(), said = saidOutput(m_generated), cached = saidCached();
     QJsonObject o;
     if (m_request.endpoint == Endpoint::Generate) {
         const QJsonObject finish = length ? QJsonObject { { QStringLiteral("type"), QStringLiteral("length") },
@@ -501,8 +525,7 @@ QByteArray SimStream::dialectResponse() const
             { QStringLiteral("meta_info"),
                 QJsonObject { { QStringLiteral("id"), QString::fromLatin1(m_hex) },
                     { QStringLiteral("finish_reason"), finish }, { QStringLiteral("prompt_tokens"), prompt },
-                    { QStringLiteral("completion_tokens"), m_generated },
-                    { QStringLiteral("cached_tokens"), m_cached } } },
+                    { QStringLiteral("completion_tokens"), said }, { QStringLiteral("cached_tokens"), cached } } },
             { QStringLiteral("index"), 0 } };
     } else if (m_request.endpoint == Endpoint::Messages) {
         QJsonArray content;
@@ -518,10 +541,10 @@ QByteArray SimStream::dialectResponse() const
             { QStringLiteral("stop_reason"), length ? QStringLiteral("max_tokens") : QStringLiteral("end_turn") },
             { QStringLiteral("stop_sequence"), QJsonValue() },
             { QStringLiteral("usage"),
-                QJsonObject { { QStringLiteral("input_tokens"), prompt - m_cached },
+                QJsonObject { { QStringLiteral("input_tokens"), prompt - cached },
                     { QStringLiteral("cache_creation_input_tokens"), 0 },
-                    { QStringLiteral("cache_read_input_tokens"), m_cached },
-                    { QStringLiteral("output_tokens"), m_generated } } } };
+                    { QStringLiteral("cache_read_input_tokens"), cached },
+                    { QStringLiteral("output_tokens"), said } } } };
     } else {
         QJsonArray output;
         if (m_reasoning > 0)
@@ -544,11 +567,11 @@ QByteArray SimStream::dialectResponse() const
             { QStringLiteral("usage"),
                 QJsonObject { { QStringLiteral("input_tokens"), prompt },
                     { QStringLiteral("input_tokens_details"),
-                        QJsonObject { { QStringLiteral("cached_tokens"), m_cached } } },
-                    { QStringLiteral("output_tokens"), m_generated },
+                        QJsonObject { { QStringLiteral("cached_tokens"), cached } } },
+                    { QStringLiteral("output_tokens"), said },
                     { QStringLiteral("output_tokens_details"),
                         QJsonObject { { QStringLiteral("reasoning_tokens"), m_reasoning } } },
-                    { QStringLiteral("total_tokens"), prompt + m_generated } } } };
+                    { QStringLiteral("total_tokens"), prompt + said } } } };
     }
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
@@ -577,10 +600,11 @@ QByteArray SimStream::fullResponse() const
     QJsonObject head = QJsonDocument::fromJson(m_objectHead.chopped(1) + '}').object();
     head.insert(QStringLiteral("object"), chat ? QStringLiteral("chat.completion") : QStringLiteral("text_completion"));
     head.insert(QStringLiteral("choices"), QJsonArray { choice });
-    QJsonObject usage { { QStringLiteral("prompt_tokens"), m_request.promptTokens() },
-        { QStringLiteral("total_tokens"), m_request.promptTokens() + m_generated },
-        { QStringLiteral("completion_tokens"), m_generated },
-        { QStringLiteral("prompt_tokens_details"), QJsonObject { { QStringLiteral("cached_tokens"), m_cached } } } };
+    QJsonObject usage { { QStringLiteral("prompt_tokens"), saidPrompt() },
+        { QStringLiteral("total_tokens"), saidPrompt() + saidOutput(m_generated) },
+        { QStringLiteral("completion_tokens"), saidOutput(m_generated) },
+        { QStringLiteral("prompt_tokens_details"),
+            QJsonObject { { QStringLiteral("cached_tokens"), saidCached() } } } };
     if (reasoning > 0)
         usage.insert(QStringLiteral("completion_tokens_details"),
             QJsonObject { { QStringLiteral("reasoning_tokens"), reasoning } });

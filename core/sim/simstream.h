@@ -91,6 +91,12 @@ private:
     int m_chunkChars;
     QByteArray m_echo; ///< prompt text still to send (--echo-prompt), raw
     QByteArray m_pending; ///< --chunk-chars: raw text generated but not yet sent
+    /// What usage says of the prompt, the prompt's cached tokens and `generated` output tokens (--wrong-usage).
+    int saidPrompt() const;
+    int saidCached() const;
+    int saidOutput(int generated) const;
+
+    StreamParams::WrongUsage m_wrongUsage;
     bool m_earlyRole, m_usage, m_stamp;
     bool m_roleSent = false, m_finished = false;
     int m_generated = 0, m_sent = 0, m_events = 0;

@@ -118,7 +118,7 @@ QJsonObject PromptGenerator::bodyObject(const QJsonValue &prompt, int outputLen,
         o.insert(QStringLiteral("messages"), *messages);
     for (const auto &item : m_experiment.sampling.items())
         setSamplingField(api, &o, item.first, item.second);
-    if (m_experiment.dataset.ignoreEos && ep.dialect != Dialect::OpenAiStrict)
+    if (sendsIgnoreEos(m_experiment))
         setSamplingField(api, &o, QStringLiteral("ignore_eos"), true);
     return o;
 }

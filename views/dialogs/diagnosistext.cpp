@@ -91,6 +91,10 @@ QString preflightSummary(const PreflightResult &r)
         lines << DiagnosisWords::tr("The answer is in the %1 API's format: choose that API.").arg(r.answeringApi);
     if (!r.models.isEmpty())
         lines << DiagnosisWords::tr("Models served: %1").arg(r.models.join(QStringLiteral(", ")));
+    if (r.modelsRefused > 0)
+        lines << DiagnosisWords::tr("The model list (/v1/models) answered HTTP %1; the key was judged on the API's own "
+                                    "route instead, with its own headers.")
+                     .arg(r.modelsRefused);
     if (r.maxModelLen > 0)
         lines << DiagnosisWords::tr("Longest context (max_model_len): %1 tokens").arg(r.maxModelLen);
     // Each answer with what it means for a run and, when something can be done, the fix.

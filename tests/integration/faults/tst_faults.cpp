@@ -419,6 +419,8 @@ private Q_SLOTS:
         QCOMPARE(std::isnan(stored[0].tpot.median), buffered);
         QCOMPARE(std::isnan(stored[0].itl.p99), buffered);
         QCOMPARE(std::isnan(stored[0].citl.mean), buffered);
+        QCOMPARE(std::isnan(stored[0].atpot.median), buffered); // the answer's TPOT: the buffer's too
+        QVERIFY(buffered || stored[0].atpot.median > 0);
         QVERIFY(stored[0].ttft.median > 0 && stored[0].e2el.median > 0);
         QDirIterator files(results, { QStringLiteral("*.json") }, QDir::Files, QDirIterator::Subdirectories);
         QJsonObject point;

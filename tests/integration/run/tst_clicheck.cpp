@@ -129,6 +129,41 @@ private Q_SLOTS:
         QVERIFY2(!o.out.contains(QByteArray(key).replace("\xe2\x80\x8b", "").trimmed()), "the key was echoed");
     }
 
+    // The key is judged on the chosen API's own route with that API's auth: /v1/models takes only a bearer key
+    // here, so an Anthropic Messages endpoint (x-api-key) is refused there and accepted on /v1/messages, as the
+    // run then is. A wrong key is refused on the API's route, and says so.
+    void keyJudgedOnTheApisOwnRoute_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QByteArray>("key");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QByteArray>("evidence");
+        QTest::newRow("messages, right key")
+            << QStringLiteral("/v1/messages") << QByteArray(kKey) << QStringLiteral("ok") << QByteArray();
+        QTest::newRow("messages, wrong key") << QStringLiteral("/v1/messages") << QByteArray("wrong-key-123456")
+                                             << QStringLiteral("auth") << QByteArray("HTTP 401 on /v1/messages: ");
+        QTest::newRow("chat, wrong key") << QStringLiteral("/v1/chat/completions") << QByteArray("wrong-key-123456")
+                                         << QStringLiteral("auth") << QByteArray("HTTP 401 on /v1/chat/completions: ");
+    }
+    void keyJudgedOnTheApisOwnRoute()
+    {
+        QFETCH(QString, path);
+        QFETCH(QByteArray, key);
+        QFETCH(QString, code);
+        QFETCH(QByteArray, evidence);
+        const Outcome o
+            = check({ QStringLiteral("--base-url"), m_sim.url().toString(), QStringLiteral("--model"),
+                        QStringLiteral("m1"), QStringLiteral("--path"), path, QStringLiteral("--api-key-env"),
+                        QStringLiteral("TEST_CHECK_KEY"), QStringLiteral("--timeout"), QStringLiteral("10") },
+                key);
+        QVERIFY2(o.out.contains(QByteArray("diagnosis\t" + code.toLatin1() + "\n")), o.out.constData());
+        QCOMPARE(o.exitCode, code == QLatin1String("ok") ? 0 : 1);
+        QVERIFY2(o.out.contains("models_refused\t401\n"), o.out.constData());
+        if (!evidence.isEmpty())
+            QVERIFY2(o.out.contains(QByteArray("detail\t").append(evidence)), o.out.constData());
+        QVERIFY2(!o.out.contains("on /v1/models"), o.out.constData());
+    }
+
     // `check` reads two streams to their end the way `run` does and fails when `run` would.
     void predictsRun_data()
     {

@@ -5,6 +5,7 @@
 #include "freeport.h"
 #include "simchild.h"
 
+#include "report/storeinput.h"
 #include "storage/projectstore.h"
 
 #include <QDeadlineTimer>
@@ -362,7 +363,9 @@ private Q_SLOTS:
         QVERIFY(goneWithin(pid, 2000));
     }
 
-    // A server that dies while its points run: the run stops and says so with its last lines.
+    // A server that dies while its points run: the run stops and says so with its last lines, stores the exit,
+    // and its findings (printed, and read back from the project as the window and the report read them) name it
+    // on the variant, which is not called healthy.
     void serverDeathStopsTheRun()
     {
         const QString x = writeExperiment(QStringLiteral("dies"), Testing::unusedPort(), {}, QJsonObject {},
@@ -381,6 +384,21 @@ private Q_SLOTS:
                              .arg(pid)
                              .toUtf8()),
             err.constData());
+        QVERIFY2(err.contains("finding: server-exited\tbaseline\tc4\tsignal=9\n"), err.constData());
+        QVERIFY2(!err.contains("finding: healthy"), err.constData());
+        const QVector<ServerLogLine> logs = logsOf(x);
+        QCOMPARE(countLines(logs, QStringLiteral("exit"), QStringLiteral("\"signal\":9")), 1);
+        ProjectStore store;
+        QVERIFY(store.open(m_dir.filePath(QStringLiteral("dies.servescope"))));
+        Report::ReportRun stored;
+        QVERIFY(Report::loadReportRun(store, 1, &stored));
+        const auto exit = std::find_if(stored.findings.cbegin(), stored.findings.cend(),
+            [](const RunFinding &f) { return f.code == QLatin1String("server-exited"); });
+        QVERIFY(exit != stored.findings.cend());
+        QCOMPARE(exit->variant, QStringLiteral("baseline"));
+        QCOMPARE(exit->value(QStringLiteral("signal")), 9.0);
+        QVERIFY(std::none_of(stored.findings.cbegin(), stored.findings.cend(),
+            [](const RunFinding &f) { return f.code == QLatin1String("healthy"); }));
     }
 
     // A "sim:" endpoint with server.engine sglang starts the simulator's sglang flavour, under SGLang's

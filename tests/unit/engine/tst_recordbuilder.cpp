@@ -288,6 +288,49 @@ private Q_SLOTS:
         QCOMPARE(r.promptTokens, 9);
     }
 
+    // Usage beside 8 content events: kept down to half their number, set aside below it (the events' count
+    // then, marked estimated, with what usage said kept); a prompt of 0 tokens is set aside for the target.
+    void usageAgainstTheStream_data()
+    {
+        QTest::addColumn<int>("prompt");
+        QTest::addColumn<int>("completion");
+        QTest::addColumn<int>("expectedOutput");
+        QTest::addColumn<int>("outputSetAside");
+        QTest::addColumn<int>("expectedPrompt");
+        QTest::addColumn<int>("promptSetAside");
+        QTest::newRow("truthful") << 9 << 8 << 8 << -1 << 9 << -1;
+        QTest::newRow("several tokens per event") << 9 << 32 << 32 << -1 << 9 << -1;
+        QTest::newRow("half the events") << 9 << 4 << 4 << -1 << 9 << -1;
+        QTest::newRow("under half") << 9 << 3 << 8 << 3 << 9 << -1;
+        QTest::newRow("zero output") << 9 << 0 << 8 << 0 << 9 << -1;
+        QTest::newRow("zero prompt and output") << 0 << 0 << 8 << 0 << 77 << 0;
+    }
+    void usageAgainstTheStream()
+    {
+        QFETCH(int, prompt);
+        QFETCH(int, completion);
+        QFETCH(int, expectedOutput);
+        QFETCH(int, outputSetAside);
+        QFETCH(int, expectedPrompt);
+        QFETCH(int, promptSetAside);
+        QByteArray body;
+        for (int i = 0; i < 8; ++i)
+            body += QByteArray("data: {\"choices\":[{\"delta\":{\"content\":\" w\"},\"finish_reason\":")
+                + (i == 7 ? "\"length\"" : "null") + "}]}\n\n";
+        body += "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":" + QByteArray::number(prompt)
+            + ",\"completion_tokens\":" + QByteArray::number(completion)
+            + ",\"prompt_tokens_details\":{\"cached_tokens\":0}}}\n\ndata: [DONE]\n\n";
+        const RequestRecord r = build(200, body);
+        QVERIFY2(r.ok(), qPrintable(r.errorText));
+        QCOMPARE(r.completionTokens, expectedOutput);
+        QCOMPARE(r.outputEstimated, outputSetAside >= 0);
+        QCOMPARE(r.usageOutputSetAside, outputSetAside);
+        QCOMPARE(r.promptTokens, expectedPrompt);
+        QCOMPARE(r.usagePromptSetAside, promptSetAside);
+        QCOMPARE(r.cachedTokens, promptSetAside >= 0 ? -1 : 0); // a cache count goes with its prompt count
+        QVERIFY(!usageBelowStream(0, 0)); // nothing streamed: nothing to contradict
+    }
+
     void messagesNameTheCause()
     {
         QVERIFY(build(200, fixture(QStringLiteral("plain_json_error.json")))

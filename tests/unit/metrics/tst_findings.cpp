@@ -5,6 +5,8 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <cmath>
+
 using namespace ServeScope;
 
 namespace {
@@ -343,6 +345,81 @@ private Q_SLOTS:
         QCOMPARE(role->value(QStringLiteral("role_gap_ms")), 9.0);
         // 200 short of 4000 across the two repeats.
         QCOMPARE(find(f, QStringLiteral("ignore-eos-not-honoured"))->value(QStringLiteral("short_share")), 0.05);
+    }
+
+    // A buffered point withholds every timing between its events, the answer's TPOT among them; the timings
+    // to a first event and to the end stay as measured.
+    void bufferedPointWithholdsEveryDecodeTiming()
+    {
+        PointSummary p = point(QStringLiteral("a"), 4, 900, 20, 1000);
+        for (Distribution *d : { &p.ttft, &p.ttfc, &p.ttfo, &p.tpot, &p.atpot, &p.itl, &p.citl, &p.e2el })
+            d->median = d->p99 = 6.28;
+        QVERIFY(!withholdBufferedDecode(&p)); // no stream evidence: not buffered, nothing withheld
+        QCOMPARE(p.atpot.median, 6.28);
+        p.client.insert(QStringLiteral("stream_events_per_read"), 16);
+        p.client.insert(QStringLiteral("stream_same_read_share"), 0.9);
+        QVERIFY(withholdBufferedDecode(&p));
+        for (const Distribution *d : { &p.tpot, &p.atpot, &p.itl, &p.citl })
+            QVERIFY(std::isnan(d->median) && std::isnan(d->p99));
+        for (const Distribution *d : { &p.ttft, &p.ttfc, &p.ttfo, &p.e2el })
+            QCOMPARE(d->median, 6.28);
+    }
+
+    // Usage set aside for contradicting the stream: one finding per variant naming what usage said beside what
+    // was counted, summed over every repeat; the input pair only where prompt counts were set aside.
+    void usageMismatchNamesBothCounts()
+    {
+        QList<PointSummary> points;
+        for (int repeat : { 1, 2 }) {
+            PointSummary p = point(QStringLiteral("gw"), 4, 40, 6, 1500, {}, repeat);
+            p.client = { { QStringLiteral("usage_mismatch_requests"), 24 },
+                { QStringLiteral("usage_mismatch_output_said"), 0 },
+                { QStringLiteral("usage_mismatch_output_counted"), 1152 } };
+            points << p << point(QStringLiteral("direct"), 4, 40, 6, 1500, {}, repeat);
+        }
+        points[2].client.insert(QStringLiteral("usage_mismatch_input_said"), 0);
+        points[2].client.insert(QStringLiteral("usage_mismatch_input_counted"), 936);
+        const QList<RunFinding> f = runFindings(points, {}, true);
+        QCOMPARE(codes(f).count(QStringLiteral("usage-mismatch@gw")), 1);
+        QVERIFY(!codes(f).contains(QStringLiteral("usage-mismatch@direct")));
+        const RunFinding *u = find(f, QStringLiteral("usage-mismatch"));
+        QCOMPARE(u->kind, RunFinding::Kind::Caveat);
+        QCOMPARE(u->points, QStringList { QStringLiteral("c4") });
+        QCOMPARE(findingLine(*u),
+            QStringLiteral("usage-mismatch\tgw\tc4\trequests=48\tusage_output_tokens=0\tcounted_output_tokens=2304\t"
+                           "usage_input_tokens=0\tcounted_input_tokens=936"));
+    }
+
+    // A launched server that died while the run used it is a problem on its variant, with the signal or exit code,
+    // and that variant's curve is not healthy however its points look; the other variant's is.
+    void serverExitIsNamedAndNeverHealthy()
+    {
+        const QList<PointSummary> points { point(QStringLiteral("a"), 1, 20, 10, 100),
+            point(QStringLiteral("a"), 8, 30, 11, 700), point(QStringLiteral("b"), 1, 20, 10, 100),
+            point(QStringLiteral("b"), 8, 30, 11, 700) };
+        QCOMPARE(codes(runFindings(points, {}, true)).count(QStringLiteral("healthy@a")), 1);
+        const ServerExit killed { QStringLiteral("a"), 4242, -1, 9 };
+        const QList<RunFinding> f = runFindings(points, {}, true, {}, {}, { killed });
+        QVERIFY(!codes(f).contains(QStringLiteral("healthy@a")));
+        QVERIFY(codes(f).contains(QStringLiteral("healthy@b")));
+        const RunFinding *exit = find(f, QStringLiteral("server-exited"));
+        QVERIFY(exit);
+        QCOMPARE(exit->kind, RunFinding::Kind::Problem);
+        QCOMPARE(exit->variant, QStringLiteral("a"));
+        QCOMPARE(exit->points, QStringList { QStringLiteral("c8") }); // the point running when it died
+        QCOMPARE(findingLine(*exit), QStringLiteral("server-exited\ta\tc8\tsignal=9"));
+        const ServerExit exited { QStringLiteral("b"), 7, 3, 0 };
+        QCOMPARE(findingLine(*find(runFindings(points, {}, true, {}, {}, { exited }), QStringLiteral("server-exited"))),
+            QStringLiteral("server-exited\tb\tc8\texit_code=3"));
+        // The project's record of an exit reads back as it was written.
+        const std::optional<ServerExit> back = serverExitFromLine(serverExitLine(killed));
+        QVERIFY(back);
+        QCOMPARE(back->variant, QStringLiteral("a"));
+        QCOMPARE(back->pid, qint64(4242));
+        QCOMPARE(back->signal, 9);
+        QCOMPARE(back->exitCode, -1);
+        QCOMPARE(serverExitFromLine(serverExitLine(exited))->exitCode, 3);
+        QVERIFY(!serverExitFromLine(QStringLiteral("pid 7: servescope-cli sim")));
     }
 
     // Caveats of whole runs: grouped, one per variant (unreliable percentiles one per run).

@@ -62,6 +62,25 @@ private Q_SLOTS:
                                     << QStringLiteral("ignore_eos not honoured")
                                     << QStringList { QStringLiteral(
                                            "At c8 up to 5.0% of requests stopped before the requested length") };
+        QTest::newRow("usage-mismatch")
+            << RunFinding { QStringLiteral("usage-mismatch"), RunFinding::Kind::Caveat, QStringLiteral("gw"),
+                   { QStringLiteral("c4") },
+                   { { QStringLiteral("requests"), 24 }, { QStringLiteral("usage_output_tokens"), 0 },
+                       { QStringLiteral("counted_output_tokens"), 1152 }, { QStringLiteral("usage_input_tokens"), 0 },
+                       { QStringLiteral("counted_input_tokens"), 936 } },
+                   RunFinding::Confirmation::NotApplicable }
+            << QStringLiteral("Usage contradicts the stream")
+            << QStringList { QStringLiteral("At c4 the server's usage contradicted the stream on 24 requests."),
+                   QStringLiteral("It said 0 output tokens where 1152 were counted"),
+                   QStringLiteral("It said 0 input tokens where the prompts had 936") };
+        QTest::newRow("server-exited")
+            << RunFinding { QStringLiteral("server-exited"), RunFinding::Kind::Problem, QStringLiteral("b"),
+                   { QStringLiteral("c16") }, { { QStringLiteral("signal"), 9 } },
+                   RunFinding::Confirmation::NotApplicable }
+            << QStringLiteral("The server exited during the run")
+            << QStringList { QStringLiteral("The launched server was killed by signal 9 while the run used it, "
+                                            "during c16"),
+                   QStringLiteral("not called healthy") };
     }
     void wordsCarryTheNumbers()
     {
