@@ -167,6 +167,10 @@
         <source>The answer is in the %1 API&apos;s format: choose that API.</source>
         <translation>应答为 %1 API 的格式：请选择该 API。</translation>
     </message>
+    <message>
+        <source>The model list (/v1/models) answered HTTP %1; the key was judged on the API&apos;s own route instead, with its own headers.</source>
+        <translation>模型列表（/v1/models）返回 HTTP %1；因此改在该 API 自己的路由上、用其自身的请求头判断密钥。</translation>
+    </message>
 </context>
 <context>
     <name>OriginWords</name>
@@ -1783,6 +1787,14 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>%1: no variant has a server.gpu_hour_price on both sides</source>
         <translation>%1：没有任何变体在两侧都设置了 server.gpu_hour_price</translation>
+    </message>
+    <message>
+        <source>Report usage that contradicts the stream: zero (0 prompt and output tokens) or tenth (a tenth of the output tokens).</source>
+        <translation>报告与流相矛盾的 usage：zero（提示和输出均为 0 个 token）或 tenth（输出 token 的十分之一）。</translation>
+    </message>
+    <message>
+        <source>--wrong-usage takes zero or tenth</source>
+        <translation>--wrong-usage 只接受 zero 或 tenth</translation>
     </message>
 </context>
 <context>
@@ -5454,10 +5466,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>%2 处前缀缓存命中率最高达 %1%，而这些提示本不应共享任何内容：结果偏向乐观。请在每个负载点之前重置前缀缓存。</translation>
     </message>
     <message>
-        <source>At %1 up to %2% of requests had no usage and the server no /tokenize: output tokens, TPOT and throughput are estimates.</source>
-        <translation>%1 处最多有 %2% 的请求没有用量信息，且服务器没有 /tokenize：输出 token 数、TPOT 和吞吐均为估计值。</translation>
-    </message>
-    <message>
         <source>p99 needs 1,000 requests; %1 had fewer (the fewest %2): read p90 or the median there.</source>
         <translation>p99 需要 1,000 个请求；%1 的请求数不足（最少 %2 个）：这些负载点请看 p90 或中位数。</translation>
     </message>
@@ -6096,14 +6104,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>于 %1</translation>
     </message>
     <message>
-        <source>at every point (%1 at %2)</source>
-        <translation>在每个点（共 %1 个，最大于 %2）</translation>
-    </message>
-    <message>
-        <source>at %1 (largest at %2)</source>
-        <translation>于 %1（最大于 %2）</translation>
-    </message>
-    <message>
         <source>one run each: a change under %1 in throughput, %2 in TPOT/ITL, %3 in TTFT or %4 in a p99 cannot be told from run-to-run noise; rerun with 3 repeats to tell smaller ones</source>
         <translation>每边仅一次运行：吞吐量低于 %1、TPOT/ITL 低于 %2、TTFT 低于 %3 或 p99 低于 %4 的变化无法与运行间噪声区分；以 3 次重复重新运行可分辨更小的变化</translation>
     </message>
@@ -6188,8 +6188,60 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>结论</translation>
     </message>
     <message>
-        <source>Change of B against A in % (×N from twice A on). With one repeat a side, better or worse only beyond the metric&apos;s run-to-run noise floor; with repeats, only when their spread separates them too (docs/metrics.md). — : no value to compare. Each run&apos;s per-point table below has the values; compare --json has every metric.</source>
-        <translation>B 相对 A 的变化（%；达到 A 的两倍及以上时记为 ×N）。每边仅一次重复时，只有超出该指标运行间噪声下限才判为更好或更差；有重复时，还需重复之间的离散度能将两者区分（见 docs/metrics.md）。—：没有可比的值。下方每次运行的逐点表格给出数值；compare --json 包含所有指标。</translation>
+        <source>at all %1 points</source>
+        <translation>在全部 %1 个点</translation>
+    </message>
+    <message>
+        <source>%1 (largest at %2)</source>
+        <translation>%1（最大于 %2）</translation>
+    </message>
+    <message>
+        <source>At %1 up to %2% of requests had an output count that is an estimate (no usage and no /tokenize, or usage that contradicted the stream): output tokens, TPOT and throughput are estimates.</source>
+        <translation>%1 处最多有 %2% 的请求的输出 token 数为估计值（没有用量信息且服务器没有 /tokenize，或用量信息与流相矛盾）：输出 token 数、TPOT 和吞吐均为估计值。</translation>
+    </message>
+    <message>
+        <source>At %1 the server&apos;s usage contradicted the stream on %2 requests.</source>
+        <translation>在 %1，服务器的 usage 在 %2 个请求上与流相矛盾。</translation>
+    </message>
+    <message>
+        <source>It said %1 output tokens where %2 were counted from the streamed text (its /tokenize count, else its content events); the counted ones are used and marked estimated, so output throughput and TPOT do not fall to the usage&apos;s 0 or near it.</source>
+        <translation>它报告 %1 个输出 token，而从流式文本计得 %2 个（/tokenize 计数，否则为内容事件数）；采用计得的数量并标记为估计值，因此输出吞吐量和 TPOT 不会跌到 usage 的 0 或接近 0。</translation>
+    </message>
+    <message>
+        <source>It said %1 input tokens where the prompts had %2; the prompts&apos; own counts are used.</source>
+        <translation>它报告 %1 个输入 token，而提示实际有 %2 个；采用提示自身的计数。</translation>
+    </message>
+    <message>
+        <source>A gateway that rewrites or drops usage is the usual cause.</source>
+        <translation>常见原因是网关改写或丢弃了 usage。</translation>
+    </message>
+    <message>
+        <source>was killed by signal %1</source>
+        <translation>被信号 %1 终止</translation>
+    </message>
+    <message>
+        <source>exited with code %1</source>
+        <translation>以代码 %1 退出</translation>
+    </message>
+    <message>
+        <source>The launched server %1 while the run used it%2: the run stopped there, that point&apos;s failures are the exit&apos;s, and this variant is not called healthy. Its last lines are in the run&apos;s server log.</source>
+        <translation>启动的服务器在运行使用它时%1%2：运行在此停止，该点的失败源于这次退出，此变体不会被判定为健康。其最后几行输出见本次运行的服务器日志。</translation>
+    </message>
+    <message>
+        <source>, during %1</source>
+        <translation>（在 %1 期间）</translation>
+    </message>
+    <message>
+        <source>Usage contradicts the stream</source>
+        <translation>usage 与流相矛盾</translation>
+    </message>
+    <message>
+        <source>The server exited during the run</source>
+        <translation>服务器在运行中退出</translation>
+    </message>
+    <message>
+        <source>Change of B against A (×N from twice A on); better or worse only beyond the run-to-run noise (docs/metrics.md); —: nothing to compare. compare --json has every metric.</source>
+        <translation>B 相对 A 的变化（达到 A 的两倍及以上时记为 ×N）；只有超出运行间噪声才判为更好或更差（见 docs/metrics.md）；—：没有可比的值。compare --json 包含所有指标。</translation>
     </message>
 </context>
 <context>
@@ -6669,6 +6721,10 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     <message>
         <source>and %1 (not listed)</source>
         <translation>另有 %1（未列出）</translation>
+    </message>
+    <message>
+        <source>No change decided: %1 (untick to list them)</source>
+        <translation>没有判定的变化：%1（取消勾选以列出）</translation>
     </message>
 </context>
 <context>
