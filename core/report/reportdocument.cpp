@@ -608,7 +608,7 @@ QString summarySection(const ReportInput &input)
         QStringList lines;
         for (const QString &sentence : sentences)
             lines << esc(sentence);
-        out += QStringLiteral("<p class=\"conclusions\"><b>%1:</b><br>%2</p>\n")
+        out += QStringLiteral("<p class=\"conclusions\"><b>%1:</b> %2</p>\n")
                    .arg(esc(tr("Conclusions")), lines.join(QStringLiteral("<br>\n")));
     }
     for (qsizetype k = 0; k < input.deltas.size(); ++k) {

@@ -215,7 +215,7 @@ private slots:
         QVERIFY(head.contains(QStringLiteral("0.0%</span><br><span class=\"verdict\">within run-to-run noise</span>")));
         QVERIFY(head.contains(QStringLiteral("—</span><br><span class=\"verdict\">no verdict: statistics only")));
         // Before the tables, one sentence per variant: the decided changes, failures first.
-        const qsizetype conclusions = head.indexOf(QStringLiteral("<b>Conclusions:</b><br>"));
+        const qsizetype conclusions = head.indexOf(QStringLiteral("<b>Conclusions:</b> "));
         QVERIFY(conclusions >= 0 && conclusions < head.indexOf(QStringLiteral("Changes: B against A")));
         QVERIFY2(head.contains(QStringLiteral("baseline: mixed — ")), qPrintable(head));
         QVERIFY(head.contains(QStringLiteral("background-color: %1").arg(verdictColour(Verdict::Worse).name())));
