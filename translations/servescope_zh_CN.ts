@@ -6120,14 +6120,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>%1：所有点均无超出运行间噪声的变化</translation>
     </message>
     <message>
-        <source>%1 of requests failed %2</source>
-        <translation>%1 的请求失败，%2</translation>
-    </message>
-    <message>
-        <source>%1 %2 %3</source>
-        <translation>%1 %2，%3</translation>
-    </message>
-    <message>
         <source>mixed</source>
         <translation>有好有坏</translation>
     </message>
@@ -6154,18 +6146,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>worse: %1 failed</source>
         <translation>更差：%1 失败</translation>
-    </message>
-    <message>
-        <source>within run-to-run noise (under %1)</source>
-        <translation>在运行间噪声范围内（低于 %1）</translation>
-    </message>
-    <message>
-        <source>within timing jitter (under %1 ms)</source>
-        <translation>在计时抖动范围内（低于 %1 ms）</translation>
-    </message>
-    <message>
-        <source>within run-to-run noise</source>
-        <translation>在运行间噪声范围内</translation>
     </message>
     <message>
         <source>—: no successful request in B</source>
@@ -6242,6 +6222,34 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>Change of B against A (×N from twice A on); better or worse only beyond the run-to-run noise (docs/metrics.md); —: nothing to compare. compare --json has every metric.</source>
         <translation>B 相对 A 的变化（达到 A 的两倍及以上时记为 ×N）；只有超出运行间噪声才判为更好或更差（见 docs/metrics.md）；—：没有可比的值。compare --json 包含所有指标。</translation>
+    </message>
+    <message>
+        <source>%1, confirmed by the server&apos;s metrics</source>
+        <translation>%1，已由服务器指标证实</translation>
+    </message>
+    <message>
+        <source>%1 of requests failed</source>
+        <translation>%1 的请求失败</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>within noise (&lt;%1)</source>
+        <translation>在噪声范围内（&lt;%1）</translation>
+    </message>
+    <message>
+        <source>within noise (&lt;%1 ms)</source>
+        <translation>在噪声范围内（&lt;%1 ms）</translation>
+    </message>
+    <message>
+        <source>within noise</source>
+        <translation>在噪声范围内</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/conclusiontext.h"
 
+#include "report/findingtext.h"
 #include "report/metricnames.h"
 
 #include <cmath>
@@ -40,6 +41,29 @@ QString whereOf(const Conclusion::Change &ch, int points)
     return even ? where : tr("%1 (largest at %2)").arg(where, ch.at);
 }
 
+// "Output throughput" reads "output throughput" inside a sentence; "TTFT p50" stays as it is.
+QString inSentence(QString name)
+{
+    if (name.size() > 1 && name[0].isUpper() && name[1].isLower())
+        name[0] = name[0].toLower();
+    return name;
+}
+
+// The problems found in a variant, titled: what the decided changes come from.
+QString problemsOf(const QString &variant, const QList<RunFinding> &findings)
+{
+    QStringList titles;
+    for (const RunFinding &f : findings) {
+        if (f.variant != variant || f.kind != RunFinding::Kind::Problem)
+            continue;
+        titles << (f.confirmation == RunFinding::Confirmation::Confirmed
+                ? tr("%1, confirmed by the server's metrics").arg(findingTitle(f))
+                : findingTitle(f));
+    }
+    titles.removeDuplicates();
+    return titles.join(QStringLiteral("; "));
+}
+
 bool nothingDecided(const Conclusion &c)
 {
     return c.outcome == QLatin1String("noise") || c.outcome == QLatin1String("statistics-only")
@@ -65,26 +89,37 @@ QString conclusionSentence(const Conclusion &c)
         return tr("%1: no verdict: no metric has a value on both sides that compares").arg(c.variant);
     if (c.outcome == QLatin1String("noise"))
         return tr("%1: no change beyond run-to-run noise at any point").arg(c.variant);
+    // Changes decided at the same points say where once, at the end.
+    const bool samePlaces
+        = c.changes.size() > 1 && std::all_of(c.changes.cbegin(), c.changes.cend(), [&c](const Conclusion::Change &ch) {
+              return ch.points == c.changes.first().points && ch.at == c.changes.first().at;
+          });
     QStringList parts;
     for (const Conclusion::Change &ch : c.changes) {
-        if (ch.metric == QLatin1String("success_rate")) {
-            parts << tr("%1 of requests failed %2").arg(percent(c.worstFailedShare), whereOf(ch, c.points));
-            continue;
-        }
-        parts
-            << tr("%1 %2 %3").arg(MetricName::of(ch.metric).name, sizeOf(ch.relative, ch.ratio), whereOf(ch, c.points));
+        const QString where = samePlaces ? QString() : QStringLiteral(" ") + whereOf(ch, c.points);
+        if (ch.metric == QLatin1String("success_rate"))
+            parts << tr("%1 of requests failed").arg(percent(c.worstFailedShare)) + where;
+        else
+            parts << tr("%1 %2").arg(inSentence(MetricName::of(ch.metric).name), sizeOf(ch.relative, ch.ratio)) + where;
     }
+    if (samePlaces)
+        parts.last() += QStringLiteral(" ") + whereOf(c.changes.first(), c.points);
     const QString outcome = c.outcome == QLatin1String("worse") ? tr("worse")
         : c.outcome == QLatin1String("better")                  ? tr("better")
                                                                 : tr("mixed");
-    return tr("%1: %2 — %3").arg(c.variant, outcome, parts.join(tr(" and ")));
+    const QString last = parts.takeLast();
+    const QString changes = parts.isEmpty() ? last : parts.join(tr(", ")) + tr(" and ") + last;
+    return tr("%1: %2 — %3").arg(c.variant, outcome, changes);
 }
 
-QList<ConclusionBlock> conclusionBlocks(const QList<DeltaSection> &sections, bool lettered)
+QList<ConclusionBlock> conclusionBlocks(const QList<DeltaSection> &sections, const QList<ReportRun> &runs)
 {
+    const bool lettered = runs.size() > 1;
     QList<ConclusionBlock> out;
-    for (const DeltaSection &section : sections) {
+    for (qsizetype k = 0; k < sections.size(); ++k) {
+        const DeltaSection &section = sections[k];
         const QList<Conclusion> conclusions = concludeVariants(section.rows);
+        const QList<RunFinding> findings = runs.value(lettered ? k + 1 : 0).findings;
         ConclusionBlock block;
         block.title = lettered ? section.title : QString();
         for (qsizetype i = 0; i < conclusions.size();) {
@@ -98,7 +133,11 @@ QList<ConclusionBlock> conclusionBlocks(const QList<DeltaSection> &sections, boo
             }
             Conclusion c = conclusions[i];
             c.variant = names.join(QStringLiteral(", "));
-            block.sentences << conclusionSentence(c);
+            QString sentence = conclusionSentence(c);
+            if (!nothingDecided(c))
+                if (const QString problems = problemsOf(c.variant, findings); !problems.isEmpty())
+                    sentence += QStringLiteral(" — ") + problems;
+            block.sentences << sentence;
             i = j;
         }
         if (!block.sentences.isEmpty())
@@ -125,10 +164,10 @@ bool oneRunCompared(const QList<DeltaSection> &sections)
     return false;
 }
 
-QStringList conclusionLines(const QList<DeltaSection> &sections, bool lettered)
+QStringList conclusionLines(const QList<DeltaSection> &sections, const QList<ReportRun> &runs)
 {
     QStringList out;
-    for (const ConclusionBlock &b : conclusionBlocks(sections, lettered)) {
+    for (const ConclusionBlock &b : conclusionBlocks(sections, runs)) {
         if (!b.title.isEmpty())
             out << b.title;
         out << b.sentences;
@@ -160,11 +199,12 @@ QString verdictText(const DeltaRow &r)
         return r.reason == QLatin1String("failures-rose") ? tr("worse: %1 failed").arg(percent(1 - r.b.repeats.median))
                                                           : tr("worse");
     case Verdict::Noise:
+        // Short, for a narrow column: the conclusions above the tables say what the noise is.
         if (r.reason == QLatin1String("below-noise-floor") && std::isfinite(r.floor))
-            return tr("within run-to-run noise (under %1)").arg(percent(r.floor));
+            return tr("within noise (<%1)").arg(percent(r.floor));
         if (r.reason == QLatin1String("below-jitter"))
-            return tr("within timing jitter (under %1 ms)").arg(kJitterMs);
-        return tr("within run-to-run noise");
+            return tr("within noise (<%1 ms)").arg(kJitterMs);
+        return tr("within noise");
     case Verdict::NotComparable:
         return r.reason.startsWith(QLatin1String("after-recompute"))
             ? tr("no verdict: defined differently (comparable after recompute)")

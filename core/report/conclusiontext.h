@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compare/conclusion.h"
+#include "report/reportdocument.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -15,15 +16,18 @@ namespace ServeScope::Report {
 QString conclusionSentence(const Conclusion &c);
 
 /// One comparison's conclusions: its title when runs are compared ("B: demo rerun vs A: demo"),
-/// then a sentence per variant, the variants with nothing decided named together in one.
+/// then a sentence per variant, the variants with nothing decided named together in one. A variant
+/// with a decided change is followed by the problems found in it ("— Queueing, confirmed by the
+/// server's metrics"): `runs` are the compared runs, as deltaSections() took them (each later run
+/// against the first; one run's variants against its first).
 struct ConclusionBlock {
     QString title;
     QStringList sentences;
 };
-QList<ConclusionBlock> conclusionBlocks(const QList<DeltaSection> &sections, bool lettered);
+QList<ConclusionBlock> conclusionBlocks(const QList<DeltaSection> &sections, const QList<ReportRun> &runs);
 /// The same as plain lines (titles included), and after them, when a side had one repeat somewhere,
 /// oneRunLimit() once, capitalised.
-QStringList conclusionLines(const QList<DeltaSection> &sections, bool lettered);
+QStringList conclusionLines(const QList<DeltaSection> &sections, const QList<ReportRun> &runs);
 /// Whether a compared row has a single repeat on a side.
 bool oneRunCompared(const QList<DeltaSection> &sections);
 

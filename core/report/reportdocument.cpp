@@ -604,7 +604,7 @@ QString summarySection(const ReportInput &input)
     }
     out += QStringLiteral("</table>\n");
     // What each comparison concludes, a sentence per variant, before any table.
-    if (const QStringList sentences = conclusionLines(input.deltas, several); !sentences.isEmpty()) {
+    if (const QStringList sentences = conclusionLines(input.deltas, input.runs); !sentences.isEmpty()) {
         QStringList lines;
         for (const QString &sentence : sentences)
             lines << esc(sentence);

@@ -450,7 +450,7 @@ void ResultsView::rebuildDelta()
     m_tabs->setTabVisible(m_tabs->indexOf(m_deltaPane), m_deltaModel->rowCount() > 0);
     m_headline->setSections(deltas, m_input.runs.size() > 1);
     QStringList lines;
-    for (const Report::ConclusionBlock &block : Report::conclusionBlocks(deltas, m_input.runs.size() > 1)) {
+    for (const Report::ConclusionBlock &block : Report::conclusionBlocks(deltas, m_input.runs)) {
         if (!block.title.isEmpty())
             lines << QStringLiteral("<b>%1</b>").arg(block.title.toHtmlEscaped());
         for (const QString &sentence : block.sentences)

@@ -112,8 +112,7 @@ private slots:
             // Output throughput, the first headline column: no change, never "+0.0%".
             QVERIFY(data.contains("<tr><td nowrap>baseline</td><td nowrap>c32</td><td class=\"noise\" "
                                   "style=\"background-color: #eeeeee\"><span class=\"change\">0.0%</span><br><span "
-                                  "class=\"verdict\">within run-to-run noise "
-                                  "(under 5%)</span></td>"));
+                                  "class=\"verdict\">within noise (&lt;5%)</span></td>"));
             QVERIFY(!data.contains("output_throughput"));
             QVERIFY(data.contains("Throughput per GPU and cost") && data.contains("one assumed"));
         }

@@ -204,7 +204,7 @@ private slots:
         qsizetype at = head.indexOf(QStringLiteral("Changes: B against A"));
         for (const DeltaRow &r : rows) {
             const QString cell = QStringLiteral("<span class=\"change\">%1</span><br><span class=\"verdict\">%2</span>")
-                                     .arg(changeText(r), verdictText(r));
+                                     .arg(changeText(r).toHtmlEscaped(), verdictText(r).toHtmlEscaped());
             const qsizetype next = head.indexOf(cell, at + 1);
             QVERIFY2(next > at, qPrintable(r.label + u' ' + r.metric + u' ' + cell));
             at = next;
@@ -212,7 +212,7 @@ private slots:
         QVERIFY(head.contains(QStringLiteral("<td nowrap>baseline</td><td nowrap>c16</td>")));
         QVERIFY(head.contains(QStringLiteral("+50.0%</span><br><span class=\"verdict\">worse</span>")));
         QVERIFY(head.contains(QStringLiteral("−50.0%</span><br><span class=\"verdict\">better</span>")));
-        QVERIFY(head.contains(QStringLiteral("0.0%</span><br><span class=\"verdict\">within run-to-run noise</span>")));
+        QVERIFY(head.contains(QStringLiteral("0.0%</span><br><span class=\"verdict\">within noise</span>")));
         QVERIFY(head.contains(QStringLiteral("—</span><br><span class=\"verdict\">no verdict: statistics only")));
         // Before the tables, one sentence per variant: the decided changes, failures first.
         const qsizetype conclusions = head.indexOf(QStringLiteral("<b>Conclusions:</b> "));

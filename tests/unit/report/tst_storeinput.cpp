@@ -32,8 +32,8 @@ private Q_SLOTS:
         r.b.repeats.median = 0.58; // the candidate's success rate
         QCOMPARE(words(Verdict::Worse, "failures-rose"), QStringLiteral("worse: 42% failed"));
         r.floor = 0.25;
-        QCOMPARE(words(Verdict::Noise, "below-noise-floor"), QStringLiteral("within run-to-run noise (under 25%)"));
-        QCOMPARE(words(Verdict::Noise, "within-repeat-spread"), QStringLiteral("within run-to-run noise"));
+        QCOMPARE(words(Verdict::Noise, "below-noise-floor"), QStringLiteral("within noise (<25%)"));
+        QCOMPARE(words(Verdict::Noise, "within-repeat-spread"), QStringLiteral("within noise"));
         QCOMPARE(words(Verdict::Undecided, "missing"), QStringLiteral("—: no value on one side"));
         QCOMPARE(words(Verdict::Undecided, "censored"), QStringLiteral("—: no successful request in B"));
         QCOMPARE(words(Verdict::Undecided, "statistics-only"), QStringLiteral("no verdict: statistics only"));
