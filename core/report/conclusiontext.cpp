@@ -157,7 +157,9 @@ bool oneRunCompared(const QList<DeltaSection> &sections)
 {
     for (const DeltaSection &section : sections) {
         for (const DeltaRow &r : section.rows) {
-            if (r.a.repeats.n > 0 && r.b.repeats.n > 0 && std::min(r.a.repeats.n, r.b.repeats.n) < kRepeatsForSpread)
+            // Only rows the noise floors judged: a blank or incomparable row says nothing of one run each.
+            const bool judged = r.decided() || r.verdict == Verdict::Noise;
+            if (judged && std::min(r.a.repeats.n, r.b.repeats.n) < kRepeatsForSpread)
                 return true;
         }
     }
