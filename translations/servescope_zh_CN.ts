@@ -6251,6 +6251,12 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>within noise</source>
         <translation>在噪声范围内</translation>
     </message>
+    <message numerus="yes">
+        <source> (the noise measured between %n reruns in this project)</source>
+        <translation>
+            <numerusform>（依据本项目中 %n 次重新运行之间测得的噪声）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>

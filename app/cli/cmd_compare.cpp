@@ -4,6 +4,7 @@
 #include "command.h"
 
 #include "compare/conclusion.h"
+#include "compare/rerunnoise.h"
 #include "compare/runsource.h"
 #include "metrics/servingcost.h"
 #include "report/conclusiontext.h"
@@ -360,7 +361,7 @@ std::optional<QString> readCompareArgs(const QCommandLineParser &parser, Compare
 /// A refusal when a gate's metric is defined differently or an asked metric is in neither side.
 std::optional<QString> compareRows(const CompareArgs &a, const RunSource &base, const RunSource &cand,
     const PointMatching &matching, const QStringList &headline, QList<DeltaRow> *rows,
-    QList<DefinitionRow> *definitions)
+    QList<DefinitionRow> *definitions, const NoiseFloors &floors)
 {
     QStringList metrics = a.asked.isEmpty() ? headline : a.asked;
     for (const GateCondition &c : a.conditions) {
@@ -369,7 +370,7 @@ std::optional<QString> compareRows(const CompareArgs &a, const RunSource &base, 
     }
     const bool capacity = metrics.removeAll(QStringLiteral("capacity")) > 0 || a.asked.isEmpty();
     const bool cost = metrics.removeAll(QString::fromLatin1(kCostKey)) > 0 || a.asked.isEmpty();
-    *rows = deltaTable(base.points, cand.points, matching, metrics, a.threshold);
+    *rows = deltaTable(base.points, cand.points, matching, metrics, a.threshold, floors);
     if (capacity)
         *rows << capacityRows(base, cand, a.threshold);
     // Sides of different conventions (another tool's file, the other profile): only the families
@@ -377,8 +378,8 @@ std::optional<QString> compareRows(const CompareArgs &a, const RunSource &base, 
     *definitions = comparedDefinitions(base, cand);
     withholdIncomparable(*rows, *definitions);
     if (cost) { // with a GPU-hour price on both sides
-        QList<DeltaRow> throughput
-            = deltaTable(base.points, cand.points, matching, { QStringLiteral("output_throughput") }, a.threshold);
+        QList<DeltaRow> throughput = deltaTable(
+            base.points, cand.points, matching, { QStringLiteral("output_throughput") }, a.threshold, floors);
         withholdIncomparable(throughput, *definitions);
         *rows << costRows(base, cand, throughput, a.threshold);
     }
@@ -439,7 +440,18 @@ int runCompare(const QStringList &args)
         = headlineMetrics(a.set, reasoned(base) || reasoned(cand), ranSessions(base) || ranSessions(cand));
     QList<DeltaRow> rows;
     QList<DefinitionRow> definitions;
-    const std::optional<QString> refused = compareRows(a, base, cand, matching, headline, &rows, &definitions);
+    // Two stored runs of one project: its reruns of the baseline's configuration refine the noise floors.
+    const QString project = parser.value(QStringLiteral("project"));
+    const bool stored = !project.isEmpty() && base.origin.startsWith(QLatin1String("project "))
+        && cand.origin.startsWith(QLatin1String("project "));
+    const RerunNoise noise = stored ? projectRerunNoise(project, parser.value(QStringLiteral("baseline")),
+                                 { parser.value(QStringLiteral("candidate")) })
+                                    : RerunNoise {};
+    if (noise.pairs > 0)
+        err << "noise_floors\t" << noise.pairs << "\tttft=" << noise.floors.ttft << "\tdecode=" << noise.floors.decode
+            << "\ttail=" << noise.floors.tail << "\tthroughput=" << noise.floors.throughput << '\n';
+    const std::optional<QString> refused
+        = compareRows(a, base, cand, matching, headline, &rows, &definitions, noise.floors);
     for (const DefinitionRow &d : std::as_const(definitions))
         err << "definitions\t" << d.family << '\t' << comparabilityCode(d.comparability) << '\t'
             << d.differences.join(u',') << '\n';

@@ -5,6 +5,7 @@
 #include "postrun/benchmarkreport.h"
 #include "postrun/sglangexport.h"
 
+#include "compare/rerunnoise.h"
 #include "compare/runsource.h"
 
 #include "charts/chartexporter.h"
@@ -267,7 +268,12 @@ int runExport(const QStringList &args)
                 return usage(error);
             sources << source;
         }
-        input.deltas = deltaSections(sources);
+        QStringList compared;
+        for (const ReportRun &run : std::as_const(input.runs))
+            compared << QString::number(run.id);
+        const RerunNoise noise
+            = compared.isEmpty() ? RerunNoise {} : projectRerunNoise(req.project, compared.first(), compared.mid(1));
+        input.deltas = deltaSections(sources, ResultSet::Vllm, noise.floors, noise.pairs);
         path = req.report;
         ok = ReportWriter::writeFile(input, path, &error);
     } else {

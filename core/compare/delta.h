@@ -90,6 +90,10 @@ struct DeltaSection {
     /// metric family both definitions and whether they compare; the rows of families that are not
     /// comparable as published carry Verdict::NotComparable. Empty for one convention.
     QList<DefinitionRow> definitions;
+    /// The noise floors the rows were judged by, and the pairs of the project's reruns they were
+    /// refined from (0: the defaults).
+    NoiseFloors floors = defaultNoiseFloors();
+    int rerunPairs = 0;
 };
 
 /// Two runs of one configuration agree at a metric when the change is within `limit` of the

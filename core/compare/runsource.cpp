@@ -451,7 +451,8 @@ QList<DeltaRow> capacityRows(
     return rows;
 }
 
-QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
+QList<DeltaSection> deltaSections(
+    const QList<RunSource> &runs, ResultSet set, const NoiseFloors &floors, int rerunPairs)
 {
     QList<DeltaSection> out;
     const QStringList metrics = headlineMetrics(
@@ -461,8 +462,9 @@ QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
         DeltaSection section { QCoreApplication::translate("ServeScope::Compare", "%1: %2 vs A: %3")
                                    .arg(QChar(char16_t(u'A' + k)))
                                    .arg(runs[k].name, runs[0].name),
-            deltaTable(runs[0].points, runs[k].points, m, metrics) + capacityRows(runs[0], runs[k]),
-            comparedDefinitions(runs[0], runs[k]) };
+            deltaTable(runs[0].points, runs[k].points, m, metrics, kReproducibleSpread, floors)
+                + capacityRows(runs[0], runs[k]),
+            comparedDefinitions(runs[0], runs[k]), floors, rerunPairs };
         withholdIncomparable(section.rows, section.definitions);
         section.rows << costRows(runs[0], runs[k], section.rows);
         out << section;
@@ -479,13 +481,14 @@ QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set)
         keepVariant(&base, variants[0]);
         keepVariant(&other, variants[v]);
         const PointMatching m = matchPoints(base.points, other.points);
-        QList<DeltaRow> rows = deltaTable(base.points, other.points, m, metrics);
+        QList<DeltaRow> rows = deltaTable(base.points, other.points, m, metrics, kReproducibleSpread, floors);
         for (DeltaRow &r : rows)
             r.variant = variants[v];
         rows << capacityRows(base, other, kReproducibleSpread, variants[0], variants[v])
              << costRows(base, other, rows, kReproducibleSpread, variants[0], variants[v]);
         out << DeltaSection {
-            QCoreApplication::translate("ServeScope::Compare", "B: %1 vs A: %2").arg(variants[v], variants[0]), rows, {}
+            QCoreApplication::translate("ServeScope::Compare", "B: %1 vs A: %2").arg(variants[v], variants[0]), rows,
+            {}, floors, rerunPairs
         };
     }
     return out;
@@ -576,9 +579,10 @@ QStringList PointVerdict::changes() const
     return out;
 }
 
-PointVerdict pointVerdict(const RunSource &earlier, const PointRepeats &now, const QString &convention)
+PointVerdict pointVerdict(
+    const RunSource &earlier, const PointRepeats &now, const QString &convention, const NoiseFloors &floors)
 {
-    PointVerdict v { now.variant, now.label, QStringLiteral("missing"), {} };
+    PointVerdict v { now.variant, now.label, QStringLiteral("missing"), {}, false, floors };
     RunSource current;
     current.convention = convention;
     current.points = { now };
@@ -586,7 +590,7 @@ PointVerdict pointVerdict(const RunSource &earlier, const PointRepeats &now, con
     if (matching.pairs.isEmpty())
         return v;
     QList<DeltaRow> rows = deltaTable(earlier.points, current.points, matching,
-        headlineMetrics(ResultSet::Vllm, reasoned(earlier) || reasoned(current)));
+        headlineMetrics(ResultSet::Vllm, reasoned(earlier) || reasoned(current)), kReproducibleSpread, floors);
     withholdIncomparable(rows, comparedDefinitions(earlier, current));
     int better = 0, worse = 0;
     bool failing = false;
@@ -601,7 +605,7 @@ PointVerdict pointVerdict(const RunSource &earlier, const PointRepeats &now, con
     // Failures first: more failed requests make the point worse whatever its latencies did.
     std::stable_partition(
         v.rows.begin(), v.rows.end(), [](const DeltaRow &r) { return r.metric == QLatin1String("success_rate"); });
-    v.outcome = failing     ? QStringLiteral("worse")
+    v.outcome = failing   ? QStringLiteral("worse")
         : better && worse ? QStringLiteral("mixed")
         : better          ? QStringLiteral("better")
         : worse           ? QStringLiteral("worse")

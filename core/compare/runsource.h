@@ -81,7 +81,9 @@ bool keepVariant(RunSource *source, const QString &variant);
 /// matched by name), or for one run every variant against its first. Unmatched points are left out.
 /// Runs of different conventions carry their definitions, and the rows of families not comparable
 /// as published have no verdict (comparedDefinitions()).
-QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set = ResultSet::Vllm);
+/// `floors` (and the `rerunPairs` they were refined from, rerunnoise.h) judge every row.
+QList<DeltaSection> deltaSections(const QList<RunSource> &runs, ResultSet set = ResultSet::Vllm,
+    const NoiseFloors &floors = defaultNoiseFloors(), int rerunPairs = 0);
 
 /// compareDefinitions() of two sides' conventions.
 QList<DefinitionRow> comparedDefinitions(const RunSource &a, const RunSource &b);
@@ -119,12 +121,14 @@ struct PointVerdict {
     /// The headline metrics with a verdict (better or worse): the success rate first, then in the headline order.
     QList<DeltaRow> rows;
     bool oneRun = false; ///< a side has a single repeat: changes below the noise floors cannot be told
+    NoiseFloors floors = defaultNoiseFloors(); ///< the floors it was judged by
     /// The rows in machine words: "median_ttft_ms +7.2% worse".
     QStringList changes() const;
 };
 /// `now` (its estimates in `stored`) against `earlier`'s matching point (matchPoints()); `convention`
 /// is how `now` is defined (conventionOf()), so families defined differently give no verdict.
-PointVerdict pointVerdict(const RunSource &earlier, const PointRepeats &now, const QString &convention);
+PointVerdict pointVerdict(const RunSource &earlier, const PointRepeats &now, const QString &convention,
+    const NoiseFloors &floors = defaultNoiseFloors());
 /// The earlier run's point that `key` matches (matchPoints()), or null.
 const PointRepeats *matchingPoint(const RunSource &earlier, const PointKey &key);
 

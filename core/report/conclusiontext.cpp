@@ -72,12 +72,14 @@ bool nothingDecided(const Conclusion &c)
 
 } // namespace
 
-QString oneRunLimit()
+QString oneRunLimit(const NoiseFloors &f, int rerunPairs)
 {
-    const NoiseFloors &f = defaultNoiseFloors();
-    return tr("one run each: a change under %1 in throughput, %2 in TPOT/ITL, %3 in TTFT or %4 in a p99 cannot be "
-              "told from run-to-run noise; rerun with 3 repeats to tell smaller ones")
-        .arg(percent(f.throughput), percent(f.decode), percent(f.ttft), percent(f.tail));
+    const QString limit
+        = tr("one run each: a change under %1 in throughput, %2 in TPOT/ITL, %3 in TTFT or %4 in a p99 cannot be "
+             "told from run-to-run noise; rerun with 3 repeats to tell smaller ones")
+              .arg(percent(f.throughput), percent(f.decode), percent(f.ttft), percent(f.tail));
+    return rerunPairs > 0 ? limit + tr(" (the noise measured between %n reruns in this project)", nullptr, rerunPairs)
+                          : limit;
 }
 
 QString conclusionSentence(const Conclusion &c)
@@ -175,7 +177,7 @@ QStringList conclusionLines(const QList<DeltaSection> &sections, const QList<Rep
         out << b.sentences;
     }
     if (!out.isEmpty() && oneRunCompared(sections)) {
-        QString limit = oneRunLimit();
+        QString limit = oneRunLimit(sections.first().floors, sections.first().rerunPairs);
         limit[0] = limit[0].toUpper();
         out << limit + u'.';
     }

@@ -34,7 +34,8 @@ bool oneRunCompared(const QList<DeltaSection> &sections);
 /// What a single repeat a side cannot tell, from the noise floors: "one run each: a change under 5% in
 /// throughput, 10% in TPOT/ITL, 25% in TTFT or 60% in a p99 cannot be told from run-to-run noise;
 /// rerun with 3 repeats to tell smaller ones".
-QString oneRunLimit();
+/// `floors` are those the rows were judged by, `rerunPairs` the project's reruns they came from.
+QString oneRunLimit(const NoiseFloors &floors = defaultNoiseFloors(), int rerunPairs = 0);
 
 /// The rows a table folds behind its decided ones: "31 within noise, 12 undecided"; empty for none.
 QString foldedRows(int noise, int undecided);

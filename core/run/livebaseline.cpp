@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "livebaseline.h"
 
+#include "compare/rerunnoise.h"
 #include "metrics/definitions.h"
 
 namespace ServeScope {
@@ -10,6 +11,10 @@ bool LiveBaseline::load(const QString &projectPath, const QString &run, const Ex
     m_spec = run;
     m_convention = conventionOf(definitionsName(experiment.metrics.definitions), {});
     m_active = loadStoredRun(projectPath, run, &m_run, error);
+    // The project's reruns of the earlier run's configuration refine the noise floors (the run
+    // under way is not finished, so it is not among them).
+    if (m_active)
+        m_floors = projectRerunNoise(projectPath, run).floors;
     return m_active;
 }
 
@@ -41,7 +46,7 @@ PointVerdict LiveBaseline::verdict(const PointRepeats &measured, const QList<Poi
         const MetricEstimate m = metricEstimate(e);
         now.stored.insert(m.key, m);
     }
-    return pointVerdict(m_run, now, m_convention);
+    return pointVerdict(m_run, now, m_convention, m_floors);
 }
 
 QString LiveBaseline::line(const PointVerdict &v) const

@@ -25,6 +25,7 @@ public:
 
 private:
     RunSource m_run;
+    NoiseFloors m_floors = defaultNoiseFloors(); ///< refined from the project's reruns (rerunnoise.h)
     QString m_spec, m_convention;
     bool m_active = false;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "projectworker.h"
 
+#include "compare/rerunnoise.h"
 #include "compare/runsource.h"
 #include "postrun/promptexport.h"
 #include "report/storeinput.h"
@@ -216,8 +217,15 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
         if (comparing && loadStoredRunSets(m_path, QString::number(run.id), &source, nullptr, &error))
             sources << source;
     }
+    // The project's own reruns of the first run's configuration refine the noise floors.
+    QStringList compared;
+    for (const Report::ReportRun &run : std::as_const(input.runs))
+        compared << QString::number(run.id);
+    const RerunNoise noise = comparing && !compared.isEmpty()
+        ? projectRerunNoise(m_path, compared.first(), compared.mid(1))
+        : RerunNoise {};
     if (comparing && sources.size() == input.runs.size())
-        input.deltas = deltaSections(sources);
+        input.deltas = deltaSections(sources, ResultSet::Vllm, noise.floors, noise.pairs);
     input.title = names.join(tr(" vs ")); // read by people: the report's title, the status bar
     emit runsLoaded(input);
     if (!comparing)
@@ -233,7 +241,7 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
             steadySources << steady;
     }
     if (steadySources.size() == input.runs.size())
-        emit steadyDeltasLoaded(ids, deltaSections(steadySources, ResultSet::Steady));
+        emit steadyDeltasLoaded(ids, deltaSections(steadySources, ResultSet::Steady, noise.floors, noise.pairs));
 }
 
 void ProjectWorker::checkRerun(qint64 earlierId, qint64 nowId)

@@ -457,7 +457,7 @@ void ResultsView::rebuildDelta()
             lines << sentence.toHtmlEscaped();
     }
     if (!lines.isEmpty() && Report::oneRunCompared(deltas)) {
-        QString limit = Report::oneRunLimit();
+        QString limit = Report::oneRunLimit(deltas.first().floors, deltas.first().rerunPairs);
         limit[0] = limit[0].toUpper();
         lines << QStringLiteral("<span style=\"color: palette(mid)\">%1.</span>").arg(limit.toHtmlEscaped());
     }

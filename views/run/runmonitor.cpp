@@ -332,7 +332,7 @@ void RunMonitor::showVerdict(const PointVerdict &v)
         moved << tr("%1: %2 (%3)").arg(MetricName::of(r.metric).title(), Report::changeText(r), Report::verdictText(r));
     const QString why = !moved.isEmpty()        ? moved.join(QLatin1Char('\n'))
         : v.outcome == QLatin1String("missing") ? tr("The earlier run has no such point.")
-        : v.oneRun ? tr("No headline metric changed beyond run-to-run noise: %1.").arg(Report::oneRunLimit())
+        : v.oneRun ? tr("No headline metric changed beyond run-to-run noise: %1.").arg(Report::oneRunLimit(v.floors))
                    : tr("No headline metric changed beyond run-to-run noise and the spread of the repeats.");
     point->setToolTip(why);
     verdict->setToolTip(why);

@@ -318,6 +318,35 @@ private Q_SLOTS:
         QVERIFY2(!badVs.err.contains("started"), badVs.err.constData()); // nothing recorded
     }
 
+    // Runs 1 and 2 are reruns of one configuration: another, compared with run 1, is judged by floors
+    // those reruns refined (with fewer than three pairs they may only rise above the defaults).
+    void projectRerunsRefineTheNoiseFloors()
+    {
+        const QString third = run(m_dir.filePath(QStringLiteral("gate.json")), {});
+        QVERIFY(!third.isEmpty());
+        const Outcome o = cli({ QStringLiteral("compare"), QStringLiteral("--project"), m_project,
+            QStringLiteral("--baseline"), QStringLiteral("1"), QStringLiteral("--candidate"), third });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        const QRegularExpression line(QStringLiteral("^noise_floors\\t(\\d+)\\tttft=([0-9.e-]+)\\tdecode=([0-9.e-]+)"
+                                                     "\\ttail=([0-9.e-]+)\\tthroughput=([0-9.e-]+)$"),
+            QRegularExpression::MultilineOption);
+        const QRegularExpressionMatch m = line.match(QString::fromUtf8(o.err));
+        QVERIFY2(m.hasMatch(), o.err.constData());
+        // Runs 1 and 2 at least (the rerun check's run too when its configuration is the same); the
+        // candidate is never its own evidence, so one fewer than the runs of that configuration.
+        QVERIFY2(
+            m.captured(1).toInt() >= 1 && m.captured(1).toInt() <= int(third.toInt()) - 2, qPrintable(m.captured(0)));
+        for (int i = 2; i <= 5; ++i) // never under the practical threshold (--threshold, 5%)
+            QVERIFY2(m.captured(i).toDouble() >= 0.05, qPrintable(m.captured(0)));
+        // Every row still has a verdict by those floors, and the conclusions follow the table.
+        QVERIFY2(o.out.contains("\nconclusion\tbaseline\t"), o.out.constData());
+        // A results folder has no project reruns: the defaults, said by no line.
+        const Outcome folders
+            = cli({ QStringLiteral("compare"), QStringLiteral("--baseline"), m_dir.filePath(QStringLiteral("first")),
+                QStringLiteral("--candidate"), m_dir.filePath(QStringLiteral("second")) });
+        QVERIFY2(!folders.err.contains("noise_floors"), folders.err.constData());
+    }
+
     // With a GPU-hour price on both sides each point has a cost row beside its throughput; without
     // one on either side, none.
     void costRowsNeedAPriceOnBothSides()

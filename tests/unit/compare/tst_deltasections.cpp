@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "compare/rerunnoise.h"
 #include "compare/runsource.h"
 #include "metrics/servingcost.h"
 
@@ -262,6 +263,44 @@ private Q_SLOTS:
         QVERIFY(r);
         QVERIFY2(std::abs(r->relative) < 1e-12, qPrintable(QString::number(r->relative)));
         QCOMPARE(r->verdict, Verdict::Noise);
+    }
+
+    // A project's reruns of one configuration refine the floors: one pair may only raise them, three
+    // pairs set them (never under the practical threshold); a family no pair measured keeps its default.
+    void rerunsRefineTheNoiseFloors()
+    {
+        const NoiseFloors &d = defaultNoiseFloors();
+        const auto runOf = [](double ttftMs) {
+            RunSource r;
+            PointRepeats p = point(QStringLiteral("baseline"), 8, ttftMs, 1000);
+            p.repeats = { p.repeats.first() }; // one repeat
+            r.points << p;
+            return r;
+        };
+        // One pair, TTFT 40% apart: the TTFT floor rises to 1.25 x 40%; throughput, equal, keeps its default.
+        RerunNoise n = rerunNoise({ runOf(100), runOf(140) });
+        QCOMPARE(n.pairs, 1);
+        QCOMPARE(n.floors.ttft, kRerunMargin * 0.4);
+        QCOMPARE(n.floors.throughput, d.throughput);
+        QCOMPARE(n.floors.decode, d.decode); // no TPOT, ITL or E2EL measured
+        // One pair 2% apart: a single pair never lowers a floor.
+        n = rerunNoise({ runOf(100), runOf(102) });
+        QCOMPARE(n.floors.ttft, d.ttft);
+        // Three pairs within 4%: the TTFT floor falls to 1.25 x 4%, no lower than 5%.
+        n = rerunNoise({ runOf(100), runOf(104), runOf(100), runOf(103) });
+        QCOMPARE(n.pairs, 3);
+        QCOMPARE(n.floors.ttft, kRerunMargin * 0.04);
+        n = rerunNoise({ runOf(100), runOf(101), runOf(100), runOf(101) });
+        QCOMPARE(n.floors.ttft, 0.05);
+        // The refined floor decides: +30% TTFT is beyond the default 25%, not beyond the reruns' 50%.
+        const RunSource a = runOf(100), b = runOf(130);
+        const QList<DeltaRow> rows
+            = deltaTable(a.points, b.points, matchPoints(a.points, b.points), { QStringLiteral("median_ttft_ms") });
+        QCOMPARE(rows.value(0).verdict, Verdict::Worse);
+        const QList<DeltaRow> refined = deltaTable(a.points, b.points, matchPoints(a.points, b.points),
+            { QStringLiteral("median_ttft_ms") }, 0.05, rerunNoise({ runOf(100), runOf(140) }).floors);
+        QCOMPARE(refined.value(0).verdict, Verdict::Noise);
+        QCOMPARE(refined.value(0).floor, kRerunMargin * 0.4);
     }
 
     // The live baseline (the Run page, `run --vs`): one point just measured against an earlier run.
