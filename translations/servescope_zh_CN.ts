@@ -6257,6 +6257,58 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
             <numerusform>（依据本项目中 %n 次重新运行之间测得的噪声）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 of requests failed: %2</source>
+        <translation>%1 的请求失败：%2</translation>
+    </message>
+    <message>
+        <source>key refused (HTTP 401/403)</source>
+        <translation>密钥被拒绝（HTTP 401/403）</translation>
+    </message>
+    <message>
+        <source>not found (HTTP 404)</source>
+        <translation>未找到（HTTP 404）</translation>
+    </message>
+    <message>
+        <source>rate-limited (HTTP 429)</source>
+        <translation>被限流（HTTP 429）</translation>
+    </message>
+    <message>
+        <source>server error (HTTP 5xx)</source>
+        <translation>服务器错误（HTTP 5xx）</translation>
+    </message>
+    <message>
+        <source>connection refused or unreachable</source>
+        <translation>连接被拒绝或无法访问</translation>
+    </message>
+    <message>
+        <source>TLS handshake failed</source>
+        <translation>TLS 握手失败</translation>
+    </message>
+    <message>
+        <source>timed out connecting</source>
+        <translation>连接超时</translation>
+    </message>
+    <message>
+        <source>timed out before the first token</source>
+        <translation>首个 token 之前超时</translation>
+    </message>
+    <message>
+        <source>stream stalled</source>
+        <translation>流停滞</translation>
+    </message>
+    <message>
+        <source>timed out in all</source>
+        <translation>总时长超时</translation>
+    </message>
+    <message>
+        <source>broken or truncated stream</source>
+        <translation>流损坏或被截断</translation>
+    </message>
+    <message>
+        <source>worse: %1 failed (%2)</source>
+        <translation>更差：%1 失败（%2）</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>

@@ -205,7 +205,9 @@ QJsonArray conclusionsJson(const QList<Conclusion> &conclusions)
         out.append(QJsonObject { { QStringLiteral("variant"), c.variant }, { QStringLiteral("outcome"), c.outcome },
             { QStringLiteral("changes"), changes }, { QStringLiteral("decided"), c.decided },
             { QStringLiteral("noise"), c.noise }, { QStringLiteral("undecided"), c.undecided },
-            { QStringLiteral("not_comparable"), c.notComparable }, { QStringLiteral("min_repeats"), c.minRepeats } });
+            { QStringLiteral("not_comparable"), c.notComparable }, { QStringLiteral("min_repeats"), c.minRepeats },
+            { QStringLiteral("failure_class"),
+                c.failureClass.isEmpty() ? QJsonValue() : QJsonValue(c.failureClass) } });
     }
     return out;
 }

@@ -111,8 +111,11 @@ Conclusion concludeOne(const QString &variant, const QList<const DeltaRow *> &ro
             ++c.undecided;
             break;
         }
-        if (r->metric == QLatin1String("success_rate") && r->verdict == Verdict::Worse)
-            c.worstFailedShare = std::max(c.worstFailedShare, 1 - r->b.repeats.median);
+        if (r->metric == QLatin1String("success_rate") && r->verdict == Verdict::Worse
+            && 1 - r->b.repeats.median > c.worstFailedShare) {
+            c.worstFailedShare = 1 - r->b.repeats.median;
+            c.failureClass = r->failureClass;
+        }
     }
     c.points = int(points.size());
     c.minRepeats = c.minRepeats == INT_MAX ? 0 : c.minRepeats;

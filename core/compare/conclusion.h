@@ -34,6 +34,8 @@ struct Conclusion {
     int decided = 0, noise = 0, undecided = 0, notComparable = 0; ///< rows
     int minRepeats = 0; ///< the fewest repeats of either side at any point
     double worstFailedShare = 0; ///< B's failed share where its failures rose (largest), 0 when none did
+    /// The error class (records.h code) most of B's failures had where they rose; empty when unknown.
+    QString failureClass;
 };
 
 inline constexpr int kConclusionChanges = 3;

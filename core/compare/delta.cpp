@@ -207,6 +207,13 @@ DeltaRow successRow(const PointRepeats &a, const PointRepeats &b)
         return r;
     }
     r.floor = kFailureFloor;
+    int most = 0;
+    for (auto it = b.failures.cbegin(); it != b.failures.cend(); ++it) {
+        if (it.value() > most) {
+            most = it.value();
+            r.failureClass = it.key();
+        }
+    }
     const double moved = ob.failedShare() - oa.failedShare();
     const double pooled = (oa.failed + ob.failed) / (oa.finished() + ob.finished());
     const double se = std::sqrt(pooled * (1 - pooled) * (1 / oa.finished() + 1 / ob.finished()));

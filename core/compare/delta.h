@@ -46,6 +46,8 @@ struct DeltaRow {
     /// The smallest relative change this row could have been called at (requiredChange(); for the
     /// success rate, in fractions of the requests); NaN when no change could be called.
     double floor = std::numeric_limits<double>::quiet_NaN();
+    /// For the success rate: the error class most of B's failed requests had (records.h code), when known.
+    QString failureClass;
 
     bool decided() const { return verdict == Verdict::Better || verdict == Verdict::Worse; }
     /// Whether the row's values mean nothing to compare: a side without the value, with no successful

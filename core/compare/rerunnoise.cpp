@@ -22,6 +22,13 @@ RerunNoise rerunNoise(const QList<RunSource> &reruns, const NoiseFloors &default
             const NoiseFamily family = noiseFamily(r.metric);
             if (family == NoiseFamily::Success || r.blank() || !std::isfinite(r.relative))
                 continue;
+            // What timing jitter explains, and percentiles of too few requests for an interval (judged by
+            // the tail's floor), say nothing of the family's run-to-run noise.
+            const bool latency = r.metric.endsWith(QLatin1String("_ms"));
+            if (latency
+                && (std::abs(r.change) < kJitterMs
+                    || (!r.metric.startsWith(QLatin1String("mean_")) && (!r.a.ci.valid || !r.b.ci.valid))))
+                continue;
             // The medians of n repeats a side vary sqrt(n) times less than single runs.
             const double n = std::min(r.a.repeats.n, r.b.repeats.n);
             const double single = std::abs(r.relative) * std::sqrt(std::max(1.0, n));

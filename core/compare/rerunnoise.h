@@ -23,7 +23,9 @@ struct RerunNoise {
 
 /// From `reruns` (runs of one resolved configuration, oldest first; each variant compared with itself
 /// in the next run, point by point): per family, the largest |relative change| among rows both sides
-/// measured (one repeat a side: a pair of medians of n repeats counts sqrt(n) times its change), times
+/// measured (one repeat a side: a pair of medians of n repeats counts sqrt(n) times its change; a
+/// latency that moved less than kJitterMs, or a percentile of too few requests for an interval, is
+/// left out as the verdicts leave it to the jitter and the tail's floor), times
 /// kRerunMargin. With kRerunPairsToLower pairs or more that is the floor (never under the practical
 /// threshold `floorAtLeast`); with fewer it may only raise `defaults`. A family no pair measured
 /// keeps its default.

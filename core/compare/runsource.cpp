@@ -284,13 +284,17 @@ bool loadStoredRunSets(const QString &projectPath, const QString &run, RunSource
     const std::optional<RunRow> row = id > 0 ? store.run(id) : std::nullopt;
     QVector<PointSummary> summaries;
     QVector<PointEstimate> estimates;
-    if (!row || !store.pointSummaries(id, &summaries) || !store.pointEstimates(id, &estimates)) {
+    QHash<QPair<QString, int>, QMap<QString, int>> failures;
+    if (!row || !store.pointSummaries(id, &summaries) || !store.pointEstimates(id, &estimates)
+        || !store.failureClasses(id, &failures)) {
         *error = store.errorString();
         return false;
     }
     if (vllm) {
         *vllm = RunSource {};
         buildStoredPoints(projectPath, *row, summaries, estimates, ResultSet::Vllm, vllm);
+        for (PointRepeats &p : vllm->points)
+            p.failures = failures.value({ p.variant, p.point });
     }
     if (steady) {
         *steady = RunSource {};

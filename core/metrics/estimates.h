@@ -63,6 +63,9 @@ struct PointRepeats : PointKey {
     /// Only a file's statistics are known (an imported file without per-request arrays): its figures
     /// are shown, but no change against it is decided.
     bool statisticsOnly = false;
+    /// How its measured requests failed: error class code (records.h) -> count over the repeats; empty
+    /// when none failed or the side does not say (a results folder).
+    QMap<QString, int> failures;
 };
 
 /// The metrics a comparison shows by default: throughputs, success rate, mean/median/p90/p99 of

@@ -100,7 +100,10 @@ QString conclusionSentence(const Conclusion &c)
     for (const Conclusion::Change &ch : c.changes) {
         const QString where = samePlaces ? QString() : QStringLiteral(" ") + whereOf(ch, c.points);
         if (ch.metric == QLatin1String("success_rate"))
-            parts << tr("%1 of requests failed").arg(percent(c.worstFailedShare)) + where;
+            parts << (c.failureClass.isEmpty() ? tr("%1 of requests failed").arg(percent(c.worstFailedShare))
+                                               : tr("%1 of requests failed: %2")
+                                                     .arg(percent(c.worstFailedShare), failureWords(c.failureClass)))
+                    + where;
         else
             parts << tr("%1 %2").arg(inSentence(MetricName::of(ch.metric).name), sizeOf(ch.relative, ch.ratio)) + where;
     }
@@ -194,14 +197,39 @@ QString foldedRows(int noise, int undecided)
     return parts.join(QStringLiteral(", "));
 }
 
+QString failureWords(const QString &errorClass)
+{
+    static const std::pair<const char *, const char *> words[] = {
+        { "auth", QT_TRANSLATE_NOOP("ServeScope::Report", "key refused (HTTP 401/403)") },
+        { "not_found", QT_TRANSLATE_NOOP("ServeScope::Report", "not found (HTTP 404)") },
+        { "rate_limited", QT_TRANSLATE_NOOP("ServeScope::Report", "rate-limited (HTTP 429)") },
+        { "server_error", QT_TRANSLATE_NOOP("ServeScope::Report", "server error (HTTP 5xx)") },
+        { "connect", QT_TRANSLATE_NOOP("ServeScope::Report", "connection refused or unreachable") },
+        { "tls", QT_TRANSLATE_NOOP("ServeScope::Report", "TLS handshake failed") },
+        { "timeout_connect", QT_TRANSLATE_NOOP("ServeScope::Report", "timed out connecting") },
+        { "timeout_first_token", QT_TRANSLATE_NOOP("ServeScope::Report", "timed out before the first token") },
+        { "timeout_idle", QT_TRANSLATE_NOOP("ServeScope::Report", "stream stalled") },
+        { "timeout_total", QT_TRANSLATE_NOOP("ServeScope::Report", "timed out in all") },
+        { "protocol", QT_TRANSLATE_NOOP("ServeScope::Report", "broken or truncated stream") },
+    };
+    for (const auto &[code, text] : words) {
+        if (errorClass == QLatin1String(code))
+            return tr(text);
+    }
+    return errorClass;
+}
+
 QString verdictText(const DeltaRow &r)
 {
     switch (r.verdict) {
     case Verdict::Better:
         return tr("better");
     case Verdict::Worse:
-        return r.reason == QLatin1String("failures-rose") ? tr("worse: %1 failed").arg(percent(1 - r.b.repeats.median))
-                                                          : tr("worse");
+        if (r.reason != QLatin1String("failures-rose"))
+            return tr("worse");
+        return r.failureClass.isEmpty()
+            ? tr("worse: %1 failed").arg(percent(1 - r.b.repeats.median))
+            : tr("worse: %1 failed (%2)").arg(percent(1 - r.b.repeats.median), failureWords(r.failureClass));
     case Verdict::Noise:
         // Short, for a narrow column: the conclusions above the tables say what the noise is.
         if (r.reason == QLatin1String("below-noise-floor") && std::isfinite(r.floor))

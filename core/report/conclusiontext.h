@@ -40,6 +40,10 @@ QString oneRunLimit(const NoiseFloors &floors = defaultNoiseFloors(), int rerunP
 /// The rows a table folds behind its decided ones: "31 within noise, 12 undecided"; empty for none.
 QString foldedRows(int noise, int undecided);
 
+/// How requests failed, by error class code (records.h): "connection refused or unreachable",
+/// "HTTP 5xx", … ; the code itself for one this version does not know.
+QString failureWords(const QString &errorClass);
+
 /// A row's verdict in words ("worse", "within run-to-run noise", "—: no successful request in B").
 QString verdictText(const DeltaRow &row);
 

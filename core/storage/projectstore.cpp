@@ -246,6 +246,23 @@ bool ProjectStore::pointEstimates(qint64 runId, QVector<PointEstimate> *out)
     return true;
 }
 
+bool ProjectStore::failureClasses(qint64 runId, QHash<QPair<QString, int>, QMap<QString, int>> *out)
+{
+    out->clear();
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT v.name, r.point, r.error_class, COUNT(*) FROM requests r"
+                             " JOIN variants v ON v.id = r.variant_id WHERE r.run_id = ? AND r.warmup = 0"
+                             " AND r.status = ? GROUP BY v.name, r.point, r.error_class"));
+    q.bindValue(0, runId);
+    q.bindValue(1, int(RequestStatus::Failed));
+    if (!execQuery(q, &m_error))
+        return false;
+    while (q.next())
+        (*out)[{ q.value(0).toString(), q.value(1).toInt() }].insert(q.value(2).toString(), q.value(3).toInt());
+    return true;
+}
+
 bool ProjectStore::requests(qint64 runId, const RequestFilter &filter, QVector<RequestRecord> *out)
 {
     out->clear();

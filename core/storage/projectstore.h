@@ -4,6 +4,9 @@
 #include "model/records.h"
 #include "storetypes.h"
 
+#include <QHash>
+#include <QMap>
+#include <QPair>
 #include <QSqlDatabase>
 #include <QString>
 #include <QVector>
@@ -92,6 +95,9 @@ public:
     /// The statistics across repeats of every (variant, point, metric) of a run, by variant order,
     /// point, metric; none for a file of schema 1.
     bool pointEstimates(qint64 runId, QVector<PointEstimate> *out);
+    /// How a run's measured requests failed: per (variant, point), each error class code with its
+    /// count, summed over the repeats (one grouped read of the requests' columns, no events).
+    bool failureClasses(qint64 runId, QHash<QPair<QString, int>, QMap<QString, int>> *out);
     /// A run's requests by variant order, point, repeat, index, with decoded events.
     bool requests(qint64 runId, const RequestFilter &filter, QVector<RequestRecord> *out);
     bool experiments(QVector<ExperimentRow> *out);

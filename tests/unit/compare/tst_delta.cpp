@@ -263,20 +263,23 @@ private Q_SLOTS:
                                               << "below-noise-floor";
         QTest::newRow("ttft beyond it") << "median_ttft_ms" << ttft + 2 << ttft + 1 << ttft + 3 << "worse"
                                         << "beyond-noise-floor";
-        QTest::newRow("beyond, intervals overlap")
-            << "median_ttft_ms" << ttft + 2 << 100.5 << ttft + 3 << "noise" << "intervals-overlap";
+        QTest::newRow("beyond, intervals overlap") << "median_ttft_ms" << ttft + 2 << 100.5 << ttft + 3 << "noise"
+                                                   << "intervals-overlap";
         QTest::newRow("decode beyond its floor")
-            << "median_tpot_ms" << decode + 2 << decode + 1 << decode + 3 << "worse" << "beyond-noise-floor";
+            << "median_tpot_ms" << decode + 2 << decode + 1 << decode + 3 << "worse"
+            << "beyond-noise-floor";
         QTest::newRow("decode better") << "median_itl_ms" << 100 - 100 * f.decode - 2 << 80.0 << 85.0 << "better"
                                        << "beyond-noise-floor";
-        QTest::newRow("p99 under the tail floor")
-            << "p99_itl_ms" << tail - 5 << tail - 6 << tail - 4 << "noise" << "below-noise-floor";
+        QTest::newRow("p99 under the tail floor") << "p99_itl_ms" << tail - 5 << tail - 6 << tail - 4 << "noise"
+                                                  << "below-noise-floor";
         QTest::newRow("p99 beyond") << "p99_itl_ms" << tail + 5 << tail + 4 << tail + 6 << "worse"
                                     << "beyond-noise-floor";
         QTest::newRow("throughput down, no intervals")
-            << "output_throughput" << 100 - 100 * f.throughput - 1 << 1.0 << 0.0 << "worse" << "beyond-noise-floor";
-        QTest::newRow("throughput within") << "output_throughput" << 100 - 100 * f.throughput + 1 << 1.0 << 0.0
-                                           << "noise" << "below-noise-floor";
+            << "output_throughput" << 100 - 100 * f.throughput - 1 << 1.0 << 0.0 << "worse"
+            << "beyond-noise-floor";
+        QTest::newRow("throughput within")
+            << "output_throughput" << 100 - 100 * f.throughput + 1 << 1.0 << 0.0 << "noise"
+            << "below-noise-floor";
     }
     void oneRunEachIsJudgedAgainstTheNoiseFloor()
     {
@@ -319,12 +322,16 @@ private Q_SLOTS:
         QTest::addColumn<QString>("verdict");
         QTest::addColumn<QString>("reason");
         const double required = 100 * defaultNoiseFloors().decode * std::sqrt(1.0 / 3); // 3 repeats a side
-        QTest::newRow("tight, beyond") << 3 << 0.01 << 100 + required + 1 << "worse" << "repeats-differ";
-        QTest::newRow("tight, under the scaled floor")
-            << 3 << 0.001 << 100 + required - 0.5 << "noise" << "below-noise-floor";
-        QTest::newRow("spread wide") << 3 << 0.10 << 100 + required + 1 << "noise" << "within-repeat-spread";
-        QTest::newRow("two repeats, wide t") << 2 << 0.02 << 100 + required + 3 << "noise" << "within-repeat-spread";
-        QTest::newRow("five repeats") << 5 << 0.02 << 90.0 << "better" << "repeats-differ";
+        QTest::newRow("tight, beyond") << 3 << 0.01 << 100 + required + 1 << "worse"
+                                       << "repeats-differ";
+        QTest::newRow("tight, under the scaled floor") << 3 << 0.001 << 100 + required - 0.5 << "noise"
+                                                       << "below-noise-floor";
+        QTest::newRow("spread wide") << 3 << 0.10 << 100 + required + 1 << "noise"
+                                     << "within-repeat-spread";
+        QTest::newRow("two repeats, wide t") << 2 << 0.02 << 100 + required + 3 << "noise"
+                                             << "within-repeat-spread";
+        QTest::newRow("five repeats") << 5 << 0.02 << 90.0 << "better"
+                                      << "repeats-differ";
     }
     void repeatsAreJudgedByTheirSpread()
     {
@@ -357,10 +364,13 @@ private Q_SLOTS:
             QStringLiteral("output_throughput") };
         const PointRepeats healthy = withCounts(200, 0, 50);
         const PointMatching one { { { 0, 0 } }, {}, {} };
-        // Endpoint down: every request failed.
-        QList<DeltaRow> rows = deltaTable({ healthy }, { withCounts(0, 200, 0) }, one, keys);
+        // Endpoint down: every request failed, most of them refused.
+        PointRepeats down = withCounts(0, 200, 0);
+        down.failures = { { QStringLiteral("connect"), 190 }, { QStringLiteral("timeout_connect"), 10 } };
+        QList<DeltaRow> rows = deltaTable({ healthy }, { down }, one, keys);
         QCOMPARE(rows[0].verdict, Verdict::Worse);
         QCOMPARE(rows[0].reason, QStringLiteral("failures-rose"));
+        QCOMPARE(rows[0].failureClass, QStringLiteral("connect"));
         QCOMPARE(rows[1].verdict, Verdict::Undecided);
         QCOMPARE(rows[1].reason, QStringLiteral("censored"));
         QVERIFY(rows[1].blank() && std::isnan(rows[1].relative));
@@ -480,15 +490,15 @@ private Q_SLOTS:
         GateOutcome o = evaluateGate(up, row);
         QVERIFY(!o.failed);
         QVERIFY2(o.message.contains(QStringLiteral("within noise")), qPrintable(o.message));
-        QVERIFY2(o.message.contains(QStringLiteral("a change under 60% is within run-to-run noise")),
-            qPrintable(o.message));
+        QVERIFY2(
+            o.message.contains(QStringLiteral("a change under 60% is within run-to-run noise")), qPrintable(o.message));
         row = deltaRow(QStringLiteral("x"), QStringLiteral("c1"), up.metric, est(up.metric, 50, 48, 52, 1),
             est(up.metric, 100, 95, 105, 1));
         QCOMPARE(row.verdict, Verdict::Worse);
         o = evaluateGate(up, row);
         QVERIFY(o.failed);
-        QVERIFY2(
-            o.message.contains(QStringLiteral("baseline 50, candidate 100, change +50 (+100%)")), qPrintable(o.message));
+        QVERIFY2(o.message.contains(QStringLiteral("baseline 50, candidate 100, change +50 (+100%)")),
+            qPrintable(o.message));
         const GateCondition bound = *parseGateCondition(QStringLiteral("p99_ttft_ms > 120"), &error);
         QVERIFY(!evaluateGate(bound, row).failed);
         row.b = est(up.metric, 121, 57, 63);

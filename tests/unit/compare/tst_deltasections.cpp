@@ -278,27 +278,30 @@ private Q_SLOTS:
             return r;
         };
         // One pair, TTFT 40% apart: the TTFT floor rises to 1.25 x 40%; throughput, equal, keeps its default.
-        RerunNoise n = rerunNoise({ runOf(100), runOf(140) });
+        RerunNoise n = rerunNoise({ runOf(1000), runOf(1400) });
         QCOMPARE(n.pairs, 1);
         QCOMPARE(n.floors.ttft, kRerunMargin * 0.4);
         QCOMPARE(n.floors.throughput, d.throughput);
         QCOMPARE(n.floors.decode, d.decode); // no TPOT, ITL or E2EL measured
+        // A change that timing jitter explains (under 2 ms) is no evidence.
+        n = rerunNoise({ runOf(4), runOf(5.5) }); // +37.5%, 1.5 ms
+        QCOMPARE(n.floors.ttft, d.ttft);
         // One pair 2% apart: a single pair never lowers a floor.
-        n = rerunNoise({ runOf(100), runOf(102) });
+        n = rerunNoise({ runOf(1000), runOf(1020) });
         QCOMPARE(n.floors.ttft, d.ttft);
         // Three pairs within 4%: the TTFT floor falls to 1.25 x 4%, no lower than 5%.
-        n = rerunNoise({ runOf(100), runOf(104), runOf(100), runOf(103) });
+        n = rerunNoise({ runOf(1000), runOf(1040), runOf(1000), runOf(1030) });
         QCOMPARE(n.pairs, 3);
         QCOMPARE(n.floors.ttft, kRerunMargin * 0.04);
-        n = rerunNoise({ runOf(100), runOf(101), runOf(100), runOf(101) });
+        n = rerunNoise({ runOf(1000), runOf(1010), runOf(1000), runOf(1010) });
         QCOMPARE(n.floors.ttft, 0.05);
         // The refined floor decides: +30% TTFT is beyond the default 25%, not beyond the reruns' 50%.
-        const RunSource a = runOf(100), b = runOf(130);
+        const RunSource a = runOf(1000), b = runOf(1300);
         const QList<DeltaRow> rows
             = deltaTable(a.points, b.points, matchPoints(a.points, b.points), { QStringLiteral("median_ttft_ms") });
         QCOMPARE(rows.value(0).verdict, Verdict::Worse);
         const QList<DeltaRow> refined = deltaTable(a.points, b.points, matchPoints(a.points, b.points),
-            { QStringLiteral("median_ttft_ms") }, 0.05, rerunNoise({ runOf(100), runOf(140) }).floors);
+            { QStringLiteral("median_ttft_ms") }, 0.05, rerunNoise({ runOf(1000), runOf(1400) }).floors);
         QCOMPARE(refined.value(0).verdict, Verdict::Noise);
         QCOMPARE(refined.value(0).floor, kRerunMargin * 0.4);
     }

@@ -31,6 +31,9 @@ private Q_SLOTS:
         QCOMPARE(words(Verdict::Worse, "repeats-differ"), QStringLiteral("worse"));
         r.b.repeats.median = 0.58; // the candidate's success rate
         QCOMPARE(words(Verdict::Worse, "failures-rose"), QStringLiteral("worse: 42% failed"));
+        r.failureClass = QStringLiteral("connect");
+        QCOMPARE(words(Verdict::Worse, "failures-rose"),
+            QStringLiteral("worse: 42% failed (connection refused or unreachable)"));
         r.floor = 0.25;
         QCOMPARE(words(Verdict::Noise, "below-noise-floor"), QStringLiteral("within noise (<25%)"));
         QCOMPARE(words(Verdict::Noise, "within-repeat-spread"), QStringLiteral("within noise"));
