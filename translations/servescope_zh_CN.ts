@@ -6251,12 +6251,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>within noise</source>
         <translation>在噪声范围内</translation>
     </message>
-    <message numerus="yes">
-        <source> (the noise measured between %n reruns in this project)</source>
-        <translation>
-            <numerusform>（依据本项目中 %n 次重新运行之间测得的噪声）</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1 of requests failed: %2</source>
         <translation>%1 的请求失败：%2</translation>
@@ -6308,6 +6302,10 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>worse: %1 failed (%2)</source>
         <translation>更差：%1 失败（%2）</translation>
+    </message>
+    <message>
+        <source> (the noise this project&apos;s own reruns showed)</source>
+        <translation>（依据本项目自身重新运行所显示的噪声）</translation>
     </message>
 </context>
 <context>

@@ -78,8 +78,7 @@ QString oneRunLimit(const NoiseFloors &f, int rerunPairs)
         = tr("one run each: a change under %1 in throughput, %2 in TPOT/ITL, %3 in TTFT or %4 in a p99 cannot be "
              "told from run-to-run noise; rerun with 3 repeats to tell smaller ones")
               .arg(percent(f.throughput), percent(f.decode), percent(f.ttft), percent(f.tail));
-    return rerunPairs > 0 ? limit + tr(" (the noise measured between %n reruns in this project)", nullptr, rerunPairs)
-                          : limit;
+    return rerunPairs > 0 ? limit + tr(" (the noise this project's own reruns showed)") : limit;
 }
 
 QString conclusionSentence(const Conclusion &c)
