@@ -42,6 +42,7 @@ PointVerdict LiveBaseline::verdict(const PointRepeats &measured, const QList<Poi
     PointRepeats now;
     now.setKey(measured.key());
     now.repeats = measured.repeats;
+    now.failures = measured.failures;
     for (const PointEstimate &e : estimates) {
         const MetricEstimate m = metricEstimate(e);
         now.stored.insert(m.key, m);

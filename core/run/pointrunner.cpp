@@ -228,6 +228,10 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     PointSamples samples = pointSamples(records, outcome.summary.steady, definitionsProfile(resolved));
     outcome.samples = std::move(samples.all);
     outcome.steadySamples = std::move(samples.steady);
+    for (const RequestRecord &r : records) {
+        if (r.measured() && r.status == RequestStatus::Failed)
+            outcome.failures[errorClassCode(r.errorClass)] += 1;
+    }
     return outcome;
 }
 

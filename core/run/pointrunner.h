@@ -9,6 +9,7 @@
 #include "model/promptlist.h"
 #include "run/shard.h"
 
+#include <QMap>
 #include <QObject>
 #include <QSet>
 #include <QVector>
@@ -45,6 +46,7 @@ struct PointOutcome {
     PointSummary summary;
     std::vector<RequestSample> samples; ///< the measured requests, for the intervals across repeats
     std::vector<RequestSample> steadySamples; ///< those that started inside the steady window
+    QMap<QString, int> failures; ///< the measured requests that failed, by error class code
 };
 
 /// One (point, repeat) of a run on the run thread: optional prefix-cache reset, warmup with its own

@@ -27,6 +27,8 @@ bool RunWorker::measure(const VariantContext &context, OpenPoint &open, PointOut
     m_result.addPoint(outcome->summary);
     open.identity = outcome->summary;
     addRepeat(&open.repeats, outcome->summary, outcome->samples);
+    for (auto it = outcome->failures.cbegin(); it != outcome->failures.cend(); ++it)
+        open.repeats.failures[it.key()] += it.value();
     addSteadyRepeat(&open.steady, outcome->summary, outcome->steadySamples);
     return true;
 }
