@@ -141,7 +141,7 @@ Verdict verdictFor(const MetricEstimate &a, const MetricEstimate &b, double prac
     // A percentile of too few requests for an interval of its own moves between runs as a tail does.
     if (!a.key.startsWith(QLatin1String("mean_")) && a.key.endsWith(QLatin1String("_ms"))
         && (!a.ci.valid || !b.ci.valid))
-        required = std::max(required, requiredChange(QStringLiteral("p99_ttft_ms"), 1, 1, practicalThreshold, floors));
+        required = std::max(required, floors.of(NoiseFamily::Tail));
     if (floor)
         *floor = required;
     if (std::abs(relative) < required) {

@@ -174,8 +174,8 @@ double incompleteBeta(double x, double a, double b)
         return 0;
     if (x >= 1)
         return 1;
-    const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x)
-        + b * std::log1p(-x));
+    const double front
+        = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x));
     if (x > (a + 1) / (a + b + 2))
         return 1 - incompleteBeta(1 - x, b, a);
     constexpr double tiny = 1e-300;

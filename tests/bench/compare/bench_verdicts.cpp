@@ -97,8 +97,8 @@ bool runOnce(const QString &cli, const QString &experimentPath, const QString &p
     QProcess p;
     p.setProcessChannelMode(QProcess::SeparateChannels);
     p.start(cli,
-        { QStringLiteral("run"), experimentPath, QStringLiteral("--project"), project, QStringLiteral("--sim-time-scale"),
-            QString::number(timeScale) });
+        { QStringLiteral("run"), experimentPath, QStringLiteral("--project"), project,
+            QStringLiteral("--sim-time-scale"), QString::number(timeScale) });
     if (!p.waitForFinished(30 * 60 * 1000))
         return false;
     // Exit 0, or 1 is expected too: the "down" variant has no successful request.
@@ -205,8 +205,8 @@ void printFigures(const QString &title, const QList<RunSource> &runs)
         aa.add(compared(variantOf(runs[i], QStringLiteral("baseline")), variantOf(runs[i], QStringLiteral("aa"))));
         if (i > 0) // the same variant in two runs, apart in time
             for (const char *v : { "baseline", "aa" })
-                aa.add(compared(variantOf(runs[i - 1], QString::fromLatin1(v)),
-                    variantOf(runs[i], QString::fromLatin1(v))));
+                aa.add(compared(
+                    variantOf(runs[i - 1], QString::fromLatin1(v)), variantOf(runs[i], QString::fromLatin1(v))));
     }
     out << QStringLiteral("A/A: %1 comparisons, %2 with any decided change (%3%), %4 decided rows of %5\n")
                .arg(aa.comparisons)
@@ -287,7 +287,11 @@ QList<RunSource> runRounds(
             break;
         }
         runs << run;
-        out << QStringLiteral("  %1 round %2/%3: %4 s\n").arg(tag).arg(r).arg(rounds).arg(t.elapsed() / 1000.0, 0, 'f', 1);
+        out << QStringLiteral("  %1 round %2/%3: %4 s\n")
+                   .arg(tag)
+                   .arg(r)
+                   .arg(rounds)
+                   .arg(t.elapsed() / 1000.0, 0, 'f', 1);
         out.flush();
     }
     return runs;
