@@ -6307,6 +6307,14 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source> (the noise this project&apos;s own reruns showed)</source>
         <translation>（依据本项目自身重新运行所显示的噪声）</translation>
     </message>
+    <message>
+        <source>Nothing to draw: no point has this metric. A buffered stream&apos;s decode timings (TPOT, ITL) are withheld (see Findings); other files may not give it.</source>
+        <translation>无可绘制内容：没有任何点包含此指标。被缓冲的流的解码计时（TPOT、ITL）已隐去（见“发现”）；其他文件可能不提供此指标。</translation>
+    </message>
+    <message>
+        <source>—: withheld. Something between client and server buffered the stream, so its decode timings (TPOT, ITL, answer TPOT) say nothing of the server; TTFT and E2EL stand (Findings).</source>
+        <translation>—：已隐去。客户端与服务器之间有组件缓冲了流，其解码计时（TPOT、ITL、回答 TPOT）不反映服务器；TTFT 和 E2EL 仍然有效（见“发现”）。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>

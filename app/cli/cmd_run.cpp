@@ -25,15 +25,17 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <cmath>
 
 namespace {
 
 using namespace ServeScope;
 using namespace ServeScope::Cli;
 
+// A withheld value (a buffered stream's decode timings) is "-", as any value a line does not have.
 QString ms(double v)
 {
-    return QString::number(v, 'f', 2);
+    return std::isfinite(v) ? QString::number(v, 'f', 2) : QStringLiteral("-");
 }
 
 /// `run --check-against`: one line per point (agree, or differ with the metrics that differ, or

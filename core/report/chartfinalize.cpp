@@ -227,7 +227,13 @@ void finalizeSpec(ChartSpec &spec)
         }
     }
     const bool anyLog = isLog(spec.x.scale) || isLog(spec.y.scale) || (spec.hasY2 && isLog(spec.y2.scale));
-    if (dropped > 0 && anyLog)
+    const bool nothing
+        = std::all_of(spec.series.cbegin(), spec.series.cend(), [](const SeriesSpec &s) { return s.points.isEmpty(); });
+    if (dropped > 0 && nothing)
+        spec.notes << QCoreApplication::translate("ServeScope::Report",
+            "Nothing to draw: no point has this metric. A buffered stream's decode timings (TPOT, ITL) are "
+            "withheld (see Findings); other files may not give it.");
+    else if (dropped > 0 && anyLog)
         spec.notes << QCoreApplication::translate("ServeScope::Report",
             "%n value(s) not positive or not finite: dropped (or band edge clamped) on the log axis.", nullptr,
             dropped);

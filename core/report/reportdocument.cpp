@@ -29,10 +29,13 @@ QString esc(const QString &s)
     return s.toHtmlEscaped();
 }
 
+// A value the point does not have (withheld for a buffered stream, never measured) is "—", never "nan".
 QString num(double v, int decimals = 1)
 {
     if (std::isinf(v))
         return QStringLiteral("inf");
+    if (std::isnan(v))
+        return QStringLiteral("—");
     return QString::number(v, 'f', decimals);
 }
 
@@ -314,6 +317,12 @@ QString pointTable(const ReportRun &run)
         out += QStringLiteral("</tr>\n");
     }
     out += QStringLiteral("</table>\n");
+    if (std::any_of(run.findings.cbegin(), run.findings.cend(),
+            [](const RunFinding &f) { return f.code == QLatin1String("buffered-stream"); }))
+        out += QStringLiteral("<p class=\"muted\">%1</p>\n")
+                   .arg(esc(tr("—: withheld. Something between client and server buffered the stream, so its "
+                               "decode timings (TPOT, ITL, answer TPOT) say nothing of the server; TTFT and E2EL "
+                               "stand (Findings).")));
     if (std::any_of(run.points.cbegin(), run.points.cend(),
             [](const PointSummary &p) { return p.server.contains(QStringLiteral("from_log")); }))
         out += QStringLiteral("<p class=\"muted\">%1</p>\n")

@@ -404,8 +404,8 @@ private Q_SLOTS:
         const bool buffered = mode >= 0;
         QCOMPARE(o.err.contains("buffered-stream"), buffered);
         QCOMPARE(o.err.contains("healthy"), false); // one point: no curve to call healthy
-        QCOMPARE(fields.at(9) == "nan", buffered); // median_tpot_ms
-        QCOMPARE(fields.at(10) == "nan", buffered); // median_itl_ms
+        QCOMPARE(fields.at(9) == "-", buffered); // median_tpot_ms: withheld, never "nan"
+        QCOMPARE(fields.at(10) == "-", buffered); // median_itl_ms
         if (!buffered)
             QVERIFY(fields.at(9).toDouble() > 0);
 
@@ -442,6 +442,19 @@ private Q_SLOTS:
         const qsizetype tpotColumn = header.indexOf("p50_tpot_ms");
         QVERIFY(tpotColumn > 0);
         QCOMPARE(csvLines.value(1).split(',').value(tpotColumn).isEmpty(), buffered); // unknown: an empty field
+        // The report says "—" with the reason, never "nan".
+        const QString report = dir.filePath(QStringLiteral("buffered-%1.html").arg(mode));
+        QProcess exporter;
+        exporter.start(cli(),
+            { QStringLiteral("export"), QStringLiteral("--project"), project, QStringLiteral("--run"),
+                QStringLiteral("1"), QStringLiteral("--report"), report });
+        const Outcome e = finish(exporter);
+        QVERIFY2(e.exitCode == 0, e.err.constData());
+        QFile html(report);
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QByteArray page = html.readAll();
+        QVERIFY(!page.contains(">nan<"));
+        QCOMPARE(page.contains("—: withheld."), buffered);
 
         QProcess check;
         check.start(cli(),

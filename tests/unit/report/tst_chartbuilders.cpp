@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace ServeScope;
 using namespace ServeScope::Report;
@@ -203,6 +204,24 @@ private slots:
         for (qsizetype i = 0; i < pts.size(); ++i)
             QCOMPARE(lines[0]->points[i].y(), 7 + double(i));
         QVERIFY2(spec.y.title.startsWith(QStringLiteral("Answer TPOT")), qPrintable(spec.y.title));
+    }
+
+    // A buffered run withholds TPOT at every point: the chart draws nothing and says why, not only
+    // that values were dropped.
+    void withheldEverywhereSaysWhy()
+    {
+        QList<PointSummary> pts = gradient(QStringLiteral("a"), 100);
+        for (PointSummary &p : pts)
+            p.tpot = ladder(std::numeric_limits<double>::quiet_NaN());
+        const ChartSpec spec = latencyVsLoad({ run(QStringLiteral("A"), 0, pts) }, Metric::Tpot);
+        for (const SeriesSpec *line : ofKind(spec, SeriesKind::Line))
+            QVERIFY(line->points.isEmpty());
+        QVERIFY2(spec.notes.join(u'|').contains(QStringLiteral("Nothing to draw: no point has this metric.")),
+            qPrintable(spec.notes.join(u'|')));
+        // One point with a value: drawn, and the note says only what was left out.
+        pts[0].tpot = ladder(9);
+        const ChartSpec some = latencyVsLoad({ run(QStringLiteral("A"), 0, pts) }, Metric::Tpot);
+        QVERIFY(!some.notes.join(u'|').contains(QStringLiteral("Nothing to draw")));
     }
 
     // Sessions: first turns' TTFT p50 solid, later turns' dashed, each at its point's load; a point without sessions
