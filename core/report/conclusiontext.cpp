@@ -111,6 +111,8 @@ QString conclusionSentence(const Conclusion &c)
     const QString outcome = c.outcome == QLatin1String("worse") ? tr("worse")
         : c.outcome == QLatin1String("better")                  ? tr("better")
                                                                 : tr("mixed");
+    if (parts.isEmpty()) // decided only beyond the metrics a conclusion names (the delta table lists them)
+        return tr("%1: %2").arg(c.variant, outcome);
     const QString last = parts.takeLast();
     const QString changes = parts.isEmpty() ? last : parts.join(tr(", ")) + tr(" and ") + last;
     return tr("%1: %2 — %3").arg(c.variant, outcome, changes);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "compare/conclusion.h"
 #include "compare/rerunnoise.h"
 #include "compare/runsource.h"
 #include "metrics/servingcost.h"
@@ -263,6 +264,32 @@ private Q_SLOTS:
         QVERIFY(r);
         QVERIFY2(std::abs(r->relative) < 1e-12, qPrintable(QString::number(r->relative)));
         QCOMPARE(r->verdict, Verdict::Noise);
+    }
+
+    // One sentence per variant: failures first, then the families in order, each metric's largest change.
+    void conclusionsNameWhatMattersMost()
+    {
+        RunSource run;
+        run.points << point(QStringLiteral("baseline"), 8, 10, 1000) << point(QStringLiteral("baseline"), 16, 10, 1000)
+                   << point(QStringLiteral("slow"), 8, 40, 900) << point(QStringLiteral("slow"), 16, 80, 400)
+                   << point(QStringLiteral("same"), 8, 10, 1000) << point(QStringLiteral("same"), 16, 10, 1000);
+        QList<DeltaRow> rows;
+        for (const DeltaSection &s : deltaSections({ run }))
+            rows << s.rows;
+        const QList<Conclusion> c = concludeVariants(rows);
+        QCOMPARE(c.size(), 2);
+        QCOMPARE(c[0].variant, QStringLiteral("slow"));
+        QCOMPARE(c[0].outcome, QStringLiteral("worse"));
+        QCOMPARE(c[0].changes.size(), 2);
+        QCOMPARE(c[0].changes[0].metric, QStringLiteral("output_throughput"));
+        QCOMPARE(c[0].changes[0].at, QStringLiteral("c16")); // 1010 → 404 tok/s, −60%: the largest
+        QCOMPARE(c[0].changes[0].points, (QStringList { QStringLiteral("c8"), QStringLiteral("c16") }));
+        QCOMPARE(c[0].changes[1].metric, QStringLiteral("median_ttft_ms"));
+        QCOMPARE(c[0].changes[1].ratio, 8.0);
+        QCOMPARE(c[1].outcome, QStringLiteral("noise"));
+        QVERIFY(c[1].changes.isEmpty());
+        QCOMPARE(conclusionChanges(c[0]),
+            QStringLiteral("worse\toutput_throughput -60.0% at c16 (c8,c16); median_ttft_ms +700.0% at c16 (c8,c16)"));
     }
 
     // A project's reruns of one configuration refine the floors: one pair may only raise them, three
