@@ -6315,6 +6315,18 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>—: withheld. Something between client and server buffered the stream, so its decode timings (TPOT, ITL, answer TPOT) say nothing of the server; TTFT and E2EL stand (Findings).</source>
         <translation>—：已隐去。客户端与服务器之间有组件缓冲了流，其解码计时（TPOT、ITL、回答 TPOT）不反映服务器；TTFT 和 E2EL 仍然有效（见“发现”）。</translation>
     </message>
+    <message>
+        <source>A and B ran different models (%1, %2): the changes compare the models, not one change of configuration.</source>
+        <translation>A 与 B 运行的是不同的模型（%1、%2）：这些变化比较的是模型，而不是单一的配置改动。</translation>
+    </message>
+    <message>
+        <source>A and B ran against different endpoints (%1, %2): the changes include whatever differs between them.</source>
+        <translation>A 与 B 针对的是不同的端点（%1、%2）：这些变化包含两者之间的一切差异。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Report::ChartView</name>

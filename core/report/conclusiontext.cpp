@@ -64,6 +64,22 @@ QString problemsOf(const QString &variant, const QList<RunFinding> &findings)
     return titles.join(QStringLiteral("; "));
 }
 
+// "A and B ran different models (qwen3-4b, glm-4.6)…", or empty when they ran the same model at the same endpoint.
+QString differenceOf(const ReportRun &a, const ReportRun &b)
+{
+    const QString modelA = a.servedModel.isEmpty() ? a.model : a.servedModel;
+    const QString modelB = b.servedModel.isEmpty() ? b.model : b.servedModel;
+    if (!modelA.isEmpty() && !modelB.isEmpty() && modelA != modelB)
+        return tr("A and B ran different models (%1, %2): the changes compare the models, not one change of "
+                  "configuration.")
+            .arg(modelA, modelB);
+    if (!a.baseUrl.isEmpty() && !b.baseUrl.isEmpty() && a.baseUrl != b.baseUrl)
+        return tr("A and B ran against different endpoints (%1, %2): the changes include whatever differs "
+                  "between them.")
+            .arg(a.baseUrl, b.baseUrl);
+    return {};
+}
+
 bool nothingDecided(const Conclusion &c)
 {
     return c.outcome == QLatin1String("noise") || c.outcome == QLatin1String("statistics-only")
@@ -128,6 +144,8 @@ QList<ConclusionBlock> conclusionBlocks(const QList<DeltaSection> &sections, con
         const QList<RunFinding> findings = runs.value(lettered ? k + 1 : 0).findings;
         ConclusionBlock block;
         block.title = lettered ? section.title : QString();
+        if (lettered && k + 1 < runs.size())
+            block.caution = differenceOf(runs[0], runs[k + 1]);
         for (qsizetype i = 0; i < conclusions.size();) {
             // Variants alike with nothing decided: one sentence naming them all.
             qsizetype j = i + 1;
@@ -178,6 +196,8 @@ QStringList conclusionLines(const QList<DeltaSection> &sections, const QList<Rep
     for (const ConclusionBlock &b : conclusionBlocks(sections, runs)) {
         if (!b.title.isEmpty())
             out << b.title;
+        if (!b.caution.isEmpty())
+            out << b.caution;
         out << b.sentences;
     }
     if (!out.isEmpty() && oneRunCompared(sections)) {

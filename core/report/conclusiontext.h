@@ -22,6 +22,9 @@ QString conclusionSentence(const Conclusion &c);
 /// against the first; one run's variants against its first).
 struct ConclusionBlock {
     QString title;
+    /// Said before the sentences when the two runs ran different models or endpoints: the changes then
+    /// compare those, not one change of configuration.
+    QString caution;
     QStringList sentences;
 };
 QList<ConclusionBlock> conclusionBlocks(const QList<DeltaSection> &sections, const QList<ReportRun> &runs);

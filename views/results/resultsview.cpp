@@ -453,6 +453,8 @@ void ResultsView::rebuildDelta()
     for (const Report::ConclusionBlock &block : Report::conclusionBlocks(deltas, m_input.runs)) {
         if (!block.title.isEmpty())
             lines << QStringLiteral("<b>%1</b>").arg(block.title.toHtmlEscaped());
+        if (!block.caution.isEmpty())
+            lines << QStringLiteral("<span style=\"color: #995500\">%1</span>").arg(block.caution.toHtmlEscaped());
         for (const QString &sentence : block.sentences)
             lines << sentence.toHtmlEscaped();
     }

@@ -42,6 +42,38 @@ private Q_SLOTS:
         QCOMPARE(words(Verdict::Undecided, "statistics-only"), QStringLiteral("no verdict: statistics only"));
     }
 
+    // Runs of different models or endpoints are said so above their conclusions.
+    void differentModelsAreSaidBeforeTheConclusions()
+    {
+        Report::ReportRun a, b;
+        a.model = QStringLiteral("Qwen3-4B");
+        b.model = QStringLiteral("GLM-4.6");
+        a.baseUrl = b.baseUrl = QStringLiteral("http://gpu:8000");
+        DeltaSection section;
+        section.title = QStringLiteral("B: glm vs A: qwen");
+        DeltaRow r;
+        r.variant = QStringLiteral("baseline");
+        r.label = QStringLiteral("c1");
+        r.metric = QStringLiteral("output_throughput");
+        r.a.repeats = RepeatStat { 1, 100, 100, 100, 0 };
+        r.b.repeats = RepeatStat { 1, 101, 101, 101, 0 };
+        r.verdict = Verdict::Noise;
+        r.reason = QStringLiteral("below-noise-floor");
+        section.rows << r;
+        QList<Report::ConclusionBlock> blocks = Report::conclusionBlocks({ section }, { a, b });
+        QCOMPARE(blocks.size(), 1);
+        QVERIFY2(blocks[0].caution.contains(QStringLiteral("different models (Qwen3-4B, GLM-4.6)")),
+            qPrintable(blocks[0].caution));
+        QCOMPARE(blocks[0].sentences,
+            QStringList { QStringLiteral("baseline: no change beyond run-to-run noise at any point") });
+        b.model = a.model;
+        b.baseUrl = QStringLiteral("http://gateway:4000");
+        blocks = Report::conclusionBlocks({ section }, { a, b });
+        QVERIFY2(blocks[0].caution.contains(QStringLiteral("different endpoints")), qPrintable(blocks[0].caution));
+        b.baseUrl = a.baseUrl;
+        QVERIFY(Report::conclusionBlocks({ section }, { a, b })[0].caution.isEmpty());
+    }
+
     void storedRunListsWhatEachVariantChanges()
     {
         RunRow row;
