@@ -6325,7 +6325,7 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1：%2</translation>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
