@@ -4553,6 +4553,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>must name the chat completions API for the multi_turn dataset (its turns are chat messages)</source>
         <translation>对于 multi_turn 数据集必须指向 chat completions API（其每一轮都是对话消息）</translation>
     </message>
+    <message>
+        <source>plans point %1 to last %2 s (%3 prompts at %4 requests/s), longer than a day (86400 s): raise request_rate, or lower num_prompts or max_seconds</source>
+        <translation>计划让负载点 %1 持续 %2 秒（%3 个提示，每秒 %4 个请求），超过一天（86400 秒）：请提高 request_rate，或降低 num_prompts 或 max_seconds</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>
