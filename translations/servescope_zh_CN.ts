@@ -3095,6 +3095,34 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>looks like an llm-d Benchmark Report, but its YAML is not read at line %1: %2; nothing was imported</source>
         <translation>看起来是 llm-d Benchmark Report，但第 %1 行的 YAML 无法读取：%2；未导入任何内容</translation>
     </message>
+    <message>
+        <source>&quot;%1&quot; is %2, which is no count: stored as %3, recomputed from the per-request arrays</source>
+        <translation>“%1” 为 %2，不是计数：已按逐请求数组重新计算，存为 %3</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is %2, but a count is a whole number from 0 to %3: the line is not imported</source>
+        <translation>“%1” 为 %2，但计数必须是 0 到 %3 之间的整数：该行未导入</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; has %2 entries but &quot;ttfts&quot; has %3: the per-request arrays disagree, the line is not imported</source>
+        <translation>“%1” 有 %2 项，而 “ttfts” 有 %3 项：逐请求数组长度不一致，该行未导入</translation>
+    </message>
+    <message>
+        <source>&quot;completed&quot; %1 and &quot;failed&quot; %2 count more requests than the %3 of the per-request arrays, which have no &quot;errors&quot; to recompute them from: the line is not imported</source>
+        <translation>“completed” %1 与 “failed” %2 计入的请求多于逐请求数组中的 %3 个，且数组没有可用于重新计算的 “errors”：该行未导入</translation>
+    </message>
+    <message>
+        <source>&quot;completed&quot; %1 and &quot;failed&quot; %2 count more requests than the %3 of the per-request arrays: stored as %4 and %5, recomputed from them</source>
+        <translation>“completed” %1 与 “failed” %2 计入的请求多于逐请求数组中的 %3 个：已按数组重新计算，存为 %4 和 %5</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an array of per-request values (numbers; for itls, arrays of numbers)</source>
+        <translation>“%1” 不是逐请求值的数组（应为数字；itls 应为数字数组）</translation>
+    </message>
+    <message>
+        <source>not a result file: expected a JSON object, or JSON lines, of vLLM or SGLang results (or another benchmark tool&apos;s result file); line %1 is no JSON object</source>
+        <translation>不是结果文件：应为 vLLM 或 SGLang 结果的 JSON 对象或 JSON Lines（或其他基准测试工具的结果文件）；第 %1 行不是 JSON 对象</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ImportFlow</name>
@@ -4552,6 +4580,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>must name the chat completions API for the multi_turn dataset (its turns are chat messages)</source>
         <translation>对于 multi_turn 数据集必须指向 chat completions API（其每一轮都是对话消息）</translation>
+    </message>
+    <message>
+        <source>plans point %1 to last %2 s (%3 prompts at %4 requests/s), longer than a day (86400 s): raise request_rate, or lower num_prompts or max_seconds</source>
+        <translation>计划让负载点 %1 持续 %2 秒（%3 个提示，每秒 %4 个请求），超过一天（86400 秒）：请提高 request_rate，或降低 num_prompts 或 max_seconds</translation>
     </message>
 </context>
 <context>

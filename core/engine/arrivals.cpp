@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "arrivals.h"
 
+#include "model/clock.h"
+
 #include <cmath>
 #include <random>
 
@@ -30,7 +32,7 @@ QVector<qint64> arrivalOffsetsNs(int n, double rate, double burstiness, quint64 
     const double factor = (n > 0 && t > 0) ? (double(n) / rate) / t : 1.0;
     out.reserve(cumulative.size());
     for (double c : cumulative)
-        out.append(qint64(std::llround(c * factor * 1e9)));
+        out.append(scheduleNs(c * factor * 1e9)); // a tiny rate saturates, never wraps
     return out;
 }
 

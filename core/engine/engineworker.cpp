@@ -8,8 +8,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace ServeScope {
 
@@ -83,7 +85,8 @@ void EngineWorker::fireArrivals()
     if (m_nextArrival < arrivals.size()) {
         // Timers have millisecond resolution: round up so no request leaves before its time.
         const qint64 waitNs = t0 + arrivals[m_nextArrival] - now;
-        m_arrivalTimer.start(int(std::ceil(double(waitNs) / 1e6)));
+        // A far arrival (a tiny rate) waits in steps of the longest interval a timer takes.
+        m_arrivalTimer.start(int(std::min(std::ceil(double(waitNs) / 1e6), double(std::numeric_limits<int>::max()))));
     }
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "import/resultimport.h"
 
+#include "import/resultcounts.h"
 #include "import/resultpoint.h"
 #include "import/toolformat.h"
 #include "io/experimentfile.h"
@@ -32,6 +33,20 @@ void addError(ImportOutcome &out, const QString &path, const QString &error, con
     const QString shownLine = path + QLatin1String(": ") + (shown.isEmpty() ? error : shown);
     if (shownLine != line)
         out.shown.insert(line, shownLine);
+}
+
+// "FILE: line N: why" (without "line N: " for a single object) into `list`, its translation beside it.
+void addAtLine(ImportOutcome &out, QStringList &list, const QString &path, int line, const Reason &why)
+{
+    Reason at = line > 0 ? Reason::in(
+                    kCtx, QT_TRANSLATE_NOOP("ServeScope::Import", "line %1: %2"), { QString::number(line), why.text() })
+                         : Reason::in(kCtx, "%1", { why.text() });
+    const QString text = path + QLatin1String(": ") + at.text();
+    list << text;
+    at.args.last() = why.translated();
+    const QString shownLine = path + QLatin1String(": ") + at.translated();
+    if (shownLine != text)
+        out.shown.insert(text, shownLine);
 }
 
 // Keys that vary from line to line without making another run: the load, the count, the clock.
@@ -296,6 +311,15 @@ bool groupLines(const QString &path, const QVector<ResultRun> *toolRuns, ImportO
             groupOfItem.append(-1);
             continue;
         }
+        QList<Reason> countWarnings;
+        const Reason refused = checkResultCounts(run, toolRuns == nullptr, &countWarnings);
+        for (const Reason &w : std::as_const(countWarnings))
+            addAtLine(out, out.warnings, path, run.line, w);
+        if (!refused.isEmpty()) {
+            addAtLine(out, out.errors, path, run.line, refused);
+            groupOfItem.append(-1);
+            continue;
+        }
         const bool arrays = run.hasArrays;
         run.inputLens.clear();
         run.outputLens.clear();
@@ -433,13 +457,8 @@ ImportOutcome ResultImporter::importFile(const QString &path)
         }
         out.runs.append(created);
     }
-    for (const Reason &w : std::as_const(warnings)) {
-        const QString line = path + QLatin1String(": ") + w.text();
-        out.warnings << line;
-        const QString shownLine = path + QLatin1String(": ") + w.translated();
-        if (shownLine != line)
-            out.shown.insert(line, shownLine);
-    }
+    for (const Reason &w : std::as_const(warnings))
+        addAtLine(out, out.warnings, path, 0, w);
 
     // Second pass: each line whole, stored as its point, then forgotten.
     ItemSource stream(toolRuns);
@@ -460,6 +479,7 @@ ImportOutcome ResultImporter::importFile(const QString &path)
         // A line the first pass refused, or one the file gained since (it is being appended to).
         if (got == ResultFileStream::Item::Error || gi < 0 || nextPoint[gi] >= groups[gi].lines.size())
             continue;
+        checkResultCounts(run, toolRuns == nullptr, nullptr); // the first pass's recomputed counts, again
         storePoint(m_writer, groups[gi], nextPoint[gi]++, run);
         // The reader runs at most two of the writer's batches ahead: an import's memory is a few lines'
         // requests, not as many as a slow disk lets pile up. A failed commit is reported by the flush at the end.

@@ -26,4 +26,18 @@ inline qint64 secondsToNs(double seconds) noexcept
     return std::isfinite(seconds) ? qint64(std::llround(seconds * 1e9)) : 0;
 }
 
+/// The latest offset a planned schedule holds: 2^62 ns (146 years), so that a clock reading plus an
+/// offset never overflows int64.
+constexpr qint64 kScheduleLimitNs = qint64(1) << 62;
+
+/// A planned time in ns (arrivals, a trace's offsets) as int64, saturated at kScheduleLimitNs: the gap
+/// of a tiny request rate stays far in the future instead of wrapping to a negative time; NaN and
+/// negative times read as kScheduleLimitNs and 0.
+inline qint64 scheduleNs(double ns) noexcept
+{
+    if (!(ns < double(kScheduleLimitNs)))
+        return std::isnan(ns) ? kScheduleLimitNs : (ns > 0 ? kScheduleLimitNs : 0);
+    return ns > 0 ? qint64(std::llround(ns)) : 0;
+}
+
 } // namespace ServeScope

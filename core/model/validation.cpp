@@ -7,6 +7,7 @@
 #include <QSet>
 #include <QUrl>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ServeScope {
@@ -318,6 +319,25 @@ void checkPoint(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at
                 { QString::number(5 * qint64(lanes)) } });
 }
 
+// An open-loop point sends its last request at num_prompts / request_rate (or stops at max_seconds): one planned
+// to last over a day is a typo of the rate, not a benchmark (1e-8 req/s would wait for ever at "ETA ?").
+void checkPlannedDuration(Checker &c, LoadMode mode, const LoadPoint &p, const QString &at, const QString &label)
+{
+    constexpr double kDaySeconds = 86400;
+    if (mode != LoadMode::Rate || p.numPrompts <= 0 || !(p.requestRate > 0) || std::isinf(p.requestRate))
+        return;
+    double seconds = double(p.numPrompts) / p.requestRate;
+    if (p.maxSeconds > 0)
+        seconds = std::min(seconds, p.maxSeconds);
+    if (seconds <= kDaySeconds)
+        return;
+    c.error(at + QLatin1String(".request_rate"),
+        Reason { QT_TRANSLATE_NOOP("ServeScope::Problem",
+                     "plans point %1 to last %2 s (%3 prompts at %4 requests/s), longer than a day (86400 s): raise "
+                     "request_rate, or lower num_prompts or max_seconds"),
+            { label, formatNumber(seconds), QString::number(p.numPrompts), formatNumber(p.requestRate) } });
+}
+
 void checkCapacity(Checker &c, LoadMode mode, const CapacitySearch &s, bool fromFile, bool outputFromFile)
 {
     const QString at = QStringLiteral("load.capacity");
@@ -384,6 +404,7 @@ void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)
         const QString at = QStringLiteral("load.points[%1]").arg(i);
         checkPoint(c, load.mode, load.points.at(i), at, fromFile, outputFromFile);
         const QString label = tmp.pointLabel(int(i));
+        checkPlannedDuration(c, load.mode, load.points.at(i), at, label);
         if (labels.contains(label))
             c.error(at + QLatin1String(".label"),
                 Reason { QT_TRANSLATE_NOOP("ServeScope::Problem", "repeats the point label %1"), { label } });

@@ -75,10 +75,14 @@ struct ResultRun {
 QVector<ResultRun> readResultFile(const QByteArray &data, QString *error = nullptr);
 QVector<ResultRun> readResultFilePath(const QString &path, QString *error = nullptr);
 /// One result object (a whole file, or one line of a JSON-lines file numbered `line`, 0 for a
-/// single object); false and *error when it is not a JSON object (*shown, when given, the same
-/// in the application's language).
+/// single object); false and *error when it is not a JSON object or a per-request array has the
+/// wrong type (*shown, when given, the same in the application's language).
 bool readResultObject(
     const QByteArray &json, int line, ResultRun *out, QString *error = nullptr, QString *shown = nullptr);
+
+/// True when `json` is one JSON object (bare Infinity/NaN accepted), whatever its keys: a line that
+/// is not tells a result file's damaged line from a file of another kind.
+bool isJsonObject(const QByteArray &json);
 
 /// Where a results folder keeps one (variant, point, repeat): `<variant>/<point>-r<k>.json`, names
 /// sanitised to [A-Za-z0-9._-]. The writer of `run --out-dir` and the readers of `compare` agree here.

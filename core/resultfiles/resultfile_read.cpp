@@ -87,62 +87,92 @@ QString normaliseKey(QString k)
     return k;
 }
 
-template<typename T> bool readArray(const Json &obj, const char *key, QVector<T> &out)
+// A per-request array as read: absent, read, or of the wrong type (not an array, or an entry that is
+// neither a number nor null), which refuses the line naming the key.
+enum class ArrayRead { Absent, Read, WrongType };
+
+template<typename T> ArrayRead readArray(const Json &obj, const char *key, QVector<T> &out)
 {
     const auto it = obj.find(key);
-    if (it == obj.end() || !it->is_array())
-        return false;
+    if (it == obj.end())
+        return ArrayRead::Absent;
+    if (!it->is_array())
+        return ArrayRead::WrongType;
     out.reserve(qsizetype(it->size()));
     for (const auto &v : *it) {
         bool ok = false;
         const double d = toNumber(v, &ok);
+        if (!ok && !v.is_null())
+            return ArrayRead::WrongType;
         if constexpr (std::is_integral_v<T>) {
             // A length that is NaN, infinite or beyond 2^63 is no count: read as 0, like a
-            // non-number (converting it would be undefined behaviour).
+            // null (converting it would be undefined behaviour).
             ok = ok && std::isfinite(d) && std::fabs(d) < 9.2e18;
         }
         out.append(ok ? T(d) : T(0));
     }
-    return true;
+    return ArrayRead::Read;
 }
 
-bool readStrings(const Json &obj, const char *key, QStringList &out)
+ArrayRead readStrings(const Json &obj, const char *key, QStringList &out)
 {
     const auto it = obj.find(key);
-    if (it == obj.end() || !it->is_array())
-        return false;
+    if (it == obj.end())
+        return ArrayRead::Absent;
+    if (!it->is_array())
+        return ArrayRead::WrongType;
     for (const auto &v : *it)
         out.append(v.is_string() ? QString::fromStdString(v.get<std::string>()) : QString());
-    return true;
+    return ArrayRead::Read;
 }
 
-void readArrays(const Json &obj, ResultRun &run)
+ArrayRead readGaps(const Json &obj, QVector<QVector<double>> &out)
 {
-    run.hasArrays = readArray(obj, "ttfts", run.ttfts);
-    readArray(obj, "input_lens", run.inputLens);
-    readArray(obj, "output_lens", run.outputLens);
-    readArray(obj, "latencies", run.latencies);
-    readArray(obj, "start_times", run.startTimes);
-    readArray(obj, "queue_times", run.queueTimes);
-    readStrings(obj, "generated_texts", run.generatedTexts);
-    readStrings(obj, "errors", run.errors);
     const auto it = obj.find("itls");
-    if (it != obj.end() && it->is_array()) {
-        for (const auto &row : *it) {
-            QVector<double> gaps;
-            if (row.is_array()) {
-                gaps.reserve(qsizetype(row.size()));
-                for (const auto &g : row) {
-                    bool ok = false;
-                    gaps.append(toNumber(g, &ok));
-                }
+    if (it == obj.end())
+        return ArrayRead::Absent;
+    if (!it->is_array())
+        return ArrayRead::WrongType;
+    for (const auto &row : *it) {
+        QVector<double> gaps;
+        if (row.is_array()) {
+            gaps.reserve(qsizetype(row.size()));
+            for (const auto &g : row) {
+                bool ok = false;
+                gaps.append(toNumber(g, &ok));
+                if (!ok && !g.is_null())
+                    return ArrayRead::WrongType;
             }
-            run.itls.append(gaps);
+        } else if (!row.is_null()) {
+            return ArrayRead::WrongType;
         }
+        out.append(gaps);
     }
+    return ArrayRead::Read;
 }
 
-ResultRun readRun(const Json &obj, int line)
+// The per-request arrays; the key of the first one of the wrong type, or empty.
+QString readArrays(const Json &obj, ResultRun &run)
+{
+    const auto wrong = [](ArrayRead r) { return r == ArrayRead::WrongType; };
+    const ArrayRead ttfts = readArray(obj, "ttfts", run.ttfts);
+    run.hasArrays = ttfts == ArrayRead::Read;
+    const std::pair<const char *, ArrayRead> read[]
+        = { { "ttfts", ttfts }, { "input_lens", readArray(obj, "input_lens", run.inputLens) },
+              { "output_lens", readArray(obj, "output_lens", run.outputLens) },
+              { "latencies", readArray(obj, "latencies", run.latencies) },
+              { "start_times", readArray(obj, "start_times", run.startTimes) },
+              { "queue_times", readArray(obj, "queue_times", run.queueTimes) },
+              { "generated_texts", readStrings(obj, "generated_texts", run.generatedTexts) },
+              { "errors", readStrings(obj, "errors", run.errors) }, { "itls", readGaps(obj, run.itls) } };
+    for (const auto &[key, result] : read) {
+        if (wrong(result))
+            return QLatin1String(key);
+    }
+    return {};
+}
+
+ResultRun readRun(const Json &obj, int line, QString *wrongArray)
 {
     ResultRun run;
     run.line = line;
@@ -163,8 +193,16 @@ ResultRun readRun(const Json &obj, int line)
     const bool sglang = backend.startsWith(QLatin1String("sglang")) || obj.contains("total_output_tokens_retokenized")
         || obj.contains("server_info");
     run.source = sglang ? QStringLiteral("sglang") : QStringLiteral("vllm");
-    readArrays(obj, run);
+    *wrongArray = readArrays(obj, run);
     return run;
+}
+
+Reason wrongArrayReason(const QString &key)
+{
+    return Reason::in("ServeScope::Import",
+        QT_TRANSLATE_NOOP("ServeScope::Import",
+            "\"%1\" is not an array of per-request values (numbers; for itls, arrays of numbers)"),
+        { key });
 }
 
 } // namespace
@@ -184,8 +222,25 @@ bool readResultObject(const QByteArray &json, int line, ResultRun *out, QString 
             *shown = why.translated();
         return false;
     }
-    *out = readRun(obj, line);
+    QString wrongArray;
+    ResultRun run = readRun(obj, line, &wrongArray);
+    if (!wrongArray.isEmpty()) {
+        const Reason why = wrongArrayReason(wrongArray);
+        if (error)
+            *error = why.text();
+        if (shown)
+            *shown = why.translated();
+        return false;
+    }
+    *out = std::move(run);
     return true;
+}
+
+bool isJsonObject(const QByteArray &json)
+{
+    const QByteArray text = quoteNonFinite(json);
+    const Json value = Json::parse(text.constBegin(), text.constEnd(), nullptr, false);
+    return !value.is_discarded() && value.is_object();
 }
 
 QVector<ResultRun> readResultFile(const QByteArray &data, QString *error)
@@ -200,7 +255,13 @@ QVector<ResultRun> readResultFile(const QByteArray &data, QString *error)
                     QT_TRANSLATE_NOOP("ServeScope::Import", "not a result file: the JSON value is not an object"));
             return {};
         }
-        runs.append(readRun(whole, 0));
+        QString wrongArray;
+        runs.append(readRun(whole, 0, &wrongArray));
+        if (!wrongArray.isEmpty()) {
+            if (error)
+                *error = wrongArrayReason(wrongArray).translated();
+            return {};
+        }
         return runs;
     }
     const QList<QByteArray> lines = text.split('\n');
@@ -215,7 +276,14 @@ QVector<ResultRun> readResultFile(const QByteArray &data, QString *error)
                     QT_TRANSLATE_NOOP("ServeScope::Import", "line %1: not a JSON object"), { QString::number(i + 1) });
             return {};
         }
-        runs.append(readRun(obj, i + 1));
+        QString wrongArray;
+        runs.append(readRun(obj, i + 1, &wrongArray));
+        if (!wrongArray.isEmpty()) {
+            if (error)
+                *error = Reason::shown("ServeScope::Import", QT_TRANSLATE_NOOP("ServeScope::Import", "line %1: %2"),
+                    { QString::number(i + 1), wrongArrayReason(wrongArray).translated() });
+            return {};
+        }
     }
     if (runs.isEmpty() && error)
         *error = Reason::shown("ServeScope::Import", QT_TRANSLATE_NOOP("ServeScope::Import", "empty result file"));

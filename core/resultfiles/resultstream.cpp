@@ -40,6 +40,7 @@ bool ResultFileStream::open(const QString &path, QString *error, QString *shown)
     }
     m_line = 0;
     m_items = 0;
+    m_objects = 0;
     m_whole = false;
     m_done = false;
     return true;
@@ -65,6 +66,23 @@ ResultFileStream::Item ResultFileStream::readWhole(ResultRun *run, QString *erro
     return Item::Error;
 }
 
+// Whether one of the next few non-empty lines is a JSON object; the file's position is kept.
+bool ResultFileStream::objectAhead()
+{
+    constexpr int kProbeLines = 3;
+    const qint64 at = m_file.pos();
+    bool found = false;
+    for (int probed = 0; probed < kProbeLines && !found && !m_file.atEnd();) {
+        const QByteArray line = m_file.readLine().trimmed();
+        if (line.isEmpty())
+            continue;
+        ++probed;
+        found = isJsonObject(line);
+    }
+    m_file.seek(at);
+    return found;
+}
+
 ResultFileStream::Item ResultFileStream::next(ResultRun *run, QString *error, QString *shown)
 {
     while (!m_done && !m_file.atEnd()) {
@@ -75,6 +93,7 @@ ResultFileStream::Item ResultFileStream::next(ResultRun *run, QString *error, QS
         QString why, whyShown;
         if (readResultObject(line, m_line, run, &why, &whyShown)) {
             ++m_items;
+            ++m_objects;
             return Item::Run;
         }
         // vLLM writes one object per line; an object that opens a file and does not close on its
@@ -82,6 +101,19 @@ ResultFileStream::Item ResultFileStream::next(ResultRun *run, QString *error, QS
         if (m_items == 0 && line.startsWith('{') && !line.endsWith('}'))
             return readWhole(run, error, shown);
         ++m_items;
+        if (isJsonObject(line)) {
+            ++m_objects;
+        } else if (m_objects == 0 && !objectAhead()) {
+            // No line so far was a JSON object, nor is one of the next few: another kind of file.
+            m_done = true;
+            say(Reason::in(kCtx,
+                    QT_TRANSLATE_NOOP("ServeScope::Import",
+                        "not a result file: expected a JSON object, or JSON lines, of vLLM or SGLang results (or "
+                        "another benchmark tool's result file); line %1 is no JSON object"),
+                    { QString::number(m_line) }),
+                error, shown);
+            return Item::Error;
+        }
         sayAtLine(m_line, why, whyShown, error, shown);
         return Item::Error;
     }

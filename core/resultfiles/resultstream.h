@@ -23,15 +23,19 @@ public:
     /// in the application's language (context "ServeScope::Import").
     bool open(const QString &path, QString *error, QString *shown = nullptr);
     /// The next run; Error leaves *error naming the line ("line 4: not valid JSON") and the
-    /// stream goes on with the following line; End after the last line.
+    /// stream goes on with the following line; End after the last line. A file whose first lines
+    /// are no JSON objects at all (binary, Markdown, a JSON array) is one Error, "not a result
+    /// file: expected ...", and then End: never one error per line.
     Item next(ResultRun *run, QString *error, QString *shown = nullptr);
 
 private:
     Item readWhole(ResultRun *run, QString *error, QString *shown);
+    bool objectAhead();
 
     QFile m_file;
     int m_line = 0;
     int m_items = 0;
+    int m_objects = 0; ///< lines that were JSON objects, read or refused
     bool m_whole = false; ///< the first line was not a complete object: the file is one object
     bool m_done = false;
 };

@@ -2,6 +2,7 @@
 #include "trace.h"
 
 #include "metrics/numpystats.h"
+#include "model/clock.h"
 
 #include <QDate>
 #include <QFile>
@@ -354,7 +355,7 @@ QVector<qint64> traceOffsetsNs(const Trace &trace, int count, double rate)
         return out;
     const double scale = (double(count - 1) / rate) * 1e9 / span; // ns per trace µs
     for (int i = 0; i < count; ++i)
-        out[i] = qint64(std::llround(double(trace.rows[size_t(i)].atUs) * scale));
+        out[i] = scheduleNs(double(trace.rows[size_t(i)].atUs) * scale);
     return out;
 }
 

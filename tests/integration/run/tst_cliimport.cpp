@@ -16,6 +16,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -181,6 +182,81 @@ private Q_SLOTS:
         QCOMPARE(missing.exitCode, 2);
         QVERIFY(missing.err.contains("none.json: cannot read"));
         QVERIFY(missing.out.contains("(sglang), line 1"));
+    }
+
+    // A file of another kind, a count no file can hold and an array of the wrong type: exit 2, one stderr line that
+    // says what was expected or names the key, and no run in the project.
+    void hostileFilesLeaveTheProjectEmpty_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QByteArray>("error");
+        QByteArray binary(1 << 20, Qt::Uninitialized);
+        QRandomGenerator rng(11);
+        for (char &c : binary)
+            c = char(rng.bounded(256));
+        QByteArray markdown = "# Results\n";
+        for (int i = 0; i < 257; ++i)
+            markdown += "- point " + QByteArray::number(i) + ": 3 requests\n";
+        const QByteArray notResult = "not a result file: expected a JSON object, or JSON lines, of vLLM or SGLang "
+                                     "results (or another benchmark tool's result file); line 1 is no JSON object";
+        QTest::newRow("1 MiB of binary") << binary << notResult;
+        QTest::newRow("Markdown, 258 lines") << markdown << notResult;
+        QTest::newRow("completed -7, 3 ttfts, itls a string")
+            << QByteArray(R"({"backend":"vllm","completed":-7,"duration":3,"ttfts":[0.1,0.2,0.3],"itls":"garbage"})"
+                          "\n")
+            << QByteArray("line 1: \"itls\" is not an array of per-request values (numbers; for itls, arrays of "
+                          "numbers)");
+        QTest::newRow("completed 2^62")
+            << QByteArray(R"({"backend":"vllm","completed":4611686018427387904,"duration":3})"
+                          "\n")
+            << QByteArray("line 1: \"completed\" is 4.61168601842739e+18, but a count is a whole number from 0 to "
+                          "2147483647: the line is not imported");
+    }
+
+    void hostileFilesLeaveTheProjectEmpty()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QByteArray, error);
+        const QString file = path(
+            QStringLiteral("hostile-%1.txt").arg(QString::fromLatin1(QTest::currentDataTag())).replace(u' ', u'_'));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+        f.close();
+        const QString project = path(QStringLiteral("hostile.servescope"));
+        QFile::remove(project);
+        const CliRun::Outcome o = cli({ QStringLiteral("import"), file, QStringLiteral("--project"), project });
+        QCOMPARE(o.exitCode, 2);
+        QCOMPARE(o.err, "error: " + file.toUtf8() + ": " + error + '\n');
+        QCOMPARE(o.out, QByteArray());
+        const CliRun::Outcome runs
+            = cli({ QStringLiteral("runs"), QStringLiteral("--project"), project, QStringLiteral("--json") });
+        QVERIFY2(runs.exitCode == 0, runs.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(runs.out).array().size(), 0);
+    }
+
+    // A count the arrays contradict is stored as they give it, with one warning; runs --json shows the stored count.
+    void impossibleCountIsRecomputedWithAWarning()
+    {
+        const QString file = path(QStringLiteral("negative.jsonl"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"backend":"vllm","completed":-7,"duration":3,"ttfts":[0.1,0.2,0.3],"latencies":[1,1,1],)"
+                R"("input_lens":[5,5,5],"output_lens":[4,4,4],"itls":[[0.1,0.1,0.1],[0.1,0.1,0.1],[0.1,0.1,0.1]]})"
+                "\n");
+        f.close();
+        const QString project = path(QStringLiteral("negative.servescope"));
+        const CliRun::Outcome o = cli({ QStringLiteral("import"), file, QStringLiteral("--project"), project });
+        QCOMPARE(o.exitCode, 0);
+        QCOMPARE(o.err,
+            "warning: " + file.toUtf8()
+                + ": line 1: \"completed\" is -7, which is no count: stored as 3, recomputed from the per-request "
+                  "arrays\n");
+        const CliRun::Outcome runs
+            = cli({ QStringLiteral("runs"), QStringLiteral("--project"), project, QStringLiteral("--json") });
+        QVERIFY2(runs.exitCode == 0, runs.err.constData());
+        QVERIFY2(runs.out.contains("\"completed\": 3") || runs.out.contains("\"completed\":3"), runs.out.constData());
+        QVERIFY(!runs.out.contains("-7"));
     }
 
     // A JSON-lines file larger than the importer's whole peak memory: lines are streamed, not the file read.

@@ -170,6 +170,61 @@ private Q_SLOTS:
         if (command == QLatin1String("run"))
             QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("fds.servescope"))));
     }
+
+    // A rate so small that the point's planned num_prompts / request_rate passes a day is refused by validate and
+    // run, naming the point and its planned duration; 1e-10 once sent everything at once and 1e-8 waited for ever.
+    void tinyRateIsRefused_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("rate");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("validate, 1e-10") << "validate"
+                                         << "1e-10" << 2
+                                         << "load.points[0].request_rate: plans point r1e-10 to last 1000000000000 s "
+                                            "(100 prompts at 1e-10 requests/s), longer than a day (86400 s)";
+        QTest::newRow("validate, 1e-8") << "validate"
+                                        << "1e-8" << 2
+                                        << "load.points[0].request_rate: plans point r1e-08 to last 10000000000 s "
+                                           "(100 prompts at 1e-08 requests/s), longer than a day (86400 s)";
+        QTest::newRow("run, 1e-8") << "run"
+                                   << "1e-8" << 2
+                                   << "load.points[0].request_rate: plans point r1e-08 to last 10000000000 s";
+        QTest::newRow("validate, 100 prompts in 20 h") << "validate"
+                                                       << "0.0014" << 0 << QString();
+    }
+
+    void tinyRateIsRefused()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, rate);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const QString exp = m_dir.filePath(QStringLiteral("rate%1.json").arg(rate));
+        QFile f(exp);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("{\"name\":\"tiny\",\"endpoint\":{\"base_url\":\"http://127.0.0.1:9\",\"path\":"
+                               "\"/v1/chat/completions\",\"model\":\"m\"},\"dataset\":{\"name\":\"random\",\"seed\":3},"
+                               "\"load\":{\"mode\":\"rate\",\"points\":[{\"request_rate\":%1,\"input_len\":16,"
+                               "\"output_len\":4,\"num_prompts\":100}]},\"variants\":[{\"name\":\"baseline\"}]}")
+                    .arg(rate)
+                    .toUtf8());
+        f.close();
+        const QString project = m_dir.filePath(QStringLiteral("tiny.servescope"));
+        QStringList args { command, exp };
+        if (command == QLatin1String("run"))
+            args << QStringLiteral("--project") << project;
+        QProcess p;
+        p.start(SimChild::cli(), args);
+        QVERIFY(p.waitForFinished(60000));
+        const QString out = QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+        QCOMPARE(p.exitCode(), exitCode);
+        if (exitCode != 0)
+            QVERIFY2(out.contains(message), qPrintable(out));
+        else
+            QVERIFY2(!out.contains(QStringLiteral("longer than a day")), qPrintable(out));
+        QVERIFY(!QFile::exists(project));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliLimits)

@@ -2,6 +2,7 @@
 #include "engine/arrivals.h"
 #include "engine/engineconfig.h"
 #include "engine/pointschedule.h"
+#include "model/clock.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -101,6 +102,51 @@ private Q_SLOTS:
         const double cv = std::sqrt(sq / (t.size() - 1) - mean * mean) / mean;
         QVERIFY2(std::abs(mean - 0.01) < 0.0005, qPrintable(QString::number(mean)));
         QVERIFY2(std::abs(cv - 1.0) < 0.05, qPrintable(QString::number(cv))); // exponential: cv = 1
+    }
+
+    // A tiny rate's gaps once overflowed int64 ns and wrapped to negative offsets, so every request left at
+    // once (1e-10 req/s); now each offset is far in the future, in order, and at most kScheduleLimitNs.
+    void tinyRatesNeverOverflow_data()
+    {
+        QTest::addColumn<double>("rate");
+        QTest::addColumn<double>("burstiness");
+        QTest::addColumn<qint64>("last");
+        const double inf = std::numeric_limits<double>::infinity();
+        QTest::newRow("1e-8, poisson") << 1e-8 << 1.0 << qint64(500'000'000'000'000'000);
+        QTest::newRow("1e-8, constant") << 1e-8 << inf << qint64(500'000'000'000'000'000);
+        QTest::newRow("1e-10, poisson") << 1e-10 << 1.0 << kScheduleLimitNs;
+        QTest::newRow("1e-10, constant") << 1e-10 << inf << kScheduleLimitNs;
+        QTest::newRow("1e-10, bursty") << 1e-10 << 0.25 << kScheduleLimitNs;
+        QTest::newRow("1e-300") << 1e-300 << 1.0 << kScheduleLimitNs;
+        QTest::newRow("smallest double, constant")
+            << std::numeric_limits<double>::denorm_min() << inf << kScheduleLimitNs;
+    }
+
+    void tinyRatesNeverOverflow()
+    {
+        QFETCH(double, rate);
+        QFETCH(double, burstiness);
+        QFETCH(qint64, last);
+        const QVector<qint64> t = arrivalOffsetsNs(5, rate, burstiness, 42);
+        QCOMPARE(t.size(), 5);
+        QVERIFY2(std::abs(t.last() - last) <= 1000, qPrintable(QString::number(t.last()))); // within a µs
+        QVERIFY2(t.first() > qint64(86400) * 1'000'000'000, qPrintable(QString::number(t.first())));
+        for (int i = 1; i < t.size(); ++i)
+            QVERIFY(t[i] >= t[i - 1]);
+        // A clock reading of a year's uptime plus the latest offset still fits.
+        QVERIFY(t.last() <= std::numeric_limits<qint64>::max() - qint64(365) * 86400 * 1'000'000'000);
+        // Bounded by time alone, the first gap is past the bound: nothing is sent.
+        QVERIFY(arrivalOffsetsNs(0, rate, burstiness, 42, 60.0).isEmpty());
+    }
+
+    void scheduleNsSaturates()
+    {
+        QCOMPARE(scheduleNs(1.5), qint64(2));
+        QCOMPARE(scheduleNs(-3.0), qint64(0));
+        QCOMPARE(scheduleNs(1e30), kScheduleLimitNs);
+        QCOMPARE(scheduleNs(std::numeric_limits<double>::infinity()), kScheduleLimitNs);
+        QCOMPARE(scheduleNs(-std::numeric_limits<double>::infinity()), qint64(0));
+        QCOMPARE(scheduleNs(std::numeric_limits<double>::quiet_NaN()), kScheduleLimitNs);
     }
 
     void timeBoundWithoutCount()

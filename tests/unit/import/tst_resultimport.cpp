@@ -11,6 +11,7 @@
 
 #include <QFile>
 #include <QObject>
+#include <QRandomGenerator>
 #include <QTest>
 
 #include <cmath>
@@ -267,6 +268,151 @@ private Q_SLOTS:
             return store.run(r.outcome.runs.first().id)->origin;
         }());
         QCOMPARE(origin.lines, (QList<int> { 1, 3, 4 })); // file lines, the broken one skipped
+    }
+
+    // Files of another kind and lines whose counts or arrays cannot be true are refused in one line each, naming the
+    // key or what was expected; nothing of them is stored.
+    void hostileFilesAreRefusedInOneLine_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("error");
+        QByteArray binary(1 << 20, Qt::Uninitialized);
+        QRandomGenerator rng(7);
+        for (char &c : binary)
+            c = char(rng.bounded(256)); // about 4,100 "lines"
+        QByteArray markdown;
+        for (int i = 0; i < 86; ++i)
+            markdown += "## Section " + QByteArray::number(i) + "\n\n| completed | 3 |\n";
+        const QString notResult = QStringLiteral(
+            "x: not a result file: expected a JSON object, or JSON lines, of vLLM or SGLang results (or another "
+            "benchmark tool's result file); line 1 is no JSON object");
+        QTest::newRow("1 MiB of binary") << binary << notResult;
+        QTest::newRow("Markdown, 258 lines") << markdown << notResult;
+        QTest::newRow("a JSON array over lines")
+            << QByteArray("[\n  {\n    \"completed\": 1\n  },\n  {\n    \"completed\": 2\n  }\n]\n") << notResult;
+        QTest::newRow("a JSON array on one line") << QByteArray("[{\"completed\": 1}]\n") << notResult;
+        const QByteArray arrays = R"("ttfts":[0.1,0.2,0.3],"latencies":[1,1,1],"input_lens":[5,5,5],)"
+                                  R"("output_lens":[4,4,4],"itls":[[0.1,0.1,0.1],[0.1,0.1,0.1],[0.1,0.1,0.1]])";
+        QByteArray garbage = "{\"backend\":\"vllm\",\"completed\":-7,\"duration\":3," + arrays + "}\n";
+        garbage.replace(R"("itls":[[0.1,0.1,0.1],[0.1,0.1,0.1],[0.1,0.1,0.1]])", R"("itls":"garbage")");
+        QTest::newRow("itls a string")
+            << garbage
+            << QStringLiteral("x: line 1: \"itls\" is not an array of per-request values (numbers; for itls, arrays "
+                              "of numbers)");
+        QTest::newRow("ttfts an object") << QByteArray("{\"completed\":1,\"ttfts\":{\"a\":1}}\n")
+                                         << QStringLiteral("x: line 1: \"ttfts\" is not an array of per-request values "
+                                                           "(numbers; for itls, arrays of numbers)");
+        QTest::newRow("a text among the latencies")
+            << QByteArray("{\"completed\":1,\"ttfts\":[0.1],\"latencies\":[\"soon\"]}\n")
+            << QStringLiteral("x: line 1: \"latencies\" is not an array of per-request values (numbers; for itls, "
+                              "arrays of numbers)");
+        QTest::newRow("completed 2^62, no arrays")
+            << QByteArray("{\"backend\":\"vllm\",\"completed\":4611686018427387904,\"duration\":3}\n")
+            << QStringLiteral("x: line 1: \"completed\" is 4.61168601842739e+18, but a count is a whole number from 0 "
+                              "to 2147483647: the line is not imported");
+        QTest::newRow("completed -7, no arrays")
+            << QByteArray("{\"backend\":\"vllm\",\"completed\":-7,\"duration\":3}\n")
+            << QStringLiteral("x: line 1: \"completed\" is -7, but a count is a whole number from 0 to 2147483647: "
+                              "the line is not imported");
+        QTest::newRow("num_prompts negative, no arrays")
+            << QByteArray("{\"completed\":2,\"num_prompts\":-1}\n")
+            << QStringLiteral("x: line 1: \"num_prompts\" is -1, but a count is a whole number from 0 to "
+                              "2147483647: the line is not imported");
+        QTest::newRow("total_output_tokens 1e300, no arrays")
+            << QByteArray("{\"completed\":2,\"total_output_tokens\":1e300}\n")
+            << QStringLiteral("x: line 1: \"total_output_tokens\" is 1e+300, but a count is a whole number from 0 to "
+                              "9007199254740992: the line is not imported");
+        QTest::newRow("max_concurrency negative")
+            << QByteArray("{\"completed\":2,\"max_concurrency\":-4," + arrays + "}\n")
+            << QStringLiteral("x: line 1: \"max_concurrency\" is -4, but a count is a whole number from 0 to "
+                              "2147483647: the line is not imported");
+        QByteArray shortInputs = "{\"completed\":3," + arrays + "}\n";
+        shortInputs.replace(R"("input_lens":[5,5,5])", R"("input_lens":[5,5])");
+        QTest::newRow("arrays of different lengths")
+            << shortInputs
+            << QStringLiteral("x: line 1: \"input_lens\" has 2 entries but \"ttfts\" has 3: the per-request arrays "
+                              "disagree, the line is not imported");
+    }
+
+    void hostileFilesAreRefusedInOneLine()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, error);
+        const QString path = write(QStringLiteral("x"), text);
+        const Imported r = importNew(path);
+        QCOMPARE(r.outcome.errors.size(), 1);
+        QCOMPARE(r.outcome.errors.first(), error.replace(0, 1, path));
+        QVERIFY2(r.outcome.warnings.isEmpty(), qPrintable(r.outcome.warnings.join(u'\n')));
+        QVERIFY(r.outcome.runs.isEmpty());
+        ProjectStore store;
+        QVERIFY(store.open(r.project));
+        QVERIFY(!store.run(1)); // nothing stored
+    }
+
+    // A count the per-request arrays contradict, or that is no count at all, is stored as the arrays give it, and
+    // a warning names the key and both values.
+    void impossibleCountsAreRecomputedFromTheArrays_data()
+    {
+        QTest::addColumn<QByteArray>("counts");
+        QTest::addColumn<QString>("warning");
+        QTest::addColumn<int>("completed");
+        QTest::addColumn<int>("failed");
+        QTest::addColumn<qint64>("totalOutput");
+        QTest::newRow("completed -7") << QByteArray(R"("completed":-7,"failed":0)")
+                                      << QStringLiteral("\"completed\" is -7, which is no count: stored as 3, "
+                                                        "recomputed from the per-request arrays")
+                                      << 3 << 0 << qint64(12);
+        QTest::newRow("completed 2^62") << QByteArray(R"("completed":4611686018427387904)")
+                                        << QStringLiteral("\"completed\" is 4.61168601842739e+18, which is no count: "
+                                                          "stored as 3, recomputed from the per-request arrays")
+                                        << 3 << 0 << qint64(12);
+        QTest::newRow("total_output_tokens -1")
+            << QByteArray(R"("completed":3,"total_output_tokens":-1)")
+            << QStringLiteral("\"total_output_tokens\" is -1, which is no count: stored as 12, recomputed from the "
+                              "per-request arrays")
+            << 3 << 0 << qint64(12);
+        QTest::newRow("more requests than the arrays hold")
+            << QByteArray(R"("completed":10,"failed":2)")
+            << QStringLiteral("\"completed\" 10 and \"failed\" 2 count more requests than the 3 of the per-request "
+                              "arrays: stored as 3 and 0, recomputed from them")
+            << 3 << 0 << qint64(12);
+    }
+
+    void countsTheArraysCannotRecomputeAreRefused()
+    {
+        const QString path = write(QStringLiteral("noerrors.jsonl"),
+            R"({"completed":10,"failed":2,"ttfts":[0.1,0.2,0.3],"latencies":[1,1,1]})"
+            "\n");
+        const Imported r = importNew(path);
+        QCOMPARE(r.outcome.errors,
+            QStringList { path
+                + QStringLiteral(": line 1: \"completed\" 10 and \"failed\" 2 count more requests than the 3 of the "
+                                 "per-request arrays, which have no \"errors\" to recompute them from: the line is not "
+                                 "imported") });
+        QVERIFY(r.outcome.runs.isEmpty());
+    }
+
+    void impossibleCountsAreRecomputedFromTheArrays()
+    {
+        QFETCH(QByteArray, counts);
+        QFETCH(QString, warning);
+        QFETCH(int, completed);
+        QFETCH(int, failed);
+        QFETCH(qint64, totalOutput);
+        const QByteArray text = "{\"backend\":\"vllm\",\"duration\":3," + counts
+            + R"(,"ttfts":[0.1,0.2,0.3],"latencies":[1,1,1],"input_lens":[5,5,5],"output_lens":[4,4,4],)"
+              R"("itls":[[0.1,0.1,0.1],[0.1,0.1,0.1],[0.1,0.1,0.1]],"errors":["","",""]})"
+              "\n";
+        const QString path = write(QStringLiteral("counts.jsonl"), text);
+        const Imported r = importNew(path);
+        QVERIFY2(r.outcome.errors.isEmpty(), qPrintable(r.outcome.errors.join(u'\n')));
+        QCOMPARE(r.outcome.warnings, QStringList { path + QStringLiteral(": line 1: ") + warning });
+        QCOMPARE(r.outcome.runs.size(), 1);
+        const QVector<PointSummary> s = summaries(r.project, r.outcome.runs.first().id);
+        QCOMPARE(s.size(), 1);
+        QCOMPARE(s.first().completed, completed);
+        QCOMPARE(s.first().failed, failed);
+        QCOMPARE(s.first().totalOutputTokens, totalOutput);
     }
 
     void streamReadsLineByLine()

@@ -175,8 +175,20 @@ private Q_SLOTS:
                                        << QStringLiteral("dataset.path: the custom dataset has no prompts")
                                        << QStringLiteral("dataset.path: 自定义数据集中没有 prompt");
         QTest::newRow("result line not json")
-            << Source::ResultFile << QByteArray("nope\n") << QStringLiteral("FILE: line 1: not valid JSON")
-            << QStringLiteral("FILE: 第 1 行：不是有效的 JSON");
+            << Source::ResultFile << QByteArray("nope\n{\"completed\": 1}\n")
+            << QStringLiteral("FILE: line 1: not valid JSON") << QStringLiteral("FILE: 第 1 行：不是有效的 JSON");
+        QTest::newRow("result file of another kind")
+            << Source::ResultFile << QByteArray("nope\n")
+            << QStringLiteral("FILE: not a result file: expected a JSON object, or JSON lines, of vLLM or SGLang "
+                              "results (or another benchmark tool's result file); line 1 is no JSON object")
+            << QStringLiteral(
+                   "FILE: 不是结果文件：应为 vLLM 或 SGLang 结果的 JSON 对象或 JSON Lines（或其他基准测试工具的"
+                   "结果文件）；第 1 行不是 JSON 对象");
+        QTest::newRow("result count refused")
+            << Source::ResultFile << QByteArray("{\"completed\": -7}\n")
+            << QStringLiteral("FILE: line 1: \"completed\" is -7, but a count is a whole number from 0 to 2147483647: "
+                              "the line is not imported")
+            << QStringLiteral("FILE: 第 1 行：“completed” 为 -7，但计数必须是 0 到 2147483647 之间的整数：该行未导入");
         QTest::newRow("result not a result")
             << Source::ResultFile << QByteArray("{\"x\": 1}\n")
             << QStringLiteral("FILE: line 1: not a result ServeScope reads (no \"completed\" count of vLLM or SGLang, "

@@ -292,16 +292,21 @@ private Q_SLOTS:
         QVERIFY(runs[0].requestRate == rate);
     }
 
-    // Lengths are counts: one that is NaN, infinite or past 2^63 reads as 0 (like a non-number),
-    // never through an undefined double-to-integer conversion (found by fuzz_resultfile).
+    // Lengths are counts: one that is NaN, infinite or past 2^63 reads as 0 (like null), never
+    // through an undefined double-to-integer conversion (found by fuzz_resultfile); a text among
+    // them makes the array one of the wrong type, and the line is refused naming it.
     void lengthsThatAreNoCount()
     {
         QString error;
         const auto runs = readResultFile(
-            "{\"input_lens\": [1, NaN, Infinity, -Infinity, 1e300, \"x\", 7], \"output_lens\": [3.0, -1e19]}", &error);
+            "{\"input_lens\": [1, NaN, Infinity, -Infinity, 1e300, null, 7], \"output_lens\": [3.0, -1e19]}", &error);
         QCOMPARE(runs.size(), 1);
         QCOMPARE(runs[0].inputLens, (QVector<qint64> { 1, 0, 0, 0, 0, 0, 7 }));
         QCOMPARE(runs[0].outputLens, (QVector<qint64> { 3, 0 }));
+        QVERIFY(readResultFile("{\"input_lens\": [1, \"x\", 7]}", &error).isEmpty());
+        QCOMPARE(error,
+            QStringLiteral(
+                "\"input_lens\" is not an array of per-request values (numbers; for itls, arrays of numbers)"));
     }
 
     void malformed_data()
