@@ -59,7 +59,7 @@ double NoiseFloors::of(NoiseFamily family) const
 const NoiseFloors &defaultNoiseFloors()
 {
     // bench_verdicts' A/A pairs, one repeat each (docs/metrics.md, "Run-to-run noise").
-    static const NoiseFloors floors { 0.25, 0.10, 0.60, 0.05 };
+    static const NoiseFloors floors { 0.30, 0.15, 0.60, 0.05 };
     return floors;
 }
 

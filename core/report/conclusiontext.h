@@ -35,7 +35,7 @@ QStringList conclusionLines(const QList<DeltaSection> &sections, const QList<Rep
 bool oneRunCompared(const QList<DeltaSection> &sections);
 
 /// What a single repeat a side cannot tell, from the noise floors: "one run each: a change under 5% in
-/// throughput, 10% in TPOT/ITL, 25% in TTFT or 60% in a p99 cannot be told from run-to-run noise;
+/// throughput, 15% in TPOT/ITL, 30% in TTFT or 60% in a p99 cannot be told from run-to-run noise;
 /// rerun with 3 repeats to tell smaller ones".
 /// `floors` are those the rows were judged by, `rerunPairs` the project's reruns they came from.
 QString oneRunLimit(const NoiseFloors &floors = defaultNoiseFloors(), int rerunPairs = 0);

@@ -170,6 +170,7 @@ bool wrongSign(const QString &change, const DeltaRow &r)
 struct Tally {
     int comparisons = 0, withDecided = 0, decidedRows = 0, rows = 0;
     std::map<QString, std::vector<double>> relatives; // by noise family: |relative| of every row
+    QStringList falseAlarms; // the decided rows, as "variant point metric a -> b (+x%)"
     void add(const QList<DeltaRow> &rs)
     {
         ++comparisons;
@@ -177,6 +178,11 @@ struct Tally {
         for (const DeltaRow &r : rs) {
             ++rows;
             decided += r.decided();
+            if (r.decided())
+                falseAlarms << QStringLiteral("%1 %2 %3 %4 -> %5 (%6%)")
+                                   .arg(r.variant, r.label, r.metric, QString::number(r.a.repeats.median, 'g', 4),
+                                       QString::number(r.b.repeats.median, 'g', 4),
+                                       QString::number(r.relative * 100, 'f', 1));
             if (!r.blank() && std::isfinite(r.relative) && r.metric != QLatin1String("success_rate"))
                 relatives[noiseFamilyCode(noiseFamily(r.metric))].push_back(std::abs(r.relative));
         }
@@ -214,6 +220,8 @@ void printFigures(const QString &title, const QList<RunSource> &runs)
                .arg(aa.comparisons ? 100.0 * aa.withDecided / aa.comparisons : 0, 0, 'f', 1)
                .arg(aa.decidedRows)
                .arg(aa.rows);
+    for (const QString &alarm : std::as_const(aa.falseAlarms))
+        out << "  decided: " << alarm << '\n';
     out << "A/A |relative change| by family (the noise floors' evidence): family  rows  p50  p95  p99  max  "
            "floor_now\n";
     const NoiseFloors &floors = defaultNoiseFloors();
