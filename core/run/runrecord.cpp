@@ -173,11 +173,7 @@ RunIdentity newRunIdentity(const Experiment &experiment, const RunOptions &optio
     return identity;
 }
 
-// Whether the disk of `projectPath` holds the run (estimatedRunBytes): an error when it cannot
-// (nothing may be sent), a warning when it takes more than half of what is free.
-struct DiskSpaceVerdict {
-    QString error, warning;
-};
+} // namespace
 
 DiskSpaceVerdict checkDiskSpace(const Experiment &experiment, int variants, const QString &projectPath)
 {
@@ -195,18 +191,9 @@ DiskSpaceVerdict checkDiskSpace(const Experiment &experiment, int variants, cons
     return verdict;
 }
 
-} // namespace
-
 qint64 recordRun(StoreWriter &writer, const Experiment &experiment, const RunOptions &options,
-    const QList<int> &variants, RunIdentity *identity, QString *warning, QString *error)
+    const QList<int> &variants, RunIdentity *identity, QString *error)
 {
-    // Before any load is sent: a disk that cannot hold the run refuses it, a tight one is named.
-    const DiskSpaceVerdict space = checkDiskSpace(experiment, int(variants.size()), options.projectPath);
-    *warning = space.warning;
-    if (!space.error.isEmpty()) {
-        *error = space.error;
-        return 0;
-    }
     *identity = newRunIdentity(experiment, options, variants);
     // The run keeps the configuration it ran with in its own row; the project's editable experiment
     // is only what the user saves, so discarding edits really discards them.

@@ -35,10 +35,17 @@ qint64 estimatedRunBytes(const Experiment &experiment, int variants);
 /// The indexes of the variants named in `names` (all when empty), in the experiment's order;
 /// empty with *error when a name is unknown or nothing is left to run.
 QList<int> selectVariants(const Experiment &experiment, const QStringList &names, QString *error);
-/// Records a new run of `variants` (indexes) in an open project writer. Refuses (0 and *error, nothing sent)
-/// when the project's disk cannot hold the run; `*warning` when it is tight. Sets `*identity`.
+/// Whether the disk of `projectPath` holds a run of `variants` variants (estimatedRunBytes): an error
+/// when it cannot, a warning when it takes more than half of what is free. Asked before the project or
+/// the results folder is opened, so a refused run sends nothing and creates no file.
+struct DiskSpaceVerdict {
+    QString error, warning;
+};
+DiskSpaceVerdict checkDiskSpace(const Experiment &experiment, int variants, const QString &projectPath);
+/// Records a new run of `variants` (indexes) in an open project writer; 0 and *error when it cannot.
+/// Sets `*identity`.
 qint64 recordRun(StoreWriter &writer, const Experiment &experiment, const RunOptions &options,
-    const QList<int> &variants, RunIdentity *identity, QString *warning, QString *error);
+    const QList<int> &variants, RunIdentity *identity, QString *error);
 /// A run's status and message once its load has ended: failed when the project could not store it
 /// (`storageFailure`, with the requests kept), cancelled, failed when a variant could not run
 /// (`ok` false, message already set) or nothing succeeded (but a capacity search answered by reused levels

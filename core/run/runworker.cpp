@@ -50,6 +50,14 @@ void RunWorker::fail(const QString &message)
 
 bool RunWorker::record(QString *error)
 {
+    // Before anything is sent or created: a disk that cannot hold the run refuses it, a tight one is named.
+    const DiskSpaceVerdict space = checkDiskSpace(m_experiment, int(m_variants.size()), m_options.projectPath);
+    if (!space.error.isEmpty()) {
+        *error = space.error;
+        return false;
+    }
+    if (!space.warning.isEmpty())
+        log(QStringLiteral("warning"), space.warning);
     // The results folder first: a failure here must not leave a run marked "running" in the project.
     if (!m_options.outDir.isEmpty() && !m_output.open(m_options.outDir, error))
         return false;
@@ -61,10 +69,7 @@ bool RunWorker::record(QString *error)
     connect(m_writer.get(), &StoreWriter::writeFailed, this,
         [this](const QString &message) { log(QStringLiteral("error"), RunText::tr("storage: %1").arg(message)); });
     connect(m_writer.get(), &StoreWriter::commitFailed, this, &RunWorker::stopOnStorageFailure, Qt::DirectConnection);
-    QString warning;
-    m_result.runId = recordRun(*m_writer, m_experiment, m_options, m_variants, &m_identity, &warning, error);
-    if (!warning.isEmpty())
-        log(QStringLiteral("warning"), warning);
+    m_result.runId = recordRun(*m_writer, m_experiment, m_options, m_variants, &m_identity, error);
     if (m_result.runId == 0)
         return false;
     log(QStringLiteral("info"), RunText::tr("run %1 started: %2").arg(m_result.runId).arg(m_identity.name));

@@ -6,6 +6,7 @@
 #include "storage/projectstore.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QObject>
 #include <QTemporaryDir>
 #include <QTest>
@@ -224,6 +225,33 @@ private Q_SLOTS:
         else
             QVERIFY2(!out.contains(QStringLiteral("longer than a day")), qPrintable(out));
         QVERIFY(!QFile::exists(project));
+    }
+
+    // A run the project's disk cannot hold is refused before anything is sent or created: no project
+    // file and no results folder are left behind (a 77,824-byte project and a results folder were).
+    void runTheDiskCannotHoldCreatesNothing()
+    {
+        const QString exp = m_dir.filePath(QStringLiteral("huge.json"));
+        QFile f(exp);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        // 10^8 prompts of 30,000 tokens in and out: terabytes of project, more than any test disk.
+        f.write("{\"name\":\"huge\",\"endpoint\":{\"base_url\":\"sim:\",\"model\":\"m\"},\"dataset\":{\"name\":"
+                "\"random\"},\"load\":{\"mode\":\"concurrency\",\"points\":[{\"concurrency\":4,\"input_len\":30000,"
+                "\"output_len\":30000,\"num_prompts\":100000000}]}}");
+        f.close();
+        const QString project = m_dir.filePath(QStringLiteral("huge.servescope"));
+        const QString results = m_dir.filePath(QStringLiteral("huge-results"));
+        QProcess p;
+        p.start(SimChild::cli(),
+            { QStringLiteral("run"), exp, QStringLiteral("--project"), project, QStringLiteral("--out-dir"), results });
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(err.contains(QStringLiteral("MiB free and this run needs about"))
+                && err.contains(QStringLiteral("nothing was sent")),
+            qPrintable(err));
+        QVERIFY(!QFile::exists(project));
+        QVERIFY(!QFileInfo::exists(results));
     }
 };
 
