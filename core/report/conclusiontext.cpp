@@ -190,22 +190,23 @@ bool oneRunCompared(const QList<DeltaSection> &sections)
     return false;
 }
 
-QStringList conclusionLines(const QList<DeltaSection> &sections, const QList<ReportRun> &runs)
+QString conclusionsHtml(const QList<DeltaSection> &sections, const QList<ReportRun> &runs)
 {
-    QStringList out;
+    QStringList lines;
     for (const ConclusionBlock &b : conclusionBlocks(sections, runs)) {
         if (!b.title.isEmpty())
-            out << b.title;
+            lines << QStringLiteral("<b>%1</b>").arg(b.title.toHtmlEscaped());
         if (!b.caution.isEmpty())
-            out << b.caution;
-        out << b.sentences;
+            lines << QStringLiteral("<span style=\"color: #995500\">%1</span>").arg(b.caution.toHtmlEscaped());
+        for (const QString &sentence : b.sentences)
+            lines << sentence.toHtmlEscaped();
     }
-    if (!out.isEmpty() && oneRunCompared(sections)) {
+    if (!lines.isEmpty() && oneRunCompared(sections)) {
         QString limit = oneRunLimit(sections.first().floors, sections.first().rerunPairs);
         limit[0] = limit[0].toUpper();
-        out << limit + u'.';
+        lines << QStringLiteral("<span style=\"color: #777777\">%1.</span>").arg(limit.toHtmlEscaped());
     }
-    return out;
+    return lines.join(QStringLiteral("<br>\n"));
 }
 
 QString foldedRows(int noise, int undecided)

@@ -28,9 +28,10 @@ struct ConclusionBlock {
     QStringList sentences;
 };
 QList<ConclusionBlock> conclusionBlocks(const QList<DeltaSection> &sections, const QList<ReportRun> &runs);
-/// The same as plain lines (titles included), and after them, when a side had one repeat somewhere,
-/// oneRunLimit() once, capitalised.
-QStringList conclusionLines(const QList<DeltaSection> &sections, const QList<ReportRun> &runs);
+/// The blocks as the window and the report show them, in HTML: each title bold, a caution in orange,
+/// the sentences, and after them, when a side had one repeat somewhere, oneRunLimit() once in grey;
+/// empty when there is nothing to conclude.
+QString conclusionsHtml(const QList<DeltaSection> &sections, const QList<ReportRun> &runs);
 /// Whether a compared row has a single repeat on a side.
 bool oneRunCompared(const QList<DeltaSection> &sections);
 

@@ -613,13 +613,8 @@ QString summarySection(const ReportInput &input)
     }
     out += QStringLiteral("</table>\n");
     // What each comparison concludes, a sentence per variant, before any table.
-    if (const QStringList sentences = conclusionLines(input.deltas, input.runs); !sentences.isEmpty()) {
-        QStringList lines;
-        for (const QString &sentence : sentences)
-            lines << esc(sentence);
-        out += QStringLiteral("<p class=\"conclusions\"><b>%1:</b> %2</p>\n")
-                   .arg(esc(tr("Conclusions")), lines.join(QStringLiteral("<br>\n")));
-    }
+    if (const QString conclusions = conclusionsHtml(input.deltas, input.runs); !conclusions.isEmpty())
+        out += QStringLiteral("<p class=\"conclusions\"><b>%1:</b> %2</p>\n").arg(esc(tr("Conclusions")), conclusions);
     for (qsizetype k = 0; k < input.deltas.size(); ++k) {
         // Compared runs are known by their letters (the table above); one run's variants by name.
         const QString title = several ? tr("%1 against A").arg(QChar(char16_t(u'B' + k))) : input.deltas[k].title;

@@ -449,22 +449,9 @@ void ResultsView::rebuildDelta()
     m_delta->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_tabs->setTabVisible(m_tabs->indexOf(m_deltaPane), m_deltaModel->rowCount() > 0);
     m_headline->setSections(deltas, m_input.runs.size() > 1);
-    QStringList lines;
-    for (const Report::ConclusionBlock &block : Report::conclusionBlocks(deltas, m_input.runs)) {
-        if (!block.title.isEmpty())
-            lines << QStringLiteral("<b>%1</b>").arg(block.title.toHtmlEscaped());
-        if (!block.caution.isEmpty())
-            lines << QStringLiteral("<span style=\"color: #995500\">%1</span>").arg(block.caution.toHtmlEscaped());
-        for (const QString &sentence : block.sentences)
-            lines << sentence.toHtmlEscaped();
-    }
-    if (!lines.isEmpty() && Report::oneRunCompared(deltas)) {
-        QString limit = Report::oneRunLimit(deltas.first().floors, deltas.first().rerunPairs);
-        limit[0] = limit[0].toUpper();
-        lines << QStringLiteral("<span style=\"color: palette(mid)\">%1.</span>").arg(limit.toHtmlEscaped());
-    }
-    m_conclusions->setText(lines.join(QStringLiteral("<br>")));
-    m_conclusions->setVisible(!lines.isEmpty());
+    const QString conclusions = Report::conclusionsHtml(deltas, m_input.runs);
+    m_conclusions->setText(conclusions);
+    m_conclusions->setVisible(!conclusions.isEmpty());
     applyDeltaFilter();
     QString definitions;
     for (const DeltaSection &section : deltas) {
