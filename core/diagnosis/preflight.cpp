@@ -62,6 +62,9 @@ constexpr DiagnosisText kTexts[] = {
     { Diagnosis::StreamTruncated, "stream_truncated",
         "Streams end before their end (connection closed, or no [DONE] and no finish_reason): every request of a "
         "run would fail as protocol; check the server or proxy for response timeouts and buffering limits." },
+    { Diagnosis::StreamStalled, "stream_stalled",
+        "The stream stopped after its first tokens and sent nothing more in time: a run's requests would fail on "
+        "the idle timeout; check the server's load, and a gateway or proxy for response buffering or timeouts." },
     { Diagnosis::LengthMismatch, "length_mismatch",
         "Responses do not match their Content-Length: every request of a run would fail as protocol; a proxy or "
         "gateway is rewriting bodies without fixing the header, or sends a stream with a length." },
@@ -125,6 +128,15 @@ std::optional<Api> apiOfAnswer(const QByteArray &payload)
         || (payload.contains("\"type\":\"error\"") && payload.contains("_error\"")))
         return Api::Messages;
     return std::nullopt;
+}
+
+// Token events in what a stream sent, as the engine's parser frames them.
+int tokenEventsIn(const QByteArray &payload, Api api)
+{
+    SseParser parser;
+    parser.setApi(api);
+    QVector<SseEvent> events = parser.feed(payload);
+    return int(std::count_if(events.cbegin(), events.cend(), [](const SseEvent &e) { return isTokenEvent(e.kind); }));
 }
 
 bool mentionsModel(const QString &message)
@@ -231,6 +243,32 @@ QString Preflight::scrub(const QString &text) const
     return endpointRedactor(m_request.endpoint).apply(text);
 }
 
+bool Preflight::streamCut(QNetworkReply *reply)
+{
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QNetworkReply::NetworkError error = reply->error();
+    // Network errors only (a reset, a close mid-body, the transfer timeout): not an HTTP status's own error.
+    if (status == 0 || error == QNetworkReply::NoError || error >= QNetworkReply::ProxyConnectionRefusedError)
+        return false;
+    m_received += reply->readAll();
+    const int tokens = tokenEventsIn(m_received, apiForPath(m_request.path));
+    const QString seen = QStringLiteral("HTTP %1 headers and %2 token events (%3 bytes) arrived")
+                             .arg(status)
+                             .arg(tokens)
+                             .arg(m_received.size());
+    m_result.httpStatus = status;
+    if (error == QNetworkReply::TimeoutError || error == QNetworkReply::OperationCanceledError) {
+        if (tokens == 0)
+            return false; // nothing after the headers: a timeout (failedByTransport)
+        finish(Diagnosis::StreamStalled,
+            QStringLiteral("%1, then nothing more within %2 ms").arg(seen).arg(m_request.timeoutMs));
+    } else {
+        finish(Diagnosis::StreamTruncated,
+            QStringLiteral("%1, then the connection ended: %2").arg(seen, reply->errorString()));
+    }
+    return true;
+}
+
 bool Preflight::failedByTransport(QNetworkReply *reply)
 {
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -321,12 +359,14 @@ void Preflight::postStream()
 {
     const Api api = apiForPath(m_request.path);
     QNetworkReply *reply = send(m_request.path, streamBody(4));
+    m_received.clear();
+    connect(reply, &QNetworkReply::readyRead, this, [this, reply] { m_received += reply->readAll(); });
     connect(reply, &QNetworkReply::finished, this, [this, reply, api] {
         reply->deleteLater();
-        if (m_done || failedByTransport(reply))
+        if (m_done || streamCut(reply) || failedByTransport(reply))
             return;
         const int status = m_result.httpStatus;
-        const QByteArray payload = reply->readAll();
+        const QByteArray payload = m_received + reply->readAll();
         const QString message = serverMessage(payload);
         const QString evidence = QStringLiteral("HTTP %1 on %2: %3").arg(status).arg(m_request.path, message);
         if (status == 401 || status == 403)
@@ -344,7 +384,16 @@ void Preflight::postStream()
         if (status >= 500)
             return finish(Diagnosis::ServerError, evidence);
         if (status >= 300 && status < 400)
-            return finish(Diagnosis::Redirect, evidence);
+            return finish(Diagnosis::Redirect,
+                QStringLiteral("HTTP %1 on %2 to %3")
+                    .arg(status)
+                    .arg(m_request.path, QString::fromUtf8(reply->rawHeader("Location"))));
+        // An interim answer (100 Continue, 103 Early Hints) that this reader took for the last one: the run's own
+        // transport reads past it, as a run does, and decides.
+        if (status >= 100 && status < 200) {
+            m_informational = status;
+            return readStreamsAsRun();
+        }
         if (status != 200)
             return finish(mentionsModel(message) ? Diagnosis::ModelNotFound : Diagnosis::Other, evidence);
 
@@ -377,6 +426,10 @@ void Preflight::postStream()
                 m_result.completionTokens = usage.outputTokens;
             }
         }
+        if (!sawData && payload.isEmpty()) // a 200 ends with no byte of its body: cut after the headers
+            return finish(Diagnosis::StreamTruncated,
+                QStringLiteral("HTTP %1 headers and 0 token events (0 bytes) arrived, then the connection ended")
+                    .arg(status));
         if (!sawData) {
             const QJsonObject whole = QJsonDocument::fromJson(payload).object();
             if (whole.value(QLatin1String("choices")).isArray())
@@ -432,6 +485,9 @@ void Preflight::finish(Diagnosis d, const QString &detail)
     m_result.diagnosis = d;
     m_result.usable = d == Diagnosis::Ok;
     m_result.detail = scrub(detail);
+    if (m_informational && m_result.detail.isEmpty())
+        m_result.detail = QStringLiteral("an interim HTTP %1 came before the answer; read past, as a run does")
+                              .arg(m_informational);
     Q_EMIT finished(m_result);
 }
 

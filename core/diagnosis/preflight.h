@@ -43,7 +43,8 @@ enum class Diagnosis {
     ErrorBody,
     NoChoices,
     NoTokens,
-    StreamTruncated, ///< a stream read through the run's transport ended before its end
+    StreamTruncated, ///< a stream ended before its end (closed or reset after the headers)
+    StreamStalled, ///< a stream sent token events, then nothing more within the timeout
     LengthMismatch, ///< a response longer or shorter than its framing (Content-Length)
     StreamFailed, ///< a stream through the run's transport failed another way
     Compressed, ///< the answer came compressed although `Accept-Encoding: identity` was sent
@@ -140,6 +141,9 @@ private:
     /// A request to the base URL with `suffix`, authenticated as the endpoint's API (or `as`) asks.
     QNetworkReply *send(const QString &suffix, const QByteArray &body, std::optional<Api> as = std::nullopt);
     bool failedByTransport(QNetworkReply *reply);
+    /// The streamed request's body was cut after its headers (a reset, a close) or stalled after token
+    /// events: finishes with what arrived. False when neither (nothing arrived after the headers of a timeout).
+    bool streamCut(QNetworkReply *reply);
     QString scrub(const QString &text) const;
 
     PreflightRequest m_request;
@@ -148,6 +152,8 @@ private:
     QPointer<QNetworkReply> m_reply;
     LoadGenerator *m_engine = nullptr;
     QList<RequestRecord> m_runRecords;
+    QByteArray m_received; ///< the streamed request's body as it arrived
+    int m_informational = 0; ///< the interim status the streamed request's reader stopped at
     bool m_done = false;
 };
 

@@ -71,6 +71,11 @@ void Preflight::onRunStreamsFinished(const LoadOutcome &outcome)
         const RequestRecord &r = m_runRecords.at(i);
         if (r.status == RequestStatus::Ok) {
             ++m_result.runStreams;
+            if (m_informational) { // the first reader stopped at an interim answer: these streams tell
+                m_result.streamed = true;
+                m_result.usageSent = !r.outputEstimated;
+                m_result.completionTokens = r.completionTokens;
+            }
             continue;
         }
         const QString evidence = QStringLiteral("stream %1 of %2 read as a run reads it failed as %3: %4")

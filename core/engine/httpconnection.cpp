@@ -499,6 +499,19 @@ bool HttpConnection::onData(QByteArrayView data, qint64 now)
                 false);
             return false;
         }
+        // Accept-Encoding: identity was sent: a compressed body cannot be read as events.
+        if (const QByteArray &coding = m_decoder.contentEncoding();
+            !coding.isEmpty() && coding != "identity" && m_decoder.status() < 300) {
+            m_state->record.endNs = now;
+            finish({ ErrorClass::Protocol,
+                       QStringLiteral("compressed: HTTP %1 with Content-Encoding: %2 although Accept-Encoding: "
+                                      "identity was sent")
+                           .arg(m_decoder.status())
+                           .arg(QString::fromLatin1(coding)),
+                       false },
+                false);
+            return false;
+        }
     }
     if (!m_body.isEmpty()) {
         const int n = m_state->onBody(m_body, now, tap ? *tap : EventTap());

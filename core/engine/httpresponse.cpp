@@ -120,6 +120,8 @@ bool HttpResponseDecoder::headerLine(QByteArrayView line)
         m_eventStream = m_contentType.toLower().contains("text/event-stream");
     } else if (iequals(name, "location")) {
         m_location = value.toByteArray();
+    } else if (iequals(name, "content-encoding")) {
+        m_contentEncoding = value.toByteArray().toLower();
     }
     return true;
 }

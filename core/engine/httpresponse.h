@@ -32,6 +32,8 @@ public:
     bool isEventStream() const noexcept { return m_eventStream; }
     const QByteArray &location() const noexcept { return m_location; }
     const QByteArray &contentType() const noexcept { return m_contentType; }
+    /// Content-Encoding, lower case; empty when none was given.
+    const QByteArray &contentEncoding() const noexcept { return m_contentEncoding; }
     const QByteArray &error() const noexcept { return m_error; }
 
 private:
@@ -43,7 +45,7 @@ private:
 
     enum class ChunkState : quint8 { Size, Data, DataEnd, Trailer };
     QByteArray m_line;
-    QByteArray m_location, m_contentType, m_error;
+    QByteArray m_location, m_contentType, m_contentEncoding, m_error;
     qint64 m_remaining = 0;
     qint64 m_trailing = 0;
     int m_status = 0;

@@ -421,6 +421,12 @@ void finalizeRecord(StreamState &s, const StreamEnd &end, const Redactor &redact
             return fail(r, ErrorClass::Protocol,
                 QStringLiteral("HTTP %1 with a JSON error body: ").arg(r.httpStatus) + errorMessage(s.bodyHead),
                 redactor);
+        // One JSON answer where events were asked for: the server (or a gateway) ignored `stream: true`.
+        if (s.bodyHead.trimmed().startsWith('{'))
+            return fail(r, ErrorClass::Protocol,
+                QStringLiteral("not streamed: HTTP %1 with one JSON answer instead of an event stream")
+                    .arg(r.httpStatus),
+                redactor);
         return fail(r, ErrorClass::Protocol, QStringLiteral("2xx stream without any token event"), redactor);
     }
     // A body that ended by its framing but not by the stream's own word lost its end on the way.

@@ -368,6 +368,8 @@ void checkCapacity(Checker &c, LoadMode mode, const CapacitySearch &s, bool from
                 "needs a stop rule for each level: num_prompts, prompts_per_level and/or max_seconds") });
     else
         checkPoint(c, mode, s.at(mode, s.start), at, fromFile, outputFromFile);
+    // Its first level is its slowest: the rest of the search only raises the rate.
+    checkPlannedDuration(c, mode, s.at(mode, s.start), at, QStringLiteral("r%1").arg(formatNumber(s.start)));
 }
 
 void checkLoad(Checker &c, const LoadMatrix &load, const Dataset &dataset)

@@ -349,21 +349,24 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
             vllm.steady = figures.steady;
         }
         // The records did not keep their texts (runLoad): the file reads them back from the project,
-        // once the writer has stored them (however long a slow disk takes).
+        // once the writer has stored them (however long a slow disk takes). A failed commit costs the
+        // file only the texts it lost: the measurement itself is whole in memory.
         ProjectStore store;
         std::function<QByteArray(int)> texts;
-        if (m_writer.flush() && store.open(m_writer.path(), ProjectStore::Check::Header, ProjectStore::Follow::Live))
+        const bool stored = m_writer.flush();
+        if (store.open(m_writer.path(), ProjectStore::Check::Header, ProjectStore::Follow::Live))
             texts = store.generatedTexts(variant.runId, summary.variant, spec.point, spec.repeat);
-        if (!texts) {
-            error
-                = RunText::tr("results folder: the generated texts of %1 could not be read back from the project (%2)")
-                      .arg(summary.label,
-                          m_writer.commitFailure().isEmpty() ? store.errorString() : m_writer.commitFailure());
-            m_output.fail(error);
-            Q_EMIT logged(QStringLiteral("error"), error);
-        } else if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, texts, &error)) {
-            Q_EMIT logged(QStringLiteral("error"), error);
+        if (!stored || !texts) {
+            const QString why = !stored ? m_writer.commitFailure() : store.errorString();
+            Q_EMIT logged(QStringLiteral("warning"),
+                RunText::tr("results folder: the generated texts of %1 that the project does not hold are empty "
+                            "in its result file (%2)")
+                    .arg(summary.label, why));
         }
+        if (!texts)
+            texts = [](int) { return QByteArray(); };
+        if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, texts, &error))
+            Q_EMIT logged(QStringLiteral("error"), error);
     }
     m_monitor.addFinished(summary);
     Q_EMIT pointFinished(summary);

@@ -123,4 +123,9 @@ bool RequestInserter::insert(
     return step(m_blob, error);
 }
 
+bool RequestInserter::inTransaction() const
+{
+    return m_handle && sqlite3_get_autocommit(m_handle) == 0;
+}
+
 } // namespace ServeScope

@@ -27,6 +27,8 @@ public:
     void finalize();
     /// Inserts the row with the given id, and the blob when it is not empty.
     bool insert(const RequestRecord &r, qint64 variantId, qint64 id, const QByteArray &blob, QString *error);
+    /// A transaction is open on the connection (SQLite ends one itself on some errors, a full disk among them).
+    bool inTransaction() const;
 
 private:
     bool step(sqlite3_stmt *stmt, QString *error);

@@ -6,12 +6,15 @@
 #include <QSqlDatabase>
 #include <QThread>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <future>
+#include <map>
 #include <mutex>
+#include <tuple>
 #include <variant>
 
 namespace ServeScope {
@@ -50,6 +53,12 @@ struct Item {
 
 using Clock = std::chrono::steady_clock;
 
+/// A point's repeat, as its requests and its summary both name it.
+using RepeatKey = std::tuple<qint64, QString, int, int>;
+
+/// Measured requests a failed commit lost, by status (Ok, Failed, Cancelled).
+using LostCounts = std::array<int, 3>;
+
 } // namespace
 
 struct StoreWriter::Private {
@@ -76,6 +85,7 @@ struct StoreWriter::Private {
     std::atomic<quint64> committedRequests { 0 };
     std::atomic<quint64> failedItems { 0 };
     QThread *thread = nullptr;
+    std::map<RepeatKey, LostCounts> lost; ///< the writer thread's own
 
     quint64 push(Payload payload)
     {
@@ -108,7 +118,7 @@ struct StoreWriter::Private {
     }
 
     void loop(WriterSession &session);
-    bool apply(WriterSession &session, Item &item, quint64 *requests);
+    bool apply(WriterSession &session, Item &item, quint64 *requests, QString *error);
     bool commit(WriterSession &session, quint64 sequence, quint64 requests);
     void runTask(WriterSession &session, Item &item);
     /// Writes `pending` in one transaction and commits it; empties it.
@@ -117,7 +127,34 @@ struct StoreWriter::Private {
     void fail(const QString &message);
     void acknowledge(quint64 sequence);
     void reportFailure(const QString &message);
+    /// Counts the measured requests of a batch that was not stored.
+    void countLost(const std::deque<Item> &batch);
+    /// The summary counts only what is stored: requests a failed commit lost leave its counts and are
+    /// named in its client map as `requests_lost`.
+    void withoutLost(PointSummary *summary);
 };
+
+void StoreWriter::Private::countLost(const std::deque<Item> &batch)
+{
+    for (const Item &item : batch) {
+        const auto *r = std::get_if<std::unique_ptr<RequestRecord>>(&item.payload);
+        if (r && *r && !(*r)->warmup)
+            ++lost[{ (*r)->runId, (*r)->variant, (*r)->point, (*r)->repeat }][size_t((*r)->status)];
+    }
+}
+
+void StoreWriter::Private::withoutLost(PointSummary *summary)
+{
+    const auto it = lost.find({ summary->runId, summary->variant, summary->point, summary->repeat });
+    if (it == lost.end())
+        return;
+    const auto [ok, failed, cancelled] = it->second;
+    summary->completed -= ok;
+    summary->failed -= failed;
+    summary->cancelled -= cancelled;
+    summary->client[QStringLiteral("requests_lost")] += ok + failed + cancelled;
+    lost.erase(it);
+}
 
 void StoreWriter::Private::reportFailure(const QString &message)
 {
@@ -125,31 +162,35 @@ void StoreWriter::Private::reportFailure(const QString &message)
     Q_EMIT q->writeFailed(message);
 }
 
-bool StoreWriter::Private::apply(WriterSession &session, Item &item, quint64 *requests)
+bool StoreWriter::Private::apply(WriterSession &session, Item &item, quint64 *requests, QString *error)
 {
-    QString error;
     bool ok = true;
     if (auto *r = std::get_if<std::unique_ptr<RequestRecord>>(&item.payload)) {
         const qint64 before = session.pendingRequests();
-        ok = session.insertRequest(**r, &error);
+        ok = session.insertRequest(**r, error);
         *requests += quint64(session.pendingRequests() - before);
+        if (session.pendingRequests() == before) {
+            // Not stored (the batch's own count, should it fail, skips it).
+            std::deque<Item> refused;
+            refused.push_back({ item.sequence, std::move(*r) });
+            countLost(refused);
+        }
     } else if (auto *s = std::get_if<std::unique_ptr<PointSummary>>(&item.payload)) {
-        ok = session.insertSummary(**s, &error);
+        withoutLost(s->get());
+        ok = session.insertSummary(**s, error);
     } else if (auto *e = std::get_if<PointEstimate>(&item.payload)) {
-        ok = session.insertEstimate(*e, &error);
+        ok = session.insertEstimate(*e, error);
     } else if (auto *m = std::get_if<ServerMetricSample>(&item.payload)) {
-        ok = session.insertMetricSample(*m, &error);
+        ok = session.insertMetricSample(*m, error);
     } else if (auto *l = std::get_if<ServerLogLine>(&item.payload)) {
-        ok = session.insertLogLine(*l, &error);
+        ok = session.insertLogLine(*l, error);
     } else if (auto *p = std::get_if<PromptRow>(&item.payload)) {
-        ok = session.insertPrompt(*p, &error);
+        ok = session.insertPrompt(*p, error);
     } else if (auto *f = std::get_if<RunFinish>(&item.payload)) {
-        ok = session.finishRun(f->runId, f->status, f->finished, f->envSnapshot, &error);
+        ok = session.finishRun(f->runId, f->status, f->finished, f->envSnapshot, error);
     } else if (auto *c = std::get_if<RunConfig>(&item.payload)) {
-        ok = session.updateRunConfig(c->runId, c->resolvedConfig, c->points, &error);
+        ok = session.updateRunConfig(c->runId, c->resolvedConfig, c->points, error);
     }
-    if (!ok)
-        reportFailure(error);
     return ok;
 }
 
@@ -195,17 +236,43 @@ void StoreWriter::Private::writeBatch(WriterSession &session, std::deque<Item> &
 {
     QString error;
     const quint64 last = pending.back().sequence;
-    if (!session.begin(&error)) {
+    bool stored = session.begin(&error);
+    if (!stored) {
         // Not stored: flush() returns false from now on, and the run learns that its records are lost.
         fail(QStringLiteral("cannot write: ") % error);
-        pending.clear();
-        return;
+    } else {
+        quint64 requests = 0;
+        for (auto it = pending.begin(); stored && it != pending.end(); ++it) {
+            if (apply(session, *it, &requests, &error))
+                continue;
+            if (session.inTransaction()) {
+                reportFailure(error); // refused alone: the rest of the batch is stored
+                continue;
+            }
+            // SQLite ended the transaction with the refusal (a full disk): nothing of the batch is stored.
+            session.rollback();
+            fail(QStringLiteral("write failed: ") % error);
+            stored = false;
+        }
+        if (stored)
+            stored = commit(session, last, requests);
     }
-    quint64 requests = 0;
-    for (Item &item : pending)
-        apply(session, item, &requests);
+    if (!stored) {
+        countLost(pending);
+        // What is not a request (the point's summary, the run's end) is small and says what was lost: it is
+        // tried once more on its own, and a full disk may still have room for it.
+        std::erase_if(pending,
+            [](const Item &item) { return std::holds_alternative<std::unique_ptr<RequestRecord>>(item.payload); });
+        if (!pending.empty() && session.begin(&error)) {
+            quint64 none = 0;
+            bool ok = true;
+            for (auto it = pending.begin(); ok && it != pending.end(); ++it)
+                ok = apply(session, *it, &none, &error);
+            if (!ok || !commit(session, pending.back().sequence, 0))
+                session.rollback();
+        }
+    }
     pending.clear();
-    commit(session, last, requests);
 }
 
 void StoreWriter::Private::fail(const QString &message)

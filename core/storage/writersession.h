@@ -35,9 +35,10 @@ public:
     /// Updates the per-run request counters, then commits.
     bool commit(QString *error);
     void rollback();
-    bool inTransaction() const { return m_inTransaction; }
     /// Requests inserted in the open transaction.
     qint64 pendingRequests() const { return m_pendingCount; }
+    /// The transaction begun is still open: false once SQLite has rolled it back after an error.
+    bool inTransaction() const { return m_inTransaction && m_inserter.inTransaction(); }
 
     bool insertRequest(const RequestRecord &r, QString *error);
     bool insertSummary(const PointSummary &s, QString *error);

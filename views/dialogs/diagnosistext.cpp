@@ -58,6 +58,10 @@ QString diagnosisText(Diagnosis d)
         return DiagnosisWords::tr("The stream ended without any token.");
     case Diagnosis::StreamTruncated:
         return DiagnosisWords::tr("Streams end before their end. Every request of a run would fail.");
+    case Diagnosis::StreamStalled:
+        return DiagnosisWords::tr("The stream stopped after its first tokens and sent nothing more in time. A run's "
+                                  "requests would fail on the idle timeout: check the server's load and any gateway's "
+                                  "buffering.");
     case Diagnosis::LengthMismatch:
         return DiagnosisWords::tr("Responses do not match their Content-Length. Every request of a run would fail.");
     case Diagnosis::StreamFailed:

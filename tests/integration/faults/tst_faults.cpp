@@ -11,6 +11,7 @@
 #include <QDirIterator>
 #include <QEventLoop>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -209,6 +210,85 @@ private Q_SLOTS:
         QVERIFY(r.stored < 20000);
         const QString listed = listedStatus(project).value(runs.firstKey());
         QVERIFY2(listed == QLatin1String("failed") || listed == QLatin1String("interrupted"), qPrintable(listed));
+    }
+
+    // The project refuses a write mid-point the way a full disk does (SQLite ends the transaction: here a
+    // trigger in the file rolls back every request insert from index 40 on). The results folder is written
+    // from what the run measured, every value row and the point's result file whole; the project's summary
+    // counts only the rows it holds and names the rest as lost.
+    void fullProjectKeepsTheResultsFolder()
+    {
+        const QDir dir(m_dir.path());
+        const QString project = dir.filePath(QStringLiteral("filling.servescope"));
+        const QString first = writeExperiment(
+            dir, QStringLiteral("before"), endpointAt(QStringLiteral("sim:"), QStringLiteral("m")), load(2, 4, 4));
+        QProcess create;
+        create.start(cli(), { QStringLiteral("run"), first, QStringLiteral("--project"), project });
+        QCOMPARE(finish(create).exitCode, 0);
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("filling"));
+            db.setDatabaseName(project);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER filling BEFORE INSERT ON requests WHEN NEW.idx >= 40"
+                                          " BEGIN SELECT RAISE(ROLLBACK, 'database or disk is full'); END")));
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("filling"));
+
+        const QString exp = writeExperiment(
+            dir, QStringLiteral("filling"), endpointAt(QStringLiteral("sim:"), QStringLiteral("m")), load(8, 400, 64));
+        const QString out = dir.filePath(QStringLiteral("filling-results"));
+        QProcess p;
+        p.start(cli(),
+            { QStringLiteral("run"), exp, QStringLiteral("--project"), project, QStringLiteral("--out-dir"), out,
+                QStringLiteral("--sim-time-scale"), QStringLiteral("50") });
+        const Outcome o = finish(p);
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY2(o.err.contains("disk is full"), o.err.constData());
+        const QList<QByteArray> fields = pointLine(o.out).split('\t');
+        QVERIFY2(fields.size() > 4, o.out.constData());
+        const int measured = fields.at(3).toInt() + fields.at(4).toInt();
+        QVERIFY2(measured > 40, o.out.constData());
+
+        // The results folder: the point's file holds every measured request, summary.csv its value row.
+        QFile result(out + QStringLiteral("/baseline/c8-r1.json"));
+        QVERIFY2(result.open(QIODevice::ReadOnly), qPrintable(result.fileName()));
+        const QJsonObject file = QJsonDocument::fromJson(result.readAll()).object();
+        QCOMPARE(
+            file.value(QLatin1String("completed")).toInt() + file.value(QLatin1String("failed")).toInt(), measured);
+        QCOMPARE(file.value(QLatin1String("ttfts")).toArray().size(), measured);
+        QFile summary(out + QStringLiteral("/summary.csv"));
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        QVERIFY2(summary.readAll().contains("baseline,c8,concurrency,8,0,1,vllm,value,"), "no value row");
+
+        // The project: what it holds, counted as it holds it.
+        const QString name = QStringLiteral("filling-read");
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+            db.setDatabaseName(project);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral(
+                "SELECT p.completed, p.failed, p.cancelled, p.client, runs.requests,"
+                " (SELECT count(*) FROM requests r WHERE r.run_id = runs.id AND r.warmup = 0 AND r.status = 0),"
+                " (SELECT count(*) FROM requests r WHERE r.run_id = runs.id AND r.warmup = 0 AND r.status = 1),"
+                " (SELECT count(*) FROM requests r WHERE r.run_id = runs.id AND r.warmup = 0"
+                "  AND r.status = 2),"
+                " (SELECT count(*) FROM requests r WHERE r.run_id = runs.id)"
+                " FROM runs JOIN point_repeats p ON p.run_id = runs.id WHERE runs.name LIKE 'filling%'")));
+            QVERIFY2(q.next(), "the point's summary is not stored");
+            QCOMPARE(q.value(0).toInt(), q.value(5).toInt());
+            QCOMPARE(q.value(1).toInt(), q.value(6).toInt());
+            QCOMPARE(q.value(2).toInt(), q.value(7).toInt());
+            QCOMPARE(q.value(4).toLongLong(), q.value(8).toLongLong());
+            const QJsonObject client = QJsonDocument::fromJson(q.value(3).toByteArray()).object();
+            const int lost = client.value(QLatin1String("requests_lost")).toInt();
+            QVERIFY2(lost > 0, q.value(3).toByteArray().constData());
+            // Lost: the measured requests the project does not hold (cancelled ones among them).
+            QVERIFY(q.value(0).toInt() + q.value(1).toInt() < measured);
+            QVERIFY(q.value(0).toInt() + q.value(1).toInt() + lost >= measured);
+        }
+        QSqlDatabase::removeDatabase(name);
     }
 
     // kill -9 at 10 moments of a run into one project: each run is interrupted or finished, every

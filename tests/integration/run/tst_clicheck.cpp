@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "freeport.h"
+#include "scriptedserver.h"
 #include "simchild.h"
 
 #include <QObject>
@@ -8,6 +9,8 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+
+using ServeScope::Testing::ScriptedServer;
 
 class TestCliCheck final : public QObject {
     Q_OBJECT
@@ -127,6 +130,157 @@ private Q_SLOTS:
         QVERIFY2(o.out.contains(QByteArray("diagnosis\t" + code.toLatin1() + "\n")), o.out.constData());
         QCOMPARE(o.exitCode, exitCode);
         QVERIFY2(!o.out.contains(QByteArray(key).replace("\xe2\x80\x8b", "").trimmed()), "the key was echoed");
+    }
+
+    // Framings a real gateway sends: each gets the diagnosis that names what happened, not "other" or
+    // "not an OpenAI endpoint". The server answers the models list, then the streamed request as the row says.
+    void awkwardFramings_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("detail");
+        QTest::newRow("103 Early Hints first") << "103" << 0 << "ok"
+                                               << "interim HTTP 103 came before the answer";
+        QTest::newRow("100 Continue first") << "100" << 0 << "ok" << QString(); // Qt's reader reads past it itself
+        QTest::newRow("reset after the headers") << "reset" << 1 << "stream_truncated"
+                                                 << "HTTP 200 headers and 0 token events (0 bytes) arrived, then";
+        QTest::newRow("redirect") << "307" << 1 << "redirect"
+                                  << "HTTP 307 on /v1/chat/completions to https://gateway.example/v1/chat/completions";
+        QTest::newRow("stall after 3 tokens") << "stall-after" << 1 << "stream_stalled"
+                                              << "headers and 3 token events";
+        QTest::newRow("stall before any token") << "stall-before" << 1 << "timeout"
+                                                << "HTTP 200 headers arrived, then nothing more within 2000 ms";
+    }
+
+    void awkwardFramings()
+    {
+        QFETCH(QString, mode);
+        QFETCH(int, exitCode);
+        QFETCH(QString, code);
+        QFETCH(QString, detail);
+        const auto token = [](int i) {
+            return ScriptedServer::chunk("data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"model\":\"m1\","
+                                         "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"t"
+                + QByteArray::number(i) + "\"},\"finish_reason\":null}]}\n\n");
+        };
+        ScriptedServer server([&](int fd, const QByteArray &line) {
+            const QByteArray interim = mode == QLatin1String("103")
+                ? QByteArray("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n")
+                : mode == QLatin1String("100") ? QByteArray("HTTP/1.1 100 Continue\r\n\r\n")
+                                               : QByteArray();
+            if (line.contains("/v1/models")) {
+                const QByteArray body = "{\"object\":\"list\",\"data\":[{\"id\":\"m1\",\"object\":\"model\"}]}";
+                ScriptedServer::send(fd,
+                    interim + "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                        + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                return true;
+            }
+            if (!line.contains("/v1/chat/completions")) {
+                ScriptedServer::send(fd, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
+                return true;
+            }
+            if (mode == QLatin1String("307")) {
+                ScriptedServer::send(fd,
+                    "HTTP/1.1 307 Temporary Redirect\r\nLocation: https://gateway.example/v1/chat/completions\r\n"
+                    "Content-Length: 0\r\n\r\n");
+                return true;
+            }
+            ScriptedServer::send(fd,
+                interim + "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n");
+            if (mode == QLatin1String("reset")) {
+                ScriptedServer::reset(fd);
+                return false;
+            }
+            if (mode == QLatin1String("stall-before")) {
+                ScriptedServer::hang(fd);
+                return false;
+            }
+            for (int i = 0; i < 3; ++i)
+                ScriptedServer::send(fd, token(i));
+            if (mode == QLatin1String("stall-after")) {
+                ScriptedServer::hang(fd);
+                return false;
+            }
+            ScriptedServer::send(fd,
+                ScriptedServer::chunk("data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"model\":\"m1\","
+                                      "\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}],"
+                                      "\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":3}}\n\n")
+                    + ScriptedServer::chunk("data: [DONE]\n\n") + "0\r\n\r\n");
+            return true;
+        });
+        QVERIFY(server.port() != 0);
+        const Outcome o = check(
+            { QStringLiteral("--base-url"), QStringLiteral("http://127.0.0.1:%1").arg(server.port()),
+                QStringLiteral("--model"), QStringLiteral("m1"), QStringLiteral("--timeout"), QStringLiteral("2") },
+            QByteArray());
+        QVERIFY2(o.out.contains(QByteArray("diagnosis\t" + code.toLatin1() + "\n")), o.out.constData());
+        QVERIFY2(o.out.contains(detail.toUtf8()), o.out.constData());
+        QCOMPARE(o.exitCode, exitCode);
+    }
+
+    // A compressed answer and one that is not streamed: `check` and `run` name them alike.
+    void runNamesWhatCheckNames_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("runSays");
+        QTest::newRow("gzip") << "gzip"
+                              << "compressed"
+                              << "first: compressed: HTTP 200 with Content-Encoding: gzip although Accept-Encoding: "
+                                 "identity was sent";
+        QTest::newRow("one JSON answer") << "json"
+                                         << "not_streamed"
+                                         << "first: not streamed: HTTP 200 with one JSON answer instead of an event "
+                                            "stream";
+    }
+
+    void runNamesWhatCheckNames()
+    {
+        QFETCH(QString, mode);
+        QFETCH(QString, code);
+        QFETCH(QString, runSays);
+        ScriptedServer server([&](int fd, const QByteArray &line) {
+            if (!line.contains("/v1/chat/completions")) {
+                ScriptedServer::send(fd, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
+                return true;
+            }
+            // gzip of "data: [DONE]\n\n" is not needed: the header alone must stop the reader.
+            const QByteArray body = mode == QLatin1String("gzip")
+                ? QByteArray("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10)
+                : QByteArray("{\"id\":\"x\",\"object\":\"chat.completion\",\"model\":\"m1\",\"choices\":[{\"index\":0,"
+                             "\"message\":{\"role\":\"assistant\",\"content\":\"hi\"},\"finish_reason\":\"stop\"}],"
+                             "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1}}");
+            ScriptedServer::send(fd,
+                "HTTP/1.1 200 OK\r\nContent-Type: "
+                    + QByteArray(mode == QLatin1String("gzip") ? "text/event-stream\r\nContent-Encoding: gzip"
+                                                               : "application/json")
+                    + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+            return true;
+        });
+        const QString base = QStringLiteral("http://127.0.0.1:%1").arg(server.port());
+        const Outcome checked = check({ QStringLiteral("--base-url"), base, QStringLiteral("--model"),
+                                          QStringLiteral("m1"), QStringLiteral("--timeout"), QStringLiteral("5") },
+            QByteArray());
+        QVERIFY2(checked.out.contains(QByteArray("diagnosis\t" + code.toLatin1() + "\n")), checked.out.constData());
+
+        QTemporaryDir dir;
+        const QString exp = dir.filePath(QStringLiteral("awkward.json"));
+        QFile f(exp);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            QStringLiteral("{\"name\":\"awkward\",\"endpoint\":{\"base_url\":\"%1\",\"path\":"
+                           "\"/v1/chat/completions\",\"model\":\"m1\"},\"dataset\":{\"name\":\"random\",\"seed\":1},"
+                           "\"load\":{\"mode\":\"concurrency\",\"points\":[{\"concurrency\":2,\"input_len\":8,"
+                           "\"output_len\":4,\"num_prompts\":6}]},\"variants\":[{\"name\":\"baseline\"}]}")
+                .arg(base)
+                .toUtf8());
+        f.close();
+        const Outcome ran = cli({ QStringLiteral("run"), exp, QStringLiteral("--project"),
+                                    dir.filePath(QStringLiteral("awkward.servescope")) },
+            QProcessEnvironment::systemEnvironment());
+        QCOMPARE(ran.exitCode, 1);
+        QVERIFY2(ran.out.contains(QByteArray("  protocol\t6\t" + runSays.toUtf8() + "\n")), ran.out.constData());
     }
 
     // The key is judged on the chosen API's own route with that API's auth: /v1/models takes only a bearer key

@@ -227,6 +227,26 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(project));
     }
 
+    // A capacity search over rate starts at its slowest level: one that plans a day is refused like a point.
+    void tinyCapacityStartIsRefused()
+    {
+        const QString exp = m_dir.filePath(QStringLiteral("capacity-start.json"));
+        QFile f(exp);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"name\":\"tiny\",\"endpoint\":{\"base_url\":\"sim:\",\"model\":\"m\"},\"dataset\":{\"name\":"
+                "\"random\"},\"load\":{\"mode\":\"capacity\",\"capacity\":{\"over\":\"rate\",\"slo\":{\"p90_ttft_ms\":"
+                "500},\"start\":1e-6,\"max\":8,\"input_len\":16,\"output_len\":4,\"num_prompts\":100}}}");
+        f.close();
+        QProcess p;
+        p.start(SimChild::cli(), { QStringLiteral("validate"), exp });
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray out = p.readAllStandardOutput() + p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(out.contains("load.capacity.request_rate: plans point r1e-06 to last 100000000 s (100 prompts at "
+                              "1e-06 requests/s), longer than a day"),
+            out.constData());
+    }
+
     // A run the project's disk cannot hold is refused before anything is sent or created: no project
     // file and no results folder are left behind (a 77,824-byte project and a results folder were).
     void runTheDiskCannotHoldCreatesNothing()

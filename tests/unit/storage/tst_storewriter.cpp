@@ -7,6 +7,9 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -29,6 +32,7 @@ private slots:
     void flushCommitsEverything();
     void acknowledgesInOrderFromManyThreads();
     void refusedItemsAreReportedNotFatal();
+    void lostBatchLeavesTheSummaryCounts();
     void enqueueAfterCloseIsRejected();
     void reopenAppendsWithFreshIds();
     void readingBesideTheWriterKeepsItsLocks();
@@ -178,6 +182,70 @@ void TestStoreWriter::refusedItemsAreReportedNotFatal()
     QCOMPARE(out.size(), 2);
     QVERIFY(out[0].eventNs.isEmpty());
     QCOMPARE(out[1].eventNs.size(), 64 + 3);
+}
+
+// SQLite ends the transaction of a batch on a full disk; a trigger that rolls back does the same, at a
+// chosen request. That batch is lost whole, and the point's summary, stored after it, counts only the
+// rows the project holds, the lost ones named by number.
+void TestStoreWriter::lostBatchLeavesTheSummaryCounts()
+{
+    const QString path = m_dir.filePath(QStringLiteral("lost.servescope"));
+    StoreWriter::Options options;
+    options.commitRows = 64;
+    options.commitIntervalMs = 60000; // batches are cut by flush() below, never by time
+    StoreWriter writer(options);
+    QSignalSpy commitFailures(&writer, &StoreWriter::commitFailed);
+    QVERIFY(writer.open(path));
+    const qint64 runId = writer.createRun(run());
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("trigger"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY2(q.exec(QStringLiteral("CREATE TRIGGER full_disk BEFORE INSERT ON requests WHEN NEW.idx = 100"
+                                       " BEGIN SELECT RAISE(ROLLBACK, 'database or disk is full'); END")),
+            qPrintable(q.lastError().text()));
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("trigger"));
+    PointSummary summary;
+    summary.runId = runId;
+    summary.variant = QStringLiteral("baseline");
+    summary.label = QStringLiteral("c8");
+    summary.mode = QStringLiteral("concurrency");
+    summary.concurrency = 8;
+    for (int batch = 0; batch < 3; ++batch) {
+        for (int i = batch * 64; i < (batch + 1) * 64; ++i) {
+            RequestRecord r = TestData::makeRequest(runId, QStringLiteral("baseline"), 0, 1, i, 4);
+            r.warmup = false; // every request measured (idx 100 would be a warmup one)
+            r.status = i % 16 == 5 ? RequestStatus::Failed : RequestStatus::Ok;
+            ++(r.ok() ? summary.completed : summary.failed);
+            writer.enqueue(std::move(r));
+        }
+        writer.flush(5000);
+    }
+    writer.enqueue(summary);
+    writer.close(); // flush() returns at once once a batch failed; close() writes what is queued
+    QCOMPARE(commitFailures.size(), 1);
+    QCOMPARE(writer.failedItems(), quint64(1));
+    QVERIFY2(writer.commitFailure().contains(QLatin1String("disk is full")), qPrintable(writer.commitFailure()));
+
+    ProjectStore store;
+    QVERIFY(store.open(path));
+    QVector<RequestRecord> rows;
+    RequestFilter f;
+    f.withEvents = false;
+    QVERIFY(store.requests(runId, f, &rows));
+    QCOMPARE(rows.size(), 128); // the batch of request 100 (64..127) is gone whole
+    QVERIFY(std::none_of(
+        rows.cbegin(), rows.cend(), [](const RequestRecord &r) { return r.index >= 64 && r.index < 128; }));
+    const auto failed = std::count_if(rows.cbegin(), rows.cend(), [](const RequestRecord &r) { return !r.ok(); });
+    QVector<PointSummary> stored;
+    QVERIFY(store.pointSummaries(runId, &stored));
+    QCOMPARE(stored.size(), 1);
+    QCOMPARE(stored[0].completed, int(rows.size() - failed));
+    QCOMPARE(stored[0].failed, int(failed));
+    QCOMPARE(stored[0].failed, 8); // 4 of each 64 failed, and the lost batch's 4 with it
+    QCOMPARE(stored[0].client.value(QStringLiteral("requests_lost")), 64.0);
 }
 
 void TestStoreWriter::enqueueAfterCloseIsRejected()
