@@ -171,6 +171,10 @@
         <source>The model list (/v1/models) answered HTTP %1; the key was judged on the API&apos;s own route instead, with its own headers.</source>
         <translation>模型列表（/v1/models）返回 HTTP %1；因此改在该 API 自己的路由上、用其自身的请求头判断密钥。</translation>
     </message>
+    <message>
+        <source>The stream stopped after its first tokens and sent nothing more in time. A run&apos;s requests would fail on the idle timeout: check the server&apos;s load and any gateway&apos;s buffering.</source>
+        <translation>流在发出最初几个 token 后停止，在超时前再无内容。运行中的请求会因空闲超时而失败：请检查服务器负载以及网关的响应缓冲。</translation>
+    </message>
 </context>
 <context>
     <name>OriginWords</name>
@@ -7010,8 +7014,8 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
         <translation>运行 %1 按 %2 定义测量，而本次搜索使用 %3：无法复用它的级别</translation>
     </message>
     <message>
-        <source>results folder: the generated texts of %1 could not be read back from the project (%2)</source>
-        <translation>结果目录：无法从项目读回 %1 的生成文本（%2）</translation>
+        <source>results folder: the generated texts of %1 that the project does not hold are empty in its result file (%2)</source>
+        <translation>结果目录：项目中未保存的 %1 生成文本在其结果文件中留空（%2）</translation>
     </message>
 </context>
 <context>

@@ -917,8 +917,10 @@ private Q_SLOTS:
             panelMetrics << metric;
             QCOMPARE(headlineCell(r, HeadlineModel::VerdictColumn), deltaVerdicts.value(point + u'|' + metric));
             const QString change = headlineCell(r, HeadlineModel::ChangeColumn);
-            // Relative where the baseline allows it, else the change in the metric's unit (a rate that was 0).
-            QVERIFY2((change.endsWith(u'%') || signedChange.match(change).hasMatch())
+            // Relative where the baseline allows it (×N from twice the baseline on), else the change in the
+            // metric's unit (a rate that was 0).
+            QVERIFY2((change.endsWith(u'%') || change.startsWith(QStringLiteral("×"))
+                         || signedChange.match(change).hasMatch())
                     && !change.startsWith(QStringLiteral("-0")),
                 qPrintable(change));
         }
