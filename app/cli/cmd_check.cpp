@@ -7,6 +7,7 @@
 #include "diagnosis/preflight.h"
 #include "model/validation.h"
 #include "secrets/apikey.h"
+#include "secrets/secretheaders.h"
 
 #include <QCommandLineParser>
 #include <QRegularExpression>
@@ -73,13 +74,13 @@ bool addHeaders(const QCommandLineParser &parser, PreflightRequest *request, QTe
                 << '\n';
             return false;
         }
-        const SecretResult value = readApiKeyFromEnvironment(var);
-        if (!value.ok) {
-            err << "servescope-cli check: --header-env " << name << ": " << value.message << '\n';
+        SecretHeaders secret;
+        QString error;
+        if (!readSecretHeaders({ { name, var } }, QStringLiteral("--header-env "), &secret, &error)) {
+            err << "servescope-cli check: " << error << '\n';
             return false;
         }
-        request->endpoint.extraHeaders.append({ name.toLatin1(), value.secret });
-        request->endpoint.secretValues.append(value.secret);
+        addSecretHeaders(&request->endpoint, secret);
     }
     const QStringList names = [&] {
         QStringList n;

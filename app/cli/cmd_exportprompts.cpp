@@ -3,6 +3,7 @@
 // vLLM's and SGLang's benchmark clients replay, with the commands that replay them.
 #include "clitext.h"
 #include "command.h"
+#include "compare/storedrun.h"
 
 #include "postrun/promptexport.h"
 #include "storage/projectstore.h"
@@ -53,14 +54,15 @@ int runExportPrompts(const QStringList &args)
     if (!store.open(parser.value(QStringLiteral("project")), ProjectStore::Check::Full, ProjectStore::Follow::Snapshot))
         return usage(store.errorString());
     const qint64 runId = store.resolveRun(parser.value(QStringLiteral("run")));
-    const std::optional<RunRow> row = runId ? store.run(runId) : std::nullopt;
-    if (!row)
+    const std::optional<StoredRun> run = runId ? StoredRun::read(store, runId) : std::nullopt;
+    if (!run)
         return usage(store.errorString());
+    const RunRow *row = &run->row();
     const QString variant
         = parser.isSet(QStringLiteral("variant")) ? parser.value(QStringLiteral("variant")) : row->variants.value(0);
     int point = 0;
     if (parser.isSet(QStringLiteral("point"))) {
-        point = pointOfLabel(row->resolvedConfig, parser.value(QStringLiteral("point")));
+        point = run->pointOfLabel(parser.value(QStringLiteral("point")));
         if (point < 0)
             return usage(CliText::tr("run %1 has no load point labelled '%2'")
                              .arg(row->name, parser.value(QStringLiteral("point"))));

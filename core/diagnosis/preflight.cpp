@@ -220,12 +220,9 @@ void Preflight::abort()
 
 QNetworkReply *Preflight::send(const QString &suffix, const QByteArray &body, std::optional<Api> as)
 {
-    QNetworkRequest req(joinUrlPath(m_request.baseUrl, suffix));
-    req.setTransferTimeout(m_request.timeoutMs);
-    applyTls(&req, m_request.endpoint);
+    QNetworkRequest req = sideRequest(
+        m_request.endpoint, joinUrlPath(m_request.baseUrl, suffix), m_request.timeoutMs, SideHeaders::Endpoint, as);
     req.setRawHeader("Accept-Encoding", "identity");
-    for (const auto &[name, value] : endpointHeaders(m_request.endpoint, as.value_or(m_request.endpoint.api())))
-        req.setRawHeader(name, value);
     QNetworkReply *reply;
     if (body.isNull()) {
         reply = m_nam->get(req);

@@ -71,7 +71,7 @@ struct PreflightRequest {
     bool smoke = false; ///< also probe /tokenize, /metrics, ignore_eos
 
     /// A check of `endpoint` (its base URL, path and model) with `key`, reaching it as a run does;
-    /// secret headers are the caller's to add (addSecretHeaders()).
+    /// secret headers are the caller's to add (readSecretHeaders(), addSecretHeaders()).
     static PreflightRequest of(const Endpoint &endpoint, const QByteArray &key);
 };
 

@@ -65,6 +65,27 @@ void applyTls(QNetworkRequest *request, const EndpointConfig &endpoint)
         request->setSslConfiguration(endpoint.tls);
 }
 
+QNetworkRequest sideRequest(
+    const EndpointConfig &endpoint, const QUrl &url, int timeoutMs, SideHeaders headers, std::optional<Api> api)
+{
+    QNetworkRequest req(url);
+    req.setTransferTimeout(timeoutMs);
+    applyTls(&req, endpoint);
+    if (headers == SideHeaders::Endpoint) {
+        for (const auto &[name, value] : endpointHeaders(endpoint, api.value_or(endpoint.api())))
+            req.setRawHeader(name, value);
+    }
+    return req;
+}
+
+void addSecretHeaders(EndpointConfig *config, const QList<QPair<QByteArray, QByteArray>> &headers)
+{
+    for (const auto &header : headers) {
+        config->extraHeaders.append(header);
+        config->secretValues.append(header.second);
+    }
+}
+
 Redactor endpointRedactor(const EndpointConfig &endpoint)
 {
     QList<QByteArray> secrets = endpoint.secretValues;

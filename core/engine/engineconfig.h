@@ -12,6 +12,8 @@
 #include <QNetworkRequest>
 #include <QPair>
 #include <QSslConfiguration>
+
+#include <optional>
 #include <QString>
 #include <QUrl>
 #include <QVector>
@@ -57,6 +59,19 @@ EndpointConfig endpointConfig(const Endpoint &endpoint, const QUrl &base, const 
 bool makeTlsConfiguration(EndpointConfig *endpoint, QString *error);
 /// Gives an https request the endpoint's TLS settings (nothing for http).
 void applyTls(QNetworkRequest *request, const EndpointConfig &endpoint);
+
+/// What a side request carries besides the URL: the endpoint's authentication and extra headers (for `Api`,
+/// or for the endpoint's own API), or none (`NoHeaders`: a DCGM exporter is not the endpoint's server).
+enum class SideHeaders { Endpoint, NoHeaders };
+/// One request beside the streams (`/tokenize`, `/metrics`, `/v1/models`, a readiness probe, the check's
+/// probes): the endpoint's TLS settings, its headers as `headers` says, and a transfer timeout. The one
+/// place such a request is composed.
+QNetworkRequest sideRequest(const EndpointConfig &endpoint, const QUrl &url, int timeoutMs,
+    SideHeaders headers = SideHeaders::Endpoint, std::optional<Api> api = std::nullopt);
+
+/// Adds headers whose values are secrets (readSecretHeaders()): sent with every request, scrubbed from
+/// everything the server answers like the key.
+void addSecretHeaders(EndpointConfig *config, const QList<QPair<QByteArray, QByteArray>> &headers);
 
 /// The transport Auto resolves to for an endpoint.
 TransportKind resolveTransport(const EndpointConfig &endpoint);

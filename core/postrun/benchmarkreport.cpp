@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A stored run as llm-d Benchmark Reports v0.2, one per (variant, point, repeat).
 #include "benchmarkreport.h"
+#include "compare/storedrun.h"
 
 #include "io/experimentfile.h"
 #include "io/jsontree.h"
@@ -326,15 +327,13 @@ bool writeBenchmarkReports(ProjectStore &store, qint64 runId, const QString &pat
     }
     const QString suffix = QFileInfo(path).suffix().toLower();
     const bool yaml = suffix != QLatin1String("json");
-    const ExperimentReadResult read = deserializeExperiment(row->resolvedConfig);
+    const StoredRun run(*row);
     const bool repeats
         = std::any_of(points.cbegin(), points.cend(), [](const PointSummary &p) { return p.repeat > 1; });
     for (const PointSummary &p : std::as_const(points)) {
         std::optional<Experiment> resolved;
-        if (read.ok) {
-            const int v = read.experiment.variantIndex(p.variant);
-            resolved = v >= 0 ? resolveVariant(read.experiment, v) : read.experiment;
-        }
+        if (const Experiment *x = run.variantOrRun(p.variant))
+            resolved = *x;
         const QString label = p.label.isEmpty() ? QStringLiteral("p%1").arg(p.point) : p.label;
         RequestFilter filter;
         filter.variant = p.variant;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "postrun/promptexport.h"
+#include "compare/storedrun.h"
 
 #include "io/commandimport.h"
 #include "io/experimentfile.h"
@@ -80,10 +81,10 @@ bool loadPointPrompts(
     p.variant = variant;
     p.point = point;
     p.repeat = repeat;
-    const ExperimentReadResult read = deserializeExperiment(row->resolvedConfig);
-    p.configured = read.ok && read.experiment.variantIndex(variant) >= 0;
-    if (p.configured)
-        p.resolved = resolveVariant(read.experiment, read.experiment.variantIndex(variant));
+    const Experiment *resolved = StoredRun(*row).variant(variant);
+    p.configured = resolved;
+    if (resolved)
+        p.resolved = *resolved;
     p.pointLabel = p.configured ? p.resolved.pointLabel(point) : QString::number(point);
     QHash<PromptHash, QString> texts;
     for (const RequestRecord &r : std::as_const(records)) {
@@ -108,16 +109,6 @@ bool loadPointPrompts(
     }
     *out = p;
     return true;
-}
-
-int pointOfLabel(const QByteArray &resolvedConfig, const QString &label)
-{
-    const ExperimentReadResult read = deserializeExperiment(resolvedConfig);
-    for (int i = 0; read.ok && i < read.experiment.load.points.size(); ++i) {
-        if (read.experiment.pointLabel(i) == label)
-            return i;
-    }
-    return -1;
 }
 
 QByteArray customJsonl(const PointPrompts &p)

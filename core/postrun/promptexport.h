@@ -33,9 +33,6 @@ struct PointPrompts {
 bool loadPointPrompts(ProjectStore &store, qint64 runId, const QString &variant, int point, int repeat,
     PointPrompts *out, QString *error);
 
-/// The index of the load point labelled `label` in a run's resolved configuration, or -1.
-int pointOfLabel(const QByteArray &resolvedConfig, const QString &label);
-
 /// vLLM's `custom` dataset: one `{"prompt": ..., "output_tokens": N}` per line.
 QByteArray customJsonl(const PointPrompts &p);
 /// SGLang's (and vLLM's) ShareGPT file: the prompts as first turns, with empty replies.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "sglangexport.h"
+#include "compare/storedrun.h"
 
 #include "io/experimentfile.h"
 #include "metrics/aggregate.h"
@@ -41,13 +42,13 @@ PointSummary sglangSummary(const PointSummary &stored, const QVector<RequestReco
 
 bool writeSglangJsonl(ProjectStore &store, qint64 runId, const QString &path, QString *error)
 {
-    const std::optional<RunRow> row = store.run(runId);
+    const std::optional<StoredRun> run = StoredRun::read(store, runId);
+    const RunRow *row = run ? &run->row() : nullptr;
     QVector<PointSummary> points;
     if (!row || !store.pointSummaries(runId, &points)) {
         *error = store.errorString();
         return false;
     }
-    const ExperimentReadResult read = deserializeExperiment(row->resolvedConfig);
     QByteArray out;
     for (const PointSummary &p : std::as_const(points)) {
         RequestFilter filter;
@@ -71,9 +72,8 @@ bool writeSglangJsonl(ProjectStore &store, qint64 runId, const QString &path, QS
         setup.requestRate = p.mode == QLatin1String("rate") ? p.requestRate : std::numeric_limits<double>::infinity();
         setup.maxConcurrency = p.concurrency;
         double spread = 0;
-        if (read.ok) {
-            const int v = read.experiment.variantIndex(p.variant);
-            const Experiment x = v >= 0 ? resolveVariant(read.experiment, v) : read.experiment;
+        if (const Experiment *variant = run->variantOrRun(p.variant)) {
+            const Experiment &x = *variant;
             setup.datasetName = x.dataset.name;
             spread = x.dataset.rangeRatio;
             if (x.endpoint.api() != Api::Chat)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "shardmerge.h"
+#include "compare/storedrun.h"
 
 #include "io/experimentfile.h"
 #include "metrics/aggregate.h"
@@ -317,15 +318,15 @@ RunRow mergedRow(const QList<ShardRun> &shards, const QString &name, const QJson
 void writeAggregates(const QList<ShardRun> &shards, const std::map<GroupKey, QVector<RequestRecord>> &groups,
     StoreWriter &writer, ShardMerge *m)
 {
-    const ExperimentReadResult read = deserializeExperiment(shards.constFirst().row.resolvedConfig);
+    const StoredRun run(shards.constFirst().row);
     const QStringList &variants = shards.constFirst().row.variants;
     std::map<std::pair<int, int>, PointRepeats> repeats, steady;
     for (const auto &[key, records] : groups) {
         const auto [v, point, repeat] = key;
-        const int xv = read.experiment.variantIndex(variants.value(v));
-        if (xv < 0 || point >= read.experiment.load.points.size())
+        const Experiment *variant = run.variant(variants.value(v));
+        if (!variant || point >= variant->load.points.size())
             continue;
-        const Experiment resolved = resolveVariant(read.experiment, xv);
+        const Experiment &resolved = *variant;
         PointSummary s = mergedSummary(resolved, point, repeat, records);
         s.runId = m->runId;
         s.variant = variants.value(v);

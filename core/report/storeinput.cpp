@@ -59,13 +59,12 @@ KeyValues keyValues(const QByteArray &json)
 
 } // namespace
 
-static KeyValues variantChanges(const QByteArray &resolvedConfig)
+static KeyValues variantChanges(const StoredRun &run)
 {
-    const ExperimentReadResult read = deserializeExperiment(resolvedConfig);
     KeyValues out;
-    if (!read.ok)
+    if (!run.experiment())
         return out;
-    const Experiment &x = read.experiment;
+    const Experiment &x = *run.experiment();
     const int baseline = x.baselineIndex();
     for (int i = 0; i < x.variants.size(); ++i) {
         const Variant &v = x.variants[i];
@@ -97,9 +96,10 @@ QList<ServerExit> serverExits(const QVector<ServerLogLine> &logs)
     return out;
 }
 
-ReportRun reportRunFromStore(const RunRow &row, const QList<PointSummary> &points,
+ReportRun reportRunFromStore(const StoredRun &run, const QList<PointSummary> &points,
     const QList<PointEstimate> &estimates, const QList<ServerExit> &exits)
 {
+    const RunRow &row = run.row();
     ReportRun r;
     r.id = row.id;
     r.name = row.name;
@@ -162,28 +162,24 @@ ReportRun reportRunFromStore(const RunRow &row, const QList<PointSummary> &point
                                 .toObject()
                                 .value(QLatin1String("name"))
                                 .toString(QStringLiteral("random"));
-    const ExperimentReadResult read = deserializeExperiment(row.resolvedConfig);
-    r.findings = runFindings(points, r.estimates, dataset == QLatin1String("random"), {},
-        read.ok ? prefillBudgets(read.experiment) : PrefillBudgets(), exits);
+    const Experiment *x = run.experiment();
+    r.findings = runFindings(
+        points, r.estimates, dataset == QLatin1String("random"), {}, x ? prefillBudgets(*x) : PrefillBudgets(), exits);
     for (const CapacityResult &c : std::as_const(r.capacities)) // what the run set out to find, first
-        r.findings.prepend(capacityFinding(c, read.ok ? read.experiment.load.mode : ServeScope::LoadMode::Concurrency));
-    r.variants = variantChanges(row.resolvedConfig);
-    if (read.ok && read.experiment.load.capacity) {
-        r.capacitySearch = read.experiment.load.capacity;
-        r.capacityOver = read.experiment.load.mode;
+        r.findings.prepend(capacityFinding(c, x ? x->load.mode : ServeScope::LoadMode::Concurrency));
+    r.variants = variantChanges(run);
+    if (x && x->load.capacity) {
+        r.capacitySearch = x->load.capacity;
+        r.capacityOver = x->load.mode;
     }
-    if (read.ok) {
-        // The prompts each point was to send, as the variant resolved them: a cancelled point reads
-        // completed/planned.
-        for (int v = 0; v < read.experiment.variants.size(); ++v) {
-            const Experiment resolved = resolveVariant(read.experiment, v);
-            r.serving.insert(read.experiment.variants[v].name,
-                VariantServing { servingGpus(resolved), resolved.server.gpuHourPrice });
-            for (int i = 0; i < resolved.load.points.size(); ++i) {
-                if (resolved.load.points[i].numPrompts > 0)
-                    r.plannedPrompts.insert(
-                        plannedKey(read.experiment.variants[v].name, i), qint64(resolved.load.points[i].numPrompts));
-            }
+    // The prompts each point was to send, as the variant resolved them: a cancelled point reads
+    // completed/planned.
+    for (int v = 0; x && v < x->variants.size(); ++v) {
+        const Experiment &resolved = *run.variant(v);
+        r.serving.insert(x->variants[v].name, VariantServing { servingGpus(resolved), resolved.server.gpuHourPrice });
+        for (int i = 0; i < resolved.load.points.size(); ++i) {
+            if (resolved.load.points[i].numPrompts > 0)
+                r.plannedPrompts.insert(plannedKey(x->variants[v].name, i), qint64(resolved.load.points[i].numPrompts));
         }
     }
     return r;
@@ -191,7 +187,8 @@ ReportRun reportRunFromStore(const RunRow &row, const QList<PointSummary> &point
 
 bool loadReportRun(ProjectStore &store, qint64 runId, ReportRun *out)
 {
-    const std::optional<RunRow> row = store.run(runId);
+    const std::optional<StoredRun> run = StoredRun::read(store, runId);
+    const RunRow *row = run ? &run->row() : nullptr;
     QVector<PointSummary> stored;
     QVector<PointEstimate> estimates;
     QVector<ServerLogLine> logs;
@@ -200,15 +197,15 @@ bool loadReportRun(ProjectStore &store, qint64 runId, ReportRun *out)
         return false;
     QList<PointSummary> points(stored.cbegin(), stored.cend());
     QSet<QString> partial;
-    const ExperimentReadResult read = deserializeExperiment(row->resolvedConfig);
-    if (row->status == RunStatus::Interrupted && read.ok) {
+    const Experiment *x = run->experiment();
+    if (row->status == RunStatus::Interrupted && x) {
         // The point the process was running when it stopped kept its requests but no summary.
         QSet<QString> summarised;
         for (const PointSummary &p : std::as_const(points))
             summarised.insert(partialKey(p.variant, p.point, p.repeat));
-        for (int v = 0; v < read.experiment.variants.size(); ++v) {
-            const Experiment resolved = resolveVariant(read.experiment, v);
-            const QString name = read.experiment.variants[v].name;
+        for (int v = 0; v < x->variants.size(); ++v) {
+            const Experiment &resolved = *run->variant(v);
+            const QString name = x->variants[v].name;
             for (int point = 0; point < resolved.load.points.size(); ++point) {
                 for (int repeat = 1; repeat <= std::max(1, resolved.load.repeat); ++repeat) {
                     if (summarised.contains(partialKey(name, point, repeat)))
@@ -236,17 +233,17 @@ bool loadReportRun(ProjectStore &store, qint64 runId, ReportRun *out)
     }
     // A capacity search measured its levels out of order: its tables read them by load. An interrupted run's
     // partial points join the stored ones in order.
-    if (read.ok && (row->status == RunStatus::Interrupted || read.experiment.load.capacity)) {
-        const bool byLoad = read.experiment.load.capacity.has_value();
-        const auto order = [&read, byLoad](const PointSummary &p) {
+    if (x && (row->status == RunStatus::Interrupted || x->load.capacity)) {
+        const bool byLoad = x->load.capacity.has_value();
+        const auto order = [x, byLoad](const PointSummary &p) {
             const double load = !byLoad ? p.point : p.mode == QLatin1String("rate") ? p.requestRate : p.concurrency;
-            return std::tuple(read.experiment.variantIndex(p.variant), load, p.repeat);
+            return std::tuple(x->variantIndex(p.variant), load, p.repeat);
         };
         std::stable_sort(points.begin(), points.end(),
             [&order](const PointSummary &a, const PointSummary &b) { return order(a) < order(b); });
     }
     *out = reportRunFromStore(
-        *row, points, QList<PointEstimate>(estimates.cbegin(), estimates.cend()), serverExits(logs));
+        *run, points, QList<PointEstimate>(estimates.cbegin(), estimates.cend()), serverExits(logs));
     out->partialPoints = partial;
     int partialRequests = 0;
     for (const PointSummary &p : std::as_const(points)) {

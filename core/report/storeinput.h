@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "compare/storedrun.h"
 #include "metrics/serverexit.h"
 #include "report/reportdocument.h"
 #include "storage/storetypes.h"
@@ -15,7 +16,7 @@ namespace ServeScope::Report {
 /// (`endpoint.base_url`, `endpoint.model`), env snapshot entries (`[key, value, source]`), client host
 /// (a JSON object), the run's point summaries and its statistics across repeats, and the launched servers that
 /// exited while it used them (findings).
-ReportRun reportRunFromStore(const RunRow &row, const QList<PointSummary> &points,
+ReportRun reportRunFromStore(const StoredRun &run, const QList<PointSummary> &points,
     const QList<PointEstimate> &estimates = {}, const QList<ServerExit> &exits = {});
 
 /// The launched servers that exited while the run used them: the "exit" lines of its server log.

@@ -64,11 +64,7 @@ void EndpointCalls::exec(QEventLoop &loop)
 
 QNetworkRequest EndpointCalls::request(const QString &path) const
 {
-    QNetworkRequest req(joinUrlPath(m_base, path));
-    req.setTransferTimeout(m_timeoutMs);
-    applyTls(&req, m_endpoint);
-    for (const auto &[name, value] : endpointHeaders(m_endpoint))
-        req.setRawHeader(name, value);
+    QNetworkRequest req = sideRequest(m_endpoint, joinUrlPath(m_base, path), m_timeoutMs);
     return req;
 }
 
@@ -189,11 +185,7 @@ std::optional<PromptCalibration> EndpointCalls::calibration(const QString &sampl
         // max_tokens (SGLang's spelling) on chat: every chat server takes it.
         QJsonObject body = generationBody(api, Dialect::Sglang, m_model, text, 1, false);
         setSamplingField(api, &body, QStringLiteral("temperature"), 0);
-        QNetworkRequest req(m_endpoint.url);
-        req.setTransferTimeout(m_timeoutMs);
-        applyTls(&req, m_endpoint);
-        for (const auto &[name, value] : endpointHeaders(m_endpoint))
-            req.setRawHeader(name, value);
+        QNetworkRequest req = sideRequest(m_endpoint, m_endpoint.url, m_timeoutMs);
         req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
         QNetworkReply *reply = m_nam->post(req, QJsonDocument(body).toJson(QJsonDocument::Compact));
         QEventLoop loop;

@@ -175,11 +175,7 @@ bool LaunchedServer::waitReady(const QUrl &url, const EndpointConfig &endpoint, 
                          .arg(url.toString());
             return false;
         }
-        QNetworkRequest req(url);
-        req.setTransferTimeout(2000);
-        applyTls(&req, endpoint);
-        for (const auto &[name, value] : endpointHeaders(endpoint))
-            req.setRawHeader(name, value);
+        const QNetworkRequest req = sideRequest(endpoint, url, 2000);
         QNetworkReply *reply = nam.get(req);
         connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
         loop.exec();

@@ -105,13 +105,8 @@ void ServerScraper::scrape(Source &source)
 {
     if (source.inFlight || source.gone)
         return;
-    QNetworkRequest req(source.url);
-    req.setTransferTimeout(2000);
-    applyTls(&req, m_endpoint);
-    if (source.withHeaders) {
-        for (const auto &[name, value] : endpointHeaders(m_endpoint))
-            req.setRawHeader(name, value);
-    }
+    const QNetworkRequest req = sideRequest(
+        m_endpoint, source.url, 2000, source.withHeaders ? SideHeaders::Endpoint : SideHeaders::NoHeaders);
     QNetworkReply *reply = m_nam.get(req);
     source.inFlight = true;
     // A hostile or broken server cannot make a scrape hold more than kMaxBodyBytes.

@@ -6,6 +6,7 @@
 #include "run/launchtemplate.h"
 #include "run/runtext.h"
 #include "secrets/apikey.h"
+#include "secrets/secretheaders.h"
 #include "storage/storewriter.h"
 
 namespace ServeScope {
@@ -16,20 +17,19 @@ constexpr const char *kSimulatorDefaultModel = "servescope-sim";
 
 } // namespace
 
-bool addSecretHeaders(const Endpoint &endpoint, EndpointConfig *config, QString *error)
+namespace {
+
+// Read when the run starts, trimmed like a key, and kept only in memory: the experiment names the variable.
+bool withSecretHeaders(const Endpoint &endpoint, EndpointConfig *config, QString *error)
 {
-    // Read when the run starts, trimmed like a key, and kept only in memory: the experiment names the variable.
-    for (const auto &[name, variable] : endpoint.headerEnv) {
-        const SecretResult value = readApiKeyFromEnvironment(variable);
-        if (!value.ok) {
-            *error = QStringLiteral("endpoint.header_env.%1: %2").arg(name, value.message);
-            return false;
-        }
-        config->extraHeaders.append({ name.toUtf8(), value.secret });
-        config->secretValues.append(value.secret);
-    }
+    SecretHeaders headers;
+    if (!readSecretHeaders(endpoint.headerEnv, QStringLiteral("endpoint.header_env."), &headers, error))
+        return false;
+    addSecretHeaders(config, headers);
     return true;
 }
+
+} // namespace
 
 EndpointConfig endpointConfigFor(const Experiment &resolved, const QUrl &base, const QByteArray &key, QString *tlsError)
 {
@@ -52,7 +52,7 @@ bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options
             *error = tlsError;
             return false;
         }
-        return addSecretHeaders(resolved.endpoint, &m_config, error);
+        return withSecretHeaders(resolved.endpoint, &m_config, error);
     }
     const QString program
         = options.simulatorProgram.isEmpty() ? SimProcess::defaultProgram() : options.simulatorProgram;
@@ -67,7 +67,7 @@ bool VariantEndpoint::open(const Experiment &resolved, const RunOptions &options
     m_startedSimulator = true;
     m_base = m_sim.baseUrl();
     m_config = endpointConfigFor(resolved, m_base, m_sim.apiKey(), nullptr);
-    return addSecretHeaders(resolved.endpoint, &m_config, error);
+    return withSecretHeaders(resolved.endpoint, &m_config, error);
 }
 
 bool VariantEndpoint::needsLaunch(const Experiment &resolved, const RunOptions &options) const

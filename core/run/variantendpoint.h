@@ -18,9 +18,6 @@ namespace ServeScope {
 /// experiment's timeouts and event cap.
 EndpointConfig endpointConfigFor(
     const Experiment &resolved, const QUrl &base, const QByteArray &key, QString *tlsError = nullptr);
-/// The endpoint's secret headers (`header_env`), read from the environment now, trimmed like a key, into
-/// `config`'s extra headers and its secret values; false with the variable's problem otherwise.
-bool addSecretHeaders(const Endpoint &endpoint, EndpointConfig *config, QString *error);
 
 /// Where one variant's requests go: the configured endpoint, or for `sim:` a simulator child started
 /// with the variant's server.args; and the variant's launched server, when it has one (both stopped

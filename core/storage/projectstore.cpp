@@ -221,28 +221,12 @@ bool ProjectStore::pointEstimates(qint64 runId, QVector<PointEstimate> *out)
         return true;
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT v.name, e.point, e.metric, e.repeats, e.median, e.min, e.max, e.cv, e.ci_low,"
-                             " e.ci_high, e.ci_method FROM point_estimates e JOIN variants v ON v.id = e.variant_id"
-                             " WHERE e.run_id = ? ORDER BY v.ordinal, e.point, e.metric"));
+    q.prepare(RowCodec::estimateSelectSql());
     q.bindValue(0, runId);
     if (!execQuery(q, &m_error))
         return false;
-    while (q.next()) {
-        PointEstimate e;
-        e.runId = runId;
-        e.variant = q.value(0).toString();
-        e.point = q.value(1).toInt();
-        e.metric = q.value(2).toString();
-        e.repeats = q.value(3).toInt();
-        e.median = q.value(4).toDouble();
-        e.min = q.value(5).toDouble();
-        e.max = q.value(6).toDouble();
-        e.cv = q.value(7).toDouble();
-        e.ciMethod = q.value(10).toString();
-        e.ciLow = e.hasInterval() ? q.value(8).toDouble() : 0;
-        e.ciHigh = e.hasInterval() ? q.value(9).toDouble() : 0;
-        out->append(e);
-    }
+    while (q.next())
+        out->append(RowCodec::readEstimate(q, runId));
     return true;
 }
 

@@ -37,6 +37,10 @@ public:
     static void readSummary(const QSqlQuery &q, PointSummary *s);
 
     /// The first token event's and first content event's absolute times, or -1.
+    /// A point estimate's row (project file and team database alike), joined to its variant's name.
+    static QString estimateSelectSql();
+    static PointEstimate readEstimate(const QSqlQuery &q, qint64 runId);
+
     static qint64 firstTokenNs(const RequestRecord &r);
     static qint64 firstContentNs(const RequestRecord &r);
 };

@@ -5,9 +5,9 @@
 #include "endpointcheck.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
-#include "loadpage.h"
+#include "loadtab.h"
 #include "profiledialog.h"
-#include "serverpage.h"
+#include "servertab.h"
 
 #include <QVBoxLayout>
 
@@ -22,13 +22,13 @@ DesignPageController::DesignPageController(QWidget *window, SecretStore *secrets
     , m_document(document)
     , m_editor(editor)
 {
-    connect(m_editor->loadPage(), &LoadPage::commandCopied, this, [this](const QString &, const QStringList &warnings) {
+    connect(m_editor->loadTab(), &LoadTab::commandCopied, this, [this](const QString &, const QStringList &warnings) {
         for (const QString &w : warnings)
             emit logged(QStringLiteral("warning"), w);
         emit status(tr("Command copied to the clipboard"), 4000);
     });
     connect(m_editor, &ExperimentEditor::manageProfilesRequested, this, &DesignPageController::showProfiles);
-    connect(m_editor->serverPage(), &ServerPage::captureRequested, this, &DesignPageController::captureFromServer);
+    connect(m_editor->serverTab(), &ServerTab::captureRequested, this, &DesignPageController::captureFromServer);
 }
 
 QWidget *DesignPageController::createPage(QWidget *banner)

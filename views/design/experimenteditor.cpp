@@ -6,10 +6,10 @@
 #include "experimentdocument.h"
 #include "formbinder.h"
 #include "keyvaluetable.h"
-#include "loadpage.h"
+#include "loadtab.h"
 #include "run/durationestimate.h"
-#include "serverpage.h"
-#include "variantspage.h"
+#include "servertab.h"
+#include "variantstab.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -32,9 +32,9 @@ ExperimentEditor::ExperimentEditor(ExperimentDocument *document, ProfileStore *p
     , m_profiles(profiles)
     , m_binder(new FormBinder(document, this))
     , m_tabs(new QTabWidget(this))
-    , m_server(new ServerPage(document))
-    , m_load(new LoadPage(document))
-    , m_variants(new VariantsPage(document))
+    , m_server(new ServerTab(document))
+    , m_load(new LoadTab(document))
+    , m_variants(new VariantsTab(document))
     , m_summary(new QLabel(this))
 {
     m_tabs->setObjectName(QStringLiteral("editorTabs"));
@@ -63,7 +63,7 @@ ExperimentEditor::ExperimentEditor(ExperimentDocument *document, ProfileStore *p
     refresh();
 }
 
-void ExperimentEditor::showPage(QWidget *page)
+void ExperimentEditor::showTab(QWidget *page)
 {
     for (int i = 0; i < m_tabs->count(); ++i) {
         if (auto *area = qobject_cast<QScrollArea *>(m_tabs->widget(i)); area && area->widget() == page)

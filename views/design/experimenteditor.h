@@ -14,10 +14,10 @@ namespace ServeScope {
 class ExperimentDocument;
 class FormBinder;
 class KeyValueTable;
-class LoadPage;
+class LoadTab;
 class ProfileStore;
-class ServerPage;
-class VariantsPage;
+class ServerTab;
+class VariantsTab;
 
 /// The experiment designer: one tab per part of the experiment, validation problems under their
 /// fields, and a summary line with the problem count and a rough duration estimate.
@@ -28,10 +28,10 @@ public:
 
     QTabWidget *tabs() const { return m_tabs; }
     /// Brings the tab holding `page` (each page sits in a scroll area) to the front.
-    void showPage(QWidget *page);
-    LoadPage *loadPage() const { return m_load; }
-    VariantsPage *variantsPage() const { return m_variants; }
-    ServerPage *serverPage() const { return m_server; }
+    void showTab(QWidget *page);
+    LoadTab *loadTab() const { return m_load; }
+    VariantsTab *variantsTab() const { return m_variants; }
+    ServerTab *serverTab() const { return m_server; }
     /// Time scale the local simulator runs at (affects the estimate only).
     void setTimeScale(double scale);
 
@@ -51,9 +51,9 @@ private:
     ProfileStore *m_profiles;
     FormBinder *m_binder;
     QTabWidget *m_tabs;
-    ServerPage *m_server;
-    LoadPage *m_load;
-    VariantsPage *m_variants;
+    ServerTab *m_server;
+    LoadTab *m_load;
+    VariantsTab *m_variants;
     QComboBox *m_profileCombo = nullptr;
     QPushButton *m_useProfile = nullptr;
     KeyValueTable *m_headers = nullptr;

@@ -9,7 +9,7 @@
 #include "projectcontroller.h"
 #include "projectsession.h"
 #include "resultimportdialog.h"
-#include "runpagecontroller.h"
+#include "runsession.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -35,7 +35,7 @@ bool isCommandFile(const QString &path)
 } // namespace
 
 ImportFlow::ImportFlow(QWidget *window, ExperimentDocument *document, ProjectSession *session,
-    ProjectController *project, RunPageController *run)
+    ProjectController *project, const RunSession *run)
     : QObject(window)
     , m_window(window)
     , m_document(document)

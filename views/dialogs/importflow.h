@@ -12,7 +12,7 @@ namespace ServeScope {
 class ExperimentDocument;
 class ProjectController;
 class ProjectSession;
-class RunPageController;
+class RunSession;
 
 /// What comes into the project from files and the clipboard: experiment files (an undoable edit),
 /// command lines (the paste dialog), other tools' result files (the import dialog, asking before a file
@@ -21,7 +21,7 @@ class ImportFlow final : public QObject {
     Q_OBJECT
 public:
     ImportFlow(QWidget *window, ExperimentDocument *document, ProjectSession *session, ProjectController *project,
-        RunPageController *run);
+        const RunSession *run);
 
     /// Imports an experiment file (JSON, TOML) into the open project (a new one when none is open) as
     /// an undoable edit.
@@ -57,7 +57,7 @@ private:
     ExperimentDocument *m_document;
     ProjectSession *m_session;
     ProjectController *m_project;
-    RunPageController *m_run;
+    const RunSession *m_run;
 };
 
 } // namespace ServeScope

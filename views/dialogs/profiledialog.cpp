@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "profiledialog.h"
 
-#include "run/variantendpoint.h"
+#include "secrets/secretheaders.h"
 
 #include "apichoice.h"
 #include "diagnosistext.h"
@@ -439,11 +439,14 @@ void ProfileDialog::runPreflight(const EndpointProfile &profile, const QByteArra
     req.keyHadWhitespace = trimmed;
     req.smoke = true; // /tokenize, /metrics and ignore_eos too: each answer says what it means for a run
     QString headerError;
-    if (!addSecretHeaders(profile.endpoint, &req.endpoint, &headerError)) {
+    SecretHeaders headers;
+    if (!readSecretHeaders(
+            profile.endpoint.headerEnv, QStringLiteral("endpoint.header_env."), &headers, &headerError)) {
         setStatus(tr("Connection test failed."), true);
         m_result->setPlainText(headerError);
         return;
     }
+    addSecretHeaders(&req.endpoint, headers);
     auto *preflight = new Preflight(req, this);
     m_preflight = preflight;
     m_test->setEnabled(false);

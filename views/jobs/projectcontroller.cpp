@@ -7,7 +7,7 @@
 #include "io/experimentfile.h"
 #include "model/runorigin.h"
 #include "projectsession.h"
-#include "runpagecontroller.h"
+#include "runsession.h"
 
 #include <QFile>
 #include <QFileDialog>
@@ -20,7 +20,7 @@
 namespace ServeScope {
 
 ProjectController::ProjectController(
-    QWidget *window, ExperimentDocument *document, ProjectSession *session, RunPageController *run)
+    QWidget *window, ExperimentDocument *document, ProjectSession *session, const RunSession *run)
     : QObject(window)
     , m_window(window)
     , m_document(document)
@@ -176,7 +176,6 @@ void ProjectController::sessionOpened(const QString &path, bool temporary, const
         addRecent(path);
     }
     m_hasProject = true;
-    m_run->setProjectOpen(true);
     emit opened(path, temporary);
     emit modifiedChanged();
     m_session->listRuns();

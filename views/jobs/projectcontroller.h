@@ -14,7 +14,7 @@ namespace ServeScope {
 
 class ExperimentDocument;
 class ProjectSession;
-class RunPageController;
+class RunSession;
 struct Experiment;
 
 /// The open project's life: New, Open, Save, Save As, the recent projects, and the question before
@@ -23,7 +23,7 @@ struct Experiment;
 class ProjectController final : public QObject {
     Q_OBJECT
 public:
-    ProjectController(QWidget *window, ExperimentDocument *document, ProjectSession *session, RunPageController *run);
+    ProjectController(QWidget *window, ExperimentDocument *document, ProjectSession *session, const RunSession *run);
 
     bool hasProject() const { return m_hasProject; }
     /// Unsaved edits, or runs in a project not saved yet (leaving it loses them).
@@ -86,7 +86,7 @@ private:
     bool m_checking = false; ///< the open project's whole-file check runs and has not answered
     ExperimentDocument *m_document;
     ProjectSession *m_session;
-    RunPageController *m_run;
+    const RunSession *m_run;
     std::function<void()> m_afterSave; ///< what Save in the unsaved-changes question was on its way to
     QMultiHash<QString, qint64> m_importedFrom; ///< imported file (absolute path) -> the runs made from it
     int m_runCount = 0;

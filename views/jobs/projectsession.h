@@ -60,7 +60,7 @@ signals:
     /// The steady set's deltas of the runs runsLoaded() gave, once computed from their requests.
     void steadyDeltasLoaded(const QList<qint64> &runIds, const QList<ServeScope::DeltaSection> &sections);
     void runLoadFailed(qint64 runId, const QString &error);
-    void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
+    void runConfigLoaded(qint64 runId, const ServeScope::Experiment &experiment, bool readable);
     void rerunChecked(qint64 earlierId, const ServeScope::RerunCheck &check, const QString &error);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);
     /// `error` is empty when the file passed.

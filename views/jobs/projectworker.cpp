@@ -3,6 +3,7 @@
 
 #include "compare/rerunnoise.h"
 #include "compare/runsource.h"
+#include "compare/storedrun.h"
 #include "postrun/promptexport.h"
 #include "report/storeinput.h"
 #include "storage/projectstore.h"
@@ -257,8 +258,9 @@ void ProjectWorker::checkRerun(qint64 earlierId, qint64 nowId)
 
 void ProjectWorker::loadRunConfig(qint64 runId)
 {
-    const std::optional<RunRow> row = m_store ? m_store->run(runId) : std::nullopt;
-    emit runConfigLoaded(runId, row ? row->resolvedConfig : QByteArray());
+    const std::optional<StoredRun> run = m_store ? StoredRun::read(*m_store, runId) : std::nullopt;
+    const Experiment *experiment = run ? run->experiment() : nullptr;
+    emit runConfigLoaded(runId, experiment ? *experiment : Experiment(), experiment != nullptr);
 }
 
 void ProjectWorker::countRequests(qint64 runId)

@@ -58,7 +58,7 @@ signals:
     void runsLoaded(const ServeScope::Report::ReportInput &input);
     void steadyDeltasLoaded(const QList<qint64> &runIds, const QList<ServeScope::DeltaSection> &sections);
     void runLoadFailed(qint64 runId, const QString &error);
-    void runConfigLoaded(qint64 runId, const QByteArray &resolvedConfig);
+    void runConfigLoaded(qint64 runId, const ServeScope::Experiment &experiment, bool readable);
     /// `error` is empty when both runs were read.
     void rerunChecked(qint64 earlierId, const ServeScope::RerunCheck &check, const QString &error);
     void requestsCounted(qint64 runId, qint64 total, qint64 ok, qint64 cancelled);

@@ -5,8 +5,7 @@
 #include "report/reportdocument.h"
 #include "resultsexport.h"
 #include "resultsview.h"
-#include "runpagecontroller.h"
-#include "windowpages.h"
+#include "runsession.h"
 
 #include <QAction>
 
@@ -15,12 +14,11 @@
 namespace ServeScope {
 
 ResultsPageController::ResultsPageController(
-    QWidget *window, ResultsView *results, ProjectSession *session, RunPageController *runs, WindowPages *pages)
+    QWidget *window, ResultsView *results, ProjectSession *session, const RunSession *run)
     : QObject(window)
     , m_results(results)
     , m_session(session)
-    , m_runs(runs)
-    , m_pages(pages)
+    , m_run(run)
     , m_export(new ResultsExport(results, session, window))
 {
     connect(m_export, &ResultsExport::status, this, &ResultsPageController::status);
@@ -40,13 +38,13 @@ ResultsPageController::ResultsPageController(
     });
     connect(m_session, &ProjectSession::steadyDeltasLoaded, m_results, &ResultsView::setSteadyDeltas);
     connect(m_session, &ProjectSession::runsLoaded, this, [this](const Report::ReportInput &input) {
-        if (m_runs->isRunning())
+        if (m_run->isRunning())
             return; // the Results page follows the run until it ends
         m_results->setInput(input);
         if (input.runs.size() == 1)
             m_session->loadServerLogs(input.runs.first().id);
-        if (std::exchange(m_turnToPage, true) && m_runs->resultsMayTakeOver())
-            m_pages->show(WindowPages::Results);
+        if (std::exchange(m_turnToPage, true))
+            emit pageWanted();
         emit status(input.runs.size() > 1 ? tr("Comparing %1").arg(input.title) : input.title, 6000);
         emit shown();
     });
@@ -68,7 +66,7 @@ qint64 ResultsPageController::showNewest(const QVector<RunListing> &runs)
         if (r.run.status == RunStatus::Finished && (!newest || r.run.id > newest->run.id))
             newest = &r;
     }
-    if (!newest || m_runs->isRunning())
+    if (!newest || m_run->isRunning())
         return 0;
     m_turnToPage = false;
     m_session->loadRuns({ newest->run.id });

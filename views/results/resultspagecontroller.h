@@ -14,8 +14,7 @@ namespace ServeScope {
 class ProjectSession;
 class ResultsExport;
 class ResultsView;
-class RunPageController;
-class WindowPages;
+class RunSession;
 
 /// The Results page's controller: loads the stored runs to show or compare on the project's thread,
 /// hands them to the page (unless a run is being followed), reads a run's chart over time and its
@@ -23,8 +22,7 @@ class WindowPages;
 class ResultsPageController final : public QObject {
     Q_OBJECT
 public:
-    ResultsPageController(
-        QWidget *window, ResultsView *results, ProjectSession *session, RunPageController *runs, WindowPages *pages);
+    ResultsPageController(QWidget *window, ResultsView *results, ProjectSession *session, const RunSession *run);
 
     ResultsExport *exports() const { return m_export; }
     /// Loads these stored runs (one, or several compared: A is the oldest) for the page, and turns to
@@ -37,6 +35,8 @@ public:
 signals:
     /// The page shows runs loaded from the project.
     void shown();
+    /// Runs the user asked for are shown: the shell may turn to the Results page.
+    void pageWanted();
     /// The launched server's output of the one run shown (empty: the run launched none).
     void serverLogLoaded(const QStringList &lines);
     void logged(const QString &level, const QString &text);
@@ -45,8 +45,7 @@ signals:
 private:
     ResultsView *m_results;
     ProjectSession *m_session;
-    RunPageController *m_runs;
-    WindowPages *m_pages;
+    const RunSession *m_run;
     ResultsExport *m_export;
     bool m_turnToPage = true; ///< the runs being loaded were asked for, not shown on opening
 };

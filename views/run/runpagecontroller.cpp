@@ -10,12 +10,10 @@
 #include "model/variables.h"
 #include "projectsession.h"
 #include "report/reportdocument.h"
-#include "resultsview.h"
 #include "run/durationestimate.h"
 #include "run/launchtemplate.h"
 #include "runmonitor.h"
 #include "runsession.h"
-#include "windowpages.h"
 
 #include <QAction>
 #include <QLabel>
@@ -56,16 +54,14 @@ QStringList launchLines(const Experiment &e)
 } // namespace
 
 RunPageController::RunPageController(QWidget *window, SecretStore *secrets, ExperimentDocument *document,
-    ProjectSession *session, RunMonitor *monitor, ResultsView *results, WindowPages *pages)
+    ProjectSession *session, RunMonitor *monitor, RunSession *run)
     : QObject(window)
     , m_window(window)
     , m_secrets(secrets)
     , m_document(document)
     , m_session(session)
     , m_monitor(monitor)
-    , m_results(results)
-    , m_pages(pages)
-    , m_run(new RunSession(secrets, this))
+    , m_run(run)
     , m_banner(new QLabel)
 {
     m_banner->setObjectName(QStringLiteral("runBanner"));
@@ -83,7 +79,6 @@ RunPageController::RunPageController(QWidget *window, SecretStore *secrets, Expe
     connect(m_monitor, &RunMonitor::startRequested, this, &RunPageController::start);
     connect(m_monitor, &RunMonitor::cancelRequested, this, &RunPageController::cancel);
     connect(m_run, &RunSession::snapshotUpdated, m_monitor, &RunMonitor::showSnapshot);
-    connect(m_run, &RunSession::pointFinished, m_results, &ResultsView::addPoint);
     connect(m_run, &RunSession::pointCompared, m_monitor, &RunMonitor::showVerdict);
     connect(m_run, &RunSession::logged, this, &RunPageController::logged);
     connect(m_run, &RunSession::finished, this, &RunPageController::runEnded);
@@ -245,11 +240,11 @@ void RunPageController::checkThenBegin(const Experiment &e, bool allowLaunch)
 
 void RunPageController::beginRun(const Experiment &e, bool allowLaunch)
 {
-    m_results->startLive(e.name);
+    emit runStarting(e.name);
     m_monitor->runStarted(estimateDuration(e, e.endpoint.isLocalSimulator() ? m_timeScale : 1.0).seconds);
     m_banner->hide();
     emit status(tr("Running %1…").arg(e.name), 0);
-    m_pages->show(WindowPages::Run);
+    emit runPageWanted();
     emit logged(QStringLiteral("info"), tr("Run started: %1").arg(e.name));
     RunOptions options;
     options.projectPath = m_session->path();
@@ -305,7 +300,10 @@ void RunPageController::runEnded(const RunResult &result)
         emit showRunsWanted({ result.runId });
     if (result.status != RunResult::Status::Finished)
         m_checkAgainst = 0;
-    m_pages->show(nothingCompleted ? WindowPages::Run : WindowPages::Results);
+    if (nothingCompleted)
+        emit runPageWanted();
+    else
+        emit resultsPageWanted();
     emit runFinished(result);
     if (std::exchange(m_closing, false))
         emit closeWanted();
@@ -327,16 +325,15 @@ void RunPageController::rerunToCheck(qint64 runId)
     m_session->loadRunConfig(runId);
 }
 
-void RunPageController::configLoaded(qint64 runId, const QByteArray &json)
+void RunPageController::configLoaded(qint64 runId, const Experiment &experiment, bool readable)
 {
-    const ExperimentReadResult r = deserializeExperiment(json);
-    if (!r.ok || m_run->isRunning()) {
+    if (!readable || m_run->isRunning()) {
         emit logged(QStringLiteral("error"), tr("Run %1 cannot be rerun: its configuration does not read.").arg(runId));
         return;
     }
     m_checkAgainst = runId;
     emit logged(QStringLiteral("info"), tr("Rerunning run %1 to check it.").arg(runId));
-    startExperiment(r.experiment);
+    startExperiment(experiment);
 }
 
 void RunPageController::reportCheck(qint64 earlierId, const RerunCheck &check, const QString &error)

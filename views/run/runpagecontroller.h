@@ -17,11 +17,9 @@ namespace ServeScope {
 
 class ExperimentDocument;
 class ProjectSession;
-class ResultsView;
 class RunMonitor;
 class RunSession;
 class SecretStore;
-class WindowPages;
 struct Experiment;
 struct RerunCheck;
 
@@ -38,7 +36,7 @@ public:
     enum class LaunchPolicy { Ask, Allow, Never };
 
     RunPageController(QWidget *window, SecretStore *secrets, ExperimentDocument *document, ProjectSession *session,
-        RunMonitor *monitor, ResultsView *results, WindowPages *pages);
+        RunMonitor *monitor, RunSession *run);
     ~RunPageController() override;
 
     /// Run → Run experiment and Cancel run, added to `menu`.
@@ -81,6 +79,12 @@ signals:
     void checkFinished(const QStringList &points, bool allAgree);
     /// The run the user chose to cancel on closing has ended: the window may close now.
     void closeWanted();
+    /// A run named `name` is about to start: the Results page follows it live.
+    void runStarting(const QString &name);
+    /// The shell is asked to show the Run page (a run started; one ended having completed nothing)
+    /// or the Results page (a run ended with results).
+    void runPageWanted();
+    void resultsPageWanted();
 
 private:
     void updateRunnable();
@@ -90,7 +94,7 @@ private:
     void checkThenBegin(const Experiment &experiment, bool allowLaunch);
     void beginRun(const Experiment &experiment, bool allowLaunch);
     void runEnded(const RunResult &result);
-    void configLoaded(qint64 runId, const QByteArray &json);
+    void configLoaded(qint64 runId, const Experiment &experiment, bool readable);
     /// Words core's check of a rerun in the log and the status bar.
     void reportCheck(qint64 earlierId, const RerunCheck &check, const QString &error);
 
@@ -99,8 +103,6 @@ private:
     ExperimentDocument *m_document;
     ProjectSession *m_session;
     RunMonitor *m_monitor;
-    ResultsView *m_results;
-    WindowPages *m_pages;
     RunSession *m_run;
     QLabel *m_banner;
     QAction *m_runAction = nullptr, *m_cancelAction = nullptr;

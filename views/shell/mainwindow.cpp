@@ -7,7 +7,7 @@
 #include "experimenteditor.h"
 #include "filedialogs.h"
 #include "importflow.h"
-#include "loadpage.h"
+#include "loadtab.h"
 #include "logdock.h"
 #include "projectcontroller.h"
 #include "projectsession.h"
@@ -17,9 +17,10 @@
 #include "resultsview.h"
 #include "runmonitor.h"
 #include "runpagecontroller.h"
+#include "runsession.h"
 #include "screenfit.h"
 #include "teamflow.h"
-#include "variantspage.h"
+#include "variantstab.h"
 #include "viewmenu.h"
 #include "welcomepage.h"
 #include "windowpages.h"
@@ -52,12 +53,13 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     , m_results(new ResultsView)
     , m_tree(new ProjectTree)
     , m_logDock(new LogDock(this))
-    , m_runs(new RunPageController(this, secrets, m_document, m_session, m_monitor, m_results, m_pages))
-    , m_project(new ProjectController(this, m_document, m_session, m_runs))
-    , m_imports(new ImportFlow(this, m_document, m_session, m_project, m_runs))
+    , m_run(new RunSession(secrets, this))
+    , m_runs(new RunPageController(this, secrets, m_document, m_session, m_monitor, m_run))
+    , m_project(new ProjectController(this, m_document, m_session, m_run))
+    , m_imports(new ImportFlow(this, m_document, m_session, m_project, m_run))
     , m_team(new TeamFlow(this, secrets, m_session, m_project))
     , m_design(new DesignPageController(this, secrets, m_profiles, m_document, m_editor))
-    , m_resultsPage(new ResultsPageController(this, m_results, m_session, m_runs, m_pages))
+    , m_resultsPage(new ResultsPageController(this, m_results, m_session, m_run))
     , m_welcome(new WelcomePage)
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -133,6 +135,15 @@ void MainWindow::connectControllers()
         m_resultsPage->showRuns(ids);
     });
     connect(m_runs, &RunPageController::closeWanted, this, &QWidget::close);
+    // Pages never drive one another: each asks, the shell turns.
+    connect(m_run, &RunSession::pointFinished, m_results, &ResultsView::addPoint);
+    connect(m_runs, &RunPageController::runStarting, m_results, &ResultsView::startLive);
+    connect(m_runs, &RunPageController::runPageWanted, this, [this] { m_pages->show(WindowPages::Run); });
+    connect(m_runs, &RunPageController::resultsPageWanted, this, [this] { m_pages->show(WindowPages::Results); });
+    connect(m_resultsPage, &ResultsPageController::pageWanted, this, [this] {
+        if (m_runs->resultsMayTakeOver())
+            m_pages->show(WindowPages::Results);
+    });
     connect(m_runs, &RunPageController::runFinished, this, [this](const RunResult &result) {
         if (result.runId > 0)
             m_project->runStored();
@@ -155,6 +166,7 @@ void MainWindow::connectControllers()
         m_runs->setTimeScale(scale);
     });
     connect(m_project, &ProjectController::opened, this, [this](const QString &path, bool temporary) {
+        m_runs->setProjectOpen(true);
         m_pages->setProjectPagesEnabled(true);
         m_justOpened = true;
         showProjectPage(temporary ? QString() : path);
@@ -193,8 +205,8 @@ void MainWindow::connectControllers()
         m_logDock->showProblems(m_document->problems());
     });
     connect(m_tree, &ProjectTree::variantActivated, this, [this](int i) {
-        m_editor->showPage(m_editor->variantsPage());
-        m_editor->variantsPage()->selectVariant(i);
+        m_editor->showTab(m_editor->variantsTab());
+        m_editor->variantsTab()->selectVariant(i);
     });
     connect(m_tree, &ProjectTree::runsSelected, m_resultsPage, &ResultsPageController::showRuns);
     connect(m_tree, &ProjectTree::rerunRequested, m_runs, &RunPageController::rerunToCheck);
@@ -329,7 +341,7 @@ void MainWindow::rememberPage(int page)
         QSettings().setValue(QStringLiteral("pages/") + m_session->path(), page);
 }
 
-void MainWindow::showPage(int page)
+void MainWindow::showTab(int page)
 {
     m_pages->show(WindowPages::Page(page));
 }
@@ -349,7 +361,7 @@ void MainWindow::clearShownRuns()
 void MainWindow::openDemo()
 {
     if (m_project->openDemo())
-        m_editor->showPage(m_editor->loadPage());
+        m_editor->showTab(m_editor->loadTab());
 }
 
 void MainWindow::appendLog(const QString &level, const QString &text)

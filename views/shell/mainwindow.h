@@ -27,6 +27,7 @@ class ResultsPageController;
 class ResultsView;
 class RunMonitor;
 class RunPageController;
+class RunSession;
 class SecretStore;
 class TeamFlow;
 class WelcomePage;
@@ -66,7 +67,7 @@ public:
     void compareRuns(const QList<qint64> &ids);
     /// The shown page (WindowPages::Page: Start, Design, Run, Results; Ctrl+1..4).
     int currentPage() const;
-    void showPage(int page);
+    void showTab(int page);
 
 signals:
     void projectOpened(const QString &path);
@@ -106,6 +107,7 @@ private:
     ResultsView *m_results;
     ProjectTree *m_tree;
     LogDock *m_logDock;
+    RunSession *m_run;
     RunPageController *m_runs;
     ProjectController *m_project;
     ImportFlow *m_imports;

@@ -15,8 +15,8 @@
 //   bench_engine [--streams 256,1024,4096] [--transports floor,uring,lean,lean-epoll,tls,pool,pool-tls]
 //                [--sections engine,run,memory] [--tokens 200] [--step-ms 20] [--requests 10000,100000]
 #include "clirunbench.h"
+#include "enginepoint.h"
 #include "floorreader.h"
-#include "pointrunner.h"
 #include "procstats.h"
 #include "simprocess.h"
 #include "throwawaycert.h"

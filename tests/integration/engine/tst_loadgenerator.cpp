@@ -2,7 +2,7 @@
 // Closed and open loop against a real `servescope-cli sim`: accounting, achieved concurrency,
 // the four client times, stop rules, cancellation.
 #include "engine/arrivals.h"
-#include "pointrunner.h"
+#include "enginepoint.h"
 #include "requireservice.h"
 #include "simprocess.h"
 

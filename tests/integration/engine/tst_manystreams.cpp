@@ -2,7 +2,7 @@
 // The lean transport at scale: 4,096 concurrent streams (or as many as the descriptor limit
 // allows) against a real `servescope-cli sim`, every request completed and every event received.
 #include "engine/fdlimit.h"
-#include "pointrunner.h"
+#include "enginepoint.h"
 #include "requireservice.h"
 #include "simprocess.h"
 

@@ -3,10 +3,10 @@
 // 200 ms, every 20 ms, a 300 ms pause, then 30 answer deltas every 20 ms. TTFT, TTFO, TPOT and the
 // reasoning tokens read from the records against the times the server wrote each event (within 5 ms),
 // under each field name vLLM and SGLang use, with and without a usage chunk.
+#include "enginepoint.h"
 #include "metrics/aggregate.h"
 #include "metrics/requestmetrics.h"
 #include "model/clock.h"
-#include "pointrunner.h"
 
 #include <QRegularExpression>
 #include <QTcpServer>
@@ -108,6 +108,8 @@ class TestReasoningStreams final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void timingsAndCounts_data()
     {
         QTest::addColumn<QByteArray>("field");

@@ -4,6 +4,7 @@
 #include "engine/receivering.h"
 #include "requireservice.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cerrno>
@@ -136,6 +137,7 @@ class TestReceiveRing final : public QObject {
 private Q_SLOTS:
     void init()
     {
+        QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
         if (qgetenv("SERVESCOPE_RECEIVE") == "epoll")
             QSKIP("SERVESCOPE_RECEIVE=epoll: this process reads through epoll");
         QString why;

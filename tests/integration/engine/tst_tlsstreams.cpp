@@ -3,7 +3,7 @@
 // every stream and event received when the certificate is trusted, and a clear TLS error for
 // each way it is not.
 #include "engine/fdlimit.h"
-#include "pointrunner.h"
+#include "enginepoint.h"
 #include "requireservice.h"
 #include "simprocess.h"
 
@@ -69,6 +69,8 @@ class TestTlsStreams final : public QObject {
     }
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void initTestCase()
     {
         SERVESCOPE_REQUIRE_SERVICE(

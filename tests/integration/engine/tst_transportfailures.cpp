@@ -2,8 +2,8 @@
 // Failure classes (docs/metrics.md), produced by a real `servescope-cli sim` with seeded faults.
 #include "engine/fdlimit.h"
 #include "engine/receivering.h"
+#include "enginepoint.h"
 #include "freeport.h"
-#include "pointrunner.h"
 #include "requireservice.h"
 #include "simprocess.h"
 

@@ -120,6 +120,7 @@ Found capacityLine(const QByteArray &out)
 class TestCliCapacity : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void findsWhatTheEngineModelPredicts()
     {
         QTemporaryDir dir;

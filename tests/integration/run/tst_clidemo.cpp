@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QMap>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -14,6 +15,8 @@ class TestCliDemo final : public QObject {
     Q_OBJECT
 
 private slots:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void initTestCase() { QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set"); }
 
     // The max_num_seqs 8 variant queues, confirmed by the server's waiting queue; the baseline and

@@ -55,6 +55,8 @@ class TestCliHumanText final : public QObject {
     }
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void initTestCase() { QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI not set"); }
 
     void topLevelHelp()

@@ -17,6 +17,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -96,6 +97,8 @@ class TestCliImport final : public QObject {
     }
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void initTestCase()
     {
         QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set");

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -48,6 +49,8 @@ class TestCliK8sJob final : public QObject {
     }
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void initTestCase()
     {
         QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set");

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -78,6 +79,8 @@ class TestCliLimits final : public QObject {
     }
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void initTestCase()
     {
         QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set");

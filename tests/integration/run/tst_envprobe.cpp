@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -40,6 +41,8 @@ class TestEnvProbe final : public QObject {
     }
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void withGpuAndPython()
     {
         writeTool(QStringLiteral("nvidia-smi"),

@@ -92,6 +92,8 @@ class TestSimDialects final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void initTestCase() { QVERIFY(!qEnvironmentVariable("SERVESCOPE_CLI").isEmpty()); }
 
     void messagesStream_data()

@@ -49,6 +49,8 @@ class TestSimFlavour final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void initTestCase() { QVERIFY(!qEnvironmentVariable("SERVESCOPE_CLI").isEmpty()); }
 
     void serverInfoFollowsTheFlags_data()

@@ -11,6 +11,7 @@
 #include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QRegularExpression>
 #include <QTest>
 #include <QTimer>
 
@@ -51,6 +52,8 @@ class TestTeamDbErrors final : public QObject {
     }
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void initTestCase()
     {
         QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set");

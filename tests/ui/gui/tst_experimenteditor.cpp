@@ -7,15 +7,15 @@
 #include "guitesthelpers.h"
 #include "importflow.h"
 #include "io/experimentfile.h"
-#include "loadpage.h"
 #include "loadpointsmodel.h"
+#include "loadtab.h"
 #include "mainwindow.h"
 #include "projectcontroller.h"
 #include "runpagecontroller.h"
 #include "secrets/memorysecretstore.h"
-#include "serverpage.h"
+#include "servertab.h"
 #include "tracepreview.h"
-#include "variantspage.h"
+#include "variantstab.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -29,6 +29,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -42,6 +43,7 @@ using namespace ServeScope;
 class TestExperimentEditor final : public QObject {
     Q_OBJECT
 private slots:
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support).*"))); }
     void initTestCase()
     {
         TestHelpers::initGuiTest();
@@ -100,7 +102,7 @@ void TestExperimentEditor::buildThroughForms()
     w.project()->newProject(ProjectController::blankExperiment());
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QAbstractItemModelTester tester(w.editor()->loadPage()->pointsModel());
+    QAbstractItemModelTester tester(w.editor()->loadTab()->pointsModel());
 
     auto *name = w.findChild<QLineEdit *>(QStringLiteral("experimentName"));
     QVERIFY(name);
@@ -122,7 +124,7 @@ void TestExperimentEditor::buildThroughForms()
     QCOMPARE(w.document()->experiment().load.points.size(), 2);
     QCOMPARE(w.document()->experiment().load.points.at(1).concurrency, 2);
 
-    LoadPointsModel *points = w.editor()->loadPage()->pointsModel();
+    LoadPointsModel *points = w.editor()->loadTab()->pointsModel();
     QVERIFY(points->setData(points->index(1, LoadPointsModel::Concurrency), 16, Qt::EditRole));
     QVERIFY(points->setData(points->index(1, LoadPointsModel::Prompts), 160, Qt::EditRole));
     QCOMPARE(w.document()->experiment().load.points.at(1).concurrency, 16);
@@ -150,7 +152,7 @@ void TestExperimentEditor::capacitySearchThroughForm()
     auto *mode = w.findChild<QComboBox *>(QStringLiteral("loadModeCombo"));
     QVERIFY(mode);
     auto *form = w.findChild<QWidget *>(QStringLiteral("capacityForm"));
-    QWidget *page = w.editor()->loadPage();
+    QWidget *page = w.editor()->loadTab();
     QVERIFY(form && !form->isVisibleTo(page));
     mode->setCurrentIndex(mode->findData(QStringLiteral("capacity")));
     emit mode->activated(mode->currentIndex()); // as a user's pick
@@ -161,7 +163,7 @@ void TestExperimentEditor::capacitySearchThroughForm()
     QCOMPARE(searching.load.capacity->slos.size(), 2);
     QCOMPARE(searching.load.capacity->slos[0].key(), QStringLiteral("p90_ttft_ms"));
     QVERIFY(form->isVisibleTo(page));
-    QVERIFY(!w.editor()->loadPage()->pointsView()->isVisibleTo(page));
+    QVERIFY(!w.editor()->loadTab()->pointsView()->isVisibleTo(page));
     QVERIFY(!w.findChild<QSpinBox *>(QStringLiteral("repeatSpin"))->isEnabled());
     QVERIFY(!hasErrors(w.document()->problems()));
 
@@ -219,7 +221,7 @@ void TestExperimentEditor::undoRedoEveryEdit()
     QTest::keyClicks(name, QStringLiteral("abc"));
     QCOMPARE(undo->count(), 1); // typing merges into one step
     w.findChild<QSpinBox *>(QStringLiteral("repeatSpin"))->setValue(3);
-    w.editor()->loadPage()->pointsModel()->addPoint();
+    w.editor()->loadTab()->pointsModel()->addPoint();
     QCOMPARE(undo->count(), 3);
     const Experiment edited = w.document()->experiment();
     QCOMPARE(edited.load.repeat, 3);
@@ -273,7 +275,7 @@ void TestExperimentEditor::validationShowsNextToField()
     MainWindow w(&secrets);
     w.project()->newProject(ProjectController::blankExperiment());
     w.show();
-    LoadPointsModel *points = w.editor()->loadPage()->pointsModel();
+    LoadPointsModel *points = w.editor()->loadTab()->pointsModel();
     QVERIFY(points->setData(points->index(0, LoadPointsModel::Concurrency), 0, Qt::EditRole));
     QVERIFY(hasErrors(w.document()->problems()));
     // The offending cell carries the reason; the Run button is off and says why.
@@ -297,7 +299,7 @@ void TestExperimentEditor::gradientPreset()
     MemorySecretStore secrets;
     MainWindow w(&secrets);
     w.project()->newProject(ProjectController::blankExperiment());
-    w.editor()->loadPage()->pointsModel()->applyGradient(levels);
+    w.editor()->loadTab()->pointsModel()->applyGradient(levels);
     const auto &points = w.document()->experiment().load.points;
     QCOMPARE(points.size(), levels.size());
     for (int i = 0; i < levels.size(); ++i) {
@@ -325,7 +327,7 @@ void TestExperimentEditor::launchRendering()
     Server s;
     s.args.set(QStringLiteral("max_num_seqs"), 64);
     s.launchArgv = argv;
-    QCOMPARE(ServerPage::renderLaunch(s), expected);
+    QCOMPARE(ServerTab::renderLaunch(s), expected);
 }
 
 void TestExperimentEditor::envJson_data()
@@ -344,7 +346,7 @@ void TestExperimentEditor::envJson()
     QFETCH(int, count);
     QFETCH(QString, firstKey);
     QString error;
-    const EnvSnapshot env = ServerPage::parseEnvJson(json, EnvSource::Probe, &error);
+    const EnvSnapshot env = ServerTab::parseEnvJson(json, EnvSource::Probe, &error);
     QCOMPARE(env.size(), count);
     if (count > 0) {
         QCOMPARE(env.constFirst().key, firstKey);
@@ -399,9 +401,9 @@ void TestExperimentEditor::pointCopiesAsCommand()
     x.load.points[0].concurrency = 12;
     x.load.points[0].numPrompts = 96;
     w.project()->newProject(x);
-    LoadPage *page = w.editor()->loadPage();
+    LoadTab *page = w.editor()->loadTab();
     page->pointsView()->setCurrentIndex(page->pointsModel()->index(0, 0));
-    QSignalSpy copied(page, &LoadPage::commandCopied);
+    QSignalSpy copied(page, &LoadTab::commandCopied);
     page->pointsView()->findChild<QAction *>(QStringLiteral("copyVllmCommand"))->trigger();
     QCOMPARE(copied.size(), 1);
     const QString text = QGuiApplication::clipboard()->text();
@@ -439,7 +441,7 @@ void TestExperimentEditor::traceDatasetWithPreview()
     auto *path = w.findChild<QLineEdit *>(QStringLiteral("datasetPath"));
     auto *preview = w.findChild<TracePreview *>(QStringLiteral("tracePreview"));
     QVERIFY(dataset && format && groups && path && preview);
-    QWidget *page = w.editor()->loadPage();
+    QWidget *page = w.editor()->loadTab();
     QVERIFY(!path->isVisibleTo(page)); // random reads no file
     QVERIFY(!format->isVisibleTo(page));
     dataset->setCurrentIndex(dataset->findData(QStringLiteral("trace")));

@@ -25,6 +25,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -38,6 +39,7 @@ using namespace ServeScope;
 class TestGuiRun final : public QObject {
     Q_OBJECT
 private slots:
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support).*"))); }
     void initTestCase();
     void runAgainstSimulator();
     void cancelKeepsFinishedRequests();

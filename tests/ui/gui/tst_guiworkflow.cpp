@@ -5,6 +5,7 @@
 #include "designpagecontroller.h"
 #include "experimentdocument.h"
 #include "guitesthelpers.h"
+#include "headlinepanel.h"
 #include "mainwindow.h"
 #include "pointtable.h"
 #include "projectcontroller.h"
@@ -19,6 +20,7 @@
 #include "charts/chartview.h"
 #include "compare/delta.h"
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
@@ -29,7 +31,9 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTabWidget>
@@ -59,6 +63,8 @@ class TestGuiWorkflow final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support).*"))); }
     void initTestCase() { TestHelpers::initGuiTest(); }
 
     void fitsALaptopScreen()
@@ -340,6 +346,14 @@ private Q_SLOTS:
         input.runs << run;
 
         ResultsView view;
+        // Every item model of the page, and the proxies over them, checked as they are filled.
+        const auto mode = QAbstractItemModelTester::FailureReportingMode::QtTest;
+        auto *deltaFilter = qobject_cast<QSortFilterProxyModel *>(view.deltaTable()->model());
+        QVERIFY(deltaFilter);
+        QAbstractItemModelTester points(view.pointModel(), mode);
+        QAbstractItemModelTester headline(view.headlinePanel()->headline(), mode);
+        QAbstractItemModelTester deltas(deltaFilter->sourceModel(), mode);
+        QAbstractItemModelTester shownDeltas(deltaFilter, mode);
         view.setInput(input);
         const PointTableModel *t = view.pointModel();
         QCOMPARE(t->rowCount(), 4);

@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QDateTime>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -26,6 +27,8 @@ class TestMergeShards final : public QObject {
     QStringList m_shards;
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support).*"))); }
     void initTestCase()
     {
         TestHelpers::initGuiTest();

@@ -9,12 +9,15 @@
 #include "teamdbjobs.h"
 #include "teamrunsdialog.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
@@ -48,6 +51,8 @@ class TestTeamRuns final : public QObject {
     }
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support).*"))); }
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
@@ -93,6 +98,10 @@ private Q_SLOTS:
         const QString target = dir.filePath(QStringLiteral("mine.servescope"));
         TeamRunsDialog dialog(&m_secrets, target);
         auto *table = dialog.findChild<QTableView *>();
+        QAbstractItemModelTester sorted(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto *sorter = qobject_cast<QSortFilterProxyModel *>(table->model());
+        QVERIFY(sorter);
+        QAbstractItemModelTester listed(sorter->sourceModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         const QAbstractItemModel *rows = table->model();
         const auto cell = [rows](int r, int c) { return rows->index(r, c).data().toString(); };
         auto *experiment = dialog.findChildren<QLineEdit *>().at(1);

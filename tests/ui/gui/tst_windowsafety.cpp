@@ -12,8 +12,8 @@
 #include "guitesthelpers.h"
 #include "headlinepanel.h"
 #include "importflow.h"
-#include "loadpage.h"
 #include "loadpointsmodel.h"
+#include "loadtab.h"
 #include "mainwindow.h"
 #include "pointtable.h"
 #include "profiledialog.h"
@@ -127,7 +127,11 @@ class TestWindowSafety final : public QObject {
 
 private Q_SLOTS:
     void initTestCase() { TestHelpers::initGuiTest(); }
-    void init() { QSettings().clear(); }
+    void init()
+    {
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support).*")));
+        QSettings().clear();
+    }
 
     void failedOpenKeepsTheProject_data()
     {
@@ -315,7 +319,7 @@ private Q_SLOTS:
             newest = runOnce(w).runId;
             QVERIFY(older > 0 && newest > older);
             QVERIFY(saveAs(w, path));
-            w.showPage(WindowPages::Design);
+            w.showTab(WindowPages::Design);
         }
         MainWindow again(&secrets);
         QSignalSpy shown(&again, &MainWindow::resultsShown);
@@ -417,7 +421,7 @@ private Q_SLOTS:
         QFETCH(QString, limit);
         ExperimentDocument document;
         document.reset(ProjectController::blankExperiment());
-        LoadPage page(&document);
+        LoadTab page(&document);
         LoadPointsModel *model = page.pointsModel();
         const Experiment before = document.experiment();
         QSignalSpy refused(model, &LoadPointsModel::valueRefused);
@@ -635,8 +639,8 @@ private Q_SLOTS:
         QVERIFY(dock->isVisible());
         // Closed with its close button it stays closed on that page; View → Reset layout brings it back.
         dock->close();
-        w.showPage(WindowPages::Results);
-        w.showPage(WindowPages::Design);
+        w.showTab(WindowPages::Results);
+        w.showTab(WindowPages::Design);
         QVERIFY(!dock->isVisible());
         w.findChild<QAction *>(QStringLiteral("resetLayoutAction"))->trigger();
         QVERIFY(dock->isVisible());
@@ -669,7 +673,7 @@ private Q_SLOTS:
         auto *dock = w.findChild<QDockWidget *>(QStringLiteral("projectDock"));
         auto *stack = w.findChild<QStackedWidget *>(QStringLiteral("pageStack"));
         for (int page : { int(WindowPages::Design), int(WindowPages::Run), int(WindowPages::Results) }) {
-            w.showPage(page);
+            w.showTab(page);
             QCoreApplication::processEvents();
             // The stack takes the page shown's minimum (the others' policies are Ignored).
             const int needed = stack->minimumSizeHint().width()
@@ -794,28 +798,28 @@ private Q_SLOTS:
             QCOMPARE(w.currentPage(), int(WindowPages::Results));
             QCOMPARE(stack->currentWidget(), w.results());
             QVERIFY(saveAs(w, path));
-            w.showPage(WindowPages::Results);
+            w.showTab(WindowPages::Results);
             // The log belongs to the Run page; shown on Results by the user, it stays shown there only.
             auto *log = w.findChild<QDockWidget *>(QStringLiteral("logDock"));
             QVERIFY(log && !log->isVisible());
-            w.showPage(WindowPages::Run);
+            w.showTab(WindowPages::Run);
             QVERIFY(log->isVisible());
-            w.showPage(WindowPages::Results);
+            w.showTab(WindowPages::Results);
             log->toggleViewAction()->trigger();
             QVERIFY(log->isVisible());
-            w.showPage(WindowPages::Design);
+            w.showTab(WindowPages::Design);
             QVERIFY(!log->isVisible());
-            w.showPage(WindowPages::Results);
+            w.showTab(WindowPages::Results);
             QVERIFY(log->isVisible());
-            w.showPage(WindowPages::Run);
+            w.showTab(WindowPages::Run);
             log->close(); // its own close button, on the Run page
-            w.showPage(WindowPages::Results);
-            w.showPage(WindowPages::Run);
+            w.showTab(WindowPages::Results);
+            w.showTab(WindowPages::Run);
             QVERIFY(!log->isVisible());
             // Reset layout forgets the choices: the log on the Run page only.
             w.findChild<QAction *>(QStringLiteral("resetLayoutAction"))->trigger();
             QVERIFY(log->isVisible());
-            w.showPage(WindowPages::Results);
+            w.showTab(WindowPages::Results);
             QVERIFY(!log->isVisible());
             // Hidden and shown again, the project panel keeps its place.
             auto *panel = w.findChild<QDockWidget *>(QStringLiteral("projectDock"));

@@ -3,6 +3,7 @@
 #include "fuzztargets.h"
 
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace ServeScope;
@@ -26,6 +27,8 @@ class TestChunkScan final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void accepted_data()
     {
         QTest::addColumn<QByteArray>("json");

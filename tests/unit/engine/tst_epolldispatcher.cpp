@@ -4,6 +4,7 @@
 #include "engine/epolldispatcher.h"
 
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QSemaphore>
 #include <QSocketNotifier>
 #include <QTest>
@@ -34,6 +35,7 @@ template<typename Work> void onEngineThread(Work work)
 class TestEpollDispatcher : public QObject {
     Q_OBJECT
 private slots:
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void timersFireNotEarlyAndRepeat()
     {
         qint64 singleMs = -1;

@@ -7,6 +7,7 @@
 
 #include "engine/tlsclient.h"
 
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
@@ -107,6 +108,8 @@ class TestTlsSession final : public QObject {
     }
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void initTestCase()
     {
         QVERIFY2(makeThrowawayCertificate(m_dir), "openssl req failed");

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cmath>
@@ -31,6 +32,8 @@ class TestAiperfLoad final : public QObject, private Testing::ImportProjects {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void loadReadAsRun_data()
     {
         QTest::addColumn<QJsonObject>("loadgen");

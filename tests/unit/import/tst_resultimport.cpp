@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QObject>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cmath>
@@ -32,6 +33,8 @@ class TestResultImport final : public QObject, private Testing::ImportProjects {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void realFilesImport_data()
     {
         QTest::addColumn<QString>("file");

@@ -18,6 +18,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -126,6 +127,8 @@ class TestToolImport final : public QObject, private Testing::ImportProjects {
     }
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void aiperfAggregatesAndRecords()
     {
         const QJsonObject f = object(kAiperf);

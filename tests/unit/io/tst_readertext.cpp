@@ -13,6 +13,7 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
@@ -100,6 +101,8 @@ class TestReaderText final : public QObject {
     }
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void cLineAndShownLine()
     {
         QTranslator zh;

@@ -65,6 +65,7 @@ Search runSearch(CapacitySearcher &search, const std::function<double(double)> &
 class TestCapacity : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void findsTheKneeWithinTheResolution_data()
     {
         QTest::addColumn<double>("knee");

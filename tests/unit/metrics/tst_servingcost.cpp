@@ -4,6 +4,7 @@
 #include "metrics/servingcost.h"
 
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cmath>
@@ -14,6 +15,8 @@ class TestServingCost final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void gpusFromWhereTheExperimentSaysThem_data()
     {
         QTest::addColumn<int>("typed");

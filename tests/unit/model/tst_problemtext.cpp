@@ -4,6 +4,7 @@
 #include "model/validation.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 #include <QTest>
 #include <QTranslator>
 
@@ -22,6 +23,8 @@ class TestProblemText final : public QObject {
     }
 
 private slots:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void reasonsTranslateWithTheirArguments()
     {
         Experiment x;

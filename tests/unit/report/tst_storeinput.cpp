@@ -78,7 +78,7 @@ private Q_SLOTS:
     {
         RunRow row;
         row.resolvedConfig = serializeExperiment(Testing::validExperiment()); // baseline and seqs-64
-        const Report::ReportRun run = Report::reportRunFromStore(row, {});
+        const Report::ReportRun run = Report::reportRunFromStore(StoredRun(row), {});
         QCOMPARE(run.variants.size(), 2);
         QCOMPARE(run.variants[0], qMakePair(QStringLiteral("baseline"), QStringLiteral("the baseline")));
         QCOMPARE(run.variants[1].first, QStringLiteral("seqs-64"));
@@ -90,7 +90,7 @@ private Q_SLOTS:
     {
         RunRow row;
         row.resolvedConfig = R"({"endpoint":{"base_url":"http://h:8000","model":"m"}})";
-        const Report::ReportRun run = Report::reportRunFromStore(row, {});
+        const Report::ReportRun run = Report::reportRunFromStore(StoredRun(row), {});
         QCOMPARE(run.baseUrl, QStringLiteral("http://h:8000"));
         QVERIFY(run.variants.isEmpty());
     }
@@ -103,12 +103,12 @@ private Q_SLOTS:
         row.origin = R"({"kind":"import","format":"sglang","file":"/r/x.jsonl","lines":[2,3],"arrays":false,)"
                      R"("note":"no arrays"})";
         Report::ReportInput input;
-        input.runs << Report::reportRunFromStore(row, {});
+        input.runs << Report::reportRunFromStore(StoredRun(row), {});
         QCOMPARE(input.runs[0].origin, QStringLiteral("imported from /r/x.jsonl (sglang), lines 2,3; no arrays"));
         QVERIFY(Report::reportBodyHtml(input).contains(
             QStringLiteral("<th nowrap>Origin</th><td>imported from /r/x.jsonl (sglang), lines 2,3; no arrays</td>")));
         row.origin.clear();
-        input.runs[0] = Report::reportRunFromStore(row, {});
+        input.runs[0] = Report::reportRunFromStore(StoredRun(row), {});
         QVERIFY(input.runs[0].origin.isEmpty());
         QVERIFY(!Report::reportBodyHtml(input).contains(QStringLiteral("<th>Origin</th>")));
     }
@@ -120,13 +120,13 @@ private Q_SLOTS:
         row.resolvedConfig = serializeExperiment(Testing::validExperiment());
         row.status = RunStatus::Interrupted;
         Report::ReportInput input;
-        input.runs << Report::reportRunFromStore(row, {});
+        input.runs << Report::reportRunFromStore(StoredRun(row), {});
         QCOMPARE(input.runs[0].ended,
             QStringLiteral("interrupted (its process stopped) before its end: only the points it completed are "
                            "reported"));
         QVERIFY(Report::reportBodyHtml(input).contains(QStringLiteral("<th nowrap>Ended</th><td>interrupted")));
         row.status = RunStatus::Finished;
-        input.runs[0] = Report::reportRunFromStore(row, {});
+        input.runs[0] = Report::reportRunFromStore(StoredRun(row), {});
         QVERIFY(input.runs[0].ended.isEmpty());
         QVERIFY(!Report::reportBodyHtml(input).contains(QStringLiteral("<th>Ended</th>")));
     }

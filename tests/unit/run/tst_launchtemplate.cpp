@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonValue>
 #include <QObject>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace ServeScope;
@@ -17,6 +18,8 @@ class TestLaunchTemplate final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void render_data()
     {
         QTest::addColumn<QStringList>("argv");

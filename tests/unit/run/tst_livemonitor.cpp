@@ -3,6 +3,7 @@
 // on time by their clock, each (variant, point, repeat) once.
 #include "run/livemonitor.h"
 
+#include <QRegularExpression>
 #include <QTest>
 #include <QThread>
 
@@ -11,6 +12,7 @@ using namespace ServeScope;
 class TestLiveMonitor final : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void fractionCountsPointsAndTime()
     {
         LiveMonitor m;

@@ -4,6 +4,7 @@
 #include "run/shard.h"
 
 #include <QObject>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cmath>
@@ -15,6 +16,8 @@ class TestShard final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void shares_data()
     {
         QTest::addColumn<int>("total");

@@ -8,6 +8,7 @@
 
 #include "sim/simtls.h"
 
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
@@ -70,6 +71,8 @@ class TestSimTls final : public QObject {
     }
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void initTestCase()
     {
         QVERIFY2(makeThrowawayCertificate(m_dir), "openssl req failed");

@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace ServeScope;
@@ -15,6 +16,8 @@ class TestTeamDbPassword final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void fromEnvironment()
     {
         qputenv("TEAMDB_TEST_PW", "  pw-from-env\n");

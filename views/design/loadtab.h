@@ -20,10 +20,10 @@ class TracePreview;
 
 /// Dataset and seed, sampling parameters, the load matrix table (add/remove/reorder, gradient
 /// presets, rate mode with burstiness, stop rules), warmup/discard/repeats and timeouts.
-class LoadPage final : public QWidget {
+class LoadTab final : public QWidget {
     Q_OBJECT
 public:
-    explicit LoadPage(ExperimentDocument *document, QWidget *parent = nullptr);
+    explicit LoadTab(ExperimentDocument *document, QWidget *parent = nullptr);
     void refresh();
     LoadPointsModel *pointsModel() const { return m_model; }
     QTableView *pointsView() const { return m_view; }

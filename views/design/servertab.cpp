@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "serverpage.h"
+#include "servertab.h"
 
 #include "experimentdocument.h"
 #include "formbinder.h"
@@ -29,7 +29,7 @@
 
 namespace ServeScope {
 
-ServerPage::ServerPage(ExperimentDocument *document, QWidget *parent)
+ServerTab::ServerTab(ExperimentDocument *document, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
     , m_binder(new FormBinder(document, this))
@@ -126,11 +126,11 @@ ServerPage::ServerPage(ExperimentDocument *document, QWidget *parent)
         buttons->addWidget(b);
     buttons->addStretch();
     envLayout->addLayout(buttons);
-    connect(add, &QPushButton::clicked, this, &ServerPage::addEnvRow);
-    connect(remove, &QPushButton::clicked, this, &ServerPage::removeEnvRow);
-    connect(paste, &QPushButton::clicked, this, &ServerPage::pasteEnv);
-    connect(capture, &QPushButton::clicked, this, &ServerPage::captureRequested);
-    connect(m_env, &QTableWidget::itemChanged, this, &ServerPage::envEdited);
+    connect(add, &QPushButton::clicked, this, &ServerTab::addEnvRow);
+    connect(remove, &QPushButton::clicked, this, &ServerTab::removeEnvRow);
+    connect(paste, &QPushButton::clicked, this, &ServerTab::pasteEnv);
+    connect(capture, &QPushButton::clicked, this, &ServerTab::captureRequested);
+    connect(m_env, &QTableWidget::itemChanged, this, &ServerTab::envEdited);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(serverBox);
@@ -141,16 +141,16 @@ static QString sourceText(EnvSource s)
 {
     switch (s) {
     case EnvSource::Typed:
-        return ServerPage::tr("typed");
+        return ServerTab::tr("typed");
     case EnvSource::Captured:
-        return ServerPage::tr("captured from server");
+        return ServerTab::tr("captured from server");
     case EnvSource::Probe:
-        return ServerPage::tr("env probe");
+        return ServerTab::tr("env probe");
     }
     return {};
 }
 
-void ServerPage::refresh()
+void ServerTab::refresh()
 {
     m_loading = true;
     const Experiment &e = m_document->experiment();
@@ -180,7 +180,7 @@ void ServerPage::refresh()
     m_loading = false;
 }
 
-QStringList ServerPage::renderLaunch(const Server &server)
+QStringList ServerTab::renderLaunch(const Server &server)
 {
     static const QRegularExpression placeholder(QStringLiteral("\\{server\\.args\\.([A-Za-z0-9_.-]+)\\}"));
     QStringList out;
@@ -196,7 +196,7 @@ QStringList ServerPage::renderLaunch(const Server &server)
     return out;
 }
 
-void ServerPage::envEdited()
+void ServerTab::envEdited()
 {
     if (m_loading)
         return;
@@ -220,7 +220,7 @@ void ServerPage::envEdited()
     m_document->apply(e, tr("Edit environment snapshot"));
 }
 
-void ServerPage::addEnvRow()
+void ServerTab::addEnvRow()
 {
     m_loading = true;
     const int row = m_env->rowCount();
@@ -234,7 +234,7 @@ void ServerPage::addEnvRow()
     m_env->editItem(m_env->item(row, 0));
 }
 
-void ServerPage::removeEnvRow()
+void ServerTab::removeEnvRow()
 {
     if (m_env->currentRow() < 0)
         return;
@@ -253,7 +253,7 @@ static void flatten(const QString &prefix, const QJsonValue &v, EnvSnapshot *out
     out->append({ prefix, KeyValueTable::formatValue(v), source });
 }
 
-EnvSnapshot ServerPage::parseEnvJson(const QByteArray &json, EnvSource source, QString *error)
+EnvSnapshot ServerTab::parseEnvJson(const QByteArray &json, EnvSource source, QString *error)
 {
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
@@ -282,7 +282,7 @@ EnvSnapshot ServerPage::parseEnvJson(const QByteArray &json, EnvSource source, Q
     return out;
 }
 
-void ServerPage::pasteEnv()
+void ServerTab::pasteEnv()
 {
     auto *dialog = new QDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "loadpage.h"
+#include "loadtab.h"
 
 #include "capacityform.h"
 #include "experimentdocument.h"
@@ -34,7 +34,7 @@
 
 namespace ServeScope {
 
-LoadPage::LoadPage(ExperimentDocument *document, QWidget *parent)
+LoadTab::LoadTab(ExperimentDocument *document, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
     , m_binder(new FormBinder(document, this))
@@ -52,7 +52,7 @@ LoadPage::LoadPage(ExperimentDocument *document, QWidget *parent)
     layout->addLayout(m_boxes);
 }
 
-void LoadPage::arrangeBoxes()
+void LoadTab::arrangeBoxes()
 {
     // In a scroll area the page is never narrower than its minimum: the view it is shown in decides.
     const QWidget *view = parentWidget() ? parentWidget() : this;
@@ -63,7 +63,7 @@ void LoadPage::arrangeBoxes()
         m_boxes->setDirection(direction);
 }
 
-void LoadPage::showEvent(QShowEvent *event)
+void LoadTab::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     if (parentWidget())
@@ -71,7 +71,7 @@ void LoadPage::showEvent(QShowEvent *event)
     arrangeBoxes();
 }
 
-bool LoadPage::eventFilter(QObject *watched, QEvent *event)
+bool LoadTab::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == parentWidget() && event->type() == QEvent::Resize)
         arrangeBoxes();
@@ -103,7 +103,7 @@ public:
 
 } // namespace
 
-QWidget *LoadPage::datasetBox()
+QWidget *LoadTab::datasetBox()
 {
     auto *box = new QGroupBox(tr("Prompts and sampling"));
     auto *form = new QFormLayout(box);
@@ -236,7 +236,7 @@ QWidget *LoadPage::datasetBox()
     return box;
 }
 
-void LoadPage::copyCommand(int point, BenchTool tool)
+void LoadTab::copyCommand(int point, BenchTool tool)
 {
     const Experiment &x = m_document->experiment();
     if (point < 0 || point >= x.load.points.size())
@@ -247,7 +247,7 @@ void LoadPage::copyCommand(int point, BenchTool tool)
     emit commandCopied(command, warnings);
 }
 
-QWidget *LoadPage::matrixBox()
+QWidget *LoadTab::matrixBox()
 {
     auto *box = new QGroupBox(tr("Load matrix"));
     auto *layout = new QVBoxLayout(box);
@@ -260,7 +260,7 @@ QWidget *LoadPage::matrixBox()
     head->addWidget(m_binder->bindCombo(
         mode, QStringLiteral("load.mode"), tr("Change load mode"),
         [](const Experiment &e) { return e.load.capacity ? QStringLiteral("capacity") : loadModeName(e.load.mode); },
-        &LoadPage::setMode));
+        &LoadTab::setMode));
     head->addStretch();
     auto *pointTools = new QWidget;
     auto *tools = new QHBoxLayout(pointTools);
@@ -341,7 +341,7 @@ QWidget *LoadPage::matrixBox()
     return box;
 }
 
-QWidget *LoadPage::runBox()
+QWidget *LoadTab::runBox()
 {
     auto *box = new QGroupBox(tr("Warmup, repeats and timeouts"));
     auto *form = new QFormLayout(box);
@@ -421,7 +421,7 @@ QWidget *LoadPage::runBox()
     return box;
 }
 
-void LoadPage::setMode(Experiment &e, const QString &mode)
+void LoadTab::setMode(Experiment &e, const QString &mode)
 {
     if (mode == QLatin1String("capacity")) {
         if (e.load.capacity)
@@ -446,7 +446,7 @@ void LoadPage::setMode(Experiment &e, const QString &mode)
     e.load.capacity.reset();
 }
 
-void LoadPage::refresh()
+void LoadTab::refresh()
 {
     const bool capacity = m_document->experiment().load.capacity.has_value();
     m_pointsPanel->setVisible(!capacity);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "variantspage.h"
+#include "variantstab.h"
 
 #include "experimentdocument.h"
 #include "keyvaluetable.h"
@@ -16,7 +16,7 @@
 
 namespace ServeScope {
 
-VariantsPage::VariantsPage(ExperimentDocument *document, QWidget *parent)
+VariantsTab::VariantsTab(ExperimentDocument *document, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
     , m_list(new QListWidget(this))
@@ -65,10 +65,10 @@ VariantsPage::VariantsPage(ExperimentDocument *document, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(split);
 
-    connect(m_list, &QListWidget::currentRowChanged, this, &VariantsPage::showVariant);
-    connect(add, &QPushButton::clicked, this, &VariantsPage::addVariant);
-    connect(remove, &QPushButton::clicked, this, &VariantsPage::removeVariant);
-    connect(baseline, &QPushButton::clicked, this, &VariantsPage::makeBaseline);
+    connect(m_list, &QListWidget::currentRowChanged, this, &VariantsTab::showVariant);
+    connect(add, &QPushButton::clicked, this, &VariantsTab::addVariant);
+    connect(remove, &QPushButton::clicked, this, &VariantsTab::removeVariant);
+    connect(baseline, &QPushButton::clicked, this, &VariantsTab::makeBaseline);
     connect(m_name, &QLineEdit::textEdited, this, [this](const QString &text) {
         Experiment e = m_document->experiment();
         if (current() < 0)
@@ -92,18 +92,18 @@ VariantsPage::VariantsPage(ExperimentDocument *document, QWidget *parent)
     });
 }
 
-int VariantsPage::current() const
+int VariantsTab::current() const
 {
     const int row = m_list->currentRow();
     return row >= 0 && row < m_document->experiment().variants.size() ? row : -1;
 }
 
-void VariantsPage::selectVariant(int index)
+void VariantsTab::selectVariant(int index)
 {
     m_list->setCurrentRow(index);
 }
 
-void VariantsPage::refresh()
+void VariantsTab::refresh()
 {
     m_loading = true;
     const Experiment &e = m_document->experiment();
@@ -119,7 +119,7 @@ void VariantsPage::refresh()
     showVariant();
 }
 
-void VariantsPage::showVariant()
+void VariantsTab::showVariant()
 {
     if (m_loading)
         return;
@@ -160,7 +160,7 @@ void VariantsPage::showVariant()
     m_diff->setText(lines.join(QStringLiteral("<br>")));
 }
 
-void VariantsPage::addVariant()
+void VariantsTab::addVariant()
 {
     Experiment e = m_document->experiment();
     Variant v;
@@ -177,7 +177,7 @@ void VariantsPage::addVariant()
     m_list->setCurrentRow(int(e.variants.size()) - 1);
 }
 
-void VariantsPage::removeVariant()
+void VariantsTab::removeVariant()
 {
     Experiment e = m_document->experiment();
     const int i = current();
@@ -187,7 +187,7 @@ void VariantsPage::removeVariant()
     m_document->apply(e, tr("Remove variant"));
 }
 
-void VariantsPage::makeBaseline()
+void VariantsTab::makeBaseline()
 {
     Experiment e = m_document->experiment();
     const int i = current();

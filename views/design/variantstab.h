@@ -14,10 +14,10 @@ class KeyValueTable;
 
 /// Baseline and variants: each variant's changes (registry paths -> values), its reason, and what
 /// differs from the baseline after resolution, with the registry's warnings.
-class VariantsPage final : public QWidget {
+class VariantsTab final : public QWidget {
     Q_OBJECT
 public:
-    explicit VariantsPage(ExperimentDocument *document, QWidget *parent = nullptr);
+    explicit VariantsTab(ExperimentDocument *document, QWidget *parent = nullptr);
     void refresh();
     void selectVariant(int index);
 

@@ -2,8 +2,8 @@
 #include "endpointcheck.h"
 
 #include "diagnosistext.h"
-#include "run/variantendpoint.h"
 #include "secrets/apikey.h"
+#include "secrets/secretheaders.h"
 
 #include <QUrl>
 
@@ -17,12 +17,14 @@ void checkEndpoint(
         // fails the check in the run's words.
         PreflightRequest req = PreflightRequest::of(endpoint, key);
         QString error;
-        if (!addSecretHeaders(endpoint, &req.endpoint, &error)) {
+        SecretHeaders headers;
+        if (!readSecretHeaders(endpoint.headerEnv, QStringLiteral("endpoint.header_env."), &headers, &error)) {
             PreflightResult failed;
             failed.detail = error;
             done(failed);
             return;
         }
+        addSecretHeaders(&req.endpoint, headers);
         auto *preflight = new Preflight(req, owner);
         QObject::connect(preflight, &Preflight::finished, owner, [preflight, done](const PreflightResult &r) {
             preflight->deleteLater();

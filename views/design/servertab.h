@@ -19,10 +19,10 @@ class KeyValueTable;
 
 /// Server (engine, args, launch argv template and how it would run) and the environment snapshot,
 /// each snapshot field with its source (typed, captured from the server, or from the env probe).
-class ServerPage final : public QWidget {
+class ServerTab final : public QWidget {
     Q_OBJECT
 public:
-    explicit ServerPage(ExperimentDocument *document, QWidget *parent = nullptr);
+    explicit ServerTab(ExperimentDocument *document, QWidget *parent = nullptr);
     void refresh();
 
     /// The launch argv with `{server.args.NAME}` placeholders filled in, exactly as it would run.
