@@ -3259,361 +3259,6 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     </message>
 </context>
 <context>
-    <name>ServeScope::LoadPage</name>
-    <message>
-        <source>Parameter</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <source>Prompts and sampling</source>
-        <translation>提示与采样</translation>
-    </message>
-    <message>
-        <source>Random tokens</source>
-        <translation>随机 token</translation>
-    </message>
-    <message>
-        <source>Sonnet</source>
-        <translation>十四行诗</translation>
-    </message>
-    <message>
-        <source>ShareGPT file</source>
-        <translation>ShareGPT 文件</translation>
-    </message>
-    <message>
-        <source>Custom file</source>
-        <translation>自定义文件</translation>
-    </message>
-    <message>
-        <source>Dataset</source>
-        <translation>数据集</translation>
-    </message>
-    <message>
-        <source>Change dataset</source>
-        <translation>修改数据集</translation>
-    </message>
-    <message>
-        <source>Dataset file</source>
-        <translation>数据集文件</translation>
-    </message>
-    <message>
-        <source>Change dataset file</source>
-        <translation>修改数据集文件</translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation>随机种子</translation>
-    </message>
-    <message>
-        <source>Change seed</source>
-        <translation>修改随机种子</translation>
-    </message>
-    <message>
-        <source>Length range ratio</source>
-        <translation>长度范围比例</translation>
-    </message>
-    <message>
-        <source>Change range ratio</source>
-        <translation>修改范围比例</translation>
-    </message>
-    <message>
-        <source>Ask the server to ignore end-of-sequence (exact output lengths)</source>
-        <translation>要求服务器忽略结束符（精确输出长度）</translation>
-    </message>
-    <message>
-        <source>Toggle ignore_eos</source>
-        <translation>切换 ignore_eos</translation>
-    </message>
-    <message>
-        <source>Sampling</source>
-        <translation>采样</translation>
-    </message>
-    <message>
-        <source>Edit sampling parameters</source>
-        <translation>编辑采样参数</translation>
-    </message>
-    <message>
-        <source>Load matrix</source>
-        <translation>负载矩阵</translation>
-    </message>
-    <message>
-        <source>Closed loop (concurrency)</source>
-        <translation>闭环（并发数）</translation>
-    </message>
-    <message>
-        <source>Open loop (request rate)</source>
-        <translation>开环（请求速率）</translation>
-    </message>
-    <message>
-        <source>Change load mode</source>
-        <translation>修改负载模式</translation>
-    </message>
-    <message>
-        <source>Add point</source>
-        <translation>添加负载点</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <source>Move up</source>
-        <translation>上移</translation>
-    </message>
-    <message>
-        <source>Move down</source>
-        <translation>下移</translation>
-    </message>
-    <message>
-        <source>Presets</source>
-        <translation>预设</translation>
-    </message>
-    <message>
-        <source>Concurrency gradient %1</source>
-        <translation>并发梯度 %1</translation>
-    </message>
-    <message>
-        <source>Warmup, repeats and timeouts</source>
-        <translation>预热、重复与超时</translation>
-    </message>
-    <message>
-        <source>Warmup requests per point</source>
-        <translation>每个负载点的预热请求数</translation>
-    </message>
-    <message>
-        <source>Change warmup</source>
-        <translation>修改预热</translation>
-    </message>
-    <message>
-        <source>Discard ratio (steady window)</source>
-        <translation>丢弃比例（稳态窗口）</translation>
-    </message>
-    <message>
-        <source>Change discard ratio</source>
-        <translation>修改丢弃比例</translation>
-    </message>
-    <message>
-        <source>Repeats</source>
-        <translation>重复次数</translation>
-    </message>
-    <message>
-        <source>Change repeats</source>
-        <translation>修改重复次数</translation>
-    </message>
-    <message>
-        <source>Connect timeout</source>
-        <translation>连接超时</translation>
-    </message>
-    <message>
-        <source>First-token timeout</source>
-        <translation>首 token 超时</translation>
-    </message>
-    <message>
-        <source>Idle timeout</source>
-        <translation>空闲超时</translation>
-    </message>
-    <message>
-        <source>Total timeout</source>
-        <translation>总超时</translation>
-    </message>
-    <message>
-        <source> s</source>
-        <translation> 秒</translation>
-    </message>
-    <message>
-        <source>no limit</source>
-        <translation>不限</translation>
-    </message>
-    <message>
-        <source>Change %1</source>
-        <translation>修改%1</translation>
-    </message>
-    <message>
-        <source>Reset the server&apos;s prefix cache between points</source>
-        <translation>在负载点之间重置服务器的前缀缓存</translation>
-    </message>
-    <message>
-        <source>Toggle prefix-cache reset</source>
-        <translation>切换前缀缓存重置</translation>
-    </message>
-    <message>
-        <source>Copy as vllm bench serve command</source>
-        <translation>复制为 vllm bench serve 命令</translation>
-    </message>
-    <message>
-        <source>Copy as sglang.bench_serving command</source>
-        <translation>复制为 sglang.bench_serving 命令</translation>
-    </message>
-    <message>
-        <source>Point %1: %2</source>
-        <translation>第 %1 个负载点：%2</translation>
-    </message>
-    <message>
-        <source>Shared prefixes (groups)</source>
-        <translation>共享前缀（分组）</translation>
-    </message>
-    <message>
-        <source>Prefix length (tokens)</source>
-        <translation>前缀长度（token）</translation>
-    </message>
-    <message>
-        <source>Change prefix length</source>
-        <translation>修改前缀长度</translation>
-    </message>
-    <message>
-        <source>Shared prefixes: how many different prefixes the prompts share.</source>
-        <translation>共享前缀：提示词共用多少个不同的前缀。</translation>
-    </message>
-    <message>
-        <source>Prefix groups</source>
-        <translation>前缀组数</translation>
-    </message>
-    <message>
-        <source>Change prefix groups</source>
-        <translation>修改前缀组数</translation>
-    </message>
-    <message>
-        <source>Shared prefixes: 0 uses every group equally often; above 0 a request&apos;s group is drawn with this Zipf exponent, so the first groups are the most popular.</source>
-        <translation>共享前缀：0 表示各组使用次数相同；大于 0 时按此 Zipf 指数抽取请求所属的组，排在前面的组最常用。</translation>
-    </message>
-    <message>
-        <source>Group skew (Zipf exponent)</source>
-        <translation>分组偏斜（Zipf 指数）</translation>
-    </message>
-    <message>
-        <source>Change group skew</source>
-        <translation>修改分组偏斜</translation>
-    </message>
-    <message>
-        <source>Capacity search (largest load within SLOs)</source>
-        <translation>容量搜索（满足 SLO 的最大负载）</translation>
-    </message>
-    <message>
-        <source>A capacity search measures a level again only when its interval straddles a bound; set how often in the search&apos;s settings.</source>
-        <translation>容量搜索只在某一级别的区间跨越上限时才再次测量；次数在搜索设置中设定。</translation>
-    </message>
-    <message>
-        <source>Trace replay (Mooncake, Azure, BurstGPT)</source>
-        <translation>追踪回放（Mooncake、Azure、BurstGPT）</translation>
-    </message>
-    <message>
-        <source>Told from the file</source>
-        <translation>由文件判断</translation>
-    </message>
-    <message>
-        <source>Mooncake JSONL</source>
-        <translation>Mooncake JSONL</translation>
-    </message>
-    <message>
-        <source>Azure LLM inference CSV</source>
-        <translation>Azure LLM 推理 CSV</translation>
-    </message>
-    <message>
-        <source>BurstGPT CSV</source>
-        <translation>BurstGPT CSV</translation>
-    </message>
-    <message>
-        <source>Change trace format</source>
-        <translation>更改追踪格式</translation>
-    </message>
-    <message>
-        <source>Trace format</source>
-        <translation>追踪格式</translation>
-    </message>
-    <message>
-        <source>Tokens of one Mooncake hash_ids block: requests that name the same blocks share those tokens exactly (512 in Mooncake&apos;s published traces).</source>
-        <translation>一个 Mooncake hash_ids 块的词元数：列出相同块的请求完全共享这些词元（Mooncake 公开追踪中为 512）。</translation>
-    </message>
-    <message>
-        <source>Change trace block size</source>
-        <translation>更改追踪块大小</translation>
-    </message>
-    <message>
-        <source>Block size (tokens)</source>
-        <translation>块大小（词元）</translation>
-    </message>
-    <message>
-        <source>off (every planned request)</source>
-        <translation>关闭（发送所有计划请求）</translation>
-    </message>
-    <message>
-        <source>Stop a point once the 95% intervals of its TTFT, TPOT and E2EL medians are narrower than this share of the median; requests in flight finish, and the point&apos;s findings say it stopped early.</source>
-        <translation>当负载点的 TTFT、TPOT 和 E2EL 中位数的 95% 区间窄于中位数的这一比例时停止该负载点；在途请求照常完成，该负载点的发现会注明提前停止。</translation>
-    </message>
-    <message>
-        <source>Stop once medians are known within</source>
-        <translation>中位数精度达到以下范围即停止</translation>
-    </message>
-    <message>
-        <source>Change when a point stops early</source>
-        <translation>更改负载点提前停止的条件</translation>
-    </message>
-    <message>
-        <source>…after at least (successful requests)</source>
-        <translation>…至少在以下数量成功请求之后</translation>
-    </message>
-    <message>
-        <source>Change the early stop&apos;s minimum</source>
-        <translation>更改提前停止的最少请求数</translation>
-    </message>
-    <message>
-        <source>In a capacity search, stop a level once its SLO verdict is decided</source>
-        <translation>容量搜索中，档位的 SLO 判定一旦确定即停止该档位</translation>
-    </message>
-    <message>
-        <source>Toggle stopping a level once decided</source>
-        <translation>切换判定确定后停止档位</translation>
-    </message>
-    <message>
-        <source>Multi-turn sessions (chat)</source>
-        <translation>多轮会话（对话）</translation>
-    </message>
-    <message>
-        <source>Sonnet and shared prefixes: the tokens every prompt (of a group) starts with; the rest of the input length is the prompt&apos;s own. Multi-turn sessions: the tokens of the system prompt every session starts with (0: none).</source>
-        <translation>Sonnet 与共享前缀：每个提示（同组内）开头共有的 token 数；输入长度的其余部分为提示自身的内容。多轮会话：每个会话开头的系统提示的 token 数（0：无）。</translation>
-    </message>
-    <message>
-        <source>Change turns per session</source>
-        <translation>修改每个会话的轮数</translation>
-    </message>
-    <message>
-        <source>Turns per session</source>
-        <translation>每个会话的轮数</translation>
-    </message>
-    <message>
-        <source>Multi-turn sessions: how long a user reads an answer before the next turn is sent.</source>
-        <translation>多轮会话：用户阅读一条回答、再发送下一轮之前的时间。</translation>
-    </message>
-    <message>
-        <source>Change think time</source>
-        <translation>修改思考时间</translation>
-    </message>
-    <message>
-        <source>Think time between turns</source>
-        <translation>轮次间的思考时间</translation>
-    </message>
-    <message>
-        <source>System prompt (tokens)</source>
-        <translation>系统提示（token）</translation>
-    </message>
-    <message>
-        <source>Multi-turn sessions: the turns of one session. Each turn sends the conversation so far, the server&apos;s own answers included, and a new message: of the point&apos;s input length, or with a ShareGPT file as the dataset file, the user&apos;s next message of a conversation; concurrency counts sessions in flight.</source>
-        <translation>多轮会话：一个会话的轮数。每一轮发送迄今为止的对话（包括服务器自己的回答）以及一条新消息：长度为该负载点的输入长度；若数据集文件是 ShareGPT 文件，则为对话中用户的下一条消息。并发数统计进行中的会话数。</translation>
-    </message>
-    <message>
-        <source>empty: generated sessions; or a ShareGPT file, whose conversations are the sessions</source>
-        <translation>留空：生成会话；或填写 ShareGPT 文件，以其中的对话作为会话</translation>
-    </message>
-    <message>
-        <source>empty: the built-in sonnet</source>
-        <translation>留空：使用内置的 sonnet</translation>
-    </message>
-</context>
-<context>
     <name>ServeScope::LoadPointsModel</name>
     <message>
         <source>Label</source>
@@ -3686,6 +3331,361 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>%1 must be between %2 and %3; %4 was not applied.</source>
         <translation>%1 必须介于 %2 与 %3 之间；%4 未被采用。</translation>
+    </message>
+</context>
+<context>
+    <name>ServeScope::LoadTab</name>
+    <message>
+        <source>Parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Prompts and sampling</source>
+        <translation>提示与采样</translation>
+    </message>
+    <message>
+        <source>Random tokens</source>
+        <translation>随机 token</translation>
+    </message>
+    <message>
+        <source>Sonnet</source>
+        <translation>十四行诗</translation>
+    </message>
+    <message>
+        <source>ShareGPT file</source>
+        <translation>ShareGPT 文件</translation>
+    </message>
+    <message>
+        <source>Custom file</source>
+        <translation>自定义文件</translation>
+    </message>
+    <message>
+        <source>Shared prefixes (groups)</source>
+        <translation>共享前缀（分组）</translation>
+    </message>
+    <message>
+        <source>Trace replay (Mooncake, Azure, BurstGPT)</source>
+        <translation>追踪回放（Mooncake、Azure、BurstGPT）</translation>
+    </message>
+    <message>
+        <source>Multi-turn sessions (chat)</source>
+        <translation>多轮会话（对话）</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>Change dataset</source>
+        <translation>修改数据集</translation>
+    </message>
+    <message>
+        <source>Change dataset file</source>
+        <translation>修改数据集文件</translation>
+    </message>
+    <message>
+        <source>Dataset file</source>
+        <translation>数据集文件</translation>
+    </message>
+    <message>
+        <source>Told from the file</source>
+        <translation>由文件判断</translation>
+    </message>
+    <message>
+        <source>Mooncake JSONL</source>
+        <translation>Mooncake JSONL</translation>
+    </message>
+    <message>
+        <source>Azure LLM inference CSV</source>
+        <translation>Azure LLM 推理 CSV</translation>
+    </message>
+    <message>
+        <source>BurstGPT CSV</source>
+        <translation>BurstGPT CSV</translation>
+    </message>
+    <message>
+        <source>Change trace format</source>
+        <translation>更改追踪格式</translation>
+    </message>
+    <message>
+        <source>Trace format</source>
+        <translation>追踪格式</translation>
+    </message>
+    <message>
+        <source>Tokens of one Mooncake hash_ids block: requests that name the same blocks share those tokens exactly (512 in Mooncake&apos;s published traces).</source>
+        <translation>一个 Mooncake hash_ids 块的词元数：列出相同块的请求完全共享这些词元（Mooncake 公开追踪中为 512）。</translation>
+    </message>
+    <message>
+        <source>Change trace block size</source>
+        <translation>更改追踪块大小</translation>
+    </message>
+    <message>
+        <source>Block size (tokens)</source>
+        <translation>块大小（词元）</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Change seed</source>
+        <translation>修改随机种子</translation>
+    </message>
+    <message>
+        <source>Change range ratio</source>
+        <translation>修改范围比例</translation>
+    </message>
+    <message>
+        <source>Length range ratio</source>
+        <translation>长度范围比例</translation>
+    </message>
+    <message>
+        <source>Sonnet and shared prefixes: the tokens every prompt (of a group) starts with; the rest of the input length is the prompt&apos;s own. Multi-turn sessions: the tokens of the system prompt every session starts with (0: none).</source>
+        <translation>Sonnet 与共享前缀：每个提示（同组内）开头共有的 token 数；输入长度的其余部分为提示自身的内容。多轮会话：每个会话开头的系统提示的 token 数（0：无）。</translation>
+    </message>
+    <message>
+        <source>Change prefix length</source>
+        <translation>修改前缀长度</translation>
+    </message>
+    <message>
+        <source>Prefix length (tokens)</source>
+        <translation>前缀长度（token）</translation>
+    </message>
+    <message>
+        <source>Multi-turn sessions: the turns of one session. Each turn sends the conversation so far, the server&apos;s own answers included, and a new message: of the point&apos;s input length, or with a ShareGPT file as the dataset file, the user&apos;s next message of a conversation; concurrency counts sessions in flight.</source>
+        <translation>多轮会话：一个会话的轮数。每一轮发送迄今为止的对话（包括服务器自己的回答）以及一条新消息：长度为该负载点的输入长度；若数据集文件是 ShareGPT 文件，则为对话中用户的下一条消息。并发数统计进行中的会话数。</translation>
+    </message>
+    <message>
+        <source>Change turns per session</source>
+        <translation>修改每个会话的轮数</translation>
+    </message>
+    <message>
+        <source>Turns per session</source>
+        <translation>每个会话的轮数</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Multi-turn sessions: how long a user reads an answer before the next turn is sent.</source>
+        <translation>多轮会话：用户阅读一条回答、再发送下一轮之前的时间。</translation>
+    </message>
+    <message>
+        <source>Change think time</source>
+        <translation>修改思考时间</translation>
+    </message>
+    <message>
+        <source>Think time between turns</source>
+        <translation>轮次间的思考时间</translation>
+    </message>
+    <message>
+        <source>Shared prefixes: how many different prefixes the prompts share.</source>
+        <translation>共享前缀：提示词共用多少个不同的前缀。</translation>
+    </message>
+    <message>
+        <source>Change prefix groups</source>
+        <translation>修改前缀组数</translation>
+    </message>
+    <message>
+        <source>Prefix groups</source>
+        <translation>前缀组数</translation>
+    </message>
+    <message>
+        <source>Shared prefixes: 0 uses every group equally often; above 0 a request&apos;s group is drawn with this Zipf exponent, so the first groups are the most popular.</source>
+        <translation>共享前缀：0 表示各组使用次数相同；大于 0 时按此 Zipf 指数抽取请求所属的组，排在前面的组最常用。</translation>
+    </message>
+    <message>
+        <source>Change group skew</source>
+        <translation>修改分组偏斜</translation>
+    </message>
+    <message>
+        <source>Group skew (Zipf exponent)</source>
+        <translation>分组偏斜（Zipf 指数）</translation>
+    </message>
+    <message>
+        <source>Ask the server to ignore end-of-sequence (exact output lengths)</source>
+        <translation>要求服务器忽略结束符（精确输出长度）</translation>
+    </message>
+    <message>
+        <source>Toggle ignore_eos</source>
+        <translation>切换 ignore_eos</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>Edit sampling parameters</source>
+        <translation>编辑采样参数</translation>
+    </message>
+    <message>
+        <source>Load matrix</source>
+        <translation>负载矩阵</translation>
+    </message>
+    <message>
+        <source>Closed loop (concurrency)</source>
+        <translation>闭环（并发数）</translation>
+    </message>
+    <message>
+        <source>Open loop (request rate)</source>
+        <translation>开环（请求速率）</translation>
+    </message>
+    <message>
+        <source>Capacity search (largest load within SLOs)</source>
+        <translation>容量搜索（满足 SLO 的最大负载）</translation>
+    </message>
+    <message>
+        <source>Change load mode</source>
+        <translation>修改负载模式</translation>
+    </message>
+    <message>
+        <source>Add point</source>
+        <translation>添加负载点</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Presets</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Concurrency gradient %1</source>
+        <translation>并发梯度 %1</translation>
+    </message>
+    <message>
+        <source>Point %1: %2</source>
+        <translation>第 %1 个负载点：%2</translation>
+    </message>
+    <message>
+        <source>Copy as vllm bench serve command</source>
+        <translation>复制为 vllm bench serve 命令</translation>
+    </message>
+    <message>
+        <source>Copy as sglang.bench_serving command</source>
+        <translation>复制为 sglang.bench_serving 命令</translation>
+    </message>
+    <message>
+        <source>Warmup, repeats and timeouts</source>
+        <translation>预热、重复与超时</translation>
+    </message>
+    <message>
+        <source>Warmup requests per point</source>
+        <translation>每个负载点的预热请求数</translation>
+    </message>
+    <message>
+        <source>Change warmup</source>
+        <translation>修改预热</translation>
+    </message>
+    <message>
+        <source>Discard ratio (steady window)</source>
+        <translation>丢弃比例（稳态窗口）</translation>
+    </message>
+    <message>
+        <source>Change discard ratio</source>
+        <translation>修改丢弃比例</translation>
+    </message>
+    <message>
+        <source>Repeats</source>
+        <translation>重复次数</translation>
+    </message>
+    <message>
+        <source>Change repeats</source>
+        <translation>修改重复次数</translation>
+    </message>
+    <message>
+        <source>off (every planned request)</source>
+        <translation>关闭（发送所有计划请求）</translation>
+    </message>
+    <message>
+        <source>Stop a point once the 95% intervals of its TTFT, TPOT and E2EL medians are narrower than this share of the median; requests in flight finish, and the point&apos;s findings say it stopped early.</source>
+        <translation>当负载点的 TTFT、TPOT 和 E2EL 中位数的 95% 区间窄于中位数的这一比例时停止该负载点；在途请求照常完成，该负载点的发现会注明提前停止。</translation>
+    </message>
+    <message>
+        <source>Stop once medians are known within</source>
+        <translation>中位数精度达到以下范围即停止</translation>
+    </message>
+    <message>
+        <source>Change when a point stops early</source>
+        <translation>更改负载点提前停止的条件</translation>
+    </message>
+    <message>
+        <source>…after at least (successful requests)</source>
+        <translation>…至少在以下数量成功请求之后</translation>
+    </message>
+    <message>
+        <source>Change the early stop&apos;s minimum</source>
+        <translation>更改提前停止的最少请求数</translation>
+    </message>
+    <message>
+        <source>In a capacity search, stop a level once its SLO verdict is decided</source>
+        <translation>容量搜索中，档位的 SLO 判定一旦确定即停止该档位</translation>
+    </message>
+    <message>
+        <source>Toggle stopping a level once decided</source>
+        <translation>切换判定确定后停止档位</translation>
+    </message>
+    <message>
+        <source>Connect timeout</source>
+        <translation>连接超时</translation>
+    </message>
+    <message>
+        <source>First-token timeout</source>
+        <translation>首 token 超时</translation>
+    </message>
+    <message>
+        <source>Idle timeout</source>
+        <translation>空闲超时</translation>
+    </message>
+    <message>
+        <source>Total timeout</source>
+        <translation>总超时</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Change %1</source>
+        <translation>更改%1</translation>
+    </message>
+    <message>
+        <source>Reset the server&apos;s prefix cache between points</source>
+        <translation>在负载点之间重置服务器的前缀缓存</translation>
+    </message>
+    <message>
+        <source>Toggle prefix-cache reset</source>
+        <translation>切换前缀缓存重置</translation>
+    </message>
+    <message>
+        <source>A capacity search measures a level again only when its interval straddles a bound; set how often in the search&apos;s settings.</source>
+        <translation>容量搜索只在某一级别的区间跨越上限时才再次测量；次数在搜索设置中设定。</translation>
+    </message>
+    <message>
+        <source>System prompt (tokens)</source>
+        <translation>系统提示（token）</translation>
+    </message>
+    <message>
+        <source>empty: generated sessions; or a ShareGPT file, whose conversations are the sessions</source>
+        <translation>留空：生成会话；或填写 ShareGPT 文件，以其中的对话作为会话</translation>
+    </message>
+    <message>
+        <source>empty: the built-in sonnet</source>
+        <translation>留空：使用内置的 sonnet</translation>
     </message>
 </context>
 <context>
@@ -7468,7 +7468,7 @@ The commands that replay them are below; the key goes through OPENAI_API_KEY.</s
     </message>
 </context>
 <context>
-    <name>ServeScope::ServerPage</name>
+    <name>ServeScope::ServerTab</name>
     <message>
         <source>Argument</source>
         <translation>参数</translation>
@@ -7530,6 +7530,50 @@ Qwen/Qwen2-7B-Instruct
     <message>
         <source>Edit readiness probe</source>
         <translation>编辑就绪探测</translation>
+    </message>
+    <message>
+        <source>A DCGM exporter&apos;s metrics URL: GPU utilisation, DRAM and SM activity and power are scraped beside the server&apos;s /metrics during every point. Empty: none.</source>
+        <translation>DCGM exporter 的指标 URL：每个负载点期间，会在服务器 /metrics 之外采集 GPU 利用率、DRAM 与 SM 活跃度以及功耗。留空表示不采集。</translation>
+    </message>
+    <message>
+        <source>GPU telemetry (DCGM)</source>
+        <translation>GPU 遥测（DCGM）</translation>
+    </message>
+    <message>
+        <source>Edit DCGM exporter URL</source>
+        <translation>编辑 DCGM exporter URL</translation>
+    </message>
+    <message>
+        <source>from the server arguments</source>
+        <translation>取自服务器参数</translation>
+    </message>
+    <message>
+        <source>GPUs serving the endpoint, for throughput per GPU and cost. 0: tensor × pipeline × data parallel sizes of the server arguments, else the environment&apos;s gpu_count, else 1.</source>
+        <translation>为该端点提供服务的 GPU 数，用于每 GPU 吞吐量和成本。0：取服务器参数中张量 × 流水线 × 数据并行规模，否则取环境快照的 gpu_count，否则为 1。</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>Edit GPU count</source>
+        <translation>编辑 GPU 数</translation>
+    </message>
+    <message>
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+    <message>
+        <source>Price of one GPU for an hour, in the currency you compare in: the report and the charts then give the price of a million output tokens at each point.</source>
+        <translation>一个 GPU 一小时的价格（使用你比较时所用的货币）：报告和图表随后给出每个负载点每百万输出 token 的价格。</translation>
+    </message>
+    <message>
+        <source>Price per GPU-hour</source>
+        <translation>每 GPU 小时价格</translation>
+    </message>
+    <message>
+        <source>Edit GPU-hour price</source>
+        <translation>编辑 GPU 小时价格</translation>
     </message>
     <message>
         <source>Environment snapshot</source>
@@ -7602,50 +7646,6 @@ Qwen/Qwen2-7B-Instruct
     <message>
         <source>Paste environment snapshot</source>
         <translation>粘贴环境快照</translation>
-    </message>
-    <message>
-        <source>A DCGM exporter&apos;s metrics URL: GPU utilisation, DRAM and SM activity and power are scraped beside the server&apos;s /metrics during every point. Empty: none.</source>
-        <translation>DCGM exporter 的指标 URL：每个负载点期间，会在服务器 /metrics 之外采集 GPU 利用率、DRAM 与 SM 活跃度以及功耗。留空表示不采集。</translation>
-    </message>
-    <message>
-        <source>GPU telemetry (DCGM)</source>
-        <translation>GPU 遥测（DCGM）</translation>
-    </message>
-    <message>
-        <source>Edit DCGM exporter URL</source>
-        <translation>编辑 DCGM exporter URL</translation>
-    </message>
-    <message>
-        <source>from the server arguments</source>
-        <translation>取自服务器参数</translation>
-    </message>
-    <message>
-        <source>GPUs serving the endpoint, for throughput per GPU and cost. 0: tensor × pipeline × data parallel sizes of the server arguments, else the environment&apos;s gpu_count, else 1.</source>
-        <translation>为该端点提供服务的 GPU 数，用于每 GPU 吞吐量和成本。0：取服务器参数中张量 × 流水线 × 数据并行规模，否则取环境快照的 gpu_count，否则为 1。</translation>
-    </message>
-    <message>
-        <source>GPUs</source>
-        <translation>GPU 数</translation>
-    </message>
-    <message>
-        <source>Edit GPU count</source>
-        <translation>编辑 GPU 数</translation>
-    </message>
-    <message>
-        <source>no price</source>
-        <translation>无价格</translation>
-    </message>
-    <message>
-        <source>Price of one GPU for an hour, in the currency you compare in: the report and the charts then give the price of a million output tokens at each point.</source>
-        <translation>一个 GPU 一小时的价格（使用你比较时所用的货币）：报告和图表随后给出每个负载点每百万输出 token 的价格。</translation>
-    </message>
-    <message>
-        <source>Price per GPU-hour</source>
-        <translation>每 GPU 小时价格</translation>
-    </message>
-    <message>
-        <source>Edit GPU-hour price</source>
-        <translation>编辑 GPU 小时价格</translation>
     </message>
 </context>
 <context>
@@ -8167,7 +8167,7 @@ Qwen/Qwen2-7B-Instruct
     </message>
 </context>
 <context>
-    <name>ServeScope::VariantsPage</name>
+    <name>ServeScope::VariantsTab</name>
     <message>
         <source>Variable</source>
         <translation>变量</translation>
@@ -8208,7 +8208,7 @@ Qwen/Qwen2-7B-Instruct
     </message>
     <message>
         <source>Changes</source>
-        <translation>修改</translation>
+        <translation>变化</translation>
     </message>
     <message>
         <source>Differs from baseline</source>

@@ -166,12 +166,12 @@ bool reasoned(const RunSource &run)
 namespace {
 
 // Per variant with a price: an hour of all its GPUs (RunSource::hourPrice).
-QMap<QString, double> hourPrices(const StoredRun &run)
+QMap<QString, double> hourPrices(const Experiment &x)
 {
     QMap<QString, double> out;
-    for (int v = 0; run.experiment() && v < run.experiment()->variants.size(); ++v) {
-        if (const double price = hourPrice(*run.variant(v)); price > 0)
-            out.insert(run.experiment()->variants[v].name, price);
+    for (int v = 0; v < x.variants.size(); ++v) {
+        if (const double price = hourPrice(resolveVariant(x, v)); price > 0)
+            out.insert(x.variants[v].name, price);
     }
     return out;
 }
@@ -191,7 +191,8 @@ void buildStoredPoints(const QString &projectPath, const RunRow &row, const QVec
     out->measured = !origin.isImported();
     out->clientHost = QJsonDocument::fromJson(row.clientHost).object();
     out->envSnapshot = QJsonDocument::fromJson(row.envSnapshot).array();
-    out->hourPrice = hourPrices(StoredRun(row));
+    if (const StoredRun run(row); run.experiment())
+        out->hourPrice = hourPrices(*run.experiment());
     for (const PointSummary &s : summaries) {
         if (set == ResultSet::Steady && s.steady.value(QStringLiteral("valid")) != 1.0)
             continue;

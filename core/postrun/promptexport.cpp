@@ -81,7 +81,8 @@ bool loadPointPrompts(
     p.variant = variant;
     p.point = point;
     p.repeat = repeat;
-    const Experiment *resolved = StoredRun(*row).variant(variant);
+    const StoredRun run(*row);
+    const Experiment *resolved = run.variant(variant);
     p.configured = resolved;
     if (resolved)
         p.resolved = *resolved;

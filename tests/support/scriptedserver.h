@@ -59,7 +59,11 @@ public:
     }
     quint16 port() const { return m_port; }
 
-    static void send(int fd, const QByteArray &bytes) { (void)!::write(fd, bytes.constData(), size_t(bytes.size())); }
+    /// Writes `bytes`; a peer that has gone is no signal to this process (MSG_NOSIGNAL), only a lost write.
+    static void send(int fd, const QByteArray &bytes)
+    {
+        (void)!::send(fd, bytes.constData(), size_t(bytes.size()), MSG_NOSIGNAL);
+    }
     /// One chunk of a chunked body.
     static QByteArray chunk(const QByteArray &data)
     {
