@@ -38,10 +38,7 @@ void RunController::start()
     m_worker->moveToThread(m_thread.get());
     RunWorker *worker = m_worker;
     // The worker and its parts emit on the run thread; these connections queue onto this object's thread.
-    connect(worker, &RunWorker::snapshotUpdated, this, &RunController::snapshotUpdated);
-    connect(worker, &RunWorker::pointFinished, this, &RunController::pointFinished);
-    connect(worker, &RunWorker::pointCompared, this, &RunController::pointCompared);
-    connect(worker, &RunWorker::logged, this, &RunController::logged);
+    relay(worker);
     connect(worker, &RunWorker::finished, this, [this](const RunResult &result) {
         m_running = false;
         m_worker = nullptr;

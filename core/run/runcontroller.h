@@ -3,6 +3,7 @@
 
 #include "compare/runsource.h"
 #include "model/experiment.h"
+#include "run/runevents.h"
 #include "run/runtypes.h"
 
 #include <QObject>
@@ -19,7 +20,7 @@ class RunWorker;
 /// Runs an experiment: every selected variant through every point and repeat, warmups, prompts,
 /// storage of every finished request, aggregates, result files. All work happens on its own
 /// thread and the engine's workers; signals arrive queued on the caller's thread.
-class RunController final : public QObject {
+class RunController final : public RunEvents {
     Q_OBJECT
 public:
     RunController(Experiment experiment, RunOptions options, QObject *parent = nullptr);
@@ -29,14 +30,6 @@ public:
     /// Thread-safe. Keeps everything measured; in-flight requests end as `cancelled`.
     void cancel();
     bool isRunning() const;
-
-Q_SIGNALS:
-    void snapshotUpdated(const ServeScope::RunSnapshot &snapshot);
-    void pointFinished(const ServeScope::PointSummary &summary);
-    /// RunOptions::vs: a point's repeats are done, and this is how it compares.
-    void pointCompared(const ServeScope::PointVerdict &verdict);
-    void logged(const QString &level, const QString &text);
-    void finished(const ServeScope::RunResult &result);
 
 private:
     Experiment m_experiment;

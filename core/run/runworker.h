@@ -6,6 +6,7 @@
 #include "model/redaction.h"
 #include "run/livebaseline.h"
 #include "run/livemonitor.h"
+#include "run/runevents.h"
 #include "run/runoutput.h"
 #include "run/runrecord.h"
 #include "run/runtypes.h"
@@ -28,7 +29,7 @@ struct VariantContext;
 
 /// The body of a run, on the run thread: opens the results folder and the project, then runs every
 /// selected variant through every point and repeat (each by the PointRunner) and records the outcome.
-class RunWorker final : public QObject {
+class RunWorker final : public RunEvents {
     Q_OBJECT
 public:
     RunWorker(Experiment experiment, RunOptions options, std::shared_ptr<std::atomic<bool>> cancel);
@@ -40,14 +41,6 @@ public:
     /// The project could not store what the run measured (a full disk, an I/O error): the load
     /// stops at once, as on cancel, and the run ends failed. Any thread.
     void stopOnStorageFailure(const QString &why);
-
-Q_SIGNALS:
-    void snapshotUpdated(const ServeScope::RunSnapshot &snapshot);
-    void pointFinished(const ServeScope::PointSummary &summary);
-    /// RunOptions::vs: a point's repeats are done, and this is how it compares.
-    void pointCompared(const ServeScope::PointVerdict &verdict);
-    void logged(const QString &level, const QString &text);
-    void finished(const ServeScope::RunResult &result);
 
 private:
     bool record(QString *error);

@@ -77,10 +77,7 @@ void RunSession::launch(const Experiment &experiment, RunOptions options)
     options.simulatorProgram = simulatorProgram();
     auto *controller = new RunController(experiment, options, this);
     m_controller = controller;
-    connect(controller, &RunController::snapshotUpdated, this, &RunSession::snapshotUpdated);
-    connect(controller, &RunController::pointFinished, this, &RunSession::pointFinished);
-    connect(controller, &RunController::pointCompared, this, &RunSession::pointCompared);
-    connect(controller, &RunController::logged, this, &RunSession::logged);
+    relay(controller);
     connect(controller, &RunController::finished, this, [this, controller](const RunResult &result) {
         m_running = false;
         m_controller = nullptr;

@@ -13,7 +13,7 @@ class SecretStore;
 
 /// Starts and stops one run for the window: resolves the API key (keychain or environment)
 /// asynchronously, hands it by value to a RunController, and relays its throttled signals.
-class RunSession final : public QObject {
+class RunSession final : public RunEvents {
     Q_OBJECT
 public:
     explicit RunSession(SecretStore *secrets, QObject *parent = nullptr);
@@ -30,11 +30,6 @@ public:
 
 signals:
     void started();
-    void snapshotUpdated(const ServeScope::RunSnapshot &snapshot);
-    void pointFinished(const ServeScope::PointSummary &summary);
-    void pointCompared(const ServeScope::PointVerdict &verdict);
-    void logged(const QString &level, const QString &text);
-    void finished(const ServeScope::RunResult &result);
 
 private:
     void launch(const Experiment &experiment, RunOptions options);
