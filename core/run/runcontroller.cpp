@@ -8,7 +8,7 @@
 namespace ServeScope {
 
 RunController::RunController(Experiment experiment, RunOptions options, QObject *parent)
-    : QObject(parent)
+    : RunEvents(parent)
     , m_experiment(std::move(experiment))
     , m_options(std::move(options))
 {

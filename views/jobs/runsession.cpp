@@ -12,7 +12,7 @@
 namespace ServeScope {
 
 RunSession::RunSession(SecretStore *secrets, QObject *parent)
-    : QObject(parent)
+    : RunEvents(parent)
     , m_secrets(secrets)
 {
     qRegisterMetaType<ServeScope::RunSnapshot>();
