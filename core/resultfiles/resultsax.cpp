@@ -301,6 +301,52 @@ QString RunReader::finish(int line)
     return {};
 }
 
+// Looks for keys among an object's own keys, keeping nothing else.
+class KeyFinder final {
+public:
+    KeyFinder(const QList<QByteArray> &keys, QList<QByteArray> *found)
+        : m_keys(keys)
+        , m_found(*found)
+    {
+    }
+    bool null() { return value(); }
+    bool boolean(bool) { return value(); }
+    bool number_integer(Json::number_integer_t) { return value(); }
+    bool number_unsigned(Json::number_unsigned_t) { return value(); }
+    bool number_float(Json::number_float_t, const Json::string_t &) { return value(); }
+    bool string(Json::string_t &) { return value(); }
+    bool binary(Json::binary_t &) { return value(); }
+    bool start_object(std::size_t)
+    {
+        m_object = m_object || m_depth == 0;
+        ++m_depth;
+        return true;
+    }
+    bool start_array(std::size_t)
+    {
+        ++m_depth;
+        return true;
+    }
+    bool end_object() { return --m_depth, true; }
+    bool end_array() { return --m_depth, true; }
+    bool key(Json::string_t &k)
+    {
+        const QByteArray name = QByteArray::fromStdString(k);
+        if (m_depth == 1 && m_keys.contains(name) && !m_found.contains(name))
+            m_found.append(name);
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) { return false; }
+    bool isObject() const { return m_object; }
+
+private:
+    bool value() { return true; }
+    const QList<QByteArray> &m_keys;
+    QList<QByteArray> &m_found;
+    int m_depth = 0;
+    bool m_object = false;
+};
+
 } // namespace
 
 ObjectRead parseResultObject(std::streambuf &in, int line, ResultRun *run, QString *wrongArray)
@@ -317,6 +363,14 @@ ObjectRead parseResultObject(std::streambuf &in, int line, ResultRun *run, QStri
         return ObjectRead::WrongArray;
     *run = std::move(read);
     return ObjectRead::Run;
+}
+
+bool firstObjectKeys(std::streambuf &in, const QList<QByteArray> &keys, QList<QByteArray> *found)
+{
+    found->clear();
+    KeyFinder finder(keys, found);
+    std::istream stream(&in);
+    return Json::sax_parse(stream, &finder, Json::input_format_t::json, false) && finder.isObject();
 }
 
 bool parseIsObject(std::streambuf &in)

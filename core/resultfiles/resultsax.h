@@ -27,4 +27,8 @@ bool readResultObject(std::streambuf &in, int line, ResultRun *out, QString *err
 /// Whether the JSON text `in` gives is one JSON object, whatever its keys (nothing of it is kept).
 bool parseIsObject(std::streambuf &in);
 
+/// Which of `keys` the first JSON value `in` gives has among its own (top-level) keys, into *found;
+/// false when that value is no valid object. What follows that value is not read, nothing of it is kept.
+bool firstObjectKeys(std::streambuf &in, const QList<QByteArray> &keys, QList<QByteArray> *found);
+
 } // namespace ServeScope
