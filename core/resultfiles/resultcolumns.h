@@ -10,6 +10,46 @@
 
 namespace ServeScope {
 
+/// Where each entry of a column ends: 4 bytes each while they fit, 8 once one does not.
+class ColumnEnds {
+public:
+    qsizetype size() const noexcept { return m_wide ? m_wideEnds.size() : m_narrow.size(); }
+    bool isEmpty() const noexcept { return size() == 0; }
+    qsizetype at(qsizetype i) const noexcept { return m_wide ? m_wideEnds.at(i) : qsizetype(m_narrow.at(i)); }
+    /// Where entry i starts: where the one before ends.
+    qsizetype startOf(qsizetype i) const noexcept { return i == 0 ? 0 : at(i - 1); }
+    void append(qsizetype end)
+    {
+        if (!m_wide && quint64(end) <= kNarrowMax)
+            m_narrow.append(quint32(end));
+        else
+            appendWide(end);
+    }
+    /// The last entry ends one later.
+    void growLast();
+    void reserve(qsizetype n) { m_wide ? m_wideEnds.reserve(n) : m_narrow.reserve(n); }
+    void squeeze()
+    {
+        m_narrow.squeeze();
+        m_wideEnds.squeeze();
+    }
+    void clear()
+    {
+        m_narrow.clear();
+        m_wideEnds.clear();
+        m_wide = false;
+    }
+    friend bool operator==(const ColumnEnds &a, const ColumnEnds &b);
+
+private:
+    static constexpr quint64 kNarrowMax = 0xffffffffu;
+    void appendWide(qsizetype end);
+
+    QVector<quint32> m_narrow;
+    QVector<qsizetype> m_wideEnds;
+    bool m_wide = false;
+};
+
 /// One request's gaps in a GapColumn: a view into it, valid while the column is unchanged.
 class GapRow {
 public:
@@ -77,8 +117,7 @@ public:
     qsizetype gapCount() const noexcept { return m_gaps.size(); }
     GapRow at(qsizetype i) const noexcept
     {
-        const qsizetype from = i == 0 ? 0 : m_ends.at(i - 1);
-        return GapRow(m_gaps.constData() + from, m_gaps.constData() + m_ends.at(i));
+        return GapRow(m_gaps.constData() + m_ends.startOf(i), m_gaps.constData() + m_ends.at(i));
     }
     GapRow operator[](qsizetype i) const noexcept { return at(i); }
     /// Empty when i is out of range.
@@ -101,7 +140,7 @@ public:
     void appendToLastRow(double gap)
     {
         m_gaps.append(gap);
-        ++m_ends.last();
+        m_ends.growLast();
     }
     void clear()
     {
@@ -121,11 +160,11 @@ public:
 
 private:
     QVector<double> m_gaps;
-    QVector<qsizetype> m_ends; ///< one past each request's last gap
+    ColumnEnds m_ends; ///< one past each request's last gap
 };
 
 /// A result file's generated_texts or errors: every request's text as UTF-8 one after another and
-/// where each one ends, so short texts take their bytes and 8 bytes each (not a QString apiece).
+/// where each one ends, so short texts take their bytes and 4 bytes each (not a QString apiece).
 class TextColumn {
 public:
     class const_iterator {
@@ -166,10 +205,10 @@ public:
     /// The UTF-8 bytes of entry i.
     QByteArrayView utf8(qsizetype i) const noexcept
     {
-        const qsizetype from = i == 0 ? 0 : m_ends.at(i - 1);
+        const qsizetype from = m_ends.startOf(i);
         return QByteArrayView(m_bytes.constData() + from, m_ends.at(i) - from);
     }
-    bool isEmptyAt(qsizetype i) const noexcept { return m_ends.at(i) == (i == 0 ? 0 : m_ends.at(i - 1)); }
+    bool isEmptyAt(qsizetype i) const noexcept { return m_ends.at(i) == m_ends.startOf(i); }
     QString at(qsizetype i) const { return QString::fromUtf8(utf8(i)); }
     QString operator[](qsizetype i) const { return at(i); }
     /// Empty when i is out of range.
@@ -211,7 +250,7 @@ public:
 
 private:
     QByteArray m_bytes;
-    QVector<qsizetype> m_ends; ///< one past each entry's last byte
+    ColumnEnds m_ends; ///< one past each entry's last byte
 };
 
 } // namespace ServeScope

@@ -175,6 +175,26 @@ private Q_SLOTS:
         compareObject(json, 3);
     }
 
+    // A column's ends take 4 bytes while they fit and widen, values kept, once one does not.
+    void columnEndsWidenPastFourBytes()
+    {
+        ColumnEnds ends;
+        ends.append(3);
+        ends.append(0xffffffff);
+        QCOMPARE(ends.at(1), qsizetype(0xffffffff));
+        ends.growLast();
+        QCOMPARE(ends.at(1), qsizetype(0x100000000));
+        ends.append(qsizetype(5000000000));
+        QCOMPARE(ends.size(), 3);
+        QCOMPARE(ends.at(0), qsizetype(3));
+        QCOMPARE(ends.startOf(2), qsizetype(0x100000000));
+        QCOMPARE(ends.at(2), qsizetype(5000000000));
+        ColumnEnds narrow;
+        for (qsizetype e : { 3LL, 0x100000000LL, 5000000000LL })
+            narrow.append(qsizetype(e));
+        QVERIFY(narrow == ends);
+    }
+
     // The stream reads each line, or a pretty-printed object, from the file itself.
     void streamReadsAsTheDocumentReaderDid()
     {
