@@ -14,9 +14,12 @@ constexpr qsizetype kLongestWord = 9; // "-Infinity"
 
 QByteArrayView nonFiniteAt(QByteArrayView rest)
 {
-    for (const char *word : { "-Infinity", "Infinity", "NaN" }) {
-        if (rest.startsWith(QByteArrayView(word)))
-            return QByteArrayView(word);
+    static constexpr QByteArrayView kWords[] = { "-Infinity", "Infinity", "NaN" };
+    if (rest.isEmpty() || (rest.front() != '-' && rest.front() != 'I' && rest.front() != 'N'))
+        return {};
+    for (QByteArrayView word : kWords) {
+        if (rest.startsWith(word))
+            return word;
     }
     return {};
 }
@@ -50,6 +53,19 @@ void QuotedJson::refill()
     m_end = m_at + m_raw.size();
 }
 
+// Copies bytes from m_at up to (not including) the first for which stop() holds, at most `most`.
+template<typename Stop> qsizetype QuotedJson::copyUntil(qsizetype most, Stop stop)
+{
+    const char *p = m_at;
+    const char *end = m_at + std::min<qsizetype>(most, m_end - m_at);
+    while (p < end && !stop(*p))
+        ++p;
+    m_out.append(m_at, p - m_at);
+    const qsizetype n = p - m_at;
+    m_at = p;
+    return n;
+}
+
 QuotedJson::int_type QuotedJson::underflow()
 {
     m_out.resize(0);
@@ -59,27 +75,33 @@ QuotedJson::int_type QuotedJson::underflow()
             refill();
         if (m_at == m_end)
             break;
+        const qsizetype room = kPiece - m_out.size();
         const char c = *m_at;
         if (m_inString) {
+            if (!m_escaped && copyUntil(room, [](char b) { return b == '"' || b == '\\'; }) > 0)
+                continue;
             m_out.append(c);
             ++m_at;
-            if (m_escaped)
-                m_escaped = false;
-            else if (c == '\\')
-                m_escaped = true;
-            else if (c == '"')
-                m_inString = false;
+            m_inString = m_escaped || c != '"';
+            m_escaped = !m_escaped && c == '\\';
             continue;
         }
-        m_inString = c == '"';
-        const QByteArrayView word = m_inString ? QByteArrayView() : nonFiniteAt(QByteArrayView(m_at, m_end - m_at));
-        if (word.isEmpty()) {
+        if (c == '"') {
+            m_inString = true;
             m_out.append(c);
             ++m_at;
             continue;
         }
-        m_out.append('"').append(word.data(), word.size()).append('"');
-        m_at += word.size();
+        const QByteArrayView word = nonFiniteAt(QByteArrayView(m_at, m_end - m_at));
+        if (!word.isEmpty()) {
+            m_out.append('"').append(word.data(), word.size()).append('"');
+            m_at += word.size();
+            continue;
+        }
+        // Up to the next byte that may open a string or one of the words.
+        m_out.append(c);
+        ++m_at;
+        copyUntil(room - 1, [](char b) { return b == '"' || b == '-' || b == 'I' || b == 'N'; });
     }
     if (m_out.isEmpty())
         return traits_type::eof();

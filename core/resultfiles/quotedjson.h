@@ -26,6 +26,7 @@ protected:
 
 private:
     void refill();
+    template<typename Stop> qsizetype copyUntil(qsizetype most, Stop stop);
 
     QIODevice *m_device = nullptr;
     qint64 m_left = 0; ///< bytes of the device's range not yet read

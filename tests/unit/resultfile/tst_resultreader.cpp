@@ -99,6 +99,19 @@ QByteArray withKeys(const QByteArray &extra)
     return kBase.chopped(1) + ',' + extra + '}';
 }
 
+// Strings and bare words across the reader's 64 KiB pieces: escapes, quotes and the words in and
+// out of strings at every offset near a piece's end.
+QByteArray acrossPieces()
+{
+    QByteArray text;
+    for (int i = 0; i < 70000; ++i)
+        text += i % 7 == 0 ? "\\\"NaN" : "a";
+    QByteArray extra = "\"label\":\"" + text + "\",\"x\":[";
+    for (int i = 0; i < 30000; ++i)
+        extra += (i ? "," : "") + QByteArray(i % 3 == 0 ? "NaN" : i % 3 == 1 ? "-Infinity" : "\"Infinity\"");
+    return withKeys(extra + "],\"request_rate\":Infinity");
+}
+
 } // namespace
 
 class TestResultReader final : public QObject {
@@ -168,6 +181,7 @@ private Q_SLOTS:
         QTest::newRow("number overflow") << withKeys(R"("duration":1e400)");
         QTest::newRow("invalid UTF-8") << withKeys("\"label\":\"\xff\"");
         QTest::newRow("comment") << QByteArray("{/* c */\"completed\":1}");
+        QTest::newRow("across pieces") << acrossPieces();
     }
     void shapesReadAsTheDocumentReaderDid()
     {
@@ -202,8 +216,8 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("lines.jsonl"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        const QList<QByteArray> lines = { kBase, withKeys(R"("request_rate":Infinity)"), "{not json}",
-            withKeys(R"("itls":5)"), withKeys(R"("max_concurrency":8)") };
+        const QList<QByteArray> lines
+            = { kBase, withKeys(R"("request_rate":Infinity)"), "{not json}", withKeys(R"("itls":5)"), acrossPieces() };
         f.write("\n" + lines.at(0) + "\n \f" + lines.at(1) + "\v\r\n\n" + lines.at(2) + '\n' + lines.at(3) + '\n'
             + lines.at(4));
         f.close();
