@@ -3008,10 +3008,6 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <source>line 1: not a JSON object on one line, and larger than %1 bytes to read whole</source>
-        <translation>第 1 行：不是单行的 JSON 对象，且超过 %1 字节，无法整体读取</translation>
-    </message>
-    <message>
         <source>empty result file</source>
         <translation>结果文件为空</translation>
     </message>

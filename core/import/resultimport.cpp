@@ -320,17 +320,7 @@ bool groupLines(const QString &path, const QVector<ResultRun> *toolRuns, ImportO
             groupOfItem.append(-1);
             continue;
         }
-        const bool arrays = run.hasArrays;
-        run.inputLens.clear();
-        run.outputLens.clear();
-        run.ttfts.clear();
-        run.latencies.clear();
-        run.startTimes.clear();
-        run.queueTimes.clear();
-        run.itls.clear();
-        run.errors.clear();
-        run.generatedTexts.clear();
-        run.hasArrays = arrays;
+        run.dropArrays();
         const QMap<QString, QString> identity = identityOf(run);
         const QString key = keyText(identity);
         auto it = byKey.find(key);
@@ -397,7 +387,7 @@ qint64 createRun(StoreWriter &writer, Group &g, const QString &absolute, Importe
     return g.runId;
 }
 
-// One whole line as point p of its run: requests, summary, and the estimates a native point gets.
+// One whole line as point p of its run (storeImportedPoint).
 void storePoint(StoreWriter &writer, const Group &g, int p, const ResultRun &run)
 {
     PointPlace place;
@@ -406,15 +396,7 @@ void storePoint(StoreWriter &writer, const Group &g, int p, const ResultRun &run
     place.runId = g.runId;
     const QString definitions = run.strings.value(
         QStringLiteral("servescope_definitions"), definitionsName(g.experiment.metrics.definitions));
-    const PointSummary summary = importedSummary(run, place, definitions);
-    const QVector<RequestRecord> records = importedRecords(run, place);
-    if (!records.isEmpty())
-        writer.enqueue(records);
-    writer.enqueue(summary);
-    PointRepeats repeats;
-    addRepeat(&repeats, summary, requestSamples(records, definitionsFromCode(definitions)));
-    for (const PointEstimate &e : estimateRepeats(g.runId, repeats).stored)
-        writer.enqueue(e);
+    storeImportedPoint(writer, run, place, definitions);
 }
 
 void finishAll(StoreWriter &writer, const QVector<Group> &groups, RunStatus status)

@@ -4,7 +4,9 @@
 #include "import/resultrecompute.h"
 #include "metrics/estimates.h"
 #include "metrics/numpystats.h"
+#include "metrics/requestmetrics.h"
 #include "model/clock.h"
+#include "storage/storewriter.h"
 
 #include <QRegularExpression>
 
@@ -184,14 +186,15 @@ PointSummary importedSummary(const ResultRun &run, const PointPlace &place, cons
     return s;
 }
 
-QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &place)
+QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &place, qsizetype from, qsizetype count)
 {
     QVector<RequestRecord> out;
     if (!run.hasArrays)
         return out;
     const qsizetype n = run.ttfts.size();
-    out.reserve(n);
-    for (qsizetype i = 0; i < n; ++i) {
+    const qsizetype to = count < 0 ? n : std::min(n, from + count);
+    out.reserve(std::max<qsizetype>(0, to - from));
+    for (qsizetype i = from; i < to; ++i) {
         RequestRecord r;
         r.runId = place.runId;
         r.variant = place.variant;
@@ -210,7 +213,8 @@ QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &p
         r.completionTokens = int(run.outputLens.value(i));
         r.targetInputLen = place.inputLen;
         r.targetOutputLen = place.outputLen;
-        r.generatedText = run.generatedTexts.value(i).toUtf8();
+        if (i < run.generatedTexts.size())
+            r.generatedText = run.generatedTexts.utf8(i).toByteArray();
         qint64 t = 0;
         if (error.isEmpty()) {
             t = secondsToNs(run.ttfts.at(i));
@@ -226,6 +230,29 @@ QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &p
         out.append(r);
     }
     return out;
+}
+
+void storeImportedPoint(StoreWriter &writer, const ResultRun &run, const PointPlace &place, const QString &definitions)
+{
+    // The writer's commit (StoreWriter::Options::commitRows): a batch is one transaction's worth.
+    constexpr qsizetype kBatch = 2000;
+    const PointSummary summary = importedSummary(run, place, definitions);
+    const DefinitionsProfile profile = definitionsFromCode(definitions);
+    const qsizetype n = run.hasArrays ? run.ttfts.size() : 0;
+    std::vector<RequestSample> samples;
+    samples.reserve(size_t(n)); // at most one a request: grown by doubling, it would peak at three times that
+    for (qsizetype from = 0; from < n; from += kBatch) {
+        QVector<RequestRecord> records = importedRecords(run, place, from, kBatch);
+        std::vector<RequestSample> some = requestSamples(records, profile);
+        samples.insert(samples.end(), std::make_move_iterator(some.begin()), std::make_move_iterator(some.end()));
+        writer.enqueue(std::move(records));
+        writer.catchUp();
+    }
+    writer.enqueue(summary);
+    PointRepeats repeats;
+    addRepeat(&repeats, summary, std::move(samples));
+    for (const PointEstimate &e : estimateRepeats(place.runId, repeats).stored)
+        writer.enqueue(e);
 }
 
 } // namespace ServeScope

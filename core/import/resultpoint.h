@@ -6,6 +6,8 @@
 
 namespace ServeScope {
 
+class StoreWriter;
+
 /// Where one file line lands in a project: its run, variant and point.
 struct PointPlace : PointKey {
     qint64 runId = 0;
@@ -19,7 +21,14 @@ struct PointPlace : PointKey {
 PointSummary importedSummary(const ResultRun &run, const PointPlace &place, const QString &definitions);
 
 /// The file's requests as records (times rebuilt at 1 ns from the arrays' seconds, one content
-/// event at TTFT and one per ITL gap); empty without arrays.
-QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &place);
+/// event at TTFT and one per ITL gap), `count` of them from request `from` (all with -1); empty
+/// without arrays.
+QVector<RequestRecord> importedRecords(
+    const ResultRun &run, const PointPlace &place, qsizetype from = 0, qsizetype count = -1);
+
+/// Stores one file line as its point through `writer`: its requests, built and handed over a batch
+/// at a time (the writer caught up with after each, so a point of 600,000 requests never holds them
+/// all as records), then its summary (importedSummary) and the estimates a native point gets.
+void storeImportedPoint(StoreWriter &writer, const ResultRun &run, const PointPlace &place, const QString &definitions);
 
 } // namespace ServeScope

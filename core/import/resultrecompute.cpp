@@ -17,7 +17,7 @@ constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 
 bool succeeded(const ResultRun &r, qsizetype i)
 {
-    return i >= r.errors.size() || r.errors.at(i).isEmpty();
+    return i >= r.errors.size() || r.errors.isEmptyAt(i);
 }
 
 // vLLM's max_output_tokens_per_s: token times rebuilt as start + ttft + cumulative ITL, bucketed
@@ -75,7 +75,7 @@ ArrayStats recomputeArrays(const ResultRun &r)
         c.totalOut += out;
         c.ttft.push_back(r.ttfts.at(i));
         if (c.hasItls) {
-            const QVector<double> &gaps = r.itls.at(i);
+            const GapRow gaps = r.itls.at(i);
             c.itl.insert(c.itl.end(), gaps.begin(), gaps.end());
             c.chunks += 1 + gaps.size();
         }

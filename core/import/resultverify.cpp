@@ -49,7 +49,7 @@ double chunkCounted(const ResultRun &run, const ArrayStats &c, const QString &ke
         return std::numeric_limits<double>::quiet_NaN();
     std::vector<double> tpot;
     for (qsizetype i = 0; i < run.ttfts.size(); ++i) {
-        if (i < run.errors.size() && !run.errors.at(i).isEmpty())
+        if (i < run.errors.size() && !run.errors.isEmptyAt(i))
             continue;
         const qsizetype n = 1 + run.itls.at(i).size();
         if (n > 1)

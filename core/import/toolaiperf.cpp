@@ -333,8 +333,7 @@ ToolFile readAiperfRecords(const QString &path)
     ToolFile t = readOf(kTool, QStringLiteral("per-request records"));
     ResultRun run;
     attachRecords(run, rec);
-    const int failed = int(std::count_if(
-        rec.arrays.errors.cbegin(), rec.arrays.errors.cend(), [](const QString &e) { return !e.isEmpty(); }));
+    const int failed = int(rec.arrays.errors.nonEmptyCount());
     run.numbers.insert(QStringLiteral("completed"), rec.arrays.ttfts.size() - failed);
     run.numbers.insert(QStringLiteral("failed"), failed);
     run.numbers.insert(QStringLiteral("servescope_warmup_requests"), rec.warmup);

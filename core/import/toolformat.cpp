@@ -3,6 +3,8 @@
 #include "import/toolformat.h"
 
 #include "import/yamlsubset.h"
+#include "resultfiles/quotedjson.h"
+#include "resultfiles/resultsax.h"
 
 #include <QDir>
 #include <QFile>
@@ -238,6 +240,13 @@ ToolFile sniffFile(const QString &path)
         return {};
     }
     if (c == '{') {
+        // A vLLM or SGLang file (its count among the first object's keys, and not an AIPerf record's
+        // two) is the stream's: read here as it streams, never as a document of its first line.
+        QuotedJson first(&f, 0, f.size());
+        QList<QByteArray> keys;
+        if (firstObjectKeys(first, { "completed", "metadata", "metrics" }, &keys) && keys.contains("completed")
+            && !(keys.contains("metadata") && keys.contains("metrics")))
+            return {};
         const QJsonDocument line = QJsonDocument::fromJson(firstLine(f));
         const QJsonObject lo = line.object();
         if (lo.value(QLatin1String("metadata")).isObject() && lo.value(QLatin1String("metrics")).isObject())

@@ -162,8 +162,7 @@ ToolFile readLlmperfRecords(const QString &path, const QJsonArray &records)
         = siblingOf(path, QStringLiteral("_individual_responses.json"), QStringLiteral("_summary.json"));
     ResultRun run;
     putRecords(run, records);
-    const int failed
-        = int(std::count_if(run.errors.cbegin(), run.errors.cend(), [](const QString &e) { return !e.isEmpty(); }));
+    const int failed = int(run.errors.nonEmptyCount());
     run.numbers.insert(QStringLiteral("completed"), run.ttfts.size() - failed);
     run.numbers.insert(QStringLiteral("failed"), failed);
     run.requestRate = std::numeric_limits<double>::quiet_NaN();

@@ -423,6 +423,17 @@ void addRepeat(PointRepeats *point, const PointSummary &summary, const std::vect
     point->samples.insert(point->samples.end(), samples.cbegin(), samples.cend());
 }
 
+void addRepeat(PointRepeats *point, const PointSummary &summary, std::vector<RequestSample> &&samples)
+{
+    point->setKey(summary.key());
+    point->repeats << summaryValues(summary);
+    if (point->samples.empty())
+        point->samples = std::move(samples);
+    else
+        point->samples.insert(
+            point->samples.end(), std::make_move_iterator(samples.begin()), std::make_move_iterator(samples.end()));
+}
+
 void addSteadyRepeat(PointRepeats *point, const PointSummary &summary, const std::vector<RequestSample> &samples)
 {
     if (summary.steady.value(QStringLiteral("valid")) != 1.0)

@@ -113,6 +113,8 @@ PointSamples pointSamples(
     std::span<const RequestRecord> records, const QMap<QString, double> &steady, DefinitionsProfile profile);
 /// One more repeat of a point: its key, its result-file values and its measured requests' samples.
 void addRepeat(PointRepeats *point, const PointSummary &summary, const std::vector<RequestSample> &samples);
+/// The same, the samples moved in rather than copied (a point of many requests holds them once).
+void addRepeat(PointRepeats *point, const PointSummary &summary, std::vector<RequestSample> &&samples);
 /// The same for the steady window's set: the repeat's `summary.steady` and its steadySamples(); a
 /// repeat without a valid window is left out, as comparisons of that set leave it out.
 void addSteadyRepeat(PointRepeats *point, const PointSummary &summary, const std::vector<RequestSample> &samples);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/records.h"
+#include "resultfiles/resultcolumns.h"
 
 #include <QMap>
 #include <QStringList>
@@ -61,8 +62,17 @@ struct ResultRun {
     bool hasArrays = false; ///< the per-request arrays below are present
     QVector<qint64> inputLens, outputLens;
     QVector<double> ttfts, latencies, startTimes, queueTimes;
-    QVector<QVector<double>> itls;
-    QStringList errors, generatedTexts;
+    GapColumn itls;
+    TextColumn errors, generatedTexts;
+
+    /// Frees the per-request arrays (hasArrays is kept): what is left is the line's setup and figures.
+    void dropArrays()
+    {
+        inputLens = outputLens = {};
+        ttfts = latencies = startTimes = queueTimes = {};
+        itls = {};
+        errors = generatedTexts = {};
+    }
 
     double number(const QString &key, double fallback = std::numeric_limits<double>::quiet_NaN()) const
     {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "resultfiles/resultstream.h"
 #include "model/problem.h"
+#include "resultfiles/quotedjson.h"
+#include "resultfiles/resultsax.h"
 
 #include <QCoreApplication>
+
+#include <cstring>
 
 namespace ServeScope {
 
@@ -46,21 +50,65 @@ bool ResultFileStream::open(const QString &path, QString *error, QString *shown)
     return true;
 }
 
+// The next line from the file's position, which is left after its line break.
+ResultFileStream::Span ResultFileStream::nextLine()
+{
+    const auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+    Span span;
+    const qint64 start = m_file.pos();
+    qint64 at = start, end = -1;
+    bool seen = false;
+    char buffer[64 * 1024];
+    while (end < 0) {
+        const qint64 got = m_file.read(buffer, sizeof buffer);
+        if (got <= 0)
+            break;
+        const char *nl = static_cast<const char *>(memchr(buffer, '\n', size_t(got)));
+        const qint64 n = nl ? nl - buffer : got;
+        for (qint64 i = 0; i < n; ++i) {
+            if (space(buffer[i]))
+                continue;
+            if (!seen)
+                span.from = at + i, span.first = buffer[i];
+            seen = true;
+            span.to = at + i + 1;
+            span.last = buffer[i];
+        }
+        end = nl ? at + n : -1;
+        at += got;
+    }
+    m_file.seek(end < 0 ? at : end + 1);
+    if (!seen)
+        span.from = span.to = start;
+    return span;
+}
+
+// Reads the span as one result object; the file's position is kept.
+bool ResultFileStream::readSpan(const Span &span, int line, ResultRun *run, QString *error, QString *shown)
+{
+    const qint64 at = m_file.pos();
+    QuotedJson in(&m_file, span.from, span.to);
+    const bool read = readResultObject(in, line, run, error, shown);
+    m_file.seek(at);
+    return read;
+}
+
+bool ResultFileStream::isObject(const Span &span)
+{
+    const qint64 at = m_file.pos();
+    QuotedJson in(&m_file, span.from, span.to);
+    const bool object = parseIsObject(in);
+    m_file.seek(at);
+    return object;
+}
+
 ResultFileStream::Item ResultFileStream::readWhole(ResultRun *run, QString *error, QString *shown)
 {
     m_done = true;
     ++m_items;
-    if (m_file.size() > kMaxObjectBytes) {
-        say(Reason::in(kCtx,
-                QT_TRANSLATE_NOOP("ServeScope::Import",
-                    "line 1: not a JSON object on one line, and larger than %1 bytes to read whole"),
-                { QString::number(kMaxObjectBytes) }),
-            error, shown);
-        return Item::Error;
-    }
-    m_file.seek(0);
     QString why, whyShown;
-    if (readResultObject(m_file.readAll(), 0, run, &why, &whyShown))
+    QuotedJson in(&m_file, 0, m_file.size());
+    if (readResultObject(in, 0, run, &why, &whyShown))
         return Item::Run;
     sayAtLine(1, why, whyShown, error, shown);
     return Item::Error;
@@ -73,11 +121,11 @@ bool ResultFileStream::objectAhead()
     const qint64 at = m_file.pos();
     bool found = false;
     for (int probed = 0; probed < kProbeLines && !found && !m_file.atEnd();) {
-        const QByteArray line = m_file.readLine().trimmed();
+        const Span line = nextLine();
         if (line.isEmpty())
             continue;
         ++probed;
-        found = isJsonObject(line);
+        found = isObject(line);
     }
     m_file.seek(at);
     return found;
@@ -86,22 +134,22 @@ bool ResultFileStream::objectAhead()
 ResultFileStream::Item ResultFileStream::next(ResultRun *run, QString *error, QString *shown)
 {
     while (!m_done && !m_file.atEnd()) {
-        const QByteArray line = m_file.readLine().trimmed();
+        const Span line = nextLine();
         ++m_line;
         if (line.isEmpty())
             continue;
         QString why, whyShown;
-        if (readResultObject(line, m_line, run, &why, &whyShown)) {
+        if (readSpan(line, m_line, run, &why, &whyShown)) {
             ++m_items;
             ++m_objects;
             return Item::Run;
         }
         // vLLM writes one object per line; an object that opens a file and does not close on its
         // line is a single pretty-printed object.
-        if (m_items == 0 && line.startsWith('{') && !line.endsWith('}'))
+        if (m_items == 0 && line.first == '{' && line.last != '}')
             return readWhole(run, error, shown);
         ++m_items;
-        if (isJsonObject(line)) {
+        if (isObject(line)) {
             ++m_objects;
         } else if (m_objects == 0 && !objectAhead()) {
             // No line so far was a JSON object, nor is one of the next few: another kind of file.

@@ -9,14 +9,12 @@
 namespace ServeScope {
 
 /// Reads a vLLM or SGLang result file one run at a time, so a JSON-lines file of hundreds of MB
-/// never sits in memory whole: each line is parsed and handed out before the next is read. A
-/// single object spread over several lines (pretty-printed) is read whole, up to kMaxObjectBytes.
+/// never sits in memory whole: each line is parsed and handed out before the next is read. Neither
+/// a line nor a single object spread over several lines (pretty-printed) is read into memory: the
+/// parser reads it from the file a piece at a time and keeps only the run (its per-request arrays
+/// as compact columns).
 class ResultFileStream final {
 public:
-    /// A whole-object parse holds the document several times over: 128 MiB of JSON is the most
-    /// read that way (JSON lines of any size stream).
-    static constexpr qint64 kMaxObjectBytes = qint64(128) << 20;
-
     enum class Item { Run, Error, End };
 
     /// False and *error when the file cannot be opened. `shown`, when given, receives each error
@@ -29,6 +27,15 @@ public:
     Item next(ResultRun *run, QString *error, QString *shown = nullptr);
 
 private:
+    /// One line's bytes in the file as QByteArray::trimmed() leaves them, and their ends.
+    struct Span {
+        qint64 from = 0, to = 0;
+        char first = 0, last = 0;
+        bool isEmpty() const { return from >= to; }
+    };
+    Span nextLine();
+    bool readSpan(const Span &span, int line, ResultRun *run, QString *error, QString *shown);
+    bool isObject(const Span &span);
     Item readWhole(ResultRun *run, QString *error, QString *shown);
     bool objectAhead();
 

@@ -22,7 +22,7 @@ struct Recomputed {
 
 inline bool succeeded(const ResultRun &r, qsizetype i)
 {
-    return i >= r.errors.size() || r.errors.at(i).isEmpty();
+    return i >= r.errors.size() || r.errors.isEmptyAt(i);
 }
 
 inline Recomputed recompute(const ResultRun &r)
@@ -41,7 +41,7 @@ inline Recomputed recompute(const ResultRun &r)
         c.totalIn += i < r.inputLens.size() ? r.inputLens.at(i) : 0;
         c.totalOut += out;
         c.ttft.push_back(r.ttfts.at(i));
-        const QVector<double> gaps = i < r.itls.size() ? r.itls.at(i) : QVector<double>();
+        const QVector<double> gaps = r.itls.value(i).toVector();
         c.itl.insert(c.itl.end(), gaps.begin(), gaps.end());
         if (i >= r.latencies.size())
             continue;
