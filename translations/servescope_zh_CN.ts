@@ -3123,6 +3123,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>not a result file: expected a JSON object, or JSON lines, of vLLM or SGLang results (or another benchmark tool&apos;s result file); line %1 is no JSON object</source>
         <translation>不是结果文件：应为 vLLM 或 SGLang 结果的 JSON 对象或 JSON Lines（或其他基准测试工具的结果文件）；第 %1 行不是 JSON 对象</translation>
     </message>
+    <message>
+        <source>&quot;%1&quot; of request %2, which completed, is no time (not a finite number of seconds from 0): the line is not imported</source>
+        <translation>已完成的请求 %2 的“%1”不是有效时间（不是从 0 起的有限秒数）：该行未导入</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ImportFlow</name>
@@ -5142,10 +5146,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>%1 p50 %2 毫秒，p90 %3 毫秒</translation>
     </message>
     <message>
-        <source>Not recorded.</source>
-        <translation>未记录。</translation>
-    </message>
-    <message>
         <source>Variant</source>
         <translation>变体</translation>
     </message>
@@ -6358,6 +6358,10 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Not recorded.</source>
+        <translation>未记录。</translation>
     </message>
 </context>
 <context>

@@ -53,6 +53,37 @@ double fromArrays(const ResultRun &r, const ArrayStats &stats, const QString &ke
     return recomputedValue(r, stats, key);
 }
 
+// A time the per-request arrays give (seconds): finite, not negative, and short of 30 years, so that it stays
+// an int64 of nanoseconds.
+bool isTime(double seconds)
+{
+    return std::isfinite(seconds) && seconds >= 0 && seconds < 1e9;
+}
+
+// The first time of a request that completed which is no time, as its array and index; empty when all are.
+QPair<QString, qsizetype> firstBadTime(const ResultRun &r)
+{
+    for (qsizetype i = 0; i < r.ttfts.size(); ++i) {
+        if (!r.errors.value(i).isEmpty())
+            continue; // a failed request's times are not read
+        if (!isTime(r.ttfts.at(i)))
+            return { QStringLiteral("ttfts"), i };
+        for (const auto &[key, column] : { std::pair { "latencies", &r.latencies }, { "start_times", &r.startTimes },
+                 { "queue_times", &r.queueTimes } }) {
+            if (i < column->size() && !isTime(column->at(i)))
+                return { QLatin1String(key), i };
+        }
+        if (i < r.itls.size()) {
+            const GapRow gaps = r.itls.at(i);
+            for (qsizetype g = 0; g < gaps.size(); ++g) {
+                if (!isTime(gaps.at(g)))
+                    return { QStringLiteral("itls"), i };
+            }
+        }
+    }
+    return {};
+}
+
 void warn(QList<Reason> *warnings, const Reason &why)
 {
     if (warnings)
@@ -100,6 +131,14 @@ Reason checkResultCounts(ResultRun &run, bool againstArrays, QList<Reason> *warn
                         "imported"),
                     { QLatin1String(key), QString::number(length), QString::number(run.ttfts.size()) });
         }
+    }
+    if (arrays) {
+        if (const auto [key, index] = firstBadTime(run); !key.isEmpty())
+            return Reason::in(kCtx,
+                QT_TRANSLATE_NOOP("ServeScope::Import",
+                    "\"%1\" of request %2, which completed, is no time (not a finite number of seconds from 0): the "
+                    "line is not imported"),
+                { key, QString::number(index) });
     }
     const ArrayStats stats = arrays ? recomputeArrays(run) : ArrayStats {};
     for (const CountKey &count : kCounts) {

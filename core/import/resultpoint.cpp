@@ -186,6 +186,17 @@ PointSummary importedSummary(const ResultRun &run, const PointPlace &place, cons
     return s;
 }
 
+namespace {
+
+// A time from a file as nanoseconds; what is no time (NaN, negative, beyond int64's nanoseconds) reads 0 —
+// a failed request's times are not checked before the import (checkResultCounts checks the rest).
+qint64 nsOf(double seconds)
+{
+    return std::isfinite(seconds) && seconds >= 0 && seconds < 1e9 ? secondsToNs(seconds) : 0;
+}
+
+} // namespace
+
 QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &place, qsizetype from, qsizetype count)
 {
     QVector<RequestRecord> out;
@@ -201,9 +212,9 @@ QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &p
         r.point = place.point;
         r.repeat = 1;
         r.index = int(i);
-        r.startNs = kOriginNs + (i < run.startTimes.size() ? secondsToNs(run.startTimes.at(i)) : 0);
+        r.startNs = kOriginNs + (i < run.startTimes.size() ? nsOf(run.startTimes.at(i)) : 0);
         r.slotNs = r.startNs;
-        r.scheduledNs = r.startNs - (i < run.queueTimes.size() ? secondsToNs(run.queueTimes.at(i)) : 0);
+        r.scheduledNs = r.startNs - (i < run.queueTimes.size() ? nsOf(run.queueTimes.at(i)) : 0);
         const QString error = run.errors.value(i);
         r.status = error.isEmpty() ? RequestStatus::Ok : RequestStatus::Failed;
         r.errorClass = error.isEmpty() ? ErrorClass::None : ErrorClass::Protocol;
@@ -217,16 +228,16 @@ QVector<RequestRecord> importedRecords(const ResultRun &run, const PointPlace &p
             r.generatedText = run.generatedTexts.utf8(i).toByteArray();
         qint64 t = 0;
         if (error.isEmpty()) {
-            t = secondsToNs(run.ttfts.at(i));
+            t = nsOf(run.ttfts.at(i));
             r.eventNs.append(t);
             r.eventKinds.append(EventKind::Content);
             for (double gap : run.itls.value(i)) {
-                t += secondsToNs(gap);
+                t += nsOf(gap);
                 r.eventNs.append(t);
                 r.eventKinds.append(EventKind::Content);
             }
         }
-        r.endNs = r.startNs + (i < run.latencies.size() ? std::max(t, secondsToNs(run.latencies.at(i))) : t);
+        r.endNs = r.startNs + (i < run.latencies.size() ? std::max(t, nsOf(run.latencies.at(i))) : t);
         out.append(r);
     }
     return out;

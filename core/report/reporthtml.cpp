@@ -36,7 +36,8 @@ QString isoUtc(const QDateTime &t)
 QString keyValueTable(const KeyValues &kv, int pairs)
 {
     if (kv.isEmpty())
-        return QStringLiteral("<p class=\"muted\">") + tr("Not recorded.") + QStringLiteral("</p>\n");
+        return QStringLiteral("<p class=\"muted\">")
+            + QCoreApplication::translate("ServeScope::Report", "Not recorded.") + QStringLiteral("</p>\n");
     QString out = QStringLiteral("<table class=\"kv\" border=\"1\" cellspacing=\"0\" cellpadding=\"1\">\n");
     for (qsizetype i = 0; i < kv.size(); i += pairs) {
         out += QStringLiteral("<tr>");

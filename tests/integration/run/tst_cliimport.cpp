@@ -209,6 +209,20 @@ private Q_SLOTS:
                           "\n")
             << QByteArray("line 1: \"itls\" is not an array of per-request values (numbers; for itls, arrays of "
                           "numbers)");
+        // Once crashed the import (std::length_error): a time that is no time, of a request that completed.
+        QTest::newRow("NaN ttft with start times, latencies and itls")
+            << QByteArray(R"({"backend":"vllm","completed":3,"duration":3,"ttfts":[0.1,NaN,0.3],"latencies":[1,1,1],)"
+                          R"("start_times":[0,0.5,1],"input_lens":[5,5,5],"output_lens":[2,2,2],)"
+                          R"("itls":[[0.1],[0.1],[0.1]]})"
+                          "\n")
+            << QByteArray("line 1: \"ttfts\" of request 1, which completed, is no time (not a finite number of seconds "
+                          "from 0): the line is not imported");
+        QTest::newRow("negative itl")
+            << QByteArray(R"({"backend":"vllm","completed":2,"duration":3,"ttfts":[0.1,0.2],"latencies":[1,1],)"
+                          R"("input_lens":[5,5],"output_lens":[2,2],"itls":[[0.1],[-0.1]]})"
+                          "\n")
+            << QByteArray("line 1: \"itls\" of request 1, which completed, is no time (not a finite number of seconds "
+                          "from 0): the line is not imported");
         QTest::newRow("completed 2^62")
             << QByteArray(R"({"backend":"vllm","completed":4611686018427387904,"duration":3})"
                           "\n")

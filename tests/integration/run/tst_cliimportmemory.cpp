@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -57,6 +58,8 @@ class TestCliImportMemory final : public QObject {
     QTemporaryDir m_dir;
 
 private Q_SLOTS:
+
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     // The object streams into compact columns and its requests are stored a batch at a time: the
     // peak is under four times the file (it was about twenty while the file was parsed whole).
     void largeObjectPeaksUnderFourTimesItsSize()

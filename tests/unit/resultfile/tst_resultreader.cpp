@@ -7,6 +7,7 @@
 #include "resultfiles/resultstream.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -117,6 +118,7 @@ QByteArray acrossPieces()
 class TestResultReader final : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
     void fixturesReadAsTheDocumentReaderDid_data()
     {
         QTest::addColumn<QString>("name");
