@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "tracepreview.h"
 
+#include "backgroundjob.h"
+
 #include <QDateTime>
 
 #include <algorithm>
@@ -80,10 +82,9 @@ TracePreview::TracePreview(QWidget *parent)
 
 TracePreview::~TracePreview()
 {
-    for (QThread *t : std::as_const(m_readers)) {
-        t->disconnect(this);
-        t->wait(); // a trace is read in seconds at most; its result is dropped
-        delete t;
+    for (const QPointer<QThread> &t : std::as_const(m_readers)) {
+        if (t)
+            t->wait(); // a trace is read in seconds at most; its result is dropped
     }
 }
 
@@ -129,22 +130,19 @@ void TracePreview::preview(const QString &path, const QString &format, int block
     }
     m_text->setText(tr("Reading the trace…"));
     auto result = std::make_shared<std::pair<TraceProfile, QString>>();
-    QThread *reader = QThread::create([path, format, blockSize, result] {
+    const auto read = [path, format, blockSize, result] {
         Trace trace;
         Reason why;
         if (readTrace(path, format, kMaxTraceRows, &trace, &why))
             result->first = traceProfile(trace, blockSize);
         else
             result->second = why.translated();
-    });
-    m_readers << reader;
-    connect(reader, &QThread::finished, this, [this, reader, result, generation] {
-        m_readers.removeOne(reader);
-        reader->deleteLater();
+    };
+    m_readers.removeAll(nullptr); // the finished ones
+    m_readers << runInBackground(this, QStringLiteral("trace-preview"), read, [this, result, generation] {
         if (generation == m_generation)
             show(result->first, result->second);
     });
-    reader->start();
 }
 
 void TracePreview::show(const TraceProfile &p, const QString &error)

@@ -3,6 +3,7 @@
 
 #include "workload/trace.h"
 
+#include <QPointer>
 #include <QWidget>
 
 #include <memory>
@@ -43,7 +44,7 @@ private:
     Strip *m_strip;
     QString m_key;
     quint64 m_generation = 0;
-    QList<QThread *> m_readers;
+    QList<QPointer<QThread>> m_readers;
 };
 
 } // namespace ServeScope

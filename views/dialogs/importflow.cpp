@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "importflow.h"
 
+#include "backgroundjob.h"
+
 #include "commanddialog.h"
 #include "experimentdocument.h"
 #include "filedialogs.h"
@@ -215,10 +217,9 @@ void ImportFlow::mergeShardFiles(const QStringList &files)
         sources << ShardSource { f, QString() };
     emit status(tr("Merging %n shard(s)…", nullptr, int(files.size())), 0);
     auto merge = std::make_shared<ShardMerge>();
-    QThread *thread = QThread::create(
-        [merge, sources, target = m_session->path()] { *merge = mergeShards(sources, target, QString()); });
-    connect(thread, &QThread::finished, this, [this, thread, merge] {
-        thread->deleteLater();
+    const auto work
+        = [merge, sources, target = m_session->path()] { *merge = mergeShards(sources, target, QString()); };
+    runInBackground(this, QStringLiteral("shard-merge"), work, [this, merge] {
         if (!merge->ok) {
             emit status(tr("The shards were not merged."), 6000);
             showWarning(m_window, tr("Merge shards"), tr("The shards were not merged: %1").arg(merge->error));
@@ -251,7 +252,6 @@ void ImportFlow::mergeShardFiles(const QStringList &files)
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     });
-    thread->start();
 }
 
 } // namespace ServeScope

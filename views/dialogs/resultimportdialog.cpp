@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "resultimportdialog.h"
+
+#include "backgroundjob.h"
 #include "origintext.h"
 
 #include "import/resultverify.h"
@@ -52,10 +54,8 @@ ResultImportDialog::ResultImportDialog(const QString &projectPath, const QString
 ResultImportDialog::~ResultImportDialog()
 {
     // Closed with the window during an import: the writer finishes the file it is on.
-    if (m_thread) {
+    if (m_thread)
         m_thread->wait();
-        delete m_thread;
-    }
 }
 
 void ResultImportDialog::reject()
@@ -88,7 +88,7 @@ void ResultImportDialog::start()
     auto outcomes = std::make_shared<QVector<ImportOutcome>>();
     auto checks = std::make_shared<QVector<QVector<LineCheck>>>();
     auto error = std::make_shared<QString>();
-    m_thread = QThread::create([project = m_project, files = m_files, outcomes, checks, error] {
+    const auto work = [project = m_project, files = m_files, outcomes, checks, error] {
         StoreWriter writer;
         if (!writer.open(project, error.get()))
             return;
@@ -103,14 +103,12 @@ void ResultImportDialog::start()
             outcomes->append(importer.importFile(file));
         }
         writer.close();
-    });
-    connect(m_thread, &QThread::finished, this, [this, outcomes, checks, error] {
-        m_thread->deleteLater();
+    };
+    m_thread = runInBackground(this, QStringLiteral("result-import"), work, [this, outcomes, checks, error] {
         m_thread = nullptr;
         showOutcomes(*outcomes, *checks, *error);
         emit imported();
     });
-    m_thread->start();
 }
 
 int ResultImportDialog::addChecks(QTreeWidgetItem *file, const QVector<LineCheck> &lines)

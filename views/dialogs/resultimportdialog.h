@@ -5,6 +5,7 @@
 #include "import/resultverify.h"
 
 #include <QDialog>
+#include <QPointer>
 
 #include <memory>
 
@@ -53,7 +54,7 @@ private:
     QLabel *m_status;
     QTreeWidget *m_outcomes;
     QDialogButtonBox *m_buttons;
-    QThread *m_thread = nullptr;
+    QPointer<QThread> m_thread;
 };
 
 } // namespace ServeScope

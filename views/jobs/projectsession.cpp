@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "projectsession.h"
 
+#include "backgroundjob.h"
+
 #include "projectworker.h"
 
 #include "storage/projectstore.h"
@@ -157,14 +159,17 @@ void ProjectSession::checkIntegrity()
     // the runs' queries must not wait behind it.
     auto stop = std::make_shared<CheckStop>();
     m_checkStop = stop;
-    m_check.reset(QThread::create([this, path = m_path, stop] {
-        QString error; // stays empty when the file passes
-        ProjectStore::verify(path, ProjectStore::Check::Full, &error, stop.get());
-        if (!stop->isStopped())
-            QMetaObject::invokeMethod(this, [this, path, error] { emit integrityChecked(path, error); });
-    }));
-    m_check->setObjectName(QStringLiteral("project-check"));
-    m_check->start(QThread::LowPriority);
+    auto error = std::make_shared<QString>(); // stays empty when the file passes
+    const auto check = [path = m_path, stop, error] {
+        ProjectStore::verify(path, ProjectStore::Check::Full, error.get(), stop.get());
+    };
+    m_check = runInBackground(
+        this, QStringLiteral("project-check"), check,
+        [this, path = m_path, stop, error] {
+            if (!stop->isStopped())
+                emit integrityChecked(path, *error);
+        },
+        QThread::LowPriority);
 }
 
 bool ProjectSession::stopIntegrityCheck()
@@ -174,7 +179,7 @@ bool ProjectSession::stopIntegrityCheck()
     const bool unanswered = !m_check->isFinished();
     m_checkStop->stop();
     m_check->wait();
-    m_check.reset();
+    m_check = nullptr;
     return unanswered;
 }
 

@@ -7,6 +7,7 @@
 #include "storage/storetypes.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QThread>
 #include <QTimer>
 #include <QVector>
@@ -75,7 +76,7 @@ private:
     bool stopIntegrityCheck();
 
     QThread m_thread;
-    std::unique_ptr<QThread> m_check; ///< the running integrity check
+    QPointer<QThread> m_check; ///< the running integrity check
     std::shared_ptr<CheckStop> m_checkStop;
     bool m_resumeCheck = false; ///< open() stopped an unanswered check: a refused file starts it again
     ProjectWorker *m_worker;

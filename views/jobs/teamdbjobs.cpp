@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "teamdbjobs.h"
 
+#include "backgroundjob.h"
+
 #include "secrets/secretstore.h"
 #include "teamdb/runbundle.h"
 #include "teamdb/teamdbpublish.h"
@@ -71,14 +73,11 @@ void TeamDbJobs::withPassword(
 
 void TeamDbJobs::runOnWorker(std::function<void()> work, std::function<void()> done)
 {
-    m_thread = QThread::create(std::move(work));
-    connect(m_thread, &QThread::finished, this, [this, done] {
-        m_thread->deleteLater();
+    m_thread = runInBackground(this, QStringLiteral("team-database"), std::move(work), [this, done] {
         m_thread = nullptr;
         m_busy = false;
         done();
     });
-    m_thread->start();
 }
 
 void TeamDbJobs::list(const TeamDbUrl &url, const TeamRunFilter &filter)

@@ -5,6 +5,7 @@
 #include "teamdb/teamdburl.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QVector>
 
@@ -61,7 +62,7 @@ private:
     /// Starts a job; false (and `refused` called) while another one is in flight.
     bool begin(const std::function<void(const QString &)> &refused);
 
-    QThread *m_thread = nullptr;
+    QPointer<QThread> m_thread;
     bool m_busy = false;
 };
 
