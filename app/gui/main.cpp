@@ -91,9 +91,11 @@ struct GuiOptions {
     }
 };
 
-// The demo, a project, result files (imported into a new project) or an experiment file.
-void openGiven(MainWindow &window, bool demo, const QStringList &files)
+// The demo, a project, result files (imported into a new project) or an experiment file. Returns why an
+// experiment file was refused (empty otherwise: a project or result files answer later, by signal).
+QString openGiven(MainWindow &window, bool demo, const QStringList &files)
 {
+    QString refused;
     if (demo) {
         window.openDemo();
     } else if (!files.isEmpty()) {
@@ -104,9 +106,10 @@ void openGiven(MainWindow &window, bool demo, const QStringList &files)
         } else {
             // It makes the project itself; one made here too would race it (two temporary projects being
             // created, the experiment applied to the first and the window left on the second, not yet there).
-            window.imports()->importExperimentFile(files.constFirst());
+            window.imports()->importExperimentFile(files.constFirst(), &refused);
         }
     }
+    return refused;
 }
 
 // With SERVESCOPE_STALL_PROBE=1, a 5 ms timer: the longest gap between its ticks is the GUI thread's
@@ -210,7 +213,14 @@ int main(int argc, char *argv[])
             : parser.isSet(options.quitAfter)                        ? RunPageController::LaunchPolicy::Never
                                                                      : RunPageController::LaunchPolicy::Ask);
     window.show();
-    openGiven(window, parser.isSet(options.demo), parser.positionalArguments());
+    const QString refused = openGiven(window, parser.isSet(options.demo), parser.positionalArguments());
+    if (!refused.isEmpty() && parser.isSet(options.quitAfter)) {
+        // A scripted run of a file that does not read ends at once, saying why.
+        std::fprintf(stderr, "servescope: %s\n%s\n",
+            qPrintable(GuiText::tr("cannot import %1:").arg(parser.positionalArguments().constFirst())),
+            qPrintable(refused));
+        return 2;
+    }
     scriptRun(app, window, parser.isSet(options.runNow), parser.isSet(options.quitAfter));
     return QApplication::exec();
 }

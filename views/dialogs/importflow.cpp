@@ -55,11 +55,13 @@ bool ImportFlow::refusedWhileRunning(const QString &what, const QString &text)
     return true;
 }
 
-bool ImportFlow::importExperimentFile(const QString &path)
+bool ImportFlow::importExperimentFile(const QString &path, QString *error)
 {
     const ExperimentReadResult r = loadExperimentFile(path);
     if (!r.ok) {
         const QString why = r.shownLines(r.errors).join(QLatin1Char('\n'));
+        if (error)
+            *error = why;
         emit logged(QStringLiteral("error"), tr("Cannot import %1:\n%2").arg(QFileInfo(path).fileName(), why));
         emit status(tr("Import failed; see the log."), 6000);
         return false;

@@ -25,7 +25,7 @@ public:
 
     /// Imports an experiment file (JSON, TOML) into the open project (a new one when none is open) as
     /// an undoable edit.
-    bool importExperimentFile(const QString &path);
+    bool importExperimentFile(const QString &path, QString *error = nullptr);
     /// Asks for an experiment file, then imports it.
     void chooseExperimentFile();
     bool exportExperimentFile(const QString &path);

@@ -119,6 +119,36 @@ private Q_SLOTS:
         QCOMPARE(again.readAll(), content); // left as it was
     }
 
+    // An experiment file that does not read ends a scripted run at once with 2 and the reason (it sat on
+    // "Import failed; see the log" for ever).
+    void malformedExperimentEndsAScriptedRun_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("duplicate key") << QByteArray(R"({"name": "a", "name": "b"})")
+                                       << QStringLiteral("duplicate key");
+        QString deep;
+        for (int i = 0; i < 200; ++i)
+            deep += QStringLiteral("{\"a\":");
+        QTest::newRow("too deep") << deep.toUtf8() << QStringLiteral("nesting deeper than");
+        QTest::newRow("over 8 MiB") << QByteArray(9 * 1024 * 1024, ' ') << QStringLiteral("larger than");
+    }
+    void malformedExperimentEndsAScriptedRun()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, message);
+        const QString path = m_dir.filePath(
+            QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-') + QStringLiteral(".json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        const Outcome o = gui({ path, QStringLiteral("--run"), QStringLiteral("--quit-after-run") });
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains("cannot import"), o.err.constData());
+        QVERIFY2(o.err.contains(message.toUtf8()), o.err.constData());
+    }
+
     // --help is written in the language the window would use: --lang first, then SERVESCOPE_LANG.
     void helpFollowsTheLanguage()
     {
