@@ -2953,6 +2953,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>the run did not finish: %1</source>
         <translation>运行未完成：%1</translation>
     </message>
+    <message>
+        <source>cannot import %1:</source>
+        <translation>无法导入 %1：</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::HeadlinePanel</name>

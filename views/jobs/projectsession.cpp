@@ -160,13 +160,15 @@ void ProjectSession::checkIntegrity()
     auto stop = std::make_shared<CheckStop>();
     m_checkStop = stop;
     auto error = std::make_shared<QString>(); // stays empty when the file passes
-    const auto check = [path = m_path, stop, error] {
+    auto answered = std::make_shared<bool>(false); // decided where the check ends, as it ends
+    const auto check = [path = m_path, stop, error, answered] {
         ProjectStore::verify(path, ProjectStore::Check::Full, error.get(), stop.get());
+        *answered = !stop->isStopped();
     };
     m_check = runInBackground(
         this, QStringLiteral("project-check"), check,
-        [this, path = m_path, stop, error] {
-            if (!stop->isStopped())
+        [this, path = m_path, error, answered] {
+            if (*answered)
                 emit integrityChecked(path, *error);
         },
         QThread::LowPriority);
