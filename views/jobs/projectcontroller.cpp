@@ -229,9 +229,12 @@ QStringList ProjectController::recent() const
 
 void ProjectController::addRecent(const QString &path)
 {
+    // Whole paths: a file opened by a name relative to the folder the window started in opens again from
+    // anywhere.
+    const QString whole = QFileInfo(path).absoluteFilePath();
     QStringList list = recent();
-    list.removeAll(path);
-    list.prepend(path);
+    list.removeAll(whole);
+    list.prepend(whole);
     QSettings().setValue(QStringLiteral("recentProjects"), list.mid(0, 8));
     emit recentChanged(recent());
 }

@@ -28,6 +28,7 @@
 #include "screenfit.h"
 #include "secrets/memorysecretstore.h"
 #include "storage/fileinuse.h"
+#include "storage/storewriter.h"
 #include "windowpages.h"
 
 #include "charts/chartexporter.h"
@@ -39,10 +40,12 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -131,6 +134,33 @@ private Q_SLOTS:
     {
         QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support).*")));
         QSettings().clear();
+    }
+
+    // A project opened by a name relative to the folder the window started in is remembered by its whole
+    // path: the recent entry opens it again from any other folder (it was kept as the bare name).
+    void recentProjectsAreWholePaths()
+    {
+        QTemporaryDir dir, elsewhere;
+        const QString path = dir.filePath(QStringLiteral("relative.servescope"));
+        {
+            StoreWriter writer;
+            QVERIFY(writer.open(path));
+        }
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.path()));
+        MemorySecretStore secrets;
+        MainWindow w(&secrets);
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        w.project()->openProject(QStringLiteral("relative.servescope"));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        const QStringList recent = w.project()->recent();
+        QVERIFY(QDir::setCurrent(elsewhere.path()));
+        QVERIFY(!recent.isEmpty());
+        QCOMPARE(recent.first(), QFileInfo(path).absoluteFilePath());
+        w.project()->openProject(recent.first());
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 2, 10000);
+        QCOMPARE(QFileInfo(w.session()->path()).canonicalFilePath(), QFileInfo(path).canonicalFilePath());
+        QVERIFY(QDir::setCurrent(before));
     }
 
     void failedOpenKeepsTheProject_data()
