@@ -125,7 +125,11 @@ private Q_SLOTS:
         QCOMPARE(res.outcome.completed + res.outcome.failed, res.outcome.sent);
         for (const RequestRecord &r : res.records) {
             QCOMPARE(int(r.errorClass), expected);
-            QVERIFY2(r.errorText.contains(textPart), qPrintable(r.errorText));
+            // Qt's reader may drop a response whose head and close arrive together (it then has no status):
+            // the pool can only say "no response" for such a cut; the lean transport always names it.
+            const bool poolCut = transport == QLatin1String("pool") && textPart == QLatin1String("truncated")
+                && r.errorText.startsWith(QLatin1String("no response: "));
+            QVERIFY2(r.errorText.contains(textPart) || poolCut, qPrintable(r.errorText));
             QVERIFY(r.endNs >= r.startNs && r.startNs >= r.slotNs && r.slotNs >= r.scheduledNs);
             if (!key.isEmpty())
                 QVERIFY(!r.errorText.contains(QString::fromLatin1(key)));
