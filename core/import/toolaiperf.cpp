@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace ServeScope::ToolRead {
 
@@ -193,41 +194,46 @@ void attachRecords(ResultRun &run, const Records &rec)
     run.startTimes = rec.arrays.startTimes;
 }
 
-} // namespace
-
-ToolFile readAiperf(const QString &path, const QJsonObject &file)
+// The first releases kept the metric tags under "records"; later ones at the top level.
+QJsonObject withRecordsMerged(const QJsonObject &file, bool *nested)
 {
-    // The first releases kept the metric tags under "records"; later ones at the top level.
     QJsonObject o = file;
-    const bool nested
-        = !file.contains(QLatin1String("request_count")) && file.value(QLatin1String("records")).isObject();
-    if (nested) {
+    *nested = !file.contains(QLatin1String("request_count")) && file.value(QLatin1String("records")).isObject();
+    if (*nested) {
         const QJsonObject records = file.value(QLatin1String("records")).toObject();
         for (auto it = records.constBegin(); it != records.constEnd(); ++it)
             o.insert(it.key(), it.value());
     }
+    return o;
+}
+
+// The layout's name, and a refusal of a layout not known or of a file without the figures needed.
+std::optional<ToolFile> refusedLayout(const QJsonObject &o, bool nested, QString *version)
+{
     const QString schema = o.value(QLatin1String("schema_version")).toString();
     const QString aiperfVersion = o.value(QLatin1String("aiperf_version")).toString();
-    QString version = schema.isEmpty()
-        ? (nested ? QStringLiteral("layout with records, without schema_version")
-                  : QStringLiteral("layout without schema_version"))
-        : QStringLiteral("aiperf %1, schema %2")
-              .arg(aiperfVersion.isEmpty() ? QStringLiteral("?") : aiperfVersion, schema);
+    *version = schema.isEmpty() ? (nested ? QStringLiteral("layout with records, without schema_version")
+                                          : QStringLiteral("layout without schema_version"))
+                                : QStringLiteral("aiperf %1, schema %2")
+                                      .arg(aiperfVersion.isEmpty() ? QStringLiteral("?") : aiperfVersion, schema);
     if (!schema.isEmpty() && !schema.startsWith(QLatin1String("1.")))
-        return refuse(QStringLiteral("AIPerf"), version, QStringLiteral("schema_version"),
+        return refuse(QStringLiteral("AIPerf"), *version, QStringLiteral("schema_version"),
             QStringLiteral("is \"%1\"; the layouts read are the one before schema_version and 1.x").arg(schema));
     if (o.value(QLatin1String("metadata")).toObject().contains(QLatin1String("aggregation_type")))
-        return refuse(QStringLiteral("AIPerf"), version, QStringLiteral("metadata.aggregation_type"),
+        return refuse(QStringLiteral("AIPerf"), *version, QStringLiteral("metadata.aggregation_type"),
             QStringLiteral("marks a summary over several profile runs, not one run's profile_export_aiperf.json"));
     for (const char *needed : { "request_count", "request_latency", "time_to_first_token" }) {
         const QJsonObject m = o.value(QLatin1String(needed)).toObject();
         if (m.isEmpty() || !m.contains(QLatin1String("avg")))
-            return refuse(QStringLiteral("AIPerf"), version, QString::fromLatin1(needed),
+            return refuse(QStringLiteral("AIPerf"), *version, QString::fromLatin1(needed),
                 QStringLiteral("is missing or has no \"avg\""));
     }
+    return std::nullopt;
+}
 
-    ResultRun run;
-    ToolFile t = readOf(kTool, version);
+// Every distribution of kDistributions the file has; a refusal when one's unit is not of time.
+std::optional<ToolFile> putDistributions(ResultRun &run, const QJsonObject &o, const QString &version)
+{
     for (const Mapped &m : kDistributions) {
         const QJsonObject dist = o.value(QLatin1String(m.tag)).toObject();
         if (dist.isEmpty())
@@ -239,6 +245,12 @@ ToolFile readAiperf(const QString &path, const QJsonObject &file)
                 QStringLiteral("is \"%1\", not a unit of time").arg(unitText));
         putDistribution(run, QLatin1String(m.metric), dist, unit, m.servescope);
     }
+    return std::nullopt;
+}
+
+// The counts, duration, token totals and throughputs; returns the completed requests (NaN unknown).
+double putTotals(ResultRun &run, const QJsonObject &o)
+{
     const double completed = avgOf(o, "request_count");
     run.numbers.insert(QStringLiteral("completed"), completed);
     run.numbers.insert(QStringLiteral("failed"), avgOf(o, "error_request_count", 0));
@@ -260,11 +272,14 @@ ToolFile readAiperf(const QString &path, const QJsonObject &file)
         run.numbers.insert(QStringLiteral("total_token_throughput"), total);
     else if (std::isfinite(in) && std::isfinite(out) && duration > 0)
         run.numbers.insert(QStringLiteral("total_token_throughput"), (in + out) / duration);
+    return completed;
+}
 
-    const QJsonObject config = o.value(QLatin1String("input_config")).toObject();
+// What the input config names: the model, the endpoint's type, the command, the artifacts' folder as the
+// label; the start time as the date.
+void putConfigStrings(ResultRun &run, const QJsonObject &o, const QJsonObject &config)
+{
     const QJsonObject endpoint = config.value(QLatin1String("endpoint")).toObject();
-    const QJsonObject prompt
-        = config.value(QLatin1String("input")).toObject().value(QLatin1String("prompt")).toObject();
     const QJsonArray models = endpoint.value(QLatin1String("model_names")).toArray();
     if (!models.isEmpty())
         run.strings.insert(QStringLiteral("model_id"), models.first().toString());
@@ -281,6 +296,56 @@ ToolFile readAiperf(const QString &path, const QJsonObject &file)
     const QString date = dateOf(o.value(QLatin1String("start_time")).toString());
     if (!date.isEmpty())
         run.strings.insert(QStringLiteral("date"), date);
+}
+
+// The per-request file beside `path`, when there is one: its arrays attached to `run`, its warmup
+// records counted into `warmup`, what it lacks said in `t`'s warnings.
+void attachRecordsBeside(ToolFile &t, ResultRun &run, const QString &path, double completed, int *warmup)
+{
+    const QString jsonl
+        = siblingOf(path, QStringLiteral("profile_export_aiperf.json"), QStringLiteral("profile_export.jsonl"));
+    if (jsonl.isEmpty())
+        return;
+    const Records rec = readRecords(jsonl);
+    if (!rec.error.isEmpty()) {
+        t.warnings << Reason::in(kCtx,
+            QT_TRANSLATE_NOOP("ServeScope::Import", "%1: %2; the per-request records were not imported"),
+            { QFileInfo(jsonl).fileName(), rec.error });
+    } else if (rec.arrays.hasArrays) {
+        attachRecords(run, rec);
+        *warmup = std::max(*warmup, rec.warmup);
+        run.numbers.insert(QStringLiteral("servescope_cancelled_requests"), rec.cancelled);
+        run.strings.insert(QStringLiteral("servescope_records_file"), jsonl);
+        const int stored = int(rec.arrays.ttfts.size());
+        if (std::isfinite(completed) && stored < int(completed))
+            t.warnings << Reason::in(kCtx,
+                QT_TRANSLATE_NOOP("ServeScope::Import",
+                    "%1 holds %2 of the run's %3 requests: the statistics stored are the file's own; the "
+                    "requests, and what ServeScope draws from them (bands, scatter, peaks), cover those %2 only"),
+                { QFileInfo(jsonl).fileName(), QString::number(stored), QString::number(int(completed)) });
+    }
+}
+
+} // namespace
+
+ToolFile readAiperf(const QString &path, const QJsonObject &file)
+{
+    bool nested = false;
+    const QJsonObject o = withRecordsMerged(file, &nested);
+    QString version;
+    if (std::optional<ToolFile> refused = refusedLayout(o, nested, &version))
+        return *std::move(refused);
+
+    ResultRun run;
+    ToolFile t = readOf(kTool, version);
+    if (std::optional<ToolFile> refused = putDistributions(run, o, version))
+        return *std::move(refused);
+    const double completed = putTotals(run, o);
+
+    const QJsonObject config = o.value(QLatin1String("input_config")).toObject();
+    const QJsonObject prompt
+        = config.value(QLatin1String("input")).toObject().value(QLatin1String("prompt")).toObject();
+    putConfigStrings(run, o, config);
     int warmup = readLoad(config, run);
     putNumber(run, QStringLiteral("random_input_len"),
         prompt.value(QLatin1String("input_tokens")).toObject().value(QLatin1String("mean")));
@@ -293,29 +358,7 @@ ToolFile readAiperf(const QString &path, const QJsonObject &file)
                 "requests made before it stopped"),
             {});
 
-    // The per-request file beside it, when there is one.
-    const QString jsonl
-        = siblingOf(path, QStringLiteral("profile_export_aiperf.json"), QStringLiteral("profile_export.jsonl"));
-    if (!jsonl.isEmpty()) {
-        const Records rec = readRecords(jsonl);
-        if (!rec.error.isEmpty()) {
-            t.warnings << Reason::in(kCtx,
-                QT_TRANSLATE_NOOP("ServeScope::Import", "%1: %2; the per-request records were not imported"),
-                { QFileInfo(jsonl).fileName(), rec.error });
-        } else if (rec.arrays.hasArrays) {
-            attachRecords(run, rec);
-            warmup = std::max(warmup, rec.warmup);
-            run.numbers.insert(QStringLiteral("servescope_cancelled_requests"), rec.cancelled);
-            run.strings.insert(QStringLiteral("servescope_records_file"), jsonl);
-            const int stored = int(rec.arrays.ttfts.size());
-            if (std::isfinite(completed) && stored < int(completed))
-                t.warnings << Reason::in(kCtx,
-                    QT_TRANSLATE_NOOP("ServeScope::Import",
-                        "%1 holds %2 of the run's %3 requests: the statistics stored are the file's own; the "
-                        "requests, and what ServeScope draws from them (bands, scatter, peaks), cover those %2 only"),
-                    { QFileInfo(jsonl).fileName(), QString::number(stored), QString::number(int(completed)) });
-        }
-    }
+    attachRecordsBeside(t, run, path, completed, &warmup);
     run.numbers.insert(QStringLiteral("servescope_warmup_requests"), warmup);
     addPoint(t, std::move(run),
         QStringLiteral("AIPerf: TTFT includes reasoning; inter_token_latency is stored as TPOT and "

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 #include <utility>
 
 namespace ServeScope::ToolRead {
@@ -101,59 +102,45 @@ QJsonObject fromV01(const QJsonObject &o)
                         { QStringLiteral("throughput"), throughput } }) } }) } }) } });
 }
 
-} // namespace
+// The harness that measured the report, as its load section names it.
+struct Harness {
+    QString name;
+    QString named; // name and version, as the warning and the note show it
+    QJsonObject nativeConfig; // ServeScope's own reports: the run, the variant and the definitions
+    bool servescope = false;
+    QString definitions;
+    bool vllmItl = false; // its ITL is vLLM's
+};
 
-ToolFile readBenchmarkReport(const QString &path, const QJsonObject &file)
+Harness harnessOf(const QJsonObject &o)
 {
-    Q_UNUSED(path)
-    const QString version = file.value(QLatin1String("version")).toVariant().toString();
-    const QString shownVersion = QStringLiteral("v") + version;
-    const bool v01 = version == QLatin1String("0.1") || version.startsWith(QLatin1String("0.1."));
-    if (!v01 && version != QLatin1String("0.2") && !version.startsWith(QLatin1String("0.2.")))
-        return refuse(kName, shownVersion, QStringLiteral("version"),
-            QStringLiteral("is \"%1\"; the layouts read are 0.1 and 0.2").arg(version));
-    if (v01 && !file.value(QLatin1String("metrics")).isObject())
-        return refuse(kName, shownVersion, QStringLiteral("metrics"), QStringLiteral("is missing"));
-    const QJsonObject o = v01 ? fromV01(file) : file;
-    const QString place = v01 ? QStringLiteral("metrics") : QStringLiteral("results.request_performance.aggregate");
-    const QJsonObject aggregate = at(o, QStringLiteral("results.request_performance.aggregate")).toObject();
-    if (aggregate.isEmpty())
-        return refuse(kName, shownVersion, place, QStringLiteral("is missing"));
-    const QJsonObject latency = aggregate.value(QLatin1String("latency")).toObject();
-    const QJsonObject requests = aggregate.value(QLatin1String("requests")).toObject();
-    const QJsonObject throughput = aggregate.value(QLatin1String("throughput")).toObject();
-    for (const char *needed : { "time_to_first_token", "request_latency" }) {
-        if (!latency.value(QLatin1String(needed)).isObject())
-            return refuse(kName, shownVersion, QStringLiteral("%1.latency.%2").arg(place, QLatin1String(needed)),
-                QStringLiteral("is missing"));
-    }
-    if (!requests.contains(QLatin1String("total")))
-        return refuse(kName, shownVersion, place + QStringLiteral(".requests.total"), QStringLiteral("is missing"));
-
-    ToolFile t = readOf(kTool, shownVersion);
-    ResultRun run;
-    const QString harness = at(o, QStringLiteral("scenario.load.standardized.tool")).toString();
+    Harness h;
+    h.name = at(o, QStringLiteral("scenario.load.standardized.tool")).toString();
     const QString harnessVersion
         = at(o, QStringLiteral("scenario.load.standardized.tool_version")).toVariant().toString();
-    const QString harnessNamed = QString(harness + u' ' + harnessVersion).trimmed();
-    // The report carries its harness's figures unchanged; TTFT, TPOT and latency are stored, ITL only
-    // from vLLM's own benchmark (others pool one gap per token or per chunk differently).
+    h.named = QString(h.name + u' ' + harnessVersion).trimmed();
+    // ServeScope's own reports name the definitions they were measured under; under vLLM's, its ITL
+    // is vLLM's.
+    h.nativeConfig = at(o, QStringLiteral("scenario.load.native.config")).toObject();
+    h.servescope = h.name == QLatin1String("servescope");
+    h.definitions = h.nativeConfig.value(QLatin1String("definitions")).toString();
+    h.vllmItl = h.name.startsWith(QLatin1String("vllm")) || (h.servescope && h.definitions == QLatin1String("vllm"));
+    return h;
+}
+
+// The report carries its harness's figures unchanged; TTFT, TPOT and latency are stored, ITL only
+// from vLLM's own benchmark (others pool one gap per token or per chunk differently). A refusal when
+// a distribution's units are not of time.
+std::optional<ToolFile> putLatencies(
+    ResultRun &run, const QJsonObject &latency, bool vllmItl, const QString &place, const QString &shownVersion)
+{
     struct Mapped {
         const char *key;
         const char *metric;
         bool servescope;
     };
-    // ServeScope's own reports name the definitions they were measured under; under vLLM's, its ITL
-    // is vLLM's.
-    const QJsonObject nativeConfig = at(o, QStringLiteral("scenario.load.native.config")).toObject();
-    const bool servescope = harness == QLatin1String("servescope");
-    const QString definitions = nativeConfig.value(QLatin1String("definitions")).toString();
-    if (servescope && !definitions.isEmpty())
-        run.strings.insert(QStringLiteral("servescope_definitions"), definitions);
-    const bool vllmHarness
-        = harness.startsWith(QLatin1String("vllm")) || (servescope && definitions == QLatin1String("vllm"));
     const Mapped mapped[] = { { "time_to_first_token", "ttft", false }, { "time_per_output_token", "tpot", false },
-        { "request_latency", "e2el", false }, { vllmHarness ? "inter_token_latency" : "", "itl", false } };
+        { "request_latency", "e2el", false }, { vllmItl ? "inter_token_latency" : "", "itl", false } };
     for (const Mapped &m : mapped) {
         if (!*m.key)
             continue;
@@ -167,6 +154,12 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &file)
                 QStringLiteral("is \"%1\", not a unit of time").arg(units));
         putDistribution(run, QLatin1String(m.metric), dist, unit, m.servescope);
     }
+    return std::nullopt;
+}
+
+// The request counts, the throughputs' means, the duration and the token totals.
+void putTotals(ResultRun &run, const QJsonObject &o, const QJsonObject &requests, const QJsonObject &throughput)
+{
     const double total = numberOr(requests.value(QLatin1String("total")), 0);
     const double failures = numberOr(requests.value(QLatin1String("failures")), 0);
     const double incomplete = numberOr(requests.value(QLatin1String("incomplete")), 0);
@@ -189,9 +182,12 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &file)
     };
     lengthTotal("input_length", "total_input_tokens");
     lengthTotal("output_length", "total_output_tokens");
+}
 
-    // The model: an inference engine's, else any component's that names one. The kind is in
-    // metadata since the schema's later revisions, in standardized before.
+// The model: an inference engine's, else any component's that names one. The kind is in
+// metadata since the schema's later revisions, in standardized before.
+void putModel(ResultRun &run, const QJsonObject &o)
+{
     for (const bool engineOnly : { true, false }) {
         if (run.strings.contains(QStringLiteral("model_id")))
             break;
@@ -208,8 +204,11 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &file)
             }
         }
     }
-    if (!harness.isEmpty())
-        run.strings.insert(QStringLiteral("llm_d_harness"), harnessNamed);
+}
+
+// The standardized load: its rate, stage, concurrency and lengths.
+void putLoad(ResultRun &run, const QJsonObject &o)
+{
     const QJsonObject load = at(o, QStringLiteral("scenario.load.standardized")).toObject();
     double v = 0;
     // Without a rate the load is closed: vLLM's infinite rate under a concurrency.
@@ -219,11 +218,16 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &file)
         run.numbers.insert(QStringLiteral("max_concurrency"), v);
     putNumber(run, QStringLiteral("random_input_len"), at(load, QStringLiteral("input_seq_len.value")));
     putNumber(run, QStringLiteral("random_output_len"), at(load, QStringLiteral("output_seq_len.value")));
-    // The run's name: ServeScope's run and variant, else the description, else the experiment id
-    // (shared by the reports of one experiment, so a folder of its stages becomes one run's points).
-    QString label = servescope && nativeConfig.contains(QLatin1String("variant"))
-        ? nativeConfig.value(QLatin1String("run")).toString() + u'/'
-            + nativeConfig.value(QLatin1String("variant")).toString()
+}
+
+// The run's name: ServeScope's run and variant, else the description, else the experiment id
+// (shared by the reports of one experiment, so a folder of its stages becomes one run's points);
+// and the date it started.
+void putLabelAndDate(ResultRun &run, const QJsonObject &o, const Harness &harness)
+{
+    QString label = harness.servescope && harness.nativeConfig.contains(QLatin1String("variant"))
+        ? harness.nativeConfig.value(QLatin1String("run")).toString() + u'/'
+            + harness.nativeConfig.value(QLatin1String("variant")).toString()
         : at(o, QStringLiteral("run.description")).toString();
     for (const char *id : { "run.eid", "run.uid" }) {
         if (label.isEmpty())
@@ -234,16 +238,59 @@ ToolFile readBenchmarkReport(const QString &path, const QJsonObject &file)
     const QDateTime start = QDateTime::fromString(at(o, QStringLiteral("run.time.start")).toString(), Qt::ISODate);
     if (start.isValid())
         run.strings.insert(QStringLiteral("date"), start.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+}
+
+} // namespace
+
+ToolFile readBenchmarkReport(const QString &path, const QJsonObject &file)
+{
+    Q_UNUSED(path)
+    const QString version = file.value(QLatin1String("version")).toVariant().toString();
+    const QString shownVersion = QStringLiteral("v") + version;
+    const bool v01 = version == QLatin1String("0.1") || version.startsWith(QLatin1String("0.1."));
+    if (!v01 && version != QLatin1String("0.2") && !version.startsWith(QLatin1String("0.2.")))
+        return refuse(kName, shownVersion, QStringLiteral("version"),
+            QStringLiteral("is \"%1\"; the layouts read are 0.1 and 0.2").arg(version));
+    if (v01 && !file.value(QLatin1String("metrics")).isObject())
+        return refuse(kName, shownVersion, QStringLiteral("metrics"), QStringLiteral("is missing"));
+    const QJsonObject o = v01 ? fromV01(file) : file;
+    const QString place = v01 ? QStringLiteral("metrics") : QStringLiteral("results.request_performance.aggregate");
+    const QJsonObject aggregate = at(o, QStringLiteral("results.request_performance.aggregate")).toObject();
+    if (aggregate.isEmpty())
+        return refuse(kName, shownVersion, place, QStringLiteral("is missing"));
+    const QJsonObject latency = aggregate.value(QLatin1String("latency")).toObject();
+    const QJsonObject requests = aggregate.value(QLatin1String("requests")).toObject();
+    for (const char *needed : { "time_to_first_token", "request_latency" }) {
+        if (!latency.value(QLatin1String(needed)).isObject())
+            return refuse(kName, shownVersion, QStringLiteral("%1.latency.%2").arg(place, QLatin1String(needed)),
+                QStringLiteral("is missing"));
+    }
+    if (!requests.contains(QLatin1String("total")))
+        return refuse(kName, shownVersion, place + QStringLiteral(".requests.total"), QStringLiteral("is missing"));
+
+    ToolFile t = readOf(kTool, shownVersion);
+    ResultRun run;
+    const Harness harness = harnessOf(o);
+    if (harness.servescope && !harness.definitions.isEmpty())
+        run.strings.insert(QStringLiteral("servescope_definitions"), harness.definitions);
+    if (std::optional<ToolFile> refused = putLatencies(run, latency, harness.vllmItl, place, shownVersion))
+        return *std::move(refused);
+    putTotals(run, o, requests, aggregate.value(QLatin1String("throughput")).toObject());
+    putModel(run, o);
+    if (!harness.name.isEmpty())
+        run.strings.insert(QStringLiteral("llm_d_harness"), harness.named);
+    putLoad(run, o);
+    putLabelAndDate(run, o, harness);
     t.warnings << Reason::in(kCtx,
         QT_TRANSLATE_NOOP("ServeScope::Import",
             "an llm-d Benchmark Report carries its harness's figures as that harness defines them (%1): TTFT, "
             "TPOT and latency are stored; ITL only from vLLM's benchmark or ServeScope under vLLM's definitions; "
             "throughput is the report's mean rate"),
-        { harness.isEmpty() ? QStringLiteral("harness not named") : harnessNamed });
+        { harness.name.isEmpty() ? QStringLiteral("harness not named") : harness.named });
     addPoint(t, std::move(run),
         QStringLiteral("llm-d Benchmark Report: figures as the harness defined them, converted by units; "
                        "normalized_time_per_output_token includes TTFT and is not stored; no per-request records"),
-        shownVersion + (harness.isEmpty() ? QString() : QStringLiteral(", harness ") + harnessNamed));
+        shownVersion + (harness.name.isEmpty() ? QString() : QStringLiteral(", harness ") + harness.named));
     return t;
 }
 

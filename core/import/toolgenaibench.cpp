@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace ServeScope::ToolRead {
 
@@ -72,9 +73,9 @@ QString unitOf(const QJsonObject &scenario, const QJsonObject &metadata, bool *a
     return u.isEmpty() ? QStringLiteral("s") : u;
 }
 
-ToolFile readScenario(const QString &path, const QJsonObject &o, const QJsonObject &metadata, const QString &version)
+// A refusal of a scenario without the statistics and counts a point needs.
+std::optional<ToolFile> refusedLayout(const QJsonObject &agg, const QString &version)
 {
-    const QJsonObject agg = o.value(QLatin1String("aggregated_metrics")).toObject();
     const QJsonObject stats = agg.value(QLatin1String("stats")).toObject();
     for (const char *needed : { "ttft", "tpot", "e2e_latency" }) {
         if (!stats.value(QLatin1String(needed)).isObject())
@@ -86,21 +87,14 @@ ToolFile readScenario(const QString &path, const QJsonObject &o, const QJsonObje
             return refuse(kName, version, QStringLiteral("aggregated_metrics.%1").arg(QLatin1String(needed)),
                 QStringLiteral("is missing"));
     }
-    bool assumed = false;
-    const QString unitText = unitOf(o, metadata, &assumed);
-    const double unit = msPerUnit(unitText);
-    if (unit <= 0)
-        return refuse(kName, version, QStringLiteral("_time_unit"),
-            QStringLiteral("is \"%1\", not a unit of time").arg(unitText));
+    return std::nullopt;
+}
 
-    ToolFile t = readOf(kTool, version);
-    if (assumed)
-        t.warnings << Reason::in(kCtx,
-            QT_TRANSLATE_NOOP("ServeScope::Import",
-                "genai-bench file without _time_unit and no experiment_metadata.json beside it: times read as "
-                "seconds, genai-bench's default"),
-            {});
-    ResultRun run;
+// The aggregated metrics: distributions in `unit` milliseconds per value, counts, throughputs, token
+// totals, the concurrency and the scenario's lengths.
+void putAggregates(ResultRun &run, const QJsonObject &agg, double unit)
+{
+    const QJsonObject stats = agg.value(QLatin1String("stats")).toObject();
     putDistribution(run, QStringLiteral("ttft"), stats.value(QLatin1String("ttft")).toObject(), unit);
     putDistribution(run, QStringLiteral("ttfc"), stats.value(QLatin1String("ttft")).toObject(), unit, true);
     putDistribution(run, QStringLiteral("tpot"), stats.value(QLatin1String("tpot")).toObject(), unit);
@@ -130,6 +124,11 @@ ToolFile readScenario(const QString &path, const QJsonObject &o, const QJsonObje
             run.numbers.insert(QStringLiteral("random_output_len"), m.captured(2).toDouble());
         }
     }
+}
+
+// What experiment_metadata.json names: the model, tokenizer, backend, task, command and folder.
+void putMetadata(ResultRun &run, const QJsonObject &metadata)
+{
     const auto meta = [&](const char *from, const char *to) {
         const QString s = metadata.value(QLatin1String(from)).toString();
         if (!s.isEmpty())
@@ -143,8 +142,11 @@ ToolFile readScenario(const QString &path, const QJsonObject &o, const QJsonObje
     const QString folder = metadata.value(QLatin1String("experiment_folder_name")).toString();
     if (!folder.isEmpty())
         run.strings.insert(QStringLiteral("label"), QFileInfo(folder).fileName());
+}
 
-    // Per-request records: TTFT and latency, no chunk times.
+// Per-request records: TTFT and latency, no chunk times.
+void putRecords(ResultRun &run, const QJsonObject &o, double unit)
+{
     const QJsonArray records = o.value(QLatin1String("individual_request_metrics")).toArray();
     for (const QJsonValue &rv : records) {
         const QJsonObject r = rv.toObject();
@@ -162,6 +164,31 @@ ToolFile readScenario(const QString &path, const QJsonObject &o, const QJsonObje
         run.outputLens << qint64(numberOr(r.value(QLatin1String("num_output_tokens")), 0));
     }
     run.hasArrays = !records.isEmpty();
+}
+
+ToolFile readScenario(const QString &path, const QJsonObject &o, const QJsonObject &metadata, const QString &version)
+{
+    const QJsonObject agg = o.value(QLatin1String("aggregated_metrics")).toObject();
+    if (std::optional<ToolFile> refused = refusedLayout(agg, version))
+        return *std::move(refused);
+    bool assumed = false;
+    const QString unitText = unitOf(o, metadata, &assumed);
+    const double unit = msPerUnit(unitText);
+    if (unit <= 0)
+        return refuse(kName, version, QStringLiteral("_time_unit"),
+            QStringLiteral("is \"%1\", not a unit of time").arg(unitText));
+
+    ToolFile t = readOf(kTool, version);
+    if (assumed)
+        t.warnings << Reason::in(kCtx,
+            QT_TRANSLATE_NOOP("ServeScope::Import",
+                "genai-bench file without _time_unit and no experiment_metadata.json beside it: times read as "
+                "seconds, genai-bench's default"),
+            {});
+    ResultRun run;
+    putAggregates(run, agg, unit);
+    putMetadata(run, metadata);
+    putRecords(run, o, unit);
     addPoint(t, std::move(run),
         QStringLiteral("genai-bench: tpot is (e2e_latency - ttft) / (output tokens - 1), vLLM's TPOT; TTFT includes "
                        "reasoning; no per-chunk times, so no ITL; times in %1 (_time_unit)")

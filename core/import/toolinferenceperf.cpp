@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace ServeScope::ToolRead {
 
@@ -16,12 +17,9 @@ namespace {
 const QString kTool = QStringLiteral("inference-perf");
 const QString kName = QStringLiteral("inference-perf");
 
-} // namespace
-
-ToolFile readInferencePerf(const QString &path, const QJsonObject &o)
+// A refusal of a file without the figures a point needs (none when it counts no successes).
+std::optional<ToolFile> refusedLayout(const QJsonObject &successes, const QString &version)
 {
-    const QString version = QStringLiteral("lifecycle metrics, version not recorded");
-    const QJsonObject successes = o.value(QLatin1String("successes")).toObject();
     const QJsonObject latency = successes.value(QLatin1String("latency")).toObject();
     const QJsonObject throughput = successes.value(QLatin1String("throughput")).toObject();
     if (!successes.contains(QLatin1String("count")))
@@ -37,8 +35,13 @@ ToolFile readInferencePerf(const QString &path, const QJsonObject &o)
             return refuse(
                 kName, version, QStringLiteral("successes.throughput.requests_per_sec"), QStringLiteral("is missing"));
     }
-    ToolFile t = readOf(kTool, version);
-    ResultRun run;
+    return std::nullopt;
+}
+
+// E2EL, TTFT and, unless the version that wrote it stamped blank lines as tokens, TPOT.
+void putLatencies(ToolFile &t, ResultRun &run, const QJsonObject &successes)
+{
+    const QJsonObject latency = successes.value(QLatin1String("latency")).toObject();
     const QJsonObject e2el = latency.value(QLatin1String("request_latency")).toObject();
     const QJsonObject ttft = latency.value(QLatin1String("time_to_first_token")).toObject();
     const QJsonObject tpot = latency.value(QLatin1String("time_per_output_token")).toObject();
@@ -67,6 +70,13 @@ ToolFile readInferencePerf(const QString &path, const QJsonObject &o)
     } else if (!tpot.isEmpty()) {
         putDistribution(run, QStringLiteral("tpot"), tpot, 1000);
     }
+}
+
+// The counts, the throughputs, the duration (successes / requests_per_sec) and the token totals
+// (mean x count).
+void putTotals(ResultRun &run, const QJsonObject &o, const QJsonObject &successes, double completed)
+{
+    const QJsonObject throughput = successes.value(QLatin1String("throughput")).toObject();
     run.numbers.insert(QStringLiteral("completed"), completed);
     run.numbers.insert(QStringLiteral("failed"),
         numberOr(o.value(QLatin1String("failures")).toObject().value(QLatin1String("count")), 0));
@@ -81,10 +91,27 @@ ToolFile readInferencePerf(const QString &path, const QJsonObject &o)
         run.numbers.insert(QStringLiteral("duration"), completed / rps);
     const double meanIn
         = numberOr(successes.value(QLatin1String("prompt_len")).toObject().value(QLatin1String("mean")), kNaN);
+    const double meanOut
+        = numberOr(successes.value(QLatin1String("output_len")).toObject().value(QLatin1String("mean")), kNaN);
     if (std::isfinite(meanIn))
         run.numbers.insert(QStringLiteral("total_input_tokens"), std::round(meanIn * completed));
     if (std::isfinite(meanOut))
         run.numbers.insert(QStringLiteral("total_output_tokens"), std::round(meanOut * completed));
+}
+
+} // namespace
+
+ToolFile readInferencePerf(const QString &path, const QJsonObject &o)
+{
+    const QString version = QStringLiteral("lifecycle metrics, version not recorded");
+    const QJsonObject successes = o.value(QLatin1String("successes")).toObject();
+    if (std::optional<ToolFile> refused = refusedLayout(successes, version))
+        return *std::move(refused);
+    const double completed = numberOr(successes.value(QLatin1String("count")), 0);
+    ToolFile t = readOf(kTool, version);
+    ResultRun run;
+    putLatencies(t, run, successes);
+    putTotals(run, o, successes, completed);
     const QJsonObject load = o.value(QLatin1String("load_summary")).toObject();
     double rate = 0;
     if (numberOf(load.value(QLatin1String("requested_rate")), &rate))
