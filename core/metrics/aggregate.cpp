@@ -144,6 +144,92 @@ struct TurnGroup {
     }
 };
 
+// A counted request into the collected arrays and the summary's totals.
+void addCounted(Collected &c, PointSummary &s, const RequestRecord &r, const RequestMetrics &m,
+    const AggregateOptions &opts, qint64 *usageTokens)
+{
+    ++s.completed;
+    c.okStartS.push_back(c.startS.back());
+    c.ttft.push_back(m.ttft);
+    c.e2el.push_back(m.e2el);
+    c.goodTpot.push_back(m.tpot);
+    if (m.hasTpot)
+        c.tpot.push_back(m.tpot);
+    if (m.hasTtfc) {
+        c.ttfc.push_back(m.ttfc);
+        c.roleGap.push_back(m.ttfc - m.ttft);
+    }
+    if (m.hasTtfo)
+        c.ttfo.push_back(m.ttfo);
+    if (m.hasAtpot)
+        c.atpot.push_back(m.atpot);
+    s.reasoningTokens += m.reasoningTokens;
+    s.reasoningEstimated += m.reasoningEstimated ? 1 : 0;
+    if (r.cachedTokens >= 0) { // the server's counts, whatever the profile counts as input
+        s.cachedTokens = std::max<qint64>(s.cachedTokens, 0) + r.cachedTokens;
+        s.cachedPromptTokens += r.promptTokens;
+    }
+    c.sweep.push_back({ r.startNs, +1 });
+    c.sweep.push_back({ r.startNs + m.e2elNs, -1 });
+    s.totalInputTokens += m.inputTokens;
+    c.targetInSum += r.targetInputLen > 0 ? r.targetInputLen : opts.targetInputLen;
+    s.totalOutputTokens += m.outputTokens;
+    *usageTokens = *usageTokens < 0 || m.serverOutputTokens < 0 ? -1 : *usageTokens + m.serverOutputTokens;
+    s.outputEstimated += m.outputEstimated ? 1 : 0;
+    s.inputEstimated += m.inputEstimated ? 1 : 0;
+    // Only a trusted count can show that ignore_eos was dropped: an estimate from content
+    // events undercounts whenever an event carries several tokens.
+    // Each request against its own length: with a range ratio they spread around the point's.
+    const int target = r.targetOutputLen > 0 ? r.targetOutputLen : opts.targetOutputLen;
+    c.shortOutput += (target > 0 && m.serverOutputTokens >= 0 && m.serverOutputTokens < target) ? 1 : 0;
+}
+
+// The point's duration from `origin`, its rates and goodput, success rate, peaks and lengths.
+void putRates(PointResult &res, Collected &c, const AggregateOptions &opts, qint64 origin,
+    const std::vector<std::size_t> &itlOffsets)
+{
+    PointSummary &s = res.summary;
+    s.duration = c.lastEnd > origin ? nsToSeconds(c.lastEnd - origin) : 0.0;
+    if (s.duration > 0) {
+        s.requestThroughput = s.completed / s.duration;
+        s.outputThroughput = double(s.totalOutputTokens) / s.duration;
+        s.totalTokenThroughput = double(s.totalInputTokens + s.totalOutputTokens) / s.duration;
+        s.averageConcurrency = Stats::pairwiseSum(c.e2el) / s.duration;
+    }
+    s.requestGoodput = goodput(c, opts, s.duration);
+    const int finished = s.completed + s.failed;
+    s.successRate = finished > 0 ? double(s.completed) / finished : 0.0;
+    res.censored = finished > 0 && double(s.failed) / finished > FindingThresholds().censoredShare;
+    s.maxOutputTokensPerS = maxTokensPerSecond(c, std::size_t(c.itl.size()), itlOffsets);
+    s.maxConcurrentRequests = maxConcurrent(c.sweep);
+    s.inputLen = c.targetIn;
+    s.outputLen = c.targetOut;
+    res.achievedInputLen = s.completed > 0 ? double(s.totalInputTokens) / s.completed : 0.0;
+    res.achievedOutputLen = s.completed > 0 ? double(s.totalOutputTokens) / s.completed : 0.0;
+}
+
+// Every distribution of the point (describe sorts the vectors in place).
+void describeAll(PointSummary &s, Collected &c, std::span<const RequestRecord> records, const AggregateOptions &opts,
+    const std::vector<double> &extra)
+{
+    s.ttft = Stats::describeSeconds(c.ttft, extra);
+    s.ttfc = Stats::describeSeconds(c.ttfc, extra);
+    s.ttfo = Stats::describeSeconds(c.ttfo, extra);
+    s.tpot = Stats::describeSeconds(c.tpot, extra);
+    s.atpot = Stats::describeSeconds(c.atpot, extra);
+    s.itl = Stats::describeNs(c.itl, extra);
+    // The content ITLs in a second pass, once the ITLs are described and freed: the point's two
+    // arrays of every gap are never held at once (4 bytes per token event each while they fit).
+    c.itl = NsList();
+    c.citl.reserve(qsizetype(c.events));
+    for (const auto &r : records) {
+        if (inWindow(r, opts) && !r.warmup)
+            appendTokenGapsNs(r, opts.profile, nullptr, &c.citl);
+    }
+    s.citl = Stats::describeNs(c.citl, extra);
+    s.e2el = Stats::describeSeconds(c.e2el, extra);
+}
+
 } // namespace
 
 PointResult aggregatePoint(std::span<const RequestRecord> records, const AggregateOptions &opts)
@@ -190,80 +276,16 @@ PointResult aggregatePoint(std::span<const RequestRecord> records, const Aggrega
             s.rateLimited += r.httpStatus == 429 ? 1 : 0;
             continue;
         }
-        ++s.completed;
         itlOffsets.push_back(itlBefore);
-        c.okStartS.push_back(c.startS.back());
-        c.ttft.push_back(m.ttft);
-        c.e2el.push_back(m.e2el);
-        c.goodTpot.push_back(m.tpot);
-        if (m.hasTpot)
-            c.tpot.push_back(m.tpot);
-        if (m.hasTtfc) {
-            c.ttfc.push_back(m.ttfc);
-            c.roleGap.push_back(m.ttfc - m.ttft);
-        }
-        if (m.hasTtfo)
-            c.ttfo.push_back(m.ttfo);
-        if (m.hasAtpot)
-            c.atpot.push_back(m.atpot);
+        addCounted(c, s, r, m, opts, &usageTokens);
         if (turns > 1)
             (r.index % turns == 0 ? firstTurns : laterTurns).add(r, m);
-        s.reasoningTokens += m.reasoningTokens;
-        s.reasoningEstimated += m.reasoningEstimated ? 1 : 0;
-        if (r.cachedTokens >= 0) { // the server's counts, whatever the profile counts as input
-            s.cachedTokens = std::max<qint64>(s.cachedTokens, 0) + r.cachedTokens;
-            s.cachedPromptTokens += r.promptTokens;
-        }
-        c.sweep.push_back({ r.startNs, +1 });
-        c.sweep.push_back({ r.startNs + m.e2elNs, -1 });
-        s.totalInputTokens += m.inputTokens;
-        c.targetInSum += r.targetInputLen > 0 ? r.targetInputLen : opts.targetInputLen;
-        s.totalOutputTokens += m.outputTokens;
-        usageTokens = usageTokens < 0 || m.serverOutputTokens < 0 ? -1 : usageTokens + m.serverOutputTokens;
-        s.outputEstimated += m.outputEstimated ? 1 : 0;
-        s.inputEstimated += m.inputEstimated ? 1 : 0;
-        // Only a trusted count can show that ignore_eos was dropped: an estimate from content
-        // events undercounts whenever an event carries several tokens.
-        // Each request against its own length: with a range ratio they spread around the point's.
-        const int target = r.targetOutputLen > 0 ? r.targetOutputLen : opts.targetOutputLen;
-        c.shortOutput += (target > 0 && m.serverOutputTokens >= 0 && m.serverOutputTokens < target) ? 1 : 0;
     }
     s.usageOutputTokens = usageTokens;
-    s.duration = c.lastEnd > origin ? nsToSeconds(c.lastEnd - origin) : 0.0;
-    if (s.duration > 0) {
-        s.requestThroughput = s.completed / s.duration;
-        s.outputThroughput = double(s.totalOutputTokens) / s.duration;
-        s.totalTokenThroughput = double(s.totalInputTokens + s.totalOutputTokens) / s.duration;
-        s.averageConcurrency = Stats::pairwiseSum(c.e2el) / s.duration;
-    }
-    s.requestGoodput = goodput(c, opts, s.duration);
-    const int finished = s.completed + s.failed;
-    s.successRate = finished > 0 ? double(s.completed) / finished : 0.0;
-    res.censored = finished > 0 && double(s.failed) / finished > FindingThresholds().censoredShare;
-    s.maxOutputTokensPerS = maxTokensPerSecond(c, std::size_t(c.itl.size()), itlOffsets);
-    s.maxConcurrentRequests = maxConcurrent(c.sweep);
-    s.inputLen = c.targetIn;
-    s.outputLen = c.targetOut;
-    res.achievedInputLen = s.completed > 0 ? double(s.totalInputTokens) / s.completed : 0.0;
-    res.achievedOutputLen = s.completed > 0 ? double(s.totalOutputTokens) / s.completed : 0.0;
+    putRates(res, c, opts, origin, itlOffsets);
     const std::vector<double> extra = extraPercentiles(opts.percentiles);
     addFindings(res, c, opts, extra); // before describe: describe sorts the vectors in place
-    s.ttft = Stats::describeSeconds(c.ttft, extra);
-    s.ttfc = Stats::describeSeconds(c.ttfc, extra);
-    s.ttfo = Stats::describeSeconds(c.ttfo, extra);
-    s.tpot = Stats::describeSeconds(c.tpot, extra);
-    s.atpot = Stats::describeSeconds(c.atpot, extra);
-    s.itl = Stats::describeNs(c.itl, extra);
-    // The content ITLs in a second pass, once the ITLs are described and freed: the point's two
-    // arrays of every gap are never held at once (4 bytes per token event each while they fit).
-    c.itl = NsList();
-    c.citl.reserve(qsizetype(c.events));
-    for (const auto &r : records) {
-        if (inWindow(r, opts) && !r.warmup)
-            appendTokenGapsNs(r, opts.profile, nullptr, &c.citl);
-    }
-    s.citl = Stats::describeNs(c.citl, extra);
-    s.e2el = Stats::describeSeconds(c.e2el, extra);
+    describeAll(s, c, records, opts, extra);
     if (turns > 1) {
         firstTurns.put(s.turns, QStringLiteral("first_turn"));
         laterTurns.put(s.turns, QStringLiteral("later_turn"));

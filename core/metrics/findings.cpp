@@ -153,73 +153,66 @@ bool knee(const Curve &c, const FindingThresholds &t, QList<RunFinding> *out)
     return false;
 }
 
-// `medians`: one summary per (variant, point), medians across repeats.
-void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate> &estimates, bool cacheFree,
-    const FindingThresholds &t, QList<RunFinding> *out)
-{
-    QStringList variants;
-    for (const PointSummary &p : medians) {
-        if (!variants.contains(p.variant))
-            variants << p.variant;
+// What one variant's points show against the thresholds: the points of each caveat and its worst value.
+struct VariantCaveats {
+    QStringList censored, estimated, inputEstimated, cached, noisy, limited, buffered, settled;
+    int verdictPoints = 0;
+    double settledWidth = 0, worstCensored = 0, estimatedShare = 0, inputShare = 0, hits = 0, worstSpread = 0,
+           worstLag = 0, worstCpu = 0, eventsPerRead = 0, sameRead = 0, ttftShare = 0;
+
+    void read(const PointSummary &p, const QString &v, const QList<PointEstimate> &estimates, bool cacheFree,
+        const FindingThresholds &t)
+    {
+        const int finished = p.completed + p.failed;
+        if (finished > 0 && double(p.failed) / finished > t.censoredShare) {
+            censored << p.label;
+            worstCensored = std::max(worstCensored, double(p.failed) / finished);
+        }
+        if (p.outputEstimated > 0) {
+            estimated << p.label;
+            estimatedShare = std::max(estimatedShare, double(p.outputEstimated) / std::max(1, p.completed));
+        }
+        if (p.inputEstimated > 0) {
+            inputEstimated << p.label;
+            inputShare = std::max(inputShare, double(p.inputEstimated) / std::max(1, p.completed));
+        }
+        if (p.client.contains(QStringLiteral("settled_requests"))) {
+            settled << p.label;
+            if (p.client.contains(QStringLiteral("settled_verdict")))
+                ++verdictPoints;
+            else
+                settledWidth = std::max(settledWidth, p.client.value(QStringLiteral("settled_width")));
+        }
+        const double lag = p.client.value(QStringLiteral("dispatch_lag_p99_ms"), 0);
+        const double cpu = p.client.value(QStringLiteral("cpu_percent"), 0);
+        const double cores = std::max(1.0, p.client.value(QStringLiteral("cores"), 1));
+        if (bufferedStream(p, t)) {
+            buffered << p.label;
+            eventsPerRead = std::max(eventsPerRead, p.client.value(QStringLiteral("stream_events_per_read")));
+            sameRead = std::max(sameRead, p.client.value(QStringLiteral("stream_same_read_share")));
+            ttftShare = std::max(ttftShare, p.client.value(QStringLiteral("stream_ttft_e2el_p50")));
+        }
+        // A point whose every request failed says nothing about the client: it ended at once.
+        if (p.completed > 0 && (lag > t.clientLagP99Ms || cpu >= 100 * cores * t.clientCpuShare)) {
+            limited << p.label;
+            worstLag = std::max(worstLag, lag);
+            worstCpu = std::max(worstCpu, cpu);
+        }
+        if (cacheFree && p.server.value(QStringLiteral("prefix_cache_hit_rate"), 0) > t.cacheHitRate) {
+            cached << p.label;
+            hits = std::max(hits, p.server.value(QStringLiteral("prefix_cache_hit_rate")));
+        }
+        for (const PointEstimate &e : estimates) {
+            if (e.variant == v && e.point == p.point && e.repeats > 1 && !reproducible(metricEstimate(e).repeats)) {
+                if (!noisy.contains(p.label))
+                    noisy << p.label;
+                worstSpread = std::max(worstSpread, e.spread());
+            }
+        }
     }
-    for (const QString &v : std::as_const(variants)) {
-        QList<PointSummary> mine;
-        for (const PointSummary &p : medians) {
-            if (p.variant == v)
-                mine << p;
-        }
-        QStringList censored, estimated, inputEstimated, cached, noisy, limited, buffered, settled;
-        int verdictPoints = 0;
-        double settledWidth = 0, worstCensored = 0, estimatedShare = 0, inputShare = 0, hits = 0, worstSpread = 0,
-               worstLag = 0, worstCpu = 0, eventsPerRead = 0, sameRead = 0, ttftShare = 0;
-        for (const PointSummary &p : std::as_const(mine)) {
-            const int finished = p.completed + p.failed;
-            if (finished > 0 && double(p.failed) / finished > t.censoredShare) {
-                censored << p.label;
-                worstCensored = std::max(worstCensored, double(p.failed) / finished);
-            }
-            if (p.outputEstimated > 0) {
-                estimated << p.label;
-                estimatedShare = std::max(estimatedShare, double(p.outputEstimated) / std::max(1, p.completed));
-            }
-            if (p.inputEstimated > 0) {
-                inputEstimated << p.label;
-                inputShare = std::max(inputShare, double(p.inputEstimated) / std::max(1, p.completed));
-            }
-            if (p.client.contains(QStringLiteral("settled_requests"))) {
-                settled << p.label;
-                if (p.client.contains(QStringLiteral("settled_verdict")))
-                    ++verdictPoints;
-                else
-                    settledWidth = std::max(settledWidth, p.client.value(QStringLiteral("settled_width")));
-            }
-            const double lag = p.client.value(QStringLiteral("dispatch_lag_p99_ms"), 0);
-            const double cpu = p.client.value(QStringLiteral("cpu_percent"), 0);
-            const double cores = std::max(1.0, p.client.value(QStringLiteral("cores"), 1));
-            if (bufferedStream(p, t)) {
-                buffered << p.label;
-                eventsPerRead = std::max(eventsPerRead, p.client.value(QStringLiteral("stream_events_per_read")));
-                sameRead = std::max(sameRead, p.client.value(QStringLiteral("stream_same_read_share")));
-                ttftShare = std::max(ttftShare, p.client.value(QStringLiteral("stream_ttft_e2el_p50")));
-            }
-            // A point whose every request failed says nothing about the client: it ended at once.
-            if (p.completed > 0 && (lag > t.clientLagP99Ms || cpu >= 100 * cores * t.clientCpuShare)) {
-                limited << p.label;
-                worstLag = std::max(worstLag, lag);
-                worstCpu = std::max(worstCpu, cpu);
-            }
-            if (cacheFree && p.server.value(QStringLiteral("prefix_cache_hit_rate"), 0) > t.cacheHitRate) {
-                cached << p.label;
-                hits = std::max(hits, p.server.value(QStringLiteral("prefix_cache_hit_rate")));
-            }
-            for (const PointEstimate &e : estimates) {
-                if (e.variant == v && e.point == p.point && e.repeats > 1 && !reproducible(metricEstimate(e).repeats)) {
-                    if (!noisy.contains(p.label))
-                        noisy << p.label;
-                    worstSpread = std::max(worstSpread, e.spread());
-                }
-            }
-        }
+
+    void appendTo(QList<RunFinding> *out, const QString &v) const
+    {
         const auto add = [&](const char *code, Kind kind, const QStringList &at, const char *key, double value) {
             if (!at.isEmpty())
                 out->append({ QLatin1String(code), kind, v, at, { { QLatin1String(key), value } },
@@ -245,7 +238,11 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
                 { { QStringLiteral("dispatch_lag_p99_ms"), worstLag }, { QStringLiteral("cpu_percent"), worstCpu } },
                 Confirmation::NotApplicable });
     }
-    // One note for the run: p99 from too few requests, wherever it happens.
+};
+
+// One note for the run: p99 from too few requests, wherever it happens.
+void unreliablePercentiles(const QList<PointSummary> &medians, const FindingThresholds &t, QList<RunFinding> *out)
+{
     QStringList unreliable;
     double fewest = INFINITY;
     for (const PointSummary &p : medians) {
@@ -258,6 +255,26 @@ void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate>
     if (!unreliable.isEmpty())
         out->append({ QStringLiteral("unreliable-percentiles"), Kind::Caveat, QString(), unreliable,
             { { QStringLiteral("fewest_requests"), fewest } }, Confirmation::NotApplicable });
+}
+
+// `medians`: one summary per (variant, point), medians across repeats.
+void pointCaveats(const QList<PointSummary> &medians, const QList<PointEstimate> &estimates, bool cacheFree,
+    const FindingThresholds &t, QList<RunFinding> *out)
+{
+    QStringList variants;
+    for (const PointSummary &p : medians) {
+        if (!variants.contains(p.variant))
+            variants << p.variant;
+    }
+    for (const QString &v : std::as_const(variants)) {
+        VariantCaveats caveats;
+        for (const PointSummary &p : medians) {
+            if (p.variant == v)
+                caveats.read(p, v, estimates, cacheFree, t);
+        }
+        caveats.appendTo(out, v);
+    }
+    unreliablePercentiles(medians, t, out);
 }
 
 } // namespace
