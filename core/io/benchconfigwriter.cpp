@@ -39,21 +39,9 @@ template<typename F> QList<JsonNode> collect(const QList<LoadPoint> &points, F f
     return out;
 }
 
-} // namespace
-
-QByteArray exportBenchConfig(const Experiment &experiment, int variantIndex, QString *error)
+// The endpoint, the dataset and how its prompts are drawn.
+void addEndpointAndDataset(JsonNode &root, const Experiment &x)
 {
-    if (variantIndex < 0 || variantIndex >= experiment.variants.size()) {
-        *error = QStringLiteral("no variant %1").arg(variantIndex);
-        return QByteArray();
-    }
-    const Experiment x = resolveVariant(experiment, variantIndex);
-    if (x.load.points.isEmpty()) {
-        *error = QStringLiteral("load.points: the experiment has no points");
-        return QByteArray();
-    }
-    const QList<LoadPoint> &pts = x.load.points;
-    JsonNode root = JsonNode::makeObject();
     root.add(QStringLiteral("name"), JsonNode::makeString(x.name));
     root.add(QStringLiteral("base_url"), JsonNode::makeString(x.endpoint.baseUrl));
     root.add(QStringLiteral("endpoint"), JsonNode::makeString(x.endpoint.path));
@@ -75,6 +63,13 @@ QByteArray exportBenchConfig(const Experiment &experiment, int variantIndex, QSt
         root.add(QStringLiteral("random_range_ratio"), JsonNode::makeNumber(x.dataset.rangeRatio));
     if (dataset == QLatin1String("sonnet"))
         root.add(QStringLiteral("sonnet_prefix_len"), JsonNode::makeNumber(x.dataset.prefixLen));
+}
+
+// The load points (one value when all agree, else a list per key), warmup, repeats and timeout.
+void addLoad(JsonNode &root, const Experiment &x)
+{
+    const QList<LoadPoint> &pts = x.load.points;
+    const QString &dataset = x.dataset.name;
     bool labelled = false;
     for (const LoadPoint &p : pts)
         labelled = labelled || !p.label.isEmpty();
@@ -118,6 +113,11 @@ QByteArray exportBenchConfig(const Experiment &experiment, int variantIndex, QSt
     root.add(QStringLiteral("discard_ratio"), JsonNode::makeNumber(x.load.discardRatio));
     root.add(QStringLiteral("repeat"), JsonNode::makeNumber(x.load.repeat));
     root.add(QStringLiteral("timeout_s"), JsonNode::makeNumber(x.load.timeouts.totalS));
+}
+
+// The percentiles, goodput SLOs and definitions the metrics are computed with.
+void addMetrics(JsonNode &root, const Experiment &x)
+{
     QStringList percentiles;
     for (double p : x.metrics.percentiles)
         percentiles << formatNumber(p);
@@ -139,17 +139,42 @@ QByteArray exportBenchConfig(const Experiment &experiment, int variantIndex, QSt
     if (!goodput.children.empty())
         root.add(QStringLiteral("goodput"), goodput);
     root.add(QStringLiteral("definitions"), JsonNode::makeString(definitionsName(x.metrics.definitions)));
-    if (!x.envSnapshot.isEmpty()) {
-        JsonNode env = JsonNode::makeArray();
-        for (const EnvEntry &e : x.envSnapshot) {
-            JsonNode pair = JsonNode::makeArray();
-            pair.children.push_back(JsonNode::makeString(e.key));
-            pair.children.push_back(JsonNode::makeString(e.value));
-            pair.children.push_back(JsonNode::makeString(envSourceName(e.source)));
-            env.children.push_back(pair);
-        }
-        root.add(QStringLiteral("env_snapshot"), env);
+}
+
+// The environment snapshot as [key, value, source] triples.
+void addEnvSnapshot(JsonNode &root, const Experiment &x)
+{
+    if (x.envSnapshot.isEmpty())
+        return;
+    JsonNode env = JsonNode::makeArray();
+    for (const EnvEntry &e : x.envSnapshot) {
+        JsonNode pair = JsonNode::makeArray();
+        pair.children.push_back(JsonNode::makeString(e.key));
+        pair.children.push_back(JsonNode::makeString(e.value));
+        pair.children.push_back(JsonNode::makeString(envSourceName(e.source)));
+        env.children.push_back(pair);
     }
+    root.add(QStringLiteral("env_snapshot"), env);
+}
+
+} // namespace
+
+QByteArray exportBenchConfig(const Experiment &experiment, int variantIndex, QString *error)
+{
+    if (variantIndex < 0 || variantIndex >= experiment.variants.size()) {
+        *error = QStringLiteral("no variant %1").arg(variantIndex);
+        return QByteArray();
+    }
+    const Experiment x = resolveVariant(experiment, variantIndex);
+    if (x.load.points.isEmpty()) {
+        *error = QStringLiteral("load.points: the experiment has no points");
+        return QByteArray();
+    }
+    JsonNode root = JsonNode::makeObject();
+    addEndpointAndDataset(root, x);
+    addLoad(root, x);
+    addMetrics(root, x);
+    addEnvSnapshot(root, x);
     for (const auto &item : x.sampling.items()) {
         if (!benchConfigSamplingKeys().contains(item.first)) {
             *error = QLatin1String("sampling.") + item.first + QLatin1String(": bench_config.json has no field for it");
