@@ -287,92 +287,109 @@ void Preflight::postStream()
         reply->deleteLater();
         if (m_done || streamCut(reply) || failedByTransport(reply))
             return;
-        const int status = m_result.httpStatus;
         const QByteArray payload = m_received + reply->readAll();
         const QString message = serverMessage(payload);
-        const QString evidence = QStringLiteral("HTTP %1 on %2: %3").arg(status).arg(m_request.path, message);
-        if (status == 401 || status == 403)
-            return finish(m_request.keyHadWhitespace ? Diagnosis::AuthKeyWhitespace : Diagnosis::Auth, evidence);
-        if (status == 404 && mentionsModel(message))
-            return finish(Diagnosis::ModelNotFound, evidence);
-        if (status == 404 || status == 405)
-            return finishNamingApi(Diagnosis::RouteNotFound, evidence, otherApis(api));
-        if (const std::optional<Api> spoken = apiOfAnswer(payload); status == 400 && spoken && *spoken != api) {
-            m_result.answeringApi = apiName(*spoken);
-            return finish(Diagnosis::Other, evidence);
-        }
-        if (status == 429)
-            return finish(Diagnosis::RateLimited, evidence);
-        if (status >= 500)
-            return finish(Diagnosis::ServerError, evidence);
-        if (status >= 300 && status < 400)
-            return finish(Diagnosis::Redirect,
-                QStringLiteral("HTTP %1 on %2 to %3")
-                    .arg(status)
-                    .arg(m_request.path, QString::fromUtf8(reply->rawHeader("Location"))));
-        // An interim answer (100 Continue, 103 Early Hints) that this reader took for the last one: the run's own
-        // transport reads past it, as a run does, and decides.
-        if (status >= 100 && status < 200) {
-            m_informational = status;
-            return readStreamsAsRun();
-        }
-        if (status != 200)
-            return finish(mentionsModel(message) ? Diagnosis::ModelNotFound : Diagnosis::Other, evidence);
-
-        // Full framing via the engine's parser; the payloads are parsed as JSON here (not a hot path).
-        SseParser parser;
-        parser.setApi(api);
-        QVector<SseEvent> events = parser.feed(payload);
-        parser.finish(events);
-        int tokenEvents = 0;
-        bool sawData = false;
-        for (const SseEvent &e : std::as_const(events)) {
-            if (e.kind == EventKind::Comment)
-                continue;
-            sawData = true;
-            if (e.kind == EventKind::Done)
-                continue;
-            if (e.kind == EventKind::Error)
-                return finish(Diagnosis::ErrorBody, QStringLiteral("error event: %1").arg(serverMessage(e.data)));
-            const QJsonObject o = QJsonDocument::fromJson(e.data).object();
-            if (isTokenEvent(e.kind)) {
-                if (tokenEvents == 0)
-                    m_result.roleChunkFirst = e.kind == EventKind::RoleOnly;
-                ++tokenEvents;
-            }
-            // Where the API says its counts: the usage event, responses' final response, every generate event.
-            const AnswerUsage usage
-                = answerUsage(api, api == Api::Responses ? o.value(QLatin1String("response")).toObject() : o);
-            if ((e.kind == EventKind::Usage || api == Api::SglangGenerate) && usage.outputTokens >= 0) {
-                m_result.usageSent = true;
-                m_result.completionTokens = usage.outputTokens;
-            }
-        }
-        if (!sawData && payload.isEmpty()) // a 200 ends with no byte of its body: cut after the headers
-            return finish(Diagnosis::StreamTruncated,
-                QStringLiteral("HTTP %1 headers and 0 token events (0 bytes) arrived, then the connection ended")
-                    .arg(status));
-        if (!sawData) {
-            const QJsonObject whole = QJsonDocument::fromJson(payload).object();
-            if (whole.value(QLatin1String("choices")).isArray())
-                return finish(Diagnosis::NotStreamed,
-                    QStringLiteral("HTTP 200 with one JSON completion (%1 bytes) instead of an event stream")
-                        .arg(payload.size()));
-            if (payload.trimmed().startsWith('{') && !message.isEmpty())
-                return finish(Diagnosis::ErrorBody, QStringLiteral("HTTP 200 with a JSON body: %1").arg(message));
-            return finish(
-                Diagnosis::NoChoices, QStringLiteral("no SSE data events in a %1-byte answer").arg(payload.size()));
-        }
-        m_result.streamed = true;
-        if (tokenEvents == 0) {
-            if (const std::optional<Api> spoken = apiOfAnswer(payload); spoken && *spoken != api)
-                m_result.answeringApi = apiName(*spoken);
-            return finish(Diagnosis::NoChoices,
-                QStringLiteral("data events arrived but none carried a token in the %1 API's format")
-                    .arg(apiName(api)));
-        }
-        readStreamsAsRun();
+        if (!finishedOnStatus(reply, api, payload, message))
+            readStreamAnswer(api, payload, message);
     });
+}
+
+bool Preflight::finishedOnStatus(QNetworkReply *reply, Api api, const QByteArray &payload, const QString &message)
+{
+    const int status = m_result.httpStatus;
+    const QString evidence = QStringLiteral("HTTP %1 on %2: %3").arg(status).arg(m_request.path, message);
+    const auto done = [this](Diagnosis d, const QString &detail) {
+        finish(d, detail);
+        return true;
+    };
+    if (status == 401 || status == 403)
+        return done(m_request.keyHadWhitespace ? Diagnosis::AuthKeyWhitespace : Diagnosis::Auth, evidence);
+    if (status == 404 && mentionsModel(message))
+        return done(Diagnosis::ModelNotFound, evidence);
+    if (status == 404 || status == 405) {
+        finishNamingApi(Diagnosis::RouteNotFound, evidence, otherApis(api));
+        return true;
+    }
+    if (const std::optional<Api> spoken = apiOfAnswer(payload); status == 400 && spoken && *spoken != api) {
+        m_result.answeringApi = apiName(*spoken);
+        return done(Diagnosis::Other, evidence);
+    }
+    if (status == 429)
+        return done(Diagnosis::RateLimited, evidence);
+    if (status >= 500)
+        return done(Diagnosis::ServerError, evidence);
+    if (status >= 300 && status < 400)
+        return done(Diagnosis::Redirect,
+            QStringLiteral("HTTP %1 on %2 to %3")
+                .arg(status)
+                .arg(m_request.path, QString::fromUtf8(reply->rawHeader("Location"))));
+    // An interim answer (100 Continue, 103 Early Hints) that this reader took for the last one: the run's own
+    // transport reads past it, as a run does, and decides.
+    if (status >= 100 && status < 200) {
+        m_informational = status;
+        readStreamsAsRun();
+        return true;
+    }
+    if (status != 200)
+        return done(mentionsModel(message) ? Diagnosis::ModelNotFound : Diagnosis::Other, evidence);
+    return false;
+}
+
+void Preflight::readStreamAnswer(Api api, const QByteArray &payload, const QString &message)
+{
+    const int status = m_result.httpStatus;
+    // Full framing via the engine's parser; the payloads are parsed as JSON here (not a hot path).
+    SseParser parser;
+    parser.setApi(api);
+    QVector<SseEvent> events = parser.feed(payload);
+    parser.finish(events);
+    int tokenEvents = 0;
+    bool sawData = false;
+    for (const SseEvent &e : std::as_const(events)) {
+        if (e.kind == EventKind::Comment)
+            continue;
+        sawData = true;
+        if (e.kind == EventKind::Done)
+            continue;
+        if (e.kind == EventKind::Error)
+            return finish(Diagnosis::ErrorBody, QStringLiteral("error event: %1").arg(serverMessage(e.data)));
+        const QJsonObject o = QJsonDocument::fromJson(e.data).object();
+        if (isTokenEvent(e.kind)) {
+            if (tokenEvents == 0)
+                m_result.roleChunkFirst = e.kind == EventKind::RoleOnly;
+            ++tokenEvents;
+        }
+        // Where the API says its counts: the usage event, responses' final response, every generate event.
+        const AnswerUsage usage
+            = answerUsage(api, api == Api::Responses ? o.value(QLatin1String("response")).toObject() : o);
+        if ((e.kind == EventKind::Usage || api == Api::SglangGenerate) && usage.outputTokens >= 0) {
+            m_result.usageSent = true;
+            m_result.completionTokens = usage.outputTokens;
+        }
+    }
+    if (!sawData && payload.isEmpty()) // a 200 ends with no byte of its body: cut after the headers
+        return finish(Diagnosis::StreamTruncated,
+            QStringLiteral("HTTP %1 headers and 0 token events (0 bytes) arrived, then the connection ended")
+                .arg(status));
+    if (!sawData) {
+        const QJsonObject whole = QJsonDocument::fromJson(payload).object();
+        if (whole.value(QLatin1String("choices")).isArray())
+            return finish(Diagnosis::NotStreamed,
+                QStringLiteral("HTTP 200 with one JSON completion (%1 bytes) instead of an event stream")
+                    .arg(payload.size()));
+        if (payload.trimmed().startsWith('{') && !message.isEmpty())
+            return finish(Diagnosis::ErrorBody, QStringLiteral("HTTP 200 with a JSON body: %1").arg(message));
+        return finish(
+            Diagnosis::NoChoices, QStringLiteral("no SSE data events in a %1-byte answer").arg(payload.size()));
+    }
+    m_result.streamed = true;
+    if (tokenEvents == 0) {
+        if (const std::optional<Api> spoken = apiOfAnswer(payload); spoken && *spoken != api)
+            m_result.answeringApi = apiName(*spoken);
+        return finish(Diagnosis::NoChoices,
+            QStringLiteral("data events arrived but none carried a token in the %1 API's format").arg(apiName(api)));
+    }
+    readStreamsAsRun();
 }
 
 void Preflight::finishNamingApi(Diagnosis d, const QString &detail, QList<Api> untried)

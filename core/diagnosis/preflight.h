@@ -121,6 +121,11 @@ Q_SIGNALS:
 private:
     void getModels();
     void postStream();
+    /// The streamed request's answer judged by its status alone: true when that finished the check or
+    /// moved it on, false for a 200 whose stream is still to read.
+    bool finishedOnStatus(QNetworkReply *reply, Api api, const QByteArray &payload, const QString &message);
+    /// A 200's stream read as events: a diagnosis when it carries no token, else the run's streams next.
+    void readStreamAnswer(Api api, const QByteArray &payload, const QString &message);
     /// Two streams one after the other on one connection through the engine, as `run` sends them.
     void readStreamsAsRun();
     void onRunStreamsFinished(const ServeScope::LoadOutcome &outcome);
