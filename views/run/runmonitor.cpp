@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "runmonitor.h"
 
-#include <QChart>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
@@ -9,7 +8,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
 #include <QProgressBar>
@@ -17,7 +15,6 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTableWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
 
 #include "report/conclusiontext.h"
@@ -26,11 +23,8 @@
 #include "run/durationestimate.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace ServeScope {
-
-static constexpr int kRingSize = 240; // one minute at 4 Hz
 
 RunMonitor::RunMonitor(QWidget *parent)
     : QWidget(parent)
@@ -48,17 +42,30 @@ RunMonitor::RunMonitor(QWidget *parent)
     , m_reuseLevels(new QCheckBox(tr("Reuse its &levels")))
     , m_verdictTitle(new QLabel)
     , m_verdicts(new QTableWidget(0, 2))
-    , m_ttft50(new QLineSeries)
-    , m_ttft99(new QLineSeries)
-    , m_itl50(new QLineSeries)
-    , m_itl99(new QLineSeries)
-    , m_tput(new QLineSeries)
-    , m_baseTtft50(new QLineSeries)
-    , m_baseTtft99(new QLineSeries)
-    , m_baseItl50(new QLineSeries)
-    , m_baseItl99(new QLineSeries)
-    , m_baseTput(new QLineSeries)
+{
+    QHBoxLayout *top = buildTopRow();
+    m_live.series(LiveCharts::TtftP50)->setName(tr("p50"));
+    m_live.series(LiveCharts::TtftP99)->setName(tr("p99"));
+    m_live.series(LiveCharts::ItlP50)->setName(tr("p50"));
+    m_live.series(LiveCharts::ItlP99)->setName(tr("p99"));
+    m_live.series(LiveCharts::OutputTokens)->setName(tr("output"));
+    auto *charts = new QHBoxLayout;
+    charts->addWidget(buildInfoColumn());
+    charts->addWidget(makeChart(tr("TTFT (rolling)"), tr("ms"), { LiveCharts::TtftP50, LiveCharts::TtftP99 }), 1);
+    charts->addWidget(makeChart(tr("ITL (rolling)"), tr("ms"), { LiveCharts::ItlP50, LiveCharts::ItlP99 }), 1);
+    charts->addWidget(makeChart(tr("Throughput"), tr("tok/s"), { LiveCharts::OutputTokens }), 1);
+    m_live.showBaseline(false);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addLayout(charts, 1);
+    connect(m_start, &QPushButton::clicked, this, &RunMonitor::startRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &RunMonitor::cancelRequested);
+    m_refresh.setInterval(250);
+    connect(&m_refresh, &QTimer::timeout, this, &RunMonitor::refreshCharts);
+    m_where->setText(tr("No run in progress."));
+}
 
+QHBoxLayout *RunMonitor::buildTopRow()
 {
     m_start->setObjectName(QStringLiteral("runButton"));
     m_cancel->setObjectName(QStringLiteral("cancelButton"));
@@ -69,20 +76,6 @@ RunMonitor::RunMonitor(QWidget *parent)
     m_overall->setRange(0, 1000);
     m_overall->setValue(0);
     m_overall->setFormat(tr("%p%"));
-    // The column beside the charts keeps its width; its lines wrap (a 1024-wide screen holds the page
-    // beside the project panel).
-    for (QLabel *label : { m_where, m_counts, m_state })
-        label->setWordWrap(true);
-    m_state->setObjectName(QStringLiteral("runState"));
-    m_errors->setHorizontalHeaderLabels({ tr("Error"), tr("Requests") });
-    m_errors->horizontalHeader()->setStretchLastSection(true);
-    m_errors->verticalHeader()->hide();
-    m_errors->setMaximumWidth(220);
-    m_ttft50->setName(tr("p50"));
-    m_ttft99->setName(tr("p99"));
-    m_itl50->setName(tr("p50"));
-    m_itl99->setName(tr("p99"));
-    m_tput->setName(tr("output"));
     // The live baseline: chosen before a run, fixed while it runs.
     m_baselineRun->setObjectName(QStringLiteral("baselineRun"));
     m_baselineRun->addItem(tr("No earlier run"), qint64(0));
@@ -96,6 +89,29 @@ RunMonitor::RunMonitor(QWidget *parent)
     updateBaselineChoice();
     auto *compareLabel = new QLabel(tr("Compare &with:"));
     compareLabel->setBuddy(m_baselineRun);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_start);
+    top->addWidget(m_cancel);
+    top->addWidget(m_overall, 1);
+    top->addWidget(m_eta);
+    top->addSpacing(8);
+    top->addWidget(compareLabel);
+    top->addWidget(m_baselineRun);
+    top->addWidget(m_reuseLevels);
+    return top;
+}
+
+QWidget *RunMonitor::buildInfoColumn()
+{
+    // The column beside the charts keeps its width; its lines wrap (a 1024-wide screen holds the page
+    // beside the project panel).
+    for (QLabel *label : { m_where, m_counts, m_state })
+        label->setWordWrap(true);
+    m_state->setObjectName(QStringLiteral("runState"));
+    m_errors->setHorizontalHeaderLabels({ tr("Error"), tr("Requests") });
+    m_errors->horizontalHeader()->setStretchLastSection(true);
+    m_errors->verticalHeader()->hide();
+    m_errors->setMaximumWidth(220);
     m_verdictTitle->setObjectName(QStringLiteral("verdictTitle"));
     m_verdictTitle->setWordWrap(true);
     m_verdicts->setObjectName(QStringLiteral("verdicts"));
@@ -106,16 +122,6 @@ RunMonitor::RunMonitor(QWidget *parent)
     m_verdicts->setMinimumHeight(110);
     m_verdictTitle->hide();
     m_verdicts->hide();
-
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_start);
-    top->addWidget(m_cancel);
-    top->addWidget(m_overall, 1);
-    top->addWidget(m_eta);
-    top->addSpacing(8);
-    top->addWidget(compareLabel);
-    top->addWidget(m_baselineRun);
-    top->addWidget(m_reuseLevels);
     auto *info = new QVBoxLayout;
     info->addWidget(m_where);
     info->addWidget(m_counts);
@@ -148,69 +154,13 @@ RunMonitor::RunMonitor(QWidget *parent)
     infoScroll->setFrameShape(QFrame::NoFrame);
     infoScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     infoScroll->setFixedWidth(248 + style()->pixelMetric(QStyle::PM_ScrollBarExtent));
-    auto *charts = new QHBoxLayout;
-    charts->addWidget(infoScroll);
-    charts->addWidget(
-        makeChart(tr("TTFT (rolling)"), tr("ms"), { m_ttft50, m_ttft99 }, { m_baseTtft50, m_baseTtft99 }), 1);
-    charts->addWidget(makeChart(tr("ITL (rolling)"), tr("ms"), { m_itl50, m_itl99 }, { m_baseItl50, m_baseItl99 }), 1);
-    charts->addWidget(makeChart(tr("Throughput"), tr("tok/s"), { m_tput }, { m_baseTput }), 1);
-    showBaselineSeries(false);
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addLayout(charts, 1);
-    connect(m_start, &QPushButton::clicked, this, &RunMonitor::startRequested);
-    connect(m_cancel, &QPushButton::clicked, this, &RunMonitor::cancelRequested);
-    m_refresh.setInterval(250);
-    connect(&m_refresh, &QTimer::timeout, this, &RunMonitor::refreshCharts);
-    m_ring.reserve(kRingSize);
-    m_where->setText(tr("No run in progress."));
+    return infoScroll;
 }
 
 QChartView *RunMonitor::makeChart(
-    const QString &title, const QString &unit, QList<QLineSeries *> series, QList<QLineSeries *> baseline)
+    const QString &title, const QString &unit, std::initializer_list<LiveCharts::Line> lines)
 {
-    // Small charts on a laptop screen (three side by side at 1024 px, or scaled 1.25×): small fonts,
-    // the legend under the plot (none for one series: the title names it), the unit in the title and
-    // round y ticks, so the plot keeps the width and no axis label is elided.
-    QFont small = font();
-    small.setPointSizeF(7.5);
-    auto *chart = new QChart;
-    chart->setTitle(tr("%1 (%2)").arg(title, unit));
-    QFont titleFont = small;
-    titleFont.setBold(true);
-    chart->setTitleFont(titleFont);
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->legend()->setFont(small);
-    chart->legend()->setVisible(series.size() > 1);
-    chart->setMargins(QMargins(0, 0, 0, 0));
-    auto *x = new QValueAxis;
-    x->setLabelFormat(QStringLiteral("%.0f s"));
-    x->setLabelsFont(small);
-    x->setTickCount(3);
-    x->setRange(0, 10);
-    auto *y = new QValueAxis;
-    y->setLabelFormat(QStringLiteral("%.3g"));
-    y->setLabelsFont(small);
-    y->setTickCount(3);
-    y->setRange(0, 1);
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    for (QLineSeries *s : series + baseline) {
-        chart->addSeries(s);
-        s->attachAxis(x);
-        s->attachAxis(y);
-    }
-    for (int i = 0; i < baseline.size(); ++i) {
-        QPen pen = series.at(i)->pen();
-        pen.setStyle(Qt::DashLine);
-        baseline.at(i)->setPen(pen);
-    }
-    m_charts.append(chart);
-    auto *view = new QChartView(chart);
-    view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(120, 120);
-    return view;
+    return m_live.makeChart(tr("%1 (%2)").arg(title, unit), font(), lines);
 }
 
 void RunMonitor::setPlan(const Experiment &e, double timeScale)
@@ -248,24 +198,6 @@ void RunMonitor::setPlan(const Experiment &e, double timeScale)
     m_plan->setText(plan + line.arg(esc(tr("Load points:")), esc(points.join(QStringLiteral(", "))))
         + line.arg(esc(tr("Measured requests:")), QLocale().toString(est.requests))
         + QStringLiteral("<b>%1</b> %2</p>").arg(esc(tr("Estimated time:")), esc(formatDuration(est.seconds))));
-}
-
-void RunMonitor::showBaselineSeries(bool shown)
-{
-    for (QLineSeries *s : { m_baseTtft50, m_baseTtft99, m_baseItl50, m_baseItl99, m_baseTput }) {
-        s->clear();
-        s->setVisible(shown);
-    }
-    // Each chart holds its live series, then their dashed twins. A small chart's legend has no room
-    // for the twins: the verdict table's title says what the dashed lines are.
-    for (QChart *chart : std::as_const(m_charts)) {
-        const QList<QAbstractSeries *> all = chart->series();
-        for (qsizetype i = all.size() / 2; i < all.size(); ++i) {
-            const QList<QLegendMarker *> markers = chart->legend()->markers(all.at(i));
-            for (QLegendMarker *m : markers)
-                m->setVisible(false);
-        }
-    }
 }
 
 void RunMonitor::updateBaselineChoice()
@@ -368,8 +300,7 @@ void RunMonitor::runStarted(double estimateSeconds)
 {
     m_estimateSeconds = estimateSeconds;
     m_running = true;
-    m_ring.clear();
-    m_ringHead = 0;
+    m_live.clear();
     m_last = {};
     m_start->setEnabled(false);
     m_cancel->setEnabled(true);
@@ -382,7 +313,7 @@ void RunMonitor::runStarted(double estimateSeconds)
     m_verdictTitle->setToolTip(m_baselineRun->currentText());
     m_verdictTitle->setVisible(vs != 0);
     m_verdicts->setVisible(vs != 0);
-    showBaselineSeries(vs != 0);
+    m_live.showBaseline(vs != 0);
     m_outcome.clear();
     m_state->setText(tr("Starting…"));
     m_firstError->hide();
@@ -464,15 +395,7 @@ QString RunMonitor::formatEta(double seconds)
 void RunMonitor::showSnapshot(const RunSnapshot &s)
 {
     m_last = s;
-    const Sample sample { s.elapsedNs / 1e9, s.ttftP50Ms, s.ttftP99Ms, s.itlP50Ms, s.itlP99Ms, s.outputTokensPerS,
-        double(s.inFlight), s.baseline };
-    if (m_ring.size() < kRingSize) {
-        m_ring.append(sample);
-    } else {
-        m_ring[m_ringHead] = sample;
-        m_ringHead = (m_ringHead + 1) % kRingSize;
-    }
-    m_dirty = true;
+    m_live.append(s);
     m_overall->setValue(std::clamp(int(1000.0 * s.fraction), 0, 1000));
     // Early progress extrapolates badly (warmup, prompt sizing, a slow first point): start from the
     // duration estimate and hand over to the measured rate over the first fifth of the run.
@@ -515,62 +438,8 @@ void RunMonitor::showSnapshot(const RunSnapshot &s)
 
 void RunMonitor::refreshCharts()
 {
-    if (!m_dirty)
-        return;
-    m_dirty = false;
-    ++m_refreshes;
-    QList<QPointF> t50, t99, i50, i99, tp, bt50, bt99, bi50, bi99, btp;
-    double xmin = 1e300, xmax = 0;
-    // The baseline's figure at a point holds while that point runs; a point it lacks leaves a gap.
-    const auto addBaseline = [](QList<QPointF> &line, double t, double v) {
-        if (std::isfinite(v))
-            line.append({ t, v });
-    };
-    for (int k = 0; k < m_ring.size(); ++k) {
-        const Sample &s = m_ring.at((m_ringHead + k) % m_ring.size());
-        t50.append({ s.t, s.ttftP50 });
-        t99.append({ s.t, s.ttftP99 });
-        i50.append({ s.t, s.itlP50 });
-        i99.append({ s.t, s.itlP99 });
-        tp.append({ s.t, s.tokensPerS });
-        addBaseline(bt50, s.t, s.baseline.ttftP50Ms);
-        addBaseline(bt99, s.t, s.baseline.ttftP99Ms);
-        addBaseline(bi50, s.t, s.baseline.itlP50Ms);
-        addBaseline(bi99, s.t, s.baseline.itlP99Ms);
-        addBaseline(btp, s.t, s.baseline.outputTokensPerS);
-        xmin = std::min(xmin, s.t);
-        xmax = std::max(xmax, s.t);
-    }
-    m_ttft50->replace(t50);
-    m_ttft99->replace(t99);
-    m_itl50->replace(i50);
-    m_itl99->replace(i99);
-    m_tput->replace(tp);
-    m_baseTtft50->replace(bt50);
-    m_baseTtft99->replace(bt99);
-    m_baseItl50->replace(bi50);
-    m_baseItl99->replace(bi99);
-    m_baseTput->replace(btp);
-    const QList<QList<QList<QPointF> *>> perChart { { &t99, &bt99 }, { &i99, &bi99 }, { &tp, &btp } };
-    for (int c = 0; c < m_charts.size(); ++c) {
-        double ymax = 1;
-        for (const QList<QPointF> *line : perChart.at(c)) {
-            for (const QPointF &p : *line)
-                ymax = std::max(ymax, p.y());
-        }
-        const auto axes = m_charts.at(c)->axes();
-        for (QAbstractAxis *a : axes) {
-            auto *v = static_cast<QValueAxis *>(a);
-            if (a->alignment() == Qt::AlignBottom)
-                v->setRange(xmin > xmax ? 0 : xmin, std::max(xmax, xmin + 1));
-            else {
-                v->setRange(0, ymax * 1.05);
-                v->applyNiceNumbers();
-                // 20000, not 2e+04; 0.25, not 0.250000.
-                v->setLabelFormat(v->max() >= 1000 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
-            }
-        }
-    }
+    if (m_live.refresh())
+        ++m_refreshes;
 }
 
 } // namespace ServeScope

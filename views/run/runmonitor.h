@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "livecharts.h"
+
 #include "run/runcontroller.h"
 #include "storage/storetypes.h"
 
@@ -9,16 +11,14 @@
 #include <QVector>
 #include <QWidget>
 
-class QChart;
 class QChartView;
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
-class QLineSeries;
 class QProgressBar;
 class QPushButton;
 class QTableWidget;
-class QValueAxis;
 
 namespace ServeScope {
 
@@ -64,16 +64,12 @@ signals:
     void cancelRequested();
 
 private:
-    struct Sample {
-        double t;
-        double ttftP50, ttftP99, itlP50, itlP99, tokensPerS, inFlight;
-        BaselineFigures baseline;
-    };
-    /// `baseline` holds the dashed twin of each of `series`, in the same order.
-    QChartView *makeChart(
-        const QString &title, const QString &unit, QList<QLineSeries *> series, QList<QLineSeries *> baseline);
-    /// The dashed twins shown (emptied) while a run compares with an earlier one; none has a legend entry.
-    void showBaselineSeries(bool shown);
+    /// Run and Cancel, the overall progress and ETA, and the live baseline's chooser.
+    QHBoxLayout *buildTopRow();
+    /// The column beside the charts: where the run is, its errors and verdicts, and the plan.
+    QWidget *buildInfoColumn();
+    /// A small chart of `lines`, titled "title (unit)".
+    QChartView *makeChart(const QString &title, const QString &unit, std::initializer_list<LiveCharts::Line> lines);
     /// The chooser's tooltip, and what may change: the run compared with, and whether a capacity search
     /// reuses its levels, both fixed while a run goes.
     void updateBaselineChoice();
@@ -90,13 +86,7 @@ private:
     bool m_capacitySearch = false; ///< the plan is a capacity search
     QLabel *m_verdictTitle;
     QTableWidget *m_verdicts;
-    QLineSeries *m_ttft50, *m_ttft99, *m_itl50, *m_itl99, *m_tput;
-    /// The live baseline's figures, dashed in the live series' colours.
-    QLineSeries *m_baseTtft50, *m_baseTtft99, *m_baseItl50, *m_baseItl99, *m_baseTput;
-    QList<QChart *> m_charts;
-    QVector<Sample> m_ring;
-    int m_ringHead = 0;
-    bool m_dirty = false;
+    LiveCharts m_live;
     bool m_running = false;
     int m_refreshes = 0;
     RunSnapshot m_last;
