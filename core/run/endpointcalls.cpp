@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "endpointcalls.h"
+#include "engine/streamstate.h"
+#include "model/records.h"
 
 #include "model/apirequest.h"
 
@@ -314,6 +316,34 @@ bool EndpointCalls::resetPrefixCache(const QString &engine, QString *path)
 {
     *path = engine == QLatin1String("sglang") ? QStringLiteral("/flush_cache") : QStringLiteral("/reset_prefix_cache");
     return !call(*path, QByteArray("")).isNull();
+}
+
+void countEstimatedTokens(EndpointCalls *tokenizer, QObject *context, RequestRecord r,
+    const std::function<void(const RequestRecord &)> &done, bool outputCounted)
+{
+    const auto countable = [&](const QByteArray &utf8) {
+        // Not cut at the engine's limit (in characters).
+        return tokenizer && r.ok() && !utf8.isEmpty() && QString::fromUtf8(utf8).size() < kMaxKeptTextChars;
+    };
+    const bool output = !outputCounted && r.outputEstimated && countable(r.generatedText);
+    if (!output && !(r.reasoningEstimated && countable(r.reasoningText))) {
+        r.reasoningText.clear();
+        return done(r);
+    }
+    const QString text = QString::fromUtf8(output ? r.generatedText : r.reasoningText);
+    tokenizer->countTextTokens(text, context, [=, r = std::move(r)](int tokens) mutable {
+        if (tokens >= 0 && output) {
+            r.completionTokens = tokens;
+            // Exact without usage; a server whose usage contradicted its stream leaves it an estimate.
+            r.outputEstimated = r.usageOutputSetAside >= 0;
+        } else if (tokens >= 0) {
+            r.reasoningTokens = tokens;
+        }
+        if (output)
+            return countEstimatedTokens(tokenizer, context, std::move(r), done, true);
+        r.reasoningText.clear();
+        done(r);
+    });
 }
 
 } // namespace ServeScope

@@ -23,6 +23,8 @@ class QNetworkRequest;
 
 namespace ServeScope {
 
+struct RequestRecord;
+
 /// Prompt sizing where `/tokenize` is missing (gateways): the server's prompt tokens as a line in
 /// the prompt's words, fitted to `max_tokens: 1` requests that read `usage.prompt_tokens`.
 struct PromptCalibration {
@@ -104,5 +106,12 @@ private:
     int m_timeoutMs;
     std::unique_ptr<QNetworkAccessManager> m_nam;
 };
+
+/// What the engine could only estimate in `record`, counted by the server's tokenizer off the hot path:
+/// the output (no usage), then the reasoning (no usage details; still an estimate, as the text was decoded
+/// and is encoded again). `done` gets the record, its reasoning text dropped, once nothing is left to
+/// count; at once when `tokenizer` is null (the server has no `/tokenize`) or the record has nothing to count.
+void countEstimatedTokens(EndpointCalls *tokenizer, QObject *context, RequestRecord record,
+    const std::function<void(const RequestRecord &)> &done, bool outputCounted = false);
 
 } // namespace ServeScope

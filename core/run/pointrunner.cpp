@@ -40,37 +40,6 @@ EndpointCalls *tokenizerFor(EndpointCalls &calls)
     return calls.hasTokenize() ? &calls : nullptr;
 }
 
-// What the engine could only estimate, counted by the server's tokenizer off the hot path: the output
-// (no usage), then the reasoning (no usage details; still an estimate, as the text was decoded and is
-// encoded again). `done` gets the record once nothing is left to count.
-void countEstimated(EndpointCalls *tokenizer, QObject *context, RequestRecord r,
-    const std::function<void(const RequestRecord &)> &done, bool outputCounted = false)
-{
-    const auto countable = [&](const QByteArray &utf8) {
-        // Not cut at the engine's limit (in characters).
-        return tokenizer && r.ok() && !utf8.isEmpty() && QString::fromUtf8(utf8).size() < kMaxKeptTextChars;
-    };
-    const bool output = !outputCounted && r.outputEstimated && countable(r.generatedText);
-    if (!output && !(r.reasoningEstimated && countable(r.reasoningText))) {
-        r.reasoningText.clear();
-        return done(r);
-    }
-    const QString text = QString::fromUtf8(output ? r.generatedText : r.reasoningText);
-    tokenizer->countTextTokens(text, context, [=, r = std::move(r)](int tokens) mutable {
-        if (tokens >= 0 && output) {
-            r.completionTokens = tokens;
-            // Exact without usage; a server whose usage contradicted its stream leaves it an estimate.
-            r.outputEstimated = r.usageOutputSetAside >= 0;
-        } else if (tokens >= 0) {
-            r.reasoningTokens = tokens;
-        }
-        if (output)
-            return countEstimated(tokenizer, context, std::move(r), done, true);
-        r.reasoningText.clear();
-        done(r);
-    });
-}
-
 // `figures` with the identity, load and side figures (steady, server, client) of `point`.
 PointSummary withIdentityOf(const PointSummary &point, PointSummary figures)
 {
@@ -189,6 +158,14 @@ PointOutcome PointRunner::run(const VariantContext &variant, int point, int repe
     // The prompts stored before the load starts: the writer does not compete with it for a core at
     // its start, and a lag during it is the records' own.
     m_writer.flush(60000); // a failed commit stops the run through StoreWriter::commitFailed
+    return measure(variant, prompts, std::move(requests), spec, slot, warmupCount);
+}
+
+PointOutcome PointRunner::measure(const VariantContext &variant, const PromptGenerator &prompts, PromptSet requests,
+    const LoadSpec &spec, int slot, int warmupCount)
+{
+    const Experiment &resolved = variant.resolved;
+    PointOutcome outcome;
     m_monitor.setPhase(QStringLiteral("measuring"));
     QVector<RequestRecord> records;
     records.reserve(requests.size()); // no growth slack or copy while the point runs
@@ -318,13 +295,10 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
     summary.client.insert(client); // the process's health beside how the streams arrived
     m_writer.enqueue(summary);
     for (const Finding &f : result.findings) {
-        // Grouped once per run by runFindings (unreliable-percentiles, output- and input-estimated, the
-        // role chunk ahead of the first token, ignore_eos not honoured).
-        if (f.code == QLatin1String(FindingCode::UnreliablePercentile)
-            || f.code == QLatin1String(FindingCode::OutputEstimated)
-            || f.code == QLatin1String(FindingCode::InputEstimated)
-            || f.code == QLatin1String(FindingCode::RoleChunkBeforeToken)
-            || f.code == QLatin1String(FindingCode::IgnoreEosNotHonoured))
+        // Said per point: the input lengths' deviation and censored requests. runFindings groups the others
+        // once per run (unreliable percentiles, estimated counts, the role chunk, ignore_eos not honoured).
+        if (f.code != QLatin1String(FindingCode::InputLengthDeviation)
+            && f.code != QLatin1String(FindingCode::Censored))
             continue;
         Q_EMIT logged(QStringLiteral("finding"),
             QStringLiteral("%1 %2 r%3: %4%5 (value %6, threshold %7)")
@@ -334,43 +308,49 @@ PointSummary PointRunner::summarise(const VariantContext &variant, const LoadSpe
                 .arg(f.value)
                 .arg(f.threshold));
     }
-    QString error;
-    if (m_output.isOpen()) {
-        // Result files carry vLLM's key set under every profile: the same records, vLLM's definitions.
-        PointSummary vllm = summary;
-        if (resolved.metrics.definitions != Definitions::Vllm) {
-            Experiment asVllm = resolved;
-            asVllm.metrics.definitions = Definitions::Vllm;
-            const PointSummary figures
-                = summarisePoint(asVllm, pointKey(asVllm, spec.point, spec.load), spec.repeat, records, clockStartNs)
-                      .summary;
-            vllm = withIdentityOf(summary, figures);
-            // Its steady set too: the file's servescope_steady_* keys stand beside vLLM's figures.
-            vllm.steady = figures.steady;
-        }
-        // The records did not keep their texts (runLoad): the file reads them back from the project,
-        // once the writer has stored them (however long a slow disk takes). A failed commit costs the
-        // file only the texts it lost: the measurement itself is whole in memory.
-        ProjectStore store;
-        std::function<QByteArray(int)> texts;
-        const bool stored = m_writer.flush();
-        if (store.open(m_writer.path(), ProjectStore::Check::Header, ProjectStore::Follow::Live))
-            texts = store.generatedTexts(variant.runId, summary.variant, spec.point, spec.repeat);
-        if (!stored || !texts) {
-            const QString why = !stored ? m_writer.commitFailure() : store.errorString();
-            Q_EMIT logged(QStringLiteral("warning"),
-                RunText::tr("results folder: the generated texts of %1 that the project does not hold are empty "
-                            "in its result file (%2)")
-                    .arg(summary.label, why));
-        }
-        if (!texts)
-            texts = [](int) { return QByteArray(); };
-        if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, texts, &error))
-            Q_EMIT logged(QStringLiteral("error"), error);
-    }
+    if (m_output.isOpen())
+        writeResultFile(variant, spec, summary, records, clockStartNs);
     m_monitor.addFinished(summary);
     Q_EMIT pointFinished(summary);
     return summary;
+}
+
+void PointRunner::writeResultFile(const VariantContext &variant, const LoadSpec &spec, const PointSummary &summary,
+    const QVector<RequestRecord> &records, qint64 clockStartNs)
+{
+    const Experiment &resolved = variant.resolved;
+    // Result files carry vLLM's key set under every profile: the same records, vLLM's definitions.
+    PointSummary vllm = summary;
+    if (resolved.metrics.definitions != Definitions::Vllm) {
+        Experiment asVllm = resolved;
+        asVllm.metrics.definitions = Definitions::Vllm;
+        const PointSummary figures
+            = summarisePoint(asVllm, pointKey(asVllm, spec.point, spec.load), spec.repeat, records, clockStartNs)
+                  .summary;
+        vllm = withIdentityOf(summary, figures);
+        // Its steady set too: the file's servescope_steady_* keys stand beside vLLM's figures.
+        vllm.steady = figures.steady;
+    }
+    // The records did not keep their texts (runLoad): the file reads them back from the project,
+    // once the writer has stored them (however long a slow disk takes). A failed commit costs the
+    // file only the texts it lost: the measurement itself is whole in memory.
+    ProjectStore store;
+    std::function<QByteArray(int)> texts;
+    const bool stored = m_writer.flush();
+    if (store.open(m_writer.path(), ProjectStore::Check::Header, ProjectStore::Follow::Live))
+        texts = store.generatedTexts(variant.runId, summary.variant, spec.point, spec.repeat);
+    if (!stored || !texts) {
+        const QString why = !stored ? m_writer.commitFailure() : store.errorString();
+        Q_EMIT logged(QStringLiteral("warning"),
+            RunText::tr("results folder: the generated texts of %1 that the project does not hold are empty "
+                        "in its result file (%2)")
+                .arg(summary.label, why));
+    }
+    if (!texts)
+        texts = [](int) { return QByteArray(); };
+    QString error;
+    if (!m_output.writePoint(resolved, summary, vllm, records, clockStartNs, texts, &error))
+        Q_EMIT logged(QStringLiteral("error"), error);
 }
 
 PointRunner::PromptSet PointRunner::preparePrompts(const VariantContext &variant, const PromptGenerator &prompts,
@@ -490,7 +470,7 @@ LoadOutcome PointRunner::runLoad(const EndpointConfig &endpoint, EndpointCalls *
             r.index = m_shard.globalIndex(r.index);
             // Off the hot path: the engine has freed the slot; only this record's storing waits.
             ++counting;
-            countEstimated(tokenizer, &loop, std::move(r), [&](const RequestRecord &counted) {
+            countEstimatedTokens(tokenizer, &loop, std::move(r), [&](const RequestRecord &counted) {
                 accept(counted);
                 if (--counting == 0 && loadDone)
                     loop.quit();

@@ -102,6 +102,14 @@ private:
     /// Warmup requests (none when the experiment has none); false when they could not run.
     bool warmup(const VariantContext &variant, const PromptGenerator &prompts, const LoadSpec &spec, int *count,
         QString *error);
+    /// The measured requests of a point whose prompts are ready and stored: sent once this shard's start
+    /// has come, their server series around them, then summarised.
+    PointOutcome measure(const VariantContext &variant, const PromptGenerator &prompts, PromptSet requests,
+        const LoadSpec &spec, int slot, int warmupCount);
+    /// The point's result file: vLLM's key set under every profile, the generated texts read back from
+    /// the project (empty, and said, where it lost them).
+    void writeResultFile(const VariantContext &variant, const LoadSpec &spec, const PointSummary &summary,
+        const QVector<RequestRecord> &records, qint64 clockStartNs);
     PointSummary summarise(const VariantContext &variant, const LoadSpec &spec, QVector<RequestRecord> &records,
         qint64 clockStartNs, int warmupCount, const QMap<QString, double> &server, const QMap<QString, double> &client);
 

@@ -4,10 +4,14 @@
 #include "serverscraper.h"
 
 #include "engine/loadgenerator.h"
+#include "metrics/capacity.h"
 #include "metrics/findings.h"
 #include "model/clock.h"
 #include "model/variables.h"
+#include "run/capacityrun.h"
 #include "run/endpointcalls.h"
+#include "run/heaptrim.h"
+#include "run/pointcloser.h"
 #include "run/pointrunner.h"
 #include "run/runrecord.h"
 #include "run/serverreadback.h"
@@ -84,8 +88,12 @@ void RunWorker::run()
     m_variants = selectVariants(m_experiment, m_options.variants, &error);
     if (!m_options.vs.isEmpty() && !m_baseline.load(m_options.projectPath, m_options.vs, m_experiment, &error))
         return fail(RunText::tr("the run to compare with: %1").arg(error));
-    if (!m_options.reuseLevels.isEmpty() && !readReusedRun(&error))
-        return fail(error);
+    if (m_experiment.load.capacity || !m_options.reuseLevels.isEmpty()) {
+        m_capacity = std::make_unique<CapacityRun>(m_experiment, m_options.reuseLevels);
+        connect(m_capacity.get(), &CapacityRun::logged, this, &RunWorker::log);
+        if (!m_options.reuseLevels.isEmpty() && !m_capacity->readReused(m_options.projectPath, &error))
+            return fail(error);
+    }
     if (m_variants.isEmpty() || !record(&error))
         return fail(error);
 
@@ -98,6 +106,9 @@ void RunWorker::run()
     m_points->setShard(m_options.shard);
     connect(m_points.get(), &PointRunner::pointFinished, this, &RunWorker::pointFinished);
     connect(m_points.get(), &PointRunner::logged, this, &RunWorker::log);
+    m_closer = std::make_unique<PointCloser>(m_result.runId, *m_writer, m_output, m_baseline);
+    connect(m_closer.get(), &PointCloser::logged, this, &RunWorker::log);
+    connect(m_closer.get(), &PointCloser::pointCompared, this, &RunWorker::pointCompared);
     bool ok = true;
     for (int i = 0; i < m_variants.size() && ok && !m_cancel->load(); ++i) {
         m_monitor.setVariant(i, m_experiment.variants[m_variants[i]].name);
@@ -163,12 +174,54 @@ bool RunWorker::runVariant(int variantIndex)
     scraper.start();
     const VariantContext context { resolved, m_endpoint.config(), calls, m_result.runId,
         m_experiment.variants[variantIndex].name, &scraper };
-    if (!(resolved.load.capacity ? searchCapacity(context, resolved) : runPoints(context)))
+    if (resolved.load.capacity) {
+        CapacityResult result;
+        if (!m_capacity->search(
+                context, resolved, *m_writer, *m_closer,
+                [&](PointOutcome *outcome) { return measure(context, outcome); }, *m_cancel, &result))
+            return false;
+        m_result.capacities << result;
+    } else if (!runPoints(context)) {
         return false;
+    }
     scraper.stop();
     if (serverExited(context.variant))
         return false;
     m_endpoint.close();
+    return true;
+}
+
+bool RunWorker::measure(const VariantContext &context, PointOutcome *outcome)
+{
+    if (serverExited(context.variant))
+        return false;
+    const int point = m_closer->point();
+    m_monitor.setBaseline(m_baseline.figures(pointKey(context.resolved, point, context.variant)));
+    *outcome = m_points->run(context, point, m_closer->beginRepeat());
+    releaseFreedHeap(); // the point's records and result file are freed by now
+    if (!outcome->ok) {
+        m_result.message = outcome->error;
+        log(QStringLiteral("error"), outcome->error);
+        return false;
+    }
+    if (outcome->measured) {
+        m_result.addPoint(outcome->summary);
+        m_closer->add(*outcome);
+    }
+    return true;
+}
+
+bool RunWorker::runPoints(const VariantContext &context)
+{
+    for (int p = 0; p < context.resolved.load.points.size() && !m_cancel->load(); ++p) {
+        m_closer->open(p);
+        while (m_closer->repeats() < qMax(1, context.resolved.load.repeat) && !m_cancel->load()) {
+            PointOutcome outcome;
+            if (!measure(context, &outcome))
+                return false;
+        }
+        m_closer->close();
+    }
     return true;
 }
 
@@ -190,7 +243,7 @@ void RunWorker::finish()
     // What the run's curves say, once, with the numbers used (words only in the GUI and report).
     const bool cacheFree = m_experiment.dataset.name == QLatin1String("random");
     for (const RunFinding &f :
-        runFindings(m_result.points, m_estimates, cacheFree, {}, prefillBudgets(m_experiment), m_serverExits))
+        runFindings(m_result.points, m_closer->estimates(), cacheFree, {}, prefillBudgets(m_experiment), m_serverExits))
         log(QStringLiteral("finding"), findingLine(f));
     for (const QString &line : closeRun(*m_writer, m_output, m_experiment, m_identity, m_answered, &m_result))
         log(QStringLiteral("error"), line);
