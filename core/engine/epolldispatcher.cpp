@@ -90,22 +90,7 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
         Q_EMIT aboutToBlock();
     }
     epoll_event events[kEventsPerWait];
-    int n = 0;
-    if (m_ring) {
-        // The ring hands its pieces to the transport while it waits; the set is read once the ring
-        // saw it readable, and again on the next turn until it is empty (level-triggered notifiers).
-        if (m_ring->wait(m_epollPending ? 0 : timeout))
-            m_epollPending = true;
-        if (m_epollPending) {
-            n = std::max(0, epoll_wait(m_epoll, events, kEventsPerWait, 0));
-            m_epollPending = n > 0;
-        }
-    } else if (m_epoll >= 0 && m_wake >= 0) {
-        n = std::max(0, epoll_wait(m_epoll, events, kEventsPerWait, timeout)); // EINTR: the caller's loop comes back
-    } else if (timeout != 0) {
-        // No set could be made (no descriptor was left): posts are seen within 10 ms, nothing spins.
-        ::poll(nullptr, 0, timeout < 0 ? 10 : std::min(timeout, 10));
-    }
+    const int n = waitForEvents(events, timeout);
     if (timeout != 0)
         Q_EMIT awake();
 
@@ -132,33 +117,59 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
         }
         if (!notifiers)
             continue; // level-triggered: reported again by a later call that includes them
-        const int fd = int(key & 0xffffffffu);
-        const quint32 ready = events[i].events;
-        // As Qt's own loops: an error or hang-up activates the read and write notifiers.
-        const bool readable = ready & (EPOLLIN | EPOLLHUP | EPOLLERR);
-        const bool writable = ready & (EPOLLOUT | EPOLLHUP | EPOLLERR);
-        const bool urgent = ready & EPOLLPRI;
-        for (const QSocketNotifier::Type type :
-            { QSocketNotifier::Read, QSocketNotifier::Write, QSocketNotifier::Exception }) {
-            if (!(type == QSocketNotifier::Read ? readable : type == QSocketNotifier::Write ? writable : urgent))
-                continue;
-            // Looked up again each time: the previous activation may have removed it.
-            const auto it = m_watched.find(fd);
-            if (it == m_watched.end())
-                break;
-            QSocketNotifier *notifier = type == QSocketNotifier::Read ? it->second.read
-                : type == QSocketNotifier::Write                      ? it->second.write
-                                                                      : it->second.exception;
-            if (!notifier)
-                continue;
-            QEvent activation(QEvent::SockAct);
-            QCoreApplication::sendEvent(notifier, &activation);
-            ++handled;
-        }
+        handled += activateNotifiers(int(key & 0xffffffffu), events[i].events);
     }
     if (timers)
         handled += activateTimers();
     return handled > 0;
+}
+
+int EpollDispatcher::waitForEvents(epoll_event *events, int timeout)
+{
+    int n = 0;
+    if (m_ring) {
+        // The ring hands its pieces to the transport while it waits; the set is read once the ring
+        // saw it readable, and again on the next turn until it is empty (level-triggered notifiers).
+        if (m_ring->wait(m_epollPending ? 0 : timeout))
+            m_epollPending = true;
+        if (m_epollPending) {
+            n = std::max(0, epoll_wait(m_epoll, events, kEventsPerWait, 0));
+            m_epollPending = n > 0;
+        }
+    } else if (m_epoll >= 0 && m_wake >= 0) {
+        n = std::max(0, epoll_wait(m_epoll, events, kEventsPerWait, timeout)); // EINTR: the caller's loop comes back
+    } else if (timeout != 0) {
+        // No set could be made (no descriptor was left): posts are seen within 10 ms, nothing spins.
+        ::poll(nullptr, 0, timeout < 0 ? 10 : std::min(timeout, 10));
+    }
+    return n;
+}
+
+int EpollDispatcher::activateNotifiers(int fd, quint32 ready)
+{
+    int handled = 0;
+    // As Qt's own loops: an error or hang-up activates the read and write notifiers.
+    const bool readable = ready & (EPOLLIN | EPOLLHUP | EPOLLERR);
+    const bool writable = ready & (EPOLLOUT | EPOLLHUP | EPOLLERR);
+    const bool urgent = ready & EPOLLPRI;
+    for (const QSocketNotifier::Type type :
+        { QSocketNotifier::Read, QSocketNotifier::Write, QSocketNotifier::Exception }) {
+        if (!(type == QSocketNotifier::Read ? readable : type == QSocketNotifier::Write ? writable : urgent))
+            continue;
+        // Looked up again each time: the previous activation may have removed it.
+        const auto it = m_watched.find(fd);
+        if (it == m_watched.end())
+            break;
+        QSocketNotifier *notifier = type == QSocketNotifier::Read ? it->second.read
+            : type == QSocketNotifier::Write                      ? it->second.write
+                                                                  : it->second.exception;
+        if (!notifier)
+            continue;
+        QEvent activation(QEvent::SockAct);
+        QCoreApplication::sendEvent(notifier, &activation);
+        ++handled;
+    }
+    return handled;
 }
 
 void EpollDispatcher::updateWatch(int fd)

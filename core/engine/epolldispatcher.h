@@ -67,6 +67,10 @@ private:
         QSocketNotifier *read = nullptr, *write = nullptr, *exception = nullptr;
     };
     void updateWatch(int fd);
+    /// Blocks (up to `timeout` ms, -1 for ever) in the ring or the epoll set; the set's ready events.
+    int waitForEvents(epoll_event *events, int timeout);
+    /// Activates the Qt notifiers of `fd` that `ready` (epoll's event bits) wakes; how many.
+    int activateNotifiers(int fd, quint32 ready);
     int activateTimers();
     int msToNextTimer() const;
 

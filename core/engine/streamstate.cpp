@@ -181,6 +181,89 @@ void digestScanned(EventDigest &d, const ChunkFields &f, bool content)
         appendJsonString(d.reasoningText, reasoning);
 }
 
+// A token count the API gives as a number; -1 when it does not.
+int countOf(const QJsonObject &from, const char *key)
+{
+    const QJsonValue v = from.value(QLatin1String(key));
+    return v.isDouble() ? v.toInt() : -1;
+}
+
+// A messages API event: the model and input counts at its start, output and end in its delta, text in its
+// content blocks.
+void digestMessagesEvent(EventDigest &d, const QJsonObject &o, QString *text, QString *reasoning)
+{
+    const QString type = o.value(QLatin1String("type")).toString();
+    if (type == QLatin1String("message_start")) {
+        const QJsonObject m = o.value(QLatin1String("message")).toObject();
+        if (d.model.isEmpty())
+            d.model = m.value(QLatin1String("model")).toString().left(256);
+        const QJsonObject u = m.value(QLatin1String("usage")).toObject();
+        // input_tokens leaves out what the cache read or wrote.
+        const int cacheRead = countOf(u, "cache_read_input_tokens");
+        d.promptTokens = qMax(0, countOf(u, "input_tokens")) + qMax(0, cacheRead)
+            + qMax(0, countOf(u, "cache_creation_input_tokens"));
+        d.cachedTokens = cacheRead;
+    } else if (type == QLatin1String("message_delta")) {
+        const QJsonObject u = o.value(QLatin1String("usage")).toObject();
+        if (const int output = countOf(u, "output_tokens"); output >= 0) {
+            d.usage = true;
+            d.completionTokens = output;
+        }
+        if (const int input = countOf(u, "input_tokens"); input >= 0) // newer servers say it again here
+            d.promptTokens = input + qMax(0, countOf(u, "cache_read_input_tokens"))
+                + qMax(0, countOf(u, "cache_creation_input_tokens"));
+        if (o.value(QLatin1String("delta")).toObject().value(QLatin1String("stop_reason")).isString())
+            d.ended = true;
+    } else if (type == QLatin1String("content_block_delta")) {
+        const QJsonObject delta = o.value(QLatin1String("delta")).toObject();
+        *text = delta.value(QLatin1String("text")).toString() + delta.value(QLatin1String("partial_json")).toString();
+        *reasoning = delta.value(QLatin1String("thinking")).toString();
+    }
+}
+
+// A responses API event: the model, the usage and end in the final response, text in its deltas.
+void digestResponsesEvent(EventDigest &d, const QJsonObject &o, EventKind kind, QString *text, QString *reasoning)
+{
+    const QString type = o.value(QLatin1String("type")).toString();
+    const QJsonObject r = o.value(QLatin1String("response")).toObject();
+    if (d.model.isEmpty())
+        d.model = r.value(QLatin1String("model")).toString().left(256);
+    if (type == QLatin1String("response.completed") || type == QLatin1String("response.incomplete")) {
+        d.ended = true;
+        const QJsonObject u = r.value(QLatin1String("usage")).toObject();
+        if (!u.isEmpty()) {
+            d.usage = true;
+            d.promptTokens = qMax(0, countOf(u, "input_tokens"));
+            d.completionTokens = qMax(0, countOf(u, "output_tokens"));
+            d.reasoningTokens = countOf(u.value(QLatin1String("output_tokens_details")).toObject(), "reasoning_tokens");
+            d.cachedTokens = countOf(u.value(QLatin1String("input_tokens_details")).toObject(), "cached_tokens");
+        }
+    } else if (kind == EventKind::Reasoning) {
+        *reasoning = o.value(QLatin1String("delta")).toString();
+    } else if (isContentEvent(kind)) {
+        *text = o.value(QLatin1String("delta")).toString();
+    }
+}
+
+// An sglang-generate event: the text so far (or, streamed incrementally, the new text) and the counts so far.
+void digestGenerateEvent(EventDigest &d, const QJsonObject &o, QString *text)
+{
+    const QJsonObject m = o.value(QLatin1String("meta_info")).toObject();
+    if (!m.isEmpty()) {
+        d.usage = true;
+        d.promptTokens = qMax(0, countOf(m, "prompt_tokens"));
+        d.completionTokens = qMax(0, countOf(m, "completion_tokens"));
+        d.cachedTokens = countOf(m, "cached_tokens");
+        if (!m.value(QLatin1String("finish_reason")).isNull() && !m.value(QLatin1String("finish_reason")).isUndefined())
+            d.ended = true;
+    }
+    const QString all = o.value(QLatin1String("text")).toString();
+    if (d.text.size() < kMaxKeptTextChars && all.startsWith(d.text))
+        *text = all.mid(d.text.size());
+    else
+        *text = all;
+}
+
 // One event of the messages, responses or sglang-generate API, read with QJsonDocument: usage, the end, the
 // generated text and validity, where each API says them (docs/metrics.md, "APIs").
 void digestApiEvent(EventDigest &d, Api api, qsizetype index, const QByteArray &payload, EventKind kind)
@@ -191,82 +274,17 @@ void digestApiEvent(EventDigest &d, Api api, qsizetype index, const QByteArray &
         d.malformed = index;
         d.malformedHead = QByteArray(payload.constData(), std::min<qsizetype>(payload.size(), 120));
     }
-    auto count = [](const QJsonObject &from, const char *key) {
-        const QJsonValue v = from.value(QLatin1String(key));
-        return v.isDouble() ? v.toInt() : -1;
-    };
     auto keep = [](QString &kept, const QString &more) {
         if (kept.size() < kMaxKeptTextChars)
             kept += more;
     };
     QString text, reasoning;
-    if (api == Api::Messages) {
-        const QString type = o.value(QLatin1String("type")).toString();
-        if (type == QLatin1String("message_start")) {
-            const QJsonObject m = o.value(QLatin1String("message")).toObject();
-            if (d.model.isEmpty())
-                d.model = m.value(QLatin1String("model")).toString().left(256);
-            const QJsonObject u = m.value(QLatin1String("usage")).toObject();
-            // input_tokens leaves out what the cache read or wrote.
-            const int cacheRead = count(u, "cache_read_input_tokens");
-            d.promptTokens = qMax(0, count(u, "input_tokens")) + qMax(0, cacheRead)
-                + qMax(0, count(u, "cache_creation_input_tokens"));
-            d.cachedTokens = cacheRead;
-        } else if (type == QLatin1String("message_delta")) {
-            const QJsonObject u = o.value(QLatin1String("usage")).toObject();
-            if (const int output = count(u, "output_tokens"); output >= 0) {
-                d.usage = true;
-                d.completionTokens = output;
-            }
-            if (const int input = count(u, "input_tokens"); input >= 0) // newer servers say it again here
-                d.promptTokens = input + qMax(0, count(u, "cache_read_input_tokens"))
-                    + qMax(0, count(u, "cache_creation_input_tokens"));
-            if (o.value(QLatin1String("delta")).toObject().value(QLatin1String("stop_reason")).isString())
-                d.ended = true;
-        } else if (type == QLatin1String("content_block_delta")) {
-            const QJsonObject delta = o.value(QLatin1String("delta")).toObject();
-            text
-                = delta.value(QLatin1String("text")).toString() + delta.value(QLatin1String("partial_json")).toString();
-            reasoning = delta.value(QLatin1String("thinking")).toString();
-        }
-    } else if (api == Api::Responses) {
-        const QString type = o.value(QLatin1String("type")).toString();
-        const QJsonObject r = o.value(QLatin1String("response")).toObject();
-        if (d.model.isEmpty())
-            d.model = r.value(QLatin1String("model")).toString().left(256);
-        if (type == QLatin1String("response.completed") || type == QLatin1String("response.incomplete")) {
-            d.ended = true;
-            const QJsonObject u = r.value(QLatin1String("usage")).toObject();
-            if (!u.isEmpty()) {
-                d.usage = true;
-                d.promptTokens = qMax(0, count(u, "input_tokens"));
-                d.completionTokens = qMax(0, count(u, "output_tokens"));
-                d.reasoningTokens
-                    = count(u.value(QLatin1String("output_tokens_details")).toObject(), "reasoning_tokens");
-                d.cachedTokens = count(u.value(QLatin1String("input_tokens_details")).toObject(), "cached_tokens");
-            }
-        } else if (kind == EventKind::Reasoning) {
-            reasoning = o.value(QLatin1String("delta")).toString();
-        } else if (isContentEvent(kind)) {
-            text = o.value(QLatin1String("delta")).toString();
-        }
-    } else { // sglang-generate: the text so far (or, streamed incrementally, the new text) and the counts so far
-        const QJsonObject m = o.value(QLatin1String("meta_info")).toObject();
-        if (!m.isEmpty()) {
-            d.usage = true;
-            d.promptTokens = qMax(0, count(m, "prompt_tokens"));
-            d.completionTokens = qMax(0, count(m, "completion_tokens"));
-            d.cachedTokens = count(m, "cached_tokens");
-            if (!m.value(QLatin1String("finish_reason")).isNull()
-                && !m.value(QLatin1String("finish_reason")).isUndefined())
-                d.ended = true;
-        }
-        const QString all = o.value(QLatin1String("text")).toString();
-        if (d.text.size() < kMaxKeptTextChars && all.startsWith(d.text))
-            text = all.mid(d.text.size());
-        else
-            text = all;
-    }
+    if (api == Api::Messages)
+        digestMessagesEvent(d, o, &text, &reasoning);
+    else if (api == Api::Responses)
+        digestResponsesEvent(d, o, kind, &text, &reasoning);
+    else
+        digestGenerateEvent(d, o, &text);
     if (!isContentEvent(kind))
         return;
     ++d.contentEvents;
