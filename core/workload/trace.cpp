@@ -218,6 +218,37 @@ struct Reader {
             return false;
         return add(line, *us, values[1], values[2], {});
     }
+
+    std::optional<TraceFormat> kind; // as named, else told from the first line
+    bool headerRead = false;
+
+    // Told from the first line: a JSON object, or one of the CSV headers.
+    bool tellFormat(QByteArrayView bytes)
+    {
+        if (bytes.startsWith('{'))
+            kind = TraceFormat::Mooncake;
+        else if (bytes.contains(QByteArrayView("ContextTokens")))
+            kind = TraceFormat::Azure;
+        else if (bytes.contains(QByteArrayView("Request tokens")))
+            kind = TraceFormat::BurstGpt;
+        else
+            return fail(why(QT_TRANSLATE_NOOP("ServeScope::Dataset",
+                "is not a trace ServeScope reads: Mooncake JSONL, or a CSV with the Azure trace's or "
+                "BurstGPT's header")));
+        return true;
+    }
+
+    // A line of the file in its format: a JSONL request, or a CSV's header and then its requests.
+    bool readLine(int line, QByteArrayView bytes)
+    {
+        if (*kind == TraceFormat::Mooncake)
+            return mooncake(line, bytes);
+        if (!headerRead) {
+            headerRead = true;
+            return header(line, bytes);
+        }
+        return csvRow(line, bytes);
+    }
 };
 
 } // namespace
@@ -266,17 +297,15 @@ bool readTrace(const QString &path, const QString &format, qsizetype maxRows, Tr
     r.out = out;
     r.maxRows = qMin(maxRows, kMaxTraceRows);
     r.error = error;
-    std::optional<TraceFormat> kind;
     if (!format.isEmpty()) {
-        kind = traceFormatFromName(format);
-        if (!kind) {
+        r.kind = traceFormatFromName(format);
+        if (!r.kind) {
             *error = why(QT_TRANSLATE_NOOP("ServeScope::Dataset",
                              "the trace format %1 is not one ServeScope reads (mooncake, azure, burstgpt)"),
                 { format });
             return false;
         }
     }
-    bool headerRead = false;
     int line = 0;
     // One buffer for every line: readLine(maxSize) would allocate the whole limit for each.
     QByteArray buffer(kMaxTraceLineBytes + 2, Qt::Uninitialized);
@@ -296,22 +325,9 @@ bool readTrace(const QString &path, const QString &format, qsizetype maxRows, Tr
         const QByteArrayView bytes = raw.trimmed();
         if (bytes.isEmpty())
             continue;
-        if (!kind) {
-            // Told from the first line: a JSON object, or one of the CSV headers.
-            if (bytes.startsWith('{'))
-                kind = TraceFormat::Mooncake;
-            else if (bytes.contains(QByteArrayView("ContextTokens")))
-                kind = TraceFormat::Azure;
-            else if (bytes.contains(QByteArrayView("Request tokens")))
-                kind = TraceFormat::BurstGpt;
-            else {
-                *error = why(QT_TRANSLATE_NOOP("ServeScope::Dataset",
-                    "is not a trace ServeScope reads: Mooncake JSONL, or a CSV with the Azure trace's or "
-                    "BurstGPT's header"));
-                return false;
-            }
-        }
-        out->format = *kind;
+        if (!r.kind && !r.tellFormat(bytes))
+            return false;
+        out->format = *r.kind;
         if (qsizetype(out->rows.size()) >= r.maxRows) {
             // A request beyond those asked for: the rest of the file is not read.
             if (maxRows < kMaxTraceRows) {
@@ -323,16 +339,7 @@ bool readTrace(const QString &path, const QString &format, qsizetype maxRows, Tr
                 { lineArg(line), QString::number(kMaxTraceRows) });
             return false;
         }
-        bool ok;
-        if (*kind == TraceFormat::Mooncake) {
-            ok = r.mooncake(line, bytes);
-        } else if (!headerRead) {
-            ok = r.header(line, bytes);
-            headerRead = true;
-        } else {
-            ok = r.csvRow(line, bytes);
-        }
-        if (!ok)
+        if (!r.readLine(line, bytes))
             return false;
     }
     if (out->rows.empty()) {
