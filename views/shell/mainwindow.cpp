@@ -99,7 +99,15 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::connectControllers()
 {
-    connect(m_runs, &RunPageController::status, this, &MainWindow::showStatus);
+    connectProject();
+    connectRuns();
+    connectResults();
+    connectFlows();
+    connectWidgets();
+}
+
+void MainWindow::connectProject()
+{
     connect(m_project, &ProjectController::status, this, &MainWindow::showStatus);
     // A permanent widget: the status bar's passing messages do not hide it while the check reads the file.
     m_checking = new QLabel;
@@ -112,54 +120,7 @@ void MainWindow::connectControllers()
         m_checking->setText(text);
         m_checking->setVisible(!text.isEmpty());
     });
-    connect(m_imports, &ImportFlow::status, this, &MainWindow::showStatus);
-    connect(m_team, &TeamFlow::status, this, &MainWindow::showStatus);
-    connect(m_resultsPage, &ResultsPageController::status, this, &MainWindow::showStatus);
-    connect(m_resultsPage, &ResultsPageController::logged, this, &MainWindow::appendLog);
-    connect(m_resultsPage, &ResultsPageController::shown, this, [this] {
-        m_logDock->clearRunOutput();
-        emit resultsShown();
-    });
-    connect(m_resultsPage, &ResultsPageController::serverLogLoaded, this, [this](const QStringList &lines) {
-        m_logDock->setServerLog(lines.isEmpty()
-                ? QStringList { tr("This run launched no server: only launched servers' output is kept.") }
-                : lines);
-    });
-    connect(m_runs, &RunPageController::logged, this, &MainWindow::appendLog);
     connect(m_project, &ProjectController::logged, this, &MainWindow::appendLog);
-    connect(m_imports, &ImportFlow::logged, this, &MainWindow::appendLog);
-    connect(m_resultsPage->exports(), &ResultsExport::warning, this,
-        [this](const QString &title, const QString &text) { showWarning(this, title, text); });
-    connect(m_runs, &RunPageController::showRunsWanted, this, [this](const QList<qint64> &ids) {
-        m_tree->selectRuns(ids, false); // the tree says which runs the Results page shows
-        m_resultsPage->showRuns(ids);
-    });
-    connect(m_runs, &RunPageController::closeWanted, this, &QWidget::close);
-    // Pages never drive one another: each asks, the shell turns.
-    connect(m_run, &RunSession::pointFinished, m_results, &ResultsView::addPoint);
-    connect(m_runs, &RunPageController::runStarting, m_results, &ResultsView::startLive);
-    connect(m_runs, &RunPageController::runPageWanted, this, [this] { m_pages->show(WindowPages::Run); });
-    connect(m_runs, &RunPageController::resultsPageWanted, this, [this] { m_pages->show(WindowPages::Results); });
-    connect(m_resultsPage, &ResultsPageController::pageWanted, this, [this] {
-        if (m_runs->resultsMayTakeOver())
-            m_pages->show(WindowPages::Results);
-    });
-    connect(m_runs, &RunPageController::runFinished, this, [this](const RunResult &result) {
-        if (result.runId > 0)
-            m_project->runStored();
-        m_session->listRuns();
-        emit runFinished(result);
-    });
-    connect(m_imports, &ImportFlow::compareWanted, this, &MainWindow::compareRuns);
-    connect(m_team, &TeamFlow::runsPulled, this, [this](const QList<qint64> &pulled) {
-        // The pulled runs beside the local ones selected before.
-        QList<qint64> ids = m_tree->selectedRuns();
-        for (qint64 id : pulled) {
-            if (!ids.contains(id))
-                ids << id;
-        }
-        compareRuns(ids);
-    });
     connect(m_project, &ProjectController::leaving, this, &MainWindow::clearShownRuns);
     connect(m_project, &ProjectController::timeScaleChanged, this, [this](double scale) {
         m_editor->setTimeScale(scale);
@@ -187,6 +148,72 @@ void MainWindow::connectControllers()
             m_tree->selectRuns({ m_resultsPage->showNewest(runs) }, false);
         emit runsListed(int(runs.size()));
     });
+}
+
+void MainWindow::connectRuns()
+{
+    connect(m_runs, &RunPageController::status, this, &MainWindow::showStatus);
+    connect(m_runs, &RunPageController::logged, this, &MainWindow::appendLog);
+    connect(m_runs, &RunPageController::showRunsWanted, this, [this](const QList<qint64> &ids) {
+        m_tree->selectRuns(ids, false); // the tree says which runs the Results page shows
+        m_resultsPage->showRuns(ids);
+    });
+    connect(m_runs, &RunPageController::closeWanted, this, &QWidget::close);
+    // Pages never drive one another: each asks, the shell turns.
+    connect(m_run, &RunSession::pointFinished, m_results, &ResultsView::addPoint);
+    connect(m_runs, &RunPageController::runStarting, m_results, &ResultsView::startLive);
+    connect(m_runs, &RunPageController::runPageWanted, this, [this] { m_pages->show(WindowPages::Run); });
+    connect(m_runs, &RunPageController::resultsPageWanted, this, [this] { m_pages->show(WindowPages::Results); });
+    connect(m_runs, &RunPageController::runFinished, this, [this](const RunResult &result) {
+        if (result.runId > 0)
+            m_project->runStored();
+        m_session->listRuns();
+        emit runFinished(result);
+    });
+}
+
+void MainWindow::connectResults()
+{
+    connect(m_resultsPage, &ResultsPageController::status, this, &MainWindow::showStatus);
+    connect(m_resultsPage, &ResultsPageController::logged, this, &MainWindow::appendLog);
+    connect(m_resultsPage, &ResultsPageController::shown, this, [this] {
+        m_logDock->clearRunOutput();
+        emit resultsShown();
+    });
+    connect(m_resultsPage, &ResultsPageController::serverLogLoaded, this, [this](const QStringList &lines) {
+        m_logDock->setServerLog(lines.isEmpty()
+                ? QStringList { tr("This run launched no server: only launched servers' output is kept.") }
+                : lines);
+    });
+    connect(m_resultsPage->exports(), &ResultsExport::warning, this,
+        [this](const QString &title, const QString &text) { showWarning(this, title, text); });
+    connect(m_resultsPage, &ResultsPageController::pageWanted, this, [this] {
+        if (m_runs->resultsMayTakeOver())
+            m_pages->show(WindowPages::Results);
+    });
+}
+
+void MainWindow::connectFlows()
+{
+    connect(m_imports, &ImportFlow::status, this, &MainWindow::showStatus);
+    connect(m_imports, &ImportFlow::logged, this, &MainWindow::appendLog);
+    connect(m_imports, &ImportFlow::compareWanted, this, &MainWindow::compareRuns);
+    connect(m_team, &TeamFlow::status, this, &MainWindow::showStatus);
+    connect(m_team, &TeamFlow::runsPulled, this, [this](const QList<qint64> &pulled) {
+        // The pulled runs beside the local ones selected before.
+        QList<qint64> ids = m_tree->selectedRuns();
+        for (qint64 id : pulled) {
+            if (!ids.contains(id))
+                ids << id;
+        }
+        compareRuns(ids);
+    });
+    connect(m_design, &DesignPageController::logged, this, &MainWindow::appendLog);
+    connect(m_design, &DesignPageController::status, this, &MainWindow::showStatus);
+}
+
+void MainWindow::connectWidgets()
+{
     connect(m_welcome, &WelcomePage::recentRequested, m_project, &ProjectController::openProject);
     connect(
         m_welcome, &WelcomePage::demoRequested, this, [this] { m_project->whenSafeToLeave([this] { openDemo(); }); });
@@ -198,8 +225,6 @@ void MainWindow::connectControllers()
             [this](const QString &p) { m_project->openProject(p); });
     });
     connect(m_welcome, &WelcomePage::importRequested, m_imports, &ImportFlow::chooseExperimentFile);
-    connect(m_design, &DesignPageController::logged, this, &MainWindow::appendLog);
-    connect(m_design, &DesignPageController::status, this, &MainWindow::showStatus);
     connect(m_document, &ExperimentDocument::changed, this, [this] {
         m_tree->setExperiment(m_document->experiment());
         m_logDock->showProblems(m_document->problems());

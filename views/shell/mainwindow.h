@@ -88,6 +88,15 @@ private:
     void createActions();
     void createDocks();
     void connectControllers();
+    /// The project's life: status, the file check, opening and saving, the runs listed.
+    void connectProject();
+    /// Runs: their status and log, the pages they ask for, the results of each finished point.
+    void connectRuns();
+    void connectResults();
+    /// Files coming in, the team database and the Design page's controller.
+    void connectFlows();
+    /// The Start page, the document and the project tree.
+    void connectWidgets();
     void updateTitle();
     void rebuildRecentMenu(const QStringList &recent);
     void appendLog(const QString &level, const QString &text);
