@@ -57,6 +57,48 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     , m_delete(new QPushButton(tr("Delete")))
 {
     setWindowTitle(tr("Endpoint profiles"));
+    setUpFields();
+    QWidget *left = buildListPane();
+    // The form scrolls when the screen is shorter than it: the Close button stays on screen.
+    auto *scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("profileFormScroll"));
+    scroll->setWidget(buildForm());
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *split = new QSplitter;
+    split->setChildrenCollapsible(false);
+    split->addWidget(left);
+    split->addWidget(scroll);
+    split->setStretchFactor(1, 3);
+    auto *close = new QDialogButtonBox(QDialogButtonBox::Close);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(split, 1);
+    layout->addWidget(close);
+    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_delete, &QPushButton::clicked, this, &ProfileDialog::deleteCurrent);
+    connect(m_save, &QPushButton::clicked, this, &ProfileDialog::saveCurrent);
+    connect(m_test, &QPushButton::clicked, this, &ProfileDialog::testConnection);
+    // The path's end names the API: choosing an API rewrites the path, editing the path moves the choice.
+    connect(m_api, &QComboBox::activated, this, [this] {
+        Api a;
+        if (parseApi(m_api->currentData().toString(), &a))
+            m_path->setText(pathWithApi(m_path->text().trimmed(), a));
+    });
+    connect(m_path, &QLineEdit::textChanged, this, [this](const QString &path) {
+        const QSignalBlocker block(m_api);
+        m_api->setCurrentIndex(m_api->findData(apiName(apiForPath(path.trimmed()))));
+    });
+    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (QListWidgetItem *item = m_list->item(row))
+            showProfile(item->data(Qt::UserRole).toString());
+    });
+    reloadList();
+    fitWindowToScreen(this, QSize(860, 680));
+}
+
+void ProfileDialog::setUpFields()
+{
     const QList<QPair<QWidget *, const char *>> names { { m_name, "profileName" }, { m_baseUrl, "profileBaseUrl" },
         { m_path, "profilePath" }, { m_model, "profileModel" }, { m_key, "profileKey" },
         { m_save, "saveProfileButton" }, { m_test, "testConnectionButton" }, { m_list, "profileList" },
@@ -82,7 +124,11 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     // Every answer of a test comes with its meaning and fix: the result gets the room, the header table a few rows.
     m_result->setMinimumHeight(fontMetrics().lineSpacing() * 11);
     m_headers->setMaximumHeight(fontMetrics().lineSpacing() * 10);
+    m_caFile->setPlaceholderText(tr("https: PEM file of the certificate authorities to trust (empty: the system's)"));
+}
 
+QWidget *ProfileDialog::buildListPane()
+{
     auto *left = new QWidget;
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -97,11 +143,16 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     leftButtons->addWidget(import);
     leftButtons->addWidget(m_delete);
     leftLayout->addLayout(leftButtons);
+    connect(add, &QPushButton::clicked, this, &ProfileDialog::newProfile);
     connect(import, &QPushButton::clicked, this, [this] {
         chooseFile(this, false, tr("Import endpoint"), tr("Endpoint files (*.json *.toml *.env .env*);;All files (*)"),
             [this](const QString &path) { importEndpointFile(path); });
     });
+    return left;
+}
 
+QWidget *ProfileDialog::buildForm()
+{
     auto *right = new QWidget;
     auto *form = new QFormLayout(right);
     form->addRow(tr("Name"), m_name);
@@ -112,7 +163,6 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     form->addRow(tr("Dialect"), m_dialect);
     form->addRow(tr("Protocol"), m_protocol);
     form->addRow(tr("Proxy"), m_proxy);
-    m_caFile->setPlaceholderText(tr("https: PEM file of the certificate authorities to trust (empty: the system's)"));
     form->addRow(tr("CA file"), m_caFile);
     form->addRow(QString(), m_skipVerify);
     form->addRow(tr("Extra headers"), m_headers);
@@ -126,44 +176,7 @@ ProfileDialog::ProfileDialog(ProfileStore *profiles, SecretStore *secrets, QWidg
     form->addRow(actions);
     form->addRow(m_status);
     form->addRow(m_result);
-
-    // The form scrolls when the screen is shorter than it: the Close button stays on screen.
-    auto *scroll = new QScrollArea;
-    scroll->setObjectName(QStringLiteral("profileFormScroll"));
-    scroll->setWidget(right);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto *split = new QSplitter;
-    split->setChildrenCollapsible(false);
-    split->addWidget(left);
-    split->addWidget(scroll);
-    split->setStretchFactor(1, 3);
-    auto *close = new QDialogButtonBox(QDialogButtonBox::Close);
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(split, 1);
-    layout->addWidget(close);
-    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(add, &QPushButton::clicked, this, &ProfileDialog::newProfile);
-    connect(m_delete, &QPushButton::clicked, this, &ProfileDialog::deleteCurrent);
-    connect(m_save, &QPushButton::clicked, this, &ProfileDialog::saveCurrent);
-    connect(m_test, &QPushButton::clicked, this, &ProfileDialog::testConnection);
-    // The path's end names the API: choosing an API rewrites the path, editing the path moves the choice.
-    connect(m_api, &QComboBox::activated, this, [this] {
-        Api a;
-        if (parseApi(m_api->currentData().toString(), &a))
-            m_path->setText(pathWithApi(m_path->text().trimmed(), a));
-    });
-    connect(m_path, &QLineEdit::textChanged, this, [this](const QString &path) {
-        const QSignalBlocker block(m_api);
-        m_api->setCurrentIndex(m_api->findData(apiName(apiForPath(path.trimmed()))));
-    });
-    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (QListWidgetItem *item = m_list->item(row))
-            showProfile(item->data(Qt::UserRole).toString());
-    });
-    reloadList();
-    fitWindowToScreen(this, QSize(860, 680));
+    return right;
 }
 
 void ProfileDialog::reloadList()

@@ -50,6 +50,12 @@ signals:
     void testFinished(const ServeScope::PreflightResult &result);
 
 private:
+    /// Object names, placeholders and choices of the form's fields.
+    void setUpFields();
+    /// The profiles with New, Import… and Delete under them.
+    QWidget *buildListPane();
+    /// The chosen profile's fields, Save and Test, and the test's result.
+    QWidget *buildForm();
     void showProfile(const QString &id);
     void deleteCurrent();
     EndpointProfile formProfile() const;
