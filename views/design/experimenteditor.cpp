@@ -81,7 +81,19 @@ QWidget *ExperimentEditor::endpointTab()
 {
     auto *page = new QWidget;
     auto *layout = new QVBoxLayout(page);
-    auto *profileRow = new QHBoxLayout;
+    layout->addLayout(profileRow());
+    auto *box = new QGroupBox(tr("Endpoint of this experiment"));
+    auto *form = new QFormLayout(box);
+    addAddressRows(form);
+    addAccessRows(form);
+    layout->addWidget(box);
+    layout->addStretch();
+    return page;
+}
+
+QHBoxLayout *ExperimentEditor::profileRow()
+{
+    auto *row = new QHBoxLayout;
     m_profileCombo = new QComboBox;
     m_profileCombo->setObjectName(QStringLiteral("profileCombo"));
     auto *apply = new QPushButton(tr("Use profile"));
@@ -90,33 +102,36 @@ QWidget *ExperimentEditor::endpointTab()
     connect(m_profileCombo, &QComboBox::currentIndexChanged, this,
         [this] { m_useProfile->setEnabled(!m_profileCombo->currentData().toString().isEmpty()); });
     auto *manage = new QPushButton(tr("Manage profiles…"));
-    profileRow->addWidget(new QLabel(tr("Profile")));
-    profileRow->addWidget(m_profileCombo, 1);
-    profileRow->addWidget(apply);
-    profileRow->addWidget(manage);
-    layout->addLayout(profileRow);
+    row->addWidget(new QLabel(tr("Profile")));
+    row->addWidget(m_profileCombo, 1);
+    row->addWidget(apply);
+    row->addWidget(manage);
     connect(apply, &QPushButton::clicked, this, &ExperimentEditor::applyProfile);
     connect(manage, &QPushButton::clicked, this, &ExperimentEditor::manageProfilesRequested);
+    return row;
+}
 
-    auto *box = new QGroupBox(tr("Endpoint of this experiment"));
-    auto *form = new QFormLayout(box);
-    const auto line = [this, form](const QString &label, const char *name, const char *path, const QString &undo,
-                          QString Endpoint::*field, const QString &placeholder = {}) {
-        auto *w = new QLineEdit;
-        w->setObjectName(QString::fromLatin1(name));
-        w->setPlaceholderText(placeholder);
-        form->addRow(label,
-            m_binder->bindLine(
-                w, QString::fromLatin1(path), undo, [field](const Experiment &e) { return e.endpoint.*field; },
-                [field](Experiment &e, const QString &v) { e.endpoint.*field = v.trimmed(); }));
-    };
+void ExperimentEditor::addLineRow(QFormLayout *form, const QString &label, const char *name, const char *path,
+    const QString &undo, QString Endpoint::*field, const QString &placeholder)
+{
+    auto *w = new QLineEdit;
+    w->setObjectName(QString::fromLatin1(name));
+    w->setPlaceholderText(placeholder);
+    form->addRow(label,
+        m_binder->bindLine(
+            w, QString::fromLatin1(path), undo, [field](const Experiment &e) { return e.endpoint.*field; },
+            [field](Experiment &e, const QString &v) { e.endpoint.*field = v.trimmed(); }));
+}
+
+void ExperimentEditor::addAddressRows(QFormLayout *form)
+{
     auto *name = new QLineEdit;
     name->setObjectName(QStringLiteral("experimentName"));
     form->addRow(tr("Experiment name"),
         m_binder->bindLine(
             name, QStringLiteral("name"), tr("Rename experiment"), [](const Experiment &e) { return e.name; },
             [](Experiment &e, const QString &v) { e.name = v; }));
-    line(tr("Base URL"), "baseUrl", "endpoint.base_url", tr("Change base URL"), &Endpoint::baseUrl,
+    addLineRow(form, tr("Base URL"), "baseUrl", "endpoint.base_url", tr("Change base URL"), &Endpoint::baseUrl,
         tr("http://host:8000, or sim: for the local simulator"));
     auto *api = new QComboBox;
     api->setObjectName(QStringLiteral("api"));
@@ -131,8 +146,8 @@ QWidget *ExperimentEditor::endpointTab()
                 if (parseApi(v, &a))
                     e.endpoint.path = pathWithApi(e.endpoint.path, a);
             }));
-    line(tr("Path"), "path", "endpoint.path", tr("Change path"), &Endpoint::path);
-    line(tr("Model"), "model", "endpoint.model", tr("Change model"), &Endpoint::model);
+    addLineRow(form, tr("Path"), "path", "endpoint.path", tr("Change path"), &Endpoint::path);
+    addLineRow(form, tr("Model"), "model", "endpoint.model", tr("Change model"), &Endpoint::model);
     auto *dialect = new QComboBox;
     dialect->addItem(QStringLiteral("vLLM"), QStringLiteral("vllm"));
     dialect->addItem(QStringLiteral("SGLang"), QStringLiteral("sglang"));
@@ -150,8 +165,13 @@ QWidget *ExperimentEditor::endpointTab()
             protocol, QStringLiteral("endpoint.protocol"), tr("Change protocol"),
             [](const Experiment &e) { return protocolName(e.endpoint.protocol); },
             [](Experiment &e, const QString &v) { parseProtocol(v, &e.endpoint.protocol); }));
-    line(tr("Proxy"), "proxy", "endpoint.proxy", tr("Change proxy"), &Endpoint::proxy, tr("host:port (empty: none)"));
-    line(tr("CA file"), "caFile", "endpoint.ca_file", tr("Change CA file"), &Endpoint::caFile,
+}
+
+void ExperimentEditor::addAccessRows(QFormLayout *form)
+{
+    addLineRow(form, tr("Proxy"), "proxy", "endpoint.proxy", tr("Change proxy"), &Endpoint::proxy,
+        tr("host:port (empty: none)"));
+    addLineRow(form, tr("CA file"), "caFile", "endpoint.ca_file", tr("Change CA file"), &Endpoint::caFile,
         tr("https: PEM file of the certificate authorities to trust (empty: the system's)"));
     auto *skipVerify = new QCheckBox(tr("Do not verify the server's certificate (said in every report)"));
     skipVerify->setObjectName(QStringLiteral("tlsSkipVerify"));
@@ -160,7 +180,7 @@ QWidget *ExperimentEditor::endpointTab()
             skipVerify, QStringLiteral("endpoint.tls_skip_verify"), tr("Toggle certificate verification"),
             [](const Experiment &e) { return e.endpoint.tlsSkipVerify; },
             [](Experiment &e, bool v) { e.endpoint.tlsSkipVerify = v; }));
-    line(tr("API key variable"), "apiKeyEnv", "endpoint.api_key_env", tr("Change API key variable"),
+    addLineRow(form, tr("API key variable"), "apiKeyEnv", "endpoint.api_key_env", tr("Change API key variable"),
         &Endpoint::apiKeyEnv, tr("name of an environment variable, e.g. OPENAI_API_KEY"));
     m_keyLabel = new QLabel;
     m_keyLabel->setWordWrap(true);
@@ -174,9 +194,6 @@ QWidget *ExperimentEditor::endpointTab()
             e.endpoint.headers.append({ item.first, KeyValueTable::formatValue(item.second) });
         m_document->apply(e, tr("Edit extra headers"));
     });
-    layout->addWidget(box);
-    layout->addStretch();
-    return page;
 }
 
 QWidget *ExperimentEditor::metricsTab()

@@ -4,6 +4,8 @@
 #include <QWidget>
 
 class QComboBox;
+class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -18,6 +20,7 @@ class LoadTab;
 class ProfileStore;
 class ServerTab;
 class VariantsTab;
+struct Endpoint;
 
 /// The experiment designer: one tab per part of the experiment, validation problems under their
 /// fields, and a summary line with the problem count and a rough duration estimate.
@@ -40,6 +43,15 @@ signals:
 
 private:
     QWidget *endpointTab();
+    /// The endpoint profile to fill the tab from, Use and Manage.
+    QHBoxLayout *profileRow();
+    /// A text field bound to the endpoint's `field` (trimmed), on a row of `form`.
+    void addLineRow(QFormLayout *form, const QString &label, const char *name, const char *path, const QString &undo,
+        QString Endpoint::*field, const QString &placeholder = {});
+    /// The experiment's name and what it talks to: base URL, API, path, model, dialect and protocol.
+    void addAddressRows(QFormLayout *form);
+    /// How it gets there: proxy, TLS, the key and extra headers.
+    void addAccessRows(QFormLayout *form);
     QWidget *metricsTab();
     void refresh();
     void reloadProfiles();
