@@ -38,8 +38,17 @@ ServerTab::ServerTab(ExperimentDocument *document, QWidget *parent)
     , m_rendered(new QLabel(this))
     , m_env(new QTableWidget(0, 3, this))
 {
-    auto *serverBox = new QGroupBox(tr("Server"), this);
-    auto *form = new QFormLayout(serverBox);
+    QWidget *server = serverBox();
+    QWidget *env = envBox();
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(server);
+    layout->addWidget(env, 1);
+}
+
+QWidget *ServerTab::serverBox()
+{
+    auto *box = new QGroupBox(tr("Server"), this);
+    auto *form = new QFormLayout(box);
     auto *engine = new QComboBox;
     engine->setObjectName(QStringLiteral("engineCombo"));
     for (const char *name : { "vllm", "sglang", "sim", "other" })
@@ -79,6 +88,13 @@ ServerTab::ServerTab(ExperimentDocument *document, QWidget *parent)
             ready, QStringLiteral("server.launch.ready"), tr("Edit readiness probe"),
             [](const Experiment &e) { return e.server.readyPath; },
             [](Experiment &e, const QString &v) { e.server.readyPath = v.trimmed(); }));
+    addGpuRows(form);
+    return box;
+}
+
+// What the server runs on: GPU telemetry, the GPU count and their price.
+void ServerTab::addGpuRows(QFormLayout *form)
+{
     auto *dcgm = new QLineEdit;
     dcgm->setObjectName(QStringLiteral("dcgmUrl"));
     dcgm->setPlaceholderText(QStringLiteral("http://gpu-host:9400/metrics"));
@@ -108,9 +124,12 @@ ServerTab::ServerTab(ExperimentDocument *document, QWidget *parent)
             price, QStringLiteral("server.gpu_hour_price"), tr("Edit GPU-hour price"),
             [](const Experiment &e) { return e.server.gpuHourPrice; },
             [](Experiment &e, double v) { e.server.gpuHourPrice = v; }));
+}
 
-    auto *envBox = new QGroupBox(tr("Environment snapshot"), this);
-    auto *envLayout = new QVBoxLayout(envBox);
+QWidget *ServerTab::envBox()
+{
+    auto *box = new QGroupBox(tr("Environment snapshot"), this);
+    auto *envLayout = new QVBoxLayout(box);
     m_env->setObjectName(QStringLiteral("envTable"));
     m_env->setHorizontalHeaderLabels({ tr("Field"), tr("Value"), tr("Source") });
     m_env->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
@@ -131,10 +150,7 @@ ServerTab::ServerTab(ExperimentDocument *document, QWidget *parent)
     connect(paste, &QPushButton::clicked, this, &ServerTab::pasteEnv);
     connect(capture, &QPushButton::clicked, this, &ServerTab::captureRequested);
     connect(m_env, &QTableWidget::itemChanged, this, &ServerTab::envEdited);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(serverBox);
-    layout->addWidget(envBox, 1);
+    return box;
 }
 
 static QString sourceText(EnvSource s)

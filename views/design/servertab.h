@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -36,6 +37,11 @@ signals:
     void captureRequested();
 
 private:
+    /// Engine, arguments, the launch command as it would run, and the readiness probe.
+    QWidget *serverBox();
+    void addGpuRows(QFormLayout *form);
+    /// The snapshot's table with Add, Remove, Paste JSON… and Capture from server.
+    QWidget *envBox();
     void envEdited();
     void pasteEnv();
     void addEnvRow();
