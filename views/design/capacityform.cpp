@@ -72,6 +72,13 @@ CapacityForm::CapacityForm(ExperimentDocument *document, FormBinder *binder, QWi
             attainment, QStringLiteral("load.capacity.attainment"), tr("Change attainment"),
             [](const Experiment &e) { return search(e).attainment * 100; },
             [](Experiment &e, double v) { search(e).attainment = v / 100; }));
+    addLevelRows(form);
+    addPointRows(form);
+}
+
+// Where the search starts and ends, how fine it gets, and its caps on levels, repeats and time.
+void CapacityForm::addLevelRows(QFormLayout *form)
+{
     auto *start = doubleSpin(0.001, 1048576, 3);
     start->setObjectName(QStringLiteral("capacityStartSpin"));
     form->addRow(tr("First level"),
@@ -110,6 +117,11 @@ CapacityForm::CapacityForm(ExperimentDocument *document, FormBinder *binder, QWi
             time, QStringLiteral("load.capacity.max_total_s"), tr("Change the time cap"),
             [](const Experiment &e) { return search(e).maxTotalSeconds; },
             [](Experiment &e, double v) { search(e).maxTotalSeconds = v; }));
+}
+
+// What each level sends: the lengths, how many prompts, and for how long at most.
+void CapacityForm::addPointRows(QFormLayout *form)
+{
     struct IntField {
         const char *path;
         QString label;

@@ -4,6 +4,7 @@
 #include <QGroupBox>
 
 class QDoubleSpinBox;
+class QFormLayout;
 
 namespace ServeScope {
 
@@ -21,6 +22,8 @@ public:
 
 private:
     QWidget *sloGrid();
+    void addLevelRows(QFormLayout *form);
+    void addPointRows(QFormLayout *form);
 
     ExperimentDocument *m_document;
     FormBinder *m_binder;
