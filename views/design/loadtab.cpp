@@ -156,6 +156,25 @@ QWidget *LoadTab::datasetBox()
     form->addRow(QString(), m_tracePreview);
     for (QWidget *row : { formatRow, blockRow, static_cast<QWidget *>(m_tracePreview) })
         m_datasetRows << DatasetRow { row, { QStringLiteral("trace") } };
+    addPromptShapeRows(form);
+    auto *ignoreEos = new QCheckBox(tr("Ask the server to ignore end-of-sequence (exact output lengths)"));
+    form->addRow(QString(),
+        m_binder->bindCheck(
+            ignoreEos, QStringLiteral("dataset.ignore_eos"), tr("Toggle ignore_eos"),
+            [](const Experiment &e) { return e.dataset.ignoreEos; },
+            [](Experiment &e, bool v) { e.dataset.ignoreEos = v; }));
+    m_sampling->setObjectName(QStringLiteral("samplingTable"));
+    form->addRow(tr("Sampling"), m_binder->problemSlot(m_sampling, QStringLiteral("sampling")));
+    connect(m_sampling, &KeyValueTable::valuesEdited, this, [this](const OrderedValues &v) {
+        Experiment e = m_document->experiment();
+        e.sampling = v;
+        m_document->apply(e, tr("Edit sampling parameters"));
+    });
+    return box;
+}
+
+void LoadTab::addPromptShapeRows(QFormLayout *form)
+{
     auto *seed = intSpin(0, std::numeric_limits<int>::max());
     seed->setObjectName(QStringLiteral("seedSpin"));
     form->addRow(tr("Seed"),
@@ -220,20 +239,6 @@ QWidget *LoadTab::datasetBox()
         [](const Experiment &e) { return e.dataset.zipf; }, [](Experiment &e, double v) { e.dataset.zipf = v; });
     form->addRow(tr("Group skew (Zipf exponent)"), zipfRow);
     m_datasetRows << DatasetRow { zipfRow, { QStringLiteral("shared_prefix") } };
-    auto *ignoreEos = new QCheckBox(tr("Ask the server to ignore end-of-sequence (exact output lengths)"));
-    form->addRow(QString(),
-        m_binder->bindCheck(
-            ignoreEos, QStringLiteral("dataset.ignore_eos"), tr("Toggle ignore_eos"),
-            [](const Experiment &e) { return e.dataset.ignoreEos; },
-            [](Experiment &e, bool v) { e.dataset.ignoreEos = v; }));
-    m_sampling->setObjectName(QStringLiteral("samplingTable"));
-    form->addRow(tr("Sampling"), m_binder->problemSlot(m_sampling, QStringLiteral("sampling")));
-    connect(m_sampling, &KeyValueTable::valuesEdited, this, [this](const OrderedValues &v) {
-        Experiment e = m_document->experiment();
-        e.sampling = v;
-        m_document->apply(e, tr("Edit sampling parameters"));
-    });
-    return box;
 }
 
 void LoadTab::copyCommand(int point, BenchTool tool)
@@ -262,10 +267,53 @@ QWidget *LoadTab::matrixBox()
         [](const Experiment &e) { return e.load.capacity ? QStringLiteral("capacity") : loadModeName(e.load.mode); },
         &LoadTab::setMode));
     head->addStretch();
-    auto *pointTools = new QWidget;
-    auto *tools = new QHBoxLayout(pointTools);
+    m_pointTools = pointTools();
+    head->addWidget(m_pointTools);
+    layout->addLayout(head);
+    m_pointsPanel = new QWidget;
+    auto *points = new QVBoxLayout(m_pointsPanel);
+    points->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_pointsPanel, 1);
+    m_capacity = new CapacityForm(m_document, m_binder);
+    layout->addWidget(m_capacity);
+    m_view->setObjectName(QStringLiteral("loadPointsView"));
+    m_view->setModel(m_model);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setMinimumHeight(170);
+    m_view->setItemDelegate(new PointDelegate(m_view));
+    points->addWidget(m_binder->problemSlot(m_view, QStringLiteral("load.points")));
+    auto *refused = new QLabel;
+    refused->setObjectName(QStringLiteral("pointRefusal"));
+    refused->setWordWrap(true);
+    refused->setStyleSheet(QStringLiteral("color: #b00020;"));
+    refused->hide();
+    points->addWidget(refused);
+    connect(m_model, &LoadPointsModel::valueRefused, refused, [refused](int row, int, const QString &message) {
+        refused->setText(tr("Point %1: %2").arg(row + 1).arg(message));
+        refused->show();
+    });
+    connect(m_document, &ExperimentDocument::changed, refused, &QLabel::hide);
+    // Any point as the command that replays it with vLLM's or SGLang's client (the baseline variant).
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    for (const auto &[text, tool] : { std::pair { tr("Copy as vllm bench serve command"), BenchTool::Vllm },
+             std::pair { tr("Copy as sglang.bench_serving command"), BenchTool::Sglang } }) {
+        auto *action = new QAction(text, m_view);
+        action->setObjectName(
+            tool == BenchTool::Vllm ? QStringLiteral("copyVllmCommand") : QStringLiteral("copySglangCommand"));
+        connect(action, &QAction::triggered, this, [this, tool = tool] { copyCommand(selectedPoint(), tool); });
+        m_view->addAction(action);
+    }
+    return box;
+}
+
+QWidget *LoadTab::pointTools()
+{
+    auto *bar = new QWidget;
+    auto *tools = new QHBoxLayout(bar);
     tools->setContentsMargins(0, 0, 0, 0);
-    head->addWidget(pointTools);
     auto *add = new QPushButton(tr("Add point"));
     add->setObjectName(QStringLiteral("addPointButton"));
     auto *remove = new QPushButton(tr("Remove"));
@@ -287,58 +335,24 @@ QWidget *LoadTab::matrixBox()
     presets->setMenu(menu);
     for (QWidget *w : std::initializer_list<QWidget *> { add, remove, up, down, presets })
         tools->addWidget(w);
-    layout->addLayout(head);
-    m_pointsPanel = new QWidget;
-    auto *points = new QVBoxLayout(m_pointsPanel);
-    points->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_pointsPanel, 1);
-    m_capacity = new CapacityForm(m_document, m_binder);
-    layout->addWidget(m_capacity);
-    m_pointTools = pointTools;
-    m_view->setObjectName(QStringLiteral("loadPointsView"));
-    m_view->setModel(m_model);
-    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setMinimumHeight(170);
-    m_view->setItemDelegate(new PointDelegate(m_view));
-    points->addWidget(m_binder->problemSlot(m_view, QStringLiteral("load.points")));
-    auto *refused = new QLabel;
-    refused->setObjectName(QStringLiteral("pointRefusal"));
-    refused->setWordWrap(true);
-    refused->setStyleSheet(QStringLiteral("color: #b00020;"));
-    refused->hide();
-    points->addWidget(refused);
-    connect(m_model, &LoadPointsModel::valueRefused, refused, [refused](int row, int, const QString &message) {
-        refused->setText(tr("Point %1: %2").arg(row + 1).arg(message));
-        refused->show();
-    });
-    connect(m_document, &ExperimentDocument::changed, refused, &QLabel::hide);
-    const auto row = [this] { return m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1; };
-    // Any point as the command that replays it with vLLM's or SGLang's client (the baseline variant).
-    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
-    for (const auto &[text, tool] : { std::pair { tr("Copy as vllm bench serve command"), BenchTool::Vllm },
-             std::pair { tr("Copy as sglang.bench_serving command"), BenchTool::Sglang } }) {
-        auto *action = new QAction(text, m_view);
-        action->setObjectName(
-            tool == BenchTool::Vllm ? QStringLiteral("copyVllmCommand") : QStringLiteral("copySglangCommand"));
-        connect(action, &QAction::triggered, this, [this, row, tool = tool] { copyCommand(row(), tool); });
-        m_view->addAction(action);
-    }
     connect(add, &QPushButton::clicked, m_model, &LoadPointsModel::addPoint);
-    connect(remove, &QPushButton::clicked, this, [this, row] { m_model->removePoint(row()); });
-    connect(up, &QPushButton::clicked, this, [this, row] {
-        const int r = row();
+    connect(remove, &QPushButton::clicked, this, [this] { m_model->removePoint(selectedPoint()); });
+    connect(up, &QPushButton::clicked, this, [this] {
+        const int r = selectedPoint();
         m_model->movePoint(r, -1);
         m_view->setCurrentIndex(m_model->index(qMax(0, r - 1), 0));
     });
-    connect(down, &QPushButton::clicked, this, [this, row] {
-        const int r = row();
+    connect(down, &QPushButton::clicked, this, [this] {
+        const int r = selectedPoint();
         m_model->movePoint(r, 1);
         m_view->setCurrentIndex(m_model->index(qMin(m_model->rowCount() - 1, r + 1), 0));
     });
-    return box;
+    return bar;
+}
+
+int LoadTab::selectedPoint() const
+{
+    return m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1;
 }
 
 QWidget *LoadTab::runBox()

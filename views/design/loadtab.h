@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QBoxLayout;
+class QFormLayout;
 class QLineEdit;
 class QTableView;
 
@@ -42,7 +43,14 @@ private:
     /// under the other (a 1024-wide screen beside the project panel).
     void arrangeBoxes();
     QWidget *datasetBox();
+    /// The seed, and the shape of the prompts each dataset that generates them reads: the length range,
+    /// the prefix, a session's turns and think time, the prefix groups and their skew.
+    void addPromptShapeRows(QFormLayout *form);
     QWidget *matrixBox();
+    /// Add, Remove, Move up and down, and the gradient presets, over the points table.
+    QWidget *pointTools();
+    /// The row of the points table's current point; -1 when none.
+    int selectedPoint() const;
     QWidget *runBox();
     /// The mode combo's edit: a capacity search replaces the points (and back, its first level becomes the one
     /// point).
