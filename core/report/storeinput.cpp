@@ -96,17 +96,12 @@ QList<ServerExit> serverExits(const QVector<ServerLogLine> &logs)
     return out;
 }
 
-ReportRun reportRunFromStore(const StoredRun &run, const QList<PointSummary> &points,
-    const QList<PointEstimate> &estimates, const QList<ServerExit> &exits)
+namespace {
+
+// The endpoint as every footer names it: the base URL (noting a scaled simulator or an unverified
+// certificate), the model and how TLS was verified.
+void putEndpoint(ReportRun &r, const RunRow &row, const QJsonObject &config)
 {
-    const RunRow &row = run.row();
-    ReportRun r;
-    r.id = row.id;
-    r.name = row.name;
-    r.started = row.started;
-    r.finished = row.finished;
-    r.definitions = row.definitions;
-    const QJsonObject config = QJsonDocument::fromJson(row.resolvedConfig).object();
     const QJsonObject endpoint = config.value(QLatin1String("endpoint")).toObject();
     r.baseUrl = endpoint.value(QLatin1String("base_url")).toString();
     const double timeScale
@@ -124,29 +119,77 @@ ReportRun reportRunFromStore(const StoredRun &run, const QList<PointSummary> &po
         if (r.tlsVerify == QLatin1String("none"))
             r.baseUrl += QCoreApplication::translate("ServeScope::Report", " (TLS certificate not verified)");
     }
-    r.envSnapshot = keyValues(row.envSnapshot);
-    // What the streams said the server ran (the run adds served_model, or one per variant, when it ends).
+}
+
+// What the streams said the server ran (the run adds served_model, or one per variant, when it ends).
+QString servedModelOf(const KeyValues &envSnapshot)
+{
     QString served;
     QStringList perVariant;
-    for (const auto &[key, value] : std::as_const(r.envSnapshot)) {
+    for (const auto &[key, value] : envSnapshot) {
         if (key == QLatin1String("served_model"))
             served = value;
         else if (key.startsWith(QLatin1String("served_model (")))
             perVariant << key.mid(14).chopped(1) + QStringLiteral(": ") + value;
     }
-    r.servedModel = served.isEmpty() ? perVariant.join(QStringLiteral(", ")) : served;
+    return served.isEmpty() ? perVariant.join(QStringLiteral(", ")) : served;
+}
+
+// How a run that did not finish ended, and that only its completed points are reported.
+void putEnded(ReportRun &r, RunStatus status)
+{
     const auto endedAs = [](const char *how) {
         return QCoreApplication::translate(
             "ServeScope::Report", "%1 before its end: only the points it completed are reported")
             .arg(QCoreApplication::translate("ServeScope::Report", how));
     };
-    r.status = runStatusCode(row.status);
-    if (row.status == RunStatus::Interrupted)
+    if (status == RunStatus::Interrupted)
         r.ended = endedAs(QT_TRANSLATE_NOOP("ServeScope::Report", "interrupted (its process stopped)"));
-    else if (row.status == RunStatus::Cancelled)
+    else if (status == RunStatus::Cancelled)
         r.ended = endedAs(QT_TRANSLATE_NOOP("ServeScope::Report", "cancelled"));
-    else if (row.status == RunStatus::Failed)
+    else if (status == RunStatus::Failed)
         r.ended = endedAs(QT_TRANSLATE_NOOP("ServeScope::Report", "failed"));
+}
+
+// What the experiment planned: each variant's changes and serving, the capacity search, and the prompts
+// each point was to send.
+void putPlan(ReportRun &r, const StoredRun &run, const Experiment *x)
+{
+    r.variants = variantChanges(run);
+    if (x && x->load.capacity) {
+        r.capacitySearch = x->load.capacity;
+        r.capacityOver = x->load.mode;
+    }
+    // The prompts each point was to send, as the variant resolved them: a cancelled point reads
+    // completed/planned.
+    for (int v = 0; x && v < x->variants.size(); ++v) {
+        const Experiment &resolved = *run.variant(v);
+        r.serving.insert(x->variants[v].name, VariantServing { servingGpus(resolved), resolved.server.gpuHourPrice });
+        for (int i = 0; i < resolved.load.points.size(); ++i) {
+            if (resolved.load.points[i].numPrompts > 0)
+                r.plannedPrompts.insert(plannedKey(x->variants[v].name, i), qint64(resolved.load.points[i].numPrompts));
+        }
+    }
+}
+
+} // namespace
+
+ReportRun reportRunFromStore(const StoredRun &run, const QList<PointSummary> &points,
+    const QList<PointEstimate> &estimates, const QList<ServerExit> &exits)
+{
+    const RunRow &row = run.row();
+    ReportRun r;
+    r.id = row.id;
+    r.name = row.name;
+    r.started = row.started;
+    r.finished = row.finished;
+    r.definitions = row.definitions;
+    const QJsonObject config = QJsonDocument::fromJson(row.resolvedConfig).object();
+    putEndpoint(r, row, config);
+    r.envSnapshot = keyValues(row.envSnapshot);
+    r.servedModel = servedModelOf(r.envSnapshot);
+    r.status = runStatusCode(row.status);
+    putEnded(r, row.status);
     if (const RunOrigin origin = RunOrigin::fromJson(row.origin); origin.isImported())
         r.origin = origin.note.isEmpty() ? origin.describe() : origin.describe() + QStringLiteral("; ") + origin.note;
     r.clientHost = keyValues(row.clientHost);
@@ -167,21 +210,7 @@ ReportRun reportRunFromStore(const StoredRun &run, const QList<PointSummary> &po
         points, r.estimates, dataset == QLatin1String("random"), {}, x ? prefillBudgets(*x) : PrefillBudgets(), exits);
     for (const CapacityResult &c : std::as_const(r.capacities)) // what the run set out to find, first
         r.findings.prepend(capacityFinding(c, x ? x->load.mode : ServeScope::LoadMode::Concurrency));
-    r.variants = variantChanges(run);
-    if (x && x->load.capacity) {
-        r.capacitySearch = x->load.capacity;
-        r.capacityOver = x->load.mode;
-    }
-    // The prompts each point was to send, as the variant resolved them: a cancelled point reads
-    // completed/planned.
-    for (int v = 0; x && v < x->variants.size(); ++v) {
-        const Experiment &resolved = *run.variant(v);
-        r.serving.insert(x->variants[v].name, VariantServing { servingGpus(resolved), resolved.server.gpuHourPrice });
-        for (int i = 0; i < resolved.load.points.size(); ++i) {
-            if (resolved.load.points[i].numPrompts > 0)
-                r.plannedPrompts.insert(plannedKey(x->variants[v].name, i), qint64(resolved.load.points[i].numPrompts));
-        }
-    }
+    putPlan(r, run, x);
     return r;
 }
 
