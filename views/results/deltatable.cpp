@@ -165,6 +165,17 @@ bool DeltaTableFilter::filterAcceptsRow(int sourceRow, const QModelIndex &source
         && (!m_decidedOnly || verdict == Verdict::Better || verdict == Verdict::Worse);
 }
 
+QString DeltaTableFilter::foldedRows() const
+{
+    int noise = 0, undecided = 0;
+    for (int row = 0; m_decidedOnly && row < sourceModel()->rowCount(); ++row) {
+        const auto verdict = Verdict(sourceModel()->index(row, 0).data(DeltaTableModel::VerdictRole).toInt());
+        noise += verdict == Verdict::Noise;
+        undecided += verdict == Verdict::Undecided || verdict == Verdict::NotComparable;
+    }
+    return Report::foldedRows(noise, undecided);
+}
+
 QString DeltaTableFilter::shownText() const
 {
     QStringList lines;

@@ -49,6 +49,9 @@ public:
     void setFilter(int family, bool decidedOnly);
     /// The rows shown, as tab-separated text under a header line (what Copy puts on the clipboard).
     QString shownText() const;
+    /// The rows "decided only" hides, of every family, counted in words (Report::foldedRows); empty when
+    /// it hides none.
+    QString foldedRows() const;
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;

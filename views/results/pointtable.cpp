@@ -45,6 +45,52 @@ QString metricWords(const QString &key)
     return QString(key).replace(u'_', u' ');
 }
 
+// What some point of the shown runs has, deciding which columns are shown.
+struct Seen {
+    bool goodput = false, repeats = false, reasoning = false, cached = false, sessions = false;
+    QSet<QString> series; // server and client columns some point has
+};
+
+// A point's values by result-file key, its server's and client's series among them ("server_", "client_"
+// before their names), each of those series also noted in `series`.
+QMap<QString, double> pointValues(const PointSummary &p, bool steady, QSet<QString> *series)
+{
+    // The server's series do not depend on the set: they describe the whole point.
+    QMap<QString, double> values = steady ? p.steady : summaryValues(p);
+    for (auto it = p.server.cbegin(); it != p.server.cend(); ++it) {
+        values.insert(QStringLiteral("server_") + it.key(), it.value());
+        series->insert(QStringLiteral("server_") + it.key());
+    }
+    for (auto it = p.client.cbegin(); it != p.client.cend(); ++it) {
+        values.insert(QStringLiteral("client_") + it.key(), it.value());
+        series->insert(QStringLiteral("client_") + it.key());
+    }
+    return values;
+}
+
+// Which of `count` columns are shown: the run letter with several runs, and the columns some point has.
+QList<bool> shownColumns(qsizetype count, bool severalRuns, const Seen &seen)
+{
+    QList<bool> shown(count, true);
+    shown[0] = severalRuns;
+    shown[kGoodputColumn] = seen.goodput;
+    for (int c = 0; c < int(std::size(kColumns)); ++c) {
+        const QString key = QLatin1String(kColumns[c].key);
+        if (key.startsWith(QLatin1String("server_")) || key.startsWith(QLatin1String("client_")))
+            shown[kFirstValueColumn + c] = seen.series.contains(key);
+        // A reasoning model's answer starts after its thinking; otherwise TTFO is the first content.
+        if (key.contains(QLatin1String("_ttfo_")))
+            shown[kFirstValueColumn + c] = seen.reasoning;
+        if (key == QLatin1String("cache_hit_rate"))
+            shown[kFirstValueColumn + c] = seen.cached;
+        if (isTurnKey(key)) // multi_turn sessions' first turns against their later ones
+            shown[kFirstValueColumn + c]
+                = seen.sessions && (seen.cached || !key.endsWith(QLatin1String("_cache_hit_rate")));
+    }
+    shown.last() = seen.repeats;
+    return shown;
+}
+
 } // namespace
 
 PointTableModel::Cell PointTableModel::textCell(const QString &text)
@@ -83,39 +129,22 @@ PointTableModel::PointTableModel(QObject *parent)
 void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
 {
     beginResetModel();
-    m_headers = QStringList { tr("Run"), tr("Variant"), tr("Point"), tr("Repeat"), tr("Load"), tr("Requests"),
-        tr("Failed"), tr("Success (%)"), tr("Requests/s"), tr("Output (tok/s)"), tr("Goodput (req/s)"),
-        tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)"), tr("TTFO p50 (ms)"), tr("TTFO p99 (ms)"), tr("TPOT p50 (ms)"),
-        tr("TPOT p99 (ms)"), tr("ITL p50 (ms)"), tr("ITL p99 (ms)"), tr("E2EL p50 (ms)"), tr("E2EL p99 (ms)"),
-        tr("Server running (mean)"), tr("Server waiting (max)"), tr("KV cache (max %)"), tr("Preemptions"),
-        tr("GPU util (%)"), tr("Prompt cached (%)"), tr("First turns' TTFT p50 (ms)"), tr("Later turns' TTFT p50 (ms)"),
-        tr("Later turns' prompt cached (%)"), tr("Server prefix cache hits (%)"), tr("Dispatch lag p99 (ms)"),
-        tr("Client CPU (%)"), tr("Spread across repeats") };
+    m_headers = columnTitles();
     m_rows.clear();
-    bool goodput = false, anyRepeats = false, reasoning = false, cached = false, sessions = false;
-    QSet<QString> shownServer; // server and client columns some point has
+    Seen seen;
     for (qsizetype r = 0; r < input.runs.size(); ++r) {
         const Report::ReportRun &run = input.runs.at(r);
         QList<QMap<QString, double>> repeats; // of the point being listed
         for (qsizetype i = 0; i < run.points.size(); ++i) {
             const PointSummary &p = run.points.at(i);
-            goodput = goodput || (!steady && p.requestGoodput >= 0);
-            reasoning = reasoning || p.reasoningTokens > 0;
-            cached = cached || p.cachedTokens >= 0;
-            sessions = sessions || !p.turns.isEmpty();
+            seen.goodput = seen.goodput || (!steady && p.requestGoodput >= 0);
+            seen.reasoning = seen.reasoning || p.reasoningTokens > 0;
+            seen.cached = seen.cached || p.cachedTokens >= 0;
+            seen.sessions = seen.sessions || !p.turns.isEmpty();
             const QString load = p.mode == QLatin1String("rate")
                 ? (std::isinf(p.requestRate) ? tr("rate inf") : tr("%1 req/s").arg(p.requestRate))
                 : tr("c=%1").arg(p.concurrency);
-            // The server's series do not depend on the set: they describe the whole point.
-            QMap<QString, double> values = steady ? p.steady : summaryValues(p);
-            for (auto it = p.server.cbegin(); it != p.server.cend(); ++it) {
-                values.insert(QStringLiteral("server_") + it.key(), it.value());
-                shownServer.insert(QStringLiteral("server_") + it.key());
-            }
-            for (auto it = p.client.cbegin(); it != p.client.cend(); ++it) {
-                values.insert(QStringLiteral("client_") + it.key(), it.value());
-                shownServer.insert(QStringLiteral("client_") + it.key());
-            }
+            const QMap<QString, double> values = pointValues(p, steady, &seen.series);
             repeats << values;
             const auto identity = [&](const QString &repeat, double sortValue) {
                 return Row { { textCell(QString(QChar(char16_t(u'A' + r)))), textCell(p.variant), textCell(p.label),
@@ -133,69 +162,8 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
                     cells << valueCell(values, c);
             }
             cells << textCell(QString());
-            // A point that stopped short shows what it completed of what it was to send: "192/320" (of the
-            // requests it sent when the configuration does not say how many were planned), in italics, with why.
-            const QString plannedKey = Report::plannedKey(p.variant, p.point);
-            const qint64 planned = run.plannedPrompts.value(plannedKey, qint64(p.completed) + p.failed + p.cancelled);
-            const auto markPartial = [&cells, &p, planned](const QString &why) {
-                cells[kFirstValueColumn].text = QStringLiteral("%1/%2").arg(p.completed).arg(planned);
-                for (Cell &cell : cells) {
-                    cell.italic = true;
-                    cell.tip = why;
-                }
-            };
-            // Cut short by a cancel: requests cancelled in flight, or, when the cancel came between two
-            // requests (none in flight, as at concurrency 1), the cancelled run's last point short of its plan.
-            const bool lastOfCancelled = run.status == QLatin1String("cancelled") && i == run.points.size() - 1
-                && run.plannedPrompts.contains(plannedKey) && qint64(p.completed) + p.failed < planned;
-            if (!steady && p.cancelled > 0)
-                markPartial(tr("Partial: the run was cancelled here; %1 of the %2 planned requests completed, %n "
-                               "cancelled in flight.",
-                    nullptr, p.cancelled)
-                                .arg(p.completed)
-                                .arg(planned));
-            else if (!steady && lastOfCancelled)
-                markPartial(tr("Partial: the run was cancelled here, between two requests; %1 of the %2 planned "
-                               "requests completed.")
-                                .arg(p.completed)
-                                .arg(planned));
-            // An interrupted run's last point, summarised from what it stored when the run was read.
-            if (run.partialPoints.contains(Report::partialKey(p.variant, p.point, p.repeat)))
-                markPartial(tr("Partial: the run's process stopped here; %1 of the %2 planned requests "
-                               "completed and were stored, and are summarised here.")
-                                .arg(p.completed)
-                                .arg(planned));
-            if (!steady && p.failed > 0)
-                cells[kFirstValueColumn + 1].foreground = QColor(176, 0, 32);
-            if (p.outputEstimated > 0) {
-                // Without usage and without /tokenize the output count is the number of content events:
-                // output throughput and TPOT are estimates (ITL, per event, is not).
-                for (int c = 0; c < int(std::size(kColumns)); ++c) {
-                    const QLatin1String key(kColumns[c].key);
-                    if (key != QLatin1String("output_throughput") && !key.contains(QLatin1String("_tpot_")))
-                        continue;
-                    Cell &cell = cells[kFirstValueColumn + c];
-                    cell.text = QStringLiteral("≈ ") + cell.text;
-                    cell.tip = tr("Estimated: %1 of %2 requests had no usage and the server no /tokenize, so their "
-                                  "output tokens are the number of content events.")
-                                   .arg(p.outputEstimated)
-                                   .arg(p.completed);
-                }
-            }
-            if (p.inputEstimated > 0 && !steady) {
-                // Input counts appear in no column; the requests cell carries the mark.
-                Cell &requests = cells[kFirstValueColumn];
-                requests.text = QStringLiteral("≈ ") + requests.text;
-                requests.tip = tr("Estimated input: %1 of %2 requests had no usage and the server no /tokenize, so "
-                                  "their input tokens are an estimate (calibrated with max_tokens 1 probes, else the "
-                                  "target length).")
-                                   .arg(p.inputEstimated)
-                                   .arg(p.completed);
-            }
-            if (steady && p.steady.value(QStringLiteral("valid")) != 1.0) {
-                for (Cell &cell : cells)
-                    cell.tip = tr("No steady window: the point never had all its slots busy at once.");
-            }
+            markPartial(cells, run, i, steady);
+            markValues(cells, p, steady);
             m_rows << row;
 
             const bool last = i + 1 == run.points.size() || run.points.at(i + 1).point != p.point
@@ -203,30 +171,99 @@ void PointTableModel::setInput(const Report::ReportInput &input, bool steady)
             if (!last)
                 continue;
             if (repeats.size() > 1) {
-                anyRepeats = true;
+                seen.repeats = true;
                 m_rows << medianRow(identity(tr("median of %1").arg(repeats.size()), p.repeat + 0.5),
                     steady ? QList<PointEstimate>() : Report::pointEstimates(run, p.variant, p.point), repeats);
             }
             repeats.clear();
         }
     }
-    m_shown = QList<bool>(m_headers.size(), true);
-    m_shown[0] = input.runs.size() > 1;
-    m_shown[kGoodputColumn] = goodput;
-    for (int c = 0; c < int(std::size(kColumns)); ++c) {
-        const QString key = QLatin1String(kColumns[c].key);
-        if (key.startsWith(QLatin1String("server_")) || key.startsWith(QLatin1String("client_")))
-            m_shown[kFirstValueColumn + c] = shownServer.contains(key);
-        // A reasoning model's answer starts after its thinking; otherwise TTFO is the first content.
-        if (key.contains(QLatin1String("_ttfo_")))
-            m_shown[kFirstValueColumn + c] = reasoning;
-        if (key == QLatin1String("cache_hit_rate"))
-            m_shown[kFirstValueColumn + c] = cached;
-        if (isTurnKey(key)) // multi_turn sessions' first turns against their later ones
-            m_shown[kFirstValueColumn + c] = sessions && (cached || !key.endsWith(QLatin1String("_cache_hit_rate")));
-    }
-    m_shown.last() = anyRepeats;
+    m_shown = shownColumns(m_headers.size(), input.runs.size() > 1, seen);
     endResetModel();
+}
+
+QStringList PointTableModel::columnTitles()
+{
+    return QStringList { tr("Run"), tr("Variant"), tr("Point"), tr("Repeat"), tr("Load"), tr("Requests"), tr("Failed"),
+        tr("Success (%)"), tr("Requests/s"), tr("Output (tok/s)"), tr("Goodput (req/s)"), tr("TTFT p50 (ms)"),
+        tr("TTFT p99 (ms)"), tr("TTFO p50 (ms)"), tr("TTFO p99 (ms)"), tr("TPOT p50 (ms)"), tr("TPOT p99 (ms)"),
+        tr("ITL p50 (ms)"), tr("ITL p99 (ms)"), tr("E2EL p50 (ms)"), tr("E2EL p99 (ms)"), tr("Server running (mean)"),
+        tr("Server waiting (max)"), tr("KV cache (max %)"), tr("Preemptions"), tr("GPU util (%)"),
+        tr("Prompt cached (%)"), tr("First turns' TTFT p50 (ms)"), tr("Later turns' TTFT p50 (ms)"),
+        tr("Later turns' prompt cached (%)"), tr("Server prefix cache hits (%)"), tr("Dispatch lag p99 (ms)"),
+        tr("Client CPU (%)"), tr("Spread across repeats") };
+}
+
+// A point that stopped short shows what it completed of what it was to send: "192/320" (of the requests
+// it sent when the configuration does not say how many were planned), in italics, with why.
+void PointTableModel::markPartial(QList<Cell> &cells, const Report::ReportRun &run, qsizetype i, bool steady)
+{
+    const PointSummary &p = run.points.at(i);
+    const QString plannedKey = Report::plannedKey(p.variant, p.point);
+    const qint64 planned = run.plannedPrompts.value(plannedKey, qint64(p.completed) + p.failed + p.cancelled);
+    const auto mark = [&cells, &p, planned](const QString &why) {
+        cells[kFirstValueColumn].text = QStringLiteral("%1/%2").arg(p.completed).arg(planned);
+        for (Cell &cell : cells) {
+            cell.italic = true;
+            cell.tip = why;
+        }
+    };
+    // Cut short by a cancel: requests cancelled in flight, or, when the cancel came between two
+    // requests (none in flight, as at concurrency 1), the cancelled run's last point short of its plan.
+    const bool lastOfCancelled = run.status == QLatin1String("cancelled") && i == run.points.size() - 1
+        && run.plannedPrompts.contains(plannedKey) && qint64(p.completed) + p.failed < planned;
+    if (!steady && p.cancelled > 0)
+        mark(tr("Partial: the run was cancelled here; %1 of the %2 planned requests completed, %n "
+                "cancelled in flight.",
+            nullptr, p.cancelled)
+                 .arg(p.completed)
+                 .arg(planned));
+    else if (!steady && lastOfCancelled)
+        mark(tr("Partial: the run was cancelled here, between two requests; %1 of the %2 planned "
+                "requests completed.")
+                 .arg(p.completed)
+                 .arg(planned));
+    // An interrupted run's last point, summarised from what it stored when the run was read.
+    if (run.partialPoints.contains(Report::partialKey(p.variant, p.point, p.repeat)))
+        mark(tr("Partial: the run's process stopped here; %1 of the %2 planned requests "
+                "completed and were stored, and are summarised here.")
+                 .arg(p.completed)
+                 .arg(planned));
+}
+
+void PointTableModel::markValues(QList<Cell> &cells, const PointSummary &p, bool steady)
+{
+    if (!steady && p.failed > 0)
+        cells[kFirstValueColumn + 1].foreground = QColor(176, 0, 32);
+    if (p.outputEstimated > 0) {
+        // Without usage and without /tokenize the output count is the number of content events:
+        // output throughput and TPOT are estimates (ITL, per event, is not).
+        for (int c = 0; c < int(std::size(kColumns)); ++c) {
+            const QLatin1String key(kColumns[c].key);
+            if (key != QLatin1String("output_throughput") && !key.contains(QLatin1String("_tpot_")))
+                continue;
+            Cell &cell = cells[kFirstValueColumn + c];
+            cell.text = QStringLiteral("≈ ") + cell.text;
+            cell.tip = tr("Estimated: %1 of %2 requests had no usage and the server no /tokenize, so their "
+                          "output tokens are the number of content events.")
+                           .arg(p.outputEstimated)
+                           .arg(p.completed);
+        }
+    }
+    if (p.inputEstimated > 0 && !steady) {
+        // Input counts appear in no column; the requests cell carries the mark.
+        Cell &requests = cells[kFirstValueColumn];
+        requests.text = QStringLiteral("≈ ") + requests.text;
+        requests.tip = tr("Estimated input: %1 of %2 requests had no usage and the server no /tokenize, so "
+                          "their input tokens are an estimate (calibrated with max_tokens 1 probes, else the "
+                          "target length).")
+                           .arg(p.inputEstimated)
+                           .arg(p.completed);
+    }
+    if (steady && p.steady.value(QStringLiteral("valid")) != 1.0) {
+        for (Cell &cell : cells)
+            cell.tip = tr("No steady window: the point never had all its slots busy at once.");
+    }
 }
 
 // The row under a point's repeats: each value's median across them (the stored estimate of vLLM's
@@ -344,6 +381,14 @@ PointTableSorter::PointTableSorter(QObject *parent)
     : QSortFilterProxyModel(parent)
 {
     setSortRole(PointTableModel::SortRole);
+}
+
+QString PointTableSorter::shownText() const
+{
+    QList<int> rows;
+    for (int r = 0; r < rowCount(); ++r)
+        rows << mapToSource(index(r, 0)).row();
+    return static_cast<const PointTableModel *>(sourceModel())->text(rows);
 }
 
 } // namespace ServeScope

@@ -55,6 +55,11 @@ private:
     /// Right-aligned, sorting by `sortValue`.
     static Cell numberCell(const QString &text, double sortValue);
     static Cell valueCell(const QMap<QString, double> &values, int column);
+    static QStringList columnTitles();
+    /// Marks the cells of run.points[i] when the point stopped short (a cancel, an interrupted process).
+    static void markPartial(QList<Cell> &cells, const Report::ReportRun &run, qsizetype i, bool steady);
+    /// Marks failures in red, estimated token counts, and the lack of a steady window on a point's cells.
+    static void markValues(QList<Cell> &cells, const PointSummary &p, bool steady);
     Row medianRow(Row identity, const QList<PointEstimate> &stored, const QList<QMap<QString, double>> &repeats) const;
 
     QStringList m_headers;
@@ -67,6 +72,8 @@ class PointTableSorter final : public QSortFilterProxyModel {
     Q_OBJECT
 public:
     explicit PointTableSorter(QObject *parent = nullptr);
+    /// The model's text (PointTableModel::text) of the rows as shown, in the order shown: what Copy copies.
+    QString shownText() const;
 };
 
 } // namespace ServeScope

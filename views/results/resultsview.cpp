@@ -29,7 +29,6 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
-#include <cmath>
 #include <limits>
 
 namespace ServeScope {
@@ -60,33 +59,50 @@ ResultsView::ResultsView(QWidget *parent)
     , m_resultSet(new QComboBox(this))
     , m_chartView(new Report::ChartView)
 {
+    setUpTables();
+    m_tabs->addTab(buildChartPage(), tr("Charts"));
+    m_tabs->addTab(buildDeltaPane(), tr("Changes"));
+    m_tabs->addTab(m_findings, tr("Findings"));
+    auto *tablePage = new QWidget;
+    auto *tableLayout = new QVBoxLayout(tablePage);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(m_table, 1);
+    m_tabs->addTab(tablePage, tr("Table"));
+    buildLayout();
+}
+
+void ResultsView::setUpTable(QTableView *view, QAbstractItemModel *model, void (ResultsView::*copy)())
+{
+    view->setModel(model);
+    view->setSortingEnabled(true);
+    view->sortByColumn(-1, Qt::AscendingOrder); // the model's order until a header is clicked
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->verticalHeader()->hide();
+    view->setContextMenuPolicy(Qt::CustomContextMenu);
+    auto *action = new QAction(tr("Copy table"), view);
+    action->setShortcut(QKeySequence::Copy);
+    action->setShortcutContext(Qt::WidgetShortcut);
+    connect(action, &QAction::triggered, this, copy);
+    view->addAction(action);
+}
+
+void ResultsView::setUpTables()
+{
     m_table->setObjectName(QStringLiteral("resultsTable"));
     m_pointSorter->setSourceModel(m_pointModel);
-    m_table->setModel(m_pointSorter);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(-1, Qt::AscendingOrder); // run, variant, point and repeat order until a header is clicked
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setUpTable(m_table, m_pointSorter, &ResultsView::copyTable); // run, variant, point and repeat order
     m_table->setAlternatingRowColors(true);
-    m_table->verticalHeader()->hide();
     m_delta->setObjectName(QStringLiteral("deltaTable"));
     m_deltaFilter->setSourceModel(m_deltaModel);
-    m_delta->setModel(m_deltaFilter);
-    m_delta->setSortingEnabled(true);
-    m_delta->sortByColumn(-1, Qt::AscendingOrder); // core's order until a header is clicked
-    m_delta->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_delta->verticalHeader()->hide();
-    m_delta->verticalHeader()->setDefaultSectionSize(m_delta->fontMetrics().height() + 6);
-    m_delta->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_delta->setContextMenuPolicy(Qt::CustomContextMenu);
+    setUpTable(m_delta, m_deltaFilter, &ResultsView::copyDelta); // core's order
     connect(m_delta, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
         auto *menu = new QMenu(m_delta);
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->addAction(tr("Copy table"), this, &ResultsView::copyDelta);
         menu->popup(m_delta->viewport()->mapToGlobal(at));
     });
-    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
         const QVariantList point = m_table->indexAt(at).siblingAtColumn(0).data(PointTableModel::PointRole).toList();
         auto *menu = new QMenu(m_table);
@@ -101,27 +117,10 @@ ResultsView::ResultsView(QWidget *parent)
                                      "clients replay"));
         menu->popup(m_table->viewport()->mapToGlobal(at));
     });
-    auto *copy = new QAction(tr("Copy table"), m_delta);
-    copy->setShortcut(QKeySequence::Copy);
-    copy->setShortcutContext(Qt::WidgetShortcut);
-    connect(copy, &QAction::triggered, this, &ResultsView::copyDelta);
-    m_delta->addAction(copy);
-    auto *copyPoints = new QAction(tr("Copy table"), m_table);
-    copyPoints->setShortcut(QKeySequence::Copy);
-    copyPoints->setShortcutContext(Qt::WidgetShortcut);
-    connect(copyPoints, &QAction::triggered, this, &ResultsView::copyTable);
-    m_table->addAction(copyPoints);
+}
 
-    m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setWordWrap(true);
-    m_empty->setText(tr("No results yet. Run the experiment, or pick a run in the project tree "
-                        "(Ctrl-click a second run to compare them)."));
-    m_empty->setStyleSheet(QStringLiteral("color: palette(mid); font-size: 11pt;"));
-    m_note->setObjectName(QStringLiteral("resultsNote"));
-    m_note->setWordWrap(true);
-    m_note->setStyleSheet(QStringLiteral("color: #995500;"));
-    m_note->hide();
-
+QWidget *ResultsView::buildChartPage()
+{
     m_chartKind->setObjectName(QStringLiteral("chartKind"));
     m_chartKind->addItem(tr("Output throughput vs load"), QStringLiteral("throughput"));
     m_chartKind->addItem(tr("TTFT vs load"), QStringLiteral("ttft"));
@@ -151,6 +150,32 @@ ResultsView::ResultsView(QWidget *parent)
     top->setSizes({ 540, 470 }); // the panel's four columns readable without scrolling at 1280 x 720
     m_headline->setMinimumWidth(200);
     m_headline->hide();
+    // For the per-GPU chart: the per-user speed each curve is read at (0: none).
+    m_targetPerUser->setObjectName(QStringLiteral("targetPerUser"));
+    m_targetPerUser->setRange(0, 100000);
+    m_targetPerUser->setDecimals(1);
+    m_targetPerUser->setSpecialValueText(tr("no target"));
+    m_targetPerUser->setSuffix(tr(" tok/s per user"));
+    m_targetPerUser->setToolTip(tr("Each curve's output tokens/s per GPU at this speed per user, interpolated "
+                                   "between its measured points (never beyond them)"));
+    auto *kindRow = new QHBoxLayout;
+    kindRow->setContentsMargins(0, 0, 0, 0);
+    kindRow->addWidget(m_chartKind, 1);
+    m_targetLabel = new QLabel(tr("Compare at"));
+    m_targetLabel->setBuddy(m_targetPerUser);
+    kindRow->addWidget(m_targetLabel);
+    kindRow->addWidget(m_targetPerUser);
+    m_targetLabel->hide(); // shown with the per-GPU chart
+    m_targetPerUser->hide();
+    chartLayout->addLayout(kindRow);
+    chartLayout->addWidget(top, 1);
+    connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildChart);
+    connect(m_targetPerUser, &QDoubleSpinBox::valueChanged, this, &ResultsView::rebuildChart);
+    return chartPage;
+}
+
+QWidget *ResultsView::buildDeltaPane()
+{
     // The full delta table, one click away, with its filters: a metric family, and only the rows with a verdict.
     auto *filters = new QHBoxLayout;
     filters->setContentsMargins(0, 0, 0, 0);
@@ -186,28 +211,20 @@ ResultsView::ResultsView(QWidget *parent)
     deltaSplit->setStretchFactor(1, 2);
     deltaLayout->addWidget(deltaSplit, 1);
     m_deltaPane->setObjectName(QStringLiteral("deltaPane"));
-    // For the per-GPU chart: the per-user speed each curve is read at (0: none).
-    m_targetPerUser->setObjectName(QStringLiteral("targetPerUser"));
-    m_targetPerUser->setRange(0, 100000);
-    m_targetPerUser->setDecimals(1);
-    m_targetPerUser->setSpecialValueText(tr("no target"));
-    m_targetPerUser->setSuffix(tr(" tok/s per user"));
-    m_targetPerUser->setToolTip(tr("Each curve's output tokens/s per GPU at this speed per user, interpolated "
-                                   "between its measured points (never beyond them)"));
-    auto *kindRow = new QHBoxLayout;
-    kindRow->setContentsMargins(0, 0, 0, 0);
-    kindRow->addWidget(m_chartKind, 1);
-    m_targetLabel = new QLabel(tr("Compare at"));
-    m_targetLabel->setBuddy(m_targetPerUser);
-    kindRow->addWidget(m_targetLabel);
-    kindRow->addWidget(m_targetPerUser);
-    m_targetLabel->hide(); // shown with the per-GPU chart
-    m_targetPerUser->hide();
-    chartLayout->addLayout(kindRow);
-    chartLayout->addWidget(top, 1);
-    m_tabs->addTab(chartPage, tr("Charts"));
-    m_tabs->addTab(m_deltaPane, tr("Changes"));
-    m_tabs->addTab(m_findings, tr("Findings"));
+    return m_deltaPane;
+}
+
+void ResultsView::buildLayout()
+{
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setText(tr("No results yet. Run the experiment, or pick a run in the project tree "
+                        "(Ctrl-click a second run to compare them)."));
+    m_empty->setStyleSheet(QStringLiteral("color: palette(mid); font-size: 11pt;"));
+    m_note->setObjectName(QStringLiteral("resultsNote"));
+    m_note->setWordWrap(true);
+    m_note->setStyleSheet(QStringLiteral("color: #995500;"));
+    m_note->hide();
     m_resultSet->setObjectName(QStringLiteral("resultSet"));
     m_resultSet->addItem(tr("vLLM's result set (every measured request)"), QStringLiteral("vllm"));
     m_resultSet->addItem(tr("Steady window (all slots busy)"), QStringLiteral("steady"));
@@ -219,14 +236,6 @@ ResultsView::ResultsView(QWidget *parent)
         rebuildChart();
         rebuildDelta();
     });
-    auto *tablePage = new QWidget;
-    auto *tableLayout = new QVBoxLayout(tablePage);
-    tableLayout->setContentsMargins(0, 0, 0, 0);
-    tableLayout->addWidget(m_table, 1);
-    m_tabs->addTab(tablePage, tr("Table"));
-    connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildChart);
-    connect(m_targetPerUser, &QDoubleSpinBox::valueChanged, this, &ResultsView::rebuildChart);
-
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_empty);
@@ -390,11 +399,7 @@ void ResultsView::rebuildTable()
 
 void ResultsView::copyTable()
 {
-    // What is shown, in the order shown, is what is copied.
-    QList<int> rows;
-    for (int r = 0; r < m_pointSorter->rowCount(); ++r)
-        rows << m_pointSorter->mapToSource(m_pointSorter->index(r, 0)).row();
-    QApplication::clipboard()->setText(m_pointModel->text(rows));
+    QApplication::clipboard()->setText(m_pointSorter->shownText()); // what is shown, in the order shown, is copied
 }
 
 void ResultsView::rebuildChart()
@@ -471,13 +476,7 @@ void ResultsView::rebuildDelta()
 void ResultsView::applyDeltaFilter()
 {
     m_deltaFilter->setFilter(m_deltaFamily->currentData().toInt(), m_decidedOnly->isChecked());
-    int noise = 0, undecided = 0;
-    for (int row = 0; m_decidedOnly->isChecked() && row < m_deltaModel->rowCount(); ++row) {
-        const auto verdict = Verdict(m_deltaModel->index(row, 0).data(DeltaTableModel::VerdictRole).toInt());
-        noise += verdict == Verdict::Noise;
-        undecided += verdict == Verdict::Undecided || verdict == Verdict::NotComparable;
-    }
-    const QString folded = Report::foldedRows(noise, undecided);
+    const QString folded = m_deltaFilter->foldedRows();
     if (folded.isEmpty())
         m_folded->clear();
     else if (m_deltaFilter->rowCount() == 0)

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QAbstractItemModel;
 class QAction;
 class QCheckBox;
 class QComboBox;
@@ -82,6 +83,17 @@ signals:
     void promptsExportWanted(qint64 runId, const QString &variant, int point, int repeat, const QString &label);
 
 private:
+    /// The Table tab's and the Changes tab's views: their models, context menus and Copy.
+    void setUpTables();
+    /// `view` of `model`, read-only, whole rows, sorted by a header click, `copy` on Ctrl+C.
+    void setUpTable(QTableView *view, QAbstractItemModel *model, void (ResultsView::*copy)());
+    /// The Charts tab: the chart kind (and the per-GPU chart's target), the chart and the headline panel.
+    QWidget *buildChartPage();
+    /// The Changes tab: the delta table under its filters, the definitions under it.
+    QWidget *buildDeltaPane();
+    /// The page around the tabs: the empty and scaled-simulator notes, the notice, the conclusions and the
+    /// result-set switch.
+    void buildLayout();
     void rebuild();
     void rebuildTable();
     void rebuildChart();
