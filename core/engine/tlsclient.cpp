@@ -3,8 +3,6 @@
 
 #include "tls/tls13records.h"
 
-#include <QStringList>
-
 #include <algorithm>
 #include <cstring>
 
@@ -16,21 +14,6 @@
 #include <array>
 
 namespace ServeScope {
-
-namespace {
-
-QString queuedErrors()
-{
-    QStringList parts;
-    while (const unsigned long e = ERR_get_error()) {
-        char text[256];
-        ERR_error_string_n(e, text, sizeof text);
-        parts << QString::fromLatin1(text);
-    }
-    return parts.join(QStringLiteral("; "));
-}
-
-} // namespace
 
 // The session's input BIO reads from here: first what keepUnread() kept, then the bytes fed last,
 // in place. A memory BIO instead copied every read into a growing buffer, cleansed it and moved
@@ -191,66 +174,6 @@ struct TlsRecords {
     QByteArray handshake; ///< post-handshake messages, until each is whole
 };
 
-std::shared_ptr<TlsContext> TlsContext::make(const QString &caFile, bool skipVerify, QString *error)
-{
-    SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
-    if (!ctx) {
-        *error = QStringLiteral("TLS: cannot create a client context: ") + queuedErrors();
-        return nullptr;
-    }
-    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
-    SSL_CTX_set_mode(
-        ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
-    static const unsigned char alpn[] = { 8, 'h', 't', 't', 'p', '/', '1', '.', '1' };
-    SSL_CTX_set_alpn_protos(ctx, alpn, sizeof alpn);
-    if (skipVerify) {
-        SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nullptr);
-    } else {
-        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
-        const bool loaded = caFile.isEmpty()
-            ? SSL_CTX_set_default_verify_paths(ctx) == 1
-            : SSL_CTX_load_verify_locations(ctx, caFile.toLocal8Bit().constData(), nullptr) == 1;
-        if (!loaded) {
-            *error = caFile.isEmpty()
-                ? QStringLiteral("TLS: the system's certificate authorities cannot be read")
-                : QStringLiteral("TLS: %1 holds no PEM certificate (or cannot be read)").arg(caFile);
-            ERR_clear_error();
-            SSL_CTX_free(ctx);
-            return nullptr;
-        }
-    }
-    // Sessions are kept by keepSession(), not in OpenSSL's cache: only the newest is offered.
-    SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
-    SSL_CTX_sess_set_new_cb(ctx, &TlsContext::keepSession);
-    SSL_CTX_set_keylog_callback(ctx, &TlsSession::keyLine);
-    return std::shared_ptr<TlsContext>(new TlsContext(ctx, !skipVerify));
-}
-
-TlsContext::TlsContext(ssl_ctx_st *ctx, bool verify)
-    : m_ctx(ctx)
-    , m_verify(verify)
-{
-    SSL_CTX_set_app_data(m_ctx, this);
-}
-
-TlsContext::~TlsContext()
-{
-    SSL_SESSION_free(m_session);
-    SSL_CTX_free(m_ctx);
-}
-
-int TlsContext::keepSession(ssl_st *ssl, ssl_session_st *session)
-{
-    auto *self = static_cast<TlsContext *>(SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl)));
-    if (!self || !SSL_SESSION_is_resumable(session))
-        return 0; // not taken: OpenSSL frees it
-    SSL_SESSION_free(self->m_session);
-    self->m_session = session;
-    if (self->m_sessionKept)
-        self->m_sessionKept();
-    return 1;
-}
-
 TlsSession::TlsSession(const TlsContext &context, const QByteArray &host)
     : m_input(std::make_unique<TlsInput>())
     , m_ssl(SSL_new(context.get()))
@@ -296,7 +219,7 @@ ssize_t TlsSession::result(int rc, bool handshake)
     const long verify = handshake ? SSL_get_verify_result(m_ssl) : X509_V_OK;
     m_error = verify != X509_V_OK ? QStringLiteral("TLS: certificate verify failed: %1")
                                         .arg(QString::fromLatin1(X509_verify_cert_error_string(verify)))
-                                  : QStringLiteral("TLS: ") + queuedErrors();
+                                  : QStringLiteral("TLS: ") + tlsQueuedErrors();
     ERR_clear_error();
     return kFailed;
 }
