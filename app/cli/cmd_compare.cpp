@@ -204,6 +204,74 @@ std::optional<QString> compareRows(const CompareArgs &a, const RunSource &base, 
     return std::nullopt;
 }
 
+// Says on stderr which points cannot be compared; false when that refuses the comparison. Two capacity
+// searches measure the levels each needed: their capacities compare, and the levels both measured.
+bool pointsComparable(QTextStream &err, const PointMatching &matching, const RunSource &base, const RunSource &cand)
+{
+    const bool searches = !base.capacities.isEmpty() && !cand.capacities.isEmpty();
+    if (searches && (!matching.unmatchedA.isEmpty() || !matching.unmatchedB.isEmpty())) {
+        err << "servescope-cli compare: "
+            << CliText::tr("capacity searches: %1 levels of the baseline and %2 of the candidate were measured by one "
+                           "side only and are left out")
+                   .arg(matching.unmatchedA.size())
+                   .arg(matching.unmatchedB.size())
+            << '\n';
+        return true;
+    }
+    return allMatched(matching, base, cand);
+}
+
+// Two stored runs of one project: its reruns of the baseline's configuration refine the noise floors,
+// said on stderr when there are any.
+RerunNoise storedRerunNoise(
+    QTextStream &err, const QCommandLineParser &parser, const RunSource &base, const RunSource &cand)
+{
+    const QString project = parser.value(QStringLiteral("project"));
+    const bool stored = !project.isEmpty() && base.origin.startsWith(QLatin1String("project "))
+        && cand.origin.startsWith(QLatin1String("project "));
+    const RerunNoise noise = stored ? projectRerunNoise(project, parser.value(QStringLiteral("baseline")),
+                                 { parser.value(QStringLiteral("candidate")) })
+                                    : RerunNoise {};
+    if (noise.pairs > 0)
+        err << "noise_floors\t" << noise.pairs << "\tttft=" << noise.floors.ttft << "\tdecode=" << noise.floors.decode
+            << "\ttail=" << noise.floors.tail << "\tthroughput=" << noise.floors.throughput << '\n';
+    return noise;
+}
+
+// What the comparison concludes, from the rows shown (every output states the same), said on stderr with
+// the limit of a single run where a variant has too few repeats.
+QList<Conclusion> concludeShown(
+    QTextStream &err, const QList<DeltaRow> &rows, const QStringList &shown, const RerunNoise &noise)
+{
+    QList<DeltaRow> shownRows;
+    for (const DeltaRow &r : rows) {
+        if (shown.contains(r.metric))
+            shownRows << r;
+    }
+    const QList<Conclusion> conclusions = concludeVariants(shownRows);
+    for (const Conclusion &c : conclusions)
+        err << "servescope-cli compare: " << Report::conclusionSentence(c) << '\n';
+    if (!conclusions.isEmpty() && std::any_of(conclusions.cbegin(), conclusions.cend(), [](const Conclusion &c) {
+            return c.minRepeats > 0 && c.minRepeats < kRepeatsForSpread;
+        }))
+        err << "servescope-cli compare: " << Report::oneRunLimit(noise.floors, noise.pairs) << '\n';
+    return conclusions;
+}
+
+// The comparison on stdout: as JSON, or the conclusions with the delta table, or with the gate (`gated`).
+void printComparison(QTextStream &out, bool json, bool gated, const CompareOutcome &o)
+{
+    if (json) {
+        out << QString::fromUtf8(QJsonDocument(compareJson(o)).toJson(QJsonDocument::Indented));
+    } else if (!gated) {
+        printDeltaTable(out, o.rows);
+        printConclusions(out, o.conclusions);
+    } else {
+        printConclusions(out, o.conclusions);
+        printGates(out, o.gates, o.failures);
+    }
+}
+
 int runCompare(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -229,33 +297,14 @@ int runCompare(const QStringList &args)
         return usage(*refused);
 
     const PointMatching matching = matchPoints(base.points, cand.points);
-    // Two capacity searches measure the levels each needed: their capacities compare, and the
-    // levels both measured.
-    const bool searches = !base.capacities.isEmpty() && !cand.capacities.isEmpty();
-    if (searches && (!matching.unmatchedA.isEmpty() || !matching.unmatchedB.isEmpty()))
-        err << "servescope-cli compare: "
-            << CliText::tr("capacity searches: %1 levels of the baseline and %2 of the candidate were measured by one "
-                           "side only and are left out")
-                   .arg(matching.unmatchedA.size())
-                   .arg(matching.unmatchedB.size())
-            << '\n';
-    else if (!allMatched(matching, base, cand))
+    if (!pointsComparable(err, matching, base, cand))
         return ExitUsage;
 
     const QStringList headline
         = headlineMetrics(a.set, reasoned(base) || reasoned(cand), ranSessions(base) || ranSessions(cand));
     QList<DeltaRow> rows;
     QList<DefinitionRow> definitions;
-    // Two stored runs of one project: its reruns of the baseline's configuration refine the noise floors.
-    const QString project = parser.value(QStringLiteral("project"));
-    const bool stored = !project.isEmpty() && base.origin.startsWith(QLatin1String("project "))
-        && cand.origin.startsWith(QLatin1String("project "));
-    const RerunNoise noise = stored ? projectRerunNoise(project, parser.value(QStringLiteral("baseline")),
-                                 { parser.value(QStringLiteral("candidate")) })
-                                    : RerunNoise {};
-    if (noise.pairs > 0)
-        err << "noise_floors\t" << noise.pairs << "\tttft=" << noise.floors.ttft << "\tdecode=" << noise.floors.decode
-            << "\ttail=" << noise.floors.tail << "\tthroughput=" << noise.floors.throughput << '\n';
+    const RerunNoise noise = storedRerunNoise(err, parser, base, cand);
     const std::optional<QString> refused
         = compareRows(a, base, cand, matching, headline, &rows, &definitions, noise.floors);
     for (const DefinitionRow &d : std::as_const(definitions))
@@ -276,36 +325,15 @@ int runCompare(const QStringList &args)
         + notReproducible(QStringLiteral("candidate"), cand, shown);
     for (const QString &n : noisy)
         err << CliText::tr("not reproducible at this point: %1").arg(n) << '\n';
-    // What the comparison concludes, from the rows shown (every output states the same).
-    QList<DeltaRow> shownRows;
-    for (const DeltaRow &r : std::as_const(rows)) {
-        if (shown.contains(r.metric))
-            shownRows << r;
-    }
-    const QList<Conclusion> conclusions = concludeVariants(shownRows);
-    for (const Conclusion &c : conclusions)
-        err << "servescope-cli compare: " << Report::conclusionSentence(c) << '\n';
-    if (!conclusions.isEmpty() && std::any_of(conclusions.cbegin(), conclusions.cend(), [](const Conclusion &c) {
-            return c.minRepeats > 0 && c.minRepeats < kRepeatsForSpread;
-        }))
-        err << "servescope-cli compare: " << Report::oneRunLimit(noise.floors, noise.pairs) << '\n';
+    const QList<Conclusion> conclusions = concludeShown(err, rows, shown, noise);
 
     if (QString error; !parser.value(QStringLiteral("junit")).isEmpty()
         && !writeJunit(parser.value(QStringLiteral("junit")), base.name + QStringLiteral(" vs ") + cand.name, gates,
             conclusions, &error))
         return usage(CliText::tr("--junit: %1").arg(error));
 
-    if (parser.isSet(QStringLiteral("json"))) {
-        const QJsonObject doc = compareJson(
-            { base, cand, a.set, a.threshold, rows, definitions, shown, noisy, gates, failures, conclusions });
-        out << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
-    } else if (a.conditions.isEmpty()) {
-        printDeltaTable(out, rows);
-        printConclusions(out, conclusions);
-    } else {
-        printConclusions(out, conclusions);
-        printGates(out, gates, failures);
-    }
+    printComparison(out, parser.isSet(QStringLiteral("json")), !a.conditions.isEmpty(),
+        { base, cand, a.set, a.threshold, rows, definitions, shown, noisy, gates, failures, conclusions });
     return failures > 0 ? ExitFailed : ExitOk;
 }
 
