@@ -106,19 +106,7 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
         m_sink(others, otherCount);
         handled += otherCount;
     }
-    for (int i = 0; i < n; ++i) {
-        const quint64 key = events[i].data.u64;
-        if (!(key & kOwn))
-            continue;
-        if (key == kWakeKey) {
-            quint64 count = 0;
-            (void)::read(m_wake, &count, sizeof count);
-            continue;
-        }
-        if (!notifiers)
-            continue; // level-triggered: reported again by a later call that includes them
-        handled += activateNotifiers(int(key & 0xffffffffu), events[i].events);
-    }
+    handled += activateOwn(events, n, notifiers);
     if (timers)
         handled += activateTimers();
     return handled > 0;
@@ -145,29 +133,43 @@ int EpollDispatcher::waitForEvents(epoll_event *events, int timeout)
     return n;
 }
 
-int EpollDispatcher::activateNotifiers(int fd, quint32 ready)
+int EpollDispatcher::activateOwn(const epoll_event *events, int n, bool notifiers)
 {
     int handled = 0;
-    // As Qt's own loops: an error or hang-up activates the read and write notifiers.
-    const bool readable = ready & (EPOLLIN | EPOLLHUP | EPOLLERR);
-    const bool writable = ready & (EPOLLOUT | EPOLLHUP | EPOLLERR);
-    const bool urgent = ready & EPOLLPRI;
-    for (const QSocketNotifier::Type type :
-        { QSocketNotifier::Read, QSocketNotifier::Write, QSocketNotifier::Exception }) {
-        if (!(type == QSocketNotifier::Read ? readable : type == QSocketNotifier::Write ? writable : urgent))
+    for (int i = 0; i < n; ++i) {
+        const quint64 key = events[i].data.u64;
+        if (!(key & kOwn))
             continue;
-        // Looked up again each time: the previous activation may have removed it.
-        const auto it = m_watched.find(fd);
-        if (it == m_watched.end())
-            break;
-        QSocketNotifier *notifier = type == QSocketNotifier::Read ? it->second.read
-            : type == QSocketNotifier::Write                      ? it->second.write
-                                                                  : it->second.exception;
-        if (!notifier)
+        if (key == kWakeKey) {
+            quint64 count = 0;
+            (void)::read(m_wake, &count, sizeof count);
             continue;
-        QEvent activation(QEvent::SockAct);
-        QCoreApplication::sendEvent(notifier, &activation);
-        ++handled;
+        }
+        if (!notifiers)
+            continue; // level-triggered: reported again by a later call that includes them
+        const int fd = int(key & 0xffffffffu);
+        const quint32 ready = events[i].events;
+        // As Qt's own loops: an error or hang-up activates the read and write notifiers.
+        const bool readable = ready & (EPOLLIN | EPOLLHUP | EPOLLERR);
+        const bool writable = ready & (EPOLLOUT | EPOLLHUP | EPOLLERR);
+        const bool urgent = ready & EPOLLPRI;
+        for (const QSocketNotifier::Type type :
+            { QSocketNotifier::Read, QSocketNotifier::Write, QSocketNotifier::Exception }) {
+            if (!(type == QSocketNotifier::Read ? readable : type == QSocketNotifier::Write ? writable : urgent))
+                continue;
+            // Looked up again each time: the previous activation may have removed it.
+            const auto it = m_watched.find(fd);
+            if (it == m_watched.end())
+                break;
+            QSocketNotifier *notifier = type == QSocketNotifier::Read ? it->second.read
+                : type == QSocketNotifier::Write                      ? it->second.write
+                                                                      : it->second.exception;
+            if (!notifier)
+                continue;
+            QEvent activation(QEvent::SockAct);
+            QCoreApplication::sendEvent(notifier, &activation);
+            ++handled;
+        }
     }
     return handled;
 }

@@ -69,8 +69,9 @@ private:
     void updateWatch(int fd);
     /// Blocks (up to `timeout` ms, -1 for ever) in the ring or the epoll set; the set's ready events.
     int waitForEvents(epoll_event *events, int timeout);
-    /// Activates the Qt notifiers of `fd` that `ready` (epoll's event bits) wakes; how many.
-    int activateNotifiers(int fd, quint32 ready);
+    /// The dispatcher's own events of a wait: the wake-up read, and (unless `notifiers` is false) the
+    /// Qt notifiers each ready descriptor activates; how many notifiers.
+    int activateOwn(const epoll_event *events, int n, bool notifiers);
     int activateTimers();
     int msToNextTimer() const;
 
