@@ -182,7 +182,7 @@ void digestScanned(EventDigest &d, const ChunkFields &f, bool content)
 }
 
 // A token count the API gives as a number; -1 when it does not.
-int countOf(const QJsonObject &from, const char *key)
+inline int countOf(const QJsonObject &from, const char *key)
 {
     const QJsonValue v = from.value(QLatin1String(key));
     return v.isDouble() ? v.toInt() : -1;
