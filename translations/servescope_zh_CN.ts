@@ -2383,10 +2383,6 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
 <context>
     <name>ServeScope::DeltaTableModel</name>
     <message>
-        <source>%1 vs A</source>
-        <translation>%1 对比 A</translation>
-    </message>
-    <message>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
@@ -2425,6 +2421,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>95% intervals: A [%1, %2], B [%3, %4]</source>
         <translation>95% 置信区间：A [%1, %2]，B [%3, %4]</translation>
+    </message>
+    <message>
+        <source>%1 vs %2</source>
+        <translation>%1 对比 %2</translation>
     </message>
 </context>
 <context>
@@ -2894,6 +2894,10 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <translation>
             <numerusform>最多约 %1，共 %n 个测量请求；负载点达到稳定即停止</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>&lt;span style=&quot;color:#8a5a00&quot;&gt;longer than a working day (8 h): fewer points, repeats or prompts shorten it&lt;/span&gt;</source>
+        <translation>&lt;span style=&quot;color:#8a5a00&quot;&gt;超过一个工作日（8 小时）：减少点、重复次数或提示可缩短&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -4593,6 +4597,14 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>plans point %1 to last %2 s (%3 prompts at %4 requests/s), longer than a day (86400 s): raise request_rate, or lower num_prompts or max_seconds</source>
         <translation>计划让负载点 %1 持续 %2 秒（%3 个提示，每秒 %4 个请求），超过一天（86400 秒）：请提高 request_rate，或降低 num_prompts 或 max_seconds</translation>
     </message>
+    <message>
+        <source>%1 concurrent streams need %2 file descriptors but the open-file hard limit is %3: no run can open them (lower it, or raise the hard limit, ulimit -Hn)</source>
+        <translation>%1 个并发流需要 %2 个文件描述符，但打开文件数硬限制为 %3：任何运行都无法打开它们（请调低该值，或提高硬限制，ulimit -Hn）</translation>
+    </message>
+    <message>
+        <source>%1 concurrent streams need as many local ports, and this host hands out %2 (net.ipv4.ip_local_port_range): a server behind one address refuses the rest</source>
+        <translation>%1 个并发流需要同样多的本地端口，而本机只分配 %2 个（net.ipv4.ip_local_port_range）：单一地址后的服务器会拒绝其余连接</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProfileDialog</name>
@@ -4895,20 +4907,12 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>演示已加载：按“运行”（Ctrl+R）即可针对本地模拟器进行测量。</translation>
     </message>
     <message>
-        <source>Cannot open %1: %2</source>
-        <translation>无法打开 %1：%2</translation>
-    </message>
-    <message>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
-    </message>
-    <message>
-        <source>%1 was not opened: %2</source>
-        <translation>未打开 %1：%2</translation>
     </message>
     <message>
         <source>Checking %1…</source>
@@ -5774,10 +5778,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <translation>运行</translation>
     </message>
     <message>
-        <source>%1 against A</source>
-        <translation>%1 对比 A</translation>
-    </message>
-    <message>
         <source>Per-point results (medians across repeats, min–max)</source>
         <translation>各负载点结果（各次重复的中位数，最小–最大）</translation>
     </message>
@@ -6366,6 +6366,10 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>Not recorded.</source>
         <translation>未记录。</translation>
+    </message>
+    <message>
+        <source>%1 against %2</source>
+        <translation>%1 对比 %2</translation>
     </message>
 </context>
 <context>
@@ -7651,6 +7655,10 @@ Qwen/Qwen2-7B-Instruct
         <source>Paste environment snapshot</source>
         <translation>粘贴环境快照</translation>
     </message>
+    <message>
+        <source>required, e.g. /v1/models</source>
+        <translation>必填，例如 /v1/models</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::Storage</name>
@@ -7745,6 +7753,10 @@ Qwen/Qwen2-7B-Instruct
     <message>
         <source>check stopped</source>
         <translation>检查已停止</translation>
+    </message>
+    <message>
+        <source>is corrupt or not a database</source>
+        <translation>已损坏或不是数据库</translation>
     </message>
 </context>
 <context>

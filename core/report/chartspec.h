@@ -44,7 +44,7 @@ struct SeriesSpec {
 
 /// What the footer of every exported chart states (part of the scene, so every format carries it).
 struct ChartFooter {
-    QString label; ///< the run's letter when a chart compares runs ("A", "B"); empty for one run
+    QString label; ///< the run's tag when a chart compares runs ("A #3", "B #7"); empty for one run
     QString runName; ///< set when a chart compares runs, so each letter names its run
     QString baseUrl, model, runTime, definitions;
     QString note; ///< a caveat the numbers carry, e.g. estimated output token counts

@@ -64,15 +64,24 @@ ChartFooter reportFooter(const ReportRun &run)
     return f;
 }
 
+QStringList runTags(const ReportInput &input)
+{
+    QStringList tags;
+    for (qsizetype i = 0; input.runs.size() > 1 && i < input.runs.size(); ++i)
+        tags << QStringLiteral("%1 #%2").arg(QChar(char16_t(u'A' + i))).arg(input.runs.at(i).id);
+    return tags;
+}
+
 QList<RunSeriesInput> reportSeriesInputs(const ReportInput &input)
 {
     QList<RunSeriesInput> out;
-    // One run: its variants are the series, named by variant. Several runs: lettered "A / baseline",
-    // "B / seqs-8", and each chart footer line says which run a letter is, so legends stay short.
+    // One run: its variants are the series, named by variant. Several runs: by letter and number,
+    // "A #3 / baseline", "B #7 / seqs-8", and each chart footer line says which run a letter is.
     const bool several = input.runs.size() > 1;
+    const QStringList tags = runTags(input);
     for (qsizetype i = 0; i < input.runs.size(); ++i) {
         const ReportRun &run = input.runs.at(i);
-        const QString letter = several ? QString(QChar(char16_t(u'A' + i))) : QString();
+        const QString letter = several ? tags.at(i) : QString();
         QList<RunSeriesInput> parts = inputsPerVariant(letter, run.points, int(out.size()));
         for (RunSeriesInput &p : parts) {
             for (const RunFinding &f : run.findings) {
@@ -211,6 +220,7 @@ QString definitionsTable(const DeltaSection &section)
 QString summarySection(const ReportInput &input)
 {
     const bool several = input.runs.size() > 1;
+    const QStringList tags = runTags(input);
     QString out = QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Summary")));
     QStringList heads;
     if (several)
@@ -231,8 +241,9 @@ QString summarySection(const ReportInput &input)
     if (const QString conclusions = conclusionsHtml(input.deltas, input.runs); !conclusions.isEmpty())
         out += QStringLiteral("<p class=\"conclusions\"><b>%1:</b> %2</p>\n").arg(esc(tr("Conclusions")), conclusions);
     for (qsizetype k = 0; k < input.deltas.size(); ++k) {
-        // Compared runs are known by their letters (the table above); one run's variants by name.
-        const QString title = several ? tr("%1 against A").arg(QChar(char16_t(u'B' + k))) : input.deltas[k].title;
+        // Compared runs are known by their letters and numbers (the table above); one run's variants by name.
+        const QString title
+            = several ? tr("%1 against %2").arg(tags.value(k + 1), tags.value(0)) : input.deltas[k].title;
         out += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Changes: %1").arg(title)))
             + headlineChanges(input.deltas[k]);
         if (const QString definitions = definitionsTable(input.deltas[k]); !definitions.isEmpty())

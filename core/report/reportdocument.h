@@ -91,6 +91,9 @@ QString reportTitle(const ReportInput &input);
 QList<ReportChart> reportCharts(const ReportInput &input);
 /// One chart series input per run and variant, palette colours in run order.
 QList<RunSeriesInput> reportSeriesInputs(const ReportInput &input);
+/// Each run of several by its letter (by age: the runs come oldest first) beside its number, as the
+/// project panel lists it: "A #3", "B #7". Empty for one run, whose variants are named instead.
+QStringList runTags(const ReportInput &input);
 ChartFooter reportFooter(const ReportRun &run);
 /// The report's text part as HTML that QTextDocument can lay out: a summary first (the runs compared,
 /// the headline changes as the Results page shows them, the findings' headlines), then each run's

@@ -15,6 +15,10 @@ struct DurationEstimate {
     QList<int> underSampledPoints; ///< points with fewer than 5 x concurrency prompts
 };
 
+/// A plan estimated to run longer than this (a working day) is said so before Run: most such plans are a
+/// typo of the concurrency, the prompts or the repeats.
+inline constexpr double kWorkingDaySeconds = 8 * 3600;
+
 DurationEstimate estimateDuration(const Experiment &experiment, double timeScale = 1.0);
 /// An estimate's duration in words: "45 s", "5 min", "2 h 10 min".
 QString formatDuration(double seconds);

@@ -52,7 +52,11 @@ bool placeholderValue(const Experiment &resolved, const QUrl &base, const QStrin
 
 } // namespace
 
-bool renderLaunchArgv(const Experiment &resolved, const QUrl &base, QStringList *argv, QString *error)
+namespace {
+
+/// The words of the launch argv rendered; with `preview`, a placeholder that cannot be rendered stands
+/// as `<unset>` and the rest goes on, else the first one ends it with *error.
+bool renderWords(const Experiment &resolved, const QUrl &base, bool preview, QStringList *argv, QString *error)
 {
     static const QRegularExpression placeholder(QStringLiteral("\\{([^{}]*)\\}"));
     argv->clear();
@@ -65,19 +69,39 @@ bool renderLaunchArgv(const Experiment &resolved, const QUrl &base, QStringList 
             const QRegularExpressionMatch m = it.next();
             QString value, why;
             if (!placeholderValue(resolved, base, m.captured(1), &value, &why)) {
-                *error = QStringLiteral("server.launch.argv[%1]: placeholder {%2} %3").arg(i).arg(m.captured(1), why);
-                return false;
+                if (!preview) {
+                    *error
+                        = QStringLiteral("server.launch.argv[%1]: placeholder {%2} %3").arg(i).arg(m.captured(1), why);
+                    return false;
+                }
+                value = QStringLiteral("<unset>");
             }
             rendered += word.mid(from, m.capturedStart() - from) + value;
             from = m.capturedEnd();
         }
         *argv << rendered + word.mid(from);
     }
+    return true;
+}
+
+} // namespace
+
+bool renderLaunchArgv(const Experiment &resolved, const QUrl &base, QStringList *argv, QString *error)
+{
+    if (!renderWords(resolved, base, false, argv, error))
+        return false;
     if (argv->isEmpty() || argv->first().trimmed().isEmpty()) {
         *error = QStringLiteral("server.launch.argv[0] must name a program");
         return false;
     }
     return true;
+}
+
+QStringList previewLaunchArgv(const Experiment &resolved, const QUrl &base)
+{
+    QStringList argv;
+    renderWords(resolved, base, true, &argv, nullptr);
+    return argv;
 }
 
 } // namespace ServeScope

@@ -179,11 +179,15 @@ bool quickCheck(QSqlDatabase &db, const QString &path, CheckStop *stop, QString 
 bool checkOpenConnection(QSqlDatabase &db, const QString &path, ProjectStore::Check check, QString *error)
 {
     const qint64 applicationId = Schema::pragmaValue(db, QStringLiteral("application_id"));
-    if (applicationId < 0)
+    if (applicationId < 0) {
+        const QString why = db.lastError().text();
         return refuse(error, path,
-            Reason::shown("ServeScope::Storage",
-                QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt or not a database (%1)"),
-                { db.lastError().text() }));
+            why.trimmed().isEmpty()
+                ? Reason::shown(
+                    "ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt or not a database"))
+                : Reason::shown("ServeScope::Storage",
+                    QT_TRANSLATE_NOOP("ServeScope::Storage", "is corrupt or not a database (%1)"), { why }));
+    }
     if (quint32(applicationId) != Schema::ApplicationId)
         return refuse(error, path,
             Reason::shown("ServeScope::Storage", QT_TRANSLATE_NOOP("ServeScope::Storage", "not a ServeScope project")));

@@ -2,8 +2,10 @@
 #include "screenfit.h"
 
 #include <QEvent>
+#include <QMainWindow>
 #include <QPointer>
 #include <QScreen>
+#include <QSettings>
 #include <QStyle>
 #include <QTimer>
 #include <QWidget>
@@ -81,6 +83,57 @@ void fitWindowToScreen(QWidget *window, const QSize &preferred)
     window->setGeometry(
         fitClientInside(availableFor(window), window->isVisible() ? frameOf(window) : guess, preferred));
     new FrameFitter(window, preferred);
+}
+
+namespace {
+
+/// The smallest window the pages stay usable in: the Results page's table beside its chart.
+constexpr QSize kUsableMinimum(960, 600);
+
+QString screenKey(const QWidget *w)
+{
+    const QScreen *screen = w->screen();
+    const QSize size = screen ? screen->size() : QSize(1280, 720);
+    return QStringLiteral("window/%1x%2/").arg(size.width()).arg(size.height());
+}
+
+} // namespace
+
+void restoreWindowPlacement(QMainWindow *window)
+{
+    const QSettings s;
+    const QString key = screenKey(window);
+    const QRect available = availableFor(window);
+    if (s.contains(key + QLatin1String("geometry"))) {
+        window->restoreGeometry(s.value(key + QLatin1String("geometry")).toByteArray());
+        window->restoreState(s.value(key + QLatin1String("state")).toByteArray());
+        if (window->isMaximized())
+            return;
+        // A placement saved under this size may still be off this screen (another arrangement of screens).
+        const QSize size = window->size().expandedTo(kUsableMinimum.boundedTo(available.size()));
+        if (size != window->size() || !available.intersects(window->geometry()))
+            fitWindowToScreen(window, size);
+        return;
+    }
+    // A screen not seen before: most of it, at least a laptop's worth; maximized as the window last was.
+    const QSize preferred(std::max(1280, available.width() * 17 / 20), std::max(860, available.height() * 9 / 10));
+    fitWindowToScreen(window, preferred);
+    if (s.value(QStringLiteral("window/maximized")).toBool())
+        window->setWindowState(window->windowState() | Qt::WindowMaximized);
+}
+
+void saveWindowPlacement(const QMainWindow *window)
+{
+    QSettings s;
+    const QString key = screenKey(window);
+    s.setValue(key + QLatin1String("geometry"), window->saveGeometry());
+    s.setValue(key + QLatin1String("state"), window->saveState());
+    s.setValue(QStringLiteral("window/maximized"), window->isMaximized());
+}
+
+void forgetDockLayout(const QMainWindow *window)
+{
+    QSettings().remove(screenKey(window) + QLatin1String("state"));
 }
 
 } // namespace ServeScope

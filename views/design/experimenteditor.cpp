@@ -321,6 +321,9 @@ void ExperimentEditor::refresh()
                      .arg(formatDuration(est.seconds));
     else
         parts << tr("about %1 for %n measured request(s)", nullptr, int(est.requests)).arg(formatDuration(est.seconds));
+    if (!e.load.capacity && est.seconds > kWorkingDaySeconds)
+        parts << tr("<span style=\"color:#8a5a00\">longer than a working day (8 h): fewer points, repeats or prompts "
+                    "shorten it</span>");
     if (!est.underSampledPoints.isEmpty())
         parts << tr("<span style=\"color:#8a5a00\">%n point(s) have fewer than 5 × concurrency prompts</span>", nullptr,
             int(est.underSampledPoints.size()));

@@ -179,13 +179,23 @@ bool FormBinder::pathCovers(const QString &fieldPath, const QString &problemPath
 
 void FormBinder::showProblems(const QList<Problem> &problems)
 {
+    // Each problem beside the one field that covers it most closely: the readiness probe's under its own
+    // field, not also under the launch command that covers all of server.launch.
+    QStringList closest; // per problem: the longest field path that covers it (none: empty)
+    for (const Problem &p : problems) {
+        QString best;
+        for (const Binding &b : std::as_const(m_bindings))
+            if (p.variant < 0 && pathCovers(b.path, p.path) && b.path.size() > best.size())
+                best = b.path;
+        closest << best;
+    }
     for (const Binding &b : std::as_const(m_bindings)) {
         QStringList lines;
         bool error = false;
-        for (const Problem &p : problems) {
-            if (p.variant < 0 && pathCovers(b.path, p.path)) {
-                lines.append(p.translatedReason());
-                error = error || p.isError();
+        for (qsizetype i = 0; i < problems.size(); ++i) {
+            if (!b.path.isEmpty() && closest.at(i) == b.path) {
+                lines.append(problems.at(i).translatedReason());
+                error = error || problems.at(i).isError();
             }
         }
         b.label->setText(lines.join(QLatin1Char('\n')));

@@ -4,6 +4,7 @@
 #include "experimentdocument.h"
 #include "formbinder.h"
 #include "keyvaluetable.h"
+#include "run/launchtemplate.h"
 
 #include <QClipboard>
 #include <QComboBox>
@@ -25,6 +26,7 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace ServeScope {
@@ -82,7 +84,8 @@ QWidget *ServerTab::serverBox()
     m_rendered->setStyleSheet(QStringLiteral("font-family: monospace;"));
     form->addRow(tr("Runs as"), m_rendered);
     auto *ready = new QLineEdit;
-    ready->setPlaceholderText(QStringLiteral("/v1/models"));
+    // Not a default: a launched server has no readiness probe until one is given.
+    ready->setPlaceholderText(tr("required, e.g. /v1/models"));
     form->addRow(tr("Readiness probe"),
         m_binder->bindLine(
             ready, QStringLiteral("server.launch.ready"), tr("Edit readiness probe"),
@@ -176,7 +179,7 @@ void ServerTab::refresh()
     const QString argv = e.server.launchArgv.join(QLatin1Char('\n'));
     if (m_argv->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts) != e.server.launchArgv)
         m_argv->setPlainText(argv);
-    const QStringList rendered = renderLaunch(e.server);
+    const QStringList rendered = renderLaunch(e);
     QStringList quoted;
     for (const QString &a : rendered)
         quoted << (a.contains(QRegularExpression(QStringLiteral("[\\s'\"]")))
@@ -196,20 +199,10 @@ void ServerTab::refresh()
     m_loading = false;
 }
 
-QStringList ServerTab::renderLaunch(const Server &server)
+QStringList ServerTab::renderLaunch(const Experiment &experiment)
 {
-    static const QRegularExpression placeholder(QStringLiteral("\\{server\\.args\\.([A-Za-z0-9_.-]+)\\}"));
-    QStringList out;
-    for (QString arg : server.launchArgv) {
-        QRegularExpressionMatch m;
-        while ((m = placeholder.match(arg)).hasMatch()) {
-            const QJsonValue v = server.args.value(m.captured(1));
-            arg.replace(m.capturedStart(), m.capturedLength(),
-                v.isUndefined() ? QStringLiteral("<unset>") : KeyValueTable::formatValue(v));
-        }
-        out << arg;
-    }
-    return out;
+    // As the run renders it ({port} from the endpoint's address), the baseline's values in place.
+    return previewLaunchArgv(experiment, QUrl(experiment.endpoint.baseUrl));
 }
 
 void ServerTab::envEdited()

@@ -27,7 +27,7 @@ public:
     void refresh();
 
     /// The launch argv with `{server.args.NAME}` placeholders filled in, exactly as it would run.
-    static QStringList renderLaunch(const Server &server);
+    static QStringList renderLaunch(const Experiment &experiment);
     /// Env snapshot entries from pasted JSON: an object (nested keys joined with '.'), an array of
     /// [key, value] pairs, or of {key, value, source} objects. Empty with `error` set on failure.
     static EnvSnapshot parseEnvJson(const QByteArray &json, EnvSource source, QString *error);

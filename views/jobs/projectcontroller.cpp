@@ -9,6 +9,7 @@
 #include "projectsession.h"
 #include "runsession.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -159,9 +160,10 @@ void ProjectController::openProject(const QString &path)
 void ProjectController::sessionOpened(const QString &path, bool temporary, const QString &error, const QByteArray &json)
 {
     if (!error.isEmpty()) {
-        emit logged(QStringLiteral("error"), tr("Cannot open %1: %2").arg(path, error));
+        // The reason names the file already ("PATH: why").
+        emit logged(QStringLiteral("error"), tr("Cannot open %1").arg(error));
         emit status(tr("Cannot open %1").arg(QFileInfo(path).fileName()), 0);
-        showWarning(m_window, tr("Cannot open the project"), tr("%1 was not opened: %2").arg(path, error));
+        showWarning(m_window, tr("Cannot open the project"), tr("Cannot open %1").arg(error));
         emit openFailed(path, error); // the open project's check, if trying this file stopped it, starts again
         return;
     }
@@ -200,10 +202,16 @@ void ProjectController::saveProject()
 
 void ProjectController::chooseSaveAs()
 {
+    // Proposed: the experiment's name, beside the project when it has a folder of its own.
+    const QString name = fileNameFor(m_document->experiment().name, QStringLiteral(".servescope"));
+    const QString proposed
+        = m_session->isTemporary() ? name : QFileInfo(m_session->path()).absoluteDir().filePath(name);
     QFileDialog *dialog = chooseFile(
-        m_window, true, tr("Save project as"), tr("ServeScope projects (*.servescope)"), [this](const QString &p) {
+        m_window, true, tr("Save project as"), tr("ServeScope projects (*.servescope)"),
+        [this](const QString &p) {
             saveProjectAs(p.endsWith(QLatin1String(".servescope")) ? p : p + QStringLiteral(".servescope"));
-        });
+        },
+        proposed);
     // No file chosen: whatever waited for the save does not happen.
     connect(dialog, &QDialog::rejected, this, [this] { m_afterSave = nullptr; });
 }

@@ -13,6 +13,8 @@
 #include <QFileInfo>
 #include <QSet>
 
+#include <algorithm>
+
 namespace ServeScope {
 
 ProjectWorker::ProjectWorker() = default;
@@ -204,8 +206,18 @@ void ProjectWorker::loadRuns(const QList<qint64> &runIds)
             continue;
         }
         input.runs << run;
-        names << run.name;
     }
+    // Lettered by age, whatever order they were selected or imported in: A is the earliest measured of
+    // them (a result file by its own date), the baseline every later one is compared with; runs without
+    // a date after those with one, in the project's order.
+    std::stable_sort(input.runs.begin(), input.runs.end(), [](const Report::ReportRun &a, const Report::ReportRun &b) {
+        const bool aDated = a.started.isValid(), bDated = b.started.isValid();
+        if (aDated != bDated)
+            return aDated;
+        return aDated && a.started != b.started ? a.started < b.started : a.id < b.id;
+    });
+    for (const Report::ReportRun &run : std::as_const(input.runs))
+        names << run.name;
     // A delta needs two runs or one run with two variants; without one, no request is read for it.
     QSet<QString> variants;
     for (const PointSummary &p : input.runs.value(0).points)

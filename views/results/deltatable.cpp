@@ -14,13 +14,15 @@ DeltaTableModel::DeltaTableModel(QObject *parent)
 {
 }
 
-void DeltaTableModel::setSections(const QList<DeltaSection> &sections, bool lettered)
+void DeltaTableModel::setSections(const QList<DeltaSection> &sections, const QStringList &runs)
 {
     beginResetModel();
     m_rows.clear();
     for (qsizetype k = 0; k < sections.size(); ++k) {
-        // Compared runs are known by their letters (legend, footer); one run's variants by name.
-        const QString comparison = lettered ? tr("%1 vs A").arg(QChar(char16_t(u'B' + k))) : sections[k].title;
+        // Compared runs are known by their letters and numbers (legend, footer, project panel); one run's
+        // variants by name.
+        const QString comparison
+            = runs.size() > k + 1 ? tr("%1 vs %2").arg(runs.at(k + 1), runs.at(0)) : sections[k].title;
         // Decided rows first, more failures before any other change, each group in core's order.
         const auto group = [](const DeltaRow &r) {
             return !r.decided() ? 2 : r.reason == QLatin1String("failures-rose") ? 0 : 1;

@@ -24,7 +24,8 @@ public:
 
     /// `lettered`: runs are compared (sections read "B vs A", "C vs A"); else one run's variants,
     /// each section by its title.
-    void setSections(const QList<DeltaSection> &sections, bool lettered);
+    /// `runs`: each compared run's tag ("A #3"), empty when the sections compare one run's variants.
+    void setSections(const QList<DeltaSection> &sections, const QStringList &runs);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

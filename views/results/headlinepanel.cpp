@@ -12,15 +12,15 @@
 
 namespace ServeScope {
 
-void HeadlineModel::setSections(const QList<DeltaSection> &sections, bool lettered)
+void HeadlineModel::setSections(const QList<DeltaSection> &sections, const QStringList &runs)
 {
     beginResetModel();
     m_rows.clear();
     for (qsizetype k = 0; k < sections.size(); ++k) {
         QString shownSide;
         for (const DeltaRow &r : Report::headlineRows(sections[k])) {
-            const QString side = lettered
-                ? QStringLiteral("%1 · %2 · %3").arg(QChar(char16_t(u'B' + k))).arg(r.variant, r.label)
+            const QString side = runs.size() > k + 1
+                ? QStringLiteral("%1 · %2 · %3").arg(runs.at(k + 1), r.variant, r.label)
                 : QStringLiteral("%1 · %2").arg(r.variant, r.label);
             if (side != shownSide) {
                 shownSide = side;
@@ -139,14 +139,14 @@ HeadlinePanel::HeadlinePanel(QWidget *parent)
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     verticalHeader()->hide();
-    setWordWrap(false);
-    // The verdict takes what the other columns leave, elided (whole in the tooltip): at 1024 px or
-    // scaled 1.25× it stays in view without a horizontal scroll bar.
+    // The verdict takes what the other columns leave and wraps there, never cut short: at 1024 px or
+    // scaled 1.25× it stays in view, whole, without a horizontal scroll bar (and whole in the tooltip).
+    setWordWrap(true);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     horizontalHeader()->setSectionResizeMode(HeadlineModel::VerdictColumn, QHeaderView::Stretch);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setTextElideMode(Qt::ElideRight);
-    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    verticalHeader()->setMinimumSectionSize(fontMetrics().height() + 6);
+    verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto *copy = new QAction(tr("Copy table"), this);
     copy->setShortcut(QKeySequence::Copy);
     copy->setShortcutContext(Qt::WidgetShortcut);
@@ -155,10 +155,10 @@ HeadlinePanel::HeadlinePanel(QWidget *parent)
     setContextMenuPolicy(Qt::ActionsContextMenu);
 }
 
-void HeadlinePanel::setSections(const QList<DeltaSection> &sections, bool lettered)
+void HeadlinePanel::setSections(const QList<DeltaSection> &sections, const QStringList &runs)
 {
     clearSpans();
-    m_model->setSections(sections, lettered);
+    m_model->setSections(sections, runs);
     for (int row = 0; row < m_model->rowCount(); ++row) {
         if (m_model->isHeading(row))
             setSpan(row, HeadlineModel::MetricColumn, 1, HeadlineModel::ColumnCount);

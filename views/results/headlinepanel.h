@@ -23,7 +23,7 @@ public:
     static constexpr int VerdictRole = Qt::UserRole;
 
     /// `lettered`: runs are compared (sections are B, C, … against A); else one run's variants.
-    void setSections(const QList<DeltaSection> &sections, bool lettered);
+    void setSections(const QList<DeltaSection> &sections, const QStringList &runs);
     bool isHeading(int row) const;
     /// Every row as tab-separated text under a header line (what Copy copies).
     QString text() const;
@@ -50,7 +50,7 @@ class HeadlinePanel final : public QTableView {
 public:
     explicit HeadlinePanel(QWidget *parent = nullptr);
 
-    void setSections(const QList<DeltaSection> &sections, bool lettered);
+    void setSections(const QList<DeltaSection> &sections, const QStringList &runs);
     HeadlineModel *headline() const { return m_model; }
 
 private:

@@ -97,6 +97,7 @@ void ResultsView::setUpTables()
     m_delta->setObjectName(QStringLiteral("deltaTable"));
     m_deltaFilter->setSourceModel(m_deltaModel);
     setUpTable(m_delta, m_deltaFilter, &ResultsView::copyDelta); // core's order
+    m_delta->horizontalHeader()->moveSection(DeltaTableModel::VerdictColumn, DeltaTableModel::A); // in sight at 1024 px
     connect(m_delta, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
         auto *menu = new QMenu(m_delta);
         menu->setAttribute(Qt::WA_DeleteOnClose);
@@ -450,10 +451,11 @@ void ResultsView::rebuildChart()
 void ResultsView::rebuildDelta()
 {
     const QList<DeltaSection> &deltas = steadySet() ? m_input.steadyDeltas : m_input.deltas;
-    m_deltaModel->setSections(deltas, m_input.runs.size() > 1);
+    const QStringList runs = Report::runTags(m_input);
+    m_deltaModel->setSections(deltas, runs);
     m_delta->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_tabs->setTabVisible(m_tabs->indexOf(m_deltaPane), m_deltaModel->rowCount() > 0);
-    m_headline->setSections(deltas, m_input.runs.size() > 1);
+    m_headline->setSections(deltas, runs);
     const QString conclusions = Report::conclusionsHtml(deltas, m_input.runs);
     m_conclusions->setText(conclusions);
     m_conclusions->setVisible(!conclusions.isEmpty());

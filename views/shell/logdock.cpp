@@ -6,9 +6,12 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QStyle>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <functional>
 
 namespace ServeScope {
 
@@ -49,10 +52,25 @@ LogDock::LogDock(QWidget *parent)
     setWidget(tabs);
 }
 
+namespace {
+
+/// Sets or adds a view's text and keeps its newest line in sight while the reader is at the end (also
+/// while its tab is hidden); one who scrolled back stays where they are.
+void followingEnd(QPlainTextEdit *view, const std::function<void()> &change)
+{
+    QScrollBar *bar = view->verticalScrollBar();
+    const int was = bar->value();
+    const bool atEnd = was >= bar->maximum();
+    change();
+    bar->setValue(atEnd ? bar->maximum() : was);
+}
+
+} // namespace
+
 void LogDock::appendLog(const QString &level, const QString &text)
 {
     const QString time = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
-    m_log->appendPlainText(QStringLiteral("%1  %2  %3").arg(time, level, text));
+    followingEnd(m_log, [&] { m_log->appendPlainText(QStringLiteral("%1  %2  %3").arg(time, level, text)); });
 }
 
 void LogDock::showProblems(const QList<Problem> &problems)
@@ -87,7 +105,7 @@ void LogDock::showServerLog()
     }
     if (shown.size() > 20000)
         shown = shown.mid(shown.size() - 20000);
-    m_serverLog->setPlainText(shown.join(u'\n'));
+    followingEnd(m_serverLog, [&] { m_serverLog->setPlainText(shown.join(u'\n')); });
 }
 
 } // namespace ServeScope

@@ -78,13 +78,10 @@ MainWindow::MainWindow(SecretStore *secrets, QWidget *parent)
     createDocks();
     connectControllers();
 
-    QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const bool firstStart = !QSettings().contains(QStringLiteral("window/maximized"));
+    restoreWindowPlacement(this);
     m_pages->applyDocks();
-    if (!settings.contains(QStringLiteral("window/geometry"))) {
-        // A first start fills a laptop screen, frame and status bar inside it, rather than overflowing it.
-        fitWindowToScreen(this, QSize(1280, 860));
+    if (firstStart) {
         // Docks only take their sizes once the window is laid out.
         QTimer::singleShot(0, this, [this] {
             if (auto *log = findChild<QDockWidget *>(QStringLiteral("logDock")))
@@ -285,8 +282,10 @@ void MainWindow::createActions()
     });
     file->addAction(tr("&Team runs…"), QKeySequence(tr("Ctrl+Shift+D")), m_team, &TeamFlow::showTeamRuns);
     file->addAction(tr("&Export experiment…"), QKeySequence(tr("Ctrl+E")), this, [this] {
-        chooseFile(this, true, tr("Export experiment"), tr("Experiment JSON (*.json)"),
-            [this](const QString &p) { m_imports->exportExperimentFile(p); });
+        chooseFile(
+            this, true, tr("Export experiment"), tr("Experiment JSON (*.json)"),
+            [this](const QString &p) { m_imports->exportExperimentFile(p); },
+            fileNameFor(m_document->experiment().name, QStringLiteral(".json")));
     });
     m_resultsPage->exports()->createActions(file);
     file->addSeparator();
@@ -323,6 +322,7 @@ void MainWindow::createDocks()
     auto *treeDock = new QDockWidget(tr("Project"), this);
     treeDock->setObjectName(QStringLiteral("projectDock"));
     treeDock->setWidget(m_tree);
+    m_tree->setMinimumWidth(140); // a run's number and name stay readable however the dock was left
     addDockWidget(Qt::LeftDockWidgetArea, treeDock);
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
     auto *view = new ViewMenu(this, m_pages, treeDock, m_logDock);
@@ -429,9 +429,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         });
         return;
     }
-    QSettings s;
-    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    s.setValue(QStringLiteral("window/state"), saveState());
+    saveWindowPlacement(this);
     event->accept();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "viewmenu.h"
 
+#include "screenfit.h"
 #include "windowpages.h"
 
 #include <QActionGroup>
@@ -59,9 +60,7 @@ void ViewMenu::resetLayout()
         bar->show();
     m_window->resizeDocks({ m_tree }, { std::min(260, m_window->width() / 4) }, Qt::Horizontal);
     m_window->resizeDocks({ m_log }, { 110 }, Qt::Vertical);
-    QSettings s;
-    for (const char *key : { "window/state", "window/split" })
-        s.remove(QLatin1String(key));
+    forgetDockLayout(m_window);
     emit status(tr("Layout reset."), 3000);
 }
 

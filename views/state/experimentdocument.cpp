@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "experimentdocument.h"
+#include "engine/fdlimit.h"
 
 #include "model/validation.h"
 
@@ -28,7 +29,8 @@ void ExperimentDocument::apply(const Experiment &edited, const QString &text, co
 void ExperimentDocument::set(const Experiment &experiment)
 {
     m_experiment = experiment;
-    m_problems = validate(m_experiment);
+    // What this host cannot carry (descriptors, local ports) beside what the file itself gets wrong.
+    m_problems = validate(m_experiment) + descriptorProblems(m_experiment);
     emit changed();
 }
 

@@ -2,6 +2,7 @@
 // Builds an experiment through the real forms and checks every edit is one undo step.
 #include "commanddialog.h"
 #include "designpagecontroller.h"
+#include "engine/fdlimit.h"
 #include "experimentdocument.h"
 #include "experimenteditor.h"
 #include "guitesthelpers.h"
@@ -52,6 +53,7 @@ private slots:
     void buildThroughForms();
     void undoRedoEveryEdit();
     void validationShowsNextToField();
+    void absurdPlanSaidBeforeRun();
     void gradientPreset_data();
     void gradientPreset();
     void launchRendering_data();
@@ -286,6 +288,54 @@ void TestExperimentEditor::validationShowsNextToField()
     QVERIFY(points->data(points->index(0, LoadPointsModel::Concurrency), Qt::ToolTipRole).isNull());
 }
 
+// A plan no host can carry is said beside the field and in the estimate line before Run: more streams than
+// the descriptor hard limit (an error), than the local ports (a warning), and a plan longer than a working day.
+void TestExperimentEditor::absurdPlanSaidBeforeRun()
+{
+    Experiment e = ProjectController::blankExperiment();
+    e.load.points = { e.load.points.constFirst() };
+    e.load.points[0].concurrency = 30000;
+    e.load.points[0].numPrompts = 99999999;
+    const QList<Problem> tight = descriptorProblems(e, 20000, 28232);
+    QCOMPARE(tight.size(), 1);
+    QCOMPARE(tight[0].path, QStringLiteral("load.points[0].concurrency"));
+    QVERIFY(tight[0].isError());
+    QVERIFY2(tight[0].reason.contains(QStringLiteral("30000 concurrent streams need 35064 file descriptors")),
+        qPrintable(tight[0].reason));
+    const QList<Problem> ports = descriptorProblems(e, 1 << 20, 28232);
+    QCOMPARE(ports.size(), 1);
+    QCOMPARE(ports[0].severity, Severity::Warning);
+    QVERIFY2(ports[0].reason.contains(QStringLiteral("this host hands out 28232")), qPrintable(ports[0].reason));
+    e.load.points[0].concurrency = 1000;
+    QVERIFY(descriptorProblems(e, 20000, 28232).isEmpty());
+
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    QSignalSpy opened(&w, &MainWindow::projectOpened);
+    w.project()->newProject(e);
+    w.show();
+    QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+    // 1,000 streams fit this host; 99,999,999 prompts at them do not fit a day.
+    auto *summary = w.findChild<QLabel *>(QStringLiteral("editorSummary"));
+    QVERIFY(summary);
+    QTRY_VERIFY2(summary->text().contains(QStringLiteral("longer than a working day")), qPrintable(summary->text()));
+    auto *run = w.findChild<QPushButton *>(QStringLiteral("runButton"));
+    QTRY_VERIFY(run->isEnabled()); // a warning: the user may insist
+    // Past the host's own hard limit, the concurrency cell says why and Run waits for a fix.
+    LoadPointsModel *points = w.editor()->loadTab()->pointsModel();
+    QVERIFY(points->setData(points->index(0, LoadPointsModel::Concurrency), 1048576, Qt::EditRole));
+    if (openFileHardLimit() < descriptorsNeeded(1048576)) {
+        QVERIFY(hasErrors(w.document()->problems()));
+        QVERIFY2(points->data(points->index(0, LoadPointsModel::Concurrency), Qt::ToolTipRole)
+                     .toString()
+                     .contains(QStringLiteral("open-file hard limit")),
+            qPrintable(points->data(points->index(0, LoadPointsModel::Concurrency), Qt::ToolTipRole).toString()));
+        QVERIFY(!run->isEnabled());
+    }
+    w.document()->undoStack()->undo();
+    QVERIFY(points->data(points->index(0, LoadPointsModel::Concurrency), Qt::ToolTipRole).isNull());
+}
+
 void TestExperimentEditor::gradientPreset_data()
 {
     QTest::addColumn<QList<int>>("levels");
@@ -318,16 +368,22 @@ void TestExperimentEditor::launchRendering_data()
     } << QStringList { QStringLiteral("vllm"), QStringLiteral("--max-num-seqs"), QStringLiteral("64") };
     QTest::newRow("unset") << QStringList { QStringLiteral("--x={server.args.missing}") }
                            << QStringList { QStringLiteral("--x=<unset>") };
+    // The port and model as the launch dialog and the run give them, not the placeholder's own text.
+    QTest::newRow("port and model") << QStringList {
+        QStringLiteral("--port"), QStringLiteral("{port}"), QStringLiteral("--served-model-name={endpoint.model}")
+    } << QStringList { QStringLiteral("--port"), QStringLiteral("8123"), QStringLiteral("--served-model-name=qwen") };
 }
 
 void TestExperimentEditor::launchRendering()
 {
     QFETCH(QStringList, argv);
     QFETCH(QStringList, expected);
-    Server s;
-    s.args.set(QStringLiteral("max_num_seqs"), 64);
-    s.launchArgv = argv;
-    QCOMPARE(ServerTab::renderLaunch(s), expected);
+    Experiment e;
+    e.endpoint.baseUrl = QStringLiteral("http://127.0.0.1:8123/v1");
+    e.endpoint.model = QStringLiteral("qwen");
+    e.server.args.set(QStringLiteral("max_num_seqs"), 64);
+    e.server.launchArgv = argv;
+    QCOMPARE(ServerTab::renderLaunch(e), expected);
 }
 
 void TestExperimentEditor::envJson_data()

@@ -146,11 +146,12 @@ private Q_SLOTS:
             if (s.kind == Report::SeriesKind::Line)
                 names << s.name;
         }
+        const QString tagA = QStringLiteral("A #%1").arg(a), tagB = QStringLiteral("B #%1").arg(b);
         QCOMPARE(names,
-            (QStringList { QStringLiteral("A / baseline"), QStringLiteral("A / seqs-2"), QStringLiteral("B / baseline"),
-                QStringLiteral("B / seqs-2") }));
-        QVERIFY2(chart.footerText().contains(QStringLiteral("A: ") + in.runs[0].name)
-                && chart.footerText().contains(QStringLiteral("B: ") + in.runs[1].name),
+            (QStringList { tagA + QStringLiteral(" / baseline"), tagA + QStringLiteral(" / seqs-2"),
+                tagB + QStringLiteral(" / baseline"), tagB + QStringLiteral(" / seqs-2") }));
+        QVERIFY2(chart.footerText().contains(tagA + QStringLiteral(": ") + in.runs[0].name)
+                && chart.footerText().contains(tagB + QStringLiteral(": ") + in.runs[1].name),
             qPrintable(chart.footerText()));
         // The findings panel words each run's findings, lettered, with the machine line behind each.
         auto *findings = w.findChild<QListWidget *>(QStringLiteral("findingList"));
@@ -226,7 +227,7 @@ private Q_SLOTS:
         QFile html(dir.filePath(QStringLiteral("report.html")));
         QVERIFY(html.open(QIODevice::ReadOnly));
         const QByteArray report = html.readAll();
-        QVERIFY(report.contains("Changes: B against A"));
+        QVERIFY(report.contains(QStringLiteral("Changes: B #%1 against A #%2").arg(b).arg(a).toUtf8()));
         QVERIFY(report.contains("<h3>Findings</h3>") && report.contains("Unreliable p99"));
 
         // New after a run in an unsaved project asks; Cancel keeps everything.

@@ -14,6 +14,7 @@
 #include "importflow.h"
 #include "loadpointsmodel.h"
 #include "loadtab.h"
+#include "logdock.h"
 #include "mainwindow.h"
 #include "pointtable.h"
 #include "profiledialog.h"
@@ -53,11 +54,13 @@
 #include <QLocale>
 #include <QMap>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -67,6 +70,7 @@
 #include <QSqlQuery>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -161,6 +165,88 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 2, 10000);
         QCOMPARE(QFileInfo(w.session()->path()).canonicalFilePath(), QFileInfo(path).canonicalFilePath());
         QVERIFY(QDir::setCurrent(before));
+    }
+
+    // The window comes back as it was left on this screen: maximized again when it was, never smaller
+    // than a usable size (nor larger than the screen), and its project dock wide enough for a run's name.
+    void placementPerScreen()
+    {
+        MemorySecretStore secrets;
+        const QScreen *screen = QGuiApplication::primaryScreen();
+        const QRect available = screen->availableGeometry();
+        const QString key = QStringLiteral("window/%1x%2/").arg(screen->size().width()).arg(screen->size().height());
+        {
+            MainWindow w(&secrets); // a first start: inside the screen
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY2(available.contains(w.geometry()),
+                qPrintable(QStringLiteral("%1,%2 %3x%4").arg(w.x()).arg(w.y()).arg(w.width()).arg(w.height())));
+            QVERIFY(w.findChild<ProjectTree *>()->minimumWidth() >= 140);
+            w.resize(300, 200); // left tiny, then closed maximized
+            w.showMaximized();
+            QTRY_VERIFY(w.isMaximized());
+            QVERIFY(w.close());
+        }
+        QVERIFY(QSettings().contains(key + QStringLiteral("geometry")));
+        QVERIFY(QSettings().value(QStringLiteral("window/maximized")).toBool());
+        {
+            MainWindow w(&secrets);
+            QVERIFY(w.windowState() & Qt::WindowMaximized);
+        }
+        // Closed small and not maximized: it reopens at least at the usable size the screen allows.
+        {
+            MainWindow w(&secrets);
+            w.showNormal();
+            w.resize(300, 200);
+            QVERIFY(w.close());
+        }
+        QVERIFY(!QSettings().value(QStringLiteral("window/maximized")).toBool());
+        {
+            MainWindow w(&secrets);
+            QVERIFY(!(w.windowState() & Qt::WindowMaximized));
+            // The usable size, or the screen less its frame where the screen is smaller.
+            QVERIFY2(w.width() >= std::min(960, available.width() - 16)
+                    && w.height() >= std::min(600, available.height() - 64) && available.contains(w.geometry()),
+                qPrintable(QStringLiteral("%1x%2 in %3x%4")
+                               .arg(w.width())
+                               .arg(w.height())
+                               .arg(available.width())
+                               .arg(available.height())));
+        }
+        // On a screen size not seen before the window is placed afresh, not at another screen's geometry.
+        QSettings().remove(key + QStringLiteral("geometry"));
+        QSettings().setValue(QStringLiteral("window/maximized"), false);
+        {
+            MainWindow w(&secrets);
+            QVERIFY(w.width() > 300 && available.contains(w.geometry()));
+        }
+    }
+
+    // The log follows its newest line, also while its tab is hidden behind another; a reader who scrolled
+    // back stays where they are as lines come in.
+    void logFollowsNewLines()
+    {
+        LogDock dock;
+        dock.resize(600, 160);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        auto *tabs = dock.findChild<QTabWidget *>();
+        auto *log = dock.findChild<QPlainTextEdit *>(QStringLiteral("logView"));
+        QVERIFY(tabs && log);
+        tabs->setCurrentIndex(0); // the Problems tab in front
+        for (int i = 0; i < 300; ++i)
+            dock.appendLog(QStringLiteral("info"), QStringLiteral("line %1").arg(i));
+        tabs->setCurrentWidget(log);
+        QScrollBar *bar = log->verticalScrollBar();
+        QTRY_VERIFY(bar->maximum() > 0);
+        QTRY_COMPARE(bar->value(), bar->maximum());
+        bar->setValue(bar->maximum() / 2);
+        const int reading = bar->value();
+        dock.appendLog(QStringLiteral("info"), QStringLiteral("one more"));
+        QCOMPARE(bar->value(), reading);
+        bar->setValue(bar->maximum());
+        dock.appendLog(QStringLiteral("info"), QStringLiteral("and another"));
+        QCOMPARE(bar->value(), bar->maximum());
     }
 
     void failedOpenKeepsTheProject_data()
@@ -877,8 +963,10 @@ private Q_SLOTS:
         QVERIFY(a > 0 && b > 0);
         QTRY_COMPARE_WITH_TIMEOUT(w.projectTree()->runCount(), 2, 10000);
         QSignalSpy shown(&w, &MainWindow::resultsShown);
-        w.compareRuns({ a, b });
+        w.compareRuns({ b, a }); // selected newest first: still lettered by age, A the earlier run
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && w.results()->input().runs.size() == 2, 20000);
+        QCOMPARE(w.results()->input().runs.at(0).id, a);
+        QCOMPARE(w.results()->input().runs.at(1).id, b);
         QTableView *view = w.results()->deltaTable();
         const QAbstractItemModel *filtered = view->model(); // what the table shows, filtered
         const QAbstractItemModel *all = qobject_cast<const QSortFilterProxyModel *>(filtered)->sourceModel();
@@ -938,7 +1026,7 @@ private Q_SLOTS:
         QStringList panelMetrics, headings;
         for (int r = 0; r < headline->rowCount(); ++r) {
             const QString side = headlineCell(r, 0, HeadlineModel::SideRole);
-            QVERIFY2(side.startsWith(QStringLiteral("B · baseline · ")), qPrintable(side));
+            QVERIFY2(side.startsWith(QStringLiteral("B #%1 · baseline · ").arg(b)), qPrintable(side));
             if (headline->isHeading(r)) {
                 QCOMPARE(panel->columnSpan(r, 0), HeadlineModel::ColumnCount);
                 QCOMPARE(headlineCell(r, 0), side);
@@ -977,7 +1065,7 @@ private Q_SLOTS:
         QFile reportFile(reportPath);
         QVERIFY(reportFile.open(QIODevice::ReadOnly));
         const QString report = QString::fromUtf8(reportFile.readAll());
-        qsizetype at = report.indexOf(QStringLiteral("Changes: B against A"));
+        qsizetype at = report.indexOf(QStringLiteral("Changes: B #%1 against A #%2").arg(b).arg(a));
         QVERIFY(at > 0);
         for (int r = 0; r < headline->rowCount(); ++r) {
             if (headline->isHeading(r))

@@ -98,7 +98,7 @@ private slots:
             QVERIFY(data.contains("Output throughput per GPU vs per user"));
             QVERIFY(data.contains("Pareto frontier"));
             // c8 (TPOT p50 22 ms, 45.5 tok/s per user) and c32 (34 ms, 29.4): 45 lies between them.
-            QVERIFY2(data.contains("A: ") && data.contains(" tok/s per GPU at 45 tok/s per user"), data.constData());
+            QVERIFY2(data.contains("A #1: ") && data.contains(" tok/s per GPU at 45 tok/s per user"), data.constData());
         }
         if (file.endsWith(QLatin1String(".csv"))) {
             // header + 3 points x 2 runs x (one repeat, no steady set + 6 statistic rows across repeats)
@@ -108,7 +108,7 @@ private slots:
         if (file.endsWith(QLatin1String(".html"))) {
             QVERIFY(data.contains("http://127.0.0.1:8000") && data.contains("Test CPU") && data.contains("A100"));
             // One repeat a side: a change is judged against the run-to-run noise floor.
-            QVERIFY(data.contains("Changes: B against A") && data.contains("Run 2: sglang-run"));
+            QVERIFY(data.contains("Changes: B #2 against A #1") && data.contains("Run 2: sglang-run"));
             // Output throughput, the first headline column: no change, never "+0.0%".
             QVERIFY(data.contains("<tr><td nowrap>baseline</td><td nowrap>c32</td><td class=\"noise\" "
                                   "style=\"background-color: #eeeeee\"><span class=\"change\">0.0%</span><br><span "

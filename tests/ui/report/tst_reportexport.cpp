@@ -196,12 +196,12 @@ private slots:
         QVERIFY(head.contains(QStringLiteral("<th nowrap>B</th><td>Run 2: sglang</td>")));
         QVERIFY(head.contains(QStringLiteral("Qwen2-7B-Instruct (served: Qwen/Qwen2-7B-Instruct)")));
         QVERIFY(head.contains(QStringLiteral("2026-11-29T10:00:00Z")));
-        QVERIFY(head.contains(QStringLiteral("Changes: B against A")));
+        QVERIFY(head.contains(QStringLiteral("Changes: B #2 against A #1")));
         // Every headline row, as Report::headlineRows orders them, with its change and verdict words,
         // coloured as the window colours them; the other metrics of the comparison are not shown.
         const QList<DeltaRow> rows = headlineRows(in.deltas[0]);
         QCOMPARE(rows.size(), 4 * 7);
-        qsizetype at = head.indexOf(QStringLiteral("Changes: B against A"));
+        qsizetype at = head.indexOf(QStringLiteral("Changes: B #2 against A #1"));
         for (const DeltaRow &r : rows) {
             const QString cell = QStringLiteral("<span class=\"change\">%1</span><br><span class=\"verdict\">%2</span>")
                                      .arg(changeText(r).toHtmlEscaped(), verdictText(r).toHtmlEscaped());
@@ -216,7 +216,7 @@ private slots:
         QVERIFY(head.contains(QStringLiteral("—</span><br><span class=\"verdict\">no verdict: statistics only")));
         // Before the tables, one sentence per variant: the decided changes, failures first.
         const qsizetype conclusions = head.indexOf(QStringLiteral("<b>Conclusions:</b> "));
-        QVERIFY(conclusions >= 0 && conclusions < head.indexOf(QStringLiteral("Changes: B against A")));
+        QVERIFY(conclusions >= 0 && conclusions < head.indexOf(QStringLiteral("Changes: B #2 against A #1")));
         QVERIFY2(head.contains(QStringLiteral("baseline: mixed — ")), qPrintable(head));
         QVERIFY(head.contains(QStringLiteral("background-color: %1").arg(verdictColour(Verdict::Worse).name())));
         QVERIFY(head.contains(QStringLiteral("background-color: %1").arg(verdictColour(Verdict::Better).name())));
@@ -243,8 +243,8 @@ private slots:
         withholdIncomparable(section.rows, section.definitions);
         in.deltas << section;
         const QString body = reportBodyHtml(in);
-        const qsizetype changes = body.indexOf(QStringLiteral("Changes: B against A"));
-        const qsizetype why = body.indexOf(QStringLiteral("Why the numbers differ: B against A"));
+        const qsizetype changes = body.indexOf(QStringLiteral("Changes: B #2 against A #1"));
+        const qsizetype why = body.indexOf(QStringLiteral("Why the numbers differ: B #2 against A #1"));
         QVERIFY(changes > 0 && why > changes);
         const qsizetype tpot
             = body.indexOf(QStringLiteral("<td nowrap>TPOT</td><td>(E2EL − TTFT) / (output tokens − 1)"));
