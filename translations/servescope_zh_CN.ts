@@ -175,6 +175,10 @@
         <source>The stream stopped after its first tokens and sent nothing more in time. A run&apos;s requests would fail on the idle timeout: check the server&apos;s load and any gateway&apos;s buffering.</source>
         <translation>流在发出最初几个 token 后停止，在超时前再无内容。运行中的请求会因空闲超时而失败：请检查服务器负载以及网关的响应缓冲。</translation>
     </message>
+    <message>
+        <source>The server lists: %1</source>
+        <translation>服务器列出的模型：%1</translation>
+    </message>
 </context>
 <context>
     <name>OriginWords</name>
@@ -4946,6 +4950,14 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
         <source>Save before leaving this project?</source>
         <translation>离开此项目前先保存吗？</translation>
     </message>
+    <message>
+        <source>demo: vLLM vs SGLang and max_num_seqs on the local simulator</source>
+        <translation>演示：本地模拟器上的 vLLM 对比 SGLang 与 max_num_seqs</translation>
+    </message>
+    <message>
+        <source>the same simulated GPU under SGLang: its flags (max_num_seqs becomes --max-running-requests), metric names and scheduler</source>
+        <translation>同一块模拟 GPU 改用 SGLang：其参数（max_num_seqs 变为 --max-running-requests）、指标名称和调度器</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::ProjectTree</name>
@@ -5598,10 +5610,6 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>%1: capacity knee at %2</source>
         <translation>%1：容量拐点在 %2</translation>
-    </message>
-    <message>
-        <source>Ring: the capacity knee, where throughput grows less than 10% per doubling of load while TTFT p99 still rises.</source>
-        <translation>圆环：容量拐点——负载每翻一倍吞吐增长不到 10%，而 TTFT P99 仍在上升。</translation>
     </message>
     <message>
         <source>p50 line; shaded p25–p75, p10–p90 and p1–p99; median across repeats (bar: their p50 min–max)</source>
@@ -6370,6 +6378,22 @@ What can be read is shown, but results may be missing or wrong. Runs are refused
     <message>
         <source>%1 against %2</source>
         <translation>%1 对比 %2</translation>
+    </message>
+    <message>
+        <source>Diamond: the capacity knee, where throughput grows less than 10% per doubling of load while TTFT p99 still rises.</source>
+        <translation>菱形：容量拐点——负载每翻一倍吞吐增长不到 10%，而 TTFT P99 仍在上升。</translation>
+    </message>
+    <message>
+        <source>typed</source>
+        <translation>手动输入</translation>
+    </message>
+    <message>
+        <source>captured</source>
+        <translation>从服务器采集</translation>
+    </message>
+    <message>
+        <source>probe</source>
+        <translation>环境探测</translation>
     </message>
 </context>
 <context>

@@ -36,6 +36,7 @@ struct SeriesSpec {
     QList<QPointF> lower; ///< for a band: the lower edge, same x values as points
     QStringList tooltips; ///< one per point (may be empty)
     bool hollow = false; ///< scatter: hollow markers (points with failed or cancelled requests)
+    bool knee = false; ///< scatter: an open diamond around a point (the capacity knee), unlike any hollow marker
     bool dashed = false;
     double width = 2.0; ///< line width or marker size
     double opacity = 1.0; ///< fill opacity for bands

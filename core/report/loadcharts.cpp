@@ -135,7 +135,7 @@ bool addKnee(ChartSpec &spec, const RunSeriesInput &run, const Curve &c, const S
         ring.kind = SeriesKind::Scatter;
         ring.group = line.group;
         ring.colour = line.colour;
-        ring.hollow = true;
+        ring.knee = true;
         ring.width = 18;
         ring.points = { line.points.value(int(i)) };
         ring.tooltips = { tr("%1: capacity knee at %2").arg(run.name, c.points[i].label) };
@@ -227,7 +227,7 @@ ChartSpec throughputVsLoad(const QList<RunSeriesInput> &inputs, ThroughputKind k
         }
     }
     if (knee)
-        spec.notes << tr("Ring: the capacity knee, where throughput grows less than 10% per doubling of load "
+        spec.notes << tr("Diamond: the capacity knee, where throughput grows less than 10% per doubling of load "
                          "while TTFT p99 still rises.");
     labelSet(spec, o, dropped);
     finalizeSpec(spec);

@@ -35,6 +35,14 @@ QString scalarText(const QJsonValue &v)
 }
 
 // Accepts `[[key, value, source?], ...]` (as runs store it) or a plain object.
+// Where an environment entry came from, in the report's language: typed, captured (from the server) or probe.
+QString sourceWords(const QString &source)
+{
+    [[maybe_unused]] static const char *const words[] = { QT_TRANSLATE_NOOP("ServeScope::Report", "typed"),
+        QT_TRANSLATE_NOOP("ServeScope::Report", "captured"), QT_TRANSLATE_NOOP("ServeScope::Report", "probe") };
+    return QCoreApplication::translate("ServeScope::Report", source.toUtf8().constData());
+}
+
 KeyValues keyValues(const QByteArray &json)
 {
     KeyValues out;
@@ -46,7 +54,7 @@ KeyValues keyValues(const QByteArray &json)
                 continue;
             QString value = scalarText(a.at(1));
             if (a.size() > 2 && !a.at(2).toString().isEmpty())
-                value += QStringLiteral(" (") + a.at(2).toString() + QLatin1Char(')');
+                value += QStringLiteral(" (") + sourceWords(a.at(2).toString()) + QLatin1Char(')');
             out.append({ a.at(0).toString(), value });
         }
     } else if (doc.isObject()) {

@@ -86,7 +86,10 @@ bool ProjectStore::listRuns(QVector<RunListing> *out)
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT id, coalesce(experiment_id, 0), name, status, started, finished, definitions,"
                              " points, requests, ")
-        % ownerColumn() % QStringLiteral(" FROM runs ORDER BY id"));
+        % ownerColumn()
+        % QStringLiteral(
+            ", CASE WHEN json_valid(resolved_config) THEN json_extract(resolved_config, '$.endpoint.model')"
+            " END FROM runs ORDER BY id"));
     if (!execQuery(q, &m_error))
         return false;
     QHash<qint64, qsizetype> byId;
@@ -103,6 +106,7 @@ bool ProjectStore::listRuns(QVector<RunListing> *out)
         r.points = q.value(7).toInt();
         l.requests = q.value(8).toLongLong();
         r.origin = q.value(10).toString().toUtf8();
+        l.model = q.value(11).toString();
         byId.insert(r.id, out->size());
         out->append(l);
     }

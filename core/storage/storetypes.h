@@ -45,6 +45,7 @@ struct RunListing {
     qint64 failed = 0;
     qint64 cancelled = 0;
     qint64 totalOutputTokens = 0;
+    QString model; ///< endpoint.model of the run's resolved configuration (empty where it has none)
 };
 
 /// One row of `experiments`.

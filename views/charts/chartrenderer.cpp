@@ -97,10 +97,12 @@ QAbstractSeries *makeSeries(const SeriesSpec &s, QChart *chart)
     case SeriesKind::Scatter: {
         auto *scatter = new QScatterSeries;
         scatter->replace(s.points);
-        scatter->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        // The knee's open diamond lets its point show through; a point with failures is a white-filled circle.
+        scatter->setMarkerShape(
+            s.knee ? QScatterSeries::MarkerShapeRotatedRectangle : QScatterSeries::MarkerShapeCircle);
         scatter->setMarkerSize(s.width);
-        scatter->setPen(QPen(s.colour, s.hollow ? 2.0 : 1.0));
-        scatter->setBrush(s.hollow ? QBrush(Qt::white) : QBrush(s.colour));
+        scatter->setPen(QPen(s.colour, s.hollow || s.knee ? 2.0 : 1.0));
+        scatter->setBrush(s.knee ? QBrush(Qt::NoBrush) : s.hollow ? QBrush(Qt::white) : QBrush(s.colour));
         out = scatter;
         break;
     }

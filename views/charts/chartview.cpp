@@ -6,6 +6,7 @@
 
 #include <QAreaSeries>
 #include <QContextMenuEvent>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsLineItem>
 #include <QLegendMarker>
@@ -22,6 +23,31 @@
 #include <limits>
 
 namespace ServeScope::Report {
+
+namespace {
+
+// An axis title wider than the plot loses its parenthetical ("Concurrency (requests in flight)" reads
+// "Concurrency") instead of being cut mid-word; exports keep the whole title.
+void fitAxisTitles(QChart *chart, const QRectF &plot)
+{
+    for (QAbstractAxis *axis : chart->axes()) {
+        QString full = axis->property("fullTitle").toString();
+        if (full.isEmpty()) {
+            full = axis->titleText();
+            axis->setProperty("fullTitle", full);
+        }
+        const qreal room = axis->orientation() == Qt::Horizontal ? plot.width() : plot.height();
+        qsizetype cut = full.indexOf(QStringLiteral(" ("));
+        if (cut < 0)
+            cut = full.indexOf(QChar(u'\uFF08')); // a full-width parenthesis
+        const bool fits = QFontMetricsF(axis->titleFont()).horizontalAdvance(full) <= room;
+        const QString shown = fits || cut <= 0 ? full : full.left(cut);
+        if (axis->titleText() != shown)
+            axis->setTitleText(shown);
+    }
+}
+
+} // namespace
 
 ChartView::ChartView(QWidget *parent)
     : QChartView(parent)
@@ -75,6 +101,20 @@ QString ChartView::crosshairAt(const QPoint &viewPos)
     m_crosshair->setLine(QLineF(top, bottom));
     m_crosshair->show();
     return parts.join(QStringLiteral("\n\n"));
+}
+
+void ChartView::fitTitles()
+{
+    if (QChart *c = chart()) {
+        c->layout()->activate(); // the plot area as it is now, not as it was before the resize
+        fitAxisTitles(c, c->plotArea());
+    }
+}
+
+void ChartView::resizeEvent(QResizeEvent *event)
+{
+    QChartView::resizeEvent(event);
+    fitTitles();
 }
 
 void ChartView::mouseMoveEvent(QMouseEvent *event)
@@ -165,6 +205,7 @@ void ChartView::rebuild()
     c->layout()->setContentsMargins(0, 0, 0, 0);
     setChart(c);
     delete old;
+    fitTitles();
     for (QAbstractSeries *s : c->series()) {
         if (auto *xy = qobject_cast<QXYSeries *>(s)) {
             connect(xy, &QXYSeries::hovered, this,

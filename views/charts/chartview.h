@@ -53,8 +53,11 @@ protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void leaveEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    /// Axis titles shortened where the plot is too narrow for them (fitAxisTitles).
+    void fitTitles();
     void rebuild();
     void applyVisibility();
     void showTooltip(QAbstractSeries *series, const QPointF &value, bool entered);

@@ -86,7 +86,10 @@ static QString yesNo(int v)
 QString preflightSummary(const PreflightResult &r)
 {
     QStringList lines { diagnosisText(r.diagnosis) };
-    if (!r.detail.isEmpty())
+    // A model the server does not list: the models it does, in the window's language (the detail is the CLI's).
+    if (r.diagnosis == Diagnosis::ModelNotFound && !r.models.isEmpty())
+        lines << DiagnosisWords::tr("The server lists: %1").arg(r.models.join(QStringLiteral(", ")));
+    else if (!r.detail.isEmpty())
         lines << DiagnosisWords::tr("Details: %1").arg(r.detail);
     if (!r.answeringPath.isEmpty())
         lines << DiagnosisWords::tr("This server answers the %1 API at %2: choose that API (the path follows).")

@@ -141,7 +141,22 @@ bool ProjectController::openDemo()
         newProject(blankExperiment());
         return false;
     }
-    newProject(r.experiment);
+    // The demo's own words in the window's language; the file keeps the English ones the CLI prints.
+    [[maybe_unused]] static const char *const demoWords[] = {
+        QT_TRANSLATE_NOOP(
+            "ServeScope::ProjectController", "demo: vLLM vs SGLang and max_num_seqs on the local simulator"),
+        QT_TRANSLATE_NOOP("ServeScope::ProjectController",
+            "the same simulated GPU under SGLang: its flags (max_num_seqs becomes --max-running-requests), metric "
+            "names "
+            "and scheduler"),
+    };
+    Experiment demo = r.experiment;
+    demo.name = tr(demo.name.toUtf8().constData());
+    for (Variant &v : demo.variants) {
+        if (!v.reason.isEmpty())
+            v.reason = tr(v.reason.toUtf8().constData());
+    }
+    newProject(demo);
     // The demo runs as `--demo` does, whichever way it was opened, unless a time scale was chosen.
     if (m_chosenTimeScale <= 0)
         applyTimeScale(kDemoTimeScale);

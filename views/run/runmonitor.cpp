@@ -340,11 +340,16 @@ void RunMonitor::runEnded(const RunResult &result)
     case RunResult::Status::Cancelled:
         m_outcome = tr("Run cancelled; everything measured so far was kept (%1).").arg(counts);
         break;
-    case RunResult::Status::Failed:
-        m_outcome = tr("Run failed: %1").arg(result.message);
+    case RunResult::Status::Failed: {
+        // The reason's first line in the narrow column; what follows it (a crashed server's last lines) in
+        // the tooltip and the log.
+        const QStringList lines = result.message.split(u'\n', Qt::SkipEmptyParts);
+        m_outcome = tr("Run failed: %1").arg(lines.value(0) + (lines.size() > 1 ? QStringLiteral(" …") : QString()));
         break;
     }
+    }
     m_state->setText(m_outcome);
+    m_state->setToolTip(result.status == RunResult::Status::Failed ? result.message : QString());
     // The most frequent error class, its count and the first message the server gave for it.
     QString cls;
     int count = 0;

@@ -130,9 +130,11 @@ QString ProjectTree::runText(const RunListing &r) const
     const RunOrigin origin = RunOrigin::fromJson(r.run.origin);
     if (origin.isImported() && r.run.status == RunStatus::Finished)
         status = tr("imported (%1)").arg(origin.format);
+    // The model beside the status: runs of different models are told apart before they are compared.
+    const QString what = r.model.isEmpty() ? status : QStringLiteral("%1 · %2").arg(status, r.model);
     return tr("#%1 %2 · %3 · %4 requests")
         .arg(r.run.id)
-        .arg(r.run.started.toLocalTime().toString(QStringLiteral("MM-dd HH:mm")), status)
+        .arg(r.run.started.toLocalTime().toString(QStringLiteral("MM-dd HH:mm")), what)
         .arg(r.completed + r.failed);
 }
 

@@ -962,6 +962,12 @@ private Q_SLOTS:
         const qint64 a = runOnce(w).runId, b = runOnce(w).runId;
         QVERIFY(a > 0 && b > 0);
         QTRY_COMPARE_WITH_TIMEOUT(w.projectTree()->runCount(), 2, 10000);
+        // Each run in the project panel says which model it measured.
+        const QList<QTreeWidgetItem *> runItem
+            = w.projectTree()->findItems(QStringLiteral("#%1 ").arg(a), Qt::MatchStartsWith | Qt::MatchRecursive);
+        QCOMPARE(runItem.size(), 1);
+        QVERIFY2(runItem[0]->text(0).contains(QStringLiteral(" · ") + w.document()->experiment().endpoint.model + u' '),
+            qPrintable(runItem[0]->text(0)));
         QSignalSpy shown(&w, &MainWindow::resultsShown);
         w.compareRuns({ b, a }); // selected newest first: still lettered by age, A the earlier run
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && w.results()->input().runs.size() == 2, 20000);

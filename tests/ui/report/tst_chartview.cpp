@@ -4,6 +4,7 @@
 #include "report/chartbuilders.h"
 #include "testpoints.h"
 
+#include <QAbstractAxis>
 #include <QAreaSeries>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -119,6 +120,27 @@ private slots:
         QCoreApplication::sendPostedEvents();
         QCoreApplication::processEvents();
         QCOMPARE(small->size(), QSizeF(520, 420));
+    }
+
+    // A narrow chart shortens an axis title to the words before its parenthetical rather than cutting it;
+    // a wide one shows it whole.
+    void axisTitleFitsThePlot()
+    {
+        ChartSpec spec = abChart();
+        spec.x.title = QStringLiteral("Concurrency (requests in flight, the load of each point)");
+        ChartView view;
+        view.resize(260, 300);
+        view.setSpec(spec);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const auto bottomTitle = [&view] {
+            for (QAbstractAxis *a : view.chart()->axes(Qt::Horizontal))
+                return a->titleText();
+            return QString();
+        };
+        QTRY_COMPARE(bottomTitle(), QStringLiteral("Concurrency"));
+        view.resize(1400, 600);
+        QTRY_COMPARE(bottomTitle(), spec.x.title);
     }
 
     void legendToggleHidesGroup()

@@ -311,7 +311,8 @@ private slots:
         }
     }
 
-    void kneeIsRinged()
+    // The knee is marked by an open diamond, never by the hollow circle of a point with failures.
+    void kneeIsMarked()
     {
         QList<PointSummary> pts;
         for (int i = 0; i < 4; ++i)
@@ -320,7 +321,7 @@ private slots:
         const auto rings = [](const ChartSpec &spec) {
             QList<const SeriesSpec *> out;
             for (const SeriesSpec *s : ofKind(spec, SeriesKind::Scatter))
-                if (s->hollow && s->points.size() == 1 && s->tooltips.value(0).contains(QStringLiteral("knee")))
+                if (s->knee && s->points.size() == 1 && s->tooltips.value(0).contains(QStringLiteral("knee")))
                     out << s;
             return out;
         };
@@ -331,7 +332,8 @@ private slots:
         QCOMPARE(ring.size(), 1);
         QCOMPARE(ring[0]->points.first(), QPointF(8, 1500));
         QCOMPARE(ring[0]->group, QStringLiteral("A"));
-        QVERIFY(spec.notes.join(u' ').contains(QStringLiteral("capacity knee")));
+        QVERIFY(!ring[0]->hollow);
+        QVERIFY(spec.notes.join(u' ').contains(QStringLiteral("Diamond: the capacity knee")));
     }
 
     // Per GPU against per user: each curve in load order at (1000 / TPOT p50, output / GPUs), the
