@@ -2445,6 +2445,18 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
         <source>Capture environment from server</source>
         <translation>从服务器采集环境</translation>
     </message>
+    <message>
+        <source>The local simulator starts with the run: there is nothing to reach before.</source>
+        <translation>本地模拟器随运行一起启动：运行之前没有可连接的服务器。</translation>
+    </message>
+    <message>
+        <source>Connection works.</source>
+        <translation>连接正常。</translation>
+    </message>
+    <message>
+        <source>Connection test failed.</source>
+        <translation>连接测试失败。</translation>
+    </message>
 </context>
 <context>
     <name>ServeScope::EndpointFile</name>
@@ -2902,6 +2914,14 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>&lt;span style=&quot;color:#8a5a00&quot;&gt;longer than a working day (8 h): fewer points, repeats or prompts shorten it&lt;/span&gt;</source>
         <translation>&lt;span style=&quot;color:#8a5a00&quot;&gt;超过一个工作日（8 小时）：减少点、重复次数或提示可缩短&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Testing the connection…</source>
+        <translation>正在测试连接…</translation>
     </message>
 </context>
 <context>

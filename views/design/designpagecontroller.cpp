@@ -29,6 +29,23 @@ DesignPageController::DesignPageController(QWidget *window, SecretStore *secrets
     });
     connect(m_editor, &ExperimentEditor::manageProfilesRequested, this, &DesignPageController::showProfiles);
     connect(m_editor->serverTab(), &ServerTab::captureRequested, this, &DesignPageController::captureFromServer);
+    connect(m_editor, &ExperimentEditor::testConnectionRequested, this, &DesignPageController::testConnection);
+}
+
+void DesignPageController::testConnection()
+{
+    const Endpoint endpoint = m_document->experiment().endpoint;
+    if (endpoint.isLocalSimulator()) {
+        m_editor->showConnectionResult(
+            tr("The local simulator starts with the run: there is nothing to reach before."), true);
+        return;
+    }
+    m_editor->showConnectionResult({}, false);
+    checkEndpoint(this, endpoint, m_secrets, [this](const PreflightResult &r) {
+        m_editor->showConnectionResult(
+            (r.usable ? tr("Connection works.") : tr("Connection test failed.")) + u'\n' + preflightSummary(r),
+            r.usable);
+    });
 }
 
 QWidget *DesignPageController::createPage(QWidget *banner)

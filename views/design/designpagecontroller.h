@@ -28,6 +28,8 @@ public:
     ProfileDialog *showProfiles();
     /// Server → Capture: the model and its context length, as the endpoint reports them.
     void captureFromServer();
+    /// The Endpoint tab's Test connection: the profiles dialog's check on the experiment's own endpoint.
+    void testConnection();
 
 signals:
     void logged(const QString &level, const QString &text);

@@ -87,8 +87,27 @@ QWidget *ExperimentEditor::endpointTab()
     addAddressRows(form);
     addAccessRows(form);
     layout->addWidget(box);
+    // The same check as the profiles dialog's and the one a run makes first, on this experiment's endpoint.
+    auto *testRow = new QHBoxLayout;
+    m_test = new QPushButton(tr("Test connection"));
+    m_test->setObjectName(QStringLiteral("endpointTestButton"));
+    m_testResult = new QLabel;
+    m_testResult->setObjectName(QStringLiteral("endpointTestResult"));
+    m_testResult->setWordWrap(true);
+    m_testResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    testRow->addWidget(m_test, 0, Qt::AlignTop);
+    testRow->addWidget(m_testResult, 1);
+    connect(m_test, &QPushButton::clicked, this, &ExperimentEditor::testConnectionRequested);
+    layout->addLayout(testRow);
     layout->addStretch();
     return page;
+}
+
+void ExperimentEditor::showConnectionResult(const QString &text, bool works)
+{
+    m_test->setEnabled(!text.isEmpty());
+    m_testResult->setText(text.isEmpty() ? tr("Testing the connection…") : text);
+    m_testResult->setStyleSheet(text.isEmpty() || works ? QString() : QStringLiteral("color: #b00020;"));
 }
 
 QHBoxLayout *ExperimentEditor::profileRow()

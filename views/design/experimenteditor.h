@@ -38,8 +38,12 @@ public:
     /// Time scale the local simulator runs at (affects the estimate only).
     void setTimeScale(double scale);
 
+    /// Shows what Test connection found (`text` empty: the test is under way, the button off meanwhile).
+    void showConnectionResult(const QString &text, bool works);
+
 signals:
     void manageProfilesRequested();
+    void testConnectionRequested();
 
 private:
     QWidget *endpointTab();
@@ -70,6 +74,8 @@ private:
     QPushButton *m_useProfile = nullptr;
     KeyValueTable *m_headers = nullptr;
     QLabel *m_keyLabel = nullptr;
+    QPushButton *m_test = nullptr;
+    QLabel *m_testResult = nullptr;
     QLabel *m_summary;
     double m_timeScale = 1.0;
 };

@@ -15,6 +15,7 @@
 #include "runpagecontroller.h"
 #include "secrets/memorysecretstore.h"
 #include "servertab.h"
+#include "simchild.h"
 #include "tracepreview.h"
 #include "variantstab.h"
 
@@ -54,6 +55,7 @@ private slots:
     void undoRedoEveryEdit();
     void validationShowsNextToField();
     void absurdPlanSaidBeforeRun();
+    void endpointTabTestsTheConnection();
     void gradientPreset_data();
     void gradientPreset();
     void launchRendering_data();
@@ -334,6 +336,31 @@ void TestExperimentEditor::absurdPlanSaidBeforeRun()
     }
     w.document()->undoStack()->undo();
     QVERIFY(points->data(points->index(0, LoadPointsModel::Concurrency), Qt::ToolTipRole).isNull());
+}
+
+// The Endpoint tab tests the experiment's own endpoint as the profiles dialog does: a model the server
+// does not serve is named with the ones it lists.
+void TestExperimentEditor::endpointTabTestsTheConnection()
+{
+    QVERIFY2(!SimChild::cli().isEmpty(), "SERVESCOPE_CLI is not set");
+    SimChild sim;
+    QVERIFY(sim.start({ QStringLiteral("--model"), QStringLiteral("served-model") }));
+    Experiment e = ProjectController::blankExperiment();
+    e.endpoint.baseUrl = sim.url().toString();
+    e.endpoint.model = QStringLiteral("asked-model");
+    MemorySecretStore secrets;
+    MainWindow w(&secrets);
+    QSignalSpy opened(&w, &MainWindow::projectOpened);
+    w.project()->newProject(e);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+    auto *test = w.findChild<QPushButton *>(QStringLiteral("endpointTestButton"));
+    auto *result = w.findChild<QLabel *>(QStringLiteral("endpointTestResult"));
+    QVERIFY(test && result);
+    test->click();
+    QVERIFY(!test->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(test->isEnabled(), 20000);
+    QVERIFY2(result->text().startsWith(QStringLiteral("Connection test failed.")), qPrintable(result->text()));
+    QVERIFY2(result->text().contains(QStringLiteral("The server lists: served-model")), qPrintable(result->text()));
 }
 
 void TestExperimentEditor::gradientPreset_data()
