@@ -38,9 +38,11 @@ ResultImportDialog::ResultImportDialog(const QString &projectPath, const QString
     m_outcomes->setObjectName(QStringLiteral("importOutcomes"));
     m_outcomes->setColumnCount(2);
     m_outcomes->setHeaderLabels({ tr("File / run"), tr("Outcome") });
-    m_outcomes->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // The outcome takes what the names leave, at least three fifths, and wraps there; rows grow to fit.
+    m_outcomes->header()->setSectionResizeMode(0, QHeaderView::Interactive);
     m_outcomes->header()->setStretchLastSection(true);
     m_outcomes->setWordWrap(true);
+    connect(m_outcomes->header(), &QHeaderView::sectionResized, m_outcomes, &QTreeWidget::doItemsLayout);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_status);
     layout->addWidget(m_outcomes, 1);
@@ -214,6 +216,8 @@ void ResultImportDialog::showOutcomes(
         }
     }
     m_outcomes->expandToDepth(0);
+    m_outcomes->resizeColumnToContents(0);
+    m_outcomes->setColumnWidth(0, std::min(m_outcomes->columnWidth(0), m_outcomes->viewport()->width() * 2 / 5));
     m_status->setText(failed == 0
             ? tr("%n run(s) imported; they are in the project tree.", nullptr, runs)
             : tr("%n run(s) imported; %1 file(s) had errors (their other lines were imported).", nullptr, runs)

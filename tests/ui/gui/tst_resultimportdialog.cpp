@@ -91,10 +91,14 @@ private Q_SLOTS:
         const QString broken = write(QStringLiteral("broken.jsonl"), "{\"completed\": 1, \"duration\": 1}\nnot json\n");
         ResultImportDialog dialog(m_dir.filePath(QStringLiteral("d.servescope")), { kLambda, kNerd, broken });
         QSignalSpy done(&dialog, &ResultImportDialog::imported);
+        dialog.show();
         QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 30000);
         auto *tree = dialog.findChild<QTreeWidget *>(QStringLiteral("importOutcomes"));
         QVERIFY(tree);
         QCOMPARE(tree->topLevelItemCount(), 3);
+        // The outcomes keep at least three fifths of the width, however long the file names.
+        QVERIFY2(tree->columnWidth(1) >= tree->viewport()->width() * 3 / 5 - 2,
+            qPrintable(QStringLiteral("%1 of %2").arg(tree->columnWidth(1)).arg(tree->viewport()->width())));
         QCOMPARE(tree->topLevelItem(0)->text(1), QStringLiteral("1 run(s) created"));
         QCOMPARE(tree->topLevelItem(0)->child(0)->text(1), QStringLiteral("1 point(s), requests stored"));
         QCOMPARE(tree->topLevelItem(1)->text(1), QStringLiteral("3 run(s) created"));
