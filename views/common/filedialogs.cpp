@@ -13,6 +13,16 @@ namespace {
 
 const QString kLastFolder = QStringLiteral("files/lastFolder");
 
+// The file dialog's type column names a folder or drive in QAbstractFileIconProvider's words, which
+// Debian's qtbase zh_CN catalogue lacks: ours carries them, looked up after Qt's own.
+[[maybe_unused]] const struct {
+    const char *source, *comment;
+} kQtFolder = QT_TRANSLATE_NOOP3("QAbstractFileIconProvider", "Folder", "All other platforms");
+[[maybe_unused]] const char *const kQtFileTypes[] = {
+    QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Drive"),
+    QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Unknown"),
+};
+
 QString lastFolder()
 {
     const QString folder = QSettings().value(kLastFolder).toString();

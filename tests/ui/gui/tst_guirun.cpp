@@ -254,6 +254,9 @@ void TestGuiRun::phaseInWords()
     QVERIFY(QCoreApplication::installTranslator(&zh));
     QCOMPARE(RunMonitor::phaseText(QStringLiteral("preparing prompts")), QStringLiteral("正在准备提示…"));
     QCOMPARE(RunMonitor::phaseText(QStringLiteral("warmup")), QStringLiteral("正在预热…"));
+    // Qt's own words for a folder in the file dialog, which Qt's zh_CN catalogue lacks.
+    QCOMPARE(QCoreApplication::translate("QAbstractFileIconProvider", "Folder", "All other platforms"),
+        QStringLiteral("文件夹"));
     QCoreApplication::removeTranslator(&zh);
 }
 
