@@ -179,6 +179,14 @@
         <source>The server lists: %1</source>
         <translation>服务器列出的模型：%1</translation>
     </message>
+    <message>
+        <source>Connection works.</source>
+        <translation>连接正常。</translation>
+    </message>
+    <message>
+        <source>Connection test failed.</source>
+        <translation>连接测试失败。</translation>
+    </message>
 </context>
 <context>
     <name>OriginWords</name>
@@ -2464,14 +2472,6 @@ llmperf 的结果文件和 llm-d Benchmark Report（每个数值存到与其定�
     <message>
         <source>The local simulator starts with the run: there is nothing to reach before.</source>
         <translation>本地模拟器随运行一起启动：运行之前没有可连接的服务器。</translation>
-    </message>
-    <message>
-        <source>Connection works.</source>
-        <translation>连接正常。</translation>
-    </message>
-    <message>
-        <source>Connection test failed.</source>
-        <translation>连接测试失败。</translation>
     </message>
 </context>
 <context>
@@ -4799,14 +4799,6 @@ ServeScope 从不把密钥写入磁盘。是否仅在本次会话中将此密钥
     <message>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
-    </message>
-    <message>
-        <source>Connection works.</source>
-        <translation>连接正常。</translation>
-    </message>
-    <message>
-        <source>Connection test failed.</source>
-        <translation>连接测试失败。</translation>
     </message>
     <message>
         <source>Unsaved profile</source>

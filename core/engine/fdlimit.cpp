@@ -65,7 +65,9 @@ QString streamsField(const Experiment &x, qsizetype point)
 QList<Problem> descriptorProblems(const Experiment &experiment, qint64 hardLimit, int localPorts)
 {
     const qint64 limit = hardLimit >= 0 ? hardLimit : openFileHardLimit();
-    const int ports = localPorts >= 0 ? localPorts : localPortCount();
+    // Read once: the window asks on every edit, and the kernel's range does not change under a run.
+    static const int hostPorts = localPortCount();
+    const int ports = localPorts >= 0 ? localPorts : hostPorts;
     QList<Problem> out;
     const int base = experiment.baselineIndex();
     QList<int> order { base }; // the baseline first: a variant that inherits its point repeats nothing

@@ -78,6 +78,11 @@ QString diagnosisText(Diagnosis d)
     return DiagnosisWords::tr("The connection test failed for another reason; see the details.");
 }
 
+QString connectionOutcome(bool works)
+{
+    return works ? DiagnosisWords::tr("Connection works.") : DiagnosisWords::tr("Connection test failed.");
+}
+
 static QString yesNo(int v)
 {
     return v < 0 ? DiagnosisWords::tr("unknown") : v > 0 ? DiagnosisWords::tr("yes") : DiagnosisWords::tr("no");

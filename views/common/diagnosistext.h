@@ -10,6 +10,8 @@ namespace ServeScope {
 
 /// Plain, translated words for a connection-test diagnosis: what is wrong and what to do.
 QString diagnosisText(Diagnosis d);
+/// Test connection's outcome in a line: "Connection works." or "Connection test failed.".
+QString connectionOutcome(bool works);
 /// A translated summary of a whole preflight result (diagnosis, evidence, capabilities).
 QString preflightSummary(const PreflightResult &r);
 /// Translated words for a keychain failure.

@@ -42,9 +42,7 @@ void DesignPageController::testConnection()
     }
     m_editor->showConnectionResult({}, false);
     checkEndpoint(this, endpoint, m_secrets, [this](const PreflightResult &r) {
-        m_editor->showConnectionResult(
-            (r.usable ? tr("Connection works.") : tr("Connection test failed.")) + u'\n' + preflightSummary(r),
-            r.usable);
+        m_editor->showConnectionResult(connectionOutcome(r.usable) + u'\n' + preflightSummary(r), r.usable);
     });
 }
 

@@ -455,7 +455,7 @@ void ProfileDialog::runPreflight(const EndpointProfile &profile, const QByteArra
     SecretHeaders headers;
     if (!readSecretHeaders(
             profile.endpoint.headerEnv, QStringLiteral("endpoint.header_env."), &headers, &headerError)) {
-        setStatus(tr("Connection test failed."), true);
+        setStatus(connectionOutcome(false), true);
         m_result->setPlainText(headerError);
         return;
     }
@@ -466,7 +466,7 @@ void ProfileDialog::runPreflight(const EndpointProfile &profile, const QByteArra
     setStatus(tr("Testing the connection…"));
     connect(preflight, &Preflight::finished, this, [this, preflight, typed](const PreflightResult &r) {
         m_test->setEnabled(true);
-        setStatus(r.usable ? tr("Connection works.") : tr("Connection test failed."), !r.usable);
+        setStatus(connectionOutcome(r.usable), !r.usable);
         QString summary = preflightSummary(r);
         // The test used the key in the field, not a stored one: say so.
         if (typed && r.diagnosis == Diagnosis::Auth)
